@@ -1,0 +1,29 @@
+/**
+ * Lossless JSON for the provider's wire format.
+ *
+ * The provider sends 19-digit Long ids (e.g. 1989887271659823105 > 2^53) and BigDecimal
+ * amounts as bare JSON numbers; `JSON.parse` would corrupt both (provider-notes, Responses).
+ * Every number is parsed into a {@link LosslessNumber} that keeps its exact text; the zod
+ * primitives in `schemas/primitives.ts` turn those into decimal strings, id strings or
+ * safe integers. Never call `JSON.parse` on a provider body.
+ */
+import { LosslessNumber, isLosslessNumber, parse, stringify } from 'lossless-json';
+
+export { LosslessNumber, isLosslessNumber };
+
+/** Parses JSON text; every number becomes a LosslessNumber holding its exact digits. */
+export function parseJson(text: string): unknown {
+  return parse(text);
+}
+
+/** Serializes a value; LosslessNumber and bigint values are written as bare JSON numbers. */
+export function stringifyJson(value: unknown): string {
+  const text = stringify(value);
+  if (text === undefined) throw new TypeError('value cannot be serialized to JSON');
+  return text;
+}
+
+/** A JSON number with exactly these digits, for fields the wire carries as numbers. */
+export function jsonNumber(digits: string | number | bigint): LosslessNumber {
+  return new LosslessNumber(String(digits));
+}

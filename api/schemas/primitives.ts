@@ -1,0 +1,91 @@
+/**
+ * Field-level zod primitives shared by every schema of the spec.
+ *
+ * Inside the program, money (BigDecimal) is a decimal string and a Long id is a digit
+ * string; timestamps and small Integers are JS numbers (always safe integers).
+ * Response primitives accept what the wire may carry (a LosslessNumber from `parseJson`,
+ * or a string) and output those program types. Request primitives (`req*`) accept the
+ * program types and output {@link LosslessNumber}s, so a parsed request serializes with
+ * `stringifyJson` as exact JSON numbers, as the spec types them (Long and BigDecimal).
+ */
+import { Decimal } from 'decimal.js';
+import { z } from 'zod';
+import { LosslessNumber, isLosslessNumber } from '../json';
+
+const DECIMAL_RE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+const LONG_RE = /^-?(0|[1-9]\d{0,18})$/;
+const EXPONENT_RE = /^-?\d+(\.\d+)?[eE][+-]?\d+$/;
+
+/** Normalizes exponent notation (1.5E+3) to plain digits without changing the value. */
+function plainDigits(text: string): string {
+  return EXPONENT_RE.test(text) ? new Decimal(text).toFixed() : text;
+}
+
+const wireNumberOrString = z.union([z.string(), z.instanceof(LosslessNumber)]);
+
+/** BigDecimal in a response: JSON number or string on the wire, decimal string inside. */
+export const decimal = wireNumberOrString
+  .transform((v) => plainDigits(String(v).trim()))
+  .refine((s) => DECIMAL_RE.test(s), { message: 'must be a decimal number such as "10.50"' });
+
+/** Long id in a response: JSON number or string on the wire (19 digits survive), digit string inside. */
+export const longId = z
+  .union([z.string(), z.instanceof(LosslessNumber), z.bigint()])
+  .transform((v) => String(v).trim())
+  .refine((s) => LONG_RE.test(s), { message: 'must be an integer id of at most 19 digits' });
+
+/** Integer or Long timestamp: must be a safe integer, becomes a JS number. */
+export const int = z
+  .union([z.number(), z.instanceof(LosslessNumber), z.string().regex(/^-?\d+$/)])
+  .transform((v) => Number(String(v)))
+  .refine((n) => Number.isSafeInteger(n), { message: 'must be a whole number within the safe integer range' });
+
+/** Boolean that also tolerates the strings "true" / "false" some integrations send. */
+export const bool = z.union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')]);
+
+// ---------------------------------------------------------------------------
+// Request side: program values in, wire-ready LosslessNumbers out.
+
+/**
+ * BigDecimal in a request. Accepts a decimal string (or a LosslessNumber parsed from the
+ * wire); refuses a JS number, which may already have lost digits.
+ */
+export const reqDecimal = z
+  .union([
+    z.string({ error: 'must be a decimal string such as "10.50" (JS numbers lose precision)' }),
+    z.instanceof(LosslessNumber),
+  ])
+  .transform((v) => plainDigits(String(v).trim()))
+  .refine((s) => DECIMAL_RE.test(s), { message: 'must be a decimal string such as "10.50"' })
+  .transform((s) => new LosslessNumber(s));
+
+/** Long id in a request: digit string, bigint, safe-integer number or LosslessNumber; sent as a JSON number. */
+export const reqLong = z
+  .union([
+    z.string(),
+    z.bigint(),
+    z.instanceof(LosslessNumber),
+    z.number().refine((n) => Number.isSafeInteger(n), { message: 'ids above 2^53 must be passed as strings' }),
+  ])
+  .transform((v) => String(v).trim())
+  .refine((s) => LONG_RE.test(s), { message: 'must be an integer id of at most 19 digits' })
+  .transform((s) => new LosslessNumber(s));
+
+/** Integer / timestamp in a request: a safe integer, sent as a JSON number. */
+export const reqInt = z
+  .union([z.number(), z.instanceof(LosslessNumber)])
+  .transform((v) => Number(String(v)))
+  .refine((n) => Number.isSafeInteger(n), { message: 'must be a whole number' });
+
+/** A string whose length must lie within [min, max], with a message naming the rule. */
+export function lengthBetween(min: number, max: number) {
+  return z
+    .string({ error: 'must be a string' })
+    .min(min, { message: `length must be ${min} to ${max} characters` })
+    .max(max, { message: `length must be ${min} to ${max} characters` });
+}
+
+/** Value read back from a request primitive (LosslessNumber) as its exact text. */
+export function digits(value: LosslessNumber | string | number | bigint): string {
+  return isLosslessNumber(value) ? (value as LosslessNumber).value : String(value);
+}

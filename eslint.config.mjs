@@ -1,0 +1,69 @@
+// ESLint: type-aware TypeScript rules everywhere, and the workflow determinism rules on
+// workflows/** (no Node built-ins, no client/worker/activity packages, activities only as types).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.data/**', '.artifacts/**', 'coverage/**', 'dist/**', '**/*.js', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-redundant-type-constituents': 'off',
+      'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    // Workflow code is replayed: it must be deterministic, and the bundler rejects Node APIs.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows are deterministic and sandboxed: no Node built-ins.' })),
+          patterns: [
+            {
+              group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/testing', 'undici', 'node-forge'],
+              message: 'Workflows import only @temporalio/workflow and shared definitions.',
+            },
+            {
+              group: ['**/activities', '**/activities/**', '**/api/client', '**/api/http', '**/sandbox/**', '**/webhooks/**', '**/workers/**', '**/client/**'],
+              allowTypeImports: true,
+              message: 'Workflows may import activity signatures as types only (import type).',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' },
+        { name: 'setInterval', message: 'Use sleep() in a loop, or a timer-free condition().' },
+        { name: 'process', message: 'Workflows must not read the environment.' },
+      ],
+    },
+  },
+);

@@ -1,0 +1,34 @@
+// Three tiers: pure unit tests, component tests on local HTTP servers, and integration tests that run on the real Temporal
+// dev server (started once by the global setup) against the sandbox.
+const transform = {
+  '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+    },
+    {
+      // Real local HTTP servers on port 0 (client transport, sandbox, webhook receiver); no Temporal.
+      displayName: 'component',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/component/**/*.test.ts'],
+      testTimeout: 30000,
+    },
+    {
+      displayName: 'integration',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testTimeout: 120000,
+    },
+  ],
+};
