@@ -1,0 +1,37 @@
+/**
+ * The project's custom search attributes, defined once: workflows set them with
+ * `upsertSearchAttributes` / `typedSearchAttributes`, the client filters on them, and the dev
+ * server registers exactly this list (`scripts/dev-server.ts`, the jest integration setup).
+ *
+ * Imported from `@temporalio/common` (the package `@temporalio/workflow` itself builds on, safe in
+ * the workflow bundle): `@temporalio/workflow` 1.24 does not re-export `defineSearchAttributeKey`.
+ *
+ * Values are business references only, never personal data: no names, e-mails, phone numbers,
+ * and never the card number (PAN, `cardNumber`) — `cardNo` is the provider's card id
+ * (spec, "Card (card info)": "cardNo ... card id").
+ */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
+
+/** The merchant's own reference for the customer a process serves (opaque to the provider). */
+export const CardflowCustomerRef = defineSearchAttributeKey('CardflowCustomerRef', SearchAttributeType.KEYWORD);
+/** Provider cardholder id (Long, as a digit string). */
+export const CardflowHolderId = defineSearchAttributeKey('CardflowHolderId', SearchAttributeType.KEYWORD);
+/** Provider card id `cardNo` (not the PAN). */
+export const CardflowCardNo = defineSearchAttributeKey('CardflowCardNo', SearchAttributeType.KEYWORD);
+/** Where the process stands (a workflow-defined stage name), for operators' list filters. */
+export const CardflowStage = defineSearchAttributeKey('CardflowStage', SearchAttributeType.KEYWORD);
+/** The idempotency key of the provider call in flight (spec: merchantOrderNo). */
+export const CardflowMerchantOrderNo = defineSearchAttributeKey('CardflowMerchantOrderNo', SearchAttributeType.KEYWORD);
+/** Which workflow kind this is (e.g. card creation, deposit), so one filter lists one flow. */
+export const CardflowFlow = defineSearchAttributeKey('CardflowFlow', SearchAttributeType.KEYWORD);
+
+/** Every custom search attribute, in registration order; the dev server registers this list. */
+export const cardflowSearchAttributes: readonly SearchAttributeKey<SearchAttributeType>[] = [
+  CardflowCustomerRef,
+  CardflowHolderId,
+  CardflowCardNo,
+  CardflowStage,
+  CardflowMerchantOrderNo,
+  CardflowFlow,
+];

@@ -1,0 +1,184 @@
+/**
+ * The local Temporal dev server (`temporal server start-dev`) cardflow runs on:
+ * `npm run dev-server -- start|stop|status`, and `startDevServer` / `stopDevServer` for `npm start`.
+ *
+ * It binds 127.0.0.1 only, keeps its state in the git-ignored `.data/temporal/` (workflows survive
+ * a restart), serves the Web UI, and registers the project's search attributes
+ * (`domain/search-attributes.ts`). It runs detached; a pid file lets a later `stop` find it.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, closeSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Connection } from '@temporalio/client';
+import { cardflowSearchAttributes } from '../domain/search-attributes';
+import { repoRoot, resolveTemporalCli, searchAttributeArgs } from './lib/temporal-cli';
+
+/** Everything the dev server writes: database, log, pid file. Git-ignored (`.data/`). */
+export const devServerDataDir = path.join(repoRoot, '.data', 'temporal');
+const pidFile = path.join(devServerDataDir, 'dev-server.pid');
+const stateFile = path.join(devServerDataDir, 'dev-server.json');
+const logFile = path.join(devServerDataDir, 'dev-server.log');
+
+export interface DevServerOptions {
+  /** Frontend gRPC port; default `CARDFLOW_TEMPORAL_PORT` or 7233. */
+  port?: number;
+  /** Web UI port; default `CARDFLOW_TEMPORAL_UI_PORT` or 8233. */
+  uiPort?: number;
+  /** SQLite file; default `.data/temporal/dev-server.sqlite`. */
+  dbFilename?: string;
+  /** CLI binary; default from `scripts/temporal-cli.sh`. */
+  cliPath?: string;
+  /** How long to wait for the frontend to answer; default 60 s. */
+  readyTimeoutMs?: number;
+}
+
+export interface DevServerInfo {
+  pid: number;
+  /** `127.0.0.1:<port>`, for `Connection.connect({ address })`. */
+  address: string;
+  uiUrl: string;
+  /** True when a server started earlier was already running and is reused. */
+  reused: boolean;
+}
+
+function portFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name}=${raw} is not a TCP port (1 to 65535)`);
+  return port;
+}
+
+/** True when `pid` is alive and is a Temporal dev server (guards against a reused pid). */
+function isDevServerProcess(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const cmdline = `/proc/${pid}/cmdline`;
+  return !existsSync(cmdline) || readFileSync(cmdline, 'utf8').includes('start-dev');
+}
+
+function readRunning(): DevServerInfo | undefined {
+  if (!existsSync(stateFile)) return undefined;
+  const info = JSON.parse(readFileSync(stateFile, 'utf8')) as DevServerInfo;
+  return isDevServerProcess(info.pid) ? { ...info, reused: true } : undefined;
+}
+
+/** Resolves once the frontend serves the `default` namespace, or throws after `timeoutMs`. */
+export async function waitForFrontend(address: string, timeoutMs: number, exited?: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (exited?.()) throw new Error(`the dev server exited during startup; see ${logFile}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace: 'default' });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      lastError = error;
+    }
+    await sleep(250);
+  }
+  throw new Error(`the Temporal frontend at ${address} did not answer within ${timeoutMs} ms (${String(lastError)}); see ${logFile}`);
+}
+
+/** Starts the dev server (or reuses the running one) and resolves when its frontend answers. */
+export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServerInfo> {
+  const running = readRunning();
+  if (running) return running;
+
+  const port = opts.port ?? portFromEnv('CARDFLOW_TEMPORAL_PORT', 7233);
+  const uiPort = opts.uiPort ?? portFromEnv('CARDFLOW_TEMPORAL_UI_PORT', 8233);
+  const cliPath = opts.cliPath ?? (await resolveTemporalCli());
+  mkdirSync(devServerDataDir, { recursive: true });
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--ui-port',
+    String(uiPort),
+    '--db-filename',
+    opts.dbFilename ?? path.join(devServerDataDir, 'dev-server.sqlite'),
+    '--log-level',
+    'warn',
+    ...searchAttributeArgs(cardflowSearchAttributes),
+  ];
+  const log = openSync(logFile, 'a');
+  const child = spawn(cliPath, args, { detached: true, stdio: ['ignore', log, log] });
+  closeSync(log);
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  if (child.pid === undefined) throw new Error(`could not start ${cliPath}; see ${logFile}`);
+  const info: DevServerInfo = { pid: child.pid, address: `127.0.0.1:${port}`, uiUrl: `http://127.0.0.1:${uiPort}`, reused: false };
+  writeFileSync(pidFile, `${child.pid}\n`);
+  writeFileSync(stateFile, `${JSON.stringify(info)}\n`);
+  try {
+    await waitForFrontend(info.address, opts.readyTimeoutMs ?? 60_000, () => exited);
+  } catch (error) {
+    await stopDevServer();
+    throw error;
+  }
+  child.unref();
+  return info;
+}
+
+/** Stops the running dev server: SIGTERM, up to 10 s for a clean exit, then SIGKILL. False if none ran. */
+export async function stopDevServer(): Promise<boolean> {
+  const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : NaN;
+  const alive = Number.isInteger(pid) && pid > 0 && isDevServerProcess(pid);
+  if (alive) {
+    process.kill(pid, 'SIGTERM');
+    const deadline = Date.now() + 10_000;
+    while (isDevServerProcess(pid) && Date.now() < deadline) await sleep(100);
+    if (isDevServerProcess(pid)) process.kill(pid, 'SIGKILL');
+  }
+  rmSync(pidFile, { force: true });
+  rmSync(stateFile, { force: true });
+  return alive;
+}
+
+/** The running dev server, if any. */
+export function devServerStatus(): DevServerInfo | undefined {
+  return readRunning();
+}
+
+async function main(command: string | undefined): Promise<number> {
+  switch (command) {
+    case 'start': {
+      const info = await startDevServer();
+      console.log(`${info.reused ? 'already running' : 'started'}: pid ${info.pid}, frontend ${info.address}, Web UI ${info.uiUrl}`);
+      return 0;
+    }
+    case 'stop':
+      console.log((await stopDevServer()) ? 'stopped' : 'not running');
+      return 0;
+    case 'status': {
+      const info = devServerStatus();
+      console.log(info ? `running: pid ${info.pid}, frontend ${info.address}, Web UI ${info.uiUrl}` : 'not running');
+      return info ? 0 : 3;
+    }
+    default:
+      console.error('usage: npm run dev-server -- start|stop|status');
+      return 2;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv[2]).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      console.error(`dev-server: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+}

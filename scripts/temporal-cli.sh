@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Prints the absolute path of a Temporal CLI binary (the dev server the project runs on).
+# Order: $TEMPORAL_CLI, then `temporal` on PATH, then a versioned cache under
+# ${XDG_CACHE_HOME:-$HOME/.cache}/cardflow/temporal-cli/, built once from source with Go when
+# absent (a cold build takes about six minutes; the cache is reused afterwards, also across CI runs).
+# Only the path goes to stdout; build progress goes to stderr.
+set -euo pipefail
+
+readonly VERSION="v1.5.1"
+readonly MODULE="github.com/temporalio/cli/cmd/temporal"
+
+if [[ -n "${TEMPORAL_CLI:-}" ]]; then
+  if [[ ! -x "$TEMPORAL_CLI" ]]; then
+    echo "temporal-cli: TEMPORAL_CLI=$TEMPORAL_CLI is not an executable file; unset it or point it at a Temporal CLI binary." >&2
+    exit 1
+  fi
+  realpath "$TEMPORAL_CLI"
+  exit 0
+fi
+
+if on_path="$(command -v temporal 2>/dev/null)"; then
+  realpath "$on_path"
+  exit 0
+fi
+
+cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/cardflow/temporal-cli/$VERSION"
+binary="$cache_dir/temporal"
+if [[ -x "$binary" ]]; then
+  echo "$binary"
+  exit 0
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "temporal-cli: no Temporal CLI found and Go is not installed: install Go 1.25 or newer (https://go.dev/dl/), or install the Temporal CLI $VERSION and put it on PATH or in TEMPORAL_CLI." >&2
+  exit 1
+fi
+
+mkdir -p "$cache_dir"
+# One build at a time: a second caller waits for the first and then reuses its binary.
+exec 9>"$cache_dir/.build.lock"
+if command -v flock >/dev/null 2>&1; then
+  if ! flock -n 9; then
+    echo "temporal-cli: another build is running; waiting for it ($cache_dir/.build.lock)..." >&2
+    flock 9
+  fi
+fi
+if [[ ! -x "$binary" ]]; then
+  # Build into a staging folder and rename, so no caller ever sees a half-written binary.
+  staging="$cache_dir/.staging.$$"
+  rm -rf "$staging"
+  mkdir -p "$staging"
+  echo "temporal-cli: building the Temporal CLI $VERSION with $(go version) (several minutes on a cold Go cache)..." >&2
+  started=$SECONDS
+  if ! GOBIN="$staging" go install "$MODULE@$VERSION" >&2; then
+    rm -rf "$staging"
+    echo "temporal-cli: go install $MODULE@$VERSION failed (see the output above)." >&2
+    exit 1
+  fi
+  mv -f "$staging/temporal" "$binary"
+  rm -rf "$staging"
+  echo "temporal-cli: built $binary in $((SECONDS - started))s." >&2
+fi
+echo "$binary"
