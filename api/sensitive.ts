@@ -1,0 +1,78 @@
+/**
+ * Sensitive card data: cardNumber, cvv, expireDate, activateUrl, validPeriod and the
+ * `values` of 3DS / activation-code records arrive encrypted with the merchant public key,
+ * RSA PKCS#1 v1.5, in blocks of k bytes of ciphertext (k-11 bytes of plaintext; 128/117
+ * for a 1024-bit key), blocks concatenated then base64 (provider-notes, Sensitive data).
+ *
+ * Decryption uses node-forge, chosen deliberately: Node 20's `crypto.privateDecrypt`
+ * refuses RSA_PKCS1_PADDING (its Marvin-attack guard), and asking users to run Node with a
+ * security-revert flag is not acceptable. The Marvin timing concern applies to a decryption
+ * oracle an attacker can query; here we decrypt only what the provider sent us, on an
+ * explicit call, and failures are reported without detail. The client never decrypts
+ * automatically: callers call {@link decryptSensitive} where they need the clear value, and
+ * must not log it.
+ */
+import { constants, publicEncrypt } from 'node:crypto';
+import forge from 'node-forge';
+import { type KeyInput, modulusBytes, privateKeyFrom, publicKeyFrom } from './keys';
+
+/** A sensitive value that could not be decrypted; says nothing about the value or the key. */
+export class SensitiveDataError extends Error {
+  readonly type = 'SensitiveDataError';
+  constructor(message: string) {
+    super(message);
+    this.name = 'SensitiveDataError';
+  }
+}
+
+const BASE64_RE = /^[A-Za-z0-9+/]+={0,2}$/;
+const forgeKeys = new WeakMap<object, forge.pki.rsa.PrivateKey>();
+
+function forgePrivateKey(key: KeyInput): forge.pki.rsa.PrivateKey {
+  const keyObject = privateKeyFrom(key, 'merchant private key');
+  let forgeKey = forgeKeys.get(keyObject);
+  if (!forgeKey) {
+    forgeKey = forge.pki.privateKeyFromPem(keyObject.export({ format: 'pem', type: 'pkcs1' }) as string);
+    forgeKeys.set(keyObject, forgeKey);
+  }
+  return forgeKey;
+}
+
+/** Decrypts one provider-encrypted value (base64 of concatenated PKCS#1 v1.5 blocks) to UTF-8 text. */
+export function decryptSensitive(cipherBase64: string, merchantPrivateKey: KeyInput): string {
+  const compact = cipherBase64.replace(/\s+/g, '');
+  if (compact.length % 4 !== 0 || !BASE64_RE.test(compact)) throw new SensitiveDataError('encrypted value is not base64');
+  const cipher = Buffer.from(compact, 'base64');
+  const key = forgePrivateKey(merchantPrivateKey);
+  const k = Math.ceil(key.n.bitLength() / 8);
+  if (cipher.length === 0 || cipher.length % k !== 0) {
+    throw new SensitiveDataError(`encrypted value is ${cipher.length} bytes, not a whole number of ${k}-byte blocks (wrong key size?)`);
+  }
+  const parts: Buffer[] = [];
+  for (let offset = 0; offset < cipher.length; offset += k) {
+    const block = cipher.subarray(offset, offset + k).toString('binary');
+    try {
+      parts.push(Buffer.from(key.decrypt(block, 'RSAES-PKCS1-V1_5'), 'binary'));
+    } catch {
+      throw new SensitiveDataError(`block ${offset / k + 1} does not decrypt (tampered, or encrypted for another key)`);
+    }
+  }
+  // Blocks split bytes, not characters: join the bytes before decoding UTF-8.
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/**
+ * Encrypts a value as the provider does (for the sandbox and tests). Node's public-key
+ * encryption with PKCS#1 v1.5 is still allowed; only private decryption is refused.
+ */
+export function encryptSensitive(plaintext: string, merchantPublicKey: KeyInput): string {
+  const key = publicKeyFrom(merchantPublicKey, 'merchant public key');
+  const chunk = modulusBytes(key) - 11;
+  const data = Buffer.from(plaintext, 'utf8');
+  const blocks: Buffer[] = [];
+  for (let offset = 0; offset < data.length || offset === 0; offset += chunk) {
+    blocks.push(publicEncrypt({ key, padding: constants.RSA_PKCS1_PADDING }, data.subarray(offset, offset + chunk)));
+    if (data.length === 0) break;
+  }
+  return Buffer.concat(blocks).toString('base64');
+}
