@@ -1,0 +1,90 @@
+/**
+ * The shell's own endpoints below /sandbox/ (documented in sandbox/SERVER.md): faults,
+ * webhook callback configuration and delivery log, the sandbox clock and the money invariant.
+ * They need X-WSB-API-KEY but no signature, like the engine's test helpers.
+ */
+import { z } from 'zod';
+import { isLosslessNumber } from '../../api/json';
+import { type SandboxClock, type SandboxEngine, SandboxError, SandboxErrorCode } from '../contract';
+import type { FaultInjector, FaultUpdate } from './faults';
+import type { HelperFn } from './handler';
+import type { DeliveryStatus, WebhookDeliveries } from './webhooks';
+
+const webhookConfigSchema = z
+  .object({
+    url: z.union([z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }), z.null()]).optional(),
+    retryScale: z.number().min(0, 'must be >= 0').optional(),
+  })
+  .strict();
+
+const logFilterSchema = z
+  .object({
+    category: z.string().optional(),
+    requestId: z.string().optional(),
+    status: z.enum(['pending', 'held', 'delivered', 'failed', 'dropped', 'no_url']).optional(),
+  })
+  .strict();
+
+const advanceSchema = z.object({ ms: z.number().int('must be a whole number').min(0, 'must be >= 0') }).strict();
+
+/** Numbers in a helper body arrive as LosslessNumbers (api/json.ts); the shell's own settings are plain JS numbers. */
+function plainValue(value: unknown): unknown {
+  if (isLosslessNumber(value)) return Number(String(value));
+  if (Array.isArray(value)) return value.map(plainValue);
+  if (typeof value === 'object' && value !== null) return plain(value as Record<string, unknown>);
+  return value;
+}
+
+function plain(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, plainValue(v)]));
+}
+
+export interface ShellHelperDeps {
+  faults: FaultInjector;
+  deliveries: WebhookDeliveries;
+  clock: SandboxClock;
+  clockMode: 'real' | 'manual';
+  engine: SandboxEngine;
+  retryScale: () => number;
+  setRetryScale: (scale: number) => void;
+}
+
+export function createShellHelpers(deps: ShellHelperDeps): Record<string, HelperFn> {
+  return {
+    /** Reads (empty body) or merges fault settings; `{"reset": true}` clears them. */
+    faults: (body) => (Object.keys(body).length === 0 ? deps.faults.current() : deps.faults.update(plain(body))),
+
+    /** Reads or sets the webhook callback URL (null: do not send) and the retry-schedule scale. */
+    'webhooks/config': (body) => {
+      const input = webhookConfigSchema.parse(plain(body));
+      if (input.url !== undefined) deps.deliveries.setUrl(input.url);
+      if (input.retryScale !== undefined) deps.setRetryScale(input.retryScale);
+      return { url: deps.deliveries.callbackUrl, retryScale: deps.retryScale() };
+    },
+
+    /** Every event and attempt so far, optionally filtered by category, requestId or status. */
+    'webhooks/log': (body) => {
+      const filter = logFilterSchema.parse(body);
+      return deps.deliveries
+        .log()
+        .filter((d) => (filter.category === undefined || d.category === filter.category) && (filter.requestId === undefined || d.requestId === filter.requestId))
+        .filter((d) => filter.status === undefined || d.status === (filter.status));
+    },
+
+    /** The sandbox clock: `{}` reads it. */
+    clock: () => ({ now: deps.clock.now(), mode: deps.clockMode }),
+
+    /** Manual clock: moves time forward, running every step due (reviews, card operations, webhook retries). */
+    'clock/advance': async (body) => {
+      const { ms } = advanceSchema.parse(plain(body));
+      if (deps.clockMode !== 'manual') {
+        throw new SandboxError(SandboxErrorCode.state, 'the sandbox runs on the real clock; start it with clock "manual" to advance time');
+      }
+      await deps.clock.advance(ms);
+      return { now: deps.clock.now(), mode: deps.clockMode };
+    },
+
+    /** The money invariant's terms (sum of balances, fees collected, external credits). */
+    money: () => deps.engine.moneySnapshot(),
+  };
+}
