@@ -1,0 +1,46 @@
+/**
+ * `cardDeposit`: a top-up of a card within rechargeMin/MaxQuota, with the fee computed exactly
+ * (rechargeFeeRate, rechargeFixedFee, rechargeDigital), checked against the paying account's
+ * balance before anything is sent; waits for the deposit operation to succeed (spec: deposit).
+ */
+import { defineQuery } from '@temporalio/workflow';
+import type { CardType } from '../api/schemas/card-type';
+import type { BalanceSummary, FailureSummary } from './workflow-types';
+import type { WaitOverrides } from './wait-profile';
+
+export interface CardDepositInput {
+  cardNo: string;
+  amount: string;
+  cardTypeId: string;
+  cardType?: CardType;
+  /** Account whose balance pays (amount + fee); defaults to the merchant's WALLET account. */
+  accountId?: string;
+  customerRef?: string;
+  wait?: WaitOverrides;
+}
+
+export interface CardDepositResult {
+  cardNo: string;
+  merchantOrderNo: string;
+  orderNo: string;
+  amount: string;
+  fee: string;
+  /** As the success record states it. */
+  receivedAmount?: string;
+  currency: string;
+  balance?: BalanceSummary;
+}
+
+export const CARD_DEPOSIT_STAGES = ['validating', 'depositing', 'awaiting_deposit', 'completed', 'failed'] as const;
+export type CardDepositStage = (typeof CARD_DEPOSIT_STAGES)[number];
+
+export interface CardDepositStatus {
+  stage: CardDepositStage;
+  merchantOrderNo?: string;
+  /** The exact fee computed before sending. */
+  fee?: string;
+  operationStatus?: string;
+  failure?: FailureSummary;
+}
+
+export const cardDepositStatusQuery = defineQuery<CardDepositStatus>('cardDepositStatus');

@@ -1,0 +1,66 @@
+/**
+ * How a workflow waits for a provider state (card operation success, cardholder review): a
+ * webhook signal first, and in parallel one long-poll activity that polls the provider with
+ * backoff and heartbeats. An attempt polls for at most `attemptMs`, then hands back to the
+ * activity retry policy (which backs off up to `retryMaxIntervalMs`), so a long review neither
+ * holds a worker slot nor adds workflow history: the cost of a wait does not grow with its length.
+ */
+export interface WaitProfile {
+  /** First provider poll after the activity starts (ms). */
+  firstPollMs: number;
+  /** Ceiling of the poll interval within an attempt (ms). */
+  maxPollMs: number;
+  /** Poll interval growth factor within an attempt. */
+  backoff: number;
+  /** Longest a single long-poll attempt runs before yielding to the retry policy (ms). */
+  attemptMs: number;
+  /** Heartbeat timeout of the long-poll activity; a dead worker is noticed after this (ms). */
+  heartbeatTimeoutMs: number;
+  /** Retry policy of the long-poll activity between attempts. */
+  retryInitialIntervalMs: number;
+  retryMaxIntervalMs: number;
+}
+
+/** Card operations settle in seconds: poll briskly, webhooks normally win. */
+export const CARD_OPERATION_WAIT: WaitProfile = {
+  firstPollMs: 2_000,
+  maxPollMs: 30_000,
+  backoff: 2,
+  attemptMs: 10 * 60_000,
+  heartbeatTimeoutMs: 2 * 60_000,
+  retryInitialIntervalMs: 30_000,
+  retryMaxIntervalMs: 10 * 60_000,
+};
+
+/** Reviews take minutes to days (platform, then bank): poll gently. */
+export const REVIEW_WAIT: WaitProfile = {
+  firstPollMs: 5_000,
+  maxPollMs: 60_000,
+  backoff: 2,
+  attemptMs: 15 * 60_000,
+  heartbeatTimeoutMs: 5 * 60_000,
+  retryInitialIntervalMs: 60_000,
+  retryMaxIntervalMs: 30 * 60_000,
+};
+
+/** Fast profile for tests against the zero-delay sandbox. */
+export const TEST_WAIT: WaitProfile = {
+  firstPollMs: 50,
+  maxPollMs: 500,
+  backoff: 2,
+  attemptMs: 20_000,
+  heartbeatTimeoutMs: 5_000,
+  retryInitialIntervalMs: 200,
+  retryMaxIntervalMs: 1_000,
+};
+
+/** Per-wait overrides a workflow input may carry (tests, or a merchant with a slow bank). */
+export interface WaitOverrides {
+  cardOperation?: Partial<WaitProfile>;
+  review?: Partial<WaitProfile>;
+}
+
+/** The next poll delay after `current`: grows by `backoff`, capped at `maxPollMs`. */
+export function nextPollDelay(current: number, profile: Pick<WaitProfile, 'backoff' | 'maxPollMs'>): number {
+  return Math.min(Math.max(1, Math.round(current * profile.backoff)), profile.maxPollMs);
+}

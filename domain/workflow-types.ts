@@ -1,0 +1,34 @@
+/**
+ * Workflow type names, as the client starts them and the worker registers them (the exported
+ * function names in `workflows/index.ts`). Flow names are the values of the CardflowFlow search
+ * attribute, so operators can list one kind of process.
+ */
+export const WorkflowTypes = {
+  customerOnboarding: 'customerOnboarding',
+  cardholderOnboarding: 'cardholderOnboarding',
+  cardIssuance: 'cardIssuance',
+  cardDeposit: 'cardDeposit',
+} as const;
+export type WorkflowType = (typeof WorkflowTypes)[keyof typeof WorkflowTypes];
+
+/** CardflowFlow values. */
+export const Flows = {
+  onboarding: 'onboarding',
+  cardholder: 'cardholder',
+  cardIssuance: 'card_issuance',
+  cardDeposit: 'card_deposit',
+} as const;
+export type Flow = (typeof Flows)[keyof typeof Flows];
+
+/** A card's balance as the provider reports it (balanceInfo.amount is the available balance). */
+export interface BalanceSummary {
+  amount: string;
+  currency: string;
+}
+
+/** Why a process failed, as a progress query reports it. */
+export interface FailureSummary {
+  /** An `ApplicationFailure.type` (domain/failure-types.ts or api/errors.ts). */
+  type: string;
+  message: string;
+}

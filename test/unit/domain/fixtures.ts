@@ -1,0 +1,75 @@
+import type { CardType } from '../../../api/schemas/card-type';
+import type { B2bCardholder, B2cCardholder } from '../../../domain/cardholder-data';
+
+/** A card type in program types, shaped like the sandbox's B2B virtual bin. */
+export function cardType(overrides: Partial<CardType> = {}): CardType {
+  return {
+    cardTypeId: '1852379830190366720',
+    organization: 'Visa',
+    country: 'US',
+    mode: 'PREPAID_CARD',
+    bankCardBin: '428852',
+    type: 'Virtual',
+    category: 'PURCHASE',
+    cardName: 'Visa Business Virtual',
+    cardDesc: 'test',
+    cardPrice: '5',
+    cardPriceCurrency: 'USD',
+    support: [],
+    risk: [],
+    needCardHolder: true,
+    supportHolderRegin: ['US', 'GB', 'HK'],
+    supportHolderAreaCode: ['+1', '+44', '+852'],
+    needDepositForActiveCard: true,
+    depositAmountMinQuotaForActiveCard: '10',
+    depositAmountMaxQuotaForActiveCard: '10000',
+    fiatCurrency: 'USD',
+    balanceRetentionQuota: '1',
+    status: 'online',
+    rechargeCurrency: 'USD',
+    rechargeMinQuota: '10',
+    rechargeMaxQuota: '50000',
+    rechargeFeeRate: '1.5',
+    rechargeFixedFee: '0',
+    rechargeDigital: 2,
+    enableActiveCard: true,
+    enableDeposit: true,
+    enableFreeze: true,
+    enableUnFreeze: true,
+    metadata: { cardHolderMaxCardLimit: 5, cardHolderModel: 'B2B', supportSettingMcc: true },
+    ...overrides,
+  };
+}
+
+export const b2bHolder: B2bCardholder = {
+  shape: 'B2B',
+  areaCode: '+1',
+  mobile: '5550100',
+  email: 'ops@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  birthday: '1990-01-31',
+  country: 'US',
+  town: 'US-NYC',
+  address: '1 Main Street',
+  postCode: '10001',
+};
+
+export const b2cHolder: B2cCardholder = {
+  ...b2bHolder,
+  shape: 'B2C',
+  nationality: 'GB',
+  gender: 'F',
+  occupation: 'ENGINEER',
+  annualSalary: '50000 USD',
+  accountPurpose: 'Online purchases',
+  expectedMonthlyVolume: '1000 USD',
+  idType: 'PASSPORT',
+  idNumber: 'X1234567',
+  issueDate: '2020-01-01',
+  idNoExpiryDate: '2030-01-01',
+  idFrontId: 'f1',
+  idBackId: 'f2',
+  idHoldId: 'f3',
+  ipAddress: '203.0.113.9',
+};
