@@ -87,5 +87,5 @@ export function lengthBetween(min: number, max: number) {
 
 /** Value read back from a request primitive (LosslessNumber) as its exact text. */
 export function digits(value: LosslessNumber | string | number | bigint): string {
-  return isLosslessNumber(value) ? (value as LosslessNumber).value : String(value);
+  return isLosslessNumber(value) ? value.value : String(value);
 }
