@@ -1,0 +1,51 @@
+/**
+ * Temporal connection from the environment, for the client, the CLI, the webhook receiver and
+ * `npm start`.
+ *
+ * Settings come from `@temporalio/envconfig`, so the same variables and profile file as the
+ * Temporal CLI apply: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, and for Temporal Cloud
+ * `TEMPORAL_API_KEY` or mTLS (`TEMPORAL_TLS_CLIENT_CERT_PATH`, `TEMPORAL_TLS_CLIENT_KEY_PATH`, ...),
+ * or a profile in `temporal.toml` (`TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`). With nothing set,
+ * the local dev server on 127.0.0.1:7233, namespace `default` (loopback, not `localhost`, which
+ * may resolve to ::1 while the dev server binds IPv4 only).
+ */
+import { Client, Connection, type ConnectionOptions, type DataConverter } from '@temporalio/client';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+
+export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
+export const DEFAULT_TEMPORAL_NAMESPACE = 'default';
+
+export interface TemporalSettings {
+  connectionOptions: ConnectionOptions;
+  namespace: string;
+}
+
+/** Reads the connection settings from `env` (default `process.env`) and the optional profile file. */
+export function temporalSettingsFromEnv(env: Record<string, string | undefined> = process.env): TemporalSettings {
+  const overrideEnvVars = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const config = loadClientConnectConfig({ overrideEnvVars });
+  // envconfig types its options for the worker's NativeConnection; the client Connection takes the same fields.
+  const connectionOptions = { ...config.connectionOptions } as ConnectionOptions;
+  connectionOptions.address ??= DEFAULT_TEMPORAL_ADDRESS;
+  return { connectionOptions, namespace: config.namespace ?? DEFAULT_TEMPORAL_NAMESPACE };
+}
+
+export interface TemporalClientHandle {
+  client: Client;
+  connection: Connection;
+  namespace: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects a Client as the environment says. `dataConverter` is for a payload codec (the same one
+ * the worker uses), once the project encrypts payloads.
+ */
+export async function connectTemporalClient(
+  opts: { env?: Record<string, string | undefined>; dataConverter?: DataConverter; connectTimeoutMs?: number } = {},
+): Promise<TemporalClientHandle> {
+  const settings = temporalSettingsFromEnv(opts.env);
+  const connection = await Connection.connect({ ...settings.connectionOptions, connectTimeout: opts.connectTimeoutMs ?? 10_000 });
+  const client = new Client({ connection, namespace: settings.namespace, ...(opts.dataConverter ? { dataConverter: opts.dataConverter } : {}) });
+  return { client, connection, namespace: settings.namespace, close: () => connection.close() };
+}

@@ -1,0 +1,201 @@
+/**
+ * The webhook receiver (issue #4, section 3): an HTTP endpoint the provider POSTs events to.
+ *
+ * For each delivery: read the raw body (capped), verify `X-WSB-SIGNATURE` with the platform public
+ * key over those exact bytes (401 and nothing forwarded when it fails), drop a repeat of an
+ * `X-WSB-REQUEST-ID` already handled, parse with the category's record schema, signal the running
+ * workflow(s) that own the event, record the outcome, and answer the envelope the provider requires
+ * (provider-notes, Webhooks). When Temporal cannot be reached the answer is 503 and nothing is
+ * recorded, so the provider's retries (1m, 5m, 20m, 1h, 12h, 24h) deliver it again.
+ */
+import type { Client } from '@temporalio/client';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { KeyInput } from '../api/keys';
+import { WEBHOOK_ACK_BODY, WebhookSignatureError, verifyWebhook } from '../api/signing';
+import { type EventForwarder, createTemporalForwarder } from './forwarder';
+import { parseEvent, routeEvent } from './routing';
+import { type WebhookEntry, type WebhookOutcome, type WebhookStore, bodyRequestId, openFileWebhookStore } from './store';
+
+/** Default cap on a webhook body; provider records are a few kilobytes. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** What the receiver did with one delivery, for logs and the benchmark. */
+export interface HandledWebhook {
+  requestId: string;
+  category: string;
+  outcome: WebhookOutcome | 'duplicate';
+  workflowIds: string[];
+  /** `performance.now()` when the request arrived and when its outcome was settled (signal delivered, or recorded). */
+  receivedAtMs: number;
+  settledAtMs: number;
+}
+
+export interface WebhookReceiverOptions {
+  /** The platform public key from the provider dashboard (PEM or base64 DER). */
+  platformPublicKey: KeyInput;
+  /** Temporal client used to find and signal owners; or pass `forwarder` directly. */
+  client?: Client;
+  forwarder?: EventForwarder;
+  /** The delivery log; default a file store under `dataDir`. */
+  store?: WebhookStore;
+  /** Directory of the default file store; default `.data/webhooks`. */
+  dataDir?: string;
+  /** Interface to bind; default 127.0.0.1 (loopback). */
+  host?: string;
+  /** Port; default 0 (any free port). */
+  port?: number;
+  /** URL path that accepts webhooks; default `/webhooks`. */
+  path?: string;
+  maxBodyBytes?: number;
+  /** Called once per delivery after it is answered. */
+  onHandled?: (handled: HandledWebhook) => void;
+  /** One line per delivery (category, request id, outcome, workflow ids; never record contents). */
+  log?: (line: string) => void;
+}
+
+export interface WebhookReceiver {
+  /** The URL to register as the provider's callback, e.g. `http://127.0.0.1:4100/webhooks`. */
+  url: string;
+  /** Stops accepting, waits for deliveries in progress, closes the store it opened. */
+  stop(): Promise<void>;
+}
+
+class BodyTooLargeError extends Error {}
+
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        // Stop keeping it, let the rest drain, and answer 413 on a connection that then closes.
+        req.off('data', onData);
+        req.resume();
+        reject(new BodyTooLargeError());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function answer(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function failure(res: ServerResponse, status: number, msg: string): void {
+  answer(res, status, JSON.stringify({ success: false, code: status, msg, data: null }));
+}
+
+/** Starts the receiver on loopback (by default) and resolves once it listens. */
+export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promise<WebhookReceiver> {
+  const chosen = opts.forwarder ?? (opts.client ? createTemporalForwarder(opts.client) : undefined);
+  if (!chosen) throw new Error('startWebhookReceiver: pass a Temporal `client` or a `forwarder`');
+  const forwarder: EventForwarder = chosen;
+  const ownStore = opts.store === undefined;
+  const store = opts.store ?? (await openFileWebhookStore(opts.dataDir ? { dir: opts.dataDir } : {}));
+  const pathname = opts.path ?? '/webhooks';
+  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log = opts.log ?? (() => undefined);
+  /** Deliveries being handled, by request id: a concurrent repeat waits for the first instead of signalling twice. */
+  const inFlight = new Map<string, Promise<Omit<HandledWebhook, 'receivedAtMs' | 'settledAtMs'>>>();
+
+  async function settle(requestId: string, category: string, rawBody: Buffer, payload: unknown) {
+    const parsed = parseEvent(category, payload);
+    const base = { requestId, category, recordedAt: '', workflowIds: [] as string[] };
+    let entry: WebhookEntry;
+    if (parsed.kind === 'unknown_category') {
+      entry = { ...base, outcome: 'unknown_category', body: rawBody.toString('utf8') };
+    } else if (parsed.kind === 'unparseable') {
+      entry = { ...base, outcome: 'unparseable', problem: parsed.problem };
+    } else {
+      const workflowIds = await forwarder.forward({ category, requestId, record: parsed.record }, routeEvent(category, parsed.record));
+      entry = { ...base, outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner', workflowIds, record: parsed.record };
+    }
+    entry.recordedAt = new Date().toISOString();
+    await store.append(entry);
+    return { requestId, category, outcome: entry.outcome, workflowIds: entry.workflowIds };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const receivedAtMs = performance.now();
+    const url = new URL(req.url ?? '/', 'http://receiver');
+    if (url.pathname !== pathname) return failure(res, 404, `webhooks are accepted at ${pathname}`);
+    if (req.method !== 'POST') return failure(res, 405, 'webhooks are POST requests');
+    let rawBody: Buffer;
+    try {
+      rawBody = await readBody(req, maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        res.setHeader('connection', 'close');
+        return failure(res, 413, `body larger than ${maxBodyBytes} bytes`);
+      }
+      throw error;
+    }
+    let verified: ReturnType<typeof verifyWebhook>;
+    try {
+      verified = verifyWebhook({ rawBody, headers: req.headers, platformPublicKey: opts.platformPublicKey });
+    } catch (error) {
+      if (!(error instanceof WebhookSignatureError)) throw error;
+      if (error.problem !== 'bad_json') {
+        log(`webhook rejected: ${error.problem}`);
+        return failure(res, 401, error.message);
+      }
+      // Signed by the provider but not JSON: retrying cannot fix it, so it is recorded as unparseable below.
+      verified = { category: req.headers['x-wsb-category'] as string | undefined, requestId: req.headers['x-wsb-request-id'] as string | undefined, payload: undefined };
+    }
+    const category = verified.category ?? '';
+    const requestId = verified.requestId?.trim() || bodyRequestId(rawBody);
+    const report = (handled: Omit<HandledWebhook, 'receivedAtMs' | 'settledAtMs'>) => {
+      answer(res, 200, WEBHOOK_ACK_BODY);
+      log(`webhook ${handled.category || '(no category)'} ${handled.requestId}: ${handled.outcome}${handled.workflowIds.length ? ` -> ${handled.workflowIds.join(', ')}` : ''}`);
+      opts.onHandled?.({ ...handled, receivedAtMs, settledAtMs: performance.now() });
+    };
+    const seen = store.get(requestId);
+    if (seen) return report({ requestId, category, outcome: 'duplicate', workflowIds: [] });
+    const running = inFlight.get(requestId);
+    if (running) {
+      await running; // throws like the first one did: the provider retries both
+      return report({ requestId, category, outcome: 'duplicate', workflowIds: [] });
+    }
+    const work = settle(requestId, category, rawBody, verified.payload);
+    inFlight.set(requestId, work);
+    try {
+      report(await work);
+    } finally {
+      inFlight.delete(requestId);
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // Temporal unreachable, disk full...: not acknowledged, so the provider delivers it again.
+      log(`webhook not handled, provider will retry: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) failure(res, 503, 'temporarily unable to process the event; retry later');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}${pathname}`,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await Promise.allSettled([...inFlight.values()]);
+      if (ownStore) await store.close();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The receiver's delivery log: one JSON line per webhook handled, under `.data/webhooks/`.
+ *
+ * Why a file and not memory: repeats of an `X-WSB-REQUEST-ID` must still be dropped after the
+ * receiver restarts, and events nobody owns (or of unknown categories) must be recorded somewhere
+ * an operator can read (provider-notes, Webhooks). Why not Temporal: recording an unowned event
+ * there would mean starting a workflow per webhook (several billable actions each) just to hold a
+ * line of data. An append-only file with `fdatasync` costs nothing per event and needs no extra
+ * dependency; its limit is one receiver instance per data directory (several instances need a
+ * shared store). Workflows dedupe again on the record's identity and status, so a repeat that slips
+ * through (a crash between signal and append) has no second effect.
+ *
+ * Entries older than the retention (default 7 days, well past the provider's last retry at
+ * 1m+5m+20m+1h+12h+24h) are dropped when the store is opened.
+ */
+import { createHash } from 'node:crypto';
+import { type FileHandle, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export type WebhookOutcome = 'signalled' | 'no_owner' | 'unknown_category' | 'unparseable';
+
+/** One handled webhook. Written by the receiver only: plain JSON, ids and amounts as strings. */
+export interface WebhookEntry {
+  requestId: string;
+  category: string;
+  outcome: WebhookOutcome;
+  /** Workflows the event was signalled to (empty unless `signalled`). */
+  workflowIds: string[];
+  /** ISO time the receiver recorded the entry. */
+  recordedAt: string;
+  /** Why an event was not forwarded (`unparseable`: field and rule). */
+  problem?: string;
+  /** The parsed record of a known category (personal fields already dropped by its schema). */
+  record?: Record<string, unknown>;
+  /** The raw body of an unknown category, kept verbatim for an operator. */
+  body?: string;
+}
+
+export interface WebhookStore {
+  /** The entry of an already handled request id, if any. */
+  get(requestId: string): WebhookEntry | undefined;
+  /** Appends and flushes to disk before resolving. */
+  append(entry: WebhookEntry): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface FileWebhookStoreOptions {
+  /** Directory of the log; default `.data/webhooks` under the working directory. */
+  dir?: string;
+  /** Entries older than this are dropped at open; default 7 days. */
+  retentionMs?: number;
+  now?: () => number;
+}
+
+export const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
+export const DELIVERY_LOG = 'deliveries.jsonl';
+
+function readEntries(text: string): WebhookEntry[] {
+  const entries: WebhookEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      // Our own file: every value is a string or a plain array, so JSON.parse loses nothing.
+      entries.push(JSON.parse(line) as WebhookEntry);
+    } catch {
+      // A line torn by a crash mid-write; its webhook was never acknowledged and will be retried.
+    }
+  }
+  return entries;
+}
+
+class FileWebhookStore implements WebhookStore {
+  constructor(
+    private readonly file: FileHandle,
+    private readonly byRequestId: Map<string, WebhookEntry>,
+  ) {}
+
+  get(requestId: string): WebhookEntry | undefined {
+    return this.byRequestId.get(requestId);
+  }
+
+  async append(entry: WebhookEntry): Promise<void> {
+    await this.file.appendFile(`${JSON.stringify(entry)}\n`);
+    await this.file.datasync();
+    this.byRequestId.set(entry.requestId, entry);
+  }
+
+  async close(): Promise<void> {
+    await this.file.close();
+  }
+}
+
+/** Opens (creating if needed) the delivery log, loads the request ids it holds, drops expired entries. */
+export async function openFileWebhookStore(opts: FileWebhookStoreOptions = {}): Promise<WebhookStore> {
+  const dir = opts.dir ?? path.join(process.cwd(), '.data', 'webhooks');
+  const retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_MS;
+  const now = opts.now ?? Date.now;
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, DELIVERY_LOG);
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    throw error;
+  });
+  const all = readEntries(text);
+  const cutoff = now() - retentionMs;
+  const kept = all.filter((e) => Date.parse(e.recordedAt) >= cutoff);
+  if (kept.length !== all.length) {
+    const tmp = `${file}.tmp`;
+    await writeFile(tmp, kept.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    await rename(tmp, file);
+  }
+  const byRequestId = new Map(kept.map((e) => [e.requestId, e]));
+  return new FileWebhookStore(await open(file, 'a'), byRequestId);
+}
+
+/** A dedupe key for a delivery without `X-WSB-REQUEST-ID`: the same body is the same record state. */
+export function bodyRequestId(rawBody: Uint8Array): string {
+  return `body-sha256-${createHash('sha256').update(rawBody).digest('hex').slice(0, 32)}`;
+}
