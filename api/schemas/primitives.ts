@@ -46,41 +46,48 @@ export const bool = z.union([z.boolean(), z.enum(['true', 'false']).transform((s
 // ---------------------------------------------------------------------------
 // Request side: program values in, wire-ready LosslessNumbers out.
 
+/** Error for a wrongly typed request value: "is required" when missing, else the rule. */
+export function typeError(rule: string) {
+  return (issue: { input?: unknown }): string => (issue.input === undefined ? 'is required' : rule);
+}
+
+const DECIMAL_STRING_RULE = 'must be a decimal string such as "10.50" (JS numbers lose precision)';
+
 /**
  * BigDecimal in a request. Accepts a decimal string (or a LosslessNumber parsed from the
  * wire); refuses a JS number, which may already have lost digits.
  */
 export const reqDecimal = z
-  .union([
-    z.string({ error: 'must be a decimal string such as "10.50" (JS numbers lose precision)' }),
-    z.instanceof(LosslessNumber),
-  ])
+  .union([z.string({ error: DECIMAL_STRING_RULE }), z.instanceof(LosslessNumber)], { error: typeError(DECIMAL_STRING_RULE) })
   .transform((v) => plainDigits(String(v).trim()))
   .refine((s) => DECIMAL_RE.test(s), { message: 'must be a decimal string such as "10.50"' })
   .transform((s) => new LosslessNumber(s));
 
 /** Long id in a request: digit string, bigint, safe-integer number or LosslessNumber; sent as a JSON number. */
 export const reqLong = z
-  .union([
-    z.string(),
-    z.bigint(),
-    z.instanceof(LosslessNumber),
-    z.number().refine((n) => Number.isSafeInteger(n), { message: 'ids above 2^53 must be passed as strings' }),
-  ])
+  .union(
+    [
+      z.string(),
+      z.bigint(),
+      z.instanceof(LosslessNumber),
+      z.number().refine((n) => Number.isSafeInteger(n), { message: 'ids above 2^53 must be passed as strings' }),
+    ],
+    { error: typeError('must be an integer id (a digit string)') },
+  )
   .transform((v) => String(v).trim())
   .refine((s) => LONG_RE.test(s), { message: 'must be an integer id of at most 19 digits' })
   .transform((s) => new LosslessNumber(s));
 
 /** Integer / timestamp in a request: a safe integer, sent as a JSON number. */
 export const reqInt = z
-  .union([z.number(), z.instanceof(LosslessNumber)])
+  .union([z.number(), z.instanceof(LosslessNumber)], { error: typeError('must be a whole number') })
   .transform((v) => Number(String(v)))
   .refine((n) => Number.isSafeInteger(n), { message: 'must be a whole number' });
 
 /** A string whose length must lie within [min, max], with a message naming the rule. */
 export function lengthBetween(min: number, max: number) {
   return z
-    .string({ error: 'must be a string' })
+    .string({ error: typeError('must be a string') })
     .min(min, { message: `length must be ${min} to ${max} characters` })
     .max(max, { message: `length must be ${min} to ${max} characters` });
 }
