@@ -21,8 +21,12 @@ export const CardflowHolderId = defineSearchAttributeKey('CardflowHolderId', Sea
 export const CardflowCardNo = defineSearchAttributeKey('CardflowCardNo', SearchAttributeType.KEYWORD);
 /** Where the process stands (a workflow-defined stage name), for operators' list filters. */
 export const CardflowStage = defineSearchAttributeKey('CardflowStage', SearchAttributeType.KEYWORD);
-/** The idempotency key of the provider call in flight (spec: merchantOrderNo). */
-export const CardflowMerchantOrderNo = defineSearchAttributeKey('CardflowMerchantOrderNo', SearchAttributeType.KEYWORD);
+/**
+ * Every merchantOrderNo (the spec's idempotency key) the workflow has used, added before the
+ * call is made: the webhook receiver finds the owner of a `card_transaction` event with
+ * `CardflowOrderNos = '<merchantOrderNo>'`, a lookup that survives any restart.
+ */
+export const CardflowOrderNos = defineSearchAttributeKey('CardflowOrderNos', SearchAttributeType.KEYWORD_LIST);
 /** Which workflow kind this is (e.g. card creation, deposit), so one filter lists one flow. */
 export const CardflowFlow = defineSearchAttributeKey('CardflowFlow', SearchAttributeType.KEYWORD);
 
@@ -32,6 +36,6 @@ export const cardflowSearchAttributes: readonly SearchAttributeKey<SearchAttribu
   CardflowHolderId,
   CardflowCardNo,
   CardflowStage,
-  CardflowMerchantOrderNo,
+  CardflowOrderNos,
   CardflowFlow,
 ];
