@@ -1,9 +1,15 @@
 /**
- * Test harness: an engine on a manual clock with zero delays (unless given), a fixed seed,
- * a fake encryption that marks values, and the emitted events collected.
+ * Test harness: an engine on a manual clock (zero delays unless given), a fixed seed, a fake
+ * encryption that marks values, and the emitted events collected. `call` goes the way the
+ * shell and the client go: the operation's request schema parses the params, the engine
+ * answers, the data makes a lossless JSON round trip and the client's `extractData` parses
+ * it with the operation's record schema, so every call also checks the wire shape.
  */
-import { stringifyJson, parseJson } from '../../../api/json';
-import type { SandboxDelays, SandboxEngine, SandboxEvent } from '../../../sandbox/contract';
+import { extractData } from '../../../api/envelope';
+import { parseJson, stringifyJson } from '../../../api/json';
+import type { ParamsOf, ResultOf } from '../../../api/operation';
+import { operations } from '../../../api/operations';
+import { SandboxError, type SandboxDelays, type SandboxEngine, type SandboxEvent, type UploadedFile } from '../../../sandbox/contract';
 import { createClock } from '../../../sandbox/clock';
 import { createSandboxEngine } from '../../../sandbox/engine';
 import { mulberry32 } from '../../../sandbox/random';
@@ -17,20 +23,24 @@ export const ZERO_DELAYS: SandboxDelays = {
   webhookRetryScale: 0,
 };
 
+export const START = Date.UTC(2026, 0, 15, 12, 0, 0);
+
+type Ops = typeof operations;
+export type OpName = keyof Ops;
+
 export interface Harness {
   engine: SandboxEngine;
   events: SandboxEvent[];
   clock: ReturnType<typeof createClock>;
-  /** Calls an operation and returns its data as the program would read it off the wire (JSON round trip). */
-  call(operation: string, request?: Record<string, unknown>): any;
-  helper(name: string, body?: Record<string, unknown>): Promise<any>;
+  call<K extends OpName>(name: K, params: ParamsOf<Ops[K]>, file?: UploadedFile): ResultOf<Ops[K]>;
+  /** The SandboxError a call is refused with (fails the test if it succeeds). */
+  refusal<K extends OpName>(name: K, params: ParamsOf<Ops[K]>): SandboxError;
+  helper(name: string, body?: Record<string, unknown>): Promise<Record<string, unknown>>;
   settle(): Promise<void>;
 }
 
-export const START = Date.UTC(2026, 0, 15, 12, 0, 0);
-
-/** What a JSON round trip gives: LosslessNumbers stay LosslessNumbers, as the client sees them. */
-export function wire(value: unknown): any {
+/** What a JSON round trip gives (numbers become LosslessNumbers, as the client reads them). */
+export function wire(value: unknown): unknown {
   return parseJson(stringifyJson(value));
 }
 
@@ -44,12 +54,27 @@ export function createHarness(delays: Partial<SandboxDelays> = {}, seed = 42): H
     emit: (e) => events.push(e),
     delays: { ...ZERO_DELAYS, ...delays },
   });
+  function call<K extends OpName>(name: K, params: ParamsOf<Ops[K]>, file?: UploadedFile): ResultOf<Ops[K]> {
+    const op = operations[name];
+    const request = op.request.parse(params) as Record<string, unknown>;
+    const data = wire(engine.handle(name, request, file));
+    return extractData(op, data);
+  }
   return {
     engine,
     events,
     clock,
-    call: (operation, request = {}) => wire(engine.handle(operation, request)),
-    helper: async (name, body = {}) => wire(await engine.helpers[name]!(body)),
+    call,
+    refusal(name, params) {
+      try {
+        call(name, params);
+      } catch (e) {
+        if (e instanceof SandboxError) return e;
+        throw e;
+      }
+      throw new Error(`${name} was expected to be refused`);
+    },
+    helper: async (name, body = {}) => wire(await engine.helpers[name]!(body)) as Record<string, unknown>,
     settle: () => clock.settle(),
   };
 }

@@ -1,0 +1,102 @@
+/** Shared inputs for the engine tests: catalog ids, cardholder requests, order numbers, files. */
+import type { UploadedFile } from '../../../sandbox/contract';
+import type { Harness } from './harness';
+
+export const TYPES = {
+  /** Virtual Visa, B2B, needCardHolder, deposit 10..10000 at 1.5%, card fee 5, limit 5 cards. */
+  b2bVirtual: '1852379830190366720',
+  /** Virtual MasterCard, no cardholder, no initial deposit, card fee 2, deposit 2% + 0.5. */
+  subscription: '1852379830190366721',
+  /** Virtual Visa BUDGET_CARD, no cardholder, card fee 1. */
+  budget: '1852379830190366722',
+  /** Physical MasterCard, B2C, deposit 50..5000 at 1.2% + 1, card fee 30, limit 1 card. */
+  physicalB2C: '1852379830190366723',
+  /** Virtual Visa GIFT, no cardholder, deposit 25..500 at 3%. */
+  gift: '1852379830190366724',
+  /** Virtual Visa, B2C, no initial deposit, card fee 10. */
+  b2cVirtual: '1852379830190366725',
+  /** Offline Discover bin. */
+  offline: '1852379830190366726',
+} as const;
+
+let counter = 0;
+/** A fresh merchantOrderNo of 24 characters (fits both 20..40 and 15..65). */
+export function orderNo(): string {
+  counter += 1;
+  return `T${String(counter).padStart(23, '0')}`;
+}
+
+/** merchantOrderNo that ends with the given magic suffix. */
+export function magicOrderNo(suffix: '_FAIL' | '_STALL'): string {
+  counter += 1;
+  return `T${String(counter).padStart(18, '0')}${suffix}`;
+}
+
+export function b2bHolder(email: string, overrides: Record<string, unknown> = {}) {
+  return {
+    cardHolderModel: 'B2B' as const,
+    merchantOrderNo: orderNo(),
+    cardTypeId: TYPES.b2bVirtual,
+    areaCode: '+1',
+    mobile: '4155550100',
+    email,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    birthday: '1990-12-10',
+    country: 'US',
+    town: 'US0102',
+    address: '1 Market Street',
+    postCode: '94105',
+    ...overrides,
+  };
+}
+
+export const PNG: UploadedFile = {
+  filename: 'id.png',
+  contentType: 'image/png',
+  data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]),
+};
+
+export function upload(h: Harness): string {
+  return h.call('uploadFile', { category: 'card', file: PNG }, PNG).fileId;
+}
+
+export function b2cHolder(h: Harness, email: string, overrides: Record<string, unknown> = {}) {
+  return {
+    cardHolderModel: 'B2C' as const,
+    merchantOrderNo: orderNo(),
+    cardTypeId: TYPES.physicalB2C,
+    areaCode: '+44',
+    mobile: '7700900123',
+    email,
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    birthday: '1985-04-02',
+    nationality: 'GB',
+    country: 'GB',
+    town: 'GB0101',
+    address: '10 Downing Street',
+    postCode: 'SW1A2AA',
+    gender: 'F' as const,
+    occupation: '15-1252',
+    annualSalary: '80000 USD',
+    accountPurpose: 'Online shopping',
+    expectedMonthlyVolume: '2000 USD',
+    idType: 'PASSPORT' as const,
+    idNumber: `P${email.length}${email.charCodeAt(0)}${counter++}`,
+    issueDate: '2020-01-01',
+    idNoExpiryDate: '2030-01-01',
+    idFrontId: upload(h),
+    idBackId: upload(h),
+    idHoldId: upload(h),
+    ipAddress: '203.0.113.7',
+    ...overrides,
+  };
+}
+
+/** Creates a B2B holder and runs its review to pass_audit; returns holderId. */
+export async function approvedB2bHolder(h: Harness, email: string): Promise<string> {
+  const holder = h.call('createCardholder', b2bHolder(email));
+  await h.settle();
+  return holder.holderId;
+}
