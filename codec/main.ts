@@ -1,0 +1,59 @@
+/**
+ * `npm run codec-server` (and the `codec-server` service of docker-compose.yml): serves
+ * `/encode` and `/decode` for the Temporal Web UI and CLI with the keys of this environment.
+ *
+ * `npm run codec-server -- --generate-key [id]` prints a fresh `id:base64key` entry for
+ * `CARDFLOW_CODEC_KEYS` and exits (the key goes to stdout only, for redirecting into a secret file).
+ *
+ * Settings: `codec/config.ts`; keys: `codec/keys.ts`.
+ */
+import { createLogger } from '../logging/logger';
+import { codecServerOptionsFromEnv } from './config';
+import { resolveKeyring } from './dev-keys';
+import { generateKeyBase64 } from './keys';
+import { startCodecServer } from './server';
+
+async function main(args: string[]): Promise<number> {
+  if (args[0] === '--generate-key') {
+    const id = args[1] ?? `k${new Date().toISOString().slice(0, 10).replace(/-/g, '')}`;
+    process.stdout.write(`${id}:${generateKeyBase64()}\n`);
+    return 0;
+  }
+  if (args.length > 0) {
+    console.error('usage: npm run codec-server [-- --generate-key [id]]');
+    return 2;
+  }
+  const logger = createLogger({ base: { service: 'codec-server' } });
+  const settings = codecServerOptionsFromEnv();
+  const { keyring, source } = resolveKeyring();
+  const server = await startCodecServer({ ...settings, keyring, logger });
+  logger.info('codec server listening', {
+    url: server.url,
+    keySource: source,
+    currentKeyId: keyring.current.id,
+    keyIds: keyring.ids,
+    tokenlessAccess: settings.tokenlessAccess,
+    tokenConfigured: settings.token !== undefined,
+    allowedOrigins: settings.allowedOrigins,
+  });
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      logger.info('codec server stopping', { signal });
+      server.stop().then(resolve, resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      // Key errors never carry key material (codec/keys.ts), so the message is safe to print.
+      createLogger({ base: { service: 'codec-server' } }).error('codec server failed to start', { reason: error instanceof Error ? error.message : String(error) });
+      process.exitCode = 1;
+    },
+  );
+}

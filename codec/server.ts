@@ -1,0 +1,268 @@
+/**
+ * The codec server: lets an operator's Temporal Web UI (and `temporal --codec-endpoint`) show
+ * decrypted payloads, while the Temporal service itself only ever stores ciphertext (issue #6).
+ *
+ * Contract (docs.temporal.io, "Codec Server setup"): `POST /encode` and `POST /decode` (also under
+ * a namespace segment, `/{namespace}/decode`, for the CLI's endpoint templating), body and answer
+ * `{"payloads":[{"metadata":{"<key>":"<base64>"},"data":"<base64>"}]}`; the UI sends
+ * `Content-Type: application/json`, `X-Namespace`, and `Authorization` only when "Pass access
+ * token" is on; CORS must allow the UI's origin, and credentials when "Include cross-origin
+ * credentials" is on.
+ *
+ * Access: a bearer token (`Authorization: Bearer <token>`, compared in constant time). The Web UI
+ * cannot send our token (it only forwards its own OIDC token), so a request WITHOUT an
+ * Authorization header can be let in by {@link CodecServerOptions.tokenlessAccess}: `loopback`
+ * for the embedded dev stack (only this machine reaches it), `any` when the port is reachable by
+ * operators only (VPN, SSH tunnel, an authenticating proxy). A wrong token is always refused, and a
+ * browser request from an origin not on the list is refused whatever its credentials.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { z } from 'zod';
+import type { StructuredLogger } from '../logging/logger';
+import type { CodecKeyring } from './keys';
+import { AesGcmPayloadCodec, PayloadDecryptionError } from './payload-codec';
+
+/** The dev server's Web UI, under both names a browser may use for it. */
+export const DEFAULT_UI_ORIGINS: readonly string[] = ['http://127.0.0.1:8233', 'http://localhost:8233'];
+/** Request bodies above this are refused (413). A history page decodes many payloads at once. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Shorter tokens are refused at start-up. */
+export const MIN_TOKEN_LENGTH = 16;
+
+/** Who may call without an `Authorization` header. */
+export type TokenlessAccess = 'never' | 'loopback' | 'any';
+
+export interface CodecServerOptions {
+  /** Keys to encode/decode with (or give `codec`). */
+  keyring?: CodecKeyring;
+  /** A codec to serve instead of one built from `keyring` (tests). */
+  codec?: PayloadCodec;
+  /** Listen address. Default `127.0.0.1`. */
+  host?: string;
+  /** Listen port; 0 picks a free one. Default 8888. */
+  port?: number;
+  /** Bearer token; at least {@link MIN_TOKEN_LENGTH} characters. Required when `tokenlessAccess` is `never`. */
+  token?: string;
+  /** Default `never`. See the module comment. */
+  tokenlessAccess?: TokenlessAccess;
+  /** Browser origins allowed by CORS (exact `scheme://host:port`). Default {@link DEFAULT_UI_ORIGINS}. */
+  allowedOrigins?: readonly string[];
+  /** Default {@link DEFAULT_MAX_BODY_BYTES}. */
+  maxBodyBytes?: number;
+  /** Request log (method, path, status, namespace, payload count; never bodies). */
+  logger?: StructuredLogger;
+}
+
+export interface CodecServer {
+  /** `http://host:port`, the value for `--ui-codec-endpoint` / `TEMPORAL_CODEC_ENDPOINT`. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Standard or URL-safe base64 (proto3 JSON accepts both; Node decodes both). */
+const base64 = z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'must be base64');
+const requestSchema = z.object({
+  payloads: z.array(
+    z.object({
+      metadata: z.record(z.string(), base64).nullish(),
+      data: base64.nullish(),
+    }),
+  ),
+});
+
+type Route = { op: 'encode' | 'decode'; namespace: string | undefined };
+
+/** `/encode`, `/decode`, `/{namespace}/encode`, `/{namespace}/decode`; anything else is not ours. */
+function matchRoute(pathname: string): Route | undefined {
+  const match = /^(?:\/([^/]+))?\/(encode|decode)\/?$/.exec(pathname);
+  if (!match) return undefined;
+  return { op: match[2] as Route['op'], namespace: match[1] === undefined ? undefined : decodeURIComponent(match[1]) };
+}
+
+function isLoopback(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Starts the codec server; resolves once it listens. Throws on unsafe options (no token and no tokenless access). */
+export async function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
+  const codec = options.codec ?? (options.keyring ? new AesGcmPayloadCodec(options.keyring) : undefined);
+  if (!codec) throw new Error('startCodecServer: give keyring (or codec)');
+  const tokenlessAccess = options.tokenlessAccess ?? 'never';
+  const token = options.token === '' ? undefined : options.token;
+  if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
+    throw new Error(`codec server token must be at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+  if (token === undefined && tokenlessAccess === 'never') {
+    throw new Error('codec server: no bearer token configured and tokenless access is "never"; nobody could call it');
+  }
+  const tokenDigest = token === undefined ? undefined : digest(token);
+  const allowedOrigins = new Set(options.allowedOrigins ?? DEFAULT_UI_ORIGINS);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const logger = options.logger;
+
+  /** Undefined when the request may proceed; else why not (401). */
+  function refusal(req: IncomingMessage): string | undefined {
+    const header = req.headers.authorization;
+    if (header === undefined || header === '') {
+      if (tokenlessAccess === 'any') return undefined;
+      if (tokenlessAccess === 'loopback' && isLoopback(req.socket.remoteAddress)) return undefined;
+      return 'missing bearer token';
+    }
+    const match = /^Bearer[ ]+(.+)$/i.exec(header);
+    // Hashing first gives equal lengths, so timingSafeEqual compares without leaking the length.
+    if (!match || tokenDigest === undefined || !timingSafeEqual(digest(match[1]!.trim()), tokenDigest)) return 'invalid bearer token';
+    return undefined;
+  }
+
+  function setCors(req: IncomingMessage, res: ServerResponse): void {
+    const origin = req.headers.origin;
+    res.setHeader('Vary', 'Origin');
+    if (origin === undefined || !allowedOrigins.has(origin)) return;
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    // For the UI's "Include cross-origin credentials" setting (fetch credentials: 'include').
+    res.setHeader('Access-Control-Allow-Credentials', 'true');
+  }
+
+  function send(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...extraHeaders });
+    res.end(text);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<{ route?: Route; count?: number }> {
+    const url = new URL(req.url ?? '/', 'http://codec.invalid');
+    setCors(req, res);
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) throw new HttpError(403, `origin ${origin} is not allowed`);
+    const route = matchRoute(url.pathname);
+    if (!route) throw new HttpError(404, 'not found: use POST /encode or POST /decode');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': 'POST, OPTIONS',
+        'Access-Control-Allow-Headers': 'Content-Type, X-Namespace, Authorization',
+        'Access-Control-Max-Age': '600',
+        // Chrome's Private Network Access preflight, for a UI served from a public address.
+        ...(req.headers['access-control-request-private-network'] === 'true' ? { 'Access-Control-Allow-Private-Network': 'true' } : {}),
+      });
+      res.end();
+      return { route };
+    }
+    if (req.method !== 'POST') throw new HttpError(405, 'method not allowed: use POST');
+    const why = refusal(req);
+    if (why !== undefined) throw new HttpError(401, why);
+    const payloads = parseBody(await readBody(req, maxBodyBytes));
+    let result: Payload[];
+    try {
+      result = route.op === 'encode' ? await codec!.encode(payloads) : await codec!.decode(payloads);
+    } catch (error) {
+      if (error instanceof PayloadDecryptionError) throw new HttpError(422, error.message);
+      throw error;
+    }
+    send(res, 200, { payloads: result.map(toJsonPayload) });
+    return { route, count: payloads.length };
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).then(
+      ({ route, count }) => logger?.info('codec request', { method: req.method, status: res.statusCode, op: route?.op, namespace: namespaceOf(req, route), payloads: count }),
+      (error: unknown) => {
+        const status = error instanceof HttpError ? error.status : 500;
+        const message = error instanceof HttpError ? error.message : 'internal error';
+        const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer realm="cardflow-codec"' } : status === 405 ? { Allow: 'POST, OPTIONS' } : {};
+        if (!res.headersSent) send(res, status, { error: message }, headers);
+        else res.end();
+        const log = status >= 500 ? logger?.error.bind(logger) : logger?.warn.bind(logger);
+        log?.('codec request refused', { method: req.method, path: safePath(req), status, reason: message, error: status >= 500 ? error : undefined });
+        // An oversized body is still streaming in: stop reading it.
+        if (status === 413) req.destroy();
+      },
+    );
+  });
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8888, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function namespaceOf(req: IncomingMessage, route: Route | undefined): string | undefined {
+  const header = req.headers['x-namespace'];
+  return route?.namespace ?? (Array.isArray(header) ? header[0] : header);
+}
+
+/** The path without its query string (a query could carry anything). */
+function safePath(req: IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0]!;
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new HttpError(413, `request body over ${limit} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) throw new HttpError(413, `request body over ${limit} bytes`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function parseBody(body: Buffer): Payload[] {
+  let json: unknown;
+  try {
+    // Codec-protocol JSON (base64 strings only), not a provider body: JSON.parse is right here.
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'body is not JSON');
+  }
+  const parsed = requestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new HttpError(400, `body must be {"payloads":[{"metadata":{...},"data":"<base64>"}]}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
+  }
+  return parsed.data.payloads.map((payload) => ({
+    metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')])),
+    data: Buffer.from(payload.data ?? '', 'base64'),
+  }));
+}
+
+function toJsonPayload(payload: Payload): { metadata: Record<string, string>; data: string } {
+  return {
+    metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')])),
+    data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64'),
+  };
+}

@@ -1,0 +1,147 @@
+import { defaultPayloadConverter } from '@temporalio/common';
+import { request } from 'undici';
+import { parseKeyList } from '../../../codec/keys';
+import { AesGcmPayloadCodec } from '../../../codec/payload-codec';
+import { type CodecServer, startCodecServer } from '../../../codec/server';
+import { createLogger } from '../../../logging/logger';
+
+const keyring = parseKeyList(`k1:${Buffer.alloc(32, 5).toString('base64')}`);
+const token = 'test-token-0123456789abcdef';
+const uiOrigin = 'http://127.0.0.1:8233';
+const holder = { firstName: 'Zoltana', email: 'zoltana.q@example.org' };
+
+type JsonPayload = { metadata: Record<string, string>; data: string };
+const toJson = (value: unknown): JsonPayload => {
+  const payload = defaultPayloadConverter.toPayload(value);
+  return {
+    metadata: Object.fromEntries(Object.entries(payload.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
+    data: Buffer.from(payload.data!).toString('base64'),
+  };
+};
+const fromJson = (payload: JsonPayload): unknown =>
+  defaultPayloadConverter.fromPayload({
+    metadata: Object.fromEntries(Object.entries(payload.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
+    data: Buffer.from(payload.data, 'base64'),
+  });
+
+async function post(server: CodecServer, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await request(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: res.statusCode, headers: res.headers, json: (await res.body.json()) as Record<string, unknown> };
+}
+
+describe('codec server with a bearer token', () => {
+  let server: CodecServer;
+  const logLines: string[] = [];
+  beforeAll(async () => {
+    server = await startCodecServer({ keyring, port: 0, token, logger: createLogger({ write: (line) => logLines.push(line) }) });
+  });
+  afterAll(() => server.stop());
+  const auth = { authorization: `Bearer ${token}` };
+
+  it('encodes and decodes over HTTP, matching the shared codec', async () => {
+    const encoded = await post(server, '/encode', { payloads: [toJson(holder)] }, auth);
+    expect(encoded.status).toBe(200);
+    const [payload] = encoded.json.payloads as JsonPayload[];
+    expect(Buffer.from(payload!.metadata.encoding!, 'base64').toString()).toBe('binary/encrypted');
+    expect(Buffer.from(payload!.data, 'base64').toString('latin1')).not.toContain(holder.email);
+
+    // What a worker wrote, the server reads, and the reverse.
+    const decoded = await post(server, '/default/decode', { payloads: [payload] }, { ...auth, 'x-namespace': 'default' });
+    expect(decoded.status).toBe(200);
+    expect(fromJson((decoded.json.payloads as JsonPayload[])[0]!)).toEqual(holder);
+    const fromWorker = await new AesGcmPayloadCodec(keyring).decode([
+      { metadata: Object.fromEntries(Object.entries(payload!.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')])), data: Buffer.from(payload!.data, 'base64') },
+    ]);
+    expect(defaultPayloadConverter.fromPayload(fromWorker[0]!)).toEqual(holder);
+  });
+
+  it('answers the UI preflight with its origin, methods, headers and credentials', async () => {
+    const res = await request(`${server.url}/decode`, {
+      method: 'OPTIONS',
+      headers: { origin: uiOrigin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace,authorization' },
+    });
+    await res.body.dump();
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe(uiOrigin);
+    expect(res.headers['access-control-allow-credentials']).toBe('true');
+    expect(String(res.headers['access-control-allow-methods'])).toContain('POST');
+    const allowed = String(res.headers['access-control-allow-headers']).toLowerCase();
+    for (const header of ['content-type', 'x-namespace', 'authorization']) expect(allowed).toContain(header);
+  });
+
+  it('refuses a preflight and a request from an origin that is not the UI', async () => {
+    const preflight = await request(`${server.url}/decode`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });
+    await preflight.body.dump();
+    expect(preflight.statusCode).toBe(403);
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    const res = await post(server, '/decode', { payloads: [] }, { ...auth, origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+  });
+
+  it('answers 401 without a token and with a wrong one, with CORS headers so the UI can read it', async () => {
+    const missing = await post(server, '/decode', { payloads: [] }, { origin: uiOrigin });
+    expect(missing.status).toBe(401);
+    expect(missing.headers['www-authenticate']).toContain('Bearer');
+    expect(missing.headers['access-control-allow-origin']).toBe(uiOrigin);
+    const wrong = await post(server, '/decode', { payloads: [] }, { authorization: `Bearer ${token}x` });
+    expect(wrong.status).toBe(401);
+    expect(wrong.json).toEqual({ error: 'invalid bearer token' });
+  });
+
+  it('refuses bad bodies, oversized bodies, other methods and paths', async () => {
+    expect((await post(server, '/decode', 'not json', auth)).status).toBe(400);
+    expect((await post(server, '/decode', { payloads: [{ data: '***' }] }, auth)).status).toBe(400);
+    const get = await request(`${server.url}/decode`, { method: 'GET', headers: auth });
+    await get.body.dump();
+    expect(get.statusCode).toBe(405);
+    expect((await post(server, '/a/b/decode', { payloads: [] }, auth)).status).toBe(404);
+  });
+
+  it('answers 422 naming the key id when a payload was written with an unknown key', async () => {
+    const other = new AesGcmPayloadCodec(parseKeyList(`k9:${Buffer.alloc(32, 6).toString('base64')}`));
+    const [payload] = await other.encode([defaultPayloadConverter.toPayload(holder)]);
+    const body = { payloads: [{ metadata: Object.fromEntries(Object.entries(payload!.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')])), data: Buffer.from(payload!.data!).toString('base64') }] };
+    const res = await post(server, '/decode', body, auth);
+    expect(res.status).toBe(422);
+    expect(String(res.json.error)).toContain('key id "k9"');
+  });
+
+  it('never logs payload contents or the token', () => {
+    const output = logLines.join('\n');
+    expect(output).toContain('"status":200');
+    for (const secret of [holder.email, holder.firstName, token]) expect(output).not.toContain(secret);
+  });
+});
+
+describe('codec server limits and tokenless access', () => {
+  it('refuses a body over the cap with 413', async () => {
+    const server = await startCodecServer({ keyring, port: 0, token, maxBodyBytes: 1024 });
+    try {
+      const res = await post(server, '/encode', { payloads: [toJson('x'.repeat(4096))] }, { authorization: `Bearer ${token}` });
+      expect(res.status).toBe(413);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('in loopback mode lets a local caller in without a token (the dev UI) but still refuses a wrong token', async () => {
+    const server = await startCodecServer({ keyring, port: 0, token, tokenlessAccess: 'loopback' });
+    try {
+      const encoded = await post(server, '/encode', { payloads: [toJson(holder)] }, { origin: uiOrigin });
+      expect(encoded.status).toBe(200);
+      expect(encoded.headers['access-control-allow-origin']).toBe(uiOrigin);
+      expect((await post(server, '/decode', { payloads: [] }, { authorization: 'Bearer nope-nope-nope-nope' })).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses to start with neither a token nor tokenless access, or with a short token', async () => {
+    await expect(startCodecServer({ keyring, port: 0 })).rejects.toThrow('no bearer token configured');
+    await expect(startCodecServer({ keyring, port: 0, token: 'short' })).rejects.toThrow('at least 16 characters');
+  });
+});
