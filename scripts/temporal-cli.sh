@@ -47,17 +47,15 @@ fi
 if [[ ! -x "$binary" ]]; then
   # Build into a staging folder and rename, so no caller ever sees a half-written binary.
   staging="$cache_dir/.staging.$$"
-  rm -rf "$staging"
+  trap 'rm -rf "$staging"' EXIT
   mkdir -p "$staging"
   echo "temporal-cli: building the Temporal CLI $VERSION with $(go version) (several minutes on a cold Go cache)..." >&2
   started=$SECONDS
   if ! GOBIN="$staging" go install "$MODULE@$VERSION" >&2; then
-    rm -rf "$staging"
     echo "temporal-cli: go install $MODULE@$VERSION failed (see the output above)." >&2
     exit 1
   fi
   mv -f "$staging/temporal" "$binary"
-  rm -rf "$staging"
   echo "temporal-cli: built $binary in $((SECONDS - started))s." >&2
 fi
 echo "$binary"
