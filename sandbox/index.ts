@@ -7,6 +7,7 @@ import type { ProviderConfig } from '../api/config';
 import { operations } from '../api/operations';
 import { encryptSensitive } from '../api/sensitive';
 import { createClock } from './clock';
+import { type SandboxEngineOptions, createSandboxEngine } from './engine';
 import type { SandboxClock, SandboxDelays, SandboxEngine, SandboxEngineDeps } from './contract';
 import { type SandboxKeys, ensureSandboxKeys, generateSandboxKeys, sandboxEnv, writeSandboxEnvFile } from './keys';
 import { mulberry32 } from './random';
@@ -72,7 +73,9 @@ export interface StartSandboxOptions {
   faults?: FaultUpdate;
   /** Diagnostics (internal errors, unacknowledged webhooks); default silent. */
   log?: (line: string) => void;
-  /** Engine factory; default the sandbox engine (`sandbox/engine`). Shell tests pass a stand-in. */
+  /** Options of the default engine (e.g. `initialWalletBalance`, default "100000.00"). */
+  engine?: SandboxEngineOptions;
+  /** Engine factory; default `createSandboxEngine` (`sandbox/engine`). Shell tests pass a stand-in. */
   createEngine?: EngineFactory;
   /** Operation registry; default `api/operations.ts`. */
   registry?: OperationRegistry;
@@ -105,7 +108,7 @@ export interface RunningSandbox {
 const FAULT_SEED_SALT = 0x5eedfa17;
 
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const createEngine = options.createEngine ?? (await defaultEngineFactory());
+  const createEngine: EngineFactory = options.createEngine ?? ((deps) => createSandboxEngine(deps, options.engine ?? {}));
   const keys = options.keys ?? (options.keysDir ? ensureSandboxKeys(options.keysDir) : generateSandboxKeys());
   const seed = options.seed ?? 1;
   const clockMode = options.clock ?? 'real';
@@ -140,7 +143,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         deliveries,
         clock,
         clockMode,
-        engine,
         retryScale: () => delays.webhookRetryScale,
         setRetryScale: (scale) => {
           delays.webhookRetryScale = scale;
@@ -181,6 +183,3 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   };
 }
 
-async function defaultEngineFactory(): Promise<EngineFactory> {
-  throw new Error('sandbox engine not available yet: pass createEngine');
-}

@@ -9,7 +9,7 @@ import { type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { issuesOf } from '../../api/envelope';
-import { parseJson } from '../../api/json';
+import { isLosslessNumber, parseJson } from '../../api/json';
 import type { OperationDef } from '../../api/operation';
 import { API_KEY_HEADER, EMPTY_BODY, SIGNATURE_HEADER, headerValue, verifySignature } from '../../api/signing';
 import { SandboxError, SandboxErrorCode, type SandboxEngine, type UploadedFile } from '../contract';
@@ -55,6 +55,20 @@ export function describeZodError(error: z.ZodError): string {
     .join('; ');
 }
 
+/**
+ * Helper bodies are written by hand (`{"ms": 1000}`): whole numbers within 2^53 become JS
+ * numbers; every other number (19-digit ids, amounts such as 10.50) stays a LosslessNumber.
+ */
+export function helperBody(value: unknown): unknown {
+  if (isLosslessNumber(value)) {
+    const text = String(value);
+    return /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : value;
+  }
+  if (Array.isArray(value)) return value.map(helperBody);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, helperBody(v)]));
+  return value;
+}
+
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given, 'utf8');
   const b = Buffer.from(expected, 'utf8');
@@ -65,8 +79,9 @@ function mediaType(req: IncomingMessage): string {
   return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
+/** Injected latency; unref'd so a pending delay never holds a stopping process open. */
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -176,7 +191,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
   async function handleHelper(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
     const bytes = await body(req, JSON_BODY_LIMIT);
     requireApiKey(req);
-    const input = jsonObject(bytes);
+    const input = helperBody(jsonObject(bytes)) as Record<string, unknown>;
     const helper = deps.shellHelpers[name] ?? (Object.hasOwn(deps.engine.helpers, name) ? deps.engine.helpers[name] : undefined);
     if (!helper) {
       const known = [...Object.keys(deps.shellHelpers), ...Object.keys(deps.engine.helpers)].sort();

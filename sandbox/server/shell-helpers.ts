@@ -1,14 +1,14 @@
 /**
  * The shell's own endpoints below /sandbox/ (documented in sandbox/SERVER.md): faults,
- * webhook callback configuration and delivery log, the sandbox clock and the money invariant.
+ * webhook callback configuration and delivery log, and reading the sandbox clock.
  * They need X-WSB-API-KEY but no signature, like the engine's test helpers.
  */
 import { z } from 'zod';
 import { isLosslessNumber } from '../../api/json';
-import { type SandboxClock, type SandboxEngine, SandboxError, SandboxErrorCode } from '../contract';
-import type { FaultInjector, FaultUpdate } from './faults';
+import type { SandboxClock } from '../contract';
+import type { FaultInjector } from './faults';
 import type { HelperFn } from './handler';
-import type { DeliveryStatus, WebhookDeliveries } from './webhooks';
+import type { WebhookDeliveries } from './webhooks';
 
 const webhookConfigSchema = z
   .object({
@@ -24,8 +24,6 @@ const logFilterSchema = z
     status: z.enum(['pending', 'held', 'delivered', 'failed', 'dropped', 'no_url']).optional(),
   })
   .strict();
-
-const advanceSchema = z.object({ ms: z.number().int('must be a whole number').min(0, 'must be >= 0') }).strict();
 
 /** Numbers in a helper body arrive as LosslessNumbers (api/json.ts); the shell's own settings are plain JS numbers. */
 function plainValue(value: unknown): unknown {
@@ -44,7 +42,6 @@ export interface ShellHelperDeps {
   deliveries: WebhookDeliveries;
   clock: SandboxClock;
   clockMode: 'real' | 'manual';
-  engine: SandboxEngine;
   retryScale: () => number;
   setRetryScale: (scale: number) => void;
 }
@@ -68,23 +65,10 @@ export function createShellHelpers(deps: ShellHelperDeps): Record<string, Helper
       return deps.deliveries
         .log()
         .filter((d) => (filter.category === undefined || d.category === filter.category) && (filter.requestId === undefined || d.requestId === filter.requestId))
-        .filter((d) => filter.status === undefined || d.status === (filter.status));
+        .filter((d) => filter.status === undefined || d.status === filter.status);
     },
 
-    /** The sandbox clock: `{}` reads it. */
+    /** Reads the sandbox clock (the engine's `advanceClock` helper moves a manual one). */
     clock: () => ({ now: deps.clock.now(), mode: deps.clockMode }),
-
-    /** Manual clock: moves time forward, running every step due (reviews, card operations, webhook retries). */
-    'clock/advance': async (body) => {
-      const { ms } = advanceSchema.parse(plain(body));
-      if (deps.clockMode !== 'manual') {
-        throw new SandboxError(SandboxErrorCode.state, 'the sandbox runs on the real clock; start it with clock "manual" to advance time');
-      }
-      await deps.clock.advance(ms);
-      return { now: deps.clock.now(), mode: deps.clockMode };
-    },
-
-    /** The money invariant's terms (sum of balances, fees collected, external credits). */
-    money: () => deps.engine.moneySnapshot(),
   };
 }
