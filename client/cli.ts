@@ -1,0 +1,164 @@
+/**
+ * The `cardflow` command line (issue #4, section 4), run through `bin/cardflow.js`:
+ *
+ *   cardflow onboard --file customer.json [--watch]   start (or find) an onboarding; --watch follows it stage by stage
+ *   cardflow progress <customerRef> [--watch]         the stage an onboarding is in
+ *   cardflow correct <customerRef> --file fix.json    corrected cardholder data after a reject
+ *   cardflow result <customerRef>                     wait for the onboarding and print what it created
+ *
+ * Files are validated with the domain's schemas before anything is contacted: a bad file prints
+ * each field and rule it breaks (never the values) and exits 2 having started nothing.
+ * Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ... (`client/connection.ts`); the Web UI base
+ * for links: CARDFLOW_TEMPORAL_UI_URL (default http://127.0.0.1:8233).
+ */
+import type { Client } from '@temporalio/client';
+import { WorkflowFailedError } from '@temporalio/client';
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { onboardingWorkflowId } from '../domain';
+import { type TemporalClientHandle, connectTemporalClient } from './connection';
+import { describeProgress, describeResult, workflowUiUrl } from './format';
+import { awaitResult, getProgress, startOnboarding, submitCorrection } from './onboarding';
+import { watchProgress } from './progress';
+import { InvalidInputError, parseCardholderCorrection, parseOnboardingInput } from './validation';
+
+export const USAGE = `usage:
+  cardflow onboard --file customer.json [--watch]
+  cardflow progress <customerRef> [--watch]
+  cardflow correct <customerRef> --file fix.json
+  cardflow result <customerRef>
+options: --task-queue <name> (default cardflow)`;
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: Record<string, string | undefined>;
+  /** Supplies the Temporal client; default connects from `env`. */
+  connect?: () => Promise<Pick<TemporalClientHandle, 'client' | 'namespace' | 'close'>>;
+  /** Stops a --watch (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+class UsageError extends Error {}
+
+async function readJsonFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'read error'})`);
+  }
+  try {
+    // Our own input file, not a provider body: ids and amounts in it are strings by the schema.
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Runs one command; resolves with the process exit code (0 done, 1 failed, 2 bad usage or input). */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  const parse = (args: readonly string[]) =>
+    parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: { file: { type: 'string', short: 'f' }, watch: { type: 'boolean', short: 'w' }, 'task-queue': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.err(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ref] = positionals;
+  if (values.help || !command) {
+    (values.help ? io.out : io.err)(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const uiBase = io.env.CARDFLOW_TEMPORAL_UI_URL || 'http://127.0.0.1:8233';
+  const connect = io.connect ?? (() => connectTemporalClient({ env: io.env }));
+
+  let temporal: Awaited<ReturnType<typeof connect>> | undefined;
+  const client = async (): Promise<Client> => (temporal ??= await connect()).client;
+  const follow = async (customerRef: string): Promise<number> => {
+    const watched = await watchProgress(await client(), customerRef, (p) => io.out(`${new Date().toISOString().slice(11, 19)}  ${describeProgress(p)}`), {
+      ...(io.signal ? { signal: io.signal } : {}),
+    });
+    if (watched.status === 'RUNNING') return 0; // interrupted: the onboarding goes on
+    return printResult(customerRef);
+  };
+  const printResult = async (customerRef: string): Promise<number> => {
+    try {
+      io.out(describeResult(await awaitResult(await client(), customerRef)));
+      return 0;
+    } catch (error) {
+      if (!(error instanceof WorkflowFailedError)) throw error;
+      const cause = error.cause as { type?: string; message?: string } | undefined;
+      io.err(`onboarding ${customerRef} failed: ${cause?.type ? `${cause.type}: ` : ''}${cause?.message ?? error.message}`);
+      return 1;
+    }
+  };
+
+  try {
+    switch (command) {
+      case 'onboard': {
+        if (!values.file) throw new UsageError('onboard needs --file <customer.json>');
+        const input = parseOnboardingInput(await readJsonFile(values.file));
+        const started = await startOnboarding(await client(), input, values['task-queue'] ? { taskQueue: values['task-queue'] } : {});
+        io.out(`${started.started ? 'started' : 'already exists (this file was not used)'}: ${started.workflowId}`);
+        io.out(`watch it in the Temporal UI: ${workflowUiUrl(uiBase, temporal!.namespace, started.workflowId)}`);
+        return values.watch ? await follow(input.customerRef) : 0;
+      }
+      case 'progress': {
+        if (!ref) throw new UsageError('progress needs a <customerRef>');
+        onboardingWorkflowId(ref); // refuses an impossible reference before connecting
+        if (values.watch) return await follow(ref);
+        io.out(describeProgress(await getProgress(await client(), ref)));
+        return 0;
+      }
+      case 'correct': {
+        if (!ref) throw new UsageError('correct needs a <customerRef>');
+        if (!values.file) throw new UsageError('correct needs --file <fix.json>');
+        const correction = parseCardholderCorrection(await readJsonFile(values.file));
+        const status = await submitCorrection(await client(), ref, correction);
+        io.out(`correction sent: cardholder ${status.holderId ?? '?'} is ${status.stage}${status.status ? ` (${status.status})` : ''}`);
+        return 0;
+      }
+      case 'result':
+        if (!ref) throw new UsageError('result needs a <customerRef>');
+        return await printResult(ref);
+      default:
+        throw new UsageError(`unknown command ${command}`);
+    }
+  } catch (error) {
+    if (error instanceof InvalidInputError) {
+      io.err(`${values.file ?? 'input'}: ${error.message}\nnothing was started`);
+      return 2;
+    }
+    if (error instanceof UsageError || (error instanceof Error && error.name === 'InvalidCustomerRefError')) {
+      io.err(`${error.message}\n${USAGE}`);
+      return 2;
+    }
+    io.err(`cardflow: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await temporal?.close();
+  }
+}
+
+/** Entry point of `bin/cardflow.js`: runs with the process's arguments, environment and Ctrl-C. */
+export function main(argv: readonly string[] = process.argv.slice(2)): void {
+  const abort = new AbortController();
+  process.once('SIGINT', () => abort.abort());
+  runCli(argv, { out: (l) => console.log(l), err: (l) => console.error(l), env: process.env, signal: abort.signal }).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}
+
+if (require.main === module) main();

@@ -1,0 +1,97 @@
+/**
+ * Typed functions a backend service calls to run customer onboardings (issue #4, section 4).
+ *
+ * Idempotency: the workflow id is `onboarding-<customerRef>`, started with
+ * `workflowIdConflictPolicy: 'FAIL'` and `workflowIdReusePolicy: 'REJECT_DUPLICATE'`. A second start
+ * while the first runs, or after it closed (completed, failed, even terminated), is refused by the
+ * server, and `startOnboarding` answers with a handle to that existing execution: one customer
+ * reference is one execution, ever. (FAIL rather than USE_EXISTING so the caller learns whether
+ * its input was used: `started: false` means the existing execution kept its own input.)
+ */
+import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  CARDFLOW_TASK_QUEUE,
+  type CardholderCorrection,
+  type CardholderOnboardingStatus,
+  type OnboardingInput,
+  type OnboardingProgress,
+  type OnboardingResult,
+  WorkflowTypes,
+  cardholderWorkflowId,
+  correctCardholderUpdate,
+  onboardingWorkflowId,
+  progressQuery,
+} from '../domain';
+import { onboardingStartAttributes } from '../domain/start-attributes';
+import { parseCardholderCorrection, parseOnboardingInput } from './validation';
+
+/** The workflow function's signature, for typed handles. */
+export type CustomerOnboardingWorkflow = (input: OnboardingInput) => Promise<OnboardingResult>;
+export type OnboardingHandle = WorkflowHandle<CustomerOnboardingWorkflow>;
+
+export interface StartOnboardingOptions {
+  /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
+  taskQueue?: string;
+}
+
+export interface StartedOnboarding {
+  workflowId: string;
+  handle: OnboardingHandle;
+  /** False when an execution with this customer reference already existed (running or closed); this input was not used. */
+  started: boolean;
+}
+
+/**
+ * Starts the onboarding of `input.customerRef`, or returns the existing one. The input is
+ * validated with the domain's schema first: an invalid input throws `InvalidInputError` naming
+ * each field and rule, and starts nothing.
+ */
+export async function startOnboarding(client: Client, input: unknown, opts: StartOnboardingOptions = {}): Promise<StartedOnboarding> {
+  const valid = parseOnboardingInput(input);
+  const workflowId = onboardingWorkflowId(valid.customerRef);
+  try {
+    const handle = await client.workflow.start<CustomerOnboardingWorkflow>(WorkflowTypes.customerOnboarding, {
+      workflowId,
+      taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
+      args: [valid],
+      workflowIdConflictPolicy: 'FAIL',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: onboardingStartAttributes(valid.customerRef),
+    });
+    return { workflowId, handle, started: true };
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    return { workflowId, handle: client.workflow.getHandle<CustomerOnboardingWorkflow>(workflowId), started: false };
+  }
+}
+
+/** A handle to the onboarding of `customerRef` (no call is made). */
+export function onboardingHandle(client: Client, customerRef: string): OnboardingHandle {
+  return client.workflow.getHandle<CustomerOnboardingWorkflow>(onboardingWorkflowId(customerRef));
+}
+
+/**
+ * The current stage and what was created so far (the `progress` query). Each query is a billable
+ * action on Temporal Cloud: poll with {@link watchProgress}, which queries only when history grew.
+ */
+export async function getProgress(client: Client, customerRef: string): Promise<OnboardingProgress> {
+  return onboardingHandle(client, customerRef).query(progressQuery);
+}
+
+/**
+ * Sends corrected cardholder data after a reject (the `correctCardholder` Workflow Update on the
+ * cardholder child) and resolves once the workflow has resubmitted it. Validated locally first
+ * (`InvalidInputError`); the workflow's validator refuses a correction sent when no reject is
+ * pending (ApplicationFailure type `CorrectionNotExpected`), and the provider's answer is returned.
+ */
+export async function submitCorrection(client: Client, customerRef: string, correction: unknown): Promise<CardholderOnboardingStatus> {
+  const valid: CardholderCorrection = parseCardholderCorrection(correction);
+  const progress = await getProgress(client, customerRef).catch(() => undefined);
+  const target = progress?.review?.correctionWorkflowId ?? cardholderWorkflowId(customerRef);
+  return client.workflow.getHandle(target).executeUpdate(correctCardholderUpdate, { args: [valid] });
+}
+
+/** Waits for the onboarding to finish; throws `WorkflowFailedError` when it failed (its cause carries the failure type). */
+export async function awaitResult(client: Client, customerRef: string): Promise<OnboardingResult> {
+  return onboardingHandle(client, customerRef).result();
+}
