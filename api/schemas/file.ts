@@ -34,7 +34,8 @@ export const FileUploadRequestSchema = z.object({
     .object({
       filename: z.string().min(1, { message: 'must not be empty' }),
       contentType: z.string(),
-      data: z.instanceof(Uint8Array, { message: 'must be the file bytes (Uint8Array)' }),
+      /** Any Uint8Array (a Node Buffer too), whatever buffer backs it. */
+      data: z.custom<Uint8Array>((v) => v instanceof Uint8Array, { message: 'must be the file bytes (Uint8Array)' }),
     })
     .superRefine((file, ctx) => {
       const byExt = kindByExtension(file.filename);
