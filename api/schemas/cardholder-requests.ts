@@ -157,7 +157,7 @@ const b2c = {
   ...profileFields,
 };
 
-const cardHolderModelError = { error: 'cardHolderModel must be B2B or B2C (from the card type metadata)' };
+const cardHolderModelError = { error: 'must be B2B or B2C (the card type metadata.cardHolderModel)' };
 
 export const CreateCardholderRequestSchema = z.discriminatedUnion(
   'cardHolderModel',

@@ -64,7 +64,7 @@ describe('v2 create', () => {
 
   it('refuses an unknown cardHolderModel', () => {
     expect(issues(CreateCardholderRequestSchema, { ...b2b, cardHolderModel: 'B2X' })).toEqual([
-      'cardHolderModel: cardHolderModel must be B2B or B2C (from the card type metadata)',
+      'cardHolderModel: must be B2B or B2C (the card type metadata.cardHolderModel)',
     ]);
   });
 
