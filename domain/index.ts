@@ -14,3 +14,4 @@ export * from './cardholder-onboarding';
 export * from './card-issuance';
 export * from './card-deposit';
 export * from './customer-onboarding';
+export * from './start-attributes';

@@ -1,0 +1,105 @@
+/** Account balances and fund transfers (spec: Account; /account/transfer). */
+import { activityInfo, cancellationSignal } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Account } from '../api/schemas/account';
+import { affordabilityIssue } from '../domain/eligibility';
+import { FailureTypes } from '../domain/failure-types';
+import type { ActivityDeps } from './deps';
+import { invalidInput, isDuplicateOrder, toActivityFailure } from './failures';
+import type { AccountBalance, TransferResult } from './types';
+
+function balanceOf(account: Account): AccountBalance {
+  return {
+    accountId: account.accountId,
+    accountType: account.accountType,
+    currency: account.currency,
+    availableBalance: account.availableBalance,
+  };
+}
+
+/** What a mutation will cost an account; checked before anything is sent. */
+export interface BalanceRequirement {
+  /** The paying account; the merchant's WALLET account in `currency` when absent. */
+  accountId?: string;
+  total: string;
+  currency: string;
+}
+
+export function createAccountHelpers({ provider }: ActivityDeps) {
+  async function findAccount(accountId: string | undefined, currency: string | undefined): Promise<AccountBalance> {
+    const signal = cancellationSignal();
+    if (accountId !== undefined) return balanceOf(await provider.getAccount({ accountId }, { signal }));
+    const accounts = await provider.getAccountInfo({}, { signal });
+    const wallet = accounts.find((a) => a.accountType === 'WALLET' && (currency === undefined || a.currency === currency));
+    if (!wallet) {
+      throw ApplicationFailure.nonRetryable(`no WALLET account${currency ? ` in ${currency}` : ''} to pay from`, FailureTypes.insufficientBalance);
+    }
+    return balanceOf(wallet);
+  }
+
+  /** Throws a non-retryable InsufficientBalance when the account cannot pay `required.total`. */
+  async function requireBalance(required: BalanceRequirement, path: string): Promise<void> {
+    const account = await findAccount(required.accountId, required.currency);
+    const issue = affordabilityIssue(account.availableBalance, required.total, required.currency, path);
+    if (issue) throw invalidInput([{ ...issue, message: `account ${account.accountId} ${issue.message}` }], FailureTypes.insufficientBalance);
+  }
+
+  return { findAccount, requireBalance };
+}
+
+export function createAccountActivities(deps: ActivityDeps) {
+  const { provider } = deps;
+  const { findAccount } = createAccountHelpers(deps);
+
+  return {
+    /** Available balance of an account (the WALLET in `currency` when no id is given). */
+    async getAccountBalance(input: { accountId?: string; currency?: string }): Promise<AccountBalance> {
+      try {
+        return await findAccount(input.accountId, input.currency);
+      } catch (error) {
+        throw toActivityFailure(error);
+      }
+    },
+
+    /**
+     * Fund transfer (TRANSFER: WALLET → MARGIN; COLLECTION: MARGIN → WALLET). The operation
+     * answers only `true`, so idempotency rests on the key: a retry sends the same
+     * merchantOrderNo and a "Duplicate order number" answer means an earlier attempt went through.
+     */
+    async transferFunds(input: {
+      merchantOrderNo: string;
+      type: 'TRANSFER' | 'COLLECTION';
+      amount: string;
+      payerAccountId: string;
+      payeeAccountId: string;
+      remark?: string;
+    }): Promise<TransferResult> {
+      try {
+        if (activityInfo().attempt === 1) {
+          const payer = await findAccount(input.payerAccountId, undefined);
+          const issue = affordabilityIssue(payer.availableBalance, input.amount, payer.currency, 'budgetTopUp.amount');
+          if (issue) throw invalidInput([{ ...issue, message: `account ${payer.accountId} ${issue.message}` }], FailureTypes.insufficientBalance);
+        }
+        try {
+          await provider.transferFunds(
+            {
+              type: input.type,
+              merchantOrderNo: input.merchantOrderNo,
+              amount: input.amount,
+              payerAccountId: input.payerAccountId,
+              payeeAccountId: input.payeeAccountId,
+              ...(input.remark === undefined ? {} : { remark: input.remark }),
+            },
+            { signal: cancellationSignal() },
+          );
+          return { merchantOrderNo: input.merchantOrderNo, sent: true };
+        } catch (error) {
+          if (isDuplicateOrder(error)) return { merchantOrderNo: input.merchantOrderNo, sent: false };
+          throw error;
+        }
+      } catch (error) {
+        throw toActivityFailure(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * Card activities (spec: Card types and cards; Card records): card type lookup, create card
+ * v2, deposit, the operation record lookup by merchantOrderNo, the long-poll over an operation,
+ * and card info without sensitive data.
+ */
+import { cancellationSignal } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { CardOperationRecord } from '../api/schemas/card';
+import type { CardType } from '../api/schemas/card-type';
+import { FailureTypes } from '../domain/failure-types';
+import { createAccountHelpers, type BalanceRequirement } from './accounts';
+import type { ActivityDeps } from './deps';
+import { toActivityFailure } from './failures';
+import { callIdempotent } from './idempotent';
+import { longPoll, type PollSettings } from './long-poll';
+import type { CardOperation, CardSummary } from './types';
+
+function operationOf(record: CardOperationRecord, merchantOrderNo: string): CardOperation {
+  const description = record.description ?? record.remark ?? undefined;
+  return {
+    orderNo: record.orderNo,
+    merchantOrderNo: record.merchantOrderNo ?? merchantOrderNo,
+    ...(record.cardNo ? { cardNo: record.cardNo } : {}),
+    type: record.type,
+    status: record.status,
+    amount: record.amount,
+    fee: record.fee,
+    ...(record.receivedAmount ? { receivedAmount: record.receivedAmount } : {}),
+    currency: record.currency,
+    ...(description ? { description } : {}),
+  };
+}
+
+const TERMINAL: readonly CardOperation['status'][] = ['success', 'fail'];
+
+export function createCardActivities(deps: ActivityDeps) {
+  const { provider } = deps;
+  const { requireBalance } = createAccountHelpers(deps);
+
+  async function findOperation(merchantOrderNo: string): Promise<CardOperation | undefined> {
+    const page = await provider.listCardTransactions({ pageNum: 1, pageSize: 10, merchantOrderNo }, { signal: cancellationSignal() });
+    const record = page.records.find((r) => r.merchantOrderNo === merchantOrderNo);
+    return record ? operationOf(record, merchantOrderNo) : undefined;
+  }
+
+  async function getCardOperation(input: { merchantOrderNo: string }): Promise<CardOperation | null> {
+    try {
+      return (await findOperation(input.merchantOrderNo)) ?? null;
+    } catch (error) {
+      throw toActivityFailure(error);
+    }
+  }
+
+  return {
+    /** The card type (bin) with its rules, fees and limits. */
+    async getCardType(input: { cardTypeId: string }): Promise<CardType> {
+      try {
+        const types = await provider.listCardTypes({}, { signal: cancellationSignal() });
+        const found = types.find((t) => t.cardTypeId === input.cardTypeId);
+        if (!found) throw ApplicationFailure.nonRetryable(`cardTypeId: card type ${input.cardTypeId} does not exist`, FailureTypes.cardTypeNotFound);
+        return found;
+      } catch (error) {
+        throw toActivityFailure(error);
+      }
+    },
+
+    /**
+     * Create card v2 (amount = initial deposit, "0" when the card type takes none). Checks the
+     * charged account covers card fee + deposit + fee first; idempotent by merchantOrderNo.
+     */
+    async createCard(input: {
+      merchantOrderNo: string;
+      cardTypeId: string;
+      holderId?: string;
+      amount: string;
+      accountId?: string;
+      required?: BalanceRequirement;
+    }): Promise<CardOperation> {
+      const { merchantOrderNo, required } = input;
+      const { value } = await callIdempotent<CardOperation>({
+        merchantOrderNo,
+        lookup: () => findOperation(merchantOrderNo),
+        ...(required ? { precheck: () => requireBalance(required, 'initialDeposit') } : {}),
+        send: async () =>
+          operationOf(
+            await provider.createCard(
+              {
+                merchantOrderNo,
+                cardTypeId: input.cardTypeId,
+                amount: input.amount,
+                ...(input.holderId === undefined ? {} : { holderId: input.holderId }),
+                ...(input.accountId === undefined ? {} : { accountId: input.accountId }),
+              },
+              { signal: cancellationSignal() },
+            ),
+            merchantOrderNo,
+          ),
+      });
+      return value;
+    },
+
+    /** Deposit to a card; checks the paying account covers amount + fee first; idempotent by merchantOrderNo. */
+    async depositCard(input: { merchantOrderNo: string; cardNo: string; amount: string; required?: BalanceRequirement }): Promise<CardOperation> {
+      const { merchantOrderNo, required } = input;
+      const { value } = await callIdempotent<CardOperation>({
+        merchantOrderNo,
+        lookup: () => findOperation(merchantOrderNo),
+        ...(required ? { precheck: () => requireBalance(required, 'amount') } : {}),
+        send: async () =>
+          operationOf(
+            await provider.depositCard({ merchantOrderNo, cardNo: input.cardNo, amount: input.amount }, { signal: cancellationSignal() }),
+            merchantOrderNo,
+          ),
+      });
+      return value;
+    },
+
+    /** The operation record of a merchantOrderNo, or null when there is none. */
+    getCardOperation,
+
+    /** Polls the operation of `merchantOrderNo` until it succeeds or fails. */
+    async awaitCardOperation(input: { merchantOrderNo: string; poll: PollSettings }): Promise<CardOperation> {
+      return longPoll<CardOperation | undefined>({
+        poll: input.poll,
+        what: `card operation ${input.merchantOrderNo}`,
+        probe: () => findOperation(input.merchantOrderNo),
+        done: (op) => op !== undefined && TERMINAL.includes(op.status),
+        describe: (op) => op?.status ?? 'not found',
+      }) as Promise<CardOperation>;
+    },
+
+    /** Card info with balance; never the card number, CVV or expiry. */
+    async getCardSummary(input: { cardNo: string }): Promise<CardSummary> {
+      try {
+        const card = await provider.getCardInfo({ cardNo: input.cardNo, onlySimpleInfo: false }, { signal: cancellationSignal() });
+        return {
+          cardNo: card.cardNo,
+          cardTypeId: card.cardTypeId,
+          ...(card.holderId ? { holderId: card.holderId } : {}),
+          status: card.status,
+          blocked: card.blocked,
+          ...(card.balanceInfo ? { balance: { amount: card.balanceInfo.amount, currency: card.balanceInfo.currency } } : {}),
+        };
+      } catch (error) {
+        throw toActivityFailure(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * Provider failures as Temporal failures. An error crossing the activity boundary is an
+ * `ApplicationFailure` with the provider error's stable `type` (api/errors.ts) and
+ * `nonRetryable` when retrying cannot help (validation, business rejection, bad signature);
+ * transport errors, timeouts and 5xx stay retryable and the activity retry policy backs off.
+ * Details carry codes and ids only, never the envelope (it may hold personal data).
+ */
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { ProviderBusinessError, ProviderError, ProviderServerError, ProviderTransportError } from '../api/errors';
+import { describeIssues, type FieldIssue } from '../domain/cardholder-data';
+import { FailureTypes } from '../domain/failure-types';
+
+/** The outcome is unknown: the call may have reached the provider (transport, timeout, 5xx). */
+export function isAmbiguous(error: unknown): boolean {
+  return (error instanceof ProviderTransportError && error.retryable) || error instanceof ProviderServerError;
+}
+
+/** The provider said the merchantOrderNo was already used: an earlier attempt went through. */
+export function isDuplicateOrder(error: unknown): boolean {
+  return (error instanceof ProviderBusinessError || error instanceof ProviderServerError) && error.isDuplicateOrder;
+}
+
+/** Converts any error into the failure to throw from an activity. */
+export function toActivityFailure(error: unknown): Error {
+  if (error instanceof ApplicationFailure) return error;
+  if (error instanceof ProviderError) {
+    const code = error instanceof ProviderBusinessError || error instanceof ProviderServerError ? error.code : undefined;
+    return ApplicationFailure.create({
+      type: error.type,
+      message: error.message,
+      nonRetryable: !error.retryable,
+      details: [{ code, httpStatus: error.httpStatus, requestId: error.requestId, merchantOrderNo: error.merchantOrderNo }],
+    });
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** A request refused before anything was sent. */
+export function invalidInput(issues: readonly FieldIssue[], type: string = FailureTypes.invalidInput): ApplicationFailure {
+  return ApplicationFailure.create({ type, message: describeIssues(issues), nonRetryable: true, details: [issues] });
+}
+
+/** Not there yet: retry later (benign, so it is not logged as an error). */
+export function stillWaiting(message: string, nextRetryDelayMs?: number): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: FailureTypes.stillWaiting,
+    message,
+    nonRetryable: false,
+    category: ApplicationFailureCategory.BENIGN,
+    ...(nextRetryDelayMs === undefined ? {} : { nextRetryDelay: nextRetryDelayMs }),
+  });
+}

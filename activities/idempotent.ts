@@ -1,0 +1,54 @@
+/**
+ * The idempotent-call pattern of every mutating activity: the merchantOrderNo is the key.
+ *
+ * - On a retry (attempt > 1) the order is looked up first: if an earlier attempt went through,
+ *   its record is returned and nothing is sent.
+ * - After an ambiguous outcome (transport error, timeout, 5xx) or a "Duplicate order number"
+ *   answer, the order is looked up; the existing record is returned instead of creating another.
+ * - If the lookup finds nothing, the activity fails retryably and the next attempt sends the
+ *   same key again (the provider then acts once, or answers duplicate).
+ */
+import { activityInfo } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { FailureTypes } from '../domain/failure-types';
+import { isAmbiguous, isDuplicateOrder, toActivityFailure } from './failures';
+
+export interface IdempotentCall<T> {
+  merchantOrderNo: string;
+  /** Sends the mutation with `merchantOrderNo`. */
+  send: () => Promise<T>;
+  /** Finds what an earlier call with `merchantOrderNo` did, or undefined. */
+  lookup: () => Promise<T | undefined>;
+  /**
+   * Runs before the first attempt's send (balance checks). Not on retries: an earlier attempt
+   * may have gone through and spent the balance; the provider's own check then applies.
+   */
+  precheck?: () => Promise<void>;
+}
+
+/** Where the result came from, for logs and tests. */
+export type IdempotentSource = 'sent' | 'found';
+
+export async function callIdempotent<T>(call: IdempotentCall<T>): Promise<{ value: T; source: IdempotentSource }> {
+  try {
+    if (activityInfo().attempt > 1) {
+      const earlier = await call.lookup();
+      if (earlier !== undefined) return { value: earlier, source: 'found' };
+    } else if (call.precheck) {
+      await call.precheck();
+    }
+    try {
+      return { value: await call.send(), source: 'sent' };
+    } catch (error) {
+      if (!isAmbiguous(error) && !isDuplicateOrder(error)) throw error;
+      const existing = await call.lookup();
+      if (existing !== undefined) return { value: existing, source: 'found' };
+      if (isDuplicateOrder(error)) {
+        throw ApplicationFailure.retryable(`merchantOrderNo ${call.merchantOrderNo} is already used but not found yet`, FailureTypes.orderNotFound);
+      }
+      throw error;
+    }
+  } catch (error) {
+    throw toActivityFailure(error);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * One read at the start of an onboarding: the card type and the paying account's balance,
+ * in a single activity (one billable action), so every rule and the affordability can be
+ * checked before anything is sent.
+ */
+import { cancellationSignal } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { CardType } from '../api/schemas/card-type';
+import { FailureTypes } from '../domain/failure-types';
+import { createAccountHelpers } from './accounts';
+import type { ActivityDeps } from './deps';
+import { toActivityFailure } from './failures';
+import type { AccountBalance } from './types';
+
+export function createOnboardingActivities(deps: ActivityDeps) {
+  const { findAccount } = createAccountHelpers(deps);
+  return {
+    /** The card type, and the account that will pay (accountId, or the WALLET in the card's currency). */
+    async prepareOnboarding(input: { cardTypeId: string; accountId?: string }): Promise<{ cardType: CardType; account: AccountBalance }> {
+      try {
+        const types = await deps.provider.listCardTypes({}, { signal: cancellationSignal() });
+        const cardType = types.find((t) => t.cardTypeId === input.cardTypeId);
+        if (!cardType) throw ApplicationFailure.nonRetryable(`cardTypeId: card type ${input.cardTypeId} does not exist`, FailureTypes.cardTypeNotFound);
+        const account = await findAccount(input.accountId, cardType.rechargeCurrency);
+        return { cardType, account };
+      } catch (error) {
+        throw toActivityFailure(error);
+      }
+    },
+  };
+}

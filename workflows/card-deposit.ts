@@ -1,0 +1,67 @@
+/**
+ * `cardDeposit`: amount within rechargeMin/MaxQuota and the exact fee computed first; the
+ * paying account's balance is checked before the deposit is sent with a merchantOrderNo derived
+ * from the workflow id; then the deposit operation is awaited (webhook first, polling fallback).
+ */
+import { setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { cardDepositStatusQuery, type CardDepositInput, type CardDepositResult, type CardDepositStatus } from '../domain/card-deposit';
+import { planCardDeposit } from '../domain/eligibility';
+import { FailureTypes } from '../domain/failure-types';
+import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
+import { providerEventSignal } from '../domain/provider-event';
+import { failIssues, failWith } from './failures';
+import { EventInbox } from './inbox';
+import { cardOperationWait, providerCalls } from './profiles';
+import { addOrderNo, isChild, setAttributes } from './search';
+import { waitForCardOperation } from './waits';
+
+export async function cardDeposit(input: CardDepositInput): Promise<CardDepositResult> {
+  const info = workflowInfo();
+  const inbox = new EventInbox();
+  const status: CardDepositStatus = { stage: 'validating' };
+  setHandler(providerEventSignal, (event) => void inbox.add(event));
+  setHandler(cardDepositStatusQuery, () => status);
+  const fail = (failure: ApplicationFailure): never => {
+    status.stage = 'failed';
+    status.failure = { type: failure.type ?? 'Error', message: failure.message };
+    throw failure;
+  };
+
+  const cardType = input.cardType ?? (await providerCalls.getCardType({ cardTypeId: input.cardTypeId }));
+  const planned = planCardDeposit(cardType, input.amount);
+  if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
+  const plan = planned.plan;
+  status.fee = plan.fee;
+
+  const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardDeposit);
+  status.merchantOrderNo = merchantOrderNo;
+  addOrderNo(merchantOrderNo);
+  if (!isChild()) setAttributes({ cardNo: input.cardNo, customerRef: input.customerRef, flow: 'card_deposit' });
+  status.stage = 'depositing';
+  const sent = await providerCalls.depositCard({
+    merchantOrderNo,
+    cardNo: input.cardNo,
+    amount: plan.amount,
+    required: { ...(input.accountId ? { accountId: input.accountId } : {}), total: plan.total, currency: plan.currency },
+  });
+  status.operationStatus = sent.status;
+
+  status.stage = 'awaiting_deposit';
+  const operation = await waitForCardOperation(inbox, sent, cardOperationWait(input.wait));
+  status.operationStatus = operation.status;
+  if (operation.status === 'fail') {
+    fail(failWith(FailureTypes.operationFailed, `deposit ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`));
+  }
+  const card = await providerCalls.getCardSummary({ cardNo: input.cardNo });
+  status.stage = 'completed';
+  return {
+    cardNo: input.cardNo,
+    merchantOrderNo,
+    orderNo: operation.orderNo,
+    amount: plan.amount,
+    fee: operation.fee || plan.fee,
+    ...(operation.receivedAmount ? { receivedAmount: operation.receivedAmount } : {}),
+    currency: operation.currency || plan.currency,
+    ...(card.balance ? { balance: card.balance } : {}),
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * `cardholderOnboarding`: the holder's data is checked against the card type before anything
+ * is sent; the holder is created with a merchantOrderNo derived from the workflow id; the
+ * review (platform, then bank) is awaited; a reject waits for corrected data through the
+ * validated `correctCardholder` Update and resubmits it; a deadline ends the wait.
+ */
+import {
+  condition,
+  getExternalWorkflowHandle,
+  log,
+  setHandler,
+  workflowInfo,
+  type ApplicationFailure,
+} from '@temporalio/workflow';
+import type { CardholderReview } from '../activities/types';
+import { cardholderDataIssues, type CardholderData } from '../domain/cardholder-data';
+import {
+  cardholderProgressSignal,
+  cardholderStatusQuery,
+  correctCardholderUpdate,
+  DEFAULT_REVIEW_DEADLINE_MS,
+  type CardholderOnboardingInput,
+  type CardholderOnboardingResult,
+  type CardholderOnboardingStatus,
+  type CardholderProgress,
+  type CardholderStage,
+} from '../domain/cardholder-onboarding';
+import { holderEligibilityIssues } from '../domain/eligibility';
+import { FailureTypes } from '../domain/failure-types';
+import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
+import { providerEventSignal } from '../domain/provider-event';
+import type { CardType } from '../api/schemas/card-type';
+import { failIssues, failWith, isTimeout, summarize } from './failures';
+import { EventInbox } from './inbox';
+import { providerCalls, reviewWait } from './profiles';
+import { addOrderNo, isChild, setAttributes } from './search';
+import { waitForReview } from './waits';
+
+/** Why corrected data cannot be used: the field and the rule, never the value. */
+function correctionIssues(cardType: CardType, original: CardholderData, corrected: CardholderData, existingCards: number) {
+  const issues = cardholderDataIssues(corrected);
+  if (issues.length) return { type: FailureTypes.invalidInput, issues };
+  if (corrected.shape !== original.shape) {
+    return { type: FailureTypes.invalidInput, issues: [{ path: 'holder.shape', message: `must stay ${original.shape} (the holder was created as ${original.shape})` }] };
+  }
+  const eligibility = holderEligibilityIssues(cardType, corrected, { existingCards });
+  return eligibility.length ? { type: FailureTypes.notEligible, issues: eligibility } : undefined;
+}
+
+export async function cardholderOnboarding(input: CardholderOnboardingInput): Promise<CardholderOnboardingResult> {
+  const info = workflowInfo();
+  const inbox = new EventInbox();
+  const status: CardholderOnboardingStatus = { stage: 'validating', resubmissions: 0 };
+  const deadlineAt = Date.now() + (input.reviewDeadlineMs ?? DEFAULT_REVIEW_DEADLINE_MS);
+  status.deadlineAt = deadlineAt;
+  let cardType: CardType | undefined = input.cardType;
+  let holder = input.holder;
+  let correction: CardholderData | undefined;
+  /** Corrections accepted so far, and how many of them were sent. */
+  let accepted = 0;
+  let sent = 0;
+
+  setHandler(providerEventSignal, (event) => void inbox.add(event));
+  setHandler(cardholderStatusQuery, () => status);
+  setHandler(
+    correctCardholderUpdate,
+    async ({ holder: corrected }) => {
+      correction = corrected;
+      const mine = ++accepted;
+      await condition(() => sent >= mine || status.stage === 'failed');
+      return status;
+    },
+    {
+      validator: ({ holder: corrected }) => {
+        if (status.stage !== 'awaiting_correction' || correction !== undefined || !cardType) {
+          throw failWith(FailureTypes.correctionNotExpected, `no reject awaits correction (stage: ${status.stage})`);
+        }
+        const problem = correctionIssues(cardType, holder, corrected, input.existingCards ?? 0);
+        if (problem) throw failIssues(problem.type, problem.issues);
+      },
+    },
+  );
+
+  const notifyParent = async (progress: CardholderProgress) => {
+    if (!input.notifyParent || !info.parent) return;
+    try {
+      await getExternalWorkflowHandle(info.parent.workflowId, info.parent.runId).signal(cardholderProgressSignal, progress);
+    } catch (error) {
+      log.warn('could not tell the parent about cardholder progress', { error: summarize(error).message });
+    }
+  };
+  const enter = (stage: CardholderStage, review?: CardholderReview) => {
+    status.stage = stage;
+    if (review) {
+      status.holderId = review.holderId;
+      status.status = review.status;
+      status.statusFlowLocation = review.statusFlowLocation;
+    }
+  };
+  const fail = (failure: ApplicationFailure): never => {
+    status.stage = 'failed';
+    status.failure = { type: failure.type ?? 'Error', message: failure.message };
+    throw failure;
+  };
+
+  const dataIssues = cardholderDataIssues(holder);
+  if (dataIssues.length) fail(failIssues(FailureTypes.invalidInput, dataIssues));
+  cardType ??= await providerCalls.getCardType({ cardTypeId: input.cardTypeId });
+  const eligibility = holderEligibilityIssues(cardType, holder, { existingCards: input.existingCards ?? 0 });
+  if (eligibility.length) fail(failIssues(FailureTypes.notEligible, eligibility));
+
+  const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardholderCreate);
+  addOrderNo(merchantOrderNo);
+  enter('submitting');
+  let review = await providerCalls.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder });
+  enter('in_review', review);
+  setAttributes({ holderId: review.holderId, ...(isChild() ? {} : { customerRef: input.customerRef, flow: 'cardholder' }) });
+  const profile = reviewWait(input.wait);
+
+  for (;;) {
+    if (review.status !== 'pass_audit' && review.status !== 'reject') {
+      try {
+        review = await waitForReview(inbox, review.holderId, inbox.position, profile, deadlineAt - Date.now());
+      } catch (error) {
+        if (isTimeout(error)) fail(failWith(FailureTypes.reviewDeadlineExceeded, `cardholder ${review.holderId} was not approved before the deadline`));
+        throw error;
+      }
+    }
+    if (review.status === 'pass_audit') {
+      enter('approved', review);
+      return { holderId: review.holderId, status: 'pass_audit', merchantOrderNo, resubmissions: status.resubmissions };
+    }
+
+    // reject: wait for corrected data (spec: update only when status=reject).
+    enter('awaiting_correction', review);
+    status.rejectReason = review.description ?? 'rejected without a description';
+    await notifyParent({ stage: 'awaiting_correction', holderId: review.holderId, statusFlowLocation: review.statusFlowLocation, rejectReason: status.rejectReason });
+    const remaining = deadlineAt - Date.now();
+    if (remaining <= 0 || !(await condition(() => correction !== undefined, remaining))) {
+      fail(failWith(FailureTypes.reviewDeadlineExceeded, `cardholder ${review.holderId} was rejected and no correction arrived before the deadline`));
+    }
+    holder = correction as CardholderData;
+    enter('resubmitting');
+    review = await providerCalls.updateCardholder({ holderId: review.holderId, holder });
+    correction = undefined;
+    status.resubmissions += 1;
+    sent += 1;
+    delete status.rejectReason;
+    enter('in_review', review);
+    await notifyParent({ stage: 'in_review', holderId: review.holderId, statusFlowLocation: review.statusFlowLocation });
+  }
+}
