@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Validates docker-compose.yml (issue #6): the default services and the `staging` profile, with
+# the example settings (deploy/compose.env.example) and with the staging settings
+# (deploy/staging.env). Installs Debian's docker-compose when it is missing (needs root and apt).
+# No Docker daemon is needed: `config` only parses, interpolates and checks the file.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v docker-compose >/dev/null 2>&1; then
+  if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "compose-check: docker-compose is not installed (Debian: apt-get install docker-compose)" >&2
+    exit 1
+  fi
+  echo "compose-check: installing docker-compose (Debian package)" >&2
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null
+fi
+
+check() {
+  echo "compose-check: docker-compose $*" >&2
+  docker-compose -f docker-compose.yml "$@" config -q
+}
+
+check --env-file deploy/compose.env.example
+check --env-file deploy/compose.env.example --profile staging
+check --env-file deploy/staging.env --profile staging
+
+# The worker needs the provider URL: without it, config must fail (a required variable).
+if env -u CARDFLOW_PROVIDER_BASE_URL docker-compose -f docker-compose.yml --env-file /dev/null config -q 2>/dev/null; then
+  echo "compose-check: docker-compose.yml accepted a configuration without CARDFLOW_PROVIDER_BASE_URL" >&2
+  exit 1
+fi
+sh -n deploy/docker-entrypoint.sh
+sh -n deploy/temporal-schema.sh
+echo "compose-check: ok" >&2

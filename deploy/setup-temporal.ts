@@ -1,0 +1,101 @@
+/**
+ * One-shot set-up of a self-hosted Temporal cluster for cardflow (the `temporal-setup` service of
+ * docker-compose.yml, or `tsx deploy/setup-temporal.ts` against any cluster): registers the
+ * namespace when it is missing and adds the project's custom search attributes
+ * (`domain/search-attributes.ts`, the one list the dev server registers too). Idempotent.
+ *
+ * Connection from the same variables as every other process (`client/connection.ts`):
+ * `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, TLS / API key. `CARDFLOW_NAMESPACE_RETENTION_DAYS`
+ * (default 30) sets the retention of a new namespace: how long closed histories, and so the
+ * codec keys that decrypt them, must be kept (docs/production.md, "Key rotation").
+ *
+ * Temporal Cloud namespaces are created in the Cloud console or with `tcld`; there this script
+ * only adds the search attributes.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Connection } from '@temporalio/client';
+import { SearchAttributeType } from '@temporalio/common';
+import { msToTs } from '@temporalio/common/lib/time';
+import { temporal } from '@temporalio/proto';
+import { temporalSettingsFromEnv } from '../client/connection';
+import { cardflowSearchAttributes } from '../domain/search-attributes';
+import { createLogger } from '../logging/logger';
+
+const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
+const indexedType: Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueType> = {
+  [SearchAttributeType.TEXT]: IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
+  [SearchAttributeType.KEYWORD]: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+  [SearchAttributeType.INT]: IndexedValueType.INDEXED_VALUE_TYPE_INT,
+  [SearchAttributeType.DOUBLE]: IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE,
+  [SearchAttributeType.BOOL]: IndexedValueType.INDEXED_VALUE_TYPE_BOOL,
+  [SearchAttributeType.DATETIME]: IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
+  [SearchAttributeType.KEYWORD_LIST]: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
+};
+
+const logger = createLogger({ base: { service: 'temporal-setup' } });
+
+/** The cluster starts after its schema job; retry the first connection for up to two minutes. */
+async function connect(options: ReturnType<typeof temporalSettingsFromEnv>['connectionOptions']): Promise<Connection> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      return await Connection.connect({ ...options, connectTimeout: 5_000 });
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      logger.info('waiting for the Temporal frontend', { address: options.address });
+      await sleep(2_000);
+    }
+  }
+}
+
+function isAlreadyExists(error: unknown): boolean {
+  return (error as { code?: number }).code === 6; // gRPC ALREADY_EXISTS
+}
+
+async function main(): Promise<void> {
+  const { connectionOptions, namespace } = temporalSettingsFromEnv();
+  const retentionDays = Number(process.env.CARDFLOW_NAMESPACE_RETENTION_DAYS ?? 30);
+  if (!Number.isInteger(retentionDays) || retentionDays < 1) throw new Error('CARDFLOW_NAMESPACE_RETENTION_DAYS must be a whole number of days, 1 or more');
+  const connection = await connect(connectionOptions);
+  try {
+    try {
+      await connection.workflowService.registerNamespace({
+        namespace,
+        workflowExecutionRetentionPeriod: msToTs(`${retentionDays} days`),
+        description: 'cardflow card-issuing workflows',
+      });
+      logger.info('namespace registered', { namespace, retentionDays });
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+      logger.info('namespace exists', { namespace });
+    }
+    // A new namespace takes a moment to be visible to the operator service.
+    let existing: Record<string, unknown> = {};
+    for (let attempt = 0; ; attempt++) {
+      try {
+        existing = (await connection.operatorService.listSearchAttributes({ namespace })).customAttributes ?? {};
+        break;
+      } catch (error) {
+        if (attempt >= 30) throw error;
+        await sleep(1_000);
+      }
+    }
+    const missing = cardflowSearchAttributes.filter((key) => !(key.name in existing));
+    if (missing.length > 0) {
+      await connection.operatorService.addSearchAttributes({
+        namespace,
+        searchAttributes: Object.fromEntries(missing.map((key) => [key.name, indexedType[key.type]])),
+      });
+    }
+    logger.info('search attributes ready', { namespace, added: missing.map((key) => key.name) });
+  } finally {
+    await connection.close();
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    logger.error('temporal setup failed', { reason: error instanceof Error ? error.message : String(error) });
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Creates or upgrades the Temporal schema on PostgreSQL: run by the `temporal-schema` service of
+# docker-compose.yml in the official temporalio/admin-tools image, before the server starts, on
+# every `up` (each step is idempotent; update-schema applies only the versions not yet applied).
+#
+# Environment: POSTGRES_HOST, POSTGRES_PORT, POSTGRES_USER, POSTGRES_PASSWORD_FILE,
+# TEMPORAL_DB (default temporal), TEMPORAL_VISIBILITY_DB (default temporal_visibility).
+set -eu
+
+: "${POSTGRES_HOST:?}" "${POSTGRES_USER:?}" "${POSTGRES_PASSWORD_FILE:?}"
+# temporal-sql-tool reads the password from SQL_PASSWORD, so it never appears in `ps`.
+SQL_PASSWORD="$(cat "$POSTGRES_PASSWORD_FILE")"
+export SQL_PASSWORD
+schema_root=/etc/temporal/schema/postgresql/v12
+
+sql() {
+  temporal-sql-tool --plugin postgres12 --ep "$POSTGRES_HOST" -p "${POSTGRES_PORT:-5432}" -u "$POSTGRES_USER" "$@"
+}
+
+setup() {
+  db="$1"
+  dir="$2"
+  sql --db "$db" create-database 2>/dev/null || echo "temporal-schema: database $db already exists"
+  sql --db "$db" setup-schema -v 0.0 2>/dev/null || echo "temporal-schema: $db has its schema version table"
+  sql --db "$db" update-schema -d "$schema_root/$dir/versioned"
+}
+
+setup "${TEMPORAL_DB:-temporal}" temporal
+setup "${TEMPORAL_VISIBILITY_DB:-temporal_visibility}" visibility
+echo "temporal-schema: done"
