@@ -35,7 +35,7 @@ export interface CallOptions {
 export type OperationRegistry = Record<string, OperationDef>;
 
 /** Arguments of a method: params may be omitted when the operation takes none. */
-type MethodArgs<Op extends OperationDef> = object extends ParamsOf<Op>
+type MethodArgs<Op extends OperationDef> = Record<never, never> extends ParamsOf<Op>
   ? [params?: ParamsOf<Op>, options?: CallOptions]
   : [params: ParamsOf<Op>, options?: CallOptions];
 
