@@ -8,7 +8,9 @@ import type { UploadedFile } from '../contract';
 import { paramError, type Ctx } from './context';
 import { optText, type Req } from './request';
 
-export function uploadFile(ctx: Ctx, req: Req, file?: UploadedFile): unknown {
+export function uploadFile(ctx: Ctx, req: Req, given?: UploadedFile): unknown {
+  // The shell passes the parsed part separately; the request schema's output also carries it as `file`.
+  const file = given ?? (req.file as UploadedFile | undefined);
   const category = optText(req, 'category');
   if (category !== UPLOAD_CATEGORY) throw paramError('category', `must be "${UPLOAD_CATEGORY}"`);
   if (!file) throw paramError('file', 'is required (a jpg, png or pdf part)');

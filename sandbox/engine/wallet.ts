@@ -69,8 +69,8 @@ export function walletDepositOrder(ctx: Ctx, req: Req): unknown {
   const to = addressFor(ctx, coin);
   let actual: string;
   do {
-    actual = money(amount).plus(money(String(ctx.ids.int(1, 99))).dividedBy(10000)).toFixed();
-  } while (ctx.state.depositOrders.some((o) => o.actualDepositAmount === actual && o.record.status === 'wait_process'));
+    actual = money(amount).plus(money(String(ctx.ids.int(1, 99))).dividedBy(10000)).toFixed(4);
+  } while (ctx.state.depositOrders.some((o) => cmp(o.actualDepositAmount, actual) === 0 && o.record.status === 'wait_process'));
   const now = ctx.now();
   const order: DepositOrder = {
     orderNo: ctx.ids.orderNo(),
@@ -166,7 +166,7 @@ export function creditWalletDeposit(ctx: Ctx, d: ChainDeposit): unknown {
   };
   ctx.state.walletTransactions.push(tx);
   const order = ctx.state.depositOrders.find(
-    (o) => o.toAddress === target.address && o.actualDepositAmount === money(d.amount).toFixed() && o.record.status === 'wait_process',
+    (o) => o.toAddress === target.address && cmp(o.actualDepositAmount, d.amount) === 0 && o.record.status === 'wait_process',
   );
   const emit = () => {
     tx.updateTime = ctx.now();
