@@ -180,9 +180,13 @@ export class WebhookDeliveries {
       return;
     }
     this.later(fault.delayMs, () => {
-      void this.attempt(delivery, 1).then(() => {
-        if (previouslyHeld && this.held === previouslyHeld) this.releaseHeld();
-      });
+      // Busy until the held event (if any) is queued behind this one, so idle() sees both.
+      this.enter();
+      void this.attempt(delivery, 1)
+        .then(() => {
+          if (previouslyHeld && this.held === previouslyHeld) this.releaseHeld();
+        })
+        .finally(() => this.leave());
     });
   }
 
