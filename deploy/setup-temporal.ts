@@ -48,8 +48,21 @@ async function connect(options: ReturnType<typeof temporalSettingsFromEnv>['conn
   }
 }
 
-function isAlreadyExists(error: unknown): boolean {
-  return (error as { code?: number }).code === 6; // gRPC ALREADY_EXISTS
+const NOT_FOUND = 5;
+const ALREADY_EXISTS = 6;
+
+function grpcCode(error: unknown): number | undefined {
+  return (error as { code?: number } | undefined)?.code;
+}
+
+async function namespaceExists(connection: Connection, namespace: string): Promise<boolean> {
+  try {
+    await connection.workflowService.describeNamespace({ namespace });
+    return true;
+  } catch (error) {
+    if (grpcCode(error) === NOT_FOUND) return false;
+    throw error;
+  }
 }
 
 async function main(): Promise<void> {
@@ -58,16 +71,20 @@ async function main(): Promise<void> {
   if (!Number.isInteger(retentionDays) || retentionDays < 1) throw new Error('CARDFLOW_NAMESPACE_RETENTION_DAYS must be a whole number of days, 1 or more');
   const connection = await connect(connectionOptions);
   try {
-    try {
-      await connection.workflowService.registerNamespace({
-        namespace,
-        workflowExecutionRetentionPeriod: msToTs(`${retentionDays} days`),
-        description: 'cardflow card-issuing workflows',
-      });
-      logger.info('namespace registered', { namespace, retentionDays });
-    } catch (error) {
-      if (!isAlreadyExists(error)) throw error;
+    if (await namespaceExists(connection, namespace)) {
+      // Temporal Cloud namespaces always land here: they are created in the Cloud console or with tcld.
       logger.info('namespace exists', { namespace });
+    } else {
+      try {
+        await connection.workflowService.registerNamespace({
+          namespace,
+          workflowExecutionRetentionPeriod: msToTs(`${retentionDays} days`),
+          description: 'cardflow card-issuing workflows',
+        });
+        logger.info('namespace registered', { namespace, retentionDays });
+      } catch (error) {
+        if (grpcCode(error) !== ALREADY_EXISTS) throw error;
+      }
     }
     // A new namespace takes a moment to be visible to the operator service.
     let existing: Record<string, unknown> = {};
