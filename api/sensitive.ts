@@ -70,9 +70,10 @@ export function encryptSensitive(plaintext: string, merchantPublicKey: KeyInput)
   const chunk = modulusBytes(key) - 11;
   const data = Buffer.from(plaintext, 'utf8');
   const blocks: Buffer[] = [];
-  for (let offset = 0; offset < data.length || offset === 0; offset += chunk) {
-    blocks.push(publicEncrypt({ key, padding: constants.RSA_PKCS1_PADDING }, data.subarray(offset, offset + chunk)));
-    if (data.length === 0) break;
+  // An empty value still yields one block, so the ciphertext is never empty.
+  const count = Math.max(1, Math.ceil(data.length / chunk));
+  for (let i = 0; i < count; i += 1) {
+    blocks.push(publicEncrypt({ key, padding: constants.RSA_PKCS1_PADDING }, data.subarray(i * chunk, (i + 1) * chunk)));
   }
   return Buffer.concat(blocks).toString('base64');
 }

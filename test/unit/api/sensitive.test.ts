@@ -11,6 +11,7 @@ describe.each([
   it.each([
     ['a card number', '4000123412341234'],
     ['a cvv', '123'],
+    ['an empty value', ''],
     ['exactly one block', 'x'.repeat(chunk)],
     ['one byte over a block', 'y'.repeat(chunk + 1)],
     ['several blocks', 'https://activate.example/gift?token=' + 'abc123'.repeat(60)],
