@@ -5,7 +5,7 @@
  * at admin -> (reviewChannelMs) pass_audit or reject at channel. Update only in reject; it
  * returns the holder to admin review. Each change emits `card_holder` with the query record.
  */
-import { isRestrictedRegion } from '../../api/rules';
+import { HONG_KONG, ID_TYPES_HONG_KONG, ID_TYPES_OTHER, isRestrictedRegion } from '../../api/rules';
 import type { CardTypeDef } from '../data/cardTypes';
 import { cityByCode, RESTRICTED_CITY_PARENTS, CITY_TREE } from '../data/cities';
 import { OCCUPATIONS } from '../data/occupations';
@@ -72,6 +72,12 @@ function checkFields(ctx: Ctx, type: CardTypeDef, f: Record<string, string>, sel
     if (parent && RESTRICTED_CITY_PARENTS.has(parent.code)) {
       throw paramError('town', `${city.name} is in ${parent.name}, a restricted region`);
     }
+  }
+  if (f.idType !== undefined) {
+    // Spec, "Supported ID types": Hong Kong takes PASSPORT or HK_HKID; other regions PASSPORT, DLN, GOVERNMENT_ISSUED_ID_CARD.
+    const region = f.nationality ?? f.country ?? '';
+    const allowed: readonly string[] = region === HONG_KONG ? ID_TYPES_HONG_KONG : ID_TYPES_OTHER;
+    if (!allowed.includes(f.idType)) throw paramError('idType', `must be one of ${allowed.join(', ')} for nationality ${region}`);
   }
   if (f.occupation !== undefined && !OCCUPATIONS.some((o) => o.occupationCode === f.occupation)) {
     throw paramError('occupation', `${f.occupation} is not an occupationCode from /card/holder/occupations`);
@@ -197,6 +203,9 @@ export const createCardholderIdv = (ctx: Ctx, req: Req) => createHolder(ctx, req
 export const updateCardholderIdv = (ctx: Ctx, req: Req) => updateHolder(ctx, req, 'idv');
 
 export function queryCardholders(ctx: Ctx, req: Req): unknown {
+  if ((optText(req, 'areaCode') === undefined) !== (optText(req, 'mobile') === undefined)) {
+    throw paramError(optText(req, 'areaCode') === undefined ? 'areaCode' : 'mobile', 'areaCode and mobile must be given together (both or neither)');
+  }
   let holders = newestFirst([...ctx.state.holders.values()], (h) => h.createTime);
   holders = byField(holders, req, 'holderId');
   holders = byField(holders, req, 'merchantOrderNo');
