@@ -1,0 +1,73 @@
+/** `npm run sandbox`: starts, prints its URL and env, serves signed requests, reuses its keys, stops on SIGINT. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createProviderClient } from '../../../api/client';
+import { loadProviderConfig } from '../../../api/config';
+
+const ROOT = resolve(__dirname, '../../..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  env: Record<string, string>;
+}
+
+function startCli(args: string[]): Promise<Started> {
+  const child = spawn(TSX, ['sandbox/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  return new Promise((resolvePromise, reject) => {
+    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${out}`)));
+    const poll = setInterval(() => {
+      if (!/environment for cardflow:\n(\s+export .*\n){4}/.test(out)) return;
+      clearInterval(poll);
+      child.removeAllListeners('exit');
+      const env = Object.fromEntries([...out.matchAll(/export (\w+)=(.*)/g)].map((m) => [m[1]!, m[2]!]));
+      resolvePromise({ child, output: () => out, env });
+    }, 50);
+  });
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolvePromise) => child.on('exit', (code) => resolvePromise(code)));
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('prints its base URL and env, answers signed requests, reuses its keys, and exits 0 on SIGINT', async () => {
+  const keysDir = join(dir, 'keys');
+  const first = await startCli(['--port', '0', '--keys-dir', keysDir, '--delay-scale', '0', '--seed', '3']);
+  expect(first.output()).toMatch(/^cardflow provider sandbox listening on http:\/\/127\.0\.0\.1:\d+$/m);
+  const client = createProviderClient(loadProviderConfig(first.env));
+  try {
+    expect((await client.listCardTypes({})).length).toBeGreaterThan(0);
+  } finally {
+    await client.close();
+  }
+  const firstExit = exitCode(first.child);
+  first.child.kill('SIGINT');
+  expect(await firstExit).toBe(0);
+
+  const second = await startCli(['--port', '0', '--keys-dir', keysDir]);
+  expect(second.env.CARDFLOW_PROVIDER_API_KEY).toBe(first.env.CARDFLOW_PROVIDER_API_KEY);
+  const secondExit = exitCode(second.child);
+  second.child.kill('SIGTERM');
+  expect(await secondExit).toBe(0);
+});
+
+it('refuses an unknown option with exit code 2 and the usage', async () => {
+  const child = spawn(TSX, ['sandbox/cli.ts', '--prot', '1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  expect(await exitCode(child)).toBe(2);
+  expect(err).toMatch(/Unknown option '--prot'/);
+  expect(err).toMatch(/Usage: npm run sandbox/);
+});
