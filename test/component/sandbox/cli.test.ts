@@ -18,8 +18,8 @@ interface Started {
 function startCli(args: string[]): Promise<Started> {
   const child = spawn(TSX, ['sandbox/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
   return new Promise((resolvePromise, reject) => {
     child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${out}`)));
     const poll = setInterval(() => {
