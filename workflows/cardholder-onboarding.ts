@@ -28,6 +28,7 @@ import {
 import { holderEligibilityIssues } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
+import { orderNosKey } from '../domain/start-attributes';
 import { providerEventSignal } from '../domain/provider-event';
 import type { CardType } from '../api/schemas/card-type';
 import { failIssues, failWith, isTimeout, summarize } from './failures';
@@ -112,15 +113,19 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
   const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardholderCreate);
   addOrderNo(merchantOrderNo);
   enter('submitting');
+  // Events that arrive from here on belong to this submission.
+  let since = inbox.position;
   let review = await providerCalls.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder });
   enter('in_review', review);
-  setAttributes({ holderId: review.holderId, ...(isChild() ? {} : { customerRef: input.customerRef, flow: 'cardholder' }) });
+  // card_holder webhooks route by CardflowOrderNos (set at start for a child) or by holderId.
+  if (!isChild()) setAttributes({ holderId: review.holderId, customerRef: input.customerRef, flow: 'cardholder' });
+  else if (!orderNosKey()) setAttributes({ holderId: review.holderId });
   const profile = reviewWait(input.wait);
 
   for (;;) {
     if (review.status !== 'pass_audit' && review.status !== 'reject') {
       try {
-        review = await waitForReview(inbox, review.holderId, inbox.position, profile, deadlineAt - Date.now());
+        review = await waitForReview(inbox, review.holderId, since, profile, deadlineAt - Date.now());
       } catch (error) {
         if (isTimeout(error)) fail(failWith(FailureTypes.reviewDeadlineExceeded, `cardholder ${review.holderId} was not approved before the deadline`));
         throw error;
@@ -141,6 +146,7 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
     }
     holder = correction as CardholderData;
     enter('resubmitting');
+    since = inbox.position;
     review = await providerCalls.updateCardholder({ holderId: review.holderId, holder });
     correction = undefined;
     status.resubmissions += 1;

@@ -9,7 +9,7 @@ import { recordIdOf, recordStateKey } from '../domain/event-identity';
 import type { CardholderReview, CardOperation } from '../activities/types';
 
 const OPERATION_FINAL = ['success', 'fail'];
-const REVIEW_FINAL = ['pass_audit'];
+const REVIEW_FINAL = ['pass_audit', 'reject'];
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -24,7 +24,8 @@ interface Entry<T> {
 export class EventInbox {
   private seen: Record<string, true> = {};
   private operations: Record<string, Entry<CardOperation>> = {};
-  private holders: Record<string, Entry<CardholderReview>> = {};
+  /** Every review event per holder, in arrival order (a reject may be followed by a resubmission). */
+  private holders: Record<string, Entry<CardholderReview>[]> = {};
   private counter = 0;
 
   /** Sequence number of the latest accepted event (0 before any). */
@@ -56,10 +57,12 @@ export class EventInbox {
     return entry && OPERATION_FINAL.includes(entry.value.status) ? entry.value : undefined;
   }
 
-  /** The latest review event of `holderId` that arrived after `since`. */
-  reviewSince(holderId: string, since: number): CardholderReview | undefined {
-    const entry = this.holders[holderId];
-    return entry && entry.seq > since ? entry.value : undefined;
+  /**
+   * The first final review (pass_audit or reject) of `holderId` that arrived after `since`; a
+   * stale intermediate event delivered after it (reordering) does not hide it.
+   */
+  finalReviewSince(holderId: string, since: number): CardholderReview | undefined {
+    return (this.holders[holderId] ?? []).find((e) => e.seq > since && REVIEW_FINAL.includes(e.value.status))?.value;
   }
 
   private addOperation(record: Record<string, unknown>, status: string): boolean {
@@ -92,13 +95,12 @@ export class EventInbox {
     const holderId = str(record.holderId);
     const location = str(record.statusFlowLocation);
     if (!holderId || (location !== 'admin' && location !== 'channel')) return false;
-    const current = this.holders[holderId];
-    if (current && REVIEW_FINAL.includes(current.value.status)) return false;
     const description = str(record.description) ?? str(record.respMsg);
-    this.holders[holderId] = {
+    const entries = (this.holders[holderId] ??= []);
+    entries.push({
       seq: ++this.counter,
       value: { holderId, status: status as CardholderReview['status'], statusFlowLocation: location, ...(description ? { description } : {}) },
-    };
+    });
     return true;
   }
 }

@@ -53,7 +53,7 @@ export function reviewWait(overrides: WaitOverrides | undefined): WaitProfile {
 
 /**
  * The long-poll activity's options: each attempt polls for up to `attemptMs` with heartbeats,
- * then the retry policy spaces attempts (benign StillWaiting failures) without limit, until
+ * then the retry policy spaces attempts (benign StillWaiting failures) without an attempt limit, until
  * `scheduleToCloseMs` (a deadline) when given.
  */
 export function longPollCalls(profile: WaitProfile, scheduleToCloseMs?: number) {
@@ -65,7 +65,6 @@ export function longPollCalls(profile: WaitProfile, scheduleToCloseMs?: number) 
       initialInterval: profile.retryInitialIntervalMs,
       backoffCoefficient: 2,
       maximumInterval: profile.retryMaxIntervalMs,
-      maximumAttempts: 0,
       nonRetryableErrorTypes: NON_RETRYABLE_TYPES,
     },
   });

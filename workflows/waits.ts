@@ -19,9 +19,11 @@ const OPERATION_FINAL: readonly string[] = ['success', 'fail'];
 /** Races `poll()` against `fromSignal()` becoming defined; cancels the loser. */
 async function raceSignalAndPoll<T>(fromSignal: () => T | undefined, poll: () => Promise<T>): Promise<T> {
   const scope = new CancellationScope();
+  // Captured when the condition holds: a later event in the same activation cannot change it.
+  let signalled: T | undefined;
   try {
     return await scope.run(() =>
-      Promise.race([poll(), condition(() => fromSignal() !== undefined).then(() => fromSignal() as T)]),
+      Promise.race([poll(), condition(() => (signalled = fromSignal()) !== undefined).then(() => signalled as T)]),
     );
   } finally {
     scope.cancel();
@@ -34,7 +36,7 @@ export async function waitForCardOperation(inbox: EventInbox, initial: CardOpera
   inbox.markSeen('card_transaction', key, initial.status);
   if (OPERATION_FINAL.includes(initial.status)) return initial;
   const fromSignal = () => inbox.finalOperation(key);
-  if (await condition(() => fromSignal() !== undefined, profile.firstPollMs)) return fromSignal() as CardOperation;
+  if (await condition(() => fromSignal() !== undefined, profile.firstPollMs)) return merge(initial, fromSignal() as CardOperation);
   const calls = longPollCalls(profile);
   const final = await raceSignalAndPoll(fromSignal, () => calls.awaitCardOperation({ merchantOrderNo: key, poll: pollSettings(profile) }));
   inbox.markSeen('card_transaction', key, final.status);
@@ -58,11 +60,7 @@ export async function waitForReview(
   profile: WaitProfile,
   deadlineMs: number,
 ): Promise<CardholderReview> {
-  const isFinal = (r: CardholderReview | undefined) => r !== undefined && (r.status === 'pass_audit' || r.status === 'reject');
-  const fromSignal = () => {
-    const review = inbox.reviewSince(holderId, since);
-    return isFinal(review) ? review : undefined;
-  };
+  const fromSignal = () => inbox.finalReviewSince(holderId, since);
   const calls = longPollCalls(profile, deadlineMs);
   const review = await raceSignalAndPoll(fromSignal, () =>
     calls.awaitCardholderReview({ holderId, until: ['pass_audit', 'reject'], poll: pollSettings(profile) }),

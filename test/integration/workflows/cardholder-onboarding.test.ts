@@ -1,0 +1,107 @@
+import { type WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { cardholderStatusQuery, correctCardholderUpdate, type CardholderOnboardingResult } from '../../../domain/cardholder-onboarding';
+import { WorkflowTypes } from '../../../domain/workflow-types';
+import { CARD_TYPES, FAST_WAIT, cardholdersByEmail, customerRef, startHarness, workflowBundle, type Harness } from './harness';
+import { b2bHolder, uniqueEmail } from './holders';
+
+let h: Harness;
+beforeAll(async () => {
+  await workflowBundle();
+  h = await startHarness();
+}, 120_000);
+afterAll(async () => h?.stop());
+
+async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('cardholderOnboarding', () => {
+  it('on reject exposes the reason, refuses bad corrections naming the field, resubmits good data and passes', async () => {
+    const rejectedEmail = uniqueEmail('reject.admin');
+    const fixedEmail = uniqueEmail('fixed');
+    const result = await h.withWorker(async () => {
+      const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
+        workflowId: `cardholder-${customerRef('reject')}`,
+        taskQueue: h.taskQueue,
+        args: [{ cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(rejectedEmail), wait: FAST_WAIT }],
+      });
+      const rejected = await waitFor(() => handle.query(cardholderStatusQuery), (s) => s.stage === 'awaiting_correction');
+      expect(rejected.rejectReason).toMatch(/Rejected by platform review/);
+      expect(rejected.statusFlowLocation).toBe('admin');
+
+      const bad = handle.executeUpdate(correctCardholderUpdate, { args: [{ holder: { ...b2bHolder(fixedEmail), postCode: 'NO SPACES!' } }] });
+      await expect(bad).rejects.toThrow(WorkflowUpdateFailedError);
+      const badCause = await bad.catch((e: WorkflowUpdateFailedError) => e.cause);
+      expect(badCause).toMatchObject({ type: 'InvalidInput', message: expect.stringMatching(/^holder\.postCode: /) });
+      const unsupported = await handle
+        .executeUpdate(correctCardholderUpdate, { args: [{ holder: { ...b2bHolder(fixedEmail), areaCode: '+7' } }] })
+        .catch((e: WorkflowUpdateFailedError) => e.cause);
+      expect(unsupported).toMatchObject({ type: 'NotEligible', message: expect.stringMatching(/holder\.areaCode/) });
+
+      const after = await handle.executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(fixedEmail) }] });
+      expect(after.resubmissions).toBe(1);
+      return (await handle.result()) as CardholderOnboardingResult;
+    });
+    expect(result).toMatchObject({ status: 'pass_audit', resubmissions: 1 });
+    // One holder, created once and updated: the corrected email replaced the rejected one.
+    expect(await cardholdersByEmail(h.provider, rejectedEmail)).toHaveLength(0);
+    const holders = await cardholdersByEmail(h.provider, fixedEmail);
+    expect(holders.map((x) => [x.holderId, x.status])).toEqual([[result.holderId, 'pass_audit']]);
+  });
+
+  it('refuses a correction while the review runs, and ends with ReviewDeadlineExceeded when the review outlasts the deadline', async () => {
+    const failure = await h.withWorker(async () => {
+      const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
+        workflowId: `cardholder-${customerRef('deadline')}`,
+        taskQueue: h.taskQueue,
+        args: [{ cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(uniqueEmail('review.stall')), reviewDeadlineMs: 3_000, wait: FAST_WAIT }],
+      });
+      await waitFor(() => handle.query(cardholderStatusQuery), (s) => s.stage === 'in_review');
+      const early = await handle
+        .executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(uniqueEmail('early')) }] })
+        .catch((e: WorkflowUpdateFailedError) => e.cause);
+      expect(early).toMatchObject({ type: 'CorrectionNotExpected' });
+      return handle.result().then(
+        () => undefined,
+        (e: WorkflowFailedError) => e.cause,
+      );
+    });
+    expect(failure).toMatchObject({ type: 'ReviewDeadlineExceeded' });
+  });
+
+  it('fails with ReviewDeadlineExceeded when a reject is not corrected in time', async () => {
+    const failure = await h.withWorker(async () => {
+      const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
+        workflowId: `cardholder-${customerRef('nocorrection')}`,
+        taskQueue: h.taskQueue,
+        args: [{ cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(uniqueEmail('reject.channel')), reviewDeadlineMs: 3_000, wait: FAST_WAIT }],
+      });
+      return handle.result().then(
+        () => undefined,
+        (e: WorkflowFailedError) => e.cause,
+      );
+    });
+    expect(failure).toMatchObject({ type: 'ReviewDeadlineExceeded', message: expect.stringMatching(/no correction arrived/) });
+  });
+
+  it('refuses ineligible data before anything is sent', async () => {
+    const email = uniqueEmail('ineligible');
+    const failure = await h.withWorker(async () => {
+      const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
+        workflowId: `cardholder-${customerRef('ineligible')}`,
+        taskQueue: h.taskQueue,
+        args: [{ cardTypeId: CARD_TYPES.b2bWithDeposit, holder: { ...b2bHolder(email), country: 'AR', town: 'AR0101' }, wait: FAST_WAIT }],
+      });
+      return handle.result().then(
+        () => undefined,
+        (e: WorkflowFailedError) => e.cause,
+      );
+    });
+    expect(failure).toMatchObject({ type: 'NotEligible', message: expect.stringMatching(/holder\.country: AR is not supported/) });
+    expect(await cardholdersByEmail(h.provider, email)).toHaveLength(0);
+  });
+});

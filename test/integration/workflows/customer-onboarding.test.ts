@@ -1,0 +1,100 @@
+import { type WorkflowFailedError } from '@temporalio/client';
+import { onboardingStartAttributes } from '../../../domain/start-attributes';
+import { onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
+import { WorkflowTypes } from '../../../domain/workflow-types';
+import { CARD_TYPES, FAST_WAIT, cardOperations, cardholdersByEmail, customerRef, startHarness, walletBalance, workflowBundle, type Harness } from './harness';
+import { b2bHolder, uniqueEmail } from './holders';
+
+let h: Harness;
+beforeAll(async () => {
+  await workflowBundle();
+  h = await startHarness();
+}, 120_000);
+afterAll(async () => h?.stop());
+
+function start(input: OnboardingInput) {
+  return h.client.workflow.start(WorkflowTypes.customerOnboarding, {
+    workflowId: onboardingWorkflowId(input.customerRef),
+    taskQueue: h.taskQueue,
+    args: [input],
+    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
+  });
+}
+
+describe('customerOnboarding', () => {
+  it('creates the cardholder, then the card with its initial deposit, and reports what it created', async () => {
+    const ref = customerRef('happy');
+    const email = uniqueEmail('ada');
+    const result = await h.withWorker(async () => {
+      const handle = await start({ customerRef: ref, cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(email), initialDeposit: '100', wait: FAST_WAIT });
+      const out = (await handle.result()) as OnboardingResult;
+      const progress = await handle.query(progressQuery);
+      expect(progress.stage).toBe('completed');
+      expect(progress.stages.map((s) => s.stage)).toEqual(['validating', 'cardholder_review', 'creating_card', 'completed']);
+      return out;
+    });
+    const holders = await cardholdersByEmail(h.provider, email);
+    expect(holders).toHaveLength(1);
+    expect(result.cardholder).toEqual({ holderId: holders[0]!.holderId, created: true, resubmissions: 0 });
+    expect(result.card.initialDeposit).toEqual({ amount: '100.00', fee: '1.50' });
+    expect(result.balance).toEqual({ amount: '100.00', currency: 'USD' });
+    const creates = (await cardOperations(h.provider, { type: 'create', cardNo: result.card.cardNo })).filter((r) => r.status === 'success');
+    expect(creates).toHaveLength(1);
+  });
+
+  it('deposits after creation when the card type takes no initial deposit at creation', async () => {
+    const ref = customerRef('later-deposit');
+    const result = await h.withWorker(async () => {
+      const handle = await start({ customerRef: ref, cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '100', wait: FAST_WAIT });
+      return (await handle.result()) as OnboardingResult;
+    });
+    expect(result.cardholder).toBeUndefined();
+    expect(result.deposit).toMatchObject({ amount: '100', fee: '2.50' });
+    expect(result.balance).toEqual({ amount: '100.00', currency: 'USD' });
+    expect(await cardOperations(h.provider, { type: 'deposit', cardNo: result.card.cardNo })).toHaveLength(1);
+  });
+
+  it('fails fast with nothing sent when the initial deposit is out of bounds', async () => {
+    const before = await walletBalance(h.provider);
+    const email = uniqueEmail('bounds');
+    const failure = await h.withWorker(async () => {
+      const handle = await start({ customerRef: customerRef('oob'), cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(email), initialDeposit: '5', wait: FAST_WAIT });
+      return handle.result().then(
+        () => undefined,
+        (e: WorkflowFailedError) => e.cause,
+      );
+    });
+    expect(failure).toMatchObject({ type: 'NotEligible', message: expect.stringMatching(/initialDeposit: must be between 10(\.00)? and 10000/) });
+    expect(await cardholdersByEmail(h.provider, email)).toHaveLength(0);
+    expect(await walletBalance(h.provider)).toBe(before);
+  });
+});
+
+describe('customerOnboarding with a wallet that cannot pay', () => {
+  let poor: Harness;
+  beforeAll(async () => {
+    poor = await startHarness({ walletBalance: '50.00' });
+  }, 60_000);
+  afterAll(async () => poor?.stop());
+
+  it('fails fast with nothing sent when card fee + deposit + fee exceed the balance', async () => {
+    const email = uniqueEmail('poor');
+    const ref = customerRef('poor');
+    const failure = await poor.withWorker(async () => {
+      const handle = await poor.client.workflow.start(WorkflowTypes.customerOnboarding, {
+        workflowId: onboardingWorkflowId(ref),
+        taskQueue: poor.taskQueue,
+        args: [{ customerRef: ref, cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(email), initialDeposit: '50', wait: FAST_WAIT }],
+      });
+      return handle.result().then(
+        () => undefined,
+        (e: WorkflowFailedError) => e.cause,
+      );
+    });
+    // 5 card fee + 50 + 0.75 fee = 55.75 > 50
+    expect(failure).toMatchObject({ type: 'InsufficientBalance', message: expect.stringMatching(/needs 55.75 USD/) });
+    expect(await cardholdersByEmail(poor.provider, email)).toHaveLength(0);
+    expect(await walletBalance(poor.provider)).toBe('50.00');
+  });
+});
