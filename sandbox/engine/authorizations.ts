@@ -39,7 +39,10 @@ export interface AuthorizationInput {
   settleAmount?: string | undefined;
 }
 
-const settlements = new WeakMap<AuthTransaction, () => void>();
+function cancelSettlement(ctx: Ctx, tradeNo: string): void {
+  ctx.state.pendingSettlements.get(tradeNo)?.();
+  ctx.state.pendingSettlements.delete(tradeNo);
+}
 
 function emitAuth(ctx: Ctx, a: AuthTransaction): void {
   ctx.emit('card_auth_transaction', authWire(a));
@@ -153,8 +156,7 @@ function chargeFee(ctx: Ctx, card: Card, auth: AuthTransaction, feeType: AuthFee
 /** Settles an authorized auth: amounts and fees filled, the same tradeNo pushed again. */
 export function settle(ctx: Ctx, auth: AuthTransaction, settleAmount?: string): AuthTransaction {
   if (auth.status !== 'authorized') throw stateError('tradeNo', `auth ${auth.tradeNo} is ${auth.status}; only an authorized auth can be settled`);
-  settlements.get(auth)?.();
-  settlements.delete(auth);
+  cancelSettlement(ctx, auth.tradeNo);
   const card = getCard(ctx, auth.cardNo);
   const type = getCardType(ctx, card.cardTypeId);
   const final = settleAmount ?? auth.authorizedAmount;
@@ -210,17 +212,18 @@ export function authorize(ctx: Ctx, input: AuthorizationInput): unknown {
       ctx.state.auths.push(a);
       emitAuth(ctx, a);
       if (input.settle !== false) {
-        settlements.set(a, ctx.later(ctx.deps.delays.cardOperationMs, () => {
+        const cancel = ctx.later(ctx.deps.delays.cardOperationMs, () => {
+          ctx.state.pendingSettlements.delete(a.tradeNo);
           if (a.status === 'authorized') settle(ctx, a, input.settleAmount);
-        }));
+        });
+        ctx.state.pendingSettlements.set(a.tradeNo, cancel);
       }
       return authWire(a);
     }
     case 'Void': {
       const origin = findOrigin(ctx, card, input.originTradeNo);
       if (origin.status !== 'authorized') throw stateError('originTradeNo', `auth ${origin.tradeNo} is ${origin.status}; only an unsettled (authorized) auth can be voided — use refund after settlement`);
-      settlements.get(origin)?.();
-      settlements.delete(origin);
+      cancelSettlement(ctx, origin.tradeNo);
       const released = origin.held;
       const a = newAuth(ctx, card, { ...input, merchantName: origin.merchantName ?? undefined }, released);
       card.balance = add(card.balance, released);

@@ -15,7 +15,7 @@ import { getCard } from './cards';
 import { credit, externalFlow, getAccount, moneySnapshot, walletAccount } from './ledger';
 import { decideOperation } from './opflow';
 import { registerOrder, requireNewOrder } from './orders';
-import { creditWalletDeposit } from './wallet';
+import { creditWalletDeposit, withdrawWallet } from './wallet';
 import { decideWorkOrder } from './workOrders';
 import { operationWire } from './wire';
 
@@ -113,6 +113,12 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
           }),
           body,
         ),
+      ),
+    /** { amount, toAddress, coinKey? (default USDT_TRC20), outcome? }: a WITHDRAW from the wallet to an outside address. */
+    withdrawWallet: (body) =>
+      withdrawWallet(
+        ctx,
+        parse(z.object({ amount: positive, toAddress: str, coinKey: z.string().optional(), outcome: z.enum(['success', 'fail']).optional() }), body),
       ),
     /** { amount, accountId? (default: the WALLET account), remark? }: money from outside (ledger bizType fixed). */
     creditMerchantWallet: (body) => {

@@ -93,6 +93,7 @@ function initialState(): State {
     pendingOperations: new Map(),
     purchases: [],
     auths: [],
+    pendingSettlements: new Map(),
     authFees: [],
     threeDs: [],
     holders: new Map(),

@@ -295,6 +295,8 @@ export interface State {
   pendingOperations: Map<string, PendingOperation>;
   purchases: Purchase[];
   auths: AuthTransaction[];
+  /** tradeNo -> cancels the scheduled settlement of an authorized auth. */
+  pendingSettlements: Map<string, () => void>;
   authFees: AuthFee[];
   threeDs: ThreeDsRecord[];
   holders: Map<string, Holder>;

@@ -3,12 +3,13 @@
  * deprecated deposit order and record. On-chain deposits arrive through the creditWalletDeposit
  * helper: wait_process -> processing (in a block) -> success after `confirmations` blocks of
  * `delays.blockConfirmationMs`; receivedAmount = txAmount - fee - fixedFee is credited to the
- * WALLET account (ledger chain_deposit). Each change emits `wallet_transaction_v2`.
+ * WALLET account (ledger chain_deposit). Withdrawals (withdrawWallet helper) run the same steps
+ * the other way (ledger chain_withdraw). Each change emits `wallet_transaction_v2`.
  */
 import { add, cmp, money, Money, sub } from '../../api/money';
 import type { CoinDef } from '../data/coins';
 import { notFound, paramError, stateError, type Ctx } from './context';
-import { collectFee, credit, externalFlow, walletAccount } from './ledger';
+import { captureHeld, collectFee, credit, externalFlow, hold, release, requireAvailable, walletAccount } from './ledger';
 import { byField, inTimeRange, newestFirst, page } from './paging';
 import { amount as reqAmount, optText, text, type Req } from './request';
 import type { DepositOrder, WalletAddress, WalletTransaction } from './state';
@@ -203,6 +204,84 @@ export function creditWalletDeposit(ctx: Ctx, d: ChainDeposit): unknown {
         credit(ctx, walletAccount(ctx), { amount: received, bizType: 'chain_deposit', orderNo: tx.orderNo, remark: `${coin.coinKey} ${tx.txHash}` });
         collectFee(ctx, add(fee, coin.fixedFee));
         externalFlow(ctx, d.amount);
+      }
+      emit();
+    });
+  });
+  return walletTxWire(tx);
+}
+
+export interface ChainWithdrawal {
+  amount: string;
+  toAddress: string;
+  coinKey?: string | undefined;
+  outcome?: 'success' | 'fail' | undefined;
+}
+
+/**
+ * withdrawWallet helper: a WITHDRAW from the merchant wallet to an outside address (the spec has
+ * the record type but no operation; a merchant starts it in the dashboard). `amount` leaves the
+ * WALLET account (ledger chain_withdraw, held until confirmed); receivedAmount = amount - fees.
+ */
+export function withdrawWallet(ctx: Ctx, w: ChainWithdrawal): unknown {
+  const coin = getCoin(ctx, w.coinKey ?? 'USDT_TRC20');
+  if (!coin.enabled || !coin.enableWithdraw) throw stateError('coinKey', `withdrawals of ${coin.coinKey} are disabled`);
+  if (cmp(w.amount, '0') <= 0) throw paramError('amount', 'must be greater than 0');
+  const fee = money(w.amount).times(coin.feeRate).dividedBy(100).toDecimalPlaces(2, Money.ROUND_UP).toFixed();
+  const received = sub(sub(w.amount, fee), coin.fixedFee);
+  if (cmp(received, '0') <= 0) throw paramError('amount', `must exceed the withdrawal fees (${fee} + ${coin.fixedFee})`);
+  const account = walletAccount(ctx);
+  requireAvailable(account, w.amount);
+
+  hold(account, w.amount);
+  const now = ctx.now();
+  const tx: WalletTransaction = {
+    orderNo: ctx.ids.orderNo(),
+    coinKey: coin.coinKey,
+    block: null,
+    sourceAddress: addressFor(ctx, coin).address,
+    destinationAddress: w.toAddress,
+    txHash: null,
+    txAmount: received,
+    transactionTime: null,
+    confirmTime: null,
+    coinName: coin.coinName,
+    feeRate: coin.feeRate,
+    fee,
+    fixedFee: coin.fixedFee,
+    receivedAmount: received,
+    receivedCurrency: coin.coinName,
+    type: 'WITHDRAW',
+    status: 'wait_process',
+    message: null,
+    createTime: now,
+    updateTime: now,
+  };
+  ctx.state.walletTransactions.push(tx);
+  const emit = () => {
+    tx.updateTime = ctx.now();
+    ctx.emit('wallet_transaction_v2', walletTxWire(tx));
+  };
+  emit();
+  const step = ctx.deps.delays.blockConfirmationMs;
+  ctx.later(step, () => {
+    tx.status = 'processing';
+    tx.txHash = ctx.ids.chars(64, HEX);
+    tx.block = 60_000_000 + ctx.ids.int(0, 9_999_999);
+    tx.transactionTime = ctx.now();
+    emit();
+    ctx.later(step * coin.confirmations, () => {
+      tx.confirmTime = ctx.now();
+      if (w.outcome === 'fail') {
+        release(account, w.amount);
+        tx.status = 'fail';
+        tx.message = 'Withdrawal rejected by risk control';
+      } else {
+        captureHeld(ctx, account, { amount: w.amount, bizType: 'chain_withdraw', orderNo: tx.orderNo, remark: `${coin.coinKey} to ${w.toAddress}` });
+        collectFee(ctx, add(fee, coin.fixedFee));
+        externalFlow(ctx, sub('0', received));
+        tx.status = 'success';
+        tx.message = 'Success';
       }
       emit();
     });

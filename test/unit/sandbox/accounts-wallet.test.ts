@@ -89,6 +89,19 @@ describe('wallet', () => {
     expect(statuses).toEqual(['wait_process', 'processing', 'success']);
   });
 
+  it('withdraws from the wallet: held, then taken with ledger chain_withdraw once confirmed', async () => {
+    const h = createHarness({ blockConfirmationMs: 1000 });
+    const tx = await h.helper('withdrawWallet', { amount: '200', toAddress: 'TDestination', coinKey: 'USDT_TRC20' });
+    expect(walletOf(h)).toMatchObject({ availableBalance: '99800.00', frozenBalance: '200.00' });
+    await h.clock.advance(20 * 1000);
+    const done = h.call('listWalletTransactions', { orderNo: String(tx.orderNo), type: 'WITHDRAW', pageNum: 1, pageSize: 10 }).records[0]!;
+    // fee 0.5% = 1.00, fixed 1.00: 198 arrive on chain.
+    expect(done).toMatchObject({ status: 'success', receivedAmount: '198.00', destinationAddress: 'TDestination' });
+    expect(walletOf(h)).toMatchObject({ totalBalance: '99800.00', frozenBalance: '0.00' });
+    expect(h.call('listLedgerEntries', { bizType: 'chain_withdraw', pageNum: 1, pageSize: 10 }).records[0]).toMatchObject({ amount: '200.00', direction: 'OUT' });
+    await expect(h.helper('withdrawWallet', { amount: '1.00', toAddress: 'T1' })).rejects.toThrow(/^amount: must exceed the withdrawal fees/);
+  });
+
   it('matches a deprecated deposit order by its exact amount and fills its record', async () => {
     const h = createHarness();
     const order = h.call('walletDepositOrder', { amount: '100' });

@@ -31,6 +31,7 @@ const command = fc.oneof(
   fc.record({ kind: fc.constant('withdraw' as const), card: fc.nat(), amount: cents(200) }),
   fc.record({ kind: fc.constant('transfer' as const), collect: fc.boolean(), amount: cents(5000) }),
   fc.record({ kind: fc.constant('chain' as const), amount: cents(2000) }),
+  fc.record({ kind: fc.constant('chainOut' as const), amount: cents(2000), fail: fc.boolean() }),
   fc.record({ kind: fc.constant('credit' as const), amount: cents(1000) }),
   { arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(0, 100, 1000, 10_000) }), weight: 4 },
 );
@@ -106,6 +107,9 @@ async function run(h: Harness, c: Command, cards: string[], auths: string[], mar
       return;
     case 'chain':
       await h.helper('creditWalletDeposit', { amount: c.amount });
+      return;
+    case 'chainOut':
+      await h.helper('withdrawWallet', { amount: c.amount, toAddress: 'TExternalAddress', outcome: c.fail ? 'fail' : 'success' });
       return;
     case 'credit':
       await h.helper('creditMerchantWallet', { amount: c.amount });
