@@ -1,0 +1,154 @@
+/**
+ * `cardEntity`, the long-lived workflow of one card (issue #5, section 4), id `card-<cardNo>`:
+ * serializes operations on the card through validated Updates (freeze, unfreeze, update PIN,
+ * deposit, refresh), records authorization and fee events from webhooks, answers balance and
+ * status by query, continues as new before its history grows large, and ends when the card is
+ * cancelled (e.g. by risk control after spending at a high-risk merchant: spec, Errors).
+ *
+ * Idempotency: each Update carries a caller `requestId`; the operation's merchantOrderNo is
+ * derived from the workflow id and that requestId, so a repeated request (even after a
+ * continue-as-new) sends the same key and the provider acts once.
+ */
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { BalanceSummary } from './workflow-types';
+import type { CardOperationKind, CardOperationOutcome } from './card-operations';
+import type { WaitOverrides } from './wait-profile';
+
+export const CARD_ENTITY_ID_PREFIX = 'card-';
+export function cardEntityWorkflowId(cardNo: string): string {
+  return `${CARD_ENTITY_ID_PREFIX}${cardNo}`;
+}
+
+export const REQUEST_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** The latest state of one authorization (same tradeNo pushed again as it settles). */
+export interface AuthorizationSummary {
+  tradeNo: string;
+  type: string;
+  status: string;
+  authorizedAmount: string;
+  currency: string;
+  fee: string;
+  crossBoardFee: string;
+  settleAmount?: string;
+  merchantName?: string;
+  description?: string;
+}
+
+export interface FeeSummary {
+  tradeNo: string;
+  originTradeNo: string;
+  type: string;
+  amount: string;
+  deductionSourceFunds?: string;
+}
+
+/** What a card entity carries across continue-as-new. Plain records (STYLE: no Maps). */
+export interface CardEntityState {
+  status?: string;
+  balance?: BalanceSummary;
+  /** Workflow time of the last card read. */
+  asOf?: number;
+  /** The latest authorizations, newest last, at most {@link KEPT_AUTHORIZATIONS}. */
+  authorizations: AuthorizationSummary[];
+  /** The latest fee records, at most {@link KEPT_FEES}. */
+  fees: FeeSummary[];
+  /** Totals over the card's life. */
+  authorizationCount: number;
+  /** Answers to the latest requests by requestId, at most {@link KEPT_REQUESTS}. */
+  completed: Record<string, CardEntityOutcome>;
+  /** Runs so far (1 + continue-as-new count). */
+  run: number;
+  cancelReason?: string;
+}
+
+export const KEPT_AUTHORIZATIONS = 50;
+export const KEPT_FEES = 50;
+export const KEPT_REQUESTS = 100;
+
+export interface CardEntityInput {
+  cardNo: string;
+  customerRef?: string;
+  wait?: WaitOverrides;
+  /** Continue as new once history passes this many events (default 2000; the server suggests it too). */
+  maxHistoryEvents?: number;
+  /** How often the card is re-read when nothing happens (ms; default 6 hours): a lost cancel webhook only delays the end. */
+  refreshIntervalMs?: number;
+  /** Set by the workflow itself when it continues as new. */
+  carried?: CardEntityState;
+}
+
+export interface CardEntityResult {
+  cardNo: string;
+  status: 'cancel';
+  reason?: string;
+  authorizationCount: number;
+  runs: number;
+}
+
+export interface CardSnapshot {
+  cardNo: string;
+  status?: string;
+  balance?: BalanceSummary;
+  asOf?: number;
+  cancelled: boolean;
+  /** Operations queued or running. */
+  pending: number;
+  authorizations: AuthorizationSummary[];
+  fees: FeeSummary[];
+  authorizationCount: number;
+  run: number;
+}
+
+export interface CardDepositOutcome {
+  cardNo: string;
+  kind: 'deposit';
+  merchantOrderNo: string;
+  amount: string;
+  fee: string;
+  balance?: BalanceSummary;
+}
+
+export type CardEntityOutcome = CardOperationOutcome | CardDepositOutcome;
+
+export interface OperationRequest {
+  /** The caller's id of this request: a repeat returns the first answer and sends nothing new. */
+  requestId: string;
+  clientRemark?: string;
+}
+export interface PinRequest {
+  requestId: string;
+  sealedPin: string;
+}
+export interface DepositRequest {
+  requestId: string;
+  amount: string;
+  cardTypeId: string;
+}
+
+export const cardSnapshotQuery = defineQuery<CardSnapshot>('card');
+export const freezeUpdate = defineUpdate<CardOperationOutcome, [OperationRequest]>('freeze');
+export const unfreezeUpdate = defineUpdate<CardOperationOutcome, [OperationRequest]>('unfreeze');
+export const updatePinUpdate = defineUpdate<CardOperationOutcome, [PinRequest]>('updatePin');
+export const depositUpdate = defineUpdate<CardDepositOutcome, [DepositRequest]>('deposit');
+/** Reads the card now (status and balance). */
+export const refreshUpdate = defineUpdate<CardSnapshot, []>('refresh');
+
+export function entityOrderStep(kind: CardOperationKind | 'deposit', requestId: string): string {
+  return `card.${kind}.${requestId}`;
+}
+
+/** Appends `item` to a bounded list, replacing an entry with the same key. */
+export function keepLatest<T>(list: T[], item: T, key: (t: T) => string, max: number): T[] {
+  const k = key(item);
+  const next = list.filter((t) => key(t) !== k);
+  next.push(item);
+  return next.length > max ? next.slice(next.length - max) : next;
+}
+
+/** Keeps the last `max` keys of a record (insertion order). */
+export function trimRecord<T>(record: Record<string, T>, max: number): Record<string, T> {
+  const keys = Object.keys(record);
+  if (keys.length <= max) return record;
+  return Object.fromEntries(keys.slice(keys.length - max).map((k) => [k, record[k] as T]));
+}

@@ -1,0 +1,87 @@
+/**
+ * Freeze, unfreeze and update PIN as workflows (issue #5, section 4): each sends its v2 operation
+ * with a merchantOrderNo derived from the workflow id (spec: /card/v2/freeze, /card/v2/unfreeze,
+ * /card/physicalCard/updatePin) and waits for the operation record (types Freeze, UnFreeze,
+ * update_pin) to succeed: webhook `card_transaction` first, polling as the fallback.
+ *
+ * The new PIN travels as `sealedPin` (encrypted with the merchant public key, see
+ * domain/physical-card-activation.ts); only the activity opens it.
+ */
+import { defineQuery } from '@temporalio/workflow';
+import { CLIENT_REMARK } from '../api/rules';
+import type { FieldIssue } from './cardholder-data';
+import type { FailureSummary } from './workflow-types';
+import type { WaitOverrides } from './wait-profile';
+
+export const CARD_OPERATION_KINDS = ['freeze', 'unfreeze', 'updatePin'] as const;
+export type CardOperationKind = (typeof CARD_OPERATION_KINDS)[number];
+
+export interface CardOperationInput {
+  cardNo: string;
+  /** freeze / unfreeze: clientRemark, 0 to 50 characters. */
+  clientRemark?: string;
+  /** updatePin: the new PIN sealed with the merchant public key. */
+  sealedPin?: string;
+  customerRef?: string;
+  wait?: WaitOverrides;
+}
+
+export interface CardOperationOutcome {
+  cardNo: string;
+  kind: CardOperationKind;
+  merchantOrderNo: string;
+  orderNo: string;
+  status: 'success';
+  /** Card status read after the operation (Freeze, Normal...). */
+  cardStatus: string;
+}
+
+export interface CardOperationStatus {
+  stage: 'validating' | 'sending' | 'awaiting_operation' | 'completed' | 'failed';
+  kind: CardOperationKind;
+  merchantOrderNo?: string;
+  operationStatus?: string;
+  failure?: FailureSummary;
+}
+
+export const cardOperationStatusQuery = defineQuery<CardOperationStatus>('cardOperationStatus');
+
+/** merchantOrderNo step per kind (domain/merchant-order-no.ts). */
+export const CARD_OPERATION_STEPS: Record<CardOperationKind, string> = {
+  freeze: 'card.freeze',
+  unfreeze: 'card.unfreeze',
+  updatePin: 'card.update-pin',
+};
+
+/** Operation record type per kind (spec: Card operation record, type). */
+export const CARD_OPERATION_RECORD_TYPES: Record<CardOperationKind, 'Freeze' | 'UnFreeze' | 'update_pin'> = {
+  freeze: 'Freeze',
+  unfreeze: 'UnFreeze',
+  updatePin: 'update_pin',
+};
+
+/** Card statuses each operation starts from (sandbox and spec: Normal → Freezing → Freeze → UnFreezing → Normal). */
+export const CARD_OPERATION_FROM: Record<CardOperationKind, readonly string[]> = {
+  freeze: ['Normal'],
+  unfreeze: ['Freeze'],
+  updatePin: ['Normal', 'Freeze'],
+};
+
+export function cardOperationInputIssues(kind: CardOperationKind, input: { cardNo?: string; clientRemark?: string; sealedPin?: string }): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (!(CARD_OPERATION_KINDS as readonly string[]).includes(kind)) return [{ path: 'kind', message: `must be one of ${CARD_OPERATION_KINDS.join(', ')}` }];
+  if (typeof input.cardNo !== 'string' || input.cardNo === '') issues.push({ path: 'cardNo', message: 'is required' });
+  if (input.clientRemark !== undefined && input.clientRemark.length > CLIENT_REMARK.max) {
+    issues.push({ path: 'clientRemark', message: `length must be at most ${CLIENT_REMARK.max} characters` });
+  }
+  if (kind === 'updatePin') {
+    if (typeof input.sealedPin !== 'string' || input.sealedPin === '') issues.push({ path: 'sealedPin', message: 'is required (the new PIN sealed with the merchant public key)' });
+    else if (/^\d{1,12}$/.test(input.sealedPin)) issues.push({ path: 'sealedPin', message: 'looks like a clear PIN; seal it with the merchant public key (encryptSensitive) first' });
+  }
+  return issues;
+}
+
+/** Workflow ids of the standalone operations: `<kind>-<cardNo>-<requestRef>`, chosen by the caller's reference. */
+export function cardOperationWorkflowId(kind: CardOperationKind, cardNo: string, requestRef: string): string {
+  return `card-${kind}-${cardNo}-${requestRef}`;
+}

@@ -1,0 +1,148 @@
+/**
+ * `physicalCardActivation` (issue #5, section 1), workflow id `activation-<cardNo>`:
+ *
+ * - route `activation_code`: wait for the card's `activation_code` 3DS record (query
+ *   third3dsTransaction, or a `card_3ds` webhook), then activate with the holder's 6-digit PIN and
+ *   noPinPaymentAmount 0–2000 (default 500) (spec: /card/physicalCard/activeCard); confirm Normal.
+ * - route `work_order`: upload the supporting files (jpg, png, pdf ≤ 2 MiB), submit a CARD_ACTIVE
+ *   work order whose target is the card number (spec: Work orders), wait for success or fail, then
+ *   confirm Normal. A failed work order ends the workflow with the provider's description.
+ *
+ * Secrets: the PIN travels as `sealedPin`, the PIN encrypted with the merchant's RSA public key
+ * exactly as the provider encrypts sensitive data (`encryptSensitive` in api/sensitive.ts). Only
+ * the activity opens it, with the merchant private key, right before the provider call; the
+ * activation code is decrypted inside that same activity and never leaves it. So neither the PIN
+ * nor the code is ever in workflow history or logs in clear, with or without the payload codec.
+ */
+import { defineQuery } from '@temporalio/workflow';
+import { cmp, scale } from '../api/money';
+import { NO_PIN_PAYMENT_AMOUNT, UPLOAD_KINDS, WORK_ORDER_CONTENT, WORK_ORDER_TITLE } from '../api/rules';
+import type { FieldIssue } from './cardholder-data';
+import type { FailureSummary } from './workflow-types';
+import type { WaitOverrides } from './wait-profile';
+
+export const ACTIVATION_ROUTES = ['activation_code', 'work_order'] as const;
+export type ActivationRoute = (typeof ACTIVATION_ROUTES)[number];
+
+/**
+ * A supporting file: a `fileId` already uploaded, or a reference the worker resolves (a name
+ * inside its file store directory). Never the bytes: they would be stored in history.
+ */
+export type WorkOrderFile = { fileId: string } | { ref: string; contentType?: string };
+
+export interface PhysicalCardActivationInput {
+  cardNo: string;
+  route: ActivationRoute;
+  /** Route activation_code: the 6-digit PIN sealed with the merchant public key (never the clear PIN). */
+  sealedPin?: string;
+  /** Route activation_code: PIN-free payment limit, USD, 0 to 2000; the provider defaults it to 500. */
+  noPinPaymentAmount?: string;
+  /** Route work_order. */
+  workOrder?: { title?: string; content?: string; files: WorkOrderFile[] };
+  customerRef?: string;
+  /** How long to wait for the activation code, or for the work order's decision (ms); default 30 days. */
+  deadlineMs?: number;
+  wait?: WaitOverrides;
+}
+
+export interface PhysicalCardActivationResult {
+  cardNo: string;
+  route: ActivationRoute;
+  /** merchantOrderNo of the activation call or of the work order. */
+  merchantOrderNo: string;
+  cardStatus: 'Normal';
+  /** Route work_order: the provider's work order number and the files it carried. */
+  workOrderNo?: string;
+  fileIds?: string[];
+}
+
+export const ACTIVATION_STAGES = [
+  'validating',
+  'awaiting_code',
+  'activating',
+  'uploading',
+  'submitting',
+  'awaiting_work_order',
+  'confirming',
+  'completed',
+  'failed',
+] as const;
+export type ActivationStage = (typeof ACTIVATION_STAGES)[number];
+
+export interface PhysicalCardActivationStatus {
+  stage: ActivationStage;
+  route: ActivationRoute;
+  merchantOrderNo?: string;
+  /** tradeNo of the activation_code record used (never its value). */
+  activationCodeTradeNo?: string;
+  workOrderNo?: string;
+  workOrderStatus?: string;
+  failure?: FailureSummary;
+}
+
+export const activationStatusQuery = defineQuery<PhysicalCardActivationStatus>('activationStatus');
+
+export const ACTIVATION_ID_PREFIX = 'activation-';
+export function activationWorkflowId(cardNo: string): string {
+  return `${ACTIVATION_ID_PREFIX}${cardNo}`;
+}
+
+/** merchantOrderNo steps (domain/merchant-order-no.ts). */
+export const ACTIVATION_STEPS = { activate: 'card.activate', workOrder: 'card.activate.work-order' } as const;
+
+export const DEFAULT_ACTIVATION_DEADLINE_MS = 30 * 24 * 60 * 60 * 1000;
+
+const AMOUNT_RE = /^(0|[1-9]\d*)(\.\d+)?$/;
+const REF_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+const EXTENSIONS: readonly string[] = UPLOAD_KINDS.flatMap((k) => [...k.extensions]);
+
+/** Rules the input breaks, before anything is sent; paths name fields, messages never echo secrets. */
+export function activationInputIssues(input: PhysicalCardActivationInput): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (typeof input.cardNo !== 'string' || input.cardNo === '') issues.push({ path: 'cardNo', message: 'is required' });
+  if (!(ACTIVATION_ROUTES as readonly string[]).includes(input.route)) {
+    issues.push({ path: 'route', message: `must be one of ${ACTIVATION_ROUTES.join(', ')}` });
+    return issues;
+  }
+  if (input.route === 'activation_code') {
+    if (typeof input.sealedPin !== 'string' || input.sealedPin === '') {
+      issues.push({ path: 'sealedPin', message: 'is required for the activation_code route (the PIN sealed with the merchant public key)' });
+    } else if (/^\d{1,12}$/.test(input.sealedPin)) {
+      issues.push({ path: 'sealedPin', message: 'looks like a clear PIN; seal it with the merchant public key (encryptSensitive) first' });
+    }
+    const noPin = input.noPinPaymentAmount;
+    if (noPin !== undefined) {
+      if (typeof noPin !== 'string' || !AMOUNT_RE.test(noPin) || scale(noPin) > 2) {
+        issues.push({ path: 'noPinPaymentAmount', message: 'must be a decimal string such as "500"' });
+      } else if (cmp(noPin, NO_PIN_PAYMENT_AMOUNT.min) < 0 || cmp(noPin, NO_PIN_PAYMENT_AMOUNT.max) > 0) {
+        issues.push({ path: 'noPinPaymentAmount', message: `must be between ${NO_PIN_PAYMENT_AMOUNT.min} and ${NO_PIN_PAYMENT_AMOUNT.max}` });
+      }
+    }
+  } else {
+    const order = input.workOrder;
+    if (!order || !Array.isArray(order.files) || order.files.length === 0) {
+      issues.push({ path: 'workOrder.files', message: 'must list at least one supporting file (fileId or ref)' });
+    } else {
+      order.files.forEach((file, i) => {
+        const path = `workOrder.files.${i}`;
+        if ('fileId' in file) {
+          if (typeof file.fileId !== 'string' || file.fileId === '') issues.push({ path: `${path}.fileId`, message: 'must not be empty' });
+        } else if (!('ref' in file) || typeof file.ref !== 'string' || !REF_RE.test(file.ref)) {
+          issues.push({ path: `${path}.ref`, message: 'must be a file name in the worker file store (letters, digits, "_", ".", "-")' });
+        } else if (!EXTENSIONS.includes(file.ref.toLowerCase().split('.').pop() ?? '')) {
+          issues.push({ path: `${path}.ref`, message: `must end in one of .${EXTENSIONS.join(', .')}` });
+        }
+      });
+    }
+    const title = order?.title;
+    if (title !== undefined && (title.length < WORK_ORDER_TITLE.min || title.length > WORK_ORDER_TITLE.max)) {
+      issues.push({ path: 'workOrder.title', message: `length must be ${WORK_ORDER_TITLE.min} to ${WORK_ORDER_TITLE.max} characters` });
+    }
+    if (order?.content !== undefined && order.content.length > WORK_ORDER_CONTENT.max) {
+      issues.push({ path: 'workOrder.content', message: `length must be at most ${WORK_ORDER_CONTENT.max} characters` });
+    }
+  }
+  return issues;
+}
+
+export const DEFAULT_WORK_ORDER_TITLE = 'Physical card activation';

@@ -1,0 +1,27 @@
+/**
+ * `sharedAccount` (issue #5, section 2): create a shared (MARGIN) account idempotently, workflow
+ * id `shared-account-<accountName>`. The provider's create takes no merchantOrderNo (spec:
+ * /account/create), so the activity first looks for a MARGIN account of the same name and creates
+ * only when there is none; after an ambiguous outcome it looks again.
+ *
+ * Residual race: two creators outside this workflow id (or a provider whose account list lags
+ * behind a create whose answer was lost) can still make two accounts of one name; the workflow id
+ * rules out concurrent creators inside cardflow, and names are the only key the provider offers.
+ */
+export interface SharedAccountInput {
+  accountName: string;
+  customerRef?: string;
+}
+
+export interface SharedAccountResult {
+  accountId: string;
+  accountName: string;
+  currency: string;
+  /** False when an account of that name already existed. */
+  created: boolean;
+}
+
+export const SHARED_ACCOUNT_ID_PREFIX = 'shared-account-';
+export function sharedAccountWorkflowId(accountName: string): string {
+  return `${SHARED_ACCOUNT_ID_PREFIX}${accountName.trim()}`;
+}

@@ -1,0 +1,104 @@
+/**
+ * `walletFunding` (issue #5, section 3): fund from an on-chain deposit. Reuse or create the
+ * deposit address of the coin (only where the coin is enabled and takes deposits), wait for the v2
+ * wallet transaction to reach success after its confirmations (webhook `wallet_transaction_v2`
+ * where routed, polling otherwise), credit its receivedAmount (after platform fees), then
+ * optionally transfer it to a MARGIN account (`fundTransfer` child) and deposit it to a card
+ * (`cardDeposit` child). A failed or expired deposit ends the workflow and moves nothing.
+ *
+ * Which deposit is ours: the first DEPOSIT to the address created at or after the workflow
+ * started (less {@link DEPOSIT_CLOCK_SKEW_MS}), narrowed by `txHash` and/or `expectedAmount`
+ * (the on-chain txAmount) when given. Addresses are per coin and shared: two fundings waiting
+ * on one coin at once must each give a txHash or distinct expected amounts.
+ */
+import { defineQuery } from '@temporalio/workflow';
+import type { CardType } from '../api/schemas/card-type';
+import { cmp, depositFee, money, Money, sub } from '../api/money';
+import type { FailureSummary } from './workflow-types';
+import type { WaitOverrides } from './wait-profile';
+
+export interface WalletFundingInput {
+  coinKey: string;
+  /** On-chain amount expected (txAmount), to tell our deposit from others to the same address. */
+  expectedAmount?: string;
+  /** The deposit's transaction hash, when the payer has given it. */
+  txHash?: string;
+  /** How long to wait for the deposit to succeed (ms); default 24 hours. */
+  deadlineMs?: number;
+  /** Then move (part of) the credit to a MARGIN account. */
+  transfer?: { payeeAccountId: string; amount?: string };
+  /** Then deposit to a card; amount defaults to the most the credit pays for, fee included. */
+  cardDeposit?: { cardNo: string; cardTypeId: string; amount?: string };
+  customerRef?: string;
+  wait?: WaitOverrides;
+}
+
+export interface WalletFundingResult {
+  coinKey: string;
+  address: string;
+  /** The provider's wallet transaction id (orderNo). */
+  walletOrderNo: string;
+  txHash?: string;
+  txAmount?: string;
+  /** What was credited to the WALLET: the deposit after platform fees. */
+  receivedAmount: string;
+  currency: string;
+  confirmations: number;
+  transfer?: { merchantOrderNo: string; amount: string };
+  deposit?: { merchantOrderNo: string; amount: string; fee: string };
+}
+
+export const FUNDING_STAGES = ['validating', 'awaiting_deposit', 'transferring', 'depositing', 'completed', 'failed'] as const;
+export type FundingStage = (typeof FUNDING_STAGES)[number];
+
+export interface WalletFundingStatus {
+  stage: FundingStage;
+  address?: string;
+  walletOrderNo?: string;
+  /** wait_process, processing, success or fail, as last seen. */
+  depositStatus?: string;
+  receivedAmount?: string;
+  failure?: FailureSummary;
+}
+
+export const fundingStatusQuery = defineQuery<WalletFundingStatus>('fundingStatus');
+
+export const DEFAULT_FUNDING_DEADLINE_MS = 24 * 60 * 60 * 1000;
+/** Tolerance between the worker's clock and the provider's createTime. */
+export const DEPOSIT_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/** What identifies our deposit among the address's transactions. */
+export interface DepositMatch {
+  address: string;
+  since: number;
+  txHash?: string;
+  expectedAmount?: string;
+}
+
+export function matchesDeposit(
+  tx: { type: string; destinationAddress: string; createTime: number; txHash?: string | null; txAmount?: string | null },
+  match: DepositMatch,
+): boolean {
+  if (tx.type !== 'DEPOSIT' || tx.destinationAddress !== match.address || tx.createTime < match.since) return false;
+  if (match.txHash !== undefined && tx.txHash !== match.txHash) return false;
+  if (match.expectedAmount !== undefined && (tx.txAmount == null || cmp(tx.txAmount, match.expectedAmount) !== 0)) return false;
+  return true;
+}
+
+/**
+ * The largest deposit `amount` (rechargeDigital decimals, within rechargeMaxQuota) whose
+ * amount + fee (api/money depositFee) fits in `available`; undefined when even rechargeMinQuota
+ * does not fit.
+ */
+export function maxDepositFor(available: string, cardType: Pick<CardType, 'rechargeFeeRate' | 'rechargeFixedFee' | 'rechargeDigital' | 'rechargeMinQuota' | 'rechargeMaxQuota'>): string | undefined {
+  const digits = cardType.rechargeDigital;
+  const unit = new Money(1).dividedBy(new Money(10).pow(digits));
+  const rate = money(cardType.rechargeFeeRate).dividedBy(100);
+  let amount = money(sub(available, cardType.rechargeFixedFee)).dividedBy(rate.plus(1)).toDecimalPlaces(digits, Money.ROUND_DOWN);
+  if (amount.greaterThan(cardType.rechargeMaxQuota)) amount = money(cardType.rechargeMaxQuota).toDecimalPlaces(digits, Money.ROUND_DOWN);
+  const total = (a: Money) => money(a.toFixed(digits)).plus(depositFee(a.toFixed(digits), cardType.rechargeFeeRate, cardType.rechargeFixedFee, digits));
+  // Rounding the fee up can push the total a unit or two over; step down until it fits.
+  for (let i = 0; i < 10 && amount.greaterThan(0) && total(amount).greaterThan(available); i++) amount = amount.minus(unit);
+  if (amount.lessThan(cardType.rechargeMinQuota) || total(amount).greaterThan(available)) return undefined;
+  return amount.toFixed(digits);
+}
