@@ -56,8 +56,8 @@ export async function watchProgress(
       return { status, ...(progress ? { progress } : {}) };
     }
     if (description.historyLength !== lastLength) {
-      lastLength = description.historyLength;
-      await look();
+      // A query fails while the workflow task is failing or no worker polls: look again next time.
+      if (await look().then(() => true, () => false)) lastLength = description.historyLength;
     }
     if (opts.signal?.aborted) return { status, ...(progress ? { progress } : {}) };
     await sleep(pollMs, undefined, opts.signal ? { signal: opts.signal } : undefined).catch(() => undefined);

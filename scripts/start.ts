@@ -1,0 +1,246 @@
+/**
+ * `npm start`: the whole of cardflow on loopback, and one demo customer onboarded end to end.
+ *
+ * Brings up, in order: the Temporal dev server with its Web UI (`scripts/dev-server.ts`, reused if
+ * already running), the webhook receiver, the provider sandbox (delays of a few seconds per review
+ * step so a person can follow along, its webhook URL set to the receiver), and the worker. Then it
+ * starts the demo onboarding, prints each stage and the workflow's UI link, and stays up until
+ * Ctrl-C, when everything stops in reverse order (the dev server only if this run started it).
+ *
+ * Configuration only, no code change, to leave loopback:
+ * - TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE, TEMPORAL_API_KEY / mTLS, see client/connection.ts):
+ *   use that Temporal instead of starting the dev server; CARDFLOW_TEMPORAL_UI_URL for links.
+ * - CARDFLOW_PROVIDER_BASE_URL (+ the other CARDFLOW_PROVIDER_* / key variables of api/config.ts):
+ *   the real provider instead of the sandbox. Register the receiver's public URL in the provider's
+ *   dashboard (CARDFLOW_WEBHOOK_HOST / CARDFLOW_WEBHOOK_PORT, behind TLS).
+ * - CARDFLOW_DEMO_FILE: the onboarding input (default client/examples/customer.json; its
+ *   customerRef gets a per-run suffix unless CARDFLOW_DEMO_CUSTOMER_REF is set). CARDFLOW_DEMO=0 skips the demo.
+ */
+import { type Client, type Connection } from '@temporalio/client';
+import { type SearchAttributeType } from '@temporalio/common';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { DefaultLogger, NativeConnection, type NativeConnectionOptions, Runtime, type Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { type ProviderConfig, loadProviderConfig } from '../api/config';
+import { createProviderClient } from '../api/client';
+import { connectTemporalClient, type TemporalClientHandle } from '../client/connection';
+import { describeProgress, describeResult, workflowUiUrl } from '../client/format';
+import { awaitResult, startOnboarding } from '../client/onboarding';
+import { watchProgress } from '../client/progress';
+import { cardflowSearchAttributes } from '../domain/search-attributes';
+import type { SandboxDelays } from '../sandbox/contract';
+import { type RunningSandbox, ensureSandboxKeys, startSandbox } from '../sandbox/index';
+import { type WebhookReceiver, type WebhookReceiverOptions, startWebhookReceiver } from '../webhooks/receiver';
+import { createWorker } from '../workers/create-worker';
+import { startDevServer, stopDevServer } from './dev-server';
+
+const repoRoot = path.resolve(__dirname, '..');
+
+/** Sandbox delays for people: a few seconds per review step and per card operation. */
+export const DEMO_DELAYS: Partial<SandboxDelays> = { reviewAdminMs: 4_000, reviewChannelMs: 4_000, cardOperationMs: 2_000, webhookRetryScale: 1 / 60 };
+
+export interface StackOptions {
+  /** Temporal connection (as `@temporalio/envconfig` gives it) and namespace. */
+  connectionOptions: NativeConnectionOptions;
+  namespace: string;
+  /** The real provider; default: start the sandbox. */
+  provider?: ProviderConfig;
+  /** Sandbox settings when no real provider is given. */
+  sandbox?: { port?: number; keysDir?: string; delays?: Partial<SandboxDelays>; seed?: number };
+  receiver?: Pick<WebhookReceiverOptions, 'host' | 'port' | 'dataDir' | 'onHandled' | 'log'>;
+  taskQueue?: string;
+  workflowBundle?: WorkflowBundle;
+  workerOptions?: Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>;
+}
+
+/** A running receiver + sandbox + worker on one Temporal namespace. */
+export interface Stack {
+  client: Client;
+  temporal: TemporalClientHandle;
+  receiver: WebhookReceiver;
+  /** Undefined with a real provider. */
+  sandbox?: RunningSandbox;
+  worker: Worker;
+  /** Resolves when the worker has stopped. */
+  workerRun: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the webhook receiver, the sandbox (unless a real provider is configured) and the worker.
+ * The receiver comes first because the sandbox needs its URL; both share the platform key pair.
+ */
+export async function startStack(opts: StackOptions): Promise<Stack> {
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
+  };
+  try {
+    const address = opts.connectionOptions.address ?? '127.0.0.1:7233';
+    const temporal = await connectTemporalClient({
+      env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: opts.namespace },
+    });
+    stops.push(() => temporal.close());
+
+    const keys = opts.provider ? undefined : ensureSandboxKeys(opts.sandbox?.keysDir ?? path.join(repoRoot, '.data', 'sandbox'));
+    const receiver = await startWebhookReceiver({
+      ...opts.receiver,
+      platformPublicKey: opts.provider?.platformPublicKey ?? keys!.platform.publicKey,
+      client: temporal.client,
+    });
+    stops.push(() => receiver.stop());
+
+    let sandbox: RunningSandbox | undefined;
+    if (keys) {
+      sandbox = await startSandbox({
+        keys,
+        port: opts.sandbox?.port ?? 0,
+        delays: opts.sandbox?.delays ?? DEMO_DELAYS,
+        webhookUrl: receiver.url,
+        // The sandbox keeps its state in memory while Temporal keeps workflows: a new seed per run keeps
+        // this run's holder and card ids apart from those of workflows left running by an earlier run.
+        seed: opts.sandbox?.seed ?? Date.now() % 2_147_483_647,
+      });
+      stops.push(() => sandbox!.stop());
+    }
+    const provider = createProviderClient(opts.provider ?? sandbox!.clientConfig());
+    stops.push(() => provider.close());
+
+    const connection = await NativeConnection.connect(opts.connectionOptions);
+    stops.push(() => connection.close());
+    const worker = await createWorker({
+      connection,
+      namespace: opts.namespace,
+      ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}),
+      activityDeps: { provider },
+      ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : {}),
+      workerOptions: { shutdownGraceTime: '10s', ...opts.workerOptions },
+    });
+    const workerRun = worker.run();
+    stops.push(async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await workerRun;
+    });
+    return { client: temporal.client, temporal, receiver, ...(sandbox ? { sandbox } : {}), worker, workerRun, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+function demoInput(env: Record<string, string | undefined>): Record<string, unknown> {
+  const file = env.CARDFLOW_DEMO_FILE || path.join(repoRoot, 'client', 'examples', 'customer.json');
+  const input = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  // One customer reference is one execution ever (REJECT_DUPLICATE): a fresh one per run shows a fresh onboarding.
+  const runTag = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+  input.customerRef = env.CARDFLOW_DEMO_CUSTOMER_REF || `${String(input.customerRef)}-${runTag}`;
+  // The provider refuses a second cardholder with the same email under one card type: tag it per run.
+  const holder = input.holder as { email?: unknown } | undefined;
+  if (!env.CARDFLOW_DEMO_CUSTOMER_REF && typeof holder?.email === 'string') holder.email = holder.email.replace('@', `+${runTag}@`);
+  return input;
+}
+
+/** temporal.api.enums.v1.IndexedValueType numbers of the search attribute types cardflow uses. */
+const INDEXED_VALUE_TYPE: Partial<Record<SearchAttributeType, number>> = { KEYWORD: 2, INT: 3, BOOL: 5, DATETIME: 6, KEYWORD_LIST: 7 };
+
+/**
+ * Registers the project's search attributes the namespace lacks. `temporal server start-dev
+ * --search-attribute` only registers them when it creates its database: a `.data/temporal` made by
+ * an older checkout misses attributes added since (e.g. CardflowOrderNos), and workflows setting
+ * them would fail their tasks. Local dev server only (Temporal Cloud registers them in its console).
+ */
+export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
+  const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+  const missing = cardflowSearchAttributes.filter((key) => !(key.name in (customAttributes ?? {})));
+  if (missing.length === 0) return [];
+  const searchAttributes = Object.fromEntries(missing.map((key) => [key.name, INDEXED_VALUE_TYPE[key.type] ?? 2]));
+  await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
+  return missing.map((key) => key.name);
+}
+
+const clock = () => new Date().toISOString().slice(11, 19);
+
+async function main(): Promise<void> {
+  const env = process.env;
+  // One ordered shutdown on Ctrl-C instead of the SDK's own signal handling.
+  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger(env.CARDFLOW_LOG_LEVEL === 'debug' ? 'INFO' : 'WARN') });
+
+  let startedDevServer = false;
+  let uiBase = env.CARDFLOW_TEMPORAL_UI_URL;
+  if (!env.TEMPORAL_ADDRESS) {
+    const dev = await startDevServer();
+    startedDevServer = !dev.reused;
+    env.TEMPORAL_ADDRESS = dev.address;
+    uiBase ??= dev.uiUrl;
+    console.log(`${clock()}  Temporal dev server ${dev.reused ? 'already running' : 'started'} at ${dev.address}, Web UI ${dev.uiUrl}`);
+    const local = await connectTemporalClient({ env: { TEMPORAL_ADDRESS: dev.address } });
+    try {
+      const added = await ensureSearchAttributes(local.connection, local.namespace);
+      if (added.length) console.log(`${clock()}  registered search attributes ${added.join(', ')}`);
+    } finally {
+      await local.close();
+    }
+  }
+  uiBase ??= 'http://127.0.0.1:8233';
+  const config = loadClientConnectConfig({ overrideEnvVars: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)) });
+  const namespace = config.namespace ?? 'default';
+  const provider = env.CARDFLOW_PROVIDER_BASE_URL ? loadProviderConfig(env) : undefined;
+
+  const stack = await startStack({
+    connectionOptions: config.connectionOptions,
+    namespace,
+    ...(provider ? { provider } : {}),
+    sandbox: { port: Number(env.CARDFLOW_SANDBOX_PORT ?? 0) },
+    receiver: {
+      host: env.CARDFLOW_WEBHOOK_HOST || '127.0.0.1',
+      port: Number(env.CARDFLOW_WEBHOOK_PORT ?? 0),
+      log: (line) => console.log(`${clock()}  ${line}`),
+    },
+  });
+  console.log(`${clock()}  provider: ${stack.sandbox ? `sandbox at ${stack.sandbox.url}` : env.CARDFLOW_PROVIDER_BASE_URL}`);
+  console.log(`${clock()}  webhook receiver at ${stack.receiver.url}`);
+  console.log(`${clock()}  worker polling task queue cardflow (namespace ${namespace})`);
+
+  const abort = new AbortController();
+  let stopping: Promise<void> | undefined;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    console.log(`\n${clock()}  ${signal}: shutting down`);
+    abort.abort();
+    stopping = (async () => {
+      await stack.stop();
+      if (startedDevServer) await stopDevServer();
+      console.log(`${clock()}  stopped`);
+    })();
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+
+  if (env.CARDFLOW_DEMO !== '0') await runDemo(stack.client, env, uiBase, namespace, abort.signal);
+  if (!abort.signal.aborted) console.log(`${clock()}  cardflow is up; Temporal UI ${uiBase}. Ctrl-C to stop.`);
+  await stack.workerRun;
+  await stopping;
+}
+
+/** Starts the demo onboarding and prints its stages until it closes; a failure is reported, the stack stays up. */
+async function runDemo(client: Client, env: Record<string, string | undefined>, uiBase: string, namespace: string, signal: AbortSignal): Promise<void> {
+  try {
+    const started = await startOnboarding(client, demoInput(env));
+    console.log(`${clock()}  demo onboarding ${started.started ? 'started' : 'found'}: ${started.workflowId}`);
+    console.log(`${clock()}  watch it in the Temporal UI: ${workflowUiUrl(uiBase, namespace, started.workflowId)}`);
+    const customerRef = started.workflowId.replace(/^onboarding-/, '');
+    const watched = await watchProgress(client, customerRef, (p) => console.log(`${clock()}  stage: ${describeProgress(p)}`), { signal });
+    if (watched.status === 'COMPLETED') console.log(describeResult(await awaitResult(client, customerRef)));
+    else if (watched.status !== 'RUNNING') console.log(`${clock()}  demo onboarding ended ${watched.status}`);
+  } catch (error) {
+    console.error(`${clock()}  demo onboarding: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`npm start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  });
+}
