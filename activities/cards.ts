@@ -15,7 +15,7 @@ import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import type { CardOperation, CardSummary } from './types';
 
-function operationOf(record: CardOperationRecord, merchantOrderNo: string): CardOperation {
+export function operationOf(record: CardOperationRecord, merchantOrderNo: string): CardOperation {
   const description = record.description ?? record.remark ?? undefined;
   return {
     orderNo: record.orderNo,

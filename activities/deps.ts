@@ -3,6 +3,7 @@
  * Activities only reach the provider through these methods, so tests can hand in a stub.
  */
 import type { ProviderClient } from '../api/client';
+import type { KeyInput } from '../api/keys';
 
 /** The provider methods the activities call. */
 export type ProviderPort = Pick<
@@ -21,6 +22,20 @@ export type ProviderPort = Pick<
   | 'getAccount'
   | 'transferFunds'
   | 'listLedgerEntries'
+  // Card lifecycle (issue #5): activation, work orders, card operations, accounts, wallet.
+  | 'listCard3dsRecords'
+  | 'activatePhysicalCard'
+  | 'uploadFile'
+  | 'submitWorkOrder'
+  | 'listWorkOrders'
+  | 'freezeCard'
+  | 'unfreezeCard'
+  | 'updatePin'
+  | 'createSharedAccount'
+  | 'listCoins'
+  | 'listWalletAddresses'
+  | 'createWalletAddress'
+  | 'listWalletTransactions'
 >;
 
 /** Structured logger; never pass personal data or card numbers in `fields`. */
@@ -33,4 +48,8 @@ export interface ActivityDeps {
   provider: ProviderPort;
   /** Defaults to the activity context's logger (which adds workflow and attempt ids). */
   logger?: ActivityLogger;
+  /** Opens sealed PINs and provider-encrypted values (activation codes); required by the lifecycle activities that need it. */
+  merchantPrivateKey?: KeyInput;
+  /** Directory holding work-order supporting files referenced by name (`{ ref }`); no other path is read. */
+  fileStoreDir?: string;
 }

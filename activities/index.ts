@@ -7,10 +7,12 @@ import { createAccountActivities } from './accounts';
 import { createCardActivities } from './cards';
 import { createCardholderActivities } from './cardholders';
 import type { ActivityDeps } from './deps';
+import { createLifecycleActivities } from './lifecycle';
 import { createOnboardingActivities } from './onboarding';
 
 export type { ActivityDeps, ActivityLogger, ProviderPort } from './deps';
 export type * from './types';
+export type * from './lifecycle';
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -18,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCardholderActivities(deps),
     ...createAccountActivities(deps),
     ...createOnboardingActivities(deps),
+    ...createLifecycleActivities(deps),
   };
 }
 

@@ -1,0 +1,99 @@
+/**
+ * Physical card activation by code (spec: /card/physicalCard/activeCard, and the card's
+ * activation_code record in /card/third3dsTransaction). The code and the PIN are decrypted in
+ * {@link activateWithCode} only, used for the one call, and never returned or logged.
+ */
+import { cancellationSignal } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Card3dsRecord } from '../api/schemas/card-records';
+import { FailureTypes } from '../domain/failure-types';
+import type { ActivityDeps } from './deps';
+import { callIdempotent } from './idempotent';
+import { longPoll, type PollSettings } from './long-poll';
+import { openSealed } from './secrets';
+
+/** An activation code record, without its value. */
+export interface ActivationCodeRef {
+  tradeNo: string;
+  transactionTime: number;
+  expirationTime: number;
+}
+
+export interface ActivationOutcome {
+  merchantOrderNo: string;
+  cardNo: string;
+  /** processing, success or fail as answered; `success` when a lookup found the card already Normal. */
+  status: string;
+  remark?: string;
+}
+
+export function createActivationActivities(deps: ActivityDeps) {
+  const { provider } = deps;
+
+  async function codeRecords(cardNo: string, tradeNo?: string): Promise<Card3dsRecord[]> {
+    const page = await provider.listCard3dsRecords(
+      { pageNum: 1, pageSize: 100, cardNo, type: 'activation_code', ...(tradeNo ? { tradeNo } : {}) },
+      { signal: cancellationSignal() },
+    );
+    return page.records.filter((r) => r.cardNo === cardNo && r.type === 'activation_code');
+  }
+
+  /** The newest unexpired activation code record of the card, or undefined. */
+  async function latestCode(cardNo: string): Promise<ActivationCodeRef | undefined> {
+    const now = Date.now();
+    const newest = (await codeRecords(cardNo))
+      .filter((r) => r.expirationTime > now)
+      .sort((a, b) => b.transactionTime - a.transactionTime)[0];
+    return newest ? { tradeNo: newest.tradeNo, transactionTime: newest.transactionTime, expirationTime: newest.expirationTime } : undefined;
+  }
+
+  return {
+    /** Polls until the card has an unexpired activation_code record; returns its tradeNo (never the value). */
+    async awaitActivationCode(input: { cardNo: string; poll: PollSettings }): Promise<ActivationCodeRef> {
+      return longPoll<ActivationCodeRef | undefined>({
+        poll: input.poll,
+        what: 'the activation code record',
+        probe: () => latestCode(input.cardNo),
+        done: (ref) => ref !== undefined,
+        describe: (ref) => (ref ? 'issued' : 'not issued'),
+      }) as Promise<ActivationCodeRef>;
+    },
+
+    /**
+     * Activates with the code of record `activationCodeTradeNo` and the sealed PIN. Idempotent by
+     * merchantOrderNo: activation has no record of its own to query, so after an ambiguous outcome
+     * (or on a retry) a card already Normal counts as done; a "Duplicate order number" while the
+     * card is still un_activated is retried until the earlier activation shows.
+     */
+    async activateWithCode(input: {
+      merchantOrderNo: string;
+      cardNo: string;
+      sealedPin: string;
+      activationCodeTradeNo: string;
+      noPinPaymentAmount?: string;
+    }): Promise<ActivationOutcome> {
+      const { merchantOrderNo, cardNo } = input;
+      const { value } = await callIdempotent<ActivationOutcome>({
+        merchantOrderNo,
+        lookup: async () => {
+          const card = await provider.getCardInfo({ cardNo, onlySimpleInfo: true }, { signal: cancellationSignal() });
+          return card.status === 'Normal' ? { merchantOrderNo, cardNo, status: 'success', remark: 'card is Normal' } : undefined;
+        },
+        send: async () => {
+          const record = (await codeRecords(cardNo, input.activationCodeTradeNo)).find((r) => r.tradeNo === input.activationCodeTradeNo);
+          if (!record) {
+            throw ApplicationFailure.nonRetryable(`activation code record ${input.activationCodeTradeNo} of the card was not found`, FailureTypes.invalidInput);
+          }
+          const activeCode = openSealed(record.values, deps.merchantPrivateKey, 'activation code');
+          const pin = openSealed(input.sealedPin, deps.merchantPrivateKey, 'sealedPin');
+          const result = await provider.activatePhysicalCard(
+            { merchantOrderNo, cardNo, pin, activeCode, ...(input.noPinPaymentAmount === undefined ? {} : { noPinPaymentAmount: input.noPinPaymentAmount }) },
+            { signal: cancellationSignal() },
+          );
+          return { merchantOrderNo, cardNo, status: result.status, ...(result.remark ? { remark: result.remark } : {}) };
+        },
+      });
+      return value;
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Fund transfers and shared accounts (spec: Account). The transfer itself is the existing
+ * `transferFunds` activity (accounts.ts, idempotent by merchantOrderNo); here: reading both
+ * accounts before it, confirming it in the ledger after it (the operation answers only `true`),
+ * and creating a shared (MARGIN) account idempotently by name.
+ */
+import { cancellationSignal } from '@temporalio/activity';
+import type { Account, LedgerEntry } from '../api/schemas/account';
+import { isTransferEntry, type LedgerLeg, type TransferAccount } from '../domain/fund-transfer';
+import type { SharedAccountResult } from '../domain/shared-account';
+import type { ActivityDeps } from './deps';
+import { isAmbiguous, toActivityFailure } from './failures';
+import { longPoll, type PollSettings } from './long-poll';
+
+export interface TransferAccounts {
+  payer: TransferAccount & { digital: number };
+  payee: TransferAccount & { digital: number };
+}
+
+function accountOf(a: Account): TransferAccount & { digital: number } {
+  return { accountId: a.accountId, accountType: a.accountType, currency: a.currency, availableBalance: a.availableBalance, digital: a.digital };
+}
+
+function legOf(e: LedgerEntry): LedgerLeg {
+  return { accountId: e.accountId, txId: e.txId, orderNo: e.orderNo, direction: e.direction, amount: e.amount, beforeBalance: e.beforeBalance, afterBalance: e.afterBalance };
+}
+
+/** Pages of the ledger read while looking for one transfer (100 entries each). */
+const LEDGER_PAGES = 5;
+
+export function createTransferActivities(deps: ActivityDeps) {
+  const { provider } = deps;
+
+  async function findLegs(input: { merchantOrderNo: string; bizType: 'fund_transfer' | 'fund_collection'; payerAccountId: string; payeeAccountId: string }) {
+    const legs: { payer?: LedgerLeg; payee?: LedgerLeg } = {};
+    for (let pageNum = 1; pageNum <= LEDGER_PAGES; pageNum++) {
+      const page = await provider.listLedgerEntries({ pageNum, pageSize: 100, bizType: input.bizType }, { signal: cancellationSignal() });
+      for (const entry of page.records) {
+        if (!isTransferEntry(entry, input.merchantOrderNo)) continue;
+        if (entry.accountId === input.payerAccountId && entry.direction === 'OUT') legs.payer = legOf(entry);
+        if (entry.accountId === input.payeeAccountId && entry.direction === 'IN') legs.payee = legOf(entry);
+      }
+      if ((legs.payer && legs.payee) || page.records.length < 100) break;
+    }
+    return legs;
+  }
+
+  async function findSharedAccount(accountName: string): Promise<Account | undefined> {
+    const accounts = await provider.getAccountInfo({}, { signal: cancellationSignal() });
+    return accounts.find((a) => a.accountType === 'MARGIN' && a.accountName === accountName);
+  }
+
+  return {
+    /** Both accounts of a transfer, with balances, types and decimals, for the checks made before sending. */
+    async prepareTransfer(input: { payerAccountId: string; payeeAccountId: string }): Promise<TransferAccounts> {
+      try {
+        const signal = cancellationSignal();
+        const [payer, payee] = await Promise.all([
+          provider.getAccount({ accountId: input.payerAccountId }, { signal }),
+          provider.getAccount({ accountId: input.payeeAccountId }, { signal }),
+        ]);
+        return { payer: accountOf(payer), payee: accountOf(payee) };
+      } catch (error) {
+        throw toActivityFailure(error);
+      }
+    },
+
+    /** Polls the ledger until both legs of the transfer keyed `merchantOrderNo` are there. */
+    async awaitTransferInLedger(input: {
+      merchantOrderNo: string;
+      bizType: 'fund_transfer' | 'fund_collection';
+      payerAccountId: string;
+      payeeAccountId: string;
+      poll: PollSettings;
+    }): Promise<{ payer: LedgerLeg; payee: LedgerLeg }> {
+      const { poll, ...filter } = input;
+      return longPoll({
+        poll,
+        what: `ledger entries of transfer ${input.merchantOrderNo}`,
+        probe: () => findLegs(filter),
+        done: (legs) => legs.payer !== undefined && legs.payee !== undefined,
+        describe: (legs) => `${legs.payer ? 'payer' : ''}${legs.payee ? ' payee' : ''}`.trim() || 'none',
+      }) as Promise<{ payer: LedgerLeg; payee: LedgerLeg }>;
+    },
+
+    /**
+     * A shared (MARGIN) account named `accountName`: the existing one, or a new one. The create
+     * has no merchantOrderNo, so the name is the key: looked up before creating and after any
+     * failed or ambiguous create (the sandbox, like a careful provider, refuses a second name).
+     */
+    async ensureSharedAccount(input: { accountName: string }): Promise<SharedAccountResult> {
+      const accountName = input.accountName.trim();
+      const result = (a: Account, created: boolean): SharedAccountResult => ({ accountId: a.accountId, accountName: a.accountName, currency: a.currency, created });
+      try {
+        const existing = await findSharedAccount(accountName);
+        if (existing) return result(existing, false);
+        try {
+          return result(await provider.createSharedAccount({ accountName }, { signal: cancellationSignal() }), true);
+        } catch (error) {
+          const found = await findSharedAccount(accountName);
+          if (found) return result(found, isAmbiguous(error));
+          throw error;
+        }
+      } catch (error) {
+        throw toActivityFailure(error);
+      }
+    },
+  };
+}

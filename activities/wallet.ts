@@ -1,0 +1,90 @@
+/**
+ * On-chain funding (spec: Wallet): the coin's deposit address (reused, or created where the coin
+ * is enabled and takes deposits) and the long-poll over the v2 wallet transactions of that
+ * address until our deposit succeeds or fails.
+ */
+import { cancellationSignal } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { WalletTransaction } from '../api/schemas/wallet';
+import { FailureTypes } from '../domain/failure-types';
+import { matchesDeposit, type DepositMatch } from '../domain/wallet-funding';
+import type { ActivityDeps } from './deps';
+import { toActivityFailure } from './failures';
+import { longPoll, type PollSettings } from './long-poll';
+
+export interface DepositAddress {
+  coinKey: string;
+  chain: string;
+  coinName: string;
+  address: string;
+  confirmations: number;
+}
+
+/** A v2 wallet DEPOSIT reduced to what funding uses. */
+export interface WalletDeposit {
+  orderNo: string;
+  status: 'wait_process' | 'processing' | 'success' | 'fail';
+  txHash?: string;
+  txAmount?: string;
+  receivedAmount: string;
+  receivedCurrency: string;
+  message?: string;
+  createTime: number;
+}
+
+export function depositOf(tx: WalletTransaction): WalletDeposit {
+  return {
+    orderNo: tx.orderNo,
+    status: tx.status,
+    ...(tx.txHash ? { txHash: tx.txHash } : {}),
+    ...(tx.txAmount ? { txAmount: tx.txAmount } : {}),
+    receivedAmount: tx.receivedAmount,
+    receivedCurrency: tx.receivedCurrency,
+    ...(tx.message ? { message: tx.message } : {}),
+    createTime: tx.createTime,
+  };
+}
+
+const FINAL: readonly string[] = ['success', 'fail'];
+
+export function createWalletActivities({ provider }: ActivityDeps) {
+  /** Our deposit: the oldest matching one (pages of 100, newest first). */
+  async function findDeposit(match: DepositMatch): Promise<WalletDeposit | undefined> {
+    const page = await provider.listWalletTransactions(
+      { pageNum: 1, pageSize: 100, destinationAddress: match.address, type: 'DEPOSIT', ...(match.txHash ? { txHash: match.txHash } : {}) },
+      { signal: cancellationSignal() },
+    );
+    const ours = page.records.filter((tx) => matchesDeposit(tx, match)).sort((a, b) => a.createTime - b.createTime)[0];
+    return ours ? depositOf(ours) : undefined;
+  }
+
+  return {
+    /** The deposit address of `coinKey`: an existing one, else a new one (only for an enabled coin that takes deposits). */
+    async prepareDepositAddress(input: { coinKey: string }): Promise<DepositAddress> {
+      try {
+        const signal = cancellationSignal();
+        const coin = (await provider.listCoins({}, { signal })).find((c) => c.coinKey === input.coinKey);
+        if (!coin) throw ApplicationFailure.nonRetryable(`coinKey: coin ${input.coinKey} does not exist`, FailureTypes.notEligible);
+        if (!coin.enabled || !coin.enableDeposit) {
+          throw ApplicationFailure.nonRetryable(`coinKey: coin ${input.coinKey} does not take deposits (enabled=${coin.enabled}, enableDeposit=${coin.enableDeposit})`, FailureTypes.notEligible);
+        }
+        const existing = (await provider.listWalletAddresses({}, { signal })).find((a) => a.coinKey === coin.coinKey);
+        const address = existing ?? (await provider.createWalletAddress({ coinKey: coin.coinKey }, { signal }));
+        return { coinKey: coin.coinKey, chain: coin.chain, coinName: coin.coinName, address: address.address, confirmations: coin.confirmations };
+      } catch (error) {
+        throw toActivityFailure(error);
+      }
+    },
+
+    /** Polls the address's deposits until ours is final (success after its confirmations, or fail). */
+    async awaitWalletDeposit(input: { match: DepositMatch; poll: PollSettings }): Promise<WalletDeposit> {
+      return longPoll<WalletDeposit | undefined>({
+        poll: input.poll,
+        what: `a deposit to the ${input.match.address.slice(0, 6)}… address`,
+        probe: () => findDeposit(input.match),
+        done: (tx) => tx !== undefined && FINAL.includes(tx.status),
+        describe: (tx) => (tx ? `${tx.orderNo} ${tx.status}` : 'no deposit yet'),
+      }) as Promise<WalletDeposit>;
+    },
+  };
+}
