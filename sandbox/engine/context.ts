@@ -22,7 +22,16 @@ export function createCtx(deps: SandboxEngineDeps, state: State): Ctx {
     state,
     ids: createIds(deps.random),
     now: () => deps.clock.now(),
-    later: (delayMs, fn) => deps.clock.schedule(delayMs, fn),
+    later: (delayMs, fn) =>
+      deps.clock.schedule(delayMs, () => {
+        // A failing step must not take a real-clock server down with an uncaught exception;
+        // it is recorded (see the engineErrors helper) and the rest of the sandbox carries on.
+        try {
+          fn();
+        } catch (error) {
+          state.taskErrors.push(error instanceof Error ? error.message : String(error));
+        }
+      }),
     emit: (category, payload) => deps.emit({ category, payload }),
   };
 }

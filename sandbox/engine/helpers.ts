@@ -157,6 +157,8 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
       registerOrder(ctx, b.merchantOrderNo, 'reserved', b.merchantOrderNo);
       return { merchantOrderNo: b.merchantOrderNo };
     },
+    /** {}: messages of scheduled steps that failed (a sandbox bug if not empty). */
+    engineErrors: () => ({ errors: [...ctx.state.taskErrors] }),
     /** {}: the money invariant's terms. */
     moneySnapshot: () => moneySnapshot(ctx),
   };

@@ -107,6 +107,7 @@ function initialState(): State {
     usedPans: new Set(),
     feesCollected: '0',
     externalCredits: '0',
+    taskErrors: [],
   };
 }
 

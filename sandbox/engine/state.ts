@@ -312,4 +312,6 @@ export interface State {
   usedPans: Set<string>;
   feesCollected: string;
   externalCredits: string;
+  /** Messages of scheduled steps that threw (should stay empty; read with the engineErrors helper). */
+  taskErrors: string[];
 }

@@ -24,7 +24,7 @@ import type {
   WalletTransaction,
   WorkOrder,
 } from './state';
-import { cityByCode } from '../data/cities';
+import { CITY_TREE, cityByCode } from '../data/cities';
 import { regionByCode } from '../data/regions';
 
 type Wire = Record<string, unknown>;
@@ -130,7 +130,7 @@ export function cardWire(ctx: Ctx, c: Card, withBalance: boolean): Wire {
       firstName: f.firstName ?? null,
       lastName: f.lastName ?? null,
       country: f.country ?? null,
-      state: null,
+      state: CITY_TREE.find((s) => s.children.some((c) => c.code === f.town))?.name ?? null,
       town: f.town ?? null,
       address: f.address ?? null,
       addressLine2: null,

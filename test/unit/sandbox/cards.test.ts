@@ -29,7 +29,12 @@ describe('create card, deposit, freeze, unfreeze', () => {
     expect(h.call('listCardTransactions', { orderNo: created.orderNo, pageNum: 1, pageSize: 10 }).records[0]!.status).toBe('processing');
     await h.clock.advance(500);
     const info = h.call('getCardInfo', { cardNo: created.cardNo, onlySimpleInfo: false });
-    expect(info).toMatchObject({ status: 'Normal', holderId, balanceInfo: { amount: '100.00', currency: 'USD' } });
+    expect(info).toMatchObject({
+      status: 'Normal',
+      holderId,
+      balanceInfo: { amount: '100.00', currency: 'USD' },
+      holderInfo: { firstName: 'Ada', lastName: 'Lovelace', country: 'US', state: 'California', town: 'US0102' },
+    });
     expect(h.call('getCardInfo', { cardNo: created.cardNo }).balanceInfo).toBeUndefined();
     expect(wallet(h)).toMatchObject({ availableBalance: '99893.50', frozenBalance: '0.00', totalBalance: '99893.50' });
     expect(ledger(h, created.orderNo).map((e) => [e.bizType, e.direction, e.amount, e.beforeBalance, e.afterBalance])).toEqual([

@@ -140,6 +140,7 @@ describe('money invariant', () => {
         }
         await h.clock.advance(3_600_000);
         expect(invariant(h)).toBe('0');
+        expect(await h.helper('engineErrors')).toEqual({ errors: [] });
       }),
       { numRuns: 100 },
     );
