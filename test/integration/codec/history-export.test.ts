@@ -1,0 +1,118 @@
+/**
+ * Proof of issue #6: a full onboarding (cardholder review, card creation with its initial
+ * deposit) runs with the shared data converter; its exported histories, and those of its child
+ * workflows, hold none of the personal or card values in clear, and decoding through the codec
+ * gives them back.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { WorkflowBundle } from '@temporalio/worker';
+import { createProviderClient } from '../../../api/client';
+import { decryptSensitive } from '../../../api/sensitive';
+import { createDataConverter } from '../../../codec/data-converter';
+import { parseKeyList } from '../../../codec/keys';
+import { AesGcmPayloadCodec } from '../../../codec/payload-codec';
+import type { OnboardingResult } from '../../../domain/customer-onboarding';
+import { onboardingStartAttributes } from '../../../domain/start-attributes';
+import { onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { WorkflowTypes } from '../../../domain/workflow-types';
+import { startSandbox, ZERO_DELAYS } from '../../../sandbox';
+import { startWebhookReceiver } from '../../../webhooks/receiver';
+import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
+import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../../support/temporal-env';
+import { CARD_TYPES, FAST_WAIT } from '../workflows/harness';
+import { decodedHistoryText, exportHistoryBytes } from './history-scan';
+
+const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);
+const dataConverter = createDataConverter(keyring);
+const codec = new AesGcmPayloadCodec(keyring);
+
+const suffix = Math.random().toString(36).slice(2, 8);
+/** Distinctive values, so a hit in the bytes can only be a leak. */
+const holder = {
+  shape: 'B2B' as const,
+  areaCode: '+1',
+  mobile: `5557${Math.floor(Math.random() * 1e6).toString().padStart(6, '0')}`,
+  email: `zoltana.${suffix}@example.com`,
+  firstName: 'Zoltana',
+  lastName: 'Quibbleworth',
+  birthday: '1987-03-14',
+  country: 'US',
+  town: 'US0101',
+  address: '77 Wintergreen Lane',
+  postCode: 'QX7733',
+};
+
+let bundle: WorkflowBundle;
+beforeAll(async () => {
+  bundle = await bundleCardflowWorkflows();
+}, 120_000);
+
+describe('payload encryption of a full onboarding', () => {
+  it('keeps personal and card data out of the exported histories, and the codec gives it back', async () => {
+    const { address, namespace } = testTemporalServer();
+    const sandbox = await startSandbox({ delays: ZERO_DELAYS, clock: 'real' });
+    const connection = await Connection.connect({ address });
+    const client = new Client({ connection, namespace, dataConverter });
+    const rawClient = new Client({ connection, namespace });
+    const dataDir = await mkdtemp(join(tmpdir(), 'cardflow-proof-'));
+    const receiver = await startWebhookReceiver({ platformPublicKey: sandbox.keys.platform.publicKey, client, dataDir });
+    sandbox.setWebhookUrl(receiver.url);
+    const provider = createProviderClient(sandbox.clientConfig());
+    const nativeConnection = await connectTestNativeConnection();
+    const taskQueue = uniqueTaskQueue('proof');
+    const customerRef = `proof-${suffix}`;
+    try {
+      const worker = await createWorker({
+        connection: nativeConnection,
+        namespace,
+        taskQueue,
+        activityDeps: { provider },
+        workflowBundle: bundle,
+        workerOptions: { dataConverter },
+      });
+      const result = await worker.runUntil(async () => {
+        const handle = await client.workflow.start(WorkflowTypes.customerOnboarding, {
+          workflowId: onboardingWorkflowId(customerRef),
+          taskQueue,
+          args: [{ customerRef, cardTypeId: CARD_TYPES.b2bWithDeposit, holder, initialDeposit: '100', wait: FAST_WAIT }],
+          typedSearchAttributes: onboardingStartAttributes(customerRef),
+        });
+        return (await handle.result()) as OnboardingResult;
+      });
+
+      // The card's number and CVV as the provider holds them (never asked for by the onboarding).
+      const sensitive = await provider.getCardSensitiveData({ cardNo: result.card.cardNo });
+      const cardNumber = decryptSensitive(sensitive.cardNumber!, sandbox.keys.merchant.privateKey);
+      const cvv = decryptSensitive(sensitive.cvv!, sandbox.keys.merchant.privateKey);
+
+      // Every workflow of the run: the onboarding and its children, found by task queue.
+      const workflowIds: string[] = [];
+      for await (const execution of rawClient.workflow.list({ query: `TaskQueue = '${taskQueue}'` })) workflowIds.push(execution.workflowId);
+      expect(workflowIds.length).toBeGreaterThanOrEqual(3);
+
+      const personal = [holder.firstName, holder.lastName, holder.email, holder.mobile, holder.birthday, holder.address, holder.postCode];
+      let decodedText = '';
+      for (const workflowId of workflowIds) {
+        const bytes = await exportHistoryBytes(rawClient, workflowId);
+        const raw = bytes.toString('latin1');
+        for (const value of [...personal, cardNumber]) expect({ workflowId, leaked: raw.includes(value) ? value : null }).toEqual({ workflowId, leaked: null });
+        expect(raw).not.toContain(`"cvv":"${cvv}"`);
+        const decoded = await decodedHistoryText(bytes, codec);
+        expect(decoded.encrypted).toBe(decoded.total);
+        decodedText += decoded.text;
+      }
+      for (const value of personal) expect(decodedText).toContain(value);
+    } finally {
+      await nativeConnection.close();
+      await receiver.stop();
+      await sandbox.stop();
+      await provider.close();
+      await connection.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
