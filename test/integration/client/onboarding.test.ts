@@ -1,0 +1,121 @@
+/**
+ * The client library on the real dev server: one execution per customer reference however often
+ * it is started, progress readable while a review is pending, a correction through the Update,
+ * and the CLI refusing a bad input file before contacting anything.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { runCli } from '../../../client/cli';
+import { awaitResult, getProgress, startOnboarding, submitCorrection } from '../../../client/onboarding';
+import { watchProgress } from '../../../client/progress';
+import { InvalidInputError } from '../../../client/validation';
+import { onboardingWorkflowId } from '../../../domain';
+import { CARD_TYPES, FAST_WAIT, type Harness, startHarness } from '../workflows/harness';
+import { b2bHolder, uniqueEmail } from '../workflows/holders';
+
+jest.setTimeout(120_000);
+
+let harness: Harness;
+let dir: string;
+
+beforeAll(async () => {
+  harness = await startHarness();
+  dir = mkdtempSync(path.join(tmpdir(), 'cardflow-cli-'));
+});
+
+afterAll(async () => {
+  await harness?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function input(customerRef: string, email: string) {
+  return { customerRef, cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(email), initialDeposit: '20.00', wait: FAST_WAIT };
+}
+
+/** Executions with this customer's workflow id, as visibility (eventually consistent) lists them once it lists any. */
+async function executions(customerRef: string, expectAny = true): Promise<number> {
+  const query = `WorkflowId = '${onboardingWorkflowId(customerRef)}'`;
+  for (let i = 0; ; i++) {
+    const { count } = await harness.client.workflow.count(query);
+    if (count > 0 || !expectAny || i >= 50) return count;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+it('starting the same customer reference twice, running or closed, makes one execution', async () => {
+  const customerRef = `dup-${randomUUID().slice(0, 8)}`;
+  // No worker polls this queue: the first execution stays running while the second start arrives.
+  const first = await startOnboarding(harness.client, input(customerRef, uniqueEmail('dup')), { taskQueue: harness.taskQueue });
+  const second = await startOnboarding(harness.client, input(customerRef, uniqueEmail('other')), { taskQueue: harness.taskQueue });
+  expect(first.started).toBe(true);
+  expect(second.started).toBe(false);
+  expect(second.workflowId).toBe(first.workflowId);
+  const firstRun = (await first.handle.describe()).runId;
+  expect((await second.handle.describe()).runId).toBe(firstRun);
+
+  await first.handle.terminate('test: closed');
+  const third = await startOnboarding(harness.client, input(customerRef, uniqueEmail('third')), { taskQueue: harness.taskQueue });
+  expect(third.started).toBe(false);
+  expect((await third.handle.describe()).runId).toBe(firstRun);
+  expect(await executions(customerRef)).toBe(1);
+});
+
+it('refuses an invalid input before starting anything, naming the field and rule', async () => {
+  const customerRef = `bad-${randomUUID().slice(0, 8)}`;
+  const bad = { ...input(customerRef, 'not-an-email'), initialDeposit: 20 };
+  await expect(startOnboarding(harness.client, bad, { taskQueue: harness.taskQueue })).rejects.toThrow(InvalidInputError);
+  await expect(startOnboarding(harness.client, bad, { taskQueue: harness.taskQueue })).rejects.toThrow(/initialDeposit: /);
+  expect(await executions(customerRef, false)).toBe(0);
+});
+
+it('the CLI rejects a bad input file naming the field, and contacts nothing', async () => {
+  const file = path.join(dir, 'customer.json');
+  writeFileSync(file, JSON.stringify({ ...input('cli-bad', 'x@example.com'), cardTypeId: 'visa', holder: { ...b2bHolder('x@example.com'), postCode: 'no spaces allowed' } }));
+  const out: string[] = [];
+  const err: string[] = [];
+  const connect = jest.fn(() => Promise.reject(new Error('must not connect')));
+  const code = await runCli(['onboard', '--file', file], { out: (l) => out.push(l), err: (l) => err.push(l), env: {}, connect });
+  expect(code).toBe(2);
+  expect(connect).not.toHaveBeenCalled();
+  const message = err.join('\n');
+  expect(message).toMatch(/cardTypeId: must be an id of digits/);
+  expect(message).toMatch(/holder\.postCode: /);
+  expect(message).toMatch(/nothing was started/);
+  expect(message).not.toContain('no spaces allowed'); // rules, never values
+  expect(out).toEqual([]);
+});
+
+it('progress is readable during review, a correction after a reject is accepted, and the onboarding completes', async () => {
+  const customerRef = `fix-${randomUUID().slice(0, 8)}`;
+  await harness.withWorker(async () => {
+    const started = await startOnboarding(harness.client, input(customerRef, uniqueEmail('reject.admin')), { taskQueue: harness.taskQueue });
+    expect(started.started).toBe(true);
+    const stages: string[] = [];
+    const abort = new AbortController();
+    const watching = watchProgress(
+      harness.client,
+      customerRef,
+      (p) => {
+        stages.push(p.stage);
+        if (p.stage === 'awaiting_correction') abort.abort();
+      },
+      { pollMs: 100, signal: abort.signal },
+    );
+    const watched = await watching;
+    expect(watched.status).toBe('RUNNING');
+    expect(stages.at(-1)).toBe('awaiting_correction');
+    const progress = await getProgress(harness.client, customerRef);
+    expect(progress).toEqual(expect.objectContaining({ customerRef, stage: 'awaiting_correction' }));
+    expect(progress.review?.rejectReason).toBeTruthy();
+
+    const status = await submitCorrection(harness.client, customerRef, { holder: b2bHolder(uniqueEmail('fixed')) });
+    expect(status.resubmissions).toBe(1);
+    const result = await awaitResult(harness.client, customerRef);
+    expect(result.customerRef).toBe(customerRef);
+    expect(result.cardholder?.resubmissions).toBe(1);
+    expect(result.card.cardNo).toMatch(/\S/);
+    expect((await getProgress(harness.client, customerRef)).stage).toBe('completed');
+  });
+});
