@@ -1,6 +1,7 @@
 /** The manual sandbox clock runs due tasks in time order and nothing early; the seeded ids repeat per seed. */
 import { createClock } from '../../../sandbox/clock';
 import { createIds, isLuhnValid, mulberry32 } from '../../../sandbox/random';
+import { createHarness } from './harness';
 
 describe('manual clock', () => {
   it('runs tasks in due order, including tasks scheduled by tasks, and never before their time', async () => {
@@ -50,5 +51,17 @@ describe('seeded ids', () => {
     const pan = a.pan('428852');
     expect(pan).toMatch(/^428852\d{10}$/);
     expect(isLuhnValid(pan)).toBe(true);
+  });
+});
+
+describe('engine reproducibility', () => {
+  it('gives the same ids for the same seed and different ones for another seed', () => {
+    const run = (seed: number) => {
+      const h = createHarness({}, seed);
+      const card = h.call('createCard', { merchantOrderNo: 'SEEDED-ORDER-000000001', cardTypeId: '1852379830190366721', amount: '0' });
+      return [card.cardNo, card.orderNo, h.call('getAccountInfo', {})[0]!.accountId];
+    };
+    expect(run(5)).toEqual(run(5));
+    expect(run(5)).not.toEqual(run(6));
   });
 });
