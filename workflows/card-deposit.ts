@@ -9,7 +9,7 @@ import { planCardDeposit } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { providerEventSignal } from '../domain/provider-event';
-import { failIssues, failWith } from './failures';
+import { failed, failIssues, failWith } from './failures';
 import { EventInbox } from './inbox';
 import { cardOperationWait, providerCalls } from './profiles';
 import { addOrderNo, isChild, setAttributes } from './search';
@@ -27,41 +27,45 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
     throw failure;
   };
 
-  const cardType = input.cardType ?? (await providerCalls.getCardType({ cardTypeId: input.cardTypeId }));
-  const planned = planCardDeposit(cardType, input.amount);
-  if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
-  const plan = planned.plan;
-  status.fee = plan.fee;
+  try {
+    const cardType = input.cardType ?? (await providerCalls.getCardType({ cardTypeId: input.cardTypeId }));
+    const planned = planCardDeposit(cardType, input.amount);
+    if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
+    const plan = planned.plan;
+    status.fee = plan.fee;
 
-  const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardDeposit);
-  status.merchantOrderNo = merchantOrderNo;
-  addOrderNo(merchantOrderNo);
-  if (!isChild()) setAttributes({ cardNo: input.cardNo, customerRef: input.customerRef, flow: 'card_deposit' });
-  status.stage = 'depositing';
-  const sent = await providerCalls.depositCard({
-    merchantOrderNo,
-    cardNo: input.cardNo,
-    amount: plan.amount,
-    required: { ...(input.accountId ? { accountId: input.accountId } : {}), total: plan.total, currency: plan.currency },
-  });
-  status.operationStatus = sent.status;
+    const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardDeposit);
+    status.merchantOrderNo = merchantOrderNo;
+    addOrderNo(merchantOrderNo);
+    if (!isChild()) setAttributes({ cardNo: input.cardNo, customerRef: input.customerRef, flow: 'card_deposit' });
+    status.stage = 'depositing';
+    const sent = await providerCalls.depositCard({
+      merchantOrderNo,
+      cardNo: input.cardNo,
+      amount: plan.amount,
+      required: { ...(input.accountId ? { accountId: input.accountId } : {}), total: plan.total, currency: plan.currency },
+    });
+    status.operationStatus = sent.status;
 
-  status.stage = 'awaiting_deposit';
-  const operation = await waitForCardOperation(inbox, sent, cardOperationWait(input.wait));
-  status.operationStatus = operation.status;
-  if (operation.status === 'fail') {
-    fail(failWith(FailureTypes.operationFailed, `deposit ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`));
+    status.stage = 'awaiting_deposit';
+    const operation = await waitForCardOperation(inbox, sent, cardOperationWait(input.wait));
+    status.operationStatus = operation.status;
+    if (operation.status === 'fail') {
+      fail(failWith(FailureTypes.operationFailed, `deposit ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`));
+    }
+    const card = await providerCalls.getCardSummary({ cardNo: input.cardNo });
+    status.stage = 'completed';
+    return {
+      cardNo: input.cardNo,
+      merchantOrderNo,
+      orderNo: operation.orderNo,
+      amount: plan.amount,
+      fee: operation.fee || plan.fee,
+      ...(operation.receivedAmount ? { receivedAmount: operation.receivedAmount } : {}),
+      currency: operation.currency || plan.currency,
+      ...(card.balance ? { balance: card.balance } : {}),
+    };
+  } catch (error) {
+    return failed(status, error);
   }
-  const card = await providerCalls.getCardSummary({ cardNo: input.cardNo });
-  status.stage = 'completed';
-  return {
-    cardNo: input.cardNo,
-    merchantOrderNo,
-    orderNo: operation.orderNo,
-    amount: plan.amount,
-    fee: operation.fee || plan.fee,
-    ...(operation.receivedAmount ? { receivedAmount: operation.receivedAmount } : {}),
-    currency: operation.currency || plan.currency,
-    ...(card.balance ? { balance: card.balance } : {}),
-  };
 }

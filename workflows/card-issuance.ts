@@ -17,7 +17,7 @@ import { planCardCreation } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { providerEventSignal } from '../domain/provider-event';
-import { failIssues, failWith } from './failures';
+import { failed, failIssues, failWith } from './failures';
 import { EventInbox } from './inbox';
 import { cardOperationWait, providerCalls } from './profiles';
 import { addOrderNo, isChild, setAttributes } from './search';
@@ -35,64 +35,68 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
     throw failure;
   };
 
-  const cardType = input.cardType ?? (await providerCalls.getCardType({ cardTypeId: input.cardTypeId }));
-  const planned = planCardCreation(cardType, input.initialDeposit);
-  if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
-  const plan = planned.plan;
-  const issues: FieldIssue[] = [];
-  if (cardType.needCardHolder && !input.holderId) issues.push({ path: 'holderId', message: `is required by card type ${cardType.cardTypeId} (needCardHolder)` });
-  if (input.budgetTopUp && cardType.mode !== 'BUDGET_CARD') {
-    issues.push({ path: 'budgetTopUp', message: `applies to shared card (BUDGET_CARD) mode; card type ${cardType.cardTypeId} is ${cardType.mode}` });
+  try {
+    const cardType = input.cardType ?? (await providerCalls.getCardType({ cardTypeId: input.cardTypeId }));
+    const planned = planCardCreation(cardType, input.initialDeposit);
+    if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
+    const plan = planned.plan;
+    const issues: FieldIssue[] = [];
+    if (cardType.needCardHolder && !input.holderId) issues.push({ path: 'holderId', message: `is required by card type ${cardType.cardTypeId} (needCardHolder)` });
+    if (input.budgetTopUp && cardType.mode !== 'BUDGET_CARD') {
+      issues.push({ path: 'budgetTopUp', message: `applies to shared card (BUDGET_CARD) mode; card type ${cardType.cardTypeId} is ${cardType.mode}` });
+    }
+    if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
+
+    let topUpMerchantOrderNo: string | undefined;
+    if (input.budgetTopUp) {
+      status.stage = 'topping_up';
+      topUpMerchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.budgetTopUp);
+      await providerCalls.transferFunds({ merchantOrderNo: topUpMerchantOrderNo, type: 'TRANSFER', ...input.budgetTopUp });
+    }
+    const accountId = input.accountId ?? input.budgetTopUp?.payeeAccountId;
+
+    const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO);
+    status.merchantOrderNo = merchantOrderNo;
+    addOrderNo(merchantOrderNo);
+    status.stage = 'creating';
+    const created = await providerCalls.createCard({
+      merchantOrderNo,
+      cardTypeId: cardType.cardTypeId,
+      amount: plan.amount,
+      ...(input.holderId ? { holderId: input.holderId } : {}),
+      ...(accountId ? { accountId } : {}),
+      required: { ...(accountId ? { accountId } : {}), total: plan.total, currency: plan.currency },
+    });
+    status.operationStatus = created.status;
+    if (created.cardNo) status.cardNo = created.cardNo;
+
+    status.stage = 'awaiting_creation';
+    const operation = await waitForCardOperation(inbox, created, cardOperationWait(input.wait));
+    status.operationStatus = operation.status;
+    if (operation.status === 'fail') {
+      fail(failWith(FailureTypes.operationFailed, `card creation ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`));
+    }
+    const cardNo = operation.cardNo ?? created.cardNo;
+    if (!cardNo) return fail(failWith(FailureTypes.operationFailed, `card creation ${merchantOrderNo} succeeded without a cardNo`));
+    status.cardNo = cardNo;
+    // A child's parent records the card number; standalone, this workflow does.
+    if (!isChild()) setAttributes({ cardNo, customerRef: input.customerRef, flow: 'card_issuance' });
+
+    status.stage = 'reading_card';
+    const card = await providerCalls.getCardSummary({ cardNo });
+    status.stage = 'completed';
+    return {
+      cardNo,
+      cardStatus: card.status,
+      cardTypeId: cardType.cardTypeId,
+      ...(input.holderId ? { holderId: input.holderId } : {}),
+      merchantOrderNo,
+      orderNo: operation.orderNo,
+      initialDeposit: { amount: operation.amount || plan.amount, fee: operation.fee || plan.depositFee },
+      ...(topUpMerchantOrderNo ? { topUpMerchantOrderNo } : {}),
+      ...(card.balance ? { balance: card.balance } : {}),
+    };
+  } catch (error) {
+    return failed(status, error);
   }
-  if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
-
-  let topUpMerchantOrderNo: string | undefined;
-  if (input.budgetTopUp) {
-    status.stage = 'topping_up';
-    topUpMerchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.budgetTopUp);
-    await providerCalls.transferFunds({ merchantOrderNo: topUpMerchantOrderNo, type: 'TRANSFER', ...input.budgetTopUp });
-  }
-  const accountId = input.accountId ?? input.budgetTopUp?.payeeAccountId;
-
-  const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO);
-  status.merchantOrderNo = merchantOrderNo;
-  addOrderNo(merchantOrderNo);
-  status.stage = 'creating';
-  const created = await providerCalls.createCard({
-    merchantOrderNo,
-    cardTypeId: cardType.cardTypeId,
-    amount: plan.amount,
-    ...(input.holderId ? { holderId: input.holderId } : {}),
-    ...(accountId ? { accountId } : {}),
-    required: { ...(accountId ? { accountId } : {}), total: plan.total, currency: plan.currency },
-  });
-  status.operationStatus = created.status;
-  if (created.cardNo) status.cardNo = created.cardNo;
-
-  status.stage = 'awaiting_creation';
-  const operation = await waitForCardOperation(inbox, created, cardOperationWait(input.wait));
-  status.operationStatus = operation.status;
-  if (operation.status === 'fail') {
-    fail(failWith(FailureTypes.operationFailed, `card creation ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`));
-  }
-  const cardNo = operation.cardNo ?? created.cardNo;
-  if (!cardNo) return fail(failWith(FailureTypes.operationFailed, `card creation ${merchantOrderNo} succeeded without a cardNo`));
-  status.cardNo = cardNo;
-  // A child's parent records the card number; standalone, this workflow does.
-  if (!isChild()) setAttributes({ cardNo, customerRef: input.customerRef, flow: 'card_issuance' });
-
-  status.stage = 'reading_card';
-  const card = await providerCalls.getCardSummary({ cardNo });
-  status.stage = 'completed';
-  return {
-    cardNo,
-    cardStatus: card.status,
-    cardTypeId: cardType.cardTypeId,
-    ...(input.holderId ? { holderId: input.holderId } : {}),
-    merchantOrderNo,
-    orderNo: operation.orderNo,
-    initialDeposit: { amount: operation.amount || plan.amount, fee: operation.fee || plan.depositFee },
-    ...(topUpMerchantOrderNo ? { topUpMerchantOrderNo } : {}),
-    ...(card.balance ? { balance: card.balance } : {}),
-  };
 }

@@ -31,7 +31,7 @@ import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no'
 import { orderNosKey } from '../domain/start-attributes';
 import { providerEventSignal } from '../domain/provider-event';
 import type { CardType } from '../api/schemas/card-type';
-import { failIssues, failWith, isTimeout, summarize } from './failures';
+import { failed, failIssues, failWith, isTimeout, summarize } from './failures';
 import { EventInbox } from './inbox';
 import { providerCalls, reviewWait } from './profiles';
 import { addOrderNo, isChild, setAttributes } from './search';
@@ -104,55 +104,59 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
     throw failure;
   };
 
-  const dataIssues = cardholderDataIssues(holder);
-  if (dataIssues.length) fail(failIssues(FailureTypes.invalidInput, dataIssues));
-  cardType ??= await providerCalls.getCardType({ cardTypeId: input.cardTypeId });
-  const eligibility = holderEligibilityIssues(cardType, holder, { existingCards: input.existingCards ?? 0 });
-  if (eligibility.length) fail(failIssues(FailureTypes.notEligible, eligibility));
+  try {
+    const dataIssues = cardholderDataIssues(holder);
+    if (dataIssues.length) fail(failIssues(FailureTypes.invalidInput, dataIssues));
+    cardType ??= await providerCalls.getCardType({ cardTypeId: input.cardTypeId });
+    const eligibility = holderEligibilityIssues(cardType, holder, { existingCards: input.existingCards ?? 0 });
+    if (eligibility.length) fail(failIssues(FailureTypes.notEligible, eligibility));
 
-  const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardholderCreate);
-  addOrderNo(merchantOrderNo);
-  enter('submitting');
-  // Events that arrive from here on belong to this submission.
-  let since = inbox.position;
-  let review = await providerCalls.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder });
-  enter('in_review', review);
-  // card_holder webhooks route by CardflowOrderNos (set at start for a child) or by holderId.
-  if (!isChild()) setAttributes({ holderId: review.holderId, customerRef: input.customerRef, flow: 'cardholder' });
-  else if (!orderNosKey()) setAttributes({ holderId: review.holderId });
-  const profile = reviewWait(input.wait);
-
-  for (;;) {
-    if (review.status !== 'pass_audit' && review.status !== 'reject') {
-      try {
-        review = await waitForReview(inbox, review.holderId, since, profile, deadlineAt - Date.now());
-      } catch (error) {
-        if (isTimeout(error)) fail(failWith(FailureTypes.reviewDeadlineExceeded, `cardholder ${review.holderId} was not approved before the deadline`));
-        throw error;
-      }
-    }
-    if (review.status === 'pass_audit') {
-      enter('approved', review);
-      return { holderId: review.holderId, status: 'pass_audit', merchantOrderNo, resubmissions: status.resubmissions };
-    }
-
-    // reject: wait for corrected data (spec: update only when status=reject).
-    enter('awaiting_correction', review);
-    status.rejectReason = review.description ?? 'rejected without a description';
-    await notifyParent({ stage: 'awaiting_correction', holderId: review.holderId, statusFlowLocation: review.statusFlowLocation, rejectReason: status.rejectReason });
-    const remaining = deadlineAt - Date.now();
-    if (remaining <= 0 || !(await condition(() => correction !== undefined, remaining))) {
-      fail(failWith(FailureTypes.reviewDeadlineExceeded, `cardholder ${review.holderId} was rejected and no correction arrived before the deadline`));
-    }
-    holder = correction as CardholderData;
-    enter('resubmitting');
-    since = inbox.position;
-    review = await providerCalls.updateCardholder({ holderId: review.holderId, holder });
-    correction = undefined;
-    status.resubmissions += 1;
-    sent += 1;
-    delete status.rejectReason;
+    const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardholderCreate);
+    addOrderNo(merchantOrderNo);
+    enter('submitting');
+    // Events that arrive from here on belong to this submission.
+    let since = inbox.position;
+    let review = await providerCalls.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder });
     enter('in_review', review);
-    await notifyParent({ stage: 'in_review', holderId: review.holderId, statusFlowLocation: review.statusFlowLocation });
+    // card_holder webhooks route by CardflowOrderNos (set at start for a child) or by holderId.
+    if (!isChild()) setAttributes({ holderId: review.holderId, customerRef: input.customerRef, flow: 'cardholder' });
+    else if (!orderNosKey()) setAttributes({ holderId: review.holderId });
+    const profile = reviewWait(input.wait);
+
+    for (;;) {
+      if (review.status !== 'pass_audit' && review.status !== 'reject') {
+        try {
+          review = await waitForReview(inbox, review.holderId, since, profile, deadlineAt - Date.now());
+        } catch (error) {
+          if (isTimeout(error)) fail(failWith(FailureTypes.reviewDeadlineExceeded, `cardholder ${review.holderId} was not approved before the deadline`));
+          throw error;
+        }
+      }
+      if (review.status === 'pass_audit') {
+        enter('approved', review);
+        return { holderId: review.holderId, status: 'pass_audit', merchantOrderNo, resubmissions: status.resubmissions };
+      }
+
+      // reject: wait for corrected data (spec: update only when status=reject).
+      enter('awaiting_correction', review);
+      status.rejectReason = review.description ?? 'rejected without a description';
+      await notifyParent({ stage: 'awaiting_correction', holderId: review.holderId, statusFlowLocation: review.statusFlowLocation, rejectReason: status.rejectReason });
+      const remaining = deadlineAt - Date.now();
+      if (remaining <= 0 || !(await condition(() => correction !== undefined, remaining))) {
+        fail(failWith(FailureTypes.reviewDeadlineExceeded, `cardholder ${review.holderId} was rejected and no correction arrived before the deadline`));
+      }
+      holder = correction as CardholderData;
+      enter('resubmitting');
+      since = inbox.position;
+      review = await providerCalls.updateCardholder({ holderId: review.holderId, holder });
+      correction = undefined;
+      status.resubmissions += 1;
+      sent += 1;
+      delete status.rejectReason;
+      enter('in_review', review);
+      await notifyParent({ stage: 'in_review', holderId: review.holderId, statusFlowLocation: review.statusFlowLocation });
+    }
+  } catch (error) {
+    return failed(status, error);
   }
 }

@@ -39,3 +39,10 @@ export function propagate(error: unknown): never {
   if (root) throw failWith(root.type ?? 'Error', root.message, root.details?.[0]);
   throw error;
 }
+
+/** Marks a process failed (keeping a failure already recorded) and re-raises the root failure. */
+export function failed(status: { stage: string; failure?: FailureSummary }, error: unknown): never {
+  status.stage = 'failed';
+  status.failure ??= summarize(error);
+  return propagate(error);
+}

@@ -17,7 +17,7 @@ import { longPollCalls, pollSettings } from './profiles';
 const OPERATION_FINAL: readonly string[] = ['success', 'fail'];
 
 /** Races `poll()` against `fromSignal()` becoming defined; cancels the loser. */
-async function raceSignalAndPoll<T>(fromSignal: () => T | undefined, poll: () => Promise<T>): Promise<T> {
+export async function raceSignalAndPoll<T>(fromSignal: () => T | undefined, poll: () => Promise<T>): Promise<T> {
   const scope = new CancellationScope();
   // Captured when the condition holds: a later event in the same activation cannot change it.
   let signalled: T | undefined;

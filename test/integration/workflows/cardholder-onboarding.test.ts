@@ -4,6 +4,8 @@ import { WorkflowTypes } from '../../../domain/workflow-types';
 import { CARD_TYPES, FAST_WAIT, cardholdersByEmail, customerRef, startHarness, workflowBundle, type Harness } from './harness';
 import { b2bHolder, uniqueEmail } from './holders';
 
+jest.setTimeout(120_000);
+
 let h: Harness;
 beforeAll(async () => {
   await workflowBundle();

@@ -6,6 +6,8 @@ import { WorkflowTypes } from '../../../domain/workflow-types';
 import { CARD_TYPES, FAST_WAIT, cardOperations, cardholdersByEmail, customerRef, startHarness, walletBalance, workflowBundle, type Harness } from './harness';
 import { b2bHolder, uniqueEmail } from './holders';
 
+jest.setTimeout(120_000);
+
 let h: Harness;
 beforeAll(async () => {
   await workflowBundle();
