@@ -8,6 +8,15 @@ export const WorkflowTypes = {
   cardholderOnboarding: 'cardholderOnboarding',
   cardIssuance: 'cardIssuance',
   cardDeposit: 'cardDeposit',
+  // Card lifecycle (issue #5).
+  physicalCardActivation: 'physicalCardActivation',
+  fundTransfer: 'fundTransfer',
+  sharedAccount: 'sharedAccount',
+  walletFunding: 'walletFunding',
+  cardFreeze: 'cardFreeze',
+  cardUnfreeze: 'cardUnfreeze',
+  cardPinUpdate: 'cardPinUpdate',
+  cardEntity: 'cardEntity',
 } as const;
 export type WorkflowType = (typeof WorkflowTypes)[keyof typeof WorkflowTypes];
 
@@ -17,6 +26,13 @@ export const Flows = {
   cardholder: 'cardholder',
   cardIssuance: 'card_issuance',
   cardDeposit: 'card_deposit',
+  // Card lifecycle (issue #5).
+  cardActivation: 'card_activation',
+  fundTransfer: 'fund_transfer',
+  sharedAccount: 'shared_account',
+  walletFunding: 'wallet_funding',
+  cardOperation: 'card_operation',
+  cardEntity: 'card_entity',
 } as const;
 export type Flow = (typeof Flows)[keyof typeof Flows];
 

@@ -3,3 +3,10 @@ export { customerOnboarding } from './customer-onboarding';
 export { cardholderOnboarding } from './cardholder-onboarding';
 export { cardIssuance } from './card-issuance';
 export { cardDeposit } from './card-deposit';
+// Card lifecycle (issue #5).
+export { physicalCardActivation } from './physical-card-activation';
+export { fundTransfer } from './fund-transfer';
+export { sharedAccount } from './shared-account';
+export { walletFunding } from './wallet-funding';
+export { cardFreeze, cardUnfreeze, cardPinUpdate } from './card-operations';
+export { cardEntity } from './card-entity';

@@ -1,0 +1,287 @@
+/**
+ * `cardEntity`, one long-lived workflow per card (domain/card-entity.ts), id `card-<cardNo>`.
+ *
+ * - Updates (freeze, unfreeze, updatePin, deposit, refresh) are validated against the card's
+ *   projected status, then run one at a time in arrival order (a ticket queue). A repeated
+ *   requestId returns the first answer; its merchantOrderNo is derived from the requestId, so
+ *   even a repeat after continue-as-new makes the provider act once.
+ * - Authorization (card_auth_transaction) and fee (card_fee_patch) webhooks are recorded; card
+ *   operation webhooks (card_transaction, routed by cardNo) move the status and reveal a cancel.
+ * - The card is re-read every `refreshIntervalMs`, so a lost cancel webhook only delays the end.
+ * - Before history grows large it waits for its handlers, then continues as new with its state.
+ * - It ends when the card is cancelled (e.g. risk control after a high-risk purchase).
+ */
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  executeChild,
+  ParentClosePolicy,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { CardDepositResult } from '../domain/card-deposit';
+import {
+  cardSnapshotQuery,
+  depositUpdate,
+  entityOrderStep,
+  freezeUpdate,
+  keepLatest,
+  KEPT_AUTHORIZATIONS,
+  KEPT_FEES,
+  KEPT_REQUESTS,
+  refreshUpdate,
+  REQUEST_ID_RE,
+  trimRecord,
+  unfreezeUpdate,
+  updatePinUpdate,
+  type AuthorizationSummary,
+  type CardDepositOutcome,
+  type CardEntityInput,
+  type CardEntityOutcome,
+  type CardEntityResult,
+  type CardEntityState,
+  type CardSnapshot,
+} from '../domain/card-entity';
+import { CARD_OPERATION_FROM, cardOperationInputIssues, type CardOperationKind, type CardOperationOutcome } from '../domain/card-operations';
+import { providerEventKey } from '../domain/event-identity';
+import { FailureTypes } from '../domain/failure-types';
+import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
+import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
+import { providerEventSignal, type ProviderEvent } from '../domain/provider-event';
+import { childStartAttributes } from '../domain/start-attributes';
+import { Flows, WorkflowTypes } from '../domain/workflow-types';
+import { runCardOperation } from './card-operations';
+import { failIssues, failWith, summarize } from './failures';
+import { EventInbox } from './inbox';
+import { cardOperationWait, providerCalls } from './profiles';
+import { text } from './record-inbox';
+import { isChild, setAttributes } from './search';
+
+export const DEFAULT_MAX_HISTORY_EVENTS = 2000;
+export const DEFAULT_REFRESH_INTERVAL_MS = 6 * 60 * 60 * 1000;
+/** Event keys remembered for de-duplication; older repeats are harmless (records replace by tradeNo). */
+const KEPT_EVENT_KEYS = 500;
+
+/** Status a successful operation leaves the card in. */
+const TARGET_STATUS: Partial<Record<CardOperationKind, string>> = { freeze: 'Freeze', unfreeze: 'Normal' };
+
+function fresh(): CardEntityState {
+  return { authorizations: [], fees: [], authorizationCount: 0, completed: {}, run: 0 };
+}
+
+export async function cardEntity(input: CardEntityInput): Promise<CardEntityResult> {
+  const info = workflowInfo();
+  const { cardNo } = input;
+  const state: CardEntityState = input.carried ?? fresh();
+  state.run += 1;
+  const inbox = new EventInbox();
+  const profile = cardOperationWait(input.wait);
+  const maxEvents = input.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS;
+  let cancelled = state.status === 'cancel';
+  /** Status after the accepted-but-unfinished operations, for validators. */
+  let projected = state.status;
+  let seenKeys: Record<string, true> = {};
+  let nextTicket = 0;
+  let serving = 0;
+  let pending = 0;
+
+  const markCancelled = (reason?: string) => {
+    cancelled = true;
+    state.status = 'cancel';
+    projected = 'cancel';
+    if (reason) state.cancelReason = reason;
+  };
+
+  const onEvent = (event: ProviderEvent) => {
+    inbox.add(event);
+    const record = event.record;
+    if (text(record, 'cardNo') !== cardNo) return;
+    const key = providerEventKey(event);
+    if (key) {
+      if (seenKeys[key]) return;
+      seenKeys[key] = true;
+      seenKeys = trimRecord(seenKeys, KEPT_EVENT_KEYS);
+    }
+    if (event.category === 'card_auth_transaction') {
+      const tradeNo = text(record, 'tradeNo');
+      if (!tradeNo) return;
+      if (!state.authorizations.some((a) => a.tradeNo === tradeNo)) state.authorizationCount += 1;
+      const summary: AuthorizationSummary = {
+        tradeNo,
+        type: text(record, 'type') ?? '',
+        status: text(record, 'status') ?? '',
+        authorizedAmount: text(record, 'authorizedAmount') ?? '0',
+        currency: text(record, 'authorizedCurrency') ?? '',
+        fee: text(record, 'fee') ?? '0',
+        crossBoardFee: text(record, 'crossBoardFee') ?? '0',
+        ...(text(record, 'settleAmount') ? { settleAmount: text(record, 'settleAmount') } : {}),
+        ...(text(record, 'merchantName') ? { merchantName: text(record, 'merchantName') } : {}),
+        ...(text(record, 'description') ? { description: text(record, 'description') } : {}),
+      };
+      state.authorizations = keepLatest(state.authorizations, summary, (a) => a.tradeNo, KEPT_AUTHORIZATIONS);
+    } else if (event.category === 'card_fee_patch') {
+      const tradeNo = text(record, 'tradeNo');
+      if (!tradeNo) return;
+      const deduction = text(record, 'deductionSourceFunds');
+      state.fees = keepLatest(
+        state.fees,
+        { tradeNo, originTradeNo: text(record, 'originTradeNo') ?? '', type: text(record, 'type') ?? '', amount: text(record, 'amount') ?? '0', ...(deduction ? { deductionSourceFunds: deduction } : {}) },
+        (f) => f.tradeNo,
+        KEPT_FEES,
+      );
+    } else if (event.category === 'card_transaction' && text(record, 'status') === 'success') {
+      const type = text(record, 'type');
+      if (type === 'cancel') markCancelled(text(record, 'description') ?? text(record, 'remark'));
+      else if (type === 'Freeze' || type === 'blocked') state.status = 'Freeze';
+      else if (type === 'UnFreeze') state.status = 'Normal';
+    }
+  };
+
+  const snapshot = (): CardSnapshot => ({
+    cardNo,
+    ...(state.status ? { status: state.status } : {}),
+    ...(state.balance ? { balance: state.balance } : {}),
+    ...(state.asOf ? { asOf: state.asOf } : {}),
+    cancelled,
+    pending,
+    authorizations: state.authorizations,
+    fees: state.fees,
+    authorizationCount: state.authorizationCount,
+    run: state.run,
+  });
+
+  const refresh = async (): Promise<CardSnapshot> => {
+    const card = await providerCalls.getCardSummary({ cardNo });
+    state.asOf = Date.now();
+    if (card.balance) state.balance = card.balance;
+    if (card.status === 'cancel') markCancelled(state.cancelReason);
+    else if (!cancelled) state.status = card.status;
+    if (pending === 0) projected = state.status;
+    return snapshot();
+  };
+
+  /** Runs `work` when every earlier request has finished; a cancelled card refuses what is still queued. */
+  const serialized = async <T>(work: () => Promise<T>): Promise<T> => {
+    const ticket = nextTicket++;
+    pending += 1;
+    try {
+      await condition(() => serving === ticket);
+      if (cancelled) throw failWith(LifecycleFailureTypes.cardCancelled, `card ${cardNo} is cancelled`);
+      return await work();
+    } catch (error) {
+      const summary = summarize(error);
+      throw failWith(summary.type, summary.message);
+    } finally {
+      serving += 1;
+      pending -= 1;
+      if (pending === 0) projected = state.status;
+    }
+  };
+
+  const remember = <T extends CardEntityOutcome>(requestId: string, outcome: T): T => {
+    state.completed = trimRecord({ ...state.completed, [requestId]: outcome }, KEPT_REQUESTS);
+    return outcome;
+  };
+
+  const validate = (requestId: unknown, kind: CardOperationKind | 'deposit', extra: { clientRemark?: string; sealedPin?: string } = {}) => {
+    if (typeof requestId !== 'string' || !REQUEST_ID_RE.test(requestId)) {
+      throw failIssues(FailureTypes.invalidInput, [{ path: 'requestId', message: 'must be 1 to 64 letters, digits, "_", "." or "-"' }]);
+    }
+    if (state.completed[requestId]) return;
+    if (cancelled) throw failWith(LifecycleFailureTypes.cardCancelled, `card ${cardNo} is cancelled`);
+    if (kind === 'deposit') return;
+    const issues = cardOperationInputIssues(kind, { cardNo, ...extra });
+    if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
+    if (projected !== undefined && !CARD_OPERATION_FROM[kind].includes(projected)) {
+      throw failWith(LifecycleFailureTypes.operationNotAllowed, `card ${cardNo} is (or will be) ${projected}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`);
+    }
+  };
+
+  const operate = (kind: CardOperationKind, requestId: string, extra: { clientRemark?: string; sealedPin?: string }): Promise<CardOperationOutcome> => {
+    const earlier = state.completed[requestId];
+    if (earlier) return Promise.resolve(earlier as CardOperationOutcome);
+    const target = TARGET_STATUS[kind];
+    if (target) projected = target;
+    return serialized(async () => {
+      const outcome = await runCardOperation(inbox, {
+        kind,
+        cardNo,
+        merchantOrderNo: deriveMerchantOrderNo(info.workflowId, entityOrderStep(kind, requestId)),
+        ...(extra.clientRemark === undefined ? {} : { clientRemark: extra.clientRemark }),
+        ...(extra.sealedPin === undefined ? {} : { sealedPin: extra.sealedPin }),
+        profile,
+      });
+      if (!cancelled) state.status = outcome.cardStatus;
+      state.asOf = Date.now();
+      return remember(requestId, outcome);
+    });
+  };
+
+  setHandler(providerEventSignal, onEvent);
+  setHandler(cardSnapshotQuery, snapshot);
+  setHandler(freezeUpdate, (req) => operate('freeze', req.requestId, req.clientRemark === undefined ? {} : { clientRemark: req.clientRemark }), {
+    validator: (req) => validate(req?.requestId, 'freeze', req?.clientRemark === undefined ? {} : { clientRemark: req.clientRemark }),
+  });
+  setHandler(unfreezeUpdate, (req) => operate('unfreeze', req.requestId, req.clientRemark === undefined ? {} : { clientRemark: req.clientRemark }), {
+    validator: (req) => validate(req?.requestId, 'unfreeze', req?.clientRemark === undefined ? {} : { clientRemark: req.clientRemark }),
+  });
+  setHandler(updatePinUpdate, (req) => operate('updatePin', req.requestId, { sealedPin: req.sealedPin }), {
+    validator: (req) => validate(req?.requestId, 'updatePin', { sealedPin: req?.sealedPin }),
+  });
+  setHandler(
+    depositUpdate,
+    (req) => {
+      const earlier = state.completed[req.requestId];
+      if (earlier) return Promise.resolve(earlier as CardDepositOutcome);
+      return serialized(async () => {
+        const childId = `${info.workflowId}/deposit-${req.requestId}`;
+        const result = await executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
+          workflowId: childId,
+          args: [{ cardNo, amount: req.amount, cardTypeId: req.cardTypeId, ...(input.customerRef ? { customerRef: input.customerRef } : {}), ...(input.wait ? { wait: input.wait } : {}) }],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          typedSearchAttributes: childStartAttributes({ flow: Flows.cardDeposit, orderNos: [deriveMerchantOrderNo(childId, ORDER_STEPS.cardDeposit)] }),
+        });
+        if (result.balance) state.balance = result.balance;
+        state.asOf = Date.now();
+        return remember(req.requestId, { cardNo, kind: 'deposit', merchantOrderNo: result.merchantOrderNo, amount: result.amount, fee: result.fee, ...(result.balance ? { balance: result.balance } : {}) });
+      });
+    },
+    {
+      validator: (req) => {
+        validate(req?.requestId, 'deposit');
+        if (typeof req.amount !== 'string' || !/^(0|[1-9]\d*)(\.\d+)?$/.test(req.amount)) throw failIssues(FailureTypes.invalidInput, [{ path: 'amount', message: 'must be a decimal string such as "10.50"' }]);
+        if (typeof req.cardTypeId !== 'string' || !/^\d{1,19}$/.test(req.cardTypeId)) throw failIssues(FailureTypes.invalidInput, [{ path: 'cardTypeId', message: 'must be a card type id of digits' }]);
+      },
+    },
+  );
+  setHandler(refreshUpdate, async () => {
+    try {
+      return await refresh();
+    } catch (error) {
+      const summary = summarize(error);
+      throw failWith(summary.type, summary.message);
+    }
+  });
+
+  if (!isChild()) setAttributes({ cardNo, customerRef: input.customerRef, flow: Flows.cardEntity });
+  if (state.asOf === undefined) await refresh();
+
+  const historyIsLarge = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents;
+  const interval = input.refreshIntervalMs ?? DEFAULT_REFRESH_INTERVAL_MS;
+  while (!cancelled) {
+    const woke = await condition(() => cancelled || historyIsLarge(), interval);
+    if (cancelled) break;
+    if (woke && historyIsLarge()) {
+      await condition(allHandlersFinished);
+      if (!cancelled) {
+        const { carried: _previous, ...rest } = input;
+        await continueAsNew<typeof cardEntity>({ ...rest, carried: state });
+      }
+    } else {
+      await refresh();
+    }
+  }
+  await condition(allHandlersFinished);
+  return { cardNo, status: 'cancel', ...(state.cancelReason ? { reason: state.cancelReason } : {}), authorizationCount: state.authorizationCount, runs: state.run };
+}

@@ -1,0 +1,117 @@
+/**
+ * Freeze, unfreeze and update PIN (domain/card-operations.ts): standalone workflows `cardFreeze`,
+ * `cardUnfreeze` and `cardPinUpdate`, and {@link runCardOperation}, the step the card entity
+ * (card-entity.ts) runs inside its Updates. The operation is sent idempotently by merchantOrderNo
+ * and its record awaited with the card-operation wait (webhook first, polling fallback).
+ */
+import { setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import {
+  CARD_OPERATION_FROM,
+  CARD_OPERATION_STEPS,
+  cardOperationInputIssues,
+  cardOperationStatusQuery,
+  type CardOperationInput,
+  type CardOperationKind,
+  type CardOperationOutcome,
+  type CardOperationStatus,
+} from '../domain/card-operations';
+import { FailureTypes } from '../domain/failure-types';
+import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
+import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
+import { providerEventSignal } from '../domain/provider-event';
+import type { WaitProfile } from '../domain/wait-profile';
+import { Flows } from '../domain/workflow-types';
+import { failIssues, failWith, summarize } from './failures';
+import { EventInbox } from './inbox';
+import { cardOperationWait, providerCalls } from './profiles';
+import { addOrderNo, isChild, setAttributes } from './search';
+import { waitForCardOperation } from './waits';
+
+export interface CardOperationStep {
+  kind: CardOperationKind;
+  cardNo: string;
+  merchantOrderNo: string;
+  clientRemark?: string;
+  sealedPin?: string;
+  profile: WaitProfile;
+  /** Told when the operation was sent and when its record is final. */
+  onProgress?: (stage: 'awaiting_operation', operationStatus: string) => void;
+}
+
+/** Sends the operation, waits for its record, reads the card; a `fail` record becomes OperationFailed. */
+export async function runCardOperation(inbox: EventInbox, step: CardOperationStep): Promise<CardOperationOutcome> {
+  const { kind, cardNo, merchantOrderNo } = step;
+  const sent = await providerCalls.sendCardOperation({
+    kind,
+    cardNo,
+    merchantOrderNo,
+    ...(step.clientRemark === undefined ? {} : { clientRemark: step.clientRemark }),
+    ...(step.sealedPin === undefined ? {} : { sealedPin: step.sealedPin }),
+  });
+  step.onProgress?.('awaiting_operation', sent.status);
+  const operation = await waitForCardOperation(inbox, sent, step.profile);
+  if (operation.status === 'fail') throw failWith(FailureTypes.operationFailed, `${kind} ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`);
+  const card = await providerCalls.getCardStatus({ cardNo });
+  return { cardNo, kind, merchantOrderNo, orderNo: operation.orderNo, status: 'success', cardStatus: card.status };
+}
+
+async function cardOperationWorkflow(kind: CardOperationKind, input: CardOperationInput): Promise<CardOperationOutcome> {
+  const info = workflowInfo();
+  const inbox = new EventInbox();
+  const status: CardOperationStatus = { stage: 'validating', kind };
+  setHandler(providerEventSignal, (event) => void inbox.add(event));
+  setHandler(cardOperationStatusQuery, () => status);
+  const fail = (failure: ApplicationFailure): never => {
+    status.stage = 'failed';
+    status.failure = { type: failure.type ?? 'Error', message: failure.message };
+    throw failure;
+  };
+
+  const issues = cardOperationInputIssues(kind, input);
+  if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
+  if (!isChild()) setAttributes({ cardNo: input.cardNo, customerRef: input.customerRef, flow: Flows.cardOperation });
+  try {
+    const card = await providerCalls.getCardStatus({ cardNo: input.cardNo });
+    if (!CARD_OPERATION_FROM[kind].includes(card.status) || card.blocked) {
+      fail(failWith(LifecycleFailureTypes.operationNotAllowed, `card ${input.cardNo} is ${card.blocked ? 'blocked' : card.status}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`));
+    }
+    const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, CARD_OPERATION_STEPS[kind]);
+    status.merchantOrderNo = merchantOrderNo;
+    addOrderNo(merchantOrderNo);
+    status.stage = 'sending';
+    const outcome = await runCardOperation(inbox, {
+      kind,
+      cardNo: input.cardNo,
+      merchantOrderNo,
+      ...(input.clientRemark === undefined ? {} : { clientRemark: input.clientRemark }),
+      ...(input.sealedPin === undefined ? {} : { sealedPin: input.sealedPin }),
+      profile: cardOperationWait(input.wait),
+      onProgress: (stage, operationStatus) => {
+        status.stage = stage;
+        status.operationStatus = operationStatus;
+      },
+    });
+    status.operationStatus = 'success';
+    status.stage = 'completed';
+    return outcome;
+  } catch (error) {
+    if (status.stage === 'failed') throw error;
+    const summary = summarize(error);
+    return fail(failWith(summary.type, summary.message));
+  }
+}
+
+/** Freezes a card (v2 freeze) and waits for the Freeze record to succeed. */
+export async function cardFreeze(input: CardOperationInput): Promise<CardOperationOutcome> {
+  return cardOperationWorkflow('freeze', input);
+}
+
+/** Unfreezes a card (v2 unfreeze) and waits for the UnFreeze record to succeed. */
+export async function cardUnfreeze(input: CardOperationInput): Promise<CardOperationOutcome> {
+  return cardOperationWorkflow('unfreeze', input);
+}
+
+/** Changes a physical card's PIN (sealed) and waits for the update_pin record to succeed. */
+export async function cardPinUpdate(input: CardOperationInput): Promise<CardOperationOutcome> {
+  return cardOperationWorkflow('updatePin', input);
+}

@@ -1,0 +1,94 @@
+/**
+ * `fundTransfer` (domain/fund-transfer.ts): both accounts read and every rule checked (direction,
+ * currency, decimals, available balance) before anything is sent; the transfer is sent with a
+ * merchantOrderNo derived from the workflow id (a retry after a dropped response sends the same
+ * key and the provider answers "Duplicate order number"); then both ledger legs are found and
+ * checked to the cent.
+ */
+import { setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { cmp } from '../api/money';
+import { affordabilityIssue } from '../domain/eligibility';
+import { FailureTypes } from '../domain/failure-types';
+import {
+  TRANSFER_DIRECTIONS,
+  TRANSFER_STEP,
+  transferIssues,
+  transferRemark,
+  transferStatusQuery,
+  type FundTransferInput,
+  type FundTransferResult,
+  type FundTransferStatus,
+} from '../domain/fund-transfer';
+import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
+import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
+import { Flows } from '../domain/workflow-types';
+import { failIssues, failWith, isTimeout, summarize } from './failures';
+import { cardOperationWait, longPollCalls, pollSettings, providerCalls } from './profiles';
+import { addOrderNo, isChild, setAttributes } from './search';
+
+/** How long the ledger may take to show a committed transfer. */
+const LEDGER_DEADLINE_MS = 60 * 60 * 1000;
+
+export async function fundTransfer(input: FundTransferInput): Promise<FundTransferResult> {
+  const info = workflowInfo();
+  const status: FundTransferStatus = { stage: 'validating' };
+  setHandler(transferStatusQuery, () => status);
+  const fail = (failure: ApplicationFailure): never => {
+    status.stage = 'failed';
+    status.failure = { type: failure.type ?? 'Error', message: failure.message };
+    throw failure;
+  };
+  const step = async <T>(run: () => Promise<T>, onTimeout?: () => ApplicationFailure): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      if (onTimeout && isTimeout(error)) return fail(onTimeout());
+      const summary = summarize(error);
+      return fail(failWith(summary.type, summary.message));
+    }
+  };
+  if (!isChild()) setAttributes({ customerRef: input.customerRef, flow: Flows.fundTransfer });
+
+  const { payer, payee } = await step(() => providerCalls.prepareTransfer({ payerAccountId: input.payerAccountId, payeeAccountId: input.payeeAccountId }));
+  const issues = transferIssues(input.type, input.amount, payer, payee, payer.digital);
+  if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
+  const short = affordabilityIssue(payer.availableBalance, input.amount, payer.currency);
+  if (short) fail(failIssues(FailureTypes.insufficientBalance, [{ ...short, message: `account ${payer.accountId} ${short.message}` }]));
+
+  const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, TRANSFER_STEP);
+  status.merchantOrderNo = merchantOrderNo;
+  addOrderNo(merchantOrderNo);
+  status.stage = 'transferring';
+  const sent = await step(() =>
+    providerCalls.transferFunds({
+      merchantOrderNo,
+      type: input.type,
+      amount: input.amount,
+      payerAccountId: payer.accountId,
+      payeeAccountId: payee.accountId,
+      remark: transferRemark(merchantOrderNo, input.remark),
+    }),
+  );
+
+  status.stage = 'confirming';
+  const profile = cardOperationWait(input.wait);
+  const calls = longPollCalls(profile, LEDGER_DEADLINE_MS);
+  const legs = await step(
+    () =>
+      calls.awaitTransferInLedger({
+        merchantOrderNo,
+        bizType: TRANSFER_DIRECTIONS[input.type].bizType,
+        payerAccountId: payer.accountId,
+        payeeAccountId: payee.accountId,
+        poll: pollSettings(profile),
+      }),
+    () => failWith(LifecycleFailureTypes.transferNotInLedger, `transfer ${merchantOrderNo} was sent but its ledger entries did not appear`),
+  );
+  for (const leg of [legs.payer, legs.payee]) {
+    if (cmp(leg.amount, input.amount) !== 0) {
+      fail(failWith(LifecycleFailureTypes.transferNotInLedger, `transfer ${merchantOrderNo}: ledger entry ${leg.txId} of account ${leg.accountId} is ${leg.amount}, not ${input.amount}`));
+    }
+  }
+  status.stage = 'completed';
+  return { type: input.type, merchantOrderNo, amount: input.amount, currency: payer.currency, sent: sent.sent, payer: legs.payer, payee: legs.payee };
+}

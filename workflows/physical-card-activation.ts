@@ -1,0 +1,175 @@
+/**
+ * `physicalCardActivation` (domain/physical-card-activation.ts): route activation_code waits for
+ * the card's activation code record and activates with the sealed PIN; route work_order uploads
+ * the supporting files and waits for a CARD_ACTIVE work order's decision. Both end by confirming
+ * the card is Normal. Waits race a webhook (card_3ds, physical_card, work) against one long-poll
+ * activity, so their cost does not grow with their length.
+ */
+import { setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import type { ActivationCodeRef, WorkOrderState } from '../activities/lifecycle';
+import { FailureTypes } from '../domain/failure-types';
+import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
+import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
+import {
+  ACTIVATION_STEPS,
+  activationInputIssues,
+  activationStatusQuery,
+  DEFAULT_ACTIVATION_DEADLINE_MS,
+  DEFAULT_WORK_ORDER_TITLE,
+  type PhysicalCardActivationInput,
+  type PhysicalCardActivationResult,
+  type PhysicalCardActivationStatus,
+} from '../domain/physical-card-activation';
+import { providerEventSignal } from '../domain/provider-event';
+import { Flows } from '../domain/workflow-types';
+import { failIssues, failWith, isTimeout, summarize } from './failures';
+import { cardOperationWait, longPollCalls, pollSettings, providerCalls, reviewWait } from './profiles';
+import { numeric, RecordInbox, text } from './record-inbox';
+import { addOrderNo, isChild, setAttributes } from './search';
+import { raceSignalAndPoll } from './waits';
+
+const FINAL = ['success', 'fail'];
+/** How long the card may take to show Normal once activation is accepted. */
+const CONFIRM_DEADLINE_MS = 24 * 60 * 60 * 1000;
+
+export async function physicalCardActivation(input: PhysicalCardActivationInput): Promise<PhysicalCardActivationResult> {
+  const info = workflowInfo();
+  const events = new RecordInbox(['card_3ds', 'physical_card', 'work']);
+  const status: PhysicalCardActivationStatus = { stage: 'validating', route: input.route };
+  setHandler(providerEventSignal, (event) => void events.add(event));
+  setHandler(activationStatusQuery, () => status);
+  const fail = (failure: ApplicationFailure): never => {
+    status.stage = 'failed';
+    status.failure = { type: failure.type ?? 'Error', message: failure.message };
+    throw failure;
+  };
+  /** Runs an activity step; its failure becomes this workflow's, with the same type. */
+  const step = async <T>(run: () => Promise<T>, onTimeout?: () => ApplicationFailure): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      if (onTimeout && isTimeout(error)) return fail(onTimeout());
+      const summary = summarize(error);
+      return fail(failWith(summary.type, summary.message));
+    }
+  };
+
+  const issues = activationInputIssues(input);
+  if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
+  const { cardNo } = input;
+  // card_3ds and physical_card events name the card (webhooks/categories.ts).
+  setAttributes({ cardNo, ...(isChild() ? {} : { customerRef: input.customerRef, flow: Flows.cardActivation }) });
+  const deadlineAt = Date.now() + (input.deadlineMs ?? DEFAULT_ACTIVATION_DEADLINE_MS);
+  const slowWait = reviewWait(input.wait);
+  const quickWait = cardOperationWait(input.wait);
+
+  const card = await step(() => providerCalls.getCardStatus({ cardNo }));
+  const done = (merchantOrderNo: string, extra: Partial<PhysicalCardActivationResult> = {}): PhysicalCardActivationResult => {
+    status.stage = 'completed';
+    return { cardNo, route: input.route, merchantOrderNo, cardStatus: 'Normal', ...extra };
+  };
+
+  if (input.route === 'activation_code') {
+    const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ACTIVATION_STEPS.activate);
+    status.merchantOrderNo = merchantOrderNo;
+    if (card.status === 'Normal') return done(merchantOrderNo);
+    if (card.status !== 'un_activated') fail(failWith(LifecycleFailureTypes.operationNotAllowed, `card ${cardNo} is ${card.status}; only an un_activated card can be activated`));
+
+    status.stage = 'awaiting_code';
+    const codeFromEvent = (): ActivationCodeRef | undefined => {
+      const record = events.latest('card_3ds', (r) => text(r, 'cardNo') === cardNo && text(r, 'type') === 'activation_code' && (numeric(r, 'expirationTime') ?? 0) > Date.now());
+      const tradeNo = record && text(record, 'tradeNo');
+      return record && tradeNo ? { tradeNo, transactionTime: numeric(record, 'transactionTime') ?? 0, expirationTime: numeric(record, 'expirationTime') ?? 0 } : undefined;
+    };
+    const codeCalls = longPollCalls(slowWait, deadlineAt - Date.now());
+    const code = await step(
+      () => raceSignalAndPoll(codeFromEvent, () => codeCalls.awaitActivationCode({ cardNo, poll: pollSettings(slowWait) })),
+      () => failWith(LifecycleFailureTypes.activationCodeTimeout, `no activation code arrived for card ${cardNo} before the deadline`),
+    );
+    status.activationCodeTradeNo = code.tradeNo;
+
+    status.stage = 'activating';
+    addOrderNo(merchantOrderNo);
+    const outcome = await step(() =>
+      providerCalls.activateWithCode({
+        merchantOrderNo,
+        cardNo,
+        sealedPin: input.sealedPin as string,
+        activationCodeTradeNo: code.tradeNo,
+        ...(input.noPinPaymentAmount === undefined ? {} : { noPinPaymentAmount: input.noPinPaymentAmount }),
+      }),
+    );
+    if (outcome.status === 'fail') fail(failWith(FailureTypes.operationFailed, `activation ${merchantOrderNo} failed: ${outcome.remark ?? 'no description'}`));
+
+    status.stage = 'confirming';
+    if (outcome.status !== 'success') {
+      const resultFromEvent = () => {
+        const record = events.latest('physical_card', (r) => text(r, 'merchantOrderNo') === merchantOrderNo && FINAL.includes(text(r, 'status') ?? ''));
+        return record ? { status: text(record, 'status') as string, remark: text(record, 'remark') } : undefined;
+      };
+      const confirmCalls = longPollCalls(quickWait, CONFIRM_DEADLINE_MS);
+      const confirmed = await step(
+        () => raceSignalAndPoll(resultFromEvent, async () => ({ status: (await confirmCalls.awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(quickWait) })).status === 'Normal' ? 'success' : 'fail', remark: undefined })),
+        () => failWith(LifecycleFailureTypes.activationNotConfirmed, `card ${cardNo} did not become Normal after activation ${merchantOrderNo}`),
+      );
+      if (confirmed.status !== 'success') fail(failWith(FailureTypes.operationFailed, `activation ${merchantOrderNo} failed: ${confirmed.remark ?? 'no description'}`));
+    }
+    return done(merchantOrderNo);
+  }
+
+  // Route work_order.
+  const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ACTIVATION_STEPS.workOrder);
+  status.merchantOrderNo = merchantOrderNo;
+  const order = input.workOrder as NonNullable<PhysicalCardActivationInput['workOrder']>;
+  if (card.status === 'Normal') return done(merchantOrderNo);
+  if (card.status !== 'un_activated') fail(failWith(LifecycleFailureTypes.operationNotAllowed, `card ${cardNo} is ${card.status}; only an un_activated card can be activated`));
+
+  status.stage = 'uploading';
+  const fileIds: string[] = [];
+  for (const file of order.files) {
+    if ('fileId' in file) fileIds.push(file.fileId);
+    else fileIds.push((await step(() => providerCalls.uploadStoredFile({ ref: file.ref, ...(file.contentType ? { contentType: file.contentType } : {}) }))).fileId);
+  }
+
+  status.stage = 'submitting';
+  addOrderNo(merchantOrderNo);
+  let workOrder: WorkOrderState = await step(() =>
+    providerCalls.submitWorkOrder({
+      merchantOrderNo,
+      title: order.title ?? DEFAULT_WORK_ORDER_TITLE,
+      target: cardNo,
+      ...(order.content === undefined ? {} : { content: order.content }),
+      files: fileIds,
+      tradeType: 'CARD_ACTIVE',
+    }),
+  );
+  status.workOrderNo = workOrder.orderNo;
+  status.workOrderStatus = workOrder.tradeStatus;
+
+  status.stage = 'awaiting_work_order';
+  if (!FINAL.includes(workOrder.tradeStatus)) {
+    const fromEvent = (): WorkOrderState | undefined => {
+      const record = events.latest('work', (r) => text(r, 'merchantOrderNo') === merchantOrderNo && FINAL.includes(text(r, 'tradeStatus') ?? ''));
+      if (!record) return undefined;
+      const description = text(record, 'description') ?? text(record, 'remark');
+      return { merchantOrderNo, orderNo: text(record, 'orderNo') ?? workOrder.orderNo, tradeStatus: text(record, 'tradeStatus') as WorkOrderState['tradeStatus'], ...(description ? { description } : {}) };
+    };
+    const calls = longPollCalls(slowWait, deadlineAt - Date.now());
+    workOrder = await step(
+      () => raceSignalAndPoll(fromEvent, () => calls.awaitWorkOrder({ merchantOrderNo, poll: pollSettings(slowWait) })),
+      () => failWith(LifecycleFailureTypes.activationNotConfirmed, `work order ${workOrder.orderNo} was not decided before the deadline`),
+    );
+    status.workOrderStatus = workOrder.tradeStatus;
+  }
+  if (workOrder.tradeStatus === 'fail') {
+    fail(failWith(FailureTypes.operationFailed, `work order ${workOrder.orderNo} failed: ${workOrder.description ?? 'no description'}`));
+  }
+
+  status.stage = 'confirming';
+  const confirmCalls = longPollCalls(quickWait, CONFIRM_DEADLINE_MS);
+  await step(
+    () => confirmCalls.awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(quickWait) }),
+    () => failWith(LifecycleFailureTypes.activationNotConfirmed, `card ${cardNo} did not become Normal after work order ${workOrder.orderNo}`),
+  );
+  return done(merchantOrderNo, { workOrderNo: workOrder.orderNo, fileIds });
+}

@@ -1,0 +1,14 @@
+/** `sharedAccount` (domain/shared-account.ts): one MARGIN account per name, found or created. */
+import { FailureTypes } from '../domain/failure-types';
+import type { SharedAccountInput, SharedAccountResult } from '../domain/shared-account';
+import { Flows } from '../domain/workflow-types';
+import { failWith } from './failures';
+import { providerCalls } from './profiles';
+import { isChild, setAttributes } from './search';
+
+export async function sharedAccount(input: SharedAccountInput): Promise<SharedAccountResult> {
+  const accountName = typeof input.accountName === 'string' ? input.accountName.trim() : '';
+  if (!accountName) throw failWith(FailureTypes.invalidInput, 'accountName: is required');
+  if (!isChild()) setAttributes({ customerRef: input.customerRef, flow: Flows.sharedAccount });
+  return providerCalls.ensureSharedAccount({ accountName });
+}

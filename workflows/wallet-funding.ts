@@ -1,0 +1,192 @@
+/**
+ * `walletFunding` (domain/wallet-funding.ts): deposit address → our on-chain deposit reaching
+ * success (webhook where routed, polling otherwise; a deadline marks it expired) → credit the
+ * receivedAmount → optionally a `fundTransfer` child to a MARGIN account → optionally a
+ * `cardDeposit` child. Nothing moves unless the deposit succeeded.
+ */
+import { executeChild, ParentClosePolicy, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import type { WalletDeposit } from '../activities/lifecycle';
+import { cmp } from '../api/money';
+import type { CardDepositResult } from '../domain/card-deposit';
+import type { FieldIssue } from '../domain/cardholder-data';
+import { FailureTypes } from '../domain/failure-types';
+import { TRANSFER_STEP, type FundTransferResult } from '../domain/fund-transfer';
+import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
+import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
+import { providerEventSignal } from '../domain/provider-event';
+import { childStartAttributes } from '../domain/start-attributes';
+import {
+  DEFAULT_FUNDING_DEADLINE_MS,
+  DEPOSIT_CLOCK_SKEW_MS,
+  fundingStatusQuery,
+  matchesDeposit,
+  maxDepositFor,
+  type DepositMatch,
+  type WalletFundingInput,
+  type WalletFundingResult,
+  type WalletFundingStatus,
+} from '../domain/wallet-funding';
+import { Flows, WorkflowTypes } from '../domain/workflow-types';
+import { failIssues, failWith, isTimeout, summarize } from './failures';
+import { cardOperationWait, longPollCalls, pollSettings, providerCalls } from './profiles';
+import { numeric, RecordInbox, text } from './record-inbox';
+import { addOrderNo, isChild, setAttributes } from './search';
+import { raceSignalAndPoll } from './waits';
+
+const AMOUNT_RE = /^(0|[1-9]\d*)(\.\d+)?$/;
+const FINAL = ['success', 'fail'];
+
+function inputIssues(input: WalletFundingInput): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const amount = (path: string, value: string | undefined) => {
+    if (value !== undefined && (typeof value !== 'string' || !AMOUNT_RE.test(value) || cmp(value, '0') <= 0)) issues.push({ path, message: 'must be a decimal string greater than 0' });
+  };
+  if (typeof input.coinKey !== 'string' || input.coinKey === '') issues.push({ path: 'coinKey', message: 'is required' });
+  amount('expectedAmount', input.expectedAmount);
+  amount('transfer.amount', input.transfer?.amount);
+  amount('cardDeposit.amount', input.cardDeposit?.amount);
+  if (input.transfer && !/^\d{1,19}$/.test(input.transfer.payeeAccountId ?? '')) issues.push({ path: 'transfer.payeeAccountId', message: 'must be an account id of digits' });
+  if (input.cardDeposit && !input.cardDeposit.cardNo) issues.push({ path: 'cardDeposit.cardNo', message: 'is required' });
+  if (input.cardDeposit && !/^\d{1,19}$/.test(input.cardDeposit.cardTypeId ?? '')) issues.push({ path: 'cardDeposit.cardTypeId', message: 'must be a card type id of digits' });
+  return issues;
+}
+
+export async function walletFunding(input: WalletFundingInput): Promise<WalletFundingResult> {
+  const info = workflowInfo();
+  const events = new RecordInbox(['wallet_transaction_v2']);
+  const status: WalletFundingStatus = { stage: 'validating' };
+  setHandler(providerEventSignal, (event) => void events.add(event));
+  setHandler(fundingStatusQuery, () => status);
+  const fail = (failure: ApplicationFailure): never => {
+    status.stage = 'failed';
+    status.failure = { type: failure.type ?? 'Error', message: failure.message };
+    throw failure;
+  };
+  const step = async <T>(run: () => Promise<T>, onTimeout?: () => ApplicationFailure): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      if (onTimeout && isTimeout(error)) return fail(onTimeout());
+      const summary = summarize(error);
+      return fail(failWith(summary.type, summary.message));
+    }
+  };
+
+  const issues = inputIssues(input);
+  if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
+  if (!isChild()) setAttributes({ customerRef: input.customerRef, flow: Flows.walletFunding });
+  const deadlineMs = input.deadlineMs ?? DEFAULT_FUNDING_DEADLINE_MS;
+  const address = await step(() => providerCalls.prepareDepositAddress({ coinKey: input.coinKey }));
+  status.address = address.address;
+
+  // 1. Our deposit, final.
+  status.stage = 'awaiting_deposit';
+  const match: DepositMatch = {
+    address: address.address,
+    since: info.startTime.getTime() - DEPOSIT_CLOCK_SKEW_MS,
+    ...(input.txHash ? { txHash: input.txHash } : {}),
+    ...(input.expectedAmount ? { expectedAmount: input.expectedAmount } : {}),
+  };
+  const fromEvent = (): WalletDeposit | undefined => {
+    const record = events.latest('wallet_transaction_v2', (r) => {
+      const tx = { type: text(r, 'type') ?? '', destinationAddress: text(r, 'destinationAddress') ?? '', createTime: numeric(r, 'createTime') ?? 0, txHash: text(r, 'txHash') ?? null, txAmount: text(r, 'txAmount') ?? null };
+      return matchesDeposit(tx, match) && FINAL.includes(text(r, 'status') ?? '');
+    });
+    if (!record) return undefined;
+    const txHash = text(record, 'txHash');
+    const txAmount = text(record, 'txAmount');
+    const message = text(record, 'message');
+    return {
+      orderNo: text(record, 'orderNo') ?? '',
+      status: text(record, 'status') as WalletDeposit['status'],
+      ...(txHash ? { txHash } : {}),
+      ...(txAmount ? { txAmount } : {}),
+      receivedAmount: text(record, 'receivedAmount') ?? '0',
+      receivedCurrency: text(record, 'receivedCurrency') ?? '',
+      ...(message ? { message } : {}),
+      createTime: numeric(record, 'createTime') ?? 0,
+    };
+  };
+  const profile = cardOperationWait(input.wait);
+  const calls = longPollCalls(profile, deadlineMs);
+  const deposit = await step(
+    () => raceSignalAndPoll(fromEvent, () => calls.awaitWalletDeposit({ match, poll: pollSettings(profile) })),
+    () => failWith(LifecycleFailureTypes.depositExpired, `no ${input.coinKey} deposit to ${address.address} succeeded within ${Math.round(deadlineMs / 1000)} s; nothing was moved`),
+  );
+  status.walletOrderNo = deposit.orderNo;
+  status.depositStatus = deposit.status;
+  if (deposit.status === 'fail') {
+    fail(failWith(LifecycleFailureTypes.depositFailed, `deposit ${deposit.orderNo} failed: ${deposit.message ?? 'no reason given'}; nothing was moved`));
+  }
+  const credit = deposit.receivedAmount;
+  status.receivedAmount = credit;
+  if (cmp(credit, '0') <= 0) fail(failWith(LifecycleFailureTypes.depositFailed, `deposit ${deposit.orderNo} credited nothing after fees`));
+
+  const result: WalletFundingResult = {
+    coinKey: address.coinKey,
+    address: address.address,
+    walletOrderNo: deposit.orderNo,
+    ...(deposit.txHash ? { txHash: deposit.txHash } : {}),
+    ...(deposit.txAmount ? { txAmount: deposit.txAmount } : {}),
+    receivedAmount: credit,
+    currency: deposit.receivedCurrency,
+    confirmations: address.confirmations,
+  };
+
+  // 2. Optionally to a MARGIN account.
+  let available = credit;
+  if (input.transfer) {
+    status.stage = 'transferring';
+    const amount = input.transfer.amount ?? credit;
+    if (cmp(amount, credit) > 0) fail(failIssues(FailureTypes.invalidInput, [{ path: 'transfer.amount', message: `${amount} exceeds the credited ${credit}` }]));
+    const wallet = await step(() => providerCalls.getAccountBalance({ currency: deposit.receivedCurrency }));
+    const transferId = `${info.workflowId}/transfer`;
+    const transferKey = deriveMerchantOrderNo(transferId, TRANSFER_STEP);
+    addOrderNo(transferKey);
+    const transfer = await step(() =>
+      executeChild<(arg: unknown) => Promise<FundTransferResult>>(WorkflowTypes.fundTransfer, {
+        workflowId: transferId,
+        args: [{ type: 'TRANSFER', amount, payerAccountId: wallet.accountId, payeeAccountId: input.transfer!.payeeAccountId, ...(input.customerRef ? { customerRef: input.customerRef } : {}), ...(input.wait ? { wait: input.wait } : {}) }],
+        parentClosePolicy: ParentClosePolicy.TERMINATE,
+        typedSearchAttributes: childStartAttributes({ flow: Flows.fundTransfer, orderNos: [transferKey], ...(input.customerRef ? { customerRef: input.customerRef } : {}) }),
+      }),
+    );
+    result.transfer = { merchantOrderNo: transfer.merchantOrderNo, amount: transfer.amount };
+    available = amount;
+  }
+
+  // 3. Optionally to a card.
+  if (input.cardDeposit) {
+    status.stage = 'depositing';
+    const target = input.cardDeposit;
+    const cardType = await step(() => providerCalls.getCardType({ cardTypeId: target.cardTypeId }));
+    const amount = target.amount ?? maxDepositFor(available, cardType);
+    if (amount === undefined) {
+      fail(failIssues(FailureTypes.notEligible, [{ path: 'cardDeposit', message: `${available} does not cover the card type's minimum deposit ${cardType.rechargeMinQuota} plus its fee` }]));
+    }
+    const depositId = `${info.workflowId}/deposit`;
+    const depositKey = deriveMerchantOrderNo(depositId, ORDER_STEPS.cardDeposit);
+    const deposited = await step(() =>
+      executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
+        workflowId: depositId,
+        args: [
+          {
+            cardNo: target.cardNo,
+            amount,
+            cardTypeId: target.cardTypeId,
+            cardType,
+            ...(input.transfer ? { accountId: input.transfer.payeeAccountId } : {}),
+            ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+            ...(input.wait ? { wait: input.wait } : {}),
+          },
+        ],
+        parentClosePolicy: ParentClosePolicy.TERMINATE,
+        typedSearchAttributes: childStartAttributes({ flow: Flows.cardDeposit, orderNos: [depositKey], ...(input.customerRef ? { customerRef: input.customerRef } : {}) }),
+      }),
+    );
+    result.deposit = { merchantOrderNo: deposited.merchantOrderNo, amount: deposited.amount, fee: deposited.fee };
+  }
+
+  status.stage = 'completed';
+  return result;
+}
