@@ -1,0 +1,126 @@
+/**
+ * Counting history events and billable Temporal Cloud actions of one onboarding, from its
+ * histories (the parent and every child, recursively).
+ *
+ * The rule follows Temporal Cloud's documented action list (docs.temporal.io/cloud/actions):
+ * - Workflow started (client start, child start, continue-as-new): 1 per WorkflowExecutionStarted.
+ * - Activity started or retried: 1 per attempt; history keeps one ActivityTaskStarted whose
+ *   `attempt` is the last attempt's number, so an activity costs `attempt` actions (1 if never started).
+ * - Local activities: 1 per workflow task that recorded any (counted from their markers).
+ * - Timer started (including the timer behind `condition(fn, timeout)` and `sleep`): 1 per TimerStarted.
+ * - Search attribute upsert: 1 per UpsertWorkflowSearchAttributes (attributes given at start are free).
+ * - Signal sent: 1 per WorkflowExecutionSignaled (a signal between workflows is counted once, where it lands).
+ * - Update received: 1 per accepted Update (rejected ones leave no event and are not seen here).
+ * - Not in histories, so not counted: queries (the bench sends none), activity heartbeats (estimated
+ *   separately, see {@link estimateHeartbeats}), and child start/signal *initiated* events (counted
+ *   at the receiving execution).
+ */
+import type { Client } from '@temporalio/client';
+
+type HistoryEvent = Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>['events'] extends
+  | Array<infer E>
+  | null
+  | undefined
+  ? E
+  : never;
+
+export interface ExecutionHistory {
+  workflowId: string;
+  events: HistoryEvent[];
+}
+
+export interface ActionCount {
+  executions: number;
+  events: number;
+  actions: number;
+  byKind: Record<string, number>;
+}
+
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
+
+function millis(ts: unknown): number {
+  if (!ts || typeof ts !== 'object') return 0;
+  const t = ts as { seconds?: number | { toNumber(): number } | null; nanos?: number | null };
+  const seconds = typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0);
+  return seconds * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
+}
+
+/** Billable actions and events of a set of histories, by the rule above. */
+export function countActions(histories: readonly ExecutionHistory[]): ActionCount {
+  const byKind: Record<string, number> = {};
+  const add = (kind: string, n = 1) => (byKind[kind] = (byKind[kind] ?? 0) + n);
+  let events = 0;
+  for (const { events: list } of histories) {
+    events += list.length;
+    const startedAttempt = new Map<string, number>();
+    const localActivityTasks = new Set<string>();
+    for (const e of list) {
+      if (e.activityTaskStartedEventAttributes) {
+        startedAttempt.set(String(e.activityTaskStartedEventAttributes.scheduledEventId), e.activityTaskStartedEventAttributes.attempt ?? 1);
+      }
+    }
+    for (const e of list) {
+      if (e.workflowExecutionStartedEventAttributes) add('workflow started');
+      else if (e.activityTaskScheduledEventAttributes) add('activity attempts', startedAttempt.get(String(e.eventId)) ?? 1);
+      else if (e.timerStartedEventAttributes) add('timers');
+      else if (e.upsertWorkflowSearchAttributesEventAttributes) add('search attribute upserts');
+      else if (e.workflowExecutionSignaledEventAttributes) add('signals');
+      else if (e.workflowExecutionUpdateAcceptedEventAttributes) add('updates');
+      else if (e.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER) {
+        localActivityTasks.add(String(e.markerRecordedEventAttributes.workflowTaskCompletedEventId));
+      }
+    }
+    if (localActivityTasks.size) add('local activity tasks', localActivityTasks.size);
+  }
+  const actions = Object.values(byKind).reduce((a, b) => a + b, 0);
+  return { executions: histories.length, events, actions, byKind };
+}
+
+/**
+ * Heartbeats a Temporal Cloud namespace would bill for the activities of these histories, as an
+ * upper bound: the SDK sends at most one heartbeat per throttle interval, min(0.8 × heartbeat
+ * timeout, 60 s), while the activity runs. `timeScale` multiplies durations and timeouts back to
+ * real time when the bench ran on a compressed clock.
+ */
+export function estimateHeartbeats(histories: readonly ExecutionHistory[], timeScale = 1): number {
+  let total = 0;
+  for (const { events } of histories) {
+    const scheduled = new Map<string, { at: number; heartbeatMs: number }>();
+    for (const e of events) {
+      const a = e.activityTaskScheduledEventAttributes;
+      if (a) {
+        const hb = millis(a.heartbeatTimeout) * timeScale;
+        if (hb > 0) scheduled.set(String(e.eventId), { at: millis(e.eventTime), heartbeatMs: hb });
+        continue;
+      }
+      const closed =
+        e.activityTaskCompletedEventAttributes ??
+        e.activityTaskFailedEventAttributes ??
+        e.activityTaskCanceledEventAttributes ??
+        e.activityTaskTimedOutEventAttributes;
+      const s = closed ? scheduled.get(String(closed.scheduledEventId)) : undefined;
+      if (s) total += Math.floor(((millis(e.eventTime) - s.at) * timeScale) / Math.min(0.8 * s.heartbeatMs, 60_000));
+    }
+  }
+  return total;
+}
+
+/** The history of `workflowId` and of every child it started, recursively. */
+export async function collectHistories(client: Client, workflowId: string): Promise<ExecutionHistory[]> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const events = history.events ?? [];
+  const out: ExecutionHistory[] = [{ workflowId, events }];
+  for (const e of events) {
+    const childId = e.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.workflowId;
+    if (childId) out.push(...(await collectHistories(client, childId)));
+  }
+  return out;
+}
+
+/** The rule, printed with the figures. */
+export const COUNTING_RULE = [
+  'billable actions counted from histories (Temporal Cloud action list, docs.temporal.io/cloud/actions):',
+  '  workflow started (client, child, continue-as-new) 1 each; activity 1 per attempt (ActivityTaskStarted.attempt);',
+  '  local activities 1 per workflow task; timer started 1; search-attribute upsert 1; signal received 1; update accepted 1;',
+  '  not in histories: queries (none sent), heartbeats (upper bound printed separately), rejected updates.',
+].join('\n');

@@ -1,0 +1,262 @@
+/**
+ * `npm run bench` (issue #4, section 7): figures printed, nothing asserted. Everything on loopback:
+ * a Temporal dev server this run starts (in memory, free port), the sandbox, the webhook receiver
+ * and workers in this process. Bounded in count and time; sizes through the environment:
+ *
+ * | variable | default | |
+ * |---|---|---|
+ * | BENCH_ONBOARDINGS | 50 | onboardings (and baseline workflows) for the throughput figure |
+ * | BENCH_PARKED | 2000 | onboardings parked in review for the memory figure |
+ * | BENCH_TIME_SCALE | 120 | clock compression of the 1-minute / 1-hour review comparison |
+ * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
+ */
+import type { Client } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createProviderClient } from '../api/client';
+import { startOnboarding } from '../client/onboarding';
+import { CARD_OPERATION_WAIT, REVIEW_WAIT, TEST_WAIT, type WaitOverrides, type WaitProfile } from '../domain/wait-profile';
+import { cardflowSearchAttributes } from '../domain/search-attributes';
+import { onboardingWorkflowId } from '../domain/workflow-ids';
+import { type SandboxDelays } from '../sandbox/contract';
+import { ZERO_DELAYS, startSandbox } from '../sandbox/index';
+import { resolveTemporalCli } from '../scripts/lib/temporal-cli';
+import { startWebhookReceiver } from '../webhooks/receiver';
+import { bundleCardflowWorkflows, createWorker } from '../workers/create-worker';
+import { COUNTING_RULE, collectHistories, countActions, estimateHeartbeats } from './actions';
+import * as baselineActivities from './baseline.activities';
+import type { baselineWorkflow } from './baseline.workflow';
+import { mib, percentile } from './stats';
+
+const num = (name: string, fallback: number) => {
+  const raw = process.env[name];
+  const n = raw ? Number(raw) : fallback;
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name}=${raw} must be a positive number`);
+  return n;
+};
+const ONBOARDINGS = num('BENCH_ONBOARDINGS', 50);
+const PARKED = num('BENCH_PARKED', 2000);
+const TIME_SCALE = num('BENCH_TIME_SCALE', 120);
+const PHASE_TIMEOUT_MS = num('BENCH_PHASE_TIMEOUT_S', 300) * 1000;
+const CARD_TYPE_B2B_WITH_DEPOSIT = '1852379830190366720';
+
+const say = (line: string) => console.log(line);
+
+function holder(email: string) {
+  return {
+    shape: 'B2B' as const,
+    areaCode: '+1',
+    mobile: `555${Math.floor(Math.random() * 1e7).toString().padStart(7, '0')}`,
+    email,
+    firstName: 'Bench',
+    lastName: 'Customer',
+    birthday: '1990-01-31',
+    country: 'US',
+    town: 'US0101',
+    address: '1 Main Street',
+    postCode: '10001',
+  };
+}
+
+function onboardingInput(tag: string, emailLocal: string, wait: WaitOverrides) {
+  const customerRef = `bench-${tag}-${randomUUID().slice(0, 12)}`;
+  return { customerRef, cardTypeId: CARD_TYPE_B2B_WITH_DEPOSIT, holder: holder(`${emailLocal}+${randomUUID().slice(0, 8)}@example.com`), initialDeposit: '20.00', wait };
+}
+
+function scaled(profile: WaitProfile, by: number): WaitProfile {
+  const out = { ...profile };
+  for (const key of Object.keys(out) as Array<keyof WaitProfile>) if (key !== 'backoff') out[key] = Math.max(1, Math.round(out[key] / by));
+  return out;
+}
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: over ${PHASE_TIMEOUT_MS / 1000} s`)), PHASE_TIMEOUT_MS)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Runs `fn` against a fresh sandbox + receiver + cardflow worker on a task queue of its own. */
+async function withCardflow<T>(
+  env: TestWorkflowEnvironment,
+  bundle: WorkflowBundle,
+  delays: Partial<SandboxDelays>,
+  fn: (ctx: { taskQueue: string; worker: Worker; latencies: number[] }) => Promise<T>,
+): Promise<T> {
+  const sandbox = await startSandbox({ delays, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-'));
+  const latencies: number[] = [];
+  const receiver = await startWebhookReceiver({
+    platformPublicKey: sandbox.keys.platform.publicKey,
+    client: env.client,
+    dataDir,
+    onHandled: (h) => {
+      if (h.outcome === 'signalled') latencies.push(h.settledAtMs - h.receivedAtMs);
+    },
+  });
+  sandbox.setWebhookUrl(receiver.url);
+  const provider = createProviderClient(sandbox.clientConfig());
+  const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
+  try {
+    const worker = await createWorker({ connection: env.nativeConnection, taskQueue, activityDeps: { provider }, workflowBundle: bundle });
+    return await worker.runUntil(() => fn({ taskQueue, worker, latencies }));
+  } finally {
+    await receiver.stop();
+    await sandbox.stop();
+    await provider.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function runOnboardings(client: Client, taskQueue: string, count: number, tag: string, wait: WaitOverrides): Promise<string[]> {
+  const inputs = Array.from({ length: count }, () => onboardingInput(tag, 'bench', wait));
+  const started = await Promise.all(inputs.map((input) => startOnboarding(client, input, { taskQueue })));
+  await withTimeout(Promise.all(started.map((s) => s.handle.result())), `${count} onboardings`);
+  return inputs.map((i) => i.customerRef);
+}
+
+async function throughput(env: TestWorkflowEnvironment, bundle: WorkflowBundle): Promise<{ activitiesPerOnboarding: number }> {
+  say(`\n(a) throughput: ${ONBOARDINGS} happy-path onboardings (B2B cardholder -> card with initial deposit), sandbox with zero delays`);
+  const fast: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_WAIT };
+  let activitiesPerOnboarding = 0;
+  let latencies: number[] = [];
+  const onboardingRate = await withCardflow(env, bundle, ZERO_DELAYS, async (ctx) => {
+    const [warm] = await runOnboardings(env.client, ctx.taskQueue, 1, 'warmup', fast);
+    const histories = await collectHistories(env.client, onboardingWorkflowId(warm!));
+    activitiesPerOnboarding = histories.reduce((n, h) => n + h.events.filter((e) => e.activityTaskScheduledEventAttributes).length, 0);
+    ctx.latencies.length = 0;
+    const t0 = performance.now();
+    await runOnboardings(env.client, ctx.taskQueue, ONBOARDINGS, 'tput', fast);
+    const seconds = (performance.now() - t0) / 1000;
+    latencies = [...ctx.latencies];
+    return ONBOARDINGS / seconds;
+  });
+  const taskQueue = `bench-baseline-${randomUUID().slice(0, 8)}`;
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowsPath: require.resolve('./baseline.workflow'),
+    activities: baselineActivities,
+  });
+  const baselineRate = await worker.runUntil(async () => {
+    const run = async (count: number) => {
+      const handles = await Promise.all(
+        Array.from({ length: count }, () =>
+          env.client.workflow.start<typeof baselineWorkflow>('baselineWorkflow', { taskQueue, workflowId: `baseline-${randomUUID()}`, args: [{ activities: activitiesPerOnboarding }] }),
+        ),
+      );
+      await withTimeout(Promise.all(handles.map((h) => h.result())), `${count} baseline workflows`);
+    };
+    await run(1);
+    const t0 = performance.now();
+    await run(ONBOARDINGS);
+    return ONBOARDINGS / ((performance.now() - t0) / 1000);
+  });
+  say(`  onboardings completed per second: ${onboardingRate.toFixed(2)}`);
+  say(`  baseline (one workflow, ${activitiesPerOnboarding} no-op activities in sequence, same server, same run): ${baselineRate.toFixed(2)} per second`);
+  say(`  ratio onboarding / baseline: ${(onboardingRate / baselineRate).toFixed(2)} (target >= 0.7)`);
+  say(`\n(c) webhook receipt -> signal delivered, loopback, ${latencies.length} signalled deliveries during (a):`);
+  say(`  p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (includes the visibility lookup and the delivery-log fsync)`);
+  return { activitiesPerOnboarding };
+}
+
+async function actionsPerOnboarding(env: TestWorkflowEnvironment, bundle: WorkflowBundle): Promise<void> {
+  say(`\n(b) history events and billable actions per happy-path onboarding, review time on the sandbox clock`);
+  say(`  time compressed ${TIME_SCALE}x: sandbox review delays and every wait-profile interval divided by ${TIME_SCALE}`);
+  say(COUNTING_RULE.replace(/^/gm, '  '));
+  const rows: Array<{ label: string; actions: number; events: number; heartbeats: number; byKind: Record<string, number> }> = [];
+  for (const [label, reviewMs] of [
+    ['1-minute review', 60_000],
+    ['1-hour review', 3_600_000],
+  ] as const) {
+    const half = Math.round(reviewMs / 2 / TIME_SCALE);
+    const wait: WaitOverrides = { review: scaled(REVIEW_WAIT, TIME_SCALE), cardOperation: scaled(CARD_OPERATION_WAIT, TIME_SCALE) };
+    await withCardflow(env, bundle, { ...ZERO_DELAYS, reviewAdminMs: half, reviewChannelMs: half }, async (ctx) => {
+      const [ref] = await runOnboardings(env.client, ctx.taskQueue, 1, 'actions', wait);
+      const histories = await collectHistories(env.client, onboardingWorkflowId(ref!));
+      const count = countActions(histories);
+      rows.push({ label, actions: count.actions, events: count.events, heartbeats: estimateHeartbeats(histories, TIME_SCALE), byKind: count.byKind });
+    });
+  }
+  for (const row of rows) {
+    const kinds = Object.entries(row.byKind)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    say(`  ${row.label}: ${row.events} history events, ${row.actions} billable actions (${kinds}); heartbeats at most ${row.heartbeats} more`);
+  }
+  const [short, long] = rows;
+  if (short && long) say(`  1-hour / 1-minute actions: ${(long.actions / short.actions).toFixed(2)} (target <= 1.5; 1-minute target <= 20)`);
+}
+
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+async function parkedMemory(env: TestWorkflowEnvironment, bundle: WorkflowBundle): Promise<void> {
+  say(`\n(d) worker memory with ${PARKED} onboardings parked in cardholder review (sandbox review stalled)`);
+  await withCardflow(env, bundle, ZERO_DELAYS, async (ctx) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    collectGarbage();
+    const before = process.memoryUsage();
+    const t0 = performance.now();
+    const batch = 200;
+    for (let i = 0; i < PARKED; i += batch) {
+      const inputs = Array.from({ length: Math.min(batch, PARKED - i) }, () => onboardingInput('parked', 'review.stall', {}));
+      await Promise.all(inputs.map((input) => startOnboarding(env.client, input, { taskQueue: ctx.taskQueue })));
+    }
+    const query = `WorkflowType = 'cardholderOnboarding' AND TaskQueue = '${ctx.taskQueue}' AND ExecutionStatus = 'Running'`;
+    let parked = 0;
+    const deadline = Date.now() + PHASE_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      parked = (await env.client.workflow.count(query)).count;
+      if (parked >= PARKED) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    collectGarbage();
+    const after = process.memoryUsage();
+    const status = ctx.worker.getStatus();
+    say(`  parked: ${parked} cardholder children running (of ${PARKED} onboardings) after ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    say(`  bench process (worker + sandbox + receiver): RSS ${mib(before.rss)} -> ${mib(after.rss)}, heap used ${mib(before.heapUsed)} -> ${mib(after.heapUsed)}`);
+    say(`  per parked onboarding: RSS +${((after.rss - before.rss) / 1024 / Math.max(parked, 1)).toFixed(1)} KiB, heap +${((after.heapUsed - before.heapUsed) / 1024 / Math.max(parked, 1)).toFixed(1)} KiB`);
+    say(`  worker: ${status.numCachedWorkflows} workflows in cache, ${status.numInFlightActivities} activities in flight`);
+  });
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const started = performance.now();
+  say(`cardflow bench: ${new Date().toISOString()}, node ${process.version}, ${process.platform}/${process.arch}`);
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: await resolveTemporalCli() },
+      ip: '127.0.0.1',
+      searchAttributes: [...cardflowSearchAttributes],
+      log: { format: 'pretty', level: 'error' },
+    },
+  });
+  try {
+    say(`Temporal dev server (in memory) at ${env.address}`);
+    const bundle = await bundleCardflowWorkflows();
+    await throughput(env, bundle);
+    await actionsPerOnboarding(env, bundle);
+    await parkedMemory(env, bundle);
+  } finally {
+    await env.teardown();
+  }
+  say(`\nbench done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  });
+}

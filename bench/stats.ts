@@ -1,0 +1,13 @@
+/** Small statistics for the bench's printed figures. */
+
+/** The p-th percentile (0..100) by nearest rank; NaN for no samples. */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+export function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
