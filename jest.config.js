@@ -21,7 +21,7 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       testMatch: ['<rootDir>/test/component/**/*.test.ts'],
-      testTimeout: 30000,
+      setupFilesAfterEnv: ['<rootDir>/test/support/timeouts/component.ts'],
     },
     {
       displayName: 'integration',
@@ -30,7 +30,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 120000,
+      setupFilesAfterEnv: ['<rootDir>/test/support/timeouts/integration.ts'],
     },
   ],
 };
