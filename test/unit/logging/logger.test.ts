@@ -41,6 +41,15 @@ describe('redact', () => {
     });
   });
 
+  it('covers the card data, personal data, keys and signatures of the spec', () => {
+    const required = [
+      ...['cardNumber', 'cvv', 'expireDate', 'validPeriod', 'pin', 'activeCode', 'activateUrl', 'values'],
+      ...['firstName', 'lastName', 'email', 'mobile', 'birthday', 'idNumber', 'address', 'postCode', 'ipAddress'],
+      ...['privateKey', 'apiKey', 'signature', 'X-WSB-SIGNATURE', 'X-WSB-API-KEY', 'authorization'],
+    ];
+    expect(required.filter((name) => !isRedactedField(name))).toEqual([]);
+  });
+
   it('matches names regardless of case, dashes and underscores', () => {
     for (const name of ['CardNumber', 'card_number', 'x_wsb_signature', 'xWsbApiKey', 'AUTHORIZATION', 'ip-address']) expect(isRedactedField(name)).toBe(true);
     for (const name of ['cardNo', 'holderId', 'merchantOrderNo', 'status', 'amount']) expect(isRedactedField(name)).toBe(false);
