@@ -15,8 +15,20 @@ interface Started {
   env: Record<string, string>;
 }
 
-function startCli(args: string[]): Promise<Started> {
+// Spawning tsx is slow on a loaded machine.
+jest.setTimeout(60_000);
+
+/** Every child started, so a failing test cannot leave a sandbox running. */
+const children: ChildProcess[] = [];
+
+function spawnCli(args: string[]): ChildProcess {
   const child = spawn(TSX, ['sandbox/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return child;
+}
+
+function startCli(args: string[]): Promise<Started> {
+  const child = spawnCli(args);
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -40,7 +52,10 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
 
 it('prints its base URL and env, answers signed requests, reuses its keys, and exits 0 on SIGINT', async () => {
   const keysDir = join(dir, 'keys');
@@ -64,9 +79,9 @@ it('prints its base URL and env, answers signed requests, reuses its keys, and e
 });
 
 it('refuses an unknown option with exit code 2 and the usage', async () => {
-  const child = spawn(TSX, ['sandbox/cli.ts', '--prot', '1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnCli(['--prot', '1']);
   let err = '';
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
   expect(await exitCode(child)).toBe(2);
   expect(err).toMatch(/Unknown option '--prot'/);
   expect(err).toMatch(/Usage: npm run sandbox/);

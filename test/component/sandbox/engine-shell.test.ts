@@ -12,6 +12,9 @@ import { SandboxErrorCode } from '../../../sandbox/contract';
 import { type RunningSandbox, ZERO_DELAYS, startSandbox } from '../../../sandbox/index';
 import { WebhookReceiver, send, signedPost } from './support';
 
+// Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not reach here).
+jest.setTimeout(30_000);
+
 const SUBSCRIPTION = '1852379830190366721';
 const CREATE_CARD = '/merchant/core/mcb/card/v2/createCard';
 const createBody = (merchantOrderNo: string) => `{"merchantOrderNo":"${merchantOrderNo}","cardTypeId":${SUBSCRIPTION},"amount":0}`;

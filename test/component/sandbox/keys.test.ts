@@ -8,6 +8,9 @@ import { signBody, verifySignature } from '../../../api/signing';
 import { KEY_FILES, SANDBOX_KEY_BITS, ensureSandboxKeys } from '../../../sandbox/keys';
 import { startSandbox } from '../../../sandbox/index';
 
+// Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not reach here).
+jest.setTimeout(30_000);
+
 let dir: string;
 beforeEach(() => {
   dir = join(mkdtempSync(join(tmpdir(), 'sandbox-keys-')), 'keys');

@@ -11,6 +11,9 @@ import { type RunningSandbox, ZERO_DELAYS, startSandbox } from '../../../sandbox
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { helperPost, plain } from './support';
 
+// Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not reach here).
+jest.setTimeout(30_000);
+
 const TYPES = {
   b2bVirtual: '1852379830190366720',
   subscription: '1852379830190366721',

@@ -12,6 +12,9 @@ import { mulberry32 } from '../../../sandbox/random';
 import { FaultInjector } from '../../../sandbox/server/faults';
 import { type RawResponse, StandInEngine, helperPost, plain, send, signedPost } from './support';
 
+// Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not reach here).
+jest.setTimeout(30_000);
+
 const TRANSFER = '/merchant/core/mcb/account/transfer';
 const transferBody = (no: string) => `{"type":"TRANSFER","merchantOrderNo":"${no}","amount":10.50,"payerAccountId":1989887271659823105,"payeeAccountId":2}`;
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
