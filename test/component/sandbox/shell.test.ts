@@ -2,14 +2,18 @@
  * The sandbox's HTTP shell around a stand-in engine: authentication, envelopes, signatures,
  * bad input, multipart, helpers and request faults (issue #3, sections 1, 5 and 6).
  */
+import { connect } from 'node:net';
 import { createProviderClient } from '../../../api/client';
 import { ProviderBusinessError, ProviderServerError, ProviderTimeoutError } from '../../../api/errors';
 import { generateRsaKeyPair } from '../../../api/keys';
+import { operations } from '../../../api/operations';
 import { signBody, verifySignature } from '../../../api/signing';
 import { SandboxErrorCode } from '../../../sandbox/contract';
 import { type RunningSandbox, ZERO_DELAYS, startSandbox } from '../../../sandbox/index';
 import { mulberry32 } from '../../../sandbox/random';
+import { MULTIPART_BODY_LIMIT } from '../../../sandbox/server/body';
 import { FaultInjector } from '../../../sandbox/server/faults';
+import { buildRoutes } from '../../../sandbox/server/routes';
 import { type RawResponse, StandInEngine, helperPost, plain, send, signedPost } from './support';
 
 // Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not reach here).
@@ -147,6 +151,29 @@ describe('bad input: a failure envelope with a clear msg, and the server keeps s
     expect(after.json).toMatchObject({ success: true, data: [] });
   });
 
+  it('a multipart upload over 2.5 MiB is refused before its parts are read', async () => {
+    const uploads = engine.uploads.length;
+    const res = await send(sandbox.url, '/merchant/core/mcb/common/file/upload', Buffer.alloc(MULTIPART_BODY_LIMIT + 1, 0x41), {
+      'content-type': 'multipart/form-data; boundary=B',
+      'x-wsb-api-key': sandbox.keys.apiKey,
+      'x-wsb-signature': signBody('{}', sandbox.keys.merchant.privateKey),
+    });
+    expectSignedFailure(res, SandboxErrorCode.badRequest, /request body too large: 2621441 bytes, the limit is 2621440/);
+    expect(engine.uploads).toHaveLength(uploads);
+  });
+
+  it('malformed HTTP gets a bare 400, and the server keeps serving', async () => {
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(sandbox.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 400 Bad Request/);
+    expect((await signedPost(sandbox, '/merchant/core/mcb/wallet/v2/coins', '{}')).json.success).toBe(true);
+  });
+
   it('wrong types and rule breaks are 40002 naming the field and the rule', async () => {
     const res = await signedPost(sandbox, TRANSFER, '{"type":"TRANSFER","merchantOrderNo":"short","amount":"x","payerAccountId":1,"payeeAccountId":2}');
     expectSignedFailure(res, SandboxErrorCode.parameter, /merchantOrderNo: length must be 20 to 40 characters/);
@@ -270,5 +297,21 @@ describe('request faults', () => {
     expect(run(7)).toEqual(run(7));
     expect(run(7)).not.toEqual(run(8));
     expect(new Set(run(7)).size).toBeGreaterThan(2);
+  });
+});
+
+describe('routes', () => {
+  it('are derived from the registry: every operation at its path, query strings and trailing slashes ignored', () => {
+    const routes = buildRoutes(operations);
+    expect(routes.size).toBe(46);
+    for (const op of Object.values(operations)) expect(routes.operationAt(op.path)?.name).toBe(op.name);
+    expect(routes.operationAt('/merchant/core/mcb/card/v2/createCard/?x=1')?.name).toBe('createCard');
+    expect(routes.operationAt('/merchant/core/mcb/card/v2/createcard')).toBeUndefined();
+  });
+
+  it('refuse a registry with two operations on one path or a key that is not the name', () => {
+    const { createCard, openCard } = operations;
+    expect(() => buildRoutes({ createCard, openCard: { ...openCard, path: createCard.path } })).toThrow(/share the path/);
+    expect(() => buildRoutes({ other: createCard })).toThrow(/key other holds operation createCard/);
   });
 });
