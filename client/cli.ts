@@ -15,10 +15,10 @@ import type { Client } from '@temporalio/client';
 import { WorkflowFailedError } from '@temporalio/client';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { onboardingWorkflowId } from '../domain';
+import { CardflowStage, onboardingWorkflowId } from '../domain';
 import { type TemporalClientHandle, connectTemporalClient } from './connection';
 import { describeProgress, describeResult, workflowUiUrl } from './format';
-import { awaitResult, getProgress, startOnboarding, submitCorrection } from './onboarding';
+import { awaitResult, getProgress, onboardingHandle, startOnboarding, submitCorrection } from './onboarding';
 import { watchProgress } from './progress';
 import { InvalidInputError, parseCardholderCorrection, parseOnboardingInput } from './validation';
 
@@ -115,7 +115,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (!ref) throw new UsageError('progress needs a <customerRef>');
         onboardingWorkflowId(ref); // refuses an impossible reference before connecting
         if (values.watch) return await follow(ref);
-        io.out(describeProgress(await getProgress(await client(), ref)));
+        try {
+          io.out(describeProgress(await getProgress(await client(), ref)));
+        } catch (error) {
+          // A query needs a worker to answer it; describe needs none and still tells where things stand.
+          const description = await onboardingHandle(await client(), ref).describe();
+          const stage = description.typedSearchAttributes.get(CardflowStage);
+          io.out(`${description.status.name}${stage ? `, stage ${stage}` : ''} (progress query unanswered: ${error instanceof Error ? error.message : String(error)}; is a worker running?)`);
+        }
         return 0;
       }
       case 'correct': {
