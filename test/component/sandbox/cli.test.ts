@@ -1,5 +1,6 @@
 /** `npm run sandbox`: starts, prints its URL and env, serves signed requests, reuses its keys, stops on SIGINT. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,7 +22,7 @@ jest.setTimeout(60_000);
 /** Every child started, so a failing test cannot leave a sandbox running. */
 const children: ChildProcess[] = [];
 
-function spawnCli(args: string[]): ChildProcess {
+function spawnCli(args: string[]): ChildProcessByStdio<null, Readable, Readable> {
   const child = spawn(TSX, ['sandbox/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   return child;
@@ -81,7 +82,7 @@ it('prints its base URL and env, answers signed requests, reuses its keys, and e
 it('refuses an unknown option with exit code 2 and the usage', async () => {
   const child = spawnCli(['--prot', '1']);
   let err = '';
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   expect(await exitCode(child)).toBe(2);
   expect(err).toMatch(/Unknown option '--prot'/);
   expect(err).toMatch(/Usage: npm run sandbox/);
