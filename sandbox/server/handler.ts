@@ -192,7 +192,12 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const bytes = await body(req, JSON_BODY_LIMIT);
     requireApiKey(req);
     const input = helperBody(jsonObject(bytes)) as Record<string, unknown>;
-    const helper = deps.shellHelpers[name] ?? (Object.hasOwn(deps.engine.helpers, name) ? deps.engine.helpers[name] : undefined);
+    // Own properties only: `/sandbox/constructor` must not reach Object.prototype.
+    const helper = Object.hasOwn(deps.shellHelpers, name)
+      ? deps.shellHelpers[name]
+      : Object.hasOwn(deps.engine.helpers, name)
+        ? deps.engine.helpers[name]
+        : undefined;
     if (!helper) {
       const known = [...Object.keys(deps.shellHelpers), ...Object.keys(deps.engine.helpers)].sort();
       throw new Reject(SandboxErrorCode.badRequest, `no sandbox helper ${HELPER_PREFIX}${name}; known: ${known.join(', ')}`);

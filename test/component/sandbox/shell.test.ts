@@ -213,6 +213,8 @@ describe('test helper endpoints', () => {
   it('an unknown helper lists the known ones; a failing helper answers 500', async () => {
     const unknown = await helperPost(sandbox, 'nope');
     expectSignedFailure(unknown, SandboxErrorCode.badRequest, /no sandbox helper \/sandbox\/nope; known: .*clock.*echo.*faults.*webhooks\/config.*webhooks\/log/);
+    expectSignedFailure(await helperPost(sandbox, 'constructor'), SandboxErrorCode.badRequest, /no sandbox helper \/sandbox\/constructor/);
+    expectSignedFailure(await helperPost(sandbox, '__proto__'), SandboxErrorCode.badRequest, /no sandbox helper/);
     const failing = await helperPost(sandbox, 'explode');
     expect(failing.status).toBe(500);
   });
