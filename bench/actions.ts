@@ -86,6 +86,11 @@ export function estimateHeartbeats(histories: readonly ExecutionHistory[], timeS
   let total = 0;
   for (const { events } of histories) {
     const scheduled = new Map<string, { at: number; heartbeatMs: number }>();
+    const end = (id: string, at: number) => {
+      const s = scheduled.get(id);
+      if (s) total += Math.floor(((at - s.at) * timeScale) / Math.min(0.8 * s.heartbeatMs, 60_000));
+      scheduled.delete(id);
+    };
     for (const e of events) {
       const a = e.activityTaskScheduledEventAttributes;
       if (a) {
@@ -98,9 +103,12 @@ export function estimateHeartbeats(histories: readonly ExecutionHistory[], timeS
         e.activityTaskFailedEventAttributes ??
         e.activityTaskCanceledEventAttributes ??
         e.activityTaskTimedOutEventAttributes;
-      const s = closed ? scheduled.get(String(closed.scheduledEventId)) : undefined;
-      if (s) total += Math.floor(((millis(e.eventTime) - s.at) * timeScale) / Math.min(0.8 * s.heartbeatMs, 60_000));
+      // A cancel the workflow did not wait for leaves no close event: the request ends the estimate.
+      const ended = closed ?? e.activityTaskCancelRequestedEventAttributes;
+      if (ended) end(String(ended.scheduledEventId), millis(e.eventTime));
     }
+    const last = millis(events.at(-1)?.eventTime);
+    for (const id of [...scheduled.keys()]) end(id, last);
   }
   return total;
 }
@@ -122,5 +130,26 @@ export const COUNTING_RULE = [
   'billable actions counted from histories (Temporal Cloud action list, docs.temporal.io/cloud/actions):',
   '  workflow started (client, child, continue-as-new) 1 each; activity 1 per attempt (ActivityTaskStarted.attempt);',
   '  local activities 1 per workflow task; timer started 1; search-attribute upsert 1; signal received 1; update accepted 1;',
-  '  not in histories: queries (none sent), heartbeats (upper bound printed separately), rejected updates.',
+  '  not in histories: queries (none sent), heartbeats (upper bound printed separately), rejected updates, and retries of an',
+  '  activity cancelled before it closed (its ActivityTaskStarted is never written); the server\'s own `action` metric is printed beside.',
 ].join('\n');
+
+/** Sums of the dev server's `action` counter (Prometheus text), by action_type. */
+export function parseActionMetric(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const m = /^action\{[^}]*action_type="([^"]+)"[^}]*\}\s+([0-9.eE+-]+)$/.exec(line.trim());
+    if (m) out[m[1]!] = (out[m[1]!] ?? 0) + Number(m[2]);
+  }
+  return out;
+}
+
+/** after - before, per action type, dropping zeros. */
+export function metricDelta(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(after)) {
+    const d = v - (before[k] ?? 0);
+    if (d) out[k] = d;
+  }
+  return out;
+}
