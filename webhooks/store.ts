@@ -104,7 +104,8 @@ export async function openFileWebhookStore(opts: FileWebhookStoreOptions = {}): 
   const all = readEntries(text);
   const cutoff = now() - retentionMs;
   const kept = all.filter((e) => Date.parse(e.recordedAt) >= cutoff);
-  if (kept.length !== all.length) {
+  // Rewritten when entries expired, or when a crash left a torn last line the next append would join.
+  if (kept.length !== all.length || (text !== '' && !text.endsWith('\n'))) {
     const tmp = `${file}.tmp`;
     await writeFile(tmp, kept.map((e) => `${JSON.stringify(e)}\n`).join(''));
     await rename(tmp, file);

@@ -1,0 +1,46 @@
+import { mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DELIVERY_LOG, bodyRequestId, openFileWebhookStore, type WebhookEntry } from '../../../webhooks/store';
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'cardflow-store-'))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const entry = (requestId: string, recordedAt: string): WebhookEntry => ({ requestId, category: 'card_transaction', outcome: 'signalled', workflowIds: ['w'], recordedAt });
+
+it('remembers request ids across reopening, drops those past the retention, and survives a torn last line', async () => {
+  const day = 24 * 3600 * 1000;
+  const t0 = Date.parse('2026-01-01T00:00:00Z');
+  const store = await openFileWebhookStore({ dir, now: () => t0 });
+  await store.append(entry('old', new Date(t0 - 8 * day).toISOString()));
+  await store.append(entry('recent', new Date(t0 - day).toISOString()));
+  await store.close();
+  appendFileSync(path.join(dir, DELIVERY_LOG), '{"requestId":"torn","categ');
+
+  const reopened = await openFileWebhookStore({ dir, now: () => t0 });
+  expect(reopened.get('recent')?.outcome).toBe('signalled');
+  expect(reopened.get('old')).toBeUndefined();
+  expect(reopened.get('torn')).toBeUndefined();
+  await reopened.close();
+  expect(readFileSync(path.join(dir, DELIVERY_LOG), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as WebhookEntry).requestId)).toEqual(['recent']);
+});
+
+it('derives the same dedupe key from the same body when the request id header is missing', () => {
+  expect(bodyRequestId(Buffer.from('{"a":1}'))).toBe(bodyRequestId(Buffer.from('{"a":1}')));
+  expect(bodyRequestId(Buffer.from('{"a":1}'))).not.toBe(bodyRequestId(Buffer.from('{"a":2}')));
+});
+
+it('does not let a torn last line swallow the next entry', async () => {
+  const store = await openFileWebhookStore({ dir });
+  await store.append(entry('first', new Date().toISOString()));
+  await store.close();
+  appendFileSync(path.join(dir, DELIVERY_LOG), '{"requestId":"torn"');
+  const reopened = await openFileWebhookStore({ dir });
+  await reopened.append(entry('after', new Date().toISOString()));
+  await reopened.close();
+  const again = await openFileWebhookStore({ dir });
+  expect(again.get('first')).toBeDefined();
+  expect(again.get('after')).toBeDefined();
+  await again.close();
+});
