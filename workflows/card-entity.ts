@@ -85,6 +85,8 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
   let nextTicket = 0;
   let serving = 0;
   let pending = 0;
+  /** Requests accepted and not yet finished, so a repeat sent meanwhile shares the first answer. */
+  const running: Record<string, Promise<CardEntityOutcome>> = {};
 
   const markCancelled = (reason?: string) => {
     cancelled = true;
@@ -188,7 +190,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     if (typeof requestId !== 'string' || !REQUEST_ID_RE.test(requestId)) {
       throw failIssues(FailureTypes.invalidInput, [{ path: 'requestId', message: 'must be 1 to 64 letters, digits, "_", "." or "-"' }]);
     }
-    if (state.completed[requestId]) return;
+    if (state.completed[requestId] || requestId in running) return;
     if (cancelled) throw failWith(LifecycleFailureTypes.cardCancelled, `card ${cardNo} is cancelled`);
     if (kind === 'deposit') return;
     const issues = cardOperationInputIssues(kind, { cardNo, ...extra });
@@ -198,25 +200,37 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     }
   };
 
-  const operate = (kind: CardOperationKind, requestId: string, extra: { clientRemark?: string; sealedPin?: string }): Promise<CardOperationOutcome> => {
-    const earlier = state.completed[requestId];
-    if (earlier) return Promise.resolve(earlier as CardOperationOutcome);
-    const target = TARGET_STATUS[kind];
-    if (target) projected = target;
-    return serialized(async () => {
-      const outcome = await runCardOperation(inbox, {
-        kind,
-        cardNo,
-        merchantOrderNo: deriveMerchantOrderNo(info.workflowId, entityOrderStep(kind, requestId)),
-        ...(extra.clientRemark === undefined ? {} : { clientRemark: extra.clientRemark }),
-        ...(extra.sealedPin === undefined ? {} : { sealedPin: extra.sealedPin }),
-        profile,
-      });
-      if (!cancelled) state.status = outcome.cardStatus;
-      state.asOf = Date.now();
-      return remember(requestId, outcome);
-    });
+  /** Runs a request once: a repeat gets the finished answer, or shares the running one. */
+  const once = <T extends CardEntityOutcome>(requestId: string, work: () => Promise<T>): Promise<T> => {
+    const earlier = state.completed[requestId] ?? running[requestId];
+    if (earlier) return Promise.resolve(earlier as T);
+    const promise = work();
+    running[requestId] = promise;
+    const clear = () => {
+      delete running[requestId];
+    };
+    promise.then(clear, clear);
+    return promise;
   };
+
+  const operate = (kind: CardOperationKind, requestId: string, extra: { clientRemark?: string; sealedPin?: string }): Promise<CardOperationOutcome> =>
+    once(requestId, () => {
+      const target = TARGET_STATUS[kind];
+      if (target) projected = target;
+      return serialized(async () => {
+        const outcome = await runCardOperation(inbox, {
+          kind,
+          cardNo,
+          merchantOrderNo: deriveMerchantOrderNo(info.workflowId, entityOrderStep(kind, requestId)),
+          ...(extra.clientRemark === undefined ? {} : { clientRemark: extra.clientRemark }),
+          ...(extra.sealedPin === undefined ? {} : { sealedPin: extra.sealedPin }),
+          profile,
+        });
+        if (!cancelled) state.status = outcome.cardStatus;
+        state.asOf = Date.now();
+        return remember(requestId, outcome);
+      });
+    });
 
   setHandler(providerEventSignal, onEvent);
   setHandler(cardSnapshotQuery, snapshot);
@@ -231,22 +245,21 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
   });
   setHandler(
     depositUpdate,
-    (req) => {
-      const earlier = state.completed[req.requestId];
-      if (earlier) return Promise.resolve(earlier as CardDepositOutcome);
-      return serialized(async () => {
-        const childId = `${info.workflowId}/deposit-${req.requestId}`;
-        const result = await executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
-          workflowId: childId,
-          args: [{ cardNo, amount: req.amount, cardTypeId: req.cardTypeId, ...(input.customerRef ? { customerRef: input.customerRef } : {}), ...(input.wait ? { wait: input.wait } : {}) }],
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-          typedSearchAttributes: childStartAttributes({ flow: Flows.cardDeposit, orderNos: [deriveMerchantOrderNo(childId, ORDER_STEPS.cardDeposit)] }),
-        });
-        if (result.balance) state.balance = result.balance;
-        state.asOf = Date.now();
-        return remember(req.requestId, { cardNo, kind: 'deposit', merchantOrderNo: result.merchantOrderNo, amount: result.amount, fee: result.fee, ...(result.balance ? { balance: result.balance } : {}) });
-      });
-    },
+    (req) =>
+      once(req.requestId, () =>
+        serialized(async () => {
+          const childId = `${info.workflowId}/deposit-${req.requestId}`;
+          const result = await executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
+            workflowId: childId,
+            args: [{ cardNo, amount: req.amount, cardTypeId: req.cardTypeId, ...(input.customerRef ? { customerRef: input.customerRef } : {}), ...(input.wait ? { wait: input.wait } : {}) }],
+            parentClosePolicy: ParentClosePolicy.ABANDON,
+            typedSearchAttributes: childStartAttributes({ flow: Flows.cardDeposit, orderNos: [deriveMerchantOrderNo(childId, ORDER_STEPS.cardDeposit)] }),
+          });
+          if (result.balance) state.balance = result.balance;
+          state.asOf = Date.now();
+          return remember<CardDepositOutcome>(req.requestId, { cardNo, kind: 'deposit', merchantOrderNo: result.merchantOrderNo, amount: result.amount, fee: result.fee, ...(result.balance ? { balance: result.balance } : {}) });
+        }),
+      ),
     {
       validator: (req) => {
         validate(req?.requestId, 'deposit');
