@@ -78,6 +78,9 @@ export async function walletFunding(input: WalletFundingInput): Promise<WalletFu
   const deadlineMs = input.deadlineMs ?? DEFAULT_FUNDING_DEADLINE_MS;
   const address = await step(() => providerCalls.prepareDepositAddress({ coinKey: input.coinKey }));
   status.address = address.address;
+  // Deposits carry no merchantOrderNo; listing the address lets the receiver route
+  // wallet_transaction_v2 events here by destinationAddress (until it does, polling finds them).
+  addOrderNo(address.address);
 
   // 1. Our deposit, final.
   status.stage = 'awaiting_deposit';
