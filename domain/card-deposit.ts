@@ -7,6 +7,7 @@ import { defineQuery } from '@temporalio/workflow';
 import type { CardType } from '../api/schemas/card-type';
 import type { BalanceSummary, FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
+import type { StartAttributes } from './start-attributes';
 
 export interface CardDepositInput {
   cardNo: string;
@@ -17,6 +18,8 @@ export interface CardDepositInput {
   accountId?: string;
   customerRef?: string;
   wait?: WaitOverrides;
+  /** The search attributes the starter set at start (so the workflow does not upsert them again). */
+  startAttributes?: StartAttributes;
 }
 
 export interface CardDepositResult {

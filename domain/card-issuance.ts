@@ -8,6 +8,7 @@ import { defineQuery } from '@temporalio/workflow';
 import type { CardType } from '../api/schemas/card-type';
 import type { BalanceSummary, FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
+import type { StartAttributes } from './start-attributes';
 
 /** BUDGET_CARD mode: move funds (fund transfer, type TRANSFER) into the account the card charges. */
 export interface BudgetTopUp {
@@ -30,6 +31,8 @@ export interface CardIssuanceInput {
   budgetTopUp?: BudgetTopUp;
   customerRef?: string;
   wait?: WaitOverrides;
+  /** The search attributes the starter set at start (so the workflow does not upsert them again). */
+  startAttributes?: StartAttributes;
 }
 
 export interface CardIssuanceResult {

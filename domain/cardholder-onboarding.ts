@@ -9,6 +9,7 @@ import type { CardType } from '../api/schemas/card-type';
 import type { CardholderData } from './cardholder-data';
 import type { FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
+import type { StartAttributes } from './start-attributes';
 
 /** Default time a cardholder has to get approved, corrections included: 30 days. */
 export const DEFAULT_REVIEW_DEADLINE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -27,6 +28,8 @@ export interface CardholderOnboardingInput {
   /** Parent workflow to tell about rejects and resubmissions (set by customerOnboarding). */
   notifyParent?: boolean;
   wait?: WaitOverrides;
+  /** The search attributes the starter set at start (so the workflow does not upsert them again). */
+  startAttributes?: StartAttributes;
 }
 
 export interface CardholderOnboardingResult {

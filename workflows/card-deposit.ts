@@ -12,12 +12,13 @@ import { providerEventSignal } from '../domain/provider-event';
 import { failed, failIssues, failWith } from './failures';
 import { EventInbox } from './inbox';
 import { cardOperationWait, providerCalls } from './profiles';
-import { addOrderNo, isChild, setAttributes } from './search';
+import { Attributes, isChild } from './search';
 import { waitForCardOperation } from './waits';
 
 export async function cardDeposit(input: CardDepositInput): Promise<CardDepositResult> {
   const info = workflowInfo();
   const inbox = new EventInbox();
+  const attributes = new Attributes(input.startAttributes);
   const status: CardDepositStatus = { stage: 'validating' };
   setHandler(providerEventSignal, (event) => void inbox.add(event));
   setHandler(cardDepositStatusQuery, () => status);
@@ -36,8 +37,8 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
 
     const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardDeposit);
     status.merchantOrderNo = merchantOrderNo;
-    addOrderNo(merchantOrderNo);
-    if (!isChild()) setAttributes({ cardNo: input.cardNo, customerRef: input.customerRef, flow: 'card_deposit' });
+    attributes.addOrderNo(merchantOrderNo);
+    if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: 'card_deposit' });
     status.stage = 'depositing';
     const sent = await providerCalls.depositCard({
       merchantOrderNo,

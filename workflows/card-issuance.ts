@@ -20,12 +20,13 @@ import { providerEventSignal } from '../domain/provider-event';
 import { failed, failIssues, failWith } from './failures';
 import { EventInbox } from './inbox';
 import { cardOperationWait, providerCalls } from './profiles';
-import { addOrderNo, isChild, setAttributes } from './search';
+import { Attributes, isChild } from './search';
 import { waitForCardOperation } from './waits';
 
 export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuanceResult> {
   const info = workflowInfo();
   const inbox = new EventInbox();
+  const attributes = new Attributes(input.startAttributes);
   const status: CardIssuanceStatus = { stage: 'validating' };
   setHandler(providerEventSignal, (event) => void inbox.add(event));
   setHandler(cardIssuanceStatusQuery, () => status);
@@ -57,7 +58,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
 
     const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO);
     status.merchantOrderNo = merchantOrderNo;
-    addOrderNo(merchantOrderNo);
+    attributes.addOrderNo(merchantOrderNo);
     status.stage = 'creating';
     const created = await providerCalls.createCard({
       merchantOrderNo,
@@ -80,7 +81,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
     if (!cardNo) return fail(failWith(FailureTypes.operationFailed, `card creation ${merchantOrderNo} succeeded without a cardNo`));
     status.cardNo = cardNo;
     // A child's parent records the card number; standalone, this workflow does.
-    if (!isChild()) setAttributes({ cardNo, customerRef: input.customerRef, flow: 'card_issuance' });
+    if (!isChild()) attributes.set({ cardNo, customerRef: input.customerRef, flow: 'card_issuance' });
 
     status.stage = 'reading_card';
     const card = await providerCalls.getCardSummary({ cardNo });

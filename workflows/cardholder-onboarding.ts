@@ -34,7 +34,7 @@ import type { CardType } from '../api/schemas/card-type';
 import { failed, failIssues, failWith, isTimeout, summarize } from './failures';
 import { EventInbox } from './inbox';
 import { providerCalls, reviewWait } from './profiles';
-import { addOrderNo, isChild, setAttributes } from './search';
+import { Attributes, isChild } from './search';
 import { waitForReview } from './waits';
 
 /** Why corrected data cannot be used: the field and the rule, never the value. */
@@ -51,6 +51,7 @@ function correctionIssues(cardType: CardType, original: CardholderData, correcte
 export async function cardholderOnboarding(input: CardholderOnboardingInput): Promise<CardholderOnboardingResult> {
   const info = workflowInfo();
   const inbox = new EventInbox();
+  const attributes = new Attributes(input.startAttributes);
   const status: CardholderOnboardingStatus = { stage: 'validating', resubmissions: 0 };
   const deadlineAt = Date.now() + (input.reviewDeadlineMs ?? DEFAULT_REVIEW_DEADLINE_MS);
   status.deadlineAt = deadlineAt;
@@ -112,15 +113,15 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
     if (eligibility.length) fail(failIssues(FailureTypes.notEligible, eligibility));
 
     const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardholderCreate);
-    addOrderNo(merchantOrderNo);
+    attributes.addOrderNo(merchantOrderNo);
     enter('submitting');
     // Events that arrive from here on belong to this submission.
     let since = inbox.position;
     let review = await providerCalls.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder });
     enter('in_review', review);
     // card_holder webhooks route by CardflowOrderNos (set at start for a child) or by holderId.
-    if (!isChild()) setAttributes({ holderId: review.holderId, customerRef: input.customerRef, flow: 'cardholder' });
-    else if (!orderNosKey()) setAttributes({ holderId: review.holderId });
+    if (!isChild()) attributes.set({ holderId: review.holderId, customerRef: input.customerRef, flow: 'cardholder' });
+    else if (!orderNosKey()) attributes.set({ holderId: review.holderId });
     const profile = reviewWait(input.wait);
 
     for (;;) {

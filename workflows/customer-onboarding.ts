@@ -26,18 +26,20 @@ import { affordabilityIssue, holderEligibilityIssues, planCardCreation, planCard
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { providerEventSignal } from '../domain/provider-event';
-import { childStartAttributes } from '../domain/start-attributes';
+import { childStartAttributes, type StartAttributes } from '../domain/start-attributes';
 import { childWorkflowId } from '../domain/workflow-ids';
 import { Flows, WorkflowTypes } from '../domain/workflow-types';
 import { failIssues, failWith, propagate, summarize } from './failures';
 import { providerCalls } from './profiles';
-import { setAttributes } from './search';
+import { Attributes } from './search';
 
 export async function customerOnboarding(input: OnboardingInput): Promise<OnboardingResult> {
   const info = workflowInfo();
   const progress: OnboardingProgress = { customerRef: input.customerRef, stage: 'validating', stages: [{ stage: 'validating', at: Date.now() }] };
   const cardholderId = childWorkflowId(info.workflowId, 'cardholder');
   setHandler(progressQuery, () => progress);
+  // Nothing is assumed set at start: the first upsert also carries customerRef and flow (no extra action).
+  const searchAttributes = new Attributes();
   // Card-level webhooks routed here by CardflowCardNo are not needed by this workflow.
   setHandler(providerEventSignal, () => undefined);
   setHandler(cardholderProgressSignal, (update) => {
@@ -56,7 +58,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     progress.stage = stage;
     if (ids.holderId) progress.holderId = ids.holderId;
     if (ids.cardNo) progress.cardNo = ids.cardNo;
-    if (upsert) setAttributes({ stage, ...ids });
+    if (upsert) searchAttributes.set({ customerRef: input.customerRef, flow: Flows.onboarding, stage, ...ids });
   }
   const fail = (failure: ApplicationFailure): never => {
     progress.failure = { type: failure.type ?? 'Error', message: failure.message };
@@ -81,7 +83,6 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   if (!info.workflowId.endsWith(`-${input.customerRef}`)) {
     fail(failWith(FailureTypes.invalidInput, `customerRef: ${input.customerRef} does not match workflow id ${info.workflowId}`));
   }
-  setAttributes({ customerRef: input.customerRef, flow: Flows.onboarding });
   const { cardType, account } = await providerCalls.prepareOnboarding({ cardTypeId: input.cardTypeId, ...(input.accountId ? { accountId: input.accountId } : {}) });
 
   const issues: FieldIssue[] = [];
@@ -102,8 +103,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     if (short) fail(failIssues(FailureTypes.insufficientBalance, [{ ...short, message: `account ${account.accountId} ${short.message}` }]));
   }
 
-  const attributes = (flow: (typeof Flows)[keyof typeof Flows], orderNos: string[]) =>
-    childStartAttributes({ customerRef: input.customerRef, flow, orderNos });
+  const startOf = (flow: (typeof Flows)[keyof typeof Flows], orderNos: string[]): StartAttributes => ({ customerRef: input.customerRef, flow, orderNos });
   const common = { customerRef: input.customerRef, ...(input.wait ? { wait: input.wait } : {}) };
 
   // 2. Cardholder.
@@ -112,6 +112,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   if (needsHolder && input.holder) {
     progress.review = { correctionWorkflowId: cardholderId };
     enter('cardholder_review');
+    const holderStart = startOf(Flows.cardholder, [deriveMerchantOrderNo(cardholderId, ORDER_STEPS.cardholderCreate)]);
     const result = await child(() =>
       executeChild<(arg: unknown) => Promise<CardholderOnboardingResult>>(WorkflowTypes.cardholderOnboarding, {
         workflowId: cardholderId,
@@ -121,12 +122,13 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
             cardType,
             holder: input.holder,
             notifyParent: true,
+            startAttributes: holderStart,
             ...(input.reviewDeadlineMs ? { reviewDeadlineMs: input.reviewDeadlineMs } : {}),
             ...common,
           },
         ],
         parentClosePolicy: ParentClosePolicy.TERMINATE,
-        typedSearchAttributes: attributes(Flows.cardholder, [deriveMerchantOrderNo(cardholderId, ORDER_STEPS.cardholderCreate)]),
+        typedSearchAttributes: childStartAttributes(holderStart),
       }),
     );
     holderId = result.holderId;
@@ -139,6 +141,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   // 3. Card (with the initial deposit when the card type takes it at creation).
   enter('creating_card', true, holderId ? { holderId } : {});
   const cardId = childWorkflowId(info.workflowId, 'card');
+  const cardStart = startOf(Flows.cardIssuance, [deriveMerchantOrderNo(cardId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO)]);
   const card = await child(() =>
     executeChild<(arg: unknown) => Promise<CardIssuanceResult>>(WorkflowTypes.cardIssuance, {
       workflowId: cardId,
@@ -150,11 +153,12 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
           ...(depositAtCreation && input.initialDeposit ? { initialDeposit: input.initialDeposit } : {}),
           ...(input.accountId ? { accountId: input.accountId } : {}),
           ...(input.budgetTopUp ? { budgetTopUp: input.budgetTopUp } : {}),
+          startAttributes: cardStart,
           ...common,
         },
       ],
       parentClosePolicy: ParentClosePolicy.TERMINATE,
-      typedSearchAttributes: attributes(Flows.cardIssuance, [deriveMerchantOrderNo(cardId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO)]),
+      typedSearchAttributes: childStartAttributes(cardStart),
     }),
   );
 
@@ -163,6 +167,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   if (laterDeposit && 'plan' in laterDeposit) {
     enter('funding', true, { cardNo: card.cardNo });
     const depositId = childWorkflowId(info.workflowId, 'deposit');
+    const depositStart = startOf(Flows.cardDeposit, [deriveMerchantOrderNo(depositId, ORDER_STEPS.cardDeposit)]);
     deposit = await child(() =>
       executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
         workflowId: depositId,
@@ -173,11 +178,12 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
             cardTypeId: cardType.cardTypeId,
             cardType,
             ...(input.accountId ? { accountId: input.accountId } : {}),
+            startAttributes: depositStart,
             ...common,
           },
         ],
         parentClosePolicy: ParentClosePolicy.TERMINATE,
-        typedSearchAttributes: attributes(Flows.cardDeposit, [deriveMerchantOrderNo(depositId, ORDER_STEPS.cardDeposit)]),
+        typedSearchAttributes: childStartAttributes(depositStart),
       }),
     );
   }
