@@ -8,13 +8,16 @@
  *
  * Files are validated with the domain's schemas before anything is contacted: a bad file prints
  * each field and rule it breaks (never the values) and exits 2 having started nothing.
- * Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ... (`client/connection.ts`); the Web UI base
+ * Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ... (`client/connection.ts`); payload keys:
+ * CARDFLOW_CODEC_KEYS(_FILE), else outside production the dev key of `npm start` (the input it
+ * sends holds personal data, so it is encrypted like every payload, issue #6); the Web UI base
  * for links: CARDFLOW_TEMPORAL_UI_URL (default http://127.0.0.1:8233).
  */
 import type { Client } from '@temporalio/client';
 import { WorkflowFailedError } from '@temporalio/client';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { dataConverterFromEnv } from '../codec/data-converter';
 import { CardflowStage, onboardingWorkflowId } from '../domain';
 import { type TemporalClientHandle, connectTemporalClient } from './connection';
 import { describeProgress, describeResult, workflowUiUrl } from './format';
@@ -78,7 +81,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return values.help ? 0 : 2;
   }
   const uiBase = io.env.CARDFLOW_TEMPORAL_UI_URL || 'http://127.0.0.1:8233';
-  const connect = io.connect ?? (() => connectTemporalClient({ env: io.env }));
+  // Keys are resolved only when Temporal is contacted, so a bad input file is reported first.
+  const connect = io.connect ?? (() => connectTemporalClient({ env: io.env, dataConverter: dataConverterFromEnv({ env: io.env }).dataConverter }));
 
   let temporal: Awaited<ReturnType<typeof connect>> | undefined;
   const client = async (): Promise<Client> => (temporal ??= await connect()).client;

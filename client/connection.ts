@@ -38,8 +38,9 @@ export interface TemporalClientHandle {
 }
 
 /**
- * Connects a Client as the environment says. `dataConverter` is for a payload codec (the same one
- * the worker uses), once the project encrypts payloads.
+ * Connects a Client as the environment says. Pass `dataConverter` (from `dataConverterFromEnv()`
+ * of `codec/data-converter.ts`, the one the worker uses) whenever the client sends or reads
+ * payloads: without it inputs go to Temporal in clear and encrypted results cannot be read.
  */
 export async function connectTemporalClient(
   opts: { env?: Record<string, string | undefined>; dataConverter?: DataConverter; connectTimeoutMs?: number } = {},

@@ -8,12 +8,16 @@
  * | CARDFLOW_WEBHOOK_PORT | default 4100 |
  * | CARDFLOW_WEBHOOK_DATA_DIR | delivery log directory, default `.data/webhooks` |
  * | TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY ... | see `client/connection.ts` |
+ * | CARDFLOW_CODEC_KEYS or CARDFLOW_CODEC_KEYS_FILE | payload keys (issue #6): the signals it sends carry provider records, so they are encrypted like every payload; required when NODE_ENV=production |
+ * | CARDFLOW_LOG_LEVEL | `trace` ... `error`, default `info`; JSON lines on stderr (`logging/logger.ts`) |
  *
  * SIGINT / SIGTERM stop accepting, finish the deliveries in progress, and exit.
  */
 import { publicKeyFrom, publicKeyFromFile } from '../api/keys';
 import { connectTemporalClient } from '../client/connection';
-import { startWebhookReceiver } from './receiver';
+import { dataConverterFromEnv } from '../codec/data-converter';
+import { type StructuredLogger, createLogger } from '../logging/logger';
+import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 
 /** The platform public key from the environment, or an error naming the variables to set. */
 export function platformPublicKeyFromEnv(env: Record<string, string | undefined> = process.env) {
@@ -25,30 +29,51 @@ export function platformPublicKeyFromEnv(env: Record<string, string | undefined>
   throw new Error('set CARDFLOW_PLATFORM_PUBLIC_KEY or CARDFLOW_PLATFORM_PUBLIC_KEY_FILE (the platform public key from the provider dashboard)');
 }
 
-async function main(): Promise<void> {
+/**
+ * Receiver options that log each delivery as one structured record (request id, category,
+ * outcome, the signalled workflow ids, duration; never record contents). The receiver's own text
+ * lines repeat handled deliveries (debug) but are the only report of refused and failed ones (warn).
+ */
+export function receiverLogging(logger: StructuredLogger): Required<Pick<WebhookReceiverOptions, 'onHandled' | 'log'>> {
+  return {
+    onHandled: (handled) =>
+      logger.info('webhook handled', {
+        requestId: handled.requestId,
+        category: handled.category,
+        outcome: handled.outcome,
+        workflowIds: handled.workflowIds,
+        durationMs: Math.round(handled.settledAtMs - handled.receivedAtMs),
+      }),
+    log: (line) => (/^webhook (rejected|not handled)/.test(line) ? logger.warn(line) : logger.debug(line)),
+  };
+}
+
+async function main(logger: StructuredLogger): Promise<void> {
   const platformPublicKey = platformPublicKeyFromEnv();
   const port = Number(process.env.CARDFLOW_WEBHOOK_PORT ?? 4100);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`CARDFLOW_WEBHOOK_PORT=${process.env.CARDFLOW_WEBHOOK_PORT} is not a TCP port`);
-  const temporal = await connectTemporalClient();
+  const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv();
+  const temporal = await connectTemporalClient({ dataConverter });
   const receiver = await startWebhookReceiver({
     platformPublicKey,
     client: temporal.client,
     host: process.env.CARDFLOW_WEBHOOK_HOST || '127.0.0.1',
     port,
     ...(process.env.CARDFLOW_WEBHOOK_DATA_DIR ? { dataDir: process.env.CARDFLOW_WEBHOOK_DATA_DIR } : {}),
-    log: (line) => console.log(line),
+    ...receiverLogging(logger),
   });
-  console.log(`webhook receiver listening at ${receiver.url} (namespace ${temporal.namespace})`);
+  logger.info('webhook receiver listening', { url: receiver.url, namespace: temporal.namespace, codecKeySource: keySource, codecKeyId: currentKeyId });
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping the webhook receiver`);
+    logger.info('stopping the webhook receiver', { signal });
     receiver
       .stop()
       .then(() => temporal.close())
+      .then(() => logger.info('webhook receiver stopped'))
       .catch((error: unknown) => {
-        console.error(error);
+        logger.error('webhook receiver did not stop cleanly', { error });
         process.exitCode = 1;
       });
   };
@@ -57,8 +82,9 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(`webhooks: ${error instanceof Error ? error.message : String(error)}`);
+  const logger = createLogger({ base: { service: 'webhooks' } });
+  main(logger).catch((error: unknown) => {
+    logger.error(`webhooks: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   });
 }
