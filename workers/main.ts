@@ -1,11 +1,12 @@
 /**
  * The cardflow worker process: `tsx workers/main.ts`. Configured from the environment
- * (workers/config.ts, api/config.ts); on SIGINT or SIGTERM it stops polling, lets running
+ * (workers/config.ts, api/config.ts, codec keys); on SIGINT or SIGTERM it stops polling, lets running
  * tasks finish (up to the shutdown grace time), closes its connections and exits.
  */
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createProviderClient } from '../api/client';
 import { loadProviderConfig } from '../api/config';
+import { dataConverterFromEnv } from '../codec/data-converter';
 import { loadTemporalWorkerConfig } from './config';
 import { createWorker } from './create-worker';
 
@@ -14,6 +15,8 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
   Runtime.install({ shutdownSignals: [] });
   const temporal = loadTemporalWorkerConfig(env);
   const provider = createProviderClient(loadProviderConfig(env));
+  // The same converter as the client and the webhook receiver: payloads are encrypted (codec/).
+  const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv();
   const connection = await NativeConnection.connect({ address: temporal.address });
   try {
     const worker = await createWorker({
@@ -21,7 +24,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
       activityDeps: { provider },
-      workerOptions: { shutdownGraceTime: '10s' },
+      workerOptions: { shutdownGraceTime: '10s', dataConverter },
     });
     const stop = (signal: NodeJS.Signals) => {
       console.log(`cardflow worker: ${signal} received, shutting down`);
@@ -29,7 +32,9 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    console.log(`cardflow worker: polling ${temporal.taskQueue} on ${temporal.address} (namespace ${temporal.namespace})`);
+    console.log(
+      `cardflow worker: polling ${temporal.taskQueue} on ${temporal.address} (namespace ${temporal.namespace}), codec key ${currentKeyId} from ${keySource}`,
+    );
     await worker.run();
     console.log('cardflow worker: stopped');
   } finally {
