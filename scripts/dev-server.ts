@@ -5,12 +5,18 @@
  * It binds 127.0.0.1 only, keeps its state in the git-ignored `.data/temporal/` (workflows survive
  * a restart), serves the Web UI, and registers the project's search attributes
  * (`domain/search-attributes.ts`). It runs detached; a pid file lets a later `stop` find it.
+ *
+ * Its Web UI decodes payloads through the embedded codec server (`--ui-codec-endpoint`, default
+ * `codec/embedded.ts`'s `http://127.0.0.1:8888`, issue #6): `npm start` runs that codec server; on
+ * its own, `npm run codec-server` does. A dev server started without the endpoint (an older
+ * checkout) is reported as such by {@link DevServerInfo.uiCodecEndpoint}; restart it to change it.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, closeSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
+import { embeddedCodecEndpoint, uiCodecEndpointArgs } from '../codec/embedded';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { repoRoot, resolveTemporalCli, searchAttributeArgs } from './lib/temporal-cli';
 
@@ -31,6 +37,10 @@ export interface DevServerOptions {
   cliPath?: string;
   /** How long to wait for the frontend to answer; default 60 s. */
   readyTimeoutMs?: number;
+  /** Codec server the Web UI decodes payloads through; default {@link embeddedCodecEndpoint}; `false`: none. */
+  uiCodecEndpoint?: string | false;
+  /** Further `temporal server start-dev` arguments. */
+  extraArgs?: readonly string[];
 }
 
 export interface DevServerInfo {
@@ -38,6 +48,8 @@ export interface DevServerInfo {
   /** `127.0.0.1:<port>`, for `Connection.connect({ address })`. */
   address: string;
   uiUrl: string;
+  /** The codec server its Web UI uses (`--ui-codec-endpoint`); undefined when started without one. */
+  uiCodecEndpoint?: string;
   /** True when a server started earlier was already running and is reused. */
   reused: boolean;
 }
@@ -50,6 +62,15 @@ function portFromEnv(name: string, fallback: number): number {
   return port;
 }
 
+/** The process's arguments (Linux `/proc`), or undefined where that is not readable. */
+function commandLine(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return undefined;
+  }
+}
+
 /** True when `pid` is alive and is a Temporal dev server (guards against a reused pid). */
 function isDevServerProcess(pid: number): boolean {
   try {
@@ -57,14 +78,19 @@ function isDevServerProcess(pid: number): boolean {
   } catch {
     return false;
   }
-  const cmdline = `/proc/${pid}/cmdline`;
-  return !existsSync(cmdline) || readFileSync(cmdline, 'utf8').includes('start-dev');
+  return commandLine(pid)?.includes('start-dev') ?? true;
 }
 
 function readRunning(): DevServerInfo | undefined {
   if (!existsSync(stateFile)) return undefined;
   const info = JSON.parse(readFileSync(stateFile, 'utf8')) as DevServerInfo;
-  return isDevServerProcess(info.pid) ? { ...info, reused: true } : undefined;
+  if (!isDevServerProcess(info.pid)) return undefined;
+  // The process's own arguments beat the state file (which a server of an older checkout wrote without the field).
+  const args = commandLine(info.pid);
+  const at = args?.indexOf('--ui-codec-endpoint') ?? -1;
+  const uiCodecEndpoint = args ? (at >= 0 ? args[at + 1] : undefined) : info.uiCodecEndpoint;
+  const { uiCodecEndpoint: _recorded, ...rest } = info;
+  return { ...rest, ...(uiCodecEndpoint ? { uiCodecEndpoint } : {}), reused: true };
 }
 
 /** Resolves once the frontend serves the `default` namespace, or throws after `timeoutMs`. */
@@ -97,6 +123,7 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   const port = opts.port ?? portFromEnv('CARDFLOW_TEMPORAL_PORT', 7233);
   const uiPort = opts.uiPort ?? portFromEnv('CARDFLOW_TEMPORAL_UI_PORT', 8233);
   const cliPath = opts.cliPath ?? (await resolveTemporalCli());
+  const uiCodecEndpoint = opts.uiCodecEndpoint === undefined ? embeddedCodecEndpoint() : opts.uiCodecEndpoint || undefined;
   mkdirSync(devServerDataDir, { recursive: true });
   const args = [
     'server',
@@ -112,6 +139,8 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
     '--log-level',
     'warn',
     ...searchAttributeArgs(cardflowSearchAttributes),
+    ...(uiCodecEndpoint ? uiCodecEndpointArgs(uiCodecEndpoint) : []),
+    ...(opts.extraArgs ?? []),
   ];
   const log = openSync(logFile, 'a');
   const child = spawn(cliPath, args, { detached: true, stdio: ['ignore', log, log] });
@@ -119,7 +148,13 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   let exited = false;
   child.once('exit', () => (exited = true));
   if (child.pid === undefined) throw new Error(`could not start ${cliPath}; see ${logFile}`);
-  const info: DevServerInfo = { pid: child.pid, address: `127.0.0.1:${port}`, uiUrl: `http://127.0.0.1:${uiPort}`, reused: false };
+  const info: DevServerInfo = {
+    pid: child.pid,
+    address: `127.0.0.1:${port}`,
+    uiUrl: `http://127.0.0.1:${uiPort}`,
+    ...(uiCodecEndpoint ? { uiCodecEndpoint } : {}),
+    reused: false,
+  };
   writeFileSync(pidFile, `${child.pid}\n`);
   writeFileSync(stateFile, `${JSON.stringify(info)}\n`);
   try {
@@ -152,11 +187,15 @@ export function devServerStatus(): DevServerInfo | undefined {
   return readRunning();
 }
 
+function describeCodec(info: DevServerInfo): string {
+  return info.uiCodecEndpoint ? `UI codec endpoint ${info.uiCodecEndpoint}` : 'UI without codec endpoint (restart: npm run dev-server -- stop, then start)';
+}
+
 async function main(command: string | undefined): Promise<number> {
   switch (command) {
     case 'start': {
       const info = await startDevServer();
-      console.log(`${info.reused ? 'already running' : 'started'}: pid ${info.pid}, frontend ${info.address}, Web UI ${info.uiUrl}`);
+      console.log(`${info.reused ? 'already running' : 'started'}: pid ${info.pid}, frontend ${info.address}, Web UI ${info.uiUrl}, ${describeCodec(info)}`);
       return 0;
     }
     case 'stop':
@@ -164,7 +203,7 @@ async function main(command: string | undefined): Promise<number> {
       return 0;
     case 'status': {
       const info = devServerStatus();
-      console.log(info ? `running: pid ${info.pid}, frontend ${info.address}, Web UI ${info.uiUrl}` : 'not running');
+      console.log(info ? `running: pid ${info.pid}, frontend ${info.address}, Web UI ${info.uiUrl}, ${describeCodec(info)}` : 'not running');
       return info ? 0 : 3;
     }
     default:

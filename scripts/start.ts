@@ -1,11 +1,18 @@
 /**
  * `npm start`: the whole of cardflow on loopback, and one demo customer onboarded end to end.
  *
- * Brings up, in order: the Temporal dev server with its Web UI (`scripts/dev-server.ts`, reused if
- * already running), the webhook receiver, the provider sandbox (delays of a few seconds per review
+ * Brings up, in order: the codec server (`codec/embedded.ts`, loopback, so the Web UI shows
+ * decrypted payloads to this machine's operator only), the Temporal dev server with its Web UI
+ * pointed at it (`scripts/dev-server.ts`, reused if already running), the webhook receiver, the provider sandbox (delays of a few seconds per review
  * step so a person can follow along, its webhook URL set to the receiver), and the worker. Then it
  * starts the demo onboarding, prints each stage and the workflow's UI link, and stays up until
  * Ctrl-C, when everything stops in reverse order (the dev server only if this run started it).
+ *
+ * Every Temporal client and the worker share one data converter (`codec/data-converter.ts`):
+ * payloads and failure messages reach Temporal encrypted (issue #6), with CARDFLOW_CODEC_KEYS(_FILE)
+ * or, outside production, the dev key of `.data/codec/dev-keys.json`. Progress lines for people
+ * go to stdout as plain text; machine events (webhook deliveries, codec server requests, the
+ * Temporal SDK's warnings) are JSON lines on stderr (`logging/logger.ts`, CARDFLOW_LOG_LEVEL).
  *
  * Configuration only, no code change, to leave loopback:
  * - TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE, TEMPORAL_API_KEY / mTLS, see client/connection.ts):
@@ -17,20 +24,24 @@
  *   customerRef gets a per-run suffix unless CARDFLOW_DEMO_CUSTOMER_REF is set). CARDFLOW_DEMO=0 skips the demo.
  */
 import { type Client, type Connection } from '@temporalio/client';
-import { type SearchAttributeType } from '@temporalio/common';
+import { type DataConverter, type SearchAttributeType } from '@temporalio/common';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { DefaultLogger, NativeConnection, type NativeConnectionOptions, Runtime, type Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
+import { NativeConnection, type NativeConnectionOptions, Runtime, type Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type ProviderConfig, loadProviderConfig } from '../api/config';
 import { createProviderClient } from '../api/client';
 import { connectTemporalClient, type TemporalClientHandle } from '../client/connection';
 import { describeProgress, describeResult, workflowUiUrl } from '../client/format';
+import { dataConverterFromEnv } from '../codec/data-converter';
+import { startEmbeddedCodecServer } from '../codec/embedded';
 import { awaitResult, startOnboarding } from '../client/onboarding';
 import { watchProgress } from '../client/progress';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
+import { type StructuredLogger, createLogger, parseLogLevel } from '../logging/logger';
 import type { SandboxDelays } from '../sandbox/contract';
 import { type RunningSandbox, ensureSandboxKeys, startSandbox } from '../sandbox/index';
+import { receiverLogging } from '../webhooks/main';
 import { type WebhookReceiver, type WebhookReceiverOptions, startWebhookReceiver } from '../webhooks/receiver';
 import { createWorker } from '../workers/create-worker';
 import { startDevServer, stopDevServer } from './dev-server';
@@ -51,7 +62,11 @@ export interface StackOptions {
   receiver?: Pick<WebhookReceiverOptions, 'host' | 'port' | 'dataDir' | 'onHandled' | 'log'>;
   taskQueue?: string;
   workflowBundle?: WorkflowBundle;
-  workerOptions?: Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>;
+  workerOptions?: Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle' | 'dataConverter'>;
+  /** The one data converter of the client, the receiver and the worker; default `dataConverterFromEnv()`. */
+  dataConverter?: DataConverter;
+  /** Where a failing stop step is reported; default a JSON logger on stderr. */
+  logger?: StructuredLogger;
 }
 
 /** A running receiver + sandbox + worker on one Temporal namespace. */
@@ -72,14 +87,18 @@ export interface Stack {
  * The receiver comes first because the sandbox needs its URL; both share the platform key pair.
  */
 export async function startStack(opts: StackOptions): Promise<Stack> {
+  const logger = opts.logger ?? createLogger({ base: { service: 'cardflow-start' } });
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error('stack: a stop step failed', { error }));
   };
   try {
+    // Resolved before anything starts: a bad or missing key fails here, with the codec's message.
+    const dataConverter = opts.dataConverter ?? dataConverterFromEnv().dataConverter;
     const address = opts.connectionOptions.address ?? '127.0.0.1:7233';
     const temporal = await connectTemporalClient({
       env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: opts.namespace },
+      dataConverter,
     });
     stops.push(() => temporal.close());
 
@@ -115,7 +134,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}),
       activityDeps: { provider },
       ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : {}),
-      workerOptions: { shutdownGraceTime: '10s', ...opts.workerOptions },
+      workerOptions: { shutdownGraceTime: '10s', ...opts.workerOptions, dataConverter },
     });
     const workerRun = worker.run();
     stops.push(async () => {
@@ -163,17 +182,38 @@ const clock = () => new Date().toISOString().slice(11, 19);
 
 async function main(): Promise<void> {
   const env = process.env;
-  // One ordered shutdown on Ctrl-C instead of the SDK's own signal handling.
-  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger(env.CARDFLOW_LOG_LEVEL === 'debug' ? 'INFO' : 'WARN') });
+  const logger = createLogger({ base: { service: 'cardflow-start' } });
+  // One ordered shutdown on Ctrl-C instead of the SDK's own signal handling. The SDK's messages,
+  // core's included (forwarded), come out as our JSON lines; below WARN only when CARDFLOW_LOG_LEVEL
+  // asks (they would drown the progress lines).
+  const sdkLevel = env.CARDFLOW_LOG_LEVEL ? parseLogLevel(env.CARDFLOW_LOG_LEVEL, 'CARDFLOW_LOG_LEVEL') : 'WARN';
+  Runtime.install({
+    shutdownSignals: [],
+    logger: createLogger({ level: sdkLevel, base: { service: 'cardflow-worker' } }),
+    telemetryOptions: { logging: { filter: { core: sdkLevel, other: 'ERROR' }, forward: {} } },
+  });
+
+  const codec = dataConverterFromEnv();
+  console.log(`${clock()}  payloads encrypted with key ${codec.currentKeyId} (${codec.keySource === 'env' ? 'CARDFLOW_CODEC_KEYS' : 'dev key file .data/codec/dev-keys.json'})`);
+  // One line per decode request (the Web UI sends many per page): only at CARDFLOW_LOG_LEVEL=info or below.
+  const codecLogger = createLogger({ level: sdkLevel, base: { service: 'cardflow-start', component: 'codec-server' } });
+  const codecServer = await startEmbeddedCodecServer({ logger: codecLogger });
+  console.log(`${clock()}  codec server ${codecServer.reused ? 'already running' : 'started'} at ${codecServer.url}`);
 
   let startedDevServer = false;
   let uiBase = env.CARDFLOW_TEMPORAL_UI_URL;
   if (!env.TEMPORAL_ADDRESS) {
-    const dev = await startDevServer();
+    const dev = await startDevServer({ uiCodecEndpoint: codecServer.url });
     startedDevServer = !dev.reused;
     env.TEMPORAL_ADDRESS = dev.address;
     uiBase ??= dev.uiUrl;
-    console.log(`${clock()}  Temporal dev server ${dev.reused ? 'already running' : 'started'} at ${dev.address}, Web UI ${dev.uiUrl}`);
+    console.log(`${clock()}  Temporal dev server ${dev.reused ? 'already running' : 'started'} at ${dev.address}, Web UI ${dev.uiUrl} (decodes payloads through ${dev.uiCodecEndpoint ?? 'nothing'})`);
+    if (dev.uiCodecEndpoint !== codecServer.url) {
+      console.log(
+        `${clock()}  NOTE: the running dev server was started ${dev.uiCodecEndpoint ? `with the codec endpoint ${dev.uiCodecEndpoint}` : 'without a codec endpoint'}, ` +
+          `so its Web UI shows payloads encrypted. Restart it (workflows are kept): Ctrl-C, npm run dev-server -- stop, npm start.`,
+      );
+    }
     const local = await connectTemporalClient({ env: { TEMPORAL_ADDRESS: dev.address } });
     try {
       const added = await ensureSearchAttributes(local.connection, local.namespace);
@@ -195,8 +235,10 @@ async function main(): Promise<void> {
     receiver: {
       host: env.CARDFLOW_WEBHOOK_HOST || '127.0.0.1',
       port: Number(env.CARDFLOW_WEBHOOK_PORT ?? 0),
-      log: (line) => console.log(`${clock()}  ${line}`),
+      ...receiverLogging(logger.child({ component: 'webhooks' })),
     },
+    dataConverter: codec.dataConverter,
+    logger,
   });
   console.log(`${clock()}  provider: ${stack.sandbox ? `sandbox at ${stack.sandbox.url}` : env.CARDFLOW_PROVIDER_BASE_URL}`);
   console.log(`${clock()}  webhook receiver at ${stack.receiver.url}`);
@@ -211,24 +253,34 @@ async function main(): Promise<void> {
     stopping = (async () => {
       await stack.stop();
       if (startedDevServer) await stopDevServer();
+      await codecServer.stop();
       console.log(`${clock()}  stopped`);
     })();
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  // `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by npm/tsx),
+  // and a second signal without a handler would kill it halfway through the ordered stop.
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
 
-  if (env.CARDFLOW_DEMO !== '0') await runDemo(stack.client, env, uiBase, namespace, abort.signal);
-  if (!abort.signal.aborted) console.log(`${clock()}  cardflow is up; Temporal UI ${uiBase}. Ctrl-C to stop.`);
+  if (env.CARDFLOW_DEMO !== '0') await runDemo(stack.client, env, uiBase, codecServer.url, namespace, abort.signal);
+  if (!abort.signal.aborted) console.log(`${clock()}  cardflow is up; Temporal UI ${uiBase} (payloads decoded by the codec server ${codecServer.url}). Ctrl-C to stop.`);
   await stack.workerRun;
   await stopping;
 }
 
 /** Starts the demo onboarding and prints its stages until it closes; a failure is reported, the stack stays up. */
-async function runDemo(client: Client, env: Record<string, string | undefined>, uiBase: string, namespace: string, signal: AbortSignal): Promise<void> {
+async function runDemo(
+  client: Client,
+  env: Record<string, string | undefined>,
+  uiBase: string,
+  codecUrl: string,
+  namespace: string,
+  signal: AbortSignal,
+): Promise<void> {
   try {
     const started = await startOnboarding(client, demoInput(env));
     console.log(`${clock()}  demo onboarding ${started.started ? 'started' : 'found'}: ${started.workflowId}`);
-    console.log(`${clock()}  watch it in the Temporal UI: ${workflowUiUrl(uiBase, namespace, started.workflowId)}`);
+    console.log(`${clock()}  watch it in the Temporal UI: ${workflowUiUrl(uiBase, namespace, started.workflowId)} (decoded through ${codecUrl})`);
     const customerRef = started.workflowId.replace(/^onboarding-/, '');
     const watched = await watchProgress(client, customerRef, (p) => console.log(`${clock()}  stage: ${describeProgress(p)}`), { signal });
     if (watched.status === 'COMPLETED') console.log(describeResult(await awaitResult(client, customerRef)));
