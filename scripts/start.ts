@@ -207,7 +207,7 @@ async function main(): Promise<void> {
     startedDevServer = !dev.reused;
     env.TEMPORAL_ADDRESS = dev.address;
     uiBase ??= dev.uiUrl;
-    console.log(`${clock()}  Temporal dev server ${dev.reused ? 'already running' : 'started'} at ${dev.address}, Web UI ${dev.uiUrl} (decodes payloads through ${dev.uiCodecEndpoint ?? 'nothing'})`);
+    console.log(`${clock()}  Temporal dev server ${dev.reused ? 'already running' : 'started'} at ${dev.address}, Web UI ${dev.uiUrl} (${dev.uiCodecEndpoint ? `decodes payloads through ${dev.uiCodecEndpoint}` : 'no codec endpoint'})`);
     if (dev.uiCodecEndpoint !== codecServer.url) {
       console.log(
         `${clock()}  NOTE: the running dev server was started ${dev.uiCodecEndpoint ? `with the codec endpoint ${dev.uiCodecEndpoint}` : 'without a codec endpoint'}, ` +
