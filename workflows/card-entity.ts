@@ -49,14 +49,14 @@ import { FailureTypes } from '../domain/failure-types';
 import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { providerEventSignal, type ProviderEvent } from '../domain/provider-event';
-import { childStartAttributes } from '../domain/start-attributes';
+import { childStartAttributes, type StartAttributes } from '../domain/start-attributes';
 import { Flows, WorkflowTypes } from '../domain/workflow-types';
 import { runCardOperation } from './card-operations';
 import { failIssues, failWith, summarize } from './failures';
 import { EventInbox } from './inbox';
 import { cardOperationWait, providerCalls } from './profiles';
 import { text } from './record-inbox';
-import { isChild, setAttributes } from './search';
+import { Attributes, isChild } from './search';
 
 export const DEFAULT_MAX_HISTORY_EVENTS = 2000;
 export const DEFAULT_REFRESH_INTERVAL_MS = 6 * 60 * 60 * 1000;
@@ -249,11 +249,12 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
       once(req.requestId, () =>
         serialized(async () => {
           const childId = `${info.workflowId}/deposit-${req.requestId}`;
+          const childStart: StartAttributes = { flow: Flows.cardDeposit, orderNos: [deriveMerchantOrderNo(childId, ORDER_STEPS.cardDeposit)] };
           const result = await executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
             workflowId: childId,
-            args: [{ cardNo, amount: req.amount, cardTypeId: req.cardTypeId, ...(input.customerRef ? { customerRef: input.customerRef } : {}), ...(input.wait ? { wait: input.wait } : {}) }],
+            args: [{ cardNo, amount: req.amount, cardTypeId: req.cardTypeId, ...(input.customerRef ? { customerRef: input.customerRef } : {}), ...(input.wait ? { wait: input.wait } : {}), startAttributes: childStart }],
             parentClosePolicy: ParentClosePolicy.ABANDON,
-            typedSearchAttributes: childStartAttributes({ flow: Flows.cardDeposit, orderNos: [deriveMerchantOrderNo(childId, ORDER_STEPS.cardDeposit)] }),
+            typedSearchAttributes: childStartAttributes(childStart),
           });
           if (result.balance) state.balance = result.balance;
           state.asOf = Date.now();
@@ -277,7 +278,9 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     }
   });
 
-  if (!isChild()) setAttributes({ cardNo, customerRef: input.customerRef, flow: Flows.cardEntity });
+  // Continue-as-new keeps the search attributes: a carried run does not upsert what the first one set.
+  const mine = { cardNo, customerRef: input.customerRef, flow: Flows.cardEntity };
+  if (!isChild()) new Attributes(input.carried ? mine : {}).set(mine);
   if (state.asOf === undefined) await refresh();
 
   const historyIsLarge = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents;

@@ -24,7 +24,7 @@ import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith, summarize } from './failures';
 import { EventInbox } from './inbox';
 import { cardOperationWait, providerCalls } from './profiles';
-import { addOrderNo, isChild, setAttributes } from './search';
+import { Attributes, isChild, type StartedWith } from './search';
 import { waitForCardOperation } from './waits';
 
 export interface CardOperationStep {
@@ -55,8 +55,9 @@ export async function runCardOperation(inbox: EventInbox, step: CardOperationSte
   return { cardNo, kind, merchantOrderNo, orderNo: operation.orderNo, status: 'success', cardStatus: card.status };
 }
 
-async function cardOperationWorkflow(kind: CardOperationKind, input: CardOperationInput): Promise<CardOperationOutcome> {
+async function cardOperationWorkflow(kind: CardOperationKind, input: CardOperationInput & StartedWith): Promise<CardOperationOutcome> {
   const info = workflowInfo();
+  const attributes = new Attributes(input.startAttributes);
   const inbox = new EventInbox();
   const status: CardOperationStatus = { stage: 'validating', kind };
   setHandler(providerEventSignal, (event) => void inbox.add(event));
@@ -69,7 +70,7 @@ async function cardOperationWorkflow(kind: CardOperationKind, input: CardOperati
 
   const issues = cardOperationInputIssues(kind, input);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
-  if (!isChild()) setAttributes({ cardNo: input.cardNo, customerRef: input.customerRef, flow: Flows.cardOperation });
+  if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: Flows.cardOperation });
   try {
     const card = await providerCalls.getCardStatus({ cardNo: input.cardNo });
     if (!CARD_OPERATION_FROM[kind].includes(card.status) || card.blocked) {
@@ -77,7 +78,7 @@ async function cardOperationWorkflow(kind: CardOperationKind, input: CardOperati
     }
     const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, CARD_OPERATION_STEPS[kind]);
     status.merchantOrderNo = merchantOrderNo;
-    addOrderNo(merchantOrderNo);
+    attributes.addOrderNo(merchantOrderNo);
     status.stage = 'sending';
     const outcome = await runCardOperation(inbox, {
       kind,
@@ -102,16 +103,16 @@ async function cardOperationWorkflow(kind: CardOperationKind, input: CardOperati
 }
 
 /** Freezes a card (v2 freeze) and waits for the Freeze record to succeed. */
-export async function cardFreeze(input: CardOperationInput): Promise<CardOperationOutcome> {
+export async function cardFreeze(input: CardOperationInput & StartedWith): Promise<CardOperationOutcome> {
   return cardOperationWorkflow('freeze', input);
 }
 
 /** Unfreezes a card (v2 unfreeze) and waits for the UnFreeze record to succeed. */
-export async function cardUnfreeze(input: CardOperationInput): Promise<CardOperationOutcome> {
+export async function cardUnfreeze(input: CardOperationInput & StartedWith): Promise<CardOperationOutcome> {
   return cardOperationWorkflow('unfreeze', input);
 }
 
 /** Changes a physical card's PIN (sealed) and waits for the update_pin record to succeed. */
-export async function cardPinUpdate(input: CardOperationInput): Promise<CardOperationOutcome> {
+export async function cardPinUpdate(input: CardOperationInput & StartedWith): Promise<CardOperationOutcome> {
   return cardOperationWorkflow('updatePin', input);
 }

@@ -24,13 +24,14 @@ import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith, isTimeout, summarize } from './failures';
 import { cardOperationWait, longPollCalls, pollSettings, providerCalls } from './profiles';
-import { addOrderNo, isChild, setAttributes } from './search';
+import { Attributes, isChild, type StartedWith } from './search';
 
 /** How long the ledger may take to show a committed transfer. */
 const LEDGER_DEADLINE_MS = 60 * 60 * 1000;
 
-export async function fundTransfer(input: FundTransferInput): Promise<FundTransferResult> {
+export async function fundTransfer(input: FundTransferInput & StartedWith): Promise<FundTransferResult> {
   const info = workflowInfo();
+  const attributes = new Attributes(input.startAttributes);
   const status: FundTransferStatus = { stage: 'validating' };
   setHandler(transferStatusQuery, () => status);
   const fail = (failure: ApplicationFailure): never => {
@@ -47,7 +48,7 @@ export async function fundTransfer(input: FundTransferInput): Promise<FundTransf
       return fail(failWith(summary.type, summary.message));
     }
   };
-  if (!isChild()) setAttributes({ customerRef: input.customerRef, flow: Flows.fundTransfer });
+  if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.fundTransfer });
 
   const { payer, payee } = await step(() => providerCalls.prepareTransfer({ payerAccountId: input.payerAccountId, payeeAccountId: input.payeeAccountId }));
   const issues = transferIssues(input.type, input.amount, payer, payee, payer.digital);
@@ -57,7 +58,7 @@ export async function fundTransfer(input: FundTransferInput): Promise<FundTransf
 
   const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, TRANSFER_STEP);
   status.merchantOrderNo = merchantOrderNo;
-  addOrderNo(merchantOrderNo);
+  attributes.addOrderNo(merchantOrderNo);
   status.stage = 'transferring';
   const sent = await step(() =>
     providerCalls.transferFunds({

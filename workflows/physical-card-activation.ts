@@ -25,15 +25,16 @@ import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith, isTimeout, summarize } from './failures';
 import { cardOperationWait, longPollCalls, pollSettings, providerCalls, reviewWait } from './profiles';
 import { numeric, RecordInbox, text } from './record-inbox';
-import { addOrderNo, isChild, setAttributes } from './search';
+import { Attributes, isChild, type StartedWith } from './search';
 import { raceSignalAndPoll } from './waits';
 
 const FINAL = ['success', 'fail'];
 /** How long the card may take to show Normal once activation is accepted. */
 const CONFIRM_DEADLINE_MS = 24 * 60 * 60 * 1000;
 
-export async function physicalCardActivation(input: PhysicalCardActivationInput): Promise<PhysicalCardActivationResult> {
+export async function physicalCardActivation(input: PhysicalCardActivationInput & StartedWith): Promise<PhysicalCardActivationResult> {
   const info = workflowInfo();
+  const attributes = new Attributes(input.startAttributes);
   const events = new RecordInbox(['card_3ds', 'physical_card', 'work']);
   const status: PhysicalCardActivationStatus = { stage: 'validating', route: input.route };
   setHandler(providerEventSignal, (event) => void events.add(event));
@@ -58,7 +59,7 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput)
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
   const { cardNo } = input;
   // card_3ds and physical_card events name the card (webhooks/categories.ts).
-  setAttributes({ cardNo, ...(isChild() ? {} : { customerRef: input.customerRef, flow: Flows.cardActivation }) });
+  attributes.set({ cardNo, ...(isChild() ? {} : { customerRef: input.customerRef, flow: Flows.cardActivation }) });
   const deadlineAt = Date.now() + (input.deadlineMs ?? DEFAULT_ACTIVATION_DEADLINE_MS);
   const slowWait = reviewWait(input.wait);
   const quickWait = cardOperationWait(input.wait);
@@ -89,7 +90,7 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput)
     status.activationCodeTradeNo = code.tradeNo;
 
     status.stage = 'activating';
-    addOrderNo(merchantOrderNo);
+    attributes.addOrderNo(merchantOrderNo);
     const outcome = await step(() =>
       providerCalls.activateWithCode({
         merchantOrderNo,
@@ -132,7 +133,7 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput)
   }
 
   status.stage = 'submitting';
-  addOrderNo(merchantOrderNo);
+  attributes.addOrderNo(merchantOrderNo);
   let workOrder: WorkOrderState = await step(() =>
     providerCalls.submitWorkOrder({
       merchantOrderNo,

@@ -20,15 +20,27 @@ export interface AttributeChanges {
 
 const KEYS = { customerRef: CardflowCustomerRef, flow: CardflowFlow, stage: CardflowStage, holderId: CardflowHolderId, cardNo: CardflowCardNo } as const;
 
+/**
+ * The input field a starter fills with what it set as `typedSearchAttributes` at start, so the
+ * workflow does not upsert it again (domain/start-attributes.ts).
+ */
+export interface StartedWith {
+  startAttributes?: StartAttributes;
+}
+
+/** What is already set: the start attributes, or (after continue-as-new, which keeps them) what an earlier run set. */
+export type KnownAttributes = Partial<StartAttributes> & Pick<AttributeChanges, 'holderId' | 'cardNo'>;
+
 export class Attributes {
   private readonly known: Record<string, string> = {};
   private orderNos: string[];
 
   /** `atStart`: what the starter set (typedSearchAttributes at start), passed in the input. */
-  constructor(atStart: Partial<StartAttributes> = {}) {
-    if (atStart.customerRef) this.known.customerRef = atStart.customerRef;
-    if (atStart.flow) this.known.flow = atStart.flow;
-    if (atStart.stage) this.known.stage = atStart.stage;
+  constructor(atStart: KnownAttributes = {}) {
+    for (const name of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
+      const value = atStart[name];
+      if (value) this.known[name] = value;
+    }
     this.orderNos = [...(atStart.orderNos ?? [])];
   }
 
@@ -59,27 +71,4 @@ export class Attributes {
 /** True when this workflow runs as a child of another workflow. */
 export function isChild(): boolean {
   return workflowInfo().parent !== undefined;
-}
-
-/**
- * @deprecated Reads attributes back from `workflowInfo()`, which a replay does not see the same
- * way (the replay test caught an extra upsert): use {@link Attributes}. Kept for callers not yet moved.
- */
-export function setAttributes(changes: AttributeChanges): void {
-  const current = workflowInfo().typedSearchAttributes;
-  const pairs: SearchAttributeUpdatePair[] = [];
-  for (const name of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
-    const value = changes[name];
-    if (value !== undefined && current.get(KEYS[name]) !== value) pairs.push({ key: KEYS[name], value });
-  }
-  if (pairs.length) upsertSearchAttributes(pairs);
-}
-
-/** @deprecated Same replay caveat as {@link setAttributes}: use {@link Attributes.addOrderNo}. */
-export function addOrderNo(merchantOrderNo: string): void {
-  const key = orderNosKey();
-  if (!key) return;
-  const current = workflowInfo().typedSearchAttributes.get(key) ?? [];
-  if (current.includes(merchantOrderNo)) return;
-  upsertSearchAttributes([{ key, value: [...current, merchantOrderNo] }]);
 }

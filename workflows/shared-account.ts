@@ -4,11 +4,11 @@ import type { SharedAccountInput, SharedAccountResult } from '../domain/shared-a
 import { Flows } from '../domain/workflow-types';
 import { failWith } from './failures';
 import { providerCalls } from './profiles';
-import { isChild, setAttributes } from './search';
+import { Attributes, isChild, type StartedWith } from './search';
 
-export async function sharedAccount(input: SharedAccountInput): Promise<SharedAccountResult> {
+export async function sharedAccount(input: SharedAccountInput & StartedWith): Promise<SharedAccountResult> {
   const accountName = typeof input.accountName === 'string' ? input.accountName.trim() : '';
   if (!accountName) throw failWith(FailureTypes.invalidInput, 'accountName: is required');
-  if (!isChild()) setAttributes({ customerRef: input.customerRef, flow: Flows.sharedAccount });
+  if (!isChild()) new Attributes(input.startAttributes).set({ customerRef: input.customerRef, flow: Flows.sharedAccount });
   return providerCalls.ensureSharedAccount({ accountName });
 }

@@ -14,7 +14,7 @@ import { TRANSFER_STEP, type FundTransferResult } from '../domain/fund-transfer'
 import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { providerEventSignal } from '../domain/provider-event';
-import { childStartAttributes } from '../domain/start-attributes';
+import { childStartAttributes, type StartAttributes } from '../domain/start-attributes';
 import {
   DEFAULT_FUNDING_DEADLINE_MS,
   DEPOSIT_CLOCK_SKEW_MS,
@@ -30,7 +30,7 @@ import { Flows, WorkflowTypes } from '../domain/workflow-types';
 import { failIssues, failWith, isTimeout, summarize } from './failures';
 import { cardOperationWait, longPollCalls, pollSettings, providerCalls } from './profiles';
 import { numeric, RecordInbox, text } from './record-inbox';
-import { addOrderNo, isChild, setAttributes } from './search';
+import { Attributes, isChild, type StartedWith } from './search';
 import { raceSignalAndPoll } from './waits';
 
 const AMOUNT_RE = /^(0|[1-9]\d*)(\.\d+)?$/;
@@ -51,8 +51,9 @@ function inputIssues(input: WalletFundingInput): FieldIssue[] {
   return issues;
 }
 
-export async function walletFunding(input: WalletFundingInput): Promise<WalletFundingResult> {
+export async function walletFunding(input: WalletFundingInput & StartedWith): Promise<WalletFundingResult> {
   const info = workflowInfo();
+  const attributes = new Attributes(input.startAttributes);
   const events = new RecordInbox(['wallet_transaction_v2']);
   const status: WalletFundingStatus = { stage: 'validating' };
   setHandler(providerEventSignal, (event) => void events.add(event));
@@ -74,13 +75,13 @@ export async function walletFunding(input: WalletFundingInput): Promise<WalletFu
 
   const issues = inputIssues(input);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
-  if (!isChild()) setAttributes({ customerRef: input.customerRef, flow: Flows.walletFunding });
+  if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.walletFunding });
   const deadlineMs = input.deadlineMs ?? DEFAULT_FUNDING_DEADLINE_MS;
   const address = await step(() => providerCalls.prepareDepositAddress({ coinKey: input.coinKey }));
   status.address = address.address;
   // Deposits carry no merchantOrderNo; listing the address lets the receiver route
-  // wallet_transaction_v2 events here by destinationAddress (until it does, polling finds them).
-  addOrderNo(address.address);
+  // wallet_transaction_v2 events here by destinationAddress (webhooks/categories.ts).
+  attributes.addOrderNo(address.address);
 
   // 1. Our deposit, final.
   status.stage = 'awaiting_deposit';
@@ -145,13 +146,24 @@ export async function walletFunding(input: WalletFundingInput): Promise<WalletFu
     const wallet = await step(() => providerCalls.getAccountBalance({ currency: deposit.receivedCurrency }));
     const transferId = `${info.workflowId}/transfer`;
     const transferKey = deriveMerchantOrderNo(transferId, TRANSFER_STEP);
-    addOrderNo(transferKey);
+    attributes.addOrderNo(transferKey);
+    const transferStart: StartAttributes = { flow: Flows.fundTransfer, orderNos: [transferKey], ...(input.customerRef ? { customerRef: input.customerRef } : {}) };
     const transfer = await step(() =>
       executeChild<(arg: unknown) => Promise<FundTransferResult>>(WorkflowTypes.fundTransfer, {
         workflowId: transferId,
-        args: [{ type: 'TRANSFER', amount, payerAccountId: wallet.accountId, payeeAccountId: input.transfer!.payeeAccountId, ...(input.customerRef ? { customerRef: input.customerRef } : {}), ...(input.wait ? { wait: input.wait } : {}) }],
+        args: [
+          {
+            type: 'TRANSFER',
+            amount,
+            payerAccountId: wallet.accountId,
+            payeeAccountId: input.transfer!.payeeAccountId,
+            ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+            ...(input.wait ? { wait: input.wait } : {}),
+            startAttributes: transferStart,
+          },
+        ],
         parentClosePolicy: ParentClosePolicy.TERMINATE,
-        typedSearchAttributes: childStartAttributes({ flow: Flows.fundTransfer, orderNos: [transferKey], ...(input.customerRef ? { customerRef: input.customerRef } : {}) }),
+        typedSearchAttributes: childStartAttributes(transferStart),
       }),
     );
     result.transfer = { merchantOrderNo: transfer.merchantOrderNo, amount: transfer.amount };
@@ -169,6 +181,7 @@ export async function walletFunding(input: WalletFundingInput): Promise<WalletFu
     }
     const depositId = `${info.workflowId}/deposit`;
     const depositKey = deriveMerchantOrderNo(depositId, ORDER_STEPS.cardDeposit);
+    const depositStart: StartAttributes = { flow: Flows.cardDeposit, orderNos: [depositKey], ...(input.customerRef ? { customerRef: input.customerRef } : {}) };
     const deposited = await step(() =>
       executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
         workflowId: depositId,
@@ -181,10 +194,11 @@ export async function walletFunding(input: WalletFundingInput): Promise<WalletFu
             ...(input.transfer ? { accountId: input.transfer.payeeAccountId } : {}),
             ...(input.customerRef ? { customerRef: input.customerRef } : {}),
             ...(input.wait ? { wait: input.wait } : {}),
+            startAttributes: depositStart,
           },
         ],
         parentClosePolicy: ParentClosePolicy.TERMINATE,
-        typedSearchAttributes: childStartAttributes({ flow: Flows.cardDeposit, orderNos: [depositKey], ...(input.customerRef ? { customerRef: input.customerRef } : {}) }),
+        typedSearchAttributes: childStartAttributes(depositStart),
       }),
     );
     result.deposit = { merchantOrderNo: deposited.merchantOrderNo, amount: deposited.amount, fee: deposited.fee };
