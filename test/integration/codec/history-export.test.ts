@@ -2,7 +2,8 @@
  * Proof of issue #6: a full onboarding (cardholder review, card creation with its initial
  * deposit) runs with the shared data converter; its exported histories, and those of its child
  * workflows, hold none of the personal or card values in clear, and decoding through the codec
- * gives them back.
+ * gives them back; the card's number and CVV are in no history, not even decoded. The B2C holder
+ * (ID number), the PIN and the activation code: b2c-activation-export.test.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -24,7 +25,7 @@ import { startWebhookReceiver } from '../../../webhooks/receiver';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
 import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../../support/temporal-env';
 import { CARD_TYPES, FAST_WAIT } from '../workflows/harness';
-import { decodedHistoryText, exportHistoryBytes } from './history-scan';
+import { decodedHistoryText, exportHistoryBytes, holdsCvv } from './history-scan';
 
 const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);
 const dataConverter = createDataConverter(keyring);
@@ -88,6 +89,7 @@ describe('payload encryption of a full onboarding', () => {
       const sensitive = await provider.getCardSensitiveData({ cardNo: result.card.cardNo });
       const cardNumber = decryptSensitive(sensitive.cardNumber!, sandbox.keys.merchant.privateKey);
       const cvv = decryptSensitive(sensitive.cvv!, sandbox.keys.merchant.privateKey);
+      const expiry = decryptSensitive(sensitive.expireDate!, sandbox.keys.merchant.privateKey);
 
       // Every workflow of the run: the onboarding and its children, found by task queue.
       const workflowIds: string[] = [];
@@ -100,12 +102,15 @@ describe('payload encryption of a full onboarding', () => {
         const bytes = await exportHistoryBytes(rawClient, workflowId);
         const raw = bytes.toString('latin1');
         for (const value of [...personal, cardNumber]) expect({ workflowId, leaked: raw.includes(value) ? value : null }).toEqual({ workflowId, leaked: null });
-        expect(raw).not.toContain(`"cvv":"${cvv}"`);
+        expect({ workflowId, cvvInRaw: holdsCvv(raw, cvv, expiry) }).toEqual({ workflowId, cvvInRaw: false });
         const decoded = await decodedHistoryText(bytes, codec);
         expect(decoded.encrypted).toBe(decoded.total);
         decodedText += decoded.text;
       }
       for (const value of personal) expect(decodedText).toContain(value);
+      // No workflow asks for card details: not even a decoded payload holds them.
+      expect(decodedText).not.toContain(cardNumber);
+      expect(holdsCvv(decodedText, cvv, expiry)).toBe(false);
     } finally {
       await nativeConnection.close();
       await receiver.stop();

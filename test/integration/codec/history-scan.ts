@@ -40,3 +40,23 @@ export async function decodedHistoryText(historyBytes: Buffer, codec: PayloadCod
   const decoded = await codec.decode(payloads);
   return { text: decoded.map((p) => Buffer.from(p.data ?? []).toString('utf8')).join('\n'), encrypted, total: payloads.length };
 }
+
+/**
+ * The values of `values` that occur in `text`, so a failed expectation names what leaked. A value
+ * of digits only (PIN, activation code, card number, mobile) counts only as a whole number, not
+ * as a run inside a longer one: a 6-digit PIN turns up by chance inside the 19-digit ids.
+ */
+export function foundIn(text: string, values: readonly string[]): string[] {
+  return values.filter((value) => (/^\d+$/.test(value) ? new RegExp(`(?<!\\d)${value}(?!\\d)`).test(text) : text.includes(value)));
+}
+
+/**
+ * Whether `text` holds the CVV as a CVV: the JSON field `"cvv":"<cvv>"`, or the three digits
+ * within a few non-digit characters of the expiry (as in `{"cvv":"123","expireDate":"11/29"}`).
+ * A bare three-digit string occurs by chance in any history, so it proves nothing.
+ */
+export function holdsCvv(text: string, cvv: string, expiry: string): boolean {
+  const exp = expiry.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const near = new RegExp(`(?<!\\d)${cvv}\\D{1,24}${exp}|${exp}\\D{1,24}${cvv}(?!\\d)`);
+  return text.includes(`"cvv":"${cvv}"`) || near.test(text);
+}

@@ -1,0 +1,189 @@
+/**
+ * Proof of issue #6 (section 4), the values the B2B onboarding proof cannot reach: a B2C
+ * onboarding (ID number), a physical card activation (PIN, activation code), and the real card
+ * number and CVV of both cards as the provider holds them. With the shared data converter the
+ * exported histories hold no personal value in clear and the codec gives them back; the clear
+ * PIN, the activation code, the card numbers and the CVVs are in no history at all, not even
+ * decoded (the PIN travels sealed, the code is opened inside the activity, and no workflow asks
+ * for card details: spec "Card sensitive data").
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { WorkflowBundle } from '@temporalio/worker';
+import { createProviderClient, type ProviderClient } from '../../../api/client';
+import { decryptSensitive } from '../../../api/sensitive';
+import { sealPin } from '../../../activities/secrets';
+import { createDataConverter } from '../../../codec/data-converter';
+import { parseKeyList } from '../../../codec/keys';
+import { AesGcmPayloadCodec } from '../../../codec/payload-codec';
+import type { B2cCardholder } from '../../../domain/cardholder-data';
+import type { OnboardingResult } from '../../../domain/customer-onboarding';
+import { activationWorkflowId, type PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
+import { onboardingStartAttributes } from '../../../domain/start-attributes';
+import { cardholderWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { WorkflowTypes } from '../../../domain/workflow-types';
+import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../../../sandbox';
+import { plainJson } from '../../../webhooks/routing';
+import { startWebhookReceiver } from '../../../webhooks/receiver';
+import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
+import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../../support/temporal-env';
+import { eventually, physicalCard } from '../lifecycle/support';
+import { FAST_WAIT } from '../workflows/harness';
+import { decodedHistoryText, exportHistoryBytes, foundIn, holdsCvv } from './history-scan';
+
+const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);
+const dataConverter = createDataConverter(keyring);
+const codec = new AesGcmPayloadCodec(keyring);
+
+/** Visa Platinum Virtual (B2C), sandbox/data/cardTypes.ts: B2C holder, deposit after creation (10–20000). */
+const B2C_VIRTUAL_TYPE = '1852379830190366725';
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7]);
+
+const suffix = Math.random().toString(36).slice(2, 8);
+const sixDigits = (): string => Math.floor(Math.random() * 1e6).toString().padStart(6, '0');
+
+/** Distinctive values, so a hit in the bytes can only be a leak. */
+function b2cHolder(fileIds: readonly string[]): B2cCardholder {
+  return {
+    shape: 'B2C',
+    areaCode: '+44',
+    mobile: `7731${sixDigits()}`,
+    email: `ottoline.${suffix}@example.com`,
+    firstName: 'Ottoline',
+    lastName: 'Vexmoor',
+    birthday: '1979-11-23',
+    country: 'GB',
+    town: 'GB0101',
+    address: '9 Quillfeather Row',
+    postCode: 'ZX9QW',
+    nationality: 'GB',
+    gender: 'F',
+    occupation: '15-1252',
+    annualSalary: '80000 USD',
+    accountPurpose: 'Online shopping',
+    expectedMonthlyVolume: '2000 USD',
+    idType: 'PASSPORT',
+    idNumber: `QX${suffix.toUpperCase()}${sixDigits()}`,
+    issueDate: '2019-06-01',
+    idNoExpiryDate: '2029-06-01',
+    idFrontId: fileIds[0]!,
+    idBackId: fileIds[1]!,
+    idHoldId: fileIds[2]!,
+    ipAddress: '198.51.100.23',
+  };
+}
+
+/** The card's number, CVV and expiry as the provider holds them, opened with the merchant key. */
+async function cardSecrets(provider: ProviderClient, sandbox: RunningSandbox, cardNo: string) {
+  const sensitive = await provider.getCardSensitiveData({ cardNo });
+  const open = (value: string | null | undefined) => decryptSensitive(value ?? '', sandbox.keys.merchant.privateKey);
+  return { cardNumber: open(sensitive.cardNumber), cvv: open(sensitive.cvv), expiry: open(sensitive.expireDate) };
+}
+
+let bundle: WorkflowBundle;
+beforeAll(async () => {
+  bundle = await bundleCardflowWorkflows();
+}, 120_000);
+
+describe('payload encryption of a B2C onboarding and a physical card activation', () => {
+  it('keeps ID number, PIN, activation code, card numbers and CVVs out of the exported histories', async () => {
+    const { address, namespace } = testTemporalServer();
+    const sandbox = await startSandbox({ delays: ZERO_DELAYS, clock: 'real' });
+    const connection = await Connection.connect({ address });
+    const client = new Client({ connection, namespace, dataConverter });
+    const rawClient = new Client({ connection, namespace });
+    const dataDir = await mkdtemp(join(tmpdir(), 'cardflow-proof-'));
+    const receiver = await startWebhookReceiver({ platformPublicKey: sandbox.keys.platform.publicKey, client, dataDir });
+    sandbox.setWebhookUrl(receiver.url);
+    const provider = createProviderClient(sandbox.clientConfig());
+    const nativeConnection = await connectTestNativeConnection();
+    const taskQueue = uniqueTaskQueue('proof-b2c');
+    const customerRef = `proof-b2c-${suffix}`;
+    try {
+      const fileIds: string[] = [];
+      for (let i = 0; i < 3; i++) fileIds.push((await provider.uploadFile({ category: 'card', file: { filename: `id-${i}.png`, contentType: 'image/png', data: PNG } })).fileId);
+      const holder = b2cHolder(fileIds);
+      const physical = await physicalCard(provider);
+      const pin = `9${sixDigits().slice(1)}`;
+      const sealedPin = sealPin(pin, sandbox.keys.merchant.publicKey);
+      const activationId = activationWorkflowId(physical.cardNo);
+
+      const worker = await createWorker({
+        connection: nativeConnection,
+        namespace,
+        taskQueue,
+        activityDeps: { provider, merchantPrivateKey: sandbox.keys.merchant.privateKey },
+        workflowBundle: bundle,
+        workerOptions: { dataConverter },
+      });
+      const { onboarding, activation, activationCode } = await worker.runUntil(async () => {
+        const onboardingHandle = await client.workflow.start(WorkflowTypes.customerOnboarding, {
+          workflowId: onboardingWorkflowId(customerRef),
+          taskQueue,
+          args: [{ customerRef, cardTypeId: B2C_VIRTUAL_TYPE, holder, initialDeposit: '20', wait: FAST_WAIT }],
+          typedSearchAttributes: onboardingStartAttributes(customerRef),
+        });
+        const activationHandle = await client.workflow.start(WorkflowTypes.physicalCardActivation, {
+          workflowId: activationId,
+          taskQueue,
+          args: [{ cardNo: physical.cardNo, route: 'activation_code', sealedPin, wait: FAST_WAIT }],
+        });
+        await eventually(() => activationHandle.query<{ stage: string }>('activationStatus'), (s) => s.stage === 'awaiting_code', 'awaiting_code');
+        const issue = sandbox.engine.helpers.issueActivationCode!;
+        const issued = plainJson(await issue({ cardNo: physical.cardNo })) as { activationCode: string };
+        return {
+          onboarding: (await onboardingHandle.result()) as OnboardingResult,
+          activation: (await activationHandle.result()) as PhysicalCardActivationResult,
+          activationCode: issued.activationCode,
+        };
+      });
+      expect(onboarding.cardholder?.created).toBe(true);
+      expect(activation.cardStatus).toBe('Normal');
+
+      const cards = [await cardSecrets(provider, sandbox, onboarding.card.cardNo), await cardSecrets(provider, sandbox, physical.cardNo)];
+
+      // Every workflow of the run, found by task queue, plus the ones this test knows by id.
+      const workflowIds = new Set([onboardingWorkflowId(customerRef), cardholderWorkflowId(customerRef), activationId]);
+      for await (const execution of rawClient.workflow.list({ query: `TaskQueue = '${taskQueue}'` })) workflowIds.add(execution.workflowId);
+      expect(workflowIds.size).toBeGreaterThanOrEqual(4);
+
+      const personal = [holder.firstName, holder.lastName, holder.email, holder.mobile, holder.birthday, holder.address, holder.idNumber];
+      const neverInHistory = [pin, activationCode, ...cards.map((c) => c.cardNumber)];
+      let rawText = '';
+      let decodedText = '';
+      for (const workflowId of workflowIds) {
+        const bytes = await exportHistoryBytes(rawClient, workflowId);
+        const raw = bytes.toString('latin1');
+        expect({ workflowId, leaked: foundIn(raw, [...personal, sealedPin, ...neverInHistory]) }).toEqual({ workflowId, leaked: [] });
+        for (const card of cards) expect({ workflowId, cvvInRaw: holdsCvv(raw, card.cvv, card.expiry) }).toEqual({ workflowId, cvvInRaw: false });
+        const decoded = await decodedHistoryText(bytes, codec);
+        expect(decoded.encrypted).toBe(decoded.total);
+        rawText += raw;
+        decodedText += decoded.text;
+      }
+
+      // Decoding gives the personal values and the sealed PIN back: the scan finds what is there.
+      expect(foundIn(decodedText, [...personal, sealedPin])).toEqual([...personal, sealedPin]);
+      // The raw scan sees what is stored in clear (references, not personal data).
+      expect(rawText).toContain(customerRef);
+      expect(rawText).toContain(physical.cardNo);
+      // What no workflow ever carries is absent even after decoding (and the matcher would see it).
+      expect(foundIn(JSON.stringify({ pin, activationCode, cards }), neverInHistory)).toEqual(neverInHistory);
+      expect(foundIn(decodedText, neverInHistory)).toEqual([]);
+      for (const card of cards) {
+        expect(holdsCvv(`{"cvv":"${card.cvv}","expireDate":"${card.expiry}"}`, card.cvv, card.expiry)).toBe(true); // the matcher can fire
+        expect(holdsCvv(decodedText, card.cvv, card.expiry)).toBe(false);
+      }
+    } finally {
+      await nativeConnection.close();
+      await receiver.stop();
+      await sandbox.stop();
+      await provider.close();
+      await connection.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
