@@ -40,8 +40,15 @@ export const CATEGORY_RULES: Readonly<Record<string, CategoryRule>> = {
   card_fee_patch: { schema: CardAuthFeeRecordSchema, routes: [byCardNo] },
   card_3ds: { schema: Card3dsRecordSchema, routes: [byCardNo] },
   card_holder: { schema: CardholderSchema, routes: [byOrderNo, byHolderId] },
-  // A wallet deposit is on-chain and carries no merchantOrderNo; its orderNo is what a funding workflow records.
-  wallet_transaction_v2: { schema: WalletTransactionSchema, routes: [{ attribute: 'CardflowOrderNos', field: 'orderNo' }] },
+  // A wallet deposit is on-chain and carries no merchantOrderNo: walletFunding lists its deposit
+  // address in CardflowOrderNos (workflows/wallet-funding.ts), so it is found by destinationAddress.
+  wallet_transaction_v2: {
+    schema: WalletTransactionSchema,
+    routes: [
+      { attribute: 'CardflowOrderNos', field: 'orderNo' },
+      { attribute: 'CardflowOrderNos', field: 'destinationAddress' },
+    ],
+  },
   work: { schema: WorkOrderSchema, routes: [byOrderNo] },
   // No record schema in the spec: forwarded as plain JSON (numbers as digit strings), routed by card.
   physical_card: { routes: [byOrderNo, byCardNo] },

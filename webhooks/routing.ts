@@ -19,8 +19,9 @@ export interface RouteLookup {
 
 /**
  * Values that can be embedded in a visibility query literally. Provider references are letters,
- * digits, `_` and `-`; anything else (a quote, a space) is refused rather than escaped, so a
- * crafted body can never widen the query.
+ * digits, `_` and `-`, and so are on-chain deposit addresses (TRC20 base58 `T…`, BEP20/ERC20
+ * `0x…` hex); anything else (a quote, a space) is refused rather than escaped, so a crafted body
+ * can never widen the query.
  */
 const SAFE_VALUE_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
 
@@ -33,7 +34,8 @@ export function visibilityQuery(attribute: RouteAttribute, value: string): strin
 /**
  * The lookups for an event, in priority order (the first that finds a running owner wins):
  * card_transaction by merchantOrderNo then cardNo, card_holder by merchantOrderNo then holderId,
- * card-level events by cardNo. An unknown category, or a record without any routing field, has none.
+ * wallet_transaction_v2 by orderNo then destinationAddress, card-level events by cardNo. An unknown
+ * category, or a record without any routing field, has none.
  */
 export function routeEvent(category: string, record: Record<string, unknown>): RouteLookup[] {
   const rule = categoryRule(category);

@@ -1,9 +1,13 @@
 import { jsonNumber, parseJson } from '../../../api/json';
 import { parseEvent, plainJson, routeEvent, visibilityQuery } from '../../../webhooks/routing';
 
+/** Deposit addresses as the provider returns them (spec: Wallet address): TRC20 base58 and BEP20 hex. */
+const TRC20_ADDRESS = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
+const BEP20_ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
 describe('routeEvent', () => {
   it('routes a card operation by merchantOrderNo first, then by cardNo', () => {
-    const lookups = routeEvent('card_transaction', { merchantOrderNo: 'CFabc123', cardNo: '8812345' });
+    const lookups = routeEvent('card_transaction', { merchantOrderNo: 'CFabc123', cardNo: '8812345', status: 'success' });
     expect(lookups).toEqual([
       { attribute: 'CardflowOrderNos', value: 'CFabc123', query: "CardflowOrderNos = 'CFabc123' AND ExecutionStatus = 'Running'" },
       { attribute: 'CardflowCardNo', value: '8812345', query: "CardflowCardNo = '8812345' AND ExecutionStatus = 'Running'" },
@@ -11,11 +15,11 @@ describe('routeEvent', () => {
   });
 
   it('routes a card operation without merchantOrderNo by card only', () => {
-    expect(routeEvent('card_transaction', { merchantOrderNo: null, cardNo: '8812345' }).map((l) => l.attribute)).toEqual(['CardflowCardNo']);
+    expect(routeEvent('card_transaction', { merchantOrderNo: null, cardNo: '8812345', status: 'fail' }).map((l) => l.attribute)).toEqual(['CardflowCardNo']);
   });
 
   it('routes a cardholder review result by merchantOrderNo, then holderId', () => {
-    expect(routeEvent('card_holder', { holderId: '1989887271659823105', merchantOrderNo: 'CF1' }).map((l) => `${l.attribute}=${l.value}`)).toEqual([
+    expect(routeEvent('card_holder', { holderId: '1989887271659823105', merchantOrderNo: 'CF1', status: 'reject' }).map((l) => `${l.attribute}=${l.value}`)).toEqual([
       'CardflowOrderNos=CF1',
       'CardflowHolderId=1989887271659823105',
     ]);
@@ -25,9 +29,23 @@ describe('routeEvent', () => {
     expect(routeEvent(category, { cardNo: 'C1', tradeNo: 'T1', merchantOrderNo: 'ignored' }).map((l) => l.attribute)).toEqual(['CardflowCardNo']);
   });
 
-  it('routes a work order by merchantOrderNo and a wallet transaction by orderNo', () => {
+  it('routes a work order by merchantOrderNo', () => {
     expect(routeEvent('work', { merchantOrderNo: 'CFwork' }).map((l) => l.value)).toEqual(['CFwork']);
-    expect(routeEvent('wallet_transaction_v2', { orderNo: 'W77' }).map((l) => `${l.attribute}=${l.value}`)).toEqual(['CardflowOrderNos=W77']);
+  });
+
+  it('routes a wallet transaction by orderNo, then by the deposit address a funding workflow listed', () => {
+    expect(routeEvent('wallet_transaction_v2', { orderNo: 'W77', destinationAddress: TRC20_ADDRESS }).map((l) => `${l.attribute}=${l.value}`)).toEqual([
+      'CardflowOrderNos=W77',
+      `CardflowOrderNos=${TRC20_ADDRESS}`,
+    ]);
+    expect(routeEvent('wallet_transaction_v2', { orderNo: '', destinationAddress: BEP20_ADDRESS })).toEqual([
+      { attribute: 'CardflowOrderNos', value: BEP20_ADDRESS, query: `CardflowOrderNos = '${BEP20_ADDRESS}' AND ExecutionStatus = 'Running'` },
+    ]);
+  });
+
+  it('accepts on-chain addresses as safe query values', () => {
+    expect(visibilityQuery('CardflowOrderNos', TRC20_ADDRESS)).toBe(`CardflowOrderNos = '${TRC20_ADDRESS}' AND ExecutionStatus = 'Running'`);
+    expect(visibilityQuery('CardflowOrderNos', BEP20_ADDRESS)).toBeDefined();
   });
 
   it('has no lookup for an unknown category', () => {
@@ -35,7 +53,8 @@ describe('routeEvent', () => {
   });
 
   it('refuses values that could widen the visibility query', () => {
-    expect(routeEvent('card_transaction', { merchantOrderNo: "x' OR 'a'='a", cardNo: 'C 1' })).toEqual([]);
+    expect(routeEvent('card_transaction', { merchantOrderNo: "x' OR 'a'='a", cardNo: 'C 1', status: 'success' })).toEqual([]);
+    expect(routeEvent('wallet_transaction_v2', { destinationAddress: "T1' OR 'a'='a" })).toEqual([]);
     expect(visibilityQuery('CardflowCardNo', "a'b")).toBeUndefined();
     expect(visibilityQuery('CardflowCardNo', '')).toBeUndefined();
   });
