@@ -19,6 +19,9 @@ afterAll(async () => {
 it('transfer, wallet funding with a card deposit, freeze/unfreeze and both activations complete under faults, moving money once', async () => {
   const margin = (await h.provider.createSharedAccount({ accountName: 'Faulty pool' })).accountId;
   const cardNo = await virtualCard(h.provider, { deposit: '20' });
+  // Frozen meanwhile, so a card of its own: the funding's deposit (now signalled by webhook, fast)
+  // would otherwise race the freeze and be refused.
+  const freezeCardNo = await virtualCard(h.provider);
   const codeCard = await physicalCard(h.provider);
   const orderCard = await physicalCard(h.provider);
   await h.helper('issueActivationCode', { cardNo: codeCard.cardNo });
@@ -38,7 +41,7 @@ it('transfer, wallet funding with a card deposit, freeze/unfreeze and both activ
       const [transfer, fundingResult] = await Promise.all([
         h.client.workflow.execute('fundTransfer', options('faults-transfer', { type: 'TRANSFER', amount: '33.33', payerAccountId: wallet.accountId, payeeAccountId: margin })),
         funding.result(),
-        h.client.workflow.execute('cardFreeze', options('faults-freeze', { cardNo })).then(() => h.client.workflow.execute('cardUnfreeze', options('faults-unfreeze', { cardNo }))),
+        h.client.workflow.execute('cardFreeze', options('faults-freeze', { cardNo: freezeCardNo })).then(() => h.client.workflow.execute('cardUnfreeze', options('faults-unfreeze', { cardNo: freezeCardNo }))),
         h.client.workflow.execute('physicalCardActivation', options('faults-activation-code', { cardNo: codeCard.cardNo, route: 'activation_code', sealedPin: h.seal('246810') })),
         h.client.workflow.execute('physicalCardActivation', options('faults-activation-order', { cardNo: orderCard.cardNo, route: 'work_order', workOrder: { files: [{ ref: 'card-photo.png' }] } })),
       ]);
@@ -58,8 +61,9 @@ it('transfer, wallet funding with a card deposit, freeze/unfreeze and both activ
 
   const ops = (await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, cardNo })).records;
   expect(ops.filter((o) => o.type === 'deposit')).toHaveLength(2); // the fixture's and the funding's
-  expect(ops.filter((o) => o.type === 'Freeze')).toHaveLength(1);
-  expect(ops.filter((o) => o.type === 'UnFreeze')).toHaveLength(1);
+  const freezeOps = (await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, cardNo: freezeCardNo })).records;
+  expect(freezeOps.filter((o) => o.type === 'Freeze')).toHaveLength(1);
+  expect(freezeOps.filter((o) => o.type === 'UnFreeze')).toHaveLength(1);
   const transferLegs = (await h.provider.listLedgerEntries({ pageNum: 1, pageSize: 100, bizType: 'fund_transfer' })).records.filter((e) =>
     (e.remark ?? '').startsWith(results.transfer.merchantOrderNo),
   );
