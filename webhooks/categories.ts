@@ -23,7 +23,22 @@ export interface CategoryRule {
   schema?: z.ZodType<Record<string, unknown>, unknown>;
   /** Lookups in priority order: the first that finds a running owner wins. */
   routes: ReadonlyArray<{ attribute: RouteAttribute; field: string }>;
+  /**
+   * Only records whose `field` holds one of `values` are signalled; the others are still
+   * acknowledged and recorded. Each signal is a billable action, so a status no workflow acts
+   * on is not sent.
+   */
+  forwardOnly?: { field: string; values: readonly string[] };
 }
+
+/**
+ * Final statuses (spec: States and transitions, State sets). The workflows wait only for these:
+ * card operations end at success or fail (workflows/inbox.ts `finalOperation`, card-entity.ts
+ * acts on success only), reviews at pass_audit or reject (inbox.ts `finalReviewSince`).
+ * Authorization events are not filtered: card-entity.ts records `authorized` ones too.
+ */
+export const OPERATION_FINAL_STATUSES = ['success', 'fail'] as const;
+export const REVIEW_FINAL_STATUSES = ['pass_audit', 'reject'] as const;
 
 const byOrderNo = { attribute: 'CardflowOrderNos', field: 'merchantOrderNo' } as const;
 const byCardNo = { attribute: 'CardflowCardNo', field: 'cardNo' } as const;
@@ -35,11 +50,11 @@ const byHolderId = { attribute: 'CardflowHolderId', field: 'holderId' } as const
  * workflows second. Authorization, fee, 3DS and physical-card events only name the card.
  */
 export const CATEGORY_RULES: Readonly<Record<string, CategoryRule>> = {
-  card_transaction: { schema: CardOperationRecordSchema, routes: [byOrderNo, byCardNo] },
+  card_transaction: { schema: CardOperationRecordSchema, routes: [byOrderNo, byCardNo], forwardOnly: { field: 'status', values: OPERATION_FINAL_STATUSES } },
   card_auth_transaction: { schema: CardAuthTransactionSchema, routes: [byCardNo] },
   card_fee_patch: { schema: CardAuthFeeRecordSchema, routes: [byCardNo] },
   card_3ds: { schema: Card3dsRecordSchema, routes: [byCardNo] },
-  card_holder: { schema: CardholderSchema, routes: [byOrderNo, byHolderId] },
+  card_holder: { schema: CardholderSchema, routes: [byOrderNo, byHolderId], forwardOnly: { field: 'status', values: REVIEW_FINAL_STATUSES } },
   // A wallet deposit is on-chain and carries no merchantOrderNo: walletFunding lists its deposit
   // address in CardflowOrderNos (workflows/wallet-funding.ts), so it is found by destinationAddress.
   wallet_transaction_v2: {
@@ -53,6 +68,13 @@ export const CATEGORY_RULES: Readonly<Record<string, CategoryRule>> = {
   // No record schema in the spec: forwarded as plain JSON (numbers as digit strings), routed by card.
   physical_card: { routes: [byOrderNo, byCardNo] },
 };
+
+/** False when the category's rule says no workflow acts on this record (it is recorded, not signalled). */
+export function isForwarded(rule: CategoryRule, record: Record<string, unknown>): boolean {
+  if (!rule.forwardOnly) return true;
+  const value = record[rule.forwardOnly.field];
+  return typeof value === 'string' && rule.forwardOnly.values.includes(value);
+}
 
 /** The rule for a category, or undefined for a category this code does not know. */
 export function categoryRule(category: string): CategoryRule | undefined {

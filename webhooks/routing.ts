@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { isLosslessNumber } from '../api/json';
-import { type RouteAttribute, categoryRule } from './categories';
+import { type RouteAttribute, categoryRule, isForwarded } from './categories';
 
 /** One visibility lookup: `query` lists the running workflows whose `attribute` holds `value`. */
 export interface RouteLookup {
@@ -35,11 +35,12 @@ export function visibilityQuery(attribute: RouteAttribute, value: string): strin
  * The lookups for an event, in priority order (the first that finds a running owner wins):
  * card_transaction by merchantOrderNo then cardNo, card_holder by merchantOrderNo then holderId,
  * wallet_transaction_v2 by orderNo then destinationAddress, card-level events by cardNo. An unknown
- * category, or a record without any routing field, has none.
+ * category, a record without any routing field, or one its rule does not forward (a non-final
+ * status, webhooks/categories.ts) has none: it is acknowledged and recorded, not signalled.
  */
 export function routeEvent(category: string, record: Record<string, unknown>): RouteLookup[] {
   const rule = categoryRule(category);
-  if (!rule) return [];
+  if (!rule || !isForwarded(rule, record)) return [];
   const lookups: RouteLookup[] = [];
   for (const { attribute, field } of rule.routes) {
     const raw = record[field];

@@ -48,6 +48,23 @@ describe('routeEvent', () => {
     expect(visibilityQuery('CardflowOrderNos', BEP20_ADDRESS)).toBeDefined();
   });
 
+  it.each(['wait_process', 'processing'])('records but does not signal a card operation still %s (no workflow acts on it)', (status) => {
+    expect(routeEvent('card_transaction', { merchantOrderNo: 'CFabc123', cardNo: '8812345', status })).toEqual([]);
+  });
+
+  it.each(['wait_audit', 'under_review'])('records but does not signal a cardholder review still %s', (status) => {
+    expect(routeEvent('card_holder', { holderId: '1989887271659823105', merchantOrderNo: 'CF1', status })).toEqual([]);
+  });
+
+  it('does not signal a card operation or review record without a status', () => {
+    expect(routeEvent('card_transaction', { merchantOrderNo: 'CFabc123', cardNo: '8812345' })).toEqual([]);
+    expect(routeEvent('card_holder', { holderId: '1989887271659823105' })).toEqual([]);
+  });
+
+  it('keeps signalling intermediate authorization statuses (card-entity records authorized ones)', () => {
+    expect(routeEvent('card_auth_transaction', { cardNo: 'C1', tradeNo: 'T1', status: 'authorized' }).map((l) => l.attribute)).toEqual(['CardflowCardNo']);
+  });
+
   it('has no lookup for an unknown category', () => {
     expect(routeEvent('brand_new_category', { cardNo: 'C1', merchantOrderNo: 'CF1' })).toEqual([]);
   });
