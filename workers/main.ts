@@ -1,22 +1,26 @@
 /**
  * The cardflow worker process: `tsx workers/main.ts`. Configured from the environment
  * (workers/config.ts, api/config.ts, codec keys); on SIGINT or SIGTERM it stops polling, lets running
- * tasks finish (up to the shutdown grace time), closes its connections and exits.
+ * tasks finish (up to the shutdown grace time), closes its connections and exits. Logs are JSON
+ * lines on stderr (`logging/logger.ts`, CARDFLOW_LOG_LEVEL), the SDK's and core's included.
  */
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createProviderClient } from '../api/client';
 import { loadProviderConfig } from '../api/config';
 import { dataConverterFromEnv } from '../codec/data-converter';
+import { createLogger } from '../logging/logger';
 import { loadTemporalWorkerConfig } from './config';
 import { createWorker } from './create-worker';
 
 export async function runWorkerProcess(env: Record<string, string | undefined> = process.env): Promise<void> {
-  // Our own signal handling, so shutdown is one ordered sequence.
-  Runtime.install({ shutdownSignals: [] });
+  const logger = createLogger({ base: { service: 'worker' } });
+  // Our own signal handling, so shutdown is one ordered sequence. The same logger for the SDK
+  // (workflow and activity ids as fields) and, forwarded, for core's messages.
+  Runtime.install({ shutdownSignals: [], logger, telemetryOptions: { logging: { filter: { core: logger.level, other: 'ERROR' }, forward: {} } } });
   const temporal = loadTemporalWorkerConfig(env);
   const provider = createProviderClient(loadProviderConfig(env));
   // The same converter as the client and the webhook receiver: payloads are encrypted (codec/).
-  const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv();
+  const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv({ env });
   const connection = await NativeConnection.connect({ address: temporal.address });
   try {
     const worker = await createWorker({
@@ -27,16 +31,20 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       workerOptions: { shutdownGraceTime: '10s', dataConverter },
     });
     const stop = (signal: NodeJS.Signals) => {
-      console.log(`cardflow worker: ${signal} received, shutting down`);
+      logger.info('cardflow worker: shutting down', { signal });
       if (worker.getState() === 'RUNNING') worker.shutdown();
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    console.log(
-      `cardflow worker: polling ${temporal.taskQueue} on ${temporal.address} (namespace ${temporal.namespace}), codec key ${currentKeyId} from ${keySource}`,
-    );
+    logger.info('cardflow worker: polling', {
+      taskQueue: temporal.taskQueue,
+      address: temporal.address,
+      namespace: temporal.namespace,
+      codecKeyId: currentKeyId,
+      codecKeySource: keySource,
+    });
     await worker.run();
-    console.log('cardflow worker: stopped');
+    logger.info('cardflow worker: stopped');
   } finally {
     await connection.close();
     await provider.close();
@@ -45,7 +53,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
 
 if (require.main === module) {
   runWorkerProcess().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    createLogger({ base: { service: 'worker' } }).error(`cardflow worker: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });
 }
