@@ -1,18 +1,23 @@
 /**
  * Worker configuration from the environment. Provider settings come from `api/config.ts`
- * (CARDFLOW_PROVIDER_*); Temporal settings:
+ * (CARDFLOW_PROVIDER_*). The Temporal connection is read exactly as the client reads it
+ * (`client/connection.ts`, through `@temporalio/envconfig`), so the same variables reach Temporal
+ * Cloud: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TEMPORAL_API_KEY`, mTLS
+ * (`TEMPORAL_TLS_CLIENT_CERT_PATH`, `TEMPORAL_TLS_CLIENT_KEY_PATH`, ...) or a `TEMPORAL_PROFILE`.
  *
  * | variable | default |
  * |---|---|
- * | CARDFLOW_TEMPORAL_ADDRESS (or TEMPORAL_ADDRESS) | 127.0.0.1:7233 |
- * | CARDFLOW_TEMPORAL_NAMESPACE (or TEMPORAL_NAMESPACE) | default |
+ * | TEMPORAL_ADDRESS (alias CARDFLOW_TEMPORAL_ADDRESS) | 127.0.0.1:7233 |
+ * | TEMPORAL_NAMESPACE (alias CARDFLOW_TEMPORAL_NAMESPACE) | default |
  * | CARDFLOW_TASK_QUEUE | cardflow |
- *
- * TLS / API keys for a remote Temporal come later (configuration only).
  */
+import type { NativeConnectionOptions } from '@temporalio/worker';
+import { temporalSettingsFromEnv } from '../client/connection';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 
 export interface TemporalWorkerConfig {
+  /** Address, TLS and API key as envconfig resolved them. */
+  connectionOptions: NativeConnectionOptions;
   address: string;
   namespace: string;
   taskQueue: string;
@@ -29,9 +34,17 @@ function first(env: Env, ...names: string[]): string | undefined {
 }
 
 export function loadTemporalWorkerConfig(env: Env = process.env): TemporalWorkerConfig {
+  const settings = temporalSettingsFromEnv({
+    ...env,
+    TEMPORAL_ADDRESS: first(env, 'CARDFLOW_TEMPORAL_ADDRESS', 'TEMPORAL_ADDRESS'),
+    TEMPORAL_NAMESPACE: first(env, 'CARDFLOW_TEMPORAL_NAMESPACE', 'TEMPORAL_NAMESPACE'),
+  });
+  // envconfig types its options for NativeConnection; client/connection.ts widens them for the client.
+  const connectionOptions = settings.connectionOptions as NativeConnectionOptions;
   return {
-    address: first(env, 'CARDFLOW_TEMPORAL_ADDRESS', 'TEMPORAL_ADDRESS') ?? '127.0.0.1:7233',
-    namespace: first(env, 'CARDFLOW_TEMPORAL_NAMESPACE', 'TEMPORAL_NAMESPACE') ?? 'default',
+    connectionOptions,
+    address: connectionOptions.address ?? '127.0.0.1:7233',
+    namespace: settings.namespace,
     taskQueue: first(env, 'CARDFLOW_TASK_QUEUE') ?? CARDFLOW_TASK_QUEUE,
   };
 }

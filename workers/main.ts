@@ -21,7 +21,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
   const provider = createProviderClient(loadProviderConfig(env));
   // The same converter as the client and the webhook receiver: payloads are encrypted (codec/).
   const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv({ env });
-  const connection = await NativeConnection.connect({ address: temporal.address });
+  const connection = await NativeConnection.connect(temporal.connectionOptions);
   try {
     const worker = await createWorker({
       connection,
