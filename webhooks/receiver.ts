@@ -115,6 +115,8 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
       entry = { ...base, outcome: 'unknown_category', body: rawBody.toString('utf8') };
     } else if (parsed.kind === 'unparseable') {
       entry = { ...base, outcome: 'unparseable', problem: parsed.problem };
+    } else if (parsed.kind === 'not_forwarded') {
+      entry = { ...base, outcome: 'not_forwarded', record: parsed.record };
     } else {
       const workflowIds = await forwarder.forward({ category, requestId, record: parsed.record }, routeEvent(category, parsed.record));
       entry = { ...base, outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner', workflowIds, record: parsed.record };

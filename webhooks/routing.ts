@@ -63,6 +63,8 @@ export function plainJson(value: unknown): unknown {
 
 export type ParsedEvent =
   | { kind: 'known'; record: Record<string, unknown> }
+  /** Parsed, but no workflow acts on it (a non-final status, webhooks/categories.ts): recorded, not signalled. */
+  | { kind: 'not_forwarded'; record: Record<string, unknown> }
   | { kind: 'unknown_category' }
   | { kind: 'unparseable'; problem: string };
 
@@ -77,9 +79,11 @@ export function parseEvent(category: string, payload: unknown): ParsedEvent {
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
     return { kind: 'unparseable', problem: 'body: must be a JSON object' };
   }
-  if (!rule.schema) return { kind: 'known', record: plainJson(payload) as Record<string, unknown> };
+  const known = (record: Record<string, unknown>): ParsedEvent =>
+    isForwarded(rule, record) ? { kind: 'known', record } : { kind: 'not_forwarded', record };
+  if (!rule.schema) return known(plainJson(payload) as Record<string, unknown>);
   const result = rule.schema.safeParse(payload);
-  if (result.success) return { kind: 'known', record: result.data };
+  if (result.success) return known(result.data);
   const issue = result.error.issues[0];
   return { kind: 'unparseable', problem: issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : z.prettifyError(result.error) };
 }

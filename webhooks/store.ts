@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export type WebhookOutcome = 'signalled' | 'no_owner' | 'unknown_category' | 'unparseable';
+export type WebhookOutcome = 'signalled' | 'no_owner' | 'not_forwarded' | 'unknown_category' | 'unparseable';
 
 /** One handled webhook. Written by the receiver only: plain JSON, ids and amounts as strings. */
 export interface WebhookEntry {

@@ -119,6 +119,14 @@ describe('parseEvent', () => {
     expect(parseEvent('card_transaction', [1, 2])).toEqual({ kind: 'unparseable', problem: 'body: must be a JSON object' });
   });
 
+  it('parses but does not forward a record in a status no workflow acts on', () => {
+    expect(parseEvent('card_transaction', { ...operation, status: 'processing' })).toEqual({
+      kind: 'not_forwarded',
+      record: expect.objectContaining({ status: 'processing' }),
+    });
+    expect(parseEvent('card_transaction', { ...operation, status: 'fail' }).kind).toBe('known');
+  });
+
   it('reports an unknown category as such', () => {
     expect(parseEvent('brand_new_category', { a: 1 })).toEqual({ kind: 'unknown_category' });
   });

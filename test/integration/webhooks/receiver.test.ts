@@ -55,15 +55,20 @@ it('signals a card operation to the running workflow that used its merchantOrder
         { key: CardflowCardNo, value: cardNo },
       ],
     });
-    const first = await post(operationBody(orderNo, cardNo, 'processing'), 'card_transaction', `req-${randomUUID()}`);
+    // A non-final status is acknowledged and recorded, but no workflow acts on it: not signalled.
+    const progressId = `req-${randomUUID()}`;
+    const progress = await post(operationBody(orderNo, cardNo, 'processing'), 'card_transaction', progressId);
+    expect(progress.status).toBe(200);
+    expect(await progress.text()).toBe(WEBHOOK_ACK_BODY);
+    expect(handled.find((h) => h.requestId === progressId)?.outcome).toBe('not_forwarded');
+    const first = await post(operationBody(orderNo, cardNo, 'fail'), 'card_transaction', `req-${randomUUID()}`);
     expect(first.status).toBe(200);
-    expect(await first.text()).toBe(WEBHOOK_ACK_BODY);
     const repeatId = `req-${randomUUID()}`;
     expect((await post(operationBody(orderNo, cardNo, 'success'), 'card_transaction', repeatId)).status).toBe(200);
     expect((await post(operationBody(orderNo, cardNo, 'success'), 'card_transaction', repeatId)).status).toBe(200);
 
     const events = await handle.result();
-    expect(events.map((e) => e.record.status)).toEqual(['processing', 'success']);
+    expect(events.map((e) => e.record.status)).toEqual(['fail', 'success']);
     expect(events[1]).toEqual({
       category: 'card_transaction',
       requestId: repeatId,
