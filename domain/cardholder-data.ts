@@ -11,100 +11,32 @@
  */
 import { z } from 'zod';
 import {
-  ADDRESS_RE,
-  GENDERS,
-  HOLDER_ADDRESS,
-  HOLDER_AREA_CODE,
-  HOLDER_EMAIL,
-  HOLDER_FULL_NAME_MAX,
-  HOLDER_ID_NUMBER,
-  HOLDER_MOBILE,
-  HOLDER_NAME,
-  HOLDER_POST_CODE,
-  ID_TYPES,
-  POST_CODE_RE,
-} from '../api/rules';
-import { allowedIdTypes } from '../api/schemas/cardholder-requests';
-import { allowedRegion, calendarDate, email, englishName, englishText, ipv4, oneOf, requiredText } from '../api/schemas/fields';
-import { lengthBetween } from '../api/schemas/primitives';
+  addressFields,
+  b2cIdentityFields,
+  b2cPersonFields,
+  checkB2c,
+  checkFullName,
+  holderFields,
+  profileFields,
+} from '../api/schemas/cardholder-requests';
+import { ipv4, requiredText } from '../api/schemas/fields';
 
 export const CARDHOLDER_SHAPES = ['B2B', 'B2C', 'IDV'] as const;
 export type CardholderShape = (typeof CARDHOLDER_SHAPES)[number];
 
-const contact = {
-  /** From the card type's supportHolderAreaCode, e.g. "+1". */
-  areaCode: lengthBetween(HOLDER_AREA_CODE.min, HOLDER_AREA_CODE.max),
-  mobile: lengthBetween(HOLDER_MOBILE.min, HOLDER_MOBILE.max),
-  email: lengthBetween(HOLDER_EMAIL.min, HOLDER_EMAIL.max).pipe(email),
-  firstName: englishName(HOLDER_NAME),
-  lastName: englishName(HOLDER_NAME),
-};
-
-const address = {
-  birthday: calendarDate,
-  /** Billing country, alpha-2, from supportHolderRegin. */
-  country: allowedRegion,
-  /** City code from the provider's city list. */
-  town: requiredText,
-  address: lengthBetween(HOLDER_ADDRESS.min, HOLDER_ADDRESS.max).regex(ADDRESS_RE, {
-    message: 'must contain only letters, digits, hyphens and spaces',
-  }),
-  postCode: lengthBetween(HOLDER_POST_CODE.min, HOLDER_POST_CODE.max).regex(POST_CODE_RE, {
-    message: 'must contain only letters and digits',
-  }),
-};
-
-const profile = {
-  annualSalary: requiredText,
-  accountPurpose: englishText,
-  expectedMonthlyVolume: requiredText,
-};
-
-function checkFullName(value: { firstName: string; lastName: string }, ctx: z.RefinementCtx): void {
-  if (value.firstName.length + 1 + value.lastName.length > HOLDER_FULL_NAME_MAX) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['lastName'],
-      message: `firstName and lastName together (with the space between them) must be at most ${HOLDER_FULL_NAME_MAX} characters`,
-    });
-  }
-}
-
-export const B2bCardholderSchema = z.object({ shape: z.literal('B2B'), ...contact, ...address }).superRefine(checkFullName);
+// The field rules are the provider request's own (api/schemas/cardholder-requests.ts): one
+// source of truth, so the workflow refuses exactly what the provider client would.
+export const B2bCardholderSchema = z.object({ shape: z.literal('B2B'), ...holderFields, ...addressFields }).superRefine(checkFullName);
 
 export const B2cCardholderSchema = z
-  .object({
-    shape: z.literal('B2C'),
-    ...contact,
-    ...address,
-    nationality: allowedRegion,
-    gender: oneOf(GENDERS),
-    /** occupationCode from the occupation list. */
-    occupation: requiredText,
-    ...profile,
-    idType: oneOf(ID_TYPES),
-    idNumber: lengthBetween(HOLDER_ID_NUMBER.min, HOLDER_ID_NUMBER.max),
-    issueDate: calendarDate,
-    idNoExpiryDate: calendarDate,
-    /** File ids from upload: ID front, back, and the face photo. */
-    idFrontId: requiredText,
-    idBackId: requiredText,
-    idHoldId: requiredText,
-    ipAddress: ipv4,
-  })
-  .superRefine((value, ctx) => {
-    checkFullName(value, ctx);
-    const allowed = allowedIdTypes(value.nationality);
-    if (!allowed.includes(value.idType)) {
-      ctx.addIssue({ code: 'custom', path: ['idType'], message: `must be one of ${allowed.join(', ')} for nationality ${value.nationality}` });
-    }
-  });
+  .object({ shape: z.literal('B2C'), ...holderFields, ...addressFields, ...b2cPersonFields, ...profileFields, ...b2cIdentityFields })
+  .superRefine(checkB2c);
 
 export const IdvCardholderSchema = z
   .object({
     shape: z.literal('IDV'),
-    ...contact,
-    ...profile,
+    ...holderFields,
+    ...profileFields,
     /** Share token of an external identity verification. */
     idvShareToken: requiredText,
     ipAddress: ipv4,

@@ -38,7 +38,8 @@ import {
 } from './fields';
 import { lengthBetween, reqLong } from './primitives';
 
-const holderFields = {
+/** Contact and name fields shared by every cardholder shape (spec: Cardholders, request rules). */
+export const holderFields = {
   /** From the card type's supportHolderAreaCode. */
   areaCode: lengthBetween(HOLDER_AREA_CODE.min, HOLDER_AREA_CODE.max),
   mobile: lengthBetween(HOLDER_MOBILE.min, HOLDER_MOBILE.max),
@@ -48,7 +49,8 @@ const holderFields = {
   lastName: englishName(HOLDER_NAME),
 };
 
-const addressFields = {
+/** Birthday and billing address, shared by B2B, B2C and v1. */
+export const addressFields = {
   birthday: calendarDate,
   /** Billing country, from supportHolderRegin. */
   country: allowedRegion,
@@ -66,7 +68,7 @@ const addressFields = {
 const nationality = allowedRegion;
 
 /** Profile texts shared by B2C and the IDV shapes. */
-const profileFields = {
+export const profileFields = {
   /** Text such as an amount and a currency. */
   annualSalary: requiredText,
   accountPurpose: englishText,
@@ -74,7 +76,8 @@ const profileFields = {
   expectedMonthlyVolume: requiredText,
 };
 
-const b2cIdentityFields = {
+/** B2C identity document and origin. */
+export const b2cIdentityFields = {
   idType: oneOf(ID_TYPES),
   idNumber: lengthBetween(HOLDER_ID_NUMBER.min, HOLDER_ID_NUMBER.max),
   issueDate: calendarDate,
@@ -94,7 +97,8 @@ interface Names {
   lastName: string;
 }
 
-function checkFullName(value: Names, ctx: z.RefinementCtx): void {
+/** firstName + space + lastName at most HOLDER_FULL_NAME_MAX; the issue is put on lastName. */
+export function checkFullName(value: Names, ctx: z.RefinementCtx): void {
   if (value.firstName.length + 1 + value.lastName.length > HOLDER_FULL_NAME_MAX) {
     ctx.addIssue({
       code: 'custom',
@@ -126,7 +130,8 @@ function checkIdType(value: Identity, ctx: z.RefinementCtx): void {
   }
 }
 
-function checkB2c(value: Names & Identity, ctx: z.RefinementCtx): void {
+/** The B2C cross-field rules: full name length and ID type by nationality. */
+export function checkB2c(value: Names & Identity, ctx: z.RefinementCtx): void {
   checkFullName(value, ctx);
   checkIdType(value, ctx);
 }
@@ -145,15 +150,20 @@ export const UpdateCardholderV1RequestSchema = z
 // ---------------------------------------------------------------------------
 // v2: the card type's metadata.cardHolderModel selects the shape
 
+/** The person fields only B2C has (besides its identity document). */
+export const b2cPersonFields = {
+  nationality,
+  gender: oneOf(GENDERS),
+  /** occupationCode from the occupation list. */
+  occupation: requiredText,
+};
+
 const b2b = { cardHolderModel: z.literal('B2B'), ...holderFields, ...addressFields };
 const b2c = {
   cardHolderModel: z.literal('B2C'),
   ...holderFields,
   ...addressFields,
-  nationality,
-  gender: oneOf(GENDERS),
-  /** occupationCode from the occupation list. */
-  occupation: requiredText,
+  ...b2cPersonFields,
   ...profileFields,
 };
 
