@@ -43,6 +43,7 @@ import type { SandboxDelays } from '../sandbox/contract';
 import { type RunningSandbox, ensureSandboxKeys, startSandbox } from '../sandbox/index';
 import { receiverLogging } from '../webhooks/main';
 import { type WebhookReceiver, type WebhookReceiverOptions, startWebhookReceiver } from '../webhooks/receiver';
+import { fileStoreDirFromEnv } from '../workers/config';
 import { createWorker } from '../workers/create-worker';
 import { startDevServer, stopDevServer } from './dev-server';
 
@@ -123,7 +124,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       });
       stops.push(() => sandbox!.stop());
     }
-    const provider = createProviderClient(opts.provider ?? sandbox!.clientConfig());
+    const providerConfig = opts.provider ?? sandbox!.clientConfig();
+    const provider = createProviderClient(providerConfig);
     stops.push(() => provider.close());
 
     const connection = await NativeConnection.connect(opts.connectionOptions);
@@ -132,7 +134,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       connection,
       namespace: opts.namespace,
       ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}),
-      activityDeps: { provider },
+      // The merchant key opens sealed PINs and activation codes inside the lifecycle activities.
+      activityDeps: { provider, merchantPrivateKey: providerConfig.merchantPrivateKey, fileStoreDir: fileStoreDirFromEnv() },
       ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : {}),
       workerOptions: { shutdownGraceTime: '10s', ...opts.workerOptions, dataConverter },
     });

@@ -9,7 +9,7 @@ import { createProviderClient } from '../api/client';
 import { loadProviderConfig } from '../api/config';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { createLogger } from '../logging/logger';
-import { loadTemporalWorkerConfig } from './config';
+import { fileStoreDirFromEnv, loadTemporalWorkerConfig } from './config';
 import { createWorker } from './create-worker';
 
 export async function runWorkerProcess(env: Record<string, string | undefined> = process.env): Promise<void> {
@@ -18,7 +18,8 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
   // (workflow and activity ids as fields) and, forwarded, for core's messages.
   Runtime.install({ shutdownSignals: [], logger, telemetryOptions: { logging: { filter: { core: logger.level, other: 'ERROR' }, forward: {} } } });
   const temporal = loadTemporalWorkerConfig(env);
-  const provider = createProviderClient(loadProviderConfig(env));
+  const providerConfig = loadProviderConfig(env);
+  const provider = createProviderClient(providerConfig);
   // The same converter as the client and the webhook receiver: payloads are encrypted (codec/).
   const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv({ env });
   const connection = await NativeConnection.connect(temporal.connectionOptions);
@@ -27,7 +28,8 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       connection,
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
-      activityDeps: { provider },
+      // The merchant key opens sealed PINs and activation codes inside the lifecycle activities.
+      activityDeps: { provider, merchantPrivateKey: providerConfig.merchantPrivateKey, fileStoreDir: fileStoreDirFromEnv(env) },
       workerOptions: { shutdownGraceTime: '10s', dataConverter },
     });
     const stop = (signal: NodeJS.Signals) => {

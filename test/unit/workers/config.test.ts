@@ -1,4 +1,5 @@
-import { loadTemporalWorkerConfig } from '../../../workers/config';
+import path from 'node:path';
+import { fileStoreDirFromEnv, loadTemporalWorkerConfig } from '../../../workers/config';
 
 describe('worker Temporal configuration', () => {
   it('defaults to the local dev server, namespace default, task queue cardflow', () => {
@@ -27,5 +28,12 @@ describe('worker Temporal configuration', () => {
       CARDFLOW_TEMPORAL_NAMESPACE: 'cards',
     });
     expect(config).toMatchObject({ address: '127.0.0.1:17233', namespace: 'cards' });
+  });
+});
+
+describe('worker file store', () => {
+  it('defaults to .data/files under the working directory and honours CARDFLOW_FILE_STORE_DIR', () => {
+    expect(fileStoreDirFromEnv({})).toBe(path.resolve('.data', 'files'));
+    expect(fileStoreDirFromEnv({ CARDFLOW_FILE_STORE_DIR: '/srv/cardflow/files' })).toBe('/srv/cardflow/files');
   });
 });
