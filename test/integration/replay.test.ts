@@ -1,7 +1,9 @@
 /**
  * Replays the saved histories (test/fixtures/histories/*.json) against the current workflow
- * code. With CARDFLOW_SAVE_HISTORIES=1 it first runs representative onboardings on the dev
- * server and the sandbox and saves their histories (parents and children).
+ * code. With CARDFLOW_SAVE_HISTORIES=1 it first runs representative onboardings and the issue-5
+ * lifecycle workflows (test/fixtures/histories/lifecycle-runs.ts) on the dev server and the
+ * sandbox and saves their histories (parents and children); `=onboarding` or `=lifecycle`
+ * re-saves one of the two sets only.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,8 +16,10 @@ import { cardholderWorkflowId, childWorkflowId, onboardingWorkflowId } from '../
 import { WorkflowTypes } from '../../domain/workflow-types';
 import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle } from './workflows/harness';
 import { b2bHolder, uniqueEmail } from './workflows/holders';
+import { assertNothingInClear, RUN_PINS, saveLifecycleHistories } from '../fixtures/histories/lifecycle-runs';
 
-jest.setTimeout(180_000);
+// Saving runs both sets of workflows (several minutes on a shared machine); replay alone is quick.
+jest.setTimeout(process.env.CARDFLOW_SAVE_HISTORIES ? 600_000 : 180_000);
 
 const DIR = join(__dirname, '../fixtures/histories');
 
@@ -26,7 +30,7 @@ async function save(name: string, handle: WorkflowHandle): Promise<void> {
   writeFileSync(join(DIR, `${name}.json`), `${JSON.stringify({ workflowId: handle.workflowId, history: json }, null, 1)}\n`);
 }
 
-async function saveHistories(): Promise<void> {
+async function saveOnboardingHistories(): Promise<void> {
   const h = await startHarness();
   try {
     await h.withWorker(async () => {
@@ -65,10 +69,37 @@ async function saveHistories(): Promise<void> {
   }
 }
 
+/** Saves the onboarding and/or lifecycle histories as CARDFLOW_SAVE_HISTORIES asks (`1`: both). */
+async function saveHistories(which: string): Promise<void> {
+  if (which !== 'lifecycle') await saveOnboardingHistories();
+  if (which !== 'onboarding') {
+    const saved = await saveLifecycleHistories(save);
+    for (const name of saved.names) assertNothingInClear(name, readFileSync(join(DIR, `${name}.json`), 'utf8'), saved.clearValues);
+  }
+}
+
+/** The saved issue-5 histories (test/fixtures/histories/README.md lists them). */
+const LIFECYCLE_HISTORIES = [
+  'shared-account',
+  'fund-transfer',
+  'fund-collection',
+  'wallet-funding',
+  'wallet-funding.transfer',
+  'wallet-funding.deposit',
+  'activation-code',
+  'activation-work-order',
+  'card-freeze',
+  'card-unfreeze',
+  'card-pin-update',
+  'card-entity',
+  'card-entity.deposit',
+];
+
 it('replays every saved history without a determinism error', async () => {
-  if (process.env.CARDFLOW_SAVE_HISTORIES) await saveHistories();
+  if (process.env.CARDFLOW_SAVE_HISTORIES) await saveHistories(process.env.CARDFLOW_SAVE_HISTORIES);
   const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
-  expect(files.length).toBeGreaterThanOrEqual(8);
+  expect(files.length).toBeGreaterThanOrEqual(8 + LIFECYCLE_HISTORIES.length);
+  for (const name of LIFECYCLE_HISTORIES) expect(files).toContain(`${name}.json`);
   const histories = files.map((file) => {
     const saved = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { workflowId: string; history: object };
     return { workflowId: saved.workflowId, history: temporal.api.history.v1.History.fromObject(saved.history) };
@@ -78,4 +109,14 @@ it('replays every saved history without a determinism error', async () => {
     if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
   }
   expect(failures).toEqual([]);
+});
+
+it('the saved lifecycle histories hold no clear PIN, activation code or card secret', () => {
+  for (const name of LIFECYCLE_HISTORIES) {
+    const text = readFileSync(join(DIR, `${name}.json`), 'utf8');
+    assertNothingInClear(name, text, Object.values(RUN_PINS));
+    const decoded = [...text.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8')).join('\n');
+    // Field names the provider uses for secrets in clear (spec: activeCard, updatePin, card sensitive data).
+    expect({ name, fields: decoded.match(/"(pin|activeCode|activationCode|cvv|cardNumber|expiryDate)"\s*:/g) }).toEqual({ name, fields: null });
+  }
 });
