@@ -1,9 +1,13 @@
 /**
  * Long-poll: an activity that polls the provider with backoff until a state is reached,
- * heartbeating after each poll. Resumes its backoff from `heartbeatDetails` on a retry. When
- * an attempt has run `attemptMs` it fails benignly with `StillWaiting`, so the retry policy
- * spaces further attempts and no worker slot is held for days. Cancellable: the provider
- * call gets the activity's AbortSignal and the sleep between polls rejects on cancellation.
+ * heartbeating before each sleep between polls. Resumes its backoff from `heartbeatDetails` on a
+ * retry. When an attempt has run `attemptMs` it fails benignly with `StillWaiting`, so the retry
+ * policy spaces further attempts and no worker slot is held for days.
+ *
+ * With `attemptMs` shorter than the poll interval an attempt is one probe and no heartbeat: the
+ * retry policy alone is the poll loop (slow waits such as reviews, domain/wait-profile.ts).
+ * Cancellable: the provider call gets the activity's AbortSignal and the sleep between polls
+ * rejects on cancellation.
  */
 import { activityInfo, cancellationSignal, heartbeat, sleep } from '@temporalio/activity';
 import { nextPollDelay, type WaitProfile } from '../domain/wait-profile';
@@ -47,11 +51,13 @@ export async function longPoll<T>(spec: LongPoll<T>): Promise<T> {
     for (;;) {
       const value = await spec.probe(cancellationSignal());
       progress = { ...progress, polls: progress.polls + 1, lastState: spec.describe(value) };
-      heartbeat(progress);
       if (spec.done(value)) return value;
       if (Date.now() - started + progress.delayMs > spec.poll.attemptMs) {
         throw stillWaiting(`still waiting for ${spec.what} (last seen: ${progress.lastState}, ${progress.polls} polls)`);
       }
+      // Only an attempt that goes on polling heartbeats (each heartbeat that reaches the server is
+      // a billable action): a probe-per-attempt wait never does.
+      heartbeat(progress);
       await sleep(progress.delayMs);
       progress = { ...progress, delayMs: nextPollDelay(progress.delayMs, spec.poll) };
     }

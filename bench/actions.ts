@@ -11,9 +11,10 @@
  * - Search attribute upsert: 1 per UpsertWorkflowSearchAttributes (attributes given at start are free).
  * - Signal sent: 1 per WorkflowExecutionSignaled (a signal between workflows is counted once, where it lands).
  * - Update received: 1 per accepted Update (rejected ones leave no event and are not seen here).
- * - Not in histories, so not counted: queries (the bench sends none), activity heartbeats (estimated
- *   separately, see {@link estimateHeartbeats}), and child start/signal *initiated* events (counted
- *   at the receiving execution).
+ * - Not in histories, so not counted: queries (the bench sends none), activity heartbeats and
+ *   retries of an activity cancelled before it closed (the server's own `action` metric, printed
+ *   beside, counts those), and child start/signal *initiated* events (counted at the receiving
+ *   execution).
  */
 import type { Client } from '@temporalio/client';
 
@@ -37,13 +38,6 @@ export interface ActionCount {
 }
 
 const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
-
-function millis(ts: unknown): number {
-  if (!ts || typeof ts !== 'object') return 0;
-  const t = ts as { seconds?: number | { toNumber(): number } | null; nanos?: number | null };
-  const seconds = typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0);
-  return seconds * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
-}
 
 /** Billable actions and events of a set of histories, by the rule above. */
 export function countActions(histories: readonly ExecutionHistory[]): ActionCount {
@@ -76,43 +70,6 @@ export function countActions(histories: readonly ExecutionHistory[]): ActionCoun
   return { executions: histories.length, events, actions, byKind };
 }
 
-/**
- * Heartbeats a Temporal Cloud namespace would bill for the activities of these histories, as an
- * upper bound: the SDK sends at most one heartbeat per throttle interval, min(0.8 × heartbeat
- * timeout, 60 s), while the activity runs. `timeScale` multiplies durations and timeouts back to
- * real time when the bench ran on a compressed clock.
- */
-export function estimateHeartbeats(histories: readonly ExecutionHistory[], timeScale = 1): number {
-  let total = 0;
-  for (const { events } of histories) {
-    const scheduled = new Map<string, { at: number; heartbeatMs: number }>();
-    const end = (id: string, at: number) => {
-      const s = scheduled.get(id);
-      if (s) total += Math.floor(((at - s.at) * timeScale) / Math.min(0.8 * s.heartbeatMs, 60_000));
-      scheduled.delete(id);
-    };
-    for (const e of events) {
-      const a = e.activityTaskScheduledEventAttributes;
-      if (a) {
-        const hb = millis(a.heartbeatTimeout) * timeScale;
-        if (hb > 0) scheduled.set(String(e.eventId), { at: millis(e.eventTime), heartbeatMs: hb });
-        continue;
-      }
-      const closed =
-        e.activityTaskCompletedEventAttributes ??
-        e.activityTaskFailedEventAttributes ??
-        e.activityTaskCanceledEventAttributes ??
-        e.activityTaskTimedOutEventAttributes;
-      // A cancel the workflow did not wait for leaves no close event: the request ends the estimate.
-      const ended = closed ?? e.activityTaskCancelRequestedEventAttributes;
-      if (ended) end(String(ended.scheduledEventId), millis(e.eventTime));
-    }
-    const last = millis(events.at(-1)?.eventTime);
-    for (const id of [...scheduled.keys()]) end(id, last);
-  }
-  return total;
-}
-
 /** The history of `workflowId` and of every child it started, recursively. */
 export async function collectHistories(client: Client, workflowId: string): Promise<ExecutionHistory[]> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
@@ -130,7 +87,7 @@ export const COUNTING_RULE = [
   'billable actions counted from histories (Temporal Cloud action list, docs.temporal.io/cloud/actions):',
   '  workflow started (client, child, continue-as-new) 1 each; activity 1 per attempt (ActivityTaskStarted.attempt);',
   '  local activities 1 per workflow task; timer started 1; search-attribute upsert 1; signal received 1; update accepted 1;',
-  '  not in histories: queries (none sent), heartbeats (upper bound printed separately), rejected updates, and retries of an',
+  '  not in histories: queries (none sent), heartbeats, rejected updates, and retries of an',
   '  activity cancelled before it closed (its ActivityTaskStarted is never written); the server\'s own `action` metric is printed beside.',
 ].join('\n');
 

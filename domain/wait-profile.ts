@@ -1,9 +1,12 @@
 /**
  * How a workflow waits for a provider state (card operation success, cardholder review): a
  * webhook signal first, and in parallel one long-poll activity that polls the provider with
- * backoff and heartbeats. An attempt polls for at most `attemptMs`, then hands back to the
- * activity retry policy (which backs off up to `retryMaxIntervalMs`), so a long review neither
- * holds a worker slot nor adds workflow history: the cost of a wait does not grow with its length.
+ * backoff, heartbeating while it goes on polling. An attempt polls for at most `attemptMs`, then
+ * hands back to the activity retry policy (which backs off up to `retryMaxIntervalMs`), so a long
+ * review neither holds a worker slot nor adds workflow history. With `attemptMs` below the poll
+ * interval an attempt is a single probe without heartbeats (the slow waits): the server-side cost
+ * then grows with the number of probes only, logarithmically at first, then by one per
+ * `retryMaxIntervalMs`.
  */
 export interface WaitProfile {
   /** First provider poll after the activity starts (ms). */
@@ -32,13 +35,19 @@ export const CARD_OPERATION_WAIT: WaitProfile = {
   retryMaxIntervalMs: 10 * 60_000,
 };
 
-/** Reviews take minutes to days (platform, then bank): poll gently. */
+/**
+ * Reviews, activation codes and work orders take minutes to days: each activity attempt is ONE
+ * probe (attemptMs below the poll interval) with no heartbeat, and the retry policy is the poll
+ * loop: 1 min doubling to 30 min. A probe costs one action and holds no worker slot in between,
+ * so an hour of review costs about 6 probes (first at 5 s, then 1, 3, 7, 15, 31, 61 min) rather
+ * than a heartbeat a minute; a webhook, where one arrives, still ends the wait at once.
+ */
 export const REVIEW_WAIT: WaitProfile = {
   firstPollMs: 5_000,
   maxPollMs: 60_000,
   backoff: 2,
-  attemptMs: 15 * 60_000,
-  heartbeatTimeoutMs: 5 * 60_000,
+  attemptMs: 1_000,
+  heartbeatTimeoutMs: 2 * 60_000,
   retryInitialIntervalMs: 60_000,
   retryMaxIntervalMs: 30 * 60_000,
 };
@@ -53,6 +62,9 @@ export const TEST_WAIT: WaitProfile = {
   retryInitialIntervalMs: 200,
   retryMaxIntervalMs: 1_000,
 };
+
+/** Fast probe-per-attempt profile for tests (the shape of {@link REVIEW_WAIT}). */
+export const TEST_SLOW_WAIT: WaitProfile = { ...TEST_WAIT, attemptMs: 1 };
 
 /** Per-wait overrides a workflow input may carry (tests, or a merchant with a slow bank). */
 export interface WaitOverrides {

@@ -1,6 +1,7 @@
 /** Workflow-side failures: every failure a workflow ends with is an ApplicationFailure with an explicit type. */
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/workflow';
 import { describeIssues, type FieldIssue } from '../domain/cardholder-data';
+import { FailureTypes } from '../domain/failure-types';
 import type { FailureSummary } from '../domain/workflow-types';
 
 export function failWith(type: string, message: string, details?: unknown): ApplicationFailure {
@@ -22,8 +23,14 @@ export function rootApplicationFailure(error: unknown): ApplicationFailure | und
   return undefined;
 }
 
+/**
+ * A wait activity ran out of time: its schedule-to-close deadline cut an attempt (TimeoutFailure),
+ * or the server declined a retry that would start past that deadline and closed the activity with
+ * the last attempt's StillWaiting (retryable, so it reaches a workflow only this way).
+ */
 export function isTimeout(error: unknown): boolean {
-  return error instanceof ActivityFailure && error.cause instanceof TimeoutFailure;
+  if (!(error instanceof ActivityFailure)) return false;
+  return error.cause instanceof TimeoutFailure || (error.cause instanceof ApplicationFailure && error.cause.type === FailureTypes.stillWaiting);
 }
 
 /** A summary for progress queries, and a failure to rethrow that keeps the root type. */

@@ -14,10 +14,10 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../../webhooks/re
 import type { CardflowActivities } from '../../../activities';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
 import { connectTestClient, connectTestNativeConnection, testTemporalServer, uniqueTaskQueue, type TestClient } from '../../support/temporal-env';
-import { TEST_WAIT, type WaitOverrides } from '../../../domain/wait-profile';
+import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../../../domain/wait-profile';
 
 /** Fast waits for the zero-delay sandbox. */
-export const FAST_WAIT: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_WAIT };
+export const FAST_WAIT: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
 
 export const CARD_TYPES = {
   /** Visa virtual, B2B holder required, initial deposit 10–10000 at creation, fee 1.5%. */

@@ -120,7 +120,7 @@ describe('createCardholder', () => {
 });
 
 describe('awaitCardOperation', () => {
-  it('polls until the operation is final, heartbeating its progress', async () => {
+  it('polls until the operation is final, heartbeating its progress before each further poll', async () => {
     const list = jest
       .fn()
       .mockResolvedValueOnce({ total: '1', records: [record('processing')] })
@@ -133,10 +133,25 @@ describe('awaitCardOperation', () => {
       poll: { firstPollMs: 1, maxPollMs: 5, backoff: 2, attemptMs: 10_000 },
     });
     expect((result as { status: string }).status).toBe('success');
-    expect(beats).toEqual([
-      { delayMs: 1, polls: 1, lastState: 'processing' },
-      { delayMs: 2, polls: 2, lastState: 'success' },
-    ]);
+    // No heartbeat for the final poll: the completion says it all (a heartbeat is a billable action).
+    expect(beats).toEqual([{ delayMs: 1, polls: 1, lastState: 'processing' }]);
+    expect(list).toHaveBeenCalledTimes(2);
+  });
+
+  it('with attemptMs below the poll interval, probes once per attempt and never heartbeats', async () => {
+    const list = jest.fn().mockResolvedValue({ total: '1', records: [record('processing')] });
+    const env = new MockActivityEnvironment({ attempt: 3 });
+    const beats: unknown[] = [];
+    env.on('heartbeat', (d: unknown) => beats.push(d));
+    const error = await env
+      .run(createActivities({ provider: provider({ listCardTransactions: list }) }).awaitCardOperation, {
+        merchantOrderNo: ORDER,
+        poll: { firstPollMs: 50, maxPollMs: 100, backoff: 2, attemptMs: 1 },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ type: 'StillWaiting', nonRetryable: false });
+    expect(list).toHaveBeenCalledTimes(1);
+    expect(beats).toEqual([]);
   });
 
   it('ends an attempt with a benign, retryable StillWaiting after attemptMs', async () => {
