@@ -1,16 +1,21 @@
 /**
  * `customerOnboarding`, the workflow a backend starts (id `onboarding-<customerRef>`): the
- * cardholder when the card type needs one → the card → the initial deposit, each as a child
- * workflow. The `progress` query reports the stage for progress displays; the result says what
- * was created.
+ * cardholder when the card type needs one → (a shared-account transfer) → the card → (for a
+ * physical card: delivery, then activation) → the first deposit, each as a child workflow. The
+ * `progress` query reports the stage for progress displays; the result says what was created.
  *
  * Corrections after a cardholder reject go to the cardholder child
- * (`cardholderWorkflowId(customerRef)`, Update `correctCardholder`); progress names it.
+ * (`cardholderWorkflowId(customerRef)`, Update `correctCardholder`); progress names it. The
+ * physical path (`activateCard` Update) is in onboarding-physical.ts, the funding sources in
+ * onboarding-funding.ts.
  */
 import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
 import { CardholderDataSchema, type CardholderData } from './cardholder-data';
 import type { BudgetTopUp } from './card-issuance';
+import type { ActivationRoute } from './physical-card-activation';
+import { OnboardingActivationRequestSchema, type OnboardingActivationRequest } from './onboarding-physical';
+import { OnboardingFundingSchema, type FundingSource, type OnboardingFunding } from './onboarding-funding';
 import type { BalanceSummary, FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
 import { CUSTOMER_REF_MAX, CUSTOMER_REF_RE } from './workflow-ids';
@@ -30,8 +35,16 @@ export interface OnboardingInput {
   initialDeposit?: string;
   /** Account charged for the card (create card accountId). */
   accountId?: string;
-  /** BUDGET_CARD mode: fund the charged account first. */
+  /** Older form of `funding: { source: 'shared_account', ... }` (onboarding-funding.ts `fundingOf`). */
   budgetTopUp?: BudgetTopUp;
+  /** Where the first money comes from; default the merchant wallet (onboarding-funding.ts). */
+  funding?: OnboardingFunding;
+  /** Physical card types only: the number printed on the card (spec: createCard cardNumber). Never logged or shown. */
+  cardNumber?: string;
+  /** Physical card types only: activate at once with this request instead of waiting for the `activateCard` Update. */
+  activation?: OnboardingActivationRequest;
+  /** Physical card types: how long to wait for the `activateCard` Update (ms); default 60 days. */
+  deliveryDeadlineMs?: number;
   /** Deadline for the cardholder's approval, corrections included (ms). */
   reviewDeadlineMs?: number;
   wait?: WaitOverrides;
@@ -64,6 +77,10 @@ export const OnboardingInputSchema = z.object({
   initialDeposit: amount.optional(),
   accountId: digits.optional(),
   budgetTopUp: z.object({ payerAccountId: digits, payeeAccountId: digits, amount }).optional(),
+  funding: OnboardingFundingSchema.optional(),
+  cardNumber: z.string().regex(/^\d{12,19}$/, { message: 'must be the 12 to 19 digits printed on the card, without spaces' }).optional(),
+  activation: OnboardingActivationRequestSchema.optional(),
+  deliveryDeadlineMs: z.number().int().positive().optional(),
   reviewDeadlineMs: z.number().int().positive().optional(),
   wait: z.object({ cardOperation: waitFields.optional(), review: waitFields.optional() }).optional(),
 });
@@ -72,7 +89,15 @@ export const ONBOARDING_STAGES = [
   'validating',
   'cardholder_review',
   'awaiting_correction',
+  /** shared_account funding: the WALLET → MARGIN transfer before card creation. */
+  'transferring',
   'creating_card',
+  /** Physical card created (un_activated): waiting for the `activateCard` Update. */
+  'awaiting_delivery',
+  /** Physical card: the `physicalCardActivation` child runs. */
+  'activating',
+  /** on_chain funding: waiting for the customer's deposit (progress.funding names the address). */
+  'awaiting_payment',
   'funding',
   'completed',
   'failed',
@@ -91,6 +116,32 @@ export interface OnboardingProgress {
   };
   holderId?: string;
   cardNo?: string;
+  /** Physical card: where the activation stands. */
+  activation?: {
+    /** The child that activates (physicalCardActivation); its `activationStatus` query has the detail. */
+    workflowId: string;
+    /** Set once the activation request is known (input or `activateCard` Update). */
+    route?: ActivationRoute;
+    /** While awaiting_delivery: when the wait for the Update ends (epoch ms). */
+    deadlineAt?: number;
+  };
+  /** The funding source and, for on_chain, where the customer pays and how the deposit stands. */
+  funding?: {
+    source: FundingSource;
+    /** shared_account: the fundTransfer child and the MARGIN account charged. */
+    transferWorkflowId?: string;
+    accountId?: string;
+    /** on_chain: the walletFunding child, the coin, the deposit address and the amount to pay. */
+    workflowId?: string;
+    coinKey?: string;
+    chain?: string;
+    address?: string;
+    expectedAmount?: string;
+    /** on_chain: wait_process, processing, success or fail, as last seen (webhooks; success/fail at the end). */
+    depositStatus?: string;
+    walletOrderNo?: string;
+    receivedAmount?: string;
+  };
   failure?: FailureSummary;
   /** Each stage entered, with its workflow time (epoch ms). */
   stages: { stage: OnboardingStage; at: number }[];
@@ -116,7 +167,11 @@ export interface OnboardingResult {
   };
   /** The deposit made after creation, when the card type takes no initial deposit at creation. */
   deposit?: { merchantOrderNo: string; amount: string; fee: string };
-  /** BUDGET_CARD top-up transfer, when one was made. */
+  /** shared_account (or budgetTopUp) transfer, when one was made. */
   topUpMerchantOrderNo?: string;
+  /** Physical card: how it was activated. */
+  activation?: { route: ActivationRoute; merchantOrderNo: string; workOrderNo?: string };
+  /** on_chain funding: the credited deposit (the card deposit is `deposit`). */
+  onChainDeposit?: { walletOrderNo: string; address: string; receivedAmount: string; currency: string; txHash?: string };
   balance?: BalanceSummary;
 }

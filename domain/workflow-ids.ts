@@ -14,8 +14,12 @@ export const CUSTOMER_REF_MAX = 64;
 
 export const ONBOARDING_ID_PREFIX = 'onboarding-';
 
-/** The steps a workflow runs as children; each names a child id suffix. */
-export const CHILD_STEPS = ['cardholder', 'card', 'deposit'] as const;
+/**
+ * The steps a workflow runs as children; each names a child id suffix. An onboarding's
+ * `transfer` (shared_account funding), `activation` (physical card) and `funding` (on_chain) are
+ * issue #5's.
+ */
+export const CHILD_STEPS = ['cardholder', 'card', 'deposit', 'transfer', 'activation', 'funding'] as const;
 export type ChildStep = (typeof CHILD_STEPS)[number];
 
 /** A customerRef that cannot become a workflow id. */

@@ -1,35 +1,36 @@
 /**
  * `customerOnboarding`, started by a backend with id `onboarding-<customerRef>`: checks the
- * whole request (holder data and eligibility, card and deposit amounts, affordability) before
- * anything is sent, then runs cardholder → card → initial deposit as child workflows with ids
- * derived from its own. The `progress` query reports the stage; the result says what was made.
+ * whole request (holder data and eligibility, card and deposit amounts, physical card number,
+ * funding source, affordability) before anything is sent (onboarding-validation.ts), then runs
+ * cardholder → (shared-account transfer) → card → (physical: delivery, activation) → first deposit
+ * as child workflows with ids derived from its own. The `progress` query reports the stage; the
+ * result says what was made.
  *
  * Cost: stages are upserted as search attributes only when they change (one action each,
  * merged with the ids); children start with their attributes (free).
+ *
+ * Replay: the merchant-wallet path sends the same commands as before the physical and funding
+ * paths existed; those paths only add commands when their input fields ask for them.
  */
-import { ParentClosePolicy, executeChild, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
 import { CARD_MERCHANT_ORDER_NO } from '../api/rules';
-import { add } from '../api/money';
 import type { CardDepositResult } from '../domain/card-deposit';
 import type { CardIssuanceResult } from '../domain/card-issuance';
 import { cardholderProgressSignal, type CardholderOnboardingResult } from '../domain/cardholder-onboarding';
-import { cardholderDataIssues, type FieldIssue } from '../domain/cardholder-data';
-import {
-  OnboardingInputSchema,
-  progressQuery,
-  type OnboardingInput,
-  type OnboardingProgress,
-  type OnboardingResult,
-  type OnboardingStage,
-} from '../domain/customer-onboarding';
-import { affordabilityIssue, holderEligibilityIssues, planCardCreation, planCardDeposit } from '../domain/eligibility';
-import { FailureTypes } from '../domain/failure-types';
+import { progressQuery, type OnboardingInput, type OnboardingProgress, type OnboardingResult, type OnboardingStage } from '../domain/customer-onboarding';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
+import { DEFAULT_DELIVERY_DEADLINE_MS, PhysicalOnboardingFailureTypes } from '../domain/onboarding-physical';
+import type { PhysicalCardActivationResult } from '../domain/physical-card-activation';
 import { providerEventSignal } from '../domain/provider-event';
-import { childStartAttributes, type StartAttributes } from '../domain/start-attributes';
+import type { StartAttributes } from '../domain/start-attributes';
+import { DEPOSIT_CLOCK_SKEW_MS, type WalletFundingResult } from '../domain/wallet-funding';
 import { childWorkflowId } from '../domain/workflow-ids';
 import { Flows, WorkflowTypes } from '../domain/workflow-types';
-import { failIssues, failWith, propagate, summarize } from './failures';
+import { failWith, propagate, summarize } from './failures';
+import { runChild } from './onboarding-children';
+import { DepositStatusTracker, runOnChainFunding, transferToSharedAccount } from './onboarding-funding';
+import { ActivationGate, runActivation } from './onboarding-physical';
+import { validateOnboarding } from './onboarding-validation';
 import { providerCalls } from './profiles';
 import { Attributes } from './search';
 
@@ -37,11 +38,16 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   const info = workflowInfo();
   const progress: OnboardingProgress = { customerRef: input.customerRef, stage: 'validating', stages: [{ stage: 'validating', at: Date.now() }] };
   const cardholderId = childWorkflowId(info.workflowId, 'cardholder');
+  const activationId = childWorkflowId(info.workflowId, 'activation');
   setHandler(progressQuery, () => progress);
   // Nothing is assumed set at start: the first upsert also carries customerRef and flow (no extra action).
   const searchAttributes = new Attributes();
-  // Card-level webhooks routed here by CardflowCardNo are not needed by this workflow.
-  setHandler(providerEventSignal, () => undefined);
+  // Card-level webhooks routed here by CardflowCardNo are for the children; wallet deposits update progress.
+  const deposits = new DepositStatusTracker(progress);
+  setHandler(providerEventSignal, (event) => deposits.onEvent(event));
+  const gate = new ActivationGate(activationId, (request) => {
+    progress.activation = { workflowId: activationId, route: request.route };
+  });
   setHandler(cardholderProgressSignal, (update) => {
     if (progress.stage !== 'cardholder_review' && progress.stage !== 'awaiting_correction') return;
     const rejectReason = update.stage === 'awaiting_correction' ? update.rejectReason : undefined;
@@ -53,12 +59,12 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     enter(update.stage === 'awaiting_correction' ? 'awaiting_correction' : 'cardholder_review', false);
   });
 
-  function enter(stage: OnboardingStage, upsert = true, ids: { holderId?: string; cardNo?: string } = {}) {
+  function enter(stage: OnboardingStage, upsert = true, ids: { holderId?: string | undefined; cardNo?: string } = {}) {
     if (progress.stage !== stage) progress.stages.push({ stage, at: Date.now() });
     progress.stage = stage;
     if (ids.holderId) progress.holderId = ids.holderId;
     if (ids.cardNo) progress.cardNo = ids.cardNo;
-    if (upsert) searchAttributes.set({ customerRef: input.customerRef, flow: Flows.onboarding, stage, ...ids });
+    if (upsert) searchAttributes.set({ customerRef: input.customerRef, flow: Flows.onboarding, stage, ...(ids.holderId ? { holderId: ids.holderId } : {}), ...(ids.cardNo ? { cardNo: ids.cardNo } : {}) });
   }
   const fail = (failure: ApplicationFailure): never => {
     progress.failure = { type: failure.type ?? 'Error', message: failure.message };
@@ -70,38 +76,19 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       return await run();
     } catch (error) {
       progress.failure = summarize(error);
+      if (progress.failure.type === 'DepositFailed' && progress.funding) progress.funding.depositStatus = 'fail';
       enter('failed');
       return propagate(error);
     }
   };
 
   // 1. The whole request, before anything is sent.
-  const parsed = OnboardingInputSchema.safeParse(input);
-  if (!parsed.success) {
-    fail(failIssues(FailureTypes.invalidInput, parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))));
-  }
-  if (!info.workflowId.endsWith(`-${input.customerRef}`)) {
-    fail(failWith(FailureTypes.invalidInput, `customerRef: ${input.customerRef} does not match workflow id ${info.workflowId}`));
-  }
-  const { cardType, account } = await providerCalls.prepareOnboarding({ cardTypeId: input.cardTypeId, ...(input.accountId ? { accountId: input.accountId } : {}) });
-
-  const issues: FieldIssue[] = [];
-  const needsHolder = cardType.needCardHolder && !input.holderId;
-  if (needsHolder) {
-    if (!input.holder) issues.push({ path: 'holder', message: `is required by card type ${cardType.cardTypeId} (needCardHolder), or give holderId` });
-    else issues.push(...cardholderDataIssues(input.holder), ...holderEligibilityIssues(cardType, input.holder));
-  }
-  const depositAtCreation = cardType.needDepositForActiveCard;
-  const creation = planCardCreation(cardType, depositAtCreation ? input.initialDeposit : undefined);
-  if ('issues' in creation) issues.push(...creation.issues);
-  const laterDeposit = !depositAtCreation && input.initialDeposit !== undefined ? planCardDeposit(cardType, input.initialDeposit) : undefined;
-  if (laterDeposit && 'issues' in laterDeposit) issues.push(...laterDeposit.issues.map((i) => ({ ...i, path: i.path === 'amount' ? 'initialDeposit' : i.path })));
-  if (issues.length) fail(failIssues(FailureTypes.notEligible, issues));
-  if ('plan' in creation && !input.budgetTopUp) {
-    const total = laterDeposit && 'plan' in laterDeposit ? add(creation.plan.total, laterDeposit.plan.total) : creation.plan.total;
-    const short = affordabilityIssue(account.availableBalance, total, account.currency, 'initialDeposit');
-    if (short) fail(failIssues(FailureTypes.insufficientBalance, [{ ...short, message: `account ${account.accountId} ${short.message}` }]));
-  }
+  const { cardType, plan, legacyTopUp, transfer } = await validateOnboarding(input, fail);
+  const { funding } = plan;
+  const chargedAccountId = funding.source === 'shared_account' ? funding.accountId : input.accountId;
+  if (funding.source !== 'merchant_wallet') progress.funding = { source: funding.source, ...(funding.source === 'shared_account' ? { accountId: funding.accountId } : { coinKey: funding.coinKey }) };
+  if (plan.physical) progress.activation = { workflowId: activationId, ...(input.activation ? { route: input.activation.route } : {}) };
+  if (plan.physical && !input.activation) gate.expect();
 
   const startOf = (flow: (typeof Flows)[keyof typeof Flows], orderNos: string[]): StartAttributes => ({ customerRef: input.customerRef, flow, orderNos });
   const common = { customerRef: input.customerRef, ...(input.wait ? { wait: input.wait } : {}) };
@@ -109,26 +96,18 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   // 2. Cardholder.
   let holder: OnboardingResult['cardholder'];
   let holderId = input.holderId;
-  if (needsHolder && input.holder) {
+  if (plan.needsHolder && input.holder) {
     progress.review = { correctionWorkflowId: cardholderId };
     enter('cardholder_review');
     const holderStart = startOf(Flows.cardholder, [deriveMerchantOrderNo(cardholderId, ORDER_STEPS.cardholderCreate)]);
     const result = await child(() =>
-      executeChild<(arg: unknown) => Promise<CardholderOnboardingResult>>(WorkflowTypes.cardholderOnboarding, {
-        workflowId: cardholderId,
-        args: [
-          {
-            cardTypeId: cardType.cardTypeId,
-            cardType,
-            holder: input.holder,
-            notifyParent: true,
-            startAttributes: holderStart,
-            ...(input.reviewDeadlineMs ? { reviewDeadlineMs: input.reviewDeadlineMs } : {}),
-            ...common,
-          },
-        ],
-        parentClosePolicy: ParentClosePolicy.TERMINATE,
-        typedSearchAttributes: childStartAttributes(holderStart),
+      runChild<CardholderOnboardingResult>(WorkflowTypes.cardholderOnboarding, cardholderId, holderStart, {
+        cardTypeId: cardType.cardTypeId,
+        cardType,
+        holder: input.holder,
+        notifyParent: true,
+        ...(input.reviewDeadlineMs ? { reviewDeadlineMs: input.reviewDeadlineMs } : {}),
+        ...common,
       }),
     );
     holderId = result.holderId;
@@ -138,65 +117,107 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     holder = { holderId, created: false, resubmissions: 0 };
   }
 
-  // 3. Card (with the initial deposit when the card type takes it at creation).
-  enter('creating_card', true, holderId ? { holderId } : {});
+  // 3. shared_account: the MARGIN account the card is charged to receives the money first.
+  let topUpMerchantOrderNo: string | undefined;
+  if (funding.source === 'shared_account' && transfer) {
+    const transferId = childWorkflowId(info.workflowId, 'transfer');
+    progress.funding = { ...progress.funding, source: funding.source, transferWorkflowId: transferId };
+    enter('transferring', true, { holderId });
+    const moved = await child(() => transferToSharedAccount({ workflowId: transferId, customerRef: input.customerRef, accountId: funding.accountId, ...transfer, wait: input.wait }));
+    topUpMerchantOrderNo = moved.merchantOrderNo;
+  }
+
+  // 4. Card (with the initial deposit when the card type takes it at creation; the printed number for a physical card).
+  enter('creating_card', true, { holderId });
   const cardId = childWorkflowId(info.workflowId, 'card');
   const cardStart = startOf(Flows.cardIssuance, [deriveMerchantOrderNo(cardId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO)]);
   const card = await child(() =>
-    executeChild<(arg: unknown) => Promise<CardIssuanceResult>>(WorkflowTypes.cardIssuance, {
-      workflowId: cardId,
-      args: [
-        {
-          cardTypeId: cardType.cardTypeId,
-          cardType,
-          ...(holderId ? { holderId } : {}),
-          ...(depositAtCreation && input.initialDeposit ? { initialDeposit: input.initialDeposit } : {}),
-          ...(input.accountId ? { accountId: input.accountId } : {}),
-          ...(input.budgetTopUp ? { budgetTopUp: input.budgetTopUp } : {}),
-          startAttributes: cardStart,
-          ...common,
-        },
-      ],
-      parentClosePolicy: ParentClosePolicy.TERMINATE,
-      typedSearchAttributes: childStartAttributes(cardStart),
+    runChild<CardIssuanceResult>(WorkflowTypes.cardIssuance, cardId, cardStart, {
+      cardTypeId: cardType.cardTypeId,
+      cardType,
+      ...(holderId ? { holderId } : {}),
+      ...(plan.depositAtCreation && input.initialDeposit ? { initialDeposit: input.initialDeposit } : {}),
+      ...(plan.physical && input.cardNumber ? { cardNumber: input.cardNumber } : {}),
+      ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
+      ...(legacyTopUp && input.budgetTopUp ? { budgetTopUp: input.budgetTopUp } : {}),
+      ...common,
     }),
   );
+  const cardNo = card.cardNo;
 
-  // 4. Initial deposit after creation, when the card type takes none at creation.
-  let deposit: CardDepositResult | undefined;
-  if (laterDeposit && 'plan' in laterDeposit) {
-    enter('funding', true, { cardNo: card.cardNo });
-    const depositId = childWorkflowId(info.workflowId, 'deposit');
-    const depositStart = startOf(Flows.cardDeposit, [deriveMerchantOrderNo(depositId, ORDER_STEPS.cardDeposit)]);
-    deposit = await child(() =>
-      executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
-        workflowId: depositId,
-        args: [
-          {
-            cardNo: card.cardNo,
-            amount: laterDeposit.plan.amount,
-            cardTypeId: cardType.cardTypeId,
-            cardType,
-            ...(input.accountId ? { accountId: input.accountId } : {}),
-            startAttributes: depositStart,
-            ...common,
-          },
-        ],
-        parentClosePolicy: ParentClosePolicy.TERMINATE,
-        typedSearchAttributes: childStartAttributes(depositStart),
-      }),
-    );
+  // 5. Physical card: wait until it reached the customer (the activateCard Update), then activate.
+  let activation: PhysicalCardActivationResult | undefined;
+  if (plan.physical) {
+    if (!input.activation) {
+      const deadlineMs = input.deliveryDeadlineMs ?? DEFAULT_DELIVERY_DEADLINE_MS;
+      progress.activation = { ...progress.activation, workflowId: activationId, deadlineAt: Date.now() + deadlineMs };
+      enter('awaiting_delivery', true, { cardNo });
+      if (!(await gate.arrived(deadlineMs))) {
+        fail(failWith(PhysicalOnboardingFailureTypes.deliveryDeadlineExceeded, `no activateCard request within ${Math.round(deadlineMs / 1000)} s of creating card ${cardNo}; it stays un_activated`));
+      }
+      delete progress.activation?.deadlineAt;
+    }
+    const request = input.activation ?? gate.request;
+    if (!request) return fail(failWith(PhysicalOnboardingFailureTypes.activationNotExpected, 'no activation request'));
+    enter('activating', true, { cardNo });
+    activation = await child(() => runActivation({ workflowId: activationId, cardNo, request, customerRef: input.customerRef, wait: input.wait }));
   }
 
-  enter('completed', true, { cardNo: card.cardNo });
+  // 6. The first deposit after creation: from the paying account, or the customer's on-chain deposit.
+  let deposit: CardDepositResult | undefined;
+  let onChain: WalletFundingResult | undefined;
+  if (plan.laterDeposit) {
+    enter('funding', true, { cardNo });
+    const depositId = childWorkflowId(info.workflowId, 'deposit');
+    const depositStart = startOf(Flows.cardDeposit, [deriveMerchantOrderNo(depositId, ORDER_STEPS.cardDeposit)]);
+    const amount = plan.laterDeposit.amount;
+    deposit = await child(() =>
+      runChild<CardDepositResult>(WorkflowTypes.cardDeposit, depositId, depositStart, {
+        cardNo,
+        amount,
+        cardTypeId: cardType.cardTypeId,
+        cardType,
+        ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
+        ...common,
+      }),
+    );
+  } else if (funding.source === 'on_chain') {
+    const fundingId = childWorkflowId(info.workflowId, 'funding');
+    enter('awaiting_payment', true, { cardNo });
+    const address = await child(() => providerCalls.prepareDepositAddress({ coinKey: funding.coinKey }));
+    progress.funding = {
+      source: funding.source,
+      workflowId: fundingId,
+      coinKey: address.coinKey,
+      chain: address.chain,
+      address: address.address,
+      ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}),
+      depositStatus: 'awaiting',
+    };
+    deposits.watch({ address: address.address, since: Date.now() - DEPOSIT_CLOCK_SKEW_MS, ...(funding.txHash ? { txHash: funding.txHash } : {}), ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}) });
+    // wallet_transaction_v2 events carry no merchantOrderNo: the receiver finds this workflow by the address.
+    searchAttributes.addOrderNo(address.address);
+    onChain = await child(() =>
+      runOnChainFunding({ workflowId: fundingId, customerRef: input.customerRef, funding, address: address.address, cardNo, cardTypeId: cardType.cardTypeId, wait: input.wait }),
+    );
+    progress.funding = { ...progress.funding, depositStatus: 'success', walletOrderNo: onChain.walletOrderNo, receivedAmount: onChain.receivedAmount };
+  }
+
+  enter('completed', true, { cardNo });
   const balance = deposit?.balance ?? card.balance;
+  const onChainDeposit = onChain?.deposit;
   return {
     customerRef: input.customerRef,
     cardTypeId: cardType.cardTypeId,
     ...(holder ? { cardholder: holder } : {}),
-    card: { cardNo: card.cardNo, cardStatus: card.cardStatus, merchantOrderNo: card.merchantOrderNo, initialDeposit: card.initialDeposit },
+    card: { cardNo, cardStatus: activation ? activation.cardStatus : card.cardStatus, merchantOrderNo: card.merchantOrderNo, initialDeposit: card.initialDeposit },
     ...(deposit ? { deposit: { merchantOrderNo: deposit.merchantOrderNo, amount: deposit.amount, fee: deposit.fee } } : {}),
-    ...(card.topUpMerchantOrderNo ? { topUpMerchantOrderNo: card.topUpMerchantOrderNo } : {}),
-    ...(balance ? { balance } : {}),
+    ...(onChainDeposit ? { deposit: onChainDeposit } : {}),
+    ...(topUpMerchantOrderNo ?? card.topUpMerchantOrderNo ? { topUpMerchantOrderNo: topUpMerchantOrderNo ?? card.topUpMerchantOrderNo } : {}),
+    ...(activation ? { activation: { route: activation.route, merchantOrderNo: activation.merchantOrderNo, ...(activation.workOrderNo ? { workOrderNo: activation.workOrderNo } : {}) } } : {}),
+    ...(onChain
+      ? { onChainDeposit: { walletOrderNo: onChain.walletOrderNo, address: onChain.address, receivedAmount: onChain.receivedAmount, currency: onChain.currency, ...(onChain.txHash ? { txHash: onChain.txHash } : {}) } }
+      : {}),
+    ...(balance && !onChain ? { balance } : {}),
   };
 }
