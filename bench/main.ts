@@ -34,7 +34,6 @@ import { startWebhookReceiver } from '../webhooks/receiver';
 import { bundleCardflowWorkflows, createWorker } from '../workers/create-worker';
 import { COUNTING_RULE, collectHistories, countActions, metricDelta, parseActionMetric } from './actions';
 import * as baselineActivities from './baseline.activities';
-import type { baselineWorkflow } from './baseline.workflow';
 import { mib, percentile } from './stats';
 
 const num = (name: string, fallback: number) => {
@@ -128,6 +127,8 @@ async function throughput(env: TestWorkflowEnvironment, bundle: WorkflowBundle):
   say(`\n(a) throughput: ${ONBOARDINGS} happy-path onboardings (B2B cardholder -> card with initial deposit), sandbox with zero delays`);
   const fast: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
   let activitiesPerOnboarding = 0;
+  let childrenPerOnboarding = 0;
+  let eventsPerOnboarding = 0;
   let latencies: number[] = [];
   // Sandbox, receiver, activities and clients share this process's event loop: its delay explains latency under load.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -135,6 +136,8 @@ async function throughput(env: TestWorkflowEnvironment, bundle: WorkflowBundle):
     const [warm] = await runOnboardings(env.client, ctx.taskQueue, 1, 'warmup', fast);
     const histories = await collectHistories(env.client, onboardingWorkflowId(warm!));
     activitiesPerOnboarding = histories.reduce((n, h) => n + h.events.filter((e) => e.activityTaskScheduledEventAttributes).length, 0);
+    childrenPerOnboarding = histories.length - 1;
+    eventsPerOnboarding = histories.reduce((n, h) => n + h.events.length, 0);
     ctx.latencies.length = 0;
     loopDelay.enable();
     const t0 = performance.now();
@@ -151,23 +154,29 @@ async function throughput(env: TestWorkflowEnvironment, bundle: WorkflowBundle):
     workflowsPath: require.resolve('./baseline.workflow'),
     activities: baselineActivities,
   });
-  const baselineRate = await worker.runUntil(async () => {
-    const run = async (count: number) => {
-      const handles = await Promise.all(
-        Array.from({ length: count }, () =>
-          env.client.workflow.start<typeof baselineWorkflow>('baselineWorkflow', { taskQueue, workflowId: `baseline-${randomUUID()}`, args: [{ activities: activitiesPerOnboarding }] }),
-        ),
-      );
-      await withTimeout(Promise.all(handles.map((h) => h.result())), `${count} baseline workflows`);
+  const baseline = await worker.runUntil(async () => {
+    const run = async (type: 'baselineWorkflow' | 'baselineShapedWorkflow', count: number) => {
+      const args = [{ activities: activitiesPerOnboarding, children: childrenPerOnboarding }];
+      const handles = await Promise.all(Array.from({ length: count }, () => env.client.workflow.start(type, { taskQueue, workflowId: `baseline-${randomUUID()}`, args })));
+      await withTimeout(Promise.all(handles.map((h) => h.result())), `${count} ${type}`);
+      return handles[0]!.workflowId;
     };
-    await run(1);
-    const t0 = performance.now();
-    await run(ONBOARDINGS);
-    return ONBOARDINGS / ((performance.now() - t0) / 1000);
+    const rate = async (type: 'baselineWorkflow' | 'baselineShapedWorkflow') => {
+      const events = (await collectHistories(env.client, await run(type, 1))).reduce((n, h) => n + h.events.length, 0);
+      const t0 = performance.now();
+      await run(type, ONBOARDINGS);
+      return { rate: ONBOARDINGS / ((performance.now() - t0) / 1000), events };
+    };
+    return { flat: await rate('baselineWorkflow'), shaped: await rate('baselineShapedWorkflow') };
   });
-  say(`  onboardings completed per second: ${onboardingRate.toFixed(2)}`);
-  say(`  baseline (one workflow, ${activitiesPerOnboarding} no-op activities in sequence, same server, same run): ${baselineRate.toFixed(2)} per second`);
+  const baselineRate = baseline.flat.rate;
+  say(`  onboardings completed per second: ${onboardingRate.toFixed(2)} (${eventsPerOnboarding} history events each, over ${childrenPerOnboarding + 1} workflows)`);
+  say(`  baseline (one workflow, ${activitiesPerOnboarding} no-op activities in sequence, same server, same run): ${baselineRate.toFixed(2)} per second (${baseline.flat.events} events)`);
   say(`  ratio onboarding / baseline: ${(onboardingRate / baselineRate).toFixed(2)} (target >= 0.7)`);
+  say(
+    `  same no-ops in the onboarding's shape (a parent + ${childrenPerOnboarding} children in sequence): ${baseline.shaped.rate.toFixed(2)} per second (${baseline.shaped.events} events); ` +
+      `onboarding / shaped: ${(onboardingRate / baseline.shaped.rate).toFixed(2)}, shaped / baseline: ${(baseline.shaped.rate / baselineRate).toFixed(2)}`,
+  );
   say(`\n(c) webhook receipt -> signal delivered, loopback, ${latencies.length} signalled deliveries during (a):`);
   say(`  p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (includes the visibility lookup and the delivery-log fsync)`);
   say(`  event-loop delay of this process meanwhile (sandbox + receiver + activities): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`);
