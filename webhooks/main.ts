@@ -31,10 +31,10 @@ export function platformPublicKeyFromEnv(env: Record<string, string | undefined>
 
 /**
  * Receiver options that log each delivery as one structured record (request id, category,
- * outcome, the signalled workflow ids, duration; never record contents). The receiver's own text
- * lines repeat handled deliveries (debug) but are the only report of refused and failed ones (warn).
+ * outcome, the signalled workflow ids, duration; never record contents), and each refused or
+ * failed request as a warning with its status and reason. The receiver's own text lines go to debug.
  */
-export function receiverLogging(logger: StructuredLogger): Required<Pick<WebhookReceiverOptions, 'onHandled' | 'log'>> {
+export function receiverLogging(logger: StructuredLogger): Required<Pick<WebhookReceiverOptions, 'onHandled' | 'onRefused' | 'log'>> {
   return {
     onHandled: (handled) =>
       logger.info('webhook handled', {
@@ -44,7 +44,12 @@ export function receiverLogging(logger: StructuredLogger): Required<Pick<Webhook
         workflowIds: handled.workflowIds,
         durationMs: Math.round(handled.settledAtMs - handled.receivedAtMs),
       }),
-    log: (line) => (/^webhook (rejected|not handled)/.test(line) ? logger.warn(line) : logger.debug(line)),
+    onRefused: (refused) =>
+      logger.warn(refused.kind === 'failed' ? 'webhook not handled; the provider will retry' : 'webhook refused', {
+        httpStatus: refused.httpStatus,
+        reason: refused.reason,
+      }),
+    log: (line) => logger.debug(line),
   };
 }
 

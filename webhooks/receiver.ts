@@ -51,8 +51,22 @@ export interface WebhookReceiverOptions {
   maxBodyBytes?: number;
   /** Called once per delivery after it is answered. */
   onHandled?: (handled: HandledWebhook) => void;
+  /**
+   * Called once per request answered with an error: refused (404, 405, 413, 401 bad signature:
+   * nothing forwarded, the provider's retry will not help) or not handled (503: Temporal or the
+   * delivery log failed, the provider delivers it again).
+   */
+  onRefused?: (refused: RefusedWebhook) => void;
   /** One line per delivery (category, request id, outcome, workflow ids; never record contents). */
   log?: (line: string) => void;
+}
+
+export interface RefusedWebhook {
+  httpStatus: 401 | 404 | 405 | 413 | 503;
+  /** `refused`: the request itself is wrong; `failed`: cardflow could not process it now. */
+  kind: 'refused' | 'failed';
+  /** Why, without the body (e.g. the signature problem, or the error message). */
+  reason: string;
 }
 
 export interface WebhookReceiver {
@@ -104,6 +118,10 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   const pathname = opts.path ?? '/webhooks';
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = opts.log ?? (() => undefined);
+  const refuse = (res: ServerResponse, httpStatus: 401 | 404 | 405 | 413, message: string, reason = message): void => {
+    opts.onRefused?.({ httpStatus, kind: 'refused', reason });
+    failure(res, httpStatus, message);
+  };
   /** Deliveries being handled, by request id: a concurrent repeat waits for the first instead of signalling twice. */
   const inFlight = new Map<string, Promise<Omit<HandledWebhook, 'receivedAtMs' | 'settledAtMs'>>>();
 
@@ -129,15 +147,15 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const receivedAtMs = performance.now();
     const url = new URL(req.url ?? '/', 'http://receiver');
-    if (url.pathname !== pathname) return failure(res, 404, `webhooks are accepted at ${pathname}`);
-    if (req.method !== 'POST') return failure(res, 405, 'webhooks are POST requests');
+    if (url.pathname !== pathname) return refuse(res, 404, `webhooks are accepted at ${pathname}`);
+    if (req.method !== 'POST') return refuse(res, 405, 'webhooks are POST requests');
     let rawBody: Buffer;
     try {
       rawBody = await readBody(req, maxBodyBytes);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         res.setHeader('connection', 'close');
-        return failure(res, 413, `body larger than ${maxBodyBytes} bytes`);
+        return refuse(res, 413, `body larger than ${maxBodyBytes} bytes`);
       }
       throw error;
     }
@@ -148,7 +166,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
       if (!(error instanceof WebhookSignatureError)) throw error;
       if (error.problem !== 'bad_json') {
         log(`webhook rejected: ${error.problem}`);
-        return failure(res, 401, error.message);
+        return refuse(res, 401, error.message, error.problem);
       }
       // Signed by the provider but not JSON: retrying cannot fix it, so it is recorded as unparseable below.
       verified = { category: req.headers['x-wsb-category'] as string | undefined, requestId: req.headers['x-wsb-request-id'] as string | undefined, payload: undefined };
@@ -179,7 +197,9 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       // Temporal unreachable, disk full...: not acknowledged, so the provider delivers it again.
-      log(`webhook not handled, provider will retry: ${error instanceof Error ? error.message : String(error)}`);
+      const reason = error instanceof Error ? error.message : String(error);
+      log(`webhook not handled, provider will retry: ${reason}`);
+      opts.onRefused?.({ httpStatus: 503, kind: 'failed', reason });
       if (!res.headersSent) failure(res, 503, 'temporarily unable to process the event; retry later');
     });
   });

@@ -5,7 +5,7 @@ import { generateRsaKeyPair } from '../../../api/keys';
 import { WEBHOOK_ACK_BODY, buildSignedWebhook } from '../../../api/signing';
 import type { ProviderEvent } from '../../../domain/provider-event';
 import type { EventForwarder } from '../../../webhooks/forwarder';
-import { type WebhookReceiver, startWebhookReceiver } from '../../../webhooks/receiver';
+import { type RefusedWebhook, type WebhookReceiver, startWebhookReceiver } from '../../../webhooks/receiver';
 import type { RouteLookup } from '../../../webhooks/routing';
 import { DELIVERY_LOG, type WebhookEntry } from '../../../webhooks/store';
 
@@ -30,9 +30,10 @@ class RecordingForwarder implements EventForwarder {
 let dir: string;
 let forwarder: RecordingForwarder;
 let receiver: WebhookReceiver;
+let refused: RefusedWebhook[];
 
 async function start(): Promise<void> {
-  receiver = await startWebhookReceiver({ platformPublicKey: platform.publicKeyBase64Der, forwarder, dataDir: dir });
+  receiver = await startWebhookReceiver({ platformPublicKey: platform.publicKeyBase64Der, forwarder, dataDir: dir, onRefused: (r) => refused.push(r) });
 }
 
 function post(body: string, category: string, requestId: string, signWith = platform.privateKey): Promise<Response> {
@@ -50,6 +51,7 @@ function log(): WebhookEntry[] {
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'cardflow-webhooks-'));
   forwarder = new RecordingForwarder();
+  refused = [];
   await start();
 });
 
@@ -85,6 +87,8 @@ it('answers 401 to a bad signature and forwards and records nothing', async () =
   const tampered = await fetch(receiver.url, { method: 'POST', headers: signed.headers, body: operationBody.replace('100.10', '900.10') });
   expect(tampered.status).toBe(401);
   expect(forwarder.calls).toHaveLength(0);
+  expect(refused).toHaveLength(3);
+  expect(refused.every((r) => r.httpStatus === 401 && r.kind === 'refused' && r.reason.length > 0)).toBe(true);
   expect(readFileSync(path.join(dir, DELIVERY_LOG), 'utf8')).toBe('');
 });
 
@@ -135,6 +139,7 @@ it('answers non-200 and records nothing while Temporal is unreachable, then hand
   const failed = await post(operationBody, 'card_transaction', 'req-down');
   expect(failed.status).toBe(503);
   expect(await failed.text()).not.toBe(WEBHOOK_ACK_BODY);
+  expect(refused).toEqual([{ httpStatus: 503, kind: 'failed', reason: '14 UNAVAILABLE: connection refused' }]);
   expect(readFileSync(path.join(dir, DELIVERY_LOG), 'utf8')).toBe('');
   forwarder.failWith = undefined;
   const retried = await post(operationBody, 'card_transaction', 'req-down');
@@ -145,9 +150,14 @@ it('answers non-200 and records nothing while Temporal is unreachable, then hand
 
 it('refuses a body over the size cap, other methods and other paths', async () => {
   await receiver.stop();
-  receiver = await startWebhookReceiver({ platformPublicKey: platform.publicKeyPem, forwarder, dataDir: dir, maxBodyBytes: 64 });
+  receiver = await startWebhookReceiver({ platformPublicKey: platform.publicKeyPem, forwarder, dataDir: dir, maxBodyBytes: 64, onRefused: (r) => refused.push(r) });
   expect((await post(operationBody, 'card_transaction', 'req-big')).status).toBe(413);
   expect((await fetch(receiver.url)).status).toBe(405);
   expect((await fetch(new URL('/elsewhere', receiver.url), { method: 'POST', body: '{}' })).status).toBe(404);
   expect(forwarder.calls).toHaveLength(0);
+  expect(refused.map((r) => [r.httpStatus, r.kind])).toEqual([
+    [413, 'refused'],
+    [405, 'refused'],
+    [404, 'refused'],
+  ]);
 });
