@@ -22,14 +22,15 @@ import {
   onboardingWorkflowId,
   progressQuery,
 } from '../domain';
+import { activateCardUpdate, type ActivateCardAccepted } from '../domain/onboarding-physical';
 import { onboardingStartAttributes } from '../domain/start-attributes';
-import { parseCardholderCorrection, parseOnboardingInput } from './validation';
+import { parseActivationRequest, parseCardholderCorrection, parseOnboardingInput, type SealingOptions } from './validation';
 
 /** The workflow function's signature, for typed handles. */
 export type CustomerOnboardingWorkflow = (input: OnboardingInput) => Promise<OnboardingResult>;
 export type OnboardingHandle = WorkflowHandle<CustomerOnboardingWorkflow>;
 
-export interface StartOnboardingOptions {
+export interface StartOnboardingOptions extends SealingOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
   taskQueue?: string;
 }
@@ -47,7 +48,7 @@ export interface StartedOnboarding {
  * each field and rule, and starts nothing.
  */
 export async function startOnboarding(client: Client, input: unknown, opts: StartOnboardingOptions = {}): Promise<StartedOnboarding> {
-  const valid = parseOnboardingInput(input);
+  const valid = parseOnboardingInput(input, opts);
   const workflowId = onboardingWorkflowId(valid.customerRef);
   try {
     const handle = await client.workflow.start<CustomerOnboardingWorkflow>(WorkflowTypes.customerOnboarding, {
@@ -89,6 +90,31 @@ export async function submitCorrection(client: Client, customerRef: string, corr
   const progress = await getProgress(client, customerRef).catch(() => undefined);
   const target = progress?.review?.correctionWorkflowId ?? cardholderWorkflowId(customerRef);
   return client.workflow.getHandle(target).executeUpdate(correctCardholderUpdate, { args: [valid] });
+}
+
+/**
+ * Says that the physical card reached the customer and how to activate it: the `activateCard`
+ * Workflow Update on `onboarding-<customerRef>`, answered once the onboarding has accepted the
+ * request (the activation itself then runs as its child; follow it with {@link getProgress}).
+ *
+ * Validated locally first (`InvalidInputError`); a clear `pin` is sealed with
+ * `opts.merchantPublicKey` and never sent. The workflow's validator refuses, and the onboarding
+ * keeps waiting: a request breaking a rule (`WorkflowUpdateFailedError`, cause type
+ * `InvalidInput` naming the field), or any request when the onboarding has no physical card
+ * awaiting one or already accepted one (cause type `ActivationNotExpected`).
+ */
+export async function activateOnboardingCard(client: Client, customerRef: string, request: unknown, opts: SealingOptions = {}): Promise<ActivateCardAccepted> {
+  const valid = parseActivationRequest(request, opts);
+  return onboardingHandle(client, customerRef).executeUpdate(activateCardUpdate, { args: [valid] });
+}
+
+/**
+ * Where the customer pays, for an onboarding funded on chain: the coin, address and amount to
+ * pay, and the deposit's status as last seen; undefined until the onboarding awaits payment.
+ */
+export async function getPaymentInstructions(client: Client, customerRef: string): Promise<OnboardingProgress['funding'] | undefined> {
+  const progress = await getProgress(client, customerRef);
+  return progress.funding?.source === 'on_chain' && progress.funding.address ? progress.funding : undefined;
 }
 
 /** Waits for the onboarding to finish; throws `WorkflowFailedError` when it failed (its cause carries the failure type). */

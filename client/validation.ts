@@ -4,7 +4,11 @@
  * value, which may be personal data.
  */
 import type { z } from 'zod';
+import type { KeyInput } from '../api/keys';
+import { PIN_RE } from '../api/rules';
+import { encryptSensitive } from '../api/sensitive';
 import { CardholderDataSchema, type CardholderCorrection, OnboardingInputSchema, type OnboardingInput } from '../domain';
+import { OnboardingActivationRequestSchema, type OnboardingActivationRequest } from '../domain/onboarding-physical';
 
 /** Input refused before anything was started or sent; `problems` are `field.path: rule` lines. */
 export class InvalidInputError extends Error {
@@ -26,11 +30,73 @@ export function issueLines(error: z.ZodError, prefix = ''): string[] {
   });
 }
 
-/** The onboarding input, validated with the domain's schema; throws {@link InvalidInputError}. */
-export function parseOnboardingInput(input: unknown): OnboardingInput {
-  const parsed = OnboardingInputSchema.safeParse(input);
-  if (!parsed.success) throw new InvalidInputError('onboarding input', issueLines(parsed.error));
+/** How a clear PIN is sealed before anything leaves the client. */
+export interface SealingOptions {
+  /** The merchant public key; needed only when a request carries a clear `pin`. */
+  merchantPublicKey?: KeyInput;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * A request with a clear `pin` becomes one with `sealedPin` (the PIN encrypted with the merchant
+ * public key, api/sensitive.ts), so the clear PIN never reaches Temporal. Problems are reported
+ * as `prefix.pin: rule` lines, never with the PIN.
+ */
+function sealClearPin(request: unknown, opts: SealingOptions, prefix: string, problems: string[]): unknown {
+  if (!isRecord(request) || !('pin' in request)) return request;
+  const { pin, ...rest } = request;
+  const field = [prefix, 'pin'].filter(Boolean).join('.');
+  if (rest.sealedPin !== undefined) problems.push(`${field}: give either pin or sealedPin, not both`);
+  else if (rest.route !== 'activation_code') problems.push(`${field}: is only used by the activation_code route`);
+  else if (typeof pin !== 'string' || !PIN_RE.test(pin)) problems.push(`${field}: must be exactly 6 digits`);
+  else if (opts.merchantPublicKey === undefined) problems.push(`${field}: needs the merchant public key to be sealed (CARDFLOW_MERCHANT_PUBLIC_KEY), or give sealedPin`);
+  else return { ...rest, sealedPin: encryptSensitive(pin, opts.merchantPublicKey) };
+  return rest;
+}
+
+/** A refused clear `pin` already explains the missing `sealedPin`: report it once. */
+function withoutSealedPinIfPinRefused(lines: string[], pinProblems: readonly string[]): string[] {
+  return pinProblems.length ? lines.filter((line) => !/(^|\.)sealedPin: /.test(line)) : lines;
+}
+
+/**
+ * The onboarding input, validated with the domain's schema; throws {@link InvalidInputError}.
+ * A clear `activation.pin` is sealed with `opts.merchantPublicKey` first.
+ */
+export function parseOnboardingInput(input: unknown, opts: SealingOptions = {}): OnboardingInput {
+  const problems: string[] = [];
+  const value = isRecord(input) && 'activation' in input ? { ...input, activation: sealClearPin(input.activation, opts, 'activation', problems) } : input;
+  const parsed = OnboardingInputSchema.safeParse(value);
+  if (!parsed.success) problems.push(...withoutSealedPinIfPinRefused(issueLines(parsed.error), problems));
+  if (problems.length || !parsed.success) throw new InvalidInputError('onboarding input', problems);
   return parsed.data;
+}
+
+/**
+ * The activation request of an onboarding's physical card (`activateCard` Update, or the input's
+ * `activation`): route activation_code with `sealedPin` (or a clear 6-digit `pin`, sealed here
+ * with `opts.merchantPublicKey`) and optional noPinPaymentAmount, or route work_order with files.
+ * Throws {@link InvalidInputError} naming each field and rule; contacts nothing.
+ */
+export function parseActivationRequest(input: unknown, opts: SealingOptions = {}): OnboardingActivationRequest {
+  const problems: string[] = [];
+  const parsed = OnboardingActivationRequestSchema.safeParse(sealClearPin(input, opts, '', problems));
+  if (!parsed.success) problems.push(...withoutSealedPinIfPinRefused(issueLines(parsed.error), problems));
+  if (problems.length || !parsed.success) throw new InvalidInputError('activation request', problems);
+  return parsed.data;
+}
+
+/** {@link parseActivationRequest} of a JSON file's text (client/examples/activation-*.json); `file` names it in errors. */
+export function parseActivationRequestFile(text: string, file: string, opts: SealingOptions = {}): OnboardingActivationRequest {
+  let value: unknown;
+  try {
+    // Our own input file, not a provider body: amounts and ids in it are strings by the schema.
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new InvalidInputError('activation request', [`${file}: is not JSON (${error instanceof Error ? error.message : String(error)})`]);
+  }
+  return parseActivationRequest(value, opts);
 }
 
 /** A cardholder correction (`{ holder: {...} }`), validated like the original data; throws {@link InvalidInputError}. */

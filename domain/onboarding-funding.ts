@@ -64,7 +64,7 @@ export const OnChainFundingSchema = z
 
 /** The `funding` field of the onboarding input. */
 export const OnboardingFundingSchema = z.discriminatedUnion('source', [MerchantWalletFundingSchema, SharedAccountFundingSchema, OnChainFundingSchema], {
-  error: 'source: must be merchant_wallet, shared_account or on_chain',
+  error: 'must be merchant_wallet, shared_account or on_chain',
 });
 export type OnboardingFunding = z.output<typeof OnboardingFundingSchema>;
 export type SharedAccountFunding = z.output<typeof SharedAccountFundingSchema>;

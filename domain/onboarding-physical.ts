@@ -45,7 +45,7 @@ export const OnboardingActivationRequestSchema = z
         workOrder: z.object({ title: text.optional(), content: text.optional(), files: z.array(fileSchema) }, { error: 'is required for the work_order route' }),
       }),
     ],
-    { error: 'route: must be activation_code or work_order' },
+    { error: 'must be activation_code or work_order' },
   )
   .superRefine((request, ctx) => {
     for (const issue of activationRequestIssues(request)) ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
