@@ -3,30 +3,23 @@
  * paying account's balance is checked before the deposit is sent with a merchantOrderNo derived
  * from the workflow id; then the deposit operation is awaited (webhook first, polling fallback).
  */
-import { setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import { cardDepositStatusQuery, type CardDepositInput, type CardDepositResult, type CardDepositStatus } from '../domain/card-deposit';
 import { planCardDeposit } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
-import { providerEventSignal } from '../domain/provider-event';
 import { failed, failIssues, failWith } from './failures';
 import { EventInbox } from './inbox';
 import { cardOperationWait, providerCalls } from './profiles';
 import { Attributes, isChild } from './search';
+import { trackStatus } from './tracked-status';
 import { waitForCardOperation } from './waits';
 
 export async function cardDeposit(input: CardDepositInput): Promise<CardDepositResult> {
   const info = workflowInfo();
   const inbox = new EventInbox();
   const attributes = new Attributes(input.startAttributes);
-  const status: CardDepositStatus = { stage: 'validating' };
-  setHandler(providerEventSignal, (event) => void inbox.add(event));
-  setHandler(cardDepositStatusQuery, () => status);
-  const fail = (failure: ApplicationFailure): never => {
-    status.stage = 'failed';
-    status.failure = { type: failure.type ?? 'Error', message: failure.message };
-    throw failure;
-  };
+  const { status, enter, fail } = trackStatus<CardDepositStatus>({ stage: 'validating' }, cardDepositStatusQuery, inbox);
 
   try {
     const cardType = input.cardType ?? (await providerCalls.getCardType({ cardTypeId: input.cardTypeId }));
@@ -39,7 +32,7 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
     status.merchantOrderNo = merchantOrderNo;
     attributes.addOrderNo(merchantOrderNo);
     if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: 'card_deposit' });
-    status.stage = 'depositing';
+    enter('depositing');
     const sent = await providerCalls.depositCard({
       merchantOrderNo,
       cardNo: input.cardNo,
@@ -48,14 +41,14 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
     });
     status.operationStatus = sent.status;
 
-    status.stage = 'awaiting_deposit';
+    enter('awaiting_deposit');
     const operation = await waitForCardOperation(inbox, sent, cardOperationWait(input.wait));
     status.operationStatus = operation.status;
     if (operation.status === 'fail') {
       fail(failWith(FailureTypes.operationFailed, `deposit ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`));
     }
     const card = await providerCalls.getCardSummary({ cardNo: input.cardNo });
-    status.stage = 'completed';
+    enter('completed');
     return {
       cardNo: input.cardNo,
       merchantOrderNo,

@@ -4,7 +4,7 @@
  * the card with a merchantOrderNo derived from the workflow id, waits for the create operation
  * to succeed (webhook first, polling as fallback) and reads card info without sensitive data.
  */
-import { setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import { CARD_MERCHANT_ORDER_NO } from '../api/rules';
 import {
   cardIssuanceStatusQuery,
@@ -16,25 +16,18 @@ import type { FieldIssue } from '../domain/cardholder-data';
 import { planCardCreation } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
-import { providerEventSignal } from '../domain/provider-event';
 import { failed, failIssues, failWith } from './failures';
 import { EventInbox } from './inbox';
 import { cardOperationWait, providerCalls } from './profiles';
 import { Attributes, isChild } from './search';
+import { trackStatus } from './tracked-status';
 import { waitForCardOperation } from './waits';
 
 export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuanceResult> {
   const info = workflowInfo();
   const inbox = new EventInbox();
   const attributes = new Attributes(input.startAttributes);
-  const status: CardIssuanceStatus = { stage: 'validating' };
-  setHandler(providerEventSignal, (event) => void inbox.add(event));
-  setHandler(cardIssuanceStatusQuery, () => status);
-  const fail = (failure: ApplicationFailure): never => {
-    status.stage = 'failed';
-    status.failure = { type: failure.type ?? 'Error', message: failure.message };
-    throw failure;
-  };
+  const { status, enter, fail } = trackStatus<CardIssuanceStatus>({ stage: 'validating' }, cardIssuanceStatusQuery, inbox);
 
   try {
     const cardType = input.cardType ?? (await providerCalls.getCardType({ cardTypeId: input.cardTypeId }));
@@ -50,7 +43,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
 
     let topUpMerchantOrderNo: string | undefined;
     if (input.budgetTopUp) {
-      status.stage = 'topping_up';
+      enter('topping_up');
       topUpMerchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.budgetTopUp);
       await providerCalls.transferFunds({ merchantOrderNo: topUpMerchantOrderNo, type: 'TRANSFER', ...input.budgetTopUp });
     }
@@ -59,7 +52,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
     const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO);
     status.merchantOrderNo = merchantOrderNo;
     attributes.addOrderNo(merchantOrderNo);
-    status.stage = 'creating';
+    enter('creating');
     const created = await providerCalls.createCard({
       merchantOrderNo,
       cardTypeId: cardType.cardTypeId,
@@ -71,7 +64,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
     status.operationStatus = created.status;
     if (created.cardNo) status.cardNo = created.cardNo;
 
-    status.stage = 'awaiting_creation';
+    enter('awaiting_creation');
     const operation = await waitForCardOperation(inbox, created, cardOperationWait(input.wait));
     status.operationStatus = operation.status;
     if (operation.status === 'fail') {
@@ -83,9 +76,9 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
     // A child's parent records the card number; standalone, this workflow does.
     if (!isChild()) attributes.set({ cardNo, customerRef: input.customerRef, flow: 'card_issuance' });
 
-    status.stage = 'reading_card';
+    enter('reading_card');
     const card = await providerCalls.getCardSummary({ cardNo });
-    status.stage = 'completed';
+    enter('completed');
     return {
       cardNo,
       cardStatus: card.status,

@@ -4,7 +4,7 @@
  * (card-entity.ts) runs inside its Updates. The operation is sent idempotently by merchantOrderNo
  * and its record awaited with the card-operation wait (webhook first, polling fallback).
  */
-import { setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import {
   CARD_OPERATION_FROM,
   CARD_OPERATION_STEPS,
@@ -18,13 +18,13 @@ import {
 import { FailureTypes } from '../domain/failure-types';
 import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
 import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
-import { providerEventSignal } from '../domain/provider-event';
 import type { WaitProfile } from '../domain/wait-profile';
 import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith, summarize } from './failures';
 import { EventInbox } from './inbox';
 import { cardOperationWait, providerCalls } from './profiles';
 import { Attributes, isChild, type StartedWith } from './search';
+import { trackStatus } from './tracked-status';
 import { waitForCardOperation } from './waits';
 
 export interface CardOperationStep {
@@ -59,14 +59,7 @@ async function cardOperationWorkflow(kind: CardOperationKind, input: CardOperati
   const info = workflowInfo();
   const attributes = new Attributes(input.startAttributes);
   const inbox = new EventInbox();
-  const status: CardOperationStatus = { stage: 'validating', kind };
-  setHandler(providerEventSignal, (event) => void inbox.add(event));
-  setHandler(cardOperationStatusQuery, () => status);
-  const fail = (failure: ApplicationFailure): never => {
-    status.stage = 'failed';
-    status.failure = { type: failure.type ?? 'Error', message: failure.message };
-    throw failure;
-  };
+  const { status, enter, fail } = trackStatus<CardOperationStatus>({ stage: 'validating', kind }, cardOperationStatusQuery, inbox);
 
   const issues = cardOperationInputIssues(kind, input);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
@@ -79,7 +72,7 @@ async function cardOperationWorkflow(kind: CardOperationKind, input: CardOperati
     const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, CARD_OPERATION_STEPS[kind]);
     status.merchantOrderNo = merchantOrderNo;
     attributes.addOrderNo(merchantOrderNo);
-    status.stage = 'sending';
+    enter('sending');
     const outcome = await runCardOperation(inbox, {
       kind,
       cardNo: input.cardNo,
@@ -88,12 +81,12 @@ async function cardOperationWorkflow(kind: CardOperationKind, input: CardOperati
       ...(input.sealedPin === undefined ? {} : { sealedPin: input.sealedPin }),
       profile: cardOperationWait(input.wait),
       onProgress: (stage, operationStatus) => {
-        status.stage = stage;
+        enter(stage);
         status.operationStatus = operationStatus;
       },
     });
     status.operationStatus = 'success';
-    status.stage = 'completed';
+    enter('completed');
     return outcome;
   } catch (error) {
     if (status.stage === 'failed') throw error;

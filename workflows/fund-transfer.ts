@@ -5,7 +5,7 @@
  * key and the provider answers "Duplicate order number"); then both ledger legs are found and
  * checked to the cent.
  */
-import { setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import { cmp } from '../api/money';
 import { affordabilityIssue } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
@@ -22,9 +22,10 @@ import {
 import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
 import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith, isTimeout, summarize } from './failures';
+import { failIssues, failWith } from './failures';
 import { cardOperationWait, longPollCalls, pollSettings, providerCalls } from './profiles';
 import { Attributes, isChild, type StartedWith } from './search';
+import { trackStatus } from './tracked-status';
 
 /** How long the ledger may take to show a committed transfer. */
 const LEDGER_DEADLINE_MS = 60 * 60 * 1000;
@@ -32,22 +33,7 @@ const LEDGER_DEADLINE_MS = 60 * 60 * 1000;
 export async function fundTransfer(input: FundTransferInput & StartedWith): Promise<FundTransferResult> {
   const info = workflowInfo();
   const attributes = new Attributes(input.startAttributes);
-  const status: FundTransferStatus = { stage: 'validating' };
-  setHandler(transferStatusQuery, () => status);
-  const fail = (failure: ApplicationFailure): never => {
-    status.stage = 'failed';
-    status.failure = { type: failure.type ?? 'Error', message: failure.message };
-    throw failure;
-  };
-  const step = async <T>(run: () => Promise<T>, onTimeout?: () => ApplicationFailure): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      if (onTimeout && isTimeout(error)) return fail(onTimeout());
-      const summary = summarize(error);
-      return fail(failWith(summary.type, summary.message));
-    }
-  };
+  const { status, enter, fail, step } = trackStatus<FundTransferStatus>({ stage: 'validating' }, transferStatusQuery);
   if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.fundTransfer });
 
   const { payer, payee } = await step(() => providerCalls.prepareTransfer({ payerAccountId: input.payerAccountId, payeeAccountId: input.payeeAccountId }));
@@ -59,7 +45,7 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
   const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, TRANSFER_STEP);
   status.merchantOrderNo = merchantOrderNo;
   attributes.addOrderNo(merchantOrderNo);
-  status.stage = 'transferring';
+  enter('transferring');
   const sent = await step(() =>
     providerCalls.transferFunds({
       merchantOrderNo,
@@ -71,7 +57,7 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
     }),
   );
 
-  status.stage = 'confirming';
+  enter('confirming');
   const profile = cardOperationWait(input.wait);
   const calls = longPollCalls(profile, LEDGER_DEADLINE_MS);
   const legs = await step(
@@ -90,6 +76,6 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
       fail(failWith(LifecycleFailureTypes.transferNotInLedger, `transfer ${merchantOrderNo}: ledger entry ${leg.txId} of account ${leg.accountId} is ${leg.amount}, not ${input.amount}`));
     }
   }
-  status.stage = 'completed';
+  enter('completed');
   return { type: input.type, merchantOrderNo, amount: input.amount, currency: payer.currency, sent: sent.sent, payer: legs.payer, payee: legs.payee };
 }

@@ -5,7 +5,7 @@
  * the card is Normal. Waits race a webhook (card_3ds, physical_card, work) against one long-poll
  * activity, so their cost does not grow with their length.
  */
-import { setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import type { ActivationCodeRef, WorkOrderState } from '../activities/lifecycle';
 import { FailureTypes } from '../domain/failure-types';
 import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
@@ -20,12 +20,12 @@ import {
   type PhysicalCardActivationResult,
   type PhysicalCardActivationStatus,
 } from '../domain/physical-card-activation';
-import { providerEventSignal } from '../domain/provider-event';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith, isTimeout, summarize } from './failures';
+import { failIssues, failWith } from './failures';
 import { cardOperationWait, longPollCalls, pollSettings, providerCalls, reviewWait } from './profiles';
 import { numeric, RecordInbox, text } from './record-inbox';
 import { Attributes, isChild, type StartedWith } from './search';
+import { trackStatus } from './tracked-status';
 import { raceSignalAndPoll } from './waits';
 
 const FINAL = ['success', 'fail'];
@@ -36,24 +36,7 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
   const info = workflowInfo();
   const attributes = new Attributes(input.startAttributes);
   const events = new RecordInbox(['card_3ds', 'physical_card', 'work']);
-  const status: PhysicalCardActivationStatus = { stage: 'validating', route: input.route };
-  setHandler(providerEventSignal, (event) => void events.add(event));
-  setHandler(activationStatusQuery, () => status);
-  const fail = (failure: ApplicationFailure): never => {
-    status.stage = 'failed';
-    status.failure = { type: failure.type ?? 'Error', message: failure.message };
-    throw failure;
-  };
-  /** Runs an activity step; its failure becomes this workflow's, with the same type. */
-  const step = async <T>(run: () => Promise<T>, onTimeout?: () => ApplicationFailure): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      if (onTimeout && isTimeout(error)) return fail(onTimeout());
-      const summary = summarize(error);
-      return fail(failWith(summary.type, summary.message));
-    }
-  };
+  const { status, enter, fail, step } = trackStatus<PhysicalCardActivationStatus>({ stage: 'validating', route: input.route }, activationStatusQuery, events);
 
   const issues = activationInputIssues(input);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
@@ -66,7 +49,7 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
 
   const card = await step(() => providerCalls.getCardStatus({ cardNo }));
   const done = (merchantOrderNo: string, extra: Partial<PhysicalCardActivationResult> = {}): PhysicalCardActivationResult => {
-    status.stage = 'completed';
+    enter('completed');
     return { cardNo, route: input.route, merchantOrderNo, cardStatus: 'Normal', ...extra };
   };
 
@@ -76,7 +59,7 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
     if (card.status === 'Normal') return done(merchantOrderNo);
     if (card.status !== 'un_activated') fail(failWith(LifecycleFailureTypes.operationNotAllowed, `card ${cardNo} is ${card.status}; only an un_activated card can be activated`));
 
-    status.stage = 'awaiting_code';
+    enter('awaiting_code');
     const codeFromEvent = (): ActivationCodeRef | undefined => {
       const record = events.latest('card_3ds', (r) => text(r, 'cardNo') === cardNo && text(r, 'type') === 'activation_code' && (numeric(r, 'expirationTime') ?? 0) > Date.now());
       const tradeNo = record && text(record, 'tradeNo');
@@ -89,7 +72,7 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
     );
     status.activationCodeTradeNo = code.tradeNo;
 
-    status.stage = 'activating';
+    enter('activating');
     attributes.addOrderNo(merchantOrderNo);
     const outcome = await step(() =>
       providerCalls.activateWithCode({
@@ -102,7 +85,7 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
     );
     if (outcome.status === 'fail') fail(failWith(FailureTypes.operationFailed, `activation ${merchantOrderNo} failed: ${outcome.remark ?? 'no description'}`));
 
-    status.stage = 'confirming';
+    enter('confirming');
     if (outcome.status !== 'success') {
       const resultFromEvent = () => {
         const record = events.latest('physical_card', (r) => text(r, 'merchantOrderNo') === merchantOrderNo && FINAL.includes(text(r, 'status') ?? ''));
@@ -125,14 +108,14 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
   if (card.status === 'Normal') return done(merchantOrderNo);
   if (card.status !== 'un_activated') fail(failWith(LifecycleFailureTypes.operationNotAllowed, `card ${cardNo} is ${card.status}; only an un_activated card can be activated`));
 
-  status.stage = 'uploading';
+  enter('uploading');
   const fileIds: string[] = [];
   for (const file of order.files) {
     if ('fileId' in file) fileIds.push(file.fileId);
     else fileIds.push((await step(() => providerCalls.uploadStoredFile({ ref: file.ref, ...(file.contentType ? { contentType: file.contentType } : {}) }))).fileId);
   }
 
-  status.stage = 'submitting';
+  enter('submitting');
   attributes.addOrderNo(merchantOrderNo);
   let workOrder: WorkOrderState = await step(() =>
     providerCalls.submitWorkOrder({
@@ -147,7 +130,7 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
   status.workOrderNo = workOrder.orderNo;
   status.workOrderStatus = workOrder.tradeStatus;
 
-  status.stage = 'awaiting_work_order';
+  enter('awaiting_work_order');
   if (!FINAL.includes(workOrder.tradeStatus)) {
     const fromEvent = (): WorkOrderState | undefined => {
       const record = events.latest('work', (r) => text(r, 'merchantOrderNo') === merchantOrderNo && FINAL.includes(text(r, 'tradeStatus') ?? ''));
@@ -166,7 +149,7 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
     fail(failWith(FailureTypes.operationFailed, `work order ${workOrder.orderNo} failed: ${workOrder.description ?? 'no description'}`));
   }
 
-  status.stage = 'confirming';
+  enter('confirming');
   const confirmCalls = longPollCalls(quickWait, CONFIRM_DEADLINE_MS);
   await step(
     () => confirmCalls.awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(quickWait) }),

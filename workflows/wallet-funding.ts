@@ -4,7 +4,7 @@
  * receivedAmount → optionally a `fundTransfer` child to a MARGIN account → optionally a
  * `cardDeposit` child. Nothing moves unless the deposit succeeded.
  */
-import { executeChild, ParentClosePolicy, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { executeChild, ParentClosePolicy, workflowInfo } from '@temporalio/workflow';
 import type { WalletDeposit } from '../activities/lifecycle';
 import { cmp } from '../api/money';
 import type { CardDepositResult } from '../domain/card-deposit';
@@ -13,7 +13,6 @@ import { FailureTypes } from '../domain/failure-types';
 import { TRANSFER_STEP, type FundTransferResult } from '../domain/fund-transfer';
 import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
-import { providerEventSignal } from '../domain/provider-event';
 import { childStartAttributes, type StartAttributes } from '../domain/start-attributes';
 import {
   DEFAULT_FUNDING_DEADLINE_MS,
@@ -27,10 +26,11 @@ import {
   type WalletFundingStatus,
 } from '../domain/wallet-funding';
 import { Flows, WorkflowTypes } from '../domain/workflow-types';
-import { failIssues, failWith, isTimeout, summarize } from './failures';
+import { failIssues, failWith } from './failures';
 import { cardOperationWait, longPollCalls, pollSettings, providerCalls } from './profiles';
 import { numeric, RecordInbox, text } from './record-inbox';
 import { Attributes, isChild, type StartedWith } from './search';
+import { trackStatus } from './tracked-status';
 import { raceSignalAndPoll } from './waits';
 
 const AMOUNT_RE = /^(0|[1-9]\d*)(\.\d+)?$/;
@@ -55,23 +55,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   const info = workflowInfo();
   const attributes = new Attributes(input.startAttributes);
   const events = new RecordInbox(['wallet_transaction_v2']);
-  const status: WalletFundingStatus = { stage: 'validating' };
-  setHandler(providerEventSignal, (event) => void events.add(event));
-  setHandler(fundingStatusQuery, () => status);
-  const fail = (failure: ApplicationFailure): never => {
-    status.stage = 'failed';
-    status.failure = { type: failure.type ?? 'Error', message: failure.message };
-    throw failure;
-  };
-  const step = async <T>(run: () => Promise<T>, onTimeout?: () => ApplicationFailure): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      if (onTimeout && isTimeout(error)) return fail(onTimeout());
-      const summary = summarize(error);
-      return fail(failWith(summary.type, summary.message));
-    }
-  };
+  const { status, enter, fail, step } = trackStatus<WalletFundingStatus>({ stage: 'validating' }, fundingStatusQuery, events);
 
   const issues = inputIssues(input);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
@@ -84,7 +68,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   attributes.addOrderNo(address.address);
 
   // 1. Our deposit, final.
-  status.stage = 'awaiting_deposit';
+  enter('awaiting_deposit');
   const match: DepositMatch = {
     address: address.address,
     since: info.startTime.getTime() - DEPOSIT_CLOCK_SKEW_MS,
@@ -140,7 +124,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   // 2. Optionally to a MARGIN account.
   let available = credit;
   if (input.transfer) {
-    status.stage = 'transferring';
+    enter('transferring');
     const amount = input.transfer.amount ?? credit;
     if (cmp(amount, credit) > 0) fail(failIssues(FailureTypes.invalidInput, [{ path: 'transfer.amount', message: `${amount} exceeds the credited ${credit}` }]));
     const wallet = await step(() => providerCalls.getAccountBalance({ currency: deposit.receivedCurrency }));
@@ -172,7 +156,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
 
   // 3. Optionally to a card.
   if (input.cardDeposit) {
-    status.stage = 'depositing';
+    enter('depositing');
     const target = input.cardDeposit;
     const cardType = await step(() => providerCalls.getCardType({ cardTypeId: target.cardTypeId }));
     const amount = target.amount ?? maxDepositFor(available, cardType);
@@ -204,6 +188,6 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
     result.deposit = { merchantOrderNo: deposited.merchantOrderNo, amount: deposited.amount, fee: deposited.fee };
   }
 
-  status.stage = 'completed';
+  enter('completed');
   return result;
 }
