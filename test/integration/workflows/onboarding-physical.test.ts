@@ -1,0 +1,253 @@
+/**
+ * customerOnboarding's physical card path on the dev server against the sandbox (physical bin
+ * 1852379830190366723: B2C holder, initial deposit 50–5000 at creation, card un_activated after
+ * create): the onboarding waits in awaiting_delivery for the `activateCard` Update, then runs the
+ * activation child, by activation code (PIN sealed with the merchant public key) or by work order;
+ * or activates at once when the request comes with the input. A bad Update is refused by the
+ * validator while the onboarding keeps waiting; a bad input is refused before any provider call.
+ *
+ * Bridge: create card's `cardNumber` must reach the provider through cardIssuance and its createCard
+ * activity, which do not forward it yet (requested in the report of this change). Until they do,
+ * the worker's provider client fills in the number this test gave the onboarding, matched by the
+ * card's derived merchantOrderNo; once they forward it, the bridge is inert (it only fills a
+ * missing number).
+ */
+import { randomUUID } from 'node:crypto';
+import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import type { ProviderClient } from '../../../api/client';
+import { CARD_MERCHANT_ORDER_NO } from '../../../api/rules';
+import { activateOnboardingCard } from '../../../client/onboarding';
+import type { B2cCardholder } from '../../../domain/cardholder-data';
+import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
+import { deriveMerchantOrderNo, ORDER_STEPS } from '../../../domain/merchant-order-no';
+import { activateCardUpdate } from '../../../domain/onboarding-physical';
+import { onboardingStartAttributes } from '../../../domain/start-attributes';
+import { cardIssuanceWorkflowId, childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { WorkflowTypes } from '../../../domain/workflow-types';
+import { luhnCheckDigit } from '../../../sandbox/random';
+import { createWorker } from '../../../workers/create-worker';
+import { connectTestNativeConnection, testTemporalServer } from '../../support/temporal-env';
+import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
+import { eventually, FAST_WAIT, PHYSICAL_TYPE, startLifecycleHarness, type LifecycleHarness } from '../lifecycle/support';
+import { customerRef, workflowBundle } from './harness';
+
+jest.setTimeout(180_000);
+
+let h: LifecycleHarness;
+/** Provider calls the worker made (method names), and the printed numbers the bridge may fill in, by merchantOrderNo. */
+const calls: string[] = [];
+const printedNumbers: Record<string, string> = {};
+
+beforeAll(async () => {
+  await workflowBundle();
+  h = await startLifecycleHarness();
+}, 120_000);
+afterAll(async () => h?.stop());
+
+/** The worker's provider client: records calls, and bridges cardNumber to create card (see the file comment). */
+function workerProvider(provider: ProviderClient): ProviderClient {
+  return new Proxy(provider, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push(String(prop));
+        const request = args[0] as { merchantOrderNo?: string; cardNumber?: string } | undefined;
+        if (prop === 'createCard' && request?.merchantOrderNo && request.cardNumber === undefined && printedNumbers[request.merchantOrderNo]) {
+          args[0] = { ...request, cardNumber: printedNumbers[request.merchantOrderNo] };
+        }
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
+  const connection = await connectTestNativeConnection();
+  try {
+    const worker = await createWorker({
+      connection,
+      namespace: testTemporalServer().namespace,
+      taskQueue: h.taskQueue,
+      activityDeps: { provider: workerProvider(h.provider), merchantPrivateKey: h.sandbox.keys.merchant.privateKey, fileStoreDir: h.fileStoreDir },
+      workflowBundle: await workflowBundle(),
+    });
+    return await worker.runUntil(fn);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** A fresh number printed on a card of the physical bin (valid check digit). */
+function printedCardNumber(): string {
+  const body = `522981${Math.floor(Math.random() * 1e9).toString().padStart(9, '0')}`;
+  return body + luhnCheckDigit(body);
+}
+
+/** B2C holder data the sandbox approves; its ID images uploaded first (idFrontId, idBackId, idHoldId). */
+async function b2cHolder(): Promise<B2cCardholder> {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]);
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) ids.push((await h.provider.uploadFile({ category: 'card', file: { filename: 'id.png', contentType: 'image/png', data: png } })).fileId);
+  const unique = randomUUID().replace(/-/g, '').slice(0, 10);
+  return {
+    shape: 'B2C',
+    areaCode: '+44',
+    mobile: `77009${Math.floor(Math.random() * 1e5).toString().padStart(5, '0')}`,
+    email: `grace+${unique}@example.com`,
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    birthday: '1985-04-02',
+    nationality: 'GB',
+    country: 'GB',
+    town: 'GB0101',
+    address: '10 Downing Street',
+    postCode: 'SW1A2AA',
+    gender: 'F',
+    occupation: '15-1252',
+    annualSalary: '80000 USD',
+    accountPurpose: 'Online shopping',
+    expectedMonthlyVolume: '2000 USD',
+    idType: 'PASSPORT',
+    idNumber: `P${unique}`,
+    issueDate: '2020-01-01',
+    idNoExpiryDate: '2030-01-01',
+    idFrontId: ids[0]!,
+    idBackId: ids[1]!,
+    idHoldId: ids[2]!,
+    ipAddress: '203.0.113.7',
+  };
+}
+
+/** A physical onboarding input; the card's printed number is registered for the bridge. */
+async function physicalInput(label: string, extra: Partial<OnboardingInput> = {}): Promise<OnboardingInput> {
+  const ref = customerRef(label);
+  const cardNumber = printedCardNumber();
+  printedNumbers[deriveMerchantOrderNo(cardIssuanceWorkflowId(ref), ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO)] = cardNumber;
+  return { customerRef: ref, cardTypeId: PHYSICAL_TYPE, holder: await b2cHolder(), cardNumber, initialDeposit: '50', wait: FAST_WAIT, ...extra };
+}
+
+function start(input: OnboardingInput): Promise<WorkflowHandle> {
+  return h.client.workflow.start(WorkflowTypes.customerOnboarding, {
+    workflowId: onboardingWorkflowId(input.customerRef),
+    taskQueue: h.taskQueue,
+    args: [input],
+    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
+  });
+}
+
+const awaitingDelivery = (handle: WorkflowHandle) => eventually(() => handle.query(progressQuery), (p) => p.stage === 'awaiting_delivery' || p.stage === 'failed', 'awaiting_delivery', 60_000);
+
+/** Every payload of a workflow's history as text (inputs, updates, results). */
+async function historyText(workflowId: string): Promise<string> {
+  const bytes = await exportHistoryBytes(h.client, workflowId);
+  return collectPayloads(temporal.api.history.v1.History.decode(bytes)).map((p) => Buffer.from(p.data ?? []).toString('utf8')).join('\n');
+}
+
+it('activation code: creates the card un_activated, waits for activateCard, activates with the sealed PIN; no clear PIN in history', async () => {
+  const input = await physicalInput('phys-code');
+  const pin = '482915';
+  const { result, progress, code } = await withWorker(async () => {
+    const handle = await start(input);
+    const waiting = await awaitingDelivery(handle);
+    expect(waiting).toMatchObject({ stage: 'awaiting_delivery', activation: { workflowId: childWorkflowId(handle.workflowId, 'activation'), deadlineAt: expect.any(Number) } });
+    expect((await h.provider.getCardInfo({ cardNo: waiting.cardNo! })).status).toBe('un_activated');
+    const issued = await h.helper<{ activationCode: string }>('issueActivationCode', { cardNo: waiting.cardNo });
+    // The backend's call: the client seals the PIN with the merchant public key before sending.
+    const accepted = await activateOnboardingCard(h.client, input.customerRef, { route: 'activation_code', pin, noPinPaymentAmount: '300' }, { merchantPublicKey: h.sandbox.keys.merchant.publicKey });
+    expect(accepted).toEqual({ route: 'activation_code', activationWorkflowId: childWorkflowId(handle.workflowId, 'activation') });
+    return { result: (await handle.result()) as OnboardingResult, progress: await handle.query(progressQuery), code: issued.activationCode };
+  });
+  expect(progress.stages.map((s) => s.stage)).toEqual(['validating', 'cardholder_review', 'creating_card', 'awaiting_delivery', 'activating', 'completed']);
+  expect(result.card).toMatchObject({ cardStatus: 'Normal', initialDeposit: { amount: '50.00', fee: '1.60' } });
+  expect(result.activation).toMatchObject({ route: 'activation_code' });
+  const card = await h.provider.getCardInfo({ cardNo: result.card.cardNo });
+  expect(card.status).toBe('Normal');
+  expect(card.noPinPaymentAmount).toMatch(/^300(\.0+)?$/);
+  const text = (await historyText(onboardingWorkflowId(input.customerRef))) + (await historyText(childWorkflowId(onboardingWorkflowId(input.customerRef), 'activation')));
+  expect(text).toContain('sealedPin');
+  expect(text).not.toContain(pin);
+  expect(text).not.toContain(code);
+});
+
+it('work order: a bad activateCard is refused by the validator naming the field, the onboarding keeps waiting, then a work order activates the card', async () => {
+  const input = await physicalInput('phys-work');
+  const result = await withWorker(async () => {
+    const handle = await start(input);
+    await awaitingDelivery(handle);
+    const refused = await handle.executeUpdate(activateCardUpdate, { args: [{ route: 'work_order', workOrder: { files: [] } }] }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+    expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'InvalidInput', message: expect.stringContaining('workOrder.files: must list at least one supporting file') });
+    const clearPin = await handle.executeUpdate(activateCardUpdate, { args: [{ route: 'activation_code', sealedPin: '123456' }] }).catch((e: unknown) => e);
+    expect((clearPin as WorkflowUpdateFailedError).cause?.message).toContain('sealedPin: looks like a clear PIN');
+    expect((await handle.query(progressQuery)).stage).toBe('awaiting_delivery');
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+
+    await activateOnboardingCard(h.client, input.customerRef, { route: 'work_order', workOrder: { content: 'Card received', files: [{ ref: 'delivery-note.pdf' }] } });
+    const again = await handle.executeUpdate(activateCardUpdate, { args: [{ route: 'work_order', workOrder: { files: [{ ref: 'card-photo.png' }] } }] }).catch((e: unknown) => e);
+    expect((again as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'ActivationNotExpected' });
+    return (await handle.result()) as OnboardingResult;
+  });
+  expect(result.activation).toMatchObject({ route: 'work_order', workOrderNo: expect.any(String) });
+  expect(result.card.cardStatus).toBe('Normal');
+  const orders = await h.provider.listWorkOrders({ target: result.card.cardNo, pageSize: 100 });
+  expect(orders.records).toHaveLength(1);
+  expect(orders.records[0]).toMatchObject({ tradeType: 'CARD_ACTIVE', tradeStatus: 'success' });
+});
+
+it('activation given with the input: no wait for delivery, activates as soon as the code arrives; a later activateCard is refused', async () => {
+  const input = await physicalInput('phys-upfront');
+  input.activation = { route: 'activation_code', sealedPin: h.seal('135790') };
+  const { result, progress } = await withWorker(async () => {
+    const handle = await start(input);
+    const activating = await eventually(() => handle.query(progressQuery), (p) => p.stage === 'activating' || p.stage === 'failed', 'activating', 60_000);
+    expect(activating.activation).toMatchObject({ route: 'activation_code' });
+    const refused = await handle.executeUpdate(activateCardUpdate, { args: [{ route: 'activation_code', sealedPin: h.seal('111111') }] }).catch((e: unknown) => e);
+    expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'ActivationNotExpected' });
+    await h.helper('issueActivationCode', { cardNo: activating.cardNo });
+    return { result: (await handle.result()) as OnboardingResult, progress: await handle.query(progressQuery) };
+  });
+  expect(progress.stages.map((s) => s.stage)).toEqual(['validating', 'cardholder_review', 'creating_card', 'activating', 'completed']);
+  expect(result.card.cardStatus).toBe('Normal');
+  expect((await h.provider.getCardInfo({ cardNo: result.card.cardNo })).status).toBe('Normal');
+});
+
+it('a bad input is refused before any provider call, naming each field', async () => {
+  const ref = customerRef('phys-bad');
+  calls.length = 0;
+  const failure = await withWorker(async () => {
+    const handle = await start({
+      customerRef: ref,
+      cardTypeId: PHYSICAL_TYPE,
+      cardNumber: '5229-8100',
+      initialDeposit: '50',
+      activation: { route: 'activation_code', sealedPin: '123456' },
+      funding: { source: 'on_chain', coinKey: 'USDT_TRC20' },
+      wait: FAST_WAIT,
+    } as OnboardingInput);
+    return handle.result().then(
+      () => undefined,
+      (e: WorkflowFailedError) => e.cause,
+    );
+  });
+  expect(failure).toMatchObject({ type: 'InvalidInput' });
+  for (const field of ['cardNumber', 'activation.sealedPin', 'funding.expectedAmount']) expect(failure?.message).toContain(`${field}:`);
+  expect(calls).toEqual([]);
+});
+
+it('a physical card type without cardNumber fails with only reads made: no holder, no card', async () => {
+  const input = await physicalInput('phys-nonumber');
+  delete input.cardNumber;
+  calls.length = 0;
+  const failure = await withWorker(async () => {
+    const handle = await start(input);
+    return handle.result().then(
+      () => undefined,
+      (e: WorkflowFailedError) => e.cause,
+    );
+  });
+  expect(failure).toMatchObject({ type: 'NotEligible', message: expect.stringContaining('cardNumber: is required for a physical card') });
+  expect(calls.filter((name) => !/^(list|get|query)/.test(name))).toEqual([]);
+  expect((await h.provider.queryCardholders({ pageNum: 1, pageSize: 10, email: (input.holder as B2cCardholder).email })).records).toHaveLength(0);
+});
