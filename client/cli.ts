@@ -1,63 +1,47 @@
 /**
- * The `cardflow` command line (issue #4, section 4), run through `bin/cardflow.js`:
+ * The `cardflow` command line (issue #4, section 4; issue #5, section 5), run through `bin/cardflow.js`:
  *
  *   cardflow onboard --file customer.json [--watch]   start (or find) an onboarding; --watch follows it stage by stage
  *   cardflow progress <customerRef> [--watch]         the stage an onboarding is in
  *   cardflow correct <customerRef> --file fix.json    corrected cardholder data after a reject
  *   cardflow result <customerRef>                     wait for the onboarding and print what it created
+ *   ... and the card lifecycle commands of client/cli-lifecycle.ts (activate, transfer,
+ *   shared-account, fund-wallet, card freeze|unfreeze|pin|deposit|status, status <workflowId>).
  *
+ * Exit codes: 0 done, 1 failed, 2 bad usage or input (nothing started).
  * Files are validated with the domain's schemas before anything is contacted: a bad file prints
  * each field and rule it breaks (never the values) and exits 2 having started nothing.
  * Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ... (`client/connection.ts`); payload keys:
  * CARDFLOW_CODEC_KEYS(_FILE), else outside production the dev key of `npm start` (the input it
  * sends holds personal data, so it is encrypted like every payload, issue #6); the Web UI base
- * for links: CARDFLOW_TEMPORAL_UI_URL (default http://127.0.0.1:8233).
+ * for links: CARDFLOW_TEMPORAL_UI_URL (default http://127.0.0.1:8233); a PIN is sealed with
+ * CARDFLOW_MERCHANT_PUBLIC_KEY(_FILE) (client/sealing.ts).
  */
 import type { Client } from '@temporalio/client';
 import { WorkflowFailedError } from '@temporalio/client';
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { CardflowStage, onboardingWorkflowId } from '../domain';
-import { type TemporalClientHandle, connectTemporalClient } from './connection';
+import { CardWorkflowClosedError } from './card-entity';
+import { CLI_OPTIONS, type CliContext, type CliIo, readJsonFile, UsageError } from './cli-context';
+import { LIFECYCLE_USAGE, runLifecycleCommand } from './cli-lifecycle';
+import { connectTemporalClient } from './connection';
 import { describeProgress, describeResult, workflowUiUrl } from './format';
 import { awaitResult, getProgress, onboardingHandle, startOnboarding, submitCorrection } from './onboarding';
 import { watchProgress } from './progress';
+import { MerchantKeyError, merchantPublicKeyFromEnv } from './sealing';
 import { InvalidInputError, parseCardholderCorrection, parseOnboardingInput } from './validation';
+
+export type { CliIo } from './cli-context';
 
 export const USAGE = `usage:
   cardflow onboard --file customer.json [--watch]
   cardflow progress <customerRef> [--watch]
   cardflow correct <customerRef> --file fix.json
   cardflow result <customerRef>
-options: --task-queue <name> (default cardflow)`;
-
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-  env: Record<string, string | undefined>;
-  /** Supplies the Temporal client; default connects from `env`. */
-  connect?: () => Promise<Pick<TemporalClientHandle, 'client' | 'namespace' | 'close'>>;
-  /** Stops a --watch (Ctrl-C). */
-  signal?: AbortSignal;
-}
-
-class UsageError extends Error {}
-
-async function readJsonFile(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'read error'})`);
-  }
-  try {
-    // Our own input file, not a provider body: ids and amounts in it are strings by the schema.
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new UsageError(`${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
+${LIFECYCLE_USAGE}
+options: --task-queue <name> (default cardflow)
+exit codes: 0 done, 1 failed, 2 bad usage or input (nothing started)`;
 
 /** Runs one command; resolves with the process exit code (0 done, 1 failed, 2 bad usage or input). */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -66,7 +50,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     parseArgs({
       args: [...args],
       allowPositionals: true,
-      options: { file: { type: 'string', short: 'f' }, watch: { type: 'boolean', short: 'w' }, 'task-queue': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: CLI_OPTIONS,
     });
   try {
     parsed = parse(argv);
@@ -75,7 +59,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 2;
   }
   const { values, positionals } = parsed;
-  const [command, ref] = positionals;
+  const [command, ref, arg2] = positionals;
   if (values.help || !command) {
     (values.help ? io.out : io.err)(USAGE);
     return values.help ? 0 : 2;
@@ -105,11 +89,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   };
 
+  const ctx: CliContext = {
+    io,
+    values,
+    client,
+    namespace: () => temporal?.namespace ?? '',
+    taskQueue: values['task-queue'] ? { taskQueue: values['task-queue'] } : {},
+    uiBase,
+  };
+
   try {
+    // Card lifecycle commands (client/cli-lifecycle.ts); onboarding ones below (another `activate-onboarding` goes there too).
+    const lifecycle = runLifecycleCommand(ctx, command, [ref, arg2]);
+    if (lifecycle) return await lifecycle;
     switch (command) {
       case 'onboard': {
         if (!values.file) throw new UsageError('onboard needs --file <customer.json>');
-        const input = parseOnboardingInput(await readJsonFile(values.file));
+        const raw = await readJsonFile(values.file);
+        // A clear activation PIN in the file is sealed before anything is contacted (client/sealing.ts).
+        const activation = raw !== null && typeof raw === 'object' ? (raw as { activation?: unknown }).activation : undefined;
+        const hasPin = activation !== null && typeof activation === 'object' && 'pin' in activation;
+        const input = parseOnboardingInput(raw, hasPin ? { merchantPublicKey: merchantPublicKeyFromEnv(io.env) } : {});
         const started = await startOnboarding(await client(), input, values['task-queue'] ? { taskQueue: values['task-queue'] } : {});
         io.out(`${started.started ? 'started' : 'already exists (this file was not used)'}: ${started.workflowId}`);
         io.out(`watch it in the Temporal UI: ${workflowUiUrl(uiBase, temporal!.namespace, started.workflowId)}`);
@@ -148,6 +148,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.err(`${values.file ?? 'input'}: ${error.message}\nnothing was started`);
       return 2;
     }
+    if (error instanceof MerchantKeyError) {
+      io.err(`${error.message}\nnothing was started`);
+      return 2;
+    }
+    if (error instanceof CardWorkflowClosedError) {
+      io.err(error.message);
+      return 1;
+    }
     if (error instanceof UsageError || (error instanceof Error && error.name === 'InvalidCustomerRefError')) {
       io.err(`${error.message}\n${USAGE}`);
       return 2;
@@ -159,11 +167,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Entry point of `bin/cardflow.js`: runs with the process's arguments, environment and Ctrl-C. */
 export function main(argv: readonly string[] = process.argv.slice(2)): void {
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
-  runCli(argv, { out: (l) => console.log(l), err: (l) => console.error(l), env: process.env, signal: abort.signal }).then(
+  runCli(argv, { out: (l) => console.log(l), err: (l) => console.error(l), env: process.env, signal: abort.signal, readStdin }).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
       console.error(error);

@@ -1,4 +1,8 @@
-/** cardflow's client library for backend services: start, follow, correct and await customer onboardings. */
+/**
+ * cardflow's client library for backend services: start (idempotently, by a business key),
+ * follow, query and await every cardflow workflow: customer onboarding, physical card activation,
+ * fund transfers, shared accounts, wallet funding, card operations and the per-card workflow.
+ */
 export { connectTemporalClient, temporalSettingsFromEnv, type TemporalClientHandle, type TemporalSettings } from './connection';
 export {
   awaitResult,
@@ -11,6 +15,72 @@ export {
   type StartOnboardingOptions,
   type StartedOnboarding,
 } from './onboarding';
-export { watchProgress, type WatchOptions, type WatchResult } from './progress';
+export { watchProgress, watchWorkflow, type WatchOptions, type WatchResult, type WatchTarget } from './progress';
 export { describeProgress, describeResult, workflowUiUrl } from './format';
 export { InvalidInputError, parseCardholderCorrection, parseOnboardingInput } from './validation';
+export { startOnce, type StartOptions, type Started } from './start';
+export { MERCHANT_PUBLIC_KEY_ENV, MerchantKeyError, merchantPublicKeyFromEnv, sealPinForWorkflow } from './sealing';
+export {
+  activationHandle,
+  activationInput,
+  ActivationRequestSchema,
+  awaitActivation,
+  getActivationStatus,
+  startActivation,
+  type ActivationHandle,
+  type ActivationRequest,
+  type ActivationStartOptions,
+} from './activation';
+export {
+  awaitTransfer,
+  getTransferStatus,
+  parseTransferRequest,
+  startTransfer,
+  transferHandle,
+  TransferRequestSchema,
+  transferWorkflowId,
+  type TransferHandle,
+  type TransferRequest,
+} from './transfers';
+export { awaitSharedAccount, sharedAccountHandle, SharedAccountRequestSchema, startSharedAccount, type SharedAccountRequest } from './shared-account';
+export {
+  awaitDepositAddress,
+  awaitFunding,
+  fundingHandle,
+  FundingRequestSchema,
+  fundingWorkflowId,
+  getFundingStatus,
+  parseFundingRequest,
+  startWalletFunding,
+  type FundingHandle,
+  type FundingRequest,
+} from './wallet-funding';
+export {
+  awaitCardOperation,
+  cardOperationHandle,
+  cardOperationInput,
+  CardOperationRequestSchema,
+  getCardOperationStatus,
+  startCardOperation,
+  type CardOperationHandle,
+  type CardOperationRequest,
+  type CardOperationStartOptions,
+} from './card-operations';
+export {
+  cardEntityHandle,
+  cardRequest,
+  CardWorkflowClosedError,
+  depositToCard,
+  freezeCard,
+  getCardSnapshot,
+  refreshCard,
+  unfreezeCard,
+  updateCardPin,
+  type CardEntityHandle,
+  type CardEntityOptions,
+  type CardRequestInput,
+  type CardRequestKind,
+  type CardRequests,
+} from './card-entity';
+export { readWorkflowStatus, STATUS_VIEWS, statusViewFor, watchTargetFor, type StatusView, type WorkflowStatusLine } from './workflow-status';
+export * from './lifecycle-format';

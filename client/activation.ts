@@ -1,0 +1,107 @@
+/**
+ * Physical card activation for backend services (issue #5, section 1), workflow
+ * `physicalCardActivation`, id `activation-<cardNo>` (one activation per card; a repeated start
+ * returns the existing execution, client/start.ts).
+ *
+ * The request carries the cardholder's clear PIN (route activation_code); the client checks it is
+ * 6 digits and seals it with the merchant public key (client/sealing.ts) before anything is
+ * contacted, so the workflow only ever sees `sealedPin`. A `sealedPin` sealed elsewhere is
+ * accepted as is.
+ */
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { z } from 'zod';
+import type { KeyInput } from '../api/keys';
+import { deriveMerchantOrderNo, Flows, WorkflowTypes } from '../domain';
+import {
+  ACTIVATION_ROUTES,
+  ACTIVATION_STEPS,
+  activationInputIssues,
+  activationStatusQuery,
+  activationWorkflowId,
+  type PhysicalCardActivationInput,
+  type PhysicalCardActivationResult,
+  type PhysicalCardActivationStatus,
+} from '../domain/physical-card-activation';
+import { businessRef, cardNoField, decimalAmount, parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
+import { sealPinForWorkflow } from './sealing';
+import { type StartOptions, type Started, startOnce } from './start';
+
+const fileSchema = z.union([
+  z.object({ fileId: z.string().min(1, { message: 'must not be empty' }) }).strict(),
+  z.object({ ref: z.string(), contentType: z.string().optional() }).strict(),
+]);
+
+/** What a backend or `cardflow activate --file` hands over. */
+export const ActivationRequestSchema = z
+  .object({
+    cardNo: cardNoField,
+    route: z.enum(ACTIVATION_ROUTES, { error: `must be one of ${ACTIVATION_ROUTES.join(', ')}` }),
+    /** Clear 6-digit PIN; sealed here, never sent in clear. */
+    pin: z.string().optional(),
+    sealedPin: z.string().optional(),
+    noPinPaymentAmount: decimalAmount.optional(),
+    workOrder: z.object({ title: z.string().optional(), content: z.string().optional(), files: z.array(fileSchema) }).optional(),
+    customerRef: businessRef.optional(),
+    deadlineMs: z.number().int().positive().optional(),
+    wait: waitOverrides,
+  })
+  .strict();
+export type ActivationRequest = z.input<typeof ActivationRequestSchema>;
+
+export interface ActivationStartOptions extends StartOptions {
+  /** Needed when the request has a clear `pin` (client/sealing.ts `merchantPublicKeyFromEnv`). */
+  merchantPublicKey?: KeyInput;
+}
+
+const WHAT = 'activation request';
+
+/**
+ * Validates the request (schema, then the domain's rules), seals the PIN, and returns the
+ * workflow input. Throws `InvalidInputError` naming each field and rule; contacts nothing.
+ */
+export function activationInput(request: unknown, merchantPublicKey?: KeyInput): PhysicalCardActivationInput {
+  const { pin, ...valid } = parseInput(ActivationRequestSchema, WHAT, request);
+  if (pin !== undefined && valid.sealedPin !== undefined) refuse(WHAT, 'pin', 'give either pin or sealedPin, not both');
+  const input: PhysicalCardActivationInput = { ...valid };
+  if (pin !== undefined) {
+    if (valid.route !== 'activation_code') refuse(WHAT, 'pin', 'is only used by the activation_code route');
+    const sealed = sealPinForWorkflow(pin, merchantPublicKey ?? refuse(WHAT, 'pin', 'needs the merchant public key to be sealed (CARDFLOW_MERCHANT_PUBLIC_KEY)'));
+    input.sealedPin = sealed;
+  }
+  refuseIssues(WHAT, activationInputIssues(input));
+  return input;
+}
+
+/** Starts the activation of `request.cardNo`, or returns the existing one (`started: false`). */
+export async function startActivation(client: Client, request: unknown, opts: ActivationStartOptions = {}): Promise<Started<PhysicalCardActivationResult>> {
+  const input = activationInput(request, opts.merchantPublicKey);
+  const workflowId = activationWorkflowId(input.cardNo);
+  const step = input.route === 'activation_code' ? ACTIVATION_STEPS.activate : ACTIVATION_STEPS.workOrder;
+  return startOnce<PhysicalCardActivationInput, PhysicalCardActivationResult>(
+    client,
+    {
+      type: WorkflowTypes.physicalCardActivation,
+      workflowId,
+      input,
+      attributes: { flow: Flows.cardActivation, cardNo: input.cardNo, orderNos: [deriveMerchantOrderNo(workflowId, step)], ...(input.customerRef ? { customerRef: input.customerRef } : {}) },
+    },
+    opts,
+  );
+}
+
+export type ActivationHandle = WorkflowHandle<(input: PhysicalCardActivationInput) => Promise<PhysicalCardActivationResult>>;
+
+/** A handle to the activation of `cardNo` (no call is made). */
+export function activationHandle(client: Client, cardNo: string): ActivationHandle {
+  return client.workflow.getHandle(activationWorkflowId(cardNo));
+}
+
+/** The activation's stage (the `activationStatus` query; a billable action on Temporal Cloud). */
+export async function getActivationStatus(client: Client, cardNo: string): Promise<PhysicalCardActivationStatus> {
+  return activationHandle(client, cardNo).query(activationStatusQuery);
+}
+
+/** Waits for the activation; throws `WorkflowFailedError` (cause type e.g. OperationFailed for a failed work order). */
+export async function awaitActivation(client: Client, cardNo: string): Promise<PhysicalCardActivationResult> {
+  return activationHandle(client, cardNo).result();
+}

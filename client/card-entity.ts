@@ -1,0 +1,157 @@
+/**
+ * The long-lived card workflow for backend services (issue #5, section 4): `cardEntity`, id
+ * `card-<cardNo>` (domain/card-entity.ts). Freeze, unfreeze, PIN change and deposit go through its
+ * validated Updates, sent with Update-with-Start (conflict policy USE_EXISTING): the first
+ * operation on a card starts its workflow, later ones reach the running one (also after it
+ * continued as new), and two callers never start two. Each request carries the caller's
+ * `requestId`; a repeat returns the first answer and the provider acts once. Balance and status
+ * come from the `card` query, or fresh from the provider through the `refresh` Update.
+ *
+ * Reuse policy ALLOW_DUPLICATE_FAILED_ONLY: a card workflow that completed (the card was
+ * cancelled) is never started again ({@link CardWorkflowClosedError}); one that was terminated
+ * by an operator can be.
+ */
+import { type Client, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
+import { z } from 'zod';
+import type { KeyInput } from '../api/keys';
+import { CARDFLOW_TASK_QUEUE, CardflowCardNo, Flows, startAttributes, WorkflowTypes } from '../domain';
+import {
+  cardEntityWorkflowId,
+  cardSnapshotQuery,
+  depositUpdate,
+  freezeUpdate,
+  refreshUpdate,
+  REQUEST_ID_RE,
+  unfreezeUpdate,
+  updatePinUpdate,
+  type CardDepositOutcome,
+  type CardEntityInput,
+  type CardEntityResult,
+  type CardSnapshot,
+  type DepositRequest,
+  type OperationRequest,
+  type PinRequest,
+} from '../domain/card-entity';
+import { cardOperationInputIssues, type CardOperationOutcome } from '../domain/card-operations';
+import { businessRef, cardNoField, digitsId, parseInput, positiveAmount, refuse, refuseIssues, type waitOverrides } from './inputs';
+import { sealPinForWorkflow } from './sealing';
+
+export interface CardEntityOptions {
+  /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE`. */
+  taskQueue?: string;
+  /** Used only when this call starts the card's workflow. */
+  customerRef?: string;
+  wait?: z.input<typeof waitOverrides>;
+  /** Needed by {@link updateCardPin} with a clear PIN (client/sealing.ts). */
+  merchantPublicKey?: KeyInput;
+}
+
+/** The card's workflow has completed (the card is cancelled): nothing more can run on it. */
+export class CardWorkflowClosedError extends Error {
+  readonly type = 'CardWorkflowClosed';
+  constructor(readonly cardNo: string) {
+    super(`the workflow of card ${cardNo} has ended (the card is cancelled); nothing more can run on it`);
+    this.name = 'CardWorkflowClosedError';
+  }
+}
+
+const requestId = z.string({ error: 'is required' }).regex(REQUEST_ID_RE, { message: 'must be 1 to 64 letters, digits, "_", "." or "-"' });
+const OperationSchema = z.object({ requestId, clientRemark: z.string().optional() }).strict();
+const PinSchema = z.object({ requestId, pin: z.string().optional(), sealedPin: z.string().optional() }).strict();
+const DepositSchema = z.object({ requestId, amount: positiveAmount, cardTypeId: digitsId }).strict();
+
+export type CardEntityHandle = WorkflowHandle<(input: CardEntityInput) => Promise<CardEntityResult>>;
+
+export function cardEntityHandle(client: Client, cardNo: string): CardEntityHandle {
+  return client.workflow.getHandle(cardEntityWorkflowId(parseInput(cardNoField, 'cardNo', cardNo)));
+}
+
+/** Sends `update` to the card's workflow, starting the workflow when it does not run. */
+async function updateWithStart<Ret, Args extends unknown[]>(
+  client: Client,
+  cardNo: string,
+  update: UpdateDefinition<Ret, Args>,
+  args: Args,
+  opts: CardEntityOptions,
+): Promise<Ret> {
+  const valid = parseInput(cardNoField, 'cardNo', cardNo);
+  const customerRef = opts.customerRef === undefined ? undefined : parseInput(businessRef, 'customerRef', opts.customerRef);
+  const input: CardEntityInput = { cardNo: valid, ...(customerRef ? { customerRef } : {}), ...(opts.wait ? { wait: opts.wait } : {}) };
+  const startWorkflowOperation = new WithStartWorkflowOperation(WorkflowTypes.cardEntity, {
+    workflowId: cardEntityWorkflowId(valid),
+    taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+    typedSearchAttributes: [...startAttributes({ flow: Flows.cardEntity, ...(customerRef ? { customerRef } : {}) }), { key: CardflowCardNo, value: valid }],
+  });
+  try {
+    return await client.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation });
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) throw new CardWorkflowClosedError(valid);
+    throw error;
+  }
+}
+
+export type CardRequestKind = 'freeze' | 'unfreeze' | 'updatePin' | 'deposit';
+/** What each kind's Update takes. */
+export interface CardRequests {
+  freeze: OperationRequest;
+  unfreeze: OperationRequest;
+  updatePin: PinRequest;
+  deposit: DepositRequest;
+}
+/** What a caller may hand over: for updatePin a clear `pin` (sealed here) or a `sealedPin`. */
+export type CardRequestInput<K extends CardRequestKind> = K extends 'updatePin' ? { requestId: string; pin?: string; sealedPin?: string } : CardRequests[K];
+
+/**
+ * Validates a request for the card's Update `kind` (and seals a clear PIN) before anything is
+ * contacted; throws `InvalidInputError` naming each field and rule, never a value.
+ */
+export function cardRequest<K extends CardRequestKind>(kind: K, cardNo: string, request: unknown, merchantPublicKey?: KeyInput): CardRequests[K] {
+  const what = `${kind} request`;
+  parseInput(cardNoField, 'cardNo', cardNo);
+  if (kind === 'deposit') return parseInput(DepositSchema, what, request) as CardRequests[K];
+  if (kind !== 'updatePin') {
+    const valid = parseInput(OperationSchema, what, request);
+    refuseIssues(what, cardOperationInputIssues(kind, { cardNo, ...valid }));
+    return valid as CardRequests[K];
+  }
+  const { pin, sealedPin, ...rest } = parseInput(PinSchema, what, request);
+  if (pin !== undefined && sealedPin !== undefined) refuse(what, 'pin', 'give either pin or sealedPin, not both');
+  if (pin === undefined && sealedPin === undefined) refuse(what, 'pin', 'is required (the new 6-digit PIN)');
+  const sealed = pin === undefined ? (sealedPin as string) : sealPinForWorkflow(pin, merchantPublicKey ?? refuse(what, 'pin', 'needs the merchant public key to be sealed (CARDFLOW_MERCHANT_PUBLIC_KEY)'));
+  refuseIssues(what, cardOperationInputIssues('updatePin', { cardNo, sealedPin: sealed }));
+  return { ...rest, sealedPin: sealed } as CardRequests[K];
+}
+
+/** Freezes the card (Update `freeze`); resolves once the Freeze record succeeded. Failure: `WorkflowUpdateFailedError` (cause type OperationNotAllowed, ...). */
+export async function freezeCard(client: Client, cardNo: string, request: CardRequestInput<'freeze'>, opts: CardEntityOptions = {}): Promise<CardOperationOutcome> {
+  return updateWithStart(client, cardNo, freezeUpdate, [cardRequest('freeze', cardNo, request)], opts);
+}
+
+/** Unfreezes the card (Update `unfreeze`). */
+export async function unfreezeCard(client: Client, cardNo: string, request: CardRequestInput<'unfreeze'>, opts: CardEntityOptions = {}): Promise<CardOperationOutcome> {
+  return updateWithStart(client, cardNo, unfreezeUpdate, [cardRequest('unfreeze', cardNo, request)], opts);
+}
+
+/** Changes the PIN (Update `updatePin`); a clear `pin` is sealed here with `opts.merchantPublicKey`. */
+export async function updateCardPin(client: Client, cardNo: string, request: CardRequestInput<'updatePin'>, opts: CardEntityOptions = {}): Promise<CardOperationOutcome> {
+  return updateWithStart(client, cardNo, updatePinUpdate, [cardRequest('updatePin', cardNo, request, opts.merchantPublicKey)], opts);
+}
+
+/** Deposits to the card (Update `deposit`, a `cardDeposit` child); resolves with the amount, fee and balance. */
+export async function depositToCard(client: Client, cardNo: string, request: CardRequestInput<'deposit'>, opts: CardEntityOptions = {}): Promise<CardDepositOutcome> {
+  return updateWithStart(client, cardNo, depositUpdate, [cardRequest('deposit', cardNo, request)], opts);
+}
+
+/** Reads the card from the provider now (Update `refresh`), starting its workflow if needed. */
+export async function refreshCard(client: Client, cardNo: string, opts: CardEntityOptions = {}): Promise<CardSnapshot> {
+  return updateWithStart(client, cardNo, refreshUpdate, [], opts);
+}
+
+/** Status, balance and recent authorizations as the running workflow knows them (the `card` query). */
+export async function getCardSnapshot(client: Client, cardNo: string): Promise<CardSnapshot> {
+  return cardEntityHandle(client, cardNo).query(cardSnapshotQuery);
+}

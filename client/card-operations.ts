@@ -1,0 +1,106 @@
+/**
+ * Standalone freeze, unfreeze and PIN change workflows for backend services (issue #5, section
+ * 4): `cardFreeze`, `cardUnfreeze`, `cardPinUpdate`, id `card-<kind>-<cardNo>-<requestRef>`
+ * (domain/card-operations.ts). The caller's `requestRef` is the idempotency key (client/start.ts).
+ * A card with a running card entity (client/card-entity.ts) is better served by its Updates,
+ * which serialize operations on the card; these are for one-off operations.
+ */
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { z } from 'zod';
+import type { KeyInput } from '../api/keys';
+import { deriveMerchantOrderNo, Flows, WorkflowTypes, type WorkflowType } from '../domain';
+import {
+  CARD_OPERATION_STEPS,
+  cardOperationInputIssues,
+  cardOperationStatusQuery,
+  cardOperationWorkflowId,
+  type CardOperationInput,
+  type CardOperationKind,
+  type CardOperationOutcome,
+  type CardOperationStatus,
+} from '../domain/card-operations';
+import { businessRef, cardNoField, parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
+import { sealPinForWorkflow } from './sealing';
+import { type StartOptions, type Started, startOnce } from './start';
+
+const TYPES: Record<CardOperationKind, WorkflowType> = {
+  freeze: WorkflowTypes.cardFreeze,
+  unfreeze: WorkflowTypes.cardUnfreeze,
+  updatePin: WorkflowTypes.cardPinUpdate,
+};
+
+export const CardOperationRequestSchema = z
+  .object({
+    cardNo: cardNoField,
+    requestRef: businessRef,
+    clientRemark: z.string().optional(),
+    /** updatePin: the clear new PIN, sealed here. */
+    pin: z.string().optional(),
+    sealedPin: z.string().optional(),
+    customerRef: businessRef.optional(),
+    wait: waitOverrides,
+  })
+  .strict();
+export type CardOperationRequest = z.input<typeof CardOperationRequestSchema>;
+
+export interface CardOperationStartOptions extends StartOptions {
+  /** Needed for updatePin with a clear `pin` (client/sealing.ts). */
+  merchantPublicKey?: KeyInput;
+}
+
+/** Validates and seals; returns the requestRef and the workflow input. Throws `InvalidInputError`. */
+export function cardOperationInput(kind: CardOperationKind, request: unknown, merchantPublicKey?: KeyInput): { requestRef: string; input: CardOperationInput } {
+  const what = `${kind} request`;
+  const { requestRef, pin, ...input } = parseInput(CardOperationRequestSchema, what, request);
+  if (pin !== undefined) {
+    if (kind !== 'updatePin') refuse(what, 'pin', 'is only used by updatePin');
+    if (input.sealedPin !== undefined) refuse(what, 'pin', 'give either pin or sealedPin, not both');
+    input.sealedPin = sealPinForWorkflow(pin, merchantPublicKey ?? refuse(what, 'pin', 'needs the merchant public key to be sealed (CARDFLOW_MERCHANT_PUBLIC_KEY)'));
+  } else if (kind !== 'updatePin' && input.sealedPin !== undefined) {
+    refuse(what, 'sealedPin', 'is only used by updatePin');
+  }
+  refuseIssues(what, cardOperationInputIssues(kind, input));
+  return { requestRef, input };
+}
+
+/** Starts `kind` on `request.cardNo` keyed by `request.requestRef`, or returns the existing execution. */
+export async function startCardOperation(
+  client: Client,
+  kind: CardOperationKind,
+  request: unknown,
+  opts: CardOperationStartOptions = {},
+): Promise<Started<CardOperationOutcome>> {
+  const { requestRef, input } = cardOperationInput(kind, request, opts.merchantPublicKey);
+  const workflowId = cardOperationWorkflowId(kind, input.cardNo, requestRef);
+  return startOnce<CardOperationInput, CardOperationOutcome>(
+    client,
+    {
+      type: TYPES[kind],
+      workflowId,
+      input,
+      attributes: {
+        flow: Flows.cardOperation,
+        cardNo: input.cardNo,
+        orderNos: [deriveMerchantOrderNo(workflowId, CARD_OPERATION_STEPS[kind])],
+        ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+      },
+    },
+    opts,
+  );
+}
+
+export type CardOperationHandle = WorkflowHandle<(input: CardOperationInput) => Promise<CardOperationOutcome>>;
+
+export function cardOperationHandle(client: Client, kind: CardOperationKind, cardNo: string, requestRef: string): CardOperationHandle {
+  return client.workflow.getHandle(cardOperationWorkflowId(kind, cardNo, requestRef));
+}
+
+/** The operation's stage (the `cardOperationStatus` query). */
+export async function getCardOperationStatus(client: Client, kind: CardOperationKind, cardNo: string, requestRef: string): Promise<CardOperationStatus> {
+  return cardOperationHandle(client, kind, cardNo, requestRef).query(cardOperationStatusQuery);
+}
+
+/** Waits for the operation record to succeed; throws `WorkflowFailedError` (cause type OperationNotAllowed, OperationFailed, ...). */
+export async function awaitCardOperation(client: Client, kind: CardOperationKind, cardNo: string, requestRef: string): Promise<CardOperationOutcome> {
+  return cardOperationHandle(client, kind, cardNo, requestRef).result();
+}

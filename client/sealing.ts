@@ -1,0 +1,55 @@
+/**
+ * Sealing a clear PIN before it goes anywhere near Temporal (issue #5, section 1: the PIN never
+ * appears in clear in workflow history or logs). The client encrypts it with the merchant's RSA
+ * public key, exactly as the provider encrypts sensitive data (`encryptSensitive`,
+ * api/sensitive.ts); only the worker's activity opens it with the merchant private key.
+ *
+ * Key: `CARDFLOW_MERCHANT_PUBLIC_KEY` or `CARDFLOW_MERCHANT_PUBLIC_KEY_FILE` (PEM or base64 X.509
+ * DER, the api/config.ts naming). A backend that holds only the public key is the point; as a
+ * convenience for one-box setups (`npm start`, whose sandbox writes
+ * CARDFLOW_MERCHANT_PRIVATE_KEY_FILE), the public half of CARDFLOW_MERCHANT_PRIVATE_KEY(_FILE) is
+ * used when no public key is set.
+ */
+import type { KeyObject } from 'node:crypto';
+import { KeyFormatError, type KeyInput, privateKeyFrom, privateKeyFromFile, publicKeyFrom, publicKeyFromFile } from '../api/keys';
+import { PIN_RE } from '../api/rules';
+import { encryptSensitive } from '../api/sensitive';
+import { InvalidInputError } from './validation';
+
+export const MERCHANT_PUBLIC_KEY_ENV = 'CARDFLOW_MERCHANT_PUBLIC_KEY';
+
+/** No usable merchant key in the environment; the message names the variables, never key material. */
+export class MerchantKeyError extends Error {
+  readonly type = 'MerchantKeyError';
+  constructor(message: string) {
+    super(message);
+    this.name = 'MerchantKeyError';
+  }
+}
+
+/** The merchant public key from `env` (see the file comment for the variables). */
+export function merchantPublicKeyFromEnv(env: Record<string, string | undefined> = process.env): KeyObject {
+  const pick = (name: string) => ({ text: env[name]?.trim() || undefined, file: env[`${name}_FILE`]?.trim() || undefined });
+  const pub = pick(MERCHANT_PUBLIC_KEY_ENV);
+  const priv = pick('CARDFLOW_MERCHANT_PRIVATE_KEY');
+  try {
+    if (pub.text && pub.file) throw new MerchantKeyError(`${MERCHANT_PUBLIC_KEY_ENV} and ${MERCHANT_PUBLIC_KEY_ENV}_FILE: set only one`);
+    if (pub.text) return publicKeyFrom(pub.text, MERCHANT_PUBLIC_KEY_ENV);
+    if (pub.file) return publicKeyFromFile(pub.file, `${MERCHANT_PUBLIC_KEY_ENV}_FILE`);
+    if (priv.text) return publicKeyFrom(privateKeyFrom(priv.text, 'CARDFLOW_MERCHANT_PRIVATE_KEY'));
+    if (priv.file) return publicKeyFrom(privateKeyFromFile(priv.file, 'CARDFLOW_MERCHANT_PRIVATE_KEY_FILE'));
+  } catch (error) {
+    if (error instanceof KeyFormatError) throw new MerchantKeyError(error.message);
+    throw error;
+  }
+  throw new MerchantKeyError(`${MERCHANT_PUBLIC_KEY_ENV} or ${MERCHANT_PUBLIC_KEY_ENV}_FILE is required to seal a PIN`);
+}
+
+/**
+ * Checks a clear PIN (6 digits, spec: Limits, PIN) and seals it with `merchantPublicKey`. The
+ * error names the field and the rule only. The clear PIN is not kept anywhere.
+ */
+export function sealPinForWorkflow(pin: unknown, merchantPublicKey: KeyInput, field = 'pin'): string {
+  if (typeof pin !== 'string' || !PIN_RE.test(pin)) throw new InvalidInputError(field, [`${field}: must be exactly 6 digits`]);
+  return encryptSensitive(pin, merchantPublicKey);
+}

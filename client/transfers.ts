@@ -1,0 +1,80 @@
+/**
+ * Fund transfers for backend services (issue #5, section 2), workflow `fundTransfer`, id
+ * `transfer-<transferRef>`: TRANSFER moves WALLET → MARGIN, COLLECTION MARGIN → WALLET (spec:
+ * /account/transfer). The caller's `transferRef` is the idempotency key: a second start with the
+ * same reference returns the first execution (client/start.ts), and the merchantOrderNo derived
+ * from the workflow id makes the provider act once even across retries.
+ *
+ * Checked here before anything is contacted: type, amount (a decimal string > 0), account ids
+ * (digit strings, payer ≠ payee). Balance, account types and currency need the provider: the
+ * workflow checks them first and fails with InsufficientBalance / InvalidInput, sending nothing.
+ */
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { z } from 'zod';
+import { TRANSFER_TYPES } from '../api/rules';
+import { deriveMerchantOrderNo, Flows, WorkflowTypes } from '../domain';
+import { TRANSFER_STEP, transferStatusQuery, type FundTransferInput, type FundTransferResult, type FundTransferStatus } from '../domain/fund-transfer';
+import { businessRef, digitsId, parseInput, positiveAmount, refuse, waitOverrides } from './inputs';
+import { type StartOptions, type Started, startOnce } from './start';
+
+export const TRANSFER_ID_PREFIX = 'transfer-';
+
+/** `transfer-<transferRef>`. (Belongs in domain/fund-transfer.ts beside the other id helpers.) */
+export function transferWorkflowId(transferRef: string): string {
+  return `${TRANSFER_ID_PREFIX}${parseInput(businessRef, 'transferRef', transferRef)}`;
+}
+
+export const TransferRequestSchema = z
+  .object({
+    transferRef: businessRef,
+    type: z.enum(TRANSFER_TYPES, { error: `must be one of ${TRANSFER_TYPES.join(', ')}` }),
+    amount: positiveAmount,
+    payerAccountId: digitsId,
+    payeeAccountId: digitsId,
+    remark: z.string().max(200, { message: 'length must be at most 200 characters' }).optional(),
+    customerRef: businessRef.optional(),
+    wait: waitOverrides,
+  })
+  .strict();
+export type TransferRequest = z.input<typeof TransferRequestSchema>;
+
+const WHAT = 'transfer request';
+
+/** Validates a transfer request; throws `InvalidInputError` naming each field and rule. */
+export function parseTransferRequest(request: unknown): z.output<typeof TransferRequestSchema> {
+  const valid = parseInput(TransferRequestSchema, WHAT, request);
+  if (valid.payerAccountId === valid.payeeAccountId) refuse(WHAT, 'payeeAccountId', 'must differ from payerAccountId');
+  return valid;
+}
+
+/** Starts the transfer keyed `request.transferRef`, or returns the existing one (`started: false`): money moves once. */
+export async function startTransfer(client: Client, request: unknown, opts: StartOptions = {}): Promise<Started<FundTransferResult>> {
+  const { transferRef, ...input } = parseTransferRequest(request);
+  const workflowId = transferWorkflowId(transferRef);
+  return startOnce<FundTransferInput, FundTransferResult>(
+    client,
+    {
+      type: WorkflowTypes.fundTransfer,
+      workflowId,
+      input,
+      attributes: { flow: Flows.fundTransfer, orderNos: [deriveMerchantOrderNo(workflowId, TRANSFER_STEP)], ...(input.customerRef ? { customerRef: input.customerRef } : {}) },
+    },
+    opts,
+  );
+}
+
+export type TransferHandle = WorkflowHandle<(input: FundTransferInput) => Promise<FundTransferResult>>;
+
+export function transferHandle(client: Client, transferRef: string): TransferHandle {
+  return client.workflow.getHandle(transferWorkflowId(transferRef));
+}
+
+/** The transfer's stage and merchantOrderNo (the `transferStatus` query). */
+export async function getTransferStatus(client: Client, transferRef: string): Promise<FundTransferStatus> {
+  return transferHandle(client, transferRef).query(transferStatusQuery);
+}
+
+/** Waits for the transfer, confirmed in the ledger; throws `WorkflowFailedError` (cause type InsufficientBalance, InvalidInput, ...). */
+export async function awaitTransfer(client: Client, transferRef: string): Promise<FundTransferResult> {
+  return transferHandle(client, transferRef).result();
+}

@@ -1,0 +1,91 @@
+/**
+ * Wallet funding for backend services (issue #5, section 3), workflow `walletFunding`, id
+ * `funding-<fundingRef>`: the workflow reuses or creates the coin's deposit address, waits for the
+ * on-chain deposit, then optionally transfers the credit to a MARGIN account and deposits it to a
+ * card. The caller's `fundingRef` is the idempotency key (client/start.ts); the address to pay is
+ * in the `fundingStatus` query as soon as the workflow has it ({@link awaitDepositAddress}).
+ */
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { Flows, WorkflowTypes } from '../domain';
+import { fundingStatusQuery, type WalletFundingInput, type WalletFundingResult, type WalletFundingStatus } from '../domain/wallet-funding';
+import { businessRef, cardNoField, digitsId, parseInput, positiveAmount, waitOverrides } from './inputs';
+import { type StartOptions, type Started, startOnce } from './start';
+
+export const FUNDING_ID_PREFIX = 'funding-';
+
+/** `funding-<fundingRef>`. (Belongs in domain/wallet-funding.ts beside the other id helpers.) */
+export function fundingWorkflowId(fundingRef: string): string {
+  return `${FUNDING_ID_PREFIX}${parseInput(businessRef, 'fundingRef', fundingRef)}`;
+}
+
+export const FundingRequestSchema = z
+  .object({
+    fundingRef: businessRef,
+    coinKey: z.string({ error: 'is required' }).regex(/^[A-Za-z0-9_]{1,32}$/, { message: 'must be a coin key such as USDT_TRC20' }),
+    expectedAmount: positiveAmount.optional(),
+    txHash: z.string().regex(/^[A-Za-z0-9]{8,128}$/, { message: 'must be a transaction hash (letters and digits)' }).optional(),
+    deadlineMs: z.number().int().positive().optional(),
+    transfer: z.object({ payeeAccountId: digitsId, amount: positiveAmount.optional() }).strict().optional(),
+    cardDeposit: z.object({ cardNo: cardNoField, cardTypeId: digitsId, amount: positiveAmount.optional() }).strict().optional(),
+    customerRef: businessRef.optional(),
+    wait: waitOverrides,
+  })
+  .strict();
+export type FundingRequest = z.input<typeof FundingRequestSchema>;
+
+/** Validates a funding request; throws `InvalidInputError` naming each field and rule. */
+export function parseFundingRequest(request: unknown): z.output<typeof FundingRequestSchema> {
+  return parseInput(FundingRequestSchema, 'wallet funding request', request);
+}
+
+/** Starts the funding keyed `request.fundingRef`, or returns the existing one (`started: false`). */
+export async function startWalletFunding(client: Client, request: unknown, opts: StartOptions = {}): Promise<Started<WalletFundingResult>> {
+  const { fundingRef, ...input } = parseFundingRequest(request);
+  return startOnce<WalletFundingInput, WalletFundingResult>(
+    client,
+    {
+      type: WorkflowTypes.walletFunding,
+      workflowId: fundingWorkflowId(fundingRef),
+      input,
+      attributes: { flow: Flows.walletFunding, ...(input.customerRef ? { customerRef: input.customerRef } : {}) },
+    },
+    opts,
+  );
+}
+
+export type FundingHandle = WorkflowHandle<(input: WalletFundingInput) => Promise<WalletFundingResult>>;
+
+export function fundingHandle(client: Client, fundingRef: string): FundingHandle {
+  return client.workflow.getHandle(fundingWorkflowId(fundingRef));
+}
+
+/** The funding's stage, deposit address and deposit status (the `fundingStatus` query). */
+export async function getFundingStatus(client: Client, fundingRef: string): Promise<WalletFundingStatus> {
+  return fundingHandle(client, fundingRef).query(fundingStatusQuery);
+}
+
+/**
+ * Resolves with the deposit address to pay once the workflow has it, or with the status the
+ * funding ended in without one (failed before an address, e.g. a disabled coin).
+ */
+export async function awaitDepositAddress(
+  client: Client,
+  fundingRef: string,
+  opts: { pollMs?: number; signal?: AbortSignal } = {},
+): Promise<WalletFundingStatus> {
+  const handle = fundingHandle(client, fundingRef);
+  for (;;) {
+    const status = await handle.query(fundingStatusQuery).catch(() => undefined);
+    if (status?.address || status?.stage === 'failed' || status?.stage === 'completed') return status;
+    if (!status && (await handle.describe()).status.name !== 'RUNNING') return handle.query(fundingStatusQuery);
+    if (opts.signal?.aborted) throw new Error('stopped before the deposit address was known');
+    await sleep(opts.pollMs ?? 500, undefined, opts.signal ? { signal: opts.signal } : undefined).catch(() => undefined);
+  }
+}
+
+/** Waits for the funding; throws `WorkflowFailedError` (cause type DepositFailed, DepositExpired, ...). */
+export async function awaitFunding(client: Client, fundingRef: string): Promise<WalletFundingResult> {
+  return fundingHandle(client, fundingRef).result();
+}
