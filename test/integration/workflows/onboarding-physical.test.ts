@@ -13,7 +13,7 @@
  * missing number).
  */
 import { randomUUID } from 'node:crypto';
-import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { type WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { ProviderClient } from '../../../api/client';
 import { CARD_MERCHANT_ORDER_NO } from '../../../api/rules';
@@ -225,7 +225,7 @@ it('a bad input is refused before any provider call, naming each field', async (
       activation: { route: 'activation_code', sealedPin: '123456' },
       funding: { source: 'on_chain', coinKey: 'USDT_TRC20' },
       wait: FAST_WAIT,
-    } as OnboardingInput);
+    });
     return handle.result().then(
       () => undefined,
       (e: WorkflowFailedError) => e.cause,
