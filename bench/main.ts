@@ -32,6 +32,7 @@ import { ZERO_DELAYS, startSandbox } from '../sandbox/index';
 import { resolveTemporalCli } from '../scripts/lib/temporal-cli';
 import { startWebhookReceiver } from '../webhooks/receiver';
 import { bundleCardflowWorkflows, createWorker } from '../workers/create-worker';
+import { b2bHolder as holder } from '../test/fixtures/holders';
 import { COUNTING_RULE, collectHistories, countActions, metricDelta, parseActionMetric } from './actions';
 import * as baselineActivities from './baseline.activities';
 import { mib, percentile } from './stats';
@@ -50,22 +51,6 @@ const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d').split(',').map((p) 
 const CARD_TYPE_B2B_WITH_DEPOSIT = '1852379830190366720';
 
 const say = (line: string) => console.log(line);
-
-function holder(email: string) {
-  return {
-    shape: 'B2B' as const,
-    areaCode: '+1',
-    mobile: `555${Math.floor(Math.random() * 1e7).toString().padStart(7, '0')}`,
-    email,
-    firstName: 'Bench',
-    lastName: 'Customer',
-    birthday: '1990-01-31',
-    country: 'US',
-    town: 'US0101',
-    address: '1 Main Street',
-    postCode: '10001',
-  };
-}
 
 function onboardingInput(tag: string, emailLocal: string, wait: WaitOverrides) {
   const customerRef = `bench-${tag}-${randomUUID().slice(0, 12)}`;

@@ -9,6 +9,7 @@ import { type ProviderClient, createProviderClient } from '../../../api/client';
 import { operations } from '../../../api/operations';
 import { type RunningSandbox, ZERO_DELAYS, startSandbox } from '../../../sandbox/index';
 import { luhnCheckDigit } from '../../../sandbox/random';
+import { b2bHolder, b2cHolder, requestFields } from '../../fixtures/holders';
 import { helperPost, plain } from './support';
 
 // Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not reach here).
@@ -24,18 +25,7 @@ const PNG = { filename: 'id.png', contentType: 'image/png', data: new Uint8Array
 let seq = 0;
 const orderNo = () => `RT${String(++seq).padStart(22, '0')}`;
 
-const b2b = (email: string) => ({
-  areaCode: '+1',
-  mobile: '4155550100',
-  email,
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  birthday: '1990-12-10',
-  country: 'US',
-  town: 'US0102',
-  address: '1 Market Street',
-  postCode: '94105',
-});
+const b2b = (email: string) => requestFields(b2bHolder(email));
 const idv = (email: string) => ({
   areaCode: '+1',
   mobile: '4155550101',
@@ -156,30 +146,7 @@ beforeAll(async () => {
     cardHolderModel: 'B2C',
     merchantOrderNo: orderNo(),
     cardTypeId: TYPES.physicalB2C,
-    areaCode: '+44',
-    mobile: '7700900123',
-    email: 'grace@example.com',
-    firstName: 'Grace',
-    lastName: 'Hopper',
-    birthday: '1985-04-02',
-    nationality: 'GB',
-    country: 'GB',
-    town: 'GB0101',
-    address: '10 Downing Street',
-    postCode: 'SW1A2AA',
-    gender: 'F',
-    occupation: '15-1252',
-    annualSalary: '80000 USD',
-    accountPurpose: 'Online shopping',
-    expectedMonthlyVolume: '2000 USD',
-    idType: 'PASSPORT',
-    idNumber: 'P1234567',
-    issueDate: '2020-01-01',
-    idNoExpiryDate: '2030-01-01',
-    idFrontId: ctx.files[0]!,
-    idBackId: ctx.files[1]!,
-    idHoldId: ctx.files[2]!,
-    ipAddress: '203.0.113.7',
+    ...requestFields(b2cHolder({ email: 'grace@example.com', idNumber: 'P1234567', fileIds: ctx.files })),
   });
   await settle();
   const printed = '522981000000001';

@@ -24,6 +24,7 @@ import { startSandbox, ZERO_DELAYS } from '../../../sandbox';
 import { startWebhookReceiver } from '../../../webhooks/receiver';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
 import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../../support/temporal-env';
+import { b2bHolder } from '../../fixtures/holders';
 import { CARD_TYPES, FAST_WAIT } from '../workflows/harness';
 import { decodedHistoryText, exportHistoryBytes, holdsCvv } from './history-scan';
 
@@ -33,19 +34,14 @@ const codec = new AesGcmPayloadCodec(keyring);
 
 const suffix = Math.random().toString(36).slice(2, 8);
 /** Distinctive values, so a hit in the bytes can only be a leak. */
-const holder = {
-  shape: 'B2B' as const,
-  areaCode: '+1',
+const holder = b2bHolder(`zoltana.${suffix}@example.com`, {
   mobile: `5557${Math.floor(Math.random() * 1e6).toString().padStart(6, '0')}`,
-  email: `zoltana.${suffix}@example.com`,
   firstName: 'Zoltana',
   lastName: 'Quibbleworth',
   birthday: '1987-03-14',
-  country: 'US',
-  town: 'US0101',
   address: '77 Wintergreen Lane',
   postCode: 'QX7733',
-};
+});
 
 let bundle: WorkflowBundle;
 beforeAll(async () => {

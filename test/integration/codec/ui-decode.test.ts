@@ -30,6 +30,7 @@ import { resolveTemporalCli } from '../../../scripts/lib/temporal-cli';
 import { startWebhookReceiver } from '../../../webhooks/receiver';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
 import { uniqueTaskQueue } from '../../support/temporal-env';
+import { b2bHolder } from '../../fixtures/holders';
 import { CARD_TYPES, FAST_WAIT } from '../workflows/harness';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -39,19 +40,14 @@ const chromiumPath = process.env.CARDFLOW_CHROMIUM ?? '/usr/bin/chromium';
 const keyring = parseKeyList(`ui-proof:${randomBytes(32).toString('base64')}`);
 const dataConverter = createDataConverter(keyring);
 const suffix = Math.random().toString(36).slice(2, 8);
-const holder = {
-  shape: 'B2B' as const,
-  areaCode: '+1',
+const holder = b2bHolder(`marguerite.${suffix}@example.com`, {
   mobile: `5558${Math.floor(Math.random() * 1e6).toString().padStart(6, '0')}`,
-  email: `marguerite.${suffix}@example.com`,
   firstName: 'Marguerite',
   lastName: 'Fennimore',
   birthday: '1979-11-02',
-  country: 'US',
-  town: 'US0101',
   address: '12 Larkspur Road',
   postCode: 'LK1212',
-};
+});
 
 async function freePort(): Promise<number> {
   const server = createServer();

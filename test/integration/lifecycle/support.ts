@@ -13,6 +13,7 @@ import type { CardflowActivities } from '../../../activities';
 import { sealPin } from '../../../activities/secrets';
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { createWorker } from '../../../workers/create-worker';
+import { b2cHolder, requestFields } from '../../fixtures/holders';
 import { connectTestNativeConnection, testTemporalServer } from '../../support/temporal-env';
 import { startHarness, workflowBundle, type Harness, type HarnessOptions } from '../workflows/harness';
 
@@ -92,30 +93,7 @@ export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: 
     cardHolderModel: 'B2C',
     merchantOrderNo: testOrderNo(),
     cardTypeId: PHYSICAL_TYPE,
-    areaCode: '+44',
-    mobile: `77009${Math.floor(Math.random() * 1e5).toString().padStart(5, '0')}`,
-    email: `grace+${unique}@example.com`,
-    firstName: 'Grace',
-    lastName: 'Hopper',
-    birthday: '1985-04-02',
-    nationality: 'GB',
-    country: 'GB',
-    town: 'GB0101',
-    address: '10 Downing Street',
-    postCode: 'SW1A2AA',
-    gender: 'F',
-    occupation: '15-1252',
-    annualSalary: '80000 USD',
-    accountPurpose: 'Online shopping',
-    expectedMonthlyVolume: '2000 USD',
-    idType: 'PASSPORT',
-    idNumber: `P${unique}`,
-    issueDate: '2020-01-01',
-    idNoExpiryDate: '2030-01-01',
-    idFrontId: files[0]!,
-    idBackId: files[1]!,
-    idHoldId: files[2]!,
-    ipAddress: '203.0.113.7',
+    ...requestFields(b2cHolder({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds: files })),
   });
   await eventually(
     async () => (await provider.queryCardholders({ pageNum: 1, pageSize: 10, holderId: holder.holderId })).records[0]?.status,

@@ -1,5 +1,6 @@
 /** Shared inputs for the engine tests: catalog ids, cardholder requests, order numbers, files. */
 import type { UploadedFile } from '../../../sandbox/contract';
+import { b2bHolder as sampleB2b, b2cHolder as sampleB2c, requestFields } from '../../fixtures/holders';
 import type { Harness } from './harness';
 
 export const TYPES = {
@@ -33,22 +34,7 @@ export function magicOrderNo(suffix: '_FAIL' | '_STALL'): string {
 }
 
 export function b2bHolder(email: string, overrides: Record<string, unknown> = {}) {
-  return {
-    cardHolderModel: 'B2B' as const,
-    merchantOrderNo: orderNo(),
-    cardTypeId: TYPES.b2bVirtual,
-    areaCode: '+1',
-    mobile: '4155550100',
-    email,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    birthday: '1990-12-10',
-    country: 'US',
-    town: 'US0102',
-    address: '1 Market Street',
-    postCode: '94105',
-    ...overrides,
-  };
+  return { cardHolderModel: 'B2B' as const, merchantOrderNo: orderNo(), cardTypeId: TYPES.b2bVirtual, ...requestFields(sampleB2b(email)), ...overrides };
 }
 
 export const PNG: UploadedFile = {
@@ -62,36 +48,10 @@ export function upload(h: Harness): string {
 }
 
 export function b2cHolder(h: Harness, email: string, overrides: Record<string, unknown> = {}) {
-  return {
-    cardHolderModel: 'B2C' as const,
-    merchantOrderNo: orderNo(),
-    cardTypeId: TYPES.physicalB2C,
-    areaCode: '+44',
-    mobile: '7700900123',
-    email,
-    firstName: 'Grace',
-    lastName: 'Hopper',
-    birthday: '1985-04-02',
-    nationality: 'GB',
-    country: 'GB',
-    town: 'GB0101',
-    address: '10 Downing Street',
-    postCode: 'SW1A2AA',
-    gender: 'F' as const,
-    occupation: '15-1252',
-    annualSalary: '80000 USD',
-    accountPurpose: 'Online shopping',
-    expectedMonthlyVolume: '2000 USD',
-    idType: 'PASSPORT' as const,
-    idNumber: `P${email.length}${email.charCodeAt(0)}${counter++}`,
-    issueDate: '2020-01-01',
-    idNoExpiryDate: '2030-01-01',
-    idFrontId: upload(h),
-    idBackId: upload(h),
-    idHoldId: upload(h),
-    ipAddress: '203.0.113.7',
-    ...overrides,
-  };
+  const merchantOrderNo = orderNo();
+  const idNumber = `P${email.length}${email.charCodeAt(0)}${counter++}`;
+  const fileIds = [upload(h), upload(h), upload(h)];
+  return { cardHolderModel: 'B2C' as const, merchantOrderNo, cardTypeId: TYPES.physicalB2C, ...requestFields(sampleB2c({ email, idNumber, fileIds })), ...overrides };
 }
 
 /** Creates a B2B holder and runs its review to pass_audit; returns holderId. */
