@@ -2,9 +2,12 @@
  * The real worker process (`workers/main.ts` under tsx's loader) as a child of a test, with the environment a
  * deployed worker gets and nothing inherited from jest. Its stdout and stderr are always read
  * (a piped child whose output is never drained blocks once the pipe buffer fills) and kept, so a
- * failing test can show what the worker said.
+ * failing test can show what the worker said. Also {@link startProviderGate}: the worker's way
+ * to the provider, able to hold answers so a kill lands after a mutation was committed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '../..');
@@ -53,6 +56,90 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
     async stop(signal) {
       if (!hasExited()) child.kill(signal);
       await exited;
+    },
+  };
+}
+
+/**
+ * A pass-through HTTP proxy between a worker process and the provider sandbox that can hold the
+ * answers of chosen operations: the request is forwarded, the provider acts (the change is
+ * committed), and the answer is kept from the worker. A worker killed while answers are held
+ * dies exactly where a mutation was sent but its outcome not recorded, which a timer cannot
+ * arrange reliably. Point the worker's `CARDFLOW_PROVIDER_BASE_URL` at {@link ProviderGate.url}.
+ */
+export interface ProviderGate {
+  /** The proxy's base URL (same path as the upstream base URL). */
+  url: string;
+  /** Holds the answers of requests to these paths from now on (replaces the set held). */
+  hold(paths: string[]): void;
+  /** Answers pass through again (answers already held stay unanswered). */
+  release(): void;
+  /** How many answers of `path` were held so far (each one a committed request). */
+  heldCount(path: string): number;
+  /** Resolves once `counts[path]` answers of each path were held; rejects after `timeoutMs`. */
+  waitForHeld(counts: Record<string, number>, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startProviderGate(upstreamBaseUrl: string): Promise<ProviderGate> {
+  const upstream = new URL(upstreamBaseUrl);
+  let holding = new Set<string>();
+  const held = new Map<string, number>();
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      const forward = httpRequest(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        (answer) => {
+          const body: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => body.push(chunk));
+          answer.on('end', () => {
+            if (holding.has(path)) {
+              held.set(path, (held.get(path) ?? 0) + 1);
+              return; // committed upstream; the caller never hears of it
+            }
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.end(Buffer.concat(body));
+          });
+        },
+      );
+      forward.on('error', () => res.destroy());
+      forward.end(Buffer.concat(chunks));
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const heldCount = (path: string) => held.get(path) ?? 0;
+
+  return {
+    url: upstreamBaseUrl.replace(upstream.host, `127.0.0.1:${port}`),
+    hold: (paths) => {
+      holding = new Set(paths);
+    },
+    release: () => {
+      holding = new Set();
+    },
+    heldCount,
+    async waitForHeld(counts, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      const missing = () => Object.entries(counts).filter(([path, n]) => heldCount(path) < n);
+      while (missing().length > 0) {
+        if (Date.now() > deadline) {
+          throw new Error(`answers not held in time: ${missing().map(([path, n]) => `${path} ${heldCount(path)}/${n}`).join(', ')}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
