@@ -4,14 +4,7 @@
  * review (platform, then bank) is awaited; a reject waits for corrected data through the
  * validated `correctCardholder` Update and resubmits it; a deadline ends the wait.
  */
-import {
-  condition,
-  getExternalWorkflowHandle,
-  log,
-  setHandler,
-  workflowInfo,
-  type ApplicationFailure,
-} from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { CardholderReview } from '../activities/types';
 import { cardholderDataIssues, type CardholderData } from '../domain/cardholder-data';
 import {
@@ -29,12 +22,12 @@ import { holderEligibilityIssues } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { orderNosKey } from '../domain/start-attributes';
-import { providerEventSignal } from '../domain/provider-event';
 import type { CardType } from '../api/schemas/card-type';
 import { failed, failIssues, failWith, isTimeout, summarize } from './failures';
 import { EventInbox } from './inbox';
 import { providerCalls, reviewWait } from './profiles';
 import { Attributes, isChild } from './search';
+import { trackStatus } from './tracked-status';
 import { waitForReview } from './waits';
 
 /** Why corrected data cannot be used: the field and the rule, never the value. */
@@ -52,9 +45,7 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
   const info = workflowInfo();
   const inbox = new EventInbox();
   const attributes = new Attributes(input.startAttributes);
-  const status: CardholderOnboardingStatus = { stage: 'validating', resubmissions: 0 };
   const deadlineAt = Date.now() + (input.reviewDeadlineMs ?? DEFAULT_REVIEW_DEADLINE_MS);
-  status.deadlineAt = deadlineAt;
   let cardType: CardType | undefined = input.cardType;
   let holder = input.holder;
   let correction: CardholderData | undefined;
@@ -62,8 +53,9 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
   let accepted = 0;
   let sent = 0;
 
-  setHandler(providerEventSignal, (event) => void inbox.add(event));
-  setHandler(cardholderStatusQuery, () => status);
+  // The signal, then the query, then the Update: the order the saved histories were made with.
+  const tracker = trackStatus<CardholderOnboardingStatus>({ stage: 'validating', resubmissions: 0, deadlineAt }, cardholderStatusQuery, inbox);
+  const { status, fail } = tracker;
   setHandler(
     correctCardholderUpdate,
     async ({ holder: corrected }) => {
@@ -91,18 +83,14 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
       log.warn('could not tell the parent about cardholder progress', { error: summarize(error).message });
     }
   };
+  /** Moves to a stage; with a review, the status also shows the holder and where its review stands. */
   const enter = (stage: CardholderStage, review?: CardholderReview) => {
-    status.stage = stage;
+    tracker.enter(stage);
     if (review) {
       status.holderId = review.holderId;
       status.status = review.status;
       status.statusFlowLocation = review.statusFlowLocation;
     }
-  };
-  const fail = (failure: ApplicationFailure): never => {
-    status.stage = 'failed';
-    status.failure = { type: failure.type ?? 'Error', message: failure.message };
-    throw failure;
   };
 
   try {
