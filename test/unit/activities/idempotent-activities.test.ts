@@ -8,6 +8,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createActivities } from '../../../activities';
 import type { ProviderPort } from '../../../activities/deps';
 import { ProviderBusinessError, ProviderTimeoutError, ProviderValidationError } from '../../../api/errors';
+import { b2bHolder } from '../../fixtures/holders';
 
 const ORDER = 'CF0123456789abcdef0123456789abcd';
 
@@ -100,19 +101,7 @@ describe('createCardholder', () => {
         records: [{ holderId: '77', merchantOrderNo: ORDER, cardTypeId: '1', statusFlowLocation: 'admin', status: 'wait_audit', respMsg: null }],
       }),
     });
-    const holder = {
-      shape: 'B2B' as const,
-      areaCode: '+1',
-      mobile: '5550100',
-      email: 'a@example.com',
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      birthday: '1990-01-01',
-      country: 'US',
-      town: 'US0101',
-      address: '1 Main Street',
-      postCode: '10001',
-    };
+    const holder = b2bHolder('a@example.com');
     const result = await new MockActivityEnvironment().run(createActivities({ provider: p }).createCardholder, { merchantOrderNo: ORDER, cardTypeId: '1', holder });
     expect(result).toEqual({ holderId: '77', status: 'wait_audit', statusFlowLocation: 'admin', merchantOrderNo: ORDER });
     expect(p.createCardholder).toHaveBeenCalledWith(expect.objectContaining({ merchantOrderNo: ORDER, cardHolderModel: 'B2B' }), expect.anything());

@@ -1,5 +1,5 @@
 import type { CardType } from '../../../api/schemas/card-type';
-import type { B2bCardholder, B2cCardholder } from '../../../domain/cardholder-data';
+import { b2bHolder as sampleB2b, b2cHolder as sampleB2c } from '../../fixtures/holders';
 
 /** A card type in program types, shaped like the sandbox's B2B virtual bin. */
 export function cardType(overrides: Partial<CardType> = {}): CardType {
@@ -41,35 +41,6 @@ export function cardType(overrides: Partial<CardType> = {}): CardType {
   };
 }
 
-export const b2bHolder: B2bCardholder = {
-  shape: 'B2B',
-  areaCode: '+1',
-  mobile: '5550100',
-  email: 'ops@example.com',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  birthday: '1990-01-31',
-  country: 'US',
-  town: 'US-NYC',
-  address: '1 Main Street',
-  postCode: '10001',
-};
-
-export const b2cHolder: B2cCardholder = {
-  ...b2bHolder,
-  shape: 'B2C',
-  nationality: 'GB',
-  gender: 'F',
-  occupation: 'ENGINEER',
-  annualSalary: '50000 USD',
-  accountPurpose: 'Online purchases',
-  expectedMonthlyVolume: '1000 USD',
-  idType: 'PASSPORT',
-  idNumber: 'X1234567',
-  issueDate: '2020-01-01',
-  idNoExpiryDate: '2030-01-01',
-  idFrontId: 'f1',
-  idBackId: 'f2',
-  idHoldId: 'f3',
-  ipAddress: '203.0.113.9',
-};
+/** The shared sample holders (test/fixtures/holders.ts), fixed values for the pure domain tests. */
+export const b2bHolder = sampleB2b('ops@example.com');
+export const b2cHolder = sampleB2c({ email: 'grace@example.com', idNumber: 'X1234567', fileIds: ['f1', 'f2', 'f3'] });

@@ -11,7 +11,7 @@ import { WorkOrderSchema } from '../../../api/schemas/work-order';
 import { ENGINE_OPERATIONS } from '../../../sandbox/engine';
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { createHarness, wire, type OpName } from './harness';
-import { approvedB2bHolder, b2bHolder, orderNo, PNG, TYPES } from './fixtures';
+import { approvedB2bHolder, b2bHolder, b2cHolder, orderNo, PNG, TYPES } from './fixtures';
 
 describe('every operation', () => {
   it('is handled by the engine', () => {
@@ -105,35 +105,7 @@ describe('every operation', () => {
     await h.settle();
 
     // Physical card: PIN and activation.
-    const { holderId: b2c } = call('createCardholder', {
-      cardHolderModel: 'B2C',
-      merchantOrderNo: orderNo(),
-      cardTypeId: TYPES.physicalB2C,
-      areaCode: '+44',
-      mobile: '7700900999',
-      email: 'b2c.ops@example.com',
-      firstName: 'Phys',
-      lastName: 'Ical',
-      birthday: '1970-01-01',
-      nationality: 'GB',
-      country: 'GB',
-      town: 'GB0201',
-      address: '1 Royal Mile',
-      postCode: 'EH11',
-      gender: 'M',
-      occupation: '11-1011',
-      annualSalary: '1 GBP',
-      accountPurpose: 'Travel',
-      expectedMonthlyVolume: '1 GBP',
-      idType: 'PASSPORT',
-      idNumber: 'X1234567',
-      issueDate: '2020-02-02',
-      idNoExpiryDate: '2030-02-02',
-      idFrontId: call('uploadFile', { category: 'card', file: PNG }, PNG).fileId,
-      idBackId: call('uploadFile', { category: 'card', file: PNG }, PNG).fileId,
-      idHoldId: call('uploadFile', { category: 'card', file: PNG }, PNG).fileId,
-      ipAddress: '192.0.2.2',
-    });
+    const { holderId: b2c } = call('createCardholder', b2cHolder(h, 'b2c.ops@example.com'));
     await h.settle();
     const physical = call('createCard', { merchantOrderNo: orderNo(), holderId: b2c, cardTypeId: TYPES.physicalB2C, amount: '50', cardNumber: `522981000000000${luhnCheckDigit('522981000000000')}` });
     await h.settle();

@@ -1,7 +1,7 @@
 /** Card creation, deposit, freeze/unfreeze with the ledger checked to the cent, and the card rules. */
 import { SandboxErrorCode } from '../../../sandbox/contract';
 import { createHarness, type Harness } from './harness';
-import { approvedB2bHolder, magicOrderNo, orderNo, TYPES } from './fixtures';
+import { approvedB2bHolder, b2bHolder, magicOrderNo, orderNo, TYPES } from './fixtures';
 
 function wallet(h: Harness) {
   return h.call('getAccountInfo', {}).find((a) => a.accountType === 'WALLET')!;
@@ -188,21 +188,7 @@ describe('card rules', () => {
   });
 
   it('refuses a cardholder still in review', () => {
-    const pending = h.call('createCardholder', {
-      cardHolderModel: 'B2B',
-      merchantOrderNo: orderNo(),
-      cardTypeId: TYPES.b2bVirtual,
-      areaCode: '+1',
-      mobile: '4155550101',
-      email: 'pending@example.com',
-      firstName: 'Alan',
-      lastName: 'Turing',
-      birthday: '1980-06-23',
-      country: 'US',
-      town: 'US0101',
-      address: '2 Main Street',
-      postCode: '90001',
-    });
+    const pending = h.call('createCardholder', b2bHolder('pending@example.com'));
     const e = refuse({ merchantOrderNo: orderNo(), holderId: pending.holderId, cardTypeId: TYPES.b2bVirtual, amount: '10' });
     expect([e.code, e.message]).toEqual([40005, expect.stringMatching(/^holderId: .*pass_audit/)]);
   });

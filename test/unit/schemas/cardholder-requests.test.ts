@@ -11,43 +11,18 @@ import {
   UpdateCardholderV1RequestSchema,
   allowedIdTypes,
 } from '../../../api/schemas/cardholder-requests';
+import { b2bHolder, b2cHolder, requestFields } from '../../fixtures/holders';
 import { issues } from './helpers';
 
 const BIG_ID = '1852379830190366720';
 
-const contact = {
-  areaCode: '+1',
-  mobile: '5550100',
-  email: 'ada@example.com',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-};
-const address = {
-  birthday: '1990-02-28',
-  country: 'US',
-  town: 'US-CA-LA',
-  address: '1 Main St-2',
-  postCode: '90001',
-};
-const b2b = { cardHolderModel: 'B2B', merchantOrderNo: 'h'.repeat(20), cardTypeId: BIG_ID, ...contact, ...address };
-const b2c = {
-  ...b2b,
-  cardHolderModel: 'B2C',
-  nationality: 'US',
-  gender: 'F',
-  occupation: '1001',
-  annualSalary: '50000 USD',
-  accountPurpose: 'Online shopping',
-  expectedMonthlyVolume: '1000 USD',
-  idType: 'PASSPORT',
-  idNumber: 'P1234567',
-  issueDate: '2020-01-01',
-  idNoExpiryDate: '2030-01-01',
-  idFrontId: 'f1',
-  idBackId: 'f2',
-  idHoldId: 'f3',
-  ipAddress: '203.0.113.7',
-};
+/** The shared sample holders (test/fixtures/holders.ts) as request fields; a hyphen in the address is allowed. */
+const ada = requestFields(b2bHolder('ada@example.com', { address: '1 Main St-2' }));
+const grace = requestFields(b2cHolder({ email: 'grace@example.com', idNumber: 'P1234567', fileIds: ['f1', 'f2', 'f3'] }));
+/** What the IDV requests share with v2: how to reach the holder and the name. */
+const contact = { areaCode: ada.areaCode, mobile: ada.mobile, email: ada.email, firstName: ada.firstName, lastName: ada.lastName };
+const b2b = { cardHolderModel: 'B2B', merchantOrderNo: 'h'.repeat(20), cardTypeId: BIG_ID, ...ada };
+const b2c = { ...b2b, cardHolderModel: 'B2C', ...grace };
 
 describe('v2 create', () => {
   it('accepts B2B and B2C shapes and sends ids as exact JSON numbers', () => {
@@ -198,7 +173,7 @@ describe('IDV', () => {
 });
 
 describe('deprecated v1', () => {
-  const v1 = { merchantOrderNo: 'v'.repeat(20), cardTypeId: '7', ...contact, ...address, nationality: 'GB' };
+  const v1 = { merchantOrderNo: 'v'.repeat(20), cardTypeId: '7', ...ada, nationality: 'GB' };
 
   it('create requires nationality outside the restricted list', () => {
     expect(issues(CreateCardholderV1RequestSchema, v1)).toEqual([]);
