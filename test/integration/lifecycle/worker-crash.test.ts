@@ -1,6 +1,8 @@
 /**
  * Issue #5, "Done when": every mutating operation a merchant runs through the lifecycle
- * workflows survives a worker crash without duplicating anything.
+ * workflows survives a worker crash without duplicating anything: cardholder create and update
+ * (correction), shared account, transfers both ways, wallet address, card deposits, freeze,
+ * unfreeze, PIN, activation by code, work order, and an Update of the card entity.
  *
  * The real worker process (`workers/main.ts`) reaches the provider through a gate
  * (test/support/worker-process.ts) that forwards each mutation, lets the sandbox commit it, and
@@ -13,7 +15,7 @@
  * One kill serves every workflow (they are started together), so the test waits for one timeout.
  * The workflows are split over two task queues, each with its own worker process killed at the
  * same moment: a worker's provider client has a pool of 10 connections, and a held answer keeps
- * one busy, so one worker could not hold all 13 and still make the reads the others need.
+ * one busy, so one worker could not hold all 15 and still make the reads the others need.
  */
 import { randomBytes } from 'node:crypto';
 import { Client, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
@@ -22,6 +24,7 @@ import { add, cmp, sub } from '../../../api/money';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
 import { cardEntityWorkflowId, cardSnapshotQuery, freezeUpdate } from '../../../domain/card-entity';
+import { cardholderStatusQuery, correctCardholderUpdate, type CardholderOnboardingResult } from '../../../domain/cardholder-onboarding';
 import type { CardDepositResult } from '../../../domain/card-deposit';
 import type { CardOperationOutcome } from '../../../domain/card-operations';
 import type { FundTransferResult } from '../../../domain/fund-transfer';
@@ -31,9 +34,12 @@ import type { SharedAccountResult } from '../../../domain/shared-account';
 import type { WalletFundingResult } from '../../../domain/wallet-funding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { testTemporalServer } from '../../support/temporal-env';
+import { cardholdersByEmail } from '../workflows/harness';
+import { b2bHolder, uniqueEmail } from '../workflows/holders';
 import { startProviderGate, startWorkerProcess, type ProviderGate, type WorkerProcess } from '../../support/worker-process';
 import {
   account,
+  CARD_TYPES,
   eventually,
   FAST_WAIT,
   physicalCard,
@@ -62,6 +68,8 @@ const HELD = {
   submitWorkOrder: 1,
   createSharedAccount: 1,
   createWalletAddress: 1,
+  createCardholder: 1,
+  updateCardholder: 1, // the correction of a rejected holder
 } as const satisfies Partial<Record<keyof typeof operations, number>>;
 
 let h: LifecycleHarness;
@@ -190,6 +198,10 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   const fundingTransfer = await start('a', WorkflowTypes.walletFunding, 'crash-funding-transfer', { coinKey: 'USDT_TRC20', expectedAmount: '150', transfer: { payeeAccountId: f.margin } });
   const fundingDeposit = await start('b', WorkflowTypes.walletFunding, 'crash-funding-deposit', { coinKey: 'USDT_TRC20', expectedAmount: '60', cardDeposit: { cardNo: f.fundedCard, cardTypeId: SUBSCRIPTION_TYPE, amount: '30' } });
   for (const funding of [fundingTransfer, fundingDeposit]) await until(() => funding.query<{ stage: string }>('fundingStatus'), (s) => s.stage === 'awaiting_deposit', 'awaiting_deposit');
+  // A holder rejected by the platform waits for its correction.
+  const rejectedEmail = uniqueEmail('reject.admin');
+  const holderUpdate = await start('a', WorkflowTypes.cardholderOnboarding, 'crash-holder-update', { cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(rejectedEmail) });
+  await until(() => holderUpdate.query(cardholderStatusQuery), (s) => s.stage === 'awaiting_correction', 'awaiting_correction');
   const entity = await client.workflow.start(WorkflowTypes.cardEntity, { taskQueue: queueName('b'), workflowId: cardEntityWorkflowId(f.entityCard), args: [{ cardNo: f.entityCard, wait: FAST_WAIT }] });
   await until(() => entity.query(cardSnapshotQuery), (s) => s.status === 'Normal', 'card entity ready');
 
@@ -200,7 +212,10 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', amount: '150' });
   await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', amount: '60' });
   const sealedPin = h.seal('246810');
+  const createdEmail = uniqueEmail('crash.create');
+  const correctedEmail = uniqueEmail('crash.corrected');
   const handles = {
+    holderCreate: await start('a', WorkflowTypes.cardholderOnboarding, 'crash-holder-create', { cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(createdEmail) }),
     shared: await start('a', WorkflowTypes.sharedAccount, 'crash-shared', { accountName: `Crash shared ${run}` }),
     out: await start('a', WorkflowTypes.fundTransfer, 'crash-transfer', { type: 'TRANSFER', amount: '125.37', payerAccountId: f.walletId, payeeAccountId: f.margin }),
     back: await start('a', WorkflowTypes.fundTransfer, 'crash-collection', { type: 'COLLECTION', amount: '25.05', payerAccountId: f.margin, payeeAccountId: f.walletId }),
@@ -212,6 +227,7 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
     byOrder: await start('b', WorkflowTypes.physicalCardActivation, activationWorkflowId(f.orderCard), { cardNo: f.orderCard, route: 'work_order', workOrder: { files: [{ ref: 'card-photo.png' }] } }),
     deposit: await start('a', WorkflowTypes.cardDeposit, 'crash-deposit', { cardNo: f.depositCard, amount: '20', cardTypeId: SUBSCRIPTION_TYPE }),
   };
+  const correction = await holderUpdate.startUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(correctedEmail) }], waitForStage: WorkflowUpdateStage.ACCEPTED });
   const entityFreeze = await entity.startUpdate(freezeUpdate, { args: [{ requestId: 'crash-1' }], waitForStage: WorkflowUpdateStage.ACCEPTED });
 
   // Every mutation committed by the sandbox, none answered: kill both workers there.
@@ -223,7 +239,8 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   const second = [workerProcess('a'), workerProcess('b')];
   await until(() => handles.fundingAddress.query<{ stage: string }>('fundingStatus'), (s) => s.stage === 'awaiting_deposit', 'BEP20 address');
   await h.helper('creditWalletDeposit', { coinKey: 'USDT_BEP20', amount: '40' });
-  const [shared, out, back, fundingAddress, freeze, unfreeze, pin, byCode, byOrder, deposit] = (await Promise.all(Object.values(handles).map((handle) => handle.result()))) as [
+  const [holderCreated, shared, out, back, fundingAddress, freeze, unfreeze, pin, byCode, byOrder, deposit] = (await Promise.all(Object.values(handles).map((handle) => handle.result()))) as [
+    CardholderOnboardingResult,
     SharedAccountResult,
     FundTransferResult,
     FundTransferResult,
@@ -237,6 +254,8 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   ];
   const [funded, fundedDeposit] = (await Promise.all([fundingTransfer.result(), fundingDeposit.result()])) as [WalletFundingResult, WalletFundingResult];
   const frozen = await entityFreeze.result();
+  await correction.result();
+  const holderCorrected = (await holderUpdate.result()) as CardholderOnboardingResult;
   // The same request again after the crash: the first answer, nothing sent.
   const repeated = await entity.executeUpdate(freezeUpdate, { args: [{ requestId: 'crash-1' }] });
   expect(repeated.merchantOrderNo).toBe(frozen.merchantOrderNo);
@@ -244,6 +263,8 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   // The kill landed after each send and before its outcome was recorded: only a later attempt completed it.
   const completions: Array<{ workflowId: string; type: string; attempts: number[] }> = [];
   for (const [workflowId, type] of [
+    [handles.holderCreate.workflowId, 'createCardholder'],
+    [holderUpdate.workflowId, 'updateCardholder'],
     [handles.shared.workflowId, 'ensureSharedAccount'],
     [handles.out.workflowId, 'transferFunds'],
     [handles.back.workflowId, 'transferFunds'],
@@ -261,6 +282,13 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
     completions.push({ workflowId, type, attempts: await attempts(workflowId, type) });
   }
   expect(completions.filter((c) => c.attempts.length !== 1 || c.attempts[0]! < 2)).toEqual([]);
+
+  // Cardholders: one created per email; the corrected one is the rejected holder, resubmitted once.
+  expect(await cardholdersByEmail(h.provider, createdEmail)).toHaveLength(1);
+  const corrected = await cardholdersByEmail(h.provider, correctedEmail);
+  expect(corrected.map((c) => [c.holderId, c.status])).toEqual([[holderCorrected.holderId, 'pass_audit']]);
+  expect(await cardholdersByEmail(h.provider, rejectedEmail)).toHaveLength(0);
+  expect([holderCreated.status, holderCorrected.resubmissions]).toEqual(['pass_audit', 1]);
 
   // Transfers: each retry was told "Duplicate order number" (sent: false); two ledger legs each.
   const childTransfer = (await client.workflow.getHandle(`${fundingTransfer.workflowId}/transfer`).result()) as FundTransferResult;
