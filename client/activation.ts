@@ -23,7 +23,7 @@ import {
   type PhysicalCardActivationStatus,
 } from '../domain/physical-card-activation';
 import { businessRef, cardNoField, decimalAmount, parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
-import { sealPinForWorkflow } from './sealing';
+import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
 import { type StartOptions, type Started, startOnce } from './start';
 
 const fileSchema = z.union([
@@ -59,14 +59,13 @@ const WHAT = 'activation request';
  * Validates the request (schema, then the domain's rules), seals the PIN, and returns the
  * workflow input. Throws `InvalidInputError` naming each field and rule; contacts nothing.
  */
-export function activationInput(request: unknown, merchantPublicKey?: KeyInput): PhysicalCardActivationInput {
+export function activationInput(request: unknown, merchantPublicKey?: MerchantKeySource): PhysicalCardActivationInput {
   const { pin, ...valid } = parseInput(ActivationRequestSchema, WHAT, request);
   if (pin !== undefined && valid.sealedPin !== undefined) refuse(WHAT, 'pin', 'give either pin or sealedPin, not both');
   const input: PhysicalCardActivationInput = { ...valid };
   if (pin !== undefined) {
     if (valid.route !== 'activation_code') refuse(WHAT, 'pin', 'is only used by the activation_code route');
-    const sealed = sealPinForWorkflow(pin, merchantPublicKey ?? refuse(WHAT, 'pin', 'needs the merchant public key to be sealed (CARDFLOW_MERCHANT_PUBLIC_KEY)'));
-    input.sealedPin = sealed;
+    input.sealedPin = sealPinForWorkflow(pin, merchantPublicKey);
   }
   refuseIssues(WHAT, activationInputIssues(input));
   return input;

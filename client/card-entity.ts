@@ -34,8 +34,8 @@ import {
   type PinRequest,
 } from '../domain/card-entity';
 import { cardOperationInputIssues, type CardOperationOutcome } from '../domain/card-operations';
-import { businessRef, cardNoField, digitsId, parseInput, positiveAmount, refuse, refuseIssues, type waitOverrides } from './inputs';
-import { sealPinForWorkflow } from './sealing';
+import { businessRef, cardNoField, digitsId, parseField, parseInput, positiveAmount, refuse, refuseIssues, type waitOverrides } from './inputs';
+import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
 
 export interface CardEntityOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE`. */
@@ -64,7 +64,7 @@ const DepositSchema = z.object({ requestId, amount: positiveAmount, cardTypeId: 
 export type CardEntityHandle = WorkflowHandle<(input: CardEntityInput) => Promise<CardEntityResult>>;
 
 export function cardEntityHandle(client: Client, cardNo: string): CardEntityHandle {
-  return client.workflow.getHandle(cardEntityWorkflowId(parseInput(cardNoField, 'cardNo', cardNo)));
+  return client.workflow.getHandle(cardEntityWorkflowId(parseField(cardNoField, 'cardNo', cardNo)));
 }
 
 /** Sends `update` to the card's workflow, starting the workflow when it does not run. */
@@ -75,8 +75,8 @@ async function updateWithStart<Ret, Args extends unknown[]>(
   args: Args,
   opts: CardEntityOptions,
 ): Promise<Ret> {
-  const valid = parseInput(cardNoField, 'cardNo', cardNo);
-  const customerRef = opts.customerRef === undefined ? undefined : parseInput(businessRef, 'customerRef', opts.customerRef);
+  const valid = parseField(cardNoField, 'cardNo', cardNo);
+  const customerRef = opts.customerRef === undefined ? undefined : parseField(businessRef, 'customerRef', opts.customerRef);
   const input: CardEntityInput = { cardNo: valid, ...(customerRef ? { customerRef } : {}), ...(opts.wait ? { wait: opts.wait } : {}) };
   const startWorkflowOperation = new WithStartWorkflowOperation(WorkflowTypes.cardEntity, {
     workflowId: cardEntityWorkflowId(valid),
@@ -109,9 +109,9 @@ export type CardRequestInput<K extends CardRequestKind> = K extends 'updatePin' 
  * Validates a request for the card's Update `kind` (and seals a clear PIN) before anything is
  * contacted; throws `InvalidInputError` naming each field and rule, never a value.
  */
-export function cardRequest<K extends CardRequestKind>(kind: K, cardNo: string, request: unknown, merchantPublicKey?: KeyInput): CardRequests[K] {
+export function cardRequest<K extends CardRequestKind>(kind: K, cardNo: string, request: unknown, merchantPublicKey?: MerchantKeySource): CardRequests[K] {
   const what = `${kind} request`;
-  parseInput(cardNoField, 'cardNo', cardNo);
+  parseField(cardNoField, 'cardNo', cardNo);
   if (kind === 'deposit') return parseInput(DepositSchema, what, request) as CardRequests[K];
   if (kind !== 'updatePin') {
     const valid = parseInput(OperationSchema, what, request);
@@ -121,7 +121,7 @@ export function cardRequest<K extends CardRequestKind>(kind: K, cardNo: string, 
   const { pin, sealedPin, ...rest } = parseInput(PinSchema, what, request);
   if (pin !== undefined && sealedPin !== undefined) refuse(what, 'pin', 'give either pin or sealedPin, not both');
   if (pin === undefined && sealedPin === undefined) refuse(what, 'pin', 'is required (the new 6-digit PIN)');
-  const sealed = pin === undefined ? (sealedPin as string) : sealPinForWorkflow(pin, merchantPublicKey ?? refuse(what, 'pin', 'needs the merchant public key to be sealed (CARDFLOW_MERCHANT_PUBLIC_KEY)'));
+  const sealed = pin === undefined ? (sealedPin as string) : sealPinForWorkflow(pin, merchantPublicKey);
   refuseIssues(what, cardOperationInputIssues('updatePin', { cardNo, sealedPin: sealed }));
   return { ...rest, sealedPin: sealed } as CardRequests[K];
 }

@@ -20,7 +20,7 @@ import {
   type CardOperationStatus,
 } from '../domain/card-operations';
 import { businessRef, cardNoField, parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
-import { sealPinForWorkflow } from './sealing';
+import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
 import { type StartOptions, type Started, startOnce } from './start';
 
 const TYPES: Record<CardOperationKind, WorkflowType> = {
@@ -49,13 +49,13 @@ export interface CardOperationStartOptions extends StartOptions {
 }
 
 /** Validates and seals; returns the requestRef and the workflow input. Throws `InvalidInputError`. */
-export function cardOperationInput(kind: CardOperationKind, request: unknown, merchantPublicKey?: KeyInput): { requestRef: string; input: CardOperationInput } {
+export function cardOperationInput(kind: CardOperationKind, request: unknown, merchantPublicKey?: MerchantKeySource): { requestRef: string; input: CardOperationInput } {
   const what = `${kind} request`;
   const { requestRef, pin, ...input } = parseInput(CardOperationRequestSchema, what, request);
   if (pin !== undefined) {
     if (kind !== 'updatePin') refuse(what, 'pin', 'is only used by updatePin');
     if (input.sealedPin !== undefined) refuse(what, 'pin', 'give either pin or sealedPin, not both');
-    input.sealedPin = sealPinForWorkflow(pin, merchantPublicKey ?? refuse(what, 'pin', 'needs the merchant public key to be sealed (CARDFLOW_MERCHANT_PUBLIC_KEY)'));
+    input.sealedPin = sealPinForWorkflow(pin, merchantPublicKey);
   } else if (kind !== 'updatePin' && input.sealedPin !== undefined) {
     refuse(what, 'sealedPin', 'is only used by updatePin');
   }

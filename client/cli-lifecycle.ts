@@ -17,13 +17,12 @@
  * that role for the start commands.
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import type { KeyObject } from 'node:crypto';
 import { PIN_RE } from '../api/rules';
 import { cardEntityWorkflowId } from '../domain/card-entity';
 import { activationInput, startActivation } from './activation';
 import { cardRequest, depositToCard, freezeCard, getCardSnapshot, refreshCard, unfreezeCard, updateCardPin, type CardRequestKind } from './card-entity';
 import { type CliContext, follow, printOutcome, readJsonFile, reportStart, UsageError } from './cli-context';
-import { cardNoField, parseInput } from './inputs';
+import { cardNoField, parseField, parseInput } from './inputs';
 import { describeCardOutcome, describeCardSnapshot } from './lifecycle-format';
 import { merchantPublicKeyFromEnv } from './sealing';
 import { SharedAccountRequestSchema, startSharedAccount } from './shared-account';
@@ -71,8 +70,8 @@ async function activate(ctx: CliContext): Promise<number> {
   const pin = await pinFromStdin(ctx);
   if (pin !== undefined && request !== null && typeof request === 'object' && 'pin' in request) throw new UsageError('activate: the PIN is in the file and on standard input; give it once');
   const withPin = pin === undefined ? request : { ...(request as object), pin };
-  const hasPin = withPin !== null && typeof withPin === 'object' && 'pin' in withPin;
-  const input = activationInput(withPin, hasPin ? merchantPublicKeyFromEnv(ctx.io.env) : undefined);
+  // The key is read only once the PIN passed its checks (a missing key is then the one problem left).
+  const input = activationInput(withPin, () => merchantPublicKeyFromEnv(ctx.io.env));
   return started(ctx, startActivation(await ctx.client(), input, ctx.taskQueue));
 }
 
@@ -95,7 +94,7 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
   if (!cardNo) throw new UsageError(`card ${action} needs a <cardNo>`);
   const opts = { ...ctx.taskQueue };
   if (kind === 'status') {
-    parseInput(cardNoField, 'cardNo', cardNo);
+    parseField(cardNoField, 'cardNo', cardNo);
     if (ctx.values.watch) {
       await refreshOrRead(ctx, cardNo, false);
       return follow(ctx, cardEntityWorkflowId(cardNo));
@@ -105,13 +104,11 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
   }
   if (!ctx.values.request) throw new UsageError(`card ${action} needs --request <id> (its idempotency key: the same id again does not act twice)`);
   const base = { requestId: ctx.values.request };
-  let key: KeyObject | undefined;
   let request: object;
   if (kind === 'updatePin') {
     const pin = await pinFromStdin(ctx);
     if (pin === undefined) throw new UsageError('card pin needs --pin-stdin (the new PIN on standard input)');
-    key = merchantPublicKeyFromEnv(ctx.io.env);
-    request = cardRequest('updatePin', cardNo, { ...base, pin }, key);
+    request = cardRequest('updatePin', cardNo, { ...base, pin }, () => merchantPublicKeyFromEnv(ctx.io.env));
   } else if (kind === 'deposit') {
     if (!ctx.values.amount || !ctx.values['card-type']) throw new UsageError('card deposit needs --amount <decimal> and --card-type <id>');
     request = cardRequest('deposit', cardNo, { ...base, amount: ctx.values.amount, cardTypeId: ctx.values['card-type'] });

@@ -38,6 +38,13 @@ export function parseInput<S extends z.ZodType>(schema: S, what: string, input: 
   return parsed.data;
 }
 
+/** Parses one named value (a command-line argument, an id) with `schema`; issues are named `field: rule`. */
+export function parseField<S extends z.ZodType>(schema: S, field: string, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new InvalidInputError(field, issueLines(parsed.error, field));
+  return parsed.data;
+}
+
 /** Throws {@link InvalidInputError} when the domain's own checks found issues. */
 export function refuseIssues(what: string, issues: readonly FieldIssue[]): void {
   if (issues.length) throw new InvalidInputError(what, issues.map((i) => `${i.path}: ${i.message}`));

@@ -45,11 +45,15 @@ export function merchantPublicKeyFromEnv(env: Record<string, string | undefined>
   throw new MerchantKeyError(`${MERCHANT_PUBLIC_KEY_ENV} or ${MERCHANT_PUBLIC_KEY_ENV}_FILE is required to seal a PIN`);
 }
 
+/** A key, or a function that reads it (so a key is looked up only once a PIN passed its checks). */
+export type MerchantKeySource = KeyInput | (() => KeyInput);
+
 /**
- * Checks a clear PIN (6 digits, spec: Limits, PIN) and seals it with `merchantPublicKey`. The
- * error names the field and the rule only. The clear PIN is not kept anywhere.
+ * Checks a clear PIN (6 digits, spec: Limits, PIN) and seals it with the merchant public key.
+ * Errors name the field and the rule only; the clear PIN is not kept anywhere.
  */
-export function sealPinForWorkflow(pin: unknown, merchantPublicKey: KeyInput, field = 'pin'): string {
+export function sealPinForWorkflow(pin: unknown, merchantPublicKey: MerchantKeySource | undefined, field = 'pin'): string {
   if (typeof pin !== 'string' || !PIN_RE.test(pin)) throw new InvalidInputError(field, [`${field}: must be exactly 6 digits`]);
-  return encryptSensitive(pin, merchantPublicKey);
+  if (merchantPublicKey === undefined) throw new InvalidInputError(field, [`${field}: needs the merchant public key to be sealed (${MERCHANT_PUBLIC_KEY_ENV}), or give sealedPin`]);
+  return encryptSensitive(pin, typeof merchantPublicKey === 'function' ? merchantPublicKey() : merchantPublicKey);
 }

@@ -14,14 +14,14 @@ import { z } from 'zod';
 import { TRANSFER_TYPES } from '../api/rules';
 import { deriveMerchantOrderNo, Flows, WorkflowTypes } from '../domain';
 import { TRANSFER_STEP, transferStatusQuery, type FundTransferInput, type FundTransferResult, type FundTransferStatus } from '../domain/fund-transfer';
-import { businessRef, digitsId, parseInput, positiveAmount, refuse, waitOverrides } from './inputs';
+import { businessRef, digitsId, parseField, parseInput, positiveAmount, refuse, waitOverrides } from './inputs';
 import { type StartOptions, type Started, startOnce } from './start';
 
 export const TRANSFER_ID_PREFIX = 'transfer-';
 
 /** `transfer-<transferRef>`. (Belongs in domain/fund-transfer.ts beside the other id helpers.) */
 export function transferWorkflowId(transferRef: string): string {
-  return `${TRANSFER_ID_PREFIX}${parseInput(businessRef, 'transferRef', transferRef)}`;
+  return `${TRANSFER_ID_PREFIX}${parseField(businessRef, 'transferRef', transferRef)}`;
 }
 
 export const TransferRequestSchema = z

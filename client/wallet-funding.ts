@@ -10,14 +10,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { Flows, WorkflowTypes } from '../domain';
 import { fundingStatusQuery, type WalletFundingInput, type WalletFundingResult, type WalletFundingStatus } from '../domain/wallet-funding';
-import { businessRef, cardNoField, digitsId, parseInput, positiveAmount, waitOverrides } from './inputs';
+import { businessRef, cardNoField, digitsId, parseField, parseInput, positiveAmount, waitOverrides } from './inputs';
 import { type StartOptions, type Started, startOnce } from './start';
 
 export const FUNDING_ID_PREFIX = 'funding-';
 
 /** `funding-<fundingRef>`. (Belongs in domain/wallet-funding.ts beside the other id helpers.) */
 export function fundingWorkflowId(fundingRef: string): string {
-  return `${FUNDING_ID_PREFIX}${parseInput(businessRef, 'fundingRef', fundingRef)}`;
+  return `${FUNDING_ID_PREFIX}${parseField(businessRef, 'fundingRef', fundingRef)}`;
 }
 
 export const FundingRequestSchema = z
