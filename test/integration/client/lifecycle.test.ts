@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { add, cmp, sub } from '../../../api/money';
 import { awaitActivation, getActivationStatus, startActivation } from '../../../client/activation';
-import { depositToCard, freezeCard, getCardSnapshot, refreshCard, unfreezeCard, updateCardPin } from '../../../client/card-entity';
+import { cardEntityHandle, CardWorkflowClosedError, depositToCard, freezeCard, getCardSnapshot, refreshCard, unfreezeCard, updateCardPin } from '../../../client/card-entity';
 import { awaitCardOperation, getCardOperationStatus, startCardOperation } from '../../../client/card-operations';
 import { runCli } from '../../../client/cli';
 import { awaitSharedAccount, startSharedAccount } from '../../../client/shared-account';
@@ -248,4 +248,20 @@ it('CLI: fund-wallet prints the deposit address to pay and returns; the funding 
     expect(result.address).toBe(address);
     expect(cmp(result.receivedAmount, '48.75')).toBe(0); // 50 - 0.25 - 1
   });
+});
+
+it('a card whose workflow ended (card cancelled) is not started again: the client says so and the CLI exits 1', async () => {
+  const cardNo = await virtualCard(h.provider, { deposit: '5' });
+  await h.withLifecycleWorker(async () => {
+    await refreshCard(h.client, cardNo, { ...opts(), wait: FAST_WAIT });
+    await h.helper('cancelCard', { cardNo, reason: 'closed by the customer' });
+    expect(await cardEntityHandle(h.client, cardNo).result()).toMatchObject({ cardNo, status: 'cancel' });
+    await expect(freezeCard(h.client, cardNo, { requestId: 'late' }, opts())).rejects.toThrow(CardWorkflowClosedError);
+    const late = await cli(['card', 'freeze', cardNo, '--request', 'late']);
+    expect(late.code).toBe(1);
+    expect(late.err).toContain(`the workflow of card ${cardNo} has ended`);
+    const status = await cli(['card', 'status', cardNo]);
+    expect(status.out).toContain(`card ${cardNo}: cancel`);
+  });
+  expect(await cardRecords(cardNo, 'Freeze')).toHaveLength(0);
 });
