@@ -31,7 +31,6 @@ import { runChild } from './onboarding-children';
 import { DepositStatusTracker, runOnChainFunding, transferToSharedAccount } from './onboarding-funding';
 import { ActivationGate, runActivation } from './onboarding-physical';
 import { validateOnboarding } from './onboarding-validation';
-import { providerCalls } from './profiles';
 import { Attributes } from './search';
 
 export async function customerOnboarding(input: OnboardingInput): Promise<OnboardingResult> {
@@ -83,7 +82,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   };
 
   // 1. The whole request, before anything is sent.
-  const { cardType, plan, legacyTopUp, transfer } = await validateOnboarding(input, fail);
+  const { cardType, plan, legacyTopUp, transfer, depositAddress } = await validateOnboarding(input, fail);
   const { funding } = plan;
   const chargedAccountId = funding.source === 'shared_account' ? funding.accountId : input.accountId;
   if (funding.source !== 'merchant_wallet') progress.funding = { source: funding.source, ...(funding.source === 'shared_account' ? { accountId: funding.accountId } : { coinKey: funding.coinKey }) };
@@ -181,10 +180,10 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
         ...common,
       }),
     );
-  } else if (funding.source === 'on_chain') {
+  } else if (funding.source === 'on_chain' && depositAddress) {
     const fundingId = childWorkflowId(info.workflowId, 'funding');
+    const address = depositAddress;
     enter('awaiting_payment', true, { cardNo });
-    const address = await child(() => providerCalls.prepareDepositAddress({ coinKey: funding.coinKey }));
     progress.funding = {
       source: funding.source,
       workflowId: fundingId,

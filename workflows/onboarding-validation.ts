@@ -10,7 +10,8 @@ import { affordabilityIssue } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { fundingOf, planSharedAccountTransfer } from '../domain/onboarding-funding';
 import { planOnboarding, type OnboardingPlan } from '../domain/onboarding-plan';
-import { failIssues, failWith } from './failures';
+import type { DepositAddress } from '../activities/lifecycle';
+import { failIssues, failWith, summarize } from './failures';
 import { providerCalls } from './profiles';
 
 /**
@@ -27,6 +28,8 @@ export interface ValidatedOnboarding {
   legacyTopUp: boolean;
   /** shared_account: the WALLET that pays and the amount moved. */
   transfer?: { payerAccountId: string; amount: string };
+  /** on_chain: the merchant's deposit address for the coin (shown to the customer once the card exists). */
+  depositAddress?: DepositAddress;
 }
 
 export async function validateOnboarding(input: OnboardingInput, fail: (failure: ApplicationFailure) => never): Promise<ValidatedOnboarding> {
@@ -60,5 +63,13 @@ export async function validateOnboarding(input: OnboardingInput, fail: (failure:
   const needed = plan.funding.source === 'on_chain' ? plan.creation.total : plan.needed;
   const short = affordabilityIssue(account.availableBalance, needed, account.currency, 'initialDeposit');
   if (short) fail(failIssues(FailureTypes.insufficientBalance, [{ ...short, message: `account ${account.accountId} ${short.message}` }]));
-  return { cardType, plan, legacyTopUp };
+  if (plan.funding.source !== 'on_chain') return { cardType, plan, legacyTopUp };
+  // The coin must take deposits (spec: Coin enabled, enableDeposit) before a card is made for it.
+  // Finding or creating the merchant's address moves no money and is reused by walletFunding.
+  try {
+    return { cardType, plan, legacyTopUp, depositAddress: await providerCalls.prepareDepositAddress({ coinKey: plan.funding.coinKey }) };
+  } catch (error) {
+    const { type, message } = summarize(error);
+    return fail(failWith(type, message.startsWith('coinKey:') ? `funding.${message}` : message));
+  }
 }

@@ -135,4 +135,19 @@ describe('on_chain funding', () => {
     // The merchant paid the card fee (2); the customer's credit paid the deposit and its fee.
     expect(cmp((await walletAccount(h.provider)).availableBalance, sub(add(walletBefore, '118.40'), add('2', deposit.amount, deposit.fee)))).toBe(0);
   });
+
+  it('refuses a coin that takes no deposits before any card is made', async () => {
+    const walletBefore = (await walletAccount(h.provider)).availableBalance;
+    const cardsBefore = (await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, type: 'create' })).total;
+    const failure = await h.withLifecycleWorker(async () => {
+      const handle = await start({ customerRef: customerRef('badcoin'), cardTypeId: SUBSCRIPTION_TYPE, funding: { source: 'on_chain', coinKey: 'USDC_ERC20', expectedAmount: '50' }, wait: FAST_WAIT });
+      return handle.result().then(
+        () => undefined,
+        (e: { cause?: { type?: string; message: string } }) => e.cause,
+      );
+    });
+    expect(failure).toMatchObject({ type: 'NotEligible', message: expect.stringContaining('funding.coinKey: coin USDC_ERC20 does not take deposits') });
+    expect((await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, type: 'create' })).total).toBe(cardsBefore);
+    expect(cmp((await walletAccount(h.provider)).availableBalance, walletBefore)).toBe(0);
+  });
 });
