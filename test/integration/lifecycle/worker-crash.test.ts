@@ -1,7 +1,7 @@
 /**
  * Issue #5, "Done when": every mutating operation a merchant runs through the lifecycle
  * workflows survives a worker crash without duplicating anything: cardholder create and update
- * (correction), shared account, transfers both ways, wallet address, card deposits, freeze,
+ * (correction), card create, shared account, transfers both ways, wallet address, card deposits, freeze,
  * unfreeze, PIN, activation by code, work order, and an Update of the card entity.
  *
  * The real worker process (`workers/main.ts`) reaches the provider through a gate
@@ -15,7 +15,7 @@
  * One kill serves every workflow (they are started together), so the test waits for one timeout.
  * The workflows are split over two task queues, each with its own worker process killed at the
  * same moment: a worker's provider client has a pool of 10 connections, and a held answer keeps
- * one busy, so one worker could not hold all 15 and still make the reads the others need.
+ * one busy, so one worker could not hold all 16 and still make the reads the others need.
  */
 import { randomBytes } from 'node:crypto';
 import { Client, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
@@ -26,6 +26,7 @@ import { parseKeyList } from '../../../codec/keys';
 import { cardEntityWorkflowId, cardSnapshotQuery, freezeUpdate } from '../../../domain/card-entity';
 import { cardholderStatusQuery, correctCardholderUpdate, type CardholderOnboardingResult } from '../../../domain/cardholder-onboarding';
 import type { CardDepositResult } from '../../../domain/card-deposit';
+import type { CardIssuanceResult } from '../../../domain/card-issuance';
 import type { CardOperationOutcome } from '../../../domain/card-operations';
 import type { FundTransferResult } from '../../../domain/fund-transfer';
 import type { PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
@@ -70,6 +71,7 @@ const HELD = {
   createWalletAddress: 1,
   createCardholder: 1,
   updateCardholder: 1, // the correction of a rejected holder
+  createCard: 1,
 } as const satisfies Partial<Record<keyof typeof operations, number>>;
 
 let h: LifecycleHarness;
@@ -226,6 +228,7 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
     byCode: await start('b', WorkflowTypes.physicalCardActivation, activationWorkflowId(f.codeCard), { cardNo: f.codeCard, route: 'activation_code', sealedPin }),
     byOrder: await start('b', WorkflowTypes.physicalCardActivation, activationWorkflowId(f.orderCard), { cardNo: f.orderCard, route: 'work_order', workOrder: { files: [{ ref: 'card-photo.png' }] } }),
     deposit: await start('a', WorkflowTypes.cardDeposit, 'crash-deposit', { cardNo: f.depositCard, amount: '20', cardTypeId: SUBSCRIPTION_TYPE }),
+    issue: await start('b', WorkflowTypes.cardIssuance, 'crash-issue', { cardTypeId: SUBSCRIPTION_TYPE }),
   };
   const correction = await holderUpdate.startUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(correctedEmail) }], waitForStage: WorkflowUpdateStage.ACCEPTED });
   const entityFreeze = await entity.startUpdate(freezeUpdate, { args: [{ requestId: 'crash-1' }], waitForStage: WorkflowUpdateStage.ACCEPTED });
@@ -239,7 +242,7 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   const second = [workerProcess('a'), workerProcess('b')];
   await until(() => handles.fundingAddress.query<{ stage: string }>('fundingStatus'), (s) => s.stage === 'awaiting_deposit', 'BEP20 address');
   await h.helper('creditWalletDeposit', { coinKey: 'USDT_BEP20', amount: '40' });
-  const [holderCreated, shared, out, back, fundingAddress, freeze, unfreeze, pin, byCode, byOrder, deposit] = (await Promise.all(Object.values(handles).map((handle) => handle.result()))) as [
+  const [holderCreated, shared, out, back, fundingAddress, freeze, unfreeze, pin, byCode, byOrder, deposit, issued] = (await Promise.all(Object.values(handles).map((handle) => handle.result()))) as [
     CardholderOnboardingResult,
     SharedAccountResult,
     FundTransferResult,
@@ -251,6 +254,7 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
     PhysicalCardActivationResult,
     PhysicalCardActivationResult,
     CardDepositResult,
+    CardIssuanceResult,
   ];
   const [funded, fundedDeposit] = (await Promise.all([fundingTransfer.result(), fundingDeposit.result()])) as [WalletFundingResult, WalletFundingResult];
   const frozen = await entityFreeze.result();
@@ -277,6 +281,7 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
     [handles.byCode.workflowId, 'activateWithCode'],
     [handles.byOrder.workflowId, 'submitWorkOrder'],
     [handles.deposit.workflowId, 'depositCard'],
+    [handles.issue.workflowId, 'createCard'],
     [`${fundingDeposit.workflowId}/deposit`, 'depositCard'],
   ] as const) {
     completions.push({ workflowId, type, attempts: await attempts(workflowId, type) });
@@ -303,15 +308,16 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   // SUBSCRIPTION deposits: 2% + 0.50 -> 20 => 0.90, 30 => 1.10.
   expect(cmp(deposit.fee, '0.90')).toBe(0);
   expect(cmp(fundedDeposit.deposit!.fee, '1.10')).toBe(0);
-  // Wallet: three credits and the collection in; the transfer, the funding's transfer and both deposits with their fees out.
-  const walletExpected = sub(add(walletBefore, '148.25', '58.70', '39.30', '25.05'), add('125.37', '148.25', '20', '0.90', '30', '1.10'));
+  // Wallet: three credits and the collection in; the transfer, the funding's transfer, both deposits with their fees and one card fee (2) out.
+  const walletExpected = sub(add(walletBefore, '148.25', '58.70', '39.30', '25.05'), add('125.37', '148.25', '20', '0.90', '30', '1.10', '2'));
   expect(cmp((await walletAccount(h.provider)).availableBalance, walletExpected)).toBe(0);
   expect(cmp((await account(h.provider, f.margin)).availableBalance, sub(add(marginBefore, '125.37', '148.25'), '25.05'))).toBe(0);
 
   // Card operations: one record per merchantOrderNo, one of each kind per card, balances.
-  for (const key of [freeze.merchantOrderNo, unfreeze.merchantOrderNo, pin.merchantOrderNo, frozen.merchantOrderNo, deposit.merchantOrderNo, fundedDeposit.deposit!.merchantOrderNo]) {
+  for (const key of [issued.merchantOrderNo, freeze.merchantOrderNo, unfreeze.merchantOrderNo, pin.merchantOrderNo, frozen.merchantOrderNo, deposit.merchantOrderNo, fundedDeposit.deposit!.merchantOrderNo]) {
     expect({ key, records: (await operationsOf(key)).length }).toEqual({ key, records: 1 });
   }
+  expect(issued.cardStatus).toBe('Normal');
   expect(await recordsOf(f.freezeCard, 'Freeze')).toHaveLength(1);
   expect(await recordsOf(f.unfreezeCard, 'UnFreeze')).toHaveLength(1);
   expect(await recordsOf(f.pinCard, 'update_pin')).toHaveLength(1);
