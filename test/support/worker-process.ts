@@ -74,7 +74,7 @@ export interface ProviderGate {
   hold(paths: string[]): void;
   /** Answers pass through again (answers already held stay unanswered). */
   release(): void;
-  /** How many answers of `path` were held so far (each one a committed request). */
+  /** How many answers of `path` were held so far (the provider had handled each request). */
   heldCount(path: string): number;
   /** Resolves once `counts[path]` answers of each path were held; rejects after `timeoutMs`. */
   waitForHeld(counts: Record<string, number>, timeoutMs?: number): Promise<void>;
