@@ -16,9 +16,10 @@
  * provider acts once; the file's `transferRef` / `fundingRef` / card number / account name play
  * that role for the start commands.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { PIN_RE } from '../api/rules';
-import { cardEntityWorkflowId } from '../domain/card-entity';
+import { cardEntityWorkflowId, type CardDepositOutcome } from '../domain/card-entity';
+import type { CardOperationOutcome } from '../domain/card-operations';
 import { activationInput, startActivation } from './activation';
 import { cardRequest, depositToCard, freezeCard, getCardSnapshot, refreshCard, unfreezeCard, updateCardPin, type CardRequestKind } from './card-entity';
 import { type CliContext, follow, printOutcome, readJsonFile, reportStart, UsageError } from './cli-context';
@@ -89,7 +90,7 @@ async function fundWallet(ctx: CliContext): Promise<number> {
 }
 
 async function card(ctx: CliContext, action: string | undefined, cardNo: string | undefined): Promise<number> {
-  const kind = action ? CARD_ACTIONS[action] : undefined;
+  const kind = action && Object.hasOwn(CARD_ACTIONS, action) ? CARD_ACTIONS[action] : undefined;
   if (!kind) throw new UsageError(`card needs one of ${Object.keys(CARD_ACTIONS).join(', ')}`);
   if (!cardNo) throw new UsageError(`card ${action} needs a <cardNo>`);
   const opts = { ...ctx.taskQueue };
@@ -104,27 +105,24 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
   }
   if (!ctx.values.request) throw new UsageError(`card ${action} needs --request <id> (its idempotency key: the same id again does not act twice)`);
   const base = { requestId: ctx.values.request };
-  let request: object;
+  // Each branch validates (and seals) now, and returns the call to make once connected.
+  let send: (client: Client) => Promise<CardOperationOutcome | CardDepositOutcome>;
   if (kind === 'updatePin') {
     const pin = await pinFromStdin(ctx);
     if (pin === undefined) throw new UsageError('card pin needs --pin-stdin (the new PIN on standard input)');
-    request = cardRequest('updatePin', cardNo, { ...base, pin }, () => merchantPublicKeyFromEnv(ctx.io.env));
+    const request = cardRequest('updatePin', cardNo, { ...base, pin }, () => merchantPublicKeyFromEnv(ctx.io.env));
+    send = (client) => updateCardPin(client, cardNo, request, opts);
   } else if (kind === 'deposit') {
     if (!ctx.values.amount || !ctx.values['card-type']) throw new UsageError('card deposit needs --amount <decimal> and --card-type <id>');
-    request = cardRequest('deposit', cardNo, { ...base, amount: ctx.values.amount, cardTypeId: ctx.values['card-type'] });
+    const request = cardRequest('deposit', cardNo, { ...base, amount: ctx.values.amount, cardTypeId: ctx.values['card-type'] });
+    send = (client) => depositToCard(client, cardNo, request, opts);
   } else {
-    request = cardRequest(kind, cardNo, { ...base, ...(ctx.values.remark === undefined ? {} : { clientRemark: ctx.values.remark }) });
+    const request = cardRequest(kind, cardNo, { ...base, ...(ctx.values.remark === undefined ? {} : { clientRemark: ctx.values.remark }) });
+    send = (client) => (kind === 'freeze' ? freezeCard : unfreezeCard)(client, cardNo, request, opts);
   }
   const client = await ctx.client();
   try {
-    const outcome =
-      kind === 'freeze'
-        ? await freezeCard(client, cardNo, request as Parameters<typeof freezeCard>[2], opts)
-        : kind === 'unfreeze'
-          ? await unfreezeCard(client, cardNo, request as Parameters<typeof unfreezeCard>[2], opts)
-          : kind === 'updatePin'
-            ? await updateCardPin(client, cardNo, request as Parameters<typeof updateCardPin>[2], opts)
-            : await depositToCard(client, cardNo, request as Parameters<typeof depositToCard>[2], opts);
+    const outcome = await send(client);
     ctx.io.out(describeCardOutcome(outcome));
     return 0;
   } catch (error) {
@@ -134,7 +132,6 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
     return 1;
   }
 }
-
 
 /**
  * The card's snapshot: the running workflow's query, or (with `refresh`, or when the card has no

@@ -80,7 +80,7 @@ export const STATUS_VIEWS: Readonly<Record<string, StatusView>> = {
 const DESCRIBE_ONLY: StatusView = { key: () => '', line: () => '', result: (r) => JSON.stringify(r) };
 
 export function statusViewFor(workflowType: string): StatusView {
-  return STATUS_VIEWS[workflowType] ?? DESCRIBE_ONLY;
+  return (Object.hasOwn(STATUS_VIEWS, workflowType) ? STATUS_VIEWS[workflowType] : undefined) ?? DESCRIBE_ONLY;
 }
 
 export interface WorkflowStatusLine {

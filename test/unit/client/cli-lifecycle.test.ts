@@ -54,6 +54,7 @@ describe('usage', () => {
     [['shared-account'], /shared-account needs --file/],
     [['card'], /card needs one of freeze, unfreeze, pin, deposit, status/],
     [['card', 'explode', '5229'], /card needs one of/],
+    [['card', 'toString', '5229'], /card needs one of/],
     [['card', 'freeze'], /card freeze needs a <cardNo>/],
     [['card', 'freeze', '5229'], /card freeze needs --request <id>/],
     [['card', 'deposit', '5229', '--request', 'd1', '--amount', '5'], /card deposit needs --amount <decimal> and --card-type <id>/],
