@@ -251,3 +251,18 @@ it('a physical card type without cardNumber fails with only reads made: no holde
   expect(calls.filter((name) => !/^(list|get|query)/.test(name))).toEqual([]);
   expect((await h.provider.queryCardholders({ pageNum: 1, pageSize: 10, email: (input.holder as B2cCardholder).email })).records).toHaveLength(0);
 });
+
+it('no activateCard before the delivery deadline: fails with DeliveryDeadlineExceeded, the card stays un_activated', async () => {
+  const input = await physicalInput('phys-late', { deliveryDeadlineMs: 1_500 });
+  const { failure, progress } = await withWorker(async () => {
+    const handle = await start(input);
+    const cause = await handle.result().then(
+      () => undefined,
+      (e: WorkflowFailedError) => e.cause,
+    );
+    return { failure: cause, progress: await handle.query(progressQuery) };
+  });
+  expect(failure).toMatchObject({ type: 'DeliveryDeadlineExceeded', message: expect.stringContaining('stays un_activated') });
+  expect(progress.stages.map((s) => s.stage)).toEqual(['validating', 'cardholder_review', 'creating_card', 'awaiting_delivery', 'failed']);
+  expect((await h.provider.getCardInfo({ cardNo: progress.cardNo! })).status).toBe('un_activated');
+});
