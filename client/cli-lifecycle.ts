@@ -81,11 +81,9 @@ async function fundWallet(ctx: CliContext): Promise<number> {
   const s = await startWalletFunding(await ctx.client(), request, ctx.taskQueue);
   reportStart(ctx, s);
   const status = await awaitDepositAddress(await ctx.client(), request.fundingRef, ctx.io.signal ? { signal: ctx.io.signal } : {});
-  if (status.address) {
-    ctx.io.out(`pay ${request.expectedAmount ?? 'the amount'} ${request.coinKey} to ${status.address}`);
-  } else if (status.stage === 'failed') {
-    return printOutcome(ctx, s.workflowId);
-  }
+  // An existing funding that already ended is reported as such, not as an address to pay.
+  if (status.stage === 'completed' || status.stage === 'failed') return printOutcome(ctx, s.workflowId);
+  if (status.address) ctx.io.out(`pay ${request.expectedAmount ?? 'the amount'} ${request.coinKey} to ${status.address}`);
   return ctx.values.watch ? follow(ctx, s.workflowId) : 0;
 }
 

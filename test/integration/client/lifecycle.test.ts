@@ -190,7 +190,7 @@ it('CLI: transfer --watch follows to the ledger result; the same file again move
     expect(status.out).toContain('(fundTransfer): completed');
   });
   const result = await awaitTransfer(h.client, transferRef);
-  expect(await ledgerFor(result.merchantOrderNo, 'fund_collection')).toHaveLength(2);
+  expect(await ledgerFor(result.merchantOrderNo, 'fund_collection')).toHaveLength(2); // started twice, moved once
   expect(cmp((await walletAccount(h.provider)).availableBalance, add(walletBefore, '2.05'))).toBe(0);
 });
 
@@ -247,6 +247,12 @@ it('CLI: fund-wallet prints the deposit address to pay and returns; the funding 
     const result = await awaitFunding(h.client, fundingRef);
     expect(result.address).toBe(address);
     expect(cmp(result.receivedAmount, '48.75')).toBe(0); // 50 - 0.25 - 1
+    // The same file again: the completed funding is reported, not a new address to pay.
+    const again = await cli(['fund-wallet', '--file', f]);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('already exists');
+    expect(again.out).toMatch(/received 48\.75 USD from 50(\.0+)? USDT_TRC20/);
+    expect(again.out).not.toContain('pay 50');
   });
 });
 
@@ -264,4 +270,19 @@ it('a card whose workflow ended (card cancelled) is not started again: the clien
     expect(status.out).toContain(`card ${cardNo}: cancel`);
   });
   expect(await cardRecords(cardNo, 'Freeze')).toHaveLength(0);
+});
+
+it('CLI: shared-account --watch prints the account; the same name again finds the same execution', async () => {
+  const name = `Ops ${randomUUID().slice(0, 6)}`;
+  const f = file('account.json', { accountName: name });
+  await h.withLifecycleWorker(async () => {
+    const first = await cli(['shared-account', '--file', f, '--watch']);
+    expect(first).toMatchObject({ code: 0, err: '' });
+    const accountId = new RegExp(`shared account "${name}": (\\d+) \\(USD, created\\)`).exec(first.out)?.[1];
+    expect(accountId).toBeTruthy();
+    const again = await cli(['shared-account', '--file', f, '--watch']);
+    expect(again.out).toContain('already exists');
+    expect(again.out).toContain(`shared account "${name}": ${accountId}`);
+  });
+  expect((await h.provider.getAccountInfo()).filter((a) => a.accountType === 'MARGIN' && a.accountName === name)).toHaveLength(1);
 });
