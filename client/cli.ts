@@ -40,7 +40,7 @@ export const USAGE = `usage:
   cardflow correct <customerRef> --file fix.json
   cardflow result <customerRef>
 ${LIFECYCLE_USAGE}
-options: --task-queue <name> (default cardflow)
+options: --task-queue <name> (default CARDFLOW_TASK_QUEUE, else cardflow)
 exit codes: 0 done, 1 failed, 2 bad usage or input (nothing started)`;
 
 /** Runs one command; resolves with the process exit code (0 done, 1 failed, 2 bad usage or input). */
@@ -89,14 +89,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   };
 
-  const ctx: CliContext = {
-    io,
-    values,
-    client,
-    namespace: () => temporal?.namespace ?? '',
-    taskQueue: values['task-queue'] ? { taskQueue: values['task-queue'] } : {},
-    uiBase,
-  };
+  // The worker's queue: --task-queue, else CARDFLOW_TASK_QUEUE (as the worker reads it), else `cardflow`.
+  const taskQueueName = values['task-queue'] || io.env.CARDFLOW_TASK_QUEUE || undefined;
+  const taskQueue = taskQueueName ? { taskQueue: taskQueueName } : {};
+  const ctx: CliContext = { io, values, client, namespace: () => temporal?.namespace ?? '', taskQueue, uiBase };
 
   try {
     // Card lifecycle commands (client/cli-lifecycle.ts); onboarding ones below (another `activate-onboarding` goes there too).
@@ -110,7 +106,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const activation = raw !== null && typeof raw === 'object' ? (raw as { activation?: unknown }).activation : undefined;
         const hasPin = activation !== null && typeof activation === 'object' && 'pin' in activation;
         const input = parseOnboardingInput(raw, hasPin ? { merchantPublicKey: merchantPublicKeyFromEnv(io.env) } : {});
-        const started = await startOnboarding(await client(), input, values['task-queue'] ? { taskQueue: values['task-queue'] } : {});
+        const started = await startOnboarding(await client(), input, taskQueue);
         io.out(`${started.started ? 'started' : 'already exists (this file was not used)'}: ${started.workflowId}`);
         io.out(`watch it in the Temporal UI: ${workflowUiUrl(uiBase, temporal!.namespace, started.workflowId)}`);
         return values.watch ? await follow(input.customerRef) : 0;

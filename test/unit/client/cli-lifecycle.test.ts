@@ -169,3 +169,29 @@ describe('input validation before connecting', () => {
     expect(good.connected).toBe(true);
   });
 });
+
+describe('task queue', () => {
+  /** A client whose start records the options and stops there. */
+  function recordingConnect(seen: string[]) {
+    const client = {
+      workflow: {
+        start: async (_type: string, options: { taskQueue: string }) => {
+          seen.push(options.taskQueue);
+          throw new Error('recorded');
+        },
+      },
+    };
+    return async () => ({ client: client as never, namespace: 'default', close: async () => undefined });
+  }
+
+  it.each([
+    [[], {}, 'cardflow'],
+    [[], { CARDFLOW_TASK_QUEUE: 'cardflow-eu' }, 'cardflow-eu'],
+    [['--task-queue', 'mine'], { CARDFLOW_TASK_QUEUE: 'cardflow-eu' }, 'mine'],
+  ])('args %j with env %j start on %s', async (extra, env, expected) => {
+    const seen: string[] = [];
+    const code = await runCli(['transfer', '--file', file('tq.json', transfer), ...extra], { out: () => undefined, err: () => undefined, env, connect: recordingConnect(seen) });
+    expect(code).toBe(1);
+    expect(seen).toEqual([expected]);
+  });
+});
