@@ -74,6 +74,8 @@ export function createCardActivities(deps: ActivityDeps) {
       holderId?: string;
       amount: string;
       accountId?: string;
+      /** Physical cards: the number printed on the card (never logged). */
+      cardNumber?: string;
       required?: BalanceRequirement;
     }): Promise<CardOperation> {
       const { merchantOrderNo, required } = input;
@@ -90,6 +92,7 @@ export function createCardActivities(deps: ActivityDeps) {
                 amount: input.amount,
                 ...(input.holderId === undefined ? {} : { holderId: input.holderId }),
                 ...(input.accountId === undefined ? {} : { accountId: input.accountId }),
+                ...(input.cardNumber === undefined ? {} : { cardNumber: input.cardNumber }),
               },
               { signal: cancellationSignal() },
             ),

@@ -28,6 +28,12 @@ export interface CardIssuanceInput {
   initialDeposit?: string;
   /** Account charged for the card (create card accountId). Defaults to the provider's choice (the wallet). */
   accountId?: string;
+  /**
+   * The number printed on the physical card sent to the customer (createCard `cardNumber`,
+   * required for a physical card type; refused for a virtual one). Sensitive: it travels only in
+   * encrypted payloads and is never logged, queried or put in a search attribute.
+   */
+  cardNumber?: string;
   budgetTopUp?: BudgetTopUp;
   customerRef?: string;
   wait?: WaitOverrides;

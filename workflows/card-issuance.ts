@@ -16,6 +16,7 @@ import type { FieldIssue } from '../domain/cardholder-data';
 import { planCardCreation } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
+import { physicalCardIssues } from '../domain/onboarding-physical';
 import { failed, failIssues, failWith } from './failures';
 import { EventInbox } from './inbox';
 import { cardOperationWait, providerCalls } from './profiles';
@@ -36,6 +37,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
     const plan = planned.plan;
     const issues: FieldIssue[] = [];
     if (cardType.needCardHolder && !input.holderId) issues.push({ path: 'holderId', message: `is required by card type ${cardType.cardTypeId} (needCardHolder)` });
+    issues.push(...physicalCardIssues(cardType, { cardNumber: input.cardNumber }));
     if (input.budgetTopUp && cardType.mode !== 'BUDGET_CARD') {
       issues.push({ path: 'budgetTopUp', message: `applies to shared card (BUDGET_CARD) mode; card type ${cardType.cardTypeId} is ${cardType.mode}` });
     }
@@ -59,6 +61,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
       amount: plan.amount,
       ...(input.holderId ? { holderId: input.holderId } : {}),
       ...(accountId ? { accountId } : {}),
+      ...(input.cardNumber ? { cardNumber: input.cardNumber } : {}),
       required: { ...(accountId ? { accountId } : {}), total: plan.total, currency: plan.currency },
     });
     status.operationStatus = created.status;

@@ -6,24 +6,19 @@
  * or activates at once when the request comes with the input. A bad Update is refused by the
  * validator while the onboarding keeps waiting; a bad input is refused before any provider call.
  *
- * Bridge: create card's `cardNumber` must reach the provider through cardIssuance and its createCard
- * activity, which do not forward it yet (requested in the report of this change). Until they do,
- * the worker's provider client fills in the number this test gave the onboarding, matched by the
- * card's derived merchantOrderNo; once they forward it, the bridge is inert (it only fills a
- * missing number).
+ * The worker's provider client is wrapped to record the calls it makes, and the card numbers create
+ * card received (the number given to the onboarding must reach the provider through cardIssuance).
  */
 import { randomUUID } from 'node:crypto';
 import { type WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { ProviderClient } from '../../../api/client';
-import { CARD_MERCHANT_ORDER_NO } from '../../../api/rules';
 import { activateOnboardingCard } from '../../../client/onboarding';
 import type { B2cCardholder } from '../../../domain/cardholder-data';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
-import { deriveMerchantOrderNo, ORDER_STEPS } from '../../../domain/merchant-order-no';
 import { activateCardUpdate } from '../../../domain/onboarding-physical';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
-import { cardIssuanceWorkflowId, childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { createWorker } from '../../../workers/create-worker';
@@ -35,9 +30,9 @@ import { customerRef, workflowBundle } from './harness';
 jest.setTimeout(180_000);
 
 let h: LifecycleHarness;
-/** Provider calls the worker made (method names), and the printed numbers the bridge may fill in, by merchantOrderNo. */
+/** Provider calls the worker made (method names), and the card number each create card carried, by merchantOrderNo. */
 const calls: string[] = [];
-const printedNumbers: Record<string, string> = {};
+const createdWithNumber: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
   await workflowBundle();
@@ -45,7 +40,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => h?.stop());
 
-/** The worker's provider client: records calls, and bridges cardNumber to create card (see the file comment). */
+/** The worker's provider client, recording its calls (see the file comment). */
 function workerProvider(provider: ProviderClient): ProviderClient {
   return new Proxy(provider, {
     get(target, prop, receiver) {
@@ -54,9 +49,7 @@ function workerProvider(provider: ProviderClient): ProviderClient {
       return (...args: unknown[]) => {
         calls.push(String(prop));
         const request = args[0] as { merchantOrderNo?: string; cardNumber?: string } | undefined;
-        if (prop === 'createCard' && request?.merchantOrderNo && request.cardNumber === undefined && printedNumbers[request.merchantOrderNo]) {
-          args[0] = { ...request, cardNumber: printedNumbers[request.merchantOrderNo] };
-        }
+        if (prop === 'createCard' && request?.merchantOrderNo) createdWithNumber[request.merchantOrderNo] = request.cardNumber;
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
@@ -120,11 +113,10 @@ async function b2cHolder(): Promise<B2cCardholder> {
   };
 }
 
-/** A physical onboarding input; the card's printed number is registered for the bridge. */
+/** A physical onboarding input with a fresh printed card number of the bin. */
 async function physicalInput(label: string, extra: Partial<OnboardingInput> = {}): Promise<OnboardingInput> {
   const ref = customerRef(label);
   const cardNumber = printedCardNumber();
-  printedNumbers[deriveMerchantOrderNo(cardIssuanceWorkflowId(ref), ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO)] = cardNumber;
   return { customerRef: ref, cardTypeId: PHYSICAL_TYPE, holder: await b2cHolder(), cardNumber, initialDeposit: '50', wait: FAST_WAIT, ...extra };
 }
 
@@ -162,6 +154,8 @@ it('activation code: creates the card un_activated, waits for activateCard, acti
   expect(progress.stages.map((s) => s.stage)).toEqual(['validating', 'cardholder_review', 'creating_card', 'awaiting_delivery', 'activating', 'completed']);
   expect(result.card).toMatchObject({ cardStatus: 'Normal', initialDeposit: { amount: '50.00', fee: '1.60' } });
   expect(result.activation).toMatchObject({ route: 'activation_code' });
+  // The number given to the onboarding reached create card through cardIssuance.
+  expect(createdWithNumber[result.card.merchantOrderNo]).toBe(input.cardNumber);
   const card = await h.provider.getCardInfo({ cardNo: result.card.cardNo });
   expect(card.status).toBe('Normal');
   expect(card.noPinPaymentAmount).toMatch(/^300(\.0+)?$/);
