@@ -23,7 +23,7 @@ import {
   type PhysicalCardActivationStatus,
 } from '../domain/physical-card-activation';
 import { businessRef, cardNoField, decimalAmount, parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
-import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
+import { type MerchantKeySource, pinIssues, SEALED_PLACEHOLDER, sealPinForWorkflow } from './sealing';
 import { type StartOptions, type Started, startOnce } from './start';
 
 const fileSchema = z.union([
@@ -63,11 +63,10 @@ export function activationInput(request: unknown, merchantPublicKey?: MerchantKe
   const { pin, ...valid } = parseInput(ActivationRequestSchema, WHAT, request);
   if (pin !== undefined && valid.sealedPin !== undefined) refuse(WHAT, 'pin', 'give either pin or sealedPin, not both');
   const input: PhysicalCardActivationInput = { ...valid };
-  if (pin !== undefined) {
-    if (valid.route !== 'activation_code') refuse(WHAT, 'pin', 'is only used by the activation_code route');
-    input.sealedPin = sealPinForWorkflow(pin, merchantPublicKey);
-  }
-  refuseIssues(WHAT, activationInputIssues(input));
+  if (pin !== undefined && valid.route !== 'activation_code') refuse(WHAT, 'pin', 'is only used by the activation_code route');
+  // Every other rule first, so the key is read (and the PIN sealed) only for an otherwise valid request.
+  refuseIssues(WHAT, [...pinIssues(pin), ...activationInputIssues(pin === undefined ? input : { ...input, sealedPin: SEALED_PLACEHOLDER })]);
+  if (pin !== undefined) input.sealedPin = sealPinForWorkflow(pin, merchantPublicKey);
   return input;
 }
 

@@ -20,7 +20,7 @@ import {
   type CardOperationStatus,
 } from '../domain/card-operations';
 import { businessRef, cardNoField, parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
-import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
+import { type MerchantKeySource, pinIssues, SEALED_PLACEHOLDER, sealPinForWorkflow } from './sealing';
 import { type StartOptions, type Started, startOnce } from './start';
 
 const TYPES: Record<CardOperationKind, WorkflowType> = {
@@ -55,11 +55,12 @@ export function cardOperationInput(kind: CardOperationKind, request: unknown, me
   if (pin !== undefined) {
     if (kind !== 'updatePin') refuse(what, 'pin', 'is only used by updatePin');
     if (input.sealedPin !== undefined) refuse(what, 'pin', 'give either pin or sealedPin, not both');
-    input.sealedPin = sealPinForWorkflow(pin, merchantPublicKey);
   } else if (kind !== 'updatePin' && input.sealedPin !== undefined) {
     refuse(what, 'sealedPin', 'is only used by updatePin');
   }
-  refuseIssues(what, cardOperationInputIssues(kind, input));
+  // Every other rule first, so the key is read (and the PIN sealed) only for an otherwise valid request.
+  refuseIssues(what, [...pinIssues(pin), ...cardOperationInputIssues(kind, pin === undefined ? input : { ...input, sealedPin: SEALED_PLACEHOLDER })]);
+  if (pin !== undefined) input.sealedPin = sealPinForWorkflow(pin, merchantPublicKey);
   return { requestRef, input };
 }
 

@@ -45,6 +45,14 @@ export function merchantPublicKeyFromEnv(env: Record<string, string | undefined>
   throw new MerchantKeyError(`${MERCHANT_PUBLIC_KEY_ENV} or ${MERCHANT_PUBLIC_KEY_ENV}_FILE is required to seal a PIN`);
 }
 
+/** Stands for a PIN that will be sealed, while the domain's other rules are checked first. */
+export const SEALED_PLACEHOLDER = 'to-be-sealed';
+
+/** The PIN rule as a field issue (spec: Limits, PIN: 6 digits), to report with the other rules at once. */
+export function pinIssues(pin: unknown, path = 'pin'): { path: string; message: string }[] {
+  return pin === undefined || (typeof pin === 'string' && PIN_RE.test(pin)) ? [] : [{ path, message: 'must be exactly 6 digits' }];
+}
+
 /** A key, or a function that reads it (so a key is looked up only once a PIN passed its checks). */
 export type MerchantKeySource = KeyInput | (() => KeyInput);
 

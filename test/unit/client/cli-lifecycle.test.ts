@@ -118,6 +118,14 @@ describe('input validation before connecting', () => {
     expect(sealed.connected).toBe(true);
   });
 
+  it('activate: every rule is reported at once, before the merchant key is looked up', async () => {
+    const r = await run(['activate', '--file', file('a8.json', { cardNo: '5229810000000001', route: 'activation_code', pin: '12', noPinPaymentAmount: '2001' })]);
+    expect(r).toMatchObject({ code: 2, connected: false });
+    expect(r.err).toContain('pin: must be exactly 6 digits');
+    expect(r.err).toContain('noPinPaymentAmount: must be between 0 and 2000');
+    expect(r.err).not.toMatch(/CARDFLOW_MERCHANT_PUBLIC_KEY/);
+  });
+
   it('activate: rules of both routes (spec: activeCard, Work orders)', async () => {
     const noPin = await run(['activate', '--file', file('a3.json', { cardNo: '5229810000000001', route: 'activation_code', noPinPaymentAmount: '2500' })]);
     expect(noPin.err).toMatch(/sealedPin: is required for the activation_code route/);
