@@ -9,6 +9,7 @@
  * | CARDFLOW_MERCHANT_PRIVATE_KEY or CARDFLOW_MERCHANT_PRIVATE_KEY_FILE | exactly one; PEM or base64 PKCS#8 DER |
  * | CARDFLOW_PLATFORM_PUBLIC_KEY or CARDFLOW_PLATFORM_PUBLIC_KEY_FILE | exactly one; PEM or base64 X.509 DER |
  * | CARDFLOW_PROVIDER_TIMEOUT_MS | default 15000 |
+ * | CARDFLOW_PROVIDER_CONNECTIONS | keep-alive connections to the provider, default 32 (a call waiting for a connection waits inside its timeout) |
  * | CARDFLOW_VERIFY_RESPONSE_SIGNATURES | default true; `false`/`0` turns response verification off |
  */
 import type { KeyObject } from 'node:crypto';
@@ -22,11 +23,18 @@ export interface ProviderConfig {
   platformPublicKey: KeyObject;
   /** Whole-request timeout; default 15000. */
   timeoutMs: number;
+  /** Size of the connection pool; default {@link DEFAULT_CONNECTIONS}. */
+  connections?: number;
   /** Verify X-WSB-SIGNATURE on responses; default true. */
   verifyResponseSignatures: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 15000;
+/**
+ * Enough for a worker's provider calls in flight at once (each activity holds a connection only
+ * for the duration of one request); a provider hanging on every connection stalls the others.
+ */
+export const DEFAULT_CONNECTIONS = 32;
 
 /** The configuration is incomplete or wrong; `problems` lists every variable at fault. */
 export class ProviderConfigError extends Error {
@@ -57,6 +65,13 @@ const envSchema = z.object({
     z
       .string()
       .regex(/^[1-9]\d*$/, { message: 'must be a positive whole number of milliseconds' })
+      .transform(Number)
+      .optional(),
+  ),
+  CARDFLOW_PROVIDER_CONNECTIONS: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[1-9]\d{0,3}$/, { message: 'must be a whole number from 1 to 9999' })
       .transform(Number)
       .optional(),
   ),
@@ -112,6 +127,7 @@ export function loadProviderConfig(env: Env = process.env): ProviderConfig {
     merchantPrivateKey,
     platformPublicKey,
     timeoutMs: parsed.data.CARDFLOW_PROVIDER_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS,
+    connections: parsed.data.CARDFLOW_PROVIDER_CONNECTIONS ?? DEFAULT_CONNECTIONS,
     verifyResponseSignatures: parsed.data.CARDFLOW_VERIFY_RESPONSE_SIGNATURES ?? true,
   };
 }

@@ -12,6 +12,7 @@ import { type Dispatcher, type FormData, Pool } from 'undici';
 import { ProviderAbortedError, ProviderTimeoutError, ProviderTransportError, type ProviderErrorContext } from './errors';
 import { connectionErrorCode, shouldRetryTransport } from './retry';
 import { API_KEY_HEADER, EMPTY_BODY, REQUEST_ID_HEADER, SIGNATURE_HEADER, signBody, verifySignature } from './signing';
+import { DEFAULT_CONNECTIONS } from './config';
 
 export interface TransportOptions {
   /** e.g. `https://provider.example` or `http://127.0.0.1:4010/prefix`; operation paths are appended. */
@@ -23,7 +24,7 @@ export interface TransportOptions {
   timeoutMs: number;
   /** Verify the response X-WSB-SIGNATURE (default true). */
   verifyResponseSignatures?: boolean;
-  /** Pool size (default 10). */
+  /** Pool size (default DEFAULT_CONNECTIONS of config.ts, 32). */
   connections?: number;
   /** Idle keep-alive time of a pooled socket (default 4000 ms). */
   keepAliveTimeoutMs?: number;
@@ -68,7 +69,7 @@ export function createHttpTransport(options: TransportOptions): Transport {
   const url = new URL(options.baseUrl);
   const prefix = url.pathname.replace(/\/+$/, '');
   const pool = new Pool(url.origin, {
-    connections: options.connections ?? 10,
+    connections: options.connections ?? DEFAULT_CONNECTIONS,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 4000,
     pipelining: 1,
   });

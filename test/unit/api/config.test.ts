@@ -43,9 +43,11 @@ describe('loadProviderConfig', () => {
       CARDFLOW_MERCHANT_PRIVATE_KEY_FILE: join(dir, 'm.pem'),
       CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: join(dir, 'p.pem'),
       CARDFLOW_PROVIDER_TIMEOUT_MS: '2500',
+      CARDFLOW_PROVIDER_CONNECTIONS: '64',
       CARDFLOW_VERIFY_RESPONSE_SIGNATURES: 'false',
     });
     expect(config.timeoutMs).toBe(2500);
+    expect(config.connections).toBe(64);
     expect(config.verifyResponseSignatures).toBe(false);
   });
 
@@ -67,12 +69,14 @@ describe('loadProviderConfig', () => {
       CARDFLOW_PLATFORM_PUBLIC_KEY: platform.publicKeyPem,
       CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: '/etc/platform.pem',
       CARDFLOW_PROVIDER_TIMEOUT_MS: '15s',
+      CARDFLOW_PROVIDER_CONNECTIONS: '0',
       CARDFLOW_VERIFY_RESPONSE_SIGNATURES: 'yes',
     };
     const problems = problemsOf(env);
-    expect(problems).toHaveLength(5);
+    expect(problems).toHaveLength(6);
     expect(problems.join('\n')).toMatch(/CARDFLOW_PROVIDER_BASE_URL: must be an http\(s\) URL/);
     expect(problems.join('\n')).toMatch(/CARDFLOW_PROVIDER_TIMEOUT_MS: must be a positive whole number/);
+    expect(problems.join('\n')).toMatch(/CARDFLOW_PROVIDER_CONNECTIONS: must be a whole number from 1 to 9999/);
     expect(problems.join('\n')).toMatch(/CARDFLOW_VERIFY_RESPONSE_SIGNATURES: must be true or false/);
     expect(problems.join('\n')).toMatch(/CARDFLOW_MERCHANT_PRIVATE_KEY: could not be parsed/);
     expect(problems.join('\n')).toMatch(/CARDFLOW_PLATFORM_PUBLIC_KEY and CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: set only one/);
