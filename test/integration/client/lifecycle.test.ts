@@ -19,7 +19,8 @@ import { awaitSharedAccount, startSharedAccount } from '../../../client/shared-a
 import { awaitTransfer, getTransferStatus, startTransfer, transferWorkflowId } from '../../../client/transfers';
 import { awaitDepositAddress, awaitFunding, getFundingStatus, startWalletFunding } from '../../../client/wallet-funding';
 import { testTemporalServer } from '../../support/temporal-env';
-import { activationWorkflowId } from '../../../domain/physical-card-activation';
+import { ACTIVATION_STEPS, activationWorkflowId } from '../../../domain/physical-card-activation';
+import { deriveMerchantOrderNo } from '../../../domain';
 import { temporal } from '@temporalio/proto';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
 import {
@@ -65,9 +66,8 @@ async function cardRecords(cardNo: string, type: 'Freeze' | 'UnFreeze' | 'update
   return (await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, cardNo, type })).records;
 }
 
-/** Runs the CLI against the harness's client and task queue; returns the exit code and output. */
-async function cli(args: string[], stdin?: string) {
-  const out: string[] = [];
+/** Runs the CLI against the harness's client and task queue; returns the exit code and output (`out` fills as it runs). */
+async function cli(args: string[], stdin?: string, out: string[] = []) {
   const err: string[] = [];
   const code = await runCli([...args, '--task-queue', h.taskQueue], {
     out: (l) => out.push(l),
@@ -285,4 +285,29 @@ it('CLI: shared-account --watch prints the account; the same name again finds th
     expect(again.out).toContain(`shared account "${name}": ${accountId}`);
   });
   expect((await h.provider.getAccountInfo()).filter((a) => a.accountType === 'MARGIN' && a.accountName === name)).toHaveLength(1);
+});
+
+it('CLI: activate --watch by work order shows each stage and exits 1 with the provider description when the work order fails', async () => {
+  const { cardNo } = await physicalCard(h.provider);
+  const f = file('work-order.json', { cardNo, route: 'work_order', workOrder: { files: [{ ref: 'card-photo.png' }] }, wait: FAST_WAIT });
+  const saved = h.sandbox.delays.workOrderMs;
+  h.sandbox.delays.workOrderMs = 10 * 60_000; // hold the work order until decided below
+  try {
+    const run = await h.withLifecycleWorker(async () => {
+      const lines: string[] = [];
+      const watching = cli(['activate', '--file', f, '--watch'], undefined, lines);
+      // Decide once the watcher has shown the stage (it looks once a second).
+      await eventually(async () => lines.join('\n'), (text) => text.includes('awaiting_work_order'), 'the awaiting_work_order line');
+      const merchantOrderNo = deriveMerchantOrderNo(activationWorkflowId(cardNo), ACTIVATION_STEPS.workOrder);
+      await h.helper('decideWorkOrder', { orderNo: merchantOrderNo, outcome: 'fail', description: 'Photo of the card is unreadable' });
+      return watching;
+    });
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/awaiting_work_order \(route work_order, order CF/);
+    expect(run.err).toContain(`${activationWorkflowId(cardNo)} failed: OperationFailed: `);
+    expect(run.err).toContain('Photo of the card is unreadable');
+  } finally {
+    h.sandbox.delays.workOrderMs = saved;
+  }
+  expect((await h.provider.getCardInfo({ cardNo })).status).toBe('un_activated');
 });
