@@ -1,9 +1,11 @@
 /**
  * Replays the saved histories (test/fixtures/histories/*.json) against the current workflow
  * code. With CARDFLOW_SAVE_HISTORIES=1 it first runs representative onboardings and the issue-5
- * lifecycle workflows (test/fixtures/histories/lifecycle-runs.ts) on the dev server and the
- * sandbox and saves their histories (parents and children); `=onboarding` or `=lifecycle`
- * re-saves one of the two sets only.
+ * lifecycle workflows (test/fixtures/histories/lifecycle-runs.ts) and the onboarding paths of
+ * issue #5 (physical card, shared_account, budgetTopUp, on_chain:
+ * test/fixtures/histories/onboarding-path-runs.ts) on the dev server and the sandbox and saves
+ * their histories (parents and children); `=onboarding`, `=lifecycle` or `=onboarding-paths`
+ * re-saves one set only.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +19,7 @@ import { WorkflowTypes } from '../../domain/workflow-types';
 import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle } from './workflows/harness';
 import { b2bHolder, uniqueEmail } from './workflows/holders';
 import { assertNothingInClear, RUN_PINS, saveLifecycleHistories } from '../fixtures/histories/lifecycle-runs';
+import { maskCardNumbers, ONBOARDING_PATH_HISTORIES, PATH_PINS, saveOnboardingPathHistories, unmaskedCardNumbers } from '../fixtures/histories/onboarding-path-runs';
 
 // Saving runs both sets of workflows (several minutes on a shared machine); replay alone is quick.
 jest.setTimeout(process.env.CARDFLOW_SAVE_HISTORIES ? 600_000 : 180_000);
@@ -69,12 +72,29 @@ async function saveOnboardingHistories(): Promise<void> {
   }
 }
 
-/** Saves the onboarding and/or lifecycle histories as CARDFLOW_SAVE_HISTORIES asks (`1`: both). */
+const SETS = ['onboarding', 'lifecycle', 'onboarding-paths'] as const;
+
+/**
+ * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all three). The onboarding-path files get
+ * their printed card numbers masked before the check that no clear value of the run is left.
+ */
 async function saveHistories(which: string): Promise<void> {
-  if (which !== 'lifecycle') await saveOnboardingHistories();
-  if (which !== 'onboarding') {
+  const sets = which === '1' ? SETS : SETS.filter((set) => set === which);
+  if (!sets.length) throw new Error(`CARDFLOW_SAVE_HISTORIES=${which}: expected 1, ${SETS.join(', ')}`);
+  if (sets.includes('onboarding')) await saveOnboardingHistories();
+  if (sets.includes('lifecycle')) {
     const saved = await saveLifecycleHistories(save);
     for (const name of saved.names) assertNothingInClear(name, readFileSync(join(DIR, `${name}.json`), 'utf8'), saved.clearValues);
+  }
+  if (sets.includes('onboarding-paths')) {
+    const saved = await saveOnboardingPathHistories(save);
+    expect([...saved.names].sort()).toEqual([...ONBOARDING_PATH_HISTORIES].sort());
+    for (const name of saved.names) {
+      const file = join(DIR, `${name}.json`);
+      const masked = maskCardNumbers(readFileSync(file, 'utf8'));
+      writeFileSync(file, masked);
+      assertNothingInClear(name, masked, saved.clearValues);
+    }
   }
 }
 
@@ -98,8 +118,8 @@ const LIFECYCLE_HISTORIES = [
 it('replays every saved history without a determinism error', async () => {
   if (process.env.CARDFLOW_SAVE_HISTORIES) await saveHistories(process.env.CARDFLOW_SAVE_HISTORIES);
   const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
-  expect(files.length).toBeGreaterThanOrEqual(8 + LIFECYCLE_HISTORIES.length);
-  for (const name of LIFECYCLE_HISTORIES) expect(files).toContain(`${name}.json`);
+  expect(files.length).toBeGreaterThanOrEqual(8 + LIFECYCLE_HISTORIES.length + ONBOARDING_PATH_HISTORIES.length);
+  for (const name of [...LIFECYCLE_HISTORIES, ...ONBOARDING_PATH_HISTORIES]) expect(files).toContain(`${name}.json`);
   const histories = files.map((file) => {
     const saved = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { workflowId: string; history: object };
     return { workflowId: saved.workflowId, history: temporal.api.history.v1.History.fromObject(saved.history) };
@@ -111,12 +131,31 @@ it('replays every saved history without a determinism error', async () => {
   expect(failures).toEqual([]);
 });
 
+/** Every payload of a saved history (base64 `data`) as text. */
+function decodedPayloads(text: string): string {
+  return [...text.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8')).join('\n');
+}
+
 it('the saved lifecycle histories hold no clear PIN, activation code or card secret', () => {
   for (const name of LIFECYCLE_HISTORIES) {
     const text = readFileSync(join(DIR, `${name}.json`), 'utf8');
     assertNothingInClear(name, text, Object.values(RUN_PINS));
-    const decoded = [...text.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8')).join('\n');
     // Field names the provider uses for secrets in clear (spec: activeCard, updatePin, card sensitive data).
-    expect({ name, fields: decoded.match(/"(pin|activeCode|activationCode|cvv|cardNumber|expiryDate)"\s*:/g) }).toEqual({ name, fields: null });
+    expect({ name, fields: decodedPayloads(text).match(/"(pin|activeCode|activationCode|cvv|cardNumber|expiryDate)"\s*:/g) }).toEqual({ name, fields: null });
   }
+});
+
+it('the saved onboarding-path histories hold no clear PIN, activation code or card secret, and only masked card numbers', () => {
+  let cardNumbers = 0;
+  for (const name of ONBOARDING_PATH_HISTORIES) {
+    const text = readFileSync(join(DIR, `${name}.json`), 'utf8');
+    assertNothingInClear(name, text, Object.values(PATH_PINS));
+    const decoded = decodedPayloads(text);
+    // The physical path's input carries cardNumber (spec: createCard); every other secret field must be absent.
+    expect({ name, fields: decoded.match(/"(pin|activeCode|activationCode|cvv|expiryDate)"\s*:/g) }).toEqual({ name, fields: null });
+    expect({ name, unmasked: unmaskedCardNumbers(text) }).toEqual({ name, unmasked: [] });
+    cardNumbers += decoded.match(/"cardNumber":/g)?.length ?? 0;
+  }
+  // The physical runs' inputs (onboarding, cardIssuance, create card activity) are where the masking applies.
+  expect(cardNumbers).toBeGreaterThan(0);
 });
