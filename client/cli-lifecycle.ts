@@ -46,7 +46,7 @@ export const LIFECYCLE_COMMANDS = ['activate', 'transfer', 'shared-account', 'fu
 const CARD_ACTIONS: Record<string, CardRequestKind | 'status'> = { freeze: 'freeze', unfreeze: 'unfreeze', pin: 'updatePin', deposit: 'deposit', status: 'status' };
 
 /** The PIN from standard input (first line), or undefined without --pin-stdin. */
-async function pinFromStdin(ctx: CliContext): Promise<string | undefined> {
+export async function pinFromStdin(ctx: CliContext): Promise<string | undefined> {
   if (!ctx.values['pin-stdin']) return undefined;
   if (!ctx.io.readStdin) throw new UsageError('--pin-stdin: no standard input available');
   const pin = (await ctx.io.readStdin()).split(/\r?\n/)[0]?.trim() ?? '';

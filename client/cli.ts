@@ -5,6 +5,8 @@
  *   cardflow progress <customerRef> [--watch]         the stage an onboarding is in
  *   cardflow correct <customerRef> --file fix.json    corrected cardholder data after a reject
  *   cardflow result <customerRef>                     wait for the onboarding and print what it created
+ *   cardflow activate-onboarding <customerRef> --file activation.json [--pin-stdin] [--watch]
+ *                                                     the physical card reached the customer: activate it (activateCard Update)
  *   ... and the card lifecycle commands of client/cli-lifecycle.ts (activate, transfer,
  *   shared-account, fund-wallet, card freeze|unfreeze|pin|deposit|status, status <workflowId>).
  *
@@ -24,13 +26,13 @@ import { dataConverterFromEnv } from '../codec/data-converter';
 import { CardflowStage, onboardingWorkflowId } from '../domain';
 import { CardWorkflowClosedError } from './card-entity';
 import { CLI_OPTIONS, type CliContext, type CliIo, readJsonFile, UsageError } from './cli-context';
-import { LIFECYCLE_USAGE, runLifecycleCommand } from './cli-lifecycle';
+import { LIFECYCLE_USAGE, pinFromStdin, runLifecycleCommand } from './cli-lifecycle';
 import { connectTemporalClient } from './connection';
 import { describeProgress, describeResult, workflowUiUrl } from './format';
-import { awaitResult, getProgress, onboardingHandle, startOnboarding, submitCorrection } from './onboarding';
+import { activateOnboardingCard, awaitResult, getProgress, onboardingHandle, startOnboarding, submitCorrection } from './onboarding';
 import { watchProgress } from './progress';
 import { MerchantKeyError, merchantPublicKeyFromEnv } from './sealing';
-import { InvalidInputError, parseCardholderCorrection, parseOnboardingInput } from './validation';
+import { InvalidInputError, parseActivationRequest, parseCardholderCorrection, parseOnboardingInput } from './validation';
 
 export type { CliIo } from './cli-context';
 
@@ -39,6 +41,7 @@ export const USAGE = `usage:
   cardflow progress <customerRef> [--watch]
   cardflow correct <customerRef> --file fix.json
   cardflow result <customerRef>
+  cardflow activate-onboarding <customerRef> --file activation.json [--pin-stdin] [--watch]
 ${LIFECYCLE_USAGE}
 options: --task-queue <name> (default CARDFLOW_TASK_QUEUE, else cardflow)
 exit codes: 0 done, 1 failed, 2 bad usage or input (nothing started)`;
@@ -95,7 +98,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const ctx: CliContext = { io, values, client, namespace: () => temporal?.namespace ?? '', taskQueue, uiBase };
 
   try {
-    // Card lifecycle commands (client/cli-lifecycle.ts); onboarding ones below (another `activate-onboarding` goes there too).
+    // Card lifecycle commands (client/cli-lifecycle.ts); onboarding ones below.
     const lifecycle = runLifecycleCommand(ctx, command, [ref, arg2]);
     if (lifecycle) return await lifecycle;
     switch (command) {
@@ -132,6 +135,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const status = await submitCorrection(await client(), ref, correction);
         io.out(`correction sent: cardholder ${status.holderId ?? '?'} is ${status.stage}${status.status ? ` (${status.status})` : ''}`);
         return 0;
+      }
+      case 'activate-onboarding': {
+        if (!ref) throw new UsageError('activate-onboarding needs a <customerRef>');
+        onboardingWorkflowId(ref);
+        if (!values.file) throw new UsageError('activate-onboarding needs --file <activation.json>');
+        const raw = await readJsonFile(values.file);
+        // The PIN comes from the file or, better, standard input; it is sealed before anything is contacted.
+        const pin = await pinFromStdin(ctx);
+        const request = pin !== undefined && raw !== null && typeof raw === 'object' ? { ...raw, pin } : raw;
+        const hasPin = request !== null && typeof request === 'object' && 'pin' in request;
+        const valid = parseActivationRequest(request, hasPin ? { merchantPublicKey: merchantPublicKeyFromEnv(io.env) } : {});
+        const accepted = await activateOnboardingCard(await client(), ref, valid);
+        io.out(`activation accepted (${accepted.route}): ${accepted.activationWorkflowId}`);
+        return values.watch ? await follow(ref) : 0;
       }
       case 'result':
         if (!ref) throw new UsageError('result needs a <customerRef>');
