@@ -7,6 +7,7 @@
  * |---|---|---|
  * | BENCH_ONBOARDINGS | 50 | onboardings (and baseline workflows) for the throughput figure |
  * | BENCH_PARKED | 2000 | onboardings parked in review for the memory figure |
+ * | BENCH_PARKED_CACHE | 500 | the capped workflow cache of the memory figure's second run (the first uses the SDK's default) |
  * | BENCH_TIME_SCALE | 120 | clock compression of the 1-minute / 1-hour review comparison |
  * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
  * | BENCH_PHASES | a,b,d | which figures to produce ((c) comes with (a)) |
@@ -47,6 +48,7 @@ const ONBOARDINGS = num('BENCH_ONBOARDINGS', 50);
 const PARKED = num('BENCH_PARKED', 2000);
 const TIME_SCALE = num('BENCH_TIME_SCALE', 120);
 const PHASE_TIMEOUT_MS = num('BENCH_PHASE_TIMEOUT_S', 300) * 1000;
+const PARKED_CACHE = num('BENCH_PARKED_CACHE', 500);
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d').split(',').map((p) => p.trim()));
 const CARD_TYPE_B2B_WITH_DEPOSIT = '1852379830190366720';
 
@@ -75,6 +77,7 @@ async function withCardflow<T>(
   bundle: WorkflowBundle,
   delays: Partial<SandboxDelays>,
   fn: (ctx: { taskQueue: string; worker: Worker; latencies: number[] }) => Promise<T>,
+  workerOptions: { maxCachedWorkflows?: number } = {},
 ): Promise<T> {
   const sandbox = await startSandbox({ delays, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-'));
@@ -91,7 +94,7 @@ async function withCardflow<T>(
   const provider = createProviderClient(sandbox.clientConfig());
   const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
   try {
-    const worker = await createWorker({ connection: env.nativeConnection, taskQueue, activityDeps: { provider }, workflowBundle: bundle });
+    const worker = await createWorker({ connection: env.nativeConnection, taskQueue, activityDeps: { provider }, workflowBundle: bundle, workerOptions });
     return await worker.runUntil(() => fn({ taskQueue, worker, latencies }));
   } finally {
     await receiver.stop();
@@ -226,8 +229,9 @@ function collectGarbage(): void {
   (runInNewContext('gc') as () => void)();
 }
 
-async function parkedMemory(env: TestWorkflowEnvironment, bundle: WorkflowBundle): Promise<void> {
-  say(`\n(d) worker memory with ${PARKED} onboardings parked in cardholder review (sandbox review stalled)`);
+async function parkedMemory(env: TestWorkflowEnvironment, bundle: WorkflowBundle, maxCachedWorkflows: number | undefined): Promise<void> {
+  const cache = maxCachedWorkflows === undefined ? "the SDK's default workflow cache (sized from the heap)" : `the workflow cache capped at ${maxCachedWorkflows} (CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS)`;
+  say(`\n(d) worker memory with ${PARKED} onboardings parked in cardholder review (sandbox review stalled), ${cache}`);
   await withCardflow(env, bundle, ZERO_DELAYS, async (ctx) => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     collectGarbage();
@@ -254,7 +258,7 @@ async function parkedMemory(env: TestWorkflowEnvironment, bundle: WorkflowBundle
     say(`  bench process (worker + sandbox + receiver): RSS ${mib(before.rss)} -> ${mib(after.rss)}, heap used ${mib(before.heapUsed)} -> ${mib(after.heapUsed)}`);
     say(`  per parked onboarding: RSS +${((after.rss - before.rss) / 1024 / Math.max(parked, 1)).toFixed(1)} KiB, heap +${((after.heapUsed - before.heapUsed) / 1024 / Math.max(parked, 1)).toFixed(1)} KiB`);
     say(`  worker: ${status.numCachedWorkflows} workflows in cache, ${status.numInFlightActivities} activities in flight`);
-  });
+  }, maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows });
 }
 
 async function main(): Promise<void> {
@@ -277,7 +281,10 @@ async function main(): Promise<void> {
     const bundle = await bundleCardflowWorkflows();
     if (PHASES.has('a') || PHASES.has('c')) await throughput(env, bundle);
     if (PHASES.has('b')) await actionsPerOnboarding(env, bundle);
-    if (PHASES.has('d')) await parkedMemory(env, bundle);
+    if (PHASES.has('d')) {
+      await parkedMemory(env, bundle, undefined);
+      await parkedMemory(env, bundle, PARKED_CACHE);
+    }
   } finally {
     await env.teardown();
   }

@@ -11,6 +11,8 @@
  * | TEMPORAL_NAMESPACE (alias CARDFLOW_TEMPORAL_NAMESPACE) | default |
  * | CARDFLOW_TASK_QUEUE | cardflow |
  * | CARDFLOW_FILE_STORE_DIR | .data/files (work-order supporting files referenced by name) |
+ * | CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS | the SDK's, sized from the heap (about 600 per GiB) |
+ * | CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES | the SDK's (100) |
  */
 import path from 'node:path';
 import type { NativeConnectionOptions } from '@temporalio/worker';
@@ -54,4 +56,35 @@ export function loadTemporalWorkerConfig(env: Env = process.env): TemporalWorker
 /** Where the worker reads work-order supporting files referenced by name (`{ ref }`); nothing else is read. */
 export function fileStoreDirFromEnv(env: Env = process.env): string {
   return path.resolve(first(env, 'CARDFLOW_FILE_STORE_DIR') ?? path.join('.data', 'files'));
+}
+
+/**
+ * Worker tuning. A cached workflow costs about 2 MiB of the workflow threads' memory: onboardings
+ * parked for days in review need not stay cached (an evicted one is replayed from its short
+ * history when its next event arrives), so a worker hosting thousands of them caps the cache.
+ */
+export interface WorkerTuning {
+  maxCachedWorkflows?: number;
+  maxConcurrentActivityTaskExecutions?: number;
+}
+
+/** Reads the tuning variables; throws one Error naming every malformed variable. */
+export function workerTuningFromEnv(env: Env = process.env): WorkerTuning {
+  const problems: string[] = [];
+  const count = (name: string, min: number): number | undefined => {
+    const raw = first(env, name);
+    if (raw === undefined) return undefined;
+    if (!/^\d{1,7}$/.test(raw) || Number(raw) < min) {
+      problems.push(`${name}: must be a whole number of at least ${min}`);
+      return undefined;
+    }
+    return Number(raw);
+  };
+  const maxCachedWorkflows = count('CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS', 0);
+  const maxConcurrentActivityTaskExecutions = count('CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES', 1);
+  if (problems.length) throw new Error(`worker configuration is invalid:\n- ${problems.join('\n- ')}`);
+  return {
+    ...(maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows }),
+    ...(maxConcurrentActivityTaskExecutions === undefined ? {} : { maxConcurrentActivityTaskExecutions }),
+  };
 }

@@ -9,7 +9,7 @@ import { createProviderClient } from '../api/client';
 import { loadProviderConfig } from '../api/config';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { createLogger } from '../logging/logger';
-import { fileStoreDirFromEnv, loadTemporalWorkerConfig } from './config';
+import { fileStoreDirFromEnv, loadTemporalWorkerConfig, workerTuningFromEnv } from './config';
 import { createWorker } from './create-worker';
 
 export async function runWorkerProcess(env: Record<string, string | undefined> = process.env): Promise<void> {
@@ -30,7 +30,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       taskQueue: temporal.taskQueue,
       // The merchant key opens sealed PINs and activation codes inside the lifecycle activities.
       activityDeps: { provider, merchantPrivateKey: providerConfig.merchantPrivateKey, fileStoreDir: fileStoreDirFromEnv(env) },
-      workerOptions: { shutdownGraceTime: '10s', dataConverter },
+      workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerTuningFromEnv(env) },
     });
     const stop = (signal: NodeJS.Signals) => {
       logger.info('cardflow worker: shutting down', { signal });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { fileStoreDirFromEnv, loadTemporalWorkerConfig } from '../../../workers/config';
+import { fileStoreDirFromEnv, loadTemporalWorkerConfig, workerTuningFromEnv } from '../../../workers/config';
 
 describe('worker Temporal configuration', () => {
   it('defaults to the local dev server, namespace default, task queue cardflow', () => {
@@ -35,5 +35,21 @@ describe('worker file store', () => {
   it('defaults to .data/files under the working directory and honours CARDFLOW_FILE_STORE_DIR', () => {
     expect(fileStoreDirFromEnv({})).toBe(path.resolve('.data', 'files'));
     expect(fileStoreDirFromEnv({ CARDFLOW_FILE_STORE_DIR: '/srv/cardflow/files' })).toBe('/srv/cardflow/files');
+  });
+});
+
+describe('worker tuning', () => {
+  it('leaves the SDK defaults when nothing is set, and reads the cache and activity limits', () => {
+    expect(workerTuningFromEnv({})).toEqual({});
+    expect(workerTuningFromEnv({ CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: '500', CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: '50' })).toEqual({
+      maxCachedWorkflows: 500,
+      maxConcurrentActivityTaskExecutions: 50,
+    });
+  });
+
+  it('names every malformed variable and its rule', () => {
+    expect(() => workerTuningFromEnv({ CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: 'lots', CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: '0' })).toThrow(
+      /CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: must be a whole number of at least 0\n- CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: must be a whole number of at least 1/,
+    );
   });
 });
