@@ -8,7 +8,7 @@ import { helperBody } from './server/handler';
 import { parseJson } from '../api/json';
 import { type FaultUpdate, scaledDelays, startSandbox } from './index';
 
-export const CLI_DEFAULTS = { port: 8787, host: '127.0.0.1', keysDir: '.data/sandbox/keys', seed: 1, delayScale: 1 } as const;
+export const CLI_DEFAULTS = { port: 8787, host: '127.0.0.1', keysDir: '.data/sandbox/keys', delayScale: 1 } as const;
 
 const USAGE = `Usage: npm run sandbox -- [options]
 
@@ -16,7 +16,7 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --host ADDR         bind address (default ${CLI_DEFAULTS.host})
   --keys-dir DIR      keys directory, created with fresh keys on first start (default ${CLI_DEFAULTS.keysDir})
   --webhook-url URL   where webhooks are delivered (default: none, events are only logged)
-  --seed N            seed of ids, outcomes and faults (default ${CLI_DEFAULTS.seed})
+  --seed N            seed of ids, outcomes and faults (default: a fresh random one, printed)
   --delay-scale X     multiplies the default delays (seconds; 0 = instant) (default ${CLI_DEFAULTS.delayScale})
   --clock MODE        real (default) or manual (time moves only via POST /sandbox/advanceClock)
   --faults JSON       initial fault settings, e.g. '{"errorRate":0.1,"latencyMs":200}'
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   }
   const str = (name: string) => values[name] as string | undefined;
   const port = numberOption(str('port'), 'port', CLI_DEFAULTS.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
-  const seed = numberOption(str('seed'), 'seed', CLI_DEFAULTS.seed, Number.isSafeInteger);
+  const seed = str('seed') === undefined ? undefined : numberOption(str('seed'), 'seed', 0, Number.isSafeInteger);
   const delayScale = numberOption(str('delay-scale'), 'delay-scale', CLI_DEFAULTS.delayScale, (n) => n >= 0);
   const clock = str('clock') ?? 'real';
   if (clock !== 'real' && clock !== 'manual') fail(`--clock must be real or manual`);
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     port,
     host: str('host') ?? CLI_DEFAULTS.host,
     keysDir,
-    seed,
+    ...(seed === undefined ? {} : { seed }),
     clock,
     delays: scaledDelays(delayScale),
     ...(webhookUrl ? { webhookUrl } : {}),
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `cardflow provider sandbox listening on ${sandbox.url}\n` +
       `keys: ${sandbox.keys.dir ?? '(in memory)'} (env file: ${sandbox.keys.dir ? `${sandbox.keys.dir}/.env` : 'none'})\n` +
-      `webhooks: ${webhookUrl ?? 'none (set with POST /sandbox/webhooks/config)'}; clock: ${clock}; seed: ${seed}; delay scale: ${delayScale}\n` +
+      `webhooks: ${webhookUrl ?? 'none (set with POST /sandbox/webhooks/config)'}; clock: ${clock}; seed: ${sandbox.seed}; delay scale: ${delayScale}\n` +
       `environment for cardflow:\n${env}\n`,
   );
 

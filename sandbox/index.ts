@@ -3,6 +3,7 @@
  * shell (auth, envelopes, signing, faults, webhook delivery). Tests start it on port 0 with
  * zero delays; `sandbox/cli.ts` starts it for people. See sandbox/SERVER.md.
  */
+import { randomInt } from 'node:crypto';
 import type { ProviderConfig } from '../api/config';
 import { operations } from '../api/operations';
 import { encryptSensitive } from '../api/sensitive';
@@ -59,7 +60,11 @@ export interface StartSandboxOptions {
   keysDir?: string;
   /** In-memory keys (tests). Default: `keysDir` if given, else fresh in-memory keys. */
   keys?: SandboxKeys;
-  /** Seed of every random choice (ids, outcomes, faults); default 1. */
+  /**
+   * Seed of every random choice (ids, card numbers, outcomes, faults). Default: a fresh random one,
+   * so two sandboxes (two test files, or two `npm start` runs on one Temporal server) never hand
+   * out the same card numbers or holder ids, as the real provider never does. Give one to replay a run.
+   */
   seed?: number;
   /** `real` (default): steps run on wall-clock timers. `manual`: time moves only via clock.advance / POST /sandbox/clock/advance. */
   clock?: 'real' | 'manual';
@@ -84,6 +89,8 @@ export interface StartSandboxOptions {
 export interface RunningSandbox {
   /** Base URL, e.g. http://127.0.0.1:8787 (operation paths are appended). */
   url: string;
+  /** The seed in use (given, or drawn at start): the same seed and requests give the same ids. */
+  seed: number;
   port: number;
   keys: SandboxKeys;
   engine: SandboxEngine;
@@ -110,7 +117,7 @@ const FAULT_SEED_SALT = 0x5eedfa17;
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const createEngine: EngineFactory = options.createEngine ?? ((deps) => createSandboxEngine(deps, options.engine ?? {}));
   const keys = options.keys ?? (options.keysDir ? ensureSandboxKeys(options.keysDir) : generateSandboxKeys());
-  const seed = options.seed ?? 1;
+  const seed = options.seed ?? randomInt(1, 2 ** 31 - 1);
   const clockMode = options.clock ?? 'real';
   const clock = createClock(options.clockStart === undefined ? { mode: clockMode } : { mode: clockMode, start: options.clockStart });
   const delays: SandboxDelays = { ...DEFAULT_DELAYS, ...options.delays };
@@ -155,6 +162,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   );
   writeSandboxEnvFile(keys, server.url);
   return {
+    seed,
     url: server.url,
     port: server.port,
     keys,
