@@ -22,6 +22,7 @@ import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { createWorker } from '../../../workers/create-worker';
+import { b2cHolder as sampleB2c } from '../../fixtures/holders';
 import { connectTestNativeConnection, testTemporalServer } from '../../support/temporal-env';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
 import { eventually, FAST_WAIT, PHYSICAL_TYPE, startLifecycleHarness, type LifecycleHarness } from '../lifecycle/support';
@@ -84,33 +85,7 @@ async function b2cHolder(): Promise<B2cCardholder> {
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) ids.push((await h.provider.uploadFile({ category: 'card', file: { filename: 'id.png', contentType: 'image/png', data: png } })).fileId);
   const unique = randomUUID().replace(/-/g, '').slice(0, 10);
-  return {
-    shape: 'B2C',
-    areaCode: '+44',
-    mobile: `77009${Math.floor(Math.random() * 1e5).toString().padStart(5, '0')}`,
-    email: `grace+${unique}@example.com`,
-    firstName: 'Grace',
-    lastName: 'Hopper',
-    birthday: '1985-04-02',
-    nationality: 'GB',
-    country: 'GB',
-    town: 'GB0101',
-    address: '10 Downing Street',
-    postCode: 'SW1A2AA',
-    gender: 'F',
-    occupation: '15-1252',
-    annualSalary: '80000 USD',
-    accountPurpose: 'Online shopping',
-    expectedMonthlyVolume: '2000 USD',
-    idType: 'PASSPORT',
-    idNumber: `P${unique}`,
-    issueDate: '2020-01-01',
-    idNoExpiryDate: '2030-01-01',
-    idFrontId: ids[0]!,
-    idBackId: ids[1]!,
-    idHoldId: ids[2]!,
-    ipAddress: '203.0.113.7',
-  };
+  return sampleB2c({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds: ids });
 }
 
 /** A physical onboarding input with a fresh printed card number of the bin. */
