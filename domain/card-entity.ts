@@ -146,6 +146,21 @@ export function keepLatest<T>(list: T[], item: T, key: (t: T) => string, max: nu
   return next.length > max ? next.slice(next.length - max) : next;
 }
 
+/** Authorization statuses that end an authorization (spec: Authorization transaction status). */
+export const AUTHORIZATION_FINAL: readonly string[] = ['succeed', 'failed'];
+
+/**
+ * Records an authorization event: the latest event of a tradeNo replaces the earlier one, except
+ * that a late `authorized` never replaces a settled (`succeed` / `failed`) state. Webhooks for one
+ * tradeNo can arrive out of order (two deliveries in flight, or a provider retry), and the
+ * state a query reports must only move forward.
+ */
+export function recordAuthorization(list: AuthorizationSummary[], summary: AuthorizationSummary, max: number): AuthorizationSummary[] {
+  const existing = list.find((a) => a.tradeNo === summary.tradeNo);
+  if (existing && AUTHORIZATION_FINAL.includes(existing.status) && !AUTHORIZATION_FINAL.includes(summary.status)) return list;
+  return keepLatest(list, summary, (a) => a.tradeNo, max);
+}
+
 /** Keeps the last `max` keys of a record (insertion order). */
 export function trimRecord<T>(record: Record<string, T>, max: number): Record<string, T> {
   const keys = Object.keys(record);

@@ -30,6 +30,7 @@ import {
   KEPT_AUTHORIZATIONS,
   KEPT_FEES,
   KEPT_REQUESTS,
+  recordAuthorization,
   refreshUpdate,
   REQUEST_ID_RE,
   trimRecord,
@@ -121,7 +122,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
         ...(text(record, 'merchantName') ? { merchantName: text(record, 'merchantName') } : {}),
         ...(text(record, 'description') ? { description: text(record, 'description') } : {}),
       };
-      state.authorizations = keepLatest(state.authorizations, summary, (a) => a.tradeNo, KEPT_AUTHORIZATIONS);
+      state.authorizations = recordAuthorization(state.authorizations, summary, KEPT_AUTHORIZATIONS);
     } else if (event.category === 'card_fee_patch') {
       const tradeNo = text(record, 'tradeNo');
       if (!tradeNo) return;

@@ -55,12 +55,16 @@ export interface HarnessOptions {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  // A fresh seed per sandbox (ids never repeat across files on the shared server); CARDFLOW_TEST_SANDBOX_SEED pins it to replay a failure.
+  const pinned = Number(process.env.CARDFLOW_TEST_SANDBOX_SEED);
   const sandbox = await startSandbox({
     delays: ZERO_DELAYS,
     clock: 'real',
+    ...(Number.isSafeInteger(pinned) && pinned > 0 ? { seed: pinned } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.walletBalance ? { engine: { initialWalletBalance: options.walletBalance } } : {}),
   });
+  process.stderr.write(`sandbox seed ${sandbox.seed}\n`);
   const temporal = await connectTestClient();
   const dataDir = await mkdtemp(join(tmpdir(), 'cardflow-webhooks-'));
   let receiver: WebhookReceiver | undefined;
