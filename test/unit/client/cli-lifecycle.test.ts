@@ -2,38 +2,12 @@
  * The lifecycle commands of `cardflow` refuse bad usage and bad input with exit 2, naming the
  * field and rule (never the value), before anything is contacted; valid input goes on to connect.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { generateRsaKeyPair } from '../../../api/keys';
 import { runCli, USAGE } from '../../../client/cli';
+import { inputFiles, runOffline as run } from './cli-run';
 
 const keys = generateRsaKeyPair(1024);
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'cardflow-cli-unit-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function file(name: string, content: unknown): string {
-  const p = path.join(dir, name);
-  writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
-  return p;
-}
-
-async function run(args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const connect = jest.fn(() => Promise.reject(new Error('connection refused (test)')));
-  const code = await runCli(args, {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    env: opts.env ?? {},
-    connect,
-    ...(opts.stdin === undefined ? {} : { readStdin: async () => opts.stdin as string }),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n'), connected: connect.mock.calls.length > 0 };
-}
+const { file, pathOf } = inputFiles('cardflow-cli-unit-');
 
 const transfer = { transferRef: 'budget-1', type: 'TRANSFER', amount: '10.50', payerAccountId: '1001', payeeAccountId: '2002' };
 
@@ -69,7 +43,7 @@ describe('usage', () => {
   });
 
   it('a missing or non-JSON file is bad usage', async () => {
-    expect((await run(['transfer', '--file', path.join(dir, 'absent.json')])).err).toMatch(/cannot read .*absent\.json \(ENOENT\)/);
+    expect((await run(['transfer', '--file', pathOf('absent.json')])).err).toMatch(/cannot read .*absent\.json \(ENOENT\)/);
     const r = await run(['transfer', '--file', file('broken.json', '{"type": ')]);
     expect(r).toMatchObject({ code: 2, connected: false });
     expect(r.err).toMatch(/broken\.json is not JSON/);

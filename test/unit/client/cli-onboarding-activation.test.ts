@@ -3,39 +3,13 @@
  * usage and bad requests with exit 2 before anything is contacted, seals a clear PIN (from the
  * file or standard input) with the merchant public key, and never prints the PIN.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { generateRsaKeyPair } from '../../../api/keys';
-import { runCli, USAGE } from '../../../client/cli';
+import { USAGE } from '../../../client/cli';
+import { inputFiles, runOffline as run } from './cli-run';
 
 const keys = generateRsaKeyPair(1024);
 const PIN = '482915';
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'cardflow-cli-activation-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function file(name: string, content: unknown): string {
-  const p = path.join(dir, name);
-  writeFileSync(p, JSON.stringify(content));
-  return p;
-}
-
-async function run(args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const connect = jest.fn(() => Promise.reject(new Error('connection refused (test)')));
-  const code = await runCli(args, {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    env: opts.env ?? {},
-    connect,
-    ...(opts.stdin === undefined ? {} : { readStdin: async () => opts.stdin as string }),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n'), connected: connect.mock.calls.length > 0 };
-}
+const { file } = inputFiles('cardflow-cli-activation-');
 
 const withKey = { CARDFLOW_MERCHANT_PUBLIC_KEY: keys.publicKeyPem };
 
