@@ -25,8 +25,11 @@ export const SUBSCRIPTION_TYPE = '1852379830190366721';
 
 export interface LifecycleHarness extends Harness {
   fileStoreDir: string;
-  /** Runs `fn` while a worker with the merchant key and the file store polls the task queue. */
-  withLifecycleWorker<T>(fn: () => Promise<T>, overrides?: Partial<CardflowActivities>): Promise<T>;
+  /**
+   * Runs `fn` while a worker with the merchant key and the file store polls the task queue;
+   * `provider` replaces the activities' provider client (e.g. one that records calls).
+   */
+  withLifecycleWorker<T>(fn: () => Promise<T>, options?: { overrides?: Partial<CardflowActivities>; provider?: ProviderClient }): Promise<T>;
   /** The PIN sealed as a backend would (merchant public key). */
   seal(pin: string): string;
   /** Calls a sandbox test helper (sandbox/README.md) and returns its JSON result. */
@@ -44,14 +47,14 @@ export async function startLifecycleHarness(options: HarnessOptions = {}): Promi
   return {
     ...h,
     fileStoreDir,
-    async withLifecycleWorker(fn, overrides) {
+    async withLifecycleWorker(fn, { overrides, provider = h.provider } = {}) {
       const connection = await connectTestNativeConnection();
       try {
         const worker = await createWorker({
           connection,
           namespace: testTemporalServer().namespace,
           taskQueue: h.taskQueue,
-          activityDeps: { provider: h.provider, merchantPrivateKey: h.sandbox.keys.merchant.privateKey, fileStoreDir },
+          activityDeps: { provider, merchantPrivateKey: h.sandbox.keys.merchant.privateKey, fileStoreDir },
           ...(overrides ? { activityOverrides: overrides } : {}),
           workflowBundle: await workflowBundle(),
         });

@@ -1,9 +1,8 @@
 import { type WorkflowFailedError } from '@temporalio/client';
-import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
-import { CARD_TYPES, FAST_WAIT, cardOperations, cardholdersByEmail, customerRef, startHarness, walletBalance, workflowBundle, type Harness } from './harness';
+import { CARD_TYPES, FAST_WAIT, cardOperations, cardholdersByEmail, customerRef, startHarness, startOnboardingWorkflow, walletBalance, workflowBundle, type Harness } from './harness';
 import { b2bHolder, uniqueEmail } from './holders';
 
 jest.setTimeout(120_000);
@@ -15,14 +14,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => h?.stop());
 
-function start(input: OnboardingInput) {
-  return h.client.workflow.start(WorkflowTypes.customerOnboarding, {
-    workflowId: onboardingWorkflowId(input.customerRef),
-    taskQueue: h.taskQueue,
-    args: [input],
-    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
-  });
-}
+const start = (input: OnboardingInput) => startOnboardingWorkflow(h, input);
 
 describe('customerOnboarding', () => {
   it('creates the cardholder, then the card with its initial deposit, and reports what it created', async () => {

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { WorkflowBundle } from '@temporalio/worker';
 import { createProviderClient, type ProviderClient } from '../../../api/client';
 import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
@@ -15,6 +15,10 @@ import type { CardflowActivities } from '../../../activities';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
 import { connectTestClient, connectTestNativeConnection, testTemporalServer, uniqueTaskQueue, type TestClient } from '../../support/temporal-env';
 import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../../../domain/wait-profile';
+import type { OnboardingInput } from '../../../domain/customer-onboarding';
+import { onboardingStartAttributes } from '../../../domain/start-attributes';
+import { onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { WorkflowTypes } from '../../../domain/workflow-types';
 
 /** Fast waits for the zero-delay sandbox. */
 export const FAST_WAIT: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
@@ -128,4 +132,18 @@ export async function walletBalance(provider: ProviderClient): Promise<string> {
 /** A unique customer reference per test. */
 export function customerRef(label: string): string {
   return `${label}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * Starts `customerOnboarding` straight through the Temporal client, as `client/onboarding.ts`
+ * would (id from the customerRef, search attributes at start) but without its validation, so a
+ * test can show what the workflow itself refuses.
+ */
+export function startOnboardingWorkflow(h: Pick<Harness, 'client' | 'taskQueue'>, input: OnboardingInput): Promise<WorkflowHandle> {
+  return h.client.workflow.start(WorkflowTypes.customerOnboarding, {
+    workflowId: onboardingWorkflowId(input.customerRef),
+    taskQueue: h.taskQueue,
+    args: [input],
+    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
+  });
 }

@@ -5,17 +5,15 @@
  * on_chain (a walletFunding child credited by the sandbox's on-chain deposit helper, deposited to
  * the card; progress shows the address and the deposit status).
  */
-import type { WorkflowHandle } from '@temporalio/client';
 import { add, cmp, sub } from '../../../api/money';
 import { getPaymentInstructions } from '../../../client/onboarding';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
 import { TRANSFER_STEP } from '../../../domain/fund-transfer';
-import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { account, BUDGET_TYPE, eventually, FAST_WAIT, startLifecycleHarness, SUBSCRIPTION_TYPE, walletAccount, type LifecycleHarness } from '../lifecycle/support';
-import { customerRef, workflowBundle } from './harness';
+import { customerRef, startOnboardingWorkflow, workflowBundle } from './harness';
 
 jest.setTimeout(180_000);
 
@@ -26,14 +24,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => h?.stop());
 
-function start(input: OnboardingInput): Promise<WorkflowHandle> {
-  return h.client.workflow.start(WorkflowTypes.customerOnboarding, {
-    workflowId: onboardingWorkflowId(input.customerRef),
-    taskQueue: h.taskQueue,
-    args: [input],
-    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
-  });
-}
+const start = (input: OnboardingInput) => startOnboardingWorkflow(h, input);
 
 async function ledger(accountId: string, bizType: 'fund_transfer') {
   return (await h.provider.listLedgerEntries({ pageNum: 1, pageSize: 100, accountId, bizType })).records;

@@ -17,16 +17,12 @@ import { activateOnboardingCard } from '../../../client/onboarding';
 import type { B2cCardholder } from '../../../domain/cardholder-data';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { activateCardUpdate } from '../../../domain/onboarding-physical';
-import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
 import { luhnCheckDigit } from '../../../sandbox/random';
-import { createWorker } from '../../../workers/create-worker';
 import { b2cHolder as sampleB2c } from '../../fixtures/holders';
-import { connectTestNativeConnection, testTemporalServer } from '../../support/temporal-env';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
 import { eventually, FAST_WAIT, PHYSICAL_TYPE, startLifecycleHarness, type LifecycleHarness } from '../lifecycle/support';
-import { customerRef, workflowBundle } from './harness';
+import { customerRef, startOnboardingWorkflow, workflowBundle } from './harness';
 
 jest.setTimeout(180_000);
 
@@ -57,20 +53,9 @@ function workerProvider(provider: ProviderClient): ProviderClient {
   });
 }
 
-async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
-  const connection = await connectTestNativeConnection();
-  try {
-    const worker = await createWorker({
-      connection,
-      namespace: testTemporalServer().namespace,
-      taskQueue: h.taskQueue,
-      activityDeps: { provider: workerProvider(h.provider), merchantPrivateKey: h.sandbox.keys.merchant.privateKey, fileStoreDir: h.fileStoreDir },
-      workflowBundle: await workflowBundle(),
-    });
-    return await worker.runUntil(fn);
-  } finally {
-    await connection.close();
-  }
+/** A lifecycle worker whose provider client records its calls. */
+function withWorker<T>(fn: () => Promise<T>): Promise<T> {
+  return h.withLifecycleWorker(fn, { provider: workerProvider(h.provider) });
 }
 
 /** A fresh number printed on a card of the physical bin (valid check digit). */
@@ -95,14 +80,7 @@ async function physicalInput(label: string, extra: Partial<OnboardingInput> = {}
   return { customerRef: ref, cardTypeId: PHYSICAL_TYPE, holder: await b2cHolder(), cardNumber, initialDeposit: '50', wait: FAST_WAIT, ...extra };
 }
 
-function start(input: OnboardingInput): Promise<WorkflowHandle> {
-  return h.client.workflow.start(WorkflowTypes.customerOnboarding, {
-    workflowId: onboardingWorkflowId(input.customerRef),
-    taskQueue: h.taskQueue,
-    args: [input],
-    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
-  });
-}
+const start = (input: OnboardingInput) => startOnboardingWorkflow(h, input);
 
 const awaitingDelivery = (handle: WorkflowHandle) => eventually(() => handle.query(progressQuery), (p) => p.stage === 'awaiting_delivery' || p.stage === 'failed', 'awaiting_delivery', 60_000);
 

@@ -4,11 +4,8 @@
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { OnboardingInput, OnboardingResult } from '../../../domain/customer-onboarding';
-import { onboardingStartAttributes } from '../../../domain/start-attributes';
-import { onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
 import type { FaultUpdate } from '../../../sandbox';
-import { CARD_TYPES, FAST_WAIT, cardOperations, cardholdersByEmail, customerRef, startHarness, workflowBundle, type Harness } from './harness';
+import { CARD_TYPES, FAST_WAIT, cardOperations, cardholdersByEmail, customerRef, startHarness, startOnboardingWorkflow, workflowBundle, type Harness } from './harness';
 import { b2bHolder, uniqueEmail } from './holders';
 
 jest.setTimeout(120_000);
@@ -17,27 +14,18 @@ beforeAll(async () => {
   await workflowBundle();
 }, 120_000);
 
-function startOnboarding(h: Harness, input: OnboardingInput) {
-  return h.client.workflow.start(WorkflowTypes.customerOnboarding, {
-    workflowId: onboardingWorkflowId(input.customerRef),
-    taskQueue: h.taskQueue,
-    args: [input],
-    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
-  });
-}
-
 /** Onboards one customer with a cardholder (B2B, deposit at creation) and one without (deposit after creation). */
 async function onboardBoth(h: Harness) {
   const email = uniqueEmail('resilient');
   return h.withWorker(async () => {
-    const withHolder = await startOnboarding(h, {
+    const withHolder = await startOnboardingWorkflow(h, {
       customerRef: customerRef('holder'),
       cardTypeId: CARD_TYPES.b2bWithDeposit,
       holder: b2bHolder(email),
       initialDeposit: '20',
       wait: FAST_WAIT,
     });
-    const withDeposit = await startOnboarding(h, { customerRef: customerRef('deposit'), cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '20', wait: FAST_WAIT });
+    const withDeposit = await startOnboardingWorkflow(h, { customerRef: customerRef('deposit'), cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '20', wait: FAST_WAIT });
     return { email, a: (await withHolder.result()) as OnboardingResult, b: (await withDeposit.result()) as OnboardingResult };
   });
 }
@@ -81,10 +69,10 @@ describe('repeated starts', () => {
     const ref = customerRef('again');
     const input: OnboardingInput = { customerRef: ref, cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(email), initialDeposit: '20', wait: FAST_WAIT };
     const [first, second] = await h.withWorker(async () => {
-      const handle = await startOnboarding(h, input);
-      await expect(startOnboarding(h, input)).rejects.toThrow(WorkflowExecutionAlreadyStartedError);
+      const handle = await startOnboardingWorkflow(h, input);
+      await expect(startOnboardingWorkflow(h, input)).rejects.toThrow(WorkflowExecutionAlreadyStartedError);
       const one = (await handle.result()) as OnboardingResult;
-      const two = (await (await startOnboarding(h, input)).result()) as OnboardingResult;
+      const two = (await (await startOnboardingWorkflow(h, input)).result()) as OnboardingResult;
       return [one, two];
     });
     expect(second.card.cardNo).toBe(first.card.cardNo);
