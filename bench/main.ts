@@ -17,7 +17,6 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -37,6 +36,7 @@ import { b2bHolder as holder } from '../test/fixtures/holders';
 import { COUNTING_RULE, collectHistories, countActions, metricDelta, parseActionMetric } from './actions';
 import * as baselineActivities from './baseline.activities';
 import { mib, percentile } from './stats';
+import { freePort } from '../scripts/lib/free-port';
 
 const num = (name: string, fallback: number) => {
   const raw = process.env[name];
@@ -208,14 +208,6 @@ async function actionsPerOnboarding(env: TestWorkflowEnvironment, bundle: Workfl
     const total = (m: Record<string, number>) => Object.values(m).reduce((a, b) => a + b, 0);
     say(`  1-hour / 1-minute: ${(long.actions / short.actions).toFixed(2)} by the history rule, ${(total(long.metric) / total(short.metric)).toFixed(2)} by the server metric (target <= 1.5; 1-minute target <= 20 actions)`);
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 let metricsUrl = '';

@@ -2,14 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { embeddedCodecEndpoint, startEmbeddedCodecServer, uiCodecEndpointArgs } from '../../../codec/embedded';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from '../../../scripts/lib/free-port';
 
 const keys = `e1:${Buffer.alloc(32, 4).toString('base64')}`;
 

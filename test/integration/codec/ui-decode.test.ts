@@ -9,7 +9,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
@@ -32,6 +31,7 @@ import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-w
 import { uniqueTaskQueue } from '../../support/temporal-env';
 import { b2bHolder } from '../../fixtures/holders';
 import { CARD_TYPES, FAST_WAIT } from '../workflows/harness';
+import { freePort } from '../../../scripts/lib/free-port';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const screenshotPath = path.join(repoRoot, '.artifacts', 'codec', 'ui-decoded-onboarding.png');
@@ -48,14 +48,6 @@ const holder = b2bHolder(`marguerite.${suffix}@example.com`, {
   address: '12 Larkspur Road',
   postCode: 'LK1212',
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 let env: TestWorkflowEnvironment;
 let codecServer: CodecServer;
