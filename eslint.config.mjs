@@ -44,14 +44,33 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows are deterministic and sandboxed: no Node built-ins.' })),
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message: 'Workflows are deterministic and sandboxed: no Node built-ins.',
+          })),
           patterns: [
             {
-              group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/testing', 'undici', 'node-forge'],
+              group: [
+                '@temporalio/client',
+                '@temporalio/worker',
+                '@temporalio/activity',
+                '@temporalio/testing',
+                'undici',
+                'node-forge',
+              ],
               message: 'Workflows import only @temporalio/workflow and shared definitions.',
             },
             {
-              group: ['**/activities', '**/activities/**', '**/api/client', '**/api/http', '**/sandbox/**', '**/webhooks/**', '**/workers/**', '**/client/**'],
+              group: [
+                '**/activities',
+                '**/activities/**',
+                '**/api/client',
+                '**/api/http',
+                '**/sandbox/**',
+                '**/webhooks/**',
+                '**/workers/**',
+                '**/client/**',
+              ],
               allowTypeImports: true,
               message: 'Workflows may import activity signatures as types only (import type).',
             },

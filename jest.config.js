@@ -1,7 +1,10 @@
 // Three tiers: pure unit tests, component tests on local HTTP servers, and integration tests that run on the real Temporal
 // dev server (started once by the global setup) against the sandbox.
 const transform = {
-  '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+  ],
 };
 
 /** @type {import('jest').Config} */

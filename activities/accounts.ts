@@ -30,9 +30,14 @@ export function createAccountHelpers({ provider }: ActivityDeps) {
     const signal = cancellationSignal();
     if (accountId !== undefined) return balanceOf(await provider.getAccount({ accountId }, { signal }));
     const accounts = await provider.getAccountInfo({}, { signal });
-    const wallet = accounts.find((a) => a.accountType === 'WALLET' && (currency === undefined || a.currency === currency));
+    const wallet = accounts.find(
+      (a) => a.accountType === 'WALLET' && (currency === undefined || a.currency === currency),
+    );
     if (!wallet) {
-      throw ApplicationFailure.nonRetryable(`no WALLET account${currency ? ` in ${currency}` : ''} to pay from`, FailureTypes.insufficientBalance);
+      throw ApplicationFailure.nonRetryable(
+        `no WALLET account${currency ? ` in ${currency}` : ''} to pay from`,
+        FailureTypes.insufficientBalance,
+      );
     }
     return balanceOf(wallet);
   }
@@ -41,7 +46,11 @@ export function createAccountHelpers({ provider }: ActivityDeps) {
   async function requireBalance(required: BalanceRequirement, path: string): Promise<void> {
     const account = await findAccount(required.accountId, required.currency);
     const issue = affordabilityIssue(account.availableBalance, required.total, required.currency, path);
-    if (issue) throw invalidInput([{ ...issue, message: `account ${account.accountId} ${issue.message}` }], FailureTypes.insufficientBalance);
+    if (issue)
+      throw invalidInput(
+        [{ ...issue, message: `account ${account.accountId} ${issue.message}` }],
+        FailureTypes.insufficientBalance,
+      );
   }
 
   return { findAccount, requireBalance };
@@ -78,7 +87,11 @@ export function createAccountActivities(deps: ActivityDeps) {
         if (activityInfo().attempt === 1) {
           const payer = await findAccount(input.payerAccountId, undefined);
           const issue = affordabilityIssue(payer.availableBalance, input.amount, payer.currency, 'budgetTopUp.amount');
-          if (issue) throw invalidInput([{ ...issue, message: `account ${payer.accountId} ${issue.message}` }], FailureTypes.insufficientBalance);
+          if (issue)
+            throw invalidInput(
+              [{ ...issue, message: `account ${payer.accountId} ${issue.message}` }],
+              FailureTypes.insufficientBalance,
+            );
         }
         try {
           await provider.transferFunds(

@@ -44,7 +44,9 @@ export function createActivationActivities(deps: ActivityDeps) {
     const newest = (await codeRecords(cardNo))
       .filter((r) => r.expirationTime > now)
       .sort((a, b) => b.transactionTime - a.transactionTime)[0];
-    return newest ? { tradeNo: newest.tradeNo, transactionTime: newest.transactionTime, expirationTime: newest.expirationTime } : undefined;
+    return newest
+      ? { tradeNo: newest.tradeNo, transactionTime: newest.transactionTime, expirationTime: newest.expirationTime }
+      : undefined;
   }
 
   return {
@@ -77,20 +79,38 @@ export function createActivationActivities(deps: ActivityDeps) {
         merchantOrderNo,
         lookup: async () => {
           const card = await provider.getCardInfo({ cardNo, onlySimpleInfo: true }, { signal: cancellationSignal() });
-          return card.status === 'Normal' ? { merchantOrderNo, cardNo, status: 'success', remark: 'card is Normal' } : undefined;
+          return card.status === 'Normal'
+            ? { merchantOrderNo, cardNo, status: 'success', remark: 'card is Normal' }
+            : undefined;
         },
         send: async () => {
-          const record = (await codeRecords(cardNo, input.activationCodeTradeNo)).find((r) => r.tradeNo === input.activationCodeTradeNo);
+          const record = (await codeRecords(cardNo, input.activationCodeTradeNo)).find(
+            (r) => r.tradeNo === input.activationCodeTradeNo,
+          );
           if (!record) {
-            throw ApplicationFailure.nonRetryable(`activation code record ${input.activationCodeTradeNo} of the card was not found`, FailureTypes.invalidInput);
+            throw ApplicationFailure.nonRetryable(
+              `activation code record ${input.activationCodeTradeNo} of the card was not found`,
+              FailureTypes.invalidInput,
+            );
           }
           const activeCode = openSealed(record.values, deps.merchantPrivateKey, 'activation code');
           const pin = openSealed(input.sealedPin, deps.merchantPrivateKey, 'sealedPin');
           const result = await provider.activatePhysicalCard(
-            { merchantOrderNo, cardNo, pin, activeCode, ...(input.noPinPaymentAmount === undefined ? {} : { noPinPaymentAmount: input.noPinPaymentAmount }) },
+            {
+              merchantOrderNo,
+              cardNo,
+              pin,
+              activeCode,
+              ...(input.noPinPaymentAmount === undefined ? {} : { noPinPaymentAmount: input.noPinPaymentAmount }),
+            },
             { signal: cancellationSignal() },
           );
-          return { merchantOrderNo, cardNo, status: result.status, ...(result.remark ? { remark: result.remark } : {}) };
+          return {
+            merchantOrderNo,
+            cardNo,
+            status: result.status,
+            ...(result.remark ? { remark: result.remark } : {}),
+          };
         },
       });
       return value;

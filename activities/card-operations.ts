@@ -30,7 +30,13 @@ export function createCardOperationActivities(deps: ActivityDeps) {
 
   return {
     /** Sends freeze, unfreeze or update PIN with `merchantOrderNo`; an earlier attempt's record is returned instead of sending twice. */
-    async sendCardOperation(input: { kind: CardOperationKind; merchantOrderNo: string; cardNo: string; clientRemark?: string; sealedPin?: string }): Promise<CardOperation> {
+    async sendCardOperation(input: {
+      kind: CardOperationKind;
+      merchantOrderNo: string;
+      cardNo: string;
+      clientRemark?: string;
+      sealedPin?: string;
+    }): Promise<CardOperation> {
       const { kind, merchantOrderNo, cardNo } = input;
       const { value } = await callIdempotent<CardOperation>({
         merchantOrderNo,
@@ -38,8 +44,16 @@ export function createCardOperationActivities(deps: ActivityDeps) {
         send: async () => {
           const signal = cancellationSignal();
           const remark = input.clientRemark === undefined ? {} : { clientRemark: input.clientRemark };
-          if (kind === 'freeze') return operationOf(await provider.freezeCard({ cardNo, merchantOrderNo, ...remark }, { signal }), merchantOrderNo);
-          if (kind === 'unfreeze') return operationOf(await provider.unfreezeCard({ cardNo, merchantOrderNo, ...remark }, { signal }), merchantOrderNo);
+          if (kind === 'freeze')
+            return operationOf(
+              await provider.freezeCard({ cardNo, merchantOrderNo, ...remark }, { signal }),
+              merchantOrderNo,
+            );
+          if (kind === 'unfreeze')
+            return operationOf(
+              await provider.unfreezeCard({ cardNo, merchantOrderNo, ...remark }, { signal }),
+              merchantOrderNo,
+            );
           const pin = openSealed(input.sealedPin ?? '', deps.merchantPrivateKey, 'sealedPin');
           return operationOf(await provider.updatePin({ cardNo, merchantOrderNo, pin }, { signal }), merchantOrderNo);
         },

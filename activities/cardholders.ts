@@ -33,9 +33,14 @@ export type ReviewStatus = CardholderReview['status'];
 
 export function createCardholderActivities({ provider }: ActivityDeps) {
   async function query(filter: { holderId?: string; merchantOrderNo?: string }): Promise<CardholderReview | undefined> {
-    const page = await provider.queryCardholders({ pageNum: 1, pageSize: 10, ...filter }, { signal: cancellationSignal() });
+    const page = await provider.queryCardholders(
+      { pageNum: 1, pageSize: 10, ...filter },
+      { signal: cancellationSignal() },
+    );
     const record = page.records.find((r) =>
-      filter.merchantOrderNo !== undefined ? r.merchantOrderNo === filter.merchantOrderNo : r.holderId === filter.holderId,
+      filter.merchantOrderNo !== undefined
+        ? r.merchantOrderNo === filter.merchantOrderNo
+        : r.holderId === filter.holderId,
     );
     return record ? reviewOf(record) : undefined;
   }
@@ -52,7 +57,11 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
 
   return {
     /** Creates the cardholder for review; after an ambiguous outcome, finds it by merchantOrderNo. */
-    async createCardholder(input: { merchantOrderNo: string; cardTypeId: string; holder: CardholderData }): Promise<CardholderReview> {
+    async createCardholder(input: {
+      merchantOrderNo: string;
+      cardTypeId: string;
+      holder: CardholderData;
+    }): Promise<CardholderReview> {
       const { merchantOrderNo, cardTypeId, holder } = input;
       const signal = cancellationSignal();
       const { value } = await callIdempotent<CardholderReview>({
@@ -61,8 +70,13 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
         send: async () =>
           reviewOf(
             holder.shape === 'IDV'
-              ? await provider.createCardholderIdv({ merchantOrderNo, cardTypeId, ...fieldsOf(holder) } as never, { signal })
-              : await provider.createCardholder({ merchantOrderNo, cardTypeId, cardHolderModel: holder.shape, ...fieldsOf(holder) } as never, { signal }),
+              ? await provider.createCardholderIdv({ merchantOrderNo, cardTypeId, ...fieldsOf(holder) } as never, {
+                  signal,
+                })
+              : await provider.createCardholder(
+                  { merchantOrderNo, cardTypeId, cardHolderModel: holder.shape, ...fieldsOf(holder) } as never,
+                  { signal },
+                ),
           ),
       });
       return value;
@@ -85,7 +99,10 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
           return reviewOf(
             holder.shape === 'IDV'
               ? await provider.updateCardholderIdv({ holderId, ...fieldsOf(holder) } as never, { signal })
-              : await provider.updateCardholder({ holderId, cardHolderModel: holder.shape, ...fieldsOf(holder) } as never, { signal }),
+              : await provider.updateCardholder(
+                  { holderId, cardHolderModel: holder.shape, ...fieldsOf(holder) } as never,
+                  { signal },
+                ),
           );
         } catch (error) {
           if (!isAmbiguous(error)) throw error;
@@ -101,7 +118,11 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
     getCardholder,
 
     /** Polls the holder until its status is one of `until` (e.g. pass_audit or reject). */
-    async awaitCardholderReview(input: { holderId: string; until: ReviewStatus[]; poll: PollSettings }): Promise<CardholderReview> {
+    async awaitCardholderReview(input: {
+      holderId: string;
+      until: ReviewStatus[];
+      poll: PollSettings;
+    }): Promise<CardholderReview> {
       return longPoll({
         poll: input.poll,
         what: `cardholder ${input.holderId} review`,

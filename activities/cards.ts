@@ -38,7 +38,10 @@ export function createCardActivities(deps: ActivityDeps) {
   const { requireBalance } = createAccountHelpers(deps);
 
   async function findOperation(merchantOrderNo: string): Promise<CardOperation | undefined> {
-    const page = await provider.listCardTransactions({ pageNum: 1, pageSize: 10, merchantOrderNo }, { signal: cancellationSignal() });
+    const page = await provider.listCardTransactions(
+      { pageNum: 1, pageSize: 10, merchantOrderNo },
+      { signal: cancellationSignal() },
+    );
     const record = page.records.find((r) => r.merchantOrderNo === merchantOrderNo);
     return record ? operationOf(record, merchantOrderNo) : undefined;
   }
@@ -57,7 +60,11 @@ export function createCardActivities(deps: ActivityDeps) {
       try {
         const types = await provider.listCardTypes({}, { signal: cancellationSignal() });
         const found = types.find((t) => t.cardTypeId === input.cardTypeId);
-        if (!found) throw ApplicationFailure.nonRetryable(`cardTypeId: card type ${input.cardTypeId} does not exist`, FailureTypes.cardTypeNotFound);
+        if (!found)
+          throw ApplicationFailure.nonRetryable(
+            `cardTypeId: card type ${input.cardTypeId} does not exist`,
+            FailureTypes.cardTypeNotFound,
+          );
         return found;
       } catch (error) {
         throw toActivityFailure(error);
@@ -103,7 +110,12 @@ export function createCardActivities(deps: ActivityDeps) {
     },
 
     /** Deposit to a card; checks the paying account covers amount + fee first; idempotent by merchantOrderNo. */
-    async depositCard(input: { merchantOrderNo: string; cardNo: string; amount: string; required?: BalanceRequirement }): Promise<CardOperation> {
+    async depositCard(input: {
+      merchantOrderNo: string;
+      cardNo: string;
+      amount: string;
+      required?: BalanceRequirement;
+    }): Promise<CardOperation> {
       const { merchantOrderNo, required } = input;
       const { value } = await callIdempotent<CardOperation>({
         merchantOrderNo,
@@ -111,7 +123,10 @@ export function createCardActivities(deps: ActivityDeps) {
         ...(required ? { precheck: () => requireBalance(required, 'amount') } : {}),
         send: async () =>
           operationOf(
-            await provider.depositCard({ merchantOrderNo, cardNo: input.cardNo, amount: input.amount }, { signal: cancellationSignal() }),
+            await provider.depositCard(
+              { merchantOrderNo, cardNo: input.cardNo, amount: input.amount },
+              { signal: cancellationSignal() },
+            ),
             merchantOrderNo,
           ),
       });
@@ -135,14 +150,19 @@ export function createCardActivities(deps: ActivityDeps) {
     /** Card info with balance; never the card number, CVV or expiry. */
     async getCardSummary(input: { cardNo: string }): Promise<CardSummary> {
       try {
-        const card = await provider.getCardInfo({ cardNo: input.cardNo, onlySimpleInfo: false }, { signal: cancellationSignal() });
+        const card = await provider.getCardInfo(
+          { cardNo: input.cardNo, onlySimpleInfo: false },
+          { signal: cancellationSignal() },
+        );
         return {
           cardNo: card.cardNo,
           cardTypeId: card.cardTypeId,
           ...(card.holderId ? { holderId: card.holderId } : {}),
           status: card.status,
           blocked: card.blocked,
-          ...(card.balanceInfo ? { balance: { amount: card.balanceInfo.amount, currency: card.balanceInfo.currency } } : {}),
+          ...(card.balanceInfo
+            ? { balance: { amount: card.balanceInfo.amount, currency: card.balanceInfo.currency } }
+            : {}),
         };
       } catch (error) {
         throw toActivityFailure(error);

@@ -24,19 +24,25 @@ export function isDuplicateOrder(error: unknown): boolean {
 export function toActivityFailure(error: unknown): Error {
   if (error instanceof ApplicationFailure) return error;
   if (error instanceof ProviderError) {
-    const code = error instanceof ProviderBusinessError || error instanceof ProviderServerError ? error.code : undefined;
+    const code =
+      error instanceof ProviderBusinessError || error instanceof ProviderServerError ? error.code : undefined;
     return ApplicationFailure.create({
       type: error.type,
       message: error.message,
       nonRetryable: !error.retryable,
-      details: [{ code, httpStatus: error.httpStatus, requestId: error.requestId, merchantOrderNo: error.merchantOrderNo }],
+      details: [
+        { code, httpStatus: error.httpStatus, requestId: error.requestId, merchantOrderNo: error.merchantOrderNo },
+      ],
     });
   }
   return error instanceof Error ? error : new Error(String(error));
 }
 
 /** A request refused before anything was sent. */
-export function invalidInput(issues: readonly FieldIssue[], type: string = FailureTypes.invalidInput): ApplicationFailure {
+export function invalidInput(
+  issues: readonly FieldIssue[],
+  type: string = FailureTypes.invalidInput,
+): ApplicationFailure {
   return ApplicationFailure.create({ type, message: describeIssues(issues), nonRetryable: true, details: [issues] });
 }
 

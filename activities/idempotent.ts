@@ -44,7 +44,10 @@ export async function callIdempotent<T>(call: IdempotentCall<T>): Promise<{ valu
       const existing = await call.lookup();
       if (existing !== undefined) return { value: existing, source: 'found' };
       if (isDuplicateOrder(error)) {
-        throw ApplicationFailure.retryable(`merchantOrderNo ${call.merchantOrderNo} is already used but not found yet`, FailureTypes.orderNotFound);
+        throw ApplicationFailure.retryable(
+          `merchantOrderNo ${call.merchantOrderNo} is already used but not found yet`,
+          FailureTypes.orderNotFound,
+        );
       }
       throw error;
     }

@@ -37,7 +37,8 @@ export interface LongPoll<T> {
 
 function resumed(): PollProgress | undefined {
   const details: unknown = activityInfo().heartbeatDetails;
-  if (details && typeof details === 'object' && typeof (details as PollProgress).delayMs === 'number') return details as PollProgress;
+  if (details && typeof details === 'object' && typeof (details as PollProgress).delayMs === 'number')
+    return details as PollProgress;
   return undefined;
 }
 
@@ -53,7 +54,9 @@ export async function longPoll<T>(spec: LongPoll<T>): Promise<T> {
       progress = { ...progress, polls: progress.polls + 1, lastState: spec.describe(value) };
       if (spec.done(value)) return value;
       if (Date.now() - started + progress.delayMs > spec.poll.attemptMs) {
-        throw stillWaiting(`still waiting for ${spec.what} (last seen: ${progress.lastState}, ${progress.polls} polls)`);
+        throw stillWaiting(
+          `still waiting for ${spec.what} (last seen: ${progress.lastState}, ${progress.polls} polls)`,
+        );
       }
       // Only an attempt that goes on polling heartbeats (each heartbeat that reaches the server is
       // a billable action): a probe-per-attempt wait never does.

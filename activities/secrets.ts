@@ -17,11 +17,17 @@ export function sealPin(pin: string, merchantPublicKey: KeyInput): string {
 /** Opens a sealed value; a wrong key or tampered value fails non-retryably, saying nothing of the value. */
 export function openSealed(sealed: string, merchantPrivateKey: KeyInput | undefined, what: string): string {
   if (merchantPrivateKey === undefined) {
-    throw ApplicationFailure.nonRetryable(`${what}: the worker has no merchant private key (ActivityDeps.merchantPrivateKey)`, LifecycleFailureTypes.sealedSecretInvalid);
+    throw ApplicationFailure.nonRetryable(
+      `${what}: the worker has no merchant private key (ActivityDeps.merchantPrivateKey)`,
+      LifecycleFailureTypes.sealedSecretInvalid,
+    );
   }
   try {
     return decryptSensitive(sealed, merchantPrivateKey);
   } catch {
-    throw ApplicationFailure.nonRetryable(`${what}: cannot be opened with the merchant private key`, LifecycleFailureTypes.sealedSecretInvalid);
+    throw ApplicationFailure.nonRetryable(
+      `${what}: cannot be opened with the merchant private key`,
+      LifecycleFailureTypes.sealedSecretInvalid,
+    );
   }
 }

@@ -18,11 +18,25 @@ export interface TransferAccounts {
 }
 
 function accountOf(a: Account): TransferAccount & { digital: number } {
-  return { accountId: a.accountId, accountType: a.accountType, currency: a.currency, availableBalance: a.availableBalance, digital: a.digital };
+  return {
+    accountId: a.accountId,
+    accountType: a.accountType,
+    currency: a.currency,
+    availableBalance: a.availableBalance,
+    digital: a.digital,
+  };
 }
 
 function legOf(e: LedgerEntry): LedgerLeg {
-  return { accountId: e.accountId, txId: e.txId, orderNo: e.orderNo, direction: e.direction, amount: e.amount, beforeBalance: e.beforeBalance, afterBalance: e.afterBalance };
+  return {
+    accountId: e.accountId,
+    txId: e.txId,
+    orderNo: e.orderNo,
+    direction: e.direction,
+    amount: e.amount,
+    beforeBalance: e.beforeBalance,
+    afterBalance: e.afterBalance,
+  };
 }
 
 /** Pages of the ledger read while looking for one transfer (100 entries each). */
@@ -31,10 +45,18 @@ const LEDGER_PAGES = 5;
 export function createTransferActivities(deps: ActivityDeps) {
   const { provider } = deps;
 
-  async function findLegs(input: { merchantOrderNo: string; bizType: 'fund_transfer' | 'fund_collection'; payerAccountId: string; payeeAccountId: string }) {
+  async function findLegs(input: {
+    merchantOrderNo: string;
+    bizType: 'fund_transfer' | 'fund_collection';
+    payerAccountId: string;
+    payeeAccountId: string;
+  }) {
     const legs: { payer?: LedgerLeg; payee?: LedgerLeg } = {};
     for (let pageNum = 1; pageNum <= LEDGER_PAGES; pageNum++) {
-      const page = await provider.listLedgerEntries({ pageNum, pageSize: 100, bizType: input.bizType }, { signal: cancellationSignal() });
+      const page = await provider.listLedgerEntries(
+        { pageNum, pageSize: 100, bizType: input.bizType },
+        { signal: cancellationSignal() },
+      );
       for (const entry of page.records) {
         if (!isTransferEntry(entry, input.merchantOrderNo)) continue;
         if (entry.accountId === input.payerAccountId && entry.direction === 'OUT') legs.payer = legOf(entry);
@@ -90,7 +112,12 @@ export function createTransferActivities(deps: ActivityDeps) {
      */
     async ensureSharedAccount(input: { accountName: string }): Promise<SharedAccountResult> {
       const accountName = input.accountName.trim();
-      const result = (a: Account, created: boolean): SharedAccountResult => ({ accountId: a.accountId, accountName: a.accountName, currency: a.currency, created });
+      const result = (a: Account, created: boolean): SharedAccountResult => ({
+        accountId: a.accountId,
+        accountName: a.accountName,
+        currency: a.currency,
+        created,
+      });
       try {
         const existing = await findSharedAccount(accountName);
         if (existing) return result(existing, false);

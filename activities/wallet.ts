@@ -51,7 +51,13 @@ export function createWalletActivities({ provider }: ActivityDeps) {
   /** Our deposit: the oldest matching one (pages of 100, newest first). */
   async function findDeposit(match: DepositMatch): Promise<WalletDeposit | undefined> {
     const page = await provider.listWalletTransactions(
-      { pageNum: 1, pageSize: 100, destinationAddress: match.address, type: 'DEPOSIT', ...(match.txHash ? { txHash: match.txHash } : {}) },
+      {
+        pageNum: 1,
+        pageSize: 100,
+        destinationAddress: match.address,
+        type: 'DEPOSIT',
+        ...(match.txHash ? { txHash: match.txHash } : {}),
+      },
       { signal: cancellationSignal() },
     );
     const ours = page.records.filter((tx) => matchesDeposit(tx, match)).sort((a, b) => a.createTime - b.createTime)[0];
@@ -64,13 +70,26 @@ export function createWalletActivities({ provider }: ActivityDeps) {
       try {
         const signal = cancellationSignal();
         const coin = (await provider.listCoins({}, { signal })).find((c) => c.coinKey === input.coinKey);
-        if (!coin) throw ApplicationFailure.nonRetryable(`coinKey: coin ${input.coinKey} does not exist`, FailureTypes.notEligible);
+        if (!coin)
+          throw ApplicationFailure.nonRetryable(
+            `coinKey: coin ${input.coinKey} does not exist`,
+            FailureTypes.notEligible,
+          );
         if (!coin.enabled || !coin.enableDeposit) {
-          throw ApplicationFailure.nonRetryable(`coinKey: coin ${input.coinKey} does not take deposits (enabled=${coin.enabled}, enableDeposit=${coin.enableDeposit})`, FailureTypes.notEligible);
+          throw ApplicationFailure.nonRetryable(
+            `coinKey: coin ${input.coinKey} does not take deposits (enabled=${coin.enabled}, enableDeposit=${coin.enableDeposit})`,
+            FailureTypes.notEligible,
+          );
         }
         const existing = (await provider.listWalletAddresses({}, { signal })).find((a) => a.coinKey === coin.coinKey);
         const address = existing ?? (await provider.createWalletAddress({ coinKey: coin.coinKey }, { signal }));
-        return { coinKey: coin.coinKey, chain: coin.chain, coinName: coin.coinName, address: address.address, confirmations: coin.confirmations };
+        return {
+          coinKey: coin.coinKey,
+          chain: coin.chain,
+          coinName: coin.coinName,
+          address: address.address,
+          confirmations: coin.confirmations,
+        };
       } catch (error) {
         throw toActivityFailure(error);
       }

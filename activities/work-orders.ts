@@ -26,7 +26,12 @@ export interface WorkOrderState {
 
 function stateOf(order: WorkOrder): WorkOrderState {
   const description = order.description ?? order.remark ?? undefined;
-  return { merchantOrderNo: order.merchantOrderNo, orderNo: order.orderNo, tradeStatus: order.tradeStatus, ...(description ? { description } : {}) };
+  return {
+    merchantOrderNo: order.merchantOrderNo,
+    orderNo: order.orderNo,
+    tradeStatus: order.tradeStatus,
+    ...(description ? { description } : {}),
+  };
 }
 
 const FINAL: readonly string[] = ['success', 'fail'];
@@ -44,10 +49,18 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
     /** Uploads one file of the file store; returns its fileId. A repeat uploads again (harmless: nothing refers to the spare id). */
     async uploadStoredFile(input: { ref: string; contentType?: string }): Promise<{ fileId: string }> {
       try {
-        if (!deps.fileStoreDir) throw ApplicationFailure.nonRetryable('the worker has no file store (ActivityDeps.fileStoreDir)', FailureTypes.invalidInput);
+        if (!deps.fileStoreDir)
+          throw ApplicationFailure.nonRetryable(
+            'the worker has no file store (ActivityDeps.fileStoreDir)',
+            FailureTypes.invalidInput,
+          );
         // basename: a reference never leaves the store directory.
         const name = basename(input.ref);
-        if (name !== input.ref) throw ApplicationFailure.nonRetryable(`file ${input.ref}: must be a plain file name`, FailureTypes.invalidInput);
+        if (name !== input.ref)
+          throw ApplicationFailure.nonRetryable(
+            `file ${input.ref}: must be a plain file name`,
+            FailureTypes.invalidInput,
+          );
         const ext = name.toLowerCase().split('.').pop() ?? '';
         const kind = UPLOAD_KINDS.find((k) => (k.extensions as readonly string[]).includes(ext));
         let data: Buffer;
@@ -57,7 +70,14 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
           throw ApplicationFailure.nonRetryable(`file ${name} is not in the file store`, FailureTypes.invalidInput);
         }
         const uploaded = await provider.uploadFile(
-          { category: UPLOAD_CATEGORY, file: { filename: name, contentType: input.contentType ?? kind?.contentType ?? 'application/octet-stream', data } },
+          {
+            category: UPLOAD_CATEGORY,
+            file: {
+              filename: name,
+              contentType: input.contentType ?? kind?.contentType ?? 'application/octet-stream',
+              data,
+            },
+          },
           { signal: cancellationSignal() },
         );
         return { fileId: uploaded.fileId };

@@ -35,9 +35,10 @@ export interface CallOptions {
 export type OperationRegistry = Record<string, OperationDef>;
 
 /** Arguments of a method: params may be omitted when the operation takes none. */
-type MethodArgs<Op extends OperationDef> = Record<never, never> extends ParamsOf<Op>
-  ? [params?: ParamsOf<Op>, options?: CallOptions]
-  : [params: ParamsOf<Op>, options?: CallOptions];
+type MethodArgs<Op extends OperationDef> =
+  Record<never, never> extends ParamsOf<Op>
+    ? [params?: ParamsOf<Op>, options?: CallOptions]
+    : [params: ParamsOf<Op>, options?: CallOptions];
 
 export type OperationMethod<Op extends OperationDef> = (...args: MethodArgs<Op>) => Promise<ResultOf<Op>>;
 
@@ -52,7 +53,10 @@ export type PageOperationName<Ops extends OperationRegistry> = {
 /** Params of a paged operation without its page-number field (the iterator sets it). */
 export type PageParamsOf<Op extends OperationDef> = Omit<ParamsOf<Op>, 'pageNum' | 'pageNo'>;
 
-export type PageIterator<Op extends OperationDef> = (params?: PageParamsOf<Op>, options?: CallOptions) => AsyncGenerator<PageRecordOf<Op>, void, undefined>;
+export type PageIterator<Op extends OperationDef> = (
+  params?: PageParamsOf<Op>,
+  options?: CallOptions,
+) => AsyncGenerator<PageRecordOf<Op>, void, undefined>;
 
 /** The client for any registry (tests use small ones). */
 export type ProviderClientFor<Ops extends OperationRegistry> = { [K in keyof Ops]: OperationMethod<Ops[K]> } & {
@@ -77,7 +81,8 @@ export interface DeprecatedProviderMethods {
 }
 
 /** The cardflow provider client: one typed method per operation of `operations.ts`. */
-export type ProviderClient = Omit<ProviderClientFor<Operations>, keyof DeprecatedProviderMethods> & DeprecatedProviderMethods;
+export type ProviderClient = Omit<ProviderClientFor<Operations>, keyof DeprecatedProviderMethods> &
+  DeprecatedProviderMethods;
 
 /** Configuration plus an optional transport (tests inject one; normally the pooled undici transport). */
 export interface ClientOptions extends ProviderConfig {
@@ -113,13 +118,17 @@ function multipartBody(request: Record<string, unknown>): RequestBody {
 }
 
 /** Builds a client for any registry of operations. */
-export function createProviderClientFor<Ops extends OperationRegistry>(registry: Ops, options: ClientOptions): ProviderClientFor<Ops> {
+export function createProviderClientFor<Ops extends OperationRegistry>(
+  registry: Ops,
+  options: ClientOptions,
+): ProviderClientFor<Ops> {
   const transport = options.transport ?? createHttpTransport(options);
 
   async function call(op: OperationDef, params: unknown, callOptions: CallOptions = {}): Promise<unknown> {
     const merchantOrderNo = merchantOrderNoOf(params);
     const parsed = op.request.safeParse(params ?? {});
-    if (!parsed.success) throw new ProviderValidationError(issuesOf(parsed.error), { operation: op.name, merchantOrderNo });
+    if (!parsed.success)
+      throw new ProviderValidationError(issuesOf(parsed.error), { operation: op.name, merchantOrderNo });
     const request = parsed.data as Record<string, unknown>;
     const body: RequestBody = op.multipart ? multipartBody(request) : { kind: 'json', text: stringifyJson(request) };
     const raw = await transport.send({ operation: op.name, path: op.path, body, merchantOrderNo, ...callOptions });
@@ -134,7 +143,10 @@ export function createProviderClientFor<Ops extends OperationRegistry>(registry:
       const field = op.pageField ?? 'pageNum';
       pages[key] = (params: Record<string, unknown> = {}, callOptions?: CallOptions) =>
         paginatePages(
-          async (pageNumber) => (await call(op, { ...params, [field]: pageNumber }, callOptions)) as ResultOf<OperationDef<string, z.ZodType, z.ZodType, 'page'>>,
+          async (pageNumber) =>
+            (await call(op, { ...params, [field]: pageNumber }, callOptions)) as ResultOf<
+              OperationDef<string, z.ZodType, z.ZodType, 'page'>
+            >,
         );
     }
   }
@@ -148,7 +160,10 @@ export function createProviderClient(options: ClientOptions): ProviderClient {
   return createProviderClientFor(operations, options);
 }
 
-type AnyPageIterators = Record<string, (params?: never, options?: CallOptions) => AsyncGenerator<unknown, void, undefined>>;
+type AnyPageIterators = Record<
+  string,
+  (params?: never, options?: CallOptions) => AsyncGenerator<unknown, void, undefined>
+>;
 
 /** Iterates every record of a paged operation: `paginate(client, 'listCardTransactions', { type: 'deposit' })`. */
 export function paginate<C extends { readonly paginate: AnyPageIterators }, K extends keyof C['paginate'] & string>(
@@ -156,6 +171,8 @@ export function paginate<C extends { readonly paginate: AnyPageIterators }, K ex
   name: K,
   ...args: Parameters<C['paginate'][K]>
 ): ReturnType<C['paginate'][K]> {
-  const iterate = client.paginate[name] as unknown as (...a: Parameters<C['paginate'][K]>) => ReturnType<C['paginate'][K]>;
+  const iterate = client.paginate[name] as unknown as (
+    ...a: Parameters<C['paginate'][K]>
+  ) => ReturnType<C['paginate'][K]>;
   return iterate(...args);
 }

@@ -118,7 +118,13 @@ export function loadProviderConfig(env: Env = process.env): ProviderConfig {
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${issue.path.map(String).join('.')}: ${issue.message}`);
   }
-  const merchantPrivateKey = loadKey(env, 'CARDFLOW_MERCHANT_PRIVATE_KEY', problems, privateKeyFrom, privateKeyFromFile);
+  const merchantPrivateKey = loadKey(
+    env,
+    'CARDFLOW_MERCHANT_PRIVATE_KEY',
+    problems,
+    privateKeyFrom,
+    privateKeyFromFile,
+  );
   const platformPublicKey = loadKey(env, 'CARDFLOW_PLATFORM_PUBLIC_KEY', problems, publicKeyFrom, publicKeyFromFile);
   if (!parsed.success || !merchantPrivateKey || !platformPublicKey) throw new ProviderConfigError(problems);
   return {

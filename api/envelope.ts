@@ -34,7 +34,8 @@ export interface Envelope {
 }
 
 function toInt(value: unknown): number | undefined {
-  const text = isLosslessNumber(value) || typeof value === 'number' || typeof value === 'string' ? String(value) : undefined;
+  const text =
+    isLosslessNumber(value) || typeof value === 'number' || typeof value === 'string' ? String(value) : undefined;
   return text !== undefined && /^-?\d+$/.test(text.trim()) ? Number(text) : undefined;
 }
 
@@ -44,7 +45,8 @@ export function asEnvelope(value: unknown): Envelope | undefined {
   const record = value as Record<string, unknown>;
   const code = toInt(record.code);
   if (code === undefined || !('success' in record || 'msg' in record || 'data' in record)) return undefined;
-  const success = record.success === true || record.success === 'true' || (record.success === undefined && code === 200);
+  const success =
+    record.success === true || record.success === 'true' || (record.success === undefined && code === 200);
   return {
     success: success && code === 200,
     code,
@@ -72,7 +74,11 @@ function shapeError(message: string, context: ProviderErrorContext): ProviderRes
 }
 
 /** Turns an envelope's `data` into the operation's result, per its DataShape. */
-export function extractData<Op extends OperationDef>(op: Op, data: unknown, context: ProviderErrorContext = {}): ResultOf<Op> {
+export function extractData<Op extends OperationDef>(
+  op: Op,
+  data: unknown,
+  context: ProviderErrorContext = {},
+): ResultOf<Op> {
   switch (op.shape) {
     case 'object':
     case 'bareOrEnvelope':
@@ -91,11 +97,19 @@ export function extractData<Op extends OperationDef>(op: Op, data: unknown, cont
       return data.map((item, i) => parseRecord(op, item, context, `data.${i}`)) as ResultOf<Op>;
     }
     case 'page': {
-      if (data === null || typeof data !== 'object' || Array.isArray(data)) throw shapeError('expected data to be a page {total, records}', context);
+      if (data === null || typeof data !== 'object' || Array.isArray(data))
+        throw shapeError('expected data to be a page {total, records}', context);
       const { total, records } = data as Record<string, unknown>;
-      const totalText = isLosslessNumber(total) || typeof total === 'number' || typeof total === 'string' ? String(total).trim() : '';
-      if (!/^\d+$/.test(totalText)) throw new ProviderResponseError('response data does not match the spec', [{ path: 'data.total', message: 'must be a whole number' }], context);
-      if (records !== null && records !== undefined && !Array.isArray(records)) throw shapeError('expected data.records to be a list', context);
+      const totalText =
+        isLosslessNumber(total) || typeof total === 'number' || typeof total === 'string' ? String(total).trim() : '';
+      if (!/^\d+$/.test(totalText))
+        throw new ProviderResponseError(
+          'response data does not match the spec',
+          [{ path: 'data.total', message: 'must be a whole number' }],
+          context,
+        );
+      if (records !== null && records !== undefined && !Array.isArray(records))
+        throw shapeError('expected data.records to be a list', context);
       const page: Page<unknown> = {
         total: totalText,
         records: (records ?? []).map((item: unknown, i: number) => parseRecord(op, item, context, `data.records.${i}`)),
@@ -108,7 +122,11 @@ export function extractData<Op extends OperationDef>(op: Op, data: unknown, cont
 }
 
 /** Interprets one raw response for an operation: the result, or a typed ProviderError. */
-export function interpretResponse<Op extends OperationDef>(op: Op, raw: RawResponse, context: ProviderErrorContext = {}): ResultOf<Op> {
+export function interpretResponse<Op extends OperationDef>(
+  op: Op,
+  raw: RawResponse,
+  context: ProviderErrorContext = {},
+): ResultOf<Op> {
   const ctx: ProviderErrorContext = { ...context, httpStatus: raw.status, requestId: raw.requestId };
   let body: unknown;
   let parsed = false;
@@ -122,13 +140,23 @@ export function interpretResponse<Op extends OperationDef>(op: Op, raw: RawRespo
   if (parsed) ctx.envelope = body;
 
   if (raw.status >= 500) {
-    throw new ProviderServerError({ ...ctx, httpStatus: raw.status, code: envelope?.code, msg: envelope?.msg ?? undefined });
+    throw new ProviderServerError({
+      ...ctx,
+      httpStatus: raw.status,
+      code: envelope?.code,
+      msg: envelope?.msg ?? undefined,
+    });
   }
   if (raw.signature === 'invalid') throw new ProviderSignatureError('mismatch', ctx);
   if (!parsed) throw new ProviderResponseError(`HTTP ${raw.status} response is not JSON`, [], ctx);
 
   if (envelope && !envelope.success) {
-    throw new ProviderBusinessError({ ...ctx, code: envelope.code, msg: envelope.msg ?? '', signatureMissing: raw.signature === 'missing' });
+    throw new ProviderBusinessError({
+      ...ctx,
+      code: envelope.code,
+      msg: envelope.msg ?? '',
+      signatureMissing: raw.signature === 'missing',
+    });
   }
   if (raw.status < 200 || raw.status >= 300) throw new ProviderResponseError(`unexpected HTTP ${raw.status}`, [], ctx);
   if (raw.signature === 'missing') throw new ProviderSignatureError('missing', ctx);

@@ -44,7 +44,10 @@ export abstract class ProviderError extends Error {
   readonly requestId: string | undefined;
 
   constructor(message: string, context: ProviderErrorContext = {}) {
-    super(context.operation ? `${context.operation}: ${message}` : message, context.cause === undefined ? undefined : { cause: context.cause });
+    super(
+      context.operation ? `${context.operation}: ${message}` : message,
+      context.cause === undefined ? undefined : { cause: context.cause },
+    );
     this.name = new.target.name;
     this.operation = context.operation;
     this.merchantOrderNo = context.merchantOrderNo;
@@ -103,7 +106,10 @@ export class ProviderServerError extends ProviderError {
   readonly code: number | undefined;
   readonly msg: string | undefined;
   constructor(context: ProviderErrorContext & { httpStatus: number; code?: number; msg?: string }) {
-    super(`provider answered HTTP ${context.httpStatus}${context.msg ? ` (${context.code ?? '?'}: ${context.msg})` : ''}`, context);
+    super(
+      `provider answered HTTP ${context.httpStatus}${context.msg ? ` (${context.code ?? '?'}: ${context.msg})` : ''}`,
+      context,
+    );
     this.code = context.code;
     this.msg = context.msg;
   }

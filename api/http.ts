@@ -9,7 +9,12 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { type Dispatcher, type FormData, Pool } from 'undici';
-import { ProviderAbortedError, ProviderTimeoutError, ProviderTransportError, type ProviderErrorContext } from './errors';
+import {
+  ProviderAbortedError,
+  ProviderTimeoutError,
+  ProviderTransportError,
+  type ProviderErrorContext,
+} from './errors';
 import { connectionErrorCode, shouldRetryTransport } from './retry';
 import { API_KEY_HEADER, EMPTY_BODY, REQUEST_ID_HEADER, SIGNATURE_HEADER, signBody, verifySignature } from './signing';
 import { DEFAULT_CONNECTIONS } from './config';
@@ -101,7 +106,13 @@ export function createHttpTransport(options: TransportOptions): Transport {
       return {
         status: response.statusCode,
         body: bytes,
-        signature: !verify ? 'unchecked' : !signature ? 'missing' : verifySignature(bytes, signature, options.platformPublicKey) ? 'valid' : 'invalid',
+        signature: !verify
+          ? 'unchecked'
+          : !signature
+            ? 'missing'
+            : verifySignature(bytes, signature, options.platformPublicKey)
+              ? 'valid'
+              : 'invalid',
         requestId: firstHeader(response.headers[REQUEST_ID_HEADER]),
       };
     } catch (err) {

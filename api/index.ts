@@ -33,7 +33,15 @@ export {
   RETRYABLE_BUSINESS_CODES,
   isDuplicateOrderFailure,
 } from './errors';
-export { type RawResponse, type RequestBody, type SignatureStatus, type Transport, type TransportOptions, type TransportRequest, createHttpTransport } from './http';
+export {
+  type RawResponse,
+  type RequestBody,
+  type SignatureStatus,
+  type Transport,
+  type TransportOptions,
+  type TransportRequest,
+  createHttpTransport,
+} from './http';
 export { LosslessNumber, isLosslessNumber, jsonNumber, parseJson, stringifyJson } from './json';
 export {
   KeyFormatError,

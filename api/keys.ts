@@ -33,7 +33,8 @@ function derFromBase64(text: string, what: string): Buffer {
 }
 
 function requireRsa(key: KeyObject, what: string): KeyObject {
-  if (key.asymmetricKeyType !== 'rsa') throw new KeyFormatError(`${what}: not an RSA key (${key.asymmetricKeyType ?? 'unknown'})`);
+  if (key.asymmetricKeyType !== 'rsa')
+    throw new KeyFormatError(`${what}: not an RSA key (${key.asymmetricKeyType ?? 'unknown'})`);
   return key;
 }
 

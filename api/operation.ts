@@ -60,13 +60,14 @@ export interface Page<T> {
 }
 
 /** What a call to an operation resolves to, from its record schema and data shape. */
-export type ResultOf<Op extends OperationDef> = Op extends OperationDef<string, z.ZodType, infer Rec, infer Shape>
-  ? Shape extends 'list'
-    ? z.output<Rec>[]
-    : Shape extends 'page'
-      ? Page<z.output<Rec>>
-      : z.output<Rec>
-  : never;
+export type ResultOf<Op extends OperationDef> =
+  Op extends OperationDef<string, z.ZodType, infer Rec, infer Shape>
+    ? Shape extends 'list'
+      ? z.output<Rec>[]
+      : Shape extends 'page'
+        ? Page<z.output<Rec>>
+        : z.output<Rec>
+    : never;
 
 /** The parameters a caller passes: the request schema's input type. */
 export type ParamsOf<Op extends OperationDef> = z.input<Op['request']>;

@@ -80,7 +80,12 @@ export const UPLOAD_CATEGORY = 'card';
 /** Accepted kinds: extension(s), content type and leading magic bytes must all agree. */
 export const UPLOAD_KINDS = [
   { kind: 'jpg', extensions: ['jpg', 'jpeg'], contentType: 'image/jpeg', magic: [0xff, 0xd8, 0xff] },
-  { kind: 'png', extensions: ['png'], contentType: 'image/png', magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
+  {
+    kind: 'png',
+    extensions: ['png'],
+    contentType: 'image/png',
+    magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  },
   { kind: 'pdf', extensions: ['pdf'], contentType: 'application/pdf', magic: [0x25, 0x50, 0x44, 0x46, 0x2d] },
 ] as const;
 

@@ -41,12 +41,15 @@ function forgePrivateKey(key: KeyInput): forge.pki.rsa.PrivateKey {
 /** Decrypts one provider-encrypted value (base64 of concatenated PKCS#1 v1.5 blocks) to UTF-8 text. */
 export function decryptSensitive(cipherBase64: string, merchantPrivateKey: KeyInput): string {
   const compact = cipherBase64.replace(/\s+/g, '');
-  if (compact.length % 4 !== 0 || !BASE64_RE.test(compact)) throw new SensitiveDataError('encrypted value is not base64');
+  if (compact.length % 4 !== 0 || !BASE64_RE.test(compact))
+    throw new SensitiveDataError('encrypted value is not base64');
   const cipher = Buffer.from(compact, 'base64');
   const key = forgePrivateKey(merchantPrivateKey);
   const k = Math.ceil(key.n.bitLength() / 8);
   if (cipher.length === 0 || cipher.length % k !== 0) {
-    throw new SensitiveDataError(`encrypted value is ${cipher.length} bytes, not a whole number of ${k}-byte blocks (wrong key size?)`);
+    throw new SensitiveDataError(
+      `encrypted value is ${cipher.length} bytes, not a whole number of ${k}-byte blocks (wrong key size?)`,
+    );
   }
   const parts: Buffer[] = [];
   for (let offset = 0; offset < cipher.length; offset += k) {
@@ -73,7 +76,9 @@ export function encryptSensitive(plaintext: string, merchantPublicKey: KeyInput)
   // An empty value still yields one block, so the ciphertext is never empty.
   const count = Math.max(1, Math.ceil(data.length / chunk));
   for (let i = 0; i < count; i += 1) {
-    blocks.push(publicEncrypt({ key, padding: constants.RSA_PKCS1_PADDING }, data.subarray(i * chunk, (i + 1) * chunk)));
+    blocks.push(
+      publicEncrypt({ key, padding: constants.RSA_PKCS1_PADDING }, data.subarray(i * chunk, (i + 1) * chunk)),
+    );
   }
   return Buffer.concat(blocks).toString('base64');
 }

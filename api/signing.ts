@@ -39,7 +39,11 @@ export function isBase64(text: string): boolean {
 }
 
 /** True when `signature` is a valid base64 SHA256withRSA signature of `body`; false on any garbage, never throws. */
-export function verifySignature(body: string | Uint8Array, signature: string | undefined | null, publicKey: KeyInput): boolean {
+export function verifySignature(
+  body: string | Uint8Array,
+  signature: string | undefined | null,
+  publicKey: KeyInput,
+): boolean {
   if (typeof signature !== 'string') return false;
   const sig = signature.trim();
   if (!isBase64(sig)) return false;
@@ -91,13 +95,23 @@ export interface VerifiedWebhook {
  * Throws WebhookSignatureError naming the problem: header missing, signature not base64,
  * signature does not match (wrong platform key, or a body changed in transit), body not JSON.
  */
-export function verifyWebhook(input: { rawBody: string | Uint8Array; headers: HeaderSource; platformPublicKey: KeyInput }): VerifiedWebhook {
+export function verifyWebhook(input: {
+  rawBody: string | Uint8Array;
+  headers: HeaderSource;
+  platformPublicKey: KeyInput;
+}): VerifiedWebhook {
   const signature = headerValue(input.headers, SIGNATURE_HEADER)?.trim();
   if (!signature) {
-    throw new WebhookSignatureError('missing_header', 'No X-WSB-SIGNATURE header: the request was not signed by the provider.');
+    throw new WebhookSignatureError(
+      'missing_header',
+      'No X-WSB-SIGNATURE header: the request was not signed by the provider.',
+    );
   }
   if (!isBase64(signature)) {
-    throw new WebhookSignatureError('bad_base64', 'X-WSB-SIGNATURE is not standard base64: it cannot be a provider signature.');
+    throw new WebhookSignatureError(
+      'bad_base64',
+      'X-WSB-SIGNATURE is not standard base64: it cannot be a provider signature.',
+    );
   }
   if (!verifySignature(input.rawBody, signature, input.platformPublicKey)) {
     throw new WebhookSignatureError(
@@ -128,7 +142,12 @@ export interface SignedWebhook {
  * the headers Content-Type, X-WSB-CATEGORY, X-WSB-SIGNATURE and X-WSB-REQUEST-ID.
  * `body` is sent verbatim; serialize payloads with `stringifyJson` so numbers keep their digits.
  */
-export function buildSignedWebhook(input: { body: string; category: string; platformPrivateKey: KeyInput; requestId: string }): SignedWebhook {
+export function buildSignedWebhook(input: {
+  body: string;
+  category: string;
+  platformPrivateKey: KeyInput;
+  requestId: string;
+}): SignedWebhook {
   return {
     body: input.body,
     headers: {

@@ -19,9 +19,7 @@
 import type { Client } from '@temporalio/client';
 
 type HistoryEvent = Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>['events'] extends
-  | Array<infer E>
-  | null
-  | undefined
+  Array<infer E> | null | undefined
   ? E
   : never;
 
@@ -50,12 +48,16 @@ export function countActions(histories: readonly ExecutionHistory[]): ActionCoun
     const localActivityTasks = new Set<string>();
     for (const e of list) {
       if (e.activityTaskStartedEventAttributes) {
-        startedAttempt.set(String(e.activityTaskStartedEventAttributes.scheduledEventId), e.activityTaskStartedEventAttributes.attempt ?? 1);
+        startedAttempt.set(
+          String(e.activityTaskStartedEventAttributes.scheduledEventId),
+          e.activityTaskStartedEventAttributes.attempt ?? 1,
+        );
       }
     }
     for (const e of list) {
       if (e.workflowExecutionStartedEventAttributes) add('workflow started');
-      else if (e.activityTaskScheduledEventAttributes) add('activity attempts', startedAttempt.get(String(e.eventId)) ?? 1);
+      else if (e.activityTaskScheduledEventAttributes)
+        add('activity attempts', startedAttempt.get(String(e.eventId)) ?? 1);
       else if (e.timerStartedEventAttributes) add('timers');
       else if (e.upsertWorkflowSearchAttributesEventAttributes) add('search attribute upserts');
       else if (e.workflowExecutionSignaledEventAttributes) add('signals');
@@ -88,7 +90,7 @@ export const COUNTING_RULE = [
   '  workflow started (client, child, continue-as-new) 1 each; activity 1 per attempt (ActivityTaskStarted.attempt);',
   '  local activities 1 per workflow task; timer started 1; search-attribute upsert 1; signal received 1; update accepted 1;',
   '  not in histories: queries (none sent), heartbeats, rejected updates, and retries of an',
-  '  activity cancelled before it closed (its ActivityTaskStarted is never written); the server\'s own `action` metric is printed beside.',
+  "  activity cancelled before it closed (its ActivityTaskStarted is never written); the server's own `action` metric is printed beside.",
 ].join('\n');
 
 /** Sums of the dev server's `action` counter (Prometheus text), by action_type. */

@@ -24,7 +24,14 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createProviderClient } from '../api/client';
 import { startOnboarding } from '../client/onboarding';
-import { CARD_OPERATION_WAIT, REVIEW_WAIT, TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides, type WaitProfile } from '../domain/wait-profile';
+import {
+  CARD_OPERATION_WAIT,
+  REVIEW_WAIT,
+  TEST_SLOW_WAIT,
+  TEST_WAIT,
+  type WaitOverrides,
+  type WaitProfile,
+} from '../domain/wait-profile';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { onboardingWorkflowId } from '../domain/workflow-ids';
 import { type SandboxDelays } from '../sandbox/contract';
@@ -56,18 +63,28 @@ const say = (line: string) => console.log(line);
 
 function onboardingInput(tag: string, emailLocal: string, wait: WaitOverrides) {
   const customerRef = `bench-${tag}-${randomUUID().slice(0, 12)}`;
-  return { customerRef, cardTypeId: CARD_TYPE_B2B_WITH_DEPOSIT, holder: holder(`${emailLocal}+${randomUUID().slice(0, 8)}@example.com`), initialDeposit: '20.00', wait };
+  return {
+    customerRef,
+    cardTypeId: CARD_TYPE_B2B_WITH_DEPOSIT,
+    holder: holder(`${emailLocal}+${randomUUID().slice(0, 8)}@example.com`),
+    initialDeposit: '20.00',
+    wait,
+  };
 }
 
 function scaled(profile: WaitProfile, by: number): WaitProfile {
   const out = { ...profile };
-  for (const key of Object.keys(out) as Array<keyof WaitProfile>) if (key !== 'backoff') out[key] = Math.max(1, Math.round(out[key] / by));
+  for (const key of Object.keys(out) as Array<keyof WaitProfile>)
+    if (key !== 'backoff') out[key] = Math.max(1, Math.round(out[key] / by));
   return out;
 }
 
 function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: over ${PHASE_TIMEOUT_MS / 1000} s`)), PHASE_TIMEOUT_MS)));
+  const timeout = new Promise<never>(
+    (_, reject) =>
+      (timer = setTimeout(() => reject(new Error(`${what}: over ${PHASE_TIMEOUT_MS / 1000} s`)), PHASE_TIMEOUT_MS)),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -94,7 +111,13 @@ async function withCardflow<T>(
   const provider = createProviderClient(sandbox.clientConfig());
   const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
   try {
-    const worker = await createWorker({ connection: env.nativeConnection, taskQueue, activityDeps: { provider }, workflowBundle: bundle, workerOptions });
+    const worker = await createWorker({
+      connection: env.nativeConnection,
+      taskQueue,
+      activityDeps: { provider },
+      workflowBundle: bundle,
+      workerOptions,
+    });
     return await worker.runUntil(() => fn({ taskQueue, worker, latencies }));
   } finally {
     await receiver.stop();
@@ -104,15 +127,26 @@ async function withCardflow<T>(
   }
 }
 
-async function runOnboardings(client: Client, taskQueue: string, count: number, tag: string, wait: WaitOverrides): Promise<string[]> {
+async function runOnboardings(
+  client: Client,
+  taskQueue: string,
+  count: number,
+  tag: string,
+  wait: WaitOverrides,
+): Promise<string[]> {
   const inputs = Array.from({ length: count }, () => onboardingInput(tag, 'bench', wait));
   const started = await Promise.all(inputs.map((input) => startOnboarding(client, input, { taskQueue })));
   await withTimeout(Promise.all(started.map((s) => s.handle.result())), `${count} onboardings`);
   return inputs.map((i) => i.customerRef);
 }
 
-async function throughput(env: TestWorkflowEnvironment, bundle: WorkflowBundle): Promise<{ activitiesPerOnboarding: number }> {
-  say(`\n(a) throughput: ${ONBOARDINGS} happy-path onboardings (B2B cardholder -> card with initial deposit), sandbox with zero delays`);
+async function throughput(
+  env: TestWorkflowEnvironment,
+  bundle: WorkflowBundle,
+): Promise<{ activitiesPerOnboarding: number }> {
+  say(
+    `\n(a) throughput: ${ONBOARDINGS} happy-path onboardings (B2B cardholder -> card with initial deposit), sandbox with zero delays`,
+  );
   const fast: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
   let activitiesPerOnboarding = 0;
   let childrenPerOnboarding = 0;
@@ -123,7 +157,10 @@ async function throughput(env: TestWorkflowEnvironment, bundle: WorkflowBundle):
   const onboardingRate = await withCardflow(env, bundle, ZERO_DELAYS, async (ctx) => {
     const [warm] = await runOnboardings(env.client, ctx.taskQueue, 1, 'warmup', fast);
     const histories = await collectHistories(env.client, onboardingWorkflowId(warm!));
-    activitiesPerOnboarding = histories.reduce((n, h) => n + h.events.filter((e) => e.activityTaskScheduledEventAttributes).length, 0);
+    activitiesPerOnboarding = histories.reduce(
+      (n, h) => n + h.events.filter((e) => e.activityTaskScheduledEventAttributes).length,
+      0,
+    );
     childrenPerOnboarding = histories.length - 1;
     eventsPerOnboarding = histories.reduce((n, h) => n + h.events.length, 0);
     ctx.latencies.length = 0;
@@ -145,7 +182,11 @@ async function throughput(env: TestWorkflowEnvironment, bundle: WorkflowBundle):
   const baseline = await worker.runUntil(async () => {
     const run = async (type: 'baselineWorkflow' | 'baselineShapedWorkflow', count: number) => {
       const args = [{ activities: activitiesPerOnboarding, children: childrenPerOnboarding }];
-      const handles = await Promise.all(Array.from({ length: count }, () => env.client.workflow.start(type, { taskQueue, workflowId: `baseline-${randomUUID()}`, args })));
+      const handles = await Promise.all(
+        Array.from({ length: count }, () =>
+          env.client.workflow.start(type, { taskQueue, workflowId: `baseline-${randomUUID()}`, args }),
+        ),
+      );
       await withTimeout(Promise.all(handles.map((h) => h.result())), `${count} ${type}`);
       return handles[0]!.workflowId;
     };
@@ -158,30 +199,49 @@ async function throughput(env: TestWorkflowEnvironment, bundle: WorkflowBundle):
     return { flat: await rate('baselineWorkflow'), shaped: await rate('baselineShapedWorkflow') };
   });
   const baselineRate = baseline.flat.rate;
-  say(`  onboardings completed per second: ${onboardingRate.toFixed(2)} (${eventsPerOnboarding} history events each, over ${childrenPerOnboarding + 1} workflows)`);
-  say(`  baseline (one workflow, ${activitiesPerOnboarding} no-op activities in sequence, same server, same run): ${baselineRate.toFixed(2)} per second (${baseline.flat.events} events)`);
+  say(
+    `  onboardings completed per second: ${onboardingRate.toFixed(2)} (${eventsPerOnboarding} history events each, over ${childrenPerOnboarding + 1} workflows)`,
+  );
+  say(
+    `  baseline (one workflow, ${activitiesPerOnboarding} no-op activities in sequence, same server, same run): ${baselineRate.toFixed(2)} per second (${baseline.flat.events} events)`,
+  );
   say(`  ratio onboarding / baseline: ${(onboardingRate / baselineRate).toFixed(2)} (target >= 0.7)`);
   say(
     `  same no-ops in the onboarding's shape (a parent + ${childrenPerOnboarding} children in sequence): ${baseline.shaped.rate.toFixed(2)} per second (${baseline.shaped.events} events); ` +
       `onboarding / shaped: ${(onboardingRate / baseline.shaped.rate).toFixed(2)}, shaped / baseline: ${(baseline.shaped.rate / baselineRate).toFixed(2)}`,
   );
   say(`\n(c) webhook receipt -> signal delivered, loopback, ${latencies.length} signalled deliveries during (a):`);
-  say(`  p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (includes the visibility lookup and the delivery-log fsync)`);
-  say(`  event-loop delay of this process meanwhile (sandbox + receiver + activities): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`);
+  say(
+    `  p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (includes the visibility lookup and the delivery-log fsync)`,
+  );
+  say(
+    `  event-loop delay of this process meanwhile (sandbox + receiver + activities): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`,
+  );
   return { activitiesPerOnboarding };
 }
 
 async function actionsPerOnboarding(env: TestWorkflowEnvironment, bundle: WorkflowBundle): Promise<void> {
   say(`\n(b) history events and billable actions per happy-path onboarding, review time on the sandbox clock`);
-  say(`  time compressed ${TIME_SCALE}x: sandbox review delays and every wait-profile interval divided by ${TIME_SCALE}`);
+  say(
+    `  time compressed ${TIME_SCALE}x: sandbox review delays and every wait-profile interval divided by ${TIME_SCALE}`,
+  );
   say(COUNTING_RULE.replace(/^/gm, '  '));
-  const rows: Array<{ label: string; actions: number; events: number; byKind: Record<string, number>; metric: Record<string, number> }> = [];
+  const rows: Array<{
+    label: string;
+    actions: number;
+    events: number;
+    byKind: Record<string, number>;
+    metric: Record<string, number>;
+  }> = [];
   for (const [label, reviewMs] of [
     ['1-minute review', 60_000],
     ['1-hour review', 3_600_000],
   ] as const) {
     const half = Math.round(reviewMs / 2 / TIME_SCALE);
-    const wait: WaitOverrides = { review: scaled(REVIEW_WAIT, TIME_SCALE), cardOperation: scaled(CARD_OPERATION_WAIT, TIME_SCALE) };
+    const wait: WaitOverrides = {
+      review: scaled(REVIEW_WAIT, TIME_SCALE),
+      cardOperation: scaled(CARD_OPERATION_WAIT, TIME_SCALE),
+    };
     await withCardflow(env, bundle, { ...ZERO_DELAYS, reviewAdminMs: half, reviewChannelMs: half }, async (ctx) => {
       const before = await actionMetric();
       const [ref] = await runOnboardings(env.client, ctx.taskQueue, 1, 'actions', wait);
@@ -206,7 +266,9 @@ async function actionsPerOnboarding(env: TestWorkflowEnvironment, bundle: Workfl
   const [short, long] = rows;
   if (short && long) {
     const total = (m: Record<string, number>) => Object.values(m).reduce((a, b) => a + b, 0);
-    say(`  1-hour / 1-minute: ${(long.actions / short.actions).toFixed(2)} by the history rule, ${(total(long.metric) / total(short.metric)).toFixed(2)} by the server metric (target <= 1.5; 1-minute target <= 20 actions)`);
+    say(
+      `  1-hour / 1-minute: ${(long.actions / short.actions).toFixed(2)} by the history rule, ${(total(long.metric) / total(short.metric)).toFixed(2)} by the server metric (target <= 1.5; 1-minute target <= 20 actions)`,
+    );
   }
 }
 
@@ -221,36 +283,59 @@ function collectGarbage(): void {
   (runInNewContext('gc') as () => void)();
 }
 
-async function parkedMemory(env: TestWorkflowEnvironment, bundle: WorkflowBundle, maxCachedWorkflows: number | undefined): Promise<void> {
-  const cache = maxCachedWorkflows === undefined ? "the SDK's default workflow cache (sized from the heap)" : `the workflow cache capped at ${maxCachedWorkflows} (CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS)`;
+async function parkedMemory(
+  env: TestWorkflowEnvironment,
+  bundle: WorkflowBundle,
+  maxCachedWorkflows: number | undefined,
+): Promise<void> {
+  const cache =
+    maxCachedWorkflows === undefined
+      ? "the SDK's default workflow cache (sized from the heap)"
+      : `the workflow cache capped at ${maxCachedWorkflows} (CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS)`;
   say(`\n(d) worker memory with ${PARKED} onboardings parked in cardholder review (sandbox review stalled), ${cache}`);
-  await withCardflow(env, bundle, ZERO_DELAYS, async (ctx) => {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    collectGarbage();
-    const before = process.memoryUsage();
-    const t0 = performance.now();
-    const batch = 200;
-    for (let i = 0; i < PARKED; i += batch) {
-      const inputs = Array.from({ length: Math.min(batch, PARKED - i) }, () => onboardingInput('parked', 'review.stall', {}));
-      await Promise.all(inputs.map((input) => startOnboarding(env.client, input, { taskQueue: ctx.taskQueue })));
-    }
-    const query = `WorkflowType = 'cardholderOnboarding' AND TaskQueue = '${ctx.taskQueue}' AND ExecutionStatus = 'Running'`;
-    let parked = 0;
-    const deadline = Date.now() + PHASE_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      parked = (await env.client.workflow.count(query)).count;
-      if (parked >= PARKED) break;
+  await withCardflow(
+    env,
+    bundle,
+    ZERO_DELAYS,
+    async (ctx) => {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    collectGarbage();
-    const after = process.memoryUsage();
-    const status = ctx.worker.getStatus();
-    say(`  parked: ${parked} cardholder children running (of ${PARKED} onboardings) after ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-    say(`  bench process (worker + sandbox + receiver): RSS ${mib(before.rss)} -> ${mib(after.rss)}, heap used ${mib(before.heapUsed)} -> ${mib(after.heapUsed)}`);
-    say(`  per parked onboarding: RSS +${((after.rss - before.rss) / 1024 / Math.max(parked, 1)).toFixed(1)} KiB, heap +${((after.heapUsed - before.heapUsed) / 1024 / Math.max(parked, 1)).toFixed(1)} KiB`);
-    say(`  worker: ${status.numCachedWorkflows} workflows in cache, ${status.numInFlightActivities} activities in flight`);
-  }, maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows });
+      collectGarbage();
+      const before = process.memoryUsage();
+      const t0 = performance.now();
+      const batch = 200;
+      for (let i = 0; i < PARKED; i += batch) {
+        const inputs = Array.from({ length: Math.min(batch, PARKED - i) }, () =>
+          onboardingInput('parked', 'review.stall', {}),
+        );
+        await Promise.all(inputs.map((input) => startOnboarding(env.client, input, { taskQueue: ctx.taskQueue })));
+      }
+      const query = `WorkflowType = 'cardholderOnboarding' AND TaskQueue = '${ctx.taskQueue}' AND ExecutionStatus = 'Running'`;
+      let parked = 0;
+      const deadline = Date.now() + PHASE_TIMEOUT_MS;
+      while (Date.now() < deadline) {
+        parked = (await env.client.workflow.count(query)).count;
+        if (parked >= PARKED) break;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      collectGarbage();
+      const after = process.memoryUsage();
+      const status = ctx.worker.getStatus();
+      say(
+        `  parked: ${parked} cardholder children running (of ${PARKED} onboardings) after ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+      );
+      say(
+        `  bench process (worker + sandbox + receiver): RSS ${mib(before.rss)} -> ${mib(after.rss)}, heap used ${mib(before.heapUsed)} -> ${mib(after.heapUsed)}`,
+      );
+      say(
+        `  per parked onboarding: RSS +${((after.rss - before.rss) / 1024 / Math.max(parked, 1)).toFixed(1)} KiB, heap +${((after.heapUsed - before.heapUsed) / 1024 / Math.max(parked, 1)).toFixed(1)} KiB`,
+      );
+      say(
+        `  worker: ${status.numCachedWorkflows} workflows in cache, ${status.numInFlightActivities} activities in flight`,
+      );
+    },
+    maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows },
+  );
 }
 
 async function main(): Promise<void> {

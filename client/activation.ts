@@ -40,7 +40,9 @@ export const ActivationRequestSchema = z
     pin: z.string().optional(),
     sealedPin: z.string().optional(),
     noPinPaymentAmount: decimalAmount.optional(),
-    workOrder: z.object({ title: z.string().optional(), content: z.string().optional(), files: z.array(fileSchema) }).optional(),
+    workOrder: z
+      .object({ title: z.string().optional(), content: z.string().optional(), files: z.array(fileSchema) })
+      .optional(),
     customerRef: businessRef.optional(),
     deadlineMs: z.number().int().positive().optional(),
     wait: waitOverrides,
@@ -63,15 +65,23 @@ export function activationInput(request: unknown, merchantPublicKey?: MerchantKe
   const { pin, ...valid } = parseInput(ActivationRequestSchema, WHAT, request);
   if (pin !== undefined && valid.sealedPin !== undefined) refuse(WHAT, 'pin', 'give either pin or sealedPin, not both');
   const input: PhysicalCardActivationInput = { ...valid };
-  if (pin !== undefined && valid.route !== 'activation_code') refuse(WHAT, 'pin', 'is only used by the activation_code route');
+  if (pin !== undefined && valid.route !== 'activation_code')
+    refuse(WHAT, 'pin', 'is only used by the activation_code route');
   // Every other rule first, so the key is read (and the PIN sealed) only for an otherwise valid request.
-  refuseIssues(WHAT, [...pinIssues(pin), ...activationInputIssues(pin === undefined ? input : { ...input, sealedPin: SEALED_PLACEHOLDER })]);
+  refuseIssues(WHAT, [
+    ...pinIssues(pin),
+    ...activationInputIssues(pin === undefined ? input : { ...input, sealedPin: SEALED_PLACEHOLDER }),
+  ]);
   if (pin !== undefined) input.sealedPin = sealPinForWorkflow(pin, merchantPublicKey);
   return input;
 }
 
 /** Starts the activation of `request.cardNo`, or returns the existing one (`started: false`). */
-export async function startActivation(client: Client, request: unknown, opts: ActivationStartOptions = {}): Promise<Started<PhysicalCardActivationResult>> {
+export async function startActivation(
+  client: Client,
+  request: unknown,
+  opts: ActivationStartOptions = {},
+): Promise<Started<PhysicalCardActivationResult>> {
   const input = activationInput(request, opts.merchantPublicKey);
   const workflowId = activationWorkflowId(input.cardNo);
   const step = input.route === 'activation_code' ? ACTIVATION_STEPS.activate : ACTIVATION_STEPS.workOrder;
@@ -81,13 +91,20 @@ export async function startActivation(client: Client, request: unknown, opts: Ac
       type: WorkflowTypes.physicalCardActivation,
       workflowId,
       input,
-      attributes: { flow: Flows.cardActivation, cardNo: input.cardNo, orderNos: [deriveMerchantOrderNo(workflowId, step)], ...(input.customerRef ? { customerRef: input.customerRef } : {}) },
+      attributes: {
+        flow: Flows.cardActivation,
+        cardNo: input.cardNo,
+        orderNos: [deriveMerchantOrderNo(workflowId, step)],
+        ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+      },
     },
     opts,
   );
 }
 
-export type ActivationHandle = WorkflowHandle<(input: PhysicalCardActivationInput) => Promise<PhysicalCardActivationResult>>;
+export type ActivationHandle = WorkflowHandle<
+  (input: PhysicalCardActivationInput) => Promise<PhysicalCardActivationResult>
+>;
 
 /** A handle to the activation of `cardNo` (no call is made). */
 export function activationHandle(client: Client, cardNo: string): ActivationHandle {

@@ -11,7 +11,12 @@
  * cancelled) is never started again ({@link CardWorkflowClosedError}); one that was terminated
  * by an operator can be.
  */
-import { type Client, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  type Client,
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import type { KeyInput } from '../api/keys';
@@ -34,7 +39,17 @@ import {
   type PinRequest,
 } from '../domain/card-entity';
 import { cardOperationInputIssues, type CardOperationOutcome } from '../domain/card-operations';
-import { businessRef, cardNoField, digitsId, parseField, parseInput, positiveAmount, refuse, refuseIssues, type waitOverrides } from './inputs';
+import {
+  businessRef,
+  cardNoField,
+  digitsId,
+  parseField,
+  parseInput,
+  positiveAmount,
+  refuse,
+  refuseIssues,
+  type waitOverrides,
+} from './inputs';
 import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
 
 export interface CardEntityOptions {
@@ -56,7 +71,9 @@ export class CardWorkflowClosedError extends Error {
   }
 }
 
-const requestId = z.string({ error: 'is required' }).regex(REQUEST_ID_RE, { message: 'must be 1 to 64 letters, digits, "_", "." or "-"' });
+const requestId = z
+  .string({ error: 'is required' })
+  .regex(REQUEST_ID_RE, { message: 'must be 1 to 64 letters, digits, "_", "." or "-"' });
 const OperationSchema = z.object({ requestId, clientRemark: z.string().optional() }).strict();
 const PinSchema = z.object({ requestId, pin: z.string().optional(), sealedPin: z.string().optional() }).strict();
 const DepositSchema = z.object({ requestId, amount: positiveAmount, cardTypeId: digitsId }).strict();
@@ -76,15 +93,23 @@ async function updateWithStart<Ret, Args extends unknown[]>(
   opts: CardEntityOptions,
 ): Promise<Ret> {
   const valid = parseField(cardNoField, 'cardNo', cardNo);
-  const customerRef = opts.customerRef === undefined ? undefined : parseField(businessRef, 'customerRef', opts.customerRef);
-  const input: CardEntityInput = { cardNo: valid, ...(customerRef ? { customerRef } : {}), ...(opts.wait ? { wait: opts.wait } : {}) };
+  const customerRef =
+    opts.customerRef === undefined ? undefined : parseField(businessRef, 'customerRef', opts.customerRef);
+  const input: CardEntityInput = {
+    cardNo: valid,
+    ...(customerRef ? { customerRef } : {}),
+    ...(opts.wait ? { wait: opts.wait } : {}),
+  };
   const startWorkflowOperation = new WithStartWorkflowOperation(WorkflowTypes.cardEntity, {
     workflowId: cardEntityWorkflowId(valid),
     taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-    typedSearchAttributes: [...startAttributes({ flow: Flows.cardEntity, ...(customerRef ? { customerRef } : {}) }), { key: CardflowCardNo, value: valid }],
+    typedSearchAttributes: [
+      ...startAttributes({ flow: Flows.cardEntity, ...(customerRef ? { customerRef } : {}) }),
+      { key: CardflowCardNo, value: valid },
+    ],
   });
   try {
     return await client.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation });
@@ -103,13 +128,20 @@ export interface CardRequests {
   deposit: DepositRequest;
 }
 /** What a caller may hand over: for updatePin a clear `pin` (sealed here) or a `sealedPin`. */
-export type CardRequestInput<K extends CardRequestKind> = K extends 'updatePin' ? { requestId: string; pin?: string; sealedPin?: string } : CardRequests[K];
+export type CardRequestInput<K extends CardRequestKind> = K extends 'updatePin'
+  ? { requestId: string; pin?: string; sealedPin?: string }
+  : CardRequests[K];
 
 /**
  * Validates a request for the card's Update `kind` (and seals a clear PIN) before anything is
  * contacted; throws `InvalidInputError` naming each field and rule, never a value.
  */
-export function cardRequest<K extends CardRequestKind>(kind: K, cardNo: string, request: unknown, merchantPublicKey?: MerchantKeySource): CardRequests[K] {
+export function cardRequest<K extends CardRequestKind>(
+  kind: K,
+  cardNo: string,
+  request: unknown,
+  merchantPublicKey?: MerchantKeySource,
+): CardRequests[K] {
   const what = `${kind} request`;
   parseField(cardNoField, 'cardNo', cardNo);
   if (kind === 'deposit') return parseInput(DepositSchema, what, request) as CardRequests[K];
@@ -127,22 +159,48 @@ export function cardRequest<K extends CardRequestKind>(kind: K, cardNo: string, 
 }
 
 /** Freezes the card (Update `freeze`); resolves once the Freeze record succeeded. Failure: `WorkflowUpdateFailedError` (cause type OperationNotAllowed, ...). */
-export async function freezeCard(client: Client, cardNo: string, request: CardRequestInput<'freeze'>, opts: CardEntityOptions = {}): Promise<CardOperationOutcome> {
+export async function freezeCard(
+  client: Client,
+  cardNo: string,
+  request: CardRequestInput<'freeze'>,
+  opts: CardEntityOptions = {},
+): Promise<CardOperationOutcome> {
   return updateWithStart(client, cardNo, freezeUpdate, [cardRequest('freeze', cardNo, request)], opts);
 }
 
 /** Unfreezes the card (Update `unfreeze`). */
-export async function unfreezeCard(client: Client, cardNo: string, request: CardRequestInput<'unfreeze'>, opts: CardEntityOptions = {}): Promise<CardOperationOutcome> {
+export async function unfreezeCard(
+  client: Client,
+  cardNo: string,
+  request: CardRequestInput<'unfreeze'>,
+  opts: CardEntityOptions = {},
+): Promise<CardOperationOutcome> {
   return updateWithStart(client, cardNo, unfreezeUpdate, [cardRequest('unfreeze', cardNo, request)], opts);
 }
 
 /** Changes the PIN (Update `updatePin`); a clear `pin` is sealed here with `opts.merchantPublicKey`. */
-export async function updateCardPin(client: Client, cardNo: string, request: CardRequestInput<'updatePin'>, opts: CardEntityOptions = {}): Promise<CardOperationOutcome> {
-  return updateWithStart(client, cardNo, updatePinUpdate, [cardRequest('updatePin', cardNo, request, opts.merchantPublicKey)], opts);
+export async function updateCardPin(
+  client: Client,
+  cardNo: string,
+  request: CardRequestInput<'updatePin'>,
+  opts: CardEntityOptions = {},
+): Promise<CardOperationOutcome> {
+  return updateWithStart(
+    client,
+    cardNo,
+    updatePinUpdate,
+    [cardRequest('updatePin', cardNo, request, opts.merchantPublicKey)],
+    opts,
+  );
 }
 
 /** Deposits to the card (Update `deposit`, a `cardDeposit` child); resolves with the amount, fee and balance. */
-export async function depositToCard(client: Client, cardNo: string, request: CardRequestInput<'deposit'>, opts: CardEntityOptions = {}): Promise<CardDepositOutcome> {
+export async function depositToCard(
+  client: Client,
+  cardNo: string,
+  request: CardRequestInput<'deposit'>,
+  opts: CardEntityOptions = {},
+): Promise<CardDepositOutcome> {
   return updateWithStart(client, cardNo, depositUpdate, [cardRequest('deposit', cardNo, request)], opts);
 }
 

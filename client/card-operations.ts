@@ -49,7 +49,11 @@ export interface CardOperationStartOptions extends StartOptions {
 }
 
 /** Validates and seals; returns the requestRef and the workflow input. Throws `InvalidInputError`. */
-export function cardOperationInput(kind: CardOperationKind, request: unknown, merchantPublicKey?: MerchantKeySource): { requestRef: string; input: CardOperationInput } {
+export function cardOperationInput(
+  kind: CardOperationKind,
+  request: unknown,
+  merchantPublicKey?: MerchantKeySource,
+): { requestRef: string; input: CardOperationInput } {
   const what = `${kind} request`;
   const { requestRef, pin, ...input } = parseInput(CardOperationRequestSchema, what, request);
   if (pin !== undefined) {
@@ -59,7 +63,10 @@ export function cardOperationInput(kind: CardOperationKind, request: unknown, me
     refuse(what, 'sealedPin', 'is only used by updatePin');
   }
   // Every other rule first, so the key is read (and the PIN sealed) only for an otherwise valid request.
-  refuseIssues(what, [...pinIssues(pin), ...cardOperationInputIssues(kind, pin === undefined ? input : { ...input, sealedPin: SEALED_PLACEHOLDER })]);
+  refuseIssues(what, [
+    ...pinIssues(pin),
+    ...cardOperationInputIssues(kind, pin === undefined ? input : { ...input, sealedPin: SEALED_PLACEHOLDER }),
+  ]);
   if (pin !== undefined) input.sealedPin = sealPinForWorkflow(pin, merchantPublicKey);
   return { requestRef, input };
 }
@@ -92,16 +99,31 @@ export async function startCardOperation(
 
 export type CardOperationHandle = WorkflowHandle<(input: CardOperationInput) => Promise<CardOperationOutcome>>;
 
-export function cardOperationHandle(client: Client, kind: CardOperationKind, cardNo: string, requestRef: string): CardOperationHandle {
+export function cardOperationHandle(
+  client: Client,
+  kind: CardOperationKind,
+  cardNo: string,
+  requestRef: string,
+): CardOperationHandle {
   return client.workflow.getHandle(cardOperationWorkflowId(kind, cardNo, requestRef));
 }
 
 /** The operation's stage (the `cardOperationStatus` query). */
-export async function getCardOperationStatus(client: Client, kind: CardOperationKind, cardNo: string, requestRef: string): Promise<CardOperationStatus> {
+export async function getCardOperationStatus(
+  client: Client,
+  kind: CardOperationKind,
+  cardNo: string,
+  requestRef: string,
+): Promise<CardOperationStatus> {
   return cardOperationHandle(client, kind, cardNo, requestRef).query(cardOperationStatusQuery);
 }
 
 /** Waits for the operation record to succeed; throws `WorkflowFailedError` (cause type OperationNotAllowed, OperationFailed, ...). */
-export async function awaitCardOperation(client: Client, kind: CardOperationKind, cardNo: string, requestRef: string): Promise<CardOperationOutcome> {
+export async function awaitCardOperation(
+  client: Client,
+  kind: CardOperationKind,
+  cardNo: string,
+  requestRef: string,
+): Promise<CardOperationOutcome> {
   return cardOperationHandle(client, kind, cardNo, requestRef).result();
 }

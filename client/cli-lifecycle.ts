@@ -21,7 +21,16 @@ import { PIN_RE } from '../api/rules';
 import { cardEntityWorkflowId, type CardDepositOutcome } from '../domain/card-entity';
 import type { CardOperationOutcome } from '../domain/card-operations';
 import { activationInput, startActivation } from './activation';
-import { cardRequest, depositToCard, freezeCard, getCardSnapshot, refreshCard, unfreezeCard, updateCardPin, type CardRequestKind } from './card-entity';
+import {
+  cardRequest,
+  depositToCard,
+  freezeCard,
+  getCardSnapshot,
+  refreshCard,
+  unfreezeCard,
+  updateCardPin,
+  type CardRequestKind,
+} from './card-entity';
 import { type CliContext, follow, printOutcome, readJsonFile, reportStart, UsageError } from './cli-context';
 import { cardNoField, parseField, parseInput } from './inputs';
 import { describeCardOutcome, describeCardSnapshot } from './lifecycle-format';
@@ -43,7 +52,13 @@ export const LIFECYCLE_USAGE = `  cardflow activate --file activation.json [--pi
 
 export const LIFECYCLE_COMMANDS = ['activate', 'transfer', 'shared-account', 'fund-wallet', 'card', 'status'] as const;
 
-const CARD_ACTIONS: Record<string, CardRequestKind | 'status'> = { freeze: 'freeze', unfreeze: 'unfreeze', pin: 'updatePin', deposit: 'deposit', status: 'status' };
+const CARD_ACTIONS: Record<string, CardRequestKind | 'status'> = {
+  freeze: 'freeze',
+  unfreeze: 'unfreeze',
+  pin: 'updatePin',
+  deposit: 'deposit',
+  status: 'status',
+};
 
 /** The PIN from standard input (first line), or undefined without --pin-stdin. */
 export async function pinFromStdin(ctx: CliContext): Promise<string | undefined> {
@@ -69,7 +84,8 @@ async function started(ctx: CliContext, start: Promise<{ workflowId: string; sta
 async function activate(ctx: CliContext): Promise<number> {
   const request = await readJsonFile(needFile(ctx, 'activate', 'activation.json'));
   const pin = await pinFromStdin(ctx);
-  if (pin !== undefined && request !== null && typeof request === 'object' && 'pin' in request) throw new UsageError('activate: the PIN is in the file and on standard input; give it once');
+  if (pin !== undefined && request !== null && typeof request === 'object' && 'pin' in request)
+    throw new UsageError('activate: the PIN is in the file and on standard input; give it once');
   const withPin = pin === undefined ? request : { ...(request as object), pin };
   // The key is read only once the PIN passed its checks (a missing key is then the one problem left).
   const input = activationInput(withPin, () => merchantPublicKeyFromEnv(ctx.io.env));
@@ -80,10 +96,15 @@ async function fundWallet(ctx: CliContext): Promise<number> {
   const request = parseFundingRequest(await readJsonFile(needFile(ctx, 'fund-wallet', 'funding.json')));
   const s = await startWalletFunding(await ctx.client(), request, ctx.taskQueue);
   reportStart(ctx, s);
-  const status = await awaitDepositAddress(await ctx.client(), request.fundingRef, ctx.io.signal ? { signal: ctx.io.signal } : {});
+  const status = await awaitDepositAddress(
+    await ctx.client(),
+    request.fundingRef,
+    ctx.io.signal ? { signal: ctx.io.signal } : {},
+  );
   // An existing funding that already ended is reported as such, not as an address to pay.
   if (status.stage === 'completed' || status.stage === 'failed') return printOutcome(ctx, s.workflowId);
-  if (status.address) ctx.io.out(`pay ${request.expectedAmount ?? 'the amount'} ${request.coinKey} to ${status.address}`);
+  if (status.address)
+    ctx.io.out(`pay ${request.expectedAmount ?? 'the amount'} ${request.coinKey} to ${status.address}`);
   return ctx.values.watch ? follow(ctx, s.workflowId) : 0;
 }
 
@@ -101,7 +122,10 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
     ctx.io.out(describeCardSnapshot(await refreshOrRead(ctx, cardNo, ctx.values.refresh === true)));
     return 0;
   }
-  if (!ctx.values.request) throw new UsageError(`card ${action} needs --request <id> (its idempotency key: the same id again does not act twice)`);
+  if (!ctx.values.request)
+    throw new UsageError(
+      `card ${action} needs --request <id> (its idempotency key: the same id again does not act twice)`,
+    );
   const base = { requestId: ctx.values.request };
   // Each branch validates (and seals) now, and returns the call to make once connected.
   let send: (client: Client) => Promise<CardOperationOutcome | CardDepositOutcome>;
@@ -111,11 +135,19 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
     const request = cardRequest('updatePin', cardNo, { ...base, pin }, () => merchantPublicKeyFromEnv(ctx.io.env));
     send = (client) => updateCardPin(client, cardNo, request, opts);
   } else if (kind === 'deposit') {
-    if (!ctx.values.amount || !ctx.values['card-type']) throw new UsageError('card deposit needs --amount <decimal> and --card-type <id>');
-    const request = cardRequest('deposit', cardNo, { ...base, amount: ctx.values.amount, cardTypeId: ctx.values['card-type'] });
+    if (!ctx.values.amount || !ctx.values['card-type'])
+      throw new UsageError('card deposit needs --amount <decimal> and --card-type <id>');
+    const request = cardRequest('deposit', cardNo, {
+      ...base,
+      amount: ctx.values.amount,
+      cardTypeId: ctx.values['card-type'],
+    });
     send = (client) => depositToCard(client, cardNo, request, opts);
   } else {
-    const request = cardRequest(kind, cardNo, { ...base, ...(ctx.values.remark === undefined ? {} : { clientRemark: ctx.values.remark }) });
+    const request = cardRequest(kind, cardNo, {
+      ...base,
+      ...(ctx.values.remark === undefined ? {} : { clientRemark: ctx.values.remark }),
+    });
     send = (client) => (kind === 'freeze' ? freezeCard : unfreezeCard)(client, cardNo, request, opts);
   }
   const client = await ctx.client();
@@ -126,7 +158,9 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
   } catch (error) {
     if (!(error instanceof WorkflowUpdateFailedError)) throw error;
     const cause = error.cause as { type?: string; message?: string } | undefined;
-    ctx.io.err(`card ${action} of ${cardNo} refused or failed: ${cause?.type ? `${cause.type}: ` : ''}${cause?.message ?? error.message}`);
+    ctx.io.err(
+      `card ${action} of ${cardNo} refused or failed: ${cause?.type ? `${cause.type}: ` : ''}${cause?.message ?? error.message}`,
+    );
     return 1;
   }
 }
@@ -140,7 +174,8 @@ async function refreshOrRead(ctx: CliContext, cardNo: string, refresh: boolean) 
   if (!refresh) {
     try {
       const description = await client.workflow.getHandle(cardEntityWorkflowId(cardNo)).describe();
-      if (description.status.name === 'RUNNING' || description.status.name === 'COMPLETED') return await getCardSnapshot(client, cardNo);
+      if (description.status.name === 'RUNNING' || description.status.name === 'COMPLETED')
+        return await getCardSnapshot(client, cardNo);
     } catch (error) {
       if (!(error instanceof WorkflowNotFoundError)) throw error;
     }
@@ -157,7 +192,11 @@ async function status(ctx: CliContext, workflowId: string | undefined): Promise<
 }
 
 /** Runs a lifecycle command; undefined when `command` is not one (the caller handles it). */
-export function runLifecycleCommand(ctx: CliContext, command: string, args: readonly (string | undefined)[]): Promise<number> | undefined {
+export function runLifecycleCommand(
+  ctx: CliContext,
+  command: string,
+  args: readonly (string | undefined)[],
+): Promise<number> | undefined {
   switch (command) {
     case 'activate':
       return activate(ctx);
@@ -168,7 +207,11 @@ export function runLifecycleCommand(ctx: CliContext, command: string, args: read
       })();
     case 'shared-account':
       return (async () => {
-        const request = parseInput(SharedAccountRequestSchema, 'shared account request', await readJsonFile(needFile(ctx, 'shared-account', 'account.json')));
+        const request = parseInput(
+          SharedAccountRequestSchema,
+          'shared account request',
+          await readJsonFile(needFile(ctx, 'shared-account', 'account.json')),
+        );
         return started(ctx, startSharedAccount(await ctx.client(), request, ctx.taskQueue));
       })();
     case 'fund-wallet':

@@ -29,10 +29,22 @@ import { CLI_OPTIONS, type CliContext, type CliIo, readJsonFile, UsageError } fr
 import { LIFECYCLE_USAGE, pinFromStdin, runLifecycleCommand } from './cli-lifecycle';
 import { connectTemporalClient } from './connection';
 import { describeProgress, describeResult, workflowUiUrl } from './format';
-import { activateOnboardingCard, awaitResult, getProgress, onboardingHandle, startOnboarding, submitCorrection } from './onboarding';
+import {
+  activateOnboardingCard,
+  awaitResult,
+  getProgress,
+  onboardingHandle,
+  startOnboarding,
+  submitCorrection,
+} from './onboarding';
 import { watchProgress } from './progress';
 import { MerchantKeyError, merchantPublicKeyFromEnv } from './sealing';
-import { InvalidInputError, parseActivationRequest, parseCardholderCorrection, parseOnboardingInput } from './validation';
+import {
+  InvalidInputError,
+  parseActivationRequest,
+  parseCardholderCorrection,
+  parseOnboardingInput,
+} from './validation';
 
 export type { CliIo } from './cli-context';
 
@@ -69,14 +81,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const uiBase = io.env.CARDFLOW_TEMPORAL_UI_URL || 'http://127.0.0.1:8233';
   // Keys are resolved only when Temporal is contacted, so a bad input file is reported first.
-  const connect = io.connect ?? (() => connectTemporalClient({ env: io.env, dataConverter: dataConverterFromEnv({ env: io.env }).dataConverter }));
+  const connect =
+    io.connect ??
+    (() => connectTemporalClient({ env: io.env, dataConverter: dataConverterFromEnv({ env: io.env }).dataConverter }));
 
   let temporal: Awaited<ReturnType<typeof connect>> | undefined;
   const client = async (): Promise<Client> => (temporal ??= await connect()).client;
   const follow = async (customerRef: string): Promise<number> => {
-    const watched = await watchProgress(await client(), customerRef, (p) => io.out(`${new Date().toISOString().slice(11, 19)}  ${describeProgress(p)}`), {
-      ...(io.signal ? { signal: io.signal } : {}),
-    });
+    const watched = await watchProgress(
+      await client(),
+      customerRef,
+      (p) => io.out(`${new Date().toISOString().slice(11, 19)}  ${describeProgress(p)}`),
+      {
+        ...(io.signal ? { signal: io.signal } : {}),
+      },
+    );
     if (watched.status === 'RUNNING') return 0; // interrupted: the onboarding goes on
     return printResult(customerRef);
   };
@@ -87,7 +106,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     } catch (error) {
       if (!(error instanceof WorkflowFailedError)) throw error;
       const cause = error.cause as { type?: string; message?: string } | undefined;
-      io.err(`onboarding ${customerRef} failed: ${cause?.type ? `${cause.type}: ` : ''}${cause?.message ?? error.message}`);
+      io.err(
+        `onboarding ${customerRef} failed: ${cause?.type ? `${cause.type}: ` : ''}${cause?.message ?? error.message}`,
+      );
       return 1;
     }
   };
@@ -106,7 +127,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (!values.file) throw new UsageError('onboard needs --file <customer.json>');
         const raw = await readJsonFile(values.file);
         // A clear activation PIN in the file is sealed before anything is contacted (client/sealing.ts).
-        const activation = raw !== null && typeof raw === 'object' ? (raw as { activation?: unknown }).activation : undefined;
+        const activation =
+          raw !== null && typeof raw === 'object' ? (raw as { activation?: unknown }).activation : undefined;
         const hasPin = activation !== null && typeof activation === 'object' && 'pin' in activation;
         const input = parseOnboardingInput(raw, hasPin ? { merchantPublicKey: merchantPublicKeyFromEnv(io.env) } : {});
         const started = await startOnboarding(await client(), input, taskQueue);
@@ -124,7 +146,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           // A query needs a worker to answer it; describe needs none and still tells where things stand.
           const description = await onboardingHandle(await client(), ref).describe();
           const stage = description.typedSearchAttributes.get(CardflowStage);
-          io.out(`${description.status.name}${stage ? `, stage ${stage}` : ''} (progress query unanswered: ${error instanceof Error ? error.message : String(error)}; is a worker running?)`);
+          io.out(
+            `${description.status.name}${stage ? `, stage ${stage}` : ''} (progress query unanswered: ${error instanceof Error ? error.message : String(error)}; is a worker running?)`,
+          );
         }
         return 0;
       }
@@ -133,7 +157,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (!values.file) throw new UsageError('correct needs --file <fix.json>');
         const correction = parseCardholderCorrection(await readJsonFile(values.file));
         const status = await submitCorrection(await client(), ref, correction);
-        io.out(`correction sent: cardholder ${status.holderId ?? '?'} is ${status.stage}${status.status ? ` (${status.status})` : ''}`);
+        io.out(
+          `correction sent: cardholder ${status.holderId ?? '?'} is ${status.stage}${status.status ? ` (${status.status})` : ''}`,
+        );
         return 0;
       }
       case 'activate-onboarding': {
@@ -145,7 +171,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const pin = await pinFromStdin(ctx);
         const request = pin !== undefined && raw !== null && typeof raw === 'object' ? { ...raw, pin } : raw;
         const hasPin = request !== null && typeof request === 'object' && 'pin' in request;
-        const valid = parseActivationRequest(request, hasPin ? { merchantPublicKey: merchantPublicKeyFromEnv(io.env) } : {});
+        const valid = parseActivationRequest(
+          request,
+          hasPin ? { merchantPublicKey: merchantPublicKeyFromEnv(io.env) } : {},
+        );
         const accepted = await activateOnboardingCard(await client(), ref, valid);
         io.out(`activation accepted (${accepted.route}): ${accepted.activationWorkflowId}`);
         return values.watch ? await follow(ref) : 0;
@@ -182,7 +211,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of process.stdin)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -190,7 +220,13 @@ async function readStdin(): Promise<string> {
 export function main(argv: readonly string[] = process.argv.slice(2)): void {
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
-  runCli(argv, { out: (l) => console.log(l), err: (l) => console.error(l), env: process.env, signal: abort.signal, readStdin }).then(
+  runCli(argv, {
+    out: (l) => console.log(l),
+    err: (l) => console.error(l),
+    env: process.env,
+    signal: abort.signal,
+    readStdin,
+  }).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
       console.error(error);

@@ -22,7 +22,9 @@ export interface TemporalSettings {
 
 /** Reads the connection settings from `env` (default `process.env`) and the optional profile file. */
 export function temporalSettingsFromEnv(env: Record<string, string | undefined> = process.env): TemporalSettings {
-  const overrideEnvVars = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const overrideEnvVars = Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
   const config = loadClientConnectConfig({ overrideEnvVars });
   // envconfig types its options for the worker's NativeConnection; the client Connection takes the same fields.
   const connectionOptions = { ...config.connectionOptions } as ConnectionOptions;
@@ -46,7 +48,14 @@ export async function connectTemporalClient(
   opts: { env?: Record<string, string | undefined>; dataConverter?: DataConverter; connectTimeoutMs?: number } = {},
 ): Promise<TemporalClientHandle> {
   const settings = temporalSettingsFromEnv(opts.env);
-  const connection = await Connection.connect({ ...settings.connectionOptions, connectTimeout: opts.connectTimeoutMs ?? 10_000 });
-  const client = new Client({ connection, namespace: settings.namespace, ...(opts.dataConverter ? { dataConverter: opts.dataConverter } : {}) });
+  const connection = await Connection.connect({
+    ...settings.connectionOptions,
+    connectTimeout: opts.connectTimeoutMs ?? 10_000,
+  });
+  const client = new Client({
+    connection,
+    namespace: settings.namespace,
+    ...(opts.dataConverter ? { dataConverter: opts.dataConverter } : {}),
+  });
   return { client, connection, namespace: settings.namespace, close: () => connection.close() };
 }

@@ -24,18 +24,28 @@ export function workflowUiUrl(uiBaseUrl: string, namespace: string, workflowId: 
 /** `cardholder_review (platform review, holder 1989…)`: the stage and what it concerns. */
 export function describeProgress(progress: OnboardingProgress): string {
   const details: string[] = [];
-  if (progress.review?.statusFlowLocation) details.push(progress.review.statusFlowLocation === 'admin' ? 'platform review' : 'bank review');
+  if (progress.review?.statusFlowLocation)
+    details.push(progress.review.statusFlowLocation === 'admin' ? 'platform review' : 'bank review');
   if (progress.review?.rejectReason) details.push(`rejected: ${progress.review.rejectReason}`);
-  if (progress.stage === 'awaiting_correction' && progress.review) details.push(`send a correction with: cardflow correct ${progress.customerRef} --file fix.json`);
-  if (progress.stage === 'transferring' && progress.funding?.accountId) details.push(`to shared account ${progress.funding.accountId}`);
+  if (progress.stage === 'awaiting_correction' && progress.review)
+    details.push(`send a correction with: cardflow correct ${progress.customerRef} --file fix.json`);
+  if (progress.stage === 'transferring' && progress.funding?.accountId)
+    details.push(`to shared account ${progress.funding.accountId}`);
   if (progress.stage === 'awaiting_delivery') {
-    const until = progress.activation?.deadlineAt ? ` before ${new Date(progress.activation.deadlineAt).toISOString()}` : '';
-    details.push(`once the customer has the card, send the activateCard update (activation code or work order)${until}`);
+    const until = progress.activation?.deadlineAt
+      ? ` before ${new Date(progress.activation.deadlineAt).toISOString()}`
+      : '';
+    details.push(
+      `once the customer has the card, send the activateCard update (activation code or work order)${until}`,
+    );
   }
-  if (progress.stage === 'activating' && progress.activation?.route) details.push(`by ${progress.activation.route.replace('_', ' ')}`);
+  if (progress.stage === 'activating' && progress.activation?.route)
+    details.push(`by ${progress.activation.route.replace('_', ' ')}`);
   if (progress.stage === 'awaiting_payment' && progress.funding?.address) {
     const f = progress.funding;
-    details.push(`pay ${f.expectedAmount ? `${f.expectedAmount} ` : ''}${f.coinKey ?? ''} to ${f.address}${f.chain ? ` (${f.chain})` : ''}`);
+    details.push(
+      `pay ${f.expectedAmount ? `${f.expectedAmount} ` : ''}${f.coinKey ?? ''} to ${f.address}${f.chain ? ` (${f.chain})` : ''}`,
+    );
     if (f.depositStatus) details.push(`deposit ${f.depositStatus.replace('_', ' ')}`);
   }
   if (progress.holderId) details.push(`holder ${progress.holderId}`);
@@ -47,11 +57,21 @@ export function describeProgress(progress: OnboardingProgress): string {
 /** A short summary of what an onboarding created. */
 export function describeResult(result: OnboardingResult): string {
   const lines = [`customer ${result.customerRef}: card ${result.card.cardNo} (${result.card.cardStatus})`];
-  if (result.cardholder) lines.push(`cardholder ${result.cardholder.holderId}${result.cardholder.created ? '' : ' (existing)'}, resubmissions ${result.cardholder.resubmissions}`);
-  if (result.card.initialDeposit.amount !== '0') lines.push(`initial deposit ${result.card.initialDeposit.amount} (fee ${result.card.initialDeposit.fee})`);
+  if (result.cardholder)
+    lines.push(
+      `cardholder ${result.cardholder.holderId}${result.cardholder.created ? '' : ' (existing)'}, resubmissions ${result.cardholder.resubmissions}`,
+    );
+  if (result.card.initialDeposit.amount !== '0')
+    lines.push(`initial deposit ${result.card.initialDeposit.amount} (fee ${result.card.initialDeposit.fee})`);
   if (result.topUpMerchantOrderNo) lines.push(`shared account funded by transfer ${result.topUpMerchantOrderNo}`);
-  if (result.activation) lines.push(`activated by ${result.activation.route.replace('_', ' ')}${result.activation.workOrderNo ? ` (work order ${result.activation.workOrderNo})` : ''}`);
-  if (result.onChainDeposit) lines.push(`on-chain deposit ${result.onChainDeposit.walletOrderNo}: ${result.onChainDeposit.receivedAmount} ${result.onChainDeposit.currency} credited`);
+  if (result.activation)
+    lines.push(
+      `activated by ${result.activation.route.replace('_', ' ')}${result.activation.workOrderNo ? ` (work order ${result.activation.workOrderNo})` : ''}`,
+    );
+  if (result.onChainDeposit)
+    lines.push(
+      `on-chain deposit ${result.onChainDeposit.walletOrderNo}: ${result.onChainDeposit.receivedAmount} ${result.onChainDeposit.currency} credited`,
+    );
   if (result.deposit) lines.push(`deposit ${result.deposit.amount} (fee ${result.deposit.fee})`);
   if (result.balance) lines.push(`balance ${result.balance.amount} ${result.balance.currency}`);
   return lines.join('\n');

@@ -3,7 +3,12 @@
  * follow, query and await every cardflow workflow: customer onboarding, physical card activation,
  * fund transfers, shared accounts, wallet funding, card operations and the per-card workflow.
  */
-export { connectTemporalClient, temporalSettingsFromEnv, type TemporalClientHandle, type TemporalSettings } from './connection';
+export {
+  connectTemporalClient,
+  temporalSettingsFromEnv,
+  type TemporalClientHandle,
+  type TemporalSettings,
+} from './connection';
 export {
   awaitResult,
   getProgress,
@@ -42,7 +47,13 @@ export {
   type TransferHandle,
   type TransferRequest,
 } from './transfers';
-export { awaitSharedAccount, sharedAccountHandle, SharedAccountRequestSchema, startSharedAccount, type SharedAccountRequest } from './shared-account';
+export {
+  awaitSharedAccount,
+  sharedAccountHandle,
+  SharedAccountRequestSchema,
+  startSharedAccount,
+  type SharedAccountRequest,
+} from './shared-account';
 export {
   awaitDepositAddress,
   awaitFunding,
@@ -82,5 +93,12 @@ export {
   type CardRequestKind,
   type CardRequests,
 } from './card-entity';
-export { readWorkflowStatus, STATUS_VIEWS, statusViewFor, watchTargetFor, type StatusView, type WorkflowStatusLine } from './workflow-status';
+export {
+  readWorkflowStatus,
+  STATUS_VIEWS,
+  statusViewFor,
+  watchTargetFor,
+  type StatusView,
+  type WorkflowStatusLine,
+} from './workflow-status';
 export * from './lifecycle-format';

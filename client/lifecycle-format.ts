@@ -19,7 +19,11 @@ function withDetails(stage: string, details: (string | false | undefined)[], fai
 export function describeActivationStatus(s: PhysicalCardActivationStatus): string {
   return withDetails(
     s.stage,
-    [`route ${s.route}`, s.merchantOrderNo && `order ${s.merchantOrderNo}`, s.workOrderNo && `work order ${s.workOrderNo}${s.workOrderStatus ? ` ${s.workOrderStatus}` : ''}`],
+    [
+      `route ${s.route}`,
+      s.merchantOrderNo && `order ${s.merchantOrderNo}`,
+      s.workOrderNo && `work order ${s.workOrderNo}${s.workOrderStatus ? ` ${s.workOrderStatus}` : ''}`,
+    ],
     s.failure,
   );
 }
@@ -32,10 +36,15 @@ export function describeTransferStatus(s: FundTransferStatus): string {
   return withDetails(s.stage, [s.merchantOrderNo && `order ${s.merchantOrderNo}`], s.failure);
 }
 
-const leg = (l: LedgerLeg) => `account ${l.accountId} ${l.direction} ${l.amount}: ${l.beforeBalance} -> ${l.afterBalance}`;
+const leg = (l: LedgerLeg) =>
+  `account ${l.accountId} ${l.direction} ${l.amount}: ${l.beforeBalance} -> ${l.afterBalance}`;
 
 export function describeTransferResult(r: FundTransferResult): string {
-  return [`${r.type} ${r.amount} ${r.currency} confirmed in the ledger (order ${r.merchantOrderNo}${r.sent ? '' : ', sent by an earlier attempt'})`, leg(r.payer), leg(r.payee)].join('\n');
+  return [
+    `${r.type} ${r.amount} ${r.currency} confirmed in the ledger (order ${r.merchantOrderNo}${r.sent ? '' : ', sent by an earlier attempt'})`,
+    leg(r.payer),
+    leg(r.payee),
+  ].join('\n');
 }
 
 export function describeSharedAccountResult(r: SharedAccountResult): string {
@@ -45,20 +54,32 @@ export function describeSharedAccountResult(r: SharedAccountResult): string {
 export function describeFundingStatus(s: WalletFundingStatus): string {
   return withDetails(
     s.stage,
-    [s.address && `address ${s.address}`, s.walletOrderNo && `wallet order ${s.walletOrderNo}`, s.depositStatus && `deposit ${s.depositStatus}`, s.receivedAmount && `received ${s.receivedAmount}`],
+    [
+      s.address && `address ${s.address}`,
+      s.walletOrderNo && `wallet order ${s.walletOrderNo}`,
+      s.depositStatus && `deposit ${s.depositStatus}`,
+      s.receivedAmount && `received ${s.receivedAmount}`,
+    ],
     s.failure,
   );
 }
 
 export function describeFundingResult(r: WalletFundingResult): string {
-  const lines = [`received ${r.receivedAmount} ${r.currency} from ${r.txAmount ?? '?'} ${r.coinKey} at ${r.address} (wallet order ${r.walletOrderNo}, ${r.confirmations} confirmations)`];
+  const lines = [
+    `received ${r.receivedAmount} ${r.currency} from ${r.txAmount ?? '?'} ${r.coinKey} at ${r.address} (wallet order ${r.walletOrderNo}, ${r.confirmations} confirmations)`,
+  ];
   if (r.transfer) lines.push(`transferred ${r.transfer.amount} (order ${r.transfer.merchantOrderNo})`);
-  if (r.deposit) lines.push(`deposited ${r.deposit.amount} to the card, fee ${r.deposit.fee} (order ${r.deposit.merchantOrderNo})`);
+  if (r.deposit)
+    lines.push(`deposited ${r.deposit.amount} to the card, fee ${r.deposit.fee} (order ${r.deposit.merchantOrderNo})`);
   return lines.join('\n');
 }
 
 export function describeCardOperationStatus(s: CardOperationStatus): string {
-  return withDetails(s.stage, [s.kind, s.merchantOrderNo && `order ${s.merchantOrderNo}`, s.operationStatus && `operation ${s.operationStatus}`], s.failure);
+  return withDetails(
+    s.stage,
+    [s.kind, s.merchantOrderNo && `order ${s.merchantOrderNo}`, s.operationStatus && `operation ${s.operationStatus}`],
+    s.failure,
+  );
 }
 
 export function describeCardOutcome(o: CardOperationOutcome | CardDepositOutcome): string {

@@ -24,7 +24,12 @@ import {
 } from '../domain';
 import { activateCardUpdate, type ActivateCardAccepted } from '../domain/onboarding-physical';
 import { onboardingStartAttributes } from '../domain/start-attributes';
-import { parseActivationRequest, parseCardholderCorrection, parseOnboardingInput, type SealingOptions } from './validation';
+import {
+  parseActivationRequest,
+  parseCardholderCorrection,
+  parseOnboardingInput,
+  type SealingOptions,
+} from './validation';
 
 /** The workflow function's signature, for typed handles. */
 export type CustomerOnboardingWorkflow = (input: OnboardingInput) => Promise<OnboardingResult>;
@@ -47,7 +52,11 @@ export interface StartedOnboarding {
  * validated with the domain's schema first: an invalid input throws `InvalidInputError` naming
  * each field and rule, and starts nothing.
  */
-export async function startOnboarding(client: Client, input: unknown, opts: StartOnboardingOptions = {}): Promise<StartedOnboarding> {
+export async function startOnboarding(
+  client: Client,
+  input: unknown,
+  opts: StartOnboardingOptions = {},
+): Promise<StartedOnboarding> {
   const valid = parseOnboardingInput(input, opts);
   const workflowId = onboardingWorkflowId(valid.customerRef);
   try {
@@ -85,7 +94,11 @@ export async function getProgress(client: Client, customerRef: string): Promise<
  * (`InvalidInputError`); the workflow's validator refuses a correction sent when no reject is
  * pending (ApplicationFailure type `CorrectionNotExpected`), and the provider's answer is returned.
  */
-export async function submitCorrection(client: Client, customerRef: string, correction: unknown): Promise<CardholderOnboardingStatus> {
+export async function submitCorrection(
+  client: Client,
+  customerRef: string,
+  correction: unknown,
+): Promise<CardholderOnboardingStatus> {
   const valid: CardholderCorrection = parseCardholderCorrection(correction);
   const progress = await getProgress(client, customerRef).catch(() => undefined);
   const target = progress?.review?.correctionWorkflowId ?? cardholderWorkflowId(customerRef);
@@ -103,7 +116,12 @@ export async function submitCorrection(client: Client, customerRef: string, corr
  * `InvalidInput` naming the field), or any request when the onboarding has no physical card
  * awaiting one or already accepted one (cause type `ActivationNotExpected`).
  */
-export async function activateOnboardingCard(client: Client, customerRef: string, request: unknown, opts: SealingOptions = {}): Promise<ActivateCardAccepted> {
+export async function activateOnboardingCard(
+  client: Client,
+  customerRef: string,
+  request: unknown,
+  opts: SealingOptions = {},
+): Promise<ActivateCardAccepted> {
   const valid = parseActivationRequest(request, opts);
   return onboardingHandle(client, customerRef).executeUpdate(activateCardUpdate, { args: [valid] });
 }
@@ -112,7 +130,10 @@ export async function activateOnboardingCard(client: Client, customerRef: string
  * Where the customer pays, for an onboarding funded on chain: the coin, address and amount to
  * pay, and the deposit's status as last seen; undefined until the onboarding awaits payment.
  */
-export async function getPaymentInstructions(client: Client, customerRef: string): Promise<OnboardingProgress['funding'] | undefined> {
+export async function getPaymentInstructions(
+  client: Client,
+  customerRef: string,
+): Promise<OnboardingProgress['funding'] | undefined> {
   const progress = await getProgress(client, customerRef);
   return progress.funding?.source === 'on_chain' && progress.funding.address ? progress.funding : undefined;
 }

@@ -38,7 +38,11 @@ export interface WatchTarget<S> {
  * Calls `onChange` each time the workflow's status changes (and once with the status it is in),
  * until the workflow closes or `signal` aborts.
  */
-export async function watchWorkflow<S>(target: WatchTarget<S>, onChange: (status: S) => void, opts: WatchOptions = {}): Promise<WatchResult<S>> {
+export async function watchWorkflow<S>(
+  target: WatchTarget<S>,
+  onChange: (status: S) => void,
+  opts: WatchOptions = {},
+): Promise<WatchResult<S>> {
   const pollMs = opts.pollMs ?? 1000;
   const key = target.key ?? ((s: S) => JSON.stringify(s));
   let lastLength = -1;
@@ -63,7 +67,13 @@ export async function watchWorkflow<S>(target: WatchTarget<S>, onChange: (status
     }
     if (description.historyLength !== lastLength) {
       // A query fails while the workflow task is failing or no worker polls: look again next time.
-      if (await look().then(() => true, () => false)) lastLength = description.historyLength;
+      if (
+        await look().then(
+          () => true,
+          () => false,
+        )
+      )
+        lastLength = description.historyLength;
     }
     if (opts.signal?.aborted) return { status, ...(progress !== undefined ? { progress } : {}) };
     await sleep(pollMs, undefined, opts.signal ? { signal: opts.signal } : undefined).catch(() => undefined);
@@ -80,5 +90,13 @@ export async function watchProgress(
   onStage: (progress: OnboardingProgress) => void,
   opts: WatchOptions = {},
 ): Promise<WatchResult> {
-  return watchWorkflow({ handle: onboardingHandle(client, customerRef), read: () => getProgress(client, customerRef), key: (p) => p.stage }, onStage, opts);
+  return watchWorkflow(
+    {
+      handle: onboardingHandle(client, customerRef),
+      read: () => getProgress(client, customerRef),
+      key: (p) => p.stage,
+    },
+    onStage,
+    opts,
+  );
 }

@@ -11,7 +11,14 @@
  * used when no public key is set.
  */
 import type { KeyObject } from 'node:crypto';
-import { KeyFormatError, type KeyInput, privateKeyFrom, privateKeyFromFile, publicKeyFrom, publicKeyFromFile } from '../api/keys';
+import {
+  KeyFormatError,
+  type KeyInput,
+  privateKeyFrom,
+  privateKeyFromFile,
+  publicKeyFrom,
+  publicKeyFromFile,
+} from '../api/keys';
 import { PIN_RE } from '../api/rules';
 import { encryptSensitive } from '../api/sensitive';
 import { InvalidInputError } from './validation';
@@ -29,11 +36,15 @@ export class MerchantKeyError extends Error {
 
 /** The merchant public key from `env` (see the file comment for the variables). */
 export function merchantPublicKeyFromEnv(env: Record<string, string | undefined> = process.env): KeyObject {
-  const pick = (name: string) => ({ text: env[name]?.trim() || undefined, file: env[`${name}_FILE`]?.trim() || undefined });
+  const pick = (name: string) => ({
+    text: env[name]?.trim() || undefined,
+    file: env[`${name}_FILE`]?.trim() || undefined,
+  });
   const pub = pick(MERCHANT_PUBLIC_KEY_ENV);
   const priv = pick('CARDFLOW_MERCHANT_PRIVATE_KEY');
   try {
-    if (pub.text && pub.file) throw new MerchantKeyError(`${MERCHANT_PUBLIC_KEY_ENV} and ${MERCHANT_PUBLIC_KEY_ENV}_FILE: set only one`);
+    if (pub.text && pub.file)
+      throw new MerchantKeyError(`${MERCHANT_PUBLIC_KEY_ENV} and ${MERCHANT_PUBLIC_KEY_ENV}_FILE: set only one`);
     if (pub.text) return publicKeyFrom(pub.text, MERCHANT_PUBLIC_KEY_ENV);
     if (pub.file) return publicKeyFromFile(pub.file, `${MERCHANT_PUBLIC_KEY_ENV}_FILE`);
     if (priv.text) return publicKeyFrom(privateKeyFrom(priv.text, 'CARDFLOW_MERCHANT_PRIVATE_KEY'));
@@ -50,7 +61,9 @@ export const SEALED_PLACEHOLDER = 'to-be-sealed';
 
 /** The PIN rule as a field issue (spec: Limits, PIN: 6 digits), to report with the other rules at once. */
 export function pinIssues(pin: unknown, path = 'pin'): { path: string; message: string }[] {
-  return pin === undefined || (typeof pin === 'string' && PIN_RE.test(pin)) ? [] : [{ path, message: 'must be exactly 6 digits' }];
+  return pin === undefined || (typeof pin === 'string' && PIN_RE.test(pin))
+    ? []
+    : [{ path, message: 'must be exactly 6 digits' }];
 }
 
 /** A key, or a function that reads it (so a key is looked up only once a PIN passed its checks). */
@@ -60,8 +73,16 @@ export type MerchantKeySource = KeyInput | (() => KeyInput);
  * Checks a clear PIN (6 digits, spec: Limits, PIN) and seals it with the merchant public key.
  * Errors name the field and the rule only; the clear PIN is not kept anywhere.
  */
-export function sealPinForWorkflow(pin: unknown, merchantPublicKey: MerchantKeySource | undefined, field = 'pin'): string {
-  if (typeof pin !== 'string' || !PIN_RE.test(pin)) throw new InvalidInputError(field, [`${field}: must be exactly 6 digits`]);
-  if (merchantPublicKey === undefined) throw new InvalidInputError(field, [`${field}: needs the merchant public key to be sealed (${MERCHANT_PUBLIC_KEY_ENV}), or give sealedPin`]);
+export function sealPinForWorkflow(
+  pin: unknown,
+  merchantPublicKey: MerchantKeySource | undefined,
+  field = 'pin',
+): string {
+  if (typeof pin !== 'string' || !PIN_RE.test(pin))
+    throw new InvalidInputError(field, [`${field}: must be exactly 6 digits`]);
+  if (merchantPublicKey === undefined)
+    throw new InvalidInputError(field, [
+      `${field}: needs the merchant public key to be sealed (${MERCHANT_PUBLIC_KEY_ENV}), or give sealedPin`,
+    ]);
   return encryptSensitive(pin, typeof merchantPublicKey === 'function' ? merchantPublicKey() : merchantPublicKey);
 }

@@ -20,14 +20,20 @@ export const SharedAccountRequestSchema = z
       .trim()
       .min(1, { message: 'is required' })
       .max(64, { message: 'length must be 1 to 64 characters' })
-      .regex(/^[A-Za-z0-9][A-Za-z0-9 _.-]*$/, { message: 'must start with a letter or digit and contain only letters, digits, spaces, "_", "." and "-"' }),
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 _.-]*$/, {
+        message: 'must start with a letter or digit and contain only letters, digits, spaces, "_", "." and "-"',
+      }),
     customerRef: businessRef.optional(),
   })
   .strict();
 export type SharedAccountRequest = z.input<typeof SharedAccountRequestSchema>;
 
 /** Starts the creation of the shared account `request.accountName`, or returns the existing execution. */
-export async function startSharedAccount(client: Client, request: unknown, opts: StartOptions = {}): Promise<Started<SharedAccountResult>> {
+export async function startSharedAccount(
+  client: Client,
+  request: unknown,
+  opts: StartOptions = {},
+): Promise<Started<SharedAccountResult>> {
   const input = parseInput(SharedAccountRequestSchema, 'shared account request', request);
   return startOnce<SharedAccountInput, SharedAccountResult>(
     client,
@@ -41,7 +47,10 @@ export async function startSharedAccount(client: Client, request: unknown, opts:
   );
 }
 
-export function sharedAccountHandle(client: Client, accountName: string): WorkflowHandle<(input: SharedAccountInput) => Promise<SharedAccountResult>> {
+export function sharedAccountHandle(
+  client: Client,
+  accountName: string,
+): WorkflowHandle<(input: SharedAccountInput) => Promise<SharedAccountResult>> {
   return client.workflow.getHandle(sharedAccountWorkflowId(accountName));
 }
 

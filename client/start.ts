@@ -11,7 +11,13 @@
  */
 import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { CARDFLOW_TASK_QUEUE, CardflowCardNo, startAttributes, type StartAttributes, type WorkflowType } from '../domain';
+import {
+  CARDFLOW_TASK_QUEUE,
+  CardflowCardNo,
+  startAttributes,
+  type StartAttributes,
+  type WorkflowType,
+} from '../domain';
 
 export interface StartOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
@@ -33,7 +39,11 @@ export interface StartSpec<I> {
 }
 
 /** Starts `spec.type` under `spec.workflowId`, or returns the execution that already has that id. */
-export async function startOnce<I extends object, R>(client: Client, spec: StartSpec<I>, opts: StartOptions = {}): Promise<Started<R>> {
+export async function startOnce<I extends object, R>(
+  client: Client,
+  spec: StartSpec<I>,
+  opts: StartOptions = {},
+): Promise<Started<R>> {
   const { cardNo, ...known } = spec.attributes;
   const pairs: SearchAttributePair[] = startAttributes(known);
   if (cardNo) pairs.push({ key: CardflowCardNo, value: cardNo });

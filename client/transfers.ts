@@ -13,7 +13,13 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import { TRANSFER_TYPES } from '../api/rules';
 import { deriveMerchantOrderNo, Flows, WorkflowTypes } from '../domain';
-import { TRANSFER_STEP, transferStatusQuery, type FundTransferInput, type FundTransferResult, type FundTransferStatus } from '../domain/fund-transfer';
+import {
+  TRANSFER_STEP,
+  transferStatusQuery,
+  type FundTransferInput,
+  type FundTransferResult,
+  type FundTransferStatus,
+} from '../domain/fund-transfer';
 import { businessRef, digitsId, parseField, parseInput, positiveAmount, refuse, waitOverrides } from './inputs';
 import { type StartOptions, type Started, startOnce } from './start';
 
@@ -48,7 +54,11 @@ export function parseTransferRequest(request: unknown): z.output<typeof Transfer
 }
 
 /** Starts the transfer keyed `request.transferRef`, or returns the existing one (`started: false`): money moves once. */
-export async function startTransfer(client: Client, request: unknown, opts: StartOptions = {}): Promise<Started<FundTransferResult>> {
+export async function startTransfer(
+  client: Client,
+  request: unknown,
+  opts: StartOptions = {},
+): Promise<Started<FundTransferResult>> {
   const { transferRef, ...input } = parseTransferRequest(request);
   const workflowId = transferWorkflowId(transferRef);
   return startOnce<FundTransferInput, FundTransferResult>(
@@ -57,7 +67,11 @@ export async function startTransfer(client: Client, request: unknown, opts: Star
       type: WorkflowTypes.fundTransfer,
       workflowId,
       input,
-      attributes: { flow: Flows.fundTransfer, orderNos: [deriveMerchantOrderNo(workflowId, TRANSFER_STEP)], ...(input.customerRef ? { customerRef: input.customerRef } : {}) },
+      attributes: {
+        flow: Flows.fundTransfer,
+        orderNos: [deriveMerchantOrderNo(workflowId, TRANSFER_STEP)],
+        ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+      },
     },
     opts,
   );

@@ -7,7 +7,12 @@ import type { z } from 'zod';
 import type { KeyInput } from '../api/keys';
 import { PIN_RE } from '../api/rules';
 import { encryptSensitive } from '../api/sensitive';
-import { CardholderDataSchema, type CardholderCorrection, OnboardingInputSchema, type OnboardingInput } from '../domain';
+import {
+  CardholderDataSchema,
+  type CardholderCorrection,
+  OnboardingInputSchema,
+  type OnboardingInput,
+} from '../domain';
 import { OnboardingActivationRequestSchema, type OnboardingActivationRequest } from '../domain/onboarding-physical';
 
 /** Input refused before anything was started or sent; `problems` are `field.path: rule` lines. */
@@ -36,7 +41,8 @@ export interface SealingOptions {
   merchantPublicKey?: KeyInput;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * A request with a clear `pin` becomes one with `sealedPin` (the PIN encrypted with the merchant
@@ -50,7 +56,10 @@ function sealClearPin(request: unknown, opts: SealingOptions, prefix: string, pr
   if (rest.sealedPin !== undefined) problems.push(`${field}: give either pin or sealedPin, not both`);
   else if (rest.route !== 'activation_code') problems.push(`${field}: is only used by the activation_code route`);
   else if (typeof pin !== 'string' || !PIN_RE.test(pin)) problems.push(`${field}: must be exactly 6 digits`);
-  else if (opts.merchantPublicKey === undefined) problems.push(`${field}: needs the merchant public key to be sealed (CARDFLOW_MERCHANT_PUBLIC_KEY), or give sealedPin`);
+  else if (opts.merchantPublicKey === undefined)
+    problems.push(
+      `${field}: needs the merchant public key to be sealed (CARDFLOW_MERCHANT_PUBLIC_KEY), or give sealedPin`,
+    );
   else return { ...rest, sealedPin: encryptSensitive(pin, opts.merchantPublicKey) };
   return rest;
 }
@@ -66,7 +75,10 @@ function withoutSealedPinIfPinRefused(lines: string[], pinProblems: readonly str
  */
 export function parseOnboardingInput(input: unknown, opts: SealingOptions = {}): OnboardingInput {
   const problems: string[] = [];
-  const value = isRecord(input) && 'activation' in input ? { ...input, activation: sealClearPin(input.activation, opts, 'activation', problems) } : input;
+  const value =
+    isRecord(input) && 'activation' in input
+      ? { ...input, activation: sealClearPin(input.activation, opts, 'activation', problems) }
+      : input;
   const parsed = OnboardingInputSchema.safeParse(value);
   if (!parsed.success) problems.push(...withoutSealedPinIfPinRefused(issueLines(parsed.error), problems));
   if (problems.length || !parsed.success) throw new InvalidInputError('onboarding input', problems);
@@ -88,13 +100,19 @@ export function parseActivationRequest(input: unknown, opts: SealingOptions = {}
 }
 
 /** {@link parseActivationRequest} of a JSON file's text (client/examples/activation-*.json); `file` names it in errors. */
-export function parseActivationRequestFile(text: string, file: string, opts: SealingOptions = {}): OnboardingActivationRequest {
+export function parseActivationRequestFile(
+  text: string,
+  file: string,
+  opts: SealingOptions = {},
+): OnboardingActivationRequest {
   let value: unknown;
   try {
     // Our own input file, not a provider body: amounts and ids in it are strings by the schema.
     value = JSON.parse(text) as unknown;
   } catch (error) {
-    throw new InvalidInputError('activation request', [`${file}: is not JSON (${error instanceof Error ? error.message : String(error)})`]);
+    throw new InvalidInputError('activation request', [
+      `${file}: is not JSON (${error instanceof Error ? error.message : String(error)})`,
+    ]);
   }
   return parseActivationRequest(value, opts);
 }

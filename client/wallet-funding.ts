@@ -9,7 +9,12 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { Flows, WorkflowTypes } from '../domain';
-import { fundingStatusQuery, type WalletFundingInput, type WalletFundingResult, type WalletFundingStatus } from '../domain/wallet-funding';
+import {
+  fundingStatusQuery,
+  type WalletFundingInput,
+  type WalletFundingResult,
+  type WalletFundingStatus,
+} from '../domain/wallet-funding';
 import { businessRef, cardNoField, digitsId, parseField, parseInput, positiveAmount, waitOverrides } from './inputs';
 import { type StartOptions, type Started, startOnce } from './start';
 
@@ -23,12 +28,20 @@ export function fundingWorkflowId(fundingRef: string): string {
 export const FundingRequestSchema = z
   .object({
     fundingRef: businessRef,
-    coinKey: z.string({ error: 'is required' }).regex(/^[A-Za-z0-9_]{1,32}$/, { message: 'must be a coin key such as USDT_TRC20' }),
+    coinKey: z
+      .string({ error: 'is required' })
+      .regex(/^[A-Za-z0-9_]{1,32}$/, { message: 'must be a coin key such as USDT_TRC20' }),
     expectedAmount: positiveAmount.optional(),
-    txHash: z.string().regex(/^[A-Za-z0-9]{8,128}$/, { message: 'must be a transaction hash (letters and digits)' }).optional(),
+    txHash: z
+      .string()
+      .regex(/^[A-Za-z0-9]{8,128}$/, { message: 'must be a transaction hash (letters and digits)' })
+      .optional(),
     deadlineMs: z.number().int().positive().optional(),
     transfer: z.object({ payeeAccountId: digitsId, amount: positiveAmount.optional() }).strict().optional(),
-    cardDeposit: z.object({ cardNo: cardNoField, cardTypeId: digitsId, amount: positiveAmount.optional() }).strict().optional(),
+    cardDeposit: z
+      .object({ cardNo: cardNoField, cardTypeId: digitsId, amount: positiveAmount.optional() })
+      .strict()
+      .optional(),
     customerRef: businessRef.optional(),
     wait: waitOverrides,
   })
@@ -41,7 +54,11 @@ export function parseFundingRequest(request: unknown): z.output<typeof FundingRe
 }
 
 /** Starts the funding keyed `request.fundingRef`, or returns the existing one (`started: false`). */
-export async function startWalletFunding(client: Client, request: unknown, opts: StartOptions = {}): Promise<Started<WalletFundingResult>> {
+export async function startWalletFunding(
+  client: Client,
+  request: unknown,
+  opts: StartOptions = {},
+): Promise<Started<WalletFundingResult>> {
   const { fundingRef, ...input } = parseFundingRequest(request);
   return startOnce<WalletFundingInput, WalletFundingResult>(
     client,
@@ -81,7 +98,9 @@ export async function awaitDepositAddress(
     if (status?.address || status?.stage === 'failed' || status?.stage === 'completed') return status;
     if (!status && (await handle.describe()).status.name !== 'RUNNING') return handle.query(fundingStatusQuery);
     if (opts.signal?.aborted) throw new Error('stopped before the deposit address was known');
-    await sleep(opts.pollMs ?? 500, undefined, opts.signal ? { signal: opts.signal } : undefined).catch(() => undefined);
+    await sleep(opts.pollMs ?? 500, undefined, opts.signal ? { signal: opts.signal } : undefined).catch(
+      () => undefined,
+    );
   }
 }
 

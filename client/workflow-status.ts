@@ -8,9 +8,17 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { QueryDefinition } from '@temporalio/common';
 import { progressQuery, WorkflowTypes, type OnboardingProgress, type OnboardingResult } from '../domain';
 import { cardSnapshotQuery, type CardEntityResult, type CardSnapshot } from '../domain/card-entity';
-import { cardOperationStatusQuery, type CardOperationOutcome, type CardOperationStatus } from '../domain/card-operations';
+import {
+  cardOperationStatusQuery,
+  type CardOperationOutcome,
+  type CardOperationStatus,
+} from '../domain/card-operations';
 import { transferStatusQuery, type FundTransferResult, type FundTransferStatus } from '../domain/fund-transfer';
-import { activationStatusQuery, type PhysicalCardActivationResult, type PhysicalCardActivationStatus } from '../domain/physical-card-activation';
+import {
+  activationStatusQuery,
+  type PhysicalCardActivationResult,
+  type PhysicalCardActivationStatus,
+} from '../domain/physical-card-activation';
 import type { SharedAccountResult } from '../domain/shared-account';
 import { fundingStatusQuery, type WalletFundingResult, type WalletFundingStatus } from '../domain/wallet-funding';
 import { describeProgress, describeResult } from './format';
@@ -50,15 +58,29 @@ const cardOperation = view<CardOperationStatus, CardOperationOutcome>({
 });
 
 export const STATUS_VIEWS: Readonly<Record<string, StatusView>> = {
-  [WorkflowTypes.customerOnboarding]: view<OnboardingProgress, OnboardingResult>({ query: progressQuery, key: (p) => p.stage, line: describeProgress, result: describeResult }),
+  [WorkflowTypes.customerOnboarding]: view<OnboardingProgress, OnboardingResult>({
+    query: progressQuery,
+    key: (p) => p.stage,
+    line: describeProgress,
+    result: describeResult,
+  }),
   [WorkflowTypes.physicalCardActivation]: view<PhysicalCardActivationStatus, PhysicalCardActivationResult>({
     query: activationStatusQuery,
     key: (s) => `${s.stage}/${s.workOrderStatus ?? ''}`,
     line: describeActivationStatus,
     result: describeActivationResult,
   }),
-  [WorkflowTypes.fundTransfer]: view<FundTransferStatus, FundTransferResult>({ query: transferStatusQuery, key: (s) => s.stage, line: describeTransferStatus, result: describeTransferResult }),
-  [WorkflowTypes.sharedAccount]: view<never, SharedAccountResult>({ key: () => '', line: () => '', result: describeSharedAccountResult }),
+  [WorkflowTypes.fundTransfer]: view<FundTransferStatus, FundTransferResult>({
+    query: transferStatusQuery,
+    key: (s) => s.stage,
+    line: describeTransferStatus,
+    result: describeTransferResult,
+  }),
+  [WorkflowTypes.sharedAccount]: view<never, SharedAccountResult>({
+    key: () => '',
+    line: () => '',
+    result: describeSharedAccountResult,
+  }),
   [WorkflowTypes.walletFunding]: view<WalletFundingStatus, WalletFundingResult>({
     query: fundingStatusQuery,
     key: (s) => `${s.stage}/${s.address ?? ''}/${s.depositStatus ?? ''}`,
@@ -102,7 +124,8 @@ export async function readWorkflowStatus(client: Client, workflowId: string): Pr
     // A query needs a worker to answer it; describe needs none and still tells where things stand.
     line = await handle.query(v.query).then(
       (s) => v.line(s),
-      (error: unknown) => `${description.status.name} (status query unanswered: ${error instanceof Error ? error.message : String(error)}; is a worker running?)`,
+      (error: unknown) =>
+        `${description.status.name} (status query unanswered: ${error instanceof Error ? error.message : String(error)}; is a worker running?)`,
     );
   }
   return { workflowType: description.type, status: description.status.name, view: v, line };

@@ -17,14 +17,17 @@ import { readFileSync } from 'node:fs';
 import { type CodecServerOptions, DEFAULT_MAX_BODY_BYTES, DEFAULT_UI_ORIGINS, type TokenlessAccess } from './server';
 
 /** The server options the environment sets (everything but keys and logger). */
-export type CodecServerEnvOptions = Required<Pick<CodecServerOptions, 'host' | 'port' | 'tokenlessAccess' | 'allowedOrigins' | 'maxBodyBytes'>> &
+export type CodecServerEnvOptions = Required<
+  Pick<CodecServerOptions, 'host' | 'port' | 'tokenlessAccess' | 'allowedOrigins' | 'maxBodyBytes'>
+> &
   Pick<CodecServerOptions, 'token'>;
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name}=${raw} must be an integer from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name}=${raw} must be an integer from ${min} to ${max}`);
   return value;
 }
 
@@ -37,7 +40,9 @@ function readToken(env: NodeJS.ProcessEnv): string | undefined {
   try {
     return readFileSync(file, 'utf8').trim();
   } catch (error) {
-    throw new Error(`CARDFLOW_CODEC_SERVER_TOKEN_FILE=${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new Error(
+      `CARDFLOW_CODEC_SERVER_TOKEN_FILE=${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
 }
 
@@ -49,9 +54,14 @@ function parseOrigins(raw: string | undefined): readonly string[] {
     try {
       parsed = new URL(origin);
     } catch {
-      throw new Error(`CARDFLOW_CODEC_SERVER_ORIGINS: "${origin}" is not an origin like https://temporal-ui.example.com`);
+      throw new Error(
+        `CARDFLOW_CODEC_SERVER_ORIGINS: "${origin}" is not an origin like https://temporal-ui.example.com`,
+      );
     }
-    if (parsed.origin !== origin) throw new Error(`CARDFLOW_CODEC_SERVER_ORIGINS: "${origin}" must be exactly scheme://host[:port] (did you mean ${parsed.origin}?)`);
+    if (parsed.origin !== origin)
+      throw new Error(
+        `CARDFLOW_CODEC_SERVER_ORIGINS: "${origin}" must be exactly scheme://host[:port] (did you mean ${parsed.origin}?)`,
+      );
     return origin;
   });
 }
@@ -60,7 +70,11 @@ function parseOrigins(raw: string | undefined): readonly string[] {
 export function codecServerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): CodecServerEnvOptions {
   const tokenlessRaw = env.CARDFLOW_CODEC_SERVER_TOKENLESS?.trim();
   const tokenlessAccess: TokenlessAccess =
-    tokenlessRaw === undefined || tokenlessRaw === '' ? (env.NODE_ENV === 'production' ? 'never' : 'loopback') : (tokenlessRaw as TokenlessAccess);
+    tokenlessRaw === undefined || tokenlessRaw === ''
+      ? env.NODE_ENV === 'production'
+        ? 'never'
+        : 'loopback'
+      : (tokenlessRaw as TokenlessAccess);
   if (!['never', 'loopback', 'any'].includes(tokenlessAccess)) {
     throw new Error(`CARDFLOW_CODEC_SERVER_TOKENLESS=${tokenlessRaw} must be never, loopback or any`);
   }

@@ -6,7 +6,15 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type CodecKeyring, CodecKeyError, KEYS_ENV, KEYS_FILE_ENV, generateKeyBase64, keyringFromEnv, parseKeyFile } from './keys';
+import {
+  type CodecKeyring,
+  CodecKeyError,
+  KEYS_ENV,
+  KEYS_FILE_ENV,
+  generateKeyBase64,
+  keyringFromEnv,
+  parseKeyFile,
+} from './keys';
 
 /** `<repo>/.data/codec` (this file lives in `codec/`). */
 export const defaultDevKeyDir = path.resolve(__dirname, '..', '.data', 'codec');

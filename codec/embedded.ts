@@ -57,18 +57,29 @@ async function answersAsCodecServer(endpoint: string, token: string | undefined)
  * Starts the embedded codec server on 127.0.0.1 (settings of `codec/config.ts`, with the dev UI's
  * origins unless `CARDFLOW_CODEC_SERVER_ORIGINS` is set), or reuses one already answering there.
  */
-export async function startEmbeddedCodecServer(options: { env?: NodeJS.ProcessEnv; logger?: StructuredLogger } = {}): Promise<EmbeddedCodecServer> {
+export async function startEmbeddedCodecServer(
+  options: { env?: NodeJS.ProcessEnv; logger?: StructuredLogger } = {},
+): Promise<EmbeddedCodecServer> {
   const env = options.env ?? process.env;
   const settings = codecServerOptionsFromEnv(env);
   const endpoint = embeddedCodecEndpoint(env);
   const { keyring, source } = resolveKeyring({ env });
   const allowedOrigins = env.CARDFLOW_CODEC_SERVER_ORIGINS?.trim() ? settings.allowedOrigins : devUiOrigins(env);
   try {
-    const server = await startCodecServer({ ...settings, host: '127.0.0.1', allowedOrigins, keyring, ...(options.logger ? { logger: options.logger } : {}) });
+    const server = await startCodecServer({
+      ...settings,
+      host: '127.0.0.1',
+      allowedOrigins,
+      keyring,
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
     return { ...server, reused: false, keySource: source };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    if (await answersAsCodecServer(endpoint, settings.token)) return { url: endpoint, stop: async () => undefined, reused: true };
-    throw new Error(`port ${settings.port} is taken by something that is not a codec server; set CARDFLOW_CODEC_SERVER_PORT to a free port`);
+    if (await answersAsCodecServer(endpoint, settings.token))
+      return { url: endpoint, stop: async () => undefined, reused: true };
+    throw new Error(
+      `port ${settings.port} is taken by something that is not a codec server; set CARDFLOW_CODEC_SERVER_PORT to a free port`,
+    );
   }
 }

@@ -53,7 +53,9 @@ export function createKeyring(entries: readonly RawKeyEntry[], source = 'codec k
   entries.forEach((entry, index) => {
     const where = `${source}, entry ${index + 1}`;
     if (!keyIdPattern.test(entry.id)) {
-      throw new CodecKeyError(`${where}: key id must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${describeId(entry.id)})`);
+      throw new CodecKeyError(
+        `${where}: key id must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${describeId(entry.id)})`,
+      );
     }
     if (byId.has(entry.id)) throw new CodecKeyError(`${where}: key id "${entry.id}" appears twice; ids must be unique`);
     byId.set(entry.id, { id: entry.id, material: decodeKey(entry.key, `${where} (id "${entry.id}")`) });
@@ -73,7 +75,9 @@ function decodeKey(text: string, where: string): Buffer {
   if (!base64Pattern.test(trimmed)) throw new CodecKeyError(`${where}: key is not base64`);
   const material = Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   if (material.length !== KEY_BYTES) {
-    throw new CodecKeyError(`${where}: key must be ${KEY_BYTES} bytes (AES-256), base64-encoded; it decodes to ${material.length} bytes`);
+    throw new CodecKeyError(
+      `${where}: key must be ${KEY_BYTES} bytes (AES-256), base64-encoded; it decodes to ${material.length} bytes`,
+    );
   }
   return material;
 }
@@ -143,7 +147,9 @@ export function keyringFromEnv(env: NodeJS.ProcessEnv = process.env): CodecKeyri
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new CodecKeyError(`${KEYS_FILE_ENV}=${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new CodecKeyError(
+        `${KEYS_FILE_ENV}=${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
     return parseKeyFile(text, `${KEYS_FILE_ENV}=${file}`);
   }

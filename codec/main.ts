@@ -52,7 +52,9 @@ if (require.main === module) {
     (code) => (process.exitCode = code),
     (error: unknown) => {
       // Key errors never carry key material (codec/keys.ts), so the message is safe to print.
-      createLogger({ base: { service: 'codec-server' } }).error('codec server failed to start', { reason: error instanceof Error ? error.message : String(error) });
+      createLogger({ base: { service: 'codec-server' } }).error('codec server failed to start', {
+        reason: error instanceof Error ? error.message : String(error),
+      });
       process.exitCode = 1;
     },
   );

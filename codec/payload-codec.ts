@@ -82,7 +82,10 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     // Payloads written before encryption was switched on pass through (Temporal's codec guidance).
     if (text(payload.metadata?.[METADATA_ENCODING_KEY]) !== ENCODING_ENCRYPTED) return payload;
     const cipherName = text(payload.metadata?.[METADATA_CIPHER]) ?? CIPHER;
-    if (cipherName !== CIPHER) throw new PayloadDecryptionError(`encrypted payload uses cipher "${cipherName}"; this codec reads ${CIPHER} only`);
+    if (cipherName !== CIPHER)
+      throw new PayloadDecryptionError(
+        `encrypted payload uses cipher "${cipherName}"; this codec reads ${CIPHER} only`,
+      );
     const keyId = text(payload.metadata?.[METADATA_KEY_ID]);
     if (keyId === undefined) throw new PayloadDecryptionError(`encrypted payload has no ${METADATA_KEY_ID} metadata`);
     const key = this.keyring.byId.get(keyId);
@@ -93,8 +96,11 @@ export class AesGcmPayloadCodec implements PayloadCodec {
       );
     }
     const data = Buffer.from(payload.data ?? new Uint8Array());
-    if (data.length < IV_BYTES + TAG_BYTES) throw new PayloadDecryptionError(`encrypted payload (key id "${keyId}") is truncated`);
-    const decipher = createDecipheriv('aes-256-gcm', key.material, data.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+    if (data.length < IV_BYTES + TAG_BYTES)
+      throw new PayloadDecryptionError(`encrypted payload (key id "${keyId}") is truncated`);
+    const decipher = createDecipheriv('aes-256-gcm', key.material, data.subarray(0, IV_BYTES), {
+      authTagLength: TAG_BYTES,
+    });
     decipher.setAAD(additionalData(keyId));
     decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
     let plain: Buffer;

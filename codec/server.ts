@@ -127,7 +127,8 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     }
     const match = /^Bearer[ ]+(.+)$/i.exec(header);
     // Hashing first gives equal lengths, so timingSafeEqual compares without leaking the length.
-    if (!match || tokenDigest === undefined || !timingSafeEqual(digest(match[1]!.trim()), tokenDigest)) return 'invalid bearer token';
+    if (!match || tokenDigest === undefined || !timingSafeEqual(digest(match[1]!.trim()), tokenDigest))
+      return 'invalid bearer token';
     return undefined;
   }
 
@@ -150,7 +151,8 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     const url = new URL(req.url ?? '/', 'http://codec.invalid');
     setCors(req, res);
     const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin)) throw new HttpError(403, `origin ${origin} is not allowed`);
+    if (origin !== undefined && !allowedOrigins.has(origin))
+      throw new HttpError(403, `origin ${origin} is not allowed`);
     const route = matchRoute(url.pathname);
     if (!route) throw new HttpError(404, 'not found: use POST /encode or POST /decode');
     if (req.method === 'OPTIONS') {
@@ -159,7 +161,9 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
         'Access-Control-Allow-Headers': 'Content-Type, X-Namespace, Authorization',
         'Access-Control-Max-Age': '600',
         // Chrome's Private Network Access preflight, for a UI served from a public address.
-        ...(req.headers['access-control-request-private-network'] === 'true' ? { 'Access-Control-Allow-Private-Network': 'true' } : {}),
+        ...(req.headers['access-control-request-private-network'] === 'true'
+          ? { 'Access-Control-Allow-Private-Network': 'true' }
+          : {}),
       });
       res.end();
       return { route };
@@ -181,15 +185,33 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
 
   const server = createServer((req, res) => {
     handle(req, res).then(
-      ({ route, count }) => logger?.info('codec request', { method: req.method, status: res.statusCode, op: route?.op, namespace: namespaceOf(req, route), payloads: count }),
+      ({ route, count }) =>
+        logger?.info('codec request', {
+          method: req.method,
+          status: res.statusCode,
+          op: route?.op,
+          namespace: namespaceOf(req, route),
+          payloads: count,
+        }),
       (error: unknown) => {
         const status = error instanceof HttpError ? error.status : 500;
         const message = error instanceof HttpError ? error.message : 'internal error';
-        const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer realm="cardflow-codec"' } : status === 405 ? { Allow: 'POST, OPTIONS' } : {};
+        const headers: Record<string, string> =
+          status === 401
+            ? { 'WWW-Authenticate': 'Bearer realm="cardflow-codec"' }
+            : status === 405
+              ? { Allow: 'POST, OPTIONS' }
+              : {};
         if (!res.headersSent) send(res, status, { error: message }, headers);
         else res.end();
         const log = status >= 500 ? logger?.error.bind(logger) : logger?.warn.bind(logger);
-        log?.('codec request refused', { method: req.method, path: safePath(req), status, reason: message, error: status >= 500 ? error : undefined });
+        log?.('codec request refused', {
+          method: req.method,
+          path: safePath(req),
+          status,
+          reason: message,
+          error: status >= 500 ? error : undefined,
+        });
         // An oversized body is still streaming in: stop reading it.
         if (status === 413) req.destroy();
       },
@@ -252,17 +274,24 @@ function parseBody(body: Buffer): Payload[] {
   const parsed = requestSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new HttpError(400, `body must be {"payloads":[{"metadata":{...},"data":"<base64>"}]}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
+    throw new HttpError(
+      400,
+      `body must be {"payloads":[{"metadata":{...},"data":"<base64>"}]}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+    );
   }
   return parsed.data.payloads.map((payload) => ({
-    metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')])),
+    metadata: Object.fromEntries(
+      Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')]),
+    ),
     data: Buffer.from(payload.data ?? '', 'base64'),
   }));
 }
 
 function toJsonPayload(payload: Payload): { metadata: Record<string, string>; data: string } {
   return {
-    metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')])),
+    metadata: Object.fromEntries(
+      Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')]),
+    ),
     data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64'),
   };
 }

@@ -68,7 +68,8 @@ async function namespaceExists(connection: Connection, namespace: string): Promi
 async function main(): Promise<void> {
   const { connectionOptions, namespace } = temporalSettingsFromEnv();
   const retentionDays = Number(process.env.CARDFLOW_NAMESPACE_RETENTION_DAYS ?? 30);
-  if (!Number.isInteger(retentionDays) || retentionDays < 1) throw new Error('CARDFLOW_NAMESPACE_RETENTION_DAYS must be a whole number of days, 1 or more');
+  if (!Number.isInteger(retentionDays) || retentionDays < 1)
+    throw new Error('CARDFLOW_NAMESPACE_RETENTION_DAYS must be a whole number of days, 1 or more');
   const connection = await connect(connectionOptions);
   try {
     if (await namespaceExists(connection, namespace)) {

@@ -155,9 +155,14 @@ export const AUTHORIZATION_FINAL: readonly string[] = ['succeed', 'failed'];
  * tradeNo can arrive out of order (two deliveries in flight, or a provider retry), and the
  * state a query reports must only move forward.
  */
-export function recordAuthorization(list: AuthorizationSummary[], summary: AuthorizationSummary, max: number): AuthorizationSummary[] {
+export function recordAuthorization(
+  list: AuthorizationSummary[],
+  summary: AuthorizationSummary,
+  max: number,
+): AuthorizationSummary[] {
   const existing = list.find((a) => a.tradeNo === summary.tradeNo);
-  if (existing && AUTHORIZATION_FINAL.includes(existing.status) && !AUTHORIZATION_FINAL.includes(summary.status)) return list;
+  if (existing && AUTHORIZATION_FINAL.includes(existing.status) && !AUTHORIZATION_FINAL.includes(summary.status))
+    return list;
   return keepLatest(list, summary, (a) => a.tradeNo, max);
 }
 

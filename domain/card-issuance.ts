@@ -57,7 +57,15 @@ export interface CardIssuanceResult {
   balance?: BalanceSummary;
 }
 
-export const CARD_ISSUANCE_STAGES = ['validating', 'topping_up', 'creating', 'awaiting_creation', 'reading_card', 'completed', 'failed'] as const;
+export const CARD_ISSUANCE_STAGES = [
+  'validating',
+  'topping_up',
+  'creating',
+  'awaiting_creation',
+  'reading_card',
+  'completed',
+  'failed',
+] as const;
 export type CardIssuanceStage = (typeof CARD_ISSUANCE_STAGES)[number];
 
 export interface CardIssuanceStatus {

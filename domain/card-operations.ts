@@ -67,16 +67,25 @@ export const CARD_OPERATION_FROM: Record<CardOperationKind, readonly string[]> =
   updatePin: ['Normal', 'Freeze'],
 };
 
-export function cardOperationInputIssues(kind: CardOperationKind, input: { cardNo?: string; clientRemark?: string; sealedPin?: string }): FieldIssue[] {
+export function cardOperationInputIssues(
+  kind: CardOperationKind,
+  input: { cardNo?: string; clientRemark?: string; sealedPin?: string },
+): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  if (!(CARD_OPERATION_KINDS as readonly string[]).includes(kind)) return [{ path: 'kind', message: `must be one of ${CARD_OPERATION_KINDS.join(', ')}` }];
+  if (!(CARD_OPERATION_KINDS as readonly string[]).includes(kind))
+    return [{ path: 'kind', message: `must be one of ${CARD_OPERATION_KINDS.join(', ')}` }];
   if (typeof input.cardNo !== 'string' || input.cardNo === '') issues.push({ path: 'cardNo', message: 'is required' });
   if (input.clientRemark !== undefined && input.clientRemark.length > CLIENT_REMARK.max) {
     issues.push({ path: 'clientRemark', message: `length must be at most ${CLIENT_REMARK.max} characters` });
   }
   if (kind === 'updatePin') {
-    if (typeof input.sealedPin !== 'string' || input.sealedPin === '') issues.push({ path: 'sealedPin', message: 'is required (the new PIN sealed with the merchant public key)' });
-    else if (/^\d{1,12}$/.test(input.sealedPin)) issues.push({ path: 'sealedPin', message: 'looks like a clear PIN; seal it with the merchant public key (encryptSensitive) first' });
+    if (typeof input.sealedPin !== 'string' || input.sealedPin === '')
+      issues.push({ path: 'sealedPin', message: 'is required (the new PIN sealed with the merchant public key)' });
+    else if (/^\d{1,12}$/.test(input.sealedPin))
+      issues.push({
+        path: 'sealedPin',
+        message: 'looks like a clear PIN; seal it with the merchant public key (encryptSensitive) first',
+      });
   }
   return issues;
 }

@@ -26,10 +26,19 @@ export type CardholderShape = (typeof CARDHOLDER_SHAPES)[number];
 
 // The field rules are the provider request's own (api/schemas/cardholder-requests.ts): one
 // source of truth, so the workflow refuses exactly what the provider client would.
-export const B2bCardholderSchema = z.object({ shape: z.literal('B2B'), ...holderFields, ...addressFields }).superRefine(checkFullName);
+export const B2bCardholderSchema = z
+  .object({ shape: z.literal('B2B'), ...holderFields, ...addressFields })
+  .superRefine(checkFullName);
 
 export const B2cCardholderSchema = z
-  .object({ shape: z.literal('B2C'), ...holderFields, ...addressFields, ...b2cPersonFields, ...profileFields, ...b2cIdentityFields })
+  .object({
+    shape: z.literal('B2C'),
+    ...holderFields,
+    ...addressFields,
+    ...b2cPersonFields,
+    ...profileFields,
+    ...b2cIdentityFields,
+  })
   .superRefine(checkB2c);
 
 export const IdvCardholderSchema = z
@@ -44,9 +53,13 @@ export const IdvCardholderSchema = z
   .superRefine(checkFullName);
 
 /** Any cardholder shape; `shape` says which. */
-export const CardholderDataSchema = z.discriminatedUnion('shape', [B2bCardholderSchema, B2cCardholderSchema, IdvCardholderSchema], {
-  error: 'shape: must be B2B, B2C or IDV',
-});
+export const CardholderDataSchema = z.discriminatedUnion(
+  'shape',
+  [B2bCardholderSchema, B2cCardholderSchema, IdvCardholderSchema],
+  {
+    error: 'shape: must be B2B, B2C or IDV',
+  },
+);
 
 export type B2bCardholder = z.output<typeof B2bCardholderSchema>;
 export type B2cCardholder = z.output<typeof B2cCardholderSchema>;

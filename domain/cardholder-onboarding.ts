@@ -41,7 +41,15 @@ export interface CardholderOnboardingResult {
   resubmissions: number;
 }
 
-export const CARDHOLDER_STAGES = ['validating', 'submitting', 'in_review', 'awaiting_correction', 'resubmitting', 'approved', 'failed'] as const;
+export const CARDHOLDER_STAGES = [
+  'validating',
+  'submitting',
+  'in_review',
+  'awaiting_correction',
+  'resubmitting',
+  'approved',
+  'failed',
+] as const;
 export type CardholderStage = (typeof CARDHOLDER_STAGES)[number];
 
 export interface CardholderOnboardingStatus {
@@ -71,7 +79,9 @@ export interface CardholderCorrection {
  * ApplicationFailure (InvalidInput / NotEligible / CorrectionNotExpected) naming the field.
  * Resolves once the update has been sent, with the status the provider answered.
  */
-export const correctCardholderUpdate = defineUpdate<CardholderOnboardingStatus, [CardholderCorrection]>('correctCardholder');
+export const correctCardholderUpdate = defineUpdate<CardholderOnboardingStatus, [CardholderCorrection]>(
+  'correctCardholder',
+);
 
 /** What a cardholder child tells its parent when the customer is needed (reject) or review resumes. */
 export interface CardholderProgress {

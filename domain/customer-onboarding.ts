@@ -66,11 +66,9 @@ const waitFields = z
 
 /** Validates an onboarding request (client, CLI, and the workflow itself); messages name the field. */
 export const OnboardingInputSchema = z.object({
-  customerRef: z
-    .string()
-    .min(1)
-    .max(CUSTOMER_REF_MAX)
-    .regex(CUSTOMER_REF_RE, { message: 'must start with a letter or digit and contain only letters, digits, "_", "." and "-"' }),
+  customerRef: z.string().min(1).max(CUSTOMER_REF_MAX).regex(CUSTOMER_REF_RE, {
+    message: 'must start with a letter or digit and contain only letters, digits, "_", "." and "-"',
+  }),
   cardTypeId: digits,
   holder: CardholderDataSchema.optional(),
   holderId: digits.optional(),
@@ -78,7 +76,10 @@ export const OnboardingInputSchema = z.object({
   accountId: digits.optional(),
   budgetTopUp: z.object({ payerAccountId: digits, payeeAccountId: digits, amount }).optional(),
   funding: OnboardingFundingSchema.optional(),
-  cardNumber: z.string().regex(/^\d{12,19}$/, { message: 'must be the 12 to 19 digits printed on the card, without spaces' }).optional(),
+  cardNumber: z
+    .string()
+    .regex(/^\d{12,19}$/, { message: 'must be the 12 to 19 digits printed on the card, without spaces' })
+    .optional(),
   activation: OnboardingActivationRequestSchema.optional(),
   deliveryDeadlineMs: z.number().int().positive().optional(),
   reviewDeadlineMs: z.number().int().positive().optional(),
@@ -172,6 +173,12 @@ export interface OnboardingResult {
   /** Physical card: how it was activated. */
   activation?: { route: ActivationRoute; merchantOrderNo: string; workOrderNo?: string };
   /** on_chain funding: the credited deposit (the card deposit is `deposit`). */
-  onChainDeposit?: { walletOrderNo: string; address: string; receivedAmount: string; currency: string; txHash?: string };
+  onChainDeposit?: {
+    walletOrderNo: string;
+    address: string;
+    receivedAmount: string;
+    currency: string;
+    txHash?: string;
+  };
   balance?: BalanceSummary;
 }

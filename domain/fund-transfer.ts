@@ -86,21 +86,39 @@ export interface TransferAccount {
 const AMOUNT_RE = /^(0|[1-9]\d*)(\.\d+)?$/;
 
 /** Everything the provider would refuse, checked first: direction, currency, decimals and balance. */
-export function transferIssues(type: TransferType, amount: string, payer: TransferAccount, payee: TransferAccount, digits?: number): FieldIssue[] {
+export function transferIssues(
+  type: TransferType,
+  amount: string,
+  payer: TransferAccount,
+  payee: TransferAccount,
+  digits?: number,
+): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const direction = TRANSFER_DIRECTIONS[type];
   if (!direction) return [{ path: 'type', message: 'must be TRANSFER or COLLECTION' }];
   if (typeof amount !== 'string' || !AMOUNT_RE.test(amount) || cmp(amount, '0') <= 0) {
     return [{ path: 'amount', message: 'must be a decimal string greater than 0, such as "10.50"' }];
   }
-  if (digits !== undefined && scale(amount) > digits) issues.push({ path: 'amount', message: `must have at most ${digits} decimals` });
-  if (payer.accountId === payee.accountId) issues.push({ path: 'payeeAccountId', message: 'must differ from payerAccountId' });
+  if (digits !== undefined && scale(amount) > digits)
+    issues.push({ path: 'amount', message: `must have at most ${digits} decimals` });
+  if (payer.accountId === payee.accountId)
+    issues.push({ path: 'payeeAccountId', message: 'must differ from payerAccountId' });
   if (payer.accountType !== direction.payer) {
-    issues.push({ path: 'payerAccountId', message: `a ${type} is paid from a ${direction.payer} account; ${payer.accountId} is ${payer.accountType}` });
+    issues.push({
+      path: 'payerAccountId',
+      message: `a ${type} is paid from a ${direction.payer} account; ${payer.accountId} is ${payer.accountType}`,
+    });
   }
   if (payee.accountType !== direction.payee) {
-    issues.push({ path: 'payeeAccountId', message: `a ${type} is paid to a ${direction.payee} account; ${payee.accountId} is ${payee.accountType}` });
+    issues.push({
+      path: 'payeeAccountId',
+      message: `a ${type} is paid to a ${direction.payee} account; ${payee.accountId} is ${payee.accountType}`,
+    });
   }
-  if (payer.currency !== payee.currency) issues.push({ path: 'payeeAccountId', message: `currency ${payee.currency} differs from the payer's ${payer.currency}` });
+  if (payer.currency !== payee.currency)
+    issues.push({
+      path: 'payeeAccountId',
+      message: `currency ${payee.currency} differs from the payer's ${payer.currency}`,
+    });
   return issues;
 }

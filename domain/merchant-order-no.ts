@@ -42,7 +42,11 @@ export type OrderStep = (typeof ORDER_STEPS)[keyof typeof ORDER_STEPS] | (string
  * `CF` + hex of SHA-256(workflowId, step): deterministic, alphanumeric, of
  * {@link ORDER_NO_PREFERRED_LENGTH} characters unless `lengths` forces otherwise.
  */
-export function deriveMerchantOrderNo(workflowId: string, step: OrderStep, lengths: OrderNoLengths = MERCHANT_ORDER_NO): string {
+export function deriveMerchantOrderNo(
+  workflowId: string,
+  step: OrderStep,
+  lengths: OrderNoLengths = MERCHANT_ORDER_NO,
+): string {
   if (!workflowId) throw new TypeError('deriveMerchantOrderNo: workflowId is required');
   if (!step) throw new TypeError('deriveMerchantOrderNo: step is required');
   const maxPossible = ORDER_NO_PREFIX.length + 64;

@@ -21,7 +21,9 @@ import type { FieldIssue } from './cardholder-data';
 export const FUNDING_SOURCES = ['merchant_wallet', 'shared_account', 'on_chain'] as const;
 export type FundingSource = (typeof FUNDING_SOURCES)[number];
 
-const digits = z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).regex(/^\d{1,19}$/, { message: 'must be an id of digits' });
+const digits = z
+  .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+  .regex(/^\d{1,19}$/, { message: 'must be an id of digits' });
 const positiveAmount = z
   .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a decimal string such as "10.50"') })
   .regex(/^(0|[1-9]\d*)(\.\d+)?$/, { message: 'must be a decimal string such as "10.50"' })
@@ -40,13 +42,18 @@ export const SharedAccountFundingSchema = z
     amount: positiveAmount.optional(),
   })
   .strict()
-  .refine((f) => f.payerAccountId === undefined || f.payerAccountId !== f.accountId, { path: ['payerAccountId'], message: 'must differ from accountId (the MARGIN account paid)' });
+  .refine((f) => f.payerAccountId === undefined || f.payerAccountId !== f.accountId, {
+    path: ['payerAccountId'],
+    message: 'must differ from accountId (the MARGIN account paid)',
+  });
 
 export const OnChainFundingSchema = z
   .object({
     source: z.literal('on_chain'),
     /** The coin the customer pays in (spec: Coin coinKey), e.g. USDT_TRC20. */
-    coinKey: z.string({ error: 'is required (a coinKey such as USDT_TRC20)' }).regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be a coinKey such as USDT_TRC20' }),
+    coinKey: z
+      .string({ error: 'is required (a coinKey such as USDT_TRC20)' })
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be a coinKey such as USDT_TRC20' }),
     /** The on-chain amount the customer is asked to pay (txAmount): tells this deposit apart on the shared address. */
     expectedAmount: positiveAmount.optional(),
     /** The deposit's transaction hash, when the customer gave it. */
@@ -59,19 +66,27 @@ export const OnChainFundingSchema = z
   .strict()
   .refine((f) => f.expectedAmount !== undefined || f.txHash !== undefined, {
     path: ['expectedAmount'],
-    message: 'is required unless txHash is given: every deposit of a coin goes to the same merchant address, the amount tells this customer’s apart',
+    message:
+      'is required unless txHash is given: every deposit of a coin goes to the same merchant address, the amount tells this customer’s apart',
   });
 
 /** The `funding` field of the onboarding input. */
-export const OnboardingFundingSchema = z.discriminatedUnion('source', [MerchantWalletFundingSchema, SharedAccountFundingSchema, OnChainFundingSchema], {
-  error: 'must be merchant_wallet, shared_account or on_chain',
-});
+export const OnboardingFundingSchema = z.discriminatedUnion(
+  'source',
+  [MerchantWalletFundingSchema, SharedAccountFundingSchema, OnChainFundingSchema],
+  {
+    error: 'must be merchant_wallet, shared_account or on_chain',
+  },
+);
 export type OnboardingFunding = z.output<typeof OnboardingFundingSchema>;
 export type SharedAccountFunding = z.output<typeof SharedAccountFundingSchema>;
 export type OnChainFunding = z.output<typeof OnChainFundingSchema>;
 
 /** The funding an input asks for: `funding`, else `budgetTopUp` read as shared_account, else the merchant wallet. */
-export function fundingOf(input: { funding?: OnboardingFunding | undefined; budgetTopUp?: BudgetTopUp | undefined }): OnboardingFunding {
+export function fundingOf(input: {
+  funding?: OnboardingFunding | undefined;
+  budgetTopUp?: BudgetTopUp | undefined;
+}): OnboardingFunding {
   if (input.funding) return input.funding;
   if (input.budgetTopUp) {
     const { payerAccountId, payeeAccountId, amount } = input.budgetTopUp;
@@ -81,15 +96,31 @@ export function fundingOf(input: { funding?: OnboardingFunding | undefined; budg
 }
 
 /** Combinations of fields that contradict the funding chosen (paths name the fields). */
-export function fundingInputIssues(input: { funding?: OnboardingFunding | undefined; budgetTopUp?: BudgetTopUp | undefined; accountId?: string | undefined }): FieldIssue[] {
+export function fundingInputIssues(input: {
+  funding?: OnboardingFunding | undefined;
+  budgetTopUp?: BudgetTopUp | undefined;
+  accountId?: string | undefined;
+}): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  if (input.funding && input.budgetTopUp) issues.push({ path: 'budgetTopUp', message: 'give funding or budgetTopUp (the older form of funding.source shared_account), not both' });
+  if (input.funding && input.budgetTopUp)
+    issues.push({
+      path: 'budgetTopUp',
+      message: 'give funding or budgetTopUp (the older form of funding.source shared_account), not both',
+    });
   const funding = fundingOf(input);
   if (funding.source === 'shared_account' && input.accountId !== undefined && input.accountId !== funding.accountId) {
-    issues.push({ path: 'accountId', message: 'must be omitted or equal funding.accountId: with shared_account the card is charged to that MARGIN account' });
+    issues.push({
+      path: 'accountId',
+      message:
+        'must be omitted or equal funding.accountId: with shared_account the card is charged to that MARGIN account',
+    });
   }
   if (funding.source === 'on_chain' && input.accountId !== undefined) {
-    issues.push({ path: 'accountId', message: 'must be omitted with funding.source on_chain: the deposit is credited to the merchant WALLET and paid from it' });
+    issues.push({
+      path: 'accountId',
+      message:
+        'must be omitted with funding.source on_chain: the deposit is credited to the merchant WALLET and paid from it',
+    });
   }
   return issues;
 }
@@ -117,19 +148,35 @@ export function planSharedAccountTransfer(
   const issues: FieldIssue[] = [];
   const shortfalls: FieldIssue[] = [];
   if (margin.accountType !== undefined && margin.accountType !== 'MARGIN') {
-    issues.push({ path: 'funding.accountId', message: `must be a MARGIN (shared) account; ${margin.accountId} is ${margin.accountType}` });
+    issues.push({
+      path: 'funding.accountId',
+      message: `must be a MARGIN (shared) account; ${margin.accountId} is ${margin.accountType}`,
+    });
   }
   if (payer.accountType !== undefined && payer.accountType !== 'WALLET') {
-    issues.push({ path: 'funding.payerAccountId', message: `must be a WALLET account; ${payer.accountId} is ${payer.accountType}` });
+    issues.push({
+      path: 'funding.payerAccountId',
+      message: `must be a WALLET account; ${payer.accountId} is ${payer.accountType}`,
+    });
   }
-  if (payer.currency !== margin.currency) issues.push({ path: 'funding.accountId', message: `currency ${margin.currency} differs from the paying account's ${payer.currency}` });
+  if (payer.currency !== margin.currency)
+    issues.push({
+      path: 'funding.accountId',
+      message: `currency ${margin.currency} differs from the paying account's ${payer.currency}`,
+    });
   const amount = funding.amount ?? needed;
   if (cmp(payer.availableBalance, amount) < 0) {
-    shortfalls.push({ path: 'funding.amount', message: `needs ${amount} ${payer.currency} but account ${payer.accountId} has ${payer.availableBalance} ${payer.currency} available` });
+    shortfalls.push({
+      path: 'funding.amount',
+      message: `needs ${amount} ${payer.currency} but account ${payer.accountId} has ${payer.availableBalance} ${payer.currency} available`,
+    });
   }
   const after = add(margin.availableBalance, amount);
   if (cmp(after, needed) < 0) {
-    shortfalls.push({ path: 'funding.amount', message: `${amount} leaves account ${margin.accountId} ${sub(needed, after)} ${margin.currency} short of the ${needed} the card needs` });
+    shortfalls.push({
+      path: 'funding.amount',
+      message: `${amount} leaves account ${margin.accountId} ${sub(needed, after)} ${margin.currency} short of the ${needed} the card needs`,
+    });
   }
   return { amount, issues, shortfalls };
 }

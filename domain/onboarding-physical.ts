@@ -42,18 +42,24 @@ export const OnboardingActivationRequestSchema = z
       z.object({ route: z.literal('activation_code'), sealedPin: text, noPinPaymentAmount: text.optional() }),
       z.object({
         route: z.literal('work_order'),
-        workOrder: z.object({ title: text.optional(), content: text.optional(), files: z.array(fileSchema) }, { error: 'is required for the work_order route' }),
+        workOrder: z.object(
+          { title: text.optional(), content: text.optional(), files: z.array(fileSchema) },
+          { error: 'is required for the work_order route' },
+        ),
       }),
     ],
     { error: 'must be activation_code or work_order' },
   )
   .superRefine((request, ctx) => {
-    for (const issue of activationRequestIssues(request)) ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
+    for (const issue of activationRequestIssues(request))
+      ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
   });
 
 /** The activation rules (domain/physical-card-activation.ts) applied to a request that has no card yet. */
 export function activationRequestIssues(request: OnboardingActivationRequest): FieldIssue[] {
-  return activationInputIssues({ cardNo: 'not-yet-created', ...request }).filter((issue) => issue.path !== 'cardNo' && issue.path !== 'route');
+  return activationInputIssues({ cardNo: 'not-yet-created', ...request }).filter(
+    (issue) => issue.path !== 'cardNo' && issue.path !== 'route',
+  );
 }
 
 /** What the `activateCard` Update answers: accepted; the activation runs as this child. */
@@ -92,19 +98,39 @@ export function isLuhnValid(digits: string): boolean {
  * type needs `cardNumber` (12 to 19 digits, valid check digit, of the type's bankCardBin); a
  * Virtual one takes neither `cardNumber` nor `activation`. Messages never echo the number.
  */
-export function physicalCardIssues(cardType: Pick<CardType, 'cardTypeId' | 'type' | 'bankCardBin'>, input: { cardNumber?: string | undefined; activation?: unknown }): FieldIssue[] {
+export function physicalCardIssues(
+  cardType: Pick<CardType, 'cardTypeId' | 'type' | 'bankCardBin'>,
+  input: { cardNumber?: string | undefined; activation?: unknown },
+): FieldIssue[] {
   if (cardType.type !== 'Physical') {
     const issues: FieldIssue[] = [];
-    if (input.cardNumber !== undefined) issues.push({ path: 'cardNumber', message: `is only for a physical card; card type ${cardType.cardTypeId} is ${cardType.type}` });
-    if (input.activation !== undefined) issues.push({ path: 'activation', message: `is only for a physical card; card type ${cardType.cardTypeId} is ${cardType.type}` });
+    if (input.cardNumber !== undefined)
+      issues.push({
+        path: 'cardNumber',
+        message: `is only for a physical card; card type ${cardType.cardTypeId} is ${cardType.type}`,
+      });
+    if (input.activation !== undefined)
+      issues.push({
+        path: 'activation',
+        message: `is only for a physical card; card type ${cardType.cardTypeId} is ${cardType.type}`,
+      });
     return issues;
   }
   const number = input.cardNumber;
   if (number === undefined || number === '') {
-    return [{ path: 'cardNumber', message: `is required for a physical card (card type ${cardType.cardTypeId}): the number printed on the card sent to the customer` }];
+    return [
+      {
+        path: 'cardNumber',
+        message: `is required for a physical card (card type ${cardType.cardTypeId}): the number printed on the card sent to the customer`,
+      },
+    ];
   }
-  if (!/^\d{12,19}$/.test(number)) return [{ path: 'cardNumber', message: 'must be the 12 to 19 digits printed on the card, without spaces' }];
-  if (!number.startsWith(cardType.bankCardBin)) return [{ path: 'cardNumber', message: `must belong to the card type's bin ${cardType.bankCardBin} (bankCardBin)` }];
+  if (!/^\d{12,19}$/.test(number))
+    return [{ path: 'cardNumber', message: 'must be the 12 to 19 digits printed on the card, without spaces' }];
+  if (!number.startsWith(cardType.bankCardBin))
+    return [
+      { path: 'cardNumber', message: `must belong to the card type's bin ${cardType.bankCardBin} (bankCardBin)` },
+    ];
   if (!isLuhnValid(number)) return [{ path: 'cardNumber', message: 'has an invalid check digit (Luhn)' }];
   return [];
 }

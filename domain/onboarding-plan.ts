@@ -8,7 +8,13 @@ import type { CardType } from '../api/schemas/card-type';
 import { add } from '../api/money';
 import { cardholderDataIssues, type FieldIssue } from './cardholder-data';
 import type { OnboardingInput } from './customer-onboarding';
-import { holderEligibilityIssues, planCardCreation, planCardDeposit, type CardCreationPlan, type DepositPlan } from './eligibility';
+import {
+  holderEligibilityIssues,
+  planCardCreation,
+  planCardDeposit,
+  type CardCreationPlan,
+  type DepositPlan,
+} from './eligibility';
 import { fundingInputIssues, fundingOf, type OnboardingFunding } from './onboarding-funding';
 import { physicalCardIssues } from './onboarding-physical';
 
@@ -31,11 +37,18 @@ export interface OnboardingPlan {
  * The plan, or the rules the input breaks (paths name the fields). A physical card's deposit
  * after creation waits for activation: money is not put on a card the customer may never receive.
  */
-export function planOnboarding(input: OnboardingInput, cardType: CardType): { plan: OnboardingPlan } | { issues: FieldIssue[] } {
+export function planOnboarding(
+  input: OnboardingInput,
+  cardType: CardType,
+): { plan: OnboardingPlan } | { issues: FieldIssue[] } {
   const issues: FieldIssue[] = [];
   const needsHolder = cardType.needCardHolder && !input.holderId;
   if (needsHolder) {
-    if (!input.holder) issues.push({ path: 'holder', message: `is required by card type ${cardType.cardTypeId} (needCardHolder), or give holderId` });
+    if (!input.holder)
+      issues.push({
+        path: 'holder',
+        message: `is required by card type ${cardType.cardTypeId} (needCardHolder), or give holderId`,
+      });
     else issues.push(...cardholderDataIssues(input.holder), ...holderEligibilityIssues(cardType, input.holder));
   }
   const funding = fundingOf(input);
@@ -47,16 +60,28 @@ export function planOnboarding(input: OnboardingInput, cardType: CardType): { pl
   if (funding.source === 'on_chain') {
     // The deposit after creation is the customer's on-chain credit (walletFunding's card deposit).
     if (!depositAtCreation && input.initialDeposit !== undefined) {
-      issues.push({ path: 'initialDeposit', message: 'with funding.source on_chain the deposit after creation is the on-chain credit; set funding.depositAmount instead' });
+      issues.push({
+        path: 'initialDeposit',
+        message:
+          'with funding.source on_chain the deposit after creation is the on-chain credit; set funding.depositAmount instead',
+      });
     }
-    if (!cardType.enableDeposit) issues.push({ path: 'funding.source', message: `on_chain deposits to the card; card type ${cardType.cardTypeId} does not allow deposits (enableDeposit=false)` });
+    if (!cardType.enableDeposit)
+      issues.push({
+        path: 'funding.source',
+        message: `on_chain deposits to the card; card type ${cardType.cardTypeId} does not allow deposits (enableDeposit=false)`,
+      });
     else if (funding.depositAmount !== undefined) {
       const planned = planCardDeposit(cardType, funding.depositAmount);
-      if ('issues' in planned) issues.push(...planned.issues.map((i) => ({ ...i, path: i.path === 'amount' ? 'funding.depositAmount' : i.path })));
+      if ('issues' in planned)
+        issues.push(
+          ...planned.issues.map((i) => ({ ...i, path: i.path === 'amount' ? 'funding.depositAmount' : i.path })),
+        );
     }
   } else if (!depositAtCreation && input.initialDeposit !== undefined) {
     laterDeposit = planCardDeposit(cardType, input.initialDeposit);
-    if ('issues' in laterDeposit) issues.push(...laterDeposit.issues.map((i) => ({ ...i, path: i.path === 'amount' ? 'initialDeposit' : i.path })));
+    if ('issues' in laterDeposit)
+      issues.push(...laterDeposit.issues.map((i) => ({ ...i, path: i.path === 'amount' ? 'initialDeposit' : i.path })));
   }
   issues.push(...physicalCardIssues(cardType, input), ...fundingInputIssues(input));
   if (issues.length || 'issues' in creation || (laterDeposit && 'issues' in laterDeposit)) return { issues };

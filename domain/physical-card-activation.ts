@@ -106,16 +106,25 @@ export function activationInputIssues(input: PhysicalCardActivationInput): Field
   }
   if (input.route === 'activation_code') {
     if (typeof input.sealedPin !== 'string' || input.sealedPin === '') {
-      issues.push({ path: 'sealedPin', message: 'is required for the activation_code route (the PIN sealed with the merchant public key)' });
+      issues.push({
+        path: 'sealedPin',
+        message: 'is required for the activation_code route (the PIN sealed with the merchant public key)',
+      });
     } else if (/^\d{1,12}$/.test(input.sealedPin)) {
-      issues.push({ path: 'sealedPin', message: 'looks like a clear PIN; seal it with the merchant public key (encryptSensitive) first' });
+      issues.push({
+        path: 'sealedPin',
+        message: 'looks like a clear PIN; seal it with the merchant public key (encryptSensitive) first',
+      });
     }
     const noPin = input.noPinPaymentAmount;
     if (noPin !== undefined) {
       if (typeof noPin !== 'string' || !AMOUNT_RE.test(noPin) || scale(noPin) > 2) {
         issues.push({ path: 'noPinPaymentAmount', message: 'must be a decimal string such as "500"' });
       } else if (cmp(noPin, NO_PIN_PAYMENT_AMOUNT.min) < 0 || cmp(noPin, NO_PIN_PAYMENT_AMOUNT.max) > 0) {
-        issues.push({ path: 'noPinPaymentAmount', message: `must be between ${NO_PIN_PAYMENT_AMOUNT.min} and ${NO_PIN_PAYMENT_AMOUNT.max}` });
+        issues.push({
+          path: 'noPinPaymentAmount',
+          message: `must be between ${NO_PIN_PAYMENT_AMOUNT.min} and ${NO_PIN_PAYMENT_AMOUNT.max}`,
+        });
       }
     }
   } else {
@@ -126,9 +135,13 @@ export function activationInputIssues(input: PhysicalCardActivationInput): Field
       order.files.forEach((file, i) => {
         const path = `workOrder.files.${i}`;
         if ('fileId' in file) {
-          if (typeof file.fileId !== 'string' || file.fileId === '') issues.push({ path: `${path}.fileId`, message: 'must not be empty' });
+          if (typeof file.fileId !== 'string' || file.fileId === '')
+            issues.push({ path: `${path}.fileId`, message: 'must not be empty' });
         } else if (!('ref' in file) || typeof file.ref !== 'string' || !REF_RE.test(file.ref)) {
-          issues.push({ path: `${path}.ref`, message: 'must be a file name in the worker file store (letters, digits, "_", ".", "-")' });
+          issues.push({
+            path: `${path}.ref`,
+            message: 'must be a file name in the worker file store (letters, digits, "_", ".", "-")',
+          });
         } else if (!EXTENSIONS.includes(file.ref.toLowerCase().split('.').pop() ?? '')) {
           issues.push({ path: `${path}.ref`, message: `must end in one of .${EXTENSIONS.join(', .')}` });
         }
@@ -136,10 +149,16 @@ export function activationInputIssues(input: PhysicalCardActivationInput): Field
     }
     const title = order?.title;
     if (title !== undefined && (title.length < WORK_ORDER_TITLE.min || title.length > WORK_ORDER_TITLE.max)) {
-      issues.push({ path: 'workOrder.title', message: `length must be ${WORK_ORDER_TITLE.min} to ${WORK_ORDER_TITLE.max} characters` });
+      issues.push({
+        path: 'workOrder.title',
+        message: `length must be ${WORK_ORDER_TITLE.min} to ${WORK_ORDER_TITLE.max} characters`,
+      });
     }
     if (order?.content !== undefined && order.content.length > WORK_ORDER_CONTENT.max) {
-      issues.push({ path: 'workOrder.content', message: `length must be at most ${WORK_ORDER_CONTENT.max} characters` });
+      issues.push({
+        path: 'workOrder.content',
+        message: `length must be at most ${WORK_ORDER_CONTENT.max} characters`,
+      });
     }
   }
   return issues;

@@ -16,7 +16,9 @@ export const ORDER_NOS_ATTRIBUTE = 'CardflowOrderNos';
 
 /** The CardflowOrderNos key when the project registers it, else undefined. */
 export function orderNosKey(): SearchAttributeKey<typeof SearchAttributeType.KEYWORD_LIST> | undefined {
-  const key = cardflowSearchAttributes.find((k) => k.name === ORDER_NOS_ATTRIBUTE && k.type === SearchAttributeType.KEYWORD_LIST);
+  const key = cardflowSearchAttributes.find(
+    (k) => k.name === ORDER_NOS_ATTRIBUTE && k.type === SearchAttributeType.KEYWORD_LIST,
+  );
   return key as SearchAttributeKey<typeof SearchAttributeType.KEYWORD_LIST> | undefined;
 }
 

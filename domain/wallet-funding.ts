@@ -48,7 +48,14 @@ export interface WalletFundingResult {
   deposit?: { merchantOrderNo: string; amount: string; fee: string };
 }
 
-export const FUNDING_STAGES = ['validating', 'awaiting_deposit', 'transferring', 'depositing', 'completed', 'failed'] as const;
+export const FUNDING_STAGES = [
+  'validating',
+  'awaiting_deposit',
+  'transferring',
+  'depositing',
+  'completed',
+  'failed',
+] as const;
 export type FundingStage = (typeof FUNDING_STAGES)[number];
 
 export interface WalletFundingStatus {
@@ -76,12 +83,19 @@ export interface DepositMatch {
 }
 
 export function matchesDeposit(
-  tx: { type: string; destinationAddress: string; createTime: number; txHash?: string | null; txAmount?: string | null },
+  tx: {
+    type: string;
+    destinationAddress: string;
+    createTime: number;
+    txHash?: string | null;
+    txAmount?: string | null;
+  },
   match: DepositMatch,
 ): boolean {
   if (tx.type !== 'DEPOSIT' || tx.destinationAddress !== match.address || tx.createTime < match.since) return false;
   if (match.txHash !== undefined && tx.txHash !== match.txHash) return false;
-  if (match.expectedAmount !== undefined && (tx.txAmount == null || cmp(tx.txAmount, match.expectedAmount) !== 0)) return false;
+  if (match.expectedAmount !== undefined && (tx.txAmount == null || cmp(tx.txAmount, match.expectedAmount) !== 0))
+    return false;
   return true;
 }
 
@@ -90,15 +104,28 @@ export function matchesDeposit(
  * amount + fee (api/money depositFee) fits in `available`; undefined when even rechargeMinQuota
  * does not fit.
  */
-export function maxDepositFor(available: string, cardType: Pick<CardType, 'rechargeFeeRate' | 'rechargeFixedFee' | 'rechargeDigital' | 'rechargeMinQuota' | 'rechargeMaxQuota'>): string | undefined {
+export function maxDepositFor(
+  available: string,
+  cardType: Pick<
+    CardType,
+    'rechargeFeeRate' | 'rechargeFixedFee' | 'rechargeDigital' | 'rechargeMinQuota' | 'rechargeMaxQuota'
+  >,
+): string | undefined {
   const digits = cardType.rechargeDigital;
   const unit = new Money(1).dividedBy(new Money(10).pow(digits));
   const rate = money(cardType.rechargeFeeRate).dividedBy(100);
-  let amount = money(sub(available, cardType.rechargeFixedFee)).dividedBy(rate.plus(1)).toDecimalPlaces(digits, Money.ROUND_DOWN);
-  if (amount.greaterThan(cardType.rechargeMaxQuota)) amount = money(cardType.rechargeMaxQuota).toDecimalPlaces(digits, Money.ROUND_DOWN);
-  const total = (a: Money) => money(a.toFixed(digits)).plus(depositFee(a.toFixed(digits), cardType.rechargeFeeRate, cardType.rechargeFixedFee, digits));
+  let amount = money(sub(available, cardType.rechargeFixedFee))
+    .dividedBy(rate.plus(1))
+    .toDecimalPlaces(digits, Money.ROUND_DOWN);
+  if (amount.greaterThan(cardType.rechargeMaxQuota))
+    amount = money(cardType.rechargeMaxQuota).toDecimalPlaces(digits, Money.ROUND_DOWN);
+  const total = (a: Money) =>
+    money(a.toFixed(digits)).plus(
+      depositFee(a.toFixed(digits), cardType.rechargeFeeRate, cardType.rechargeFixedFee, digits),
+    );
   // Rounding the fee up can push the total a unit or two over; step down until it fits.
-  for (let i = 0; i < 10 && amount.greaterThan(0) && total(amount).greaterThan(available); i++) amount = amount.minus(unit);
+  for (let i = 0; i < 10 && amount.greaterThan(0) && total(amount).greaterThan(available); i++)
+    amount = amount.minus(unit);
   if (amount.lessThan(cardType.rechargeMinQuota) || total(amount).greaterThan(available)) return undefined;
   return amount.toFixed(digits);
 }

@@ -33,7 +33,8 @@ export class InvalidCustomerRefError extends Error {
 
 /** Returns why `customerRef` is unusable, or undefined when it is fine. */
 export function customerRefProblem(customerRef: unknown): string | undefined {
-  if (typeof customerRef !== 'string' || customerRef.length === 0) return 'customerRef: is required (a non-empty string)';
+  if (typeof customerRef !== 'string' || customerRef.length === 0)
+    return 'customerRef: is required (a non-empty string)';
   if (customerRef.length > CUSTOMER_REF_MAX) return `customerRef: length must be 1 to ${CUSTOMER_REF_MAX} characters`;
   if (!CUSTOMER_REF_RE.test(customerRef)) {
     return 'customerRef: must start with a letter or digit and contain only letters, digits, "_", "." and "-"';

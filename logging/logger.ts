@@ -102,10 +102,19 @@ class JsonLogger implements StructuredLogger {
 }
 
 /** One JSON line: level, time, msg, then the redacted metadata fields. Exported for tests. */
-export function formatRecord(level: LogLevel, message: string, meta: LogMetadata, now: () => Date = () => new Date()): string {
+export function formatRecord(
+  level: LogLevel,
+  message: string,
+  meta: LogMetadata,
+  now: () => Date = () => new Date(),
+): string {
   const nanos: unknown = meta[logTimestamp];
   const time = typeof nanos === 'bigint' ? new Date(Number(nanos / 1_000_000n)) : now();
-  const record: Record<string, unknown> = { level: level.toLowerCase(), time: time.toISOString(), msg: scrubText(message) };
+  const record: Record<string, unknown> = {
+    level: level.toLowerCase(),
+    time: time.toISOString(),
+    msg: scrubText(message),
+  };
   // Object.entries skips symbol keys, so the SDK's timestamp symbol does not reach the line.
   const fields = redact(Object.fromEntries(Object.entries(meta))) as Record<string, unknown>;
   for (const [key, value] of Object.entries(fields)) {

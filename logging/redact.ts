@@ -121,7 +121,12 @@ function redactValue(value: unknown, depth: number, seen: WeakSet<object>): unkn
   seen.add(object);
   try {
     if (Array.isArray(object)) return object.map((item) => redactValue(item, depth + 1, seen));
-    if (object instanceof Map) return redactEntries([...object.entries()].map(([k, v]) => [String(k), v]), depth, seen);
+    if (object instanceof Map)
+      return redactEntries(
+        [...object.entries()].map(([k, v]) => [String(k), v]),
+        depth,
+        seen,
+      );
     if (object instanceof Set) return [...object].map((item) => redactValue(item, depth + 1, seen));
     if (object instanceof Error) return redactError(object, depth, seen);
     if (object instanceof URL) return redactUrl(object);

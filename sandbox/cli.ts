@@ -28,7 +28,12 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function numberOption(value: string | undefined, name: string, fallback: number, check: (n: number) => boolean): number {
+function numberOption(
+  value: string | undefined,
+  name: string,
+  fallback: number,
+  check: (n: number) => boolean,
+): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || !check(n)) fail(`--${name} ${value} is not valid`);

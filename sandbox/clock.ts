@@ -76,11 +76,14 @@ function realClock(start?: number): SandboxClock {
       const immediate = delayMs <= 0;
       if (immediate) pendingImmediate++;
       let done = false;
-      const timer = setTimeout(() => {
-        done = true;
-        if (immediate) pendingImmediate--;
-        fn();
-      }, Math.max(0, delayMs));
+      const timer = setTimeout(
+        () => {
+          done = true;
+          if (immediate) pendingImmediate--;
+          fn();
+        },
+        Math.max(0, delayMs),
+      );
       timer.unref?.();
       return () => {
         if (done) return;

@@ -20,7 +20,13 @@ import { WebhookDeliveries } from './server/webhooks';
 
 export { type SandboxKeys, KEY_FILES, ensureSandboxKeys, generateSandboxKeys, sandboxEnv } from './keys';
 export { type FaultSettings, type FaultUpdate, NO_FAULTS } from './server/faults';
-export { type DeliveryAttempt, type DeliveryStatus, type WebhookDelivery, WEBHOOK_RETRY_SCHEDULE_MS, WebhookDeliveries } from './server/webhooks';
+export {
+  type DeliveryAttempt,
+  type DeliveryStatus,
+  type WebhookDelivery,
+  WEBHOOK_RETRY_SCHEDULE_MS,
+  WebhookDeliveries,
+} from './server/webhooks';
 
 /** Delays for people: a review takes seconds, webhook retries 1s, 5s, 20s, 1m, 12m, 24m (the provider's schedule / 60). */
 export const DEFAULT_DELAYS: SandboxDelays = {
@@ -45,7 +51,8 @@ export const ZERO_DELAYS: SandboxDelays = {
 /** DEFAULT_DELAYS times `factor` (the CLI's --delay-scale; 0 gives ZERO_DELAYS). */
 export function scaledDelays(factor: number): SandboxDelays {
   const out = { ...DEFAULT_DELAYS };
-  for (const key of Object.keys(out) as Array<keyof SandboxDelays>) out[key] = key === 'webhookRetryScale' ? out[key] * factor : Math.round(out[key] * factor);
+  for (const key of Object.keys(out) as Array<keyof SandboxDelays>)
+    out[key] = key === 'webhookRetryScale' ? out[key] * factor : Math.round(out[key] * factor);
   return out;
 }
 
@@ -115,11 +122,14 @@ export interface RunningSandbox {
 const FAULT_SEED_SALT = 0x5eedfa17;
 
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const createEngine: EngineFactory = options.createEngine ?? ((deps) => createSandboxEngine(deps, options.engine ?? {}));
+  const createEngine: EngineFactory =
+    options.createEngine ?? ((deps) => createSandboxEngine(deps, options.engine ?? {}));
   const keys = options.keys ?? (options.keysDir ? ensureSandboxKeys(options.keysDir) : generateSandboxKeys());
   const seed = options.seed ?? randomInt(1, 2 ** 31 - 1);
   const clockMode = options.clock ?? 'real';
-  const clock = createClock(options.clockStart === undefined ? { mode: clockMode } : { mode: clockMode, start: options.clockStart });
+  const clock = createClock(
+    options.clockStart === undefined ? { mode: clockMode } : { mode: clockMode, start: options.clockStart },
+  );
   const delays: SandboxDelays = { ...DEFAULT_DELAYS, ...options.delays };
   const faults = new FaultInjector(mulberry32((seed ^ FAULT_SEED_SALT) >>> 0), options.faults);
   const deliveries = new WebhookDeliveries({
@@ -190,4 +200,3 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     },
   };
 }
-

@@ -62,7 +62,13 @@ function pairFromPem(privatePem: string, what: string): RsaKeyPair {
 }
 
 const SECRET_FILES = [KEY_FILES.merchantPrivate, KEY_FILES.platformPrivate, KEY_FILES.apiKey] as const;
-const ALL_KEY_FILES = [KEY_FILES.merchantPrivate, KEY_FILES.merchantPublic, KEY_FILES.platformPrivate, KEY_FILES.platformPublic, KEY_FILES.apiKey] as const;
+const ALL_KEY_FILES = [
+  KEY_FILES.merchantPrivate,
+  KEY_FILES.merchantPublic,
+  KEY_FILES.platformPrivate,
+  KEY_FILES.platformPublic,
+  KEY_FILES.apiKey,
+] as const;
 
 /**
  * Returns the keys stored in `dir`, creating the directory and the keys on first use; later
@@ -90,7 +96,9 @@ export function ensureSandboxKeys(dir: string): SandboxKeys {
   }
   const missing = ALL_KEY_FILES.filter((f) => !present.includes(f));
   if (missing.length > 0) {
-    throw new Error(`sandbox keys directory ${abs} is incomplete (missing ${missing.join(', ')}); restore the files or use an empty directory`);
+    throw new Error(
+      `sandbox keys directory ${abs} is incomplete (missing ${missing.join(', ')}); restore the files or use an empty directory`,
+    );
   }
   const read = (name: string) => readFileSync(join(abs, name), 'utf8');
   const apiKey = read(KEY_FILES.apiKey).trim();
@@ -126,7 +134,9 @@ export function writeSandboxEnvFile(keys: SandboxKeys, baseUrl: string): string 
   if (!keys.dir) return undefined;
   const lines = Object.entries(sandboxEnv(keys, baseUrl)).map(([k, v]) => `${k}=${v}`);
   const path = join(keys.dir, KEY_FILES.env);
-  writeFileSync(path, `# Written by the cardflow sandbox; points a cardflow process at it.\n${lines.join('\n')}\n`, { mode: 0o600 });
+  writeFileSync(path, `# Written by the cardflow sandbox; points a cardflow process at it.\n${lines.join('\n')}\n`, {
+    mode: 0o600,
+  });
   chmodSync(path, 0o600);
   return path;
 }

@@ -58,7 +58,8 @@ function portFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name}=${raw} is not a TCP port (1 to 65535)`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`${name}=${raw} is not a TCP port (1 to 65535)`);
   return port;
 }
 
@@ -112,7 +113,9 @@ export async function waitForFrontend(address: string, timeoutMs: number, exited
     }
     await sleep(250);
   }
-  throw new Error(`the Temporal frontend at ${address} did not answer within ${timeoutMs} ms (${String(lastError)}); see ${logFile}`);
+  throw new Error(
+    `the Temporal frontend at ${address} did not answer within ${timeoutMs} ms (${String(lastError)}); see ${logFile}`,
+  );
 }
 
 /** Starts the dev server (or reuses the running one) and resolves when its frontend answers. */
@@ -123,7 +126,8 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   const port = opts.port ?? portFromEnv('CARDFLOW_TEMPORAL_PORT', 7233);
   const uiPort = opts.uiPort ?? portFromEnv('CARDFLOW_TEMPORAL_UI_PORT', 8233);
   const cliPath = opts.cliPath ?? (await resolveTemporalCli());
-  const uiCodecEndpoint = opts.uiCodecEndpoint === undefined ? embeddedCodecEndpoint() : opts.uiCodecEndpoint || undefined;
+  const uiCodecEndpoint =
+    opts.uiCodecEndpoint === undefined ? embeddedCodecEndpoint() : opts.uiCodecEndpoint || undefined;
   mkdirSync(devServerDataDir, { recursive: true });
   const args = [
     'server',
@@ -188,14 +192,18 @@ export function devServerStatus(): DevServerInfo | undefined {
 }
 
 function describeCodec(info: DevServerInfo): string {
-  return info.uiCodecEndpoint ? `UI codec endpoint ${info.uiCodecEndpoint}` : 'UI without codec endpoint (restart: npm run dev-server -- stop, then start)';
+  return info.uiCodecEndpoint
+    ? `UI codec endpoint ${info.uiCodecEndpoint}`
+    : 'UI without codec endpoint (restart: npm run dev-server -- stop, then start)';
 }
 
 async function main(command: string | undefined): Promise<number> {
   switch (command) {
     case 'start': {
       const info = await startDevServer();
-      console.log(`${info.reused ? 'already running' : 'started'}: pid ${info.pid}, frontend ${info.address}, Web UI ${info.uiUrl}, ${describeCodec(info)}`);
+      console.log(
+        `${info.reused ? 'already running' : 'started'}: pid ${info.pid}, frontend ${info.address}, Web UI ${info.uiUrl}, ${describeCodec(info)}`,
+      );
       return 0;
     }
     case 'stop':
@@ -203,7 +211,11 @@ async function main(command: string | undefined): Promise<number> {
       return 0;
     case 'status': {
       const info = devServerStatus();
-      console.log(info ? `running: pid ${info.pid}, frontend ${info.address}, Web UI ${info.uiUrl}, ${describeCodec(info)}` : 'not running');
+      console.log(
+        info
+          ? `running: pid ${info.pid}, frontend ${info.address}, Web UI ${info.uiUrl}, ${describeCodec(info)}`
+          : 'not running',
+      );
       return info ? 0 : 3;
     }
     default:

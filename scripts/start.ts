@@ -26,7 +26,14 @@
 import { type Client, type Connection } from '@temporalio/client';
 import { type DataConverter, type SearchAttributeType } from '@temporalio/common';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { NativeConnection, type NativeConnectionOptions, Runtime, type Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
+import {
+  NativeConnection,
+  type NativeConnectionOptions,
+  Runtime,
+  type Worker,
+  type WorkerOptions,
+  type WorkflowBundle,
+} from '@temporalio/worker';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type ProviderConfig, loadProviderConfig } from '../api/config';
@@ -50,7 +57,12 @@ import { startDevServer, stopDevServer } from './dev-server';
 const repoRoot = path.resolve(__dirname, '..');
 
 /** Sandbox delays for people: a few seconds per review step and per card operation. */
-export const DEMO_DELAYS: Partial<SandboxDelays> = { reviewAdminMs: 4_000, reviewChannelMs: 4_000, cardOperationMs: 2_000, webhookRetryScale: 1 / 60 };
+export const DEMO_DELAYS: Partial<SandboxDelays> = {
+  reviewAdminMs: 4_000,
+  reviewChannelMs: 4_000,
+  cardOperationMs: 2_000,
+  webhookRetryScale: 1 / 60,
+};
 
 export interface StackOptions {
   /** Temporal connection (as `@temporalio/envconfig` gives it) and namespace. */
@@ -63,7 +75,10 @@ export interface StackOptions {
   receiver?: Pick<WebhookReceiverOptions, 'host' | 'port' | 'dataDir' | 'onHandled' | 'log'>;
   taskQueue?: string;
   workflowBundle?: WorkflowBundle;
-  workerOptions?: Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle' | 'dataConverter'>;
+  workerOptions?: Omit<
+    WorkerOptions,
+    'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle' | 'dataConverter'
+  >;
   /** The one data converter of the client, the receiver and the worker; default `dataConverterFromEnv()`. */
   dataConverter?: DataConverter;
   /** Where a failing stop step is reported; default a JSON logger on stderr. */
@@ -91,7 +106,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const logger = opts.logger ?? createLogger({ base: { service: 'cardflow-start' } });
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error('stack: a stop step failed', { error }));
+    for (const stop of stops.reverse())
+      await stop().catch((error: unknown) => logger.error('stack: a stop step failed', { error }));
   };
   try {
     // Resolved before anything starts: a bad or missing key fails here, with the codec's message.
@@ -103,7 +119,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     });
     stops.push(() => temporal.close());
 
-    const keys = opts.provider ? undefined : ensureSandboxKeys(opts.sandbox?.keysDir ?? path.join(repoRoot, '.data', 'sandbox'));
+    const keys = opts.provider
+      ? undefined
+      : ensureSandboxKeys(opts.sandbox?.keysDir ?? path.join(repoRoot, '.data', 'sandbox'));
     const receiver = await startWebhookReceiver({
       ...opts.receiver,
       platformPublicKey: opts.provider?.platformPublicKey ?? keys!.platform.publicKey,
@@ -135,7 +153,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       namespace: opts.namespace,
       ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}),
       // The merchant key opens sealed PINs and activation codes inside the lifecycle activities.
-      activityDeps: { provider, merchantPrivateKey: providerConfig.merchantPrivateKey, fileStoreDir: fileStoreDirFromEnv() },
+      activityDeps: {
+        provider,
+        merchantPrivateKey: providerConfig.merchantPrivateKey,
+        fileStoreDir: fileStoreDirFromEnv(),
+      },
       ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : {}),
       workerOptions: { shutdownGraceTime: '10s', ...opts.workerOptions, dataConverter },
     });
@@ -144,7 +166,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await workerRun;
     });
-    return { client: temporal.client, temporal, receiver, ...(sandbox ? { sandbox } : {}), worker, workerRun, stop: stopAll };
+    return {
+      client: temporal.client,
+      temporal,
+      receiver,
+      ...(sandbox ? { sandbox } : {}),
+      worker,
+      workerRun,
+      stop: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;
@@ -159,12 +189,19 @@ function demoInput(env: Record<string, string | undefined>): Record<string, unkn
   input.customerRef = env.CARDFLOW_DEMO_CUSTOMER_REF || `${String(input.customerRef)}-${runTag}`;
   // The provider refuses a second cardholder with the same email under one card type: tag it per run.
   const holder = input.holder as { email?: unknown } | undefined;
-  if (!env.CARDFLOW_DEMO_CUSTOMER_REF && typeof holder?.email === 'string') holder.email = holder.email.replace('@', `+${runTag}@`);
+  if (!env.CARDFLOW_DEMO_CUSTOMER_REF && typeof holder?.email === 'string')
+    holder.email = holder.email.replace('@', `+${runTag}@`);
   return input;
 }
 
 /** temporal.api.enums.v1.IndexedValueType numbers of the search attribute types cardflow uses. */
-const INDEXED_VALUE_TYPE: Partial<Record<SearchAttributeType, number>> = { KEYWORD: 2, INT: 3, BOOL: 5, DATETIME: 6, KEYWORD_LIST: 7 };
+const INDEXED_VALUE_TYPE: Partial<Record<SearchAttributeType, number>> = {
+  KEYWORD: 2,
+  INT: 3,
+  BOOL: 5,
+  DATETIME: 6,
+  KEYWORD_LIST: 7,
+};
 
 /**
  * Registers the project's search attributes the namespace lacks. `temporal server start-dev
@@ -197,7 +234,9 @@ async function main(): Promise<void> {
   });
 
   const codec = dataConverterFromEnv();
-  console.log(`${clock()}  payloads encrypted with key ${codec.currentKeyId} (${codec.keySource === 'env' ? 'CARDFLOW_CODEC_KEYS' : 'dev key file .data/codec/dev-keys.json'})`);
+  console.log(
+    `${clock()}  payloads encrypted with key ${codec.currentKeyId} (${codec.keySource === 'env' ? 'CARDFLOW_CODEC_KEYS' : 'dev key file .data/codec/dev-keys.json'})`,
+  );
   // One line per decode request (the Web UI sends many per page): only at CARDFLOW_LOG_LEVEL=info or below.
   const codecLogger = createLogger({ level: sdkLevel, base: { service: 'cardflow-start', component: 'codec-server' } });
   const codecServer = await startEmbeddedCodecServer({ logger: codecLogger });
@@ -210,7 +249,9 @@ async function main(): Promise<void> {
     startedDevServer = !dev.reused;
     env.TEMPORAL_ADDRESS = dev.address;
     uiBase ??= dev.uiUrl;
-    console.log(`${clock()}  Temporal dev server ${dev.reused ? 'already running' : 'started'} at ${dev.address}, Web UI ${dev.uiUrl} (${dev.uiCodecEndpoint ? `decodes payloads through ${dev.uiCodecEndpoint}` : 'no codec endpoint'})`);
+    console.log(
+      `${clock()}  Temporal dev server ${dev.reused ? 'already running' : 'started'} at ${dev.address}, Web UI ${dev.uiUrl} (${dev.uiCodecEndpoint ? `decodes payloads through ${dev.uiCodecEndpoint}` : 'no codec endpoint'})`,
+    );
     if (dev.uiCodecEndpoint !== codecServer.url) {
       console.log(
         `${clock()}  NOTE: the running dev server was started ${dev.uiCodecEndpoint ? `with the codec endpoint ${dev.uiCodecEndpoint}` : 'without a codec endpoint'}, ` +
@@ -226,7 +267,9 @@ async function main(): Promise<void> {
     }
   }
   uiBase ??= 'http://127.0.0.1:8233';
-  const config = loadClientConnectConfig({ overrideEnvVars: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)) });
+  const config = loadClientConnectConfig({
+    overrideEnvVars: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
+  });
   const namespace = config.namespace ?? 'default';
   const provider = env.CARDFLOW_PROVIDER_BASE_URL ? loadProviderConfig(env) : undefined;
 
@@ -243,7 +286,9 @@ async function main(): Promise<void> {
     dataConverter: codec.dataConverter,
     logger,
   });
-  console.log(`${clock()}  provider: ${stack.sandbox ? `sandbox at ${stack.sandbox.url}` : env.CARDFLOW_PROVIDER_BASE_URL}`);
+  console.log(
+    `${clock()}  provider: ${stack.sandbox ? `sandbox at ${stack.sandbox.url}` : env.CARDFLOW_PROVIDER_BASE_URL}`,
+  );
   console.log(`${clock()}  webhook receiver at ${stack.receiver.url}`);
   console.log(`${clock()}  worker polling task queue cardflow (namespace ${namespace})`);
 
@@ -266,7 +311,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   if (env.CARDFLOW_DEMO !== '0') await runDemo(stack.client, env, uiBase, codecServer.url, namespace, abort.signal);
-  if (!abort.signal.aborted) console.log(`${clock()}  cardflow is up; Temporal UI ${uiBase} (payloads decoded by the codec server ${codecServer.url}). Ctrl-C to stop.`);
+  if (!abort.signal.aborted)
+    console.log(
+      `${clock()}  cardflow is up; Temporal UI ${uiBase} (payloads decoded by the codec server ${codecServer.url}). Ctrl-C to stop.`,
+    );
   await stack.workerRun;
   await stopping;
 }
@@ -283,9 +331,16 @@ async function runDemo(
   try {
     const started = await startOnboarding(client, demoInput(env));
     console.log(`${clock()}  demo onboarding ${started.started ? 'started' : 'found'}: ${started.workflowId}`);
-    console.log(`${clock()}  watch it in the Temporal UI: ${workflowUiUrl(uiBase, namespace, started.workflowId)} (decoded through ${codecUrl})`);
+    console.log(
+      `${clock()}  watch it in the Temporal UI: ${workflowUiUrl(uiBase, namespace, started.workflowId)} (decoded through ${codecUrl})`,
+    );
     const customerRef = started.workflowId.replace(/^onboarding-/, '');
-    const watched = await watchProgress(client, customerRef, (p) => console.log(`${clock()}  stage: ${describeProgress(p)}`), { signal });
+    const watched = await watchProgress(
+      client,
+      customerRef,
+      (p) => console.log(`${clock()}  stage: ${describeProgress(p)}`),
+      { signal },
+    );
     if (watched.status === 'COMPLETED') console.log(describeResult(await awaitResult(client, customerRef)));
     else if (watched.status !== 'RUNNING') console.log(`${clock()}  demo onboarding ended ${watched.status}`);
   } catch (error) {

@@ -50,11 +50,19 @@ const byHolderId = { attribute: 'CardflowHolderId', field: 'holderId' } as const
  * workflows second. Authorization, fee, 3DS and physical-card events only name the card.
  */
 export const CATEGORY_RULES: Readonly<Record<string, CategoryRule>> = {
-  card_transaction: { schema: CardOperationRecordSchema, routes: [byOrderNo, byCardNo], forwardOnly: { field: 'status', values: OPERATION_FINAL_STATUSES } },
+  card_transaction: {
+    schema: CardOperationRecordSchema,
+    routes: [byOrderNo, byCardNo],
+    forwardOnly: { field: 'status', values: OPERATION_FINAL_STATUSES },
+  },
   card_auth_transaction: { schema: CardAuthTransactionSchema, routes: [byCardNo] },
   card_fee_patch: { schema: CardAuthFeeRecordSchema, routes: [byCardNo] },
   card_3ds: { schema: Card3dsRecordSchema, routes: [byCardNo] },
-  card_holder: { schema: CardholderSchema, routes: [byOrderNo, byHolderId], forwardOnly: { field: 'status', values: REVIEW_FINAL_STATUSES } },
+  card_holder: {
+    schema: CardholderSchema,
+    routes: [byOrderNo, byHolderId],
+    forwardOnly: { field: 'status', values: REVIEW_FINAL_STATUSES },
+  },
   // A wallet deposit is on-chain and carries no merchantOrderNo: walletFunding lists its deposit
   // address in CardflowOrderNos (workflows/wallet-funding.ts), so it is found by destinationAddress.
   wallet_transaction_v2: {

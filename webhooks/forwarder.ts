@@ -34,7 +34,10 @@ const GRPC_INVALID_ARGUMENT = 3;
 /** True for a gRPC INVALID_ARGUMENT, as the client raises it (directly or as the cause of a ServiceError). */
 function isInvalidArgument(error: unknown): boolean {
   const code = (e: unknown) => (e !== null && typeof e === 'object' ? (e as { code?: unknown }).code : undefined);
-  return code(error) === GRPC_INVALID_ARGUMENT || code((error as { cause?: unknown } | null)?.cause) === GRPC_INVALID_ARGUMENT;
+  return (
+    code(error) === GRPC_INVALID_ARGUMENT ||
+    code((error as { cause?: unknown } | null)?.cause) === GRPC_INVALID_ARGUMENT
+  );
 }
 
 /** The EventForwarder that lists owners by visibility query and signals each with `providerEventSignal`. */
@@ -55,7 +58,9 @@ export function createTemporalForwarder(client: Client, opts: TemporalForwarderO
       // A query the server refuses (search attribute not registered on this namespace) cannot
       // succeed on a retry: skip this lookup and try the next, instead of failing every delivery.
       if (!isInvalidArgument(error)) throw error;
-      log(`visibility refused the lookup by ${lookup.attribute}: ${error instanceof Error ? error.message : String(error)}`);
+      log(
+        `visibility refused the lookup by ${lookup.attribute}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return found;
   }

@@ -23,10 +23,13 @@ import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 export function platformPublicKeyFromEnv(env: Record<string, string | undefined> = process.env) {
   const text = env.CARDFLOW_PLATFORM_PUBLIC_KEY?.trim();
   const file = env.CARDFLOW_PLATFORM_PUBLIC_KEY_FILE?.trim();
-  if (text && file) throw new Error('set only one of CARDFLOW_PLATFORM_PUBLIC_KEY and CARDFLOW_PLATFORM_PUBLIC_KEY_FILE');
+  if (text && file)
+    throw new Error('set only one of CARDFLOW_PLATFORM_PUBLIC_KEY and CARDFLOW_PLATFORM_PUBLIC_KEY_FILE');
   if (text) return publicKeyFrom(text, 'CARDFLOW_PLATFORM_PUBLIC_KEY');
   if (file) return publicKeyFromFile(file, 'CARDFLOW_PLATFORM_PUBLIC_KEY_FILE');
-  throw new Error('set CARDFLOW_PLATFORM_PUBLIC_KEY or CARDFLOW_PLATFORM_PUBLIC_KEY_FILE (the platform public key from the provider dashboard)');
+  throw new Error(
+    'set CARDFLOW_PLATFORM_PUBLIC_KEY or CARDFLOW_PLATFORM_PUBLIC_KEY_FILE (the platform public key from the provider dashboard)',
+  );
 }
 
 /**
@@ -34,7 +37,9 @@ export function platformPublicKeyFromEnv(env: Record<string, string | undefined>
  * outcome, the signalled workflow ids, duration; never record contents), and each refused or
  * failed request as a warning with its status and reason. The receiver's own text lines go to debug.
  */
-export function receiverLogging(logger: StructuredLogger): Required<Pick<WebhookReceiverOptions, 'onHandled' | 'onRefused' | 'log'>> {
+export function receiverLogging(
+  logger: StructuredLogger,
+): Required<Pick<WebhookReceiverOptions, 'onHandled' | 'onRefused' | 'log'>> {
   return {
     onHandled: (handled) =>
       logger.info('webhook handled', {
@@ -56,7 +61,8 @@ export function receiverLogging(logger: StructuredLogger): Required<Pick<Webhook
 async function main(logger: StructuredLogger): Promise<void> {
   const platformPublicKey = platformPublicKeyFromEnv();
   const port = Number(process.env.CARDFLOW_WEBHOOK_PORT ?? 4100);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`CARDFLOW_WEBHOOK_PORT=${process.env.CARDFLOW_WEBHOOK_PORT} is not a TCP port`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`CARDFLOW_WEBHOOK_PORT=${process.env.CARDFLOW_WEBHOOK_PORT} is not a TCP port`);
   const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv();
   const temporal = await connectTemporalClient({ dataConverter });
   const receiver = await startWebhookReceiver({
@@ -67,7 +73,12 @@ async function main(logger: StructuredLogger): Promise<void> {
     ...(process.env.CARDFLOW_WEBHOOK_DATA_DIR ? { dataDir: process.env.CARDFLOW_WEBHOOK_DATA_DIR } : {}),
     ...receiverLogging(logger),
   });
-  logger.info('webhook receiver listening', { url: receiver.url, namespace: temporal.namespace, codecKeySource: keySource, codecKeyId: currentKeyId });
+  logger.info('webhook receiver listening', {
+    url: receiver.url,
+    namespace: temporal.namespace,
+    codecKeySource: keySource,
+    codecKeyId: currentKeyId,
+  });
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -16,7 +16,13 @@ import type { KeyInput } from '../api/keys';
 import { WEBHOOK_ACK_BODY, WebhookSignatureError, verifyWebhook } from '../api/signing';
 import { type EventForwarder, createTemporalForwarder } from './forwarder';
 import { parseEvent, routeEvent } from './routing';
-import { type WebhookEntry, type WebhookOutcome, type WebhookStore, bodyRequestId, openFileWebhookStore } from './store';
+import {
+  type WebhookEntry,
+  type WebhookOutcome,
+  type WebhookStore,
+  bodyRequestId,
+  openFileWebhookStore,
+} from './store';
 
 /** Default cap on a webhook body; provider records are a few kilobytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -136,8 +142,16 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     } else if (parsed.kind === 'not_forwarded') {
       entry = { ...base, outcome: 'not_forwarded', record: parsed.record };
     } else {
-      const workflowIds = await forwarder.forward({ category, requestId, record: parsed.record }, routeEvent(category, parsed.record));
-      entry = { ...base, outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner', workflowIds, record: parsed.record };
+      const workflowIds = await forwarder.forward(
+        { category, requestId, record: parsed.record },
+        routeEvent(category, parsed.record),
+      );
+      entry = {
+        ...base,
+        outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner',
+        workflowIds,
+        record: parsed.record,
+      };
     }
     entry.recordedAt = new Date().toISOString();
     await store.append(entry);
@@ -169,13 +183,19 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
         return refuse(res, 401, error.message, error.problem);
       }
       // Signed by the provider but not JSON: retrying cannot fix it, so it is recorded as unparseable below.
-      verified = { category: req.headers['x-wsb-category'] as string | undefined, requestId: req.headers['x-wsb-request-id'] as string | undefined, payload: undefined };
+      verified = {
+        category: req.headers['x-wsb-category'] as string | undefined,
+        requestId: req.headers['x-wsb-request-id'] as string | undefined,
+        payload: undefined,
+      };
     }
     const category = verified.category ?? '';
     const requestId = verified.requestId?.trim() || bodyRequestId(rawBody);
     const report = (handled: Omit<HandledWebhook, 'receivedAtMs' | 'settledAtMs'>) => {
       answer(res, 200, WEBHOOK_ACK_BODY);
-      log(`webhook ${handled.category || '(no category)'} ${handled.requestId}: ${handled.outcome}${handled.workflowIds.length ? ` -> ${handled.workflowIds.join(', ')}` : ''}`);
+      log(
+        `webhook ${handled.category || '(no category)'} ${handled.requestId}: ${handled.outcome}${handled.workflowIds.length ? ` -> ${handled.workflowIds.join(', ')}` : ''}`,
+      );
       opts.onHandled?.({ ...handled, receivedAtMs, settledAtMs: performance.now() });
     };
     const seen = store.get(requestId);

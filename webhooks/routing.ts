@@ -85,5 +85,8 @@ export function parseEvent(category: string, payload: unknown): ParsedEvent {
   const result = rule.schema.safeParse(payload);
   if (result.success) return known(result.data);
   const issue = result.error.issues[0];
-  return { kind: 'unparseable', problem: issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : z.prettifyError(result.error) };
+  return {
+    kind: 'unparseable',
+    problem: issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : z.prettifyError(result.error),
+  };
 }

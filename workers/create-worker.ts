@@ -3,7 +3,13 @@
  * Activities are built once from their dependencies (`createActivities`); tests may override
  * single activities by spreading the real ones.
  */
-import { bundleWorkflowCode, Worker, type NativeConnection, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  Worker,
+  type NativeConnection,
+  type WorkerOptions,
+  type WorkflowBundle,
+} from '@temporalio/worker';
 import { createActivities, type ActivityDeps, type CardflowActivities } from '../activities';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 
@@ -23,7 +29,10 @@ export interface CreateWorkerOptions {
   /** A prebuilt bundle (see {@link bundleCardflowWorkflows}); default: bundle `workflows/` now. */
   workflowBundle?: WorkflowBundle;
   /** Further Worker options (concurrency, identity, shutdown grace...). */
-  workerOptions?: Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>;
+  workerOptions?: Omit<
+    WorkerOptions,
+    'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'
+  >;
 }
 
 /** Bundles the workflows once, for processes that start several workers (tests, bench). */

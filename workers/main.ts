@@ -16,7 +16,11 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
   const logger = createLogger({ base: { service: 'worker' } });
   // Our own signal handling, so shutdown is one ordered sequence. The same logger for the SDK
   // (workflow and activity ids as fields) and, forwarded, for core's messages.
-  Runtime.install({ shutdownSignals: [], logger, telemetryOptions: { logging: { filter: { core: logger.level, other: 'ERROR' }, forward: {} } } });
+  Runtime.install({
+    shutdownSignals: [],
+    logger,
+    telemetryOptions: { logging: { filter: { core: logger.level, other: 'ERROR' }, forward: {} } },
+  });
   const temporal = loadTemporalWorkerConfig(env);
   const providerConfig = loadProviderConfig(env);
   const provider = createProviderClient(providerConfig);
@@ -29,7 +33,11 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
       // The merchant key opens sealed PINs and activation codes inside the lifecycle activities.
-      activityDeps: { provider, merchantPrivateKey: providerConfig.merchantPrivateKey, fileStoreDir: fileStoreDirFromEnv(env) },
+      activityDeps: {
+        provider,
+        merchantPrivateKey: providerConfig.merchantPrivateKey,
+        fileStoreDir: fileStoreDirFromEnv(env),
+      },
       workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerTuningFromEnv(env) },
     });
     const stop = (signal: NodeJS.Signals) => {
@@ -55,7 +63,9 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
 
 if (require.main === module) {
   runWorkerProcess().catch((error: unknown) => {
-    createLogger({ base: { service: 'worker' } }).error(`cardflow worker: ${error instanceof Error ? error.message : String(error)}`);
+    createLogger({ base: { service: 'worker' } }).error(
+      `cardflow worker: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(1);
   });
 }

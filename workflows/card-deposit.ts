@@ -4,7 +4,12 @@
  * from the workflow id; then the deposit operation is awaited (webhook first, polling fallback).
  */
 import { workflowInfo } from '@temporalio/workflow';
-import { cardDepositStatusQuery, type CardDepositInput, type CardDepositResult, type CardDepositStatus } from '../domain/card-deposit';
+import {
+  cardDepositStatusQuery,
+  type CardDepositInput,
+  type CardDepositResult,
+  type CardDepositStatus,
+} from '../domain/card-deposit';
 import { planCardDeposit } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
@@ -19,7 +24,11 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
   const info = workflowInfo();
   const inbox = new EventInbox();
   const attributes = new Attributes(input.startAttributes);
-  const { status, enter, fail } = trackStatus<CardDepositStatus>({ stage: 'validating' }, cardDepositStatusQuery, inbox);
+  const { status, enter, fail } = trackStatus<CardDepositStatus>(
+    { stage: 'validating' },
+    cardDepositStatusQuery,
+    inbox,
+  );
 
   try {
     const cardType = input.cardType ?? (await providerCalls.getCardType({ cardTypeId: input.cardTypeId }));
@@ -37,7 +46,11 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
       merchantOrderNo,
       cardNo: input.cardNo,
       amount: plan.amount,
-      required: { ...(input.accountId ? { accountId: input.accountId } : {}), total: plan.total, currency: plan.currency },
+      required: {
+        ...(input.accountId ? { accountId: input.accountId } : {}),
+        total: plan.total,
+        currency: plan.currency,
+      },
     });
     status.operationStatus = sent.status;
 
@@ -45,7 +58,12 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
     const operation = await waitForCardOperation(inbox, sent, cardOperationWait(input.wait));
     status.operationStatus = operation.status;
     if (operation.status === 'fail') {
-      fail(failWith(FailureTypes.operationFailed, `deposit ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`));
+      fail(
+        failWith(
+          FailureTypes.operationFailed,
+          `deposit ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`,
+        ),
+      );
     }
     const card = await providerCalls.getCardSummary({ cardNo: input.cardNo });
     enter('completed');

@@ -44,7 +44,12 @@ import {
   type CardEntityState,
   type CardSnapshot,
 } from '../domain/card-entity';
-import { CARD_OPERATION_FROM, cardOperationInputIssues, type CardOperationKind, type CardOperationOutcome } from '../domain/card-operations';
+import {
+  CARD_OPERATION_FROM,
+  cardOperationInputIssues,
+  type CardOperationKind,
+  type CardOperationOutcome,
+} from '../domain/card-operations';
 import { providerEventKey } from '../domain/event-identity';
 import { FailureTypes } from '../domain/failure-types';
 import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
@@ -129,7 +134,13 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
       const deduction = text(record, 'deductionSourceFunds');
       state.fees = keepLatest(
         state.fees,
-        { tradeNo, originTradeNo: text(record, 'originTradeNo') ?? '', type: text(record, 'type') ?? '', amount: text(record, 'amount') ?? '0', ...(deduction ? { deductionSourceFunds: deduction } : {}) },
+        {
+          tradeNo,
+          originTradeNo: text(record, 'originTradeNo') ?? '',
+          type: text(record, 'type') ?? '',
+          amount: text(record, 'amount') ?? '0',
+          ...(deduction ? { deductionSourceFunds: deduction } : {}),
+        },
         (f) => f.tradeNo,
         KEPT_FEES,
       );
@@ -187,9 +198,15 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     return outcome;
   };
 
-  const validate = (requestId: unknown, kind: CardOperationKind | 'deposit', extra: { clientRemark?: string; sealedPin?: string } = {}) => {
+  const validate = (
+    requestId: unknown,
+    kind: CardOperationKind | 'deposit',
+    extra: { clientRemark?: string; sealedPin?: string } = {},
+  ) => {
     if (typeof requestId !== 'string' || !REQUEST_ID_RE.test(requestId)) {
-      throw failIssues(FailureTypes.invalidInput, [{ path: 'requestId', message: 'must be 1 to 64 letters, digits, "_", "." or "-"' }]);
+      throw failIssues(FailureTypes.invalidInput, [
+        { path: 'requestId', message: 'must be 1 to 64 letters, digits, "_", "." or "-"' },
+      ]);
     }
     if (state.completed[requestId] || requestId in running) return;
     if (cancelled) throw failWith(LifecycleFailureTypes.cardCancelled, `card ${cardNo} is cancelled`);
@@ -197,7 +214,10 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     const issues = cardOperationInputIssues(kind, { cardNo, ...extra });
     if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
     if (projected !== undefined && !CARD_OPERATION_FROM[kind].includes(projected)) {
-      throw failWith(LifecycleFailureTypes.operationNotAllowed, `card ${cardNo} is (or will be) ${projected}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`);
+      throw failWith(
+        LifecycleFailureTypes.operationNotAllowed,
+        `card ${cardNo} is (or will be) ${projected}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`,
+      );
     }
   };
 
@@ -214,7 +234,11 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     return promise;
   };
 
-  const operate = (kind: CardOperationKind, requestId: string, extra: { clientRemark?: string; sealedPin?: string }): Promise<CardOperationOutcome> =>
+  const operate = (
+    kind: CardOperationKind,
+    requestId: string,
+    extra: { clientRemark?: string; sealedPin?: string },
+  ): Promise<CardOperationOutcome> =>
     once(requestId, () => {
       const target = TARGET_STATUS[kind];
       if (target) projected = target;
@@ -235,12 +259,23 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
 
   setHandler(providerEventSignal, onEvent);
   setHandler(cardSnapshotQuery, snapshot);
-  setHandler(freezeUpdate, (req) => operate('freeze', req.requestId, req.clientRemark === undefined ? {} : { clientRemark: req.clientRemark }), {
-    validator: (req) => validate(req?.requestId, 'freeze', req?.clientRemark === undefined ? {} : { clientRemark: req.clientRemark }),
-  });
-  setHandler(unfreezeUpdate, (req) => operate('unfreeze', req.requestId, req.clientRemark === undefined ? {} : { clientRemark: req.clientRemark }), {
-    validator: (req) => validate(req?.requestId, 'unfreeze', req?.clientRemark === undefined ? {} : { clientRemark: req.clientRemark }),
-  });
+  setHandler(
+    freezeUpdate,
+    (req) => operate('freeze', req.requestId, req.clientRemark === undefined ? {} : { clientRemark: req.clientRemark }),
+    {
+      validator: (req) =>
+        validate(req?.requestId, 'freeze', req?.clientRemark === undefined ? {} : { clientRemark: req.clientRemark }),
+    },
+  );
+  setHandler(
+    unfreezeUpdate,
+    (req) =>
+      operate('unfreeze', req.requestId, req.clientRemark === undefined ? {} : { clientRemark: req.clientRemark }),
+    {
+      validator: (req) =>
+        validate(req?.requestId, 'unfreeze', req?.clientRemark === undefined ? {} : { clientRemark: req.clientRemark }),
+    },
+  );
   setHandler(updatePinUpdate, (req) => operate('updatePin', req.requestId, { sealedPin: req.sealedPin }), {
     validator: (req) => validate(req?.requestId, 'updatePin', { sealedPin: req?.sealedPin }),
   });
@@ -250,23 +285,48 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
       once(req.requestId, () =>
         serialized(async () => {
           const childId = `${info.workflowId}/deposit-${req.requestId}`;
-          const childStart: StartAttributes = { flow: Flows.cardDeposit, orderNos: [deriveMerchantOrderNo(childId, ORDER_STEPS.cardDeposit)] };
+          const childStart: StartAttributes = {
+            flow: Flows.cardDeposit,
+            orderNos: [deriveMerchantOrderNo(childId, ORDER_STEPS.cardDeposit)],
+          };
           const result = await executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
             workflowId: childId,
-            args: [{ cardNo, amount: req.amount, cardTypeId: req.cardTypeId, ...(input.customerRef ? { customerRef: input.customerRef } : {}), ...(input.wait ? { wait: input.wait } : {}), startAttributes: childStart }],
+            args: [
+              {
+                cardNo,
+                amount: req.amount,
+                cardTypeId: req.cardTypeId,
+                ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+                ...(input.wait ? { wait: input.wait } : {}),
+                startAttributes: childStart,
+              },
+            ],
             parentClosePolicy: ParentClosePolicy.ABANDON,
             typedSearchAttributes: childStartAttributes(childStart),
           });
           if (result.balance) state.balance = result.balance;
           state.asOf = Date.now();
-          return remember<CardDepositOutcome>(req.requestId, { cardNo, kind: 'deposit', merchantOrderNo: result.merchantOrderNo, amount: result.amount, fee: result.fee, ...(result.balance ? { balance: result.balance } : {}) });
+          return remember<CardDepositOutcome>(req.requestId, {
+            cardNo,
+            kind: 'deposit',
+            merchantOrderNo: result.merchantOrderNo,
+            amount: result.amount,
+            fee: result.fee,
+            ...(result.balance ? { balance: result.balance } : {}),
+          });
         }),
       ),
     {
       validator: (req) => {
         validate(req?.requestId, 'deposit');
-        if (typeof req.amount !== 'string' || !/^(0|[1-9]\d*)(\.\d+)?$/.test(req.amount)) throw failIssues(FailureTypes.invalidInput, [{ path: 'amount', message: 'must be a decimal string such as "10.50"' }]);
-        if (typeof req.cardTypeId !== 'string' || !/^\d{1,19}$/.test(req.cardTypeId)) throw failIssues(FailureTypes.invalidInput, [{ path: 'cardTypeId', message: 'must be a card type id of digits' }]);
+        if (typeof req.amount !== 'string' || !/^(0|[1-9]\d*)(\.\d+)?$/.test(req.amount))
+          throw failIssues(FailureTypes.invalidInput, [
+            { path: 'amount', message: 'must be a decimal string such as "10.50"' },
+          ]);
+        if (typeof req.cardTypeId !== 'string' || !/^\d{1,19}$/.test(req.cardTypeId))
+          throw failIssues(FailureTypes.invalidInput, [
+            { path: 'cardTypeId', message: 'must be a card type id of digits' },
+          ]);
       },
     },
   );
@@ -300,5 +360,11 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     }
   }
   await condition(allHandlersFinished);
-  return { cardNo, status: 'cancel', ...(state.cancelReason ? { reason: state.cancelReason } : {}), authorizationCount: state.authorizationCount, runs: state.run };
+  return {
+    cardNo,
+    status: 'cancel',
+    ...(state.cancelReason ? { reason: state.cancelReason } : {}),
+    authorizationCount: state.authorizationCount,
+    runs: state.run,
+  };
 }

@@ -28,7 +28,11 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
   const info = workflowInfo();
   const inbox = new EventInbox();
   const attributes = new Attributes(input.startAttributes);
-  const { status, enter, fail } = trackStatus<CardIssuanceStatus>({ stage: 'validating' }, cardIssuanceStatusQuery, inbox);
+  const { status, enter, fail } = trackStatus<CardIssuanceStatus>(
+    { stage: 'validating' },
+    cardIssuanceStatusQuery,
+    inbox,
+  );
 
   try {
     const cardType = input.cardType ?? (await providerCalls.getCardType({ cardTypeId: input.cardTypeId }));
@@ -36,10 +40,14 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
     if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
     const plan = planned.plan;
     const issues: FieldIssue[] = [];
-    if (cardType.needCardHolder && !input.holderId) issues.push({ path: 'holderId', message: `is required by card type ${cardType.cardTypeId} (needCardHolder)` });
+    if (cardType.needCardHolder && !input.holderId)
+      issues.push({ path: 'holderId', message: `is required by card type ${cardType.cardTypeId} (needCardHolder)` });
     issues.push(...physicalCardIssues(cardType, { cardNumber: input.cardNumber }));
     if (input.budgetTopUp && cardType.mode !== 'BUDGET_CARD') {
-      issues.push({ path: 'budgetTopUp', message: `applies to shared card (BUDGET_CARD) mode; card type ${cardType.cardTypeId} is ${cardType.mode}` });
+      issues.push({
+        path: 'budgetTopUp',
+        message: `applies to shared card (BUDGET_CARD) mode; card type ${cardType.cardTypeId} is ${cardType.mode}`,
+      });
     }
     if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
 
@@ -47,7 +55,11 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
     if (input.budgetTopUp) {
       enter('topping_up');
       topUpMerchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.budgetTopUp);
-      await providerCalls.transferFunds({ merchantOrderNo: topUpMerchantOrderNo, type: 'TRANSFER', ...input.budgetTopUp });
+      await providerCalls.transferFunds({
+        merchantOrderNo: topUpMerchantOrderNo,
+        type: 'TRANSFER',
+        ...input.budgetTopUp,
+      });
     }
     const accountId = input.accountId ?? input.budgetTopUp?.payeeAccountId;
 
@@ -71,10 +83,18 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
     const operation = await waitForCardOperation(inbox, created, cardOperationWait(input.wait));
     status.operationStatus = operation.status;
     if (operation.status === 'fail') {
-      fail(failWith(FailureTypes.operationFailed, `card creation ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`));
+      fail(
+        failWith(
+          FailureTypes.operationFailed,
+          `card creation ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`,
+        ),
+      );
     }
     const cardNo = operation.cardNo ?? created.cardNo;
-    if (!cardNo) return fail(failWith(FailureTypes.operationFailed, `card creation ${merchantOrderNo} succeeded without a cardNo`));
+    if (!cardNo)
+      return fail(
+        failWith(FailureTypes.operationFailed, `card creation ${merchantOrderNo} succeeded without a cardNo`),
+      );
     status.cardNo = cardNo;
     // A child's parent records the card number; standalone, this workflow does.
     if (!isChild()) attributes.set({ cardNo, customerRef: input.customerRef, flow: 'card_issuance' });

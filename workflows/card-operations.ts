@@ -50,16 +50,27 @@ export async function runCardOperation(inbox: EventInbox, step: CardOperationSte
   });
   step.onProgress?.('awaiting_operation', sent.status);
   const operation = await waitForCardOperation(inbox, sent, step.profile);
-  if (operation.status === 'fail') throw failWith(FailureTypes.operationFailed, `${kind} ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`);
+  if (operation.status === 'fail')
+    throw failWith(
+      FailureTypes.operationFailed,
+      `${kind} ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`,
+    );
   const card = await providerCalls.getCardStatus({ cardNo });
   return { cardNo, kind, merchantOrderNo, orderNo: operation.orderNo, status: 'success', cardStatus: card.status };
 }
 
-async function cardOperationWorkflow(kind: CardOperationKind, input: CardOperationInput & StartedWith): Promise<CardOperationOutcome> {
+async function cardOperationWorkflow(
+  kind: CardOperationKind,
+  input: CardOperationInput & StartedWith,
+): Promise<CardOperationOutcome> {
   const info = workflowInfo();
   const attributes = new Attributes(input.startAttributes);
   const inbox = new EventInbox();
-  const { status, enter, fail } = trackStatus<CardOperationStatus>({ stage: 'validating', kind }, cardOperationStatusQuery, inbox);
+  const { status, enter, fail } = trackStatus<CardOperationStatus>(
+    { stage: 'validating', kind },
+    cardOperationStatusQuery,
+    inbox,
+  );
 
   const issues = cardOperationInputIssues(kind, input);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
@@ -67,7 +78,12 @@ async function cardOperationWorkflow(kind: CardOperationKind, input: CardOperati
   try {
     const card = await providerCalls.getCardStatus({ cardNo: input.cardNo });
     if (!CARD_OPERATION_FROM[kind].includes(card.status) || card.blocked) {
-      fail(failWith(LifecycleFailureTypes.operationNotAllowed, `card ${input.cardNo} is ${card.blocked ? 'blocked' : card.status}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`));
+      fail(
+        failWith(
+          LifecycleFailureTypes.operationNotAllowed,
+          `card ${input.cardNo} is ${card.blocked ? 'blocked' : card.status}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`,
+        ),
+      );
     }
     const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, CARD_OPERATION_STEPS[kind]);
     status.merchantOrderNo = merchantOrderNo;

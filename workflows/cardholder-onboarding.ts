@@ -31,11 +31,21 @@ import { trackStatus } from './tracked-status';
 import { waitForReview } from './waits';
 
 /** Why corrected data cannot be used: the field and the rule, never the value. */
-function correctionIssues(cardType: CardType, original: CardholderData, corrected: CardholderData, existingCards: number) {
+function correctionIssues(
+  cardType: CardType,
+  original: CardholderData,
+  corrected: CardholderData,
+  existingCards: number,
+) {
   const issues = cardholderDataIssues(corrected);
   if (issues.length) return { type: FailureTypes.invalidInput, issues };
   if (corrected.shape !== original.shape) {
-    return { type: FailureTypes.invalidInput, issues: [{ path: 'holder.shape', message: `must stay ${original.shape} (the holder was created as ${original.shape})` }] };
+    return {
+      type: FailureTypes.invalidInput,
+      issues: [
+        { path: 'holder.shape', message: `must stay ${original.shape} (the holder was created as ${original.shape})` },
+      ],
+    };
   }
   const eligibility = holderEligibilityIssues(cardType, corrected, { existingCards });
   return eligibility.length ? { type: FailureTypes.notEligible, issues: eligibility } : undefined;
@@ -54,7 +64,11 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
   let sent = 0;
 
   // The signal, then the query, then the Update: the order the saved histories were made with.
-  const tracker = trackStatus<CardholderOnboardingStatus>({ stage: 'validating', resubmissions: 0, deadlineAt }, cardholderStatusQuery, inbox);
+  const tracker = trackStatus<CardholderOnboardingStatus>(
+    { stage: 'validating', resubmissions: 0, deadlineAt },
+    cardholderStatusQuery,
+    inbox,
+  );
   const { status, fail } = tracker;
   setHandler(
     correctCardholderUpdate,
@@ -78,7 +92,10 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
   const notifyParent = async (progress: CardholderProgress) => {
     if (!input.notifyParent || !info.parent) return;
     try {
-      await getExternalWorkflowHandle(info.parent.workflowId, info.parent.runId).signal(cardholderProgressSignal, progress);
+      await getExternalWorkflowHandle(info.parent.workflowId, info.parent.runId).signal(
+        cardholderProgressSignal,
+        progress,
+      );
     } catch (error) {
       log.warn('could not tell the parent about cardholder progress', { error: summarize(error).message });
     }
@@ -117,22 +134,43 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
         try {
           review = await waitForReview(inbox, review.holderId, since, profile, deadlineAt - Date.now());
         } catch (error) {
-          if (isTimeout(error)) fail(failWith(FailureTypes.reviewDeadlineExceeded, `cardholder ${review.holderId} was not approved before the deadline`));
+          if (isTimeout(error))
+            fail(
+              failWith(
+                FailureTypes.reviewDeadlineExceeded,
+                `cardholder ${review.holderId} was not approved before the deadline`,
+              ),
+            );
           throw error;
         }
       }
       if (review.status === 'pass_audit') {
         enter('approved', review);
-        return { holderId: review.holderId, status: 'pass_audit', merchantOrderNo, resubmissions: status.resubmissions };
+        return {
+          holderId: review.holderId,
+          status: 'pass_audit',
+          merchantOrderNo,
+          resubmissions: status.resubmissions,
+        };
       }
 
       // reject: wait for corrected data (spec: update only when status=reject).
       enter('awaiting_correction', review);
       status.rejectReason = review.description ?? 'rejected without a description';
-      await notifyParent({ stage: 'awaiting_correction', holderId: review.holderId, statusFlowLocation: review.statusFlowLocation, rejectReason: status.rejectReason });
+      await notifyParent({
+        stage: 'awaiting_correction',
+        holderId: review.holderId,
+        statusFlowLocation: review.statusFlowLocation,
+        rejectReason: status.rejectReason,
+      });
       const remaining = deadlineAt - Date.now();
       if (remaining <= 0 || !(await condition(() => correction !== undefined, remaining))) {
-        fail(failWith(FailureTypes.reviewDeadlineExceeded, `cardholder ${review.holderId} was rejected and no correction arrived before the deadline`));
+        fail(
+          failWith(
+            FailureTypes.reviewDeadlineExceeded,
+            `cardholder ${review.holderId} was rejected and no correction arrived before the deadline`,
+          ),
+        );
       }
       holder = correction as CardholderData;
       enter('resubmitting');
@@ -143,7 +181,11 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
       sent += 1;
       delete status.rejectReason;
       enter('in_review', review);
-      await notifyParent({ stage: 'in_review', holderId: review.holderId, statusFlowLocation: review.statusFlowLocation });
+      await notifyParent({
+        stage: 'in_review',
+        holderId: review.holderId,
+        statusFlowLocation: review.statusFlowLocation,
+      });
     }
   } catch (error) {
     return failed(status, error);

@@ -17,7 +17,13 @@ import { CARD_MERCHANT_ORDER_NO } from '../api/rules';
 import type { CardDepositResult } from '../domain/card-deposit';
 import type { CardIssuanceResult } from '../domain/card-issuance';
 import { cardholderProgressSignal, type CardholderOnboardingResult } from '../domain/cardholder-onboarding';
-import { progressQuery, type OnboardingInput, type OnboardingProgress, type OnboardingResult, type OnboardingStage } from '../domain/customer-onboarding';
+import {
+  progressQuery,
+  type OnboardingInput,
+  type OnboardingProgress,
+  type OnboardingResult,
+  type OnboardingStage,
+} from '../domain/customer-onboarding';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { DEFAULT_DELIVERY_DEADLINE_MS, PhysicalOnboardingFailureTypes } from '../domain/onboarding-physical';
 import type { PhysicalCardActivationResult } from '../domain/physical-card-activation';
@@ -35,7 +41,11 @@ import { Attributes } from './search';
 
 export async function customerOnboarding(input: OnboardingInput): Promise<OnboardingResult> {
   const info = workflowInfo();
-  const progress: OnboardingProgress = { customerRef: input.customerRef, stage: 'validating', stages: [{ stage: 'validating', at: Date.now() }] };
+  const progress: OnboardingProgress = {
+    customerRef: input.customerRef,
+    stage: 'validating',
+    stages: [{ stage: 'validating', at: Date.now() }],
+  };
   const cardholderId = childWorkflowId(info.workflowId, 'cardholder');
   const activationId = childWorkflowId(info.workflowId, 'activation');
   setHandler(progressQuery, () => progress);
@@ -63,7 +73,14 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     progress.stage = stage;
     if (ids.holderId) progress.holderId = ids.holderId;
     if (ids.cardNo) progress.cardNo = ids.cardNo;
-    if (upsert) searchAttributes.set({ customerRef: input.customerRef, flow: Flows.onboarding, stage, ...(ids.holderId ? { holderId: ids.holderId } : {}), ...(ids.cardNo ? { cardNo: ids.cardNo } : {}) });
+    if (upsert)
+      searchAttributes.set({
+        customerRef: input.customerRef,
+        flow: Flows.onboarding,
+        stage,
+        ...(ids.holderId ? { holderId: ids.holderId } : {}),
+        ...(ids.cardNo ? { cardNo: ids.cardNo } : {}),
+      });
   }
   const fail = (failure: ApplicationFailure): never => {
     progress.failure = { type: failure.type ?? 'Error', message: failure.message };
@@ -85,11 +102,20 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   const { cardType, plan, legacyTopUp, transfer, depositAddress } = await validateOnboarding(input, fail);
   const { funding } = plan;
   const chargedAccountId = funding.source === 'shared_account' ? funding.accountId : input.accountId;
-  if (funding.source !== 'merchant_wallet') progress.funding = { source: funding.source, ...(funding.source === 'shared_account' ? { accountId: funding.accountId } : { coinKey: funding.coinKey }) };
-  if (plan.physical) progress.activation = { workflowId: activationId, ...(input.activation ? { route: input.activation.route } : {}) };
+  if (funding.source !== 'merchant_wallet')
+    progress.funding = {
+      source: funding.source,
+      ...(funding.source === 'shared_account' ? { accountId: funding.accountId } : { coinKey: funding.coinKey }),
+    };
+  if (plan.physical)
+    progress.activation = { workflowId: activationId, ...(input.activation ? { route: input.activation.route } : {}) };
   if (plan.physical && !input.activation) gate.expect();
 
-  const startOf = (flow: (typeof Flows)[keyof typeof Flows], orderNos: string[]): StartAttributes => ({ customerRef: input.customerRef, flow, orderNos });
+  const startOf = (flow: (typeof Flows)[keyof typeof Flows], orderNos: string[]): StartAttributes => ({
+    customerRef: input.customerRef,
+    flow,
+    orderNos,
+  });
   const common = { customerRef: input.customerRef, ...(input.wait ? { wait: input.wait } : {}) };
 
   // 2. Cardholder.
@@ -122,14 +148,24 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     const transferId = childWorkflowId(info.workflowId, 'transfer');
     progress.funding = { ...progress.funding, source: funding.source, transferWorkflowId: transferId };
     enter('transferring', true, { holderId });
-    const moved = await child(() => transferToSharedAccount({ workflowId: transferId, customerRef: input.customerRef, accountId: funding.accountId, ...transfer, wait: input.wait }));
+    const moved = await child(() =>
+      transferToSharedAccount({
+        workflowId: transferId,
+        customerRef: input.customerRef,
+        accountId: funding.accountId,
+        ...transfer,
+        wait: input.wait,
+      }),
+    );
     topUpMerchantOrderNo = moved.merchantOrderNo;
   }
 
   // 4. Card (with the initial deposit when the card type takes it at creation; the printed number for a physical card).
   enter('creating_card', true, { holderId });
   const cardId = childWorkflowId(info.workflowId, 'card');
-  const cardStart = startOf(Flows.cardIssuance, [deriveMerchantOrderNo(cardId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO)]);
+  const cardStart = startOf(Flows.cardIssuance, [
+    deriveMerchantOrderNo(cardId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO),
+  ]);
   const card = await child(() =>
     runChild<CardIssuanceResult>(WorkflowTypes.cardIssuance, cardId, cardStart, {
       cardTypeId: cardType.cardTypeId,
@@ -152,14 +188,21 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       progress.activation = { ...progress.activation, workflowId: activationId, deadlineAt: Date.now() + deadlineMs };
       enter('awaiting_delivery', true, { cardNo });
       if (!(await gate.arrived(deadlineMs))) {
-        fail(failWith(PhysicalOnboardingFailureTypes.deliveryDeadlineExceeded, `no activateCard request within ${Math.round(deadlineMs / 1000)} s of creating card ${cardNo}; it stays un_activated`));
+        fail(
+          failWith(
+            PhysicalOnboardingFailureTypes.deliveryDeadlineExceeded,
+            `no activateCard request within ${Math.round(deadlineMs / 1000)} s of creating card ${cardNo}; it stays un_activated`,
+          ),
+        );
       }
       delete progress.activation?.deadlineAt;
     }
     const request = input.activation ?? gate.request;
     if (!request) return fail(failWith(PhysicalOnboardingFailureTypes.activationNotExpected, 'no activation request'));
     enter('activating', true, { cardNo });
-    activation = await child(() => runActivation({ workflowId: activationId, cardNo, request, customerRef: input.customerRef, wait: input.wait }));
+    activation = await child(() =>
+      runActivation({ workflowId: activationId, cardNo, request, customerRef: input.customerRef, wait: input.wait }),
+    );
   }
 
   // 6. The first deposit after creation: from the paying account, or the customer's on-chain deposit.
@@ -193,13 +236,31 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}),
       depositStatus: 'awaiting',
     };
-    deposits.watch({ address: address.address, since: Date.now() - DEPOSIT_CLOCK_SKEW_MS, ...(funding.txHash ? { txHash: funding.txHash } : {}), ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}) });
+    deposits.watch({
+      address: address.address,
+      since: Date.now() - DEPOSIT_CLOCK_SKEW_MS,
+      ...(funding.txHash ? { txHash: funding.txHash } : {}),
+      ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}),
+    });
     // wallet_transaction_v2 events carry no merchantOrderNo: the receiver finds this workflow by the address.
     searchAttributes.addOrderNo(address.address);
     onChain = await child(() =>
-      runOnChainFunding({ workflowId: fundingId, customerRef: input.customerRef, funding, address: address.address, cardNo, cardTypeId: cardType.cardTypeId, wait: input.wait }),
+      runOnChainFunding({
+        workflowId: fundingId,
+        customerRef: input.customerRef,
+        funding,
+        address: address.address,
+        cardNo,
+        cardTypeId: cardType.cardTypeId,
+        wait: input.wait,
+      }),
     );
-    progress.funding = { ...progress.funding, depositStatus: 'success', walletOrderNo: onChain.walletOrderNo, receivedAmount: onChain.receivedAmount };
+    progress.funding = {
+      ...progress.funding,
+      depositStatus: 'success',
+      walletOrderNo: onChain.walletOrderNo,
+      receivedAmount: onChain.receivedAmount,
+    };
   }
 
   enter('completed', true, { cardNo });
@@ -209,13 +270,38 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     customerRef: input.customerRef,
     cardTypeId: cardType.cardTypeId,
     ...(holder ? { cardholder: holder } : {}),
-    card: { cardNo, cardStatus: activation ? activation.cardStatus : card.cardStatus, merchantOrderNo: card.merchantOrderNo, initialDeposit: card.initialDeposit },
-    ...(deposit ? { deposit: { merchantOrderNo: deposit.merchantOrderNo, amount: deposit.amount, fee: deposit.fee } } : {}),
+    card: {
+      cardNo,
+      cardStatus: activation ? activation.cardStatus : card.cardStatus,
+      merchantOrderNo: card.merchantOrderNo,
+      initialDeposit: card.initialDeposit,
+    },
+    ...(deposit
+      ? { deposit: { merchantOrderNo: deposit.merchantOrderNo, amount: deposit.amount, fee: deposit.fee } }
+      : {}),
     ...(onChainDeposit ? { deposit: onChainDeposit } : {}),
-    ...(topUpMerchantOrderNo ?? card.topUpMerchantOrderNo ? { topUpMerchantOrderNo: topUpMerchantOrderNo ?? card.topUpMerchantOrderNo } : {}),
-    ...(activation ? { activation: { route: activation.route, merchantOrderNo: activation.merchantOrderNo, ...(activation.workOrderNo ? { workOrderNo: activation.workOrderNo } : {}) } } : {}),
+    ...((topUpMerchantOrderNo ?? card.topUpMerchantOrderNo)
+      ? { topUpMerchantOrderNo: topUpMerchantOrderNo ?? card.topUpMerchantOrderNo }
+      : {}),
+    ...(activation
+      ? {
+          activation: {
+            route: activation.route,
+            merchantOrderNo: activation.merchantOrderNo,
+            ...(activation.workOrderNo ? { workOrderNo: activation.workOrderNo } : {}),
+          },
+        }
+      : {}),
     ...(onChain
-      ? { onChainDeposit: { walletOrderNo: onChain.walletOrderNo, address: onChain.address, receivedAmount: onChain.receivedAmount, currency: onChain.currency, ...(onChain.txHash ? { txHash: onChain.txHash } : {}) } }
+      ? {
+          onChainDeposit: {
+            walletOrderNo: onChain.walletOrderNo,
+            address: onChain.address,
+            receivedAmount: onChain.receivedAmount,
+            currency: onChain.currency,
+            ...(onChain.txHash ? { txHash: onChain.txHash } : {}),
+          },
+        }
       : {}),
     ...(balance && !onChain ? { balance } : {}),
   };

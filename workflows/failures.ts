@@ -5,7 +5,12 @@ import { FailureTypes } from '../domain/failure-types';
 import type { FailureSummary } from '../domain/workflow-types';
 
 export function failWith(type: string, message: string, details?: unknown): ApplicationFailure {
-  return ApplicationFailure.create({ type, message, nonRetryable: true, ...(details === undefined ? {} : { details: [details] }) });
+  return ApplicationFailure.create({
+    type,
+    message,
+    nonRetryable: true,
+    ...(details === undefined ? {} : { details: [details] }),
+  });
 }
 
 export function failIssues(type: string, issues: readonly FieldIssue[]): ApplicationFailure {
@@ -30,14 +35,20 @@ export function rootApplicationFailure(error: unknown): ApplicationFailure | und
  */
 export function isTimeout(error: unknown): boolean {
   if (!(error instanceof ActivityFailure)) return false;
-  return error.cause instanceof TimeoutFailure || (error.cause instanceof ApplicationFailure && error.cause.type === FailureTypes.stillWaiting);
+  return (
+    error.cause instanceof TimeoutFailure ||
+    (error.cause instanceof ApplicationFailure && error.cause.type === FailureTypes.stillWaiting)
+  );
 }
 
 /** A summary for progress queries, and a failure to rethrow that keeps the root type. */
 export function summarize(error: unknown): FailureSummary {
   const root = rootApplicationFailure(error);
   if (root) return { type: root.type ?? 'Error', message: root.message };
-  return { type: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) };
+  return {
+    type: error instanceof Error ? error.name : 'Error',
+    message: error instanceof Error ? error.message : String(error),
+  };
 }
 
 /** Re-raises a child's or activity's failure as this workflow's own, with the same type and message. */

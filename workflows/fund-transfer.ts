@@ -36,11 +36,18 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
   const { status, enter, fail, step } = trackStatus<FundTransferStatus>({ stage: 'validating' }, transferStatusQuery);
   if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.fundTransfer });
 
-  const { payer, payee } = await step(() => providerCalls.prepareTransfer({ payerAccountId: input.payerAccountId, payeeAccountId: input.payeeAccountId }));
+  const { payer, payee } = await step(() =>
+    providerCalls.prepareTransfer({ payerAccountId: input.payerAccountId, payeeAccountId: input.payeeAccountId }),
+  );
   const issues = transferIssues(input.type, input.amount, payer, payee, payer.digital);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
   const short = affordabilityIssue(payer.availableBalance, input.amount, payer.currency);
-  if (short) fail(failIssues(FailureTypes.insufficientBalance, [{ ...short, message: `account ${payer.accountId} ${short.message}` }]));
+  if (short)
+    fail(
+      failIssues(FailureTypes.insufficientBalance, [
+        { ...short, message: `account ${payer.accountId} ${short.message}` },
+      ]),
+    );
 
   const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, TRANSFER_STEP);
   status.merchantOrderNo = merchantOrderNo;
@@ -69,13 +76,30 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
         payeeAccountId: payee.accountId,
         poll: pollSettings(profile),
       }),
-    () => failWith(LifecycleFailureTypes.transferNotInLedger, `transfer ${merchantOrderNo} was sent but its ledger entries did not appear`),
+    () =>
+      failWith(
+        LifecycleFailureTypes.transferNotInLedger,
+        `transfer ${merchantOrderNo} was sent but its ledger entries did not appear`,
+      ),
   );
   for (const leg of [legs.payer, legs.payee]) {
     if (cmp(leg.amount, input.amount) !== 0) {
-      fail(failWith(LifecycleFailureTypes.transferNotInLedger, `transfer ${merchantOrderNo}: ledger entry ${leg.txId} of account ${leg.accountId} is ${leg.amount}, not ${input.amount}`));
+      fail(
+        failWith(
+          LifecycleFailureTypes.transferNotInLedger,
+          `transfer ${merchantOrderNo}: ledger entry ${leg.txId} of account ${leg.accountId} is ${leg.amount}, not ${input.amount}`,
+        ),
+      );
     }
   }
   enter('completed');
-  return { type: input.type, merchantOrderNo, amount: input.amount, currency: payer.currency, sent: sent.sent, payer: legs.payer, payee: legs.payee };
+  return {
+    type: input.type,
+    merchantOrderNo,
+    amount: input.amount,
+    currency: payer.currency,
+    sent: sent.sent,
+    payer: legs.payer,
+    payee: legs.payee,
+  };
 }

@@ -99,7 +99,12 @@ export class EventInbox {
     const entries = (this.holders[holderId] ??= []);
     entries.push({
       seq: ++this.counter,
-      value: { holderId, status: status as CardholderReview['status'], statusFlowLocation: location, ...(description ? { description } : {}) },
+      value: {
+        holderId,
+        status: status as CardholderReview['status'],
+        statusFlowLocation: location,
+        ...(description ? { description } : {}),
+      },
     });
     return true;
   }

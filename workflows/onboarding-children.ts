@@ -9,7 +9,12 @@ import { childStartAttributes, type StartAttributes } from '../domain/start-attr
 import type { WorkflowType } from '../domain/workflow-types';
 
 /** Runs `type` as a child with id `workflowId`; `args` is its one input object (plus `startAttributes`). */
-export function runChild<T>(type: WorkflowType, workflowId: string, start: StartAttributes, args: Record<string, unknown>): Promise<T> {
+export function runChild<T>(
+  type: WorkflowType,
+  workflowId: string,
+  start: StartAttributes,
+  args: Record<string, unknown>,
+): Promise<T> {
   return executeChild<(arg: unknown) => Promise<T>>(type, {
     workflowId,
     args: [{ ...args, startAttributes: start }],

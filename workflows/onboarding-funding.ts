@@ -29,8 +29,19 @@ export function transferToSharedAccount(t: SharedAccountTransfer): Promise<FundT
   return runChild<FundTransferResult>(
     WorkflowTypes.fundTransfer,
     t.workflowId,
-    { customerRef: t.customerRef, flow: Flows.fundTransfer, orderNos: [deriveMerchantOrderNo(t.workflowId, TRANSFER_STEP)] },
-    { type: 'TRANSFER', amount: t.amount, payerAccountId: t.payerAccountId, payeeAccountId: t.accountId, customerRef: t.customerRef, ...(t.wait ? { wait: t.wait } : {}) },
+    {
+      customerRef: t.customerRef,
+      flow: Flows.fundTransfer,
+      orderNos: [deriveMerchantOrderNo(t.workflowId, TRANSFER_STEP)],
+    },
+    {
+      type: 'TRANSFER',
+      amount: t.amount,
+      payerAccountId: t.payerAccountId,
+      payeeAccountId: t.accountId,
+      customerRef: t.customerRef,
+      ...(t.wait ? { wait: t.wait } : {}),
+    },
   );
 }
 
@@ -57,7 +68,11 @@ export function runOnChainFunding(c: OnChainChild): Promise<WalletFundingResult>
       ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}),
       ...(funding.txHash ? { txHash: funding.txHash } : {}),
       ...(funding.deadlineMs ? { deadlineMs: funding.deadlineMs } : {}),
-      cardDeposit: { cardNo: c.cardNo, cardTypeId: c.cardTypeId, ...(funding.depositAmount ? { amount: funding.depositAmount } : {}) },
+      cardDeposit: {
+        cardNo: c.cardNo,
+        cardTypeId: c.cardTypeId,
+        ...(funding.depositAmount ? { amount: funding.depositAmount } : {}),
+      },
       customerRef: c.customerRef,
       ...(c.wait ? { wait: c.wait } : {}),
     },
@@ -85,10 +100,17 @@ export class DepositStatusTracker {
     const funding = this.progress.funding;
     if (!this.match || !funding || event.category !== 'wallet_transaction_v2') return;
     const r = event.record;
-    const tx = { type: text(r, 'type') ?? '', destinationAddress: text(r, 'destinationAddress') ?? '', createTime: numeric(r, 'createTime') ?? 0, txHash: text(r, 'txHash') ?? null, txAmount: text(r, 'txAmount') ?? null };
+    const tx = {
+      type: text(r, 'type') ?? '',
+      destinationAddress: text(r, 'destinationAddress') ?? '',
+      createTime: numeric(r, 'createTime') ?? 0,
+      txHash: text(r, 'txHash') ?? null,
+      txAmount: text(r, 'txAmount') ?? null,
+    };
     const status = text(r, 'status');
     if (!status || STATUS_RANK[status] === undefined || !matchesDeposit(tx, this.match)) return;
-    if (funding.depositStatus !== undefined && (STATUS_RANK[funding.depositStatus] ?? -1) > (STATUS_RANK[status] ?? -1)) return;
+    if (funding.depositStatus !== undefined && (STATUS_RANK[funding.depositStatus] ?? -1) > (STATUS_RANK[status] ?? -1))
+      return;
     funding.depositStatus = status;
     const orderNo = text(r, 'orderNo');
     if (orderNo) funding.walletOrderNo = orderNo;

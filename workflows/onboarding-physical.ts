@@ -62,9 +62,17 @@ export class ActivationGate {
         'activateCard: this onboarding takes no activation request (not a physical card type, still validating, or the request came with the input)',
       );
     }
-    if (this.accepted) throw failWith(PhysicalOnboardingFailureTypes.activationNotExpected, `activateCard: an activation request (route ${this.accepted.route}) was already accepted`);
+    if (this.accepted)
+      throw failWith(
+        PhysicalOnboardingFailureTypes.activationNotExpected,
+        `activateCard: an activation request (route ${this.accepted.route}) was already accepted`,
+      );
     const parsed = OnboardingActivationRequestSchema.safeParse(request);
-    if (!parsed.success) throw failIssues(FailureTypes.invalidInput, parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+    if (!parsed.success)
+      throw failIssues(
+        FailureTypes.invalidInput,
+        parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      );
   }
 }
 
@@ -77,11 +85,21 @@ export interface ActivationChild {
 }
 
 /** Runs `physicalCardActivation` for the card; its merchantOrderNo is listed at start (webhook routing). */
-export function runActivation({ workflowId, cardNo, request, customerRef, wait }: ActivationChild): Promise<PhysicalCardActivationResult> {
+export function runActivation({
+  workflowId,
+  cardNo,
+  request,
+  customerRef,
+  wait,
+}: ActivationChild): Promise<PhysicalCardActivationResult> {
   const step = request.route === 'activation_code' ? ACTIVATION_STEPS.activate : ACTIVATION_STEPS.workOrder;
   const route =
     request.route === 'activation_code'
-      ? { route: request.route, sealedPin: request.sealedPin, ...(request.noPinPaymentAmount === undefined ? {} : { noPinPaymentAmount: request.noPinPaymentAmount }) }
+      ? {
+          route: request.route,
+          sealedPin: request.sealedPin,
+          ...(request.noPinPaymentAmount === undefined ? {} : { noPinPaymentAmount: request.noPinPaymentAmount }),
+        }
       : { route: request.route, workOrder: request.workOrder };
   return runChild<PhysicalCardActivationResult>(
     WorkflowTypes.physicalCardActivation,

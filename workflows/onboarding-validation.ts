@@ -32,19 +32,37 @@ export interface ValidatedOnboarding {
   depositAddress?: DepositAddress;
 }
 
-export async function validateOnboarding(input: OnboardingInput, fail: (failure: ApplicationFailure) => never): Promise<ValidatedOnboarding> {
+export async function validateOnboarding(
+  input: OnboardingInput,
+  fail: (failure: ApplicationFailure) => never,
+): Promise<ValidatedOnboarding> {
   const info = workflowInfo();
   const parsed = OnboardingInputSchema.safeParse(input);
   if (!parsed.success) {
-    fail(failIssues(FailureTypes.invalidInput, parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))));
+    fail(
+      failIssues(
+        FailureTypes.invalidInput,
+        parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      ),
+    );
   }
   if (!info.workflowId.endsWith(`-${input.customerRef}`)) {
-    fail(failWith(FailureTypes.invalidInput, `customerRef: ${input.customerRef} does not match workflow id ${info.workflowId}`));
+    fail(
+      failWith(
+        FailureTypes.invalidInput,
+        `customerRef: ${input.customerRef} does not match workflow id ${info.workflowId}`,
+      ),
+    );
   }
-  const legacyTopUp = input.budgetTopUp !== undefined && input.funding === undefined && !patched(BUDGET_TOP_UP_AS_FUNDING);
+  const legacyTopUp =
+    input.budgetTopUp !== undefined && input.funding === undefined && !patched(BUDGET_TOP_UP_AS_FUNDING);
   const requested = fundingOf(input);
-  const chargedAccountId = requested.source === 'shared_account' && !legacyTopUp ? requested.accountId : input.accountId;
-  const { cardType, account } = await providerCalls.prepareOnboarding({ cardTypeId: input.cardTypeId, ...(chargedAccountId ? { accountId: chargedAccountId } : {}) });
+  const chargedAccountId =
+    requested.source === 'shared_account' && !legacyTopUp ? requested.accountId : input.accountId;
+  const { cardType, account } = await providerCalls.prepareOnboarding({
+    cardTypeId: input.cardTypeId,
+    ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
+  });
 
   const planned = planOnboarding(input, cardType);
   if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
@@ -53,7 +71,10 @@ export async function validateOnboarding(input: OnboardingInput, fail: (failure:
 
   if (plan.funding.source === 'shared_account') {
     const { payerAccountId } = plan.funding;
-    const payer = await providerCalls.getAccountBalance({ ...(payerAccountId ? { accountId: payerAccountId } : {}), currency: cardType.rechargeCurrency });
+    const payer = await providerCalls.getAccountBalance({
+      ...(payerAccountId ? { accountId: payerAccountId } : {}),
+      currency: cardType.rechargeCurrency,
+    });
     const transfer = planSharedAccountTransfer(plan.funding, plan.needed, payer, account);
     if (transfer.issues.length) fail(failIssues(FailureTypes.invalidInput, transfer.issues));
     if (transfer.shortfalls.length) fail(failIssues(FailureTypes.insufficientBalance, transfer.shortfalls));
@@ -62,12 +83,22 @@ export async function validateOnboarding(input: OnboardingInput, fail: (failure:
   // on_chain: the merchant pays only the card (fee, and the initial deposit a card type requires at creation).
   const needed = plan.funding.source === 'on_chain' ? plan.creation.total : plan.needed;
   const short = affordabilityIssue(account.availableBalance, needed, account.currency, 'initialDeposit');
-  if (short) fail(failIssues(FailureTypes.insufficientBalance, [{ ...short, message: `account ${account.accountId} ${short.message}` }]));
+  if (short)
+    fail(
+      failIssues(FailureTypes.insufficientBalance, [
+        { ...short, message: `account ${account.accountId} ${short.message}` },
+      ]),
+    );
   if (plan.funding.source !== 'on_chain') return { cardType, plan, legacyTopUp };
   // The coin must take deposits (spec: Coin enabled, enableDeposit) before a card is made for it.
   // Finding or creating the merchant's address moves no money and is reused by walletFunding.
   try {
-    return { cardType, plan, legacyTopUp, depositAddress: await providerCalls.prepareDepositAddress({ coinKey: plan.funding.coinKey }) };
+    return {
+      cardType,
+      plan,
+      legacyTopUp,
+      depositAddress: await providerCalls.prepareDepositAddress({ coinKey: plan.funding.coinKey }),
+    };
   } catch (error) {
     const { type, message } = summarize(error);
     return fail(failWith(type, message.startsWith('coinKey:') ? `funding.${message}` : message));

@@ -32,11 +32,17 @@ const FINAL = ['success', 'fail'];
 /** How long the card may take to show Normal once activation is accepted. */
 const CONFIRM_DEADLINE_MS = 24 * 60 * 60 * 1000;
 
-export async function physicalCardActivation(input: PhysicalCardActivationInput & StartedWith): Promise<PhysicalCardActivationResult> {
+export async function physicalCardActivation(
+  input: PhysicalCardActivationInput & StartedWith,
+): Promise<PhysicalCardActivationResult> {
   const info = workflowInfo();
   const attributes = new Attributes(input.startAttributes);
   const events = new RecordInbox(['card_3ds', 'physical_card', 'work']);
-  const { status, enter, fail, step } = trackStatus<PhysicalCardActivationStatus>({ stage: 'validating', route: input.route }, activationStatusQuery, events);
+  const { status, enter, fail, step } = trackStatus<PhysicalCardActivationStatus>(
+    { stage: 'validating', route: input.route },
+    activationStatusQuery,
+    events,
+  );
 
   const issues = activationInputIssues(input);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
@@ -48,7 +54,10 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
   const quickWait = cardOperationWait(input.wait);
 
   const card = await step(() => providerCalls.getCardStatus({ cardNo }));
-  const done = (merchantOrderNo: string, extra: Partial<PhysicalCardActivationResult> = {}): PhysicalCardActivationResult => {
+  const done = (
+    merchantOrderNo: string,
+    extra: Partial<PhysicalCardActivationResult> = {},
+  ): PhysicalCardActivationResult => {
     enter('completed');
     return { cardNo, route: input.route, merchantOrderNo, cardStatus: 'Normal', ...extra };
   };
@@ -57,18 +66,41 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
     const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ACTIVATION_STEPS.activate);
     status.merchantOrderNo = merchantOrderNo;
     if (card.status === 'Normal') return done(merchantOrderNo);
-    if (card.status !== 'un_activated') fail(failWith(LifecycleFailureTypes.operationNotAllowed, `card ${cardNo} is ${card.status}; only an un_activated card can be activated`));
+    if (card.status !== 'un_activated')
+      fail(
+        failWith(
+          LifecycleFailureTypes.operationNotAllowed,
+          `card ${cardNo} is ${card.status}; only an un_activated card can be activated`,
+        ),
+      );
 
     enter('awaiting_code');
     const codeFromEvent = (): ActivationCodeRef | undefined => {
-      const record = events.latest('card_3ds', (r) => text(r, 'cardNo') === cardNo && text(r, 'type') === 'activation_code' && (numeric(r, 'expirationTime') ?? 0) > Date.now());
+      const record = events.latest(
+        'card_3ds',
+        (r) =>
+          text(r, 'cardNo') === cardNo &&
+          text(r, 'type') === 'activation_code' &&
+          (numeric(r, 'expirationTime') ?? 0) > Date.now(),
+      );
       const tradeNo = record && text(record, 'tradeNo');
-      return record && tradeNo ? { tradeNo, transactionTime: numeric(record, 'transactionTime') ?? 0, expirationTime: numeric(record, 'expirationTime') ?? 0 } : undefined;
+      return record && tradeNo
+        ? {
+            tradeNo,
+            transactionTime: numeric(record, 'transactionTime') ?? 0,
+            expirationTime: numeric(record, 'expirationTime') ?? 0,
+          }
+        : undefined;
     };
     const codeCalls = longPollCalls(slowWait, deadlineAt - Date.now());
     const code = await step(
-      () => raceSignalAndPoll(codeFromEvent, () => codeCalls.awaitActivationCode({ cardNo, poll: pollSettings(slowWait) })),
-      () => failWith(LifecycleFailureTypes.activationCodeTimeout, `no activation code arrived for card ${cardNo} before the deadline`),
+      () =>
+        raceSignalAndPoll(codeFromEvent, () => codeCalls.awaitActivationCode({ cardNo, poll: pollSettings(slowWait) })),
+      () =>
+        failWith(
+          LifecycleFailureTypes.activationCodeTimeout,
+          `no activation code arrived for card ${cardNo} before the deadline`,
+        ),
     );
     status.activationCodeTradeNo = code.tradeNo;
 
@@ -83,20 +115,47 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
         ...(input.noPinPaymentAmount === undefined ? {} : { noPinPaymentAmount: input.noPinPaymentAmount }),
       }),
     );
-    if (outcome.status === 'fail') fail(failWith(FailureTypes.operationFailed, `activation ${merchantOrderNo} failed: ${outcome.remark ?? 'no description'}`));
+    if (outcome.status === 'fail')
+      fail(
+        failWith(
+          FailureTypes.operationFailed,
+          `activation ${merchantOrderNo} failed: ${outcome.remark ?? 'no description'}`,
+        ),
+      );
 
     enter('confirming');
     if (outcome.status !== 'success') {
       const resultFromEvent = () => {
-        const record = events.latest('physical_card', (r) => text(r, 'merchantOrderNo') === merchantOrderNo && FINAL.includes(text(r, 'status') ?? ''));
+        const record = events.latest(
+          'physical_card',
+          (r) => text(r, 'merchantOrderNo') === merchantOrderNo && FINAL.includes(text(r, 'status') ?? ''),
+        );
         return record ? { status: text(record, 'status') as string, remark: text(record, 'remark') } : undefined;
       };
       const confirmCalls = longPollCalls(quickWait, CONFIRM_DEADLINE_MS);
       const confirmed = await step(
-        () => raceSignalAndPoll(resultFromEvent, async () => ({ status: (await confirmCalls.awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(quickWait) })).status === 'Normal' ? 'success' : 'fail', remark: undefined })),
-        () => failWith(LifecycleFailureTypes.activationNotConfirmed, `card ${cardNo} did not become Normal after activation ${merchantOrderNo}`),
+        () =>
+          raceSignalAndPoll(resultFromEvent, async () => ({
+            status:
+              (await confirmCalls.awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(quickWait) }))
+                .status === 'Normal'
+                ? 'success'
+                : 'fail',
+            remark: undefined,
+          })),
+        () =>
+          failWith(
+            LifecycleFailureTypes.activationNotConfirmed,
+            `card ${cardNo} did not become Normal after activation ${merchantOrderNo}`,
+          ),
       );
-      if (confirmed.status !== 'success') fail(failWith(FailureTypes.operationFailed, `activation ${merchantOrderNo} failed: ${confirmed.remark ?? 'no description'}`));
+      if (confirmed.status !== 'success')
+        fail(
+          failWith(
+            FailureTypes.operationFailed,
+            `activation ${merchantOrderNo} failed: ${confirmed.remark ?? 'no description'}`,
+          ),
+        );
     }
     return done(merchantOrderNo);
   }
@@ -106,13 +165,29 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
   status.merchantOrderNo = merchantOrderNo;
   const order = input.workOrder as NonNullable<PhysicalCardActivationInput['workOrder']>;
   if (card.status === 'Normal') return done(merchantOrderNo);
-  if (card.status !== 'un_activated') fail(failWith(LifecycleFailureTypes.operationNotAllowed, `card ${cardNo} is ${card.status}; only an un_activated card can be activated`));
+  if (card.status !== 'un_activated')
+    fail(
+      failWith(
+        LifecycleFailureTypes.operationNotAllowed,
+        `card ${cardNo} is ${card.status}; only an un_activated card can be activated`,
+      ),
+    );
 
   enter('uploading');
   const fileIds: string[] = [];
   for (const file of order.files) {
     if ('fileId' in file) fileIds.push(file.fileId);
-    else fileIds.push((await step(() => providerCalls.uploadStoredFile({ ref: file.ref, ...(file.contentType ? { contentType: file.contentType } : {}) }))).fileId);
+    else
+      fileIds.push(
+        (
+          await step(() =>
+            providerCalls.uploadStoredFile({
+              ref: file.ref,
+              ...(file.contentType ? { contentType: file.contentType } : {}),
+            }),
+          )
+        ).fileId,
+      );
   }
 
   enter('submitting');
@@ -133,27 +208,48 @@ export async function physicalCardActivation(input: PhysicalCardActivationInput 
   enter('awaiting_work_order');
   if (!FINAL.includes(workOrder.tradeStatus)) {
     const fromEvent = (): WorkOrderState | undefined => {
-      const record = events.latest('work', (r) => text(r, 'merchantOrderNo') === merchantOrderNo && FINAL.includes(text(r, 'tradeStatus') ?? ''));
+      const record = events.latest(
+        'work',
+        (r) => text(r, 'merchantOrderNo') === merchantOrderNo && FINAL.includes(text(r, 'tradeStatus') ?? ''),
+      );
       if (!record) return undefined;
       const description = text(record, 'description') ?? text(record, 'remark');
-      return { merchantOrderNo, orderNo: text(record, 'orderNo') ?? workOrder.orderNo, tradeStatus: text(record, 'tradeStatus') as WorkOrderState['tradeStatus'], ...(description ? { description } : {}) };
+      return {
+        merchantOrderNo,
+        orderNo: text(record, 'orderNo') ?? workOrder.orderNo,
+        tradeStatus: text(record, 'tradeStatus') as WorkOrderState['tradeStatus'],
+        ...(description ? { description } : {}),
+      };
     };
     const calls = longPollCalls(slowWait, deadlineAt - Date.now());
     workOrder = await step(
       () => raceSignalAndPoll(fromEvent, () => calls.awaitWorkOrder({ merchantOrderNo, poll: pollSettings(slowWait) })),
-      () => failWith(LifecycleFailureTypes.activationNotConfirmed, `work order ${workOrder.orderNo} was not decided before the deadline`),
+      () =>
+        failWith(
+          LifecycleFailureTypes.activationNotConfirmed,
+          `work order ${workOrder.orderNo} was not decided before the deadline`,
+        ),
     );
     status.workOrderStatus = workOrder.tradeStatus;
   }
   if (workOrder.tradeStatus === 'fail') {
-    fail(failWith(FailureTypes.operationFailed, `work order ${workOrder.orderNo} failed: ${workOrder.description ?? 'no description'}`));
+    fail(
+      failWith(
+        FailureTypes.operationFailed,
+        `work order ${workOrder.orderNo} failed: ${workOrder.description ?? 'no description'}`,
+      ),
+    );
   }
 
   enter('confirming');
   const confirmCalls = longPollCalls(quickWait, CONFIRM_DEADLINE_MS);
   await step(
     () => confirmCalls.awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(quickWait) }),
-    () => failWith(LifecycleFailureTypes.activationNotConfirmed, `card ${cardNo} did not become Normal after work order ${workOrder.orderNo}`),
+    () =>
+      failWith(
+        LifecycleFailureTypes.activationNotConfirmed,
+        `card ${cardNo} did not become Normal after work order ${workOrder.orderNo}`,
+      ),
   );
   return done(merchantOrderNo, { workOrderNo: workOrder.orderNo, fileIds });
 }

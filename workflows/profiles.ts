@@ -40,7 +40,11 @@ export const providerCalls = proxyActivities<CardflowActivities>(PROVIDER_CALL);
 export function resolveWait(base: WaitProfile, override: Partial<WaitProfile> | undefined): WaitProfile {
   const merged = { ...base, ...override };
   const ceiling = Math.max(1, Math.floor(merged.heartbeatTimeoutMs / 2));
-  return { ...merged, maxPollMs: Math.min(merged.maxPollMs, ceiling), firstPollMs: Math.min(merged.firstPollMs, ceiling) };
+  return {
+    ...merged,
+    maxPollMs: Math.min(merged.maxPollMs, ceiling),
+    firstPollMs: Math.min(merged.firstPollMs, ceiling),
+  };
 }
 
 export function cardOperationWait(overrides: WaitOverrides | undefined): WaitProfile {
@@ -72,5 +76,10 @@ export function longPollCalls(profile: WaitProfile, scheduleToCloseMs?: number) 
 
 /** The poll settings the long-poll activity takes from a profile. */
 export function pollSettings(profile: WaitProfile) {
-  return { firstPollMs: profile.firstPollMs, maxPollMs: profile.maxPollMs, backoff: profile.backoff, attemptMs: profile.attemptMs };
+  return {
+    firstPollMs: profile.firstPollMs,
+    maxPollMs: profile.maxPollMs,
+    backoff: profile.backoff,
+    attemptMs: profile.attemptMs,
+  };
 }

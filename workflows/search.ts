@@ -7,7 +7,13 @@
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { orderNosKey, type StartAttributes } from '../domain/start-attributes';
-import { CardflowCardNo, CardflowCustomerRef, CardflowFlow, CardflowHolderId, CardflowStage } from '../domain/search-attributes';
+import {
+  CardflowCardNo,
+  CardflowCustomerRef,
+  CardflowFlow,
+  CardflowHolderId,
+  CardflowStage,
+} from '../domain/search-attributes';
 import type { Flow } from '../domain/workflow-types';
 
 export interface AttributeChanges {
@@ -18,7 +24,13 @@ export interface AttributeChanges {
   cardNo?: string;
 }
 
-const KEYS = { customerRef: CardflowCustomerRef, flow: CardflowFlow, stage: CardflowStage, holderId: CardflowHolderId, cardNo: CardflowCardNo } as const;
+const KEYS = {
+  customerRef: CardflowCustomerRef,
+  flow: CardflowFlow,
+  stage: CardflowStage,
+  holderId: CardflowHolderId,
+  cardNo: CardflowCardNo,
+} as const;
 
 /**
  * The input field a starter fills with what it set as `typedSearchAttributes` at start, so the

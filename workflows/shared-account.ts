@@ -9,6 +9,7 @@ import { Attributes, isChild, type StartedWith } from './search';
 export async function sharedAccount(input: SharedAccountInput & StartedWith): Promise<SharedAccountResult> {
   const accountName = typeof input.accountName === 'string' ? input.accountName.trim() : '';
   if (!accountName) throw failWith(FailureTypes.invalidInput, 'accountName: is required');
-  if (!isChild()) new Attributes(input.startAttributes).set({ customerRef: input.customerRef, flow: Flows.sharedAccount });
+  if (!isChild())
+    new Attributes(input.startAttributes).set({ customerRef: input.customerRef, flow: Flows.sharedAccount });
   return providerCalls.ensureSharedAccount({ accountName });
 }

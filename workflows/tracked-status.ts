@@ -38,7 +38,11 @@ export interface StatusTracker<S extends StageStatus> {
  * Registers the provider-event signal (when an `inbox` is given; without one, signals stay
  * unhandled as before) and then the status query, and returns the tracker of `status`.
  */
-export function trackStatus<S extends StageStatus>(status: S, query: QueryDefinition<S>, inbox?: ProviderEventSink): StatusTracker<S> {
+export function trackStatus<S extends StageStatus>(
+  status: S,
+  query: QueryDefinition<S>,
+  inbox?: ProviderEventSink,
+): StatusTracker<S> {
   if (inbox) setHandler(providerEventSignal, (event) => void inbox.add(event));
   setHandler(query, () => status);
   const fail = (failure: ApplicationFailure): never => {

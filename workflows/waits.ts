@@ -31,14 +31,21 @@ export async function raceSignalAndPoll<T>(fromSignal: () => T | undefined, poll
 }
 
 /** The operation of `initial.merchantOrderNo` in a final status (success or fail). */
-export async function waitForCardOperation(inbox: EventInbox, initial: CardOperation, profile: WaitProfile): Promise<CardOperation> {
+export async function waitForCardOperation(
+  inbox: EventInbox,
+  initial: CardOperation,
+  profile: WaitProfile,
+): Promise<CardOperation> {
   const key = initial.merchantOrderNo;
   inbox.markSeen('card_transaction', key, initial.status);
   if (OPERATION_FINAL.includes(initial.status)) return initial;
   const fromSignal = () => inbox.finalOperation(key);
-  if (await condition(() => fromSignal() !== undefined, profile.firstPollMs)) return merge(initial, fromSignal() as CardOperation);
+  if (await condition(() => fromSignal() !== undefined, profile.firstPollMs))
+    return merge(initial, fromSignal() as CardOperation);
   const calls = longPollCalls(profile);
-  const final = await raceSignalAndPoll(fromSignal, () => calls.awaitCardOperation({ merchantOrderNo: key, poll: pollSettings(profile) }));
+  const final = await raceSignalAndPoll(fromSignal, () =>
+    calls.awaitCardOperation({ merchantOrderNo: key, poll: pollSettings(profile) }),
+  );
   inbox.markSeen('card_transaction', key, final.status);
   return merge(initial, final);
 }

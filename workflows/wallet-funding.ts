@@ -39,15 +39,20 @@ const FINAL = ['success', 'fail'];
 function inputIssues(input: WalletFundingInput): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const amount = (path: string, value: string | undefined) => {
-    if (value !== undefined && (typeof value !== 'string' || !AMOUNT_RE.test(value) || cmp(value, '0') <= 0)) issues.push({ path, message: 'must be a decimal string greater than 0' });
+    if (value !== undefined && (typeof value !== 'string' || !AMOUNT_RE.test(value) || cmp(value, '0') <= 0))
+      issues.push({ path, message: 'must be a decimal string greater than 0' });
   };
-  if (typeof input.coinKey !== 'string' || input.coinKey === '') issues.push({ path: 'coinKey', message: 'is required' });
+  if (typeof input.coinKey !== 'string' || input.coinKey === '')
+    issues.push({ path: 'coinKey', message: 'is required' });
   amount('expectedAmount', input.expectedAmount);
   amount('transfer.amount', input.transfer?.amount);
   amount('cardDeposit.amount', input.cardDeposit?.amount);
-  if (input.transfer && !/^\d{1,19}$/.test(input.transfer.payeeAccountId ?? '')) issues.push({ path: 'transfer.payeeAccountId', message: 'must be an account id of digits' });
-  if (input.cardDeposit && !input.cardDeposit.cardNo) issues.push({ path: 'cardDeposit.cardNo', message: 'is required' });
-  if (input.cardDeposit && !/^\d{1,19}$/.test(input.cardDeposit.cardTypeId ?? '')) issues.push({ path: 'cardDeposit.cardTypeId', message: 'must be a card type id of digits' });
+  if (input.transfer && !/^\d{1,19}$/.test(input.transfer.payeeAccountId ?? ''))
+    issues.push({ path: 'transfer.payeeAccountId', message: 'must be an account id of digits' });
+  if (input.cardDeposit && !input.cardDeposit.cardNo)
+    issues.push({ path: 'cardDeposit.cardNo', message: 'is required' });
+  if (input.cardDeposit && !/^\d{1,19}$/.test(input.cardDeposit.cardTypeId ?? ''))
+    issues.push({ path: 'cardDeposit.cardTypeId', message: 'must be a card type id of digits' });
   return issues;
 }
 
@@ -55,7 +60,11 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   const info = workflowInfo();
   const attributes = new Attributes(input.startAttributes);
   const events = new RecordInbox(['wallet_transaction_v2']);
-  const { status, enter, fail, step } = trackStatus<WalletFundingStatus>({ stage: 'validating' }, fundingStatusQuery, events);
+  const { status, enter, fail, step } = trackStatus<WalletFundingStatus>(
+    { stage: 'validating' },
+    fundingStatusQuery,
+    events,
+  );
 
   const issues = inputIssues(input);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
@@ -77,7 +86,13 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   };
   const fromEvent = (): WalletDeposit | undefined => {
     const record = events.latest('wallet_transaction_v2', (r) => {
-      const tx = { type: text(r, 'type') ?? '', destinationAddress: text(r, 'destinationAddress') ?? '', createTime: numeric(r, 'createTime') ?? 0, txHash: text(r, 'txHash') ?? null, txAmount: text(r, 'txAmount') ?? null };
+      const tx = {
+        type: text(r, 'type') ?? '',
+        destinationAddress: text(r, 'destinationAddress') ?? '',
+        createTime: numeric(r, 'createTime') ?? 0,
+        txHash: text(r, 'txHash') ?? null,
+        txAmount: text(r, 'txAmount') ?? null,
+      };
       return matchesDeposit(tx, match) && FINAL.includes(text(r, 'status') ?? '');
     });
     if (!record) return undefined;
@@ -99,16 +114,26 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   const calls = longPollCalls(profile, deadlineMs);
   const deposit = await step(
     () => raceSignalAndPoll(fromEvent, () => calls.awaitWalletDeposit({ match, poll: pollSettings(profile) })),
-    () => failWith(LifecycleFailureTypes.depositExpired, `no ${input.coinKey} deposit to ${address.address} succeeded within ${Math.round(deadlineMs / 1000)} s; nothing was moved`),
+    () =>
+      failWith(
+        LifecycleFailureTypes.depositExpired,
+        `no ${input.coinKey} deposit to ${address.address} succeeded within ${Math.round(deadlineMs / 1000)} s; nothing was moved`,
+      ),
   );
   status.walletOrderNo = deposit.orderNo;
   status.depositStatus = deposit.status;
   if (deposit.status === 'fail') {
-    fail(failWith(LifecycleFailureTypes.depositFailed, `deposit ${deposit.orderNo} failed: ${deposit.message ?? 'no reason given'}; nothing was moved`));
+    fail(
+      failWith(
+        LifecycleFailureTypes.depositFailed,
+        `deposit ${deposit.orderNo} failed: ${deposit.message ?? 'no reason given'}; nothing was moved`,
+      ),
+    );
   }
   const credit = deposit.receivedAmount;
   status.receivedAmount = credit;
-  if (cmp(credit, '0') <= 0) fail(failWith(LifecycleFailureTypes.depositFailed, `deposit ${deposit.orderNo} credited nothing after fees`));
+  if (cmp(credit, '0') <= 0)
+    fail(failWith(LifecycleFailureTypes.depositFailed, `deposit ${deposit.orderNo} credited nothing after fees`));
 
   const result: WalletFundingResult = {
     coinKey: address.coinKey,
@@ -126,12 +151,21 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   if (input.transfer) {
     enter('transferring');
     const amount = input.transfer.amount ?? credit;
-    if (cmp(amount, credit) > 0) fail(failIssues(FailureTypes.invalidInput, [{ path: 'transfer.amount', message: `${amount} exceeds the credited ${credit}` }]));
+    if (cmp(amount, credit) > 0)
+      fail(
+        failIssues(FailureTypes.invalidInput, [
+          { path: 'transfer.amount', message: `${amount} exceeds the credited ${credit}` },
+        ]),
+      );
     const wallet = await step(() => providerCalls.getAccountBalance({ currency: deposit.receivedCurrency }));
     const transferId = `${info.workflowId}/transfer`;
     const transferKey = deriveMerchantOrderNo(transferId, TRANSFER_STEP);
     attributes.addOrderNo(transferKey);
-    const transferStart: StartAttributes = { flow: Flows.fundTransfer, orderNos: [transferKey], ...(input.customerRef ? { customerRef: input.customerRef } : {}) };
+    const transferStart: StartAttributes = {
+      flow: Flows.fundTransfer,
+      orderNos: [transferKey],
+      ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+    };
     const transfer = await step(() =>
       executeChild<(arg: unknown) => Promise<FundTransferResult>>(WorkflowTypes.fundTransfer, {
         workflowId: transferId,
@@ -161,11 +195,22 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
     const cardType = await step(() => providerCalls.getCardType({ cardTypeId: target.cardTypeId }));
     const amount = target.amount ?? maxDepositFor(available, cardType);
     if (amount === undefined) {
-      fail(failIssues(FailureTypes.notEligible, [{ path: 'cardDeposit', message: `${available} does not cover the card type's minimum deposit ${cardType.rechargeMinQuota} plus its fee` }]));
+      fail(
+        failIssues(FailureTypes.notEligible, [
+          {
+            path: 'cardDeposit',
+            message: `${available} does not cover the card type's minimum deposit ${cardType.rechargeMinQuota} plus its fee`,
+          },
+        ]),
+      );
     }
     const depositId = `${info.workflowId}/deposit`;
     const depositKey = deriveMerchantOrderNo(depositId, ORDER_STEPS.cardDeposit);
-    const depositStart: StartAttributes = { flow: Flows.cardDeposit, orderNos: [depositKey], ...(input.customerRef ? { customerRef: input.customerRef } : {}) };
+    const depositStart: StartAttributes = {
+      flow: Flows.cardDeposit,
+      orderNos: [depositKey],
+      ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+    };
     const deposited = await step(() =>
       executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
         workflowId: depositId,

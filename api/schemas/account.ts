@@ -9,7 +9,16 @@ import {
   PAGE_SIZE_MAX,
   TRANSFER_TYPES,
 } from '../rules';
-import { checkTimeRange, merchantOrderNo, oneOf, pageNum, pageSize, reqPositiveAmount, requiredText, timestamp } from './fields';
+import {
+  checkTimeRange,
+  merchantOrderNo,
+  oneOf,
+  pageNum,
+  pageSize,
+  reqPositiveAmount,
+  requiredText,
+  timestamp,
+} from './fields';
 import { decimal, int, longId, reqLong } from './primitives';
 
 export const AccountSchema = z.object({

@@ -219,13 +219,9 @@ const idvFields = {
   ipAddress: ipv4,
 };
 
-export const CreateCardholderIdvRequestSchema = z
-  .object({ ...createKeys, ...idvFields })
-  .superRefine(checkFullName);
+export const CreateCardholderIdvRequestSchema = z.object({ ...createKeys, ...idvFields }).superRefine(checkFullName);
 
-export const UpdateCardholderIdvRequestSchema = z
-  .object({ ...updateKeys, ...idvFields })
-  .superRefine(checkFullName);
+export const UpdateCardholderIdvRequestSchema = z.object({ ...updateKeys, ...idvFields }).superRefine(checkFullName);
 
 // ---------------------------------------------------------------------------
 // Query

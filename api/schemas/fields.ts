@@ -46,10 +46,9 @@ export const reqPositiveAmount = reqDecimal.refine((n) => new Decimal(n.value).g
 
 /** BigDecimal amount within [min, max] inclusive. */
 export function reqAmountBetween(min: string, max: string) {
-  return reqDecimal.refine(
-    (n: LosslessNumber) => new Decimal(n.value).gte(min) && new Decimal(n.value).lte(max),
-    { message: `must be between ${min} and ${max}` },
-  );
+  return reqDecimal.refine((n: LosslessNumber) => new Decimal(n.value).gte(min) && new Decimal(n.value).lte(max), {
+    message: `must be between ${min} and ${max}`,
+  });
 }
 
 export const pin = z.string({ error: 'is required (a string)' }).regex(PIN_RE, { message: 'must be exactly 6 digits' });
@@ -71,7 +70,9 @@ export const email = z
   .string({ error: 'is required (a string)' })
   .regex(EMAIL_RE, { message: 'must be an email address such as name@example.com' });
 
-export const ipv4 = z.string({ error: 'is required (a string)' }).regex(IPV4_RE, { message: 'must be an IPv4 address' });
+export const ipv4 = z
+  .string({ error: 'is required (a string)' })
+  .regex(IPV4_RE, { message: 'must be an IPv4 address' });
 
 export const alpha2 = z
   .string({ error: 'is required (a string)' })

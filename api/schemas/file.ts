@@ -42,7 +42,11 @@ export const FileUploadRequestSchema = z.object({
       if (!byExt) ctx.addIssue({ code: 'custom', path: ['filename'], message: `extension must be one of ${allowed}` });
       const byType = kindByContentType(file.contentType);
       if (!byType) {
-        ctx.addIssue({ code: 'custom', path: ['contentType'], message: `content type must be one of ${UPLOAD_KINDS.map((k) => k.contentType).join(', ')}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['contentType'],
+          message: `content type must be one of ${UPLOAD_KINDS.map((k) => k.contentType).join(', ')}`,
+        });
       }
       const byMagic = sniffUploadKind(file.data);
       if (!byMagic) ctx.addIssue({ code: 'custom', path: ['data'], message: `content is not a ${allowed} file` });
@@ -53,9 +57,14 @@ export const FileUploadRequestSchema = z.object({
           message: `extension (${byExt}), content type (${byType}) and content (${byMagic}) must agree`,
         });
       }
-      if (file.data.byteLength === 0) ctx.addIssue({ code: 'custom', path: ['data'], message: 'file must not be empty' });
+      if (file.data.byteLength === 0)
+        ctx.addIssue({ code: 'custom', path: ['data'], message: 'file must not be empty' });
       if (file.data.byteLength > UPLOAD_MAX_BYTES) {
-        ctx.addIssue({ code: 'custom', path: ['data'], message: `size must be at most ${UPLOAD_MAX_BYTES} bytes (2 MiB)` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['data'],
+          message: `size must be at most ${UPLOAD_MAX_BYTES} bytes (2 MiB)`,
+        });
       }
     }),
 });

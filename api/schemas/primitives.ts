@@ -58,7 +58,9 @@ const DECIMAL_STRING_RULE = 'must be a decimal string such as "10.50" (JS number
  * wire); refuses a JS number, which may already have lost digits.
  */
 export const reqDecimal = z
-  .union([z.string({ error: DECIMAL_STRING_RULE }), z.instanceof(LosslessNumber)], { error: typeError(DECIMAL_STRING_RULE) })
+  .union([z.string({ error: DECIMAL_STRING_RULE }), z.instanceof(LosslessNumber)], {
+    error: typeError(DECIMAL_STRING_RULE),
+  })
   .transform((v) => plainDigits(String(v).trim()))
   .refine((s) => DECIMAL_RE.test(s), { message: 'must be a decimal string such as "10.50"' })
   .transform((s) => new LosslessNumber(s));

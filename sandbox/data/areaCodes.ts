@@ -43,10 +43,12 @@ const ROWS: [string, string, string, boolean][] = [
   ['+234', 'Nigeria', 'NG', false],
 ];
 
-export const MOBILE_AREA_CODES: readonly MobileAreaCode[] = ROWS.map(([code, name, areaCode, enableGlobalTransfer]) => ({
-  code,
-  name,
-  areaCode,
-  language: 'en_US',
-  enableGlobalTransfer,
-}));
+export const MOBILE_AREA_CODES: readonly MobileAreaCode[] = ROWS.map(
+  ([code, name, areaCode, enableGlobalTransfer]) => ({
+    code,
+    name,
+    areaCode,
+    language: 'en_US',
+    enableGlobalTransfer,
+  }),
+);

@@ -62,9 +62,79 @@ export interface CardTypeDef {
   crossBorderFeeRate: string;
 }
 
-const WIDE_REGIONS = ['US', 'GB', 'HK', 'SG', 'DE', 'FR', 'JP', 'CA', 'AU', 'NL', 'ES', 'IT', 'CH', 'AE', 'KR', 'TW', 'MY', 'TH', 'PH', 'ID', 'VN', 'BR', 'MX', 'NZ', 'IE', 'SE', 'PT', 'PL', 'CN'];
-const WIDE_AREA_CODES = ['+1', '+44', '+852', '+65', '+49', '+33', '+81', '+61', '+31', '+34', '+39', '+41', '+971', '+82', '+886', '+60', '+66', '+63', '+62', '+84', '+55', '+52', '+64', '+353', '+46', '+351', '+48', '+86'];
-const COMMON_SUPPORT = ['Amazon', 'Google Ads', 'Facebook Ads', 'Apple', 'Netflix', 'Spotify', 'AWS', 'Shopify', 'Alibaba', 'Microsoft'];
+const WIDE_REGIONS = [
+  'US',
+  'GB',
+  'HK',
+  'SG',
+  'DE',
+  'FR',
+  'JP',
+  'CA',
+  'AU',
+  'NL',
+  'ES',
+  'IT',
+  'CH',
+  'AE',
+  'KR',
+  'TW',
+  'MY',
+  'TH',
+  'PH',
+  'ID',
+  'VN',
+  'BR',
+  'MX',
+  'NZ',
+  'IE',
+  'SE',
+  'PT',
+  'PL',
+  'CN',
+];
+const WIDE_AREA_CODES = [
+  '+1',
+  '+44',
+  '+852',
+  '+65',
+  '+49',
+  '+33',
+  '+81',
+  '+61',
+  '+31',
+  '+34',
+  '+39',
+  '+41',
+  '+971',
+  '+82',
+  '+886',
+  '+60',
+  '+66',
+  '+63',
+  '+62',
+  '+84',
+  '+55',
+  '+52',
+  '+64',
+  '+353',
+  '+46',
+  '+351',
+  '+48',
+  '+86',
+];
+const COMMON_SUPPORT = [
+  'Amazon',
+  'Google Ads',
+  'Facebook Ads',
+  'Apple',
+  'Netflix',
+  'Spotify',
+  'AWS',
+  'Shopify',
+  'Alibaba',
+  'Microsoft',
+];
 /** Gambling, crypto exchanges, money transfer: typical issuer risk lists (by MCC and by name). */
 const COMMON_RISK = ['7995', '6051', '4829', '6211', 'Binance', 'Stake.com', 'Bet365'];
 
@@ -150,7 +220,8 @@ export const CARD_TYPES: readonly CardTypeDef[] = [
     type: 'Virtual',
     category: 'PURCHASE',
     cardName: 'Visa Shared Budget Virtual',
-    cardDesc: 'Singapore-issued Visa in shared card mode: payments come from a shared (MARGIN) account or the default wallet.',
+    cardDesc:
+      'Singapore-issued Visa in shared card mode: payments come from a shared (MARGIN) account or the default wallet.',
     cardPrice: '1',
     needCardHolder: false,
     needDepositForActiveCard: false,

@@ -68,27 +68,51 @@ const TREE: Record<string, [string, ...string[]][]> = {
     ['Victoria', 'Melbourne'],
   ],
   NL: [['North Holland', 'Amsterdam']],
-  ES: [['Madrid', 'Madrid'], ['Catalonia', 'Barcelona']],
-  IT: [['Lazio', 'Rome'], ['Lombardy', 'Milan']],
-  CH: [['Zurich', 'Zurich'], ['Geneva', 'Geneva']],
-  AE: [['Dubai', 'Dubai'], ['Abu Dhabi', 'Abu Dhabi']],
+  ES: [
+    ['Madrid', 'Madrid'],
+    ['Catalonia', 'Barcelona'],
+  ],
+  IT: [
+    ['Lazio', 'Rome'],
+    ['Lombardy', 'Milan'],
+  ],
+  CH: [
+    ['Zurich', 'Zurich'],
+    ['Geneva', 'Geneva'],
+  ],
+  AE: [
+    ['Dubai', 'Dubai'],
+    ['Abu Dhabi', 'Abu Dhabi'],
+  ],
   KR: [['Seoul', 'Seoul']],
   TW: [['Taipei', 'Taipei']],
   MY: [['Kuala Lumpur', 'Kuala Lumpur']],
   TH: [['Bangkok', 'Bangkok']],
   PH: [['Metro Manila', 'Manila', 'Makati']],
   ID: [['Jakarta', 'Jakarta']],
-  VN: [['Ho Chi Minh City', 'Ho Chi Minh City'], ['Hanoi', 'Hanoi']],
-  BR: [['Sao Paulo', 'Sao Paulo'], ['Rio de Janeiro', 'Rio de Janeiro']],
+  VN: [
+    ['Ho Chi Minh City', 'Ho Chi Minh City'],
+    ['Hanoi', 'Hanoi'],
+  ],
+  BR: [
+    ['Sao Paulo', 'Sao Paulo'],
+    ['Rio de Janeiro', 'Rio de Janeiro'],
+  ],
   MX: [['Mexico City', 'Mexico City']],
   NZ: [['Auckland', 'Auckland']],
   IE: [['Leinster', 'Dublin']],
   SE: [['Stockholm', 'Stockholm']],
   PT: [['Lisbon', 'Lisbon']],
   PL: [['Masovia', 'Warsaw']],
-  IN: [['Maharashtra', 'Mumbai'], ['Karnataka', 'Bengaluru']],
+  IN: [
+    ['Maharashtra', 'Mumbai'],
+    ['Karnataka', 'Bengaluru'],
+  ],
   RU: [['Moscow', 'Moscow']],
-  UA: [['Kyiv', 'Kyiv'], ['Crimea', 'Simferopol']],
+  UA: [
+    ['Kyiv', 'Kyiv'],
+    ['Crimea', 'Simferopol'],
+  ],
 };
 
 function pad(n: number): string {

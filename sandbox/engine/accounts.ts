@@ -59,9 +59,18 @@ export function transferFunds(ctx: Ctx, req: Req): unknown {
   const payee = getAccount(ctx, long(req, 'payeeAccountId'), 'payeeAccountId');
   if (payer.accountId === payee.accountId) throw paramError('payeeAccountId', 'must differ from payerAccountId');
   const [from, to] = type === 'TRANSFER' ? (['WALLET', 'MARGIN'] as const) : (['MARGIN', 'WALLET'] as const);
-  if (payer.accountType !== from) throw paramError('payerAccountId', `a ${type} is paid from a ${from} account; ${payer.accountId} is ${payer.accountType}`);
-  if (payee.accountType !== to) throw paramError('payeeAccountId', `a ${type} is paid to a ${to} account; ${payee.accountId} is ${payee.accountType}`);
-  if (payer.currency !== payee.currency) throw paramError('payeeAccountId', `currency ${payee.currency} differs from the payer's ${payer.currency}`);
+  if (payer.accountType !== from)
+    throw paramError(
+      'payerAccountId',
+      `a ${type} is paid from a ${from} account; ${payer.accountId} is ${payer.accountType}`,
+    );
+  if (payee.accountType !== to)
+    throw paramError(
+      'payeeAccountId',
+      `a ${type} is paid to a ${to} account; ${payee.accountId} is ${payee.accountType}`,
+    );
+  if (payer.currency !== payee.currency)
+    throw paramError('payeeAccountId', `currency ${payee.currency} differs from the payer's ${payer.currency}`);
   if (scale(amount) > payer.digital) {
     throw paramError('amount', `must have at most ${payer.digital} decimals`);
   }

@@ -21,7 +21,6 @@ import { collectFee, credit, debit, externalFlow, getAccount } from './ledger';
 import type { AuthFee, AuthTransaction, Card, ThreeDsRecord } from './state';
 import { authFeeWire, authWire, threeDsWire } from './wire';
 
-
 export type AuthType = AuthTransaction['type'];
 
 export interface AuthorizationInput {
@@ -91,14 +90,16 @@ function isRisky(ctx: Ctx, card: Card, input: AuthorizationInput): boolean {
 }
 
 function requireAmount(input: AuthorizationInput): string {
-  if (input.amount === undefined || cmp(input.amount, '0') <= 0) throw paramError('amount', `is required and must be greater than 0 for ${input.type}`);
+  if (input.amount === undefined || cmp(input.amount, '0') <= 0)
+    throw paramError('amount', `is required and must be greater than 0 for ${input.type}`);
   return input.amount;
 }
 
 function findOrigin(ctx: Ctx, card: Card, originTradeNo: string | undefined): AuthTransaction {
   if (originTradeNo === undefined) throw paramError('originTradeNo', 'is required (the tradeNo of the auth)');
   const origin = ctx.state.auths.find((a) => a.tradeNo === originTradeNo && a.type === 'auth');
-  if (!origin || origin.cardNo !== card.cardNo) throw notFound('originTradeNo', `no auth ${originTradeNo} on card ${card.cardNo}`);
+  if (!origin || origin.cardNo !== card.cardNo)
+    throw notFound('originTradeNo', `no auth ${originTradeNo} on card ${card.cardNo}`);
   return origin;
 }
 
@@ -126,7 +127,12 @@ function chargeFee(ctx: Ctx, card: Card, auth: AuthTransaction, feeType: AuthFee
   collectFee(ctx, amount);
   if (cmp(card.balance, amount) >= 0) {
     card.balance = sub(card.balance, amount);
-    records.push({ ...base, tradeNo: ctx.ids.orderNo(), deductionSourceFunds: 'card', statusStr: 'Deducted from the card balance' });
+    records.push({
+      ...base,
+      tradeNo: ctx.ids.orderNo(),
+      deductionSourceFunds: 'card',
+      statusStr: 'Deducted from the card balance',
+    });
   } else {
     records.push({
       ...base,
@@ -155,7 +161,8 @@ function chargeFee(ctx: Ctx, card: Card, auth: AuthTransaction, feeType: AuthFee
 
 /** Settles an authorized auth: amounts and fees filled, the same tradeNo pushed again. */
 export function settle(ctx: Ctx, auth: AuthTransaction, settleAmount?: string): AuthTransaction {
-  if (auth.status !== 'authorized') throw stateError('tradeNo', `auth ${auth.tradeNo} is ${auth.status}; only an authorized auth can be settled`);
+  if (auth.status !== 'authorized')
+    throw stateError('tradeNo', `auth ${auth.tradeNo} is ${auth.status}; only an authorized auth can be settled`);
   cancelSettlement(ctx, auth.tradeNo);
   const card = getCard(ctx, auth.cardNo);
   const type = getCardType(ctx, card.cardTypeId);
@@ -194,7 +201,8 @@ export function authorize(ctx: Ctx, input: AuthorizationInput): unknown {
     case 'auth': {
       const amount = requireAmount(input);
       const a = newAuth(ctx, card, input, amount);
-      if (card.status !== 'Normal' || card.blocked) return authWire(decline(ctx, a, `Declined: card is ${card.blocked ? 'blocked' : card.status}`));
+      if (card.status !== 'Normal' || card.blocked)
+        return authWire(decline(ctx, a, `Declined: card is ${card.blocked ? 'blocked' : card.status}`));
       if (isRisky(ctx, card, input)) {
         decline(ctx, a, 'Declined: high-risk merchant; the card is frozen and cancelled by risk control');
         card.status = 'Freeze';
@@ -202,7 +210,8 @@ export function authorize(ctx: Ctx, input: AuthorizationInput): unknown {
         return authWire(a);
       }
       const limit = type.metadata.spendingControls?.find((s) => s.interval === 'PER_TRANSACTION');
-      if (limit && cmp(amount, limit.amount) > 0) return authWire(decline(ctx, a, `Declined: exceeds the per-transaction limit ${limit.amount}`));
+      if (limit && cmp(amount, limit.amount) > 0)
+        return authWire(decline(ctx, a, `Declined: exceeds the per-transaction limit ${limit.amount}`));
       if (cmp(card.balance, amount) < 0) return authWire(decline(ctx, a, 'Declined: insufficient card balance'));
       card.balance = sub(card.balance, amount);
       externalFlow(ctx, sub('0', amount));
@@ -222,7 +231,11 @@ export function authorize(ctx: Ctx, input: AuthorizationInput): unknown {
     }
     case 'Void': {
       const origin = findOrigin(ctx, card, input.originTradeNo);
-      if (origin.status !== 'authorized') throw stateError('originTradeNo', `auth ${origin.tradeNo} is ${origin.status}; only an unsettled (authorized) auth can be voided — use refund after settlement`);
+      if (origin.status !== 'authorized')
+        throw stateError(
+          'originTradeNo',
+          `auth ${origin.tradeNo} is ${origin.status}; only an unsettled (authorized) auth can be voided — use refund after settlement`,
+        );
       cancelSettlement(ctx, origin.tradeNo);
       const released = origin.held;
       const a = newAuth(ctx, card, { ...input, merchantName: origin.merchantName ?? undefined }, released);
@@ -240,17 +253,32 @@ export function authorize(ctx: Ctx, input: AuthorizationInput): unknown {
     case 'refund': {
       const amount = requireAmount(input);
       const origin = findOrigin(ctx, card, input.originTradeNo);
-      if (origin.status !== 'succeed') throw stateError('originTradeNo', `auth ${origin.tradeNo} is ${origin.status}; a refund needs a settled auth (use Void before settlement)`);
+      if (origin.status !== 'succeed')
+        throw stateError(
+          'originTradeNo',
+          `auth ${origin.tradeNo} is ${origin.status}; a refund needs a settled auth (use Void before settlement)`,
+        );
       const refunded = ctx.state.auths
         .filter((x) => x.type === 'refund' && x.originTradeNo === origin.tradeNo && x.status === 'succeed')
         .reduce((s, x) => add(s, x.amount), '0');
       const left = sub(origin.settleAmount ?? origin.authorizedAmount, refunded);
-      if (cmp(amount, left) > 0) throw paramError('amount', `exceeds what is left to refund on ${origin.tradeNo} (${left})`);
-      const a = newAuth(ctx, card, { ...input, merchantName: input.merchantName ?? origin.merchantName ?? undefined }, amount);
+      if (cmp(amount, left) > 0)
+        throw paramError('amount', `exceeds what is left to refund on ${origin.tradeNo} (${left})`);
+      const a = newAuth(
+        ctx,
+        card,
+        { ...input, merchantName: input.merchantName ?? origin.merchantName ?? undefined },
+        amount,
+      );
       externalFlow(ctx, amount);
       if (card.status === 'cancel') {
         // The card is gone: the refund goes to the card's account.
-        credit(ctx, getAccount(ctx, card.accountId), { amount, bizType: 'card_refund', orderNo: a.tradeNo, remark: `refund to cancelled card ${card.cardNo}` });
+        credit(ctx, getAccount(ctx, card.accountId), {
+          amount,
+          bizType: 'card_refund',
+          orderNo: a.tradeNo,
+          remark: `refund to cancelled card ${card.cardNo}`,
+        });
       } else {
         card.balance = add(card.balance, amount);
       }
@@ -261,7 +289,8 @@ export function authorize(ctx: Ctx, input: AuthorizationInput): unknown {
     }
     case 'verification': {
       const a = newAuth(ctx, card, input, '0');
-      if (card.status !== 'Normal' || card.blocked) return authWire(decline(ctx, a, `Declined: card is ${card.status}`));
+      if (card.status !== 'Normal' || card.blocked)
+        return authWire(decline(ctx, a, `Declined: card is ${card.status}`));
       a.description = 'Card verification';
       ctx.state.auths.push(a);
       emitAuth(ctx, a);
@@ -293,8 +322,10 @@ function addThreeDs(ctx: Ctx, r: ThreeDsRecord): void {
 /** issueActivationCode helper: the code a physical card's holder receives; activation must quote it. */
 export function issueActivationCode(ctx: Ctx, cardNo: string): unknown {
   const card = getCard(ctx, cardNo);
-  if (getCardType(ctx, card.cardTypeId).type !== 'Physical') throw paramError('cardNo', `card ${cardNo} is virtual; activation codes are for physical cards`);
-  if (card.status !== 'un_activated') throw stateError('cardNo', `card ${cardNo} is ${card.status}; only an un_activated card gets an activation code`);
+  if (getCardType(ctx, card.cardTypeId).type !== 'Physical')
+    throw paramError('cardNo', `card ${cardNo} is virtual; activation codes are for physical cards`);
+  if (card.status !== 'un_activated')
+    throw stateError('cardNo', `card ${cardNo} is ${card.status}; only an un_activated card gets an activation code`);
   const code = ctx.ids.digits(6);
   card.activationCode = code;
   const now = ctx.now();
@@ -318,7 +349,12 @@ export function issueActivationCode(ctx: Ctx, cardNo: string): unknown {
 /** issue3ds helper: a 3DS one-time code or an authorization URL for an online payment. */
 export function issueThreeDs(
   ctx: Ctx,
-  input: { cardNo: string; type: 'third_3ds_otp' | 'auth_url'; amount?: string | undefined; merchantName?: string | undefined },
+  input: {
+    cardNo: string;
+    type: 'third_3ds_otp' | 'auth_url';
+    amount?: string | undefined;
+    merchantName?: string | undefined;
+  },
 ): unknown {
   const card = getCard(ctx, input.cardNo);
   const now = ctx.now();

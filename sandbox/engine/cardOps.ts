@@ -25,7 +25,10 @@ function requireStatus(card: Card, allowed: CardStatus[], action: string): void 
 
 function requireNotBlocked(card: Card): void {
   if (card.blocked) {
-    throw stateError('cardNo', `card ${card.cardNo} is blocked by the issuing bank; only a manual application (work order) lifts it`);
+    throw stateError(
+      'cardNo',
+      `card ${card.cardNo} is blocked by the issuing bank; only a manual application (work order) lifts it`,
+    );
   }
 }
 
@@ -41,11 +44,15 @@ export function depositCard(ctx: Ctx, req: Req): unknown {
   const merchantOrderNo = newMerchantOrder(ctx, req);
   const amount = reqAmount(req, 'amount');
   const type = getCardType(ctx, card.cardTypeId);
-  if (!type.enableDeposit) throw stateError('cardNo', `card type ${type.cardTypeId} does not allow deposits (enableDeposit=false)`);
+  if (!type.enableDeposit)
+    throw stateError('cardNo', `card type ${type.cardTypeId} does not allow deposits (enableDeposit=false)`);
   requireStatus(card, ['Normal', 'un_activated'], 'a deposit');
   requireNotBlocked(card);
   if (!isWithin(amount, type.rechargeMinQuota, type.rechargeMaxQuota)) {
-    throw paramError('amount', `must be between ${type.rechargeMinQuota} and ${type.rechargeMaxQuota} (rechargeMinQuota/rechargeMaxQuota of card type ${type.cardTypeId})`);
+    throw paramError(
+      'amount',
+      `must be between ${type.rechargeMinQuota} and ${type.rechargeMaxQuota} (rechargeMinQuota/rechargeMaxQuota of card type ${type.cardTypeId})`,
+    );
   }
   if (scale(amount) > type.rechargeDigital) {
     throw paramError('amount', `must have at most ${type.rechargeDigital} decimals (rechargeDigital)`);
@@ -56,11 +63,23 @@ export function depositCard(ctx: Ctx, req: Req): unknown {
   requireAvailable(account, total);
 
   hold(account, total);
-  const op = newOperation(ctx, { type: 'deposit', merchantOrderNo, cardNo: card.cardNo, currency: card.currency, amount, fee });
+  const op = newOperation(ctx, {
+    type: 'deposit',
+    merchantOrderNo,
+    cardNo: card.cardNo,
+    currency: card.currency,
+    amount,
+    fee,
+  });
   registerOrder(ctx, merchantOrderNo, 'deposit', op.orderNo);
   startOperation(ctx, op, operationOutcome(merchantOrderNo, amount), {
     onSuccess() {
-      captureHeld(ctx, account, { amount: total, bizType: 'card_deposit', orderNo: op.orderNo, remark: `deposit ${amount} + fee ${fee}, card ${card.cardNo}` });
+      captureHeld(ctx, account, {
+        amount: total,
+        bizType: 'card_deposit',
+        orderNo: op.orderNo,
+        remark: `deposit ${amount} + fee ${fee}, card ${card.cardNo}`,
+      });
       card.balance = add(card.balance, amount);
       collectFee(ctx, fee);
       op.receivedAmount = amount;
@@ -87,8 +106,10 @@ function freezeOrUnfreeze(ctx: Ctx, req: Req, move: FreezeMove, v2: boolean) {
   const card = getCard(ctx, text(req, 'cardNo'));
   const merchantOrderNo = v2 ? newMerchantOrder(ctx, req) : null;
   const type = getCardType(ctx, card.cardTypeId);
-  if (move.type === 'Freeze' && !type.enableFreeze) throw stateError('cardNo', `card type ${type.cardTypeId} does not allow freezing (enableFreeze=false)`);
-  if (move.type === 'UnFreeze' && !type.enableUnFreeze) throw stateError('cardNo', `card type ${type.cardTypeId} does not allow unfreezing (enableUnFreeze=false)`);
+  if (move.type === 'Freeze' && !type.enableFreeze)
+    throw stateError('cardNo', `card type ${type.cardTypeId} does not allow freezing (enableFreeze=false)`);
+  if (move.type === 'UnFreeze' && !type.enableUnFreeze)
+    throw stateError('cardNo', `card type ${type.cardTypeId} does not allow unfreezing (enableUnFreeze=false)`);
   if (move.type === 'UnFreeze') requireNotBlocked(card);
   requireStatus(card, [move.from], move.type === 'Freeze' ? 'freezing' : 'unfreezing');
 
@@ -147,7 +168,14 @@ export function updatePin(ctx: Ctx, req: Req): unknown {
   requirePin(req);
   requirePhysical(ctx, card, 'update PIN');
   requireStatus(card, ['Normal', 'Freeze'], 'a PIN update');
-  const op = newOperation(ctx, { type: 'update_pin', merchantOrderNo, cardNo: card.cardNo, currency: card.currency, amount: '0', fee: '0' });
+  const op = newOperation(ctx, {
+    type: 'update_pin',
+    merchantOrderNo,
+    cardNo: card.cardNo,
+    currency: card.currency,
+    amount: '0',
+    fee: '0',
+  });
   registerOrder(ctx, merchantOrderNo, 'update PIN', op.orderNo);
   startOperation(ctx, op, operationOutcome(merchantOrderNo), {
     onSuccess() {
@@ -170,18 +198,29 @@ export function activatePhysicalCard(ctx: Ctx, req: Req): unknown {
   const noPin = optAmount(req, 'noPinPaymentAmount') ?? NO_PIN_PAYMENT_AMOUNT.default;
   requirePhysical(ctx, card, 'activation');
   const type = getCardType(ctx, card.cardTypeId);
-  if (!type.enableActiveCard) throw stateError('cardNo', `card type ${type.cardTypeId} does not allow activation (enableActiveCard=false)`);
+  if (!type.enableActiveCard)
+    throw stateError('cardNo', `card type ${type.cardTypeId} does not allow activation (enableActiveCard=false)`);
   requireStatus(card, ['un_activated'], 'activation');
   const min = type.metadata.noPinPaymentAmountMinQuota ?? NO_PIN_PAYMENT_AMOUNT.min;
   const max = type.metadata.noPinPaymentAmountMaxQuota ?? NO_PIN_PAYMENT_AMOUNT.max;
   if (!isWithin(noPin, min, max)) throw paramError('noPinPaymentAmount', `must be between ${min} and ${max}`);
   if (card.activationCode === null) {
-    throw stateError('activeCode', `no activation code has been issued for card ${card.cardNo} yet (it arrives as an activation_code 3DS record)`);
+    throw stateError(
+      'activeCode',
+      `no activation code has been issued for card ${card.cardNo} yet (it arrives as an activation_code 3DS record)`,
+    );
   }
-  if (card.activationCode !== activeCode) throw paramError('activeCode', 'does not match the activation code issued for this card');
+  if (card.activationCode !== activeCode)
+    throw paramError('activeCode', 'does not match the activation code issued for this card');
 
   registerOrder(ctx, merchantOrderNo, 'activate card', merchantOrderNo);
-  const result = { merchantOrderNo, cardNo: card.cardNo, type: 'card_activated', status: 'processing', remark: 'Processing' };
+  const result = {
+    merchantOrderNo,
+    cardNo: card.cardNo,
+    type: 'card_activated',
+    status: 'processing',
+    remark: 'Processing',
+  };
   const fail = operationOutcome(merchantOrderNo) === 'fail';
   ctx.later(ctx.deps.delays.cardOperationMs, () => {
     if (fail || card.status !== 'un_activated') {
@@ -213,7 +252,12 @@ export function overdraftStatement(ctx: Ctx, card: Card): void {
     status: 'success',
     description: 'Card balance below 0: shortfall charged to the merchant account',
   });
-  debit(ctx, getAccount(ctx, card.accountId), { amount: shortfall, bizType: 'card_overdraft_statement', orderNo: op.orderNo, remark: `card ${card.cardNo}` });
+  debit(ctx, getAccount(ctx, card.accountId), {
+    amount: shortfall,
+    bizType: 'card_overdraft_statement',
+    orderNo: op.orderNo,
+    remark: `card ${card.cardNo}`,
+  });
   card.balance = '0';
   ctx.state.operations.push(op);
   emitOperation(ctx, op);
@@ -226,14 +270,27 @@ export function cancelCard(ctx: Ctx, cardNo: string, merchantOrderNo: string | n
   requireStatus(card, ['Normal', 'Freeze', 'un_activated'], 'cancellation');
   const previous = card.status;
   card.status = 'canceling';
-  const op = newOperation(ctx, { type: 'cancel', merchantOrderNo, cardNo, currency: card.currency, amount: card.balance, fee: '0', description: reason ?? null });
+  const op = newOperation(ctx, {
+    type: 'cancel',
+    merchantOrderNo,
+    cardNo,
+    currency: card.currency,
+    amount: card.balance,
+    fee: '0',
+    description: reason ?? null,
+  });
   if (merchantOrderNo !== null) registerOrder(ctx, merchantOrderNo, 'cancel', op.orderNo);
   startOperation(ctx, op, operationOutcome(merchantOrderNo), {
     onSuccess() {
       overdraftStatement(ctx, card);
       const refund = card.balance;
       if (cmp(refund, '0') > 0) {
-        credit(ctx, getAccount(ctx, card.accountId), { amount: refund, bizType: 'card_cancel', orderNo: op.orderNo, remark: `balance of cancelled card ${cardNo}` });
+        credit(ctx, getAccount(ctx, card.accountId), {
+          amount: refund,
+          bizType: 'card_cancel',
+          orderNo: op.orderNo,
+          remark: `balance of cancelled card ${cardNo}`,
+        });
       }
       card.balance = '0';
       card.status = 'cancel';
@@ -256,9 +313,20 @@ export function withdrawCard(ctx: Ctx, cardNo: string, amount: string, merchantO
   const type = getCardType(ctx, card.cardTypeId);
   const available = sub(card.balance, type.balanceRetentionQuota);
   if (cmp(amount, '0') <= 0 || cmp(amount, available) > 0) {
-    throw paramError('amount', `must be more than 0 and at most ${available} (card balance minus balanceRetentionQuota ${type.balanceRetentionQuota})`);
+    throw paramError(
+      'amount',
+      `must be more than 0 and at most ${available} (card balance minus balanceRetentionQuota ${type.balanceRetentionQuota})`,
+    );
   }
-  const op = newOperation(ctx, { type: 'withdraw', subType: 'DEFAULT', merchantOrderNo, cardNo, currency: card.currency, amount, fee: '0' });
+  const op = newOperation(ctx, {
+    type: 'withdraw',
+    subType: 'DEFAULT',
+    merchantOrderNo,
+    cardNo,
+    currency: card.currency,
+    amount,
+    fee: '0',
+  });
   if (merchantOrderNo !== null) registerOrder(ctx, merchantOrderNo, 'withdraw', op.orderNo);
   let short = false;
   startOperation(ctx, op, operationOutcome(merchantOrderNo, amount), {
@@ -269,7 +337,12 @@ export function withdrawCard(ctx: Ctx, cardNo: string, amount: string, merchantO
         return;
       }
       card.balance = sub(card.balance, amount);
-      credit(ctx, getAccount(ctx, card.accountId), { amount, bizType: 'card_withdraw', orderNo: op.orderNo, remark: `withdraw from card ${cardNo}` });
+      credit(ctx, getAccount(ctx, card.accountId), {
+        amount,
+        bizType: 'card_withdraw',
+        orderNo: op.orderNo,
+        remark: `withdraw from card ${cardNo}`,
+      });
       op.receivedAmount = amount;
       op.receivedCurrency = card.currency;
     },

@@ -40,10 +40,16 @@ function checkModel(type: CardTypeDef, shape: Shape): void {
   }
   const model = type.metadata.cardHolderModel;
   if ((shape === 'B2B' || shape === 'B2C') && shape !== model) {
-    throw paramError('cardHolderModel', `card type ${type.cardTypeId} takes ${model} cardholders (metadata.cardHolderModel), not ${shape}`);
+    throw paramError(
+      'cardHolderModel',
+      `card type ${type.cardTypeId} takes ${model} cardholders (metadata.cardHolderModel), not ${shape}`,
+    );
   }
   if (shape === 'v1' && model !== 'B2B') {
-    throw paramError('cardHolderModel', `card type ${type.cardTypeId} takes ${model} cardholders; the deprecated v1 shape only fits B2B bins, use /card/holder/v2/create`);
+    throw paramError(
+      'cardHolderModel',
+      `card type ${type.cardTypeId} takes ${model} cardholders; the deprecated v1 shape only fits B2B bins, use /card/holder/v2/create`,
+    );
   }
 }
 
@@ -58,7 +64,10 @@ function checkRegion(type: CardTypeDef, field: string, code: string | undefined)
 /** Rules that depend on the card type, the reference data and other holders. */
 function checkFields(ctx: Ctx, type: CardTypeDef, f: Record<string, string>, self?: string): void {
   if (f.areaCode !== undefined && !type.supportHolderAreaCode.includes(f.areaCode)) {
-    throw paramError('areaCode', `${f.areaCode} is not supported by card type ${type.cardTypeId} (supportHolderAreaCode)`);
+    throw paramError(
+      'areaCode',
+      `${f.areaCode} is not supported by card type ${type.cardTypeId} (supportHolderAreaCode)`,
+    );
   }
   checkRegion(type, 'nationality', f.nationality);
   checkRegion(type, 'country', f.country);
@@ -77,7 +86,8 @@ function checkFields(ctx: Ctx, type: CardTypeDef, f: Record<string, string>, sel
     // Spec, "Supported ID types": Hong Kong takes PASSPORT or HK_HKID; other regions PASSPORT, DLN, GOVERNMENT_ISSUED_ID_CARD.
     const region = f.nationality ?? f.country ?? '';
     const allowed: readonly string[] = region === HONG_KONG ? ID_TYPES_HONG_KONG : ID_TYPES_OTHER;
-    if (!allowed.includes(f.idType)) throw paramError('idType', `must be one of ${allowed.join(', ')} for nationality ${region}`);
+    if (!allowed.includes(f.idType))
+      throw paramError('idType', `must be one of ${allowed.join(', ')} for nationality ${region}`);
   }
   if (f.occupation !== undefined && !OCCUPATIONS.some((o) => o.occupationCode === f.occupation)) {
     throw paramError('occupation', `${f.occupation} is not an occupationCode from /card/holder/occupations`);
@@ -102,7 +112,13 @@ function emitHolder(ctx: Ctx, h: Holder): void {
   ctx.emit('card_holder', holderRecordWire(h));
 }
 
-function setStage(ctx: Ctx, h: Holder, location: Holder['statusFlowLocation'], status: Holder['status'], description: string | null): void {
+function setStage(
+  ctx: Ctx,
+  h: Holder,
+  location: Holder['statusFlowLocation'],
+  status: Holder['status'],
+  description: string | null,
+): void {
   h.statusFlowLocation = location;
   h.status = status;
   h.description = description;
@@ -116,7 +132,13 @@ function decide(ctx: Ctx, h: Holder, outcome: 'pass' | 'reject', description?: s
   h.cancelStep = null;
   if (h.statusFlowLocation === 'admin') {
     if (outcome === 'reject') {
-      setStage(ctx, h, 'admin', 'reject', description ?? 'Rejected by platform review: information incomplete or inconsistent');
+      setStage(
+        ctx,
+        h,
+        'admin',
+        'reject',
+        description ?? 'Rejected by platform review: information incomplete or inconsistent',
+      );
       return;
     }
     setStage(ctx, h, 'channel', 'under_review', description ?? 'Platform review passed; under bank review');
@@ -176,7 +198,10 @@ function updateHolder(ctx: Ctx, req: Req, shape: Shape): unknown {
   const holder = ctx.state.holders.get(holderId);
   if (!holder) throw notFound('holderId', `cardholder ${holderId} does not exist`);
   if (holder.status !== 'reject') {
-    throw stateError('holderId', `cardholder ${holderId} is ${holder.status} at ${holder.statusFlowLocation}; update is allowed only when status=reject`);
+    throw stateError(
+      'holderId',
+      `cardholder ${holderId} is ${holder.status} at ${holder.statusFlowLocation}; update is allowed only when status=reject`,
+    );
   }
   const type = getCardType(ctx, holder.cardTypeId);
   checkModel(type, shape);
@@ -204,7 +229,10 @@ export const updateCardholderIdv = (ctx: Ctx, req: Req) => updateHolder(ctx, req
 
 export function queryCardholders(ctx: Ctx, req: Req): unknown {
   if ((optText(req, 'areaCode') === undefined) !== (optText(req, 'mobile') === undefined)) {
-    throw paramError(optText(req, 'areaCode') === undefined ? 'areaCode' : 'mobile', 'areaCode and mobile must be given together (both or neither)');
+    throw paramError(
+      optText(req, 'areaCode') === undefined ? 'areaCode' : 'mobile',
+      'areaCode and mobile must be given together (both or neither)',
+    );
   }
   let holders = newestFirst([...ctx.state.holders.values()], (h) => h.createTime);
   holders = byField(holders, req, 'holderId');

@@ -33,7 +33,10 @@ export function holderCardCount(ctx: Ctx, holderId: string): number {
 function checkHolder(ctx: Ctx, type: CardTypeDef, holderId: string | undefined): Holder | null {
   if (!type.needCardHolder) {
     if (holderId !== undefined) {
-      throw paramError('holderId', `card type ${type.cardTypeId} does not use cardholders (needCardHolder=false); omit holderId`);
+      throw paramError(
+        'holderId',
+        `card type ${type.cardTypeId} does not use cardholders (needCardHolder=false); omit holderId`,
+      );
     }
     return null;
   }
@@ -43,14 +46,23 @@ function checkHolder(ctx: Ctx, type: CardTypeDef, holderId: string | undefined):
   const holder = ctx.state.holders.get(holderId);
   if (!holder) throw notFound('holderId', `cardholder ${holderId} does not exist`);
   if (holder.cardTypeId !== type.cardTypeId) {
-    throw paramError('holderId', `cardholder ${holderId} belongs to card type ${holder.cardTypeId}, not ${type.cardTypeId}`);
+    throw paramError(
+      'holderId',
+      `cardholder ${holderId} belongs to card type ${holder.cardTypeId}, not ${type.cardTypeId}`,
+    );
   }
   if (holder.status !== 'pass_audit') {
-    throw stateError('holderId', `cardholder ${holderId} is ${holder.status} at ${holder.statusFlowLocation}; cards can be created only after pass_audit`);
+    throw stateError(
+      'holderId',
+      `cardholder ${holderId} is ${holder.status} at ${holder.statusFlowLocation}; cards can be created only after pass_audit`,
+    );
   }
   const limit = type.metadata.cardHolderMaxCardLimit;
   if (holderCardCount(ctx, holderId) >= limit) {
-    throw stateError('holderId', `cardholder ${holderId} already has ${limit} card(s), the maximum of card type ${type.cardTypeId} (metadata.cardHolderMaxCardLimit)`);
+    throw stateError(
+      'holderId',
+      `cardholder ${holderId} already has ${limit} card(s), the maximum of card type ${type.cardTypeId} (metadata.cardHolderMaxCardLimit)`,
+    );
   }
   return holder;
 }
@@ -58,14 +70,20 @@ function checkHolder(ctx: Ctx, type: CardTypeDef, holderId: string | undefined):
 function checkInitialDeposit(type: CardTypeDef, amount: string): void {
   if (!type.needDepositForActiveCard) {
     if (cmp(amount, '0') !== 0) {
-      throw paramError('amount', `card type ${type.cardTypeId} does not support an initial deposit (needDepositForActiveCard=false); pass 0`);
+      throw paramError(
+        'amount',
+        `card type ${type.cardTypeId} does not support an initial deposit (needDepositForActiveCard=false); pass 0`,
+      );
     }
     return;
   }
   const min = type.depositAmountMinQuotaForActiveCard;
   const max = type.depositAmountMaxQuotaForActiveCard;
   if (!isWithin(amount, min, max)) {
-    throw paramError('amount', `initial deposit must be between ${min} and ${max} for card type ${type.cardTypeId} (depositAmountMin/MaxQuotaForActiveCard)`);
+    throw paramError(
+      'amount',
+      `initial deposit must be between ${min} and ${max} for card type ${type.cardTypeId} (depositAmountMin/MaxQuotaForActiveCard)`,
+    );
   }
   if (scale(amount) > type.rechargeDigital) {
     throw paramError('amount', `must have at most ${type.rechargeDigital} decimals (rechargeDigital)`);
@@ -74,14 +92,20 @@ function checkInitialDeposit(type: CardTypeDef, amount: string): void {
 
 function checkCardNumber(ctx: Ctx, type: CardTypeDef, cardNumber: string | undefined): string | null {
   if (type.type === 'Virtual') {
-    if (cardNumber !== undefined) throw paramError('cardNumber', 'is only for physical cards; omit it for a virtual card');
+    if (cardNumber !== undefined)
+      throw paramError('cardNumber', 'is only for physical cards; omit it for a virtual card');
     return null;
   }
-  if (cardNumber === undefined) throw paramError('cardNumber', `is required for a physical card (card type ${type.cardTypeId})`);
+  if (cardNumber === undefined)
+    throw paramError('cardNumber', `is required for a physical card (card type ${type.cardTypeId})`);
   if (!isLuhnValid(cardNumber) || !cardNumber.startsWith(type.bankCardBin)) {
-    throw paramError('cardNumber', `must be the number printed on a card of bin ${type.bankCardBin} (digits, valid check digit)`);
+    throw paramError(
+      'cardNumber',
+      `must be the number printed on a card of bin ${type.bankCardBin} (digits, valid check digit)`,
+    );
   }
-  if (ctx.state.usedPans.has(cardNumber)) throw paramError('cardNumber', 'this physical card is already bound to a card');
+  if (ctx.state.usedPans.has(cardNumber))
+    throw paramError('cardNumber', 'this physical card is already bound to a card');
   return cardNumber;
 }
 
@@ -89,7 +113,10 @@ function checkCardNumber(ctx: Ctx, type: CardTypeDef, cardNumber: string | undef
 function chargedAccount(ctx: Ctx, type: CardTypeDef, accountId: string | undefined): Account {
   const account = accountId === undefined ? walletAccount(ctx) : getAccount(ctx, accountId);
   if (account.currency !== type.cardPriceCurrency) {
-    throw paramError('accountId', `account ${account.accountId} holds ${account.currency}; card type ${type.cardTypeId} is paid in ${type.cardPriceCurrency}`);
+    throw paramError(
+      'accountId',
+      `account ${account.accountId} holds ${account.currency}; card type ${type.cardTypeId} is paid in ${type.cardPriceCurrency}`,
+    );
   }
   return account;
 }
@@ -104,7 +131,8 @@ function create(ctx: Ctx, req: Req, deprecated: boolean) {
   const merchantOrderNo = text(req, 'merchantOrderNo');
   requireNewOrder(ctx, merchantOrderNo);
   const type = getCardType(ctx, text(req, 'cardTypeId'));
-  if (type.status !== 'online') throw stateError('cardTypeId', `card type ${type.cardTypeId} is offline; no new cards can be created`);
+  if (type.status !== 'online')
+    throw stateError('cardTypeId', `card type ${type.cardTypeId} is offline; no new cards can be created`);
   const holder = checkHolder(ctx, type, optLong(req, 'holderId'));
   const given = deprecated ? optAmount(req, 'amount') : reqAmount(req, 'amount');
   // openCard: amount defaults to depositAmountMinQuotaForActiveCard when the bin needs a deposit.
@@ -112,7 +140,8 @@ function create(ctx: Ctx, req: Req, deprecated: boolean) {
   checkInitialDeposit(type, amount);
   const pan = checkCardNumber(ctx, type, optText(req, 'cardNumber'));
   const account = chargedAccount(ctx, type, optLong(req, 'accountId'));
-  const fee = cmp(amount, '0') > 0 ? depositFee(amount, type.rechargeFeeRate, type.rechargeFixedFee, type.rechargeDigital) : '0';
+  const fee =
+    cmp(amount, '0') > 0 ? depositFee(amount, type.rechargeFeeRate, type.rechargeFixedFee, type.rechargeDigital) : '0';
   const total = add(type.cardPrice, amount, fee);
   requireAvailable(account, total);
 
@@ -168,7 +197,12 @@ function create(ctx: Ctx, req: Req, deprecated: boolean) {
   registerOrder(ctx, merchantOrderNo, 'create card', op.orderNo);
   startOperation(ctx, op, operationOutcome(merchantOrderNo, amount), {
     onSuccess() {
-      captureHeld(ctx, account, { amount: type.cardPrice, bizType: 'card_purchase', orderNo: op.orderNo, remark: `card fee, card ${card.cardNo}` });
+      captureHeld(ctx, account, {
+        amount: type.cardPrice,
+        bizType: 'card_purchase',
+        orderNo: op.orderNo,
+        remark: `card fee, card ${card.cardNo}`,
+      });
       if (cmp(amount, '0') > 0) {
         captureHeld(ctx, account, {
           amount: add(amount, fee),

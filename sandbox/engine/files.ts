@@ -18,8 +18,14 @@ export function uploadFile(ctx: Ctx, req: Req, given?: UploadedFile): unknown {
   const kind = UPLOAD_KINDS.find((k) => (k.extensions as readonly string[]).includes(ext));
   if (!kind) throw paramError('file', `must be a jpg, png or pdf file; got "${file.filename}"`);
   if (file.data.byteLength === 0) throw paramError('file', 'must not be empty');
-  if (file.data.byteLength > UPLOAD_MAX_BYTES) throw paramError('file', `must be at most ${UPLOAD_MAX_BYTES} bytes (2M)`);
+  if (file.data.byteLength > UPLOAD_MAX_BYTES)
+    throw paramError('file', `must be at most ${UPLOAD_MAX_BYTES} bytes (2M)`);
   const fileId = `F${ctx.ids.longId()}`;
-  ctx.state.files.set(fileId, { fileId, filename: file.filename, contentType: file.contentType, size: file.data.byteLength });
+  ctx.state.files.set(fileId, {
+    fileId,
+    filename: file.filename,
+    contentType: file.contentType,
+    size: file.data.byteLength,
+  });
   return { fileId };
 }

@@ -20,10 +20,12 @@ import { decideWorkOrder } from './workOrders';
 import { operationWire } from './wire';
 
 /** Text of a string, number or LosslessNumber (helper bodies may come through lossless JSON). */
-const textish = z.union([z.string(), z.number(), z.bigint(), z.custom<{ value: string }>((v) => isLosslessNumber(v))]).transform((v) =>
-  typeof v === 'object' ? v.value : String(v),
-);
-const amount = textish.refine((s) => /^-?(0|[1-9]\d*)(\.\d+)?$/.test(s), { message: 'must be a decimal amount such as "10.50"' });
+const textish = z
+  .union([z.string(), z.number(), z.bigint(), z.custom<{ value: string }>((v) => isLosslessNumber(v))])
+  .transform((v) => (typeof v === 'object' ? v.value : String(v)));
+const amount = textish.refine((s) => /^-?(0|[1-9]\d*)(\.\d+)?$/.test(s), {
+  message: 'must be a decimal amount such as "10.50"',
+});
 const positive = amount.refine((s) => cmp(s, '0') > 0, { message: 'must be greater than 0' });
 const id = textish.refine((s) => /^\d{1,19}$/.test(s), { message: 'must be an integer id' });
 const str = z.string().min(1);
@@ -50,17 +52,26 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
     },
     /** { holderId, outcome: pass|reject, description? }: decides the review's current stage now. */
     decideCardholderReview: (body) => {
-      const b = parse(z.object({ holderId: id, outcome: z.enum(['pass', 'reject']), description: z.string().optional() }), body);
+      const b = parse(
+        z.object({ holderId: id, outcome: z.enum(['pass', 'reject']), description: z.string().optional() }),
+        body,
+      );
       return decideReview(ctx, b.holderId, b.outcome, b.description);
     },
     /** { orderNo (or merchantOrderNo), outcome: success|fail, description? }: finishes a pending/stalled card operation. */
     decideOperation: (body) => {
-      const b = parse(z.object({ orderNo: str, outcome: z.enum(['success', 'fail']), description: z.string().optional() }), body);
+      const b = parse(
+        z.object({ orderNo: str, outcome: z.enum(['success', 'fail']), description: z.string().optional() }),
+        body,
+      );
       return operationWire(decideOperation(ctx, b.orderNo, b.outcome, b.description));
     },
     /** { orderNo (or merchantOrderNo), outcome: success|fail, description? }. */
     decideWorkOrder: (body) => {
-      const b = parse(z.object({ orderNo: str, outcome: z.enum(['success', 'fail']), description: z.string().optional() }), body);
+      const b = parse(
+        z.object({ orderNo: str, outcome: z.enum(['success', 'fail']), description: z.string().optional() }),
+        body,
+      );
       return decideWorkOrder(ctx, b.orderNo, b.outcome, b.description);
     },
     /**
@@ -96,7 +107,15 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
     issue3ds: (body) =>
       issueThreeDs(
         ctx,
-        parse(z.object({ cardNo: str, type: z.enum(['third_3ds_otp', 'auth_url']), amount: amount.optional(), merchantName: z.string().optional() }), body),
+        parse(
+          z.object({
+            cardNo: str,
+            type: z.enum(['third_3ds_otp', 'auth_url']),
+            amount: amount.optional(),
+            merchantName: z.string().optional(),
+          }),
+          body,
+        ),
       ),
     /** { amount, address? | coinKey? (default USDT_TRC20), sourceAddress?, txHash?, outcome?: success|fail }: an on-chain deposit. */
     creditWalletDeposit: (body) =>
@@ -118,20 +137,41 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
     withdrawWallet: (body) =>
       withdrawWallet(
         ctx,
-        parse(z.object({ amount: positive, toAddress: str, coinKey: z.string().optional(), outcome: z.enum(['success', 'fail']).optional() }), body),
+        parse(
+          z.object({
+            amount: positive,
+            toAddress: str,
+            coinKey: z.string().optional(),
+            outcome: z.enum(['success', 'fail']).optional(),
+          }),
+          body,
+        ),
       ),
     /** { amount, accountId? (default: the WALLET account), remark? }: money from outside (ledger bizType fixed). */
     creditMerchantWallet: (body) => {
       const b = parse(z.object({ amount: positive, accountId: id.optional(), remark: z.string().optional() }), body);
       const account = b.accountId === undefined ? walletAccount(ctx) : getAccount(ctx, b.accountId);
-      if (scale(b.amount) > account.digital) throw paramError('amount', `must have at most ${account.digital} decimals`);
-      credit(ctx, account, { amount: b.amount, bizType: 'fixed', orderNo: ctx.ids.orderNo(), remark: b.remark ?? 'sandbox credit' });
+      if (scale(b.amount) > account.digital)
+        throw paramError('amount', `must have at most ${account.digital} decimals`);
+      credit(ctx, account, {
+        amount: b.amount,
+        bizType: 'fixed',
+        orderNo: ctx.ids.orderNo(),
+        remark: b.remark ?? 'sandbox credit',
+      });
       externalFlow(ctx, b.amount);
-      return { accountId: account.accountId, totalBalance: account.totalBalance, availableBalance: account.availableBalance };
+      return {
+        accountId: account.accountId,
+        totalBalance: account.totalBalance,
+        availableBalance: account.availableBalance,
+      };
     },
     /** { cardNo, merchantOrderNo?, reason? }: cancels a card (record type cancel); its balance returns to its account. */
     cancelCard: (body) => {
-      const b = parse(z.object({ cardNo: str, merchantOrderNo: z.string().optional(), reason: z.string().optional() }), body);
+      const b = parse(
+        z.object({ cardNo: str, merchantOrderNo: z.string().optional(), reason: z.string().optional() }),
+        body,
+      );
       return cancelCard(ctx, b.cardNo, b.merchantOrderNo ?? null, b.reason);
     },
     /** { cardNo, amount, merchantOrderNo? }: withdraws from a card to its account (record type withdraw). */

@@ -3,7 +3,13 @@
  * `handle` dispatches by the operation names of api/operations.ts; every handler validates
  * completely before it changes anything, so a refused request leaves no trace.
  */
-import { SandboxError, SandboxErrorCode, type SandboxEngine, type SandboxEngineDeps, type UploadedFile } from '../contract';
+import {
+  SandboxError,
+  SandboxErrorCode,
+  type SandboxEngine,
+  type SandboxEngineDeps,
+  type UploadedFile,
+} from '../contract';
 import { CARD_TYPES } from '../data/cardTypes';
 import { COINS } from '../data/coins';
 import * as accounts from './accounts';
@@ -117,7 +123,12 @@ export function createSandboxEngine(deps: SandboxEngineDeps, options: SandboxEng
   const wallet = createAccount(ctx, 'WALLET', 'Merchant wallet');
   state.walletAccountId = wallet.accountId;
   const opening = options.initialWalletBalance ?? '100000.00';
-  credit(ctx, wallet, { amount: opening, bizType: 'fixed', orderNo: ctx.ids.orderNo(), remark: 'sandbox opening balance' });
+  credit(ctx, wallet, {
+    amount: opening,
+    bizType: 'fixed',
+    orderNo: ctx.ids.orderNo(),
+    remark: 'sandbox opening balance',
+  });
   externalFlow(ctx, opening);
 
   return {

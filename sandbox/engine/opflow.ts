@@ -58,8 +58,15 @@ export function startOperation(ctx: Ctx, op: CardOperation, outcome: Outcome, ho
 }
 
 /** decideOperation helper: finishes a pending (or stalled) operation now. */
-export function decideOperation(ctx: Ctx, orderNo: string, outcome: 'success' | 'fail', reason?: string): CardOperation {
-  const op = ctx.state.operations.find((o) => o.orderNo === orderNo || (o.merchantOrderNo !== null && o.merchantOrderNo === orderNo));
+export function decideOperation(
+  ctx: Ctx,
+  orderNo: string,
+  outcome: 'success' | 'fail',
+  reason?: string,
+): CardOperation {
+  const op = ctx.state.operations.find(
+    (o) => o.orderNo === orderNo || (o.merchantOrderNo !== null && o.merchantOrderNo === orderNo),
+  );
   if (!op) throw notFound('orderNo', `no card operation ${orderNo}`);
   const pending = ctx.state.pendingOperations.get(op.orderNo);
   if (!pending) throw stateError('orderNo', `card operation ${op.orderNo} is already ${op.status}`);

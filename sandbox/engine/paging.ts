@@ -20,10 +20,17 @@ export function page<T>(records: readonly T[], req: Req, toWire: (r: T) => unkno
  * startTime/endTime filter on `time`. With `windowDays`, the range may span at most that many
  * days and defaults to the most recent window (ledger 30 days, wallet 90 days).
  */
-export function inTimeRange<T>(ctx: Ctx, records: readonly T[], req: Req, time: (r: T) => number, windowDays?: number): T[] {
+export function inTimeRange<T>(
+  ctx: Ctx,
+  records: readonly T[],
+  req: Req,
+  time: (r: T) => number,
+  windowDays?: number,
+): T[] {
   let start = optInt(req, 'startTime');
   let end = optInt(req, 'endTime');
-  if (start !== undefined && end !== undefined && start > end) throw paramError('startTime', 'must not be after endTime');
+  if (start !== undefined && end !== undefined && start > end)
+    throw paramError('startTime', 'must not be after endTime');
   if (windowDays !== undefined) {
     const span = windowDays * DAY_MS;
     if (start !== undefined && end !== undefined && end - start > span) {
@@ -39,7 +46,12 @@ export function inTimeRange<T>(ctx: Ctx, records: readonly T[], req: Req, time: 
 }
 
 /** Keeps records whose `key` equals the request's field of the same name, when given. */
-export function byField<T>(records: readonly T[], req: Req, field: string, value: (r: T) => unknown = (r) => (r as Record<string, unknown>)[field]): T[] {
+export function byField<T>(
+  records: readonly T[],
+  req: Req,
+  field: string,
+  value: (r: T) => unknown = (r) => (r as Record<string, unknown>)[field],
+): T[] {
   const wanted = optText(req, field);
   return wanted === undefined ? [...records] : records.filter((r) => String(value(r)) === wanted);
 }

@@ -7,15 +7,7 @@ import type { CoinDef } from '../data/coins';
 
 export type OpStatus = 'wait_process' | 'processing' | 'success' | 'fail';
 export type CardStatus =
-  | 'pending'
-  | 'un_activated'
-  | 'Normal'
-  | 'Freeze'
-  | 'Freezing'
-  | 'UnFreezing'
-  | 'canceling'
-  | 'cancel'
-  | 'fail';
+  'pending' | 'un_activated' | 'Normal' | 'Freeze' | 'Freezing' | 'UnFreezing' | 'canceling' | 'cancel' | 'fail';
 
 export interface Account {
   accountId: string;

@@ -9,7 +9,16 @@
 import { add, cmp, money, Money, sub } from '../../api/money';
 import type { CoinDef } from '../data/coins';
 import { notFound, paramError, stateError, type Ctx } from './context';
-import { captureHeld, collectFee, credit, externalFlow, hold, release, requireAvailable, walletAccount } from './ledger';
+import {
+  captureHeld,
+  collectFee,
+  credit,
+  externalFlow,
+  hold,
+  release,
+  requireAvailable,
+  walletAccount,
+} from './ledger';
 import { byField, inTimeRange, newestFirst, page } from './paging';
 import { amount as reqAmount, optText, text, type Req } from './request';
 import type { DepositOrder, WalletAddress, WalletTransaction } from './state';
@@ -43,7 +52,8 @@ function addressFor(ctx: Ctx, coin: CoinDef): WalletAddress {
 /** Only for a coin with enabled=true; one address per coin (a repeat returns the same address). */
 export function createWalletAddress(ctx: Ctx, req: Req): unknown {
   const coin = getCoin(ctx, text(req, 'coinKey'));
-  if (!coin.enabled) throw stateError('coinKey', `coin ${coin.coinKey} is not enabled; addresses can be created only for enabled coins`);
+  if (!coin.enabled)
+    throw stateError('coinKey', `coin ${coin.coinKey} is not enabled; addresses can be created only for enabled coins`);
   return { ...addressFor(ctx, coin) };
 }
 
@@ -53,7 +63,16 @@ export function listWalletAddresses(ctx: Ctx): unknown {
 
 export function listWalletTransactions(ctx: Ctx, req: Req): unknown {
   let records = newestFirst(ctx.state.walletTransactions, (t) => t.createTime);
-  for (const field of ['coinKey', 'coinName', 'txHash', 'sourceAddress', 'destinationAddress', 'orderNo', 'type', 'status']) {
+  for (const field of [
+    'coinKey',
+    'coinName',
+    'txHash',
+    'sourceAddress',
+    'destinationAddress',
+    'orderNo',
+    'type',
+    'status',
+  ]) {
     records = byField(records, req, field);
   }
   records = inTimeRange(ctx, records, req, (t) => t.createTime, WALLET_TX_RANGE_DAYS);
@@ -70,8 +89,12 @@ export function walletDepositOrder(ctx: Ctx, req: Req): unknown {
   const to = addressFor(ctx, coin);
   let actual: string;
   do {
-    actual = money(amount).plus(money(String(ctx.ids.int(1, 99))).dividedBy(10000)).toFixed(4);
-  } while (ctx.state.depositOrders.some((o) => cmp(o.actualDepositAmount, actual) === 0 && o.record.status === 'wait_process'));
+    actual = money(amount)
+      .plus(money(String(ctx.ids.int(1, 99))).dividedBy(10000))
+      .toFixed(4);
+  } while (
+    ctx.state.depositOrders.some((o) => cmp(o.actualDepositAmount, actual) === 0 && o.record.status === 'wait_process')
+  );
   const now = ctx.now();
   const order: DepositOrder = {
     orderNo: ctx.ids.orderNo(),
@@ -147,7 +170,8 @@ export function creditWalletDeposit(ctx: Ctx, d: ChainDeposit): unknown {
     orderNo: ctx.ids.orderNo(),
     coinKey: coin.coinKey,
     block: null,
-    sourceAddress: d.sourceAddress ?? (coin.chain === 'TRC20' ? `T${ctx.ids.chars(33, BASE58)}` : `0x${ctx.ids.chars(40, HEX)}`),
+    sourceAddress:
+      d.sourceAddress ?? (coin.chain === 'TRC20' ? `T${ctx.ids.chars(33, BASE58)}` : `0x${ctx.ids.chars(40, HEX)}`),
     destinationAddress: target.address,
     txHash: d.txHash ?? ctx.ids.chars(64, HEX),
     txAmount: d.amount,
@@ -167,7 +191,10 @@ export function creditWalletDeposit(ctx: Ctx, d: ChainDeposit): unknown {
   };
   ctx.state.walletTransactions.push(tx);
   const order = ctx.state.depositOrders.find(
-    (o) => o.toAddress === target.address && cmp(o.actualDepositAmount, d.amount) === 0 && o.record.status === 'wait_process',
+    (o) =>
+      o.toAddress === target.address &&
+      cmp(o.actualDepositAmount, d.amount) === 0 &&
+      o.record.status === 'wait_process',
   );
   const emit = () => {
     tx.updateTime = ctx.now();
@@ -201,7 +228,12 @@ export function creditWalletDeposit(ctx: Ctx, d: ChainDeposit): unknown {
       } else {
         tx.status = 'success';
         tx.message = 'Success';
-        credit(ctx, walletAccount(ctx), { amount: received, bizType: 'chain_deposit', orderNo: tx.orderNo, remark: `${coin.coinKey} ${tx.txHash}` });
+        credit(ctx, walletAccount(ctx), {
+          amount: received,
+          bizType: 'chain_deposit',
+          orderNo: tx.orderNo,
+          remark: `${coin.coinKey} ${tx.txHash}`,
+        });
         collectFee(ctx, add(fee, coin.fixedFee));
         externalFlow(ctx, d.amount);
       }
@@ -229,7 +261,8 @@ export function withdrawWallet(ctx: Ctx, w: ChainWithdrawal): unknown {
   if (cmp(w.amount, '0') <= 0) throw paramError('amount', 'must be greater than 0');
   const fee = money(w.amount).times(coin.feeRate).dividedBy(100).toDecimalPlaces(2, Money.ROUND_UP).toFixed();
   const received = sub(sub(w.amount, fee), coin.fixedFee);
-  if (cmp(received, '0') <= 0) throw paramError('amount', `must exceed the withdrawal fees (${fee} + ${coin.fixedFee})`);
+  if (cmp(received, '0') <= 0)
+    throw paramError('amount', `must exceed the withdrawal fees (${fee} + ${coin.fixedFee})`);
   const account = walletAccount(ctx);
   requireAvailable(account, w.amount);
 
@@ -277,7 +310,12 @@ export function withdrawWallet(ctx: Ctx, w: ChainWithdrawal): unknown {
         tx.status = 'fail';
         tx.message = 'Withdrawal rejected by risk control';
       } else {
-        captureHeld(ctx, account, { amount: w.amount, bizType: 'chain_withdraw', orderNo: tx.orderNo, remark: `${coin.coinKey} to ${w.toAddress}` });
+        captureHeld(ctx, account, {
+          amount: w.amount,
+          bizType: 'chain_withdraw',
+          orderNo: tx.orderNo,
+          remark: `${coin.coinKey} to ${w.toAddress}`,
+        });
         collectFee(ctx, add(fee, coin.fixedFee));
         externalFlow(ctx, sub('0', received));
         tx.status = 'success';

@@ -50,16 +50,20 @@ export function submitWorkOrder(ctx: Ctx, req: Req): unknown {
   const title = text(req, 'title');
   const target = text(req, 'target');
   const tradeType = text(req, 'tradeType');
-  if (tradeType !== 'CARD_ACTIVE' && tradeType !== 'OTHER') throw paramError('tradeType', 'must be CARD_ACTIVE or OTHER');
+  if (tradeType !== 'CARD_ACTIVE' && tradeType !== 'OTHER')
+    throw paramError('tradeType', 'must be CARD_ACTIVE or OTHER');
   const files = optList(req, 'files') ?? [];
   for (const fileId of files) {
     if (!ctx.state.files.has(fileId)) throw notFound('files', `file ${fileId} was not uploaded`);
   }
   if (tradeType === 'CARD_ACTIVE') {
     const card = ctx.state.cards.get(target);
-    if (!card) throw notFound('target', `card ${target} does not exist (for CARD_ACTIVE the target is the card number)`);
-    if (getCardType(ctx, card.cardTypeId).type !== 'Physical') throw paramError('target', `card ${target} is virtual; only physical cards are activated`);
-    if (card.status !== 'un_activated') throw stateError('target', `card ${target} is ${card.status}; only an un_activated card can be activated`);
+    if (!card)
+      throw notFound('target', `card ${target} does not exist (for CARD_ACTIVE the target is the card number)`);
+    if (getCardType(ctx, card.cardTypeId).type !== 'Physical')
+      throw paramError('target', `card ${target} is virtual; only physical cards are activated`);
+    if (card.status !== 'un_activated')
+      throw stateError('target', `card ${target} is ${card.status}; only an un_activated card can be activated`);
   }
 
   const now = ctx.now();
@@ -94,7 +98,8 @@ export function submitWorkOrder(ctx: Ctx, req: Req): unknown {
 
 export function listWorkOrders(ctx: Ctx, req: Req): unknown {
   let orders = newestFirst(ctx.state.workOrders, (w) => w.createTime);
-  for (const field of ['merchantOrderNo', 'orderNo', 'target', 'tradeType', 'tradeStatus']) orders = byField(orders, req, field);
+  for (const field of ['merchantOrderNo', 'orderNo', 'target', 'tradeType', 'tradeStatus'])
+    orders = byField(orders, req, field);
   return page(orders, req, workOrderWire);
 }
 
@@ -102,7 +107,8 @@ export function listWorkOrders(ctx: Ctx, req: Req): unknown {
 export function decideWorkOrder(ctx: Ctx, orderNo: string, outcome: 'success' | 'fail', description?: string): unknown {
   const w = ctx.state.workOrders.find((o) => o.orderNo === orderNo || o.merchantOrderNo === orderNo);
   if (!w) throw notFound('orderNo', `no work order ${orderNo}`);
-  if (w.tradeStatus === 'success' || w.tradeStatus === 'fail') throw stateError('orderNo', `work order ${w.orderNo} is already ${w.tradeStatus}`);
+  if (w.tradeStatus === 'success' || w.tradeStatus === 'fail')
+    throw stateError('orderNo', `work order ${w.orderNo} is already ${w.tradeStatus}`);
   finish(ctx, w, outcome, description);
   return workOrderWire(w);
 }

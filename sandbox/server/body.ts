@@ -12,7 +12,10 @@ export const MULTIPART_BODY_LIMIT = 2.5 * 1024 * 1024;
 /** Past this many bytes the sandbox stops draining and destroys the socket. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
 
-export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; tooLarge: true; received: number } | { ok: false; tooLarge: false; error: string };
+export type BodyResult =
+  | { ok: true; bytes: Buffer }
+  | { ok: false; tooLarge: true; received: number }
+  | { ok: false; tooLarge: false; error: string };
 
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   return new Promise((resolve) => {
@@ -29,8 +32,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
       if (received <= limit) chunks.push(chunk);
       else if (received > DRAIN_LIMIT) req.destroy();
     });
-    req.on('end', () => finish(received > limit ? { ok: false, tooLarge: true, received } : { ok: true, bytes: Buffer.concat(chunks) }));
+    req.on('end', () =>
+      finish(received > limit ? { ok: false, tooLarge: true, received } : { ok: true, bytes: Buffer.concat(chunks) }),
+    );
     req.on('error', (err) => finish({ ok: false, tooLarge: false, error: err.message }));
-    req.on('close', () => finish({ ok: false, tooLarge: false, error: 'connection closed before the body was complete' }));
+    req.on('close', () =>
+      finish({ ok: false, tooLarge: false, error: 'connection closed before the body was complete' }),
+    );
   });
 }

@@ -25,7 +25,12 @@ export function failureEnvelope(code: number, msg: string): Envelope {
 }
 
 /** Serializes, signs and sends an envelope. HTTP 200 for every envelope except injected/internal errors (500). */
-export function sendEnvelope(res: ServerResponse, envelope: Envelope, platformPrivateKey: KeyObject, httpStatus = 200): void {
+export function sendEnvelope(
+  res: ServerResponse,
+  envelope: Envelope,
+  platformPrivateKey: KeyObject,
+  httpStatus = 200,
+): void {
   const body = Buffer.from(stringifyJson(envelope), 'utf8');
   res.writeHead(httpStatus, {
     'content-type': 'application/json; charset=utf-8',

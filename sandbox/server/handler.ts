@@ -65,7 +65,8 @@ export function helperBody(value: unknown): unknown {
     return /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : value;
   }
   if (Array.isArray(value)) return value.map(helperBody);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, helperBody(v)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, helperBody(v)]));
   return value;
 }
 
@@ -92,7 +93,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
   function requireApiKey(req: IncomingMessage): void {
     const key = headerValue(req.headers, API_KEY_HEADER)?.trim();
     if (!key) throw new Reject(SandboxErrorCode.unauthorized, 'X-WSB-API-KEY header is missing');
-    if (!sameSecret(key, deps.apiKey)) throw new Reject(SandboxErrorCode.unauthorized, 'X-WSB-API-KEY is not a known API key');
+    if (!sameSecret(key, deps.apiKey))
+      throw new Reject(SandboxErrorCode.unauthorized, 'X-WSB-API-KEY is not a known API key');
   }
 
   function requireSignature(req: IncomingMessage, signedBytes: Uint8Array): void {
@@ -109,7 +111,11 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
   async function body(req: IncomingMessage, limit: number): Promise<Buffer> {
     const result = await readBody(req, limit);
     if (result.ok) return result.bytes;
-    if (result.tooLarge) throw new Reject(SandboxErrorCode.badRequest, `request body too large: ${result.received} bytes, the limit is ${limit}`);
+    if (result.tooLarge)
+      throw new Reject(
+        SandboxErrorCode.badRequest,
+        `request body too large: ${result.received} bytes, the limit is ${limit}`,
+      );
     throw new Reject(SandboxErrorCode.badRequest, `request body could not be read: ${result.error}`);
   }
 
@@ -134,18 +140,23 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
   }
 
   /** Reads a provider request up to the parsed, validated parameters (and the file of the upload). */
-  async function readOperation(req: IncomingMessage, op: OperationDef): Promise<{ request: Record<string, unknown>; file?: UploadedFile }> {
+  async function readOperation(
+    req: IncomingMessage,
+    op: OperationDef,
+  ): Promise<{ request: Record<string, unknown>; file?: UploadedFile }> {
     if (op.multipart) {
       const boundary = multipartBoundary(req.headers['content-type']);
       const bytes = await body(req, MULTIPART_BODY_LIMIT);
       requireApiKey(req);
       requireSignature(req, Buffer.from(EMPTY_BODY));
-      if (!boundary) throw new Reject(SandboxErrorCode.badRequest, 'Content-Type must be multipart/form-data with a boundary');
+      if (!boundary)
+        throw new Reject(SandboxErrorCode.badRequest, 'Content-Type must be multipart/form-data with a boundary');
       let parts;
       try {
         parts = parseMultipart(bytes, boundary);
       } catch (err) {
-        if (err instanceof MultipartError) throw new Reject(SandboxErrorCode.badRequest, `malformed multipart body: ${err.message}`);
+        if (err instanceof MultipartError)
+          throw new Reject(SandboxErrorCode.badRequest, `malformed multipart body: ${err.message}`);
         throw err;
       }
       const fields: Record<string, unknown> = {};
@@ -153,7 +164,11 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       for (const part of parts) {
         if (part.filename !== undefined) {
           if (part.name === 'file' && !file) {
-            file = { filename: part.filename, contentType: part.contentType ?? 'application/octet-stream', data: new Uint8Array(part.data) };
+            file = {
+              filename: part.filename,
+              contentType: part.contentType ?? 'application/octet-stream',
+              data: new Uint8Array(part.data),
+            };
           }
         } else if (!(part.name in fields)) {
           fields[part.name] = part.data.toString('utf8');
@@ -166,7 +181,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const bytes = await body(req, JSON_BODY_LIMIT);
     requireApiKey(req);
     requireSignature(req, bytes.length === 0 ? Buffer.from(EMPTY_BODY) : bytes);
-    if (mediaType(req) !== 'application/json') throw new Reject(SandboxErrorCode.badRequest, 'Content-Type must be application/json');
+    if (mediaType(req) !== 'application/json')
+      throw new Reject(SandboxErrorCode.badRequest, 'Content-Type must be application/json');
     return { request: validate(op, jsonObject(bytes)) };
   }
 
@@ -175,7 +191,11 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const fault = deps.faults.forRequest(op.name);
     if (fault.latencyMs > 0) await sleep(fault.latencyMs);
     if (fault.kind === 'error') {
-      send(res, failureEnvelope(SandboxErrorCode.internal, 'injected internal error (sandbox fault): nothing was changed'), 500);
+      send(
+        res,
+        failureEnvelope(SandboxErrorCode.internal, 'injected internal error (sandbox fault): nothing was changed'),
+        500,
+      );
       return;
     }
     const data = deps.engine.handle(op.name, request, file);
@@ -200,7 +220,10 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         : undefined;
     if (!helper) {
       const known = [...Object.keys(deps.shellHelpers), ...Object.keys(deps.engine.helpers)].sort();
-      throw new Reject(SandboxErrorCode.badRequest, `no sandbox helper ${HELPER_PREFIX}${name}; known: ${known.join(', ')}`);
+      throw new Reject(
+        SandboxErrorCode.badRequest,
+        `no sandbox helper ${HELPER_PREFIX}${name}; known: ${known.join(', ')}`,
+      );
     }
     send(res, successEnvelope(await helper(input)));
   }
@@ -210,7 +233,11 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const op = deps.routes.operationAt(path);
     const helperName = path.startsWith(HELPER_PREFIX) ? path.slice(HELPER_PREFIX.length) : undefined;
     if (!op && !helperName) throw new Reject(SandboxErrorCode.badRequest, `no operation at path ${path.slice(0, 200)}`);
-    if (req.method !== 'POST') throw new Reject(SandboxErrorCode.badRequest, `method ${req.method ?? '?'} not allowed: every operation is a POST`);
+    if (req.method !== 'POST')
+      throw new Reject(
+        SandboxErrorCode.badRequest,
+        `method ${req.method ?? '?'} not allowed: every operation is a POST`,
+      );
     if (op) await handleOperation(req, res, op);
     else await handleHelper(req, res, helperName!);
   }
@@ -222,8 +249,17 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       } else if (err instanceof z.ZodError) {
         send(res, failureEnvelope(SandboxErrorCode.parameter, describeZodError(err)));
       } else {
-        deps.log?.(`sandbox: internal error on ${pathOf(req.url).slice(0, 200)}: ${(err as Error)?.stack ?? String(err)}`);
-        send(res, failureEnvelope(SandboxErrorCode.internal, `internal sandbox error: ${(err as Error)?.message ?? String(err)}`), 500);
+        deps.log?.(
+          `sandbox: internal error on ${pathOf(req.url).slice(0, 200)}: ${(err as Error)?.stack ?? String(err)}`,
+        );
+        send(
+          res,
+          failureEnvelope(
+            SandboxErrorCode.internal,
+            `internal sandbox error: ${(err as Error)?.message ?? String(err)}`,
+          ),
+          500,
+        );
       }
       // Unread body bytes (e.g. a GET or an unknown path with a body) are drained so the connection stays usable.
       if (!req.complete) req.resume();

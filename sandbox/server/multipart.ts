@@ -56,7 +56,8 @@ function parsePart(raw: Buffer): MultipartPart {
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   const disposition = headers['content-disposition'];
-  if (!disposition || !/^form-data\s*(;|$)/i.test(disposition)) throw new MultipartError('a multipart part lacks Content-Disposition: form-data');
+  if (!disposition || !/^form-data\s*(;|$)/i.test(disposition))
+    throw new MultipartError('a multipart part lacks Content-Disposition: form-data');
   const params = headerParams(disposition);
   if (!params.name) throw new MultipartError('a multipart part has no name');
   const part: MultipartPart = { name: params.name, data: raw.subarray(headerEnd + 4) };

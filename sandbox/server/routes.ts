@@ -28,7 +28,8 @@ export function buildRoutes(registry: OperationRegistry): RouteTable {
     const path = pathOf(op.path);
     const clash = byPath.get(path);
     if (clash) throw new Error(`operation registry: ${op.name} and ${clash.name} share the path ${path}`);
-    if (path.startsWith(HELPER_PREFIX)) throw new Error(`operation registry: ${op.name} uses the sandbox helper prefix`);
+    if (path.startsWith(HELPER_PREFIX))
+      throw new Error(`operation registry: ${op.name} uses the sandbox helper prefix`);
     byPath.set(path, op);
   }
   return { operationAt: (path) => byPath.get(pathOf(path)), size: byPath.size };

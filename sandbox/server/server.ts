@@ -15,7 +15,10 @@ export interface SandboxHttpServer {
   close(): Promise<void>;
 }
 
-export async function listenSandboxServer(deps: HandlerDeps, options: { host: string; port: number }): Promise<SandboxHttpServer> {
+export async function listenSandboxServer(
+  deps: HandlerDeps,
+  options: { host: string; port: number },
+): Promise<SandboxHttpServer> {
   const handler = createRequestHandler(deps);
   const sockets = new Set<Socket>();
   const server = createServer({ requestTimeout: 60_000 }, handler);

@@ -64,7 +64,11 @@ export function createShellHelpers(deps: ShellHelperDeps): Record<string, Helper
       const filter = logFilterSchema.parse(body);
       return deps.deliveries
         .log()
-        .filter((d) => (filter.category === undefined || d.category === filter.category) && (filter.requestId === undefined || d.requestId === filter.requestId))
+        .filter(
+          (d) =>
+            (filter.category === undefined || d.category === filter.category) &&
+            (filter.requestId === undefined || d.requestId === filter.requestId),
+        )
         .filter((d) => filter.status === undefined || d.status === filter.status);
     },
 

@@ -92,15 +92,29 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
       return;
     }
     const payload = Buffer.from(body, 'utf8');
-    const req = send(target, { method: 'POST', agent: false, timeout: ATTEMPT_TIMEOUT_MS, headers: { ...headers, 'content-length': String(payload.length) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const status = res.statusCode ?? 0;
-        resolve({ httpStatus: status, acknowledged: isAcknowledgement(status, Buffer.concat(chunks).toString('utf8')) });
-      });
-      res.on('error', (err) => resolve({ httpStatus: res.statusCode ?? null, acknowledged: false, error: err.message }));
-    });
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        agent: false,
+        timeout: ATTEMPT_TIMEOUT_MS,
+        headers: { ...headers, 'content-length': String(payload.length) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          resolve({
+            httpStatus: status,
+            acknowledged: isAcknowledgement(status, Buffer.concat(chunks).toString('utf8')),
+          });
+        });
+        res.on('error', (err) =>
+          resolve({ httpStatus: res.statusCode ?? null, acknowledged: false, error: err.message }),
+        );
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${ATTEMPT_TIMEOUT_MS} ms`)));
     req.on('error', (err) => resolve({ httpStatus: null, acknowledged: false, error: err.message }));
     req.end(payload);
@@ -283,7 +297,9 @@ export class WebhookDeliveries {
         delivery.status = 'delivered';
         delivery.nextAttemptAt = null;
       } else {
-        this.options.log?.(`webhook ${delivery.category} ${delivery.requestId} attempt ${n} not acknowledged (${result.error ?? `HTTP ${result.httpStatus}`})`);
+        this.options.log?.(
+          `webhook ${delivery.category} ${delivery.requestId} attempt ${n} not acknowledged (${result.error ?? `HTTP ${result.httpStatus}`})`,
+        );
         this.scheduleRetry(delivery, n);
       }
       if (n === 1 && delivery.faults.includes('duplicate')) {

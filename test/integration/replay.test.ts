@@ -19,7 +19,13 @@ import { WorkflowTypes } from '../../domain/workflow-types';
 import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle } from './workflows/harness';
 import { b2bHolder, uniqueEmail } from './workflows/holders';
 import { assertNothingInClear, RUN_PINS, saveLifecycleHistories } from '../fixtures/histories/lifecycle-runs';
-import { maskCardNumbers, ONBOARDING_PATH_HISTORIES, PATH_PINS, saveOnboardingPathHistories, unmaskedCardNumbers } from '../fixtures/histories/onboarding-path-runs';
+import {
+  maskCardNumbers,
+  ONBOARDING_PATH_HISTORIES,
+  PATH_PINS,
+  saveOnboardingPathHistories,
+  unmaskedCardNumbers,
+} from '../fixtures/histories/onboarding-path-runs';
 
 // Saving runs both sets of workflows (several minutes on a shared machine); replay alone is quick.
 jest.setTimeout(process.env.CARDFLOW_SAVE_HISTORIES ? 600_000 : 180_000);
@@ -28,9 +34,16 @@ const DIR = join(__dirname, '../fixtures/histories');
 
 async function save(name: string, handle: WorkflowHandle): Promise<void> {
   const history = await handle.fetchHistory();
-  const json = temporal.api.history.v1.History.toObject(temporal.api.history.v1.History.fromObject(history), { longs: String, enums: String, bytes: String });
+  const json = temporal.api.history.v1.History.toObject(temporal.api.history.v1.History.fromObject(history), {
+    longs: String,
+    enums: String,
+    bytes: String,
+  });
   // The workflow id is part of what the code reads (derived ids and merchantOrderNos): keep it.
-  writeFileSync(join(DIR, `${name}.json`), `${JSON.stringify({ workflowId: handle.workflowId, history: json }, null, 1)}\n`);
+  writeFileSync(
+    join(DIR, `${name}.json`),
+    `${JSON.stringify({ workflowId: handle.workflowId, history: json }, null, 1)}\n`,
+  );
 }
 
 async function saveOnboardingHistories(): Promise<void> {
@@ -45,11 +58,19 @@ async function saveOnboardingHistories(): Promise<void> {
           typedSearchAttributes: onboardingStartAttributes(ref),
         });
       const happy = customerRef('replay-happy');
-      const a = await start(happy, { cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(uniqueEmail('replay')), initialDeposit: '100' });
+      const a = await start(happy, {
+        cardTypeId: CARD_TYPES.b2bWithDeposit,
+        holder: b2bHolder(uniqueEmail('replay')),
+        initialDeposit: '100',
+      });
       const later = customerRef('replay-deposit');
       const b = await start(later, { cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '50' });
       const rejected = customerRef('replay-reject');
-      const c = await start(rejected, { cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(uniqueEmail('reject.admin')), initialDeposit: '20' });
+      const c = await start(rejected, {
+        cardTypeId: CARD_TYPES.b2bWithDeposit,
+        holder: b2bHolder(uniqueEmail('reject.admin')),
+        initialDeposit: '20',
+      });
       const child = h.client.workflow.getHandle(cardholderWorkflowId(rejected));
       for (;;) {
         const status = await child.query(cardholderStatusQuery).catch(() => undefined);
@@ -59,11 +80,20 @@ async function saveOnboardingHistories(): Promise<void> {
       await child.executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(uniqueEmail('corrected')) }] });
       await Promise.all([a.result(), b.result(), c.result()]);
       await save('onboarding-with-holder', a);
-      await save('onboarding-with-holder.cardholder', h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'cardholder')));
+      await save(
+        'onboarding-with-holder.cardholder',
+        h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'cardholder')),
+      );
       await save('onboarding-with-holder.card', h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'card')));
       await save('onboarding-deposit-after-creation', b);
-      await save('onboarding-deposit-after-creation.card', h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'card')));
-      await save('onboarding-deposit-after-creation.deposit', h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'deposit')));
+      await save(
+        'onboarding-deposit-after-creation.card',
+        h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'card')),
+      );
+      await save(
+        'onboarding-deposit-after-creation.deposit',
+        h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'deposit')),
+      );
       await save('onboarding-rejected-corrected', c);
       await save('onboarding-rejected-corrected.cardholder', child);
     });
@@ -84,7 +114,8 @@ async function saveHistories(which: string): Promise<void> {
   if (sets.includes('onboarding')) await saveOnboardingHistories();
   if (sets.includes('lifecycle')) {
     const saved = await saveLifecycleHistories(save);
-    for (const name of saved.names) assertNothingInClear(name, readFileSync(join(DIR, `${name}.json`), 'utf8'), saved.clearValues);
+    for (const name of saved.names)
+      assertNothingInClear(name, readFileSync(join(DIR, `${name}.json`), 'utf8'), saved.clearValues);
   }
   if (sets.includes('onboarding-paths')) {
     const saved = await saveOnboardingPathHistories(save);
@@ -133,7 +164,9 @@ it('replays every saved history without a determinism error', async () => {
 
 /** Every payload of a saved history (base64 `data`) as text. */
 function decodedPayloads(text: string): string {
-  return [...text.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8')).join('\n');
+  return [...text.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)]
+    .map((m) => Buffer.from(m[1]!, 'base64').toString('utf8'))
+    .join('\n');
 }
 
 it('the saved lifecycle histories hold no clear PIN, activation code or card secret', () => {
@@ -141,7 +174,10 @@ it('the saved lifecycle histories hold no clear PIN, activation code or card sec
     const text = readFileSync(join(DIR, `${name}.json`), 'utf8');
     assertNothingInClear(name, text, Object.values(RUN_PINS));
     // Field names the provider uses for secrets in clear (spec: activeCard, updatePin, card sensitive data).
-    expect({ name, fields: decodedPayloads(text).match(/"(pin|activeCode|activationCode|cvv|cardNumber|expiryDate)"\s*:/g) }).toEqual({ name, fields: null });
+    expect({
+      name,
+      fields: decodedPayloads(text).match(/"(pin|activeCode|activationCode|cvv|cardNumber|expiryDate)"\s*:/g),
+    }).toEqual({ name, fields: null });
   }
 });
 
@@ -152,7 +188,10 @@ it('the saved onboarding-path histories hold no clear PIN, activation code or ca
     assertNothingInClear(name, text, Object.values(PATH_PINS));
     const decoded = decodedPayloads(text);
     // The physical path's input carries cardNumber (spec: createCard); every other secret field must be absent.
-    expect({ name, fields: decoded.match(/"(pin|activeCode|activationCode|cvv|expiryDate)"\s*:/g) }).toEqual({ name, fields: null });
+    expect({ name, fields: decoded.match(/"(pin|activeCode|activationCode|cvv|expiryDate)"\s*:/g) }).toEqual({
+      name,
+      fields: null,
+    });
     expect({ name, unmasked: unmaskedCardNumbers(text) }).toEqual({ name, unmasked: [] });
     cardNumbers += decoded.match(/"cardNumber":/g)?.length ?? 0;
   }

@@ -13,7 +13,13 @@ import {
 } from '../../domain/search-attributes';
 import { createGreetingActivities } from '../fixtures/workflows/greeting-activities';
 import { greetingWorkflow } from '../fixtures/workflows/greeting';
-import { connectTestClient, runWithWorker, testTemporalServer, uniqueTaskQueue, type TestClient } from '../support/temporal-env';
+import {
+  connectTestClient,
+  runWithWorker,
+  testTemporalServer,
+  uniqueTaskQueue,
+  type TestClient,
+} from '../support/temporal-env';
 
 const workflowsPath = require.resolve('../fixtures/workflows/greeting');
 // Bundling the workflow code and starting a Worker take seconds; `testTimeout` in a jest project
@@ -43,18 +49,21 @@ test('runs a workflow with an activity and search attributes on the real server'
   const flow = uniqueTaskQueue('smoke-flow');
   const activities = createGreetingActivities({ greeting: 'Hello' });
 
-  const { handle, result } = await runWithWorker({ workflowsPath, activities, taskQueue: uniqueTaskQueue('smoke') }, async ({ taskQueue }) => {
-    const started = await temporal.client.workflow.start(greetingWorkflow, {
-      taskQueue,
-      workflowId: uniqueTaskQueue('smoke-greeting'),
-      args: [{ name: 'Ada' }],
-      typedSearchAttributes: [
-        { key: CardflowFlow, value: flow },
-        { key: CardflowCustomerRef, value: 'customer-ref-1' },
-      ],
-    });
-    return { handle: started, result: await started.result() };
-  });
+  const { handle, result } = await runWithWorker(
+    { workflowsPath, activities, taskQueue: uniqueTaskQueue('smoke') },
+    async ({ taskQueue }) => {
+      const started = await temporal.client.workflow.start(greetingWorkflow, {
+        taskQueue,
+        workflowId: uniqueTaskQueue('smoke-greeting'),
+        args: [{ name: 'Ada' }],
+        typedSearchAttributes: [
+          { key: CardflowFlow, value: flow },
+          { key: CardflowCustomerRef, value: 'customer-ref-1' },
+        ],
+      });
+      return { handle: started, result: await started.result() };
+    },
+  );
 
   expect(result).toEqual({ message: 'Hello, Ada!', stage: 'greeted' });
   const description = await handle.describe();

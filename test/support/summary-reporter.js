@@ -8,7 +8,9 @@ class SummaryReporter {
     const skipped = results.numPendingTests + results.numTodoTests;
     // A suite that fails to load (syntax error, failing beforeAll import) has no failed tests;
     // count it as one failure so the line never reads "0 failed" for a broken run.
-    const brokenSuites = results.testResults.filter((suite) => suite.testExecError && suite.numFailingTests === 0).length;
+    const brokenSuites = results.testResults.filter(
+      (suite) => suite.testExecError && suite.numFailingTests === 0,
+    ).length;
     const failed = results.numFailedTests + brokenSuites;
     process.stdout.write(`jest: ${results.numPassedTests} passed, ${failed} failed, ${skipped} skipped\n`);
   }

@@ -16,7 +16,9 @@ export const namespaceEnv = 'CARDFLOW_TEST_TEMPORAL_NAMESPACE';
 export function testTemporalServer(): { address: string; namespace: string } {
   const address = process.env[addressEnv];
   if (!address) {
-    throw new Error(`${addressEnv} is not set: run integration tests through jest (--selectProjects integration) so the global setup starts the dev server`);
+    throw new Error(
+      `${addressEnv} is not set: run integration tests through jest (--selectProjects integration) so the global setup starts the dev server`,
+    );
   }
   return { address, namespace: process.env[namespaceEnv] || 'default' };
 }
@@ -61,7 +63,10 @@ export type TestWorkerOptions = Omit<WorkerOptions, 'connection' | 'namespace' |
  * Runs `fn` while a Worker polls the test server, then shuts the Worker down (also when `fn`
  * throws). `fn` receives the task queue to start workflows on.
  */
-export async function runWithWorker<T>(options: TestWorkerOptions, fn: (ctx: { taskQueue: string }) => Promise<T>): Promise<T> {
+export async function runWithWorker<T>(
+  options: TestWorkerOptions,
+  fn: (ctx: { taskQueue: string }) => Promise<T>,
+): Promise<T> {
   const { namespace } = testTemporalServer();
   const taskQueue = options.taskQueue ?? uniqueTaskQueue('test');
   const connection = await connectTestNativeConnection();

@@ -92,7 +92,13 @@ export async function startProviderGate(upstreamBaseUrl: string): Promise<Provid
     req.on('end', () => {
       const path = (req.url ?? '/').split('?')[0]!;
       const forward = httpRequest(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: upstream.host },
+        },
         (answer) => {
           const body: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => body.push(chunk));
@@ -132,7 +138,11 @@ export async function startProviderGate(upstreamBaseUrl: string): Promise<Provid
       const missing = () => Object.entries(counts).filter(([path, n]) => heldCount(path) < n);
       while (missing().length > 0) {
         if (Date.now() > deadline) {
-          throw new Error(`answers not held in time: ${missing().map(([path, n]) => `${path} ${heldCount(path)}/${n}`).join(', ')}`);
+          throw new Error(
+            `answers not held in time: ${missing()
+              .map(([path, n]) => `${path} ${heldCount(path)}/${n}`)
+              .join(', ')}`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

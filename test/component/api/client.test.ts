@@ -20,7 +20,13 @@ import { generateRsaKeyPair } from '../../../api/keys';
 import { defineOperation } from '../../../api/operation';
 import { decimal, lengthBetween, longId, reqDecimal, reqInt, reqLong } from '../../../api/schemas/primitives';
 import { EMPTY_BODY, signBody, verifySignature } from '../../../api/signing';
-import { type Handler, type RecordedRequest, type Reply, type TestServer, startTestServer } from '../../support/http-server';
+import {
+  type Handler,
+  type RecordedRequest,
+  type Reply,
+  type TestServer,
+  startTestServer,
+} from '../../support/http-server';
 
 const merchant = generateRsaKeyPair(1024);
 const platform = generateRsaKeyPair(1024);
@@ -31,23 +37,64 @@ const paging = { pageSize: reqInt.optional(), type: z.string().optional() };
 
 const registry = {
   getAccount: defineOperation({
-    name: 'getAccount', path: '/account/single/query', request: z.object({ accountId: reqLong }), record: Account, shape: 'one', mutating: false, summary: 'one',
+    name: 'getAccount',
+    path: '/account/single/query',
+    request: z.object({ accountId: reqLong }),
+    record: Account,
+    shape: 'one',
+    mutating: false,
+    summary: 'one',
   }),
   submitWork: defineOperation({
-    name: 'submitWork', path: '/work/submit', request: z.object({}), record: Account, shape: 'bareOrEnvelope', mutating: true, summary: 'bare',
+    name: 'submitWork',
+    path: '/work/submit',
+    request: z.object({}),
+    record: Account,
+    shape: 'bareOrEnvelope',
+    mutating: true,
+    summary: 'bare',
   }),
   createThing: defineOperation({
-    name: 'createThing', path: '/thing/create', request: z.object({ merchantOrderNo: lengthBetween(15, 65), amount: reqDecimal }), record: Account, shape: 'object', mutating: true, summary: 'object',
+    name: 'createThing',
+    path: '/thing/create',
+    request: z.object({ merchantOrderNo: lengthBetween(15, 65), amount: reqDecimal }),
+    record: Account,
+    shape: 'object',
+    mutating: true,
+    summary: 'object',
   }),
   listAccounts: defineOperation({
-    name: 'listAccounts', path: '/account/list', request: z.object({ pageNum: reqInt.optional(), ...paging }), record: Account, shape: 'page', pageField: 'pageNum', mutating: false, summary: 'page',
+    name: 'listAccounts',
+    path: '/account/list',
+    request: z.object({ pageNum: reqInt.optional(), ...paging }),
+    record: Account,
+    shape: 'page',
+    pageField: 'pageNum',
+    mutating: false,
+    summary: 'page',
   }),
   listWork: defineOperation({
-    name: 'listWork', path: '/work/list', request: z.object({ pageNo: reqInt.optional(), ...paging }), record: Account, shape: 'page', pageField: 'pageNo', mutating: false, summary: 'page by pageNo',
+    name: 'listWork',
+    path: '/work/list',
+    request: z.object({ pageNo: reqInt.optional(), ...paging }),
+    record: Account,
+    shape: 'page',
+    pageField: 'pageNo',
+    mutating: false,
+    summary: 'page by pageNo',
   }),
   upload: defineOperation({
-    name: 'upload', path: '/file/upload', multipart: true, mutating: true, summary: 'multipart', shape: 'object', record: z.object({ fileId: z.string() }),
-    request: z.object({ category: z.literal('card'), file: z.object({ filename: z.string(), contentType: z.string(), data: z.instanceof(Uint8Array) }) }),
+    name: 'upload',
+    path: '/file/upload',
+    multipart: true,
+    mutating: true,
+    summary: 'multipart',
+    shape: 'object',
+    record: z.object({ fileId: z.string() }),
+    request: z.object({
+      category: z.literal('card'),
+      file: z.object({ filename: z.string(), contentType: z.string(), data: z.instanceof(Uint8Array) }),
+    }),
   }),
 } as const;
 
@@ -112,7 +159,9 @@ describe('requests', () => {
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.headers['x-wsb-api-key']).toBe('test-api-key');
     expect(request?.body.toString()).toBe('{"merchantOrderNo":"cf-create-0000000001","amount":10.50}');
-    expect(verifySignature(request!.body, request!.headers['x-wsb-signature'] as string, merchant.publicKey)).toBe(true);
+    expect(verifySignature(request!.body, request!.headers['x-wsb-signature'] as string, merchant.publicKey)).toBe(
+      true,
+    );
 
     await client.getAccount({ accountId: '1989887271659823105' });
     expect(server.requests[1]?.body.toString()).toBe('{"accountId":1989887271659823105}');
@@ -122,18 +171,24 @@ describe('requests', () => {
     const { server, client } = await start(() => signed(account('1')));
     await client.submitWork();
     expect(server.requests[0]?.body.toString()).toBe(EMPTY_BODY);
-    expect(verifySignature(EMPTY_BODY, server.requests[0]!.headers['x-wsb-signature'] as string, merchant.publicKey)).toBe(true);
+    expect(
+      verifySignature(EMPTY_BODY, server.requests[0]!.headers['x-wsb-signature'] as string, merchant.publicKey),
+    ).toBe(true);
   });
 
   it('uploads multipart parts category and file, signing the literal {}', async () => {
     const { server, client } = await start(() => signed(envelope('{"fileId":"f-1"}')));
     const data = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]);
-    expect(await client.upload({ category: 'card', file: { filename: 'id.pdf', contentType: 'application/pdf', data } })).toEqual({ fileId: 'f-1' });
+    expect(
+      await client.upload({ category: 'card', file: { filename: 'id.pdf', contentType: 'application/pdf', data } }),
+    ).toEqual({ fileId: 'f-1' });
     const [request] = server.requests;
     expect(request?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(request?.headers['x-wsb-api-key']).toBe('test-api-key');
     expect(verifySignature(EMPTY_BODY, request!.headers['x-wsb-signature'] as string, merchant.publicKey)).toBe(true);
-    const form = await new Response(request!.body, { headers: { 'content-type': request!.headers['content-type']! } }).formData();
+    const form = await new Response(request!.body, {
+      headers: { 'content-type': request!.headers['content-type']! },
+    }).formData();
     expect(form.get('category')).toBe('card');
     const file = form.get('file') as File;
     expect(file.name).toBe('id.pdf');
@@ -155,15 +210,32 @@ describe('envelopes', () => {
   });
 
   it('turns a signed failure envelope into a business error', async () => {
-    const { client } = await start(() => signed('{"success":false,"code":40003,"msg":"Duplicate order number","data":null}'));
-    const error = (await rejection(client.createThing({ merchantOrderNo: 'cf-create-0000000002', amount: '1' }))) as ProviderBusinessError;
+    const { client } = await start(() =>
+      signed('{"success":false,"code":40003,"msg":"Duplicate order number","data":null}'),
+    );
+    const error = (await rejection(
+      client.createThing({ merchantOrderNo: 'cf-create-0000000002', amount: '1' }),
+    )) as ProviderBusinessError;
     expect(error).toBeInstanceOf(ProviderBusinessError);
-    expect(error).toMatchObject({ type: 'ProviderBusinessError', code: 40003, isDuplicateOrder: true, signatureMissing: false, retryable: false });
-    expect(error).toMatchObject({ operation: 'createThing', merchantOrderNo: 'cf-create-0000000002', requestId: 'rq-test', httpStatus: 200 });
+    expect(error).toMatchObject({
+      type: 'ProviderBusinessError',
+      code: 40003,
+      isDuplicateOrder: true,
+      signatureMissing: false,
+      retryable: false,
+    });
+    expect(error).toMatchObject({
+      operation: 'createThing',
+      merchantOrderNo: 'cf-create-0000000002',
+      requestId: 'rq-test',
+      httpStatus: 200,
+    });
   });
 
   it('reports an unsigned failure envelope as a business error with signatureMissing', async () => {
-    const { client } = await start(() => ({ body: '{"success":false,"code":40002,"msg":"Parameter error","data":null}' }));
+    const { client } = await start(() => ({
+      body: '{"success":false,"code":40002,"msg":"Parameter error","data":null}',
+    }));
     const error = (await rejection(client.getAccount({ accountId: '1' }))) as ProviderBusinessError;
     expect(error).toBeInstanceOf(ProviderBusinessError);
     expect(error.signatureMissing).toBe(true);
@@ -174,7 +246,11 @@ describe('envelopes', () => {
 describe('signatures', () => {
   it('refuses a success signed with another key', async () => {
     const { client } = await start(() => signed(envelope(account('1')), 200, stranger.privateKey));
-    expect(await rejection(client.getAccount({ accountId: '1' }))).toMatchObject({ type: 'ProviderSignatureError', reason: 'mismatch', retryable: false });
+    expect(await rejection(client.getAccount({ accountId: '1' }))).toMatchObject({
+      type: 'ProviderSignatureError',
+      reason: 'mismatch',
+      retryable: false,
+    });
   });
 
   it('refuses an unsigned success, unless verification is turned off', async () => {
@@ -191,12 +267,18 @@ describe('signatures', () => {
 
 describe('failures', () => {
   it('maps HTTP 5xx, with or without an envelope, to a retryable server error', async () => {
-    const replies: Reply[] = [{ status: 500, body: '{"success":false,"code":500,"msg":"internal","data":null}' }, { status: 503, body: 'unavailable' }];
+    const replies: Reply[] = [
+      { status: 500, body: '{"success":false,"code":500,"msg":"internal","data":null}' },
+      { status: 503, body: 'unavailable' },
+    ];
     const { server, client } = await start((_r, i) => replies[i]!);
     const first = (await rejection(client.getAccount({ accountId: '1' }))) as ProviderServerError;
     expect(first).toBeInstanceOf(ProviderServerError);
     expect(first).toMatchObject({ httpStatus: 500, code: 500, msg: 'internal', retryable: true });
-    expect(await rejection(client.getAccount({ accountId: '1' }))).toMatchObject({ type: 'ProviderServerError', httpStatus: 503 });
+    expect(await rejection(client.getAccount({ accountId: '1' }))).toMatchObject({
+      type: 'ProviderServerError',
+      httpStatus: 503,
+    });
     expect(server.requests).toHaveLength(2); // no HTTP-level retry of a 5xx
   });
 
@@ -204,7 +286,12 @@ describe('failures', () => {
     const { server, client } = await start(() => ({ hang: true }));
     const error = await rejection(client.getAccount({ accountId: '1' }, { timeoutMs: 150 }));
     expect(error).toBeInstanceOf(ProviderTimeoutError);
-    expect(error).toMatchObject({ type: 'ProviderTimeoutError', retryable: true, timeoutMs: 150, operation: 'getAccount' });
+    expect(error).toMatchObject({
+      type: 'ProviderTimeoutError',
+      retryable: true,
+      timeoutMs: 150,
+      operation: 'getAccount',
+    });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -227,7 +314,11 @@ describe('failures', () => {
     const { server, client } = await start(() => ({ reset: true }));
     const error = await rejection(client.createThing({ merchantOrderNo: 'cf-create-0000000003', amount: '1' }));
     expect(error).toBeInstanceOf(ProviderTransportError);
-    expect(error).toMatchObject({ type: 'ProviderTransportError', retryable: true, merchantOrderNo: 'cf-create-0000000003' });
+    expect(error).toMatchObject({
+      type: 'ProviderTransportError',
+      retryable: true,
+      merchantOrderNo: 'cf-create-0000000003',
+    });
     expect(server.requests).toHaveLength(2);
   });
 
@@ -238,7 +329,10 @@ describe('failures', () => {
     server = undefined;
     const orphan = createProviderClientFor(registry, config(url));
     try {
-      expect(await rejection(orphan.getAccount({ accountId: '1' }))).toMatchObject({ type: 'ProviderTransportError', code: 'ECONNREFUSED' });
+      expect(await rejection(orphan.getAccount({ accountId: '1' }))).toMatchObject({
+        type: 'ProviderTransportError',
+        code: 'ECONNREFUSED',
+      });
     } finally {
       await orphan.close();
     }
@@ -250,13 +344,23 @@ describe('validation (full registry)', () => {
     server = await startTestServer(() => signed(envelope('true')));
     const real = createProviderClient(config(server.url));
     try {
-      const error = (await rejection(real.createCard({ merchantOrderNo: 'short', cardTypeId: '1', amount: '10' }))) as ProviderValidationError;
+      const error = (await rejection(
+        real.createCard({ merchantOrderNo: 'short', cardTypeId: '1', amount: '10' }),
+      )) as ProviderValidationError;
       expect(error).toBeInstanceOf(ProviderValidationError);
       expect(error.message).toBe('createCard: merchantOrderNo: length must be 15 to 65 characters');
       expect(error.issues).toEqual([{ path: 'merchantOrderNo', message: 'length must be 15 to 65 characters' }]);
       expect(error.merchantOrderNo).toBe('short');
       // A JS number for an amount is refused too (it may already have lost digits).
-      expect(await rejection(real.createCard({ merchantOrderNo: 'cf-create-0000000004', cardTypeId: '1', amount: 10 as unknown as string }))).toBeInstanceOf(ProviderValidationError);
+      expect(
+        await rejection(
+          real.createCard({
+            merchantOrderNo: 'cf-create-0000000004',
+            cardTypeId: '1',
+            amount: 10 as unknown as string,
+          }),
+        ),
+      ).toBeInstanceOf(ProviderValidationError);
       expect(server.requests).toHaveLength(0);
     } finally {
       await real.close();
@@ -267,12 +371,20 @@ describe('validation (full registry)', () => {
 describe('pagination', () => {
   const all = ['11', '12', '13', '14', '15', '16', '17'];
   const pageReply = (page: number, size: number) =>
-    signed(envelope(`{"total":${all.length},"records":[${all.slice((page - 1) * size, page * size).map((id) => account(id)).join(',')}]}`));
+    signed(
+      envelope(
+        `{"total":${all.length},"records":[${all
+          .slice((page - 1) * size, page * size)
+          .map((id) => account(id))
+          .join(',')}]}`,
+      ),
+    );
 
   it('walks every page by pageNum and stops at total', async () => {
     const { server, client } = await start((request) => pageReply(Number(String(bodyOf(request).pageNum)), 3));
     const ids: string[] = [];
-    for await (const record of client.paginate.listAccounts({ pageSize: 3, type: 'WALLET' })) ids.push(record.accountId);
+    for await (const record of client.paginate.listAccounts({ pageSize: 3, type: 'WALLET' }))
+      ids.push(record.accountId);
     expect(ids).toEqual(all);
     expect(server.requests.map((r) => r.body.toString())).toEqual([
       '{"pageNum":1,"pageSize":3,"type":"WALLET"}',

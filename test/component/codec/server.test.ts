@@ -14,7 +14,9 @@ type JsonPayload = { metadata: Record<string, string>; data: string };
 const toJson = (value: unknown): JsonPayload => {
   const payload = defaultPayloadConverter.toPayload(value);
   return {
-    metadata: Object.fromEntries(Object.entries(payload.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
+    metadata: Object.fromEntries(
+      Object.entries(payload.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')]),
+    ),
     data: Buffer.from(payload.data!).toString('base64'),
   };
 };
@@ -37,7 +39,12 @@ describe('codec server with a bearer token', () => {
   let server: CodecServer;
   const logLines: string[] = [];
   beforeAll(async () => {
-    server = await startCodecServer({ keyring, port: 0, token, logger: createLogger({ write: (line) => logLines.push(line) }) });
+    server = await startCodecServer({
+      keyring,
+      port: 0,
+      token,
+      logger: createLogger({ write: (line) => logLines.push(line) }),
+    });
   });
   afterAll(() => server.stop());
   const auth = { authorization: `Bearer ${token}` };
@@ -50,11 +57,19 @@ describe('codec server with a bearer token', () => {
     expect(Buffer.from(payload!.data, 'base64').toString('latin1')).not.toContain(holder.email);
 
     // What a worker wrote, the server reads, and the reverse.
-    const decoded = await post(server, '/default/decode', { payloads: [payload] }, { ...auth, 'x-namespace': 'default' });
+    const decoded = await post(
+      server,
+      '/default/decode',
+      { payloads: [payload] },
+      { ...auth, 'x-namespace': 'default' },
+    );
     expect(decoded.status).toBe(200);
     expect(fromJson((decoded.json.payloads as JsonPayload[])[0]!)).toEqual(holder);
     const fromWorker = await new AesGcmPayloadCodec(keyring).decode([
-      { metadata: Object.fromEntries(Object.entries(payload!.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')])), data: Buffer.from(payload!.data, 'base64') },
+      {
+        metadata: Object.fromEntries(Object.entries(payload!.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
+        data: Buffer.from(payload!.data, 'base64'),
+      },
     ]);
     expect(defaultPayloadConverter.fromPayload(fromWorker[0]!)).toEqual(holder);
   });
@@ -62,7 +77,11 @@ describe('codec server with a bearer token', () => {
   it('answers the UI preflight with its origin, methods, headers and credentials', async () => {
     const res = await request(`${server.url}/decode`, {
       method: 'OPTIONS',
-      headers: { origin: uiOrigin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace,authorization' },
+      headers: {
+        origin: uiOrigin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-namespace,authorization',
+      },
     });
     await res.body.dump();
     expect(res.statusCode).toBe(204);
@@ -74,7 +93,10 @@ describe('codec server with a bearer token', () => {
   });
 
   it('refuses a preflight and a request from an origin that is not the UI', async () => {
-    const preflight = await request(`${server.url}/decode`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });
+    const preflight = await request(`${server.url}/decode`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example' },
+    });
     await preflight.body.dump();
     expect(preflight.statusCode).toBe(403);
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
@@ -104,7 +126,16 @@ describe('codec server with a bearer token', () => {
   it('answers 422 naming the key id when a payload was written with an unknown key', async () => {
     const other = new AesGcmPayloadCodec(parseKeyList(`k9:${Buffer.alloc(32, 6).toString('base64')}`));
     const [payload] = await other.encode([defaultPayloadConverter.toPayload(holder)]);
-    const body = { payloads: [{ metadata: Object.fromEntries(Object.entries(payload!.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')])), data: Buffer.from(payload!.data!).toString('base64') }] };
+    const body = {
+      payloads: [
+        {
+          metadata: Object.fromEntries(
+            Object.entries(payload!.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')]),
+          ),
+          data: Buffer.from(payload!.data!).toString('base64'),
+        },
+      ],
+    };
     const res = await post(server, '/decode', body, auth);
     expect(res.status).toBe(422);
     expect(String(res.json.error)).toContain('key id "k9"');
@@ -121,7 +152,12 @@ describe('codec server limits and tokenless access', () => {
   it('refuses a body over the cap with 413', async () => {
     const server = await startCodecServer({ keyring, port: 0, token, maxBodyBytes: 1024 });
     try {
-      const res = await post(server, '/encode', { payloads: [toJson('x'.repeat(4096))] }, { authorization: `Bearer ${token}` });
+      const res = await post(
+        server,
+        '/encode',
+        { payloads: [toJson('x'.repeat(4096))] },
+        { authorization: `Bearer ${token}` },
+      );
       expect(res.status).toBe(413);
     } finally {
       await server.stop();
@@ -134,7 +170,9 @@ describe('codec server limits and tokenless access', () => {
       const encoded = await post(server, '/encode', { payloads: [toJson(holder)] }, { origin: uiOrigin });
       expect(encoded.status).toBe(200);
       expect(encoded.headers['access-control-allow-origin']).toBe(uiOrigin);
-      expect((await post(server, '/decode', { payloads: [] }, { authorization: 'Bearer nope-nope-nope-nope' })).status).toBe(401);
+      expect(
+        (await post(server, '/decode', { payloads: [] }, { authorization: 'Bearer nope-nope-nope-nope' })).status,
+      ).toBe(401);
     } finally {
       await server.stop();
     }

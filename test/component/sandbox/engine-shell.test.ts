@@ -17,7 +17,8 @@ jest.setTimeout(30_000);
 
 const SUBSCRIPTION = '1852379830190366721';
 const CREATE_CARD = '/merchant/core/mcb/card/v2/createCard';
-const createBody = (merchantOrderNo: string) => `{"merchantOrderNo":"${merchantOrderNo}","cardTypeId":${SUBSCRIPTION},"amount":0}`;
+const createBody = (merchantOrderNo: string) =>
+  `{"merchantOrderNo":"${merchantOrderNo}","cardTypeId":${SUBSCRIPTION},"amount":0}`;
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;
@@ -56,7 +57,11 @@ it('a refused request (unknown key, bad signature, rule break) changes nothing',
     'x-wsb-signature': signBody(createBody('ENG-OTHER-0000000001'), sandbox.keys.merchant.privateKey),
   });
   expect(String(badSignature.json.code)).toBe(String(SandboxErrorCode.badSignature));
-  const ruleBreak = await signedPost(sandbox, CREATE_CARD, `{"merchantOrderNo":"${no}","cardTypeId":${SUBSCRIPTION},"amount":5}`);
+  const ruleBreak = await signedPost(
+    sandbox,
+    CREATE_CARD,
+    `{"merchantOrderNo":"${no}","cardTypeId":${SUBSCRIPTION},"amount":5}`,
+  );
   expect(String(ruleBreak.json.code)).toBe(String(SandboxErrorCode.parameter));
   expect(String(ruleBreak.json.msg)).toMatch(/^amount: /);
   await sandbox.clock.settle();
@@ -85,7 +90,9 @@ it('through the client: the dropped call surfaces as a duplicate-order failure, 
   const client = createProviderClient(sandbox.clientConfig());
   try {
     const no = 'ENG-DROPPED-000000002';
-    const error = await client.createCard({ merchantOrderNo: no, cardTypeId: SUBSCRIPTION, amount: '0' }).catch((e: unknown) => e);
+    const error = await client
+      .createCard({ merchantOrderNo: no, cardTypeId: SUBSCRIPTION, amount: '0' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderBusinessError);
     expect((error as ProviderBusinessError).code).toBe(SandboxErrorCode.duplicateOrder);
     await sandbox.clock.settle();
@@ -104,11 +111,19 @@ it('engine events arrive signed; api/ verifies them; the payload equals the quer
   expect(cardEvents.length).toBeGreaterThan(0);
   const requestIds = new Set<string>();
   for (const event of cardEvents) {
-    const verified = verifyWebhook({ rawBody: event.rawBody, headers: event.headers, platformPublicKey: sandbox.keys.platform.publicKey });
+    const verified = verifyWebhook({
+      rawBody: event.rawBody,
+      headers: event.headers,
+      platformPublicKey: sandbox.keys.platform.publicKey,
+    });
     requestIds.add(verified.requestId!);
   }
   expect(requestIds.size).toBe(cardEvents.length);
-  const last = verifyWebhook({ rawBody: cardEvents.at(-1)!.rawBody, headers: cardEvents.at(-1)!.headers, platformPublicKey: sandbox.keys.platform.publicKey });
+  const last = verifyWebhook({
+    rawBody: cardEvents.at(-1)!.rawBody,
+    headers: cardEvents.at(-1)!.headers,
+    platformPublicKey: sandbox.keys.platform.publicKey,
+  });
   const [record] = await cardOrders(no);
   expect(operations.listCardTransactions.record.parse(last.payload)).toEqual(record);
   expect(sandbox.deliveries.log().every((d) => d.status === 'delivered')).toBe(true);

@@ -19,7 +19,13 @@ afterEach(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
 
 it('creates the documented files on first use, private ones mode 0600, 1024-bit keys', () => {
   const keys = ensureSandboxKeys(dir);
-  for (const name of [KEY_FILES.merchantPrivate, KEY_FILES.merchantPublic, KEY_FILES.platformPrivate, KEY_FILES.platformPublic, KEY_FILES.apiKey]) {
+  for (const name of [
+    KEY_FILES.merchantPrivate,
+    KEY_FILES.merchantPublic,
+    KEY_FILES.platformPrivate,
+    KEY_FILES.platformPublic,
+    KEY_FILES.apiKey,
+  ]) {
     expect(statSync(join(dir, name)).isFile()).toBe(true);
   }
   expect(statSync(join(dir, KEY_FILES.merchantPrivate)).mode & 0o777).toBe(0o600);

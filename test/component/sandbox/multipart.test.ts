@@ -30,7 +30,10 @@ describe('parseMultipart', () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x2d, 0x2d, 0x0d, 0x0a, 0x00, 0xff]);
     const raw = body('----b1', [
       { headers: ['Content-Disposition: form-data; name="category"'], data: 'card' },
-      { headers: ['Content-Disposition: form-data; name="file"; filename="id front.png"', 'Content-Type: image/png'], data: png },
+      {
+        headers: ['Content-Disposition: form-data; name="file"; filename="id front.png"', 'Content-Type: image/png'],
+        data: png,
+      },
     ]);
     const parts = parseMultipart(raw, '----b1');
     expect(parts).toHaveLength(2);
@@ -42,7 +45,9 @@ describe('parseMultipart', () => {
   });
 
   it('keeps an empty part and a filename with an escaped quote', () => {
-    const raw = body('B', [{ headers: ['content-disposition: form-data; name="file"; filename="a\\"b.pdf"'], data: '' }]);
+    const raw = body('B', [
+      { headers: ['content-disposition: form-data; name="file"; filename="a\\"b.pdf"'], data: '' },
+    ]);
     const [part] = parseMultipart(raw, 'B');
     expect(part).toMatchObject({ name: 'file', filename: 'a"b.pdf' });
     expect(part!.data.length).toBe(0);
@@ -50,10 +55,26 @@ describe('parseMultipart', () => {
 
   it.each([
     ['no boundary in the body', Buffer.from('hello'), /does not contain the multipart boundary/],
-    ['no closing boundary', body('B', [{ headers: ['Content-Disposition: form-data; name="a"'], data: 'x' }], false), /not terminated/],
-    ['a part without Content-Disposition', body('B', [{ headers: ['Content-Type: text/plain'], data: 'x' }]), /Content-Disposition/],
-    ['a part without a name', body('B', [{ headers: ['Content-Disposition: form-data; filename="a.png"'], data: 'x' }]), /no name/],
-    ['a malformed header line', body('B', [{ headers: ['Content-Disposition form-data'], data: 'x' }]), /malformed part header/],
+    [
+      'no closing boundary',
+      body('B', [{ headers: ['Content-Disposition: form-data; name="a"'], data: 'x' }], false),
+      /not terminated/,
+    ],
+    [
+      'a part without Content-Disposition',
+      body('B', [{ headers: ['Content-Type: text/plain'], data: 'x' }]),
+      /Content-Disposition/,
+    ],
+    [
+      'a part without a name',
+      body('B', [{ headers: ['Content-Disposition: form-data; filename="a.png"'], data: 'x' }]),
+      /no name/,
+    ],
+    [
+      'a malformed header line',
+      body('B', [{ headers: ['Content-Disposition form-data'], data: 'x' }]),
+      /malformed part header/,
+    ],
   ])('refuses %s with a clear message', (_label, raw, message) => {
     expect(() => parseMultipart(raw, 'B')).toThrow(MultipartError);
     expect(() => parseMultipart(raw, 'B')).toThrow(message);

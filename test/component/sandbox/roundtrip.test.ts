@@ -20,7 +20,11 @@ const TYPES = {
   subscription: '1852379830190366721',
   physicalB2C: '1852379830190366723',
 } as const;
-const PNG = { filename: 'id.png', contentType: 'image/png', data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]) };
+const PNG = {
+  filename: 'id.png',
+  contentType: 'image/png',
+  data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]),
+};
 
 let seq = 0;
 const orderNo = () => `RT${String(++seq).padStart(22, '0')}`;
@@ -62,30 +66,58 @@ const EXAMPLES: Array<[keyof typeof operations, Example]> = [
   ['getAccountInfo', (c) => c.getAccountInfo({})],
   ['listAccounts', (c) => c.listAccounts({ pageNum: 1, pageSize: 10 })],
   ['getAccount', (c, ctx) => c.getAccount({ accountId: ctx.walletId })],
-  ['createSharedAccount', async (c, ctx) => {
-    const account = await c.createSharedAccount({ accountName: 'Team budget' });
-    ctx.sharedId = account.accountId;
-    return account;
-  }],
-  ['transferFunds', (c, ctx) => c.transferFunds({ type: 'TRANSFER', merchantOrderNo: orderNo(), amount: '25.50', payerAccountId: ctx.walletId, payeeAccountId: ctx.sharedId })],
+  [
+    'createSharedAccount',
+    async (c, ctx) => {
+      const account = await c.createSharedAccount({ accountName: 'Team budget' });
+      ctx.sharedId = account.accountId;
+      return account;
+    },
+  ],
+  [
+    'transferFunds',
+    (c, ctx) =>
+      c.transferFunds({
+        type: 'TRANSFER',
+        merchantOrderNo: orderNo(),
+        amount: '25.50',
+        payerAccountId: ctx.walletId,
+        payeeAccountId: ctx.sharedId,
+      }),
+  ],
   ['listLedgerEntries', (c) => c.listLedgerEntries({ pageNum: 1, pageSize: 10 })],
   ['listCardTypes', (c) => c.listCardTypes({})],
   ['openCard', (c) => c.openCard({ merchantOrderNo: orderNo(), cardTypeId: TYPES.subscription })],
-  ['createCard', async (c, ctx) => {
-    const record = await c.createCard({ merchantOrderNo: orderNo(), cardTypeId: TYPES.subscription, amount: '0' });
-    ctx.cardNo = record.cardNo;
-    return record;
-  }],
+  [
+    'createCard',
+    async (c, ctx) => {
+      const record = await c.createCard({ merchantOrderNo: orderNo(), cardTypeId: TYPES.subscription, amount: '0' });
+      ctx.cardNo = record.cardNo;
+      return record;
+    },
+  ],
   ['getCardInfo', (c, ctx) => c.getCardInfo({ cardNo: ctx.cardNo, onlySimpleInfo: false })],
   ['getCardSensitiveData', (c, ctx) => c.getCardSensitiveData({ cardNo: ctx.cardNo })],
   ['getCardBalance', (c, ctx) => c.getCardBalance({ cardNo: ctx.cardNo })],
   ['depositCard', (c, ctx) => c.depositCard({ cardNo: ctx.cardNo, merchantOrderNo: orderNo(), amount: '20' })],
   ['freezeCardV1', (c, ctx) => c.freezeCardV1({ cardNo: ctx.cardNo })],
   ['unfreezeCardV1', (c, ctx) => c.unfreezeCardV1({ cardNo: ctx.cardNo })],
-  ['freezeCard', (c, ctx) => c.freezeCard({ cardNo: ctx.cardNo, merchantOrderNo: orderNo(), clientRemark: 'lost wallet' })],
+  [
+    'freezeCard',
+    (c, ctx) => c.freezeCard({ cardNo: ctx.cardNo, merchantOrderNo: orderNo(), clientRemark: 'lost wallet' }),
+  ],
   ['unfreezeCard', (c, ctx) => c.unfreezeCard({ cardNo: ctx.cardNo, merchantOrderNo: orderNo() })],
-  ['activatePhysicalCard', (c, ctx) =>
-    c.activatePhysicalCard({ merchantOrderNo: orderNo(), cardNo: ctx.physicalCardNo, pin: '123456', activeCode: ctx.activationCode, noPinPaymentAmount: '300' })],
+  [
+    'activatePhysicalCard',
+    (c, ctx) =>
+      c.activatePhysicalCard({
+        merchantOrderNo: orderNo(),
+        cardNo: ctx.physicalCardNo,
+        pin: '123456',
+        activeCode: ctx.activationCode,
+        noPinPaymentAmount: '300',
+      }),
+  ],
   ['updatePin', (c, ctx) => c.updatePin({ cardNo: ctx.physicalCardNo, merchantOrderNo: orderNo(), pin: '654321' })],
   ['listCardPurchases', (c) => c.listCardPurchases({ pageNum: 1, pageSize: 10 })],
   ['listCardTransactionsV1', (c) => c.listCardTransactionsV1({ type: 'deposit', pageNum: 1, pageSize: 10 })],
@@ -94,19 +126,65 @@ const EXAMPLES: Array<[keyof typeof operations, Example]> = [
   ['listCardAuthFees', (c) => c.listCardAuthFees({ pageNum: 1, pageSize: 10 })],
   ['listCard3dsRecords', (c) => c.listCard3dsRecords({ pageNum: 1, pageSize: 10 })],
   ['listOccupations', (c) => c.listOccupations({})],
-  ['createCardholderV1', (c) => c.createCardholderV1({ merchantOrderNo: orderNo(), cardTypeId: TYPES.b2bVirtual, ...b2b('v1.create@example.com'), nationality: 'US' })],
-  ['updateCardholderV1', (c, ctx) => c.updateCardholderV1({ holderId: ctx.rejected.v1, ...b2b('v1.fixed@example.com'), nationality: 'US' })],
-  ['createCardholder', (c) => c.createCardholder({ cardHolderModel: 'B2B', merchantOrderNo: orderNo(), cardTypeId: TYPES.b2bVirtual, ...b2b('v2.create@example.com') })],
-  ['updateCardholder', (c, ctx) => c.updateCardholder({ cardHolderModel: 'B2B', holderId: ctx.rejected.v2, ...b2b('v2.fixed@example.com') })],
-  ['createCardholderIdv', (c) => c.createCardholderIdv({ merchantOrderNo: orderNo(), cardTypeId: TYPES.b2bVirtual, ...idv('idv.create@example.com') })],
-  ['updateCardholderIdv', (c, ctx) => c.updateCardholderIdv({ holderId: ctx.rejected.idv, ...idv('idv.fixed@example.com') })],
+  [
+    'createCardholderV1',
+    (c) =>
+      c.createCardholderV1({
+        merchantOrderNo: orderNo(),
+        cardTypeId: TYPES.b2bVirtual,
+        ...b2b('v1.create@example.com'),
+        nationality: 'US',
+      }),
+  ],
+  [
+    'updateCardholderV1',
+    (c, ctx) => c.updateCardholderV1({ holderId: ctx.rejected.v1, ...b2b('v1.fixed@example.com'), nationality: 'US' }),
+  ],
+  [
+    'createCardholder',
+    (c) =>
+      c.createCardholder({
+        cardHolderModel: 'B2B',
+        merchantOrderNo: orderNo(),
+        cardTypeId: TYPES.b2bVirtual,
+        ...b2b('v2.create@example.com'),
+      }),
+  ],
+  [
+    'updateCardholder',
+    (c, ctx) =>
+      c.updateCardholder({ cardHolderModel: 'B2B', holderId: ctx.rejected.v2, ...b2b('v2.fixed@example.com') }),
+  ],
+  [
+    'createCardholderIdv',
+    (c) =>
+      c.createCardholderIdv({
+        merchantOrderNo: orderNo(),
+        cardTypeId: TYPES.b2bVirtual,
+        ...idv('idv.create@example.com'),
+      }),
+  ],
+  [
+    'updateCardholderIdv',
+    (c, ctx) => c.updateCardholderIdv({ holderId: ctx.rejected.idv, ...idv('idv.fixed@example.com') }),
+  ],
   ['queryCardholders', (c) => c.queryCardholders({ pageNum: 1, pageSize: 10 })],
   ['listRegions', (c) => c.listRegions({})],
   ['listCities', (c) => c.listCities({ regionCode: 'US' })],
   ['listCityTree', (c) => c.listCityTree({ regionCode: 'US' })],
   ['listMobileAreaCodes', (c) => c.listMobileAreaCodes({})],
   ['uploadFile', (c) => c.uploadFile({ category: 'card', file: PNG })],
-  ['submitWorkOrder', (c, ctx) => c.submitWorkOrder({ merchantOrderNo: orderNo(), title: 'Question', target: ctx.cardNo, content: 'Statement please', tradeType: 'OTHER' })],
+  [
+    'submitWorkOrder',
+    (c, ctx) =>
+      c.submitWorkOrder({
+        merchantOrderNo: orderNo(),
+        title: 'Question',
+        target: ctx.cardNo,
+        content: 'Statement please',
+        tradeType: 'OTHER',
+      }),
+  ],
   ['listWorkOrders', (c) => c.listWorkOrders({ pageNo: 1, pageSize: 10 })],
 ];
 
@@ -129,13 +207,31 @@ beforeAll(async () => {
   // Three cardholders rejected by the platform (magic email), one per update operation.
   const rejected = async (email: string, v1 = false) => {
     const holder = v1
-      ? await client.createCardholderV1({ merchantOrderNo: orderNo(), cardTypeId: TYPES.b2bVirtual, ...b2b(email), nationality: 'US' })
-      : await client.createCardholder({ cardHolderModel: 'B2B', merchantOrderNo: orderNo(), cardTypeId: TYPES.b2bVirtual, ...b2b(email) });
+      ? await client.createCardholderV1({
+          merchantOrderNo: orderNo(),
+          cardTypeId: TYPES.b2bVirtual,
+          ...b2b(email),
+          nationality: 'US',
+        })
+      : await client.createCardholder({
+          cardHolderModel: 'B2B',
+          merchantOrderNo: orderNo(),
+          cardTypeId: TYPES.b2bVirtual,
+          ...b2b(email),
+        });
     await settle();
     return holder.holderId;
   };
-  ctx.rejected = { v1: await rejected('reject.admin+v1@example.com', true), v2: await rejected('reject.admin+v2@example.com'), idv: '' };
-  const idvHolder = await client.createCardholderIdv({ merchantOrderNo: orderNo(), cardTypeId: TYPES.b2bVirtual, ...idv('reject.admin+idv@example.com') });
+  ctx.rejected = {
+    v1: await rejected('reject.admin+v1@example.com', true),
+    v2: await rejected('reject.admin+v2@example.com'),
+    idv: '',
+  };
+  const idvHolder = await client.createCardholderIdv({
+    merchantOrderNo: orderNo(),
+    cardTypeId: TYPES.b2bVirtual,
+    ...idv('reject.admin+idv@example.com'),
+  });
   await settle();
   ctx.rejected.idv = idvHolder.holderId;
 
@@ -166,7 +262,12 @@ beforeAll(async () => {
   const deposit = await helperPost(sandbox, 'creditWalletDeposit', { amount: '100', coinKey: 'USDT_TRC20' });
   expect(deposit.json).toMatchObject({ success: true });
   // Authorization records for the record queries.
-  const auth = await helperPost(sandbox, 'authorizeCard', { cardNo: physical.cardNo, type: 'auth', amount: '12.34', merchantName: 'Coffee' });
+  const auth = await helperPost(sandbox, 'authorizeCard', {
+    cardNo: physical.cardNo,
+    type: 'auth',
+    amount: '12.34',
+    merchantName: 'Coffee',
+  });
   expect(auth.json.success).toBe(true);
   await settle();
 });

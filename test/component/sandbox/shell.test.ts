@@ -20,7 +20,8 @@ import { type RawResponse, StandInEngine, helperPost, plain, send, signedPost } 
 jest.setTimeout(30_000);
 
 const TRANSFER = '/merchant/core/mcb/account/transfer';
-const transferBody = (no: string) => `{"type":"TRANSFER","merchantOrderNo":"${no}","amount":10.50,"payerAccountId":1989887271659823105,"payeeAccountId":2}`;
+const transferBody = (no: string) =>
+  `{"type":"TRANSFER","merchantOrderNo":"${no}","amount":10.50,"payerAccountId":1989887271659823105,"payeeAccountId":2}`;
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
 
 let sandbox: RunningSandbox;
@@ -43,7 +44,9 @@ function expectSignedFailure(res: RawResponse, code: number, msg: RegExp): void 
   expect(res.json).toMatchObject({ success: false, data: null });
   expect(String(res.json.code)).toBe(String(code));
   expect(String(res.json.msg)).toMatch(msg);
-  expect(verifySignature(res.text, res.headers['x-wsb-signature'] as string, sandbox.keys.platform.publicKey)).toBe(true);
+  expect(verifySignature(res.text, res.headers['x-wsb-signature'] as string, sandbox.keys.platform.publicKey)).toBe(
+    true,
+  );
 }
 
 describe('signed round trips through api/ client', () => {
@@ -51,12 +54,21 @@ describe('signed round trips through api/ client', () => {
     const client = createProviderClient(sandbox.clientConfig());
     try {
       await expect(
-        client.transferFunds({ type: 'TRANSFER', merchantOrderNo: 'ORDER-0000000000000001', amount: '10.50', payerAccountId: '1989887271659823105', payeeAccountId: '2' }),
+        client.transferFunds({
+          type: 'TRANSFER',
+          merchantOrderNo: 'ORDER-0000000000000001',
+          amount: '10.50',
+          payerAccountId: '1989887271659823105',
+          payeeAccountId: '2',
+        }),
       ).resolves.toBe(true);
       const stored = engine.transfers.get('ORDER-0000000000000001')!;
       expect(String(stored.payerAccountId)).toBe('1989887271659823105');
       expect(String(stored.amount)).toBe('10.50');
-      await expect(client.createWalletAddress({ coinKey: 'USDT_TRC20' })).resolves.toMatchObject({ address: 'TXabc', coinKey: 'USDT_TRC20' });
+      await expect(client.createWalletAddress({ coinKey: 'USDT_TRC20' })).resolves.toMatchObject({
+        address: 'TXabc',
+        coinKey: 'USDT_TRC20',
+      });
     } finally {
       await client.close();
     }
@@ -65,7 +77,10 @@ describe('signed round trips through api/ client', () => {
   it('uploads a multipart file: the signature covers {}, the engine gets the exact bytes', async () => {
     const client = createProviderClient(sandbox.clientConfig());
     try {
-      const result = await client.uploadFile({ category: 'card', file: { filename: 'front.png', contentType: 'image/png', data: new Uint8Array(PNG) } });
+      const result = await client.uploadFile({
+        category: 'card',
+        file: { filename: 'front.png', contentType: 'image/png', data: new Uint8Array(PNG) },
+      });
       expect(result.fileId).toMatch(/^file-\d+$/);
       const upload = engine.uploads.at(-1)!;
       expect(upload.request).toEqual({ category: 'card' });
@@ -84,7 +99,12 @@ describe('signed round trips through api/ client', () => {
       'x-wsb-api-key': sandbox.keys.apiKey,
       'x-wsb-signature': signBody('{}', sandbox.keys.merchant.privateKey),
     };
-    const noFile = await send(sandbox.url, '/merchant/core/mcb/common/file/upload', multipart(`--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\ncard\r\n`), headers);
+    const noFile = await send(
+      sandbox.url,
+      '/merchant/core/mcb/common/file/upload',
+      multipart(`--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\ncard\r\n`),
+      headers,
+    );
     expectSignedFailure(noFile, SandboxErrorCode.parameter, /^file: is required/);
     const wrongCategory = await send(
       sandbox.url,
@@ -95,7 +115,12 @@ describe('signed round trips through api/ client', () => {
       headers,
     );
     expectSignedFailure(wrongCategory, SandboxErrorCode.parameter, /^category: /);
-    const garbage = await send(sandbox.url, '/merchant/core/mcb/common/file/upload', Buffer.from('not multipart'), headers);
+    const garbage = await send(
+      sandbox.url,
+      '/merchant/core/mcb/common/file/upload',
+      Buffer.from('not multipart'),
+      headers,
+    );
     expectSignedFailure(garbage, SandboxErrorCode.badRequest, /malformed multipart body/);
     expect(engine.calls).toEqual([]);
   });
@@ -106,17 +131,45 @@ describe('authentication (a failure envelope, and nothing changes)', () => {
   const sign = (text: string) => signBody(text, sandbox.keys.merchant.privateKey);
 
   it.each([
-    ['a missing API key', () => ({ 'x-wsb-signature': sign(body) }), SandboxErrorCode.unauthorized, /X-WSB-API-KEY header is missing/],
-    ['an unknown API key', () => ({ 'x-wsb-api-key': 'sandbox_nope', 'x-wsb-signature': sign(body) }), SandboxErrorCode.unauthorized, /not a known API key/],
-    ['a missing signature', () => ({ 'x-wsb-api-key': sandbox.keys.apiKey }), SandboxErrorCode.badSignature, /X-WSB-SIGNATURE header is missing/],
-    ['a signature over other bytes', () => ({ 'x-wsb-api-key': sandbox.keys.apiKey, 'x-wsb-signature': sign(body.replace('10.50', '10.5')) }), SandboxErrorCode.badSignature, /does not verify/],
     [
-      'a signature by another key',
-      () => ({ 'x-wsb-api-key': sandbox.keys.apiKey, 'x-wsb-signature': signBody(body, generateRsaKeyPair().privateKey) }),
+      'a missing API key',
+      () => ({ 'x-wsb-signature': sign(body) }),
+      SandboxErrorCode.unauthorized,
+      /X-WSB-API-KEY header is missing/,
+    ],
+    [
+      'an unknown API key',
+      () => ({ 'x-wsb-api-key': 'sandbox_nope', 'x-wsb-signature': sign(body) }),
+      SandboxErrorCode.unauthorized,
+      /not a known API key/,
+    ],
+    [
+      'a missing signature',
+      () => ({ 'x-wsb-api-key': sandbox.keys.apiKey }),
+      SandboxErrorCode.badSignature,
+      /X-WSB-SIGNATURE header is missing/,
+    ],
+    [
+      'a signature over other bytes',
+      () => ({ 'x-wsb-api-key': sandbox.keys.apiKey, 'x-wsb-signature': sign(body.replace('10.50', '10.5')) }),
       SandboxErrorCode.badSignature,
       /does not verify/,
     ],
-    ['a signature that is not base64', () => ({ 'x-wsb-api-key': sandbox.keys.apiKey, 'x-wsb-signature': '%%%' }), SandboxErrorCode.badSignature, /does not verify/],
+    [
+      'a signature by another key',
+      () => ({
+        'x-wsb-api-key': sandbox.keys.apiKey,
+        'x-wsb-signature': signBody(body, generateRsaKeyPair().privateKey),
+      }),
+      SandboxErrorCode.badSignature,
+      /does not verify/,
+    ],
+    [
+      'a signature that is not base64',
+      () => ({ 'x-wsb-api-key': sandbox.keys.apiKey, 'x-wsb-signature': '%%%' }),
+      SandboxErrorCode.badSignature,
+      /does not verify/,
+    ],
   ])('%s', async (_label, headers, code, msg) => {
     const res = await send(sandbox.url, TRANSFER, body, { 'content-type': 'application/json', ...headers() });
     expect(res.status).toBe(200);
@@ -137,11 +190,31 @@ describe('bad input: a failure envelope with a clear msg, and the server keeps s
   it.each([
     ['malformed JSON', () => signedPost(sandbox, TRANSFER, '{"type": "TRANSFER",'), /malformed JSON body/],
     ['a JSON array', () => signedPost(sandbox, TRANSFER, '[1,2]'), /must be an object/],
-    ['a non-JSON content type', () => signedPost(sandbox, TRANSFER, transferBody('ORDER-CT-000000000001'), { 'content-type': 'text/plain' }), /Content-Type must be application\/json/],
-    ['an unknown path', () => signedPost(sandbox, '/merchant/core/mcb/card/v9/nothing', '{}'), /no operation at path \/merchant\/core\/mcb\/card\/v9\/nothing/],
-    ['a GET', () => send(sandbox.url, TRANSFER, '', { 'x-wsb-api-key': sandbox.keys.apiKey }, 'GET'), /method GET not allowed/],
-    ['a PUT with a body', () => send(sandbox.url, TRANSFER, '{"a":1}', { 'x-wsb-api-key': sandbox.keys.apiKey }, 'PUT'), /method PUT not allowed/],
-    ['a body over 1 MiB', () => signedPost(sandbox, TRANSFER, `{"remark":"${'x'.repeat(1024 * 1024)}"}`), /request body too large: \d+ bytes, the limit is 1048576/],
+    [
+      'a non-JSON content type',
+      () => signedPost(sandbox, TRANSFER, transferBody('ORDER-CT-000000000001'), { 'content-type': 'text/plain' }),
+      /Content-Type must be application\/json/,
+    ],
+    [
+      'an unknown path',
+      () => signedPost(sandbox, '/merchant/core/mcb/card/v9/nothing', '{}'),
+      /no operation at path \/merchant\/core\/mcb\/card\/v9\/nothing/,
+    ],
+    [
+      'a GET',
+      () => send(sandbox.url, TRANSFER, '', { 'x-wsb-api-key': sandbox.keys.apiKey }, 'GET'),
+      /method GET not allowed/,
+    ],
+    [
+      'a PUT with a body',
+      () => send(sandbox.url, TRANSFER, '{"a":1}', { 'x-wsb-api-key': sandbox.keys.apiKey }, 'PUT'),
+      /method PUT not allowed/,
+    ],
+    [
+      'a body over 1 MiB',
+      () => signedPost(sandbox, TRANSFER, `{"remark":"${'x'.repeat(1024 * 1024)}"}`),
+      /request body too large: \d+ bytes, the limit is 1048576/,
+    ],
   ])('%s', async (_label, call, msg) => {
     const res = await call();
     expect(res.status).toBe(200);
@@ -153,12 +226,21 @@ describe('bad input: a failure envelope with a clear msg, and the server keeps s
 
   it('a multipart upload over 2.5 MiB is refused before its parts are read', async () => {
     const uploads = engine.uploads.length;
-    const res = await send(sandbox.url, '/merchant/core/mcb/common/file/upload', Buffer.alloc(MULTIPART_BODY_LIMIT + 1, 0x41), {
-      'content-type': 'multipart/form-data; boundary=B',
-      'x-wsb-api-key': sandbox.keys.apiKey,
-      'x-wsb-signature': signBody('{}', sandbox.keys.merchant.privateKey),
-    });
-    expectSignedFailure(res, SandboxErrorCode.badRequest, /request body too large: 2621441 bytes, the limit is 2621440/);
+    const res = await send(
+      sandbox.url,
+      '/merchant/core/mcb/common/file/upload',
+      Buffer.alloc(MULTIPART_BODY_LIMIT + 1, 0x41),
+      {
+        'content-type': 'multipart/form-data; boundary=B',
+        'x-wsb-api-key': sandbox.keys.apiKey,
+        'x-wsb-signature': signBody('{}', sandbox.keys.merchant.privateKey),
+      },
+    );
+    expectSignedFailure(
+      res,
+      SandboxErrorCode.badRequest,
+      /request body too large: 2621441 bytes, the limit is 2621440/,
+    );
     expect(engine.uploads).toHaveLength(uploads);
   });
 
@@ -175,7 +257,11 @@ describe('bad input: a failure envelope with a clear msg, and the server keeps s
   });
 
   it('wrong types and rule breaks are 40002 naming the field and the rule', async () => {
-    const res = await signedPost(sandbox, TRANSFER, '{"type":"TRANSFER","merchantOrderNo":"short","amount":"x","payerAccountId":1,"payeeAccountId":2}');
+    const res = await signedPost(
+      sandbox,
+      TRANSFER,
+      '{"type":"TRANSFER","merchantOrderNo":"short","amount":"x","payerAccountId":1,"payeeAccountId":2}',
+    );
     expectSignedFailure(res, SandboxErrorCode.parameter, /merchantOrderNo: length must be 20 to 40 characters/);
     expect(String(res.json.msg)).toMatch(/amount: /);
     const missing = await signedPost(sandbox, TRANSFER, '{}');
@@ -212,8 +298,16 @@ describe('test helper endpoints', () => {
 
   it('an unknown helper lists the known ones; a failing helper answers 500', async () => {
     const unknown = await helperPost(sandbox, 'nope');
-    expectSignedFailure(unknown, SandboxErrorCode.badRequest, /no sandbox helper \/sandbox\/nope; known: .*clock.*echo.*faults.*webhooks\/config.*webhooks\/log/);
-    expectSignedFailure(await helperPost(sandbox, 'constructor'), SandboxErrorCode.badRequest, /no sandbox helper \/sandbox\/constructor/);
+    expectSignedFailure(
+      unknown,
+      SandboxErrorCode.badRequest,
+      /no sandbox helper \/sandbox\/nope; known: .*clock.*echo.*faults.*webhooks\/config.*webhooks\/log/,
+    );
+    expectSignedFailure(
+      await helperPost(sandbox, 'constructor'),
+      SandboxErrorCode.badRequest,
+      /no sandbox helper \/sandbox\/constructor/,
+    );
     expectSignedFailure(await helperPost(sandbox, '__proto__'), SandboxErrorCode.badRequest, /no sandbox helper/);
     const failing = await helperPost(sandbox, 'explode');
     expect(failing.status).toBe(500);
@@ -221,12 +315,17 @@ describe('test helper endpoints', () => {
 
   it('faults: reads, merges, validates and resets', async () => {
     expect(plain((await helperPost(sandbox, 'faults')).json.data)).toMatchObject({ errorRate: 0, latencyMs: 0 });
-    expect(plain((await helperPost(sandbox, 'faults', { errorRate: 0.25, operations: ['createCard'] })).json.data)).toMatchObject({ errorRate: 0.25, operations: ['createCard'] });
+    expect(
+      plain((await helperPost(sandbox, 'faults', { errorRate: 0.25, operations: ['createCard'] })).json.data),
+    ).toMatchObject({ errorRate: 0.25, operations: ['createCard'] });
     const invalid = await helperPost(sandbox, 'faults', { errorRate: 2 });
     expectSignedFailure(invalid, SandboxErrorCode.parameter, /errorRate: must be 0 to 1/);
     const unknownField = await helperPost(sandbox, 'faults', { errrorRate: 1 });
     expectSignedFailure(unknownField, SandboxErrorCode.parameter, /errrorRate/);
-    expect(plain((await helperPost(sandbox, 'faults', { reset: true })).json.data)).toMatchObject({ errorRate: 0, operations: [] });
+    expect(plain((await helperPost(sandbox, 'faults', { reset: true })).json.data)).toMatchObject({
+      errorRate: 0,
+      operations: [],
+    });
   });
 
   it('clock reads the sandbox clock and its mode', async () => {
@@ -237,9 +336,17 @@ describe('test helper endpoints', () => {
 
   it('engine helpers get safe whole numbers as JS numbers and keep 19-digit ids and amounts exact', async () => {
     const raw = '{"ms":1000,"id":1989887271659823105,"amount":10.50}';
-    const echoed = await send(sandbox.url, '/sandbox/echo', raw, { 'content-type': 'application/json', 'x-wsb-api-key': sandbox.keys.apiKey });
-    expect(echoed.text).toBe('{"success":true,"code":200,"msg":"Success","data":{"ms":1000,"id":1989887271659823105,"amount":10.50}}');
-    const types = await send(sandbox.url, '/sandbox/types', raw, { 'content-type': 'application/json', 'x-wsb-api-key': sandbox.keys.apiKey });
+    const echoed = await send(sandbox.url, '/sandbox/echo', raw, {
+      'content-type': 'application/json',
+      'x-wsb-api-key': sandbox.keys.apiKey,
+    });
+    expect(echoed.text).toBe(
+      '{"success":true,"code":200,"msg":"Success","data":{"ms":1000,"id":1989887271659823105,"amount":10.50}}',
+    );
+    const types = await send(sandbox.url, '/sandbox/types', raw, {
+      'content-type': 'application/json',
+      'x-wsb-api-key': sandbox.keys.apiKey,
+    });
     expect(types.json.data).toEqual({ ms: 'number', id: 'lossless', amount: 'lossless' });
   });
 });
@@ -266,7 +373,9 @@ describe('request faults', () => {
 
   it('dropResponseRate: the change is committed, the socket is cut; a retry with the same merchantOrderNo leaves one order', async () => {
     sandbox.setFaults({ dropResponseRate: 1, remaining: 1 });
-    await expect(signedPost(sandbox, TRANSFER, transferBody('ORDER-DROP-00000000001'))).rejects.toThrow(/socket hang up|ECONNRESET/);
+    await expect(signedPost(sandbox, TRANSFER, transferBody('ORDER-DROP-00000000001'))).rejects.toThrow(
+      /socket hang up|ECONNRESET/,
+    );
     expect(engine.transfers.size).toBe(1);
     const retry = await signedPost(sandbox, TRANSFER, transferBody('ORDER-DROP-00000000001'));
     expectSignedFailure(retry, SandboxErrorCode.duplicateOrder, /Duplicate order number/);
@@ -276,7 +385,13 @@ describe('request faults', () => {
   it('dropResponseRate through the client: its one connection retry meets the duplicate, one order exists', async () => {
     sandbox.setFaults({ dropResponseRate: 1, remaining: 1 });
     const client = createProviderClient(sandbox.clientConfig());
-    const call = client.transferFunds({ type: 'TRANSFER', merchantOrderNo: 'ORDER-DROP-00000000002', amount: '1', payerAccountId: '1', payeeAccountId: '2' });
+    const call = client.transferFunds({
+      type: 'TRANSFER',
+      merchantOrderNo: 'ORDER-DROP-00000000002',
+      amount: '1',
+      payerAccountId: '1',
+      payeeAccountId: '2',
+    });
     await expect(call).rejects.toBeInstanceOf(ProviderBusinessError);
     await expect(call).rejects.toMatchObject({ code: SandboxErrorCode.duplicateOrder });
     expect(engine.transfers.size).toBe(1);
@@ -293,7 +408,11 @@ describe('request faults', () => {
 
   it('decisions are reproducible from the seed', () => {
     const run = (seed: number) => {
-      const injector = new FaultInjector(mulberry32(seed), { errorRate: 0.3, dropResponseRate: 0.3, webhookDuplicateRate: 0.5 });
+      const injector = new FaultInjector(mulberry32(seed), {
+        errorRate: 0.3,
+        dropResponseRate: 0.3,
+        webhookDuplicateRate: 0.5,
+      });
       return Array.from({ length: 40 }, () => `${injector.forRequest('x').kind}/${injector.forWebhook().duplicate}`);
     };
     expect(run(7)).toEqual(run(7));
@@ -313,7 +432,9 @@ describe('routes', () => {
 
   it('refuse a registry with two operations on one path or a key that is not the name', () => {
     const { createCard, openCard } = operations;
-    expect(() => buildRoutes({ createCard, openCard: { ...openCard, path: createCard.path } })).toThrow(/share the path/);
+    expect(() => buildRoutes({ createCard, openCard: { ...openCard, path: createCard.path } })).toThrow(
+      /share the path/,
+    );
     expect(() => buildRoutes({ other: createCard })).toThrow(/key other holds operation createCard/);
   });
 });

@@ -6,7 +6,13 @@ import { type IncomingHttpHeaders, type Server, createServer, request } from 'no
 import type { AddressInfo } from 'node:net';
 import { isLosslessNumber, parseJson } from '../../../api/json';
 import { WEBHOOK_ACK_BODY, signBody } from '../../../api/signing';
-import { SandboxError, SandboxErrorCode, type SandboxEngine, type SandboxEngineDeps, type UploadedFile } from '../../../sandbox/contract';
+import {
+  SandboxError,
+  SandboxErrorCode,
+  type SandboxEngine,
+  type SandboxEngineDeps,
+  type UploadedFile,
+} from '../../../sandbox/contract';
 import type { RunningSandbox } from '../../../sandbox/index';
 
 /** A tiny engine: transfers deduplicated by merchantOrderNo, addresses, uploads, and an `emit` helper. */
@@ -25,7 +31,8 @@ export class StandInEngine implements SandboxEngine {
       },
       echo: (body) => body,
       /** What each field arrived as (number, LosslessNumber, string...). */
-      types: (body) => Object.fromEntries(Object.entries(body).map(([k, v]) => [k, isLosslessNumber(v) ? 'lossless' : typeof v])),
+      types: (body) =>
+        Object.fromEntries(Object.entries(body).map(([k, v]) => [k, isLosslessNumber(v) ? 'lossless' : typeof v])),
       explode: () => {
         throw new Error('helper bug');
       },
@@ -65,7 +72,8 @@ export class StandInEngine implements SandboxEngine {
 export function plain(value: unknown): unknown {
   if (isLosslessNumber(value)) return Number(String(value));
   if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   return value;
 }
 
@@ -77,31 +85,46 @@ export interface RawResponse {
 }
 
 /** POSTs (or sends `method`) raw bytes; rejects when the connection is cut. */
-export function send(url: string, path: string, body: string | Buffer, headers: Record<string, string>, method = 'POST'): Promise<RawResponse> {
+export function send(
+  url: string,
+  path: string,
+  body: string | Buffer,
+  headers: Record<string, string>,
+  method = 'POST',
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const payload = typeof body === 'string' ? Buffer.from(body) : body;
-    const req = request(`${url}${path}`, { method, agent: false, headers: { 'content-length': String(payload.length), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: Record<string, unknown> = {};
-        try {
-          json = parseJson(text) as Record<string, unknown>;
-        } catch {
-          // left empty: the test asserts on text
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
+    const req = request(
+      `${url}${path}`,
+      { method, agent: false, headers: { 'content-length': String(payload.length), ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: Record<string, unknown> = {};
+          try {
+            json = parseJson(text) as Record<string, unknown>;
+          } catch {
+            // left empty: the test asserts on text
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
 }
 
 /** A correctly signed JSON POST from the merchant. */
-export function signedPost(sandbox: RunningSandbox, path: string, body: string, extra: Record<string, string> = {}): Promise<RawResponse> {
+export function signedPost(
+  sandbox: RunningSandbox,
+  path: string,
+  body: string,
+  extra: Record<string, string> = {},
+): Promise<RawResponse> {
   return send(sandbox.url, path, body, {
     'content-type': 'application/json',
     'x-wsb-api-key': sandbox.keys.apiKey,
@@ -112,7 +135,10 @@ export function signedPost(sandbox: RunningSandbox, path: string, body: string, 
 
 /** A helper call: API key, no signature. */
 export function helperPost(sandbox: RunningSandbox, name: string, body: unknown = {}): Promise<RawResponse> {
-  return send(sandbox.url, `/sandbox/${name}`, JSON.stringify(body), { 'content-type': 'application/json', 'x-wsb-api-key': sandbox.keys.apiKey });
+  return send(sandbox.url, `/sandbox/${name}`, JSON.stringify(body), {
+    'content-type': 'application/json',
+    'x-wsb-api-key': sandbox.keys.apiKey,
+  });
 }
 
 export interface ReceivedWebhook {
@@ -137,7 +163,10 @@ export class WebhookReceiver {
         this.received.push({ headers: req.headers, rawBody: Buffer.concat(chunks) });
         const answer = this.answers.shift() ?? 'ack';
         if (answer === 'http500') res.writeHead(500).end('oops');
-        else res.writeHead(200, { 'content-type': 'application/json' }).end(answer === 'ack' ? WEBHOOK_ACK_BODY : '{"success":false,"code":500}');
+        else
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(answer === 'ack' ? WEBHOOK_ACK_BODY : '{"success":false,"code":500}');
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

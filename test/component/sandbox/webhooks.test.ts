@@ -42,7 +42,8 @@ describe('delivery', () => {
   beforeEach(() => start(1));
 
   it('POSTs the payload with the provider headers; api/ verifies it; each event has its own request id', async () => {
-    const transfer = '{"type":"TRANSFER","merchantOrderNo":"ORDER-WH-000000000001","amount":10.50,"payerAccountId":1989887271659823105,"payeeAccountId":2}';
+    const transfer =
+      '{"type":"TRANSFER","merchantOrderNo":"ORDER-WH-000000000001","amount":10.50,"payerAccountId":1989887271659823105,"payeeAccountId":2}';
     expect((await signedPost(sandbox, '/merchant/core/mcb/account/transfer', transfer)).json.success).toBe(true);
     await sandbox.deliveries.idle();
     await emit({ holderId: 1, status: 'pass_audit' }, 'card_holder');
@@ -53,15 +54,23 @@ describe('delivery', () => {
     expect(second!.headers['x-wsb-category']).toBe('card_holder');
     // The body keeps the amount's digits exactly (10.50, not 10.5).
     expect(first!.rawBody.toString()).toBe('{"merchantOrderNo":"ORDER-WH-000000000001","amount":10.50}');
-    const verified = verifyWebhook({ rawBody: first!.rawBody, headers: first!.headers, platformPublicKey: sandbox.keys.platform.publicKey });
+    const verified = verifyWebhook({
+      rawBody: first!.rawBody,
+      headers: first!.headers,
+      platformPublicKey: sandbox.keys.platform.publicKey,
+    });
     expect(verified.category).toBe('card_transaction');
     expect(plain(verified.payload)).toEqual({ merchantOrderNo: 'ORDER-WH-000000000001', amount: 10.5 });
     expect(first!.headers['x-wsb-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(first!.headers['x-wsb-request-id']).not.toBe(second!.headers['x-wsb-request-id']);
     // A tampered body does not verify.
-    expect(() => verifyWebhook({ rawBody: Buffer.from(first!.rawBody.toString().replace('10.50', '99.50')), headers: first!.headers, platformPublicKey: sandbox.keys.platform.publicKey })).toThrow(
-      /does not match/,
-    );
+    expect(() =>
+      verifyWebhook({
+        rawBody: Buffer.from(first!.rawBody.toString().replace('10.50', '99.50')),
+        headers: first!.headers,
+        platformPublicKey: sandbox.keys.platform.publicKey,
+      }),
+    ).toThrow(/does not match/);
     expect(sandbox.deliveries.log().map((d) => d.status)).toEqual(['delivered', 'delivered']);
   });
 

@@ -33,7 +33,12 @@ let receiver: WebhookReceiver;
 let refused: RefusedWebhook[];
 
 async function start(): Promise<void> {
-  receiver = await startWebhookReceiver({ platformPublicKey: platform.publicKeyBase64Der, forwarder, dataDir: dir, onRefused: (r) => refused.push(r) });
+  receiver = await startWebhookReceiver({
+    platformPublicKey: platform.publicKeyBase64Der,
+    forwarder,
+    dataDir: dir,
+    onRefused: (r) => refused.push(r),
+  });
 }
 
 function post(body: string, category: string, requestId: string, signWith = platform.privateKey): Promise<Response> {
@@ -71,20 +76,40 @@ it('acknowledges a signed event with exactly the envelope the provider requires 
   expect(call!.event).toEqual({
     category: 'card_transaction',
     requestId: 'req-1',
-    record: expect.objectContaining({ merchantOrderNo: 'CFabc0123456789abcdef0123456789', amount: '100.10', fee: '1.00', status: 'success' }),
+    record: expect.objectContaining({
+      merchantOrderNo: 'CFabc0123456789abcdef0123456789',
+      amount: '100.10',
+      fee: '1.00',
+      status: 'success',
+    }),
   });
   expect(call!.lookups.map((l) => l.attribute)).toEqual(['CardflowOrderNos', 'CardflowCardNo']);
-  expect(log()).toEqual([expect.objectContaining({ requestId: 'req-1', outcome: 'signalled', workflowIds: ['onboarding-acme-1/card'] })]);
+  expect(log()).toEqual([
+    expect.objectContaining({ requestId: 'req-1', outcome: 'signalled', workflowIds: ['onboarding-acme-1/card'] }),
+  ]);
 });
 
 it('answers 401 to a bad signature and forwards and records nothing', async () => {
   const forged = await post(operationBody, 'card_transaction', 'req-forged', impostor.privateKey);
   expect(forged.status).toBe(401);
-  const unsigned = await fetch(receiver.url, { method: 'POST', headers: { 'x-wsb-category': 'card_transaction', 'x-wsb-request-id': 'req-x' }, body: operationBody });
+  const unsigned = await fetch(receiver.url, {
+    method: 'POST',
+    headers: { 'x-wsb-category': 'card_transaction', 'x-wsb-request-id': 'req-x' },
+    body: operationBody,
+  });
   expect(unsigned.status).toBe(401);
   // A body changed after signing: the signature covers the raw bytes.
-  const signed = buildSignedWebhook({ body: operationBody, category: 'card_transaction', requestId: 'req-t', platformPrivateKey: platform.privateKey });
-  const tampered = await fetch(receiver.url, { method: 'POST', headers: signed.headers, body: operationBody.replace('100.10', '900.10') });
+  const signed = buildSignedWebhook({
+    body: operationBody,
+    category: 'card_transaction',
+    requestId: 'req-t',
+    platformPrivateKey: platform.privateKey,
+  });
+  const tampered = await fetch(receiver.url, {
+    method: 'POST',
+    headers: signed.headers,
+    body: operationBody.replace('100.10', '900.10'),
+  });
   expect(tampered.status).toBe(401);
   expect(forwarder.calls).toHaveLength(0);
   expect(refused).toHaveLength(3);
@@ -105,7 +130,10 @@ it('acknowledges a repeated request id every time but signals once, also after a
 });
 
 it('signals once when the same request id arrives twice at the same moment', async () => {
-  const responses = await Promise.all([post(operationBody, 'card_transaction', 'req-race'), post(operationBody, 'card_transaction', 'req-race')]);
+  const responses = await Promise.all([
+    post(operationBody, 'card_transaction', 'req-race'),
+    post(operationBody, 'card_transaction', 'req-race'),
+  ]);
   expect(responses.map((r) => r.status)).toEqual([200, 200]);
   expect(forwarder.calls).toHaveLength(1);
 });
@@ -116,7 +144,14 @@ it('acknowledges and records an unknown category without forwarding it', async (
   expect(response.status).toBe(200);
   expect(await response.text()).toBe(WEBHOOK_ACK_BODY);
   expect(forwarder.calls).toHaveLength(0);
-  expect(log()).toEqual([expect.objectContaining({ requestId: 'req-new', category: 'brand_new_category', outcome: 'unknown_category', body })]);
+  expect(log()).toEqual([
+    expect.objectContaining({
+      requestId: 'req-new',
+      category: 'brand_new_category',
+      outcome: 'unknown_category',
+      body,
+    }),
+  ]);
 });
 
 it('acknowledges and records an event no running workflow owns', async () => {
@@ -131,7 +166,9 @@ it('acknowledges and records a record that breaks its schema, naming the field, 
   const response = await post(operationBody.replace('"success"', '"exploded"'), 'card_transaction', 'req-bad');
   expect(response.status).toBe(200);
   expect(forwarder.calls).toHaveLength(0);
-  expect(log()).toEqual([expect.objectContaining({ outcome: 'unparseable', problem: expect.stringMatching(/^status: /) })]);
+  expect(log()).toEqual([
+    expect.objectContaining({ outcome: 'unparseable', problem: expect.stringMatching(/^status: /) }),
+  ]);
 });
 
 it('answers non-200 and records nothing while Temporal is unreachable, then handles the retry', async () => {
@@ -150,7 +187,13 @@ it('answers non-200 and records nothing while Temporal is unreachable, then hand
 
 it('refuses a body over the size cap, other methods and other paths', async () => {
   await receiver.stop();
-  receiver = await startWebhookReceiver({ platformPublicKey: platform.publicKeyPem, forwarder, dataDir: dir, maxBodyBytes: 64, onRefused: (r) => refused.push(r) });
+  receiver = await startWebhookReceiver({
+    platformPublicKey: platform.publicKeyPem,
+    forwarder,
+    dataDir: dir,
+    maxBodyBytes: 64,
+    onRefused: (r) => refused.push(r),
+  });
   expect((await post(operationBody, 'card_transaction', 'req-big')).status).toBe(413);
   expect((await fetch(receiver.url)).status).toBe(405);
   expect((await fetch(new URL('/elsewhere', receiver.url), { method: 'POST', body: '{}' })).status).toBe(404);

@@ -7,7 +7,13 @@ let dir: string;
 beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'cardflow-store-'))));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const entry = (requestId: string, recordedAt: string): WebhookEntry => ({ requestId, category: 'card_transaction', outcome: 'signalled', workflowIds: ['w'], recordedAt });
+const entry = (requestId: string, recordedAt: string): WebhookEntry => ({
+  requestId,
+  category: 'card_transaction',
+  outcome: 'signalled',
+  workflowIds: ['w'],
+  recordedAt,
+});
 
 it('remembers request ids across reopening, drops those past the retention, and survives a torn last line', async () => {
   const day = 24 * 3600 * 1000;
@@ -23,7 +29,12 @@ it('remembers request ids across reopening, drops those past the retention, and 
   expect(reopened.get('old')).toBeUndefined();
   expect(reopened.get('torn')).toBeUndefined();
   await reopened.close();
-  expect(readFileSync(path.join(dir, DELIVERY_LOG), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as WebhookEntry).requestId)).toEqual(['recent']);
+  expect(
+    readFileSync(path.join(dir, DELIVERY_LOG), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as WebhookEntry).requestId),
+  ).toEqual(['recent']);
 });
 
 it('derives the same dedupe key from the same body when the request id header is missing', () => {

@@ -12,12 +12,26 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { add, cmp, sub } from '../../../api/money';
 import { awaitActivation, getActivationStatus, startActivation } from '../../../client/activation';
-import { cardEntityHandle, CardWorkflowClosedError, depositToCard, freezeCard, getCardSnapshot, refreshCard, unfreezeCard, updateCardPin } from '../../../client/card-entity';
+import {
+  cardEntityHandle,
+  CardWorkflowClosedError,
+  depositToCard,
+  freezeCard,
+  getCardSnapshot,
+  refreshCard,
+  unfreezeCard,
+  updateCardPin,
+} from '../../../client/card-entity';
 import { awaitCardOperation, getCardOperationStatus, startCardOperation } from '../../../client/card-operations';
 import { runCli } from '../../../client/cli';
 import { awaitSharedAccount, startSharedAccount } from '../../../client/shared-account';
 import { awaitTransfer, getTransferStatus, startTransfer, transferWorkflowId } from '../../../client/transfers';
-import { awaitDepositAddress, awaitFunding, getFundingStatus, startWalletFunding } from '../../../client/wallet-funding';
+import {
+  awaitDepositAddress,
+  awaitFunding,
+  getFundingStatus,
+  startWalletFunding,
+} from '../../../client/wallet-funding';
 import { testTemporalServer } from '../../support/temporal-env';
 import { ACTIVATION_STEPS, activationWorkflowId } from '../../../domain/physical-card-activation';
 import { deriveMerchantOrderNo } from '../../../domain';
@@ -73,7 +87,11 @@ async function cli(args: string[], stdin?: string, out: string[] = []) {
     out: (l) => out.push(l),
     err: (l) => err.push(l),
     env: { CARDFLOW_MERCHANT_PUBLIC_KEY: h.sandbox.keys.merchant.publicKeyPem },
-    connect: async () => ({ client: h.client, namespace: testTemporalServer().namespace, close: async () => undefined }),
+    connect: async () => ({
+      client: h.client,
+      namespace: testTemporalServer().namespace,
+      close: async () => undefined,
+    }),
     ...(stdin === undefined ? {} : { readStdin: async () => stdin }),
   });
   return { code, out: out.join('\n'), err: err.join('\n') };
@@ -97,14 +115,24 @@ it('client: shared account, then a transfer started twice moves the money once, 
 
     const walletBefore = (await walletAccount(h.provider)).availableBalance;
     const transferRef = ref('budget');
-    const request = { transferRef, type: 'TRANSFER', amount: '12.34', payerAccountId: wallet, payeeAccountId: margin, wait: FAST_WAIT };
+    const request = {
+      transferRef,
+      type: 'TRANSFER',
+      amount: '12.34',
+      payerAccountId: wallet,
+      payeeAccountId: margin,
+      wait: FAST_WAIT,
+    };
     const started = await startTransfer(h.client, request, opts());
     const repeated = await startTransfer(h.client, request, opts());
     expect(started).toMatchObject({ started: true, workflowId: transferWorkflowId(transferRef) });
     expect(repeated.started).toBe(false);
     const result = await awaitTransfer(h.client, transferRef);
     expect(result).toMatchObject({ type: 'TRANSFER', amount: '12.34', sent: true });
-    expect(await getTransferStatus(h.client, transferRef)).toMatchObject({ stage: 'completed', merchantOrderNo: result.merchantOrderNo });
+    expect(await getTransferStatus(h.client, transferRef)).toMatchObject({
+      stage: 'completed',
+      merchantOrderNo: result.merchantOrderNo,
+    });
     // Started again after it completed: still the same execution, nothing moves.
     expect((await startTransfer(h.client, request, opts())).started).toBe(false);
     expect(await ledgerFor(result.merchantOrderNo, 'fund_transfer')).toHaveLength(2);
@@ -116,11 +144,19 @@ it('client: shared account, then a transfer started twice moves the money once, 
 it('client: wallet funding shows the deposit address, then credits the on-chain deposit after fees', async () => {
   await h.withLifecycleWorker(async () => {
     const fundingRef = ref('topup');
-    const started = await startWalletFunding(h.client, { fundingRef, coinKey: 'USDT_TRC20', expectedAmount: '200', wait: FAST_WAIT }, opts());
+    const started = await startWalletFunding(
+      h.client,
+      { fundingRef, coinKey: 'USDT_TRC20', expectedAmount: '200', wait: FAST_WAIT },
+      opts(),
+    );
     expect(started.started).toBe(true);
     const status = await awaitDepositAddress(h.client, fundingRef, { pollMs: 100 });
     expect(status.address).toMatch(/\S/);
-    await eventually(() => getFundingStatus(h.client, fundingRef), (s) => s.stage === 'awaiting_deposit', 'awaiting_deposit');
+    await eventually(
+      () => getFundingStatus(h.client, fundingRef),
+      (s) => s.stage === 'awaiting_deposit',
+      'awaiting_deposit',
+    );
     await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', amount: '200' });
     const result = await awaitFunding(h.client, fundingRef);
     expect(result.address).toBe(status.address);
@@ -134,15 +170,33 @@ it('client: activation with a clear PIN sealed by the client, standalone freeze/
   const key = h.sandbox.keys.merchant.publicKeyPem;
   await h.withLifecycleWorker(async () => {
     // A clear PIN without the key is refused before anything starts.
-    await expect(startActivation(h.client, { cardNo, route: 'activation_code', pin: '246810' }, opts())).rejects.toThrow(/pin: needs the merchant public key/);
-    const started = await startActivation(h.client, { cardNo, route: 'activation_code', pin: '246810', wait: FAST_WAIT }, { ...opts(), merchantPublicKey: key });
+    await expect(
+      startActivation(h.client, { cardNo, route: 'activation_code', pin: '246810' }, opts()),
+    ).rejects.toThrow(/pin: needs the merchant public key/);
+    const started = await startActivation(
+      h.client,
+      { cardNo, route: 'activation_code', pin: '246810', wait: FAST_WAIT },
+      { ...opts(), merchantPublicKey: key },
+    );
     expect(started.started).toBe(true);
-    await eventually(() => getActivationStatus(h.client, cardNo), (s) => s.stage === 'awaiting_code', 'awaiting_code');
+    await eventually(
+      () => getActivationStatus(h.client, cardNo),
+      (s) => s.stage === 'awaiting_code',
+      'awaiting_code',
+    );
     await h.helper('issueActivationCode', { cardNo });
     expect(await awaitActivation(h.client, cardNo)).toMatchObject({ cardNo, cardStatus: 'Normal' });
 
-    const freeze = await startCardOperation(h.client, 'freeze', { cardNo: virtual, requestRef: 'f1', clientRemark: 'lost', wait: FAST_WAIT }, opts());
-    expect((await startCardOperation(h.client, 'freeze', { cardNo: virtual, requestRef: 'f1', wait: FAST_WAIT }, opts())).started).toBe(false);
+    const freeze = await startCardOperation(
+      h.client,
+      'freeze',
+      { cardNo: virtual, requestRef: 'f1', clientRemark: 'lost', wait: FAST_WAIT },
+      opts(),
+    );
+    expect(
+      (await startCardOperation(h.client, 'freeze', { cardNo: virtual, requestRef: 'f1', wait: FAST_WAIT }, opts()))
+        .started,
+    ).toBe(false);
     expect(await freeze.handle.result()).toMatchObject({ kind: 'freeze', cardStatus: 'Freeze' });
     expect(await getCardOperationStatus(h.client, 'freeze', virtual, 'f1')).toMatchObject({ stage: 'completed' });
     await startCardOperation(h.client, 'unfreeze', { cardNo: virtual, requestRef: 'u1', wait: FAST_WAIT }, opts());
@@ -150,20 +204,36 @@ it('client: activation with a clear PIN sealed by the client, standalone freeze/
 
     // The per-card workflow: started by the first Update, later ones reach it.
     const entity = { ...opts(), wait: FAST_WAIT, merchantPublicKey: key };
-    expect(await freezeCard(h.client, virtual, { requestId: 'e1' }, entity)).toMatchObject({ kind: 'freeze', cardStatus: 'Freeze' });
+    expect(await freezeCard(h.client, virtual, { requestId: 'e1' }, entity)).toMatchObject({
+      kind: 'freeze',
+      cardStatus: 'Freeze',
+    });
     const refused = await freezeCard(h.client, virtual, { requestId: 'e2' }, entity).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
     expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'OperationNotAllowed' });
     expect(await unfreezeCard(h.client, virtual, { requestId: 'e3' }, entity)).toMatchObject({ cardStatus: 'Normal' });
-    const deposit = await depositToCard(h.client, virtual, { requestId: 'd1', amount: '5', cardTypeId: SUBSCRIPTION_TYPE }, entity);
-    const again = await depositToCard(h.client, virtual, { requestId: 'd1', amount: '5', cardTypeId: SUBSCRIPTION_TYPE }, entity);
+    const deposit = await depositToCard(
+      h.client,
+      virtual,
+      { requestId: 'd1', amount: '5', cardTypeId: SUBSCRIPTION_TYPE },
+      entity,
+    );
+    const again = await depositToCard(
+      h.client,
+      virtual,
+      { requestId: 'd1', amount: '5', cardTypeId: SUBSCRIPTION_TYPE },
+      entity,
+    );
     expect(again.merchantOrderNo).toBe(deposit.merchantOrderNo);
     expect(cmp(deposit.balance!.amount, '25')).toBe(0);
     const fresh = await refreshCard(h.client, virtual, entity);
     expect(fresh.status).toBe('Normal');
     expect(cmp(fresh.balance!.amount, '25')).toBe(0);
     expect(await getCardSnapshot(h.client, virtual)).toMatchObject({ cardNo: virtual, status: 'Normal' });
-    expect(await updateCardPin(h.client, cardNo, { requestId: 'p1', pin: '135791' }, entity)).toMatchObject({ kind: 'updatePin', status: 'success' });
+    expect(await updateCardPin(h.client, cardNo, { requestId: 'p1', pin: '135791' }, entity)).toMatchObject({
+      kind: 'updatePin',
+      status: 'success',
+    });
   });
   expect(await cardRecords(virtual, 'Freeze')).toHaveLength(2);
   expect(await cardRecords(virtual, 'deposit')).toHaveLength(2); // the fixture's and d1, once
@@ -173,7 +243,14 @@ it('client: activation with a clear PIN sealed by the client, standalone freeze/
 
 it('CLI: transfer --watch follows to the ledger result; the same file again moves nothing; status <workflowId> reads it back', async () => {
   const transferRef = ref('cli-collect');
-  const f = file('transfer.json', { transferRef, type: 'COLLECTION', amount: '2.05', payerAccountId: margin, payeeAccountId: wallet, wait: FAST_WAIT });
+  const f = file('transfer.json', {
+    transferRef,
+    type: 'COLLECTION',
+    amount: '2.05',
+    payerAccountId: margin,
+    payeeAccountId: wallet,
+    wait: FAST_WAIT,
+  });
   const walletBefore = (await walletAccount(h.provider)).availableBalance;
   await h.withLifecycleWorker(async () => {
     const first = await cli(['transfer', '--file', f, '--watch']);
@@ -215,7 +292,17 @@ it('CLI: activate --pin-stdin --watch activates the card; card freeze/unfreeze/d
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('OperationNotAllowed');
     expect((await cli(['card', 'unfreeze', virtual, '--request', 'c3'])).code).toBe(0);
-    const deposited = await cli(['card', 'deposit', virtual, '--request', 'c4', '--amount', '7.50', '--card-type', SUBSCRIPTION_TYPE]);
+    const deposited = await cli([
+      'card',
+      'deposit',
+      virtual,
+      '--request',
+      'c4',
+      '--amount',
+      '7.50',
+      '--card-type',
+      SUBSCRIPTION_TYPE,
+    ]);
     expect(deposited.code).toBe(0);
     expect(deposited.out).toMatch(/balance 17\.5/);
     const status = await cli(['card', 'status', virtual]);
@@ -225,7 +312,9 @@ it('CLI: activate --pin-stdin --watch activates the card; card freeze/unfreeze/d
   const card = await h.provider.getCardInfo({ cardNo });
   expect(card.status).toBe('Normal');
   expect(cmp(card.noPinPaymentAmount, '250')).toBe(0);
-  const history = collectPayloads(temporal.api.history.v1.History.decode(await exportHistoryBytes(h.client, activationWorkflowId(cardNo))));
+  const history = collectPayloads(
+    temporal.api.history.v1.History.decode(await exportHistoryBytes(h.client, activationWorkflowId(cardNo))),
+  );
   const text = history.map((p) => Buffer.from(p.data ?? []).toString('utf8')).join('\n');
   expect(text).toContain(cardNo);
   expect(text).not.toContain('864202'); // sealed by the CLI before the start
@@ -242,7 +331,11 @@ it('CLI: fund-wallet prints the deposit address to pay and returns; the funding 
     expect(run).toMatchObject({ code: 0, err: '' });
     const address = /pay 50 USDT_TRC20 to (\S+)/.exec(run.out)?.[1];
     expect(address).toBeTruthy();
-    await eventually(() => getFundingStatus(h.client, fundingRef), (s) => s.stage === 'awaiting_deposit', 'awaiting_deposit');
+    await eventually(
+      () => getFundingStatus(h.client, fundingRef),
+      (s) => s.stage === 'awaiting_deposit',
+      'awaiting_deposit',
+    );
     await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', amount: '50' });
     const result = await awaitFunding(h.client, fundingRef);
     expect(result.address).toBe(address);
@@ -284,12 +377,19 @@ it('CLI: shared-account --watch prints the account; the same name again finds th
     expect(again.out).toContain('already exists');
     expect(again.out).toContain(`shared account "${name}": ${accountId}`);
   });
-  expect((await h.provider.getAccountInfo()).filter((a) => a.accountType === 'MARGIN' && a.accountName === name)).toHaveLength(1);
+  expect(
+    (await h.provider.getAccountInfo()).filter((a) => a.accountType === 'MARGIN' && a.accountName === name),
+  ).toHaveLength(1);
 });
 
 it('CLI: activate --watch by work order shows each stage and exits 1 with the provider description when the work order fails', async () => {
   const { cardNo } = await physicalCard(h.provider);
-  const f = file('work-order.json', { cardNo, route: 'work_order', workOrder: { files: [{ ref: 'card-photo.png' }] }, wait: FAST_WAIT });
+  const f = file('work-order.json', {
+    cardNo,
+    route: 'work_order',
+    workOrder: { files: [{ ref: 'card-photo.png' }] },
+    wait: FAST_WAIT,
+  });
   const saved = h.sandbox.delays.workOrderMs;
   h.sandbox.delays.workOrderMs = 10 * 60_000; // hold the work order until decided below
   try {
@@ -297,9 +397,17 @@ it('CLI: activate --watch by work order shows each stage and exits 1 with the pr
       const lines: string[] = [];
       const watching = cli(['activate', '--file', f, '--watch'], undefined, lines);
       // Decide once the watcher has shown the stage (it looks once a second).
-      await eventually(async () => lines.join('\n'), (text) => text.includes('awaiting_work_order'), 'the awaiting_work_order line');
+      await eventually(
+        async () => lines.join('\n'),
+        (text) => text.includes('awaiting_work_order'),
+        'the awaiting_work_order line',
+      );
       const merchantOrderNo = deriveMerchantOrderNo(activationWorkflowId(cardNo), ACTIVATION_STEPS.workOrder);
-      await h.helper('decideWorkOrder', { orderNo: merchantOrderNo, outcome: 'fail', description: 'Photo of the card is unreadable' });
+      await h.helper('decideWorkOrder', {
+        orderNo: merchantOrderNo,
+        outcome: 'fail',
+        description: 'Photo of the card is unreadable',
+      });
       return watching;
     });
     expect(run.code).toBe(1);

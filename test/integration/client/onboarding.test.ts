@@ -31,7 +31,13 @@ afterAll(async () => {
 });
 
 function input(customerRef: string, email: string) {
-  return { customerRef, cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(email), initialDeposit: '20.00', wait: FAST_WAIT };
+  return {
+    customerRef,
+    cardTypeId: CARD_TYPES.b2bWithDeposit,
+    holder: b2bHolder(email),
+    initialDeposit: '20.00',
+    wait: FAST_WAIT,
+  };
 }
 
 /** Executions with this customer's workflow id, as visibility (eventually consistent) lists them once it lists any. */
@@ -47,8 +53,12 @@ async function executions(customerRef: string, expectAny = true): Promise<number
 it('starting the same customer reference twice, running or closed, makes one execution', async () => {
   const customerRef = `dup-${randomUUID().slice(0, 8)}`;
   // No worker polls this queue: the first execution stays running while the second start arrives.
-  const first = await startOnboarding(harness.client, input(customerRef, uniqueEmail('dup')), { taskQueue: harness.taskQueue });
-  const second = await startOnboarding(harness.client, input(customerRef, uniqueEmail('other')), { taskQueue: harness.taskQueue });
+  const first = await startOnboarding(harness.client, input(customerRef, uniqueEmail('dup')), {
+    taskQueue: harness.taskQueue,
+  });
+  const second = await startOnboarding(harness.client, input(customerRef, uniqueEmail('other')), {
+    taskQueue: harness.taskQueue,
+  });
   expect(first.started).toBe(true);
   expect(second.started).toBe(false);
   expect(second.workflowId).toBe(first.workflowId);
@@ -56,7 +66,9 @@ it('starting the same customer reference twice, running or closed, makes one exe
   expect((await second.handle.describe()).runId).toBe(firstRun);
 
   await first.handle.terminate('test: closed');
-  const third = await startOnboarding(harness.client, input(customerRef, uniqueEmail('third')), { taskQueue: harness.taskQueue });
+  const third = await startOnboarding(harness.client, input(customerRef, uniqueEmail('third')), {
+    taskQueue: harness.taskQueue,
+  });
   expect(third.started).toBe(false);
   expect((await third.handle.describe()).runId).toBe(firstRun);
   expect(await executions(customerRef)).toBe(1);
@@ -65,18 +77,34 @@ it('starting the same customer reference twice, running or closed, makes one exe
 it('refuses an invalid input before starting anything, naming the field and rule', async () => {
   const customerRef = `bad-${randomUUID().slice(0, 8)}`;
   const bad = { ...input(customerRef, 'not-an-email'), initialDeposit: 20 };
-  await expect(startOnboarding(harness.client, bad, { taskQueue: harness.taskQueue })).rejects.toThrow(InvalidInputError);
-  await expect(startOnboarding(harness.client, bad, { taskQueue: harness.taskQueue })).rejects.toThrow(/initialDeposit: /);
+  await expect(startOnboarding(harness.client, bad, { taskQueue: harness.taskQueue })).rejects.toThrow(
+    InvalidInputError,
+  );
+  await expect(startOnboarding(harness.client, bad, { taskQueue: harness.taskQueue })).rejects.toThrow(
+    /initialDeposit: /,
+  );
   expect(await executions(customerRef, false)).toBe(0);
 });
 
 it('the CLI rejects a bad input file naming the field, and contacts nothing', async () => {
   const file = path.join(dir, 'customer.json');
-  writeFileSync(file, JSON.stringify({ ...input('cli-bad', 'x@example.com'), cardTypeId: 'visa', holder: { ...b2bHolder('x@example.com'), postCode: 'no spaces allowed' } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...input('cli-bad', 'x@example.com'),
+      cardTypeId: 'visa',
+      holder: { ...b2bHolder('x@example.com'), postCode: 'no spaces allowed' },
+    }),
+  );
   const out: string[] = [];
   const err: string[] = [];
   const connect = jest.fn(() => Promise.reject(new Error('must not connect')));
-  const code = await runCli(['onboard', '--file', file], { out: (l) => out.push(l), err: (l) => err.push(l), env: {}, connect });
+  const code = await runCli(['onboard', '--file', file], {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    env: {},
+    connect,
+  });
   expect(code).toBe(2);
   expect(connect).not.toHaveBeenCalled();
   const message = err.join('\n');
@@ -90,7 +118,9 @@ it('the CLI rejects a bad input file naming the field, and contacts nothing', as
 it('progress is readable during review, a correction after a reject is accepted, and the onboarding completes', async () => {
   const customerRef = `fix-${randomUUID().slice(0, 8)}`;
   await harness.withWorker(async () => {
-    const started = await startOnboarding(harness.client, input(customerRef, uniqueEmail('reject.admin')), { taskQueue: harness.taskQueue });
+    const started = await startOnboarding(harness.client, input(customerRef, uniqueEmail('reject.admin')), {
+      taskQueue: harness.taskQueue,
+    });
     expect(started.started).toBe(true);
     const stages: string[] = [];
     const abort = new AbortController();

@@ -44,13 +44,23 @@ const B2C_VIRTUAL_TYPE = '1852379830190366725';
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7]);
 
 const suffix = Math.random().toString(36).slice(2, 8);
-const sixDigits = (): string => Math.floor(Math.random() * 1e6).toString().padStart(6, '0');
+const sixDigits = (): string =>
+  Math.floor(Math.random() * 1e6)
+    .toString()
+    .padStart(6, '0');
 
 /** Distinctive personal values, so a hit in the bytes can only be a leak. */
 function distinctiveB2cHolder(fileIds: readonly string[]): B2cCardholder {
   return b2cHolder(
     { email: `ottoline.${suffix}@example.com`, idNumber: `QX${suffix.toUpperCase()}${sixDigits()}`, fileIds },
-    { mobile: `7731${sixDigits()}`, firstName: 'Ottoline', lastName: 'Vexmoor', birthday: '1979-11-23', address: '9 Quillfeather Row', postCode: 'ZX9QW' },
+    {
+      mobile: `7731${sixDigits()}`,
+      firstName: 'Ottoline',
+      lastName: 'Vexmoor',
+      birthday: '1979-11-23',
+      address: '9 Quillfeather Row',
+      postCode: 'ZX9QW',
+    },
   );
 }
 
@@ -74,7 +84,11 @@ describe('payload encryption of a B2C onboarding and a physical card activation'
     const client = new Client({ connection, namespace, dataConverter });
     const rawClient = new Client({ connection, namespace });
     const dataDir = await mkdtemp(join(tmpdir(), 'cardflow-proof-'));
-    const receiver = await startWebhookReceiver({ platformPublicKey: sandbox.keys.platform.publicKey, client, dataDir });
+    const receiver = await startWebhookReceiver({
+      platformPublicKey: sandbox.keys.platform.publicKey,
+      client,
+      dataDir,
+    });
     sandbox.setWebhookUrl(receiver.url);
     const provider = createProviderClient(sandbox.clientConfig());
     const nativeConnection = await connectTestNativeConnection();
@@ -82,7 +96,15 @@ describe('payload encryption of a B2C onboarding and a physical card activation'
     const customerRef = `proof-b2c-${suffix}`;
     try {
       const fileIds: string[] = [];
-      for (let i = 0; i < 3; i++) fileIds.push((await provider.uploadFile({ category: 'card', file: { filename: `id-${i}.png`, contentType: 'image/png', data: PNG } })).fileId);
+      for (let i = 0; i < 3; i++)
+        fileIds.push(
+          (
+            await provider.uploadFile({
+              category: 'card',
+              file: { filename: `id-${i}.png`, contentType: 'image/png', data: PNG },
+            })
+          ).fileId,
+        );
       const holder = distinctiveB2cHolder(fileIds);
       const physical = await physicalCard(provider);
       const pin = `9${sixDigits().slice(1)}`;
@@ -109,7 +131,11 @@ describe('payload encryption of a B2C onboarding and a physical card activation'
           taskQueue,
           args: [{ cardNo: physical.cardNo, route: 'activation_code', sealedPin, wait: FAST_WAIT }],
         });
-        await eventually(() => activationHandle.query<{ stage: string }>('activationStatus'), (s) => s.stage === 'awaiting_code', 'awaiting_code');
+        await eventually(
+          () => activationHandle.query<{ stage: string }>('activationStatus'),
+          (s) => s.stage === 'awaiting_code',
+          'awaiting_code',
+        );
         const issue = sandbox.engine.helpers.issueActivationCode!;
         const issued = plainJson(await issue({ cardNo: physical.cardNo })) as { activationCode: string };
         return {
@@ -121,22 +147,41 @@ describe('payload encryption of a B2C onboarding and a physical card activation'
       expect(onboarding.cardholder?.created).toBe(true);
       expect(activation.cardStatus).toBe('Normal');
 
-      const cards = [await cardSecrets(provider, sandbox, onboarding.card.cardNo), await cardSecrets(provider, sandbox, physical.cardNo)];
+      const cards = [
+        await cardSecrets(provider, sandbox, onboarding.card.cardNo),
+        await cardSecrets(provider, sandbox, physical.cardNo),
+      ];
 
       // Every workflow of the run, found by task queue, plus the ones this test knows by id.
       const workflowIds = new Set([onboardingWorkflowId(customerRef), cardholderWorkflowId(customerRef), activationId]);
-      for await (const execution of rawClient.workflow.list({ query: `TaskQueue = '${taskQueue}'` })) workflowIds.add(execution.workflowId);
+      for await (const execution of rawClient.workflow.list({ query: `TaskQueue = '${taskQueue}'` }))
+        workflowIds.add(execution.workflowId);
       expect(workflowIds.size).toBeGreaterThanOrEqual(4);
 
-      const personal = [holder.firstName, holder.lastName, holder.email, holder.mobile, holder.birthday, holder.address, holder.idNumber];
+      const personal = [
+        holder.firstName,
+        holder.lastName,
+        holder.email,
+        holder.mobile,
+        holder.birthday,
+        holder.address,
+        holder.idNumber,
+      ];
       const neverInHistory = [pin, activationCode, ...cards.map((c) => c.cardNumber)];
       let rawText = '';
       let decodedText = '';
       for (const workflowId of workflowIds) {
         const bytes = await exportHistoryBytes(rawClient, workflowId);
         const raw = bytes.toString('latin1');
-        expect({ workflowId, leaked: foundIn(raw, [...personal, sealedPin, ...neverInHistory]) }).toEqual({ workflowId, leaked: [] });
-        for (const card of cards) expect({ workflowId, cvvInRaw: holdsCvv(raw, card.cvv, card.expiry) }).toEqual({ workflowId, cvvInRaw: false });
+        expect({ workflowId, leaked: foundIn(raw, [...personal, sealedPin, ...neverInHistory]) }).toEqual({
+          workflowId,
+          leaked: [],
+        });
+        for (const card of cards)
+          expect({ workflowId, cvvInRaw: holdsCvv(raw, card.cvv, card.expiry) }).toEqual({
+            workflowId,
+            cvvInRaw: false,
+          });
         const decoded = await decodedHistoryText(bytes, codec);
         expect(decoded.encrypted).toBe(decoded.total);
         rawText += raw;

@@ -35,7 +35,9 @@ const codec = new AesGcmPayloadCodec(keyring);
 const suffix = Math.random().toString(36).slice(2, 8);
 /** Distinctive values, so a hit in the bytes can only be a leak. */
 const holder = b2bHolder(`zoltana.${suffix}@example.com`, {
-  mobile: `5557${Math.floor(Math.random() * 1e6).toString().padStart(6, '0')}`,
+  mobile: `5557${Math.floor(Math.random() * 1e6)
+    .toString()
+    .padStart(6, '0')}`,
   firstName: 'Zoltana',
   lastName: 'Quibbleworth',
   birthday: '1987-03-14',
@@ -56,7 +58,11 @@ describe('payload encryption of a full onboarding', () => {
     const client = new Client({ connection, namespace, dataConverter });
     const rawClient = new Client({ connection, namespace });
     const dataDir = await mkdtemp(join(tmpdir(), 'cardflow-proof-'));
-    const receiver = await startWebhookReceiver({ platformPublicKey: sandbox.keys.platform.publicKey, client, dataDir });
+    const receiver = await startWebhookReceiver({
+      platformPublicKey: sandbox.keys.platform.publicKey,
+      client,
+      dataDir,
+    });
     sandbox.setWebhookUrl(receiver.url);
     const provider = createProviderClient(sandbox.clientConfig());
     const nativeConnection = await connectTestNativeConnection();
@@ -75,7 +81,9 @@ describe('payload encryption of a full onboarding', () => {
         const handle = await client.workflow.start(WorkflowTypes.customerOnboarding, {
           workflowId: onboardingWorkflowId(customerRef),
           taskQueue,
-          args: [{ customerRef, cardTypeId: CARD_TYPES.b2bWithDeposit, holder, initialDeposit: '100', wait: FAST_WAIT }],
+          args: [
+            { customerRef, cardTypeId: CARD_TYPES.b2bWithDeposit, holder, initialDeposit: '100', wait: FAST_WAIT },
+          ],
           typedSearchAttributes: onboardingStartAttributes(customerRef),
         });
         return (await handle.result()) as OnboardingResult;
@@ -89,15 +97,25 @@ describe('payload encryption of a full onboarding', () => {
 
       // Every workflow of the run: the onboarding and its children, found by task queue.
       const workflowIds: string[] = [];
-      for await (const execution of rawClient.workflow.list({ query: `TaskQueue = '${taskQueue}'` })) workflowIds.push(execution.workflowId);
+      for await (const execution of rawClient.workflow.list({ query: `TaskQueue = '${taskQueue}'` }))
+        workflowIds.push(execution.workflowId);
       expect(workflowIds.length).toBeGreaterThanOrEqual(3);
 
-      const personal = [holder.firstName, holder.lastName, holder.email, holder.mobile, holder.birthday, holder.address, holder.postCode];
+      const personal = [
+        holder.firstName,
+        holder.lastName,
+        holder.email,
+        holder.mobile,
+        holder.birthday,
+        holder.address,
+        holder.postCode,
+      ];
       let decodedText = '';
       for (const workflowId of workflowIds) {
         const bytes = await exportHistoryBytes(rawClient, workflowId);
         const raw = bytes.toString('latin1');
-        for (const value of [...personal, cardNumber]) expect({ workflowId, leaked: raw.includes(value) ? value : null }).toEqual({ workflowId, leaked: null });
+        for (const value of [...personal, cardNumber])
+          expect({ workflowId, leaked: raw.includes(value) ? value : null }).toEqual({ workflowId, leaked: null });
         expect({ workflowId, cvvInRaw: holdsCvv(raw, cvv, expiry) }).toEqual({ workflowId, cvvInRaw: false });
         const decoded = await decodedHistoryText(bytes, codec);
         expect(decoded.encrypted).toBe(decoded.total);

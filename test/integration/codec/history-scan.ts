@@ -33,12 +33,21 @@ export function collectPayloads(message: unknown, out: Payload[] = []): Payload[
 }
 
 /** Decodes every payload of a history through `codec`; returns the decoded payloads' data as one text. */
-export async function decodedHistoryText(historyBytes: Buffer, codec: PayloadCodec): Promise<{ text: string; encrypted: number; total: number }> {
+export async function decodedHistoryText(
+  historyBytes: Buffer,
+  codec: PayloadCodec,
+): Promise<{ text: string; encrypted: number; total: number }> {
   const history = temporal.api.history.v1.History.decode(historyBytes);
   const payloads = collectPayloads(history);
-  const encrypted = payloads.filter((p) => Buffer.from(p.metadata?.encoding ?? []).toString() === 'binary/encrypted').length;
+  const encrypted = payloads.filter(
+    (p) => Buffer.from(p.metadata?.encoding ?? []).toString() === 'binary/encrypted',
+  ).length;
   const decoded = await codec.decode(payloads);
-  return { text: decoded.map((p) => Buffer.from(p.data ?? []).toString('utf8')).join('\n'), encrypted, total: payloads.length };
+  return {
+    text: decoded.map((p) => Buffer.from(p.data ?? []).toString('utf8')).join('\n'),
+    encrypted,
+    total: payloads.length,
+  };
 }
 
 /**
@@ -47,7 +56,9 @@ export async function decodedHistoryText(historyBytes: Buffer, codec: PayloadCod
  * as a run inside a longer one: a 6-digit PIN turns up by chance inside the 19-digit ids.
  */
 export function foundIn(text: string, values: readonly string[]): string[] {
-  return values.filter((value) => (/^\d+$/.test(value) ? new RegExp(`(?<!\\d)${value}(?!\\d)`).test(text) : text.includes(value)));
+  return values.filter((value) =>
+    /^\d+$/.test(value) ? new RegExp(`(?<!\\d)${value}(?!\\d)`).test(text) : text.includes(value),
+  );
 }
 
 /**

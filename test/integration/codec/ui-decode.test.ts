@@ -41,7 +41,9 @@ const keyring = parseKeyList(`ui-proof:${randomBytes(32).toString('base64')}`);
 const dataConverter = createDataConverter(keyring);
 const suffix = Math.random().toString(36).slice(2, 8);
 const holder = b2bHolder(`marguerite.${suffix}@example.com`, {
-  mobile: `5558${Math.floor(Math.random() * 1e6).toString().padStart(6, '0')}`,
+  mobile: `5558${Math.floor(Math.random() * 1e6)
+    .toString()
+    .padStart(6, '0')}`,
   firstName: 'Marguerite',
   lastName: 'Fennimore',
   birthday: '1979-11-02',
@@ -55,12 +57,18 @@ let uiUrl: string;
 let bundle: WorkflowBundle;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath}: apt-get install chromium, or set CARDFLOW_CHROMIUM`);
+  if (!existsSync(chromiumPath))
+    throw new Error(`no Chromium at ${chromiumPath}: apt-get install chromium, or set CARDFLOW_CHROMIUM`);
   if (Runtime.instantiator === undefined) Runtime.install({ logger: createLogger({ level: 'WARN' }) });
   const uiPort = await freePort();
   uiUrl = `http://127.0.0.1:${uiPort}`;
   // The embedded default: no token, loopback callers only, the UI's origin only.
-  codecServer = await startCodecServer({ keyring, port: 0, tokenlessAccess: 'loopback', allowedOrigins: [uiUrl, `http://localhost:${uiPort}`] });
+  codecServer = await startCodecServer({
+    keyring,
+    port: 0,
+    tokenlessAccess: 'loopback',
+    allowedOrigins: [uiUrl, `http://localhost:${uiPort}`],
+  });
   env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: await resolveTemporalCli() },
@@ -86,7 +94,11 @@ describe('the Temporal Web UI with the codec server', () => {
     const client = new Client({ connection: env.connection, namespace, dataConverter });
     const sandbox = await startSandbox({ delays: ZERO_DELAYS, clock: 'real' });
     const dataDir = await mkdtemp(path.join(tmpdir(), 'cardflow-ui-proof-'));
-    const receiver = await startWebhookReceiver({ platformPublicKey: sandbox.keys.platform.publicKey, client, dataDir });
+    const receiver = await startWebhookReceiver({
+      platformPublicKey: sandbox.keys.platform.publicKey,
+      client,
+      dataDir,
+    });
     sandbox.setWebhookUrl(receiver.url);
     const provider = createProviderClient(sandbox.clientConfig());
     const taskQueue = uniqueTaskQueue('ui-proof');
@@ -106,7 +118,9 @@ describe('the Temporal Web UI with the codec server', () => {
         const handle = await client.workflow.start(WorkflowTypes.customerOnboarding, {
           workflowId,
           taskQueue,
-          args: [{ customerRef, cardTypeId: CARD_TYPES.b2bWithDeposit, holder, initialDeposit: '100', wait: FAST_WAIT }],
+          args: [
+            { customerRef, cardTypeId: CARD_TYPES.b2bWithDeposit, holder, initialDeposit: '100', wait: FAST_WAIT },
+          ],
           typedSearchAttributes: onboardingStartAttributes(customerRef),
         });
         await handle.result();
@@ -121,7 +135,8 @@ describe('the Temporal Web UI with the codec server', () => {
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       const decodeStatuses: number[] = [];
       page.on('response', (response) => {
-        if (response.url().startsWith(`${codecServer.url}/decode`) && response.request().method() === 'POST') decodeStatuses.push(response.status());
+        if (response.url().startsWith(`${codecServer.url}/decode`) && response.request().method() === 'POST')
+          decodeStatuses.push(response.status());
       });
       await page.goto(`${uiUrl}/namespaces/${namespace}/workflows/${workflowId}`);
       // The input card renders the decoded JSON once the codec server has answered.

@@ -7,7 +7,11 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { cmp } from '../../../api/money';
 import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
-import { ACTIVATION_STEPS, activationWorkflowId, type PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
+import {
+  ACTIVATION_STEPS,
+  activationWorkflowId,
+  type PhysicalCardActivationResult,
+} from '../../../domain/physical-card-activation';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
 import { temporal } from '@temporalio/proto';
 import { eventually, FAST_WAIT, physicalCard, startLifecycleHarness, type LifecycleHarness } from './support';
@@ -28,7 +32,11 @@ async function historyText(workflowId: string): Promise<string> {
 }
 
 function start(workflowId: string, args: Record<string, unknown>) {
-  return h.client.workflow.start('physicalCardActivation', { taskQueue: h.taskQueue, workflowId, args: [{ wait: FAST_WAIT, ...args }] });
+  return h.client.workflow.start('physicalCardActivation', {
+    taskQueue: h.taskQueue,
+    workflowId,
+    args: [{ wait: FAST_WAIT, ...args }],
+  });
 }
 
 it('route activation_code: waits for the code, activates with the sealed PIN, card Normal; no clear PIN or code in history', async () => {
@@ -38,12 +46,21 @@ it('route activation_code: waits for the code, activates with the sealed PIN, ca
   const sealedPin = h.seal(pin);
   const result = await h.withLifecycleWorker(async () => {
     const handle = await start(workflowId, { cardNo, route: 'activation_code', sealedPin, noPinPaymentAmount: '300' });
-    await eventually(() => handle.query<{ stage: string }>('activationStatus'), (s) => s.stage === 'awaiting_code', 'awaiting_code');
+    await eventually(
+      () => handle.query<{ stage: string }>('activationStatus'),
+      (s) => s.stage === 'awaiting_code',
+      'awaiting_code',
+    );
     const issued = await h.helper<{ activationCode: string }>('issueActivationCode', { cardNo });
     const value = (await handle.result()) as PhysicalCardActivationResult;
     return { value, code: issued.activationCode };
   });
-  expect(result.value).toMatchObject({ cardNo, route: 'activation_code', cardStatus: 'Normal', merchantOrderNo: deriveMerchantOrderNo(workflowId, ACTIVATION_STEPS.activate) });
+  expect(result.value).toMatchObject({
+    cardNo,
+    route: 'activation_code',
+    cardStatus: 'Normal',
+    merchantOrderNo: deriveMerchantOrderNo(workflowId, ACTIVATION_STEPS.activate),
+  });
   const card = await h.provider.getCardInfo({ cardNo });
   expect(card.status).toBe('Normal');
   expect(cmp(card.noPinPaymentAmount, '300')).toBe(0);
@@ -60,7 +77,11 @@ it('route activation_code: a dropped activation response (committed) activates o
   h.sandbox.setFaults({ dropResponseRate: 1, operations: ['activatePhysicalCard'], remaining: 1 });
   try {
     const result = await h.withLifecycleWorker(async () => {
-      const handle = await start(activationWorkflowId(cardNo), { cardNo, route: 'activation_code', sealedPin: h.seal('135790') });
+      const handle = await start(activationWorkflowId(cardNo), {
+        cardNo,
+        route: 'activation_code',
+        sealedPin: h.seal('135790'),
+      });
       return handle.result();
     });
     expect(result).toMatchObject({ cardStatus: 'Normal' });
@@ -85,7 +106,14 @@ it('route activation_code: a clear PIN in place of the sealed one is refused bef
 
 it('route work_order: uploads referenced files, submits CARD_ACTIVE with the card as target, waits for success, card Normal', async () => {
   const { cardNo } = await physicalCard(h.provider);
-  const uploaded = await h.provider.uploadFile({ category: 'card', file: { filename: 'id.png', contentType: 'image/png', data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9]) } });
+  const uploaded = await h.provider.uploadFile({
+    category: 'card',
+    file: {
+      filename: 'id.png',
+      contentType: 'image/png',
+      data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9]),
+    },
+  });
   const workflowId = activationWorkflowId(cardNo);
   h.sandbox.setFaults({ dropResponseRate: 1, operations: ['submitWorkOrder'], remaining: 1 });
   let result: PhysicalCardActivationResult;
@@ -94,7 +122,10 @@ it('route work_order: uploads referenced files, submits CARD_ACTIVE with the car
       const handle = await start(workflowId, {
         cardNo,
         route: 'work_order',
-        workOrder: { content: 'Card received by the holder', files: [{ fileId: uploaded.fileId }, { ref: 'delivery-note.pdf' }] },
+        workOrder: {
+          content: 'Card received by the holder',
+          files: [{ fileId: uploaded.fileId }, { ref: 'delivery-note.pdf' }],
+        },
       });
       return (await handle.result()) as PhysicalCardActivationResult;
     });
@@ -108,7 +139,11 @@ it('route work_order: uploads referenced files, submits CARD_ACTIVE with the car
   const orders = await h.provider.listWorkOrders({ target: cardNo, pageSize: 100 });
   // The dropped submit was committed once; the retry found it instead of submitting again.
   expect(orders.records).toHaveLength(1);
-  expect(orders.records[0]).toMatchObject({ tradeType: 'CARD_ACTIVE', tradeStatus: 'success', merchantOrderNo: deriveMerchantOrderNo(workflowId, ACTIVATION_STEPS.workOrder) });
+  expect(orders.records[0]).toMatchObject({
+    tradeType: 'CARD_ACTIVE',
+    tradeStatus: 'success',
+    merchantOrderNo: deriveMerchantOrderNo(workflowId, ACTIVATION_STEPS.workOrder),
+  });
   expect((await h.provider.getCardInfo({ cardNo })).status).toBe('Normal');
 });
 
@@ -120,9 +155,21 @@ it('route work_order: a failed work order ends the workflow with the provider de
   h.sandbox.delays.workOrderMs = 10 * 60_000; // hold the work order until decided below
   try {
     const error = await h.withLifecycleWorker(async () => {
-      const handle = await start(workflowId, { cardNo, route: 'work_order', workOrder: { files: [{ ref: 'card-photo.png' }] } });
-      await eventually(() => handle.query<{ stage: string }>('activationStatus'), (s) => s.stage === 'awaiting_work_order', 'awaiting_work_order');
-      await h.helper('decideWorkOrder', { orderNo: merchantOrderNo, outcome: 'fail', description: 'Photo of the card is unreadable' });
+      const handle = await start(workflowId, {
+        cardNo,
+        route: 'work_order',
+        workOrder: { files: [{ ref: 'card-photo.png' }] },
+      });
+      await eventually(
+        () => handle.query<{ stage: string }>('activationStatus'),
+        (s) => s.stage === 'awaiting_work_order',
+        'awaiting_work_order',
+      );
+      await h.helper('decideWorkOrder', {
+        orderNo: merchantOrderNo,
+        outcome: 'fail',
+        description: 'Photo of the card is unreadable',
+      });
       return handle.result().catch((e: unknown) => e);
     });
     expect(error).toBeInstanceOf(WorkflowFailedError);

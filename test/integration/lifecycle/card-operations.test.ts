@@ -7,10 +7,27 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { CardOperationOutcome } from '../../../domain/card-operations';
-import { cardEntityWorkflowId, cardSnapshotQuery, depositUpdate, freezeUpdate, refreshUpdate, unfreezeUpdate, type CardEntityResult } from '../../../domain/card-entity';
+import {
+  cardEntityWorkflowId,
+  cardSnapshotQuery,
+  depositUpdate,
+  freezeUpdate,
+  refreshUpdate,
+  unfreezeUpdate,
+  type CardEntityResult,
+} from '../../../domain/card-entity';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
 import { cmp } from '../../../api/money';
-import { eventually, FAST_WAIT, physicalCard, SUBSCRIPTION_TYPE, startLifecycleHarness, testOrderNo, virtualCard, type LifecycleHarness } from './support';
+import {
+  eventually,
+  FAST_WAIT,
+  physicalCard,
+  SUBSCRIPTION_TYPE,
+  startLifecycleHarness,
+  testOrderNo,
+  virtualCard,
+  type LifecycleHarness,
+} from './support';
 
 let h: LifecycleHarness;
 beforeAll(async () => {
@@ -21,7 +38,11 @@ afterAll(async () => {
 });
 
 function run(type: string, workflowId: string, args: Record<string, unknown>) {
-  return h.client.workflow.execute(type, { taskQueue: h.taskQueue, workflowId, args: [{ wait: FAST_WAIT, ...args }] }) as Promise<CardOperationOutcome>;
+  return h.client.workflow.execute(type, {
+    taskQueue: h.taskQueue,
+    workflowId,
+    args: [{ wait: FAST_WAIT, ...args }],
+  }) as Promise<CardOperationOutcome>;
 }
 
 async function records(cardNo: string, type: 'Freeze' | 'UnFreeze' | 'update_pin') {
@@ -32,7 +53,9 @@ it('freeze → unfreeze as workflows, each waiting for its record; a dropped fre
   const cardNo = await virtualCard(h.provider, { deposit: '20' });
   h.sandbox.setFaults({ dropResponseRate: 1, operations: ['freezeCard'], remaining: 1 });
   try {
-    const frozen = await h.withLifecycleWorker(() => run('cardFreeze', `freeze-${cardNo}`, { cardNo, clientRemark: 'lost wallet' }));
+    const frozen = await h.withLifecycleWorker(() =>
+      run('cardFreeze', `freeze-${cardNo}`, { cardNo, clientRemark: 'lost wallet' }),
+    );
     expect(frozen).toMatchObject({ cardNo, kind: 'freeze', status: 'success', cardStatus: 'Freeze' });
     expect(h.sandbox.faults().remaining).toBe(0);
   } finally {
@@ -43,7 +66,9 @@ it('freeze → unfreeze as workflows, each waiting for its record; a dropped fre
   expect(await records(cardNo, 'Freeze')).toHaveLength(1);
   expect(await records(cardNo, 'UnFreeze')).toHaveLength(1);
   // Unfreezing a Normal card is refused before anything is sent.
-  const refused = await h.withLifecycleWorker(() => run('cardUnfreeze', `unfreeze-again-${cardNo}`, { cardNo }).catch((e: unknown) => e));
+  const refused = await h.withLifecycleWorker(() =>
+    run('cardUnfreeze', `unfreeze-again-${cardNo}`, { cardNo }).catch((e: unknown) => e),
+  );
   expect((refused as { cause?: { type?: string } }).cause).toMatchObject({ type: 'OperationNotAllowed' });
   expect(await records(cardNo, 'UnFreeze')).toHaveLength(1);
 });
@@ -51,13 +76,26 @@ it('freeze → unfreeze as workflows, each waiting for its record; a dropped fre
 it('cardPinUpdate changes a physical card PIN from a sealed PIN; the clear PIN is not in history', async () => {
   const { cardNo } = await physicalCard(h.provider);
   const issued = await h.helper<{ activationCode: string }>('issueActivationCode', { cardNo });
-  await h.provider.activatePhysicalCard({ merchantOrderNo: testOrderNo(), cardNo, pin: '111111', activeCode: issued.activationCode });
-  await eventually(async () => (await h.provider.getCardInfo({ cardNo })).status, (s) => s === 'Normal', 'activation');
+  await h.provider.activatePhysicalCard({
+    merchantOrderNo: testOrderNo(),
+    cardNo,
+    pin: '111111',
+    activeCode: issued.activationCode,
+  });
+  await eventually(
+    async () => (await h.provider.getCardInfo({ cardNo })).status,
+    (s) => s === 'Normal',
+    'activation',
+  );
   const workflowId = `pin-${cardNo}`;
-  const outcome = await h.withLifecycleWorker(() => run('cardPinUpdate', workflowId, { cardNo, sealedPin: h.seal('907153') }));
+  const outcome = await h.withLifecycleWorker(() =>
+    run('cardPinUpdate', workflowId, { cardNo, sealedPin: h.seal('907153') }),
+  );
   expect(outcome).toMatchObject({ kind: 'updatePin', status: 'success' });
   expect(await records(cardNo, 'update_pin')).toHaveLength(1);
-  const payloads = collectPayloads(temporal.api.history.v1.History.decode(await exportHistoryBytes(h.client, workflowId)));
+  const payloads = collectPayloads(
+    temporal.api.history.v1.History.decode(await exportHistoryBytes(h.client, workflowId)),
+  );
   const text = payloads.map((p) => Buffer.from(p.data ?? []).toString('utf8')).join('\n');
   expect(text).toContain(cardNo);
   expect(text).not.toContain('907153');
@@ -66,7 +104,11 @@ it('cardPinUpdate changes a physical card PIN from a sealed PIN; the clear PIN i
 it('card entity: serialized validated updates, a repeated request answered once, auth events recorded, ends when a high-risk purchase cancels the card', async () => {
   const cardNo = await virtualCard(h.provider, { deposit: '50' });
   const result = await h.withLifecycleWorker(async () => {
-    const handle = await h.client.workflow.start('cardEntity', { taskQueue: h.taskQueue, workflowId: cardEntityWorkflowId(cardNo), args: [{ cardNo, wait: FAST_WAIT }] });
+    const handle = await h.client.workflow.start('cardEntity', {
+      taskQueue: h.taskQueue,
+      workflowId: cardEntityWorkflowId(cardNo),
+      args: [{ cardNo, wait: FAST_WAIT }],
+    });
     // Two updates sent together run one after the other.
     const [frozen, again] = await Promise.all([
       handle.executeUpdate(freezeUpdate, { args: [{ requestId: 'r1' }] }),
@@ -77,10 +119,14 @@ it('card entity: serialized validated updates, a repeated request answered once,
     const refused = await handle.executeUpdate(freezeUpdate, { args: [{ requestId: 'r2' }] }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
     expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'OperationNotAllowed' });
-    const badId = await handle.executeUpdate(unfreezeUpdate, { args: [{ requestId: 'no spaces' }] }).catch((e: unknown) => e);
+    const badId = await handle
+      .executeUpdate(unfreezeUpdate, { args: [{ requestId: 'no spaces' }] })
+      .catch((e: unknown) => e);
     expect((badId as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'InvalidInput' });
     await handle.executeUpdate(unfreezeUpdate, { args: [{ requestId: 'r3' }] });
-    const deposited = await handle.executeUpdate(depositUpdate, { args: [{ requestId: 'd1', amount: '10', cardTypeId: SUBSCRIPTION_TYPE }] });
+    const deposited = await handle.executeUpdate(depositUpdate, {
+      args: [{ requestId: 'd1', amount: '10', cardTypeId: SUBSCRIPTION_TYPE }],
+    });
     expect(deposited).toMatchObject({ kind: 'deposit', amount: '10' });
     expect(cmp(deposited.balance!.amount, '60')).toBe(0);
 
@@ -115,7 +161,11 @@ it('card entity continues as new with its state; a request repeated after it sen
     const first = await handle.executeUpdate(freezeUpdate, { args: [{ requestId: 'a1' }] });
     await handle.executeUpdate(unfreezeUpdate, { args: [{ requestId: 'a2' }] });
     await handle.executeUpdate(freezeUpdate, { args: [{ requestId: 'a3' }] });
-    const later = await eventually(() => h.client.workflow.getHandle(cardEntityWorkflowId(cardNo)).query(cardSnapshotQuery), (s) => s.run >= 2, 'continue-as-new');
+    const later = await eventually(
+      () => h.client.workflow.getHandle(cardEntityWorkflowId(cardNo)).query(cardSnapshotQuery),
+      (s) => s.run >= 2,
+      'continue-as-new',
+    );
     expect(later.status).toBe('Freeze');
     const latest = h.client.workflow.getHandle(cardEntityWorkflowId(cardNo));
     const repeated = await latest.executeUpdate(freezeUpdate, { args: [{ requestId: 'a1' }] });

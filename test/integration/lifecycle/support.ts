@@ -29,7 +29,10 @@ export interface LifecycleHarness extends Harness {
    * Runs `fn` while a worker with the merchant key and the file store polls the task queue;
    * `provider` replaces the activities' provider client (e.g. one that records calls).
    */
-  withLifecycleWorker<T>(fn: () => Promise<T>, options?: { overrides?: Partial<CardflowActivities>; provider?: ProviderClient }): Promise<T>;
+  withLifecycleWorker<T>(
+    fn: () => Promise<T>,
+    options?: { overrides?: Partial<CardflowActivities>; provider?: ProviderClient },
+  ): Promise<T>;
   /** The PIN sealed as a backend would (merchant public key). */
   seal(pin: string): string;
   /** Calls a sandbox test helper (sandbox/README.md) and returns its JSON result. */
@@ -77,7 +80,12 @@ export function testOrderNo(): string {
 }
 
 /** Polls `read` until `done` (the sandbox's zero delays still run asynchronously). */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -90,7 +98,15 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
 /** An approved B2C holder with an un_activated physical card (card type 1852379830190366723). */
 export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: string; holderId: string }> {
   const files: string[] = [];
-  for (let i = 0; i < 3; i++) files.push((await provider.uploadFile({ category: 'card', file: { filename: 'id.png', contentType: 'image/png', data: PNG } })).fileId);
+  for (let i = 0; i < 3; i++)
+    files.push(
+      (
+        await provider.uploadFile({
+          category: 'card',
+          file: { filename: 'id.png', contentType: 'image/png', data: PNG },
+        })
+      ).fileId,
+    );
   const unique = randomUUID().replace(/-/g, '').slice(0, 10);
   const holder = await provider.createCardholder({
     cardHolderModel: 'B2C',
@@ -99,25 +115,56 @@ export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: 
     ...requestFields(b2cHolder({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds: files })),
   });
   await eventually(
-    async () => (await provider.queryCardholders({ pageNum: 1, pageSize: 10, holderId: holder.holderId })).records[0]?.status,
+    async () =>
+      (await provider.queryCardholders({ pageNum: 1, pageSize: 10, holderId: holder.holderId })).records[0]?.status,
     (s) => s === 'pass_audit',
     'cardholder approval',
   );
-  const printed = `522981${Math.floor(Math.random() * 1e9).toString().padStart(9, '0')}`;
-  const card = await provider.createCard({ merchantOrderNo: testOrderNo(), holderId: holder.holderId, cardTypeId: PHYSICAL_TYPE, amount: '50', cardNumber: printed + luhnCheckDigit(printed) });
-  await eventually(async () => (await provider.getCardInfo({ cardNo: card.cardNo })).status, (s) => s === 'un_activated', 'physical card');
+  const printed = `522981${Math.floor(Math.random() * 1e9)
+    .toString()
+    .padStart(9, '0')}`;
+  const card = await provider.createCard({
+    merchantOrderNo: testOrderNo(),
+    holderId: holder.holderId,
+    cardTypeId: PHYSICAL_TYPE,
+    amount: '50',
+    cardNumber: printed + luhnCheckDigit(printed),
+  });
+  await eventually(
+    async () => (await provider.getCardInfo({ cardNo: card.cardNo })).status,
+    (s) => s === 'un_activated',
+    'physical card',
+  );
   return { cardNo: card.cardNo, holderId: holder.holderId };
 }
 
 /** A Normal virtual card (no holder), optionally charged to `accountId`, with `deposit` on it. */
-export async function virtualCard(provider: ProviderClient, options: { cardTypeId?: string; accountId?: string; deposit?: string } = {}): Promise<string> {
+export async function virtualCard(
+  provider: ProviderClient,
+  options: { cardTypeId?: string; accountId?: string; deposit?: string } = {},
+): Promise<string> {
   const cardTypeId = options.cardTypeId ?? SUBSCRIPTION_TYPE;
-  const card = await provider.createCard({ merchantOrderNo: testOrderNo(), cardTypeId, amount: '0', ...(options.accountId ? { accountId: options.accountId } : {}) });
-  await eventually(async () => (await provider.getCardInfo({ cardNo: card.cardNo })).status, (s) => s === 'Normal', 'virtual card');
+  const card = await provider.createCard({
+    merchantOrderNo: testOrderNo(),
+    cardTypeId,
+    amount: '0',
+    ...(options.accountId ? { accountId: options.accountId } : {}),
+  });
+  await eventually(
+    async () => (await provider.getCardInfo({ cardNo: card.cardNo })).status,
+    (s) => s === 'Normal',
+    'virtual card',
+  );
   if (options.deposit) {
-    const op = await provider.depositCard({ merchantOrderNo: testOrderNo(), cardNo: card.cardNo, amount: options.deposit });
+    const op = await provider.depositCard({
+      merchantOrderNo: testOrderNo(),
+      cardNo: card.cardNo,
+      amount: options.deposit,
+    });
     await eventually(
-      async () => (await provider.listCardTransactions({ pageNum: 1, pageSize: 10, merchantOrderNo: op.merchantOrderNo })).records[0]?.status,
+      async () =>
+        (await provider.listCardTransactions({ pageNum: 1, pageSize: 10, merchantOrderNo: op.merchantOrderNo }))
+          .records[0]?.status,
       (s) => s === 'success',
       'fixture deposit',
     );

@@ -15,7 +15,11 @@ let margin: string;
 beforeAll(async () => {
   h = await startLifecycleHarness();
   const created = await h.withLifecycleWorker(() =>
-    h.client.workflow.execute('sharedAccount', { taskQueue: h.taskQueue, workflowId: sharedAccountWorkflowId('Team budget'), args: [{ accountName: 'Team budget' }] }),
+    h.client.workflow.execute('sharedAccount', {
+      taskQueue: h.taskQueue,
+      workflowId: sharedAccountWorkflowId('Team budget'),
+      args: [{ accountName: 'Team budget' }],
+    }),
   );
   margin = (created as SharedAccountResult).accountId;
 });
@@ -24,7 +28,11 @@ afterAll(async () => {
 });
 
 function transfer(workflowId: string, args: Record<string, unknown>) {
-  return h.client.workflow.execute('fundTransfer', { taskQueue: h.taskQueue, workflowId, args: [{ wait: FAST_WAIT, ...args }] }) as Promise<FundTransferResult>;
+  return h.client.workflow.execute('fundTransfer', {
+    taskQueue: h.taskQueue,
+    workflowId,
+    args: [{ wait: FAST_WAIT, ...args }],
+  }) as Promise<FundTransferResult>;
 }
 
 async function ledgerFor(merchantOrderNo: string, bizType: 'fund_transfer' | 'fund_collection') {
@@ -34,10 +42,16 @@ async function ledgerFor(merchantOrderNo: string, bizType: 'fund_transfer' | 'fu
 
 it('sharedAccount is idempotent by name: a second run finds the same MARGIN account', async () => {
   const again = (await h.withLifecycleWorker(() =>
-    h.client.workflow.execute('sharedAccount', { taskQueue: h.taskQueue, workflowId: `${sharedAccountWorkflowId('Team budget')}-again`, args: [{ accountName: 'Team budget' }] }),
+    h.client.workflow.execute('sharedAccount', {
+      taskQueue: h.taskQueue,
+      workflowId: `${sharedAccountWorkflowId('Team budget')}-again`,
+      args: [{ accountName: 'Team budget' }],
+    }),
   )) as SharedAccountResult;
   expect(again).toMatchObject({ accountId: margin, accountName: 'Team budget', created: false });
-  const margins = (await h.provider.getAccountInfo()).filter((a) => a.accountType === 'MARGIN' && a.accountName === 'Team budget');
+  const margins = (await h.provider.getAccountInfo()).filter(
+    (a) => a.accountType === 'MARGIN' && a.accountName === 'Team budget',
+  );
   expect(margins).toHaveLength(1);
 });
 
@@ -46,7 +60,15 @@ it('TRANSFER wallet → margin and COLLECTION back, each confirmed in the ledger
   const walletBefore = wallet.availableBalance;
   const marginBefore = (await account(h.provider, margin)).availableBalance;
 
-  const out = await h.withLifecycleWorker(() => transfer('transfer-out-1', { type: 'TRANSFER', amount: '125.37', payerAccountId: wallet.accountId, payeeAccountId: margin, remark: 'budget' }));
+  const out = await h.withLifecycleWorker(() =>
+    transfer('transfer-out-1', {
+      type: 'TRANSFER',
+      amount: '125.37',
+      payerAccountId: wallet.accountId,
+      payeeAccountId: margin,
+      remark: 'budget',
+    }),
+  );
   expect(out).toMatchObject({ type: 'TRANSFER', amount: '125.37', sent: true, currency: 'USD' });
   expect(out.payer).toMatchObject({ accountId: wallet.accountId, direction: 'OUT' });
   expect(out.payee).toMatchObject({ accountId: margin, direction: 'IN' });
@@ -54,7 +76,14 @@ it('TRANSFER wallet → margin and COLLECTION back, each confirmed in the ledger
   expect(cmp(out.payer.afterBalance, sub(out.payer.beforeBalance, '125.37'))).toBe(0);
   expect(cmp(out.payee.afterBalance, add(out.payee.beforeBalance, '125.37'))).toBe(0);
 
-  const back = await h.withLifecycleWorker(() => transfer('transfer-back-1', { type: 'COLLECTION', amount: '25.05', payerAccountId: margin, payeeAccountId: wallet.accountId }));
+  const back = await h.withLifecycleWorker(() =>
+    transfer('transfer-back-1', {
+      type: 'COLLECTION',
+      amount: '25.05',
+      payerAccountId: margin,
+      payeeAccountId: wallet.accountId,
+    }),
+  );
   expect(back).toMatchObject({ type: 'COLLECTION', amount: '25.05', sent: true });
   expect(back.payer.accountId).toBe(margin);
   expect(back.payee.accountId).toBe(wallet.accountId);
@@ -71,7 +100,14 @@ it('a transfer whose response is dropped after commit happens exactly once', asy
   h.sandbox.setFaults({ dropResponseRate: 1, operations: ['transferFunds'], remaining: 1 });
   let result: FundTransferResult;
   try {
-    result = await h.withLifecycleWorker(() => transfer('transfer-dropped-1', { type: 'TRANSFER', amount: '10.01', payerAccountId: wallet.accountId, payeeAccountId: margin }));
+    result = await h.withLifecycleWorker(() =>
+      transfer('transfer-dropped-1', {
+        type: 'TRANSFER',
+        amount: '10.01',
+        payerAccountId: wallet.accountId,
+        payeeAccountId: margin,
+      }),
+    );
     expect(h.sandbox.faults().remaining).toBe(0); // the drop fired
   } finally {
     h.sandbox.setFaults({ reset: true });
@@ -86,12 +122,22 @@ it('an unaffordable or misdirected transfer fails before anything is sent', asyn
   const wallet = await walletAccount(h.provider);
   const marginBalance = (await account(h.provider, margin)).availableBalance;
   const tooMuch = await h.withLifecycleWorker(() =>
-    transfer('transfer-too-much', { type: 'COLLECTION', amount: add(marginBalance, '0.01'), payerAccountId: margin, payeeAccountId: wallet.accountId }).catch((e: unknown) => e),
+    transfer('transfer-too-much', {
+      type: 'COLLECTION',
+      amount: add(marginBalance, '0.01'),
+      payerAccountId: margin,
+      payeeAccountId: wallet.accountId,
+    }).catch((e: unknown) => e),
   );
   expect(tooMuch).toBeInstanceOf(WorkflowFailedError);
   expect((tooMuch as WorkflowFailedError).cause).toMatchObject({ type: 'InsufficientBalance' });
   const wrongWay = await h.withLifecycleWorker(() =>
-    transfer('transfer-wrong-way', { type: 'TRANSFER', amount: '1', payerAccountId: margin, payeeAccountId: wallet.accountId }).catch((e: unknown) => e),
+    transfer('transfer-wrong-way', {
+      type: 'TRANSFER',
+      amount: '1',
+      payerAccountId: margin,
+      payeeAccountId: wallet.accountId,
+    }).catch((e: unknown) => e),
   );
   expect((wrongWay as WorkflowFailedError).cause).toMatchObject({ type: 'InvalidInput' });
   expect((wrongWay as WorkflowFailedError).cause?.message).toContain('payerAccountId');

@@ -7,7 +7,16 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { add, cmp, sub } from '../../../api/money';
 import type { WalletFundingResult } from '../../../domain/wallet-funding';
-import { account, BUDGET_TYPE, eventually, FAST_WAIT, startLifecycleHarness, virtualCard, walletAccount, type LifecycleHarness } from './support';
+import {
+  account,
+  BUDGET_TYPE,
+  eventually,
+  FAST_WAIT,
+  startLifecycleHarness,
+  virtualCard,
+  walletAccount,
+  type LifecycleHarness,
+} from './support';
 
 let h: LifecycleHarness;
 let margin: string;
@@ -22,10 +31,22 @@ afterAll(async () => {
   await h?.stop();
 });
 
-async function fund(workflowId: string, args: Record<string, unknown>, onChain?: Record<string, unknown>): Promise<WalletFundingResult | unknown> {
+async function fund(
+  workflowId: string,
+  args: Record<string, unknown>,
+  onChain?: Record<string, unknown>,
+): Promise<WalletFundingResult | unknown> {
   return h.withLifecycleWorker(async () => {
-    const handle = await h.client.workflow.start('walletFunding', { taskQueue: h.taskQueue, workflowId, args: [{ coinKey: 'USDT_TRC20', wait: FAST_WAIT, ...args }] });
-    await eventually(() => handle.query<{ stage: string }>('fundingStatus'), (s) => s.stage === 'awaiting_deposit', 'awaiting_deposit');
+    const handle = await h.client.workflow.start('walletFunding', {
+      taskQueue: h.taskQueue,
+      workflowId,
+      args: [{ coinKey: 'USDT_TRC20', wait: FAST_WAIT, ...args }],
+    });
+    await eventually(
+      () => handle.query<{ stage: string }>('fundingStatus'),
+      (s) => s.stage === 'awaiting_deposit',
+      'awaiting_deposit',
+    );
     if (onChain) await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', ...onChain });
     return handle.result().catch((e: unknown) => e);
   });
@@ -38,7 +59,11 @@ async function cardDeposits() {
 it('credits the on-chain deposit after fees, transfers it to the MARGIN account and deposits the most it pays for to the card', async () => {
   const walletBefore = (await walletAccount(h.provider)).availableBalance;
   const marginBefore = (await account(h.provider, margin)).availableBalance;
-  const result = (await fund('funding-1', { expectedAmount: '200', transfer: { payeeAccountId: margin }, cardDeposit: { cardNo, cardTypeId: BUDGET_TYPE } }, { amount: '200' })) as WalletFundingResult;
+  const result = (await fund(
+    'funding-1',
+    { expectedAmount: '200', transfer: { payeeAccountId: margin }, cardDeposit: { cardNo, cardTypeId: BUDGET_TYPE } },
+    { amount: '200' },
+  )) as WalletFundingResult;
 
   // USDT_TRC20: 0.5% + 1 fixed fee -> 200 - 1.00 - 1 = 198.
   expect(result).toMatchObject({ coinKey: 'USDT_TRC20', currency: 'USD' });
@@ -51,7 +76,12 @@ it('credits the on-chain deposit after fees, transfers it to the MARGIN account 
 
   // The wallet got the deposit and passed it on; the margin got it and paid the card deposit + fee.
   expect(cmp((await walletAccount(h.provider)).availableBalance, walletBefore)).toBe(0);
-  expect(cmp((await account(h.provider, margin)).availableBalance, sub(add(marginBefore, '198'), add(deposit.amount, deposit.fee)))).toBe(0);
+  expect(
+    cmp(
+      (await account(h.provider, margin)).availableBalance,
+      sub(add(marginBefore, '198'), add(deposit.amount, deposit.fee)),
+    ),
+  ).toBe(0);
   expect(cmp((await h.provider.getCardBalance({ cardNo })).amount, deposit.amount)).toBe(0);
   expect(await cardDeposits()).toHaveLength(1);
 });
@@ -59,7 +89,11 @@ it('credits the on-chain deposit after fees, transfers it to the MARGIN account 
 it('a failed deposit ends with its reason and moves nothing', async () => {
   const walletBefore = (await walletAccount(h.provider)).availableBalance;
   const marginBefore = (await account(h.provider, margin)).availableBalance;
-  const error = await fund('funding-failed', { expectedAmount: '77', transfer: { payeeAccountId: margin } }, { amount: '77', outcome: 'fail' });
+  const error = await fund(
+    'funding-failed',
+    { expectedAmount: '77', transfer: { payeeAccountId: margin } },
+    { amount: '77', outcome: 'fail' },
+  );
   expect(error).toBeInstanceOf(WorkflowFailedError);
   expect((error as WorkflowFailedError).cause).toMatchObject({ type: 'DepositFailed' });
   expect((error as WorkflowFailedError).cause?.message).toContain('Deposit rejected by risk control');
@@ -79,7 +113,15 @@ it('dropped responses of the transfer and the card deposit still move the money 
   h.sandbox.setFaults({ dropResponseRate: 1, operations: ['transferFunds', 'depositCard'], remaining: 2 });
   let result: WalletFundingResult;
   try {
-    result = (await fund('funding-faults', { expectedAmount: '150', transfer: { payeeAccountId: margin }, cardDeposit: { cardNo, cardTypeId: BUDGET_TYPE, amount: '100' } }, { amount: '150' })) as WalletFundingResult;
+    result = (await fund(
+      'funding-faults',
+      {
+        expectedAmount: '150',
+        transfer: { payeeAccountId: margin },
+        cardDeposit: { cardNo, cardTypeId: BUDGET_TYPE, amount: '100' },
+      },
+      { amount: '150' },
+    )) as WalletFundingResult;
     expect(h.sandbox.faults().remaining).toBe(0); // both drops fired
   } finally {
     h.sandbox.setFaults({ reset: true });
@@ -88,9 +130,14 @@ it('dropped responses of the transfer and the card deposit still move the money 
   expect(cmp(result.receivedAmount, '148.25')).toBe(0);
   expect(result.deposit).toMatchObject({ amount: '100' });
   expect(await cardDeposits()).toHaveLength(depositsBefore + 1);
-  const transfers = (await h.provider.listLedgerEntries({ pageNum: 1, pageSize: 100, bizType: 'fund_transfer', accountId: margin })).records.filter((e) =>
-    (e.remark ?? '').startsWith(result.transfer!.merchantOrderNo),
-  );
+  const transfers = (
+    await h.provider.listLedgerEntries({ pageNum: 1, pageSize: 100, bizType: 'fund_transfer', accountId: margin })
+  ).records.filter((e) => (e.remark ?? '').startsWith(result.transfer!.merchantOrderNo));
   expect(transfers).toHaveLength(1);
-  expect(cmp((await account(h.provider, margin)).availableBalance, sub(add(marginBefore, '148.25'), add('100', result.deposit!.fee)))).toBe(0);
+  expect(
+    cmp(
+      (await account(h.provider, margin)).availableBalance,
+      sub(add(marginBefore, '148.25'), add('100', result.deposit!.fee)),
+    ),
+  ).toBe(0);
 });

@@ -24,7 +24,11 @@ import { add, cmp, sub } from '../../../api/money';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
 import { cardEntityWorkflowId, cardSnapshotQuery, freezeUpdate } from '../../../domain/card-entity';
-import { cardholderStatusQuery, correctCardholderUpdate, type CardholderOnboardingResult } from '../../../domain/cardholder-onboarding';
+import {
+  cardholderStatusQuery,
+  correctCardholderUpdate,
+  type CardholderOnboardingResult,
+} from '../../../domain/cardholder-onboarding';
 import type { CardDepositResult } from '../../../domain/card-deposit';
 import type { CardIssuanceResult } from '../../../domain/card-issuance';
 import type { CardOperationOutcome } from '../../../domain/card-operations';
@@ -37,7 +41,12 @@ import { WorkflowTypes } from '../../../domain/workflow-types';
 import { testTemporalServer } from '../../support/temporal-env';
 import { cardholdersByEmail } from '../workflows/harness';
 import { b2bHolder, uniqueEmail } from '../workflows/holders';
-import { startProviderGate, startWorkerProcess, type ProviderGate, type WorkerProcess } from '../../support/worker-process';
+import {
+  startProviderGate,
+  startWorkerProcess,
+  type ProviderGate,
+  type WorkerProcess,
+} from '../../support/worker-process';
 import {
   account,
   CARD_TYPES,
@@ -114,16 +123,28 @@ function workerProcess(queue: Queue, extra: Record<string, string> = {}): Worker
 }
 
 function start(queue: Queue, type: string, workflowId: string, args: Record<string, unknown>): Promise<WorkflowHandle> {
-  return client.workflow.start(type, { taskQueue: queueName(queue), workflowId: `${workflowId}-${run}`, args: [{ wait: FAST_WAIT, ...args }] });
+  return client.workflow.start(type, {
+    taskQueue: queueName(queue),
+    workflowId: `${workflowId}-${run}`,
+    args: [{ wait: FAST_WAIT, ...args }],
+  });
 }
 
 /** Reads until `ok`; queries fail while no worker runs. Shows the workers' output on timeout. */
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 150_000): Promise<T> {
+async function until<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  what: string,
+  timeoutMs = 150_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read().catch(() => undefined);
     if (value !== undefined && ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not reached in time\nworker output:\n${workers.map((w) => w.output().slice(-4000)).join('\n---\n')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${what} not reached in time\nworker output:\n${workers.map((w) => w.output().slice(-4000)).join('\n---\n')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -134,7 +155,8 @@ async function attempts(workflowId: string, activityType: string): Promise<numbe
   const scheduled = new Set<string>();
   const found: number[] = [];
   for (const event of history.events ?? []) {
-    if (event.activityTaskScheduledEventAttributes?.activityType?.name === activityType) scheduled.add(String(event.eventId));
+    if (event.activityTaskScheduledEventAttributes?.activityType?.name === activityType)
+      scheduled.add(String(event.eventId));
     const started = event.activityTaskStartedEventAttributes;
     if (started && scheduled.has(String(started.scheduledEventId))) found.push(started.attempt ?? 0);
   }
@@ -142,7 +164,9 @@ async function attempts(workflowId: string, activityType: string): Promise<numbe
 }
 
 async function operationsOf(merchantOrderNo: string) {
-  return (await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, merchantOrderNo })).records.filter((r) => r.merchantOrderNo === merchantOrderNo);
+  return (await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, merchantOrderNo })).records.filter(
+    (r) => r.merchantOrderNo === merchantOrderNo,
+  );
 }
 
 async function recordsOf(cardNo: string, type: 'Freeze' | 'UnFreeze' | 'update_pin' | 'deposit') {
@@ -150,13 +174,19 @@ async function recordsOf(cardNo: string, type: 'Freeze' | 'UnFreeze' | 'update_p
 }
 
 async function ledgerLegs(merchantOrderNo: string, bizType: 'fund_transfer' | 'fund_collection') {
-  return (await h.provider.listLedgerEntries({ pageNum: 1, pageSize: 100, bizType })).records.filter((e) => (e.remark ?? '').startsWith(merchantOrderNo));
+  return (await h.provider.listLedgerEntries({ pageNum: 1, pageSize: 100, bizType })).records.filter((e) =>
+    (e.remark ?? '').startsWith(merchantOrderNo),
+  );
 }
 
 beforeAll(async () => {
   h = await startLifecycleHarness();
   gate = await startProviderGate(h.sandbox.env.CARDFLOW_PROVIDER_BASE_URL!);
-  client = new Client({ connection: h.temporal.connection, namespace: testTemporalServer().namespace, dataConverter: createDataConverter(parseKeyList(codecKeys)) });
+  client = new Client({
+    connection: h.temporal.connection,
+    namespace: testTemporalServer().namespace,
+    dataConverter: createDataConverter(parseKeyList(codecKeys)),
+  });
 
   // Fixtures straight through the provider API (no workflow, no gate).
   const margin = (await h.provider.createSharedAccount({ accountName: 'Crash pool' })).accountId;
@@ -164,11 +194,24 @@ beforeAll(async () => {
   await h.provider.createWalletAddress({ coinKey: 'USDT_TRC20' }); // the two TRC20 fundings reuse it; BEP20 has none yet
   const unfreezeCard = await virtualCard(h.provider, { deposit: '20' });
   await h.provider.freezeCard({ merchantOrderNo: testOrderNo(), cardNo: unfreezeCard });
-  await eventually(async () => (await h.provider.getCardInfo({ cardNo: unfreezeCard })).status, (s) => s === 'Freeze', 'frozen fixture');
+  await eventually(
+    async () => (await h.provider.getCardInfo({ cardNo: unfreezeCard })).status,
+    (s) => s === 'Freeze',
+    'frozen fixture',
+  );
   const pinCard = (await physicalCard(h.provider)).cardNo;
   const { activationCode } = await h.helper<{ activationCode: string }>('issueActivationCode', { cardNo: pinCard });
-  await h.provider.activatePhysicalCard({ merchantOrderNo: testOrderNo(), cardNo: pinCard, pin: '111111', activeCode: activationCode });
-  await eventually(async () => (await h.provider.getCardInfo({ cardNo: pinCard })).status, (s) => s === 'Normal', 'activated fixture');
+  await h.provider.activatePhysicalCard({
+    merchantOrderNo: testOrderNo(),
+    cardNo: pinCard,
+    pin: '111111',
+    activeCode: activationCode,
+  });
+  await eventually(
+    async () => (await h.provider.getCardInfo({ cardNo: pinCard })).status,
+    (s) => s === 'Normal',
+    'activated fixture',
+  );
   const codeCard = (await physicalCard(h.provider)).cardNo;
   await h.helper('issueActivationCode', { cardNo: codeCard });
   f = {
@@ -193,19 +236,50 @@ afterAll(async () => {
 
 it('every lifecycle mutation committed by a killed worker happens exactly once after the restart', async () => {
   // The HTTP timeout above the time the answers are held, so the first workers never give up by themselves.
-  const first = [workerProcess('a', { CARDFLOW_PROVIDER_TIMEOUT_MS: '55000' }), workerProcess('b', { CARDFLOW_PROVIDER_TIMEOUT_MS: '55000' })];
+  const first = [
+    workerProcess('a', { CARDFLOW_PROVIDER_TIMEOUT_MS: '55000' }),
+    workerProcess('b', { CARDFLOW_PROVIDER_TIMEOUT_MS: '55000' }),
+  ];
   await Promise.all(first.map((w) => w.polling(150_000)));
 
   // Two fundings on the TRC20 address wait for their deposits (told apart by amount).
-  const fundingTransfer = await start('a', WorkflowTypes.walletFunding, 'crash-funding-transfer', { coinKey: 'USDT_TRC20', expectedAmount: '150', transfer: { payeeAccountId: f.margin } });
-  const fundingDeposit = await start('b', WorkflowTypes.walletFunding, 'crash-funding-deposit', { coinKey: 'USDT_TRC20', expectedAmount: '60', cardDeposit: { cardNo: f.fundedCard, cardTypeId: SUBSCRIPTION_TYPE, amount: '30' } });
-  for (const funding of [fundingTransfer, fundingDeposit]) await until(() => funding.query<{ stage: string }>('fundingStatus'), (s) => s.stage === 'awaiting_deposit', 'awaiting_deposit');
+  const fundingTransfer = await start('a', WorkflowTypes.walletFunding, 'crash-funding-transfer', {
+    coinKey: 'USDT_TRC20',
+    expectedAmount: '150',
+    transfer: { payeeAccountId: f.margin },
+  });
+  const fundingDeposit = await start('b', WorkflowTypes.walletFunding, 'crash-funding-deposit', {
+    coinKey: 'USDT_TRC20',
+    expectedAmount: '60',
+    cardDeposit: { cardNo: f.fundedCard, cardTypeId: SUBSCRIPTION_TYPE, amount: '30' },
+  });
+  for (const funding of [fundingTransfer, fundingDeposit])
+    await until(
+      () => funding.query<{ stage: string }>('fundingStatus'),
+      (s) => s.stage === 'awaiting_deposit',
+      'awaiting_deposit',
+    );
   // A holder rejected by the platform waits for its correction.
   const rejectedEmail = uniqueEmail('reject.admin');
-  const holderUpdate = await start('a', WorkflowTypes.cardholderOnboarding, 'crash-holder-update', { cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(rejectedEmail) });
-  await until(() => holderUpdate.query(cardholderStatusQuery), (s) => s.stage === 'awaiting_correction', 'awaiting_correction');
-  const entity = await client.workflow.start(WorkflowTypes.cardEntity, { taskQueue: queueName('b'), workflowId: cardEntityWorkflowId(f.entityCard), args: [{ cardNo: f.entityCard, wait: FAST_WAIT }] });
-  await until(() => entity.query(cardSnapshotQuery), (s) => s.status === 'Normal', 'card entity ready');
+  const holderUpdate = await start('a', WorkflowTypes.cardholderOnboarding, 'crash-holder-update', {
+    cardTypeId: CARD_TYPES.b2bWithDeposit,
+    holder: b2bHolder(rejectedEmail),
+  });
+  await until(
+    () => holderUpdate.query(cardholderStatusQuery),
+    (s) => s.stage === 'awaiting_correction',
+    'awaiting_correction',
+  );
+  const entity = await client.workflow.start(WorkflowTypes.cardEntity, {
+    taskQueue: queueName('b'),
+    workflowId: cardEntityWorkflowId(f.entityCard),
+    args: [{ cardNo: f.entityCard, wait: FAST_WAIT }],
+  });
+  await until(
+    () => entity.query(cardSnapshotQuery),
+    (s) => s.status === 'Normal',
+    'card entity ready',
+  );
 
   const walletBefore = (await walletAccount(h.provider)).availableBalance;
   const marginBefore = (await account(h.provider, f.margin)).availableBalance;
@@ -217,46 +291,90 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   const createdEmail = uniqueEmail('crash.create');
   const correctedEmail = uniqueEmail('crash.corrected');
   const handles = {
-    holderCreate: await start('a', WorkflowTypes.cardholderOnboarding, 'crash-holder-create', { cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(createdEmail) }),
+    holderCreate: await start('a', WorkflowTypes.cardholderOnboarding, 'crash-holder-create', {
+      cardTypeId: CARD_TYPES.b2bWithDeposit,
+      holder: b2bHolder(createdEmail),
+    }),
     shared: await start('a', WorkflowTypes.sharedAccount, 'crash-shared', { accountName: `Crash shared ${run}` }),
-    out: await start('a', WorkflowTypes.fundTransfer, 'crash-transfer', { type: 'TRANSFER', amount: '125.37', payerAccountId: f.walletId, payeeAccountId: f.margin }),
-    back: await start('a', WorkflowTypes.fundTransfer, 'crash-collection', { type: 'COLLECTION', amount: '25.05', payerAccountId: f.margin, payeeAccountId: f.walletId }),
-    fundingAddress: await start('a', WorkflowTypes.walletFunding, 'crash-funding-address', { coinKey: 'USDT_BEP20', expectedAmount: '40' }),
+    out: await start('a', WorkflowTypes.fundTransfer, 'crash-transfer', {
+      type: 'TRANSFER',
+      amount: '125.37',
+      payerAccountId: f.walletId,
+      payeeAccountId: f.margin,
+    }),
+    back: await start('a', WorkflowTypes.fundTransfer, 'crash-collection', {
+      type: 'COLLECTION',
+      amount: '25.05',
+      payerAccountId: f.margin,
+      payeeAccountId: f.walletId,
+    }),
+    fundingAddress: await start('a', WorkflowTypes.walletFunding, 'crash-funding-address', {
+      coinKey: 'USDT_BEP20',
+      expectedAmount: '40',
+    }),
     freeze: await start('b', WorkflowTypes.cardFreeze, 'crash-freeze', { cardNo: f.freezeCard }),
     unfreeze: await start('b', WorkflowTypes.cardUnfreeze, 'crash-unfreeze', { cardNo: f.unfreezeCard }),
     pin: await start('b', WorkflowTypes.cardPinUpdate, 'crash-pin', { cardNo: f.pinCard, sealedPin }),
-    byCode: await start('b', WorkflowTypes.physicalCardActivation, activationWorkflowId(f.codeCard), { cardNo: f.codeCard, route: 'activation_code', sealedPin }),
-    byOrder: await start('b', WorkflowTypes.physicalCardActivation, activationWorkflowId(f.orderCard), { cardNo: f.orderCard, route: 'work_order', workOrder: { files: [{ ref: 'card-photo.png' }] } }),
-    deposit: await start('a', WorkflowTypes.cardDeposit, 'crash-deposit', { cardNo: f.depositCard, amount: '20', cardTypeId: SUBSCRIPTION_TYPE }),
+    byCode: await start('b', WorkflowTypes.physicalCardActivation, activationWorkflowId(f.codeCard), {
+      cardNo: f.codeCard,
+      route: 'activation_code',
+      sealedPin,
+    }),
+    byOrder: await start('b', WorkflowTypes.physicalCardActivation, activationWorkflowId(f.orderCard), {
+      cardNo: f.orderCard,
+      route: 'work_order',
+      workOrder: { files: [{ ref: 'card-photo.png' }] },
+    }),
+    deposit: await start('a', WorkflowTypes.cardDeposit, 'crash-deposit', {
+      cardNo: f.depositCard,
+      amount: '20',
+      cardTypeId: SUBSCRIPTION_TYPE,
+    }),
     issue: await start('b', WorkflowTypes.cardIssuance, 'crash-issue', { cardTypeId: SUBSCRIPTION_TYPE }),
   };
-  const correction = await holderUpdate.startUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(correctedEmail) }], waitForStage: WorkflowUpdateStage.ACCEPTED });
-  const entityFreeze = await entity.startUpdate(freezeUpdate, { args: [{ requestId: 'crash-1' }], waitForStage: WorkflowUpdateStage.ACCEPTED });
+  const correction = await holderUpdate.startUpdate(correctCardholderUpdate, {
+    args: [{ holder: b2bHolder(correctedEmail) }],
+    waitForStage: WorkflowUpdateStage.ACCEPTED,
+  });
+  const entityFreeze = await entity.startUpdate(freezeUpdate, {
+    args: [{ requestId: 'crash-1' }],
+    waitForStage: WorkflowUpdateStage.ACCEPTED,
+  });
 
   // Every mutation committed by the sandbox, none answered: kill both workers there.
-  await gate.waitForHeld(Object.fromEntries(Object.entries(HELD).map(([name, n]) => [operations[name as keyof typeof HELD].path, n])));
+  await gate.waitForHeld(
+    Object.fromEntries(Object.entries(HELD).map(([name, n]) => [operations[name as keyof typeof HELD].path, n])),
+  );
   await Promise.all(first.map((w) => w.stop('SIGKILL')));
   expect(first.map((w) => w.child.signalCode)).toEqual(['SIGKILL', 'SIGKILL']);
   gate.release();
 
   const second = [workerProcess('a'), workerProcess('b')];
-  await until(() => handles.fundingAddress.query<{ stage: string }>('fundingStatus'), (s) => s.stage === 'awaiting_deposit', 'BEP20 address');
+  await until(
+    () => handles.fundingAddress.query<{ stage: string }>('fundingStatus'),
+    (s) => s.stage === 'awaiting_deposit',
+    'BEP20 address',
+  );
   await h.helper('creditWalletDeposit', { coinKey: 'USDT_BEP20', amount: '40' });
-  const [holderCreated, shared, out, back, fundingAddress, freeze, unfreeze, pin, byCode, byOrder, deposit, issued] = (await Promise.all(Object.values(handles).map((handle) => handle.result()))) as [
-    CardholderOnboardingResult,
-    SharedAccountResult,
-    FundTransferResult,
-    FundTransferResult,
+  const [holderCreated, shared, out, back, fundingAddress, freeze, unfreeze, pin, byCode, byOrder, deposit, issued] =
+    (await Promise.all(Object.values(handles).map((handle) => handle.result()))) as [
+      CardholderOnboardingResult,
+      SharedAccountResult,
+      FundTransferResult,
+      FundTransferResult,
+      WalletFundingResult,
+      CardOperationOutcome,
+      CardOperationOutcome,
+      CardOperationOutcome,
+      PhysicalCardActivationResult,
+      PhysicalCardActivationResult,
+      CardDepositResult,
+      CardIssuanceResult,
+    ];
+  const [funded, fundedDeposit] = (await Promise.all([fundingTransfer.result(), fundingDeposit.result()])) as [
     WalletFundingResult,
-    CardOperationOutcome,
-    CardOperationOutcome,
-    CardOperationOutcome,
-    PhysicalCardActivationResult,
-    PhysicalCardActivationResult,
-    CardDepositResult,
-    CardIssuanceResult,
+    WalletFundingResult,
   ];
-  const [funded, fundedDeposit] = (await Promise.all([fundingTransfer.result(), fundingDeposit.result()])) as [WalletFundingResult, WalletFundingResult];
   const frozen = await entityFreeze.result();
   await correction.result();
   const holderCorrected = (await holderUpdate.result()) as CardholderOnboardingResult;
@@ -296,7 +414,9 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   expect([holderCreated.status, holderCorrected.resubmissions]).toEqual(['pass_audit', 1]);
 
   // Transfers: each retry was told "Duplicate order number" (sent: false); two ledger legs each.
-  const childTransfer = (await client.workflow.getHandle(`${fundingTransfer.workflowId}/transfer`).result()) as FundTransferResult;
+  const childTransfer = (await client.workflow
+    .getHandle(`${fundingTransfer.workflowId}/transfer`)
+    .result()) as FundTransferResult;
   expect([out.sent, back.sent, childTransfer.sent]).toEqual([false, false, false]);
   expect(await ledgerLegs(out.merchantOrderNo, 'fund_transfer')).toHaveLength(2);
   expect(await ledgerLegs(back.merchantOrderNo, 'fund_collection')).toHaveLength(2);
@@ -309,12 +429,25 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   expect(cmp(deposit.fee, '0.90')).toBe(0);
   expect(cmp(fundedDeposit.deposit!.fee, '1.10')).toBe(0);
   // Wallet: three credits and the collection in; the transfer, the funding's transfer, both deposits with their fees and one card fee (2) out.
-  const walletExpected = sub(add(walletBefore, '148.25', '58.70', '39.30', '25.05'), add('125.37', '148.25', '20', '0.90', '30', '1.10', '2'));
+  const walletExpected = sub(
+    add(walletBefore, '148.25', '58.70', '39.30', '25.05'),
+    add('125.37', '148.25', '20', '0.90', '30', '1.10', '2'),
+  );
   expect(cmp((await walletAccount(h.provider)).availableBalance, walletExpected)).toBe(0);
-  expect(cmp((await account(h.provider, f.margin)).availableBalance, sub(add(marginBefore, '125.37', '148.25'), '25.05'))).toBe(0);
+  expect(
+    cmp((await account(h.provider, f.margin)).availableBalance, sub(add(marginBefore, '125.37', '148.25'), '25.05')),
+  ).toBe(0);
 
   // Card operations: one record per merchantOrderNo, one of each kind per card, balances.
-  for (const key of [issued.merchantOrderNo, freeze.merchantOrderNo, unfreeze.merchantOrderNo, pin.merchantOrderNo, frozen.merchantOrderNo, deposit.merchantOrderNo, fundedDeposit.deposit!.merchantOrderNo]) {
+  for (const key of [
+    issued.merchantOrderNo,
+    freeze.merchantOrderNo,
+    unfreeze.merchantOrderNo,
+    pin.merchantOrderNo,
+    frozen.merchantOrderNo,
+    deposit.merchantOrderNo,
+    fundedDeposit.deposit!.merchantOrderNo,
+  ]) {
     expect({ key, records: (await operationsOf(key)).length }).toEqual({ key, records: 1 });
   }
   expect(issued.cardStatus).toBe('Normal');
@@ -330,12 +463,17 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
 
   // Activation: both cards Normal, one work order; one address per coin; one shared account of the name.
   expect([byCode.cardStatus, byOrder.cardStatus]).toEqual(['Normal', 'Normal']);
-  for (const cardNo of [f.codeCard, f.orderCard]) expect((await h.provider.getCardInfo({ cardNo })).status).toBe('Normal');
+  for (const cardNo of [f.codeCard, f.orderCard])
+    expect((await h.provider.getCardInfo({ cardNo })).status).toBe('Normal');
   expect((await h.provider.listWorkOrders({ target: f.orderCard, pageSize: 100 })).records).toHaveLength(1);
   const addresses = await h.provider.listWalletAddresses();
   expect(addresses.filter((a) => a.coinKey === 'USDT_BEP20')).toHaveLength(1);
   expect(addresses.filter((a) => a.coinKey === 'USDT_TRC20')).toHaveLength(1);
-  expect((await h.provider.getAccountInfo()).filter((a) => a.accountType === 'MARGIN' && a.accountName === `Crash shared ${run}`)).toHaveLength(1);
+  expect(
+    (await h.provider.getAccountInfo()).filter(
+      (a) => a.accountType === 'MARGIN' && a.accountName === `Crash shared ${run}`,
+    ),
+  ).toHaveLength(1);
   expect(shared.created).toBe(false); // the retry found the account the dead worker created
 
   await entity.terminate('test over');

@@ -33,7 +33,12 @@ function post(body: string, category: string, requestId: string): Promise<Respon
 beforeAll(async () => {
   temporal = await connectTestClient();
   dir = mkdtempSync(path.join(tmpdir(), 'cardflow-webhooks-it-'));
-  receiver = await startWebhookReceiver({ platformPublicKey: platform.publicKeyPem, client: temporal.client, dataDir: dir, onHandled: (h) => handled.push(h) });
+  receiver = await startWebhookReceiver({
+    platformPublicKey: platform.publicKeyPem,
+    client: temporal.client,
+    dataDir: dir,
+    onHandled: (h) => handled.push(h),
+  });
 });
 
 afterAll(async () => {
@@ -92,11 +97,20 @@ it('routes a card-level event by cardNo and records an event nobody owns', async
     const response = await post(auth, 'card_auth_transaction', `req-${randomUUID()}`);
     expect(response.status).toBe(200);
     const [event] = await handle.result();
-    expect(event).toEqual(expect.objectContaining({ category: 'card_auth_transaction', record: expect.objectContaining({ cardNo, tradeNo: 'T1' }) }));
+    expect(event).toEqual(
+      expect.objectContaining({
+        category: 'card_auth_transaction',
+        record: expect.objectContaining({ cardNo, tradeNo: 'T1' }),
+      }),
+    );
   });
 
   const orphanId = `req-${randomUUID()}`;
-  const orphan = await post(operationBody(`CF${randomUUID().replace(/-/g, '')}`, 'C-nobody', 'success'), 'card_transaction', orphanId);
+  const orphan = await post(
+    operationBody(`CF${randomUUID().replace(/-/g, '')}`, 'C-nobody', 'success'),
+    'card_transaction',
+    orphanId,
+  );
   expect(orphan.status).toBe(200);
   expect(await orphan.text()).toBe(WEBHOOK_ACK_BODY);
   expect(handled.find((h) => h.requestId === orphanId)?.outcome).toBe('no_owner');

@@ -2,7 +2,16 @@ import type { WorkflowFailedError } from '@temporalio/client';
 import type { CardDepositResult } from '../../../domain/card-deposit';
 import type { CardIssuanceResult } from '../../../domain/card-issuance';
 import { WorkflowTypes } from '../../../domain/workflow-types';
-import { CARD_TYPES, FAST_WAIT, cardOperations, customerRef, startHarness, walletBalance, workflowBundle, type Harness } from './harness';
+import {
+  CARD_TYPES,
+  FAST_WAIT,
+  cardOperations,
+  customerRef,
+  startHarness,
+  walletBalance,
+  workflowBundle,
+  type Harness,
+} from './harness';
 
 jest.setTimeout(120_000);
 
@@ -22,7 +31,10 @@ async function issue(harness: Harness, args: Record<string, unknown>): Promise<C
   return (await handle.result()) as CardIssuanceResult;
 }
 
-async function deposit(harness: Harness, args: Record<string, unknown>): Promise<{ result?: CardDepositResult; failure?: unknown }> {
+async function deposit(
+  harness: Harness,
+  args: Record<string, unknown>,
+): Promise<{ result?: CardDepositResult; failure?: unknown }> {
   const handle = await harness.client.workflow.start(WorkflowTypes.cardDeposit, {
     workflowId: `deposit-${customerRef('deposit')}`,
     taskQueue: harness.taskQueue,
@@ -37,10 +49,15 @@ async function deposit(harness: Harness, args: Record<string, unknown>): Promise
 describe('cardIssuance', () => {
   it('creates a card and returns its cardNo and balance, never sensitive data', async () => {
     const result = await h.withWorker(() => issue(h, { cardTypeId: CARD_TYPES.noHolderNoDeposit }));
-    expect(result).toMatchObject({ cardStatus: 'Normal', initialDeposit: { amount: expect.stringMatching(/^0/), fee: expect.stringMatching(/^0/) } });
+    expect(result).toMatchObject({
+      cardStatus: 'Normal',
+      initialDeposit: { amount: expect.stringMatching(/^0/), fee: expect.stringMatching(/^0/) },
+    });
     expect(result.balance?.currency).toBe('USD');
     expect(JSON.stringify(result)).not.toMatch(/cvv|cardNumber|expireDate/);
-    expect((await cardOperations(h.provider, { type: 'create', cardNo: result.cardNo })).map((r) => r.status)).toEqual(['success']);
+    expect((await cardOperations(h.provider, { type: 'create', cardNo: result.cardNo })).map((r) => r.status)).toEqual([
+      'success',
+    ]);
   });
 
   it('in BUDGET_CARD mode tops up the shared account by fund transfer first and charges the card to it', async () => {
@@ -48,7 +65,10 @@ describe('cardIssuance', () => {
     const wallet = accounts.find((a) => a.accountType === 'WALLET')!;
     const margin = await h.provider.createSharedAccount({ accountName: `budget ${customerRef('m')}` });
     const result = await h.withWorker(() =>
-      issue(h, { cardTypeId: CARD_TYPES.budget, budgetTopUp: { payerAccountId: wallet.accountId, payeeAccountId: margin.accountId, amount: '50' } }),
+      issue(h, {
+        cardTypeId: CARD_TYPES.budget,
+        budgetTopUp: { payerAccountId: wallet.accountId, payeeAccountId: margin.accountId, amount: '50' },
+      }),
     );
     expect(result.topUpMerchantOrderNo).toMatch(/^CF[0-9a-f]+$/);
     // 50 transferred in, card fee 1 charged to the shared account.
@@ -75,7 +95,10 @@ describe('cardDeposit', () => {
       const issued = await issue(h, { cardTypeId: CARD_TYPES.noHolderNoDeposit });
       return { card: issued, outcome: await deposit(h, { cardNo: issued.cardNo, amount: '4.99' }) };
     });
-    expect(outcome.failure).toMatchObject({ type: 'NotEligible', message: expect.stringMatching(/^amount: must be between 5/) });
+    expect(outcome.failure).toMatchObject({
+      type: 'NotEligible',
+      message: expect.stringMatching(/^amount: must be between 5/),
+    });
     expect(await cardOperations(h.provider, { type: 'deposit', cardNo: card.cardNo })).toHaveLength(0);
   });
 });
@@ -93,7 +116,10 @@ describe('cardDeposit from a wallet that cannot pay', () => {
       return { card: issued, outcome: await deposit(poor, { cardNo: issued.cardNo, amount: '10' }) };
     });
     // 12 - 2 card fee = 10 left; 10 + 0.70 fee does not fit.
-    expect(outcome.failure).toMatchObject({ type: 'InsufficientBalance', message: expect.stringMatching(/needs 10.7 USD/) });
+    expect(outcome.failure).toMatchObject({
+      type: 'InsufficientBalance',
+      message: expect.stringMatching(/needs 10.7 USD/),
+    });
     expect(await cardOperations(poor.provider, { type: 'deposit', cardNo: card.cardNo })).toHaveLength(0);
     expect(await walletBalance(poor.provider)).toMatch(/^10(\.0+)?$/);
   });

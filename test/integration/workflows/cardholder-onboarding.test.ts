@@ -1,7 +1,19 @@
 import { type WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { cardholderStatusQuery, correctCardholderUpdate, type CardholderOnboardingResult } from '../../../domain/cardholder-onboarding';
+import {
+  cardholderStatusQuery,
+  correctCardholderUpdate,
+  type CardholderOnboardingResult,
+} from '../../../domain/cardholder-onboarding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
-import { CARD_TYPES, FAST_WAIT, cardholdersByEmail, customerRef, startHarness, workflowBundle, type Harness } from './harness';
+import {
+  CARD_TYPES,
+  FAST_WAIT,
+  cardholdersByEmail,
+  customerRef,
+  startHarness,
+  workflowBundle,
+  type Harness,
+} from './harness';
 import { b2bHolder, uniqueEmail } from './holders';
 
 jest.setTimeout(120_000);
@@ -31,11 +43,16 @@ describe('cardholderOnboarding', () => {
         taskQueue: h.taskQueue,
         args: [{ cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(rejectedEmail), wait: FAST_WAIT }],
       });
-      const rejected = await waitFor(() => handle.query(cardholderStatusQuery), (s) => s.stage === 'awaiting_correction');
+      const rejected = await waitFor(
+        () => handle.query(cardholderStatusQuery),
+        (s) => s.stage === 'awaiting_correction',
+      );
       expect(rejected.rejectReason).toMatch(/Rejected by platform review/);
       expect(rejected.statusFlowLocation).toBe('admin');
 
-      const bad = handle.executeUpdate(correctCardholderUpdate, { args: [{ holder: { ...b2bHolder(fixedEmail), postCode: 'NO SPACES!' } }] });
+      const bad = handle.executeUpdate(correctCardholderUpdate, {
+        args: [{ holder: { ...b2bHolder(fixedEmail), postCode: 'NO SPACES!' } }],
+      });
       await expect(bad).rejects.toThrow(WorkflowUpdateFailedError);
       const badCause = await bad.catch((e: WorkflowUpdateFailedError) => e.cause);
       expect(badCause).toMatchObject({ type: 'InvalidInput', message: expect.stringMatching(/^holder\.postCode: /) });
@@ -60,9 +77,19 @@ describe('cardholderOnboarding', () => {
       const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
         workflowId: `cardholder-${customerRef('deadline')}`,
         taskQueue: h.taskQueue,
-        args: [{ cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(uniqueEmail('review.stall')), reviewDeadlineMs: 3_000, wait: FAST_WAIT }],
+        args: [
+          {
+            cardTypeId: CARD_TYPES.b2bWithDeposit,
+            holder: b2bHolder(uniqueEmail('review.stall')),
+            reviewDeadlineMs: 3_000,
+            wait: FAST_WAIT,
+          },
+        ],
       });
-      await waitFor(() => handle.query(cardholderStatusQuery), (s) => s.stage === 'in_review');
+      await waitFor(
+        () => handle.query(cardholderStatusQuery),
+        (s) => s.stage === 'in_review',
+      );
       const early = await handle
         .executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(uniqueEmail('early')) }] })
         .catch((e: WorkflowUpdateFailedError) => e.cause);
@@ -80,14 +107,24 @@ describe('cardholderOnboarding', () => {
       const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
         workflowId: `cardholder-${customerRef('nocorrection')}`,
         taskQueue: h.taskQueue,
-        args: [{ cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(uniqueEmail('reject.channel')), reviewDeadlineMs: 3_000, wait: FAST_WAIT }],
+        args: [
+          {
+            cardTypeId: CARD_TYPES.b2bWithDeposit,
+            holder: b2bHolder(uniqueEmail('reject.channel')),
+            reviewDeadlineMs: 3_000,
+            wait: FAST_WAIT,
+          },
+        ],
       });
       return handle.result().then(
         () => undefined,
         (e: WorkflowFailedError) => e.cause,
       );
     });
-    expect(failure).toMatchObject({ type: 'ReviewDeadlineExceeded', message: expect.stringMatching(/no correction arrived/) });
+    expect(failure).toMatchObject({
+      type: 'ReviewDeadlineExceeded',
+      message: expect.stringMatching(/no correction arrived/),
+    });
   });
 
   it('refuses ineligible data before anything is sent', async () => {
@@ -96,14 +133,23 @@ describe('cardholderOnboarding', () => {
       const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
         workflowId: `cardholder-${customerRef('ineligible')}`,
         taskQueue: h.taskQueue,
-        args: [{ cardTypeId: CARD_TYPES.b2bWithDeposit, holder: { ...b2bHolder(email), country: 'AR', town: 'AR0101' }, wait: FAST_WAIT }],
+        args: [
+          {
+            cardTypeId: CARD_TYPES.b2bWithDeposit,
+            holder: { ...b2bHolder(email), country: 'AR', town: 'AR0101' },
+            wait: FAST_WAIT,
+          },
+        ],
       });
       return handle.result().then(
         () => undefined,
         (e: WorkflowFailedError) => e.cause,
       );
     });
-    expect(failure).toMatchObject({ type: 'NotEligible', message: expect.stringMatching(/holder\.country: AR is not supported/) });
+    expect(failure).toMatchObject({
+      type: 'NotEligible',
+      message: expect.stringMatching(/holder\.country: AR is not supported/),
+    });
     expect(await cardholdersByEmail(h.provider, email)).toHaveLength(0);
   });
 });

@@ -2,7 +2,18 @@ import { type WorkflowFailedError } from '@temporalio/client';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
-import { CARD_TYPES, FAST_WAIT, cardOperations, cardholdersByEmail, customerRef, startHarness, startOnboardingWorkflow, walletBalance, workflowBundle, type Harness } from './harness';
+import {
+  CARD_TYPES,
+  FAST_WAIT,
+  cardOperations,
+  cardholdersByEmail,
+  customerRef,
+  startHarness,
+  startOnboardingWorkflow,
+  walletBalance,
+  workflowBundle,
+  type Harness,
+} from './harness';
 import { b2bHolder, uniqueEmail } from './holders';
 
 jest.setTimeout(120_000);
@@ -21,11 +32,22 @@ describe('customerOnboarding', () => {
     const ref = customerRef('happy');
     const email = uniqueEmail('ada');
     const result = await h.withWorker(async () => {
-      const handle = await start({ customerRef: ref, cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(email), initialDeposit: '100', wait: FAST_WAIT });
+      const handle = await start({
+        customerRef: ref,
+        cardTypeId: CARD_TYPES.b2bWithDeposit,
+        holder: b2bHolder(email),
+        initialDeposit: '100',
+        wait: FAST_WAIT,
+      });
       const out = (await handle.result()) as OnboardingResult;
       const progress = await handle.query(progressQuery);
       expect(progress.stage).toBe('completed');
-      expect(progress.stages.map((s) => s.stage)).toEqual(['validating', 'cardholder_review', 'creating_card', 'completed']);
+      expect(progress.stages.map((s) => s.stage)).toEqual([
+        'validating',
+        'cardholder_review',
+        'creating_card',
+        'completed',
+      ]);
       return out;
     });
     const holders = await cardholdersByEmail(h.provider, email);
@@ -33,14 +55,21 @@ describe('customerOnboarding', () => {
     expect(result.cardholder).toEqual({ holderId: holders[0]!.holderId, created: true, resubmissions: 0 });
     expect(result.card.initialDeposit).toEqual({ amount: '100.00', fee: '1.50' });
     expect(result.balance).toEqual({ amount: '100.00', currency: 'USD' });
-    const creates = (await cardOperations(h.provider, { type: 'create', cardNo: result.card.cardNo })).filter((r) => r.status === 'success');
+    const creates = (await cardOperations(h.provider, { type: 'create', cardNo: result.card.cardNo })).filter(
+      (r) => r.status === 'success',
+    );
     expect(creates).toHaveLength(1);
   });
 
   it('deposits after creation when the card type takes no initial deposit at creation', async () => {
     const ref = customerRef('later-deposit');
     const result = await h.withWorker(async () => {
-      const handle = await start({ customerRef: ref, cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '100', wait: FAST_WAIT });
+      const handle = await start({
+        customerRef: ref,
+        cardTypeId: CARD_TYPES.noHolderNoDeposit,
+        initialDeposit: '100',
+        wait: FAST_WAIT,
+      });
       return (await handle.result()) as OnboardingResult;
     });
     expect(result.cardholder).toBeUndefined();
@@ -53,13 +82,22 @@ describe('customerOnboarding', () => {
     const before = await walletBalance(h.provider);
     const email = uniqueEmail('bounds');
     const failure = await h.withWorker(async () => {
-      const handle = await start({ customerRef: customerRef('oob'), cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(email), initialDeposit: '5', wait: FAST_WAIT });
+      const handle = await start({
+        customerRef: customerRef('oob'),
+        cardTypeId: CARD_TYPES.b2bWithDeposit,
+        holder: b2bHolder(email),
+        initialDeposit: '5',
+        wait: FAST_WAIT,
+      });
       return handle.result().then(
         () => undefined,
         (e: WorkflowFailedError) => e.cause,
       );
     });
-    expect(failure).toMatchObject({ type: 'NotEligible', message: expect.stringMatching(/initialDeposit: must be between 10(\.00)? and 10000/) });
+    expect(failure).toMatchObject({
+      type: 'NotEligible',
+      message: expect.stringMatching(/initialDeposit: must be between 10(\.00)? and 10000/),
+    });
     expect(await cardholdersByEmail(h.provider, email)).toHaveLength(0);
     expect(await walletBalance(h.provider)).toBe(before);
   });
@@ -79,7 +117,15 @@ describe('customerOnboarding with a wallet that cannot pay', () => {
       const handle = await poor.client.workflow.start(WorkflowTypes.customerOnboarding, {
         workflowId: onboardingWorkflowId(ref),
         taskQueue: poor.taskQueue,
-        args: [{ customerRef: ref, cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(email), initialDeposit: '50', wait: FAST_WAIT }],
+        args: [
+          {
+            customerRef: ref,
+            cardTypeId: CARD_TYPES.b2bWithDeposit,
+            holder: b2bHolder(email),
+            initialDeposit: '50',
+            wait: FAST_WAIT,
+          },
+        ],
       });
       return handle.result().then(
         () => undefined,

@@ -13,7 +13,13 @@ import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from
 import { startWebhookReceiver, type WebhookReceiver } from '../../../webhooks/receiver';
 import type { CardflowActivities } from '../../../activities';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
-import { connectTestClient, connectTestNativeConnection, testTemporalServer, uniqueTaskQueue, type TestClient } from '../../support/temporal-env';
+import {
+  connectTestClient,
+  connectTestNativeConnection,
+  testTemporalServer,
+  uniqueTaskQueue,
+  type TestClient,
+} from '../../support/temporal-env';
 import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../../../domain/wait-profile';
 import type { OnboardingInput } from '../../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
@@ -73,7 +79,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const dataDir = await mkdtemp(join(tmpdir(), 'cardflow-webhooks-'));
   let receiver: WebhookReceiver | undefined;
   if (options.webhooks !== false) {
-    receiver = await startWebhookReceiver({ platformPublicKey: sandbox.keys.platform.publicKey, client: temporal.client, dataDir });
+    receiver = await startWebhookReceiver({
+      platformPublicKey: sandbox.keys.platform.publicKey,
+      client: temporal.client,
+      dataDir,
+    });
     sandbox.setWebhookUrl(receiver.url);
   }
   const provider = createProviderClient(sandbox.clientConfig());
@@ -112,7 +122,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 /** What the sandbox holds for a set of merchantOrderNos / holders, read through the provider API. */
-export async function cardOperations(provider: ProviderClient, filter: { type?: 'create' | 'deposit'; cardNo?: string } = {}) {
+export async function cardOperations(
+  provider: ProviderClient,
+  filter: { type?: 'create' | 'deposit'; cardNo?: string } = {},
+) {
   const page = await provider.listCardTransactions({ pageNum: 1, pageSize: 100, ...filter });
   return page.records;
 }
@@ -139,7 +152,10 @@ export function customerRef(label: string): string {
  * would (id from the customerRef, search attributes at start) but without its validation, so a
  * test can show what the workflow itself refuses.
  */
-export function startOnboardingWorkflow(h: Pick<Harness, 'client' | 'taskQueue'>, input: OnboardingInput): Promise<WorkflowHandle> {
+export function startOnboardingWorkflow(
+  h: Pick<Harness, 'client' | 'taskQueue'>,
+  input: OnboardingInput,
+): Promise<WorkflowHandle> {
   return h.client.workflow.start(WorkflowTypes.customerOnboarding, {
     workflowId: onboardingWorkflowId(input.customerRef),
     taskQueue: h.taskQueue,

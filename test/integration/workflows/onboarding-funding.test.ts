@@ -12,7 +12,16 @@ import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
 import { TRANSFER_STEP } from '../../../domain/fund-transfer';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
-import { account, BUDGET_TYPE, eventually, FAST_WAIT, startLifecycleHarness, SUBSCRIPTION_TYPE, walletAccount, type LifecycleHarness } from '../lifecycle/support';
+import {
+  account,
+  BUDGET_TYPE,
+  eventually,
+  FAST_WAIT,
+  startLifecycleHarness,
+  SUBSCRIPTION_TYPE,
+  walletAccount,
+  type LifecycleHarness,
+} from '../lifecycle/support';
 import { customerRef, startOnboardingWorkflow, workflowBundle } from './harness';
 
 jest.setTimeout(180_000);
@@ -33,7 +42,9 @@ async function ledger(accountId: string, bizType: 'fund_transfer') {
 describe('shared_account funding', () => {
   let margin: string;
   beforeAll(async () => {
-    margin = (await h.provider.createSharedAccount({ accountName: `Onboarding pool ${Math.random().toString(36).slice(2, 8)}` })).accountId;
+    margin = (
+      await h.provider.createSharedAccount({ accountName: `Onboarding pool ${Math.random().toString(36).slice(2, 8)}` })
+    ).accountId;
   });
 
   it('moves exactly what the card costs to the MARGIN account first, then charges the card and its deposit to it (to the cent)', async () => {
@@ -41,26 +52,48 @@ describe('shared_account funding', () => {
     const marginBefore = (await account(h.provider, margin)).availableBalance;
     const ref = customerRef('shared');
     const { result, progress } = await h.withLifecycleWorker(async () => {
-      const handle = await start({ customerRef: ref, cardTypeId: BUDGET_TYPE, initialDeposit: '100', funding: { source: 'shared_account', accountId: margin }, wait: FAST_WAIT });
+      const handle = await start({
+        customerRef: ref,
+        cardTypeId: BUDGET_TYPE,
+        initialDeposit: '100',
+        funding: { source: 'shared_account', accountId: margin },
+        wait: FAST_WAIT,
+      });
       return { result: (await handle.result()) as OnboardingResult, progress: await handle.query(progressQuery) };
     });
     // Budget bin: card fee 1, deposit fee 1% -> 1 + 100 + 1.00 = 102.00 moved, all of it spent.
     const transferId = childWorkflowId(onboardingWorkflowId(ref), 'transfer');
     expect(result.topUpMerchantOrderNo).toBe(deriveMerchantOrderNo(transferId, TRANSFER_STEP));
     expect(result.deposit).toMatchObject({ amount: '100', fee: '1.00' });
-    expect(progress.stages.map((s) => s.stage)).toEqual(['validating', 'transferring', 'creating_card', 'funding', 'completed']);
-    expect(progress.funding).toMatchObject({ source: 'shared_account', accountId: margin, transferWorkflowId: transferId });
+    expect(progress.stages.map((s) => s.stage)).toEqual([
+      'validating',
+      'transferring',
+      'creating_card',
+      'funding',
+      'completed',
+    ]);
+    expect(progress.funding).toMatchObject({
+      source: 'shared_account',
+      accountId: margin,
+      transferWorkflowId: transferId,
+    });
 
-    const moved = (await ledger(margin, 'fund_transfer')).filter((e) => (e.remark ?? '').startsWith(result.topUpMerchantOrderNo!));
+    const moved = (await ledger(margin, 'fund_transfer')).filter((e) =>
+      (e.remark ?? '').startsWith(result.topUpMerchantOrderNo!),
+    );
     expect(moved).toHaveLength(1);
     expect(moved[0]).toMatchObject({ direction: 'IN' });
     expect(cmp(moved[0]!.amount, '102.00')).toBe(0);
-    const walletOut = (await ledger(walletBefore.accountId, 'fund_transfer')).filter((e) => (e.remark ?? '').startsWith(result.topUpMerchantOrderNo!));
+    const walletOut = (await ledger(walletBefore.accountId, 'fund_transfer')).filter((e) =>
+      (e.remark ?? '').startsWith(result.topUpMerchantOrderNo!),
+    );
     expect(walletOut).toHaveLength(1);
     expect(walletOut[0]).toMatchObject({ direction: 'OUT' });
     expect(cmp(walletOut[0]!.amount, '102.00')).toBe(0);
 
-    expect(cmp((await walletAccount(h.provider)).availableBalance, sub(walletBefore.availableBalance, '102.00'))).toBe(0);
+    expect(cmp((await walletAccount(h.provider)).availableBalance, sub(walletBefore.availableBalance, '102.00'))).toBe(
+      0,
+    );
     expect(cmp((await account(h.provider, margin)).availableBalance, marginBefore)).toBe(0);
     expect(cmp((await h.provider.getCardBalance({ cardNo: result.card.cardNo })).amount, '100')).toBe(0);
   });
@@ -70,10 +103,18 @@ describe('shared_account funding', () => {
     const marginBefore = (await account(h.provider, margin)).availableBalance;
     const ref = customerRef('topup');
     const result = await h.withLifecycleWorker(async () => {
-      const handle = await start({ customerRef: ref, cardTypeId: BUDGET_TYPE, initialDeposit: '20', budgetTopUp: { payerAccountId: wallet.accountId, payeeAccountId: margin, amount: '30' }, wait: FAST_WAIT });
+      const handle = await start({
+        customerRef: ref,
+        cardTypeId: BUDGET_TYPE,
+        initialDeposit: '20',
+        budgetTopUp: { payerAccountId: wallet.accountId, payeeAccountId: margin, amount: '30' },
+        wait: FAST_WAIT,
+      });
       return (await handle.result()) as OnboardingResult;
     });
-    const transfer = await h.client.workflow.getHandle(childWorkflowId(onboardingWorkflowId(ref), 'transfer')).describe();
+    const transfer = await h.client.workflow
+      .getHandle(childWorkflowId(onboardingWorkflowId(ref), 'transfer'))
+      .describe();
     expect(transfer.type).toBe(WorkflowTypes.fundTransfer);
     // 30 in; card fee 1 and 20 + 0.20 out.
     expect(cmp((await account(h.provider, margin)).availableBalance, sub(add(marginBefore, '30'), '21.20'))).toBe(0);
@@ -83,13 +124,22 @@ describe('shared_account funding', () => {
   it('refuses, before anything moves, a transfer that would leave the MARGIN account short', async () => {
     const walletBefore = (await walletAccount(h.provider)).availableBalance;
     const failure = await h.withLifecycleWorker(async () => {
-      const handle = await start({ customerRef: customerRef('short'), cardTypeId: BUDGET_TYPE, initialDeposit: '100', funding: { source: 'shared_account', accountId: margin, amount: '50' }, wait: FAST_WAIT });
+      const handle = await start({
+        customerRef: customerRef('short'),
+        cardTypeId: BUDGET_TYPE,
+        initialDeposit: '100',
+        funding: { source: 'shared_account', accountId: margin, amount: '50' },
+        wait: FAST_WAIT,
+      });
       return handle.result().then(
         () => undefined,
         (e: { cause?: { type?: string; message: string } }) => e.cause,
       );
     });
-    expect(failure).toMatchObject({ type: 'InsufficientBalance', message: expect.stringMatching(/funding\.amount: 50 leaves account \d+ [\d.]+ USD short of the 102/) });
+    expect(failure).toMatchObject({
+      type: 'InsufficientBalance',
+      message: expect.stringMatching(/funding\.amount: 50 leaves account \d+ [\d.]+ USD short of the 102/),
+    });
     expect(cmp((await walletAccount(h.provider)).availableBalance, walletBefore)).toBe(0);
   });
 });
@@ -99,11 +149,24 @@ describe('on_chain funding', () => {
     const walletBefore = (await walletAccount(h.provider)).availableBalance;
     const ref = customerRef('onchain');
     const { result, waiting, progress } = await h.withLifecycleWorker(async () => {
-      const handle = await start({ customerRef: ref, cardTypeId: SUBSCRIPTION_TYPE, funding: { source: 'on_chain', coinKey: 'USDT_TRC20', expectedAmount: '120' }, wait: FAST_WAIT });
-      await eventually(() => handle.query(progressQuery), (p) => (p.stage === 'awaiting_payment' && p.funding?.address !== undefined) || p.stage === 'failed', 'awaiting_payment');
+      const handle = await start({
+        customerRef: ref,
+        cardTypeId: SUBSCRIPTION_TYPE,
+        funding: { source: 'on_chain', coinKey: 'USDT_TRC20', expectedAmount: '120' },
+        wait: FAST_WAIT,
+      });
+      await eventually(
+        () => handle.query(progressQuery),
+        (p) => (p.stage === 'awaiting_payment' && p.funding?.address !== undefined) || p.stage === 'failed',
+        'awaiting_payment',
+      );
       const instructions = await getPaymentInstructions(h.client, ref);
       await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', amount: '120', address: instructions?.address });
-      return { waiting: instructions, result: (await handle.result()) as OnboardingResult, progress: await handle.query(progressQuery) };
+      return {
+        waiting: instructions,
+        result: (await handle.result()) as OnboardingResult,
+        progress: await handle.query(progressQuery),
+      };
     });
     const addresses = await h.provider.listWalletAddresses({});
     expect(waiting).toEqual({
@@ -120,25 +183,49 @@ describe('on_chain funding', () => {
     const deposit = result.deposit!;
     expect(cmp(add(deposit.amount, deposit.fee), '118.40')).toBeLessThanOrEqual(0);
     expect(cmp(add(deposit.amount, deposit.fee, '0.01'), '118.40')).toBeGreaterThan(0);
-    expect(progress.stages.map((s) => s.stage)).toEqual(['validating', 'creating_card', 'awaiting_payment', 'completed']);
-    expect(progress.funding).toMatchObject({ depositStatus: 'success', walletOrderNo: result.onChainDeposit!.walletOrderNo, receivedAmount: result.onChainDeposit!.receivedAmount });
+    expect(progress.stages.map((s) => s.stage)).toEqual([
+      'validating',
+      'creating_card',
+      'awaiting_payment',
+      'completed',
+    ]);
+    expect(progress.funding).toMatchObject({
+      depositStatus: 'success',
+      walletOrderNo: result.onChainDeposit!.walletOrderNo,
+      receivedAmount: result.onChainDeposit!.receivedAmount,
+    });
     expect(cmp((await h.provider.getCardBalance({ cardNo: result.card.cardNo })).amount, deposit.amount)).toBe(0);
     // The merchant paid the card fee (2); the customer's credit paid the deposit and its fee.
-    expect(cmp((await walletAccount(h.provider)).availableBalance, sub(add(walletBefore, '118.40'), add('2', deposit.amount, deposit.fee)))).toBe(0);
+    expect(
+      cmp(
+        (await walletAccount(h.provider)).availableBalance,
+        sub(add(walletBefore, '118.40'), add('2', deposit.amount, deposit.fee)),
+      ),
+    ).toBe(0);
   });
 
   it('refuses a coin that takes no deposits before any card is made', async () => {
     const walletBefore = (await walletAccount(h.provider)).availableBalance;
     const cardsBefore = (await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, type: 'create' })).total;
     const failure = await h.withLifecycleWorker(async () => {
-      const handle = await start({ customerRef: customerRef('badcoin'), cardTypeId: SUBSCRIPTION_TYPE, funding: { source: 'on_chain', coinKey: 'USDC_ERC20', expectedAmount: '50' }, wait: FAST_WAIT });
+      const handle = await start({
+        customerRef: customerRef('badcoin'),
+        cardTypeId: SUBSCRIPTION_TYPE,
+        funding: { source: 'on_chain', coinKey: 'USDC_ERC20', expectedAmount: '50' },
+        wait: FAST_WAIT,
+      });
       return handle.result().then(
         () => undefined,
         (e: { cause?: { type?: string; message: string } }) => e.cause,
       );
     });
-    expect(failure).toMatchObject({ type: 'NotEligible', message: expect.stringContaining('funding.coinKey: coin USDC_ERC20 does not take deposits') });
-    expect((await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, type: 'create' })).total).toBe(cardsBefore);
+    expect(failure).toMatchObject({
+      type: 'NotEligible',
+      message: expect.stringContaining('funding.coinKey: coin USDC_ERC20 does not take deposits'),
+    });
+    expect((await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, type: 'create' })).total).toBe(
+      cardsBefore,
+    );
     expect(cmp((await walletAccount(h.provider)).availableBalance, walletBefore)).toBe(0);
   });
 });

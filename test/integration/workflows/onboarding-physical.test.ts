@@ -21,7 +21,13 @@ import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { b2cHolder as sampleB2c } from '../../fixtures/holders';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
-import { eventually, FAST_WAIT, PHYSICAL_TYPE, startLifecycleHarness, type LifecycleHarness } from '../lifecycle/support';
+import {
+  eventually,
+  FAST_WAIT,
+  PHYSICAL_TYPE,
+  startLifecycleHarness,
+  type LifecycleHarness,
+} from '../lifecycle/support';
 import { customerRef, startOnboardingWorkflow, workflowBundle } from './harness';
 
 jest.setTimeout(180_000);
@@ -46,7 +52,8 @@ function workerProvider(provider: ProviderClient): ProviderClient {
       return (...args: unknown[]) => {
         calls.push(String(prop));
         const request = args[0] as { merchantOrderNo?: string; cardNumber?: string } | undefined;
-        if (prop === 'createCard' && request?.merchantOrderNo) createdWithNumber[request.merchantOrderNo] = request.cardNumber;
+        if (prop === 'createCard' && request?.merchantOrderNo)
+          createdWithNumber[request.merchantOrderNo] = request.cardNumber;
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
@@ -60,7 +67,9 @@ function withWorker<T>(fn: () => Promise<T>): Promise<T> {
 
 /** A fresh number printed on a card of the physical bin (valid check digit). */
 function printedCardNumber(): string {
-  const body = `522981${Math.floor(Math.random() * 1e9).toString().padStart(9, '0')}`;
+  const body = `522981${Math.floor(Math.random() * 1e9)
+    .toString()
+    .padStart(9, '0')}`;
   return body + luhnCheckDigit(body);
 }
 
@@ -68,7 +77,15 @@ function printedCardNumber(): string {
 async function b2cHolder(): Promise<B2cCardholder> {
   const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]);
   const ids: string[] = [];
-  for (let i = 0; i < 3; i++) ids.push((await h.provider.uploadFile({ category: 'card', file: { filename: 'id.png', contentType: 'image/png', data: png } })).fileId);
+  for (let i = 0; i < 3; i++)
+    ids.push(
+      (
+        await h.provider.uploadFile({
+          category: 'card',
+          file: { filename: 'id.png', contentType: 'image/png', data: png },
+        })
+      ).fileId,
+    );
   const unique = randomUUID().replace(/-/g, '').slice(0, 10);
   return sampleB2c({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds: ids });
 }
@@ -77,17 +94,33 @@ async function b2cHolder(): Promise<B2cCardholder> {
 async function physicalInput(label: string, extra: Partial<OnboardingInput> = {}): Promise<OnboardingInput> {
   const ref = customerRef(label);
   const cardNumber = printedCardNumber();
-  return { customerRef: ref, cardTypeId: PHYSICAL_TYPE, holder: await b2cHolder(), cardNumber, initialDeposit: '50', wait: FAST_WAIT, ...extra };
+  return {
+    customerRef: ref,
+    cardTypeId: PHYSICAL_TYPE,
+    holder: await b2cHolder(),
+    cardNumber,
+    initialDeposit: '50',
+    wait: FAST_WAIT,
+    ...extra,
+  };
 }
 
 const start = (input: OnboardingInput) => startOnboardingWorkflow(h, input);
 
-const awaitingDelivery = (handle: WorkflowHandle) => eventually(() => handle.query(progressQuery), (p) => p.stage === 'awaiting_delivery' || p.stage === 'failed', 'awaiting_delivery', 60_000);
+const awaitingDelivery = (handle: WorkflowHandle) =>
+  eventually(
+    () => handle.query(progressQuery),
+    (p) => p.stage === 'awaiting_delivery' || p.stage === 'failed',
+    'awaiting_delivery',
+    60_000,
+  );
 
 /** Every payload of a workflow's history as text (inputs, updates, results). */
 async function historyText(workflowId: string): Promise<string> {
   const bytes = await exportHistoryBytes(h.client, workflowId);
-  return collectPayloads(temporal.api.history.v1.History.decode(bytes)).map((p) => Buffer.from(p.data ?? []).toString('utf8')).join('\n');
+  return collectPayloads(temporal.api.history.v1.History.decode(bytes))
+    .map((p) => Buffer.from(p.data ?? []).toString('utf8'))
+    .join('\n');
 }
 
 it('activation code: creates the card un_activated, waits for activateCard, activates with the sealed PIN; no clear PIN in history', async () => {
@@ -96,15 +129,37 @@ it('activation code: creates the card un_activated, waits for activateCard, acti
   const { result, progress, code } = await withWorker(async () => {
     const handle = await start(input);
     const waiting = await awaitingDelivery(handle);
-    expect(waiting).toMatchObject({ stage: 'awaiting_delivery', activation: { workflowId: childWorkflowId(handle.workflowId, 'activation'), deadlineAt: expect.any(Number) } });
+    expect(waiting).toMatchObject({
+      stage: 'awaiting_delivery',
+      activation: { workflowId: childWorkflowId(handle.workflowId, 'activation'), deadlineAt: expect.any(Number) },
+    });
     expect((await h.provider.getCardInfo({ cardNo: waiting.cardNo! })).status).toBe('un_activated');
     const issued = await h.helper<{ activationCode: string }>('issueActivationCode', { cardNo: waiting.cardNo });
     // The backend's call: the client seals the PIN with the merchant public key before sending.
-    const accepted = await activateOnboardingCard(h.client, input.customerRef, { route: 'activation_code', pin, noPinPaymentAmount: '300' }, { merchantPublicKey: h.sandbox.keys.merchant.publicKey });
-    expect(accepted).toEqual({ route: 'activation_code', activationWorkflowId: childWorkflowId(handle.workflowId, 'activation') });
-    return { result: (await handle.result()) as OnboardingResult, progress: await handle.query(progressQuery), code: issued.activationCode };
+    const accepted = await activateOnboardingCard(
+      h.client,
+      input.customerRef,
+      { route: 'activation_code', pin, noPinPaymentAmount: '300' },
+      { merchantPublicKey: h.sandbox.keys.merchant.publicKey },
+    );
+    expect(accepted).toEqual({
+      route: 'activation_code',
+      activationWorkflowId: childWorkflowId(handle.workflowId, 'activation'),
+    });
+    return {
+      result: (await handle.result()) as OnboardingResult,
+      progress: await handle.query(progressQuery),
+      code: issued.activationCode,
+    };
   });
-  expect(progress.stages.map((s) => s.stage)).toEqual(['validating', 'cardholder_review', 'creating_card', 'awaiting_delivery', 'activating', 'completed']);
+  expect(progress.stages.map((s) => s.stage)).toEqual([
+    'validating',
+    'cardholder_review',
+    'creating_card',
+    'awaiting_delivery',
+    'activating',
+    'completed',
+  ]);
   expect(result.card).toMatchObject({ cardStatus: 'Normal', initialDeposit: { amount: '50.00', fee: '1.60' } });
   expect(result.activation).toMatchObject({ route: 'activation_code' });
   // The number given to the onboarding reached create card through cardIssuance.
@@ -112,7 +167,9 @@ it('activation code: creates the card un_activated, waits for activateCard, acti
   const card = await h.provider.getCardInfo({ cardNo: result.card.cardNo });
   expect(card.status).toBe('Normal');
   expect(card.noPinPaymentAmount).toMatch(/^300(\.0+)?$/);
-  const text = (await historyText(onboardingWorkflowId(input.customerRef))) + (await historyText(childWorkflowId(onboardingWorkflowId(input.customerRef), 'activation')));
+  const text =
+    (await historyText(onboardingWorkflowId(input.customerRef))) +
+    (await historyText(childWorkflowId(onboardingWorkflowId(input.customerRef), 'activation')));
   expect(text).toContain('sealedPin');
   expect(text).not.toContain(pin);
   expect(text).not.toContain(code);
@@ -123,16 +180,30 @@ it('work order: a bad activateCard is refused by the validator naming the field,
   const result = await withWorker(async () => {
     const handle = await start(input);
     await awaitingDelivery(handle);
-    const refused = await handle.executeUpdate(activateCardUpdate, { args: [{ route: 'work_order', workOrder: { files: [] } }] }).catch((e: unknown) => e);
+    const refused = await handle
+      .executeUpdate(activateCardUpdate, { args: [{ route: 'work_order', workOrder: { files: [] } }] })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
-    expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'InvalidInput', message: expect.stringContaining('workOrder.files: must list at least one supporting file') });
-    const clearPin = await handle.executeUpdate(activateCardUpdate, { args: [{ route: 'activation_code', sealedPin: '123456' }] }).catch((e: unknown) => e);
+    expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({
+      type: 'InvalidInput',
+      message: expect.stringContaining('workOrder.files: must list at least one supporting file'),
+    });
+    const clearPin = await handle
+      .executeUpdate(activateCardUpdate, { args: [{ route: 'activation_code', sealedPin: '123456' }] })
+      .catch((e: unknown) => e);
     expect((clearPin as WorkflowUpdateFailedError).cause?.message).toContain('sealedPin: looks like a clear PIN');
     expect((await handle.query(progressQuery)).stage).toBe('awaiting_delivery');
     expect((await handle.describe()).status.name).toBe('RUNNING');
 
-    await activateOnboardingCard(h.client, input.customerRef, { route: 'work_order', workOrder: { content: 'Card received', files: [{ ref: 'delivery-note.pdf' }] } });
-    const again = await handle.executeUpdate(activateCardUpdate, { args: [{ route: 'work_order', workOrder: { files: [{ ref: 'card-photo.png' }] } }] }).catch((e: unknown) => e);
+    await activateOnboardingCard(h.client, input.customerRef, {
+      route: 'work_order',
+      workOrder: { content: 'Card received', files: [{ ref: 'delivery-note.pdf' }] },
+    });
+    const again = await handle
+      .executeUpdate(activateCardUpdate, {
+        args: [{ route: 'work_order', workOrder: { files: [{ ref: 'card-photo.png' }] } }],
+      })
+      .catch((e: unknown) => e);
     expect((again as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'ActivationNotExpected' });
     return (await handle.result()) as OnboardingResult;
   });
@@ -148,14 +219,27 @@ it('activation given with the input: no wait for delivery, activates as soon as 
   input.activation = { route: 'activation_code', sealedPin: h.seal('135790') };
   const { result, progress } = await withWorker(async () => {
     const handle = await start(input);
-    const activating = await eventually(() => handle.query(progressQuery), (p) => p.stage === 'activating' || p.stage === 'failed', 'activating', 60_000);
+    const activating = await eventually(
+      () => handle.query(progressQuery),
+      (p) => p.stage === 'activating' || p.stage === 'failed',
+      'activating',
+      60_000,
+    );
     expect(activating.activation).toMatchObject({ route: 'activation_code' });
-    const refused = await handle.executeUpdate(activateCardUpdate, { args: [{ route: 'activation_code', sealedPin: h.seal('111111') }] }).catch((e: unknown) => e);
+    const refused = await handle
+      .executeUpdate(activateCardUpdate, { args: [{ route: 'activation_code', sealedPin: h.seal('111111') }] })
+      .catch((e: unknown) => e);
     expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'ActivationNotExpected' });
     await h.helper('issueActivationCode', { cardNo: activating.cardNo });
     return { result: (await handle.result()) as OnboardingResult, progress: await handle.query(progressQuery) };
   });
-  expect(progress.stages.map((s) => s.stage)).toEqual(['validating', 'cardholder_review', 'creating_card', 'activating', 'completed']);
+  expect(progress.stages.map((s) => s.stage)).toEqual([
+    'validating',
+    'cardholder_review',
+    'creating_card',
+    'activating',
+    'completed',
+  ]);
   expect(result.card.cardStatus).toBe('Normal');
   expect((await h.provider.getCardInfo({ cardNo: result.card.cardNo })).status).toBe('Normal');
 });
@@ -179,7 +263,8 @@ it('a bad input is refused before any provider call, naming each field', async (
     );
   });
   expect(failure).toMatchObject({ type: 'InvalidInput' });
-  for (const field of ['cardNumber', 'activation.sealedPin', 'funding.expectedAmount']) expect(failure?.message).toContain(`${field}:`);
+  for (const field of ['cardNumber', 'activation.sealedPin', 'funding.expectedAmount'])
+    expect(failure?.message).toContain(`${field}:`);
   expect(calls).toEqual([]);
 });
 
@@ -194,9 +279,15 @@ it('a physical card type without cardNumber fails with only reads made: no holde
       (e: WorkflowFailedError) => e.cause,
     );
   });
-  expect(failure).toMatchObject({ type: 'NotEligible', message: expect.stringContaining('cardNumber: is required for a physical card') });
+  expect(failure).toMatchObject({
+    type: 'NotEligible',
+    message: expect.stringContaining('cardNumber: is required for a physical card'),
+  });
   expect(calls.filter((name) => !/^(list|get|query)/.test(name))).toEqual([]);
-  expect((await h.provider.queryCardholders({ pageNum: 1, pageSize: 10, email: (input.holder as B2cCardholder).email })).records).toHaveLength(0);
+  expect(
+    (await h.provider.queryCardholders({ pageNum: 1, pageSize: 10, email: (input.holder as B2cCardholder).email }))
+      .records,
+  ).toHaveLength(0);
 });
 
 it('no activateCard before the delivery deadline: fails with DeliveryDeadlineExceeded, the card stays un_activated', async () => {
@@ -209,7 +300,16 @@ it('no activateCard before the delivery deadline: fails with DeliveryDeadlineExc
     );
     return { failure: cause, progress: await handle.query(progressQuery) };
   });
-  expect(failure).toMatchObject({ type: 'DeliveryDeadlineExceeded', message: expect.stringContaining('stays un_activated') });
-  expect(progress.stages.map((s) => s.stage)).toEqual(['validating', 'cardholder_review', 'creating_card', 'awaiting_delivery', 'failed']);
+  expect(failure).toMatchObject({
+    type: 'DeliveryDeadlineExceeded',
+    message: expect.stringContaining('stays un_activated'),
+  });
+  expect(progress.stages.map((s) => s.stage)).toEqual([
+    'validating',
+    'cardholder_review',
+    'creating_card',
+    'awaiting_delivery',
+    'failed',
+  ]);
   expect((await h.provider.getCardInfo({ cardNo: progress.cardNo! })).status).toBe('un_activated');
 });

@@ -5,7 +5,17 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { OnboardingInput, OnboardingResult } from '../../../domain/customer-onboarding';
 import type { FaultUpdate } from '../../../sandbox';
-import { CARD_TYPES, FAST_WAIT, cardOperations, cardholdersByEmail, customerRef, startHarness, startOnboardingWorkflow, workflowBundle, type Harness } from './harness';
+import {
+  CARD_TYPES,
+  FAST_WAIT,
+  cardOperations,
+  cardholdersByEmail,
+  customerRef,
+  startHarness,
+  startOnboardingWorkflow,
+  workflowBundle,
+  type Harness,
+} from './harness';
 import { b2bHolder, uniqueEmail } from './holders';
 
 jest.setTimeout(120_000);
@@ -25,8 +35,17 @@ async function onboardBoth(h: Harness) {
       initialDeposit: '20',
       wait: FAST_WAIT,
     });
-    const withDeposit = await startOnboardingWorkflow(h, { customerRef: customerRef('deposit'), cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '20', wait: FAST_WAIT });
-    return { email, a: (await withHolder.result()) as OnboardingResult, b: (await withDeposit.result()) as OnboardingResult };
+    const withDeposit = await startOnboardingWorkflow(h, {
+      customerRef: customerRef('deposit'),
+      cardTypeId: CARD_TYPES.noHolderNoDeposit,
+      initialDeposit: '20',
+      wait: FAST_WAIT,
+    });
+    return {
+      email,
+      a: (await withHolder.result()) as OnboardingResult,
+      b: (await withDeposit.result()) as OnboardingResult,
+    };
   });
 }
 
@@ -42,8 +61,14 @@ async function expectExactlyOnce(h: Harness, run: Awaited<ReturnType<typeof onbo
 
 describe.each<[string, { webhooks?: boolean; faults?: FaultUpdate }]>([
   ['webhooks never delivered: polling completes', { webhooks: false }],
-  ['every webhook duplicated and reordered: one effect', { faults: { webhookDuplicateRate: 1, webhookReorderRate: 1 } }],
-  ['every mutating response dropped after commit once: found by merchantOrderNo', { faults: { dropResponseRate: 1, operations: ['createCardholder', 'createCard', 'depositCard'], remaining: 3 } }],
+  [
+    'every webhook duplicated and reordered: one effect',
+    { faults: { webhookDuplicateRate: 1, webhookReorderRate: 1 } },
+  ],
+  [
+    'every mutating response dropped after commit once: found by merchantOrderNo',
+    { faults: { dropResponseRate: 1, operations: ['createCardholder', 'createCard', 'depositCard'], remaining: 3 } },
+  ],
   ['provider answering HTTP 500 now and then: retried', { faults: { errorRate: 0.3 } }],
 ])('%s', (_name, options) => {
   let h: Harness;
@@ -67,7 +92,13 @@ describe('repeated starts', () => {
   it('a start while running is refused, and a start after completion finds what exists and creates nothing twice', async () => {
     const email = uniqueEmail('again');
     const ref = customerRef('again');
-    const input: OnboardingInput = { customerRef: ref, cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(email), initialDeposit: '20', wait: FAST_WAIT };
+    const input: OnboardingInput = {
+      customerRef: ref,
+      cardTypeId: CARD_TYPES.b2bWithDeposit,
+      holder: b2bHolder(email),
+      initialDeposit: '20',
+      wait: FAST_WAIT,
+    };
     const [first, second] = await h.withWorker(async () => {
       const handle = await startOnboardingWorkflow(h, input);
       await expect(startOnboardingWorkflow(h, input)).rejects.toThrow(WorkflowExecutionAlreadyStartedError);

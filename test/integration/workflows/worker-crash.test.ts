@@ -18,7 +18,15 @@ import { cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { testTemporalServer } from '../../support/temporal-env';
 import { startWorkerProcess, type WorkerProcess } from '../../support/worker-process';
-import { CARD_TYPES, FAST_WAIT, cardOperations, cardholdersByEmail, customerRef, startHarness, type Harness } from './harness';
+import {
+  CARD_TYPES,
+  FAST_WAIT,
+  cardOperations,
+  cardholdersByEmail,
+  customerRef,
+  startHarness,
+  type Harness,
+} from './harness';
 import { b2bHolder, uniqueEmail } from './holders';
 
 jest.setTimeout(180_000);
@@ -55,7 +63,9 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeo
       last = error instanceof Error ? error.message : error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`condition not reached in time; last: ${JSON.stringify(last)}\nworker output:\n${workers.map((w) => w.output()).join('\n---\n')}`);
+      throw new Error(
+        `condition not reached in time; last: ${JSON.stringify(last)}\nworker output:\n${workers.map((w) => w.output()).join('\n---\n')}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -102,7 +112,15 @@ it('completes after the worker process is killed mid-review, creating each thing
   const stalled = await client.workflow.start(WorkflowTypes.customerOnboarding, {
     workflowId: onboardingWorkflowId(stalledRef),
     taskQueue: h.taskQueue,
-    args: [{ customerRef: stalledRef, cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(email), initialDeposit: '30', wait: FAST_WAIT }],
+    args: [
+      {
+        customerRef: stalledRef,
+        cardTypeId: CARD_TYPES.b2bWithDeposit,
+        holder: b2bHolder(email),
+        initialDeposit: '30',
+        wait: FAST_WAIT,
+      },
+    ],
     typedSearchAttributes: onboardingStartAttributes(stalledRef),
   });
   const review = await until(
@@ -116,7 +134,10 @@ it('completes after the worker process is killed mid-review, creating each thing
   // picks everything up.
   passReview(review.holderId!);
   const second = workerProcess();
-  const [plainResult, reviewed] = [(await plain.result()) as OnboardingResult, (await stalled.result()) as OnboardingResult];
+  const [plainResult, reviewed] = [
+    (await plain.result()) as OnboardingResult,
+    (await stalled.result()) as OnboardingResult,
+  ];
   expect((await stalled.query(progressQuery)).stage).toBe('completed');
   // Graceful stop of the second worker (SIGTERM): it exits by itself with code 0.
   await second.stop('SIGTERM');

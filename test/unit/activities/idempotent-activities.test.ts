@@ -27,7 +27,16 @@ const record = (status: string) => ({
 function provider(overrides: Partial<Record<keyof ProviderPort, jest.Mock>>): ProviderPort {
   return {
     getAccountInfo: jest.fn().mockResolvedValue([
-      { accountId: '1', accountName: 'w', accountType: 'WALLET', currency: 'USD', totalBalance: '1000', availableBalance: '1000', frozenBalance: '0', digital: 2 },
+      {
+        accountId: '1',
+        accountName: 'w',
+        accountType: 'WALLET',
+        currency: 'USD',
+        totalBalance: '1000',
+        availableBalance: '1000',
+        frozenBalance: '0',
+        digital: 2,
+      },
     ]),
     listCardTransactions: jest.fn().mockResolvedValue({ total: '0', records: [] }),
     ...overrides,
@@ -49,7 +58,9 @@ describe('depositCard', () => {
 
   it('treats a duplicate-order answer as "already done" and returns the record', async () => {
     const p = provider({
-      depositCard: jest.fn().mockRejectedValue(new ProviderBusinessError({ code: 40003, msg: 'Duplicate order number' })),
+      depositCard: jest
+        .fn()
+        .mockRejectedValue(new ProviderBusinessError({ code: 40003, msg: 'Duplicate order number' })),
       listCardTransactions: jest.fn().mockResolvedValue({ total: '1', records: [record('success')] }),
     });
     const result = await new MockActivityEnvironment().run(createActivities({ provider: p }).depositCard, input);
@@ -68,7 +79,9 @@ describe('depositCard', () => {
 
   it('rethrows a timeout retryably when the lookup finds nothing (the retry sends the same key)', async () => {
     const p = provider({ depositCard: jest.fn().mockRejectedValue(new ProviderTimeoutError(1000)) });
-    const error = await new MockActivityEnvironment().run(createActivities({ provider: p }).depositCard, input).catch((e: unknown) => e);
+    const error = await new MockActivityEnvironment()
+      .run(createActivities({ provider: p }).depositCard, input)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApplicationFailure);
     expect(error).toMatchObject({ type: 'ProviderTimeoutError', nonRetryable: false });
   });
@@ -78,14 +91,23 @@ describe('depositCard', () => {
     const error = await new MockActivityEnvironment()
       .run(createActivities({ provider: p }).depositCard, { ...input, required: { total: '1000.01', currency: 'USD' } })
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ type: 'InsufficientBalance', nonRetryable: true, message: expect.stringMatching(/needs 1000.01 USD/) });
+    expect(error).toMatchObject({
+      type: 'InsufficientBalance',
+      nonRetryable: true,
+      message: expect.stringMatching(/needs 1000.01 USD/),
+    });
     expect(p.depositCard).not.toHaveBeenCalled();
   });
 
   it('turns business and validation rejections into non-retryable failures with the provider type', async () => {
-    for (const rejection of [new ProviderBusinessError({ code: 40005, msg: 'card is frozen' }), new ProviderValidationError([{ path: 'amount', message: 'bad' }])]) {
+    for (const rejection of [
+      new ProviderBusinessError({ code: 40005, msg: 'card is frozen' }),
+      new ProviderValidationError([{ path: 'amount', message: 'bad' }]),
+    ]) {
       const p = provider({ depositCard: jest.fn().mockRejectedValue(rejection) });
-      const error = await new MockActivityEnvironment().run(createActivities({ provider: p }).depositCard, input).catch((e: unknown) => e);
+      const error = await new MockActivityEnvironment()
+        .run(createActivities({ provider: p }).depositCard, input)
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ type: rejection.type, nonRetryable: true });
       expect(p.listCardTransactions).not.toHaveBeenCalled();
     }
@@ -95,16 +117,39 @@ describe('depositCard', () => {
 describe('createCardholder', () => {
   it('after a duplicate-order answer returns the holder found by merchantOrderNo', async () => {
     const p = provider({
-      createCardholder: jest.fn().mockRejectedValue(new ProviderBusinessError({ code: 40003, msg: 'Duplicate order number' })),
+      createCardholder: jest
+        .fn()
+        .mockRejectedValue(new ProviderBusinessError({ code: 40003, msg: 'Duplicate order number' })),
       queryCardholders: jest.fn().mockResolvedValue({
         total: '1',
-        records: [{ holderId: '77', merchantOrderNo: ORDER, cardTypeId: '1', statusFlowLocation: 'admin', status: 'wait_audit', respMsg: null }],
+        records: [
+          {
+            holderId: '77',
+            merchantOrderNo: ORDER,
+            cardTypeId: '1',
+            statusFlowLocation: 'admin',
+            status: 'wait_audit',
+            respMsg: null,
+          },
+        ],
       }),
     });
     const holder = b2bHolder('a@example.com');
-    const result = await new MockActivityEnvironment().run(createActivities({ provider: p }).createCardholder, { merchantOrderNo: ORDER, cardTypeId: '1', holder });
-    expect(result).toEqual({ holderId: '77', status: 'wait_audit', statusFlowLocation: 'admin', merchantOrderNo: ORDER });
-    expect(p.createCardholder).toHaveBeenCalledWith(expect.objectContaining({ merchantOrderNo: ORDER, cardHolderModel: 'B2B' }), expect.anything());
+    const result = await new MockActivityEnvironment().run(createActivities({ provider: p }).createCardholder, {
+      merchantOrderNo: ORDER,
+      cardTypeId: '1',
+      holder,
+    });
+    expect(result).toEqual({
+      holderId: '77',
+      status: 'wait_audit',
+      statusFlowLocation: 'admin',
+      merchantOrderNo: ORDER,
+    });
+    expect(p.createCardholder).toHaveBeenCalledWith(
+      expect.objectContaining({ merchantOrderNo: ORDER, cardHolderModel: 'B2B' }),
+      expect.anything(),
+    );
   });
 });
 
@@ -117,10 +162,13 @@ describe('awaitCardOperation', () => {
     const env = new MockActivityEnvironment();
     const beats: unknown[] = [];
     env.on('heartbeat', (d: unknown) => beats.push(d));
-    const result = await env.run(createActivities({ provider: provider({ listCardTransactions: list }) }).awaitCardOperation, {
-      merchantOrderNo: ORDER,
-      poll: { firstPollMs: 1, maxPollMs: 5, backoff: 2, attemptMs: 10_000 },
-    });
+    const result = await env.run(
+      createActivities({ provider: provider({ listCardTransactions: list }) }).awaitCardOperation,
+      {
+        merchantOrderNo: ORDER,
+        poll: { firstPollMs: 1, maxPollMs: 5, backoff: 2, attemptMs: 10_000 },
+      },
+    );
     expect((result as { status: string }).status).toBe('success');
     // No heartbeat for the final poll: the completion says it all (a heartbeat is a billable action).
     expect(beats).toEqual([{ delayMs: 1, polls: 1, lastState: 'processing' }]);

@@ -21,7 +21,9 @@ function clientType() {
   });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(join(root, 'api/client.ts'))!;
-  const alias = source.statements.find((s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === 'ProviderClient')!;
+  const alias = source.statements.find(
+    (s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === 'ProviderClient',
+  )!;
   return { checker, type: checker.getTypeAtLocation(alias.name) };
 }
 
@@ -30,7 +32,10 @@ describe('ProviderClient type', () => {
   const names = Object.keys(operations);
 
   it('has one method per operation, plus paginate and close', () => {
-    const members = type.getProperties().map((p) => p.getName()).sort();
+    const members = type
+      .getProperties()
+      .map((p) => p.getName())
+      .sort();
     expect(members).toEqual([...names, 'close', 'paginate'].sort());
   });
 
@@ -50,8 +55,15 @@ describe('ProviderClient type', () => {
 
   it('has an iterator for every paged operation', () => {
     const paginate = type.getProperty('paginate')!;
-    const iterators = checker.getTypeOfSymbol(paginate).getProperties().map((p) => p.getName()).sort();
-    const paged = Object.values(operations).filter((op) => op.shape === 'page').map((op) => op.name).sort();
+    const iterators = checker
+      .getTypeOfSymbol(paginate)
+      .getProperties()
+      .map((p) => p.getName())
+      .sort();
+    const paged = Object.values(operations)
+      .filter((op) => op.shape === 'page')
+      .map((op) => op.name)
+      .sort();
     expect(iterators).toEqual(paged);
   });
 });

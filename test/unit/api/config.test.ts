@@ -27,7 +27,12 @@ function problemsOf(env: Record<string, string | undefined>): readonly string[] 
 describe('loadProviderConfig', () => {
   it('reads a complete environment with defaults', () => {
     const config = loadProviderConfig(valid);
-    expect(config).toMatchObject({ baseUrl: 'https://provider.example', apiKey: 'api-key-1', timeoutMs: 15000, verifyResponseSignatures: true });
+    expect(config).toMatchObject({
+      baseUrl: 'https://provider.example',
+      apiKey: 'api-key-1',
+      timeoutMs: 15000,
+      verifyResponseSignatures: true,
+    });
     expect(config.merchantPrivateKey.type).toBe('private');
     expect(config.platformPublicKey.type).toBe('public');
   });
@@ -79,7 +84,9 @@ describe('loadProviderConfig', () => {
     expect(problems.join('\n')).toMatch(/CARDFLOW_PROVIDER_CONNECTIONS: must be a whole number from 1 to 9999/);
     expect(problems.join('\n')).toMatch(/CARDFLOW_VERIFY_RESPONSE_SIGNATURES: must be true or false/);
     expect(problems.join('\n')).toMatch(/CARDFLOW_MERCHANT_PRIVATE_KEY: could not be parsed/);
-    expect(problems.join('\n')).toMatch(/CARDFLOW_PLATFORM_PUBLIC_KEY and CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: set only one/);
+    expect(problems.join('\n')).toMatch(
+      /CARDFLOW_PLATFORM_PUBLIC_KEY and CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: set only one/,
+    );
     let message = '';
     try {
       loadProviderConfig(env);

@@ -19,9 +19,17 @@ describe('error hierarchy', () => {
     [new ProviderTimeoutError(15000, ctx), 'ProviderTimeoutError', true],
     [new ProviderAbortedError(ctx), 'ProviderAbortedError', false],
     [new ProviderServerError({ ...ctx, httpStatus: 502 }), 'ProviderServerError', true],
-    [new ProviderBusinessError({ ...ctx, code: 40002, msg: 'town is not a city code' }), 'ProviderBusinessError', false],
+    [
+      new ProviderBusinessError({ ...ctx, code: 40002, msg: 'town is not a city code' }),
+      'ProviderBusinessError',
+      false,
+    ],
     [new ProviderBusinessError({ ...ctx, code: 500, msg: 'system busy' }), 'ProviderBusinessError', true],
-    [new ProviderValidationError([{ path: 'merchantOrderNo', message: 'length must be 15 to 65 characters' }], ctx), 'ProviderValidationError', false],
+    [
+      new ProviderValidationError([{ path: 'merchantOrderNo', message: 'length must be 15 to 65 characters' }], ctx),
+      'ProviderValidationError',
+      false,
+    ],
     [new ProviderSignatureError('mismatch', ctx), 'ProviderSignatureError', false],
     [new ProviderResponseError('response data does not match the spec', [], ctx), 'ProviderResponseError', false],
   ])('%s has a stable type, retryable flag and the call context', (error, type, retryable) => {
@@ -41,7 +49,10 @@ describe('error hierarchy', () => {
   });
 
   it('names the field and the rule in validation messages', () => {
-    const error = new ProviderValidationError([{ path: 'merchantOrderNo', message: 'length must be 15 to 65 characters' }], { operation: 'createCard' });
+    const error = new ProviderValidationError(
+      [{ path: 'merchantOrderNo', message: 'length must be 15 to 65 characters' }],
+      { operation: 'createCard' },
+    );
     expect(error.message).toBe('createCard: merchantOrderNo: length must be 15 to 65 characters');
     expect(error.issues).toEqual([{ path: 'merchantOrderNo', message: 'length must be 15 to 65 characters' }]);
   });
@@ -56,7 +67,9 @@ describe('error hierarchy', () => {
   });
 
   it('keeps signatureMissing on business errors', () => {
-    expect(new ProviderBusinessError({ code: 40004, msg: 'not found', signatureMissing: true }).signatureMissing).toBe(true);
+    expect(new ProviderBusinessError({ code: 40004, msg: 'not found', signatureMissing: true }).signatureMissing).toBe(
+      true,
+    );
     expect(new ProviderBusinessError({ code: 40004, msg: 'not found' }).signatureMissing).toBe(false);
   });
 });

@@ -2,7 +2,15 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KeyFormatError, generateRsaKeyPair, modulusBytes, privateKeyFrom, privateKeyFromFile, publicKeyFrom, publicKeyFromFile } from '../../../api/keys';
+import {
+  KeyFormatError,
+  generateRsaKeyPair,
+  modulusBytes,
+  privateKeyFrom,
+  privateKeyFromFile,
+  publicKeyFrom,
+  publicKeyFromFile,
+} from '../../../api/keys';
 import { signBody, verifySignature } from '../../../api/signing';
 
 const pair = generateRsaKeyPair(1024);

@@ -1,7 +1,14 @@
 import { sign } from 'node:crypto';
 import { isLosslessNumber } from '../../../api/json';
 import { generateRsaKeyPair } from '../../../api/keys';
-import { EMPTY_BODY, WebhookSignatureError, buildSignedWebhook, signBody, verifySignature, verifyWebhook } from '../../../api/signing';
+import {
+  EMPTY_BODY,
+  WebhookSignatureError,
+  buildSignedWebhook,
+  signBody,
+  verifySignature,
+  verifyWebhook,
+} from '../../../api/signing';
 
 const merchant = generateRsaKeyPair(1024);
 const platform = generateRsaKeyPair(1024);
@@ -60,11 +67,24 @@ describe('signBody / verifySignature', () => {
 
 describe('webhooks', () => {
   const payload = '{"cardNo":"4000123412341234","tradeNo":"T1","amount":12.30,"accountId":1989887271659823105}';
-  const signed = buildSignedWebhook({ body: payload, category: 'card_auth_transaction', platformPrivateKey: platform.privateKey, requestId: 'req-1' });
+  const signed = buildSignedWebhook({
+    body: payload,
+    category: 'card_auth_transaction',
+    platformPrivateKey: platform.privateKey,
+    requestId: 'req-1',
+  });
 
   it('builds headers as the provider sends them and verifies them', () => {
-    expect(signed.headers).toMatchObject({ 'content-type': 'application/json', 'x-wsb-category': 'card_auth_transaction', 'x-wsb-request-id': 'req-1' });
-    const verified = verifyWebhook({ rawBody: Buffer.from(signed.body), headers: signed.headers, platformPublicKey: platform.publicKeyBase64Der });
+    expect(signed.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-wsb-category': 'card_auth_transaction',
+      'x-wsb-request-id': 'req-1',
+    });
+    const verified = verifyWebhook({
+      rawBody: Buffer.from(signed.body),
+      headers: signed.headers,
+      platformPublicKey: platform.publicKeyBase64Der,
+    });
     expect(verified.category).toBe('card_auth_transaction');
     expect(verified.requestId).toBe('req-1');
     const record = verified.payload as Record<string, unknown>;
@@ -74,32 +94,62 @@ describe('webhooks', () => {
 
   it('reads headers case-insensitively, from a fetch Headers too', () => {
     const upper = Object.fromEntries(Object.entries(signed.headers).map(([k, v]) => [k.toUpperCase(), v]));
-    expect(verifyWebhook({ rawBody: signed.body, headers: upper, platformPublicKey: platform.publicKey }).category).toBe('card_auth_transaction');
-    expect(verifyWebhook({ rawBody: signed.body, headers: new Headers(signed.headers), platformPublicKey: platform.publicKey }).requestId).toBe('req-1');
+    expect(
+      verifyWebhook({ rawBody: signed.body, headers: upper, platformPublicKey: platform.publicKey }).category,
+    ).toBe('card_auth_transaction');
+    expect(
+      verifyWebhook({
+        rawBody: signed.body,
+        headers: new Headers(signed.headers),
+        platformPublicKey: platform.publicKey,
+      }).requestId,
+    ).toBe('req-1');
   });
 
   it('says the header is missing', () => {
     const { 'x-wsb-signature': _omitted, ...headers } = signed.headers;
-    const error = webhookError(() => verifyWebhook({ rawBody: signed.body, headers, platformPublicKey: platform.publicKey }));
+    const error = webhookError(() =>
+      verifyWebhook({ rawBody: signed.body, headers, platformPublicKey: platform.publicKey }),
+    );
     expect(error.problem).toBe('missing_header');
     expect(error.message).toMatch(/No X-WSB-SIGNATURE header/);
   });
 
   it('says the signature is not base64', () => {
     const headers = { ...signed.headers, 'x-wsb-signature': 'sig=v1,abc' };
-    expect(webhookError(() => verifyWebhook({ rawBody: signed.body, headers, platformPublicKey: platform.publicKey })).problem).toBe('bad_base64');
+    expect(
+      webhookError(() => verifyWebhook({ rawBody: signed.body, headers, platformPublicKey: platform.publicKey }))
+        .problem,
+    ).toBe('bad_base64');
   });
 
   it('says the signature does not match a changed body or another key', () => {
-    const changed = webhookError(() => verifyWebhook({ rawBody: signed.body.replace('12.30', '99.30'), headers: signed.headers, platformPublicKey: platform.publicKey }));
+    const changed = webhookError(() =>
+      verifyWebhook({
+        rawBody: signed.body.replace('12.30', '99.30'),
+        headers: signed.headers,
+        platformPublicKey: platform.publicKey,
+      }),
+    );
     expect(changed.problem).toBe('mismatch');
     expect(changed.message).toMatch(/platform public key.*raw, unmodified body/);
-    const wrongKey = webhookError(() => verifyWebhook({ rawBody: signed.body, headers: signed.headers, platformPublicKey: other.publicKey }));
+    const wrongKey = webhookError(() =>
+      verifyWebhook({ rawBody: signed.body, headers: signed.headers, platformPublicKey: other.publicKey }),
+    );
     expect(wrongKey.problem).toBe('mismatch');
   });
 
   it('says a signed body is not JSON', () => {
-    const notJson = buildSignedWebhook({ body: 'hello', category: 'work', platformPrivateKey: platform.privateKey, requestId: 'r' });
-    expect(webhookError(() => verifyWebhook({ rawBody: notJson.body, headers: notJson.headers, platformPublicKey: platform.publicKey })).problem).toBe('bad_json');
+    const notJson = buildSignedWebhook({
+      body: 'hello',
+      category: 'work',
+      platformPrivateKey: platform.privateKey,
+      requestId: 'r',
+    });
+    expect(
+      webhookError(() =>
+        verifyWebhook({ rawBody: notJson.body, headers: notJson.headers, platformPublicKey: platform.publicKey }),
+      ).problem,
+    ).toBe('bad_json');
   });
 });

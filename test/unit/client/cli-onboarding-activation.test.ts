@@ -28,21 +28,30 @@ it.each([
 });
 
 it('refuses a request that breaks the rules, naming each field, before connecting', async () => {
-  const r = await run(['activate-onboarding', 'acme-1', '--file', file('bad.json', { route: 'work_order', workOrder: { files: [] } })], { env: withKey });
+  const r = await run(
+    ['activate-onboarding', 'acme-1', '--file', file('bad.json', { route: 'work_order', workOrder: { files: [] } })],
+    { env: withKey },
+  );
   expect(r).toMatchObject({ code: 2, connected: false });
   expect(r.err).toMatch(/workOrder\.files/);
   expect(r.err).toMatch(/nothing was started/);
 });
 
 it('refuses a clear PIN that cannot be sealed (no merchant public key), before connecting', async () => {
-  const r = await run(['activate-onboarding', 'acme-1', '--file', file('code.json', { route: 'activation_code' }), '--pin-stdin'], { stdin: `${PIN}\n` });
+  const r = await run(
+    ['activate-onboarding', 'acme-1', '--file', file('code.json', { route: 'activation_code' }), '--pin-stdin'],
+    { stdin: `${PIN}\n` },
+  );
   expect(r).toMatchObject({ code: 2, connected: false });
   expect(r.err).toMatch(/CARDFLOW_MERCHANT_PUBLIC_KEY/);
   expect(r.err).not.toContain(PIN);
 });
 
 it('refuses a PIN on standard input that is not 6 digits', async () => {
-  const r = await run(['activate-onboarding', 'acme-1', '--file', file('code2.json', { route: 'activation_code' }), '--pin-stdin'], { env: withKey, stdin: '1234\n' });
+  const r = await run(
+    ['activate-onboarding', 'acme-1', '--file', file('code2.json', { route: 'activation_code' }), '--pin-stdin'],
+    { env: withKey, stdin: '1234\n' },
+  );
   expect(r).toMatchObject({ code: 2, connected: false });
   expect(r.err).toMatch(/exactly 6 digits/);
 });
@@ -50,11 +59,20 @@ it('refuses a PIN on standard input that is not 6 digits', async () => {
 it.each([
   ['standard input', { route: 'activation_code', noPinPaymentAmount: '300' }, `${PIN}\n`],
   ['the file', { route: 'activation_code', pin: PIN }, undefined],
-])('a valid request with the PIN in %s is sealed and goes on to Temporal; the PIN is never printed', async (_where, request, stdin) => {
-  const args = ['activate-onboarding', 'acme-1', '--file', file(`ok-${String(stdin === undefined)}.json`, request), ...(stdin ? ['--pin-stdin'] : [])];
-  const r = await run(args, { env: withKey, ...(stdin ? { stdin } : {}) });
-  expect(r.connected).toBe(true);
-  expect(r.code).toBe(1); // the test's connection is refused
-  expect(r.err).toMatch(/connection refused \(test\)/);
-  expect(r.out + r.err).not.toContain(PIN);
-});
+])(
+  'a valid request with the PIN in %s is sealed and goes on to Temporal; the PIN is never printed',
+  async (_where, request, stdin) => {
+    const args = [
+      'activate-onboarding',
+      'acme-1',
+      '--file',
+      file(`ok-${String(stdin === undefined)}.json`, request),
+      ...(stdin ? ['--pin-stdin'] : []),
+    ];
+    const r = await run(args, { env: withKey, ...(stdin ? { stdin } : {}) });
+    expect(r.connected).toBe(true);
+    expect(r.code).toBe(1); // the test's connection is refused
+    expect(r.err).toMatch(/connection refused \(test\)/);
+    expect(r.out + r.err).not.toContain(PIN);
+  },
+);

@@ -15,7 +15,10 @@ export interface OfflineRun {
   connected: boolean;
 }
 
-export async function runOffline(args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}): Promise<OfflineRun> {
+export async function runOffline(
+  args: string[],
+  opts: { env?: Record<string, string>; stdin?: string } = {},
+): Promise<OfflineRun> {
   const out: string[] = [];
   const err: string[] = [];
   const connect = jest.fn(() => Promise.reject(new Error('connection refused (test)')));
@@ -30,7 +33,10 @@ export async function runOffline(args: string[], opts: { env?: Record<string, st
 }
 
 /** A temporary directory for input files, removed after the file's tests; `file` writes JSON (or text) into it, `pathOf` names a file without writing it. */
-export function inputFiles(prefix: string): { file: (name: string, content: unknown) => string; pathOf: (name: string) => string } {
+export function inputFiles(prefix: string): {
+  file: (name: string, content: unknown) => string;
+  pathOf: (name: string) => string;
+} {
   let dir = '';
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), prefix));

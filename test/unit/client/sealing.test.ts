@@ -28,7 +28,9 @@ it.each(['12345', '1234567', '12345a', 123456, undefined])('refuses %p naming th
 });
 
 it('without a key the PIN is refused, and a key source is called only for a PIN that passed its checks', () => {
-  expect(() => sealPinForWorkflow('482915', undefined)).toThrow(/pin: needs the merchant public key to be sealed \(CARDFLOW_MERCHANT_PUBLIC_KEY\)/);
+  expect(() => sealPinForWorkflow('482915', undefined)).toThrow(
+    /pin: needs the merchant public key to be sealed \(CARDFLOW_MERCHANT_PUBLIC_KEY\)/,
+  );
   const source = jest.fn(() => merchant.publicKey);
   expect(() => sealPinForWorkflow('48', source)).toThrow(InvalidInputError);
   expect(source).not.toHaveBeenCalled();
@@ -43,7 +45,8 @@ describe('merchantPublicKeyFromEnv', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const opens = (env: Record<string, string>) => decryptSensitive(sealPinForWorkflow('135790', merchantPublicKeyFromEnv(env)), merchant.privateKey) === '135790';
+  const opens = (env: Record<string, string>) =>
+    decryptSensitive(sealPinForWorkflow('135790', merchantPublicKeyFromEnv(env)), merchant.privateKey) === '135790';
 
   it('reads CARDFLOW_MERCHANT_PUBLIC_KEY (PEM or base64 DER) or _FILE, else the public half of the private key', () => {
     expect(opens({ CARDFLOW_MERCHANT_PUBLIC_KEY: merchant.publicKeyPem })).toBe(true);
@@ -53,9 +56,15 @@ describe('merchantPublicKeyFromEnv', () => {
   });
 
   it('names the variables at fault, never key material', () => {
-    expect(() => merchantPublicKeyFromEnv({})).toThrow(/CARDFLOW_MERCHANT_PUBLIC_KEY or CARDFLOW_MERCHANT_PUBLIC_KEY_FILE is required/);
-    expect(() => merchantPublicKeyFromEnv({ CARDFLOW_MERCHANT_PUBLIC_KEY: 'x', CARDFLOW_MERCHANT_PUBLIC_KEY_FILE: 'y' })).toThrow(/set only one/);
-    expect(() => merchantPublicKeyFromEnv({ CARDFLOW_MERCHANT_PUBLIC_KEY_FILE: path.join(dir, 'absent.pem') })).toThrow(/cannot read file .*\(ENOENT\)/);
+    expect(() => merchantPublicKeyFromEnv({})).toThrow(
+      /CARDFLOW_MERCHANT_PUBLIC_KEY or CARDFLOW_MERCHANT_PUBLIC_KEY_FILE is required/,
+    );
+    expect(() =>
+      merchantPublicKeyFromEnv({ CARDFLOW_MERCHANT_PUBLIC_KEY: 'x', CARDFLOW_MERCHANT_PUBLIC_KEY_FILE: 'y' }),
+    ).toThrow(/set only one/);
+    expect(() => merchantPublicKeyFromEnv({ CARDFLOW_MERCHANT_PUBLIC_KEY_FILE: path.join(dir, 'absent.pem') })).toThrow(
+      /cannot read file .*\(ENOENT\)/,
+    );
     const garbage = 'QUJDREVGR0hJSktMTU5PUA==';
     try {
       merchantPublicKeyFromEnv({ CARDFLOW_MERCHANT_PUBLIC_KEY: garbage });

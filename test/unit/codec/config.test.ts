@@ -18,14 +18,30 @@ describe('codecServerOptionsFromEnv', () => {
   it('requires a token in production unless told otherwise, and reads it from a secret file', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'cardflow-codec-')), 'token');
     writeFileSync(file, 'file-token-0123456789\n');
-    const options = codecServerOptionsFromEnv({ NODE_ENV: 'production', CARDFLOW_CODEC_SERVER_TOKEN_FILE: file, CARDFLOW_CODEC_SERVER_ORIGINS: 'https://ui.example.com, http://localhost:8080' });
-    expect(options).toMatchObject({ tokenlessAccess: 'never', token: 'file-token-0123456789', allowedOrigins: ['https://ui.example.com', 'http://localhost:8080'] });
+    const options = codecServerOptionsFromEnv({
+      NODE_ENV: 'production',
+      CARDFLOW_CODEC_SERVER_TOKEN_FILE: file,
+      CARDFLOW_CODEC_SERVER_ORIGINS: 'https://ui.example.com, http://localhost:8080',
+    });
+    expect(options).toMatchObject({
+      tokenlessAccess: 'never',
+      token: 'file-token-0123456789',
+      allowedOrigins: ['https://ui.example.com', 'http://localhost:8080'],
+    });
   });
 
   it('names the variable of a bad value', () => {
-    expect(() => codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_PORT: 'http' })).toThrow('CARDFLOW_CODEC_SERVER_PORT=http must be an integer');
-    expect(() => codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_TOKENLESS: 'sometimes' })).toThrow('must be never, loopback or any');
-    expect(() => codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_ORIGINS: 'https://ui.example.com/' })).toThrow('did you mean https://ui.example.com?');
-    expect(() => codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_TOKEN: 'a', CARDFLOW_CODEC_SERVER_TOKEN_FILE: '/x' })).toThrow('not both');
+    expect(() => codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_PORT: 'http' })).toThrow(
+      'CARDFLOW_CODEC_SERVER_PORT=http must be an integer',
+    );
+    expect(() => codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_TOKENLESS: 'sometimes' })).toThrow(
+      'must be never, loopback or any',
+    );
+    expect(() => codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_ORIGINS: 'https://ui.example.com/' })).toThrow(
+      'did you mean https://ui.example.com?',
+    );
+    expect(() =>
+      codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_TOKEN: 'a', CARDFLOW_CODEC_SERVER_TOKEN_FILE: '/x' }),
+    ).toThrow('not both');
   });
 });

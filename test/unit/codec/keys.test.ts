@@ -27,7 +27,17 @@ describe('key lists', () => {
   });
 
   it('reads JSON and line key files', () => {
-    expect(parseKeyFile(JSON.stringify({ keys: [{ id: 'a', key: keyA }, { id: 'b', key: keyB }] }), 'f').ids).toEqual(['a', 'b']);
+    expect(
+      parseKeyFile(
+        JSON.stringify({
+          keys: [
+            { id: 'a', key: keyA },
+            { id: 'b', key: keyB },
+          ],
+        }),
+        'f',
+      ).ids,
+    ).toEqual(['a', 'b']);
     expect(parseKeyFile(`# rotated 2026-01\nb:${keyB}\n\na:${keyA}\n`, 'f').current.id).toBe('b');
   });
 
@@ -55,8 +65,12 @@ describe('key lists', () => {
     expect(keyringFromEnv({ CARDFLOW_CODEC_KEYS: `e1:${keyA}` })!.current.id).toBe('e1');
     expect(keyringFromEnv({ CARDFLOW_CODEC_KEYS_FILE: file })!.current.id).toBe('f1');
     expect(keyringFromEnv({})).toBeUndefined();
-    expect(() => keyringFromEnv({ CARDFLOW_CODEC_KEYS: `e1:${keyA}`, CARDFLOW_CODEC_KEYS_FILE: file })).toThrow('not both');
-    expect(() => keyringFromEnv({ CARDFLOW_CODEC_KEYS_FILE: path.join(dir, 'missing') })).toThrow('cannot read the file (ENOENT)');
+    expect(() => keyringFromEnv({ CARDFLOW_CODEC_KEYS: `e1:${keyA}`, CARDFLOW_CODEC_KEYS_FILE: file })).toThrow(
+      'not both',
+    );
+    expect(() => keyringFromEnv({ CARDFLOW_CODEC_KEYS_FILE: path.join(dir, 'missing') })).toThrow(
+      'cannot read the file (ENOENT)',
+    );
   });
 });
 
@@ -77,6 +91,8 @@ describe('dev keys', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cardflow-dev-keys-'));
     expect(resolveKeyring({ env: { CARDFLOW_CODEC_KEYS: `p1:${keyA}` }, devKeyDir: dir }).source).toBe('env');
     expect(resolveKeyring({ env: {}, devKeyDir: dir }).source).toBe('dev-key-file');
-    expect(() => resolveKeyring({ env: { NODE_ENV: 'production' }, devKeyDir: dir })).toThrow('no payload-encryption key configured: set CARDFLOW_CODEC_KEYS');
+    expect(() => resolveKeyring({ env: { NODE_ENV: 'production' }, devKeyDir: dir })).toThrow(
+      'no payload-encryption key configured: set CARDFLOW_CODEC_KEYS',
+    );
   });
 });

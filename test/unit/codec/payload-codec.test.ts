@@ -9,14 +9,20 @@ import {
 import { temporal } from '@temporalio/proto';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
-import { AesGcmPayloadCodec, ENCODING_ENCRYPTED, METADATA_KEY_ID, PayloadDecryptionError } from '../../../codec/payload-codec';
+import {
+  AesGcmPayloadCodec,
+  ENCODING_ENCRYPTED,
+  METADATA_KEY_ID,
+  PayloadDecryptionError,
+} from '../../../codec/payload-codec';
 
 const oldKey = Buffer.alloc(32, 7).toString('base64');
 const newKey = Buffer.alloc(32, 9).toString('base64');
 const holder = { firstName: 'Zoltana', email: 'zoltana.q@example.org', idNumber: 'P99887766', pin: '924681' };
 
 const text = (bytes: Uint8Array | null | undefined) => Buffer.from(bytes ?? new Uint8Array()).toString('utf8');
-const allBytes = (payloads: Payload[]) => Buffer.concat(payloads.map((p) => temporal.api.common.v1.Payload.encode(p).finish()));
+const allBytes = (payloads: Payload[]) =>
+  Buffer.concat(payloads.map((p) => temporal.api.common.v1.Payload.encode(p).finish()));
 
 describe('AesGcmPayloadCodec', () => {
   const codec = new AesGcmPayloadCodec(parseKeyList(`old:${oldKey}`));
@@ -51,7 +57,9 @@ describe('AesGcmPayloadCodec', () => {
     const [encoded] = await codec.encode([defaultPayloadConverter.toPayload(holder)]);
     const data = Buffer.from(encoded!.data!);
     data[20] = data[20]! ^ 0x01;
-    await expect(codec.decode([{ ...encoded, data }])).rejects.toThrow(/failed authentication: its ciphertext or metadata was altered/);
+    await expect(codec.decode([{ ...encoded, data }])).rejects.toThrow(
+      /failed authentication: its ciphertext or metadata was altered/,
+    );
   });
 
   it('refuses a payload whose key id metadata was switched to another known key', async () => {
@@ -62,8 +70,12 @@ describe('AesGcmPayloadCodec', () => {
   });
 
   it('names an unknown key id and the known ones', async () => {
-    const [encoded] = await new AesGcmPayloadCodec(parseKeyList(`new:${newKey}`)).encode([defaultPayloadConverter.toPayload(holder)]);
-    await expect(codec.decode([encoded!])).rejects.toThrow('payload was encrypted with key id "new", which is not in this process\'s key list (old)');
+    const [encoded] = await new AesGcmPayloadCodec(parseKeyList(`new:${newKey}`)).encode([
+      defaultPayloadConverter.toPayload(holder),
+    ]);
+    await expect(codec.decode([encoded!])).rejects.toThrow(
+      'payload was encrypted with key id "new", which is not in this process\'s key list (old)',
+    );
   });
 
   it('passes unencrypted payloads through (histories written before encryption)', async () => {

@@ -38,7 +38,8 @@ describe('deriveMerchantOrderNo', () => {
 
   it('has no collisions over many distinct inputs', () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 20000; i++) seen.add(deriveMerchantOrderNo(`onboarding-customer-${i}/card`, ORDER_STEPS.cardCreate));
+    for (let i = 0; i < 20000; i++)
+      seen.add(deriveMerchantOrderNo(`onboarding-customer-${i}/card`, ORDER_STEPS.cardCreate));
     expect(seen.size).toBe(20000);
   });
 });

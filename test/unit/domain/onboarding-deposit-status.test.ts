@@ -11,13 +11,32 @@ const ADDRESS = 'TXk5sandboxAddress0001';
 const SINCE = 1_700_000_000_000;
 
 function progress(): OnboardingProgress {
-  return { customerRef: 'c-1', stage: 'awaiting_payment', stages: [], funding: { source: 'on_chain', coinKey: 'USDT_TRC20', address: ADDRESS, expectedAmount: '120', depositStatus: 'awaiting' } };
+  return {
+    customerRef: 'c-1',
+    stage: 'awaiting_payment',
+    stages: [],
+    funding: {
+      source: 'on_chain',
+      coinKey: 'USDT_TRC20',
+      address: ADDRESS,
+      expectedAmount: '120',
+      depositStatus: 'awaiting',
+    },
+  };
 }
 function event(status: string, extra: Record<string, unknown> = {}): ProviderEvent {
   return {
     category: 'wallet_transaction_v2',
     requestId: `r-${status}`,
-    record: { orderNo: 'W1', type: 'DEPOSIT', destinationAddress: ADDRESS, createTime: String(SINCE + 1000), txAmount: '120', status, ...extra },
+    record: {
+      orderNo: 'W1',
+      type: 'DEPOSIT',
+      destinationAddress: ADDRESS,
+      createTime: String(SINCE + 1000),
+      txAmount: '120',
+      status,
+      ...extra,
+    },
   };
 }
 

@@ -4,7 +4,14 @@ import { planOnboarding } from '../../../domain/onboarding-plan';
 import { b2bHolder, b2cHolder, cardType } from './fixtures';
 
 const withDeposit = cardType(); // B2B, initial deposit 10–10000 at creation, fee 1.5%, card fee 5
-const noDeposit = cardType({ needCardHolder: false, needDepositForActiveCard: false, cardPrice: '2', rechargeMinQuota: '5', rechargeFeeRate: '2', rechargeFixedFee: '0.5' });
+const noDeposit = cardType({
+  needCardHolder: false,
+  needDepositForActiveCard: false,
+  cardPrice: '2',
+  rechargeMinQuota: '5',
+  rechargeFeeRate: '2',
+  rechargeFixedFee: '0.5',
+});
 const physical = cardType({
   cardTypeId: '1852379830190366723',
   type: 'Physical',
@@ -33,7 +40,13 @@ function issues(i: OnboardingInput, type = withDeposit): string[] {
 
 it('merchant wallet: the card fee, deposit and fee at creation; nothing after', () => {
   const p = plan(input({ holder: b2bHolder, initialDeposit: '100' }));
-  expect(p).toMatchObject({ needsHolder: true, depositAtCreation: true, physical: false, funding: { source: 'merchant_wallet' }, needed: '106.5' });
+  expect(p).toMatchObject({
+    needsHolder: true,
+    depositAtCreation: true,
+    physical: false,
+    funding: { source: 'merchant_wallet' },
+    needed: '106.5',
+  });
   expect(p.laterDeposit).toBeUndefined();
 });
 
@@ -47,17 +60,29 @@ it('physical: the initial deposit goes with create card, the number is required 
   const p = plan(input({ holder: b2cHolder, cardNumber: CARD_NUMBER, initialDeposit: '50' }), physical);
   expect(p).toMatchObject({ physical: true, depositAtCreation: true, needed: '81.6' });
   expect(issues(input({ holder: b2cHolder, initialDeposit: '50' }), physical)).toEqual(['cardNumber']);
-  expect(issues(input({ holder: b2cHolder, initialDeposit: '40', cardNumber: '5229810000000007' }), physical)).toEqual(['initialDeposit', 'cardNumber']);
+  expect(issues(input({ holder: b2cHolder, initialDeposit: '40', cardNumber: '5229810000000007' }), physical)).toEqual([
+    'initialDeposit',
+    'cardNumber',
+  ]);
 });
 
 it('physical card type without a deposit at creation: the deposit is planned after creation (the workflow runs it after activation)', () => {
-  const p = plan(input({ holder: b2cHolder, cardNumber: CARD_NUMBER, initialDeposit: '20' }), { ...physical, needDepositForActiveCard: false });
+  const p = plan(input({ holder: b2cHolder, cardNumber: CARD_NUMBER, initialDeposit: '20' }), {
+    ...physical,
+    needDepositForActiveCard: false,
+  });
   expect(p.laterDeposit?.amount).toBe('20');
 });
 
 it('shared_account: same plan, charged to the MARGIN account; budgetTopUp reads the same', () => {
-  const viaFunding = plan(input({ initialDeposit: '100', funding: { source: 'shared_account', accountId: '2' } }), noDeposit);
-  const viaTopUp = plan(input({ initialDeposit: '100', budgetTopUp: { payerAccountId: '1', payeeAccountId: '2', amount: '104.5' } }), noDeposit);
+  const viaFunding = plan(
+    input({ initialDeposit: '100', funding: { source: 'shared_account', accountId: '2' } }),
+    noDeposit,
+  );
+  const viaTopUp = plan(
+    input({ initialDeposit: '100', budgetTopUp: { payerAccountId: '1', payeeAccountId: '2', amount: '104.5' } }),
+    noDeposit,
+  );
   expect(viaFunding.funding).toEqual({ source: 'shared_account', accountId: '2' });
   expect(viaTopUp.funding).toMatchObject({ source: 'shared_account', accountId: '2' });
   expect(viaFunding.needed).toBe(viaTopUp.needed);

@@ -30,7 +30,19 @@ it('activateWithCode opens the code and the PIN for the provider call only; the 
   const provider: Partial<ProviderPort> = {
     listCard3dsRecords: (async () => ({
       total: '1',
-      records: [{ cardNo: 'C1', tradeNo: 'T1', currency: 'USD', amount: '0', merchantName: 'x', values: encryptSensitive('774411', merchant.publicKey), type: 'activation_code', transactionTime: 1, expirationTime: Date.now() + 60_000 }],
+      records: [
+        {
+          cardNo: 'C1',
+          tradeNo: 'T1',
+          currency: 'USD',
+          amount: '0',
+          merchantName: 'x',
+          values: encryptSensitive('774411', merchant.publicKey),
+          type: 'activation_code',
+          transactionTime: 1,
+          expirationTime: Date.now() + 60_000,
+        },
+      ],
     })) as never,
     activatePhysicalCard: (async (req: Record<string, unknown>) => {
       sent.push(req);
@@ -51,7 +63,10 @@ it('activateWithCode opens the code and the PIN for the provider call only; the 
 
 it('activateWithCode on a retry finds the card already Normal and sends nothing', async () => {
   const activatePhysicalCard = jest.fn();
-  const provider: Partial<ProviderPort> = { getCardInfo: (async () => ({ cardNo: 'C1', status: 'Normal' })) as never, activatePhysicalCard };
+  const provider: Partial<ProviderPort> = {
+    getCardInfo: (async () => ({ cardNo: 'C1', status: 'Normal' })) as never,
+    activatePhysicalCard,
+  };
   const env = new MockActivityEnvironment({ attempt: 2 });
   const result: ActivationOutcome = await env.run(createActivationActivities(deps(provider)).activateWithCode, {
     merchantOrderNo: 'CF00000000000000000000000000000b',
@@ -65,8 +80,13 @@ it('activateWithCode on a retry finds the card already Normal and sends nothing'
 
 it('ensureSharedAccount returns an existing MARGIN account of the name without creating', async () => {
   const createSharedAccount = jest.fn();
-  const provider: Partial<ProviderPort> = { getAccountInfo: (async () => [account('1', 'Merchant wallet', 'WALLET'), account('2', 'Pool')]), createSharedAccount };
-  const result = await new MockActivityEnvironment().run(createTransferActivities(deps(provider)).ensureSharedAccount, { accountName: ' Pool ' });
+  const provider: Partial<ProviderPort> = {
+    getAccountInfo: async () => [account('1', 'Merchant wallet', 'WALLET'), account('2', 'Pool')],
+    createSharedAccount,
+  };
+  const result = await new MockActivityEnvironment().run(createTransferActivities(deps(provider)).ensureSharedAccount, {
+    accountName: ' Pool ',
+  });
   expect(result).toEqual({ accountId: '2', accountName: 'Pool', currency: 'USD', created: false });
   expect(createSharedAccount).not.toHaveBeenCalled();
 });
@@ -77,8 +97,13 @@ it('ensureSharedAccount after a lost create answer finds the account instead of 
     accounts = [...accounts, account('3', 'Pool')];
     throw new ProviderTransportError('socket hang up', { operation: 'createSharedAccount' });
   });
-  const provider: Partial<ProviderPort> = { getAccountInfo: (async () => accounts), createSharedAccount: createSharedAccount as never };
-  const result = await new MockActivityEnvironment().run(createTransferActivities(deps(provider)).ensureSharedAccount, { accountName: 'Pool' });
+  const provider: Partial<ProviderPort> = {
+    getAccountInfo: async () => accounts,
+    createSharedAccount: createSharedAccount as never,
+  };
+  const result = await new MockActivityEnvironment().run(createTransferActivities(deps(provider)).ensureSharedAccount, {
+    accountName: 'Pool',
+  });
   expect(result).toMatchObject({ accountId: '3', created: true });
   expect(createSharedAccount).toHaveBeenCalledTimes(1);
 });

@@ -11,20 +11,39 @@ const paths = (issues: { path: string }[]) => issues.map((i) => i.path);
 
 describe('activationInputIssues', () => {
   it('accepts a sealed PIN and a PIN-free amount within 0 to 2000', () => {
-    expect(activationInputIssues({ cardNo: 'C1', route: 'activation_code', sealedPin: 'bG9uZ2NpcGhlcnRleHQ=', noPinPaymentAmount: '2000' })).toEqual([]);
+    expect(
+      activationInputIssues({
+        cardNo: 'C1',
+        route: 'activation_code',
+        sealedPin: 'bG9uZ2NpcGhlcnRleHQ=',
+        noPinPaymentAmount: '2000',
+      }),
+    ).toEqual([]);
   });
   it('refuses a clear PIN without echoing it, and an out-of-range PIN-free amount', () => {
-    const issues = activationInputIssues({ cardNo: 'C1', route: 'activation_code', sealedPin: '123456', noPinPaymentAmount: '2000.01' });
+    const issues = activationInputIssues({
+      cardNo: 'C1',
+      route: 'activation_code',
+      sealedPin: '123456',
+      noPinPaymentAmount: '2000.01',
+    });
     expect(paths(issues)).toEqual(['sealedPin', 'noPinPaymentAmount']);
     expect(issues.map((i) => i.message).join(' ')).not.toContain('123456');
   });
   it('work orders need files: ids, or store names with an accepted extension', () => {
     expect(paths(activationInputIssues({ cardNo: 'C1', route: 'work_order' }))).toEqual(['workOrder.files']);
-    expect(paths(activationInputIssues({ cardNo: 'C1', route: 'work_order', workOrder: { files: [{ ref: '../etc/passwd' }, { ref: 'note.exe' }, { fileId: 'F1' }] } }))).toEqual([
-      'workOrder.files.0.ref',
-      'workOrder.files.1.ref',
-    ]);
-    expect(activationInputIssues({ cardNo: 'C1', route: 'work_order', workOrder: { files: [{ ref: 'scan.PDF' }] } })).toEqual([]);
+    expect(
+      paths(
+        activationInputIssues({
+          cardNo: 'C1',
+          route: 'work_order',
+          workOrder: { files: [{ ref: '../etc/passwd' }, { ref: 'note.exe' }, { fileId: 'F1' }] },
+        }),
+      ),
+    ).toEqual(['workOrder.files.0.ref', 'workOrder.files.1.ref']);
+    expect(
+      activationInputIssues({ cardNo: 'C1', route: 'work_order', workOrder: { files: [{ ref: 'scan.PDF' }] } }),
+    ).toEqual([]);
   });
 });
 
@@ -32,7 +51,9 @@ describe('cardOperationInputIssues', () => {
   it('update PIN needs a sealed PIN; remarks are at most 50 characters', () => {
     expect(paths(cardOperationInputIssues('updatePin', { cardNo: 'C1' }))).toEqual(['sealedPin']);
     expect(paths(cardOperationInputIssues('updatePin', { cardNo: 'C1', sealedPin: '654321' }))).toEqual(['sealedPin']);
-    expect(paths(cardOperationInputIssues('freeze', { cardNo: 'C1', clientRemark: 'x'.repeat(51) }))).toEqual(['clientRemark']);
+    expect(paths(cardOperationInputIssues('freeze', { cardNo: 'C1', clientRemark: 'x'.repeat(51) }))).toEqual([
+      'clientRemark',
+    ]);
     expect(cardOperationInputIssues('unfreeze', { cardNo: 'C1', clientRemark: 'x'.repeat(50) })).toEqual([]);
   });
 });
@@ -60,7 +81,13 @@ describe('transferIssues', () => {
 });
 
 describe('maxDepositFor', () => {
-  const type = { rechargeFeeRate: '1', rechargeFixedFee: '0', rechargeDigital: 2, rechargeMinQuota: '5', rechargeMaxQuota: '10000' };
+  const type = {
+    rechargeFeeRate: '1',
+    rechargeFixedFee: '0',
+    rechargeDigital: 2,
+    rechargeMinQuota: '5',
+    rechargeMaxQuota: '10000',
+  };
   it('the largest amount whose amount + fee fits', () => {
     expect(maxDepositFor('198', type)).toBe('196.03');
     expect(maxDepositFor('4', type)).toBeUndefined();
@@ -75,7 +102,8 @@ describe('maxDepositFor', () => {
         if (amount === undefined) return;
         const total = (a: string) => add(a, depositFee(a, withFixed.rechargeFeeRate, withFixed.rechargeFixedFee, 2));
         expect(cmp(total(amount), available)).toBeLessThanOrEqual(0);
-        if (cmp(amount, withFixed.rechargeMaxQuota) < 0) expect(cmp(total(add(amount, '0.01')), available)).toBeGreaterThan(0);
+        if (cmp(amount, withFixed.rechargeMaxQuota) < 0)
+          expect(cmp(total(add(amount, '0.01')), available)).toBeGreaterThan(0);
       }),
     );
   });
@@ -98,7 +126,11 @@ describe('card entity state helpers', () => {
     let list: { id: string; v: number }[] = [];
     for (let i = 0; i < 5; i++) list = keepLatest(list, { id: `t${i}`, v: i }, (x) => x.id, 3);
     list = keepLatest(list, { id: 't3', v: 30 }, (x) => x.id, 3);
-    expect(list).toEqual([{ id: 't2', v: 2 }, { id: 't4', v: 4 }, { id: 't3', v: 30 }]);
+    expect(list).toEqual([
+      { id: 't2', v: 2 },
+      { id: 't4', v: 4 },
+      { id: 't3', v: 30 },
+    ]);
   });
   it('trimRecord keeps the last keys', () => {
     expect(Object.keys(trimRecord({ a: 1, b: 2, c: 3 }, 2))).toEqual(['b', 'c']);

@@ -14,7 +14,11 @@ it('round trip: the sealed PIN is not the PIN, and opens to it', () => {
 
 it('another key, a tampered value or no key fails non-retryably without the value', () => {
   const sealed = sealPin('482915', merchant.publicKey);
-  for (const attempt of [() => openSealed(sealed, other.privateKey, 'sealedPin'), () => openSealed('!!', merchant.privateKey, 'sealedPin'), () => openSealed(sealed, undefined, 'sealedPin')]) {
+  for (const attempt of [
+    () => openSealed(sealed, other.privateKey, 'sealedPin'),
+    () => openSealed('!!', merchant.privateKey, 'sealedPin'),
+    () => openSealed(sealed, undefined, 'sealedPin'),
+  ]) {
     let error: unknown;
     try {
       attempt();

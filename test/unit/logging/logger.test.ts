@@ -19,7 +19,11 @@ const secrets = {
 
 function captureLogger() {
   const lines: string[] = [];
-  const logger = createLogger({ level: 'DEBUG', write: (line) => lines.push(line), now: () => new Date('2026-01-02T03:04:05.000Z') });
+  const logger = createLogger({
+    level: 'DEBUG',
+    write: (line) => lines.push(line),
+    now: () => new Date('2026-01-02T03:04:05.000Z'),
+  });
   return { lines, logger };
 }
 
@@ -28,15 +32,25 @@ describe('redact', () => {
     const input = {
       workflowId: 'holder-onboarding-42',
       request: {
-        headers: { 'X-WSB-SIGNATURE': secrets.signature, 'x-wsb-api-key': secrets.apiKey, 'Content-Type': 'application/json' },
-        body: { holderInfo: { firstName: secrets.firstName, lastName: secrets.lastName, country: 'US' }, cards: [{ cardNo: 'C-1', cardNumber: secrets.cardNumber, cvv: secrets.cvv }] },
+        headers: {
+          'X-WSB-SIGNATURE': secrets.signature,
+          'x-wsb-api-key': secrets.apiKey,
+          'Content-Type': 'application/json',
+        },
+        body: {
+          holderInfo: { firstName: secrets.firstName, lastName: secrets.lastName, country: 'US' },
+          cards: [{ cardNo: 'C-1', cardNumber: secrets.cardNumber, cvv: secrets.cvv }],
+        },
       },
     };
     expect(redact(input)).toEqual({
       workflowId: 'holder-onboarding-42',
       request: {
         headers: { 'X-WSB-SIGNATURE': REDACTED, 'x-wsb-api-key': REDACTED, 'Content-Type': 'application/json' },
-        body: { holderInfo: { firstName: REDACTED, lastName: REDACTED, country: 'US' }, cards: [{ cardNo: 'C-1', cardNumber: REDACTED, cvv: REDACTED }] },
+        body: {
+          holderInfo: { firstName: REDACTED, lastName: REDACTED, country: 'US' },
+          cards: [{ cardNo: 'C-1', cardNumber: REDACTED, cvv: REDACTED }],
+        },
       },
     });
   });
@@ -51,12 +65,18 @@ describe('redact', () => {
   });
 
   it('matches names regardless of case, dashes and underscores', () => {
-    for (const name of ['CardNumber', 'card_number', 'x_wsb_signature', 'xWsbApiKey', 'AUTHORIZATION', 'ip-address']) expect(isRedactedField(name)).toBe(true);
-    for (const name of ['cardNo', 'holderId', 'merchantOrderNo', 'status', 'amount']) expect(isRedactedField(name)).toBe(false);
+    for (const name of ['CardNumber', 'card_number', 'x_wsb_signature', 'xWsbApiKey', 'AUTHORIZATION', 'ip-address'])
+      expect(isRedactedField(name)).toBe(true);
+    for (const name of ['cardNo', 'holderId', 'merchantOrderNo', 'status', 'amount'])
+      expect(isRedactedField(name)).toBe(false);
   });
 
   it('does not mutate its input, cuts cycles and writes numbers exactly', () => {
-    const input: Record<string, unknown> = { pin: secrets.pin, amount: new LosslessNumber('10.50'), holderId: 1989887271659823105n };
+    const input: Record<string, unknown> = {
+      pin: secrets.pin,
+      amount: new LosslessNumber('10.50'),
+      holderId: 1989887271659823105n,
+    };
     input.self = input;
     const out = redact(input) as Record<string, unknown>;
     expect(input.pin).toBe(secrets.pin);
@@ -65,14 +85,19 @@ describe('redact', () => {
 
   it('redacts inside errors (own fields and cause) and scrubs card numbers and e-mails from their messages', () => {
     const cause = Object.assign(new Error('upstream'), { email: secrets.email });
-    const error = Object.assign(new Error(`email ${secrets.email} already used for card 4111 1111 1111 1111`, { cause }), { idNumber: secrets.idNumber });
+    const error = Object.assign(
+      new Error(`email ${secrets.email} already used for card 4111 1111 1111 1111`, { cause }),
+      { idNumber: secrets.idNumber },
+    );
     const text = JSON.stringify(redact({ error }));
     for (const value of [secrets.email, secrets.idNumber, '4111 1111 1111 1111']) expect(text).not.toContain(value);
     expect(text).toContain('already used for card');
   });
 
   it('leaves 19-digit ids and non-Luhn numbers readable in free text', () => {
-    expect(scrubText('holder 1989887271659823105 order 4111111111111112')).toBe('holder 1989887271659823105 order 4111111111111112');
+    expect(scrubText('holder 1989887271659823105 order 4111111111111112')).toBe(
+      'holder 1989887271659823105 order 4111111111111112',
+    );
     expect(scrubText(`pan ${secrets.cardNumber}.`)).toBe(`pan ${REDACTED}.`);
   });
 });
@@ -82,14 +107,25 @@ describe('createLogger', () => {
     const { lines, logger } = captureLogger();
     logger.info('deposit started', { workflowId: 'card-deposit-7', runId: 'r-1', activityId: '3' });
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toEqual({ level: 'info', time: '2026-01-02T03:04:05.000Z', msg: 'deposit started', workflowId: 'card-deposit-7', runId: 'r-1', activityId: '3' });
+    expect(JSON.parse(lines[0]!)).toEqual({
+      level: 'info',
+      time: '2026-01-02T03:04:05.000Z',
+      msg: 'deposit started',
+      workflowId: 'card-deposit-7',
+      runId: 'r-1',
+      activityId: '3',
+    });
   });
 
   it('never prints a redacted value, in fields, child fields or the message', () => {
     const { lines, logger } = captureLogger();
     const child = logger.child({ workflowId: 'holder-onboarding-9', holder: { email: secrets.email } });
-    child.warn(`review rejected for ${secrets.email}`, { input: { ...secrets, nested: [{ birthday: secrets.birthday, mobile: secrets.mobile }] } });
-    child.error('provider call failed', { error: Object.assign(new Error('bad request'), { request: { pin: secrets.pin } }) });
+    child.warn(`review rejected for ${secrets.email}`, {
+      input: { ...secrets, nested: [{ birthday: secrets.birthday, mobile: secrets.mobile }] },
+    });
+    child.error('provider call failed', {
+      error: Object.assign(new Error('bad request'), { request: { pin: secrets.pin } }),
+    });
     const output = lines.join('\n');
     for (const value of Object.values(secrets)) expect(output).not.toContain(value);
     expect(JSON.parse(lines[0]!).input.firstName).toBe(REDACTED);
@@ -100,9 +136,19 @@ describe('createLogger', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'WARN', write: (line) => lines.push(line) });
     logger.info('dropped');
-    logger.log('ERROR', 'core failure', { sdkComponent: 'core', [Symbol.for('log_timestamp')]: 1_700_000_000_123_000_000n, taskQueue: 'cardflow' });
+    logger.log('ERROR', 'core failure', {
+      sdkComponent: 'core',
+      [Symbol.for('log_timestamp')]: 1_700_000_000_123_000_000n,
+      taskQueue: 'cardflow',
+    });
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toEqual({ level: 'error', time: '2023-11-14T22:13:20.123Z', msg: 'core failure', sdkComponent: 'core', taskQueue: 'cardflow' });
+    expect(JSON.parse(lines[0]!)).toEqual({
+      level: 'error',
+      time: '2023-11-14T22:13:20.123Z',
+      msg: 'core failure',
+      sdkComponent: 'core',
+      taskQueue: 'cardflow',
+    });
   });
 
   it('keeps its own fields when metadata uses the same names', () => {
@@ -112,6 +158,8 @@ describe('createLogger', () => {
 
   it('reads level names and refuses unknown ones', () => {
     expect(parseLogLevel('warn')).toBe('WARN');
-    expect(() => parseLogLevel('loud', 'CARDFLOW_LOG_LEVEL')).toThrow('CARDFLOW_LOG_LEVEL "loud" is not one of TRACE, DEBUG, INFO, WARN, ERROR');
+    expect(() => parseLogLevel('loud', 'CARDFLOW_LOG_LEVEL')).toThrow(
+      'CARDFLOW_LOG_LEVEL "loud" is not one of TRACE, DEBUG, INFO, WARN, ERROR',
+    );
   });
 });

@@ -14,7 +14,15 @@ describe('accounts and transfers', () => {
     expect(margin).toMatchObject({ accountType: 'MARGIN', totalBalance: '0.00', accountName: 'Marketing' });
 
     const transferNo = orderNo();
-    expect(h.call('transferFunds', { type: 'TRANSFER', merchantOrderNo: transferNo, amount: '1234.56', payerAccountId: wallet.accountId, payeeAccountId: margin.accountId })).toBe(true);
+    expect(
+      h.call('transferFunds', {
+        type: 'TRANSFER',
+        merchantOrderNo: transferNo,
+        amount: '1234.56',
+        payerAccountId: wallet.accountId,
+        payeeAccountId: margin.accountId,
+      }),
+    ).toBe(true);
     expect(h.call('getAccount', { accountId: margin.accountId }).availableBalance).toBe('1234.56');
     const entries = h.call('listLedgerEntries', { bizType: 'fund_transfer', pageNum: 1, pageSize: 10 }).records;
     expect(entries.map((e) => [e.accountId, e.direction, e.amount, e.beforeBalance, e.afterBalance]).sort()).toEqual(
@@ -24,9 +32,18 @@ describe('accounts and transfers', () => {
       ].sort(),
     );
 
-    h.call('transferFunds', { type: 'COLLECTION', merchantOrderNo: orderNo(), amount: '34.56', payerAccountId: margin.accountId, payeeAccountId: wallet.accountId });
+    h.call('transferFunds', {
+      type: 'COLLECTION',
+      merchantOrderNo: orderNo(),
+      amount: '34.56',
+      payerAccountId: margin.accountId,
+      payeeAccountId: wallet.accountId,
+    });
     expect(h.call('getAccount', { accountId: margin.accountId }).totalBalance).toBe('1200.00');
-    expect(h.call('listLedgerEntries', { bizType: 'fund_collection', accountId: wallet.accountId, pageNum: 1, pageSize: 10 }).records[0]).toMatchObject({ direction: 'IN', amount: '34.56' });
+    expect(
+      h.call('listLedgerEntries', { bizType: 'fund_collection', accountId: wallet.accountId, pageNum: 1, pageSize: 10 })
+        .records[0],
+    ).toMatchObject({ direction: 'IN', amount: '34.56' });
     expect(h.call('listAccounts', { type: 'MARGIN', pageNum: 1, pageSize: 10 }).total).toBe('1');
   });
 
@@ -36,10 +53,18 @@ describe('accounts and transfers', () => {
     const margin = h.call('createSharedAccount', { accountName: 'M' });
     const base = { merchantOrderNo: orderNo(), payerAccountId: wallet.accountId, payeeAccountId: margin.accountId };
     const wrong = h.refusal('transferFunds', { ...base, type: 'COLLECTION', amount: '1' });
-    expect([wrong.code, wrong.message]).toEqual([40002, expect.stringMatching(/^payerAccountId: a COLLECTION is paid from a MARGIN account/)]);
+    expect([wrong.code, wrong.message]).toEqual([
+      40002,
+      expect.stringMatching(/^payerAccountId: a COLLECTION is paid from a MARGIN account/),
+    ]);
     const short = h.refusal('transferFunds', { ...base, type: 'TRANSFER', amount: '100000.01' });
-    expect([short.code, short.message]).toEqual([SandboxErrorCode.insufficientBalance, expect.stringMatching(/^amount: insufficient/)]);
-    expect(h.refusal('transferFunds', { ...base, type: 'TRANSFER', amount: '1.001' }).message).toMatch(/^amount: must have at most 2 decimals/);
+    expect([short.code, short.message]).toEqual([
+      SandboxErrorCode.insufficientBalance,
+      expect.stringMatching(/^amount: insufficient/),
+    ]);
+    expect(h.refusal('transferFunds', { ...base, type: 'TRANSFER', amount: '1.001' }).message).toMatch(
+      /^amount: must have at most 2 decimals/,
+    );
     expect(h.refusal('getAccount', { accountId: '1' }).code).toBe(SandboxErrorCode.notFound);
     expect(walletOf(h).totalBalance).toBe('100000.00');
   });
@@ -76,15 +101,25 @@ describe('wallet', () => {
     const h = createHarness({ blockConfirmationMs: 3000 });
     const { address } = h.call('createWalletAddress', { coinKey: 'USDT_TRC20' });
     const tx = await h.helper('creditWalletDeposit', { address, amount: '1000' });
-    const find = () => h.call('listWalletTransactions', { orderNo: String(tx.orderNo), pageNum: 1, pageSize: 10 }).records[0]!;
+    const find = () =>
+      h.call('listWalletTransactions', { orderNo: String(tx.orderNo), pageNum: 1, pageSize: 10 }).records[0]!;
     expect(find().status).toBe('wait_process');
     await h.clock.advance(3000);
     expect(find()).toMatchObject({ status: 'processing', destinationAddress: address });
     await h.clock.advance(3000 * 19);
     // fee 0.5% = 5.00, fixed 1.00
-    expect(find()).toMatchObject({ status: 'success', txAmount: '1000.00', fee: '5.00', fixedFee: '1.00', receivedAmount: '994.00', type: 'DEPOSIT' });
+    expect(find()).toMatchObject({
+      status: 'success',
+      txAmount: '1000.00',
+      fee: '5.00',
+      fixedFee: '1.00',
+      receivedAmount: '994.00',
+      type: 'DEPOSIT',
+    });
     expect(walletOf(h).totalBalance).toBe('100994.00');
-    expect(h.call('listLedgerEntries', { bizType: 'chain_deposit', pageNum: 1, pageSize: 10 }).records[0]).toMatchObject({ amount: '994.00', direction: 'IN' });
+    expect(
+      h.call('listLedgerEntries', { bizType: 'chain_deposit', pageNum: 1, pageSize: 10 }).records[0],
+    ).toMatchObject({ amount: '994.00', direction: 'IN' });
     const statuses = h.events.filter((e) => e.category === 'wallet_transaction_v2').map((e) => e.payload.status);
     expect(statuses).toEqual(['wait_process', 'processing', 'success']);
   });
@@ -94,12 +129,21 @@ describe('wallet', () => {
     const tx = await h.helper('withdrawWallet', { amount: '200', toAddress: 'TDestination', coinKey: 'USDT_TRC20' });
     expect(walletOf(h)).toMatchObject({ availableBalance: '99800.00', frozenBalance: '200.00' });
     await h.clock.advance(20 * 1000);
-    const done = h.call('listWalletTransactions', { orderNo: String(tx.orderNo), type: 'WITHDRAW', pageNum: 1, pageSize: 10 }).records[0]!;
+    const done = h.call('listWalletTransactions', {
+      orderNo: String(tx.orderNo),
+      type: 'WITHDRAW',
+      pageNum: 1,
+      pageSize: 10,
+    }).records[0]!;
     // fee 0.5% = 1.00, fixed 1.00: 198 arrive on chain.
     expect(done).toMatchObject({ status: 'success', receivedAmount: '198.00', destinationAddress: 'TDestination' });
     expect(walletOf(h)).toMatchObject({ totalBalance: '99800.00', frozenBalance: '0.00' });
-    expect(h.call('listLedgerEntries', { bizType: 'chain_withdraw', pageNum: 1, pageSize: 10 }).records[0]).toMatchObject({ amount: '200.00', direction: 'OUT' });
-    await expect(h.helper('withdrawWallet', { amount: '1.00', toAddress: 'T1' })).rejects.toThrow(/^amount: must exceed the withdrawal fees/);
+    expect(
+      h.call('listLedgerEntries', { bizType: 'chain_withdraw', pageNum: 1, pageSize: 10 }).records[0],
+    ).toMatchObject({ amount: '200.00', direction: 'OUT' });
+    await expect(h.helper('withdrawWallet', { amount: '1.00', toAddress: 'T1' })).rejects.toThrow(
+      /^amount: must exceed the withdrawal fees/,
+    );
   });
 
   it('matches a deprecated deposit order by its exact amount and fills its record', async () => {
@@ -109,12 +153,20 @@ describe('wallet', () => {
     expect(order.actualDepositAmount).toMatch(/^100\.00\d{2}$/);
     await h.helper('creditWalletDeposit', { address: order.toAddress, amount: order.actualDepositAmount });
     await h.settle();
-    const record = h.call('walletDepositTransactions', { orderNo: order.orderNo, pageNum: 1, pageSize: 10 }).records[0]!;
-    expect(record).toMatchObject({ status: 'success', toAddress: order.toAddress, needDepositTxAmount: order.actualDepositAmount, type: 'chain_deposit' });
+    const record = h.call('walletDepositTransactions', { orderNo: order.orderNo, pageNum: 1, pageSize: 10 })
+      .records[0]!;
+    expect(record).toMatchObject({
+      status: 'success',
+      toAddress: order.toAddress,
+      needDepositTxAmount: order.actualDepositAmount,
+      type: 'chain_deposit',
+    });
 
     const unpaid = h.call('walletDepositOrder', { amount: '5', chain: 'BEP20' });
     await h.clock.advance(1800 * 1000);
-    expect(h.call('walletDepositTransactions', { orderNo: unpaid.orderNo, pageNum: 1, pageSize: 10 }).records[0]!.status).toBe('fail');
+    expect(
+      h.call('walletDepositTransactions', { orderNo: unpaid.orderNo, pageNum: 1, pageSize: 10 }).records[0]!.status,
+    ).toBe('fail');
   });
 });
 
@@ -130,7 +182,9 @@ describe('files and reference data', () => {
     const h = createHarness();
     const regions = h.call('listRegions', {});
     expect(regions.length).toBeGreaterThanOrEqual(30);
-    expect(regions.map((r) => r.code)).toEqual(expect.arrayContaining(['US', 'GB', 'HK', 'SG', 'DE', 'FR', 'JP', 'CN', 'RU', 'IR']));
+    expect(regions.map((r) => r.code)).toEqual(
+      expect.arrayContaining(['US', 'GB', 'HK', 'SG', 'DE', 'FR', 'JP', 'CN', 'RU', 'IR']),
+    );
     const usCities = h.call('listCities', { regionCode: 'US' });
     expect(usCities.every((c) => c.country === 'US')).toBe(true);
     expect(usCities.map((c) => c.code)).toContain('US0102');

@@ -3,7 +3,11 @@
  * and every event payload parses with the schema of its query record.
  */
 import { operations } from '../../../api/operations';
-import { CardAuthFeeRecordSchema, CardAuthTransactionSchema, Card3dsRecordSchema } from '../../../api/schemas/card-records';
+import {
+  CardAuthFeeRecordSchema,
+  CardAuthTransactionSchema,
+  Card3dsRecordSchema,
+} from '../../../api/schemas/card-records';
 import { CardOperationRecordSchema } from '../../../api/schemas/card';
 import { CardholderQueryRecordSchema } from '../../../api/schemas/cardholder';
 import { WalletTransactionSchema } from '../../../api/schemas/wallet';
@@ -42,7 +46,13 @@ describe('every operation', () => {
     const margin = call('createSharedAccount', { accountName: 'Ops' });
     call('getAccount', { accountId: wallet.accountId });
     call('listAccounts', page);
-    call('transferFunds', { type: 'TRANSFER', merchantOrderNo: orderNo(), amount: '10', payerAccountId: wallet.accountId, payeeAccountId: margin.accountId });
+    call('transferFunds', {
+      type: 'TRANSFER',
+      merchantOrderNo: orderNo(),
+      amount: '10',
+      payerAccountId: wallet.accountId,
+      payeeAccountId: margin.accountId,
+    });
     call('listLedgerEntries', page);
 
     // Wallet.
@@ -84,7 +94,12 @@ describe('every operation', () => {
     call('queryCardholders', page);
 
     // Cards.
-    const card = call('createCard', { merchantOrderNo: orderNo(), holderId, cardTypeId: TYPES.b2bVirtual, amount: '100' });
+    const card = call('createCard', {
+      merchantOrderNo: orderNo(),
+      holderId,
+      cardTypeId: TYPES.b2bVirtual,
+      amount: '100',
+    });
     call('openCard', { merchantOrderNo: orderNo(), cardTypeId: TYPES.subscription });
     await h.settle();
     const cardNo = card.cardNo;
@@ -107,10 +122,21 @@ describe('every operation', () => {
     // Physical card: PIN and activation.
     const { holderId: b2c } = call('createCardholder', b2cHolder(h, 'b2c.ops@example.com'));
     await h.settle();
-    const physical = call('createCard', { merchantOrderNo: orderNo(), holderId: b2c, cardTypeId: TYPES.physicalB2C, amount: '50', cardNumber: `522981000000000${luhnCheckDigit('522981000000000')}` });
+    const physical = call('createCard', {
+      merchantOrderNo: orderNo(),
+      holderId: b2c,
+      cardTypeId: TYPES.physicalB2C,
+      amount: '50',
+      cardNumber: `522981000000000${luhnCheckDigit('522981000000000')}`,
+    });
     await h.settle();
     const code = await h.helper('issueActivationCode', { cardNo: physical.cardNo });
-    call('activatePhysicalCard', { merchantOrderNo: orderNo(), cardNo: physical.cardNo, pin: '123456', activeCode: String(code.activationCode) });
+    call('activatePhysicalCard', {
+      merchantOrderNo: orderNo(),
+      cardNo: physical.cardNo,
+      pin: '123456',
+      activeCode: String(code.activationCode),
+    });
     await h.settle();
     call('updatePin', { cardNo: physical.cardNo, merchantOrderNo: orderNo(), pin: '999999' });
     await h.settle();
@@ -122,7 +148,13 @@ describe('every operation', () => {
     call('listCardAuthTransactions', page);
     call('listCardAuthFees', { ...page, cardTypeId: TYPES.b2bVirtual });
     call('listCard3dsRecords', page);
-    call('submitWorkOrder', { merchantOrderNo: orderNo(), title: 'Help', target: cardNo, tradeType: 'OTHER', files: [] });
+    call('submitWorkOrder', {
+      merchantOrderNo: orderNo(),
+      title: 'Help',
+      target: cardNo,
+      tradeType: 'OTHER',
+      files: [],
+    });
     call('listWorkOrders', { pageSize: 10 });
 
     expect([...called].sort()).toEqual(Object.keys(operations).sort());

@@ -10,14 +10,22 @@ async function giftCard(h: Harness, amount = '100'): Promise<string> {
 
 const wallet = (h: Harness) => h.call('getAccountInfo', {})[0]!;
 const balance = (h: Harness, cardNo: string) => h.call('getCardBalance', { cardNo }).amount;
-const auths = (h: Harness, tradeNo: string) => h.call('listCardAuthTransactions', { tradeNo, pageNum: 1, pageSize: 10 }).records;
+const auths = (h: Harness, tradeNo: string) =>
+  h.call('listCardAuthTransactions', { tradeNo, pageNum: 1, pageSize: 10 }).records;
 
 describe('card authorizations', () => {
   it('holds an auth, then settles it with fees and pushes the same tradeNo again', async () => {
     const h = createHarness({ cardOperationMs: 1000 });
     const cardNo = await giftCard(h);
     await h.clock.advance(10_000);
-    const auth = await h.helper('authorizeCard', { cardNo, type: 'auth', amount: '40', merchantName: 'Amazon', mcc: '5942', merchantCountry: 'FR' });
+    const auth = await h.helper('authorizeCard', {
+      cardNo,
+      type: 'auth',
+      amount: '40',
+      merchantName: 'Amazon',
+      mcc: '5942',
+      merchantCountry: 'FR',
+    });
     expect(auth).toMatchObject({ status: 'authorized' });
     const tradeNo = String(auth.tradeNo);
     expect(balance(h, cardNo)).toBe('60.00');
@@ -25,7 +33,12 @@ describe('card authorizations', () => {
 
     await h.clock.advance(1000);
     // Settled: auth fee 0.20 and cross-border 1% of 40 = 0.40, from the card.
-    expect(auths(h, tradeNo)[0]).toMatchObject({ status: 'succeed', settleAmount: '40.00', fee: '0.20', crossBoardFee: '0.40' });
+    expect(auths(h, tradeNo)[0]).toMatchObject({
+      status: 'succeed',
+      settleAmount: '40.00',
+      fee: '0.20',
+      crossBoardFee: '0.40',
+    });
     expect(balance(h, cardNo)).toBe('59.40');
     const fees = h.call('listCardAuthFees', { originTradeNo: tradeNo, pageNum: 1, pageSize: 10 }).records;
     expect(fees.map((f) => [f.type, f.amount, f.deductionSourceFunds]).sort()).toEqual([
@@ -48,7 +61,9 @@ describe('card authorizations', () => {
     expect(fees.map((f) => f.deductionSourceFunds).sort()).toEqual(['platform_reserve', 'wallet']);
     expect(fees.find((f) => f.deductionSourceFunds === 'wallet')!.statusStr).toMatch(/Fee reversal/);
     const entries = h.call('listLedgerEntries', { bizType: 'card_auth_fee_patch', pageNum: 1, pageSize: 10 }).records;
-    expect(entries.map((e) => [e.amount, e.beforeBalance, e.afterBalance])).toEqual([['0.20', before, (Number(before) - 0.2).toFixed(2)]]);
+    expect(entries.map((e) => [e.amount, e.beforeBalance, e.afterBalance])).toEqual([
+      ['0.20', before, (Number(before) - 0.2).toFixed(2)],
+    ]);
   });
 
   it('releases a Void before settlement and refunds after settlement', async () => {
@@ -62,10 +77,14 @@ describe('card authorizations', () => {
     expect(balance(h, cardNo)).toBe('100.00');
 
     const spent = await h.helper('authorizeCard', { cardNo, type: 'auth', amount: '10' });
-    await expect(h.helper('authorizeCard', { cardNo, type: 'refund', originTradeNo: spent.tradeNo, amount: '5' })).rejects.toMatchObject({ code: 40005 });
+    await expect(
+      h.helper('authorizeCard', { cardNo, type: 'refund', originTradeNo: spent.tradeNo, amount: '5' }),
+    ).rejects.toMatchObject({ code: 40005 });
     await h.clock.advance(1000);
     await h.helper('authorizeCard', { cardNo, type: 'refund', originTradeNo: spent.tradeNo, amount: '4' });
-    await expect(h.helper('authorizeCard', { cardNo, type: 'refund', originTradeNo: spent.tradeNo, amount: '6.01' })).rejects.toMatchObject({ code: 40002 });
+    await expect(
+      h.helper('authorizeCard', { cardNo, type: 'refund', originTradeNo: spent.tradeNo, amount: '6.01' }),
+    ).rejects.toMatchObject({ code: 40002 });
     // 100 - 10 - 0.20 fee + 4
     expect(balance(h, cardNo)).toBe('93.80');
   });
@@ -76,9 +95,12 @@ describe('card authorizations', () => {
     const before = wallet(h).totalBalance;
     await h.helper('authorizeCard', { cardNo, type: 'maintain_fee', amount: '30' });
     expect(balance(h, cardNo)).toBe('0.00');
-    const statement = h.call('listCardTransactions', { type: 'overdraft_statement', cardNo, pageNum: 1, pageSize: 10 }).records[0]!;
+    const statement = h.call('listCardTransactions', { type: 'overdraft_statement', cardNo, pageNum: 1, pageSize: 10 })
+      .records[0]!;
     expect(statement).toMatchObject({ amount: '5.00', status: 'success' });
-    expect(h.call('listLedgerEntries', { bizType: 'card_overdraft_statement', pageNum: 1, pageSize: 10 }).records[0]).toMatchObject({
+    expect(
+      h.call('listLedgerEntries', { bizType: 'card_overdraft_statement', pageNum: 1, pageSize: 10 }).records[0],
+    ).toMatchObject({
       amount: '5.00',
       beforeBalance: before,
       direction: 'OUT',
@@ -89,12 +111,20 @@ describe('card authorizations', () => {
     const h = createHarness();
     const cardNo = await giftCard(h);
     const before = wallet(h).totalBalance;
-    const auth = await h.helper('authorizeCard', { cardNo, type: 'auth', amount: '5', merchantName: 'Stake.com', mcc: '7995' });
+    const auth = await h.helper('authorizeCard', {
+      cardNo,
+      type: 'auth',
+      amount: '5',
+      merchantName: 'Stake.com',
+      mcc: '7995',
+    });
     expect(auth).toMatchObject({ status: 'failed', description: expect.stringMatching(/high-risk/) });
     expect(h.call('getCardInfo', { cardNo }).status).toBe('canceling');
     await h.settle();
     expect(h.call('getCardInfo', { cardNo }).status).toBe('cancel');
-    expect(h.call('listCardTransactions', { type: 'cancel', cardNo, pageNum: 1, pageSize: 1 }).records[0]).toMatchObject({ status: 'success', amount: '100.00' });
+    expect(
+      h.call('listCardTransactions', { type: 'cancel', cardNo, pageNum: 1, pageSize: 1 }).records[0],
+    ).toMatchObject({ status: 'success', amount: '100.00' });
     expect(wallet(h).totalBalance).toBe((Number(before) + 100).toFixed(2));
     const declined = await h.helper('authorizeCard', { cardNo, type: 'auth', amount: '1' });
     expect(declined).toMatchObject({ status: 'failed' });

@@ -10,14 +10,20 @@ describe('cardholder review', () => {
     const h = createHarness(delays);
     const created = h.call('createCardholder', b2bHolder('ada@example.com'));
     expect(created).toMatchObject({ status: 'wait_audit', statusFlowLocation: 'admin', cardTypeId: TYPES.b2bVirtual });
-    const query = () => h.call('queryCardholders', { holderId: created.holderId, pageNum: 1, pageSize: 10 }).records[0]!;
+    const query = () =>
+      h.call('queryCardholders', { holderId: created.holderId, pageNum: 1, pageSize: 10 }).records[0]!;
 
     await h.clock.advance(999);
     expect(query()).toMatchObject({ status: 'wait_audit', statusFlowLocation: 'admin' });
     await h.clock.advance(1);
     expect(query()).toMatchObject({ status: 'under_review', statusFlowLocation: 'channel' });
     await h.clock.advance(2000);
-    expect(query()).toMatchObject({ status: 'pass_audit', statusFlowLocation: 'channel', email: 'ada@example.com', town: 'US0102' });
+    expect(query()).toMatchObject({
+      status: 'pass_audit',
+      statusFlowLocation: 'channel',
+      email: 'ada@example.com',
+      town: 'US0102',
+    });
 
     const statuses = h.events.filter((e) => e.category === 'card_holder').map((e) => e.payload.status);
     expect(statuses).toEqual(['wait_audit', 'under_review', 'pass_audit']);
@@ -35,7 +41,9 @@ describe('cardholder review', () => {
     const h = createHarness(delays);
     const { holderId } = h.call('createCardholder', b2bHolder('reject.channel+1@example.com'));
     await h.clock.advance(1000);
-    expect(h.call('queryCardholders', { holderId, pageNum: 1, pageSize: 10 }).records[0]).toMatchObject({ status: 'under_review' });
+    expect(h.call('queryCardholders', { holderId, pageNum: 1, pageSize: 10 }).records[0]).toMatchObject({
+      status: 'under_review',
+    });
     await h.clock.advance(2000);
     expect(h.call('queryCardholders', { holderId, pageNum: 1, pageSize: 10 }).records[0]).toMatchObject({
       status: 'reject',
@@ -49,10 +57,15 @@ describe('cardholder review', () => {
     await h.clock.advance(60_000);
     const status = () => h.call('queryCardholders', { holderId, pageNum: 1, pageSize: 10 }).records[0]!.status;
     expect(status()).toBe('wait_audit');
-    expect(await h.helper('decideCardholderReview', { holderId, outcome: 'pass' })).toMatchObject({ status: 'under_review', statusFlowLocation: 'channel' });
+    expect(await h.helper('decideCardholderReview', { holderId, outcome: 'pass' })).toMatchObject({
+      status: 'under_review',
+      statusFlowLocation: 'channel',
+    });
     await h.clock.advance(60_000);
     expect(status()).toBe('under_review');
-    expect(await h.helper('decideCardholderReview', { holderId, outcome: 'reject', description: 'ID unreadable' })).toMatchObject({
+    expect(
+      await h.helper('decideCardholderReview', { holderId, outcome: 'reject', description: 'ID unreadable' }),
+    ).toMatchObject({
       status: 'reject',
       description: 'ID unreadable',
     });
@@ -109,22 +122,69 @@ describe('cardholder review', () => {
     const { holderId } = h.call('createCardholder', b2bHolder('ev@example.com'));
     await h.settle();
     const last = h.events.filter((e) => e.category === 'card_holder').at(-1)!;
-    const record = h.engine.handle('queryCardholders', { holderId, pageNum: 1, pageSize: 10 }) as { records: unknown[] };
+    const record = h.engine.handle('queryCardholders', { holderId, pageNum: 1, pageSize: 10 }) as {
+      records: unknown[];
+    };
     expect(last.payload).toEqual(record.records[0]);
   });
 });
 
 describe('cardholder rules', () => {
   const cases: [string, (h: ReturnType<typeof createHarness>) => Record<string, unknown>, number, RegExp][] = [
-    ['model must match the bin', () => ({ ...b2bHolder('m@example.com'), cardTypeId: TYPES.b2cVirtual }), 40002, /^cardHolderModel: .*B2C/],
-    ['town must be a city code', () => b2bHolder('t@example.com', { town: 'Springfield' }), 40002, /^town: .*not a city code/],
-    ['town must lie in the country', () => b2bHolder('t2@example.com', { town: 'GB0101' }), 40002, /^town: .*not in country US/],
-    ['areaCode must be supported by the bin', () => b2bHolder('a@example.com', { areaCode: '+234' }), 40002, /^areaCode: .*supportHolderAreaCode/],
-    ['country must be supported by the bin', (h) => b2cHolder(h, 'c@example.com', { country: 'CN', town: 'CN0101' }), 40002, /^country: .*supportHolderRegin/],
-    ['bin without cardholders', () => ({ ...b2bHolder('n@example.com'), cardTypeId: TYPES.subscription }), 40002, /^cardTypeId: .*needCardHolder=false/],
-    ['unknown card type', () => ({ ...b2bHolder('u@example.com'), cardTypeId: '123' }), 40004, /^cardTypeId: .*does not exist/],
-    ['occupation from the list', (h) => b2cHolder(h, 'o@example.com', { occupation: '99-9999' }), 40002, /^occupation: /],
-    ['identity files must exist', (h) => b2cHolder(h, 'f@example.com', { idFrontId: 'F404' }), 40004, /^idFrontId: .*not uploaded/],
+    [
+      'model must match the bin',
+      () => ({ ...b2bHolder('m@example.com'), cardTypeId: TYPES.b2cVirtual }),
+      40002,
+      /^cardHolderModel: .*B2C/,
+    ],
+    [
+      'town must be a city code',
+      () => b2bHolder('t@example.com', { town: 'Springfield' }),
+      40002,
+      /^town: .*not a city code/,
+    ],
+    [
+      'town must lie in the country',
+      () => b2bHolder('t2@example.com', { town: 'GB0101' }),
+      40002,
+      /^town: .*not in country US/,
+    ],
+    [
+      'areaCode must be supported by the bin',
+      () => b2bHolder('a@example.com', { areaCode: '+234' }),
+      40002,
+      /^areaCode: .*supportHolderAreaCode/,
+    ],
+    [
+      'country must be supported by the bin',
+      (h) => b2cHolder(h, 'c@example.com', { country: 'CN', town: 'CN0101' }),
+      40002,
+      /^country: .*supportHolderRegin/,
+    ],
+    [
+      'bin without cardholders',
+      () => ({ ...b2bHolder('n@example.com'), cardTypeId: TYPES.subscription }),
+      40002,
+      /^cardTypeId: .*needCardHolder=false/,
+    ],
+    [
+      'unknown card type',
+      () => ({ ...b2bHolder('u@example.com'), cardTypeId: '123' }),
+      40004,
+      /^cardTypeId: .*does not exist/,
+    ],
+    [
+      'occupation from the list',
+      (h) => b2cHolder(h, 'o@example.com', { occupation: '99-9999' }),
+      40002,
+      /^occupation: /,
+    ],
+    [
+      'identity files must exist',
+      (h) => b2cHolder(h, 'f@example.com', { idFrontId: 'F404' }),
+      40004,
+      /^idFrontId: .*not uploaded/,
+    ],
   ];
 
   it.each(cases)('%s', (_name, request, code, message) => {
@@ -151,7 +211,13 @@ describe('cardholder rules', () => {
     expect(dupId.message).toMatch(/^idNumber: is already used/);
 
     // The same email under another card type is a different cardholder.
-    const other = b2cHolder(h, 'dup@example.com', { cardTypeId: TYPES.b2cVirtual, areaCode: '+852', country: 'HK', nationality: 'HK', town: 'HK0101' });
+    const other = b2cHolder(h, 'dup@example.com', {
+      cardTypeId: TYPES.b2cVirtual,
+      areaCode: '+852',
+      country: 'HK',
+      nationality: 'HK',
+      town: 'HK0101',
+    });
     expect(h.call('createCardholder', other).status).toBe('wait_audit');
   });
 });

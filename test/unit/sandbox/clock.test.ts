@@ -25,7 +25,7 @@ describe('manual clock', () => {
     const clock = createClock({ mode: 'manual', start: 0 });
     let ran = 0;
     clock.schedule(0, () => clock.schedule(0, () => ran++));
-    clock.schedule(1, () => ran += 10);
+    clock.schedule(1, () => (ran += 10));
     await clock.settle();
     expect([ran, clock.now()]).toEqual([1, 0]);
   });
@@ -58,7 +58,11 @@ describe('engine reproducibility', () => {
   it('gives the same ids for the same seed and different ones for another seed', () => {
     const run = (seed: number) => {
       const h = createHarness({}, seed);
-      const card = h.call('createCard', { merchantOrderNo: 'SEEDED-ORDER-000000001', cardTypeId: '1852379830190366721', amount: '0' });
+      const card = h.call('createCard', {
+        merchantOrderNo: 'SEEDED-ORDER-000000001',
+        cardTypeId: '1852379830190366721',
+        amount: '0',
+      });
       return [card.cardNo, card.orderNo, h.call('getAccountInfo', {})[0]!.accountId];
     };
     expect(run(5)).toEqual(run(5));

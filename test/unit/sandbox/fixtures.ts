@@ -34,7 +34,13 @@ export function magicOrderNo(suffix: '_FAIL' | '_STALL'): string {
 }
 
 export function b2bHolder(email: string, overrides: Record<string, unknown> = {}) {
-  return { cardHolderModel: 'B2B' as const, merchantOrderNo: orderNo(), cardTypeId: TYPES.b2bVirtual, ...requestFields(sampleB2b(email)), ...overrides };
+  return {
+    cardHolderModel: 'B2B' as const,
+    merchantOrderNo: orderNo(),
+    cardTypeId: TYPES.b2bVirtual,
+    ...requestFields(sampleB2b(email)),
+    ...overrides,
+  };
 }
 
 export const PNG: UploadedFile = {
@@ -51,7 +57,13 @@ export function b2cHolder(h: Harness, email: string, overrides: Record<string, u
   const merchantOrderNo = orderNo();
   const idNumber = `P${email.length}${email.charCodeAt(0)}${counter++}`;
   const fileIds = [upload(h), upload(h), upload(h)];
-  return { cardHolderModel: 'B2C' as const, merchantOrderNo, cardTypeId: TYPES.physicalB2C, ...requestFields(sampleB2c({ email, idNumber, fileIds })), ...overrides };
+  return {
+    cardHolderModel: 'B2C' as const,
+    merchantOrderNo,
+    cardTypeId: TYPES.physicalB2C,
+    ...requestFields(sampleB2c({ email, idNumber, fileIds })),
+    ...overrides,
+  };
 }
 
 /** Creates a B2B holder and runs its review to pass_audit; returns holderId. */

@@ -9,7 +9,13 @@ import { extractData } from '../../../api/envelope';
 import { parseJson, stringifyJson } from '../../../api/json';
 import type { ParamsOf, ResultOf } from '../../../api/operation';
 import { operations } from '../../../api/operations';
-import { SandboxError, type SandboxDelays, type SandboxEngine, type SandboxEvent, type UploadedFile } from '../../../sandbox/contract';
+import {
+  SandboxError,
+  type SandboxDelays,
+  type SandboxEngine,
+  type SandboxEvent,
+  type UploadedFile,
+} from '../../../sandbox/contract';
 import { createClock } from '../../../sandbox/clock';
 import { createSandboxEngine } from '../../../sandbox/engine';
 import { mulberry32 } from '../../../sandbox/random';

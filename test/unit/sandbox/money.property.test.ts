@@ -11,16 +11,34 @@ import { orderNo, TYPES } from './fixtures';
 
 const cents = (max: number) => fc.integer({ min: 1, max: max * 100 }).map((n) => (n / 100).toFixed(2));
 
-const between = (min: number, max: number) => fc.integer({ min: min * 100, max: max * 100 }).map((n) => (n / 100).toFixed(2));
+const between = (min: number, max: number) =>
+  fc.integer({ min: min * 100, max: max * 100 }).map((n) => (n / 100).toFixed(2));
 
 /** Weighted so that cards get created, funded and spent often enough to reach fees, overdrafts and refunds. */
 const command = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('create' as const), type: fc.constantFrom(TYPES.subscription, TYPES.budget, TYPES.gift), amount: between(20, 520) }), weight: 4 },
-  { arbitrary: fc.record({ kind: fc.constant('deposit' as const), card: fc.nat(), amount: between(1, 600) }), weight: 4 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      type: fc.constantFrom(TYPES.subscription, TYPES.budget, TYPES.gift),
+      amount: between(20, 520),
+    }),
+    weight: 4,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('deposit' as const), card: fc.nat(), amount: between(1, 600) }),
+    weight: 4,
+  },
   fc.record({ kind: fc.constant('freeze' as const), card: fc.nat() }),
   fc.record({ kind: fc.constant('unfreeze' as const), card: fc.nat() }),
   {
-    arbitrary: fc.record({ kind: fc.constant('auth' as const), card: fc.nat(), amount: cents(120), settle: fc.boolean(), foreign: fc.boolean(), extra: fc.constantFrom('0', '0.50', '300') }),
+    arbitrary: fc.record({
+      kind: fc.constant('auth' as const),
+      card: fc.nat(),
+      amount: cents(120),
+      settle: fc.boolean(),
+      foreign: fc.boolean(),
+      extra: fc.constantFrom('0', '0.50', '300'),
+    }),
     weight: 6,
   },
   fc.record({ kind: fc.constant('void' as const), auth: fc.nat() }),
@@ -33,7 +51,10 @@ const command = fc.oneof(
   fc.record({ kind: fc.constant('chain' as const), amount: cents(2000) }),
   fc.record({ kind: fc.constant('chainOut' as const), amount: cents(2000), fail: fc.boolean() }),
   fc.record({ kind: fc.constant('credit' as const), amount: cents(1000) }),
-  { arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(0, 100, 1000, 10_000) }), weight: 4 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(0, 100, 1000, 10_000) }),
+    weight: 4,
+  },
 );
 type Command = typeof command extends fc.Arbitrary<infer T> ? T : never;
 
@@ -42,12 +63,24 @@ function invariant(h: Harness): string {
   return sub(add(s.totalBalances, s.feesCollected), s.externalCredits);
 }
 
-async function run(h: Harness, c: Command, cards: string[], auths: string[], margin: string, walletId: string): Promise<void> {
+async function run(
+  h: Harness,
+  c: Command,
+  cards: string[],
+  auths: string[],
+  margin: string,
+  walletId: string,
+): Promise<void> {
   const pick = <T>(list: T[], i: number) => (list.length ? list[i % list.length] : undefined);
   switch (c.kind) {
     case 'create': {
       const amount = c.type === TYPES.gift ? c.amount : '0';
-      const card = h.call('createCard', { merchantOrderNo: orderNo(), cardTypeId: c.type, amount, ...(c.type === TYPES.budget ? { accountId: margin } : {}) });
+      const card = h.call('createCard', {
+        merchantOrderNo: orderNo(),
+        cardTypeId: c.type,
+        amount,
+        ...(c.type === TYPES.budget ? { accountId: margin } : {}),
+      });
       cards.push(card.cardNo);
       return;
     }
@@ -66,7 +99,14 @@ async function run(h: Harness, c: Command, cards: string[], auths: string[], mar
       const cardNo = pick(cards, c.card);
       if (!cardNo) return;
       const settleAmount = add(c.amount, c.extra);
-      const a = await h.helper('authorizeCard', { cardNo, type: 'auth', amount: c.amount, settle: c.settle, settleAmount, merchantCountry: c.foreign ? 'FR' : undefined });
+      const a = await h.helper('authorizeCard', {
+        cardNo,
+        type: 'auth',
+        amount: c.amount,
+        settle: c.settle,
+        settleAmount,
+        merchantCountry: c.foreign ? 'FR' : undefined,
+      });
       auths.push(String(a.tradeNo));
       return;
     }
@@ -75,7 +115,12 @@ async function run(h: Harness, c: Command, cards: string[], auths: string[], mar
       const tradeNo = pick(auths, c.auth);
       if (!tradeNo) return;
       const origin = h.call('listCardAuthTransactions', { tradeNo, pageNum: 1, pageSize: 1 }).records[0]!;
-      await h.helper('authorizeCard', { cardNo: origin.cardNo, type: c.kind === 'void' ? 'Void' : 'refund', originTradeNo: tradeNo, amount: c.kind === 'refund' ? c.amount : undefined });
+      await h.helper('authorizeCard', {
+        cardNo: origin.cardNo,
+        type: c.kind === 'void' ? 'Void' : 'refund',
+        originTradeNo: tradeNo,
+        amount: c.kind === 'refund' ? c.amount : undefined,
+      });
       return;
     }
     case 'fee':
@@ -109,7 +154,11 @@ async function run(h: Harness, c: Command, cards: string[], auths: string[], mar
       await h.helper('creditWalletDeposit', { amount: c.amount });
       return;
     case 'chainOut':
-      await h.helper('withdrawWallet', { amount: c.amount, toAddress: 'TExternalAddress', outcome: c.fail ? 'fail' : 'success' });
+      await h.helper('withdrawWallet', {
+        amount: c.amount,
+        toAddress: 'TExternalAddress',
+        outcome: c.fail ? 'fail' : 'success',
+      });
       return;
     case 'credit':
       await h.helper('creditMerchantWallet', { amount: c.amount });
@@ -123,25 +172,29 @@ async function run(h: Harness, c: Command, cards: string[], auths: string[], mar
 describe('money invariant', () => {
   it('holds exactly after every step of any sequence of operations', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 1000 }), async (commands, seed) => {
-        const h = createHarness({ cardOperationMs: 100, blockConfirmationMs: 10 }, seed);
-        const walletId = h.call('getAccountInfo', {})[0]!.accountId;
-        const margin = h.call('createSharedAccount', { accountName: 'shared' }).accountId;
-        const cards: string[] = [];
-        const auths: string[] = [];
-        expect(invariant(h)).toBe('0');
-        for (const c of commands) {
-          try {
-            await run(h, c, cards, auths, margin, walletId);
-          } catch (e) {
-            if (!(e instanceof SandboxError)) throw e;
-          }
+      fc.asyncProperty(
+        fc.array(command, { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 1000 }),
+        async (commands, seed) => {
+          const h = createHarness({ cardOperationMs: 100, blockConfirmationMs: 10 }, seed);
+          const walletId = h.call('getAccountInfo', {})[0]!.accountId;
+          const margin = h.call('createSharedAccount', { accountName: 'shared' }).accountId;
+          const cards: string[] = [];
+          const auths: string[] = [];
           expect(invariant(h)).toBe('0');
-        }
-        await h.clock.advance(3_600_000);
-        expect(invariant(h)).toBe('0');
-        expect(await h.helper('engineErrors')).toEqual({ errors: [] });
-      }),
+          for (const c of commands) {
+            try {
+              await run(h, c, cards, auths, margin, walletId);
+            } catch (e) {
+              if (!(e instanceof SandboxError)) throw e;
+            }
+            expect(invariant(h)).toBe('0');
+          }
+          await h.clock.advance(3_600_000);
+          expect(invariant(h)).toBe('0');
+          expect(await h.helper('engineErrors')).toEqual({ errors: [] });
+        },
+      ),
       { numRuns: 100 },
     );
   });

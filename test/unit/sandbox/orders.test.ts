@@ -34,19 +34,32 @@ describe('duplicate merchantOrderNo', () => {
     const attempts = [
       () => h.refusal('depositCard', { cardNo, merchantOrderNo, amount: '10' }),
       () => h.refusal('freezeCard', { cardNo, merchantOrderNo }),
-      () => h.refusal('transferFunds', { type: 'TRANSFER', merchantOrderNo, amount: '1', payerAccountId: wallet.accountId, payeeAccountId: margin.accountId }),
+      () =>
+        h.refusal('transferFunds', {
+          type: 'TRANSFER',
+          merchantOrderNo,
+          amount: '1',
+          payerAccountId: wallet.accountId,
+          payeeAccountId: margin.accountId,
+        }),
       () => h.refusal('submitWorkOrder', { merchantOrderNo, title: 't', target: cardNo, tradeType: 'OTHER' }),
     ];
     for (const attempt of attempts) expect(attempt().code).toBe(SandboxErrorCode.duplicateOrder);
     expect(h.call('getCardInfo', { cardNo }).status).toBe('Normal');
     expect(h.call('getAccount', { accountId: margin.accountId }).totalBalance).toBe('0.00');
-    await expect(h.helper('cancelCard', { cardNo, merchantOrderNo })).rejects.toMatchObject({ code: SandboxErrorCode.duplicateOrder });
+    await expect(h.helper('cancelCard', { cardNo, merchantOrderNo })).rejects.toMatchObject({
+      code: SandboxErrorCode.duplicateOrder,
+    });
   });
 
   it('does not consume the number when the first request is refused', () => {
     const h = createHarness();
     const merchantOrderNo = orderNo();
-    expect(h.refusal('createCard', { merchantOrderNo, cardTypeId: TYPES.offline, amount: '0' }).code).toBe(SandboxErrorCode.state);
-    expect(h.call('createCard', { merchantOrderNo, cardTypeId: TYPES.subscription, amount: '0' }).merchantOrderNo).toBe(merchantOrderNo);
+    expect(h.refusal('createCard', { merchantOrderNo, cardTypeId: TYPES.offline, amount: '0' }).code).toBe(
+      SandboxErrorCode.state,
+    );
+    expect(h.call('createCard', { merchantOrderNo, cardTypeId: TYPES.subscription, amount: '0' }).merchantOrderNo).toBe(
+      merchantOrderNo,
+    );
   });
 });

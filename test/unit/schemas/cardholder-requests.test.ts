@@ -18,9 +18,17 @@ const BIG_ID = '1852379830190366720';
 
 /** The shared sample holders (test/fixtures/holders.ts) as request fields; a hyphen in the address is allowed. */
 const ada = requestFields(b2bHolder('ada@example.com', { address: '1 Main St-2' }));
-const grace = requestFields(b2cHolder({ email: 'grace@example.com', idNumber: 'P1234567', fileIds: ['f1', 'f2', 'f3'] }));
+const grace = requestFields(
+  b2cHolder({ email: 'grace@example.com', idNumber: 'P1234567', fileIds: ['f1', 'f2', 'f3'] }),
+);
 /** What the IDV requests share with v2: how to reach the holder and the name. */
-const contact = { areaCode: ada.areaCode, mobile: ada.mobile, email: ada.email, firstName: ada.firstName, lastName: ada.lastName };
+const contact = {
+  areaCode: ada.areaCode,
+  mobile: ada.mobile,
+  email: ada.email,
+  firstName: ada.firstName,
+  lastName: ada.lastName,
+};
 const b2b = { cardHolderModel: 'B2B', merchantOrderNo: 'h'.repeat(20), cardTypeId: BIG_ID, ...ada };
 const b2c = { ...b2b, cardHolderModel: 'B2C', ...grace };
 
@@ -34,7 +42,11 @@ describe('v2 create', () => {
   it('B2B drops B2C-only fields; B2C requires them', () => {
     expect(CreateCardholderRequestSchema.parse({ ...b2b, nationality: 'US' })).not.toHaveProperty('nationality');
     const { idHoldId: _omitted, nationality: _n, ...partial } = b2c;
-    expect(issues(CreateCardholderRequestSchema, partial).map((l) => l.split(':')[0]).sort()).toEqual(['idHoldId', 'nationality']);
+    expect(
+      issues(CreateCardholderRequestSchema, partial)
+        .map((l) => l.split(':')[0])
+        .sort(),
+    ).toEqual(['idHoldId', 'nationality']);
   });
 
   it('refuses an unknown cardHolderModel', () => {
@@ -52,7 +64,11 @@ describe('v2 create', () => {
     ['email', 'not-an-email', 'email: must be an email address such as name@example.com'],
     ['email', `${'a'.repeat(40)}@example.com`, 'email: length must be 5 to 50 characters'],
     ['firstName', 'A', 'firstName: length must be 2 to 32 characters'],
-    ['firstName', 'Zoë', 'firstName: must use English letters only (spaces, hyphens and apostrophes allowed between letters)'],
+    [
+      'firstName',
+      'Zoë',
+      'firstName: must use English letters only (spaces, hyphens and apostrophes allowed between letters)',
+    ],
     ['lastName', '李', 'lastName: length must be 2 to 32 characters'],
     ['birthday', '1990-02-30', 'birthday: must be a real date in the form yyyy-MM-dd'],
     ['birthday', '19900228', 'birthday: must be a real date in the form yyyy-MM-dd'],
@@ -86,18 +102,23 @@ describe('v2 create', () => {
   });
 
   it('limits firstName + space + lastName to 32 characters', () => {
-    expect(issues(CreateCardholderRequestSchema, { ...b2b, firstName: 'A'.repeat(16), lastName: 'B'.repeat(15) })).toEqual([]);
-    expect(issues(CreateCardholderRequestSchema, { ...b2b, firstName: 'A'.repeat(16), lastName: 'B'.repeat(16) })).toEqual([
+    expect(
+      issues(CreateCardholderRequestSchema, { ...b2b, firstName: 'A'.repeat(16), lastName: 'B'.repeat(15) }),
+    ).toEqual([]);
+    expect(
+      issues(CreateCardholderRequestSchema, { ...b2b, firstName: 'A'.repeat(16), lastName: 'B'.repeat(16) }),
+    ).toEqual([
       'lastName: firstName and lastName together (with the space between them) must be at most 32 characters',
     ]);
   });
 
   it('rejects every restricted region as nationality and country', () => {
     for (const code of Object.keys(RESTRICTED_REGIONS)) {
-      expect(issues(CreateCardholderRequestSchema, { ...b2c, nationality: code, country: code }).map((l) => l.split(':')[0]).sort()).toEqual([
-        'country',
-        'nationality',
-      ]);
+      expect(
+        issues(CreateCardholderRequestSchema, { ...b2c, nationality: code, country: code })
+          .map((l) => l.split(':')[0])
+          .sort(),
+      ).toEqual(['country', 'nationality']);
     }
   });
 
@@ -118,18 +139,31 @@ describe('v2 update', () => {
   const { merchantOrderNo: _m, cardTypeId: _c, ...b2cFields } = b2c;
 
   it('takes holderId instead of merchantOrderNo and cardTypeId', () => {
-    const parsed = UpdateCardholderRequestSchema.parse({ ...b2cFields, holderId: BIG_ID, merchantOrderNo: 'x'.repeat(20) });
+    const parsed = UpdateCardholderRequestSchema.parse({
+      ...b2cFields,
+      holderId: BIG_ID,
+      merchantOrderNo: 'x'.repeat(20),
+    });
     expect(parsed).not.toHaveProperty('merchantOrderNo');
     expect(issues(UpdateCardholderRequestSchema, b2cFields).map((l) => l.split(':')[0])).toEqual(['holderId']);
   });
 
   it('B2C identity fields are optional on update but checked when present', () => {
-    const { idType: _t, idNumber: _n, issueDate: _i, idNoExpiryDate: _e, idFrontId: _f, idBackId: _b, idHoldId: _h, ipAddress: _a, ...core } =
-      b2cFields;
+    const {
+      idType: _t,
+      idNumber: _n,
+      issueDate: _i,
+      idNoExpiryDate: _e,
+      idFrontId: _f,
+      idBackId: _b,
+      idHoldId: _h,
+      ipAddress: _a,
+      ...core
+    } = b2cFields;
     expect(issues(UpdateCardholderRequestSchema, { ...core, holderId: '1' })).toEqual([]);
-    expect(issues(UpdateCardholderRequestSchema, { ...core, holderId: '1', nationality: 'HK', idType: 'DLN' })).toEqual([
-      'idType: must be one of PASSPORT, HK_HKID for nationality HK',
-    ]);
+    expect(issues(UpdateCardholderRequestSchema, { ...core, holderId: '1', nationality: 'HK', idType: 'DLN' })).toEqual(
+      ['idType: must be one of PASSPORT, HK_HKID for nationality HK'],
+    );
     expect(issues(UpdateCardholderRequestSchema, { ...core, holderId: '1', ipAddress: '1.2.3' })).toEqual([
       'ipAddress: must be an IPv4 address',
     ]);
@@ -157,8 +191,12 @@ describe('IDV', () => {
 
   it('create requires the share token and an IPv4 address', () => {
     expect(issues(CreateCardholderIdvRequestSchema, idv)).toEqual([]);
-    expect(issues(CreateCardholderIdvRequestSchema, { ...idv, idvShareToken: '' })).toEqual(['idvShareToken: must not be empty']);
-    expect(issues(CreateCardholderIdvRequestSchema, { ...idv, ipAddress: 'localhost' })).toEqual(['ipAddress: must be an IPv4 address']);
+    expect(issues(CreateCardholderIdvRequestSchema, { ...idv, idvShareToken: '' })).toEqual([
+      'idvShareToken: must not be empty',
+    ]);
+    expect(issues(CreateCardholderIdvRequestSchema, { ...idv, ipAddress: 'localhost' })).toEqual([
+      'ipAddress: must be an IPv4 address',
+    ]);
     expect(issues(CreateCardholderIdvRequestSchema, { ...idv, merchantOrderNo: 'i'.repeat(41) })).toEqual([
       'merchantOrderNo: length must be 20 to 40 characters',
     ]);
@@ -168,7 +206,9 @@ describe('IDV', () => {
     const { merchantOrderNo: _m, cardTypeId: _c, ...fields } = idv;
     expect(issues(UpdateCardholderIdvRequestSchema, { ...fields, holderId: BIG_ID })).toEqual([]);
     const { accountPurpose: _p, ...missing } = fields;
-    expect(issues(UpdateCardholderIdvRequestSchema, { ...missing, holderId: BIG_ID })).toEqual(['accountPurpose: is required (a string)']);
+    expect(issues(UpdateCardholderIdvRequestSchema, { ...missing, holderId: BIG_ID })).toEqual([
+      'accountPurpose: is required (a string)',
+    ]);
   });
 });
 

@@ -27,7 +27,9 @@ describe('file upload request', () => {
   });
 
   it('requires category "card"', () => {
-    expect(issues(FileUploadRequestSchema, upload('id.jpg', 'image/jpeg', JPEG, 'avatar'))).toEqual(['category: must be "card"']);
+    expect(issues(FileUploadRequestSchema, upload('id.jpg', 'image/jpeg', JPEG, 'avatar'))).toEqual([
+      'category: must be "card"',
+    ]);
   });
 
   it('refuses another extension', () => {
@@ -67,8 +69,11 @@ describe('file upload request', () => {
   });
 
   it('refuses a non-binary payload', () => {
-    expect(issues(FileUploadRequestSchema, { category: 'card', file: { filename: 'a.pdf', contentType: 'application/pdf', data: 'JVBERi0=' } })).toEqual([
-      'file.data: must be the file bytes (Uint8Array)',
-    ]);
+    expect(
+      issues(FileUploadRequestSchema, {
+        category: 'card',
+        file: { filename: 'a.pdf', contentType: 'application/pdf', data: 'JVBERi0=' },
+      }),
+    ).toEqual(['file.data: must be the file bytes (Uint8Array)']);
   });
 });

@@ -4,14 +4,52 @@ import { stringifyJson } from '../../../api/json';
 import { operationByPath, operations, paths, type OperationName } from '../../../api/operations';
 
 const NAMES = [
-  'walletDepositOrder', 'walletDepositTransactions', 'listCoins', 'createWalletAddress', 'listWalletAddresses',
-  'listWalletTransactions', 'getAccountInfo', 'listAccounts', 'getAccount', 'listLedgerEntries', 'createSharedAccount',
-  'transferFunds', 'listCardTypes', 'openCard', 'createCard', 'getCardInfo', 'getCardSensitiveData', 'getCardBalance',
-  'activatePhysicalCard', 'freezeCardV1', 'freezeCard', 'unfreezeCardV1', 'unfreezeCard', 'depositCard', 'updatePin',
-  'listCardPurchases', 'listCardTransactionsV1', 'listCardTransactions', 'listCardAuthTransactions', 'listCardAuthFees',
-  'listCard3dsRecords', 'listOccupations', 'createCardholderV1', 'updateCardholderV1', 'createCardholder',
-  'updateCardholder', 'createCardholderIdv', 'updateCardholderIdv', 'queryCardholders', 'listRegions', 'listCities',
-  'listCityTree', 'listMobileAreaCodes', 'uploadFile', 'submitWorkOrder', 'listWorkOrders',
+  'walletDepositOrder',
+  'walletDepositTransactions',
+  'listCoins',
+  'createWalletAddress',
+  'listWalletAddresses',
+  'listWalletTransactions',
+  'getAccountInfo',
+  'listAccounts',
+  'getAccount',
+  'listLedgerEntries',
+  'createSharedAccount',
+  'transferFunds',
+  'listCardTypes',
+  'openCard',
+  'createCard',
+  'getCardInfo',
+  'getCardSensitiveData',
+  'getCardBalance',
+  'activatePhysicalCard',
+  'freezeCardV1',
+  'freezeCard',
+  'unfreezeCardV1',
+  'unfreezeCard',
+  'depositCard',
+  'updatePin',
+  'listCardPurchases',
+  'listCardTransactionsV1',
+  'listCardTransactions',
+  'listCardAuthTransactions',
+  'listCardAuthFees',
+  'listCard3dsRecords',
+  'listOccupations',
+  'createCardholderV1',
+  'updateCardholderV1',
+  'createCardholder',
+  'updateCardholder',
+  'createCardholderIdv',
+  'updateCardholderIdv',
+  'queryCardholders',
+  'listRegions',
+  'listCities',
+  'listCityTree',
+  'listMobileAreaCodes',
+  'uploadFile',
+  'submitWorkOrder',
+  'listWorkOrders',
 ];
 
 const all = Object.values(operations);
@@ -33,8 +71,17 @@ describe('operation registry', () => {
   });
 
   it('marks the deprecated operations of the spec', () => {
-    const deprecated = all.filter((op) => 'deprecated' in op && op.deprecated).map((op) => op.name).sort();
-    expect(deprecated).toEqual(['createCardholderV1', 'openCard', 'updateCardholderV1', 'walletDepositOrder', 'walletDepositTransactions']);
+    const deprecated = all
+      .filter((op) => 'deprecated' in op && op.deprecated)
+      .map((op) => op.name)
+      .sort();
+    expect(deprecated).toEqual([
+      'createCardholderV1',
+      'openCard',
+      'updateCardholderV1',
+      'walletDepositOrder',
+      'walletDepositTransactions',
+    ]);
   });
 
   it('gives the data shapes the spec shows', () => {
@@ -43,11 +90,23 @@ describe('operation registry', () => {
     expect([shapeOf('getAccountInfo'), shapeOf('openCard')]).toEqual(['list', 'list']);
     expect(shapeOf('transferFunds')).toBe('boolean');
     expect(shapeOf('submitWorkOrder')).toBe('bareOrEnvelope');
-    const paged = all.filter((op) => op.shape === 'page').map((op) => op.name).sort();
+    const paged = all
+      .filter((op) => op.shape === 'page')
+      .map((op) => op.name)
+      .sort();
     expect(paged).toEqual([
-      'listAccounts', 'listCard3dsRecords', 'listCardAuthFees', 'listCardAuthTransactions', 'listCardPurchases',
-      'listCardTransactions', 'listCardTransactionsV1', 'listLedgerEntries', 'listWalletTransactions', 'listWorkOrders',
-      'queryCardholders', 'walletDepositTransactions',
+      'listAccounts',
+      'listCard3dsRecords',
+      'listCardAuthFees',
+      'listCardAuthTransactions',
+      'listCardPurchases',
+      'listCardTransactions',
+      'listCardTransactionsV1',
+      'listLedgerEntries',
+      'listWalletTransactions',
+      'listWorkOrders',
+      'queryCardholders',
+      'walletDepositTransactions',
     ]);
     for (const op of all) expect(op.shape === 'page').toBe('pageField' in op);
   });
@@ -57,12 +116,32 @@ describe('operation registry', () => {
   });
 
   it('marks state-changing operations as mutating and queries as not', () => {
-    const mutating = all.filter((op) => op.mutating).map((op) => op.name).sort();
+    const mutating = all
+      .filter((op) => op.mutating)
+      .map((op) => op.name)
+      .sort();
     expect(mutating).toEqual([
-      'activatePhysicalCard', 'createCard', 'createCardholder', 'createCardholderIdv', 'createCardholderV1',
-      'createSharedAccount', 'createWalletAddress', 'depositCard', 'freezeCard', 'freezeCardV1', 'openCard', 'submitWorkOrder',
-      'transferFunds', 'unfreezeCard', 'unfreezeCardV1', 'updateCardholder', 'updateCardholderIdv', 'updateCardholderV1',
-      'updatePin', 'uploadFile', 'walletDepositOrder',
+      'activatePhysicalCard',
+      'createCard',
+      'createCardholder',
+      'createCardholderIdv',
+      'createCardholderV1',
+      'createSharedAccount',
+      'createWalletAddress',
+      'depositCard',
+      'freezeCard',
+      'freezeCardV1',
+      'openCard',
+      'submitWorkOrder',
+      'transferFunds',
+      'unfreezeCard',
+      'unfreezeCardV1',
+      'updateCardholder',
+      'updateCardholderIdv',
+      'updateCardholderV1',
+      'updatePin',
+      'uploadFile',
+      'walletDepositOrder',
     ]);
     for (const op of all) expect(op.summary.length).toBeGreaterThan(5);
   });
@@ -82,8 +161,13 @@ describe('operation registry', () => {
     expect(stringifyJson(request)).toBe(
       '{"cardNo":"C1852379830190366720","merchantOrderNo":"dep-1852379830190366720","amount":12345678901234567.89}',
     );
-    const page = operations.listCardAuthFees.request.parse({ cardTypeId: '1852379830190366720', startTime: 1730419200000 });
-    expect(stringifyJson(page)).toBe('{"pageNum":1,"pageSize":10,"cardTypeId":1852379830190366720,"startTime":1730419200000}');
+    const page = operations.listCardAuthFees.request.parse({
+      cardTypeId: '1852379830190366720',
+      startTime: 1730419200000,
+    });
+    expect(stringifyJson(page)).toBe(
+      '{"pageNum":1,"pageSize":10,"cardTypeId":1852379830190366720,"startTime":1730419200000}',
+    );
   });
 
   it('validates each record against its schema (the boolean result is true)', () => {

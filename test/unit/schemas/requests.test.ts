@@ -97,9 +97,9 @@ describe('time ranges', () => {
 
   it('caps wallet v2 transactions at 90 days', () => {
     expect(issues(ListWalletTransactionsRequestSchema, { startTime: start, endTime: start + 90 * DAY_MS })).toEqual([]);
-    expect(issues(ListWalletTransactionsRequestSchema, { startTime: start, endTime: start + 90 * DAY_MS + 1 })).toEqual([
-      'endTime: time range must be at most 90 days',
-    ]);
+    expect(issues(ListWalletTransactionsRequestSchema, { startTime: start, endTime: start + 90 * DAY_MS + 1 })).toEqual(
+      ['endTime: time range must be at most 90 days'],
+    );
   });
 
   it('caps the ledger at 30 days', () => {
@@ -119,8 +119,12 @@ describe('time ranges', () => {
     expect(issues(ListCardAuthFeesRequestSchema, { tradeType: 'fee' })).toEqual([
       'tradeType: must be one of card_patch_fee, card_patch_cross_border',
     ]);
-    expect(issues(ListWalletTransactionsRequestSchema, { type: 'REFUND' })).toEqual(['type: must be one of DEPOSIT, WITHDRAW']);
-    expect(issues(ListLedgerEntriesRequestSchema, { bizType: 'gift' })[0]).toMatch(/^bizType: must be one of chain_deposit/);
+    expect(issues(ListWalletTransactionsRequestSchema, { type: 'REFUND' })).toEqual([
+      'type: must be one of DEPOSIT, WITHDRAW',
+    ]);
+    expect(issues(ListLedgerEntriesRequestSchema, { bizType: 'gift' })[0]).toMatch(
+      /^bizType: must be one of chain_deposit/,
+    );
   });
 });
 
@@ -139,7 +143,9 @@ describe('card requests', () => {
     expect(issues(CreateCardRequestSchema, { ...valid, merchantOrderNo: 'x'.repeat(66) })).toEqual([
       'merchantOrderNo: length must be 15 to 65 characters',
     ]);
-    expect(issues(CreateCardRequestSchema, { ...valid, amount: undefined }).map((l) => l.split(':')[0])).toEqual(['amount']);
+    expect(issues(CreateCardRequestSchema, { ...valid, amount: undefined }).map((l) => l.split(':')[0])).toEqual([
+      'amount',
+    ]);
     expect(stringifyJson(CreateCardRequestSchema.parse(valid))).toBe(
       `{"merchantOrderNo":"${'x'.repeat(15)}","cardTypeId":${BIG_ID},"amount":10}`,
     );
@@ -170,7 +176,9 @@ describe('card requests', () => {
     expect(issues(ActivatePhysicalCardRequestSchema, { ...valid, noPinPaymentAmount: '-1' })).toEqual([
       'noPinPaymentAmount: must be between 0 and 2000',
     ]);
-    expect(issues(ActivatePhysicalCardRequestSchema, { ...valid, pin: '12' })).toEqual(['pin: must be exactly 6 digits']);
+    expect(issues(ActivatePhysicalCardRequestSchema, { ...valid, pin: '12' })).toEqual([
+      'pin: must be exactly 6 digits',
+    ]);
   });
 
   it('freeze v2: clientRemark at most 50', () => {
@@ -234,7 +242,10 @@ describe('work orders', () => {
   it('list carries pageNum and pageNo with the same value, from either', () => {
     expect(ListWorkOrdersRequestSchema.parse({})).toEqual({ pageNum: 1, pageNo: 1, pageSize: 10 });
     expect(ListWorkOrdersRequestSchema.parse({ pageNo: 3 })).toMatchObject({ pageNum: 3, pageNo: 3 });
-    expect(ListWorkOrdersRequestSchema.parse({ pageNum: 4, tradeStatus: 'success' })).toMatchObject({ pageNum: 4, pageNo: 4 });
+    expect(ListWorkOrdersRequestSchema.parse({ pageNum: 4, tradeStatus: 'success' })).toMatchObject({
+      pageNum: 4,
+      pageNo: 4,
+    });
     expect(issues(ListWorkOrdersRequestSchema, { pageNum: 1, pageNo: 2 })).toEqual([
       'pageNo: pageNum and pageNo must be equal when both are given',
     ]);

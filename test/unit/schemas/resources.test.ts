@@ -252,8 +252,18 @@ const cases: Case[] = [
       "createTime":1730419200000,"updateTime":1730419200000,"countryStr":"United States","townStr":"Los Angeles"}`,
     bad: ['status', 'approved'],
   },
-  { name: 'Occupation', schema: OccupationSchema, json: `{"occupationCode":"1001","description":"Engineer"}`, bad: ['description', 1] },
-  { name: 'Region', schema: RegionSchema, json: `{"code":"HK","standardCode":"HKG","name":"Hong Kong"}`, bad: ['name', null] },
+  {
+    name: 'Occupation',
+    schema: OccupationSchema,
+    json: `{"occupationCode":"1001","description":"Engineer"}`,
+    bad: ['description', 1],
+  },
+  {
+    name: 'Region',
+    schema: RegionSchema,
+    json: `{"code":"HK","standardCode":"HKG","name":"Hong Kong"}`,
+    bad: ['name', null],
+  },
   {
     name: 'City',
     schema: CitySchema,
@@ -311,8 +321,13 @@ describe('wire numbers', () => {
   });
 
   it('requires feeRateAmount or fee on a deprecated deposit record', () => {
-    const wire = parseJson(cases.find((c) => c.schema === DeprecatedWalletDepositRecordSchema)!.json) as Record<string, unknown>;
+    const wire = parseJson(cases.find((c) => c.schema === DeprecatedWalletDepositRecordSchema)!.json) as Record<
+      string,
+      unknown
+    >;
     delete wire.fee;
-    expect(issues(DeprecatedWalletDepositRecordSchema, wire)).toContain('feeRateAmount: is required (feeRateAmount or fee)');
+    expect(issues(DeprecatedWalletDepositRecordSchema, wire)).toContain(
+      'feeRateAmount: is required (feeRateAmount or fee)',
+    );
   });
 });

@@ -41,14 +41,24 @@ describe('worker file store', () => {
 describe('worker tuning', () => {
   it('leaves the SDK defaults when nothing is set, and reads the cache and activity limits', () => {
     expect(workerTuningFromEnv({})).toEqual({});
-    expect(workerTuningFromEnv({ CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: '500', CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: '50' })).toEqual({
+    expect(
+      workerTuningFromEnv({
+        CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: '500',
+        CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: '50',
+      }),
+    ).toEqual({
       maxCachedWorkflows: 500,
       maxConcurrentActivityTaskExecutions: 50,
     });
   });
 
   it('names every malformed variable and its rule', () => {
-    expect(() => workerTuningFromEnv({ CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: 'lots', CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: '0' })).toThrow(
+    expect(() =>
+      workerTuningFromEnv({
+        CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: 'lots',
+        CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: '0',
+      }),
+    ).toThrow(
       /CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: must be a whole number of at least 0\n- CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: must be a whole number of at least 1/,
     );
   });

@@ -25,7 +25,9 @@ function handlerOf(index: number): (...args: unknown[]) => unknown {
 
 it('registers the provider-event signal, then the status query that answers the live status', () => {
   const added: ProviderEvent[] = [];
-  const { status, enter } = trackStatus<Status>({ stage: 'validating', route: 'x' }, statusQuery, { add: (e) => added.push(e) });
+  const { status, enter } = trackStatus<Status>({ stage: 'validating', route: 'x' }, statusQuery, {
+    add: (e) => added.push(e),
+  });
   expect(registered.mock.calls.map(([definition]) => definition)).toEqual([providerEventSignal, statusQuery]);
   expect(handlerOf(0)(event)).toBeUndefined();
   expect(added).toEqual([event]);
@@ -41,13 +43,18 @@ it('leaves provider events unhandled when there is no inbox (fundTransfer)', () 
 
 it('fail records the failure in the status and throws the same failure', () => {
   const { status, fail } = trackStatus<Status>({ stage: 'sending' }, statusQuery);
-  const failure = ApplicationFailure.create({ type: 'InvalidInput', message: 'amount: must be positive', nonRetryable: true });
+  const failure = ApplicationFailure.create({
+    type: 'InvalidInput',
+    message: 'amount: must be positive',
+    nonRetryable: true,
+  });
   expect(() => fail(failure)).toThrow(failure);
   expect(status).toEqual({ stage: 'failed', failure: { type: 'InvalidInput', message: 'amount: must be positive' } });
 });
 
 describe('step', () => {
-  const activityFailure = (cause: Error) => new ActivityFailure('activity failed', 'getCardStatus', '1', RetryState.NON_RETRYABLE_FAILURE, 'id', cause);
+  const activityFailure = (cause: Error) =>
+    new ActivityFailure('activity failed', 'getCardStatus', '1', RetryState.NON_RETRYABLE_FAILURE, 'id', cause);
 
   it('returns what the step returns and leaves the status alone', async () => {
     const { status, step } = trackStatus<Status>({ stage: 'sending' }, statusQuery);
@@ -65,12 +72,16 @@ describe('step', () => {
   });
 
   it("uses onTimeout's failure when the activity timed out, and only then", async () => {
-    const onTimeout = () => ApplicationFailure.create({ type: 'DepositExpired', message: 'no deposit', nonRetryable: true });
+    const onTimeout = () =>
+      ApplicationFailure.create({ type: 'DepositExpired', message: 'no deposit', nonRetryable: true });
     const { status, step } = trackStatus<Status>({ stage: 'sending' }, statusQuery);
     const timeout = activityFailure(new TimeoutFailure('timed out', undefined, TimeoutType.START_TO_CLOSE));
     await expect(step(() => Promise.reject(timeout), onTimeout)).rejects.toMatchObject({ type: 'DepositExpired' });
     expect(status).toEqual({ stage: 'failed', failure: { type: 'DepositExpired', message: 'no deposit' } });
     const other = trackStatus<Status>({ stage: 'sending' }, statusQuery);
-    await expect(other.step(() => Promise.reject(new Error('boom')), onTimeout)).rejects.toMatchObject({ type: 'Error', message: 'boom' });
+    await expect(other.step(() => Promise.reject(new Error('boom')), onTimeout)).rejects.toMatchObject({
+      type: 'Error',
+      message: 'boom',
+    });
   });
 });

@@ -8,18 +8,33 @@ import { ActivityFailure, ApplicationFailure, RetryState, TimeoutFailure, Timeou
 import { FailureTypes } from '../../../domain/failure-types';
 import { isTimeout } from '../../../workflows/failures';
 
-const activityFailure = (cause: Error) => new ActivityFailure('failed', 'awaitCardholderReview', '1', RetryState.TIMEOUT, 'id', cause);
+const activityFailure = (cause: Error) =>
+  new ActivityFailure('failed', 'awaitCardholderReview', '1', RetryState.TIMEOUT, 'id', cause);
 
 it('counts a schedule-to-close timeout as the deadline', () => {
-  expect(isTimeout(activityFailure(new TimeoutFailure('timed out', undefined, TimeoutType.SCHEDULE_TO_CLOSE)))).toBe(true);
+  expect(isTimeout(activityFailure(new TimeoutFailure('timed out', undefined, TimeoutType.SCHEDULE_TO_CLOSE)))).toBe(
+    true,
+  );
 });
 
 it('counts a last StillWaiting (retry declined past the deadline) as the deadline', () => {
-  expect(isTimeout(activityFailure(ApplicationFailure.create({ type: FailureTypes.stillWaiting, message: 'still waiting' })))).toBe(true);
+  expect(
+    isTimeout(
+      activityFailure(ApplicationFailure.create({ type: FailureTypes.stillWaiting, message: 'still waiting' })),
+    ),
+  ).toBe(true);
 });
 
 it('does not count other failures, or a bare StillWaiting outside an activity failure', () => {
-  expect(isTimeout(activityFailure(ApplicationFailure.create({ type: 'ProviderValidationError', message: 'bad', nonRetryable: true })))).toBe(false);
-  expect(isTimeout(ApplicationFailure.create({ type: FailureTypes.stillWaiting, message: 'still waiting' }))).toBe(false);
+  expect(
+    isTimeout(
+      activityFailure(
+        ApplicationFailure.create({ type: 'ProviderValidationError', message: 'bad', nonRetryable: true }),
+      ),
+    ),
+  ).toBe(false);
+  expect(isTimeout(ApplicationFailure.create({ type: FailureTypes.stillWaiting, message: 'still waiting' }))).toBe(
+    false,
+  );
   expect(isTimeout(new Error('boom'))).toBe(false);
 });
