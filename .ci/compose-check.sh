@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Validates docker-compose.yml (issue #6): the default services and the `staging` profile, with
+# Validates docker-compose.yml: the default services and the `staging` profile, with
 # the example settings (deploy/compose.env.example) and with the staging settings
 # (deploy/staging.env). Installs Debian's docker-compose when it is missing (needs root and apt).
 # No Docker daemon is needed: `config` only parses, interpolates and checks the file.

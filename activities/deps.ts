@@ -22,7 +22,7 @@ export type ProviderPort = Pick<
   | 'getAccount'
   | 'transferFunds'
   | 'listLedgerEntries'
-  // Card lifecycle (issue #5): activation, work orders, card operations, accounts, wallet.
+  // Card lifecycle: activation, work orders, card operations, accounts, wallet.
   | 'listCard3dsRecords'
   | 'activatePhysicalCard'
   | 'uploadFile'

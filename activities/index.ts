@@ -4,15 +4,23 @@
  * (`proxyActivities<CardflowActivities>`).
  */
 import { createAccountActivities } from './accounts';
+import { createActivationActivities } from './activation';
+import { createCardOperationActivities } from './card-operations';
 import { createCardActivities } from './cards';
 import { createCardholderActivities } from './cardholders';
 import type { ActivityDeps } from './deps';
-import { createLifecycleActivities } from './lifecycle';
 import { createOnboardingActivities } from './onboarding';
+import { createTransferActivities } from './transfers';
+import { createWalletActivities } from './wallet';
+import { createWorkOrderActivities } from './work-orders';
 
 export type { ActivityDeps, ActivityLogger, ProviderPort } from './deps';
 export type * from './types';
-export type * from './lifecycle';
+export type { ActivationCodeRef, ActivationOutcome } from './activation';
+export type { CardStatusView } from './card-operations';
+export type { TransferAccounts } from './transfers';
+export type { DepositAddress, WalletDeposit } from './wallet';
+export type { WorkOrderState } from './work-orders';
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -20,7 +28,11 @@ export function createActivities(deps: ActivityDeps) {
     ...createCardholderActivities(deps),
     ...createAccountActivities(deps),
     ...createOnboardingActivities(deps),
-    ...createLifecycleActivities(deps),
+    ...createActivationActivities(deps),
+    ...createWorkOrderActivities(deps),
+    ...createCardOperationActivities(deps),
+    ...createTransferActivities(deps),
+    ...createWalletActivities(deps),
   };
 }
 

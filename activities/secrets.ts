@@ -7,7 +7,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { KeyInput } from '../api/keys';
 import { decryptSensitive, encryptSensitive } from '../api/sensitive';
-import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
+import { FailureTypes } from '../domain/failure-types';
 
 /** What a backend calls before starting a workflow that needs a PIN: seal it with the merchant public key. */
 export function sealPin(pin: string, merchantPublicKey: KeyInput): string {
@@ -19,7 +19,7 @@ export function openSealed(sealed: string, merchantPrivateKey: KeyInput | undefi
   if (merchantPrivateKey === undefined) {
     throw ApplicationFailure.nonRetryable(
       `${what}: the worker has no merchant private key (ActivityDeps.merchantPrivateKey)`,
-      LifecycleFailureTypes.sealedSecretInvalid,
+      FailureTypes.sealedSecretInvalid,
     );
   }
   try {
@@ -27,7 +27,7 @@ export function openSealed(sealed: string, merchantPrivateKey: KeyInput | undefi
   } catch {
     throw ApplicationFailure.nonRetryable(
       `${what}: cannot be opened with the merchant private key`,
-      LifecycleFailureTypes.sealedSecretInvalid,
+      FailureTypes.sealedSecretInvalid,
     );
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue #4, section 7): figures printed, nothing asserted. Everything on loopback:
+ * `npm run bench`: figures printed, nothing asserted. Everything on loopback:
  * a Temporal dev server this run starts (in memory, free port), the sandbox, the webhook receiver
  * and workers in this process. Bounded in count and time; sizes through the environment:
  *

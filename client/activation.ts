@@ -1,5 +1,5 @@
 /**
- * Physical card activation for backend services (issue #5, section 1), workflow
+ * Physical card activation for backend services, workflow
  * `physicalCardActivation`, id `activation-<cardNo>` (one activation per card; a repeated start
  * returns the existing execution, client/start.ts).
  *

@@ -1,5 +1,5 @@
 /**
- * The long-lived card workflow for backend services (issue #5, section 4): `cardEntity`, id
+ * The long-lived card workflow for backend services: `cardEntity`, id
  * `card-<cardNo>` (domain/card-entity.ts). Freeze, unfreeze, PIN change and deposit go through its
  * validated Updates, sent with Update-with-Start (conflict policy USE_EXISTING): the first
  * operation on a card starts its workflow, later ones reach the running one (also after it

@@ -1,6 +1,6 @@
 /**
- * Standalone freeze, unfreeze and PIN change workflows for backend services (issue #5, section
- * 4): `cardFreeze`, `cardUnfreeze`, `cardPinUpdate`, id `card-<kind>-<cardNo>-<requestRef>`
+ * Standalone freeze, unfreeze and PIN change workflows for backend services:
+ * `cardFreeze`, `cardUnfreeze`, `cardPinUpdate`, id `card-<kind>-<cardNo>-<requestRef>`
  * (domain/card-operations.ts). The caller's `requestRef` is the idempotency key (client/start.ts).
  * A card with a running card entity (client/card-entity.ts) is better served by its Updates,
  * which serialize operations on the card; these are for one-off operations.

@@ -21,7 +21,6 @@ export {
   type StartedOnboarding,
 } from './onboarding';
 export { watchProgress, watchWorkflow, type WatchOptions, type WatchResult, type WatchTarget } from './progress';
-export { describeProgress, describeResult, workflowUiUrl } from './format';
 export { InvalidInputError, parseCardholderCorrection, parseOnboardingInput } from './validation';
 export { startOnce, type StartOptions, type Started } from './start';
 export { MERCHANT_PUBLIC_KEY_ENV, MerchantKeyError, merchantPublicKeyFromEnv, sealPinForWorkflow } from './sealing';
@@ -101,4 +100,4 @@ export {
   type StatusView,
   type WorkflowStatusLine,
 } from './workflow-status';
-export * from './lifecycle-format';
+export * from './describe';

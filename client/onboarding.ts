@@ -1,5 +1,5 @@
 /**
- * Typed functions a backend service calls to run customer onboardings (issue #4, section 4).
+ * Typed functions a backend service calls to run customer onboardings.
  *
  * Idempotency: the workflow id is `onboarding-<customerRef>`, started with
  * `workflowIdConflictPolicy: 'FAIL'` and `workflowIdReusePolicy: 'REJECT_DUPLICATE'`. A second start

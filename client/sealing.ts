@@ -1,6 +1,6 @@
 /**
- * Sealing a clear PIN before it goes anywhere near Temporal (issue #5, section 1: the PIN never
- * appears in clear in workflow history or logs). The client encrypts it with the merchant's RSA
+ * Sealing a clear PIN before it goes anywhere near Temporal (the PIN never appears in clear
+ * in workflow history or logs). The client encrypts it with the merchant's RSA
  * public key, exactly as the provider encrypts sensitive data (`encryptSensitive`,
  * api/sensitive.ts); only the worker's activity opens it with the merchant private key.
  *

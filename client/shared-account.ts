@@ -1,5 +1,5 @@
 /**
- * Shared (MARGIN) account creation for backend services (issue #5, section 2), workflow
+ * Shared (MARGIN) account creation for backend services, workflow
  * `sharedAccount`, id `shared-account-<accountName>` (domain/shared-account.ts). The provider's
  * create takes no merchantOrderNo, so the name is the key: a repeated start returns the first
  * execution, and the workflow itself reuses an existing MARGIN account of that name.

@@ -1,5 +1,5 @@
 /**
- * Fund transfers for backend services (issue #5, section 2), workflow `fundTransfer`, id
+ * Fund transfers for backend services, workflow `fundTransfer`, id
  * `transfer-<transferRef>`: TRANSFER moves WALLET → MARGIN, COLLECTION MARGIN → WALLET (spec:
  * /account/transfer). The caller's `transferRef` is the idempotency key: a second start with the
  * same reference returns the first execution (client/start.ts), and the merchantOrderNo derived

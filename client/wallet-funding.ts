@@ -1,5 +1,5 @@
 /**
- * Wallet funding for backend services (issue #5, section 3), workflow `walletFunding`, id
+ * Wallet funding for backend services, workflow `walletFunding`, id
  * `funding-<fundingRef>`: the workflow reuses or creates the coin's deposit address, waits for the
  * on-chain deposit, then optionally transfers the credit to a MARGIN account and deposits it to a
  * card. The caller's `fundingRef` is the idempotency key (client/start.ts); the address to pay is

@@ -21,7 +21,7 @@ import {
 } from '../domain/physical-card-activation';
 import type { SharedAccountResult } from '../domain/shared-account';
 import { fundingStatusQuery, type WalletFundingResult, type WalletFundingStatus } from '../domain/wallet-funding';
-import { describeProgress, describeResult } from './format';
+import { describeProgress, describeResult } from './describe';
 import {
   describeActivationResult,
   describeActivationStatus,
@@ -34,7 +34,7 @@ import {
   describeSharedAccountResult,
   describeTransferResult,
   describeTransferStatus,
-} from './lifecycle-format';
+} from './describe';
 import type { WatchTarget } from './progress';
 
 /** One workflow type's status reading and rendering. */

@@ -4,7 +4,7 @@
  * this file may import only `@temporalio/common`.
  *
  * `encodeCommonAttributes` moves a failure's message and stack trace into an encoded payload,
- * which the payload codec then encrypts: rejection reasons can quote personal data (issue #6).
+ * which the payload codec then encrypts: rejection reasons can quote personal data.
  * The clear-text message left in the history is "Encoded failure".
  */
 import { DefaultFailureConverter } from '@temporalio/common';

@@ -1,6 +1,6 @@
 /**
  * AES-256-GCM payload encryption: what keeps card data and personal data out of Temporal's
- * histories, visibility store and backups (issue #6).
+ * histories, visibility store and backups.
  *
  * Each payload (metadata and data, as the protobuf `Payload`) is encrypted whole with the current
  * key and a random 12-byte IV; the result is a new payload with metadata

@@ -1,6 +1,6 @@
 /**
  * The codec server: lets an operator's Temporal Web UI (and `temporal --codec-endpoint`) show
- * decrypted payloads, while the Temporal service itself only ever stores ciphertext (issue #6).
+ * decrypted payloads, while the Temporal service itself only ever stores ciphertext.
  *
  * Contract (docs.temporal.io, "Codec Server setup"): `POST /encode` and `POST /decode` (also under
  * a namespace segment, `/{namespace}/decode`, for the CLI's endpoint templating), body and answer

@@ -1,5 +1,5 @@
 /**
- * `cardEntity`, the long-lived workflow of one card (issue #5, section 4), id `card-<cardNo>`:
+ * `cardEntity`, the long-lived workflow of one card, id `card-<cardNo>`:
  * serializes operations on the card through validated Updates (freeze, unfreeze, update PIN,
  * deposit, refresh), records authorization and fee events from webhooks, answers balance and
  * status by query, continues as new before its history grows large, and ends when the card is

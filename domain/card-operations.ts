@@ -1,5 +1,5 @@
 /**
- * Freeze, unfreeze and update PIN as workflows (issue #5, section 4): each sends its v2 operation
+ * Freeze, unfreeze and update PIN as workflows: each sends its v2 operation
  * with a merchantOrderNo derived from the workflow id (spec: /card/v2/freeze, /card/v2/unfreeze,
  * /card/physicalCard/updatePin) and waits for the operation record (types Freeze, UnFreeze,
  * update_pin) to succeed: webhook `card_transaction` first, polling as the fallback.

@@ -1,7 +1,8 @@
 /**
- * `ApplicationFailure.type` strings raised by cardflow's workflows and activities. Clients and
- * tests branch on these, never on messages or class names. Provider failures keep the provider
- * client's own `type` (`ProviderBusinessError`, `ProviderValidationError`, ... in api/errors.ts).
+ * Every `ApplicationFailure.type` cardflow's workflows and activities raise, in one registry.
+ * Clients and tests branch on these, never on messages or class names. Provider failures keep the
+ * provider client's own `type` (`ProviderBusinessError`, `ProviderValidationError`, ... in
+ * api/errors.ts).
  */
 export const FailureTypes = {
   /** A workflow input breaks a rule; the message names the field. Nothing was sent. */
@@ -22,5 +23,29 @@ export const FailureTypes = {
   orderNotFound: 'OrderNotFound',
   /** The card type named does not exist at the provider. */
   cardTypeNotFound: 'CardTypeNotFound',
+
+  // Cards and funds.
+  /** The card was cancelled (risk control, or a cancel operation); nothing more can run on it. */
+  cardCancelled: 'CardCancelled',
+  /** The card's status does not allow the operation (e.g. freeze a frozen card). Nothing was sent. */
+  operationNotAllowed: 'OperationNotAllowed',
+  /** No activation code record arrived for the card before the deadline. */
+  activationCodeTimeout: 'ActivationCodeTimeout',
+  /** The card did not reach Normal after activation within the deadline. */
+  activationNotConfirmed: 'ActivationNotConfirmed',
+  /** The on-chain deposit ended in `fail`; the message carries the provider's reason. Nothing was moved. */
+  depositFailed: 'DepositFailed',
+  /** No matching on-chain deposit reached success before the deadline. Nothing was moved. */
+  depositExpired: 'DepositExpired',
+  /** The transfer was sent but its ledger entries could not be found (should not happen; operator check). */
+  transferNotInLedger: 'TransferNotInLedger',
+  /** A sealed secret (PIN, activation code) could not be opened with the merchant key. */
+  sealedSecretInvalid: 'SealedSecretInvalid',
+
+  // The physical card path of an onboarding.
+  /** An `activateCard` Update sent when none can be taken (not a physical card, or one already accepted). */
+  activationNotExpected: 'ActivationNotExpected',
+  /** No `activateCard` Update arrived before the delivery deadline; the card stays un_activated. */
+  deliveryDeadlineExceeded: 'DeliveryDeadlineExceeded',
 } as const;
 export type FailureType = (typeof FailureTypes)[keyof typeof FailureTypes];

@@ -1,5 +1,5 @@
 /**
- * `fundTransfer` (issue #5, section 2): TRANSFER moves WALLET → MARGIN (ledger bizType
+ * `fundTransfer`: TRANSFER moves WALLET → MARGIN (ledger bizType
  * fund_transfer), COLLECTION moves MARGIN → WALLET (fund_collection) (spec: /account/transfer).
  *
  * The operation answers only `true`, so the workflow confirms the movement in the ledger

@@ -1,5 +1,5 @@
 /**
- * Where an onboarding's first money comes from (issue #5, section 5), input field `funding`:
+ * Where an onboarding's first money comes from, input field `funding`:
  *
  * - `merchant_wallet` (default): the merchant WALLET (or `accountId`) pays card fee and deposits,
  *   as before.

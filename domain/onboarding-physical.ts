@@ -1,5 +1,5 @@
 /**
- * The physical card path of `customerOnboarding` (issue #5, section 5): the printed card number
+ * The physical card path of `customerOnboarding`: the printed card number
  * goes to create card (spec: Endpoints, createCard `cardNumber` "required for a physical card"),
  * the card is then `un_activated` until it reaches the customer, and the backend says so with
  * the `activateCard` Workflow Update carrying the activation request (or gives the request up
@@ -73,14 +73,6 @@ export const activateCardUpdate = defineUpdate<ActivateCardAccepted, [Onboarding
 
 /** How long an onboarding waits for the card to reach the customer (the `activateCard` Update); default 60 days. */
 export const DEFAULT_DELIVERY_DEADLINE_MS = 60 * 24 * 60 * 60 * 1000;
-
-/** `ApplicationFailure.type`s of the physical path. */
-export const PhysicalOnboardingFailureTypes = {
-  /** An `activateCard` Update sent when none can be taken (not a physical card, or one already accepted). */
-  activationNotExpected: 'ActivationNotExpected',
-  /** No `activateCard` Update arrived before the delivery deadline; the card stays un_activated. */
-  deliveryDeadlineExceeded: 'DeliveryDeadlineExceeded',
-} as const;
 
 /** ISO/IEC 7812 check digit (Luhn). */
 export function isLuhnValid(digits: string): boolean {

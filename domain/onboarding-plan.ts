@@ -1,6 +1,5 @@
 /**
- * Everything an onboarding checks against the card type before anything is sent (issue #4,
- * section 2; issue #5, section 5), as one pure function the workflow and the unit tests share:
+ * Everything an onboarding checks against the card type before anything is sent, as one pure function the workflow and the unit tests share:
  * the holder, the initial deposit at creation or after it, the physical card fields and the
  * funding source. Balances are checked afterwards, against the accounts read for the plan.
  */

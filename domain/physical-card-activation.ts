@@ -1,5 +1,5 @@
 /**
- * `physicalCardActivation` (issue #5, section 1), workflow id `activation-<cardNo>`:
+ * `physicalCardActivation`, workflow id `activation-<cardNo>`:
  *
  * - route `activation_code`: wait for the card's `activation_code` 3DS record (query
  *   third3dsTransaction, or a `card_3ds` webhook), then activate with the holder's 6-digit PIN and

@@ -1,5 +1,5 @@
 /**
- * `sharedAccount` (issue #5, section 2): create a shared (MARGIN) account idempotently, workflow
+ * `sharedAccount`: create a shared (MARGIN) account idempotently, workflow
  * id `shared-account-<accountName>`. The provider's create takes no merchantOrderNo (spec:
  * /account/create), so the activity first looks for a MARGIN account of the same name and creates
  * only when there is none; after an ambiguous outcome it looks again.

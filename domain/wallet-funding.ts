@@ -1,5 +1,5 @@
 /**
- * `walletFunding` (issue #5, section 3): fund from an on-chain deposit. Reuse or create the
+ * `walletFunding`: fund from an on-chain deposit. Reuse or create the
  * deposit address of the coin (only where the coin is enabled and takes deposits), wait for the v2
  * wallet transaction to reach success after its confirmations (webhook `wallet_transaction_v2`
  * where routed, polling otherwise), credit its receivedAmount (after platform fees), then

@@ -15,9 +15,9 @@ export const CUSTOMER_REF_MAX = 64;
 export const ONBOARDING_ID_PREFIX = 'onboarding-';
 
 /**
- * The steps a workflow runs as children; each names a child id suffix. An onboarding's
- * `transfer` (shared_account funding), `activation` (physical card) and `funding` (on_chain) are
- * issue #5's.
+ * The steps a workflow runs as children; each names a child id suffix: an onboarding's
+ * `cardholder`, `card` and `deposit`, and on its other paths `transfer` (shared_account funding),
+ * `activation` (physical card) and `funding` (on_chain).
  */
 export const CHILD_STEPS = ['cardholder', 'card', 'deposit', 'transfer', 'activation', 'funding'] as const;
 export type ChildStep = (typeof CHILD_STEPS)[number];

@@ -8,7 +8,7 @@ export const WorkflowTypes = {
   cardholderOnboarding: 'cardholderOnboarding',
   cardIssuance: 'cardIssuance',
   cardDeposit: 'cardDeposit',
-  // Card lifecycle (issue #5).
+  // Card lifecycle.
   physicalCardActivation: 'physicalCardActivation',
   fundTransfer: 'fundTransfer',
   sharedAccount: 'sharedAccount',
@@ -26,7 +26,7 @@ export const Flows = {
   cardholder: 'cardholder',
   cardIssuance: 'card_issuance',
   cardDeposit: 'card_deposit',
-  // Card lifecycle (issue #5).
+  // Card lifecycle.
   cardActivation: 'card_activation',
   fundTransfer: 'fund_transfer',
   sharedAccount: 'shared_account',

@@ -1,6 +1,6 @@
 /**
  * Seeded randomness for the sandbox: the same seed gives the same ids, card numbers and
- * outcomes, so a failing run can be replayed (issue #3, "reproducible from a seed").
+ * outcomes, so a failing run can be replayed.
  */
 
 /** mulberry32: a small, fast 32-bit PRNG; returns floats in [0, 1). */

@@ -7,7 +7,7 @@
  * (`domain/search-attributes.ts`). It runs detached; a pid file lets a later `stop` find it.
  *
  * Its Web UI decodes payloads through the embedded codec server (`--ui-codec-endpoint`, default
- * `codec/embedded.ts`'s `http://127.0.0.1:8888`, issue #6): `npm start` runs that codec server; on
+ * `codec/embedded.ts`'s `http://127.0.0.1:8888`): `npm start` runs that codec server; on
  * its own, `npm run codec-server` does. A dev server started without the endpoint (an older
  * checkout) is reported as such by {@link DevServerInfo.uiCodecEndpoint}; restart it to change it.
  */

@@ -9,7 +9,7 @@
  * Ctrl-C, when everything stops in reverse order (the dev server only if this run started it).
  *
  * Every Temporal client and the worker share one data converter (`codec/data-converter.ts`):
- * payloads and failure messages reach Temporal encrypted (issue #6), with CARDFLOW_CODEC_KEYS(_FILE)
+ * payloads and failure messages reach Temporal encrypted, with CARDFLOW_CODEC_KEYS(_FILE)
  * or, outside production, the dev key of `.data/codec/dev-keys.json`. Progress lines for people
  * go to stdout as plain text; machine events (webhook deliveries, codec server requests, the
  * Temporal SDK's warnings) are JSON lines on stderr (`logging/logger.ts`, CARDFLOW_LOG_LEVEL).
@@ -39,7 +39,7 @@ import path from 'node:path';
 import { type ProviderConfig, loadProviderConfig } from '../api/config';
 import { createProviderClient } from '../api/client';
 import { connectTemporalClient, type TemporalClientHandle } from '../client/connection';
-import { describeProgress, describeResult, workflowUiUrl } from '../client/format';
+import { describeProgress, describeResult, workflowUiUrl } from '../client/describe';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { startEmbeddedCodecServer } from '../codec/embedded';
 import { awaitResult, startOnboarding } from '../client/onboarding';

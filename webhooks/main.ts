@@ -8,7 +8,7 @@
  * | CARDFLOW_WEBHOOK_PORT | default 4100 |
  * | CARDFLOW_WEBHOOK_DATA_DIR | delivery log directory, default `.data/webhooks` |
  * | TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY ... | see `client/connection.ts` |
- * | CARDFLOW_CODEC_KEYS or CARDFLOW_CODEC_KEYS_FILE | payload keys (issue #6): the signals it sends carry provider records, so they are encrypted like every payload; required when NODE_ENV=production |
+ * | CARDFLOW_CODEC_KEYS or CARDFLOW_CODEC_KEYS_FILE | payload keys: the signals it sends carry provider records, so they are encrypted like every payload; required when NODE_ENV=production |
  * | CARDFLOW_LOG_LEVEL | `trace` ... `error`, default `info`; JSON lines on stderr (`logging/logger.ts`) |
  *
  * SIGINT / SIGTERM stop accepting, finish the deliveries in progress, and exit.

@@ -1,5 +1,5 @@
 /**
- * The webhook receiver (issue #4, section 3): an HTTP endpoint the provider POSTs events to.
+ * The webhook receiver: an HTTP endpoint the provider POSTs events to.
  *
  * For each delivery: read the raw body (capped), verify `X-WSB-SIGNATURE` with the platform public
  * key over those exact bytes (401 and nothing forwarded when it fails), drop a repeat of an

@@ -1,7 +1,7 @@
 /**
  * Routing, as pure functions: which running workflows own a webhook event.
  *
- * No in-memory routing table (issue #4, section 3): owners are found through Temporal visibility on
+ * No in-memory routing table: owners are found through Temporal visibility on
  * the search attributes the workflows set (`domain/search-attributes.ts`), which survives any
  * restart of the receiver. Only running executions are asked: a finished workflow cannot act on an
  * event, and an event nobody owns is acknowledged and recorded, not failed (provider-notes, Webhooks).

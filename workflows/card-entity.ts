@@ -52,17 +52,16 @@ import {
 } from '../domain/card-operations';
 import { providerEventKey } from '../domain/event-identity';
 import { FailureTypes } from '../domain/failure-types';
-import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { providerEventSignal, type ProviderEvent } from '../domain/provider-event';
 import { childStartAttributes, type StartAttributes } from '../domain/start-attributes';
 import { Flows, WorkflowTypes } from '../domain/workflow-types';
 import { runCardOperation } from './card-operations';
-import { failIssues, failWith, summarize } from './failures';
-import { EventInbox } from './inbox';
-import { cardOperationWait, providerCalls } from './profiles';
-import { text } from './record-inbox';
-import { Attributes, isChild } from './search';
+import { failIssues, failWith, summarize } from './support/failures';
+import { EventInbox } from './support/inbox';
+import { cardOperationWait, providerCalls } from './support/profiles';
+import { text } from './support/record-inbox';
+import { Attributes, isChild } from './support/search';
 
 export const DEFAULT_MAX_HISTORY_EVENTS = 2000;
 export const DEFAULT_REFRESH_INTERVAL_MS = 6 * 60 * 60 * 1000;
@@ -181,7 +180,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     pending += 1;
     try {
       await condition(() => serving === ticket);
-      if (cancelled) throw failWith(LifecycleFailureTypes.cardCancelled, `card ${cardNo} is cancelled`);
+      if (cancelled) throw failWith(FailureTypes.cardCancelled, `card ${cardNo} is cancelled`);
       return await work();
     } catch (error) {
       const summary = summarize(error);
@@ -209,13 +208,13 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
       ]);
     }
     if (state.completed[requestId] || requestId in running) return;
-    if (cancelled) throw failWith(LifecycleFailureTypes.cardCancelled, `card ${cardNo} is cancelled`);
+    if (cancelled) throw failWith(FailureTypes.cardCancelled, `card ${cardNo} is cancelled`);
     if (kind === 'deposit') return;
     const issues = cardOperationInputIssues(kind, { cardNo, ...extra });
     if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
     if (projected !== undefined && !CARD_OPERATION_FROM[kind].includes(projected)) {
       throw failWith(
-        LifecycleFailureTypes.operationNotAllowed,
+        FailureTypes.operationNotAllowed,
         `card ${cardNo} is (or will be) ${projected}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`,
       );
     }

@@ -17,12 +17,12 @@ import { planCardCreation } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { physicalCardIssues } from '../domain/onboarding-physical';
-import { failed, failIssues, failWith } from './failures';
-import { EventInbox } from './inbox';
-import { cardOperationWait, providerCalls } from './profiles';
-import { Attributes, isChild } from './search';
-import { trackStatus } from './tracked-status';
-import { waitForCardOperation } from './waits';
+import { failed, failIssues, failWith } from './support/failures';
+import { EventInbox } from './support/inbox';
+import { cardOperationWait, providerCalls } from './support/profiles';
+import { Attributes, isChild } from './support/search';
+import { trackStatus } from './support/tracked-status';
+import { waitForCardOperation } from './support/waits';
 
 export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuanceResult> {
   const info = workflowInfo();

@@ -16,16 +16,15 @@ import {
   type CardOperationStatus,
 } from '../domain/card-operations';
 import { FailureTypes } from '../domain/failure-types';
-import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
 import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import type { WaitProfile } from '../domain/wait-profile';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith, summarize } from './failures';
-import { EventInbox } from './inbox';
-import { cardOperationWait, providerCalls } from './profiles';
-import { Attributes, isChild, type StartedWith } from './search';
-import { trackStatus } from './tracked-status';
-import { waitForCardOperation } from './waits';
+import { failIssues, failWith, summarize } from './support/failures';
+import { EventInbox } from './support/inbox';
+import { cardOperationWait, providerCalls } from './support/profiles';
+import { Attributes, isChild, type StartedWith } from './support/search';
+import { trackStatus } from './support/tracked-status';
+import { waitForCardOperation } from './support/waits';
 
 export interface CardOperationStep {
   kind: CardOperationKind;
@@ -80,7 +79,7 @@ async function cardOperationWorkflow(
     if (!CARD_OPERATION_FROM[kind].includes(card.status) || card.blocked) {
       fail(
         failWith(
-          LifecycleFailureTypes.operationNotAllowed,
+          FailureTypes.operationNotAllowed,
           `card ${input.cardNo} is ${card.blocked ? 'blocked' : card.status}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`,
         ),
       );

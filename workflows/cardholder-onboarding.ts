@@ -23,12 +23,12 @@ import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { orderNosKey } from '../domain/start-attributes';
 import type { CardType } from '../api/schemas/card-type';
-import { failed, failIssues, failWith, isTimeout, summarize } from './failures';
-import { EventInbox } from './inbox';
-import { providerCalls, reviewWait } from './profiles';
-import { Attributes, isChild } from './search';
-import { trackStatus } from './tracked-status';
-import { waitForReview } from './waits';
+import { failed, failIssues, failWith, isTimeout, summarize } from './support/failures';
+import { EventInbox } from './support/inbox';
+import { providerCalls, reviewWait } from './support/profiles';
+import { Attributes, isChild } from './support/search';
+import { trackStatus } from './support/tracked-status';
+import { waitForReview } from './support/waits';
 
 /** Why corrected data cannot be used: the field and the rule, never the value. */
 function correctionIssues(

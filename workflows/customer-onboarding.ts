@@ -25,19 +25,20 @@ import {
   type OnboardingStage,
 } from '../domain/customer-onboarding';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
-import { DEFAULT_DELIVERY_DEADLINE_MS, PhysicalOnboardingFailureTypes } from '../domain/onboarding-physical';
+import { FailureTypes } from '../domain/failure-types';
+import { DEFAULT_DELIVERY_DEADLINE_MS } from '../domain/onboarding-physical';
 import type { PhysicalCardActivationResult } from '../domain/physical-card-activation';
 import { providerEventSignal } from '../domain/provider-event';
 import type { StartAttributes } from '../domain/start-attributes';
 import { DEPOSIT_CLOCK_SKEW_MS, type WalletFundingResult } from '../domain/wallet-funding';
 import { childWorkflowId } from '../domain/workflow-ids';
 import { Flows, WorkflowTypes } from '../domain/workflow-types';
-import { failWith, propagate, summarize } from './failures';
-import { runChild } from './onboarding-children';
-import { DepositStatusTracker, runOnChainFunding, transferToSharedAccount } from './onboarding-funding';
-import { ActivationGate, runActivation } from './onboarding-physical';
-import { validateOnboarding } from './onboarding-validation';
-import { Attributes } from './search';
+import { failWith, propagate, summarize } from './support/failures';
+import { runChild } from './support/children';
+import { DepositStatusTracker, runOnChainFunding, transferToSharedAccount } from './onboarding/funding';
+import { ActivationGate, runActivation } from './onboarding/physical';
+import { validateOnboarding } from './onboarding/validation';
+import { Attributes } from './support/search';
 
 export async function customerOnboarding(input: OnboardingInput): Promise<OnboardingResult> {
   const info = workflowInfo();
@@ -190,7 +191,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       if (!(await gate.arrived(deadlineMs))) {
         fail(
           failWith(
-            PhysicalOnboardingFailureTypes.deliveryDeadlineExceeded,
+            FailureTypes.deliveryDeadlineExceeded,
             `no activateCard request within ${Math.round(deadlineMs / 1000)} s of creating card ${cardNo}; it stays un_activated`,
           ),
         );
@@ -198,7 +199,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       delete progress.activation?.deadlineAt;
     }
     const request = input.activation ?? gate.request;
-    if (!request) return fail(failWith(PhysicalOnboardingFailureTypes.activationNotExpected, 'no activation request'));
+    if (!request) return fail(failWith(FailureTypes.activationNotExpected, 'no activation request'));
     enter('activating', true, { cardNo });
     activation = await child(() =>
       runActivation({ workflowId: activationId, cardNo, request, customerRef: input.customerRef, wait: input.wait }),

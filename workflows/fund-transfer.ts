@@ -19,13 +19,12 @@ import {
   type FundTransferResult,
   type FundTransferStatus,
 } from '../domain/fund-transfer';
-import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
 import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith } from './failures';
-import { cardOperationWait, longPollCalls, pollSettings, providerCalls } from './profiles';
-import { Attributes, isChild, type StartedWith } from './search';
-import { trackStatus } from './tracked-status';
+import { failIssues, failWith } from './support/failures';
+import { cardOperationWait, longPollCalls, pollSettings, providerCalls } from './support/profiles';
+import { Attributes, isChild, type StartedWith } from './support/search';
+import { trackStatus } from './support/tracked-status';
 
 /** How long the ledger may take to show a committed transfer. */
 const LEDGER_DEADLINE_MS = 60 * 60 * 1000;
@@ -78,7 +77,7 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
       }),
     () =>
       failWith(
-        LifecycleFailureTypes.transferNotInLedger,
+        FailureTypes.transferNotInLedger,
         `transfer ${merchantOrderNo} was sent but its ledger entries did not appear`,
       ),
   );
@@ -86,7 +85,7 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
     if (cmp(leg.amount, input.amount) !== 0) {
       fail(
         failWith(
-          LifecycleFailureTypes.transferNotInLedger,
+          FailureTypes.transferNotInLedger,
           `transfer ${merchantOrderNo}: ledger entry ${leg.txId} of account ${leg.accountId} is ${leg.amount}, not ${input.amount}`,
         ),
       );

@@ -3,7 +3,7 @@ export { customerOnboarding } from './customer-onboarding';
 export { cardholderOnboarding } from './cardholder-onboarding';
 export { cardIssuance } from './card-issuance';
 export { cardDeposit } from './card-deposit';
-// Card lifecycle (issue #5).
+// Card lifecycle.
 export { physicalCardActivation } from './physical-card-activation';
 export { fundTransfer } from './fund-transfer';
 export { sharedAccount } from './shared-account';

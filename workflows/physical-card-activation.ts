@@ -6,9 +6,8 @@
  * activity, so their cost does not grow with their length.
  */
 import { workflowInfo } from '@temporalio/workflow';
-import type { ActivationCodeRef, WorkOrderState } from '../activities/lifecycle';
+import type { ActivationCodeRef, WorkOrderState } from '../activities';
 import { FailureTypes } from '../domain/failure-types';
-import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
 import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import {
   ACTIVATION_STEPS,
@@ -21,12 +20,12 @@ import {
   type PhysicalCardActivationStatus,
 } from '../domain/physical-card-activation';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith } from './failures';
-import { cardOperationWait, longPollCalls, pollSettings, providerCalls, reviewWait } from './profiles';
-import { numeric, RecordInbox, text } from './record-inbox';
-import { Attributes, isChild, type StartedWith } from './search';
-import { trackStatus } from './tracked-status';
-import { raceSignalAndPoll } from './waits';
+import { failIssues, failWith } from './support/failures';
+import { cardOperationWait, longPollCalls, pollSettings, providerCalls, reviewWait } from './support/profiles';
+import { numeric, RecordInbox, text } from './support/record-inbox';
+import { Attributes, isChild, type StartedWith } from './support/search';
+import { trackStatus } from './support/tracked-status';
+import { raceSignalAndPoll } from './support/waits';
 
 const FINAL = ['success', 'fail'];
 /** How long the card may take to show Normal once activation is accepted. */
@@ -69,7 +68,7 @@ export async function physicalCardActivation(
     if (card.status !== 'un_activated')
       fail(
         failWith(
-          LifecycleFailureTypes.operationNotAllowed,
+          FailureTypes.operationNotAllowed,
           `card ${cardNo} is ${card.status}; only an un_activated card can be activated`,
         ),
       );
@@ -98,7 +97,7 @@ export async function physicalCardActivation(
         raceSignalAndPoll(codeFromEvent, () => codeCalls.awaitActivationCode({ cardNo, poll: pollSettings(slowWait) })),
       () =>
         failWith(
-          LifecycleFailureTypes.activationCodeTimeout,
+          FailureTypes.activationCodeTimeout,
           `no activation code arrived for card ${cardNo} before the deadline`,
         ),
     );
@@ -145,7 +144,7 @@ export async function physicalCardActivation(
           })),
         () =>
           failWith(
-            LifecycleFailureTypes.activationNotConfirmed,
+            FailureTypes.activationNotConfirmed,
             `card ${cardNo} did not become Normal after activation ${merchantOrderNo}`,
           ),
       );
@@ -168,7 +167,7 @@ export async function physicalCardActivation(
   if (card.status !== 'un_activated')
     fail(
       failWith(
-        LifecycleFailureTypes.operationNotAllowed,
+        FailureTypes.operationNotAllowed,
         `card ${cardNo} is ${card.status}; only an un_activated card can be activated`,
       ),
     );
@@ -226,7 +225,7 @@ export async function physicalCardActivation(
       () => raceSignalAndPoll(fromEvent, () => calls.awaitWorkOrder({ merchantOrderNo, poll: pollSettings(slowWait) })),
       () =>
         failWith(
-          LifecycleFailureTypes.activationNotConfirmed,
+          FailureTypes.activationNotConfirmed,
           `work order ${workOrder.orderNo} was not decided before the deadline`,
         ),
     );
@@ -247,7 +246,7 @@ export async function physicalCardActivation(
     () => confirmCalls.awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(quickWait) }),
     () =>
       failWith(
-        LifecycleFailureTypes.activationNotConfirmed,
+        FailureTypes.activationNotConfirmed,
         `card ${cardNo} did not become Normal after work order ${workOrder.orderNo}`,
       ),
   );

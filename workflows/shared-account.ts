@@ -2,9 +2,9 @@
 import { FailureTypes } from '../domain/failure-types';
 import type { SharedAccountInput, SharedAccountResult } from '../domain/shared-account';
 import { Flows } from '../domain/workflow-types';
-import { failWith } from './failures';
-import { providerCalls } from './profiles';
-import { Attributes, isChild, type StartedWith } from './search';
+import { failWith } from './support/failures';
+import { providerCalls } from './support/profiles';
+import { Attributes, isChild, type StartedWith } from './support/search';
 
 export async function sharedAccount(input: SharedAccountInput & StartedWith): Promise<SharedAccountResult> {
   const accountName = typeof input.accountName === 'string' ? input.accountName.trim() : '';

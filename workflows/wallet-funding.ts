@@ -5,13 +5,12 @@
  * `cardDeposit` child. Nothing moves unless the deposit succeeded.
  */
 import { executeChild, ParentClosePolicy, workflowInfo } from '@temporalio/workflow';
-import type { WalletDeposit } from '../activities/lifecycle';
+import type { WalletDeposit } from '../activities';
 import { cmp } from '../api/money';
 import type { CardDepositResult } from '../domain/card-deposit';
 import type { FieldIssue } from '../domain/cardholder-data';
 import { FailureTypes } from '../domain/failure-types';
 import { TRANSFER_STEP, type FundTransferResult } from '../domain/fund-transfer';
-import { LifecycleFailureTypes } from '../domain/lifecycle-failures';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { childStartAttributes, type StartAttributes } from '../domain/start-attributes';
 import {
@@ -26,12 +25,12 @@ import {
   type WalletFundingStatus,
 } from '../domain/wallet-funding';
 import { Flows, WorkflowTypes } from '../domain/workflow-types';
-import { failIssues, failWith } from './failures';
-import { cardOperationWait, longPollCalls, pollSettings, providerCalls } from './profiles';
-import { numeric, RecordInbox, text } from './record-inbox';
-import { Attributes, isChild, type StartedWith } from './search';
-import { trackStatus } from './tracked-status';
-import { raceSignalAndPoll } from './waits';
+import { failIssues, failWith } from './support/failures';
+import { cardOperationWait, longPollCalls, pollSettings, providerCalls } from './support/profiles';
+import { numeric, RecordInbox, text } from './support/record-inbox';
+import { Attributes, isChild, type StartedWith } from './support/search';
+import { trackStatus } from './support/tracked-status';
+import { raceSignalAndPoll } from './support/waits';
 
 const AMOUNT_RE = /^(0|[1-9]\d*)(\.\d+)?$/;
 const FINAL = ['success', 'fail'];
@@ -116,7 +115,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
     () => raceSignalAndPoll(fromEvent, () => calls.awaitWalletDeposit({ match, poll: pollSettings(profile) })),
     () =>
       failWith(
-        LifecycleFailureTypes.depositExpired,
+        FailureTypes.depositExpired,
         `no ${input.coinKey} deposit to ${address.address} succeeded within ${Math.round(deadlineMs / 1000)} s; nothing was moved`,
       ),
   );
@@ -125,7 +124,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   if (deposit.status === 'fail') {
     fail(
       failWith(
-        LifecycleFailureTypes.depositFailed,
+        FailureTypes.depositFailed,
         `deposit ${deposit.orderNo} failed: ${deposit.message ?? 'no reason given'}; nothing was moved`,
       ),
     );
@@ -133,7 +132,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   const credit = deposit.receivedAmount;
   status.receivedAmount = credit;
   if (cmp(credit, '0') <= 0)
-    fail(failWith(LifecycleFailureTypes.depositFailed, `deposit ${deposit.orderNo} credited nothing after fees`));
+    fail(failWith(FailureTypes.depositFailed, `deposit ${deposit.orderNo} credited nothing after fees`));
 
   const result: WalletFundingResult = {
     coinKey: address.coinKey,

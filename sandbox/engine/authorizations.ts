@@ -14,8 +14,8 @@
  */
 import { add, cmp, money, Money, sub } from '../../api/money';
 import { getCard } from './cards';
-import { cancelCard, overdraftStatement } from './cardOps';
-import { getCardType } from './cardTypes';
+import { cancelCard, overdraftStatement } from './card-operations';
+import { getCardType } from './card-types';
 import { paramError, stateError, notFound, type Ctx } from './context';
 import { collectFee, credit, debit, externalFlow, getAccount } from './ledger';
 import type { AuthFee, AuthTransaction, Card, ThreeDsRecord } from './state';

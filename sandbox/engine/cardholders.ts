@@ -6,10 +6,10 @@
  * returns the holder to admin review. Each change emits `card_holder` with the query record.
  */
 import { HONG_KONG, ID_TYPES_HONG_KONG, ID_TYPES_OTHER, isRestrictedRegion } from '../../api/rules';
-import type { CardTypeDef } from '../data/cardTypes';
+import type { CardTypeDef } from '../data/card-types';
 import { cityByCode, RESTRICTED_CITY_PARENTS, CITY_TREE } from '../data/cities';
 import { OCCUPATIONS } from '../data/occupations';
-import { getCardType } from './cardTypes';
+import { getCardType } from './card-types';
 import { notFound, paramError, stateError, type Ctx } from './context';
 import { reviewMagic } from './magic';
 import { page, byField, newestFirst } from './paging';

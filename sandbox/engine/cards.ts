@@ -7,9 +7,9 @@
  * create record succeeds; on failure the hold is released and the card ends in status fail.
  */
 import { add, cmp, depositFee, isWithin, scale } from '../../api/money';
-import type { CardTypeDef } from '../data/cardTypes';
+import type { CardTypeDef } from '../data/card-types';
 import { isLuhnValid } from '../random';
-import { getCardType } from './cardTypes';
+import { getCardType } from './card-types';
 import { notFound, paramError, stateError, type Ctx } from './context';
 import { captureHeld, collectFee, getAccount, hold, release, requireAvailable, walletAccount } from './ledger';
 import { operationOutcome } from './magic';

@@ -10,13 +10,13 @@ import { cmp, scale } from '../../api/money';
 import { paramError, type Ctx } from './context';
 import { authorize, issueActivationCode, issueThreeDs, settleByTradeNo } from './authorizations';
 import { decideReview } from './cardholders';
-import { blockCard, cancelCard, unblockCard, withdrawCard } from './cardOps';
+import { blockCard, cancelCard, unblockCard, withdrawCard } from './card-operations';
 import { getCard } from './cards';
 import { credit, externalFlow, getAccount, moneySnapshot, walletAccount } from './ledger';
 import { decideOperation } from './opflow';
 import { registerOrder, requireNewOrder } from './orders';
 import { creditWalletDeposit, withdrawWallet } from './wallet';
-import { decideWorkOrder } from './workOrders';
+import { decideWorkOrder } from './work-orders';
 import { operationWire } from './wire';
 
 /** Text of a string, number or LosslessNumber (helper bodies may come through lossless JSON). */

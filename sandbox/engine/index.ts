@@ -10,13 +10,13 @@ import {
   type SandboxEngineDeps,
   type UploadedFile,
 } from '../contract';
-import { CARD_TYPES } from '../data/cardTypes';
+import { CARD_TYPES } from '../data/card-types';
 import { COINS } from '../data/coins';
 import * as accounts from './accounts';
 import * as cardholders from './cardholders';
-import * as cardOps from './cardOps';
+import * as cardOps from './card-operations';
 import * as cards from './cards';
-import { listCardTypes } from './cardTypes';
+import { listCardTypes } from './card-types';
 import { createCtx, type Ctx } from './context';
 import { uploadFile } from './files';
 import { createHelpers } from './helpers';
@@ -26,7 +26,7 @@ import * as reference from './reference';
 import type { Req } from './request';
 import type { State } from './state';
 import * as wallet from './wallet';
-import * as workOrders from './workOrders';
+import * as workOrders from './work-orders';
 
 export interface SandboxEngineOptions {
   /** Opening balance of the merchant WALLET account (provider-notes: the sandbox starts funded). Default "100000.00". */

@@ -2,7 +2,7 @@
  * Everything the sandbox provider holds, in program types (money as decimal strings, ids as
  * digit strings, times as epoch ms). `wire.ts` turns records into the provider's wire shape.
  */
-import type { CardTypeDef } from '../data/cardTypes';
+import type { CardTypeDef } from '../data/card-types';
 import type { CoinDef } from '../data/coins';
 
 export type OpStatus = 'wait_process' | 'processing' | 'success' | 'fail';

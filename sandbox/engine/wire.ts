@@ -7,7 +7,7 @@
  */
 import { jsonNumber, type LosslessNumber } from '../../api/json';
 import { money } from '../../api/money';
-import type { CardTypeDef } from '../data/cardTypes';
+import type { CardTypeDef } from '../data/card-types';
 import type { CoinDef } from '../data/coins';
 import type { Ctx } from './context';
 import type {

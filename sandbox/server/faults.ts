@@ -1,5 +1,5 @@
 /**
- * Fault injection (issue #3, Test helpers): HTTP errors, added latency, responses dropped after
+ * Fault injection: HTTP errors, added latency, responses dropped after
  * the change was committed, and webhooks dropped, duplicated, reordered or delayed. Decisions
  * draw from a seeded PRNG, so a run is reproducible from its seed; a rate of 1 always fires.
  */

@@ -2,7 +2,7 @@
  * The request pipeline of the sandbox server, in the order the provider's checks imply:
  * route → method → body cap → X-WSB-API-KEY → X-WSB-SIGNATURE → JSON → request schema →
  * faults → engine → envelope. Every failure before the engine answers a signed failure
- * envelope and changes nothing (issue #3, Server and credentials; Bad input); nothing a
+ * envelope and changes nothing; nothing a
  * client sends can crash the server.
  */
 import { type KeyObject, timingSafeEqual } from 'node:crypto';

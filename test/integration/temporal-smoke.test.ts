@@ -19,7 +19,7 @@ import {
   testTemporalServer,
   uniqueTaskQueue,
   type TestClient,
-} from '../support/temporal-env';
+} from './support/temporal-env';
 
 const workflowsPath = require.resolve('../fixtures/workflows/greeting');
 // Bundling the workflow code and starting a Worker take seconds; `testTimeout` in a jest project

@@ -26,7 +26,7 @@ import {
   type Reply,
   type TestServer,
   startTestServer,
-} from '../../support/http-server';
+} from '../support/http-server';
 
 const merchant = generateRsaKeyPair(1024);
 const platform = generateRsaKeyPair(1024);

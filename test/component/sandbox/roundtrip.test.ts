@@ -1,7 +1,7 @@
 /**
  * Every operation of the registry, signed, through api/'s client, against the sandbox with its
- * real engine (issue #3, Tests: "for each of the 46 operations a signed round trip through api/
- * whose response passes the schema"). The client verifies the response signature and parses
+ * real engine: for each of the 46 operations a signed round trip through api/ whose
+ * response passes the schema. The client verifies the response signature and parses
  * `data` with the operation's record schema, so a resolved call is a passing round trip.
  * The examples run in order on one sandbox: later ones use what earlier ones created.
  */

@@ -1,6 +1,6 @@
 /**
  * The sandbox's HTTP shell around a stand-in engine: authentication, envelopes, signatures,
- * bad input, multipart, helpers and request faults (issue #3, sections 1, 5 and 6).
+ * bad input, multipart, helpers and request faults.
  */
 import { connect } from 'node:net';
 import { createProviderClient } from '../../../api/client';

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (issue #3, Webhooks; provider-notes, Webhooks): signed with the platform
+ * Webhook delivery: signed with the platform
  * key, verified by api/'s verifier, retried on the provider's schedule scaled on the sandbox
  * clock with one request id per event, and each webhook fault mode.
  */

@@ -7,13 +7,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { runCli } from '../../../client/cli';
+import { runCli } from '../../../client/cli/main';
 import { awaitResult, getProgress, startOnboarding, submitCorrection } from '../../../client/onboarding';
 import { watchProgress } from '../../../client/progress';
 import { InvalidInputError } from '../../../client/validation';
 import { onboardingWorkflowId } from '../../../domain';
-import { CARD_TYPES, FAST_WAIT, type Harness, startHarness } from '../workflows/harness';
-import { b2bHolder, uniqueEmail } from '../workflows/holders';
+import { CARD_TYPES, FAST_WAIT, type Harness, startHarness } from '../support/harness';
+import { b2bHolder, uniqueEmail } from '../support/holders';
 
 jest.setTimeout(120_000);
 

@@ -1,5 +1,5 @@
 /**
- * Proof of issue #6 (section 4), the values the B2B onboarding proof cannot reach: a B2C
+ * Proof that payloads never sit in clear in Temporal, for the values the B2B onboarding proof cannot reach: a B2C
  * onboarding (ID number), a physical card activation (PIN, activation code), and the real card
  * number and CVV of both cards as the provider holds them. With the shared data converter the
  * exported histories hold no personal value in clear and the codec gives them back; the clear
@@ -29,10 +29,10 @@ import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../../../sandbox
 import { plainJson } from '../../../webhooks/routing';
 import { startWebhookReceiver } from '../../../webhooks/receiver';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
-import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../../support/temporal-env';
+import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../support/temporal-env';
 import { b2cHolder } from '../../fixtures/holders';
-import { eventually, physicalCard } from '../lifecycle/support';
-import { FAST_WAIT } from '../workflows/harness';
+import { eventually, physicalCard } from '../support/card-harness';
+import { FAST_WAIT } from '../support/harness';
 import { decodedHistoryText, exportHistoryBytes, foundIn, holdsCvv } from './history-scan';
 
 const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);

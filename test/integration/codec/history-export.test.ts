@@ -1,5 +1,5 @@
 /**
- * Proof of issue #6: a full onboarding (cardholder review, card creation with its initial
+ * Proof that payloads never sit in clear in Temporal: a full onboarding (cardholder review, card creation with its initial
  * deposit) runs with the shared data converter; its exported histories, and those of its child
  * workflows, hold none of the personal or card values in clear, and decoding through the codec
  * gives them back; the card's number and CVV are in no history, not even decoded. The B2C holder
@@ -23,9 +23,9 @@ import { WorkflowTypes } from '../../../domain/workflow-types';
 import { startSandbox, ZERO_DELAYS } from '../../../sandbox';
 import { startWebhookReceiver } from '../../../webhooks/receiver';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
-import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../../support/temporal-env';
+import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../support/temporal-env';
 import { b2bHolder } from '../../fixtures/holders';
-import { CARD_TYPES, FAST_WAIT } from '../workflows/harness';
+import { CARD_TYPES, FAST_WAIT } from '../support/harness';
 import { decodedHistoryText, exportHistoryBytes, holdsCvv } from './history-scan';
 
 const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);

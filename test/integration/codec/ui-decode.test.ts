@@ -1,5 +1,5 @@
 /**
- * Proof of issue #6, operator side: the Temporal Web UI (the dev server's, in headless Chromium)
+ * Proof that operators still read payloads: the Temporal Web UI (the dev server's, in headless Chromium)
  * shows a full onboarding's input decoded through the codec server, while the Temporal service
  * holds only ciphertext. Runs on a dev server of its own, started with `--ui-codec-endpoint`.
  *
@@ -28,9 +28,9 @@ import { startSandbox, ZERO_DELAYS } from '../../../sandbox';
 import { resolveTemporalCli } from '../../../scripts/lib/temporal-cli';
 import { startWebhookReceiver } from '../../../webhooks/receiver';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
-import { uniqueTaskQueue } from '../../support/temporal-env';
+import { uniqueTaskQueue } from '../support/temporal-env';
 import { b2bHolder } from '../../fixtures/holders';
-import { CARD_TYPES, FAST_WAIT } from '../workflows/harness';
+import { CARD_TYPES, FAST_WAIT } from '../support/harness';
 import { freePort } from '../../../scripts/lib/free-port';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');

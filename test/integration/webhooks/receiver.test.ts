@@ -10,7 +10,7 @@ import { generateRsaKeyPair } from '../../../api/keys';
 import { WEBHOOK_ACK_BODY, buildSignedWebhook } from '../../../api/signing';
 import { CardflowCardNo, CardflowOrderNos } from '../../../domain/search-attributes';
 import { type HandledWebhook, type WebhookReceiver, startWebhookReceiver } from '../../../webhooks/receiver';
-import { type TestClient, connectTestClient, runWithWorker } from '../../support/temporal-env';
+import { type TestClient, connectTestClient, runWithWorker } from '../support/temporal-env';
 import { type eventSink, receivedEventsQuery } from './event-sink.workflow';
 
 jest.setTimeout(120_000);

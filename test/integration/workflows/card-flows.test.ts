@@ -11,7 +11,7 @@ import {
   walletBalance,
   workflowBundle,
   type Harness,
-} from './harness';
+} from '../support/harness';
 
 jest.setTimeout(120_000);
 

@@ -13,8 +13,8 @@ import {
   walletBalance,
   workflowBundle,
   type Harness,
-} from './harness';
-import { b2bHolder, uniqueEmail } from './holders';
+} from '../support/harness';
+import { b2bHolder, uniqueEmail } from '../support/holders';
 
 jest.setTimeout(120_000);
 

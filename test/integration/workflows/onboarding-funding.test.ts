@@ -17,19 +17,19 @@ import {
   BUDGET_TYPE,
   eventually,
   FAST_WAIT,
-  startLifecycleHarness,
+  startCardHarness,
   SUBSCRIPTION_TYPE,
   walletAccount,
-  type LifecycleHarness,
-} from '../lifecycle/support';
-import { customerRef, startOnboardingWorkflow, workflowBundle } from './harness';
+  type CardHarness,
+} from '../support/card-harness';
+import { customerRef, startOnboardingWorkflow, workflowBundle } from '../support/harness';
 
 jest.setTimeout(180_000);
 
-let h: LifecycleHarness;
+let h: CardHarness;
 beforeAll(async () => {
   await workflowBundle();
-  h = await startLifecycleHarness();
+  h = await startCardHarness();
 }, 120_000);
 afterAll(async () => h?.stop());
 
@@ -51,7 +51,7 @@ describe('shared_account funding', () => {
     const walletBefore = await walletAccount(h.provider);
     const marginBefore = (await account(h.provider, margin)).availableBalance;
     const ref = customerRef('shared');
-    const { result, progress } = await h.withLifecycleWorker(async () => {
+    const { result, progress } = await h.withCardWorker(async () => {
       const handle = await start({
         customerRef: ref,
         cardTypeId: BUDGET_TYPE,
@@ -102,7 +102,7 @@ describe('shared_account funding', () => {
     const wallet = await walletAccount(h.provider);
     const marginBefore = (await account(h.provider, margin)).availableBalance;
     const ref = customerRef('topup');
-    const result = await h.withLifecycleWorker(async () => {
+    const result = await h.withCardWorker(async () => {
       const handle = await start({
         customerRef: ref,
         cardTypeId: BUDGET_TYPE,
@@ -123,7 +123,7 @@ describe('shared_account funding', () => {
 
   it('refuses, before anything moves, a transfer that would leave the MARGIN account short', async () => {
     const walletBefore = (await walletAccount(h.provider)).availableBalance;
-    const failure = await h.withLifecycleWorker(async () => {
+    const failure = await h.withCardWorker(async () => {
       const handle = await start({
         customerRef: customerRef('short'),
         cardTypeId: BUDGET_TYPE,
@@ -148,7 +148,7 @@ describe('on_chain funding', () => {
   it('shows where to pay, waits for the customer’s deposit, credits it after fees and deposits the most it pays for to the card', async () => {
     const walletBefore = (await walletAccount(h.provider)).availableBalance;
     const ref = customerRef('onchain');
-    const { result, waiting, progress } = await h.withLifecycleWorker(async () => {
+    const { result, waiting, progress } = await h.withCardWorker(async () => {
       const handle = await start({
         customerRef: ref,
         cardTypeId: SUBSCRIPTION_TYPE,
@@ -207,7 +207,7 @@ describe('on_chain funding', () => {
   it('refuses a coin that takes no deposits before any card is made', async () => {
     const walletBefore = (await walletAccount(h.provider)).availableBalance;
     const cardsBefore = (await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, type: 'create' })).total;
-    const failure = await h.withLifecycleWorker(async () => {
+    const failure = await h.withCardWorker(async () => {
       const handle = await start({
         customerRef: customerRef('badcoin'),
         cardTypeId: SUBSCRIPTION_TYPE,

@@ -21,25 +21,19 @@ import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { b2cHolder as sampleB2c } from '../../fixtures/holders';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
-import {
-  eventually,
-  FAST_WAIT,
-  PHYSICAL_TYPE,
-  startLifecycleHarness,
-  type LifecycleHarness,
-} from '../lifecycle/support';
-import { customerRef, startOnboardingWorkflow, workflowBundle } from './harness';
+import { eventually, FAST_WAIT, PHYSICAL_TYPE, startCardHarness, type CardHarness } from '../support/card-harness';
+import { customerRef, startOnboardingWorkflow, workflowBundle } from '../support/harness';
 
 jest.setTimeout(180_000);
 
-let h: LifecycleHarness;
+let h: CardHarness;
 /** Provider calls the worker made (method names), and the card number each create card carried, by merchantOrderNo. */
 const calls: string[] = [];
 const createdWithNumber: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
   await workflowBundle();
-  h = await startLifecycleHarness();
+  h = await startCardHarness();
 }, 120_000);
 afterAll(async () => h?.stop());
 
@@ -62,7 +56,7 @@ function workerProvider(provider: ProviderClient): ProviderClient {
 
 /** A lifecycle worker whose provider client records its calls. */
 function withWorker<T>(fn: () => Promise<T>): Promise<T> {
-  return h.withLifecycleWorker(fn, { provider: workerProvider(h.provider) });
+  return h.withCardWorker(fn, { provider: workerProvider(h.provider) });
 }
 
 /** A fresh number printed on a card of the physical bin (valid check digit). */

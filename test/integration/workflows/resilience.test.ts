@@ -15,8 +15,8 @@ import {
   startOnboardingWorkflow,
   workflowBundle,
   type Harness,
-} from './harness';
-import { b2bHolder, uniqueEmail } from './holders';
+} from '../support/harness';
+import { b2bHolder, uniqueEmail } from '../support/holders';
 
 jest.setTimeout(120_000);
 

@@ -4,7 +4,7 @@
  * file or standard input) with the merchant public key, and never prints the PIN.
  */
 import { generateRsaKeyPair } from '../../../api/keys';
-import { USAGE } from '../../../client/cli';
+import { USAGE } from '../../../client/cli/main';
 import { inputFiles, runOffline as run } from './cli-run';
 
 const keys = generateRsaKeyPair(1024);

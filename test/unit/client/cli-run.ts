@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli } from '../../../client/cli';
+import { runCli } from '../../../client/cli/main';
 
 export interface OfflineRun {
   code: number;

@@ -5,7 +5,7 @@
  */
 import type { OnboardingProgress } from '../../../domain/customer-onboarding';
 import type { ProviderEvent } from '../../../domain/provider-event';
-import { DepositStatusTracker } from '../../../workflows/onboarding-funding';
+import { DepositStatusTracker } from '../../../workflows/onboarding/funding';
 
 const ADDRESS = 'TXk5sandboxAddress0001';
 const SINCE = 1_700_000_000_000;

@@ -1,5 +1,5 @@
 /**
- * Money invariant (issue #3): whatever sequence of operations runs, the sum of all balances
+ * Money invariant: whatever sequence of operations runs, the sum of all balances
  * (accounts and cards) plus fees collected minus money from outside stays exactly constant.
  * Refused requests are part of the sequence: they must not move money either.
  */

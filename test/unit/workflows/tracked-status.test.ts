@@ -5,7 +5,7 @@
 import { ActivityFailure, ApplicationFailure, RetryState, TimeoutFailure, TimeoutType } from '@temporalio/common';
 import { defineQuery, setHandler } from '@temporalio/workflow';
 import { providerEventSignal, type ProviderEvent } from '../../../domain/provider-event';
-import { trackStatus, type StageStatus } from '../../../workflows/tracked-status';
+import { trackStatus, type StageStatus } from '../../../workflows/support/tracked-status';
 
 jest.mock('@temporalio/workflow', () => ({ ...jest.requireActual('@temporalio/workflow'), setHandler: jest.fn() }));
 const registered = jest.mocked(setHandler);

@@ -1,0 +1,226 @@
+/**
+ * The `cardflow` commands of the card lifecycle workflows:
+ *
+ *   cardflow activate --file activation.json [--pin-stdin] [--watch]   activate a physical card (code or work order)
+ *   cardflow transfer --file transfer.json [--watch]                   TRANSFER / COLLECTION between WALLET and MARGIN
+ *   cardflow shared-account --file account.json [--watch]              create (or find) a shared MARGIN account
+ *   cardflow fund-wallet --file funding.json [--watch]                 prints the deposit address to pay, then funds
+ *   cardflow card freeze|unfreeze <cardNo> --request <id> [--remark <text>]
+ *   cardflow card pin <cardNo> --request <id> --pin-stdin
+ *   cardflow card deposit <cardNo> --request <id> --amount <decimal> --card-type <id>
+ *   cardflow card status <cardNo> [--refresh] [--watch]
+ *   cardflow status <workflowId> [--watch]                             any cardflow workflow, by id
+ *
+ * Every input is validated (and a PIN sealed) before Temporal is contacted. `--request` is the
+ * idempotency key of a card operation: the same id again returns the first answer and the
+ * provider acts once; the file's `transferRef` / `fundingRef` / card number / account name play
+ * that role for the start commands.
+ */
+import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { PIN_RE } from '../../api/rules';
+import { cardEntityWorkflowId, type CardDepositOutcome } from '../../domain/card-entity';
+import type { CardOperationOutcome } from '../../domain/card-operations';
+import { activationInput, startActivation } from '../activation';
+import {
+  cardRequest,
+  depositToCard,
+  freezeCard,
+  getCardSnapshot,
+  refreshCard,
+  unfreezeCard,
+  updateCardPin,
+  type CardRequestKind,
+} from '../card-entity';
+import { type CliContext, follow, printOutcome, readJsonFile, reportStart, UsageError } from './context';
+import { cardNoField, parseField, parseInput } from '../inputs';
+import { describeCardOutcome, describeCardSnapshot } from '../describe';
+import { merchantPublicKeyFromEnv } from '../sealing';
+import { SharedAccountRequestSchema, startSharedAccount } from '../shared-account';
+import { parseTransferRequest, startTransfer } from '../transfers';
+import { awaitDepositAddress, parseFundingRequest, startWalletFunding } from '../wallet-funding';
+import { readWorkflowStatus } from '../workflow-status';
+
+export const WORKFLOW_COMMANDS_USAGE = `  cardflow activate --file activation.json [--pin-stdin] [--watch]
+  cardflow transfer --file transfer.json [--watch]
+  cardflow shared-account --file account.json [--watch]
+  cardflow fund-wallet --file funding.json [--watch]
+  cardflow card freeze|unfreeze <cardNo> --request <id> [--remark <text>]
+  cardflow card pin <cardNo> --request <id> --pin-stdin
+  cardflow card deposit <cardNo> --request <id> --amount <decimal> --card-type <id>
+  cardflow card status <cardNo> [--refresh] [--watch]
+  cardflow status <workflowId> [--watch]`;
+
+export const WORKFLOW_COMMANDS = ['activate', 'transfer', 'shared-account', 'fund-wallet', 'card', 'status'] as const;
+
+const CARD_ACTIONS: Record<string, CardRequestKind | 'status'> = {
+  freeze: 'freeze',
+  unfreeze: 'unfreeze',
+  pin: 'updatePin',
+  deposit: 'deposit',
+  status: 'status',
+};
+
+/** The PIN from standard input (first line), or undefined without --pin-stdin. */
+export async function pinFromStdin(ctx: CliContext): Promise<string | undefined> {
+  if (!ctx.values['pin-stdin']) return undefined;
+  if (!ctx.io.readStdin) throw new UsageError('--pin-stdin: no standard input available');
+  const pin = (await ctx.io.readStdin()).split(/\r?\n/)[0]?.trim() ?? '';
+  if (!PIN_RE.test(pin)) throw new UsageError('--pin-stdin: the first line of standard input must be exactly 6 digits');
+  return pin;
+}
+
+const needFile = (ctx: CliContext, command: string, example: string): string => {
+  if (!ctx.values.file) throw new UsageError(`${command} needs --file <${example}>`);
+  return ctx.values.file;
+};
+
+/** Starts, reports and optionally follows; the shape shared by the start commands. */
+async function started(ctx: CliContext, start: Promise<{ workflowId: string; started: boolean }>): Promise<number> {
+  const s = await start;
+  reportStart(ctx, s);
+  return ctx.values.watch ? follow(ctx, s.workflowId) : 0;
+}
+
+async function activate(ctx: CliContext): Promise<number> {
+  const request = await readJsonFile(needFile(ctx, 'activate', 'activation.json'));
+  const pin = await pinFromStdin(ctx);
+  if (pin !== undefined && request !== null && typeof request === 'object' && 'pin' in request)
+    throw new UsageError('activate: the PIN is in the file and on standard input; give it once');
+  const withPin = pin === undefined ? request : { ...(request as object), pin };
+  // The key is read only once the PIN passed its checks (a missing key is then the one problem left).
+  const input = activationInput(withPin, () => merchantPublicKeyFromEnv(ctx.io.env));
+  return started(ctx, startActivation(await ctx.client(), input, ctx.taskQueue));
+}
+
+async function fundWallet(ctx: CliContext): Promise<number> {
+  const request = parseFundingRequest(await readJsonFile(needFile(ctx, 'fund-wallet', 'funding.json')));
+  const s = await startWalletFunding(await ctx.client(), request, ctx.taskQueue);
+  reportStart(ctx, s);
+  const status = await awaitDepositAddress(
+    await ctx.client(),
+    request.fundingRef,
+    ctx.io.signal ? { signal: ctx.io.signal } : {},
+  );
+  // An existing funding that already ended is reported as such, not as an address to pay.
+  if (status.stage === 'completed' || status.stage === 'failed') return printOutcome(ctx, s.workflowId);
+  if (status.address)
+    ctx.io.out(`pay ${request.expectedAmount ?? 'the amount'} ${request.coinKey} to ${status.address}`);
+  return ctx.values.watch ? follow(ctx, s.workflowId) : 0;
+}
+
+async function card(ctx: CliContext, action: string | undefined, cardNo: string | undefined): Promise<number> {
+  const kind = action && Object.hasOwn(CARD_ACTIONS, action) ? CARD_ACTIONS[action] : undefined;
+  if (!kind) throw new UsageError(`card needs one of ${Object.keys(CARD_ACTIONS).join(', ')}`);
+  if (!cardNo) throw new UsageError(`card ${action} needs a <cardNo>`);
+  const opts = { ...ctx.taskQueue };
+  if (kind === 'status') {
+    parseField(cardNoField, 'cardNo', cardNo);
+    if (ctx.values.watch) {
+      await refreshOrRead(ctx, cardNo, false);
+      return follow(ctx, cardEntityWorkflowId(cardNo));
+    }
+    ctx.io.out(describeCardSnapshot(await refreshOrRead(ctx, cardNo, ctx.values.refresh === true)));
+    return 0;
+  }
+  if (!ctx.values.request)
+    throw new UsageError(
+      `card ${action} needs --request <id> (its idempotency key: the same id again does not act twice)`,
+    );
+  const base = { requestId: ctx.values.request };
+  // Each branch validates (and seals) now, and returns the call to make once connected.
+  let send: (client: Client) => Promise<CardOperationOutcome | CardDepositOutcome>;
+  if (kind === 'updatePin') {
+    const pin = await pinFromStdin(ctx);
+    if (pin === undefined) throw new UsageError('card pin needs --pin-stdin (the new PIN on standard input)');
+    const request = cardRequest('updatePin', cardNo, { ...base, pin }, () => merchantPublicKeyFromEnv(ctx.io.env));
+    send = (client) => updateCardPin(client, cardNo, request, opts);
+  } else if (kind === 'deposit') {
+    if (!ctx.values.amount || !ctx.values['card-type'])
+      throw new UsageError('card deposit needs --amount <decimal> and --card-type <id>');
+    const request = cardRequest('deposit', cardNo, {
+      ...base,
+      amount: ctx.values.amount,
+      cardTypeId: ctx.values['card-type'],
+    });
+    send = (client) => depositToCard(client, cardNo, request, opts);
+  } else {
+    const request = cardRequest(kind, cardNo, {
+      ...base,
+      ...(ctx.values.remark === undefined ? {} : { clientRemark: ctx.values.remark }),
+    });
+    send = (client) => (kind === 'freeze' ? freezeCard : unfreezeCard)(client, cardNo, request, opts);
+  }
+  const client = await ctx.client();
+  try {
+    const outcome = await send(client);
+    ctx.io.out(describeCardOutcome(outcome));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof WorkflowUpdateFailedError)) throw error;
+    const cause = error.cause as { type?: string; message?: string } | undefined;
+    ctx.io.err(
+      `card ${action} of ${cardNo} refused or failed: ${cause?.type ? `${cause.type}: ` : ''}${cause?.message ?? error.message}`,
+    );
+    return 1;
+  }
+}
+
+/**
+ * The card's snapshot: the running workflow's query, or (with `refresh`, or when the card has no
+ * running workflow yet) a fresh read through the `refresh` Update, which starts the workflow.
+ */
+async function refreshOrRead(ctx: CliContext, cardNo: string, refresh: boolean) {
+  const client = await ctx.client();
+  if (!refresh) {
+    try {
+      const description = await client.workflow.getHandle(cardEntityWorkflowId(cardNo)).describe();
+      if (description.status.name === 'RUNNING' || description.status.name === 'COMPLETED')
+        return await getCardSnapshot(client, cardNo);
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
+  }
+  return refreshCard(client, cardNo, ctx.taskQueue);
+}
+
+async function status(ctx: CliContext, workflowId: string | undefined): Promise<number> {
+  if (!workflowId) throw new UsageError('status needs a <workflowId>');
+  if (ctx.values.watch) return follow(ctx, workflowId);
+  const now = await readWorkflowStatus(await ctx.client(), workflowId);
+  ctx.io.out(`${workflowId} (${now.workflowType}): ${now.view.query ? now.line : now.status}`);
+  return now.status === 'RUNNING' ? 0 : printOutcome(ctx, workflowId);
+}
+
+/** Runs a lifecycle command; undefined when `command` is not one (the caller handles it). */
+export function runWorkflowCommand(
+  ctx: CliContext,
+  command: string,
+  args: readonly (string | undefined)[],
+): Promise<number> | undefined {
+  switch (command) {
+    case 'activate':
+      return activate(ctx);
+    case 'transfer':
+      return (async () => {
+        const request = parseTransferRequest(await readJsonFile(needFile(ctx, 'transfer', 'transfer.json')));
+        return started(ctx, startTransfer(await ctx.client(), request, ctx.taskQueue));
+      })();
+    case 'shared-account':
+      return (async () => {
+        const request = parseInput(
+          SharedAccountRequestSchema,
+          'shared account request',
+          await readJsonFile(needFile(ctx, 'shared-account', 'account.json')),
+        );
+        return started(ctx, startSharedAccount(await ctx.client(), request, ctx.taskQueue));
+      })();
+    case 'fund-wallet':
+      return fundWallet(ctx);
+    case 'card':
+      return card(ctx, args[0], args[1]);
+    case 'status':
+      return status(ctx, args[0]);
+    default:
+      return undefined;
+  }
+}

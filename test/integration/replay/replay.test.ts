@@ -1,0 +1,199 @@
+/**
+ * Replays the saved histories (test/fixtures/histories/*.json) against the current workflow
+ * code. With CARDFLOW_SAVE_HISTORIES=1 it first runs representative onboardings, the card and
+ * fund workflows (test/integration/replay/card-and-funds-runs.ts) and the other onboarding paths (physical card, shared_account, budgetTopUp, on_chain:
+ * test/integration/replay/onboarding-path-runs.ts) on the dev server and the sandbox and saves
+ * their histories (parents and children); `=onboarding`, `=cards-and-funds` or `=onboarding-paths`
+ * re-saves one set only.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
+import type { WorkflowHandle } from '@temporalio/client';
+import { correctCardholderUpdate, cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
+import { onboardingStartAttributes } from '../../../domain/start-attributes';
+import { cardholderWorkflowId, childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { WorkflowTypes } from '../../../domain/workflow-types';
+import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle } from '../support/harness';
+import { b2bHolder, uniqueEmail } from '../support/holders';
+import { assertNothingInClear, RUN_PINS, saveCardAndFundHistories } from './card-and-funds-runs';
+import {
+  maskCardNumbers,
+  ONBOARDING_PATH_HISTORIES,
+  PATH_PINS,
+  saveOnboardingPathHistories,
+  unmaskedCardNumbers,
+} from './onboarding-path-runs';
+
+// Saving runs both sets of workflows (several minutes on a shared machine); replay alone is quick.
+jest.setTimeout(process.env.CARDFLOW_SAVE_HISTORIES ? 600_000 : 180_000);
+
+const DIR = join(__dirname, '../../fixtures/histories');
+
+async function save(name: string, handle: WorkflowHandle): Promise<void> {
+  const history = await handle.fetchHistory();
+  const json = temporal.api.history.v1.History.toObject(temporal.api.history.v1.History.fromObject(history), {
+    longs: String,
+    enums: String,
+    bytes: String,
+  });
+  // The workflow id is part of what the code reads (derived ids and merchantOrderNos): keep it.
+  writeFileSync(
+    join(DIR, `${name}.json`),
+    `${JSON.stringify({ workflowId: handle.workflowId, history: json }, null, 1)}\n`,
+  );
+}
+
+async function saveOnboardingHistories(): Promise<void> {
+  const h = await startHarness();
+  try {
+    await h.withWorker(async () => {
+      const start = (ref: string, args: Record<string, unknown>) =>
+        h.client.workflow.start(WorkflowTypes.customerOnboarding, {
+          workflowId: onboardingWorkflowId(ref),
+          taskQueue: h.taskQueue,
+          args: [{ customerRef: ref, wait: FAST_WAIT, ...args }],
+          typedSearchAttributes: onboardingStartAttributes(ref),
+        });
+      const happy = customerRef('replay-happy');
+      const a = await start(happy, {
+        cardTypeId: CARD_TYPES.b2bWithDeposit,
+        holder: b2bHolder(uniqueEmail('replay')),
+        initialDeposit: '100',
+      });
+      const later = customerRef('replay-deposit');
+      const b = await start(later, { cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '50' });
+      const rejected = customerRef('replay-reject');
+      const c = await start(rejected, {
+        cardTypeId: CARD_TYPES.b2bWithDeposit,
+        holder: b2bHolder(uniqueEmail('reject.admin')),
+        initialDeposit: '20',
+      });
+      const child = h.client.workflow.getHandle(cardholderWorkflowId(rejected));
+      for (;;) {
+        const status = await child.query(cardholderStatusQuery).catch(() => undefined);
+        if (status?.stage === 'awaiting_correction') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await child.executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(uniqueEmail('corrected')) }] });
+      await Promise.all([a.result(), b.result(), c.result()]);
+      await save('onboarding-with-holder', a);
+      await save(
+        'onboarding-with-holder.cardholder',
+        h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'cardholder')),
+      );
+      await save('onboarding-with-holder.card', h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'card')));
+      await save('onboarding-deposit-after-creation', b);
+      await save(
+        'onboarding-deposit-after-creation.card',
+        h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'card')),
+      );
+      await save(
+        'onboarding-deposit-after-creation.deposit',
+        h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'deposit')),
+      );
+      await save('onboarding-rejected-corrected', c);
+      await save('onboarding-rejected-corrected.cardholder', child);
+    });
+  } finally {
+    await h.stop();
+  }
+}
+
+const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths'] as const;
+
+/**
+ * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all three). The onboarding-path files get
+ * their printed card numbers masked before the check that no clear value of the run is left.
+ */
+async function saveHistories(which: string): Promise<void> {
+  const sets = which === '1' ? SETS : SETS.filter((set) => set === which);
+  if (!sets.length) throw new Error(`CARDFLOW_SAVE_HISTORIES=${which}: expected 1, ${SETS.join(', ')}`);
+  if (sets.includes('onboarding')) await saveOnboardingHistories();
+  if (sets.includes('cards-and-funds')) {
+    const saved = await saveCardAndFundHistories(save);
+    for (const name of saved.names)
+      assertNothingInClear(name, readFileSync(join(DIR, `${name}.json`), 'utf8'), saved.clearValues);
+  }
+  if (sets.includes('onboarding-paths')) {
+    const saved = await saveOnboardingPathHistories(save);
+    expect([...saved.names].sort()).toEqual([...ONBOARDING_PATH_HISTORIES].sort());
+    for (const name of saved.names) {
+      const file = join(DIR, `${name}.json`);
+      const masked = maskCardNumbers(readFileSync(file, 'utf8'));
+      writeFileSync(file, masked);
+      assertNothingInClear(name, masked, saved.clearValues);
+    }
+  }
+}
+
+/** The saved card and fund histories (test/fixtures/histories/README.md lists them). */
+const CARD_AND_FUND_HISTORIES = [
+  'shared-account',
+  'fund-transfer',
+  'fund-collection',
+  'wallet-funding',
+  'wallet-funding.transfer',
+  'wallet-funding.deposit',
+  'activation-code',
+  'activation-work-order',
+  'card-freeze',
+  'card-unfreeze',
+  'card-pin-update',
+  'card-entity',
+  'card-entity.deposit',
+];
+
+it('replays every saved history without a determinism error', async () => {
+  if (process.env.CARDFLOW_SAVE_HISTORIES) await saveHistories(process.env.CARDFLOW_SAVE_HISTORIES);
+  const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
+  expect(files.length).toBeGreaterThanOrEqual(8 + CARD_AND_FUND_HISTORIES.length + ONBOARDING_PATH_HISTORIES.length);
+  for (const name of [...CARD_AND_FUND_HISTORIES, ...ONBOARDING_PATH_HISTORIES]) expect(files).toContain(`${name}.json`);
+  const histories = files.map((file) => {
+    const saved = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { workflowId: string; history: object };
+    return { workflowId: saved.workflowId, history: temporal.api.history.v1.History.fromObject(saved.history) };
+  });
+  const failures: string[] = [];
+  for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) {
+    if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+  }
+  expect(failures).toEqual([]);
+});
+
+/** Every payload of a saved history (base64 `data`) as text. */
+function decodedPayloads(text: string): string {
+  return [...text.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)]
+    .map((m) => Buffer.from(m[1]!, 'base64').toString('utf8'))
+    .join('\n');
+}
+
+it('the saved card and fund histories hold no clear PIN, activation code or card secret', () => {
+  for (const name of CARD_AND_FUND_HISTORIES) {
+    const text = readFileSync(join(DIR, `${name}.json`), 'utf8');
+    assertNothingInClear(name, text, Object.values(RUN_PINS));
+    // Field names the provider uses for secrets in clear (spec: activeCard, updatePin, card sensitive data).
+    expect({
+      name,
+      fields: decodedPayloads(text).match(/"(pin|activeCode|activationCode|cvv|cardNumber|expiryDate)"\s*:/g),
+    }).toEqual({ name, fields: null });
+  }
+});
+
+it('the saved onboarding-path histories hold no clear PIN, activation code or card secret, and only masked card numbers', () => {
+  let cardNumbers = 0;
+  for (const name of ONBOARDING_PATH_HISTORIES) {
+    const text = readFileSync(join(DIR, `${name}.json`), 'utf8');
+    assertNothingInClear(name, text, Object.values(PATH_PINS));
+    const decoded = decodedPayloads(text);
+    // The physical path's input carries cardNumber (spec: createCard); every other secret field must be absent.
+    expect({ name, fields: decoded.match(/"(pin|activeCode|activationCode|cvv|expiryDate)"\s*:/g) }).toEqual({
+      name,
+      fields: null,
+    });
+    expect({ name, unmasked: unmaskedCardNumbers(text) }).toEqual({ name, unmasked: [] });
+    cardNumbers += decoded.match(/"cardNumber":/g)?.length ?? 0;
+  }
+  // The physical runs' inputs (onboarding, cardIssuance, create card activity) are where the masking applies.
+  expect(cardNumbers).toBeGreaterThan(0);
+});

@@ -1,0 +1,183 @@
+/**
+ * The lifecycle tests' world: the onboarding harness (sandbox, webhook receiver, dev server) with
+ * a worker whose activities also hold the merchant private key (sealed PINs, activation codes)
+ * and a file store directory; plus cards made directly through the provider API as fixtures.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ProviderClient } from '../../../api/client';
+import { plainJson } from '../../../webhooks/routing';
+import type { CardflowActivities } from '../../../activities';
+import { sealPin } from '../../../activities/secrets';
+import { luhnCheckDigit } from '../../../sandbox/random';
+import { createWorker } from '../../../workers/create-worker';
+import { b2cHolder, requestFields } from '../../fixtures/holders';
+import { connectTestNativeConnection, testTemporalServer } from './temporal-env';
+import { startHarness, workflowBundle, type Harness, type HarnessOptions } from './harness';
+
+export { FAST_WAIT, CARD_TYPES } from './harness';
+
+export const PHYSICAL_TYPE = '1852379830190366723';
+export const BUDGET_TYPE = '1852379830190366722';
+export const SUBSCRIPTION_TYPE = '1852379830190366721';
+
+export interface CardHarness extends Harness {
+  fileStoreDir: string;
+  /**
+   * Runs `fn` while a worker with the merchant key and the file store polls the task queue;
+   * `provider` replaces the activities' provider client (e.g. one that records calls).
+   */
+  withCardWorker<T>(
+    fn: () => Promise<T>,
+    options?: { overrides?: Partial<CardflowActivities>; provider?: ProviderClient },
+  ): Promise<T>;
+  /** The PIN sealed as a backend would (merchant public key). */
+  seal(pin: string): string;
+  /** Calls a sandbox test helper (sandbox/README.md) and returns its JSON result. */
+  helper<T = Record<string, unknown>>(name: string, body: Record<string, unknown>): Promise<T>;
+}
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+const PDF = Buffer.from('%PDF-1.4\n% proof of delivery\n');
+
+export async function startCardHarness(options: HarnessOptions = {}): Promise<CardHarness> {
+  const h = await startHarness(options);
+  const fileStoreDir = await mkdtemp(join(tmpdir(), 'cardflow-files-'));
+  await writeFile(join(fileStoreDir, 'delivery-note.pdf'), PDF);
+  await writeFile(join(fileStoreDir, 'card-photo.png'), PNG);
+  return {
+    ...h,
+    fileStoreDir,
+    async withCardWorker(fn, { overrides, provider = h.provider } = {}) {
+      const connection = await connectTestNativeConnection();
+      try {
+        const worker = await createWorker({
+          connection,
+          namespace: testTemporalServer().namespace,
+          taskQueue: h.taskQueue,
+          activityDeps: { provider, merchantPrivateKey: h.sandbox.keys.merchant.privateKey, fileStoreDir },
+          ...(overrides ? { activityOverrides: overrides } : {}),
+          workflowBundle: await workflowBundle(),
+        });
+        return await worker.runUntil(fn);
+      } finally {
+        await connection.close();
+      }
+    },
+    seal: (pin) => sealPin(pin, h.sandbox.keys.merchant.publicKey),
+    async helper<T>(name: string, body: Record<string, unknown>): Promise<T> {
+      const run = h.sandbox.engine.helpers[name];
+      if (!run) throw new Error(`no sandbox helper ${name}`);
+      return plainJson(await run(body)) as T;
+    },
+  };
+}
+
+export function testOrderNo(): string {
+  return `T${randomUUID().replace(/-/g, '')}`.slice(0, 32);
+}
+
+/** Polls `read` until `done` (the sandbox's zero delays still run asynchronously). */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** An approved B2C holder with an un_activated physical card (card type 1852379830190366723). */
+export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: string; holderId: string }> {
+  const files: string[] = [];
+  for (let i = 0; i < 3; i++)
+    files.push(
+      (
+        await provider.uploadFile({
+          category: 'card',
+          file: { filename: 'id.png', contentType: 'image/png', data: PNG },
+        })
+      ).fileId,
+    );
+  const unique = randomUUID().replace(/-/g, '').slice(0, 10);
+  const holder = await provider.createCardholder({
+    cardHolderModel: 'B2C',
+    merchantOrderNo: testOrderNo(),
+    cardTypeId: PHYSICAL_TYPE,
+    ...requestFields(b2cHolder({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds: files })),
+  });
+  await eventually(
+    async () =>
+      (await provider.queryCardholders({ pageNum: 1, pageSize: 10, holderId: holder.holderId })).records[0]?.status,
+    (s) => s === 'pass_audit',
+    'cardholder approval',
+  );
+  const printed = `522981${Math.floor(Math.random() * 1e9)
+    .toString()
+    .padStart(9, '0')}`;
+  const card = await provider.createCard({
+    merchantOrderNo: testOrderNo(),
+    holderId: holder.holderId,
+    cardTypeId: PHYSICAL_TYPE,
+    amount: '50',
+    cardNumber: printed + luhnCheckDigit(printed),
+  });
+  await eventually(
+    async () => (await provider.getCardInfo({ cardNo: card.cardNo })).status,
+    (s) => s === 'un_activated',
+    'physical card',
+  );
+  return { cardNo: card.cardNo, holderId: holder.holderId };
+}
+
+/** A Normal virtual card (no holder), optionally charged to `accountId`, with `deposit` on it. */
+export async function virtualCard(
+  provider: ProviderClient,
+  options: { cardTypeId?: string; accountId?: string; deposit?: string } = {},
+): Promise<string> {
+  const cardTypeId = options.cardTypeId ?? SUBSCRIPTION_TYPE;
+  const card = await provider.createCard({
+    merchantOrderNo: testOrderNo(),
+    cardTypeId,
+    amount: '0',
+    ...(options.accountId ? { accountId: options.accountId } : {}),
+  });
+  await eventually(
+    async () => (await provider.getCardInfo({ cardNo: card.cardNo })).status,
+    (s) => s === 'Normal',
+    'virtual card',
+  );
+  if (options.deposit) {
+    const op = await provider.depositCard({
+      merchantOrderNo: testOrderNo(),
+      cardNo: card.cardNo,
+      amount: options.deposit,
+    });
+    await eventually(
+      async () =>
+        (await provider.listCardTransactions({ pageNum: 1, pageSize: 10, merchantOrderNo: op.merchantOrderNo }))
+          .records[0]?.status,
+      (s) => s === 'success',
+      'fixture deposit',
+    );
+  }
+  return card.cardNo;
+}
+
+export async function account(provider: ProviderClient, accountId: string) {
+  return provider.getAccount({ accountId });
+}
+
+export async function walletAccount(provider: ProviderClient) {
+  const wallet = (await provider.getAccountInfo()).find((a) => a.accountType === 'WALLET');
+  if (!wallet) throw new Error('no wallet');
+  return wallet;
+}

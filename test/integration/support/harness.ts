@@ -1,0 +1,165 @@
+/**
+ * One test's world: the sandbox (zero delays, real clock), the webhook receiver signalling
+ * through the tier's dev server, a provider client, and cardflow workers on a task queue of
+ * the test's own. The workflow bundle is built once per test file.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { WorkflowBundle } from '@temporalio/worker';
+import { createProviderClient, type ProviderClient } from '../../../api/client';
+import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../webhooks/receiver';
+import type { CardflowActivities } from '../../../activities';
+import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
+import {
+  connectTestClient,
+  connectTestNativeConnection,
+  testTemporalServer,
+  uniqueTaskQueue,
+  type TestClient,
+} from './temporal-env';
+import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../../../domain/wait-profile';
+import type { OnboardingInput } from '../../../domain/customer-onboarding';
+import { onboardingStartAttributes } from '../../../domain/start-attributes';
+import { onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { WorkflowTypes } from '../../../domain/workflow-types';
+
+/** Fast waits for the zero-delay sandbox. */
+export const FAST_WAIT: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
+
+export const CARD_TYPES = {
+  /** Visa virtual, B2B holder required, initial deposit 10–10000 at creation, fee 1.5%. */
+  b2bWithDeposit: '1852379830190366720',
+  /** MasterCard subscription: no holder, no initial deposit at creation; deposits 5–10000, fee 2% + 0.5. */
+  noHolderNoDeposit: '1852379830190366721',
+  /** Visa shared budget (BUDGET_CARD), no holder, no initial deposit. */
+  budget: '1852379830190366722',
+} as const;
+
+let bundle: Promise<WorkflowBundle> | undefined;
+export function workflowBundle(): Promise<WorkflowBundle> {
+  bundle ??= bundleCardflowWorkflows();
+  return bundle;
+}
+
+export interface Harness {
+  sandbox: RunningSandbox;
+  provider: ProviderClient;
+  temporal: TestClient;
+  client: Client;
+  taskQueue: string;
+  receiver?: WebhookReceiver;
+  /** Runs `fn` while a cardflow worker polls the harness's task queue. */
+  withWorker<T>(fn: () => Promise<T>, overrides?: Partial<CardflowActivities>): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Deliver webhooks through the receiver (default true); false: every wait falls back to polling. */
+  webhooks?: boolean;
+  faults?: FaultUpdate;
+  /** Opening balance of the merchant WALLET (sandbox default "100000.00"). */
+  walletBalance?: string;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  // A fresh seed per sandbox (ids never repeat across files on the shared server); CARDFLOW_TEST_SANDBOX_SEED pins it to replay a failure.
+  const pinned = Number(process.env.CARDFLOW_TEST_SANDBOX_SEED);
+  const sandbox = await startSandbox({
+    delays: ZERO_DELAYS,
+    clock: 'real',
+    ...(Number.isSafeInteger(pinned) && pinned > 0 ? { seed: pinned } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.walletBalance ? { engine: { initialWalletBalance: options.walletBalance } } : {}),
+  });
+  process.stderr.write(`sandbox seed ${sandbox.seed}\n`);
+  const temporal = await connectTestClient();
+  const dataDir = await mkdtemp(join(tmpdir(), 'cardflow-webhooks-'));
+  let receiver: WebhookReceiver | undefined;
+  if (options.webhooks !== false) {
+    receiver = await startWebhookReceiver({
+      platformPublicKey: sandbox.keys.platform.publicKey,
+      client: temporal.client,
+      dataDir,
+    });
+    sandbox.setWebhookUrl(receiver.url);
+  }
+  const provider = createProviderClient(sandbox.clientConfig());
+  const taskQueue = uniqueTaskQueue('cardflow');
+  return {
+    sandbox,
+    provider,
+    temporal,
+    client: temporal.client,
+    taskQueue,
+    ...(receiver ? { receiver } : {}),
+    async withWorker(fn, overrides) {
+      const connection = await connectTestNativeConnection();
+      try {
+        const worker = await createWorker({
+          connection,
+          namespace: testTemporalServer().namespace,
+          taskQueue,
+          activityDeps: { provider },
+          ...(overrides ? { activityOverrides: overrides } : {}),
+          workflowBundle: await workflowBundle(),
+        });
+        return await worker.runUntil(fn);
+      } finally {
+        await connection.close();
+      }
+    },
+    async stop() {
+      await receiver?.stop();
+      await sandbox.stop();
+      await provider.close();
+      await temporal.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What the sandbox holds for a set of merchantOrderNos / holders, read through the provider API. */
+export async function cardOperations(
+  provider: ProviderClient,
+  filter: { type?: 'create' | 'deposit'; cardNo?: string } = {},
+) {
+  const page = await provider.listCardTransactions({ pageNum: 1, pageSize: 100, ...filter });
+  return page.records;
+}
+
+export async function cardholdersByEmail(provider: ProviderClient, email: string) {
+  const page = await provider.queryCardholders({ pageNum: 1, pageSize: 100, email });
+  return page.records;
+}
+
+export async function walletBalance(provider: ProviderClient): Promise<string> {
+  const accounts = await provider.getAccountInfo();
+  const wallet = accounts.find((a) => a.accountType === 'WALLET');
+  if (!wallet) throw new Error('no wallet');
+  return wallet.availableBalance;
+}
+
+/** A unique customer reference per test. */
+export function customerRef(label: string): string {
+  return `${label}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * Starts `customerOnboarding` straight through the Temporal client, as `client/onboarding.ts`
+ * would (id from the customerRef, search attributes at start) but without its validation, so a
+ * test can show what the workflow itself refuses.
+ */
+export function startOnboardingWorkflow(
+  h: Pick<Harness, 'client' | 'taskQueue'>,
+  input: OnboardingInput,
+): Promise<WorkflowHandle> {
+  return h.client.workflow.start(WorkflowTypes.customerOnboarding, {
+    workflowId: onboardingWorkflowId(input.customerRef),
+    taskQueue: h.taskQueue,
+    args: [input],
+    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * A worker killed with SIGKILL in the middle of an onboarding (a separate process
+ * running `workers/main.ts`), then a new worker process: the onboardings complete with exactly one
+ * cardholder, one card and one deposit in the sandbox.
+ *
+ * The worker process encrypts payloads (`codec/`), so this test's client uses the same data
+ * converter over a key handed to both worker processes through `CARDFLOW_CODEC_KEYS`: a plain
+ * client cannot read query answers or results the worker encoded.
+ */
+import { randomBytes } from 'node:crypto';
+import { Client } from '@temporalio/client';
+import { createDataConverter } from '../../../codec/data-converter';
+import { parseKeyList } from '../../../codec/keys';
+import { progressQuery, type OnboardingResult } from '../../../domain/customer-onboarding';
+import { onboardingStartAttributes } from '../../../domain/start-attributes';
+import { cardholderWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
+import { WorkflowTypes } from '../../../domain/workflow-types';
+import { testTemporalServer } from '../support/temporal-env';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
+import {
+  CARD_TYPES,
+  FAST_WAIT,
+  cardOperations,
+  cardholdersByEmail,
+  customerRef,
+  startHarness,
+  type Harness,
+} from '../support/harness';
+import { b2bHolder, uniqueEmail } from '../support/holders';
+
+jest.setTimeout(180_000);
+
+const codecKeys = `crash-test:${randomBytes(32).toString('base64')}`;
+
+let h: Harness;
+let client: Client;
+const workers: WorkerProcess[] = [];
+
+function workerProcess(): WorkerProcess {
+  const { address, namespace } = testTemporalServer();
+  const worker = startWorkerProcess({
+    ...h.sandbox.env,
+    CARDFLOW_TEMPORAL_ADDRESS: address,
+    CARDFLOW_TEMPORAL_NAMESPACE: namespace,
+    CARDFLOW_TASK_QUEUE: h.taskQueue,
+    CARDFLOW_CODEC_KEYS: codecKeys,
+  });
+  workers.push(worker);
+  return worker;
+}
+
+/** Reads until `ok`; the workflow may not answer queries before a worker has run its first task. */
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await read();
+      if (ok(value)) return value;
+      last = value;
+    } catch (error) {
+      last = error instanceof Error ? error.message : error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `condition not reached in time; last: ${JSON.stringify(last)}\nworker output:\n${workers.map((w) => w.output()).join('\n---\n')}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Decides each stalled review stage (platform, then bank) as passed. */
+function passReview(holderId: string): void {
+  const decide = h.sandbox.engine.helpers.decideCardholderReview!;
+  for (let stage = 0; stage < 2; stage += 1) {
+    const holder = decide({ holderId, outcome: 'pass' }) as { status?: string };
+    if (holder.status === 'pass_audit') return;
+  }
+  throw new Error(`cardholder ${holderId} review did not reach pass_audit`);
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  client = new Client({
+    connection: h.temporal.connection,
+    namespace: testTemporalServer().namespace,
+    dataConverter: createDataConverter(parseKeyList(codecKeys)),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(workers.map((w) => w.stop('SIGKILL')));
+  await h?.stop();
+});
+
+it('completes after the worker process is killed mid-review, creating each thing once', async () => {
+  const email = uniqueEmail('review.stall');
+  const first = workerProcess();
+  await first.polling();
+
+  const plainRef = customerRef('crash');
+  const plain = await client.workflow.start(WorkflowTypes.customerOnboarding, {
+    workflowId: onboardingWorkflowId(plainRef),
+    taskQueue: h.taskQueue,
+    args: [{ customerRef: plainRef, cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '25', wait: FAST_WAIT }],
+    typedSearchAttributes: onboardingStartAttributes(plainRef),
+  });
+  // Another onboarding parks in a stalled review (the `review.stall` email) on the same worker.
+  const stalledRef = customerRef('crash-review');
+  const stalled = await client.workflow.start(WorkflowTypes.customerOnboarding, {
+    workflowId: onboardingWorkflowId(stalledRef),
+    taskQueue: h.taskQueue,
+    args: [
+      {
+        customerRef: stalledRef,
+        cardTypeId: CARD_TYPES.b2bWithDeposit,
+        holder: b2bHolder(email),
+        initialDeposit: '30',
+        wait: FAST_WAIT,
+      },
+    ],
+    typedSearchAttributes: onboardingStartAttributes(stalledRef),
+  });
+  const review = await until(
+    () => client.workflow.getHandle(cardholderWorkflowId(stalledRef)).query(cardholderStatusQuery),
+    (s) => s.stage === 'in_review' && s.holderId !== undefined,
+  );
+  await first.stop('SIGKILL');
+  expect(first.child.signalCode).toBe('SIGKILL');
+
+  // Both review stages (platform, then bank) pass while no worker runs; a new worker process
+  // picks everything up.
+  passReview(review.holderId!);
+  const second = workerProcess();
+  const [plainResult, reviewed] = [
+    (await plain.result()) as OnboardingResult,
+    (await stalled.result()) as OnboardingResult,
+  ];
+  expect((await stalled.query(progressQuery)).stage).toBe('completed');
+  // Graceful stop of the second worker (SIGTERM): it exits by itself with code 0.
+  await second.stop('SIGTERM');
+  expect(second.child.exitCode).toBe(0);
+
+  expect(await cardholdersByEmail(h.provider, email)).toHaveLength(1);
+  expect(reviewed.cardholder?.holderId).toBe(review.holderId);
+  expect(await cardOperations(h.provider, { type: 'create', cardNo: reviewed.card.cardNo })).toHaveLength(1);
+  expect(await cardOperations(h.provider, { type: 'create', cardNo: plainResult.card.cardNo })).toHaveLength(1);
+  expect(await cardOperations(h.provider, { type: 'deposit', cardNo: plainResult.card.cardNo })).toHaveLength(1);
+  expect(plainResult.balance?.amount).toMatch(/^25(\.0+)?$/);
+});

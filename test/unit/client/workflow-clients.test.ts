@@ -1,0 +1,140 @@
+/**
+ * The lifecycle client functions validate (and seal) before contacting Temporal, derive their
+ * workflow ids from business keys, and every lifecycle workflow type has a status view.
+ */
+import type { Client } from '@temporalio/client';
+import { generateRsaKeyPair } from '../../../api/keys';
+import { decryptSensitive } from '../../../api/sensitive';
+import { activationInput, startActivation } from '../../../client/activation';
+import { cardRequest, depositToCard, freezeCard } from '../../../client/card-entity';
+import { cardOperationInput, startCardOperation } from '../../../client/card-operations';
+import { describeCardSnapshot, describeTransferResult } from '../../../client/describe';
+import { startSharedAccount } from '../../../client/shared-account';
+import { startTransfer, transferWorkflowId } from '../../../client/transfers';
+import { InvalidInputError } from '../../../client/validation';
+import { fundingWorkflowId, startWalletFunding } from '../../../client/wallet-funding';
+import { STATUS_VIEWS } from '../../../client/workflow-status';
+import { WorkflowTypes } from '../../../domain';
+
+const merchant = generateRsaKeyPair(1024);
+/** A client any use of which fails the test: validation must refuse first. */
+const untouchable = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error('the client was contacted');
+    },
+  },
+) as Client;
+
+it.each([
+  [
+    'startTransfer',
+    () =>
+      startTransfer(untouchable, {
+        transferRef: 't1',
+        type: 'TRANSFER',
+        amount: '-1',
+        payerAccountId: '1',
+        payeeAccountId: '2',
+      }),
+    /amount: /,
+  ],
+  [
+    'startWalletFunding',
+    () => startWalletFunding(untouchable, { fundingRef: 'f1', coinKey: 'USDT_TRC20', expectedAmount: 200 }),
+    /expectedAmount: /,
+  ],
+  ['startSharedAccount', () => startSharedAccount(untouchable, { accountName: '' }), /accountName: is required/],
+  [
+    'startActivation',
+    () => startActivation(untouchable, { cardNo: '5229', route: 'activation_code', sealedPin: '123456' }),
+    /sealedPin: looks like a clear PIN/,
+  ],
+  [
+    'startCardOperation',
+    () => startCardOperation(untouchable, 'freeze', { cardNo: '5229', requestRef: 'r/1' }),
+    /requestRef: /,
+  ],
+  ['freezeCard', () => freezeCard(untouchable, '5229', { requestId: '' }), /requestId: /],
+  [
+    'depositToCard',
+    () => depositToCard(untouchable, '5229', { requestId: 'd1', amount: '10', cardTypeId: '' }),
+    /cardTypeId: /,
+  ],
+])('%s refuses invalid input with InvalidInputError before contacting Temporal', async (_name, call, message) => {
+  const error = await call().catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(InvalidInputError);
+  expect((error as Error).message).toMatch(message);
+});
+
+it('business keys become workflow ids; one that cannot be part of an id is refused', () => {
+  expect(transferWorkflowId('budget-2026-11')).toBe('transfer-budget-2026-11');
+  expect(fundingWorkflowId('topup.1')).toBe('funding-topup.1');
+  expect(() => transferWorkflowId('a b')).toThrow(/transferRef: must start with a letter or digit/);
+});
+
+it('a clear PIN is sealed into sealedPin and dropped, for the activation, the standalone PIN change and the card workflow', () => {
+  const activation = activationInput(
+    { cardNo: '5229', route: 'activation_code', pin: '482915' },
+    merchant.publicKeyPem,
+  );
+  expect(activation).not.toHaveProperty('pin');
+  expect(decryptSensitive(activation.sealedPin!, merchant.privateKey)).toBe('482915');
+  const standalone = cardOperationInput(
+    'updatePin',
+    { cardNo: '5229', requestRef: 'p1', pin: '112233' },
+    merchant.publicKeyPem,
+  );
+  expect(JSON.stringify(standalone)).not.toContain('112233');
+  expect(decryptSensitive(standalone.input.sealedPin!, merchant.privateKey)).toBe('112233');
+  const entity = cardRequest('updatePin', '5229', { requestId: 'p2', pin: '445566' }, () => merchant.publicKey);
+  expect(JSON.stringify(entity)).not.toContain('445566');
+  expect(decryptSensitive(entity.sealedPin, merchant.privateKey)).toBe('445566');
+  expect(() => cardOperationInput('freeze', { cardNo: '5229', requestRef: 'f1', pin: '112233' })).toThrow(
+    /pin: is only used by updatePin/,
+  );
+});
+
+it('every lifecycle workflow type has a status view; results render amounts as decimal strings', () => {
+  for (const type of Object.values(WorkflowTypes).filter(
+    (t) => !['cardholderOnboarding', 'cardIssuance', 'cardDeposit'].includes(t),
+  )) {
+    expect(STATUS_VIEWS[type]).toBeDefined();
+  }
+  const leg = {
+    accountId: '1',
+    txId: '9',
+    orderNo: 'o',
+    direction: 'OUT' as const,
+    amount: '10.01',
+    beforeBalance: '100.00',
+    afterBalance: '89.99',
+  };
+  expect(
+    describeTransferResult({
+      type: 'TRANSFER',
+      merchantOrderNo: 'CF1',
+      amount: '10.01',
+      currency: 'USD',
+      sent: false,
+      payer: leg,
+      payee: { ...leg, accountId: '2', direction: 'IN' },
+    }),
+  ).toBe(
+    'TRANSFER 10.01 USD confirmed in the ledger (order CF1, sent by an earlier attempt)\naccount 1 OUT 10.01: 100.00 -> 89.99\naccount 2 IN 10.01: 100.00 -> 89.99',
+  );
+  expect(
+    describeCardSnapshot({
+      cardNo: '5229',
+      status: 'Freeze',
+      cancelled: false,
+      pending: 1,
+      authorizations: [],
+      fees: [],
+      authorizationCount: 1,
+      run: 1,
+      balance: { amount: '17.50', currency: 'USD' },
+    }),
+  ).toBe('card 5229: Freeze (balance 17.50 USD, 1 authorization, 1 operation pending)');
+});

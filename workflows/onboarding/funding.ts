@@ -1,0 +1,118 @@
+/**
+ * The funding sources inside `customerOnboarding` (domain/onboarding-funding.ts): the
+ * shared_account `fundTransfer` child before card creation, and the on_chain `walletFunding`
+ * child after it, whose deposit address and deposit status the onboarding's progress shows.
+ */
+import { TRANSFER_STEP, type FundTransferResult } from '../../domain/fund-transfer';
+import { deriveMerchantOrderNo } from '../../domain/merchant-order-no';
+import type { OnboardingProgress } from '../../domain/customer-onboarding';
+import type { OnChainFunding } from '../../domain/onboarding-funding';
+import type { ProviderEvent } from '../../domain/provider-event';
+import type { WaitOverrides } from '../../domain/wait-profile';
+import { matchesDeposit, type DepositMatch, type WalletFundingResult } from '../../domain/wallet-funding';
+import { Flows, WorkflowTypes } from '../../domain/workflow-types';
+import { runChild } from '../support/children';
+import { numeric, text } from '../support/record-inbox';
+
+export interface SharedAccountTransfer {
+  workflowId: string;
+  customerRef: string;
+  payerAccountId: string;
+  /** The MARGIN account the card will be charged to. */
+  accountId: string;
+  amount: string;
+  wait?: WaitOverrides | undefined;
+}
+
+/** WALLET → MARGIN (spec: /account/transfer, TRANSFER), confirmed in the ledger by the child. */
+export function transferToSharedAccount(t: SharedAccountTransfer): Promise<FundTransferResult> {
+  return runChild<FundTransferResult>(
+    WorkflowTypes.fundTransfer,
+    t.workflowId,
+    {
+      customerRef: t.customerRef,
+      flow: Flows.fundTransfer,
+      orderNos: [deriveMerchantOrderNo(t.workflowId, TRANSFER_STEP)],
+    },
+    {
+      type: 'TRANSFER',
+      amount: t.amount,
+      payerAccountId: t.payerAccountId,
+      payeeAccountId: t.accountId,
+      customerRef: t.customerRef,
+      ...(t.wait ? { wait: t.wait } : {}),
+    },
+  );
+}
+
+export interface OnChainChild {
+  workflowId: string;
+  customerRef: string;
+  funding: OnChainFunding;
+  /** The merchant's deposit address for the coin (the child finds the same one). */
+  address: string;
+  cardNo: string;
+  cardTypeId: string;
+  wait?: WaitOverrides | undefined;
+}
+
+/** `walletFunding` with a card deposit; the address is listed at start so wallet webhooks reach the child at once. */
+export function runOnChainFunding(c: OnChainChild): Promise<WalletFundingResult> {
+  const { funding } = c;
+  return runChild<WalletFundingResult>(
+    WorkflowTypes.walletFunding,
+    c.workflowId,
+    { customerRef: c.customerRef, flow: Flows.walletFunding, orderNos: [c.address] },
+    {
+      coinKey: funding.coinKey,
+      ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}),
+      ...(funding.txHash ? { txHash: funding.txHash } : {}),
+      ...(funding.deadlineMs ? { deadlineMs: funding.deadlineMs } : {}),
+      cardDeposit: {
+        cardNo: c.cardNo,
+        cardTypeId: c.cardTypeId,
+        ...(funding.depositAmount ? { amount: funding.depositAmount } : {}),
+      },
+      customerRef: c.customerRef,
+      ...(c.wait ? { wait: c.wait } : {}),
+    },
+  );
+}
+
+const STATUS_RANK: Readonly<Record<string, number>> = { wait_process: 0, processing: 1, success: 2, fail: 2 };
+
+/**
+ * Keeps `progress.funding.depositStatus` current from the `wallet_transaction_v2` webhooks the
+ * receiver routes here by address (the onboarding lists it in CardflowOrderNos). Only this
+ * customer's deposit counts (same match as walletFunding's), and the status only moves forward,
+ * since deliveries are unordered (provider-notes, Webhooks).
+ */
+export class DepositStatusTracker {
+  private match: DepositMatch | undefined;
+
+  constructor(private readonly progress: OnboardingProgress) {}
+
+  watch(match: DepositMatch): void {
+    this.match = match;
+  }
+
+  onEvent(event: ProviderEvent): void {
+    const funding = this.progress.funding;
+    if (!this.match || !funding || event.category !== 'wallet_transaction_v2') return;
+    const r = event.record;
+    const tx = {
+      type: text(r, 'type') ?? '',
+      destinationAddress: text(r, 'destinationAddress') ?? '',
+      createTime: numeric(r, 'createTime') ?? 0,
+      txHash: text(r, 'txHash') ?? null,
+      txAmount: text(r, 'txAmount') ?? null,
+    };
+    const status = text(r, 'status');
+    if (!status || STATUS_RANK[status] === undefined || !matchesDeposit(tx, this.match)) return;
+    if (funding.depositStatus !== undefined && (STATUS_RANK[funding.depositStatus] ?? -1) > (STATUS_RANK[status] ?? -1))
+      return;
+    funding.depositStatus = status;
+    const orderNo = text(r, 'orderNo');
+    if (orderNo) funding.walletOrderNo = orderNo;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The first step of `customerOnboarding`: the whole request checked before anything is sent
+ *: its shape, then the plan against the card type
+ * (domain/onboarding-plan.ts), then the balances of the accounts that will pay.
+ */
+import { patched, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import type { CardType } from '../../api/schemas/card-type';
+import { OnboardingInputSchema, type OnboardingInput } from '../../domain/customer-onboarding';
+import { affordabilityIssue } from '../../domain/eligibility';
+import { FailureTypes } from '../../domain/failure-types';
+import { fundingOf, planSharedAccountTransfer } from '../../domain/onboarding-funding';
+import { planOnboarding, type OnboardingPlan } from '../../domain/onboarding-plan';
+import type { DepositAddress } from '../../activities';
+import { failIssues, failWith, summarize } from '../support/failures';
+import { providerCalls } from '../support/profiles';
+
+/**
+ * Marks onboardings that read `budgetTopUp` as shared_account funding (a `fundTransfer` child).
+ * Histories from before it passed `budgetTopUp` to the card child, which transferred itself;
+ * they replay on that branch.
+ */
+export const BUDGET_TOP_UP_AS_FUNDING = 'budget-top-up-as-shared-account-funding';
+
+export interface ValidatedOnboarding {
+  cardType: CardType;
+  plan: OnboardingPlan;
+  /** An onboarding started before {@link BUDGET_TOP_UP_AS_FUNDING}: `budgetTopUp` goes to the card child. */
+  legacyTopUp: boolean;
+  /** shared_account: the WALLET that pays and the amount moved. */
+  transfer?: { payerAccountId: string; amount: string };
+  /** on_chain: the merchant's deposit address for the coin (shown to the customer once the card exists). */
+  depositAddress?: DepositAddress;
+}
+
+export async function validateOnboarding(
+  input: OnboardingInput,
+  fail: (failure: ApplicationFailure) => never,
+): Promise<ValidatedOnboarding> {
+  const info = workflowInfo();
+  const parsed = OnboardingInputSchema.safeParse(input);
+  if (!parsed.success) {
+    fail(
+      failIssues(
+        FailureTypes.invalidInput,
+        parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      ),
+    );
+  }
+  if (!info.workflowId.endsWith(`-${input.customerRef}`)) {
+    fail(
+      failWith(
+        FailureTypes.invalidInput,
+        `customerRef: ${input.customerRef} does not match workflow id ${info.workflowId}`,
+      ),
+    );
+  }
+  const legacyTopUp =
+    input.budgetTopUp !== undefined && input.funding === undefined && !patched(BUDGET_TOP_UP_AS_FUNDING);
+  const requested = fundingOf(input);
+  const chargedAccountId =
+    requested.source === 'shared_account' && !legacyTopUp ? requested.accountId : input.accountId;
+  const { cardType, account } = await providerCalls.prepareOnboarding({
+    cardTypeId: input.cardTypeId,
+    ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
+  });
+
+  const planned = planOnboarding(input, cardType);
+  if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
+  const plan = planned.plan;
+  if (legacyTopUp) return { cardType, plan: { ...plan, funding: { source: 'merchant_wallet' } }, legacyTopUp };
+
+  if (plan.funding.source === 'shared_account') {
+    const { payerAccountId } = plan.funding;
+    const payer = await providerCalls.getAccountBalance({
+      ...(payerAccountId ? { accountId: payerAccountId } : {}),
+      currency: cardType.rechargeCurrency,
+    });
+    const transfer = planSharedAccountTransfer(plan.funding, plan.needed, payer, account);
+    if (transfer.issues.length) fail(failIssues(FailureTypes.invalidInput, transfer.issues));
+    if (transfer.shortfalls.length) fail(failIssues(FailureTypes.insufficientBalance, transfer.shortfalls));
+    return { cardType, plan, legacyTopUp, transfer: { payerAccountId: payer.accountId, amount: transfer.amount } };
+  }
+  // on_chain: the merchant pays only the card (fee, and the initial deposit a card type requires at creation).
+  const needed = plan.funding.source === 'on_chain' ? plan.creation.total : plan.needed;
+  const short = affordabilityIssue(account.availableBalance, needed, account.currency, 'initialDeposit');
+  if (short)
+    fail(
+      failIssues(FailureTypes.insufficientBalance, [
+        { ...short, message: `account ${account.accountId} ${short.message}` },
+      ]),
+    );
+  if (plan.funding.source !== 'on_chain') return { cardType, plan, legacyTopUp };
+  // The coin must take deposits (spec: Coin enabled, enableDeposit) before a card is made for it.
+  // Finding or creating the merchant's address moves no money and is reused by walletFunding.
+  try {
+    return {
+      cardType,
+      plan,
+      legacyTopUp,
+      depositAddress: await providerCalls.prepareDepositAddress({ coinKey: plan.funding.coinKey }),
+    };
+  } catch (error) {
+    const { type, message } = summarize(error);
+    return fail(failWith(type, message.startsWith('coinKey:') ? `funding.${message}` : message));
+  }
+}

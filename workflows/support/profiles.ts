@@ -1,0 +1,85 @@
+/**
+ * Timeout and retry profiles of the activities, as named constants (STYLE: saga sample), and
+ * the proxies built from them. Workflows see the activities as types only.
+ */
+import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { CardflowActivities } from '../../activities';
+import { FailureTypes } from '../../domain/failure-types';
+import { CARD_OPERATION_WAIT, REVIEW_WAIT, type WaitOverrides, type WaitProfile } from '../../domain/wait-profile';
+
+/** Failures that repeat identically on retry (provider client types and ours). */
+export const NON_RETRYABLE_TYPES = [
+  'ProviderValidationError',
+  'ProviderSignatureError',
+  'ProviderResponseError',
+  FailureTypes.invalidInput,
+  FailureTypes.notEligible,
+  FailureTypes.insufficientBalance,
+  FailureTypes.cardTypeNotFound,
+];
+
+/**
+ * One provider call (plus its lookup after an ambiguous outcome). The HTTP client times out at
+ * 15 s by default and retries at most once, so 60 s bounds an attempt; the retry policy owns
+ * the backoff (1 s doubling to 1 min) for about 15 minutes of provider trouble.
+ */
+export const PROVIDER_CALL: ActivityOptions = {
+  startToCloseTimeout: '60s',
+  retry: {
+    initialInterval: '1s',
+    backoffCoefficient: 2,
+    maximumInterval: '1m',
+    maximumAttempts: 20,
+    nonRetryableErrorTypes: NON_RETRYABLE_TYPES,
+  },
+};
+
+export const providerCalls = proxyActivities<CardflowActivities>(PROVIDER_CALL);
+
+/** A wait profile with overrides applied; polls stay well inside the heartbeat timeout. */
+export function resolveWait(base: WaitProfile, override: Partial<WaitProfile> | undefined): WaitProfile {
+  const merged = { ...base, ...override };
+  const ceiling = Math.max(1, Math.floor(merged.heartbeatTimeoutMs / 2));
+  return {
+    ...merged,
+    maxPollMs: Math.min(merged.maxPollMs, ceiling),
+    firstPollMs: Math.min(merged.firstPollMs, ceiling),
+  };
+}
+
+export function cardOperationWait(overrides: WaitOverrides | undefined): WaitProfile {
+  return resolveWait(CARD_OPERATION_WAIT, overrides?.cardOperation);
+}
+
+export function reviewWait(overrides: WaitOverrides | undefined): WaitProfile {
+  return resolveWait(REVIEW_WAIT, overrides?.review);
+}
+
+/**
+ * The long-poll activity's options: each attempt polls for up to `attemptMs` with heartbeats,
+ * then the retry policy spaces attempts (benign StillWaiting failures) without an attempt limit, until
+ * `scheduleToCloseMs` (a deadline) when given.
+ */
+export function longPollCalls(profile: WaitProfile, scheduleToCloseMs?: number) {
+  return proxyActivities<CardflowActivities>({
+    startToCloseTimeout: profile.attemptMs + profile.heartbeatTimeoutMs,
+    heartbeatTimeout: profile.heartbeatTimeoutMs,
+    ...(scheduleToCloseMs === undefined ? {} : { scheduleToCloseTimeout: Math.max(1, scheduleToCloseMs) }),
+    retry: {
+      initialInterval: profile.retryInitialIntervalMs,
+      backoffCoefficient: 2,
+      maximumInterval: profile.retryMaxIntervalMs,
+      nonRetryableErrorTypes: NON_RETRYABLE_TYPES,
+    },
+  });
+}
+
+/** The poll settings the long-poll activity takes from a profile. */
+export function pollSettings(profile: WaitProfile) {
+  return {
+    firstPollMs: profile.firstPollMs,
+    maxPollMs: profile.maxPollMs,
+    backoff: profile.backoff,
+    attemptMs: profile.attemptMs,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Search attribute upserts that cost an action only when something changes. What is already
+ * set is tracked in workflow state seeded from the input (the attributes a parent or client set
+ * at start), never read back from `workflowInfo()`: the decision then depends only on input and
+ * code, so it replays identically. Values are business references only.
+ */
+import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { orderNosKey, type StartAttributes } from '../../domain/start-attributes';
+import {
+  CardflowCardNo,
+  CardflowCustomerRef,
+  CardflowFlow,
+  CardflowHolderId,
+  CardflowStage,
+} from '../../domain/search-attributes';
+import type { Flow } from '../../domain/workflow-types';
+
+export interface AttributeChanges {
+  customerRef?: string | undefined;
+  flow?: Flow;
+  stage?: string;
+  holderId?: string;
+  cardNo?: string;
+}
+
+const KEYS = {
+  customerRef: CardflowCustomerRef,
+  flow: CardflowFlow,
+  stage: CardflowStage,
+  holderId: CardflowHolderId,
+  cardNo: CardflowCardNo,
+} as const;
+
+/**
+ * The input field a starter fills with what it set as `typedSearchAttributes` at start, so the
+ * workflow does not upsert it again (domain/start-attributes.ts).
+ */
+export interface StartedWith {
+  startAttributes?: StartAttributes;
+}
+
+/** What is already set: the start attributes, or (after continue-as-new, which keeps them) what an earlier run set. */
+export type KnownAttributes = Partial<StartAttributes> & Pick<AttributeChanges, 'holderId' | 'cardNo'>;
+
+export class Attributes {
+  private readonly known: Record<string, string> = {};
+  private orderNos: string[];
+
+  /** `atStart`: what the starter set (typedSearchAttributes at start), passed in the input. */
+  constructor(atStart: KnownAttributes = {}) {
+    for (const name of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
+      const value = atStart[name];
+      if (value) this.known[name] = value;
+    }
+    this.orderNos = [...(atStart.orderNos ?? [])];
+  }
+
+  /** Upserts the changed attributes in one command (one action), or nothing. */
+  set(changes: AttributeChanges): void {
+    const pairs: SearchAttributeUpdatePair[] = [];
+    for (const name of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
+      const value = changes[name];
+      if (value === undefined || this.known[name] === value) continue;
+      this.known[name] = value;
+      pairs.push({ key: KEYS[name], value });
+    }
+    if (pairs.length) upsertSearchAttributes(pairs);
+  }
+
+  /**
+   * Adds `merchantOrderNo` to CardflowOrderNos before the call that sends it, so the webhook
+   * receiver can route its events here (free when the parent set it at start).
+   */
+  addOrderNo(merchantOrderNo: string): void {
+    const key = orderNosKey();
+    if (!key || this.orderNos.includes(merchantOrderNo)) return;
+    this.orderNos = [...this.orderNos, merchantOrderNo];
+    upsertSearchAttributes([{ key, value: this.orderNos }]);
+  }
+}
+
+/** True when this workflow runs as a child of another workflow. */
+export function isChild(): boolean {
+  return workflowInfo().parent !== undefined;
+}

@@ -1,0 +1,77 @@
+/**
+ * Waiting for provider states: webhooks first, polling as the fallback, at a cost that does
+ * not grow with the length of the wait.
+ *
+ * - Card operations settle in seconds: a short timer (the profile's firstPollMs) lets the
+ *   webhook arrive; if it does not, one long-poll activity races the signal.
+ * - Reviews take minutes to days and have no webhook in the spec: one long-poll activity
+ *   (heartbeating, retry policy spacing its attempts) races any card_holder event.
+ * The loser is cancelled; no loop of timers or activities runs in workflow code.
+ */
+import { CancellationScope, condition } from '@temporalio/workflow';
+import type { CardholderReview, CardOperation } from '../../activities/types';
+import type { WaitProfile } from '../../domain/wait-profile';
+import type { EventInbox } from './inbox';
+import { longPollCalls, pollSettings } from './profiles';
+
+const OPERATION_FINAL: readonly string[] = ['success', 'fail'];
+
+/** Races `poll()` against `fromSignal()` becoming defined; cancels the loser. */
+export async function raceSignalAndPoll<T>(fromSignal: () => T | undefined, poll: () => Promise<T>): Promise<T> {
+  const scope = new CancellationScope();
+  // Captured when the condition holds: a later event in the same activation cannot change it.
+  let signalled: T | undefined;
+  try {
+    return await scope.run(() =>
+      Promise.race([poll(), condition(() => (signalled = fromSignal()) !== undefined).then(() => signalled as T)]),
+    );
+  } finally {
+    scope.cancel();
+  }
+}
+
+/** The operation of `initial.merchantOrderNo` in a final status (success or fail). */
+export async function waitForCardOperation(
+  inbox: EventInbox,
+  initial: CardOperation,
+  profile: WaitProfile,
+): Promise<CardOperation> {
+  const key = initial.merchantOrderNo;
+  inbox.markSeen('card_transaction', key, initial.status);
+  if (OPERATION_FINAL.includes(initial.status)) return initial;
+  const fromSignal = () => inbox.finalOperation(key);
+  if (await condition(() => fromSignal() !== undefined, profile.firstPollMs))
+    return merge(initial, fromSignal() as CardOperation);
+  const calls = longPollCalls(profile);
+  const final = await raceSignalAndPoll(fromSignal, () =>
+    calls.awaitCardOperation({ merchantOrderNo: key, poll: pollSettings(profile) }),
+  );
+  inbox.markSeen('card_transaction', key, final.status);
+  return merge(initial, final);
+}
+
+/** Keeps fields the final record may omit (e.g. cardNo in a sparse webhook). */
+function merge(initial: CardOperation, final: CardOperation): CardOperation {
+  return { ...initial, ...final, cardNo: final.cardNo ?? initial.cardNo, orderNo: final.orderNo || initial.orderNo };
+}
+
+/**
+ * The holder's review once it is `pass_audit` or `reject` (events that arrived before
+ * `since` are ignored: a stale reject must not end a resubmitted review). Fails with a
+ * timeout once `deadlineMs` from now passes.
+ */
+export async function waitForReview(
+  inbox: EventInbox,
+  holderId: string,
+  since: number,
+  profile: WaitProfile,
+  deadlineMs: number,
+): Promise<CardholderReview> {
+  const fromSignal = () => inbox.finalReviewSince(holderId, since);
+  const calls = longPollCalls(profile, deadlineMs);
+  const review = await raceSignalAndPoll(fromSignal, () =>
+    calls.awaitCardholderReview({ holderId, until: ['pass_audit', 'reject'], poll: pollSettings(profile) }),
+  );
+  inbox.markSeen('card_holder', holderId, review.status);
+  return review;
+}
