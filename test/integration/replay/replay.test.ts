@@ -149,7 +149,8 @@ it('replays every saved history without a determinism error', async () => {
   if (process.env.CARDFLOW_SAVE_HISTORIES) await saveHistories(process.env.CARDFLOW_SAVE_HISTORIES);
   const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
   expect(files.length).toBeGreaterThanOrEqual(8 + CARD_AND_FUND_HISTORIES.length + ONBOARDING_PATH_HISTORIES.length);
-  for (const name of [...CARD_AND_FUND_HISTORIES, ...ONBOARDING_PATH_HISTORIES]) expect(files).toContain(`${name}.json`);
+  for (const name of [...CARD_AND_FUND_HISTORIES, ...ONBOARDING_PATH_HISTORIES])
+    expect(files).toContain(`${name}.json`);
   const histories = files.map((file) => {
     const saved = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { workflowId: string; history: object };
     return { workflowId: saved.workflowId, history: temporal.api.history.v1.History.fromObject(saved.history) };
