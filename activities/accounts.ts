@@ -1,12 +1,12 @@
-/** Account balances and fund transfers (spec: Account; /account/transfer). */
-import { activityInfo, cancellationSignal } from '@temporalio/activity';
+/** Account balances, and the balance checks made before money moves (spec: Account). */
+import { cancellationSignal } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Account } from '../api/schemas/account';
 import { affordabilityIssue } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';
-import { invalidInput, isDuplicateOrder, toActivityFailure } from './failures';
-import type { AccountBalance, TransferResult } from './types';
+import { invalidInput, toActivityFailure } from './failures';
+import type { AccountBalance } from './types';
 
 function balanceOf(account: Account): AccountBalance {
   return {
@@ -57,7 +57,6 @@ export function createAccountHelpers({ provider }: ActivityDeps) {
 }
 
 export function createAccountActivities(deps: ActivityDeps) {
-  const { provider } = deps;
   const { findAccount } = createAccountHelpers(deps);
 
   return {
@@ -65,51 +64,6 @@ export function createAccountActivities(deps: ActivityDeps) {
     async getAccountBalance(input: { accountId?: string; currency?: string }): Promise<AccountBalance> {
       try {
         return await findAccount(input.accountId, input.currency);
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
-    },
-
-    /**
-     * Fund transfer (TRANSFER: WALLET → MARGIN; COLLECTION: MARGIN → WALLET). The operation
-     * answers only `true`, so idempotency rests on the key: a retry sends the same
-     * merchantOrderNo and a "Duplicate order number" answer means an earlier attempt went through.
-     */
-    async transferFunds(input: {
-      merchantOrderNo: string;
-      type: 'TRANSFER' | 'COLLECTION';
-      amount: string;
-      payerAccountId: string;
-      payeeAccountId: string;
-      remark?: string;
-    }): Promise<TransferResult> {
-      try {
-        if (activityInfo().attempt === 1) {
-          const payer = await findAccount(input.payerAccountId, undefined);
-          const issue = affordabilityIssue(payer.availableBalance, input.amount, payer.currency, 'budgetTopUp.amount');
-          if (issue)
-            throw invalidInput(
-              [{ ...issue, message: `account ${payer.accountId} ${issue.message}` }],
-              FailureTypes.insufficientBalance,
-            );
-        }
-        try {
-          await provider.transferFunds(
-            {
-              type: input.type,
-              merchantOrderNo: input.merchantOrderNo,
-              amount: input.amount,
-              payerAccountId: input.payerAccountId,
-              payeeAccountId: input.payeeAccountId,
-              ...(input.remark === undefined ? {} : { remark: input.remark }),
-            },
-            { signal: cancellationSignal() },
-          );
-          return { merchantOrderNo: input.merchantOrderNo, sent: true };
-        } catch (error) {
-          if (isDuplicateOrder(error)) return { merchantOrderNo: input.merchantOrderNo, sent: false };
-          throw error;
-        }
       } catch (error) {
         throw toActivityFailure(error);
       }

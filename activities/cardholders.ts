@@ -5,7 +5,10 @@
  */
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
 import type { Cardholder, CardholderQueryRecord } from '../api/schemas/cardholder';
+import { ApplicationFailure } from '@temporalio/common';
+import { ProviderBusinessError } from '../api/errors';
 import type { CardholderData } from '../domain/cardholder-data';
+import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';
 import { isAmbiguous, toActivityFailure } from './failures';
 import { callIdempotent } from './idempotent';
@@ -31,17 +34,65 @@ function fieldsOf(holder: CardholderData): Record<string, string> {
 
 export type ReviewStatus = CardholderReview['status'];
 
+/** The fields of a correction the provider's query record shows back (spec: Cardholder query record). */
+const VISIBLE_FIELDS = [
+  'areaCode',
+  'mobile',
+  'email',
+  'firstName',
+  'lastName',
+  'birthday',
+  'country',
+  'town',
+  'address',
+  'postCode',
+] as const;
+
+/**
+ * Whether a correction sent to a rejected holder went through, read from the holder as the
+ * provider shows it now (`current`):
+ *
+ * - `applied`: the visible fields equal the correction's, and the holder left `reject` or was
+ *   changed after the correction was accepted (`correctionAt`): our update, possibly already
+ *   reviewed again (even rejected again, which the workflow then handles as a new reject);
+ * - `not_applied`: still in `reject` and unchanged since, or still showing other data: sending
+ *   the correction (again) is safe, the provider allows an update only in `reject`;
+ * - `conflict`: out of `reject` with other data than ours: someone changed the holder outside
+ *   cardflow, and sending ours would be refused or overwrite theirs.
+ *
+ * Fields the query record does not carry (a B2C holder's identity document, an IDV token) cannot
+ * be compared; the status and time then decide.
+ */
+export function correctionOutcome(
+  current: CardholderQueryRecord,
+  correction: CardholderData,
+  correctionAt: number,
+): 'applied' | 'not_applied' | 'conflict' {
+  const fields = correction as Record<string, unknown>;
+  const same = VISIBLE_FIELDS.every((name) => fields[name] === undefined || fields[name] === current[name]);
+  const changedSince = current.updateTime > correctionAt;
+  if (current.status === 'reject') return same && changedSince ? 'applied' : 'not_applied';
+  return same ? 'applied' : 'conflict';
+}
+
 export function createCardholderActivities({ provider }: ActivityDeps) {
-  async function query(filter: { holderId?: string; merchantOrderNo?: string }): Promise<CardholderReview | undefined> {
+  async function queryRecord(filter: {
+    holderId?: string;
+    merchantOrderNo?: string;
+  }): Promise<CardholderQueryRecord | undefined> {
     const page = await provider.queryCardholders(
       { pageNum: 1, pageSize: 10, ...filter },
       { signal: cancellationSignal() },
     );
-    const record = page.records.find((r) =>
+    return page.records.find((r) =>
       filter.merchantOrderNo !== undefined
         ? r.merchantOrderNo === filter.merchantOrderNo
         : r.holderId === filter.holderId,
     );
+  }
+
+  async function query(filter: { holderId?: string; merchantOrderNo?: string }): Promise<CardholderReview | undefined> {
+    const record = await queryRecord(filter);
     return record ? reviewOf(record) : undefined;
   }
 
@@ -83,17 +134,39 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
     },
 
     /**
-     * Resubmits corrected data of a rejected holder (allowed only when status=reject). The
-     * update carries no merchantOrderNo; a retry first reads the holder: if it left reject,
-     * the earlier attempt went through.
+     * Resubmits corrected data of a rejected holder (allowed only when status=reject). The update
+     * carries no merchantOrderNo, so an ambiguous outcome (transport error, timeout, 5xx, a
+     * dropped answer, a worker that died after the provider committed) and any business refusal
+     * are resolved by reading the holder ({@link correctionOutcome}): when the correction shows
+     * there, the earlier send went through and its review is returned; only when it plainly did
+     * not is the correction sent (again). A refusal that really means "already done" (the holder
+     * left `reject` because of our update) therefore never fails the workflow.
      */
-    async updateCardholder(input: { holderId: string; holder: CardholderData }): Promise<CardholderReview> {
+    async updateCardholder(input: {
+      holderId: string;
+      holder: CardholderData;
+      /** When the workflow accepted the correction: a holder changed later than this was changed by us. */
+      correctionAt?: number;
+    }): Promise<CardholderReview> {
       const { holderId, holder } = input;
+      const correctionAt = input.correctionAt ?? activityInfo().scheduledTimestampMs;
       const signal = cancellationSignal();
+      const earlier = async (): Promise<CardholderReview | undefined> => {
+        const current = await queryRecord({ holderId });
+        if (!current) throw new Error(`cardholder ${holderId} not found`);
+        const outcome = correctionOutcome(current, holder, correctionAt);
+        if (outcome === 'conflict') {
+          throw ApplicationFailure.nonRetryable(
+            `cardholder ${holderId} was changed outside cardflow after the correction was accepted (it is ${current.status} at ${current.statusFlowLocation} with other data); review it in the provider dashboard`,
+            FailureTypes.correctionConflict,
+          );
+        }
+        return outcome === 'applied' ? reviewOf(current) : undefined;
+      };
       try {
         if (activityInfo().attempt > 1) {
-          const current = await query({ holderId });
-          if (current && current.status !== 'reject') return current;
+          const found = await earlier();
+          if (found) return found;
         }
         try {
           return reviewOf(
@@ -101,13 +174,15 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
               ? await provider.updateCardholderIdv({ holderId, ...fieldsOf(holder) } as never, { signal })
               : await provider.updateCardholder(
                   { holderId, cardHolderModel: holder.shape, ...fieldsOf(holder) } as never,
-                  { signal },
+                  {
+                    signal,
+                  },
                 ),
           );
         } catch (error) {
-          if (!isAmbiguous(error)) throw error;
-          const current = await query({ holderId });
-          if (current && current.status !== 'reject') return current;
+          if (!isAmbiguous(error) && !(error instanceof ProviderBusinessError)) throw error;
+          const found = await earlier();
+          if (found) return found;
           throw error;
         }
       } catch (error) {

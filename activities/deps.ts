@@ -4,6 +4,7 @@
  */
 import type { ProviderClient } from '../api/client';
 import type { KeyInput } from '../api/keys';
+import type { FileStore } from '../storage/file-store';
 
 /** The provider methods the activities call. */
 export type ProviderPort = Pick<
@@ -50,6 +51,6 @@ export interface ActivityDeps {
   logger?: ActivityLogger;
   /** Opens sealed PINs and provider-encrypted values (activation codes); required by the lifecycle activities that need it. */
   merchantPrivateKey?: KeyInput;
-  /** Directory holding work-order supporting files referenced by name (`{ ref }`); no other path is read. */
-  fileStoreDir?: string;
+  /** Where work-order supporting files referenced by `{ ref }` are read, and their uploads recorded. */
+  fileStore?: FileStore;
 }

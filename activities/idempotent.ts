@@ -2,7 +2,7 @@
  * The idempotent-call pattern of every mutating activity: the merchantOrderNo is the key.
  *
  * - On a retry (attempt > 1) the order is looked up first: if an earlier attempt went through,
- *   its record is returned and nothing is sent.
+ *   its record is returned and nothing is sent. A failed precheck is also followed by a lookup.
  * - After an ambiguous outcome (transport error, timeout, 5xx) or a "Duplicate order number"
  *   answer, the order is looked up; the existing record is returned instead of creating another.
  * - If the lookup finds nothing, the activity fails retryably and the next attempt sends the
@@ -35,7 +35,15 @@ export async function callIdempotent<T>(call: IdempotentCall<T>): Promise<{ valu
       const earlier = await call.lookup();
       if (earlier !== undefined) return { value: earlier, source: 'found' };
     } else if (call.precheck) {
-      await call.precheck();
+      try {
+        await call.precheck();
+      } catch (error) {
+        // The order may already exist with its money spent, e.g. when an operator resumed a
+        // failed onboarding and this step re-runs: then it is not a shortfall but a step done.
+        const earlier = await call.lookup();
+        if (earlier !== undefined) return { value: earlier, source: 'found' };
+        throw error;
+      }
     }
     try {
       return { value: await call.send(), source: 'sent' };

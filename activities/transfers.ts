@@ -1,15 +1,26 @@
 /**
- * Fund transfers and shared accounts (spec: Account). The transfer itself is the existing
- * `transferFunds` activity (accounts.ts, idempotent by merchantOrderNo); here: reading both
- * accounts before it, confirming it in the ledger after it (the operation answers only `true`),
- * and creating a shared (MARGIN) account idempotently by name.
+ * Fund transfers and shared accounts (spec: Account): reading both accounts before a transfer,
+ * the transfer itself (idempotent by merchantOrderNo), confirming it in the ledger after it (the
+ * operation answers only `true`), and creating a shared (MARGIN) account idempotently by name.
  */
 import { cancellationSignal } from '@temporalio/activity';
 import type { Account, LedgerEntry } from '../api/schemas/account';
-import { isTransferEntry, type LedgerLeg, type TransferAccount } from '../domain/fund-transfer';
+import { affordabilityIssue } from '../domain/eligibility';
+import { FailureTypes } from '../domain/failure-types';
+import {
+  isTransferEntry,
+  TRANSFER_DIRECTIONS,
+  transferRemark,
+  type LedgerLeg,
+  type TransferAccount,
+  type TransferType,
+} from '../domain/fund-transfer';
+import { createAccountHelpers } from './accounts';
+import { callIdempotent } from './idempotent';
+import type { TransferResult } from './types';
 import type { SharedAccountResult } from '../domain/shared-account';
 import type { ActivityDeps } from './deps';
-import { isAmbiguous, toActivityFailure } from './failures';
+import { invalidInput, isAmbiguous, isDuplicateOrder, toActivityFailure } from './failures';
 import { longPoll, type PollSettings } from './long-poll';
 
 export interface TransferAccounts {
@@ -72,7 +83,72 @@ export function createTransferActivities(deps: ActivityDeps) {
     return accounts.find((a) => a.accountType === 'MARGIN' && a.accountName === accountName);
   }
 
+  const { findAccount } = createAccountHelpers(deps);
+
   return {
+    /**
+     * Fund transfer (TRANSFER: WALLET → MARGIN; COLLECTION: MARGIN → WALLET), idempotent by
+     * merchantOrderNo. The operation answers only `true`, so an earlier attempt is recognised by
+     * a "Duplicate order number" answer to the same key, or found in the ledger by the key the
+     * remark carries (after an ambiguous outcome, on a retry, or when the balance check fails
+     * because the money already moved).
+     */
+    async transferFunds(input: {
+      merchantOrderNo: string;
+      type: TransferType;
+      amount: string;
+      payerAccountId: string;
+      payeeAccountId: string;
+      remark?: string;
+    }): Promise<TransferResult> {
+      const { merchantOrderNo } = input;
+      const bizType = TRANSFER_DIRECTIONS[input.type].bizType;
+      const { value } = await callIdempotent<TransferResult>({
+        merchantOrderNo,
+        lookup: async () => {
+          const legs = await findLegs({
+            merchantOrderNo,
+            bizType,
+            payerAccountId: input.payerAccountId,
+            payeeAccountId: input.payeeAccountId,
+          });
+          return legs.payer || legs.payee ? { merchantOrderNo, sent: false } : undefined;
+        },
+        precheck: async () => {
+          const payer = await findAccount(input.payerAccountId, undefined);
+          const issue = affordabilityIssue(payer.availableBalance, input.amount, payer.currency, 'amount');
+          if (issue) {
+            throw invalidInput(
+              [{ ...issue, message: `account ${payer.accountId} ${issue.message}` }],
+              FailureTypes.insufficientBalance,
+            );
+          }
+        },
+        send: async () => {
+          try {
+            await provider.transferFunds(
+              {
+                type: input.type,
+                merchantOrderNo,
+                amount: input.amount,
+                payerAccountId: input.payerAccountId,
+                payeeAccountId: input.payeeAccountId,
+                // The key rides in the remark: the ledger shows the remark, not our key.
+                remark: input.remark ?? transferRemark(merchantOrderNo),
+              },
+              { signal: cancellationSignal() },
+            );
+          } catch (error) {
+            // The key was used: an earlier attempt went through (the ledger may not show it yet).
+            if (isDuplicateOrder(error)) return { merchantOrderNo, sent: false };
+            throw error;
+          }
+          return { merchantOrderNo, sent: true };
+        },
+      });
+      return value;
+    },
+
     /** Both accounts of a transfer, with balances, types and decimals, for the checks made before sending. */
     async prepareTransfer(input: { payerAccountId: string; payeeAccountId: string }): Promise<TransferAccounts> {
       try {

@@ -1,14 +1,13 @@
 /**
- * Supporting files and work orders (spec: File upload; Work orders). A file reference is a name
- * in the worker's file store (`ActivityDeps.fileStoreDir`), so the workflow history holds names
- * and fileIds, never bytes. Work orders are idempotent by merchantOrderNo (looked up in the work
+ * Supporting files and work orders (spec: File upload; Work orders). A file reference names a
+ * file in the shared file store (storage/file-store.ts, `ActivityDeps.fileStore`), so the
+ * workflow history holds references and fileIds, never bytes. Work orders are idempotent by merchantOrderNo (looked up in the work
  * order list after an ambiguous outcome); their decision is polled (no webhook in the spec).
  */
-import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { cancellationSignal } from '@temporalio/activity';
+import { basename } from 'node:path';
+import { activityInfo, cancellationSignal } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { UPLOAD_CATEGORY, UPLOAD_KINDS } from '../api/rules';
+import { UPLOAD_CATEGORY } from '../api/rules';
 import type { WorkOrder } from '../api/schemas/work-order';
 import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';
@@ -46,40 +45,49 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
   }
 
   return {
-    /** Uploads one file of the file store; returns its fileId. A repeat uploads again (harmless: nothing refers to the spare id). */
+    /**
+     * Uploads one stored supporting file (storage/file-store.ts) and returns its fileId. The upload
+     * takes no key and the provider has no lookup, so the fileId is recorded in the store per
+     * workflow and reference: a later attempt, or a later run of the same workflow, reuses it.
+     */
     async uploadStoredFile(input: { ref: string; contentType?: string }): Promise<{ fileId: string }> {
       try {
-        if (!deps.fileStoreDir)
+        const store = deps.fileStore;
+        if (!store)
           throw ApplicationFailure.nonRetryable(
-            'the worker has no file store (ActivityDeps.fileStoreDir)',
+            'the worker has no file store (ActivityDeps.fileStore)',
             FailureTypes.invalidInput,
           );
-        // basename: a reference never leaves the store directory.
-        const name = basename(input.ref);
-        if (name !== input.ref)
-          throw ApplicationFailure.nonRetryable(
-            `file ${input.ref}: must be a plain file name`,
-            FailureTypes.invalidInput,
-          );
-        const ext = name.toLowerCase().split('.').pop() ?? '';
-        const kind = UPLOAD_KINDS.find((k) => (k.extensions as readonly string[]).includes(ext));
-        let data: Buffer;
+        // Per workflow: its attempts and its later runs (same id) reuse what it uploaded.
+        const scope = activityInfo().workflowExecution?.workflowId ?? 'standalone';
+        const earlier = await store.uploadedFileId(scope, input.ref);
+        if (earlier) return { fileId: earlier };
+        let file: Awaited<ReturnType<typeof store.get>>;
         try {
-          data = await readFile(join(deps.fileStoreDir, name));
-        } catch {
-          throw ApplicationFailure.nonRetryable(`file ${name} is not in the file store`, FailureTypes.invalidInput);
+          file = await store.get(input.ref);
+        } catch (error) {
+          throw ApplicationFailure.nonRetryable(
+            error instanceof Error ? error.message : String(error),
+            FailureTypes.invalidInput,
+          );
         }
+        if (!file)
+          throw ApplicationFailure.nonRetryable(
+            `file ${input.ref} is not in the file store`,
+            FailureTypes.invalidInput,
+          );
         const uploaded = await provider.uploadFile(
           {
             category: UPLOAD_CATEGORY,
             file: {
-              filename: name,
-              contentType: input.contentType ?? kind?.contentType ?? 'application/octet-stream',
-              data,
+              filename: basename(input.ref),
+              contentType: input.contentType ?? file.contentType,
+              data: file.data,
             },
           },
           { signal: cancellationSignal() },
         );
+        await store.recordUpload(scope, input.ref, uploaded.fileId);
         return { fileId: uploaded.fileId };
       } catch (error) {
         throw toActivityFailure(error);

@@ -131,7 +131,14 @@ export function createProviderClientFor<Ops extends OperationRegistry>(
       throw new ProviderValidationError(issuesOf(parsed.error), { operation: op.name, merchantOrderNo });
     const request = parsed.data as Record<string, unknown>;
     const body: RequestBody = op.multipart ? multipartBody(request) : { kind: 'json', text: stringifyJson(request) };
-    const raw = await transport.send({ operation: op.name, path: op.path, body, merchantOrderNo, ...callOptions });
+    const raw = await transport.send({
+      operation: op.name,
+      path: op.path,
+      body,
+      merchantOrderNo,
+      resendable: !op.mutating,
+      ...callOptions,
+    });
     return interpretResponse(op, raw, { operation: op.name, merchantOrderNo });
   }
 

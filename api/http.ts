@@ -57,10 +57,16 @@ export interface TransportRequest {
   signal?: AbortSignal;
   /** Overrides the transport's timeoutMs for this call. */
   timeoutMs?: number;
+  /**
+   * Whether a failed connection may be retried at once with the same bytes. Only for reads: a
+   * mutation whose connection failed may have been committed, and its caller (the activity) must
+   * resolve that ambiguity with its own lookup rule before anything is sent again.
+   */
+  resendable: boolean;
 }
 
 export interface Transport {
-  /** Sends one request (retrying once on a failed connection); throws only ProviderTransportError and subclasses. */
+  /** Sends one request (a read is retried once on a failed connection); throws only ProviderTransportError and subclasses. */
   send(request: TransportRequest): Promise<RawResponse>;
   close(): Promise<void>;
 }
@@ -134,7 +140,7 @@ export function createHttpTransport(options: TransportOptions): Transport {
         try {
           return await attempt(request);
         } catch (err) {
-          if (!shouldRetryTransport(err, retries)) throw err;
+          if (!request.resendable || !shouldRetryTransport(err, retries)) throw err;
         }
       }
     },

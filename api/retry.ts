@@ -1,8 +1,10 @@
 /**
- * The one HTTP-level retry. Two retry layers multiply (STYLE, "What to take" 5): the Temporal
- * retry policy owns backoff; the client retries at most once, immediately, and only when the
- * connection itself failed: typically a keep-alive socket the server closed between requests.
- * Never a timeout (the provider may still be working), an HTTP status, or an envelope.
+ * The one HTTP-level retry. Two retry layers multiply: the Temporal retry policy owns backoff; the
+ * client retries a read at most once, immediately, and only when the connection itself failed:
+ * typically a keep-alive socket the server closed between requests. Never a timeout (the provider
+ * may still be working), an HTTP status, an envelope, or a mutation: a mutation's failed
+ * connection is an ambiguous outcome that only its activity's lookup rule may resolve
+ * (docs/exactly-once.md).
  */
 import { ProviderTransportError } from './errors';
 

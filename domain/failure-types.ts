@@ -13,6 +13,8 @@ export const FailureTypes = {
   insufficientBalance: 'InsufficientBalance',
   /** A correction Update sent at a moment it cannot be applied (no reject pending). */
   correctionNotExpected: 'CorrectionNotExpected',
+  /** The holder was changed outside cardflow after a correction was accepted; an operator decides. */
+  correctionConflict: 'CorrectionConflict',
   /** The provider finished the operation with status `fail`; the message carries its description. */
   operationFailed: 'OperationFailed',
   /** The cardholder was not approved before the configured deadline. */

@@ -4,7 +4,8 @@
  * cleanly on SIGINT / SIGTERM.
  */
 import { parseArgs } from 'node:util';
-import { helperBody } from './server/handler';
+import { z } from 'zod';
+import { parseFaultUpdate } from './server/faults';
 import { parseJson } from '../api/json';
 import { type FaultUpdate, scaledDelays, startSandbox } from './index';
 
@@ -73,9 +74,13 @@ async function main(): Promise<void> {
   let faults: FaultUpdate | undefined;
   if (str('faults') !== undefined) {
     try {
-      faults = helperBody(parseJson(str('faults')!)) as FaultUpdate;
+      faults = parseFaultUpdate(parseJson(str('faults')!));
     } catch (err) {
-      fail(`--faults is not JSON: ${(err as Error).message}`);
+      fail(
+        err instanceof z.ZodError
+          ? `--faults: ${err.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; ')}`
+          : `--faults is not JSON: ${(err as Error).message}`,
+      );
     }
   }
   const webhookUrl = str('webhook-url');

@@ -3,6 +3,7 @@
  * shell (auth, envelopes, signing, faults, webhook delivery). Tests start it on port 0 with
  * zero delays; `sandbox/cli.ts` starts it for people. See sandbox/SERVER.md.
  */
+import { CommitLog, type Commit } from './server/commit-log';
 import { randomInt } from 'node:crypto';
 import type { ProviderConfig } from '../api/config';
 import { operations } from '../api/operations';
@@ -20,6 +21,7 @@ import { WebhookDeliveries } from './server/webhooks';
 
 export { type SandboxKeys, KEY_FILES, ensureSandboxKeys, generateSandboxKeys, sandboxEnv } from './keys';
 export { type FaultSettings, type FaultUpdate, NO_FAULTS } from './server/faults';
+export type { Commit } from './server/commit-log';
 export {
   type DeliveryAttempt,
   type DeliveryStatus,
@@ -106,6 +108,8 @@ export interface RunningSandbox {
   delays: SandboxDelays;
   /** Webhook delivery: `log()`, `idle()`, `setUrl()`, `releaseHeld()`. */
   deliveries: WebhookDeliveries;
+  /** Every mutation committed so far (also `POST /sandbox/commits`): how a test counts effects at the provider. */
+  commits(filter?: { operation?: string }): Commit[];
   faults(): FaultSettings;
   /** Merges fault settings (`{reset: true}` clears them); returns the new settings. */
   setFaults(update: FaultUpdate): FaultSettings;
@@ -147,8 +151,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     emit: (event) => deliveries.emit(event),
     delays,
   });
+  const commitLog = new CommitLog();
   const server = await listenSandboxServer(
     {
+      onCommit: (operation, request, result, dropped) =>
+        commitLog.record(operation, clock.now(), request, result, dropped),
       routes: buildRoutes(options.registry ?? operations),
       engine,
       apiKey: keys.apiKey,
@@ -157,6 +164,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       faults,
       shellHelpers: createShellHelpers({
         faults,
+        commits: commitLog,
         deliveries,
         clock,
         clockMode,
@@ -173,6 +181,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   writeSandboxEnvFile(keys, server.url);
   return {
     seed,
+    commits: (filter) => commitLog.list(filter),
     url: server.url,
     port: server.port,
     keys,

@@ -50,7 +50,7 @@ import type { SandboxDelays } from '../sandbox/contract';
 import { type RunningSandbox, ensureSandboxKeys, startSandbox } from '../sandbox/index';
 import { receiverLogging } from '../webhooks/main';
 import { type WebhookReceiver, type WebhookReceiverOptions, startWebhookReceiver } from '../webhooks/receiver';
-import { fileStoreDirFromEnv } from '../workers/config';
+import { fileStoreFromEnv } from '../storage/file-store';
 import { createWorker } from '../workers/create-worker';
 import { startDevServer, stopDevServer } from './dev-server';
 
@@ -152,11 +152,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       connection,
       namespace: opts.namespace,
       ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}),
-      // The merchant key opens sealed PINs and activation codes inside the lifecycle activities.
+      // The merchant key opens sealed PINs and activation codes inside the activities that need them.
       activityDeps: {
         provider,
         merchantPrivateKey: providerConfig.merchantPrivateKey,
-        fileStoreDir: fileStoreDirFromEnv(),
+        fileStore: fileStoreFromEnv(),
       },
       ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : {}),
       workerOptions: { shutdownGraceTime: '10s', ...opts.workerOptions, dataConverter },

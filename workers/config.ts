@@ -10,11 +10,9 @@
  * | TEMPORAL_ADDRESS (alias CARDFLOW_TEMPORAL_ADDRESS) | 127.0.0.1:7233 |
  * | TEMPORAL_NAMESPACE (alias CARDFLOW_TEMPORAL_NAMESPACE) | default |
  * | CARDFLOW_TASK_QUEUE | cardflow |
- * | CARDFLOW_FILE_STORE_DIR | .data/files (work-order supporting files referenced by name) |
  * | CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS | the SDK's, sized from the heap (about 600 per GiB) |
  * | CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES | the SDK's (100) |
  */
-import path from 'node:path';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { temporalSettingsFromEnv } from '../client/connection';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
@@ -51,11 +49,6 @@ export function loadTemporalWorkerConfig(env: Env = process.env): TemporalWorker
     namespace: settings.namespace,
     taskQueue: first(env, 'CARDFLOW_TASK_QUEUE') ?? CARDFLOW_TASK_QUEUE,
   };
-}
-
-/** Where the worker reads work-order supporting files referenced by name (`{ ref }`); nothing else is read. */
-export function fileStoreDirFromEnv(env: Env = process.env): string {
-  return path.resolve(first(env, 'CARDFLOW_FILE_STORE_DIR') ?? path.join('.data', 'files'));
 }
 
 /**

@@ -9,7 +9,8 @@ import { createProviderClient } from '../api/client';
 import { loadProviderConfig } from '../api/config';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { createLogger } from '../logging/logger';
-import { fileStoreDirFromEnv, loadTemporalWorkerConfig, workerTuningFromEnv } from './config';
+import { fileStoreFromEnv } from '../storage/file-store';
+import { loadTemporalWorkerConfig, workerTuningFromEnv } from './config';
 import { createWorker } from './create-worker';
 
 export async function runWorkerProcess(env: Record<string, string | undefined> = process.env): Promise<void> {
@@ -32,11 +33,11 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       connection,
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
-      // The merchant key opens sealed PINs and activation codes inside the lifecycle activities.
+      // The merchant key opens sealed PINs and activation codes inside the activities that need them.
       activityDeps: {
         provider,
         merchantPrivateKey: providerConfig.merchantPrivateKey,
-        fileStoreDir: fileStoreDirFromEnv(env),
+        fileStore: fileStoreFromEnv(env),
       },
       workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerTuningFromEnv(env) },
     });

@@ -59,6 +59,8 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
   let cardType: CardType | undefined = input.cardType;
   let holder = input.holder;
   let correction: CardholderData | undefined;
+  /** When the pending correction was accepted: the holder changing after it is how a lost answer is recognised. */
+  let correctionAt = 0;
   /** Corrections accepted so far, and how many of them were sent. */
   let accepted = 0;
   let sent = 0;
@@ -74,6 +76,7 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
     correctCardholderUpdate,
     async ({ holder: corrected }) => {
       correction = corrected;
+      correctionAt = Date.now();
       const mine = ++accepted;
       await condition(() => sent >= mine || status.stage === 'failed');
       return status;
@@ -175,7 +178,7 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
       holder = correction as CardholderData;
       enter('resubmitting');
       since = inbox.position;
-      review = await providerCalls.updateCardholder({ holderId: review.holderId, holder });
+      review = await providerCalls.updateCardholder({ holderId: review.holderId, holder, correctionAt });
       correction = undefined;
       status.resubmissions += 1;
       sent += 1;

@@ -5,7 +5,7 @@
  * key and the provider answers "Duplicate order number"); then both ledger legs are found and
  * checked to the cent.
  */
-import { workflowInfo } from '@temporalio/workflow';
+import { patched, workflowInfo } from '@temporalio/workflow';
 import { cmp } from '../api/money';
 import { affordabilityIssue } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
@@ -29,6 +29,9 @@ import { trackStatus } from './support/tracked-status';
 /** How long the ledger may take to show a committed transfer. */
 const LEDGER_DEADLINE_MS = 60 * 60 * 1000;
 
+/** Transfers started before it refused a short balance in the workflow; they replay that way. */
+export const SHORT_BALANCE_FINDS_EARLIER_TRANSFER = 'short-balance-finds-earlier-transfer';
+
 export async function fundTransfer(input: FundTransferInput & StartedWith): Promise<FundTransferResult> {
   const info = workflowInfo();
   const attributes = new Attributes(input.startAttributes);
@@ -41,7 +44,10 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
   const issues = transferIssues(input.type, input.amount, payer, payee, payer.digital);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
   const short = affordabilityIssue(payer.availableBalance, input.amount, payer.currency);
-  if (short)
+  // A short balance may mean this transfer already went through (a resumed onboarding runs its
+  // transfer child again): the transfer activity then finds it in the ledger by its key, or
+  // refuses with the same InsufficientBalance before anything is sent.
+  if (short && !patched(SHORT_BALANCE_FINDS_EARLIER_TRANSFER))
     fail(
       failIssues(FailureTypes.insufficientBalance, [
         { ...short, message: `account ${payer.accountId} ${short.message}` },

@@ -4,6 +4,7 @@
  * limit, past which the connection is cut.
  */
 import type { IncomingMessage } from 'node:http';
+import { isLosslessNumber } from '../../api/json';
 
 /** Cap for JSON bodies: far above any request of the spec. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -40,4 +41,16 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
       finish({ ok: false, tooLarge: false, error: 'connection closed before the body was complete' }),
     );
   });
+}
+
+/**
+ * A parsed JSON body (numbers as lossless numbers, api/json.ts) with every number as a plain JS
+ * number: for the shell's own settings (rates, milliseconds), never for money or ids.
+ */
+export function plainNumbers(value: unknown): unknown {
+  if (isLosslessNumber(value)) return Number(String(value));
+  if (Array.isArray(value)) return value.map(plainNumbers);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainNumbers(v)]));
+  return value;
 }

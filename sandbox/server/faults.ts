@@ -4,6 +4,7 @@
  * draw from a seeded PRNG, so a run is reproducible from its seed; a rate of 1 always fires.
  */
 import { z } from 'zod';
+import { plainNumbers } from './body';
 
 export interface FaultSettings {
   /** Probability [0, 1] that a provider operation answers HTTP 500 before the engine runs (nothing changes). */
@@ -58,6 +59,15 @@ export const faultUpdateSchema = z
   .strict();
 
 export type FaultUpdate = Partial<FaultSettings> & { reset?: boolean };
+
+/**
+ * The one parser of a fault update from JSON, for `POST /sandbox/faults` and `--faults` alike:
+ * numbers (lossless in a parsed body) become plain numbers, then the schema names any field
+ * that breaks its rule.
+ */
+export function parseFaultUpdate(json: unknown): FaultUpdate {
+  return faultUpdateSchema.parse(plainNumbers(json));
+}
 
 export type RequestFault = { kind: 'none' | 'error' | 'drop'; latencyMs: number };
 export type WebhookFault = { drop: boolean; duplicate: boolean; reorder: boolean; delayMs: number };

@@ -33,6 +33,8 @@ export interface HandlerDeps {
   shellHelpers: Readonly<Record<string, HelperFn>>;
   /** Diagnostics for unexpected errors (never request bodies). */
   log?: (line: string) => void;
+  /** Told of every mutation the engine accepted, and whether its answer was then dropped. */
+  onCommit?: (operation: string, request: Record<string, unknown>, result: unknown, dropped: boolean) => void;
 }
 
 /** A failure decided before the engine ran: nothing has changed. */
@@ -199,6 +201,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       return;
     }
     const data = deps.engine.handle(op.name, request, file);
+    if (op.mutating) deps.onCommit?.(op.name, request, data, fault.kind === 'drop');
     if (fault.kind === 'drop') {
       // The change is committed; the caller never hears of it (sandbox fault).
       res.socket?.destroy();

@@ -4,9 +4,10 @@
  * They need X-WSB-API-KEY but no signature, like the engine's test helpers.
  */
 import { z } from 'zod';
-import { isLosslessNumber } from '../../api/json';
 import type { SandboxClock } from '../contract';
-import type { FaultInjector } from './faults';
+import { plainNumbers } from './body';
+import type { CommitLog } from './commit-log';
+import { parseFaultUpdate, type FaultInjector } from './faults';
 import type { HelperFn } from './handler';
 import type { WebhookDeliveries } from './webhooks';
 
@@ -17,6 +18,8 @@ const webhookConfigSchema = z
   })
   .strict();
 
+const commitFilterSchema = z.object({ operation: z.string().optional() }).strict();
+
 const logFilterSchema = z
   .object({
     category: z.string().optional(),
@@ -25,20 +28,9 @@ const logFilterSchema = z
   })
   .strict();
 
-/** Numbers in a helper body arrive as LosslessNumbers (api/json.ts); the shell's own settings are plain JS numbers. */
-function plainValue(value: unknown): unknown {
-  if (isLosslessNumber(value)) return Number(String(value));
-  if (Array.isArray(value)) return value.map(plainValue);
-  if (typeof value === 'object' && value !== null) return plain(value as Record<string, unknown>);
-  return value;
-}
-
-function plain(body: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, plainValue(v)]));
-}
-
 export interface ShellHelperDeps {
   faults: FaultInjector;
+  commits: CommitLog;
   deliveries: WebhookDeliveries;
   clock: SandboxClock;
   clockMode: 'real' | 'manual';
@@ -49,11 +41,12 @@ export interface ShellHelperDeps {
 export function createShellHelpers(deps: ShellHelperDeps): Record<string, HelperFn> {
   return {
     /** Reads (empty body) or merges fault settings; `{"reset": true}` clears them. */
-    faults: (body) => (Object.keys(body).length === 0 ? deps.faults.current() : deps.faults.update(plain(body))),
+    faults: (body) =>
+      Object.keys(body).length === 0 ? deps.faults.current() : deps.faults.update(parseFaultUpdate(body)),
 
     /** Reads or sets the webhook callback URL (null: do not send) and the retry-schedule scale. */
     'webhooks/config': (body) => {
-      const input = webhookConfigSchema.parse(plain(body));
+      const input = webhookConfigSchema.parse(plainNumbers(body));
       if (input.url !== undefined) deps.deliveries.setUrl(input.url);
       if (input.retryScale !== undefined) deps.setRetryScale(input.retryScale);
       return { url: deps.deliveries.callbackUrl, retryScale: deps.retryScale() };
@@ -71,6 +64,9 @@ export function createShellHelpers(deps: ShellHelperDeps): Record<string, Helper
         )
         .filter((d) => filter.status === undefined || d.status === filter.status);
     },
+
+    /** Every mutation committed so far, optionally of one operation (`{"operation": "createCard"}`). */
+    commits: (body) => deps.commits.list(commitFilterSchema.parse(body)),
 
     /** Reads the sandbox clock (the engine's `advanceClock` helper moves a manual one). */
     clock: () => ({ now: deps.clock.now(), mode: deps.clockMode }),

@@ -310,7 +310,15 @@ describe('failures', () => {
     expect(server.requests[1]?.body.equals(server.requests[0]!.body)).toBe(true);
   });
 
-  it('retries a reset connection only once', async () => {
+  it('retries a read whose connection was reset, once', async () => {
+    const { server, client } = await start(() => ({ reset: true }));
+    const error = await rejection(client.getAccount({ accountId: '1' }));
+    expect(error).toBeInstanceOf(ProviderTransportError);
+    expect(error).toMatchObject({ type: 'ProviderTransportError', retryable: true });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('never resends a mutation whose connection was reset: the outcome is ambiguous and its activity resolves it', async () => {
     const { server, client } = await start(() => ({ reset: true }));
     const error = await rejection(client.createThing({ merchantOrderNo: 'cf-create-0000000003', amount: '1' }));
     expect(error).toBeInstanceOf(ProviderTransportError);
@@ -319,7 +327,7 @@ describe('failures', () => {
       retryable: true,
       merchantOrderNo: 'cf-create-0000000003',
     });
-    expect(server.requests).toHaveLength(2);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('reports a refused connection as a transport error', async () => {

@@ -87,3 +87,30 @@ it('refuses an unknown option with exit code 2 and the usage', async () => {
   expect(err).toMatch(/Unknown option '--prot'/);
   expect(err).toMatch(/Usage: npm run sandbox/);
 });
+
+it('takes --faults as POST /sandbox/faults takes them, fractional rates included; a bad field is named', async () => {
+  const started = await startCli([
+    '--port',
+    '0',
+    '--keys-dir',
+    join(dir, 'faults-keys'),
+    '--faults',
+    '{"errorRate":0.1,"latencyMs":200}',
+  ]);
+  const response = await fetch(`${started.env.CARDFLOW_PROVIDER_BASE_URL}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-WSB-API-KEY': started.env.CARDFLOW_PROVIDER_API_KEY! },
+    body: '{}',
+  });
+  const body = (await response.json()) as { data: { errorRate: number; latencyMs: number } };
+  expect(body.data).toMatchObject({ errorRate: 0.1, latencyMs: 200 });
+  const exited = exitCode(started.child);
+  started.child.kill('SIGINT');
+  expect(await exited).toBe(0);
+
+  const bad = spawnCli(['--port', '0', '--keys-dir', join(dir, 'faults-keys'), '--faults', '{"errorRate":2}']);
+  let err = '';
+  bad.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  expect(await exitCode(bad)).toBe(2);
+  expect(err).toMatch(/--faults: errorRate: must be 0 to 1/);
+});

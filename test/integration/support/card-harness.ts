@@ -12,6 +12,7 @@ import { plainJson } from '../../../webhooks/routing';
 import type { CardflowActivities } from '../../../activities';
 import { sealPin } from '../../../activities/secrets';
 import { luhnCheckDigit } from '../../../sandbox/random';
+import { createDirectoryFileStore, type FileStore } from '../../../storage/file-store';
 import { createWorker } from '../../../workers/create-worker';
 import { b2cHolder, requestFields } from '../../fixtures/holders';
 import { connectTestNativeConnection, testTemporalServer } from './temporal-env';
@@ -24,7 +25,10 @@ export const BUDGET_TYPE = '1852379830190366722';
 export const SUBSCRIPTION_TYPE = '1852379830190366721';
 
 export interface CardHarness extends Harness {
+  /** The directory of the workers' file store (worker processes get it as CARDFLOW_FILE_STORE_DIR). */
   fileStoreDir: string;
+  /** The store on that directory, as a backend puts supporting files into it. */
+  fileStore: FileStore;
   /**
    * Runs `fn` while a worker with the merchant key and the file store polls the task queue;
    * `provider` replaces the activities' provider client (e.g. one that records calls).
@@ -45,11 +49,13 @@ const PDF = Buffer.from('%PDF-1.4\n% proof of delivery\n');
 export async function startCardHarness(options: HarnessOptions = {}): Promise<CardHarness> {
   const h = await startHarness(options);
   const fileStoreDir = await mkdtemp(join(tmpdir(), 'cardflow-files-'));
+  const fileStore = createDirectoryFileStore(fileStoreDir);
   await writeFile(join(fileStoreDir, 'delivery-note.pdf'), PDF);
   await writeFile(join(fileStoreDir, 'card-photo.png'), PNG);
   return {
     ...h,
     fileStoreDir,
+    fileStore,
     async withCardWorker(fn, { overrides, provider = h.provider } = {}) {
       const connection = await connectTestNativeConnection();
       try {
@@ -57,7 +63,7 @@ export async function startCardHarness(options: HarnessOptions = {}): Promise<Ca
           connection,
           namespace: testTemporalServer().namespace,
           taskQueue: h.taskQueue,
-          activityDeps: { provider, merchantPrivateKey: h.sandbox.keys.merchant.privateKey, fileStoreDir },
+          activityDeps: { provider, merchantPrivateKey: h.sandbox.keys.merchant.privateKey, fileStore },
           ...(overrides ? { activityOverrides: overrides } : {}),
           workflowBundle: await workflowBundle(),
         });

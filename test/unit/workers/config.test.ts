@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { fileStoreDirFromEnv, loadTemporalWorkerConfig, workerTuningFromEnv } from '../../../workers/config';
+import { loadTemporalWorkerConfig, workerTuningFromEnv } from '../../../workers/config';
 
 describe('worker Temporal configuration', () => {
   it('defaults to the local dev server, namespace default, task queue cardflow', () => {
@@ -31,12 +30,6 @@ describe('worker Temporal configuration', () => {
   });
 });
 
-describe('worker file store', () => {
-  it('defaults to .data/files under the working directory and honours CARDFLOW_FILE_STORE_DIR', () => {
-    expect(fileStoreDirFromEnv({})).toBe(path.resolve('.data', 'files'));
-    expect(fileStoreDirFromEnv({ CARDFLOW_FILE_STORE_DIR: '/srv/cardflow/files' })).toBe('/srv/cardflow/files');
-  });
-});
 
 describe('worker tuning', () => {
   it('leaves the SDK defaults when nothing is set, and reads the cache and activity limits', () => {

@@ -1,0 +1,124 @@
+/**
+ * Work-order supporting files (a delivery note, a photo of the card) between the backend that has
+ * them and the worker that uploads them to the provider.
+ *
+ * A file is stored once under a content reference, `<sha256 hex>.<ext>`: the backend (client
+ * library or CLI) puts it, the workflow carries only that reference (never bytes: history stays
+ * small and free of documents), and whichever worker runs the upload reads it back. The same
+ * content is the same reference, so storing twice is harmless.
+ *
+ * The provider's upload takes no key and offers no lookup, so an upload whose answer is lost can
+ * only be repeated. The store therefore also records each fileId an upload returned, per workflow
+ * and reference: any later attempt or run of that workflow (a retry, an operator's resume) reuses
+ * it instead of uploading again. What remains is an upload whose answer never arrived: its
+ * repeat leaves one unreferenced file at the provider, which carries no money and no state.
+ *
+ * Implementations: a directory (the embedded default, one machine) and PostgreSQL (production:
+ * every worker and backend sees the same files; `storage/postgres-file-store.ts`).
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { UPLOAD_KINDS } from '../api/rules';
+
+export interface StoredFile {
+  /** `<sha256 hex>.<ext>` for stored content; older workflows may name a plain file instead. */
+  ref: string;
+  contentType: string;
+  data: Uint8Array;
+}
+
+export interface FileStore {
+  /** Stores `data` (idempotent by content) and returns its reference. */
+  put(data: Uint8Array, filename: string): Promise<{ ref: string; contentType: string }>;
+  /** The file under `ref`, or undefined when the store has none. */
+  get(ref: string): Promise<StoredFile | undefined>;
+  /** The provider fileId an earlier upload of `ref` by workflow `scope` returned, if recorded. */
+  uploadedFileId(scope: string, ref: string): Promise<string | undefined>;
+  /** Records the fileId an upload of `ref` by workflow `scope` returned. */
+  recordUpload(scope: string, ref: string, fileId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A supporting file's kind from its name: the provider takes jpg, png and pdf (spec: File upload). */
+export function uploadKindOf(filename: string): (typeof UPLOAD_KINDS)[number] | undefined {
+  const ext = filename.toLowerCase().split('.').pop() ?? '';
+  return UPLOAD_KINDS.find((k) => (k.extensions as readonly string[]).includes(ext));
+}
+
+/** The content reference of `data` named `filename`: `<sha256 hex>.<ext>`; throws for a kind the provider refuses. */
+export function contentRef(data: Uint8Array, filename: string): { ref: string; contentType: string } {
+  const kind = uploadKindOf(filename);
+  if (!kind) {
+    const accepted = UPLOAD_KINDS.flatMap((k) => k.extensions).join(', .');
+    throw new Error(`${basename(filename)}: a supporting file must end in .${accepted}`);
+  }
+  const digest = createHash('sha256').update(data).digest('hex');
+  return { ref: `${digest}.${kind.extensions[0]}`, contentType: kind.contentType };
+}
+
+/** A reference is a plain file name (no directory part), so it never leaves the store. */
+function plainName(ref: string): string {
+  const name = basename(ref);
+  if (name !== ref || name.startsWith('.')) throw new Error(`file ${ref}: must be a plain file name`);
+  return name;
+}
+
+function uploadRecordName(scope: string, ref: string): string {
+  return `${createHash('sha256').update(`${scope}\u0000${ref}`).digest('hex')}.json`;
+}
+
+/**
+ * The embedded default: files under `dir` by reference, recorded uploads under `dir/.uploads`.
+ * One machine only; production configures the PostgreSQL store.
+ */
+export function createDirectoryFileStore(dir: string): FileStore {
+  const uploads = join(dir, '.uploads');
+  const writeAtomically = async (file: string, data: Uint8Array | string) => {
+    const staging = `${file}.${process.pid}.tmp`;
+    await writeFile(staging, data);
+    await rename(staging, file);
+  };
+  return {
+    async put(data, filename) {
+      const stored = contentRef(data, filename);
+      await mkdir(dir, { recursive: true });
+      await writeAtomically(join(dir, stored.ref), data);
+      return stored;
+    },
+    async get(ref) {
+      const name = plainName(ref);
+      try {
+        const data = await readFile(join(dir, name));
+        return { ref, contentType: uploadKindOf(name)?.contentType ?? 'application/octet-stream', data };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+    async uploadedFileId(scope, ref) {
+      try {
+        const record = JSON.parse(await readFile(join(uploads, uploadRecordName(scope, ref)), 'utf8')) as {
+          fileId?: unknown;
+        };
+        return typeof record.fileId === 'string' ? record.fileId : undefined;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+    async recordUpload(scope, ref, fileId) {
+      await mkdir(uploads, { recursive: true });
+      await writeAtomically(join(uploads, uploadRecordName(scope, ref)), JSON.stringify({ scope, ref, fileId }));
+    },
+    async close() {},
+  };
+}
+
+/**
+ * The file store the environment configures: the directory `CARDFLOW_FILE_STORE_DIR` (default
+ * `.data/files`), the embedded default shared by the processes of one machine.
+ */
+export function fileStoreFromEnv(env: Record<string, string | undefined> = process.env): FileStore {
+  return createDirectoryFileStore(resolve(env.CARDFLOW_FILE_STORE_DIR?.trim() || join('.data', 'files')));
+}
