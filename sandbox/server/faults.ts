@@ -17,6 +17,11 @@ export interface FaultSettings {
   operations: string[];
   /** How many more request faults (errors + drops) may fire; null = unlimited. Lets a test fail exactly one call. */
   remaining: number | null;
+  /**
+   * Request faults fire on `operations` in the order listed, one each (then none): e.g. a
+   * mutation's answer dropped, then the answer of the next read of the lookup that follows it.
+   */
+  inOrder: boolean;
   /** Probability [0, 1] that a webhook event is never delivered. */
   webhookDropRate: number;
   /** Probability [0, 1] that a webhook event is delivered twice (same X-WSB-REQUEST-ID). */
@@ -33,6 +38,7 @@ export const NO_FAULTS: FaultSettings = {
   latencyMs: 0,
   operations: [],
   remaining: null,
+  inOrder: false,
   webhookDropRate: 0,
   webhookDuplicateRate: 0,
   webhookReorderRate: 0,
@@ -51,6 +57,7 @@ export const faultUpdateSchema = z
     latencyMs: ms.optional(),
     operations: z.array(z.string()).optional(),
     remaining: z.number().int().min(0).nullable().optional(),
+    inOrder: z.boolean().optional(),
     webhookDropRate: rate.optional(),
     webhookDuplicateRate: rate.optional(),
     webhookReorderRate: rate.optional(),
@@ -75,6 +82,8 @@ export type WebhookFault = { drop: boolean; duplicate: boolean; reorder: boolean
 /** Holds the current settings and makes every fault decision from one seeded stream. */
 export class FaultInjector {
   private settings: FaultSettings = { ...NO_FAULTS, operations: [] };
+  /** With `inOrder`: how many of `operations` have had their fault. */
+  private fired = 0;
 
   constructor(
     private readonly random: () => number,
@@ -97,6 +106,7 @@ export class FaultInjector {
       if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
     }
     this.settings = next;
+    this.fired = 0;
     return this.current();
   }
 
@@ -110,11 +120,13 @@ export class FaultInjector {
   forRequest(operation: string): RequestFault {
     const s = this.settings;
     if (s.operations.length > 0 && !s.operations.includes(operation)) return { kind: 'none', latencyMs: 0 };
+    if (s.inOrder && s.operations[this.fired] !== operation) return { kind: 'none', latencyMs: s.latencyMs };
     const budget = s.remaining === null || s.remaining > 0;
     let kind: RequestFault['kind'] = 'none';
     if (budget && this.hit(s.errorRate)) kind = 'error';
     else if (budget && this.hit(s.dropResponseRate)) kind = 'drop';
     if (kind !== 'none' && s.remaining !== null) s.remaining -= 1;
+    if (kind !== 'none' && s.inOrder) this.fired += 1;
     return { kind, latencyMs: s.latencyMs };
   }
 
