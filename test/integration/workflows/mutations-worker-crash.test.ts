@@ -1,20 +1,24 @@
 /**
- * Every mutating operation a merchant runs through cardflow's card and fund workflows survives a worker crash without duplicating anything: cardholder create and update
- * (correction), card create, shared account, transfers both ways, wallet address, card deposits, freeze,
- * unfreeze, PIN, activation by code, work order, and an Update of the card entity.
+ * Every mutating operation a merchant runs through cardflow's card and fund workflows survives a
+ * worker crash without duplicating anything: cardholder create and update (correction), for B2B
+ * and IDV holders, card create, shared account, transfers both ways, wallet address, card
+ * deposits, freeze, unfreeze, PIN, activation by code, work order, supporting file upload, and an
+ * Update of the card entity.
  *
  * The real worker process (`workers/main.ts`) reaches the provider through a gate
- * (test/support/worker-process.ts) that forwards each mutation, lets the sandbox commit it, and
- * holds the answer. Once every mutation below is committed and unanswered, the worker is killed
- * with SIGKILL: each activity was sent and its outcome never recorded. A second worker process
- * retries them (after their 60 s start-to-close timeout) and must find, not repeat, what the dead
- * one did. The sandbox's own state then shows each mutation exactly once: ledger legs and balances
- * to the cent, operation records per merchantOrderNo, work orders, addresses, shared accounts.
+ * (test/integration/support/worker-process.ts) that forwards each mutation, lets the sandbox
+ * commit it, and holds the answer. Once every mutation below is committed and unanswered, the
+ * worker is killed with SIGKILL: each activity was sent and its outcome never recorded. A second
+ * worker process retries them (after their 60 s start-to-close timeout) and must find, not
+ * repeat, what the dead one did. The sandbox's own state then shows each mutation exactly once:
+ * ledger legs and balances to the cent, operation records per merchantOrderNo, holders, work
+ * orders, addresses, shared accounts. The upload, which has neither key nor lookup, is made again
+ * and leaves one spare file that nothing references.
  *
  * One kill serves every workflow (they are started together), so the test waits for one timeout.
  * The workflows are split over two task queues, each with its own worker process killed at the
- * same moment: a worker's provider client has a pool of 10 connections, and a held answer keeps
- * one busy, so one worker could not hold all 16 and still make the reads the others need.
+ * same moment, so that no worker holds every held answer on its connections while the others
+ * still need reads.
  */
 import { randomBytes } from 'node:crypto';
 import { Client, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
@@ -39,6 +43,7 @@ import type { WalletFundingResult } from '../../../domain/wallet-funding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { testTemporalServer } from '../support/temporal-env';
 import { cardholdersByEmail } from '../support/harness';
+import { idvHolder } from '../../fixtures/holders';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 import {
   startProviderGate,
@@ -79,6 +84,9 @@ const HELD = {
   createWalletAddress: 1,
   createCardholder: 1,
   updateCardholder: 1, // the correction of a rejected holder
+  createCardholderIdv: 1,
+  updateCardholderIdv: 1, // the correction of a rejected IDV holder
+  uploadFile: 1, // a stored supporting file of a second work order
   createCard: 1,
 } as const satisfies Partial<Record<keyof typeof operations, number>>;
 
@@ -95,6 +103,9 @@ interface Fixtures {
   pinCard: string;
   codeCard: string;
   orderCard: string;
+  /** An uploaded file for the work order of orderCard (the upload itself is uploadCard's). */
+  orderFileId: string;
+  uploadCard: string;
   depositCard: string;
   entityCard: string;
   fundedCard: string;
@@ -221,6 +232,17 @@ beforeAll(async () => {
     pinCard,
     codeCard,
     orderCard: (await physicalCard(h.provider)).cardNo,
+    orderFileId: (
+      await h.provider.uploadFile({
+        category: 'card',
+        file: {
+          filename: 'card.png',
+          contentType: 'image/png',
+          data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1]),
+        },
+      })
+    ).fileId,
+    uploadCard: (await physicalCard(h.provider)).cardNo,
     depositCard: await virtualCard(h.provider),
     entityCard: await virtualCard(h.provider, { deposit: '20' }),
     fundedCard: await virtualCard(h.provider),
@@ -233,7 +255,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-it('every lifecycle mutation committed by a killed worker happens exactly once after the restart', async () => {
+it('every mutation committed by a killed worker happens exactly once after the restart', async () => {
   // The HTTP timeout above the time the answers are held, so the first workers never give up by themselves.
   const first = [
     workerProcess('a', { CARDFLOW_PROVIDER_TIMEOUT_MS: '55000' }),
@@ -264,11 +286,17 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
     cardTypeId: CARD_TYPES.b2bWithDeposit,
     holder: b2bHolder(rejectedEmail),
   });
-  await until(
-    () => holderUpdate.query(cardholderStatusQuery),
-    (s) => s.stage === 'awaiting_correction',
-    'awaiting_correction',
-  );
+  const rejectedIdvEmail = uniqueEmail('reject.admin');
+  const idvUpdate = await start('a', WorkflowTypes.cardholderOnboarding, 'crash-idv-update', {
+    cardTypeId: CARD_TYPES.b2bWithDeposit,
+    holder: idvHolder(rejectedIdvEmail),
+  });
+  for (const rejected of [holderUpdate, idvUpdate])
+    await until(
+      () => rejected.query(cardholderStatusQuery),
+      (s) => s.stage === 'awaiting_correction',
+      'awaiting_correction',
+    );
   const entity = await client.workflow.start(WorkflowTypes.cardEntity, {
     taskQueue: queueName('b'),
     workflowId: cardEntityWorkflowId(f.entityCard),
@@ -289,10 +317,18 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   const sealedPin = h.seal('246810');
   const createdEmail = uniqueEmail('crash.create');
   const correctedEmail = uniqueEmail('crash.corrected');
+  const idvEmail = uniqueEmail('crash.idv');
+  const correctedIdvEmail = uniqueEmail('crash.idvcorrected');
+  const stored = await h.fileStore.put(Buffer.from('%PDF-1.4\n% delivered\n'), 'delivery-note.pdf');
+  const uploadsBefore = h.sandbox.commits({ operation: 'uploadFile' }).length;
   const handles = {
     holderCreate: await start('a', WorkflowTypes.cardholderOnboarding, 'crash-holder-create', {
       cardTypeId: CARD_TYPES.b2bWithDeposit,
       holder: b2bHolder(createdEmail),
+    }),
+    holderIdvCreate: await start('a', WorkflowTypes.cardholderOnboarding, 'crash-idv-create', {
+      cardTypeId: CARD_TYPES.b2bWithDeposit,
+      holder: idvHolder(idvEmail),
     }),
     shared: await start('a', WorkflowTypes.sharedAccount, 'crash-shared', { accountName: `Crash shared ${run}` }),
     out: await start('a', WorkflowTypes.fundTransfer, 'crash-transfer', {
@@ -322,7 +358,12 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
     byOrder: await start('b', WorkflowTypes.physicalCardActivation, activationWorkflowId(f.orderCard), {
       cardNo: f.orderCard,
       route: 'work_order',
-      workOrder: { files: [{ ref: 'card-photo.png' }] },
+      workOrder: { files: [{ fileId: f.orderFileId }] },
+    }),
+    byUpload: await start('b', WorkflowTypes.physicalCardActivation, activationWorkflowId(f.uploadCard), {
+      cardNo: f.uploadCard,
+      route: 'work_order',
+      workOrder: { files: [{ ref: stored.ref }] },
     }),
     deposit: await start('a', WorkflowTypes.cardDeposit, 'crash-deposit', {
       cardNo: f.depositCard,
@@ -333,6 +374,10 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   };
   const correction = await holderUpdate.startUpdate(correctCardholderUpdate, {
     args: [{ holder: b2bHolder(correctedEmail) }],
+    waitForStage: WorkflowUpdateStage.ACCEPTED,
+  });
+  const idvCorrection = await idvUpdate.startUpdate(correctCardholderUpdate, {
+    args: [{ holder: idvHolder(correctedIdvEmail) }],
     waitForStage: WorkflowUpdateStage.ACCEPTED,
   });
   const entityFreeze = await entity.startUpdate(freezeUpdate, {
@@ -355,28 +400,46 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
     'BEP20 address',
   );
   await h.helper('creditWalletDeposit', { coinKey: 'USDT_BEP20', amount: '40' });
-  const [holderCreated, shared, out, back, fundingAddress, freeze, unfreeze, pin, byCode, byOrder, deposit, issued] =
-    (await Promise.all(Object.values(handles).map((handle) => handle.result()))) as [
-      CardholderOnboardingResult,
-      SharedAccountResult,
-      FundTransferResult,
-      FundTransferResult,
-      WalletFundingResult,
-      CardOperationOutcome,
-      CardOperationOutcome,
-      CardOperationOutcome,
-      PhysicalCardActivationResult,
-      PhysicalCardActivationResult,
-      CardDepositResult,
-      CardIssuanceResult,
-    ];
+  const [
+    holderCreated,
+    idvCreated,
+    shared,
+    out,
+    back,
+    fundingAddress,
+    freeze,
+    unfreeze,
+    pin,
+    byCode,
+    byOrder,
+    byUpload,
+    deposit,
+    issued,
+  ] = (await Promise.all(Object.values(handles).map((handle) => handle.result()))) as [
+    CardholderOnboardingResult,
+    CardholderOnboardingResult,
+    SharedAccountResult,
+    FundTransferResult,
+    FundTransferResult,
+    WalletFundingResult,
+    CardOperationOutcome,
+    CardOperationOutcome,
+    CardOperationOutcome,
+    PhysicalCardActivationResult,
+    PhysicalCardActivationResult,
+    PhysicalCardActivationResult,
+    CardDepositResult,
+    CardIssuanceResult,
+  ];
   const [funded, fundedDeposit] = (await Promise.all([fundingTransfer.result(), fundingDeposit.result()])) as [
     WalletFundingResult,
     WalletFundingResult,
   ];
   const frozen = await entityFreeze.result();
   await correction.result();
+  await idvCorrection.result();
   const holderCorrected = (await holderUpdate.result()) as CardholderOnboardingResult;
+  const idvCorrected = (await idvUpdate.result()) as CardholderOnboardingResult;
   // The same request again after the crash: the first answer, nothing sent.
   const repeated = await entity.executeUpdate(freezeUpdate, { args: [{ requestId: 'crash-1' }] });
   expect(repeated.merchantOrderNo).toBe(frozen.merchantOrderNo);
@@ -386,6 +449,9 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   for (const [workflowId, type] of [
     [handles.holderCreate.workflowId, 'createCardholder'],
     [holderUpdate.workflowId, 'updateCardholder'],
+    [handles.holderIdvCreate.workflowId, 'createCardholder'],
+    [idvUpdate.workflowId, 'updateCardholder'],
+    [handles.byUpload.workflowId, 'uploadStoredFile'],
     [handles.shared.workflowId, 'ensureSharedAccount'],
     [handles.out.workflowId, 'transferFunds'],
     [handles.back.workflowId, 'transferFunds'],
@@ -411,6 +477,12 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   expect(corrected.map((c) => [c.holderId, c.status])).toEqual([[holderCorrected.holderId, 'pass_audit']]);
   expect(await cardholdersByEmail(h.provider, rejectedEmail)).toHaveLength(0);
   expect([holderCreated.status, holderCorrected.resubmissions]).toEqual(['pass_audit', 1]);
+  // The same for IDV holders (create and update by share token).
+  expect((await cardholdersByEmail(h.provider, idvEmail)).map((c) => c.holderId)).toEqual([idvCreated.holderId]);
+  const idvFixed = await cardholdersByEmail(h.provider, correctedIdvEmail);
+  expect(idvFixed.map((c) => [c.holderId, c.status])).toEqual([[idvCorrected.holderId, 'pass_audit']]);
+  expect(await cardholdersByEmail(h.provider, rejectedIdvEmail)).toHaveLength(0);
+  expect([idvCreated.status, idvCorrected.resubmissions]).toEqual(['pass_audit', 1]);
 
   // Transfers: each retry was told "Duplicate order number" (sent: false); two ledger legs each.
   const childTransfer = (await client.workflow
@@ -465,6 +537,14 @@ it('every lifecycle mutation committed by a killed worker happens exactly once a
   for (const cardNo of [f.codeCard, f.orderCard])
     expect((await h.provider.getCardInfo({ cardNo })).status).toBe('Normal');
   expect((await h.provider.listWorkOrders({ target: f.orderCard, pageSize: 100 })).records).toHaveLength(1);
+  // The upload has no key and no lookup: the one whose answer died with the worker was made again.
+  // The work order (one) references the answered upload; the other is a spare nothing refers to.
+  expect(byUpload.cardStatus).toBe('Normal');
+  expect((await h.provider.listWorkOrders({ target: f.uploadCard, pageSize: 100 })).records).toHaveLength(1);
+  const uploads = h.sandbox.commits({ operation: 'uploadFile' }).slice(uploadsBefore);
+  expect(uploads).toHaveLength(2);
+  expect(byUpload.fileIds).toEqual([uploads[1]!.refs.fileId]);
+  expect(byOrder.fileIds).toEqual([f.orderFileId]);
   const addresses = await h.provider.listWalletAddresses();
   expect(addresses.filter((a) => a.coinKey === 'USDT_BEP20')).toHaveLength(1);
   expect(addresses.filter((a) => a.coinKey === 'USDT_TRC20')).toHaveLength(1);

@@ -30,7 +30,6 @@ describe('worker Temporal configuration', () => {
   });
 });
 
-
 describe('worker tuning', () => {
   it('leaves the SDK defaults when nothing is set, and reads the cache and activity limits', () => {
     expect(workerTuningFromEnv({})).toEqual({});
