@@ -24,6 +24,7 @@ export const STAGE_DESCRIPTIONS: Readonly<Record<OnboardingStage, string>> = {
   funding: 'depositing to the card',
   completed: 'done',
   failed: 'failed',
+  cancelled: 'stopped by an operator',
 };
 
 /** The Temporal Web UI page of a workflow, e.g. `http://127.0.0.1:8233/namespaces/default/workflows/onboarding-acme-1`. */

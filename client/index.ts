@@ -20,6 +20,14 @@ export {
   type StartOnboardingOptions,
   type StartedOnboarding,
 } from './onboarding';
+export {
+  cancelOnboarding,
+  OnboardingRecoveryError,
+  retryOnboarding,
+  type CancelledOnboarding,
+  type ResumedOnboarding,
+  type RetryOnboardingOptions,
+} from './recovery';
 export { watchProgress, watchWorkflow, type WatchOptions, type WatchResult, type WatchTarget } from './progress';
 export { InvalidInputError, parseCardholderCorrection, parseOnboardingInput } from './validation';
 export { startOnce, type StartOptions, type Started } from './start';

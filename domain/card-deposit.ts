@@ -34,7 +34,14 @@ export interface CardDepositResult {
   balance?: BalanceSummary;
 }
 
-export const CARD_DEPOSIT_STAGES = ['validating', 'depositing', 'awaiting_deposit', 'completed', 'failed'] as const;
+export const CARD_DEPOSIT_STAGES = [
+  'validating',
+  'depositing',
+  'awaiting_deposit',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type CardDepositStage = (typeof CARD_DEPOSIT_STAGES)[number];
 
 export interface CardDepositStatus {

@@ -65,6 +65,8 @@ export const CARD_ISSUANCE_STAGES = [
   'reading_card',
   'completed',
   'failed',
+  /** Stopped by an operator's cancel (a mutation under way was finished first). */
+  'cancelled',
 ] as const;
 export type CardIssuanceStage = (typeof CARD_ISSUANCE_STAGES)[number];
 

@@ -37,7 +37,7 @@ export interface CardOperationOutcome {
 }
 
 export interface CardOperationStatus {
-  stage: 'validating' | 'sending' | 'awaiting_operation' | 'completed' | 'failed';
+  stage: 'validating' | 'sending' | 'awaiting_operation' | 'completed' | 'failed' | 'cancelled';
   kind: CardOperationKind;
   merchantOrderNo?: string;
   operationStatus?: string;

@@ -49,6 +49,8 @@ export const CARDHOLDER_STAGES = [
   'resubmitting',
   'approved',
   'failed',
+  /** Stopped by an operator's cancel (a mutation under way was finished first). */
+  'cancelled',
 ] as const;
 export type CardholderStage = (typeof CARDHOLDER_STAGES)[number];
 

@@ -48,6 +48,20 @@ export interface OnboardingInput {
   /** Deadline for the cardholder's approval, corrections included (ms). */
   reviewDeadlineMs?: number;
   wait?: WaitOverrides;
+  /**
+   * Set by an operator's resume (`retryOnboarding`, `cardflow retry`): this run continues an
+   * earlier run of the same onboarding that did not complete. Every step re-derives its keys and
+   * finds what the earlier run made; checks that money is still there to spend are left to each
+   * step, since the earlier run may have spent it already.
+   */
+  resume?: OnboardingResume;
+}
+
+export interface OnboardingResume {
+  /** The run this one continues. */
+  previousRunId: string;
+  /** When the onboarding first started (epoch ms): on-chain deposits made since then are the customer's. */
+  firstStartedAt: number;
 }
 
 const digits = z.string().regex(/^\d{1,19}$/, { message: 'must be an id of digits' });
@@ -83,7 +97,21 @@ export const OnboardingInputSchema = z.object({
   activation: OnboardingActivationRequestSchema.optional(),
   deliveryDeadlineMs: z.number().int().positive().optional(),
   reviewDeadlineMs: z.number().int().positive().optional(),
-  wait: z.object({ cardOperation: waitFields.optional(), review: waitFields.optional() }).optional(),
+  wait: z
+    .object({
+      cardOperation: waitFields.optional(),
+      review: waitFields.optional(),
+      providerRetry: z
+        .object({
+          maximumAttempts: z.number().int().positive(),
+          initialIntervalMs: z.number().positive(),
+          maximumIntervalMs: z.number().positive(),
+        })
+        .partial()
+        .optional(),
+    })
+    .optional(),
+  resume: z.object({ previousRunId: z.string().min(1), firstStartedAt: z.number().int().positive() }).optional(),
 });
 
 export const ONBOARDING_STAGES = [
@@ -102,6 +130,8 @@ export const ONBOARDING_STAGES = [
   'funding',
   'completed',
   'failed',
+  /** Stopped by an operator (`cardflow cancel`) while it waited; progress.cancellation says what stands. */
+  'cancelled',
 ] as const;
 export type OnboardingStage = (typeof ONBOARDING_STAGES)[number];
 
@@ -143,7 +173,12 @@ export interface OnboardingProgress {
     walletOrderNo?: string;
     receivedAmount?: string;
   };
+  /** Why it failed, and whether an operator can resume it (`retryable`: `cardflow retry <customerRef>`). */
   failure?: FailureSummary;
+  /** When it was cancelled: the stage it was in, and what was still under way at the provider then. */
+  cancellation?: { stage: OnboardingStage; pending?: string };
+  /** Set on a run that resumes an earlier one. */
+  resumedFrom?: string;
   /** Each stage entered, with its workflow time (epoch ms). */
   stages: { stage: OnboardingStage; at: number }[];
 }

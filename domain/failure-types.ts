@@ -51,3 +51,28 @@ export const FailureTypes = {
   deliveryDeadlineExceeded: 'DeliveryDeadlineExceeded',
 } as const;
 export type FailureType = (typeof FailureTypes)[keyof typeof FailureTypes];
+
+/**
+ * Failures that resuming cannot change: the request itself (the customer's data, the card type),
+ * or a final decision of the provider (an operation it failed, a cancelled card, a failed on-chain
+ * deposit). Every other failure — an outage that outlasted the retries, a deadline, a short
+ * balance since topped up, a configuration or a bug since fixed — an operator may resume
+ * (`cardflow retry`), and the resumed run continues from what exists at the provider.
+ */
+const FINAL_FAILURE_TYPES: readonly string[] = [
+  FailureTypes.invalidInput,
+  FailureTypes.notEligible,
+  FailureTypes.cardTypeNotFound,
+  FailureTypes.operationFailed,
+  FailureTypes.cardCancelled,
+  FailureTypes.depositFailed,
+  FailureTypes.activationNotExpected,
+  // A request the provider client refused before sending it breaks a rule of the spec: the same
+  // request breaks it again.
+  'ProviderValidationError',
+];
+
+/** True when an onboarding that failed with `type` can be resumed to completion once its cause is gone. */
+export function isResumable(type: string): boolean {
+  return !FINAL_FAILURE_TYPES.includes(type);
+}

@@ -53,7 +53,14 @@ export interface FundTransferResult {
   payee: LedgerLeg;
 }
 
-export const TRANSFER_STAGES = ['validating', 'transferring', 'confirming', 'completed', 'failed'] as const;
+export const TRANSFER_STAGES = [
+  'validating',
+  'transferring',
+  'confirming',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type TransferStage = (typeof TRANSFER_STAGES)[number];
 
 export interface FundTransferStatus {

@@ -66,6 +66,8 @@ export const ACTIVATION_STAGES = [
   'confirming',
   'completed',
   'failed',
+  /** Stopped by an operator's cancel (a mutation under way was finished first). */
+  'cancelled',
 ] as const;
 export type ActivationStage = (typeof ACTIVATION_STAGES)[number];
 

@@ -8,9 +8,12 @@
  * behind a create whose answer was lost) can still make two accounts of one name; the workflow id
  * rules out concurrent creators inside cardflow, and names are the only key the provider offers.
  */
+import type { WaitOverrides } from './wait-profile';
+
 export interface SharedAccountInput {
   accountName: string;
   customerRef?: string;
+  wait?: WaitOverrides;
 }
 
 export interface SharedAccountResult {

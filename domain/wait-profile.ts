@@ -70,6 +70,15 @@ export const TEST_SLOW_WAIT: WaitProfile = { ...TEST_WAIT, attemptMs: 1 };
 export interface WaitOverrides {
   cardOperation?: Partial<WaitProfile>;
   review?: Partial<WaitProfile>;
+  /** How long a provider call keeps retrying before its step fails (workflows/support/profiles.ts PROVIDER_CALL). */
+  providerRetry?: ProviderRetry;
+}
+
+/** The retry of one provider call (a read, or a mutation with its lookup). */
+export interface ProviderRetry {
+  maximumAttempts?: number;
+  initialIntervalMs?: number;
+  maximumIntervalMs?: number;
 }
 
 /** The next poll delay after `current`: grows by `backoff`, capped at `maxPollMs`. */

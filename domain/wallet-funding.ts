@@ -31,6 +31,8 @@ export interface WalletFundingInput {
   cardDeposit?: { cardNo: string; cardTypeId: string; amount?: string };
   customerRef?: string;
   wait?: WaitOverrides;
+  /** Deposits since this time (epoch ms) are candidates; default: from this workflow's start, less the clock skew. */
+  depositSince?: number;
 }
 
 export interface WalletFundingResult {
@@ -55,6 +57,8 @@ export const FUNDING_STAGES = [
   'depositing',
   'completed',
   'failed',
+  /** Stopped by an operator's cancel (a mutation under way was finished first). */
+  'cancelled',
 ] as const;
 export type FundingStage = (typeof FUNDING_STAGES)[number];
 

@@ -47,4 +47,6 @@ export interface FailureSummary {
   /** An `ApplicationFailure.type` (domain/failure-types.ts or api/errors.ts). */
   type: string;
   message: string;
+  /** Whether resuming can succeed once the cause is gone (domain/failure-types.ts `isResumable`). */
+  retryable?: boolean;
 }

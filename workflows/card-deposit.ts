@@ -14,14 +14,16 @@ import { planCardDeposit } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { failed, failIssues, failWith } from './support/failures';
+import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
-import { cardOperationWait, providerCalls } from './support/profiles';
+import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { waitForCardOperation } from './support/waits';
 
 export async function cardDeposit(input: CardDepositInput): Promise<CardDepositResult> {
   const info = workflowInfo();
+  const provider = providerCallsFor(input.wait);
   const inbox = new EventInbox();
   const attributes = new Attributes(input.startAttributes);
   const { status, enter, fail } = trackStatus<CardDepositStatus>(
@@ -31,7 +33,7 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
   );
 
   try {
-    const cardType = input.cardType ?? (await providerCalls.getCardType({ cardTypeId: input.cardTypeId }));
+    const cardType = input.cardType ?? (await provider.getCardType({ cardTypeId: input.cardTypeId }));
     const planned = planCardDeposit(cardType, input.amount);
     if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
     const plan = planned.plan;
@@ -41,42 +43,45 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
     status.merchantOrderNo = merchantOrderNo;
     attributes.addOrderNo(merchantOrderNo);
     if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: 'card_deposit' });
-    enter('depositing');
-    const sent = await providerCalls.depositCard({
-      merchantOrderNo,
-      cardNo: input.cardNo,
-      amount: plan.amount,
-      required: {
-        ...(input.accountId ? { accountId: input.accountId } : {}),
-        total: plan.total,
-        currency: plan.currency,
-      },
-    });
-    status.operationStatus = sent.status;
+    // Once the provider may have it, the mutation is followed to its outcome even if cancelled.
+    return await settled(async () => {
+      enter('depositing');
+      const sent = await provider.depositCard({
+        merchantOrderNo,
+        cardNo: input.cardNo,
+        amount: plan.amount,
+        required: {
+          ...(input.accountId ? { accountId: input.accountId } : {}),
+          total: plan.total,
+          currency: plan.currency,
+        },
+      });
+      status.operationStatus = sent.status;
 
-    enter('awaiting_deposit');
-    const operation = await waitForCardOperation(inbox, sent, cardOperationWait(input.wait));
-    status.operationStatus = operation.status;
-    if (operation.status === 'fail') {
-      fail(
-        failWith(
-          FailureTypes.operationFailed,
-          `deposit ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`,
-        ),
-      );
-    }
-    const card = await providerCalls.getCardSummary({ cardNo: input.cardNo });
-    enter('completed');
-    return {
-      cardNo: input.cardNo,
-      merchantOrderNo,
-      orderNo: operation.orderNo,
-      amount: plan.amount,
-      fee: operation.fee || plan.fee,
-      ...(operation.receivedAmount ? { receivedAmount: operation.receivedAmount } : {}),
-      currency: operation.currency || plan.currency,
-      ...(card.balance ? { balance: card.balance } : {}),
-    };
+      enter('awaiting_deposit');
+      const operation = await waitForCardOperation(inbox, sent, cardOperationWait(input.wait));
+      status.operationStatus = operation.status;
+      if (operation.status === 'fail') {
+        fail(
+          failWith(
+            FailureTypes.operationFailed,
+            `deposit ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`,
+          ),
+        );
+      }
+      const card = await provider.getCardSummary({ cardNo: input.cardNo });
+      enter('completed');
+      return {
+        cardNo: input.cardNo,
+        merchantOrderNo,
+        orderNo: operation.orderNo,
+        amount: plan.amount,
+        fee: operation.fee || plan.fee,
+        ...(operation.receivedAmount ? { receivedAmount: operation.receivedAmount } : {}),
+        currency: operation.currency || plan.currency,
+        ...(card.balance ? { balance: card.balance } : {}),
+      };
+    });
   } catch (error) {
     return failed(status, error);
   }

@@ -59,7 +59,7 @@ import { Flows, WorkflowTypes } from '../domain/workflow-types';
 import { runCardOperation } from './card-operations';
 import { failIssues, failWith, summarize } from './support/failures';
 import { EventInbox } from './support/inbox';
-import { cardOperationWait, providerCalls } from './support/profiles';
+import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { text } from './support/record-inbox';
 import { Attributes, isChild } from './support/search';
 
@@ -77,6 +77,7 @@ function fresh(): CardEntityState {
 
 export async function cardEntity(input: CardEntityInput): Promise<CardEntityResult> {
   const info = workflowInfo();
+  const provider = providerCallsFor(input.wait);
   const { cardNo } = input;
   const state: CardEntityState = input.carried ?? fresh();
   state.run += 1;
@@ -165,7 +166,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
   });
 
   const refresh = async (): Promise<CardSnapshot> => {
-    const card = await providerCalls.getCardSummary({ cardNo });
+    const card = await provider.getCardSummary({ cardNo });
     state.asOf = Date.now();
     if (card.balance) state.balance = card.balance;
     if (card.status === 'cancel') markCancelled(state.cancelReason);
@@ -249,6 +250,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
           ...(extra.clientRemark === undefined ? {} : { clientRemark: extra.clientRemark }),
           ...(extra.sealedPin === undefined ? {} : { sealedPin: extra.sealedPin }),
           profile,
+          provider,
         });
         if (!cancelled) state.status = outcome.cardStatus;
         state.asOf = Date.now();

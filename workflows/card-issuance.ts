@@ -18,14 +18,16 @@ import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { physicalCardIssues } from '../domain/onboarding-physical';
 import { failed, failIssues, failWith } from './support/failures';
+import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
-import { cardOperationWait, providerCalls } from './support/profiles';
+import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { waitForCardOperation } from './support/waits';
 
 export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuanceResult> {
   const info = workflowInfo();
+  const provider = providerCallsFor(input.wait);
   const inbox = new EventInbox();
   const attributes = new Attributes(input.startAttributes);
   const { status, enter, fail } = trackStatus<CardIssuanceStatus>(
@@ -35,7 +37,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
   );
 
   try {
-    const cardType = input.cardType ?? (await providerCalls.getCardType({ cardTypeId: input.cardTypeId }));
+    const cardType = input.cardType ?? (await provider.getCardType({ cardTypeId: input.cardTypeId }));
     const planned = planCardCreation(cardType, input.initialDeposit);
     if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
     const plan = planned.plan;
@@ -51,68 +53,71 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
     }
     if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
 
-    let topUpMerchantOrderNo: string | undefined;
-    if (input.budgetTopUp) {
-      enter('topping_up');
-      topUpMerchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.budgetTopUp);
-      await providerCalls.transferFunds({
-        merchantOrderNo: topUpMerchantOrderNo,
-        type: 'TRANSFER',
-        ...input.budgetTopUp,
+    // Once the provider may have it, the mutation is followed to its outcome even if cancelled.
+    return await settled(async () => {
+      let topUpMerchantOrderNo: string | undefined;
+      if (input.budgetTopUp) {
+        enter('topping_up');
+        topUpMerchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.budgetTopUp);
+        await provider.transferFunds({
+          merchantOrderNo: topUpMerchantOrderNo,
+          type: 'TRANSFER',
+          ...input.budgetTopUp,
+        });
+      }
+      const accountId = input.accountId ?? input.budgetTopUp?.payeeAccountId;
+
+      const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO);
+      status.merchantOrderNo = merchantOrderNo;
+      attributes.addOrderNo(merchantOrderNo);
+      enter('creating');
+      const created = await provider.createCard({
+        merchantOrderNo,
+        cardTypeId: cardType.cardTypeId,
+        amount: plan.amount,
+        ...(input.holderId ? { holderId: input.holderId } : {}),
+        ...(accountId ? { accountId } : {}),
+        ...(input.cardNumber ? { cardNumber: input.cardNumber } : {}),
+        required: { ...(accountId ? { accountId } : {}), total: plan.total, currency: plan.currency },
       });
-    }
-    const accountId = input.accountId ?? input.budgetTopUp?.payeeAccountId;
+      status.operationStatus = created.status;
+      if (created.cardNo) status.cardNo = created.cardNo;
 
-    const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO);
-    status.merchantOrderNo = merchantOrderNo;
-    attributes.addOrderNo(merchantOrderNo);
-    enter('creating');
-    const created = await providerCalls.createCard({
-      merchantOrderNo,
-      cardTypeId: cardType.cardTypeId,
-      amount: plan.amount,
-      ...(input.holderId ? { holderId: input.holderId } : {}),
-      ...(accountId ? { accountId } : {}),
-      ...(input.cardNumber ? { cardNumber: input.cardNumber } : {}),
-      required: { ...(accountId ? { accountId } : {}), total: plan.total, currency: plan.currency },
+      enter('awaiting_creation');
+      const operation = await waitForCardOperation(inbox, created, cardOperationWait(input.wait));
+      status.operationStatus = operation.status;
+      if (operation.status === 'fail') {
+        fail(
+          failWith(
+            FailureTypes.operationFailed,
+            `card creation ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`,
+          ),
+        );
+      }
+      const cardNo = operation.cardNo ?? created.cardNo;
+      if (!cardNo)
+        return fail(
+          failWith(FailureTypes.operationFailed, `card creation ${merchantOrderNo} succeeded without a cardNo`),
+        );
+      status.cardNo = cardNo;
+      // A child's parent records the card number; standalone, this workflow does.
+      if (!isChild()) attributes.set({ cardNo, customerRef: input.customerRef, flow: 'card_issuance' });
+
+      enter('reading_card');
+      const card = await provider.getCardSummary({ cardNo });
+      enter('completed');
+      return {
+        cardNo,
+        cardStatus: card.status,
+        cardTypeId: cardType.cardTypeId,
+        ...(input.holderId ? { holderId: input.holderId } : {}),
+        merchantOrderNo,
+        orderNo: operation.orderNo,
+        initialDeposit: { amount: operation.amount || plan.amount, fee: operation.fee || plan.depositFee },
+        ...(topUpMerchantOrderNo ? { topUpMerchantOrderNo } : {}),
+        ...(card.balance ? { balance: card.balance } : {}),
+      };
     });
-    status.operationStatus = created.status;
-    if (created.cardNo) status.cardNo = created.cardNo;
-
-    enter('awaiting_creation');
-    const operation = await waitForCardOperation(inbox, created, cardOperationWait(input.wait));
-    status.operationStatus = operation.status;
-    if (operation.status === 'fail') {
-      fail(
-        failWith(
-          FailureTypes.operationFailed,
-          `card creation ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`,
-        ),
-      );
-    }
-    const cardNo = operation.cardNo ?? created.cardNo;
-    if (!cardNo)
-      return fail(
-        failWith(FailureTypes.operationFailed, `card creation ${merchantOrderNo} succeeded without a cardNo`),
-      );
-    status.cardNo = cardNo;
-    // A child's parent records the card number; standalone, this workflow does.
-    if (!isChild()) attributes.set({ cardNo, customerRef: input.customerRef, flow: 'card_issuance' });
-
-    enter('reading_card');
-    const card = await providerCalls.getCardSummary({ cardNo });
-    enter('completed');
-    return {
-      cardNo,
-      cardStatus: card.status,
-      cardTypeId: cardType.cardTypeId,
-      ...(input.holderId ? { holderId: input.holderId } : {}),
-      merchantOrderNo,
-      orderNo: operation.orderNo,
-      initialDeposit: { amount: operation.amount || plan.amount, fee: operation.fee || plan.depositFee },
-      ...(topUpMerchantOrderNo ? { topUpMerchantOrderNo } : {}),
-      ...(card.balance ? { balance: card.balance } : {}),
-    };
   } catch (error) {
     return failed(status, error);
   }

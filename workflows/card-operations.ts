@@ -4,7 +4,7 @@
  * (card-entity.ts) runs inside its Updates. The operation is sent idempotently by merchantOrderNo
  * and its record awaited with the card-operation wait (webhook first, polling fallback).
  */
-import { workflowInfo } from '@temporalio/workflow';
+import { isCancellation, workflowInfo } from '@temporalio/workflow';
 import {
   CARD_OPERATION_FROM,
   CARD_OPERATION_STEPS,
@@ -20,8 +20,9 @@ import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import type { WaitProfile } from '../domain/wait-profile';
 import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith, summarize } from './support/failures';
+import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
-import { cardOperationWait, providerCalls } from './support/profiles';
+import { cardOperationWait, providerCallsFor, type ProviderCalls } from './support/profiles';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { waitForCardOperation } from './support/waits';
@@ -33,29 +34,34 @@ export interface CardOperationStep {
   clientRemark?: string;
   sealedPin?: string;
   profile: WaitProfile;
+  /** The workflow's provider-call proxy (its retry profile). */
+  provider: ProviderCalls;
   /** Told when the operation was sent and when its record is final. */
   onProgress?: (stage: 'awaiting_operation', operationStatus: string) => void;
 }
 
 /** Sends the operation, waits for its record, reads the card; a `fail` record becomes OperationFailed. */
 export async function runCardOperation(inbox: EventInbox, step: CardOperationStep): Promise<CardOperationOutcome> {
-  const { kind, cardNo, merchantOrderNo } = step;
-  const sent = await providerCalls.sendCardOperation({
-    kind,
-    cardNo,
-    merchantOrderNo,
-    ...(step.clientRemark === undefined ? {} : { clientRemark: step.clientRemark }),
-    ...(step.sealedPin === undefined ? {} : { sealedPin: step.sealedPin }),
+  const { kind, cardNo, merchantOrderNo, provider } = step;
+  // Once the provider may have it, the operation is followed to its outcome even if cancelled.
+  return settled(async () => {
+    const sent = await provider.sendCardOperation({
+      kind,
+      cardNo,
+      merchantOrderNo,
+      ...(step.clientRemark === undefined ? {} : { clientRemark: step.clientRemark }),
+      ...(step.sealedPin === undefined ? {} : { sealedPin: step.sealedPin }),
+    });
+    step.onProgress?.('awaiting_operation', sent.status);
+    const operation = await waitForCardOperation(inbox, sent, step.profile);
+    if (operation.status === 'fail')
+      throw failWith(
+        FailureTypes.operationFailed,
+        `${kind} ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`,
+      );
+    const card = await provider.getCardStatus({ cardNo });
+    return { cardNo, kind, merchantOrderNo, orderNo: operation.orderNo, status: 'success', cardStatus: card.status };
   });
-  step.onProgress?.('awaiting_operation', sent.status);
-  const operation = await waitForCardOperation(inbox, sent, step.profile);
-  if (operation.status === 'fail')
-    throw failWith(
-      FailureTypes.operationFailed,
-      `${kind} ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`,
-    );
-  const card = await providerCalls.getCardStatus({ cardNo });
-  return { cardNo, kind, merchantOrderNo, orderNo: operation.orderNo, status: 'success', cardStatus: card.status };
 }
 
 async function cardOperationWorkflow(
@@ -63,6 +69,7 @@ async function cardOperationWorkflow(
   input: CardOperationInput & StartedWith,
 ): Promise<CardOperationOutcome> {
   const info = workflowInfo();
+  const provider = providerCallsFor(input.wait);
   const attributes = new Attributes(input.startAttributes);
   const inbox = new EventInbox();
   const { status, enter, fail } = trackStatus<CardOperationStatus>(
@@ -75,7 +82,7 @@ async function cardOperationWorkflow(
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
   if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: Flows.cardOperation });
   try {
-    const card = await providerCalls.getCardStatus({ cardNo: input.cardNo });
+    const card = await provider.getCardStatus({ cardNo: input.cardNo });
     if (!CARD_OPERATION_FROM[kind].includes(card.status) || card.blocked) {
       fail(
         failWith(
@@ -95,6 +102,7 @@ async function cardOperationWorkflow(
       ...(input.clientRemark === undefined ? {} : { clientRemark: input.clientRemark }),
       ...(input.sealedPin === undefined ? {} : { sealedPin: input.sealedPin }),
       profile: cardOperationWait(input.wait),
+      provider,
       onProgress: (stage, operationStatus) => {
         enter(stage);
         status.operationStatus = operationStatus;
@@ -105,6 +113,10 @@ async function cardOperationWorkflow(
     return outcome;
   } catch (error) {
     if (status.stage === 'failed') throw error;
+    if (isCancellation(error)) {
+      status.stage = 'cancelled';
+      throw error;
+    }
     const summary = summarize(error);
     return fail(failWith(summary.type, summary.message));
   }

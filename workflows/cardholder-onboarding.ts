@@ -24,8 +24,9 @@ import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no'
 import { orderNosKey } from '../domain/start-attributes';
 import type { CardType } from '../api/schemas/card-type';
 import { failed, failIssues, failWith, isTimeout, summarize } from './support/failures';
+import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
-import { providerCalls, reviewWait } from './support/profiles';
+import { providerCallsFor, reviewWait } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { waitForReview } from './support/waits';
@@ -53,6 +54,7 @@ function correctionIssues(
 
 export async function cardholderOnboarding(input: CardholderOnboardingInput): Promise<CardholderOnboardingResult> {
   const info = workflowInfo();
+  const provider = providerCallsFor(input.wait);
   const inbox = new EventInbox();
   const attributes = new Attributes(input.startAttributes);
   const deadlineAt = Date.now() + (input.reviewDeadlineMs ?? DEFAULT_REVIEW_DEADLINE_MS);
@@ -116,7 +118,7 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
   try {
     const dataIssues = cardholderDataIssues(holder);
     if (dataIssues.length) fail(failIssues(FailureTypes.invalidInput, dataIssues));
-    cardType ??= await providerCalls.getCardType({ cardTypeId: input.cardTypeId });
+    cardType ??= await provider.getCardType({ cardTypeId: input.cardTypeId });
     const eligibility = holderEligibilityIssues(cardType, holder, { existingCards: input.existingCards ?? 0 });
     if (eligibility.length) fail(failIssues(FailureTypes.notEligible, eligibility));
 
@@ -125,7 +127,10 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
     enter('submitting');
     // Events that arrive from here on belong to this submission.
     let since = inbox.position;
-    let review = await providerCalls.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder });
+    // A create or correction that may have reached the provider is recorded even if cancelled meanwhile.
+    let review = await settled(() =>
+      provider.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder }),
+    );
     enter('in_review', review);
     // card_holder webhooks route by CardflowOrderNos (set at start for a child) or by holderId.
     if (!isChild()) attributes.set({ holderId: review.holderId, customerRef: input.customerRef, flow: 'cardholder' });
@@ -178,7 +183,8 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
       holder = correction as CardholderData;
       enter('resubmitting');
       since = inbox.position;
-      review = await providerCalls.updateCardholder({ holderId: review.holderId, holder, correctionAt });
+      const holderId = review.holderId;
+      review = await settled(() => provider.updateCardholder({ holderId, holder, correctionAt }));
       correction = undefined;
       status.resubmissions += 1;
       sent += 1;

@@ -12,7 +12,7 @@
  * Replay: the merchant-wallet path sends the same commands as before the physical and funding
  * paths existed; those paths only add commands when their input fields ask for them.
  */
-import { setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { isCancellation, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
 import { CARD_MERCHANT_ORDER_NO } from '../api/rules';
 import type { CardDepositResult } from '../domain/card-deposit';
 import type { CardIssuanceResult } from '../domain/card-issuance';
@@ -25,7 +25,7 @@ import {
   type OnboardingStage,
 } from '../domain/customer-onboarding';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
-import { FailureTypes } from '../domain/failure-types';
+import { FailureTypes, isResumable } from '../domain/failure-types';
 import { DEFAULT_DELIVERY_DEADLINE_MS } from '../domain/onboarding-physical';
 import type { PhysicalCardActivationResult } from '../domain/physical-card-activation';
 import { providerEventSignal } from '../domain/provider-event';
@@ -46,6 +46,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     customerRef: input.customerRef,
     stage: 'validating',
     stages: [{ stage: 'validating', at: Date.now() }],
+    ...(input.resume ? { resumedFrom: input.resume.previousRunId } : {}),
   };
   const cardholderId = childWorkflowId(info.workflowId, 'cardholder');
   const activationId = childWorkflowId(info.workflowId, 'activation');
@@ -83,227 +84,275 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
         ...(ids.cardNo ? { cardNo: ids.cardNo } : {}),
       });
   }
+  /** What the failure says in the UI when an operator can resume the onboarding. */
+  const resumeHint = `resumable: cardflow retry ${input.customerRef}`;
   const fail = (failure: ApplicationFailure): never => {
-    progress.failure = { type: failure.type ?? 'Error', message: failure.message };
+    const type = failure.type ?? 'Error';
+    progress.failure = { type, message: failure.message, retryable: isResumable(type) };
     enter('failed');
+    if (progress.failure.retryable) propagate(failure, resumeHint);
     throw failure;
   };
   const child = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (error) {
-      progress.failure = summarize(error);
+      if (isCancellation(error)) throw error;
+      const cause = summarize(error);
+      progress.failure = { ...cause, retryable: isResumable(cause.type) };
       if (progress.failure.type === 'DepositFailed' && progress.funding) progress.funding.depositStatus = 'fail';
       enter('failed');
-      return propagate(error);
+      return propagate(error, progress.failure.retryable ? resumeHint : undefined);
     }
   };
 
-  // 1. The whole request, before anything is sent.
-  const { cardType, plan, legacyTopUp, transfer, depositAddress } = await validateOnboarding(input, fail);
-  const { funding } = plan;
-  const chargedAccountId = funding.source === 'shared_account' ? funding.accountId : input.accountId;
-  if (funding.source !== 'merchant_wallet')
-    progress.funding = {
-      source: funding.source,
-      ...(funding.source === 'shared_account' ? { accountId: funding.accountId } : { coinKey: funding.coinKey }),
-    };
-  if (plan.physical)
-    progress.activation = { workflowId: activationId, ...(input.activation ? { route: input.activation.route } : {}) };
-  if (plan.physical && !input.activation) gate.expect();
-
-  const startOf = (flow: (typeof Flows)[keyof typeof Flows], orderNos: string[]): StartAttributes => ({
-    customerRef: input.customerRef,
-    flow,
-    orderNos,
-  });
-  const common = { customerRef: input.customerRef, ...(input.wait ? { wait: input.wait } : {}) };
-
-  // 2. Cardholder.
-  let holder: OnboardingResult['cardholder'];
-  let holderId = input.holderId;
-  if (plan.needsHolder && input.holder) {
-    progress.review = { correctionWorkflowId: cardholderId };
-    enter('cardholder_review');
-    const holderStart = startOf(Flows.cardholder, [deriveMerchantOrderNo(cardholderId, ORDER_STEPS.cardholderCreate)]);
-    const result = await child(() =>
-      runChild<CardholderOnboardingResult>(WorkflowTypes.cardholderOnboarding, cardholderId, holderStart, {
-        cardTypeId: cardType.cardTypeId,
-        cardType,
-        holder: input.holder,
-        notifyParent: true,
-        ...(input.reviewDeadlineMs ? { reviewDeadlineMs: input.reviewDeadlineMs } : {}),
-        ...common,
-      }),
-    );
-    holderId = result.holderId;
-    holder = { holderId, created: true, resubmissions: result.resubmissions };
-    delete progress.review;
-  } else if (holderId) {
-    holder = { holderId, created: false, resubmissions: 0 };
-  }
-
-  // 3. shared_account: the MARGIN account the card is charged to receives the money first.
-  let topUpMerchantOrderNo: string | undefined;
-  if (funding.source === 'shared_account' && transfer) {
-    const transferId = childWorkflowId(info.workflowId, 'transfer');
-    progress.funding = { ...progress.funding, source: funding.source, transferWorkflowId: transferId };
-    enter('transferring', true, { holderId });
-    const moved = await child(() =>
-      transferToSharedAccount({
-        workflowId: transferId,
-        customerRef: input.customerRef,
-        accountId: funding.accountId,
-        ...transfer,
-        wait: input.wait,
-      }),
-    );
-    topUpMerchantOrderNo = moved.merchantOrderNo;
-  }
-
-  // 4. Card (with the initial deposit when the card type takes it at creation; the printed number for a physical card).
-  enter('creating_card', true, { holderId });
-  const cardId = childWorkflowId(info.workflowId, 'card');
-  const cardStart = startOf(Flows.cardIssuance, [
-    deriveMerchantOrderNo(cardId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO),
-  ]);
-  const card = await child(() =>
-    runChild<CardIssuanceResult>(WorkflowTypes.cardIssuance, cardId, cardStart, {
-      cardTypeId: cardType.cardTypeId,
-      cardType,
-      ...(holderId ? { holderId } : {}),
-      ...(plan.depositAtCreation && input.initialDeposit ? { initialDeposit: input.initialDeposit } : {}),
-      ...(plan.physical && input.cardNumber ? { cardNumber: input.cardNumber } : {}),
-      ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
-      ...(legacyTopUp && input.budgetTopUp ? { budgetTopUp: input.budgetTopUp } : {}),
-      ...common,
-    }),
-  );
-  const cardNo = card.cardNo;
-
-  // 5. Physical card: wait until it reached the customer (the activateCard Update), then activate.
-  let activation: PhysicalCardActivationResult | undefined;
-  if (plan.physical) {
-    if (!input.activation) {
-      const deadlineMs = input.deliveryDeadlineMs ?? DEFAULT_DELIVERY_DEADLINE_MS;
-      progress.activation = { ...progress.activation, workflowId: activationId, deadlineAt: Date.now() + deadlineMs };
-      enter('awaiting_delivery', true, { cardNo });
-      if (!(await gate.arrived(deadlineMs))) {
-        fail(
-          failWith(
-            FailureTypes.deliveryDeadlineExceeded,
-            `no activateCard request within ${Math.round(deadlineMs / 1000)} s of creating card ${cardNo}; it stays un_activated`,
-          ),
-        );
-      }
-      delete progress.activation?.deadlineAt;
+  /** What was still under way at the provider when an operator cancelled, by the stage it stopped in. */
+  const pendingAt = (stage: OnboardingStage): string | undefined => {
+    switch (stage) {
+      case 'cardholder_review':
+        return 'the cardholder stays in review at the provider';
+      case 'awaiting_correction':
+        return 'the rejected cardholder stays rejected at the provider';
+      case 'awaiting_delivery':
+        return `card ${progress.cardNo ?? ''} stays un_activated`;
+      case 'activating':
+        return `the activation of card ${progress.cardNo ?? ''} may still be decided by the provider (work order)`;
+      case 'awaiting_payment':
+        return `a deposit to ${progress.funding?.address ?? 'the address'} now credits the merchant wallet only`;
+      default:
+        return undefined;
     }
-    const request = input.activation ?? gate.request;
-    if (!request) return fail(failWith(FailureTypes.activationNotExpected, 'no activation request'));
-    enter('activating', true, { cardNo });
-    activation = await child(() =>
-      runActivation({ workflowId: activationId, cardNo, request, customerRef: input.customerRef, wait: input.wait }),
-    );
-  }
+  };
 
-  // 6. The first deposit after creation: from the paying account, or the customer's on-chain deposit.
-  let deposit: CardDepositResult | undefined;
-  let onChain: WalletFundingResult | undefined;
-  if (plan.laterDeposit) {
-    enter('funding', true, { cardNo });
-    const depositId = childWorkflowId(info.workflowId, 'deposit');
-    const depositStart = startOf(Flows.cardDeposit, [deriveMerchantOrderNo(depositId, ORDER_STEPS.cardDeposit)]);
-    const amount = plan.laterDeposit.amount;
-    deposit = await child(() =>
-      runChild<CardDepositResult>(WorkflowTypes.cardDeposit, depositId, depositStart, {
-        cardNo,
-        amount,
-        cardTypeId: cardType.cardTypeId,
-        cardType,
-        ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
-        ...common,
-      }),
-    );
-  } else if (funding.source === 'on_chain' && depositAddress) {
-    const fundingId = childWorkflowId(info.workflowId, 'funding');
-    const address = depositAddress;
-    enter('awaiting_payment', true, { cardNo });
-    progress.funding = {
-      source: funding.source,
-      workflowId: fundingId,
-      coinKey: address.coinKey,
-      chain: address.chain,
-      address: address.address,
-      ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}),
-      depositStatus: 'awaiting',
-    };
-    deposits.watch({
-      address: address.address,
-      since: Date.now() - DEPOSIT_CLOCK_SKEW_MS,
-      ...(funding.txHash ? { txHash: funding.txHash } : {}),
-      ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}),
+  const onboard = async (): Promise<OnboardingResult> => {
+    // 1. The whole request, before anything is sent.
+    const { cardType, plan, legacyTopUp, transfer, depositAddress } = await validateOnboarding(input, fail);
+    const { funding } = plan;
+    const chargedAccountId = funding.source === 'shared_account' ? funding.accountId : input.accountId;
+    if (funding.source !== 'merchant_wallet')
+      progress.funding = {
+        source: funding.source,
+        ...(funding.source === 'shared_account' ? { accountId: funding.accountId } : { coinKey: funding.coinKey }),
+      };
+    if (plan.physical)
+      progress.activation = {
+        workflowId: activationId,
+        ...(input.activation ? { route: input.activation.route } : {}),
+      };
+    if (plan.physical && !input.activation) gate.expect();
+
+    const startOf = (flow: (typeof Flows)[keyof typeof Flows], orderNos: string[]): StartAttributes => ({
+      customerRef: input.customerRef,
+      flow,
+      orderNos,
     });
-    // wallet_transaction_v2 events carry no merchantOrderNo: the receiver finds this workflow by the address.
-    searchAttributes.addOrderNo(address.address);
-    onChain = await child(() =>
-      runOnChainFunding({
-        workflowId: fundingId,
-        customerRef: input.customerRef,
-        funding,
-        address: address.address,
-        cardNo,
+    const common = { customerRef: input.customerRef, ...(input.wait ? { wait: input.wait } : {}) };
+
+    // 2. Cardholder.
+    let holder: OnboardingResult['cardholder'];
+    let holderId = input.holderId;
+    if (plan.needsHolder && input.holder) {
+      progress.review = { correctionWorkflowId: cardholderId };
+      enter('cardholder_review');
+      const holderStart = startOf(Flows.cardholder, [
+        deriveMerchantOrderNo(cardholderId, ORDER_STEPS.cardholderCreate),
+      ]);
+      const result = await child(() =>
+        runChild<CardholderOnboardingResult>(WorkflowTypes.cardholderOnboarding, cardholderId, holderStart, {
+          cardTypeId: cardType.cardTypeId,
+          cardType,
+          holder: input.holder,
+          notifyParent: true,
+          ...(input.reviewDeadlineMs ? { reviewDeadlineMs: input.reviewDeadlineMs } : {}),
+          ...common,
+        }),
+      );
+      holderId = result.holderId;
+      holder = { holderId, created: true, resubmissions: result.resubmissions };
+      delete progress.review;
+    } else if (holderId) {
+      holder = { holderId, created: false, resubmissions: 0 };
+    }
+
+    // 3. shared_account: the MARGIN account the card is charged to receives the money first.
+    let topUpMerchantOrderNo: string | undefined;
+    if (funding.source === 'shared_account' && transfer) {
+      const transferId = childWorkflowId(info.workflowId, 'transfer');
+      progress.funding = { ...progress.funding, source: funding.source, transferWorkflowId: transferId };
+      enter('transferring', true, { holderId });
+      const moved = await child(() =>
+        transferToSharedAccount({
+          workflowId: transferId,
+          customerRef: input.customerRef,
+          accountId: funding.accountId,
+          ...transfer,
+          wait: input.wait,
+        }),
+      );
+      topUpMerchantOrderNo = moved.merchantOrderNo;
+    }
+
+    // 4. Card (with the initial deposit when the card type takes it at creation; the printed number for a physical card).
+    enter('creating_card', true, { holderId });
+    const cardId = childWorkflowId(info.workflowId, 'card');
+    const cardStart = startOf(Flows.cardIssuance, [
+      deriveMerchantOrderNo(cardId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO),
+    ]);
+    const card = await child(() =>
+      runChild<CardIssuanceResult>(WorkflowTypes.cardIssuance, cardId, cardStart, {
         cardTypeId: cardType.cardTypeId,
-        wait: input.wait,
+        cardType,
+        ...(holderId ? { holderId } : {}),
+        ...(plan.depositAtCreation && input.initialDeposit ? { initialDeposit: input.initialDeposit } : {}),
+        ...(plan.physical && input.cardNumber ? { cardNumber: input.cardNumber } : {}),
+        ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
+        ...(legacyTopUp && input.budgetTopUp ? { budgetTopUp: input.budgetTopUp } : {}),
+        ...common,
       }),
     );
-    progress.funding = {
-      ...progress.funding,
-      depositStatus: 'success',
-      walletOrderNo: onChain.walletOrderNo,
-      receivedAmount: onChain.receivedAmount,
-    };
-  }
+    const cardNo = card.cardNo;
 
-  enter('completed', true, { cardNo });
-  const balance = deposit?.balance ?? card.balance;
-  const onChainDeposit = onChain?.deposit;
-  return {
-    customerRef: input.customerRef,
-    cardTypeId: cardType.cardTypeId,
-    ...(holder ? { cardholder: holder } : {}),
-    card: {
-      cardNo,
-      cardStatus: activation ? activation.cardStatus : card.cardStatus,
-      merchantOrderNo: card.merchantOrderNo,
-      initialDeposit: card.initialDeposit,
-    },
-    ...(deposit
-      ? { deposit: { merchantOrderNo: deposit.merchantOrderNo, amount: deposit.amount, fee: deposit.fee } }
-      : {}),
-    ...(onChainDeposit ? { deposit: onChainDeposit } : {}),
-    ...((topUpMerchantOrderNo ?? card.topUpMerchantOrderNo)
-      ? { topUpMerchantOrderNo: topUpMerchantOrderNo ?? card.topUpMerchantOrderNo }
-      : {}),
-    ...(activation
-      ? {
-          activation: {
-            route: activation.route,
-            merchantOrderNo: activation.merchantOrderNo,
-            ...(activation.workOrderNo ? { workOrderNo: activation.workOrderNo } : {}),
-          },
+    // 5. Physical card: wait until it reached the customer (the activateCard Update), then activate.
+    let activation: PhysicalCardActivationResult | undefined;
+    if (plan.physical) {
+      if (!input.activation) {
+        const deadlineMs = input.deliveryDeadlineMs ?? DEFAULT_DELIVERY_DEADLINE_MS;
+        progress.activation = { ...progress.activation, workflowId: activationId, deadlineAt: Date.now() + deadlineMs };
+        enter('awaiting_delivery', true, { cardNo });
+        if (!(await gate.arrived(deadlineMs))) {
+          fail(
+            failWith(
+              FailureTypes.deliveryDeadlineExceeded,
+              `no activateCard request within ${Math.round(deadlineMs / 1000)} s of creating card ${cardNo}; it stays un_activated`,
+            ),
+          );
         }
-      : {}),
-    ...(onChain
-      ? {
-          onChainDeposit: {
-            walletOrderNo: onChain.walletOrderNo,
-            address: onChain.address,
-            receivedAmount: onChain.receivedAmount,
-            currency: onChain.currency,
-            ...(onChain.txHash ? { txHash: onChain.txHash } : {}),
-          },
-        }
-      : {}),
-    ...(balance && !onChain ? { balance } : {}),
+        delete progress.activation?.deadlineAt;
+      }
+      const request = input.activation ?? gate.request;
+      if (!request) return fail(failWith(FailureTypes.activationNotExpected, 'no activation request'));
+      enter('activating', true, { cardNo });
+      activation = await child(() =>
+        runActivation({ workflowId: activationId, cardNo, request, customerRef: input.customerRef, wait: input.wait }),
+      );
+    }
+
+    // 6. The first deposit after creation: from the paying account, or the customer's on-chain deposit.
+    let deposit: CardDepositResult | undefined;
+    let onChain: WalletFundingResult | undefined;
+    if (plan.laterDeposit) {
+      enter('funding', true, { cardNo });
+      const depositId = childWorkflowId(info.workflowId, 'deposit');
+      const depositStart = startOf(Flows.cardDeposit, [deriveMerchantOrderNo(depositId, ORDER_STEPS.cardDeposit)]);
+      const amount = plan.laterDeposit.amount;
+      deposit = await child(() =>
+        runChild<CardDepositResult>(WorkflowTypes.cardDeposit, depositId, depositStart, {
+          cardNo,
+          amount,
+          cardTypeId: cardType.cardTypeId,
+          cardType,
+          ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
+          ...common,
+        }),
+      );
+    } else if (funding.source === 'on_chain' && depositAddress) {
+      const fundingId = childWorkflowId(info.workflowId, 'funding');
+      const address = depositAddress;
+      enter('awaiting_payment', true, { cardNo });
+      progress.funding = {
+        source: funding.source,
+        workflowId: fundingId,
+        coinKey: address.coinKey,
+        chain: address.chain,
+        address: address.address,
+        ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}),
+        depositStatus: 'awaiting',
+      };
+      // A resumed run still counts the deposit the customer made for the earlier one.
+      const depositSince = (input.resume?.firstStartedAt ?? Date.now()) - DEPOSIT_CLOCK_SKEW_MS;
+      deposits.watch({
+        address: address.address,
+        since: depositSince,
+        ...(funding.txHash ? { txHash: funding.txHash } : {}),
+        ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}),
+      });
+      // wallet_transaction_v2 events carry no merchantOrderNo: the receiver finds this workflow by the address.
+      searchAttributes.addOrderNo(address.address);
+      onChain = await child(() =>
+        runOnChainFunding({
+          workflowId: fundingId,
+          customerRef: input.customerRef,
+          funding,
+          address: address.address,
+          cardNo,
+          cardTypeId: cardType.cardTypeId,
+          wait: input.wait,
+          ...(input.resume ? { depositSince } : {}),
+        }),
+      );
+      progress.funding = {
+        ...progress.funding,
+        depositStatus: 'success',
+        walletOrderNo: onChain.walletOrderNo,
+        receivedAmount: onChain.receivedAmount,
+      };
+    }
+
+    enter('completed', true, { cardNo });
+    const balance = deposit?.balance ?? card.balance;
+    const onChainDeposit = onChain?.deposit;
+    return {
+      customerRef: input.customerRef,
+      cardTypeId: cardType.cardTypeId,
+      ...(holder ? { cardholder: holder } : {}),
+      card: {
+        cardNo,
+        cardStatus: activation ? activation.cardStatus : card.cardStatus,
+        merchantOrderNo: card.merchantOrderNo,
+        initialDeposit: card.initialDeposit,
+      },
+      ...(deposit
+        ? { deposit: { merchantOrderNo: deposit.merchantOrderNo, amount: deposit.amount, fee: deposit.fee } }
+        : {}),
+      ...(onChainDeposit ? { deposit: onChainDeposit } : {}),
+      ...((topUpMerchantOrderNo ?? card.topUpMerchantOrderNo)
+        ? { topUpMerchantOrderNo: topUpMerchantOrderNo ?? card.topUpMerchantOrderNo }
+        : {}),
+      ...(activation
+        ? {
+            activation: {
+              route: activation.route,
+              merchantOrderNo: activation.merchantOrderNo,
+              ...(activation.workOrderNo ? { workOrderNo: activation.workOrderNo } : {}),
+            },
+          }
+        : {}),
+      ...(onChain
+        ? {
+            onChainDeposit: {
+              walletOrderNo: onChain.walletOrderNo,
+              address: onChain.address,
+              receivedAmount: onChain.receivedAmount,
+              currency: onChain.currency,
+              ...(onChain.txHash ? { txHash: onChain.txHash } : {}),
+            },
+          }
+        : {}),
+      ...(balance && !onChain ? { balance } : {}),
+    };
   };
+
+  try {
+    return await onboard();
+  } catch (error) {
+    // An operator's cancel: the steps that move money finished first (they do not cancel once
+    // sent); what waited stops here. The workflow ends cancelled, not failed.
+    if (isCancellation(error)) {
+      const pending = pendingAt(progress.stage);
+      progress.cancellation = { stage: progress.stage, ...(pending ? { pending } : {}) };
+      delete progress.failure;
+      enter('cancelled', false);
+    }
+    throw error;
+  }
 }

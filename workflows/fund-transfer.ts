@@ -22,7 +22,8 @@ import {
 import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith } from './support/failures';
-import { cardOperationWait, longPollCalls, pollSettings, providerCalls } from './support/profiles';
+import { settled } from './support/cancellation';
+import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
 
@@ -34,12 +35,13 @@ export const SHORT_BALANCE_FINDS_EARLIER_TRANSFER = 'short-balance-finds-earlier
 
 export async function fundTransfer(input: FundTransferInput & StartedWith): Promise<FundTransferResult> {
   const info = workflowInfo();
+  const provider = providerCallsFor(input.wait);
   const attributes = new Attributes(input.startAttributes);
   const { status, enter, fail, step } = trackStatus<FundTransferStatus>({ stage: 'validating' }, transferStatusQuery);
   if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.fundTransfer });
 
   const { payer, payee } = await step(() =>
-    providerCalls.prepareTransfer({ payerAccountId: input.payerAccountId, payeeAccountId: input.payeeAccountId }),
+    provider.prepareTransfer({ payerAccountId: input.payerAccountId, payeeAccountId: input.payeeAccountId }),
   );
   const issues = transferIssues(input.type, input.amount, payer, payee, payer.digital);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
@@ -57,54 +59,57 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
   const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, TRANSFER_STEP);
   status.merchantOrderNo = merchantOrderNo;
   attributes.addOrderNo(merchantOrderNo);
-  enter('transferring');
-  const sent = await step(() =>
-    providerCalls.transferFunds({
-      merchantOrderNo,
-      type: input.type,
-      amount: input.amount,
-      payerAccountId: payer.accountId,
-      payeeAccountId: payee.accountId,
-      remark: transferRemark(merchantOrderNo, input.remark),
-    }),
-  );
-
-  enter('confirming');
-  const profile = cardOperationWait(input.wait);
-  const calls = longPollCalls(profile, LEDGER_DEADLINE_MS);
-  const legs = await step(
-    () =>
-      calls.awaitTransferInLedger({
+  // Once the provider may have it, the mutation is followed to its outcome even if cancelled.
+  return await settled(async () => {
+    enter('transferring');
+    const sent = await step(() =>
+      provider.transferFunds({
         merchantOrderNo,
-        bizType: TRANSFER_DIRECTIONS[input.type].bizType,
+        type: input.type,
+        amount: input.amount,
         payerAccountId: payer.accountId,
         payeeAccountId: payee.accountId,
-        poll: pollSettings(profile),
+        remark: transferRemark(merchantOrderNo, input.remark),
       }),
-    () =>
-      failWith(
-        FailureTypes.transferNotInLedger,
-        `transfer ${merchantOrderNo} was sent but its ledger entries did not appear`,
-      ),
-  );
-  for (const leg of [legs.payer, legs.payee]) {
-    if (cmp(leg.amount, input.amount) !== 0) {
-      fail(
+    );
+
+    enter('confirming');
+    const profile = cardOperationWait(input.wait);
+    const calls = longPollCalls(profile, LEDGER_DEADLINE_MS);
+    const legs = await step(
+      () =>
+        calls.awaitTransferInLedger({
+          merchantOrderNo,
+          bizType: TRANSFER_DIRECTIONS[input.type].bizType,
+          payerAccountId: payer.accountId,
+          payeeAccountId: payee.accountId,
+          poll: pollSettings(profile),
+        }),
+      () =>
         failWith(
           FailureTypes.transferNotInLedger,
-          `transfer ${merchantOrderNo}: ledger entry ${leg.txId} of account ${leg.accountId} is ${leg.amount}, not ${input.amount}`,
+          `transfer ${merchantOrderNo} was sent but its ledger entries did not appear`,
         ),
-      );
+    );
+    for (const leg of [legs.payer, legs.payee]) {
+      if (cmp(leg.amount, input.amount) !== 0) {
+        fail(
+          failWith(
+            FailureTypes.transferNotInLedger,
+            `transfer ${merchantOrderNo}: ledger entry ${leg.txId} of account ${leg.accountId} is ${leg.amount}, not ${input.amount}`,
+          ),
+        );
+      }
     }
-  }
-  enter('completed');
-  return {
-    type: input.type,
-    merchantOrderNo,
-    amount: input.amount,
-    currency: payer.currency,
-    sent: sent.sent,
-    payer: legs.payer,
-    payee: legs.payee,
-  };
+    enter('completed');
+    return {
+      type: input.type,
+      merchantOrderNo,
+      amount: input.amount,
+      currency: payer.currency,
+      sent: sent.sent,
+      payer: legs.payer,
+      payee: legs.payee,
+    };
+  });
 }

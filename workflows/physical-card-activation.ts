@@ -21,7 +21,8 @@ import {
 } from '../domain/physical-card-activation';
 import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith } from './support/failures';
-import { cardOperationWait, longPollCalls, pollSettings, providerCalls, reviewWait } from './support/profiles';
+import { settled } from './support/cancellation';
+import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor, reviewWait } from './support/profiles';
 import { numeric, RecordInbox, text } from './support/record-inbox';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
@@ -35,6 +36,7 @@ export async function physicalCardActivation(
   input: PhysicalCardActivationInput & StartedWith,
 ): Promise<PhysicalCardActivationResult> {
   const info = workflowInfo();
+  const provider = providerCallsFor(input.wait);
   const attributes = new Attributes(input.startAttributes);
   const events = new RecordInbox(['card_3ds', 'physical_card', 'work']);
   const { status, enter, fail, step } = trackStatus<PhysicalCardActivationStatus>(
@@ -52,7 +54,7 @@ export async function physicalCardActivation(
   const slowWait = reviewWait(input.wait);
   const quickWait = cardOperationWait(input.wait);
 
-  const card = await step(() => providerCalls.getCardStatus({ cardNo }));
+  const card = await step(() => provider.getCardStatus({ cardNo }));
   const done = (
     merchantOrderNo: string,
     extra: Partial<PhysicalCardActivationResult> = {},
@@ -103,60 +105,63 @@ export async function physicalCardActivation(
     );
     status.activationCodeTradeNo = code.tradeNo;
 
-    enter('activating');
-    attributes.addOrderNo(merchantOrderNo);
-    const outcome = await step(() =>
-      providerCalls.activateWithCode({
-        merchantOrderNo,
-        cardNo,
-        sealedPin: input.sealedPin as string,
-        activationCodeTradeNo: code.tradeNo,
-        ...(input.noPinPaymentAmount === undefined ? {} : { noPinPaymentAmount: input.noPinPaymentAmount }),
-      }),
-    );
-    if (outcome.status === 'fail')
-      fail(
-        failWith(
-          FailureTypes.operationFailed,
-          `activation ${merchantOrderNo} failed: ${outcome.remark ?? 'no description'}`,
-        ),
+    // Once the provider may have it, the mutation is followed to its outcome even if cancelled.
+    return await settled(async () => {
+      enter('activating');
+      attributes.addOrderNo(merchantOrderNo);
+      const outcome = await step(() =>
+        provider.activateWithCode({
+          merchantOrderNo,
+          cardNo,
+          sealedPin: input.sealedPin as string,
+          activationCodeTradeNo: code.tradeNo,
+          ...(input.noPinPaymentAmount === undefined ? {} : { noPinPaymentAmount: input.noPinPaymentAmount }),
+        }),
       );
-
-    enter('confirming');
-    if (outcome.status !== 'success') {
-      const resultFromEvent = () => {
-        const record = events.latest(
-          'physical_card',
-          (r) => text(r, 'merchantOrderNo') === merchantOrderNo && FINAL.includes(text(r, 'status') ?? ''),
-        );
-        return record ? { status: text(record, 'status') as string, remark: text(record, 'remark') } : undefined;
-      };
-      const confirmCalls = longPollCalls(quickWait, CONFIRM_DEADLINE_MS);
-      const confirmed = await step(
-        () =>
-          raceSignalAndPoll(resultFromEvent, async () => ({
-            status:
-              (await confirmCalls.awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(quickWait) }))
-                .status === 'Normal'
-                ? 'success'
-                : 'fail',
-            remark: undefined,
-          })),
-        () =>
-          failWith(
-            FailureTypes.activationNotConfirmed,
-            `card ${cardNo} did not become Normal after activation ${merchantOrderNo}`,
-          ),
-      );
-      if (confirmed.status !== 'success')
+      if (outcome.status === 'fail')
         fail(
           failWith(
             FailureTypes.operationFailed,
-            `activation ${merchantOrderNo} failed: ${confirmed.remark ?? 'no description'}`,
+            `activation ${merchantOrderNo} failed: ${outcome.remark ?? 'no description'}`,
           ),
         );
-    }
-    return done(merchantOrderNo);
+
+      enter('confirming');
+      if (outcome.status !== 'success') {
+        const resultFromEvent = () => {
+          const record = events.latest(
+            'physical_card',
+            (r) => text(r, 'merchantOrderNo') === merchantOrderNo && FINAL.includes(text(r, 'status') ?? ''),
+          );
+          return record ? { status: text(record, 'status') as string, remark: text(record, 'remark') } : undefined;
+        };
+        const confirmCalls = longPollCalls(quickWait, CONFIRM_DEADLINE_MS);
+        const confirmed = await step(
+          () =>
+            raceSignalAndPoll(resultFromEvent, async () => ({
+              status:
+                (await confirmCalls.awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(quickWait) }))
+                  .status === 'Normal'
+                  ? 'success'
+                  : 'fail',
+              remark: undefined,
+            })),
+          () =>
+            failWith(
+              FailureTypes.activationNotConfirmed,
+              `card ${cardNo} did not become Normal after activation ${merchantOrderNo}`,
+            ),
+        );
+        if (confirmed.status !== 'success')
+          fail(
+            failWith(
+              FailureTypes.operationFailed,
+              `activation ${merchantOrderNo} failed: ${confirmed.remark ?? 'no description'}`,
+            ),
+          );
+      }
+      return done(merchantOrderNo);
+    });
   }
 
   // Route work_order.
@@ -172,37 +177,44 @@ export async function physicalCardActivation(
       ),
     );
 
-  enter('uploading');
-  const fileIds: string[] = [];
-  for (const file of order.files) {
-    if ('fileId' in file) fileIds.push(file.fileId);
-    else
-      fileIds.push(
-        (
-          await step(() =>
-            providerCalls.uploadStoredFile({
-              ref: file.ref,
-              ...(file.contentType ? { contentType: file.contentType } : {}),
-            }),
-          )
-        ).fileId,
-      );
-  }
+  // Once sent, the uploads and the work order are recorded even if cancelled; only the wait for
+  // the provider's decision stops (the work order stays with the provider, and progress says so).
+  const sent = await settled(async () => {
+    enter('uploading');
+    const fileIds: string[] = [];
+    for (const file of order.files) {
+      if ('fileId' in file) fileIds.push(file.fileId);
+      else
+        fileIds.push(
+          (
+            await step(() =>
+              provider.uploadStoredFile({
+                ref: file.ref,
+                ...(file.contentType ? { contentType: file.contentType } : {}),
+              }),
+            )
+          ).fileId,
+        );
+    }
 
-  enter('submitting');
-  attributes.addOrderNo(merchantOrderNo);
-  let workOrder: WorkOrderState = await step(() =>
-    providerCalls.submitWorkOrder({
-      merchantOrderNo,
-      title: order.title ?? DEFAULT_WORK_ORDER_TITLE,
-      target: cardNo,
-      ...(order.content === undefined ? {} : { content: order.content }),
-      files: fileIds,
-      tradeType: 'CARD_ACTIVE',
-    }),
-  );
-  status.workOrderNo = workOrder.orderNo;
-  status.workOrderStatus = workOrder.tradeStatus;
+    enter('submitting');
+    attributes.addOrderNo(merchantOrderNo);
+    const submitted = await step(() =>
+      provider.submitWorkOrder({
+        merchantOrderNo,
+        title: order.title ?? DEFAULT_WORK_ORDER_TITLE,
+        target: cardNo,
+        ...(order.content === undefined ? {} : { content: order.content }),
+        files: fileIds,
+        tradeType: 'CARD_ACTIVE',
+      }),
+    );
+    status.workOrderNo = submitted.orderNo;
+    status.workOrderStatus = submitted.tradeStatus;
+    return { submitted, fileIds };
+  });
+  const { fileIds } = sent;
+  let workOrder: WorkOrderState = sent.submitted;
 
   enter('awaiting_work_order');
   if (!FINAL.includes(workOrder.tradeStatus)) {

@@ -3,7 +3,7 @@ import { FailureTypes } from '../domain/failure-types';
 import type { SharedAccountInput, SharedAccountResult } from '../domain/shared-account';
 import { Flows } from '../domain/workflow-types';
 import { failWith } from './support/failures';
-import { providerCalls } from './support/profiles';
+import { providerCallsFor } from './support/profiles';
 import { Attributes, isChild, type StartedWith } from './support/search';
 
 export async function sharedAccount(input: SharedAccountInput & StartedWith): Promise<SharedAccountResult> {
@@ -11,5 +11,5 @@ export async function sharedAccount(input: SharedAccountInput & StartedWith): Pr
   if (!accountName) throw failWith(FailureTypes.invalidInput, 'accountName: is required');
   if (!isChild())
     new Attributes(input.startAttributes).set({ customerRef: input.customerRef, flow: Flows.sharedAccount });
-  return providerCalls.ensureSharedAccount({ accountName });
+  return providerCallsFor(input.wait).ensureSharedAccount({ accountName });
 }

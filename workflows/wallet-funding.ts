@@ -26,7 +26,8 @@ import {
 } from '../domain/wallet-funding';
 import { Flows, WorkflowTypes } from '../domain/workflow-types';
 import { failIssues, failWith } from './support/failures';
-import { cardOperationWait, longPollCalls, pollSettings, providerCalls } from './support/profiles';
+import { settled } from './support/cancellation';
+import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
 import { numeric, RecordInbox, text } from './support/record-inbox';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
@@ -57,6 +58,7 @@ function inputIssues(input: WalletFundingInput): FieldIssue[] {
 
 export async function walletFunding(input: WalletFundingInput & StartedWith): Promise<WalletFundingResult> {
   const info = workflowInfo();
+  const provider = providerCallsFor(input.wait);
   const attributes = new Attributes(input.startAttributes);
   const events = new RecordInbox(['wallet_transaction_v2']);
   const { status, enter, fail, step } = trackStatus<WalletFundingStatus>(
@@ -69,7 +71,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
   if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.walletFunding });
   const deadlineMs = input.deadlineMs ?? DEFAULT_FUNDING_DEADLINE_MS;
-  const address = await step(() => providerCalls.prepareDepositAddress({ coinKey: input.coinKey }));
+  const address = await step(() => provider.prepareDepositAddress({ coinKey: input.coinKey }));
   status.address = address.address;
   // Deposits carry no merchantOrderNo; listing the address lets the receiver route
   // wallet_transaction_v2 events here by destinationAddress (webhooks/categories.ts).
@@ -79,7 +81,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   enter('awaiting_deposit');
   const match: DepositMatch = {
     address: address.address,
-    since: info.startTime.getTime() - DEPOSIT_CLOCK_SKEW_MS,
+    since: input.depositSince ?? info.startTime.getTime() - DEPOSIT_CLOCK_SKEW_MS,
     ...(input.txHash ? { txHash: input.txHash } : {}),
     ...(input.expectedAmount ? { expectedAmount: input.expectedAmount } : {}),
   };
@@ -156,7 +158,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
           { path: 'transfer.amount', message: `${amount} exceeds the credited ${credit}` },
         ]),
       );
-    const wallet = await step(() => providerCalls.getAccountBalance({ currency: deposit.receivedCurrency }));
+    const wallet = await step(() => provider.getAccountBalance({ currency: deposit.receivedCurrency }));
     const transferId = `${info.workflowId}/transfer`;
     const transferKey = deriveMerchantOrderNo(transferId, TRANSFER_STEP);
     attributes.addOrderNo(transferKey);
@@ -165,23 +167,26 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
       orderNos: [transferKey],
       ...(input.customerRef ? { customerRef: input.customerRef } : {}),
     };
+    // The credited money moves on to completion even if an operator cancels meanwhile.
     const transfer = await step(() =>
-      executeChild<(arg: unknown) => Promise<FundTransferResult>>(WorkflowTypes.fundTransfer, {
-        workflowId: transferId,
-        args: [
-          {
-            type: 'TRANSFER',
-            amount,
-            payerAccountId: wallet.accountId,
-            payeeAccountId: input.transfer!.payeeAccountId,
-            ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-            ...(input.wait ? { wait: input.wait } : {}),
-            startAttributes: transferStart,
-          },
-        ],
-        parentClosePolicy: ParentClosePolicy.TERMINATE,
-        typedSearchAttributes: childStartAttributes(transferStart),
-      }),
+      settled(() =>
+        executeChild<(arg: unknown) => Promise<FundTransferResult>>(WorkflowTypes.fundTransfer, {
+          workflowId: transferId,
+          args: [
+            {
+              type: 'TRANSFER',
+              amount,
+              payerAccountId: wallet.accountId,
+              payeeAccountId: input.transfer!.payeeAccountId,
+              ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+              ...(input.wait ? { wait: input.wait } : {}),
+              startAttributes: transferStart,
+            },
+          ],
+          parentClosePolicy: ParentClosePolicy.TERMINATE,
+          typedSearchAttributes: childStartAttributes(transferStart),
+        }),
+      ),
     );
     result.transfer = { merchantOrderNo: transfer.merchantOrderNo, amount: transfer.amount };
     available = amount;
@@ -191,7 +196,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   if (input.cardDeposit) {
     enter('depositing');
     const target = input.cardDeposit;
-    const cardType = await step(() => providerCalls.getCardType({ cardTypeId: target.cardTypeId }));
+    const cardType = await step(() => provider.getCardType({ cardTypeId: target.cardTypeId }));
     const amount = target.amount ?? maxDepositFor(available, cardType);
     if (amount === undefined) {
       fail(
@@ -211,23 +216,25 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
       ...(input.customerRef ? { customerRef: input.customerRef } : {}),
     };
     const deposited = await step(() =>
-      executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
-        workflowId: depositId,
-        args: [
-          {
-            cardNo: target.cardNo,
-            amount,
-            cardTypeId: target.cardTypeId,
-            cardType,
-            ...(input.transfer ? { accountId: input.transfer.payeeAccountId } : {}),
-            ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-            ...(input.wait ? { wait: input.wait } : {}),
-            startAttributes: depositStart,
-          },
-        ],
-        parentClosePolicy: ParentClosePolicy.TERMINATE,
-        typedSearchAttributes: childStartAttributes(depositStart),
-      }),
+      settled(() =>
+        executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
+          workflowId: depositId,
+          args: [
+            {
+              cardNo: target.cardNo,
+              amount,
+              cardTypeId: target.cardTypeId,
+              cardType,
+              ...(input.transfer ? { accountId: input.transfer.payeeAccountId } : {}),
+              ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+              ...(input.wait ? { wait: input.wait } : {}),
+              startAttributes: depositStart,
+            },
+          ],
+          parentClosePolicy: ParentClosePolicy.TERMINATE,
+          typedSearchAttributes: childStartAttributes(depositStart),
+        }),
+      ),
     );
     result.deposit = { merchantOrderNo: deposited.merchantOrderNo, amount: deposited.amount, fee: deposited.fee };
   }

@@ -157,6 +157,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (!values.file) throw new UsageError('correct needs --file <fix.json>');
         const correction = parseCardholderCorrection(await readJsonFile(values.file));
         const status = await submitCorrection(await client(), ref, correction);
+        // The Update answers once the correction was resubmitted, or once the cardholder step failed.
+        if (status.stage === 'failed') {
+          io.err(
+            `correction not applied: the cardholder step of ${ref} failed${status.failure ? `: ${status.failure.type}: ${status.failure.message}` : ''}`,
+          );
+          return 1;
+        }
         io.out(
           `correction sent: cardholder ${status.holderId ?? '?'} is ${status.stage}${status.status ? ` (${status.status})` : ''}`,
         );

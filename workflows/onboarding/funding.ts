@@ -54,6 +54,8 @@ export interface OnChainChild {
   cardNo: string;
   cardTypeId: string;
   wait?: WaitOverrides | undefined;
+  /** A resumed onboarding: deposits since this time (epoch ms) count, not only those after the child starts. */
+  depositSince?: number;
 }
 
 /** `walletFunding` with a card deposit; the address is listed at start so wallet webhooks reach the child at once. */
@@ -75,6 +77,7 @@ export function runOnChainFunding(c: OnChainChild): Promise<WalletFundingResult>
       },
       customerRef: c.customerRef,
       ...(c.wait ? { wait: c.wait } : {}),
+      ...(c.depositSince === undefined ? {} : { depositSince: c.depositSince }),
     },
   );
 }

@@ -3,7 +3,7 @@
  *: its shape, then the plan against the card type
  * (domain/onboarding-plan.ts), then the balances of the accounts that will pay.
  */
-import { patched, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { isCancellation, patched, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
 import type { CardType } from '../../api/schemas/card-type';
 import { OnboardingInputSchema, type OnboardingInput } from '../../domain/customer-onboarding';
 import { affordabilityIssue } from '../../domain/eligibility';
@@ -12,7 +12,7 @@ import { fundingOf, planSharedAccountTransfer } from '../../domain/onboarding-fu
 import { planOnboarding, type OnboardingPlan } from '../../domain/onboarding-plan';
 import type { DepositAddress } from '../../activities';
 import { failIssues, failWith, summarize } from '../support/failures';
-import { providerCalls } from '../support/profiles';
+import { providerCallsFor } from '../support/profiles';
 
 /**
  * Marks onboardings that read `budgetTopUp` as shared_account funding (a `fundTransfer` child).
@@ -37,6 +37,7 @@ export async function validateOnboarding(
   fail: (failure: ApplicationFailure) => never,
 ): Promise<ValidatedOnboarding> {
   const info = workflowInfo();
+  const provider = providerCallsFor(input.wait);
   const parsed = OnboardingInputSchema.safeParse(input);
   if (!parsed.success) {
     fail(
@@ -59,7 +60,7 @@ export async function validateOnboarding(
   const requested = fundingOf(input);
   const chargedAccountId =
     requested.source === 'shared_account' && !legacyTopUp ? requested.accountId : input.accountId;
-  const { cardType, account } = await providerCalls.prepareOnboarding({
+  const { cardType, account } = await provider.prepareOnboarding({
     cardTypeId: input.cardTypeId,
     ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
   });
@@ -71,19 +72,21 @@ export async function validateOnboarding(
 
   if (plan.funding.source === 'shared_account') {
     const { payerAccountId } = plan.funding;
-    const payer = await providerCalls.getAccountBalance({
+    const payer = await provider.getAccountBalance({
       ...(payerAccountId ? { accountId: payerAccountId } : {}),
       currency: cardType.rechargeCurrency,
     });
     const transfer = planSharedAccountTransfer(plan.funding, plan.needed, payer, account);
     if (transfer.issues.length) fail(failIssues(FailureTypes.invalidInput, transfer.issues));
-    if (transfer.shortfalls.length) fail(failIssues(FailureTypes.insufficientBalance, transfer.shortfalls));
+    // A resumed run may have moved or spent this money already: each step checks what it still needs.
+    if (transfer.shortfalls.length && !input.resume)
+      fail(failIssues(FailureTypes.insufficientBalance, transfer.shortfalls));
     return { cardType, plan, legacyTopUp, transfer: { payerAccountId: payer.accountId, amount: transfer.amount } };
   }
   // on_chain: the merchant pays only the card (fee, and the initial deposit a card type requires at creation).
   const needed = plan.funding.source === 'on_chain' ? plan.creation.total : plan.needed;
   const short = affordabilityIssue(account.availableBalance, needed, account.currency, 'initialDeposit');
-  if (short)
+  if (short && !input.resume)
     fail(
       failIssues(FailureTypes.insufficientBalance, [
         { ...short, message: `account ${account.accountId} ${short.message}` },
@@ -97,9 +100,10 @@ export async function validateOnboarding(
       cardType,
       plan,
       legacyTopUp,
-      depositAddress: await providerCalls.prepareDepositAddress({ coinKey: plan.funding.coinKey }),
+      depositAddress: await provider.prepareDepositAddress({ coinKey: plan.funding.coinKey }),
     };
   } catch (error) {
+    if (isCancellation(error)) throw error;
     const { type, message } = summarize(error);
     return fail(failWith(type, message.startsWith('coinKey:') ? `funding.${message}` : message));
   }

@@ -34,7 +34,29 @@ export const PROVIDER_CALL: ActivityOptions = {
   },
 };
 
-export const providerCalls = proxyActivities<CardflowActivities>(PROVIDER_CALL);
+const providerCalls = proxyActivities<CardflowActivities>(PROVIDER_CALL);
+
+/** The activities as a workflow calls them for one provider call each. */
+export type ProviderCalls = typeof providerCalls;
+
+/**
+ * The provider-call proxy of a workflow: {@link PROVIDER_CALL}, or its retry shortened or
+ * lengthened by the input's `wait.providerRetry` (a test of an outage, a merchant who prefers a
+ * step to wait longer for the provider before an operator is asked to resume it).
+ */
+export function providerCallsFor(wait: WaitOverrides | undefined): ProviderCalls {
+  const retry = wait?.providerRetry;
+  if (!retry) return providerCalls;
+  return proxyActivities<CardflowActivities>({
+    ...PROVIDER_CALL,
+    retry: {
+      ...PROVIDER_CALL.retry,
+      ...(retry.maximumAttempts === undefined ? {} : { maximumAttempts: retry.maximumAttempts }),
+      ...(retry.initialIntervalMs === undefined ? {} : { initialInterval: retry.initialIntervalMs }),
+      ...(retry.maximumIntervalMs === undefined ? {} : { maximumInterval: retry.maximumIntervalMs }),
+    },
+  });
+}
 
 /** A wait profile with overrides applied; polls stay well inside the heartbeat timeout. */
 export function resolveWait(base: WaitProfile, override: Partial<WaitProfile> | undefined): WaitProfile {

@@ -4,7 +4,7 @@
  * that move the status to a stage or record a failure in it and throw. Registering handlers
  * issues no command, so a workflow using this replays the histories it made before.
  */
-import { setHandler, type ApplicationFailure, type QueryDefinition } from '@temporalio/workflow';
+import { isCancellation, setHandler, type ApplicationFailure, type QueryDefinition } from '@temporalio/workflow';
 import { providerEventSignal, type ProviderEvent } from '../../domain/provider-event';
 import type { FailureSummary } from '../../domain/workflow-types';
 import { failWith, isTimeout, summarize } from './failures';
@@ -60,6 +60,10 @@ export function trackStatus<S extends StageStatus>(
       try {
         return await run();
       } catch (error) {
+        if (isCancellation(error)) {
+          status.stage = 'cancelled';
+          throw error;
+        }
         if (onTimeout && isTimeout(error)) return fail(onTimeout());
         const summary = summarize(error);
         return fail(failWith(summary.type, summary.message));

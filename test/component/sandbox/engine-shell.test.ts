@@ -4,7 +4,7 @@
  * api/'s verifier accepts, with payloads equal to the matching query record.
  */
 import { createProviderClient } from '../../../api/client';
-import { isDuplicateOrderFailure, ProviderBusinessError } from '../../../api/errors';
+import { isDuplicateOrderFailure, ProviderTransportError } from '../../../api/errors';
 import { stringifyJson } from '../../../api/json';
 import { operations } from '../../../api/operations';
 import { signBody, verifyWebhook } from '../../../api/signing';
@@ -85,7 +85,7 @@ it('a response dropped after commit, then a retry with the same merchantOrderNo,
   expect(orders[0]).toMatchObject({ merchantOrderNo: no, type: 'create', status: 'success' });
 });
 
-it('through the client: the dropped call surfaces as a duplicate-order failure, and one order exists', async () => {
+it('through the client: the dropped call surfaces as an ambiguous transport failure, not resent, and one order exists', async () => {
   sandbox.setFaults({ dropResponseRate: 1, operations: ['createCard'], remaining: 1 });
   const client = createProviderClient(sandbox.clientConfig());
   try {
@@ -93,8 +93,8 @@ it('through the client: the dropped call surfaces as a duplicate-order failure, 
     const error = await client
       .createCard({ merchantOrderNo: no, cardTypeId: SUBSCRIPTION, amount: '0' })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProviderBusinessError);
-    expect((error as ProviderBusinessError).code).toBe(SandboxErrorCode.duplicateOrder);
+    expect(error).toBeInstanceOf(ProviderTransportError);
+    expect(error).toMatchObject({ retryable: true, merchantOrderNo: no });
     await sandbox.clock.settle();
     expect(await cardOrders(no)).toHaveLength(1);
   } finally {

@@ -4,7 +4,7 @@
  */
 import { connect } from 'node:net';
 import { createProviderClient } from '../../../api/client';
-import { ProviderBusinessError, ProviderServerError, ProviderTimeoutError } from '../../../api/errors';
+import { ProviderServerError, ProviderTimeoutError, ProviderTransportError } from '../../../api/errors';
 import { generateRsaKeyPair } from '../../../api/keys';
 import { operations } from '../../../api/operations';
 import { signBody, verifySignature } from '../../../api/signing';
@@ -382,7 +382,7 @@ describe('request faults', () => {
     expect(engine.transfers.size).toBe(1);
   });
 
-  it('dropResponseRate through the client: its one connection retry meets the duplicate, one order exists', async () => {
+  it('dropResponseRate through the client: the mutation is not resent, its outcome is unknown, one order exists', async () => {
     sandbox.setFaults({ dropResponseRate: 1, remaining: 1 });
     const client = createProviderClient(sandbox.clientConfig());
     const call = client.transferFunds({
@@ -392,8 +392,8 @@ describe('request faults', () => {
       payerAccountId: '1',
       payeeAccountId: '2',
     });
-    await expect(call).rejects.toBeInstanceOf(ProviderBusinessError);
-    await expect(call).rejects.toMatchObject({ code: SandboxErrorCode.duplicateOrder });
+    await expect(call).rejects.toBeInstanceOf(ProviderTransportError);
+    await expect(call).rejects.toMatchObject({ retryable: true, merchantOrderNo: 'ORDER-DROP-00000000002' });
     expect(engine.transfers.size).toBe(1);
     await client.close();
   });

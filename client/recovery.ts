@@ -1,0 +1,171 @@
+/**
+ * What an operator does with an onboarding that did not complete: resume it, or stop it.
+ *
+ * Resume ({@link retryOnboarding}) starts a new run of the same workflow id
+ * (`onboarding-<customerRef>`) with the input the earlier run had, under the id reuse policy
+ * `ALLOW_DUPLICATE_FAILED_ONLY`: allowed only after a run failed, was cancelled, terminated or
+ * timed out, never beside a running or a completed one, so one customer reference still has one
+ * onboarding. The new run re-derives every child id and merchantOrderNo from that id, so each step
+ * finds at the provider what the earlier run made (holder, card, transfer, deposit) instead of
+ * making it again, and goes on from there. A reuse policy rather than a reset: the new run executes
+ * today's code from the start (a bug since fixed is fixed for it too), with no requirement that the
+ * failed run's history replay on that code.
+ *
+ * Stop ({@link cancelOnboarding}) is Temporal's cancellation: waits end at once; a mutation the
+ * provider may already have is followed to its outcome first; the workflow ends cancelled and its
+ * progress says in which stage and what was left at the provider.
+ */
+import {
+  type Client,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
+import {
+  isResumable,
+  progressQuery,
+  WorkflowTypes,
+  type OnboardingInput,
+  type OnboardingProgress,
+  type OnboardingResult,
+} from '../domain';
+import { onboardingStartAttributes } from '../domain/start-attributes';
+import { onboardingHandle, type CustomerOnboardingWorkflow, type OnboardingHandle } from './onboarding';
+
+/** The onboarding cannot be resumed or cancelled as asked; `reason` says why, for the operator. */
+export class OnboardingRecoveryError extends Error {
+  readonly type = 'OnboardingRecoveryError';
+  constructor(
+    readonly customerRef: string,
+    readonly reason: string,
+  ) {
+    super(`onboarding ${customerRef}: ${reason}`);
+    this.name = 'OnboardingRecoveryError';
+  }
+}
+
+export interface RetryOnboardingOptions {
+  /**
+   * Resume even a failure resuming cannot change (invalid input, a provider's final `fail`): only
+   * when an operator knows the cause is gone. @default false
+   */
+  force?: boolean;
+  /** @default the task queue the earlier run used */
+  taskQueue?: string;
+}
+
+export interface ResumedOnboarding {
+  workflowId: string;
+  handle: OnboardingHandle;
+  /** The run that did not complete. */
+  previousRunId: string;
+  /** Its final status (FAILED, CANCELLED, TERMINATED, TIMED_OUT). */
+  previousStatus: string;
+  /** Why it failed, when it failed. */
+  failure?: { type: string; message: string };
+  /** False when another resume got there first (its run is `handle`'s). */
+  started: boolean;
+}
+
+/** Why a closed run failed: its failure's type and message (through the data converter). */
+async function failureOf(handle: WorkflowHandle): Promise<{ type: string; message: string } | undefined> {
+  const error = await handle.result().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof WorkflowFailedError)) return undefined;
+  const cause = error.cause as { type?: string; message?: string } | undefined;
+  return { type: cause?.type ?? 'Error', message: cause?.message ?? error.message };
+}
+
+/** The input a run was started with, decoded by the client's own data converter (the payload codec). */
+async function startInputOf(client: Client, handle: WorkflowHandle): Promise<OnboardingInput> {
+  const history = await handle.fetchHistory();
+  const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+  const payloads = (started?.input?.payloads ?? []) as Payload[];
+  if (payloads.length === 0) throw new Error(`${handle.workflowId}: its start event carries no input`);
+  const { payloadCodecs, payloadConverter } = client.options.loadedDataConverter;
+  let decoded = payloads;
+  for (const codec of [...payloadCodecs].reverse()) decoded = await codec.decode(decoded);
+  return payloadConverter.fromPayload<OnboardingInput>(decoded[0]!);
+}
+
+/**
+ * Resumes the onboarding of `customerRef` after it failed (or was cancelled, terminated, timed
+ * out): a new run with the earlier run's input that continues from what exists at the provider.
+ * Refused (OnboardingRecoveryError) while it runs, once it completed, and, without `force`, when
+ * its failure is one resuming cannot change (domain/failure-types.ts `isResumable`).
+ */
+export async function retryOnboarding(
+  client: Client,
+  customerRef: string,
+  opts: RetryOnboardingOptions = {},
+): Promise<ResumedOnboarding> {
+  const previous = onboardingHandle(client, customerRef);
+  const description = await previous.describe();
+  const status = description.status.name;
+  if (status === 'RUNNING') throw new OnboardingRecoveryError(customerRef, 'is still running; nothing to resume');
+  if (status === 'COMPLETED') throw new OnboardingRecoveryError(customerRef, 'completed; nothing to resume');
+  const failure = status === 'FAILED' ? await failureOf(previous) : undefined;
+  if (failure && !isResumable(failure.type) && !opts.force) {
+    throw new OnboardingRecoveryError(
+      customerRef,
+      `failed with ${failure.type} (${failure.message}), which resuming cannot change; fix the cause and use --force`,
+    );
+  }
+  const input = await startInputOf(client, previous);
+  const firstStartedAt = input.resume?.firstStartedAt ?? description.startTime.getTime();
+  const resumed: OnboardingInput = { ...input, resume: { previousRunId: description.runId, firstStartedAt } };
+  const workflowId = previous.workflowId;
+  const base = {
+    workflowId,
+    previousRunId: description.runId,
+    previousStatus: status,
+    ...(failure ? { failure } : {}),
+  };
+  try {
+    const handle = await client.workflow.start<CustomerOnboardingWorkflow>(WorkflowTypes.customerOnboarding, {
+      workflowId,
+      taskQueue: opts.taskQueue ?? description.taskQueue,
+      args: [resumed],
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      workflowIdConflictPolicy: 'FAIL',
+      typedSearchAttributes: onboardingStartAttributes(customerRef),
+    });
+    return { ...base, handle, started: true };
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    return { ...base, handle: client.workflow.getHandle<CustomerOnboardingWorkflow>(workflowId), started: false };
+  }
+}
+
+export interface CancelledOnboarding {
+  /** The final status: CANCELLED, or COMPLETED/FAILED when it ended before the cancel took effect. */
+  status: string;
+  /** Its progress at the end (stage `cancelled`, what was left at the provider), when a worker answered. */
+  progress?: OnboardingProgress;
+  /** The result, when it completed anyway (the last step finished before the cancel took effect). */
+  result?: OnboardingResult;
+}
+
+/**
+ * Stops the onboarding of `customerRef` (Temporal cancellation) and waits until it has ended. A
+ * card creation, deposit or transfer already sent finishes first; every wait stops. Refused
+ * (OnboardingRecoveryError) when it is not running.
+ */
+export async function cancelOnboarding(client: Client, customerRef: string): Promise<CancelledOnboarding> {
+  const handle = onboardingHandle(client, customerRef);
+  const description = await handle.describe();
+  if (description.status.name !== 'RUNNING')
+    throw new OnboardingRecoveryError(customerRef, `is ${description.status.name}, not running; nothing to cancel`);
+  await handle.cancel();
+  const result = await handle.result().catch(() => undefined);
+  const closed = await handle.describe();
+  const progress = await handle.query(progressQuery).catch(() => undefined);
+  return {
+    status: closed.status.name,
+    ...(progress ? { progress } : {}),
+    ...(result ? { result } : {}),
+  };
+}
