@@ -14,6 +14,7 @@ import { toActivityFailure } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import type { CardOperation, CardSummary } from './types';
+import { isFinalOperationStatus } from '../api/rules';
 
 export function operationOf(record: CardOperationRecord, merchantOrderNo: string): CardOperation {
   const description = record.description ?? record.remark ?? undefined;
@@ -30,8 +31,6 @@ export function operationOf(record: CardOperationRecord, merchantOrderNo: string
     ...(description ? { description } : {}),
   };
 }
-
-const TERMINAL: readonly CardOperation['status'][] = ['success', 'fail'];
 
 export function createCardActivities(deps: ActivityDeps) {
   const { provider } = deps;
@@ -142,7 +141,7 @@ export function createCardActivities(deps: ActivityDeps) {
         poll: input.poll,
         what: `card operation ${input.merchantOrderNo}`,
         probe: () => findOperation(input.merchantOrderNo),
-        done: (op) => op !== undefined && TERMINAL.includes(op.status),
+        done: (op) => op !== undefined && isFinalOperationStatus(op.status),
         describe: (op) => op?.status ?? 'not found',
       }) as Promise<CardOperation>;
     },

@@ -11,6 +11,7 @@ import { matchesDeposit, type DepositMatch } from '../domain/wallet-funding';
 import type { ActivityDeps } from './deps';
 import { toActivityFailure } from './failures';
 import { longPoll, type PollSettings } from './long-poll';
+import { isFinalOperationStatus } from '../api/rules';
 
 export interface DepositAddress {
   coinKey: string;
@@ -44,8 +45,6 @@ export function depositOf(tx: WalletTransaction): WalletDeposit {
     createTime: tx.createTime,
   };
 }
-
-const FINAL: readonly string[] = ['success', 'fail'];
 
 export function createWalletActivities({ provider }: ActivityDeps) {
   /** Our deposit: the oldest matching one (pages of 100, newest first). */
@@ -101,7 +100,7 @@ export function createWalletActivities({ provider }: ActivityDeps) {
         poll: input.poll,
         what: `a deposit to the ${input.match.address.slice(0, 6)}… address`,
         probe: () => findDeposit(input.match),
-        done: (tx) => tx !== undefined && FINAL.includes(tx.status),
+        done: (tx) => tx !== undefined && isFinalOperationStatus(tx.status),
         describe: (tx) => (tx ? `${tx.orderNo} ${tx.status}` : 'no deposit yet'),
       }) as Promise<WalletDeposit>;
     },

@@ -14,6 +14,7 @@ import type { ActivityDeps } from './deps';
 import { toActivityFailure } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
+import { isFinalOperationStatus } from '../api/rules';
 
 /** A work order reduced to what the workflows use. */
 export interface WorkOrderState {
@@ -32,8 +33,6 @@ function stateOf(order: WorkOrder): WorkOrderState {
     ...(description ? { description } : {}),
   };
 }
-
-const FINAL: readonly string[] = ['success', 'fail'];
 
 export function createWorkOrderActivities(deps: ActivityDeps) {
   const { provider } = deps;
@@ -131,7 +130,7 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
         poll: input.poll,
         what: `work order ${input.merchantOrderNo}`,
         probe: () => findWorkOrder(input.merchantOrderNo),
-        done: (order) => order !== undefined && FINAL.includes(order.tradeStatus),
+        done: (order) => order !== undefined && isFinalOperationStatus(order.tradeStatus),
         describe: (order) => order?.tradeStatus ?? 'not found',
       }) as Promise<WorkOrderState>;
     },

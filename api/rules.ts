@@ -55,6 +55,12 @@ export const ADDRESS_RE = /^[A-Za-z0-9\- ]+$/;
 export const POST_CODE_RE = /^[a-zA-Z0-9]{1,15}$/;
 /** PIN of activate and update PIN: exactly 6 digits. */
 export const PIN_RE = /^\d{6}$/;
+/** A decimal amount as the program carries it: a string, never a JS number (`"10.50"`; no sign). */
+export const AMOUNT_RE = /^(0|[1-9]\d*)(\.\d+)?$/;
+/** A signed decimal, as the wire may carry one (ledger amounts, balances). */
+export const DECIMAL_RE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+/** A Long id (accountId, cardTypeId, holderId...) as a digit string: 19 digits survive, a JS number would not. */
+export const LONG_ID_RE = /^\d{1,19}$/;
 /** "Only English characters in names": Latin letters, with inner spaces, hyphens or apostrophes. */
 export const ENGLISH_NAME_RE = /^[A-Za-z]+(?:[ '-][A-Za-z]+)*$/;
 /** accountPurpose "English only": printable ASCII, at least one letter. */
@@ -129,6 +135,14 @@ export function isRestrictedRegion(code: string): boolean {
 // Enumerations
 
 export const OPERATION_STATUSES = ['wait_process', 'processing', 'success', 'fail'] as const;
+/**
+ * The statuses an operation, purchase, wallet transaction or work order ends in (spec: State sets;
+ * the spec states no move out of them, apart from a deprecated deposit record's manual fail → success).
+ */
+export const OPERATION_FINAL_STATUSES = ['success', 'fail'] as const;
+export function isFinalOperationStatus(status: string | null | undefined): boolean {
+  return (OPERATION_FINAL_STATUSES as readonly (string | null | undefined)[]).includes(status);
+}
 export const ACCOUNT_TYPES = ['WALLET', 'MARGIN'] as const;
 export const TRANSFER_TYPES = ['TRANSFER', 'COLLECTION'] as const;
 export const LEDGER_DIRECTIONS = ['IN', 'OUT'] as const;
@@ -194,6 +208,11 @@ export const AUTH_FEE_TYPES = ['card_patch_fee', 'card_patch_cross_border'] as c
 export const THREE_DS_TYPES = ['third_3ds_otp', 'auth_url', 'activation_code'] as const;
 
 export const HOLDER_STATUSES = ['wait_audit', 'pass_audit', 'under_review', 'reject'] as const;
+/** The review results a cardholder's review ends in: approved, or rejected (corrected data starts a new review). */
+export const HOLDER_FINAL_STATUSES = ['pass_audit', 'reject'] as const;
+export function isFinalReviewStatus(status: string | null | undefined): boolean {
+  return (HOLDER_FINAL_STATUSES as readonly (string | null | undefined)[]).includes(status);
+}
 export const HOLDER_FLOW_LOCATIONS = ['admin', 'channel'] as const;
 export const GENDERS = ['M', 'F'] as const;
 export const ID_TYPES = ['PASSPORT', 'HK_HKID', 'DLN', 'GOVERNMENT_ISSUED_ID_CARD'] as const;

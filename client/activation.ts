@@ -11,20 +11,21 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import type { KeyInput } from '../api/keys';
-import { deriveMerchantOrderNo, Flows, WorkflowTypes } from '../domain';
+import { Flows, WorkflowTypes } from '../domain';
 import {
   ACTIVATION_ROUTES,
-  ACTIVATION_STEPS,
   activationInputIssues,
   activationStatusQuery,
-  activationWorkflowId,
   type PhysicalCardActivationInput,
   type PhysicalCardActivationResult,
   type PhysicalCardActivationStatus,
 } from '../domain/physical-card-activation';
-import { businessRef, cardNoField, decimalAmount, parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
+import { parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
+import { businessRef, cardNoField, amountString } from '../domain/fields';
 import { type MerchantKeySource, pinIssues, SEALED_PLACEHOLDER, sealPinForWorkflow } from './sealing';
 import { type StartOptions, type Started, startOnce } from './start';
+import { orderKeys } from '../domain/merchant-order-no';
+import { activationWorkflowId } from '../domain/workflow-ids';
 
 const fileSchema = z.union([
   z.object({ fileId: z.string().min(1, { message: 'must not be empty' }) }).strict(),
@@ -39,7 +40,7 @@ export const ActivationRequestSchema = z
     /** Clear 6-digit PIN; sealed here, never sent in clear. */
     pin: z.string().optional(),
     sealedPin: z.string().optional(),
-    noPinPaymentAmount: decimalAmount.optional(),
+    noPinPaymentAmount: amountString.optional(),
     workOrder: z
       .object({ title: z.string().optional(), content: z.string().optional(), files: z.array(fileSchema) })
       .optional(),
@@ -84,7 +85,6 @@ export async function startActivation(
 ): Promise<Started<PhysicalCardActivationResult>> {
   const input = activationInput(request, opts.merchantPublicKey);
   const workflowId = activationWorkflowId(input.cardNo);
-  const step = input.route === 'activation_code' ? ACTIVATION_STEPS.activate : ACTIVATION_STEPS.workOrder;
   return startOnce<PhysicalCardActivationInput, PhysicalCardActivationResult>(
     client,
     {
@@ -94,7 +94,9 @@ export async function startActivation(
       attributes: {
         flow: Flows.cardActivation,
         cardNo: input.cardNo,
-        orderNos: [deriveMerchantOrderNo(workflowId, step)],
+        orderNos: [
+          orderKeys.physicalCardActivation(workflowId)[input.route === 'activation_code' ? 'activate' : 'workOrder'],
+        ],
         ...(input.customerRef ? { customerRef: input.customerRef } : {}),
       },
     },

@@ -22,7 +22,6 @@ import { z } from 'zod';
 import type { KeyInput } from '../api/keys';
 import { CARDFLOW_TASK_QUEUE, CardflowCardNo, Flows, startAttributes, WorkflowTypes } from '../domain';
 import {
-  cardEntityWorkflowId,
   cardSnapshotQuery,
   depositUpdate,
   freezeUpdate,
@@ -39,18 +38,10 @@ import {
   type PinRequest,
 } from '../domain/card-entity';
 import { cardOperationInputIssues, type CardOperationOutcome } from '../domain/card-operations';
-import {
-  businessRef,
-  cardNoField,
-  digitsId,
-  parseField,
-  parseInput,
-  positiveAmount,
-  refuse,
-  refuseIssues,
-  type waitOverrides,
-} from './inputs';
+import { parseField, parseInput, refuse, refuseIssues, type waitOverrides } from './inputs';
+import { businessRef, cardNoField, idDigits, positiveAmount } from '../domain/fields';
 import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
+import { cardEntityWorkflowId } from '../domain/workflow-ids';
 
 export interface CardEntityOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE`. */
@@ -76,7 +67,7 @@ const requestId = z
   .regex(REQUEST_ID_RE, { message: 'must be 1 to 64 letters, digits, "_", "." or "-"' });
 const OperationSchema = z.object({ requestId, clientRemark: z.string().optional() }).strict();
 const PinSchema = z.object({ requestId, pin: z.string().optional(), sealedPin: z.string().optional() }).strict();
-const DepositSchema = z.object({ requestId, amount: positiveAmount, cardTypeId: digitsId }).strict();
+const DepositSchema = z.object({ requestId, amount: positiveAmount, cardTypeId: idDigits }).strict();
 
 export type CardEntityHandle = WorkflowHandle<(input: CardEntityInput) => Promise<CardEntityResult>>;
 

@@ -8,20 +8,21 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import type { KeyInput } from '../api/keys';
-import { deriveMerchantOrderNo, Flows, WorkflowTypes, type WorkflowType } from '../domain';
+import { Flows, WorkflowTypes, type WorkflowType } from '../domain';
 import {
-  CARD_OPERATION_STEPS,
   cardOperationInputIssues,
   cardOperationStatusQuery,
-  cardOperationWorkflowId,
   type CardOperationInput,
   type CardOperationKind,
   type CardOperationOutcome,
   type CardOperationStatus,
 } from '../domain/card-operations';
-import { businessRef, cardNoField, parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
+import { parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
+import { businessRef, cardNoField } from '../domain/fields';
 import { type MerchantKeySource, pinIssues, SEALED_PLACEHOLDER, sealPinForWorkflow } from './sealing';
 import { type StartOptions, type Started, startOnce } from './start';
+import { orderKeys } from '../domain/merchant-order-no';
+import { cardOperationWorkflowId } from '../domain/workflow-ids';
 
 const TYPES: Record<CardOperationKind, WorkflowType> = {
   freeze: WorkflowTypes.cardFreeze,
@@ -89,7 +90,7 @@ export async function startCardOperation(
       attributes: {
         flow: Flows.cardOperation,
         cardNo: input.cardNo,
-        orderNos: [deriveMerchantOrderNo(workflowId, CARD_OPERATION_STEPS[kind])],
+        orderNos: [orderKeys.cardOperation(workflowId, kind).operation],
         ...(input.customerRef ? { customerRef: input.customerRef } : {}),
       },
     },

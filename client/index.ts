@@ -1,3 +1,4 @@
+export { transferWorkflowId, fundingWorkflowId } from '../domain/workflow-ids';
 /**
  * cardflow's client library for backend services: start (idempotently, by a business key),
  * follow, query and await every cardflow workflow: customer onboarding, physical card activation,
@@ -50,7 +51,6 @@ export {
   startTransfer,
   transferHandle,
   TransferRequestSchema,
-  transferWorkflowId,
   type TransferHandle,
   type TransferRequest,
 } from './transfers';
@@ -66,7 +66,6 @@ export {
   awaitFunding,
   fundingHandle,
   FundingRequestSchema,
-  fundingWorkflowId,
   getFundingStatus,
   parseFundingRequest,
   startWalletFunding,

@@ -4,38 +4,9 @@
  * the conversion of zod issues and the domain's `FieldIssue`s into one {@link InvalidInputError}
  * naming each field and rule, never a value (a PIN or personal data could be one).
  */
-import { z } from 'zod';
-import { CUSTOMER_REF_MAX, CUSTOMER_REF_RE, type FieldIssue, OnboardingInputSchema } from '../domain';
+import { type z } from 'zod';
+import { type FieldIssue, OnboardingInputSchema } from '../domain';
 import { InvalidInputError, issueLines } from './validation';
-
-/** Long ids (accountId, cardTypeId) are digit strings (docs/architecture.md, Ids). */
-export const digitsId = z
-  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be an id of digits (a string)') })
-  .regex(/^\d{1,19}$/, { message: 'must be an id of digits' });
-/** Money is a decimal string, never a JS number (docs/architecture.md, Money). */
-export const decimalAmount = z
-  .string({
-    error: (iss) =>
-      iss.input === undefined ? 'is required' : 'must be a decimal string such as "10.50" (not a number)',
-  })
-  .regex(/^(0|[1-9]\d*)(\.\d+)?$/, { message: 'must be a decimal string such as "10.50"' });
-export const positiveAmount = decimalAmount.refine((v) => /[1-9]/.test(v), { message: 'must be greater than 0' });
-/** The card id the provider returns (`cardNo`, spec: Card); it becomes part of workflow ids. */
-export const cardNoField = z
-  .string({ error: 'is required' })
-  .regex(/^[A-Za-z0-9]{1,64}$/, { message: 'must be a card number (letters and digits)' });
-
-/**
- * A caller's business key (transferRef, fundingRef, requestRef, customerRef): it becomes part of
- * a workflow id, so the onboarding customerRef rule applies (letters, digits, `_`, `.`, `-`).
- */
-export const businessRef = z
-  .string({ error: 'is required' })
-  .min(1, { message: 'is required' })
-  .max(CUSTOMER_REF_MAX, { message: `length must be 1 to ${CUSTOMER_REF_MAX} characters` })
-  .regex(CUSTOMER_REF_RE, {
-    message: 'must start with a letter or digit and contain only letters, digits, "_", "." and "-"',
-  });
 
 /** Wait overrides, the same rule the onboarding input has (one source of truth). */
 export const waitOverrides = OnboardingInputSchema.shape.wait;

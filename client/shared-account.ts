@@ -8,9 +8,11 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import { Flows, WorkflowTypes } from '../domain';
-import { sharedAccountWorkflowId, type SharedAccountInput, type SharedAccountResult } from '../domain/shared-account';
-import { businessRef, parseInput } from './inputs';
+import { type SharedAccountInput, type SharedAccountResult } from '../domain/shared-account';
+import { parseInput } from './inputs';
+import { businessRef } from '../domain/fields';
 import { type StartOptions, type Started, startOnce } from './start';
+import { sharedAccountWorkflowId } from '../domain/workflow-ids';
 
 export const SharedAccountRequestSchema = z
   .object({

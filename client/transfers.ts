@@ -12,31 +12,26 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import { TRANSFER_TYPES } from '../api/rules';
-import { deriveMerchantOrderNo, Flows, WorkflowTypes } from '../domain';
+import { Flows, WorkflowTypes } from '../domain';
 import {
-  TRANSFER_STEP,
   transferStatusQuery,
   type FundTransferInput,
   type FundTransferResult,
   type FundTransferStatus,
 } from '../domain/fund-transfer';
-import { businessRef, digitsId, parseField, parseInput, positiveAmount, refuse, waitOverrides } from './inputs';
+import { parseInput, refuse, waitOverrides } from './inputs';
+import { businessRef, idDigits, positiveAmount } from '../domain/fields';
 import { type StartOptions, type Started, startOnce } from './start';
-
-export const TRANSFER_ID_PREFIX = 'transfer-';
-
-/** `transfer-<transferRef>`. (Belongs in domain/fund-transfer.ts beside the other id helpers.) */
-export function transferWorkflowId(transferRef: string): string {
-  return `${TRANSFER_ID_PREFIX}${parseField(businessRef, 'transferRef', transferRef)}`;
-}
+import { orderKeys } from '../domain/merchant-order-no';
+import { transferWorkflowId } from '../domain/workflow-ids';
 
 export const TransferRequestSchema = z
   .object({
     transferRef: businessRef,
     type: z.enum(TRANSFER_TYPES, { error: `must be one of ${TRANSFER_TYPES.join(', ')}` }),
     amount: positiveAmount,
-    payerAccountId: digitsId,
-    payeeAccountId: digitsId,
+    payerAccountId: idDigits,
+    payeeAccountId: idDigits,
     remark: z.string().max(200, { message: 'length must be at most 200 characters' }).optional(),
     customerRef: businessRef.optional(),
     wait: waitOverrides,
@@ -69,7 +64,7 @@ export async function startTransfer(
       input,
       attributes: {
         flow: Flows.fundTransfer,
-        orderNos: [deriveMerchantOrderNo(workflowId, TRANSFER_STEP)],
+        orderNos: [orderKeys.fundTransfer(workflowId).transfer],
         ...(input.customerRef ? { customerRef: input.customerRef } : {}),
       },
     },

@@ -15,15 +15,10 @@ import {
   type WalletFundingResult,
   type WalletFundingStatus,
 } from '../domain/wallet-funding';
-import { businessRef, cardNoField, digitsId, parseField, parseInput, positiveAmount, waitOverrides } from './inputs';
+import { parseInput, waitOverrides } from './inputs';
+import { businessRef, cardNoField, idDigits, positiveAmount } from '../domain/fields';
 import { type StartOptions, type Started, startOnce } from './start';
-
-export const FUNDING_ID_PREFIX = 'funding-';
-
-/** `funding-<fundingRef>`. (Belongs in domain/wallet-funding.ts beside the other id helpers.) */
-export function fundingWorkflowId(fundingRef: string): string {
-  return `${FUNDING_ID_PREFIX}${parseField(businessRef, 'fundingRef', fundingRef)}`;
-}
+import { fundingWorkflowId } from '../domain/workflow-ids';
 
 export const FundingRequestSchema = z
   .object({
@@ -37,9 +32,9 @@ export const FundingRequestSchema = z
       .regex(/^[A-Za-z0-9]{8,128}$/, { message: 'must be a transaction hash (letters and digits)' })
       .optional(),
     deadlineMs: z.number().int().positive().optional(),
-    transfer: z.object({ payeeAccountId: digitsId, amount: positiveAmount.optional() }).strict().optional(),
+    transfer: z.object({ payeeAccountId: idDigits, amount: positiveAmount.optional() }).strict().optional(),
     cardDeposit: z
-      .object({ cardNo: cardNoField, cardTypeId: digitsId, amount: positiveAmount.optional() })
+      .object({ cardNo: cardNoField, cardTypeId: idDigits, amount: positiveAmount.optional() })
       .strict()
       .optional(),
     customerRef: businessRef.optional(),

@@ -11,13 +11,8 @@
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { BalanceSummary } from './workflow-types';
-import type { CardOperationKind, CardOperationOutcome } from './card-operations';
+import type { CardOperationOutcome } from './card-operations';
 import type { WaitOverrides } from './wait-profile';
-
-export const CARD_ENTITY_ID_PREFIX = 'card-';
-export function cardEntityWorkflowId(cardNo: string): string {
-  return `${CARD_ENTITY_ID_PREFIX}${cardNo}`;
-}
 
 export const REQUEST_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -133,10 +128,6 @@ export const updatePinUpdate = defineUpdate<CardOperationOutcome, [PinRequest]>(
 export const depositUpdate = defineUpdate<CardDepositOutcome, [DepositRequest]>('deposit');
 /** Reads the card now (status and balance). */
 export const refreshUpdate = defineUpdate<CardSnapshot, []>('refresh');
-
-export function entityOrderStep(kind: CardOperationKind | 'deposit', requestId: string): string {
-  return `card.${kind}.${requestId}`;
-}
 
 /** Appends `item` to a bounded list, replacing an entry with the same key. */
 export function keepLatest<T>(list: T[], item: T, key: (t: T) => string, max: number): T[] {

@@ -46,13 +46,6 @@ export interface CardOperationStatus {
 
 export const cardOperationStatusQuery = defineQuery<CardOperationStatus>('cardOperationStatus');
 
-/** merchantOrderNo step per kind (domain/merchant-order-no.ts). */
-export const CARD_OPERATION_STEPS: Record<CardOperationKind, string> = {
-  freeze: 'card.freeze',
-  unfreeze: 'card.unfreeze',
-  updatePin: 'card.update-pin',
-};
-
 /** Operation record type per kind (spec: Card operation record, type). */
 export const CARD_OPERATION_RECORD_TYPES: Record<CardOperationKind, 'Freeze' | 'UnFreeze' | 'update_pin'> = {
   freeze: 'Freeze',
@@ -88,9 +81,4 @@ export function cardOperationInputIssues(
       });
   }
   return issues;
-}
-
-/** Workflow ids of the standalone operations: `<kind>-<cardNo>-<requestRef>`, chosen by the caller's reference. */
-export function cardOperationWorkflowId(kind: CardOperationKind, cardNo: string, requestRef: string): string {
-  return `card-${kind}-${cardNo}-${requestRef}`;
 }

@@ -18,6 +18,7 @@ import { OnboardingActivationRequestSchema, type OnboardingActivationRequest } f
 import { OnboardingFundingSchema, type FundingSource, type OnboardingFunding } from './onboarding-funding';
 import type { BalanceSummary, FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
+import { amountString as amount, idDigits as digits } from './fields';
 import { CUSTOMER_REF_MAX, CUSTOMER_REF_RE } from './workflow-ids';
 
 export interface OnboardingInput {
@@ -64,8 +65,6 @@ export interface OnboardingResume {
   firstStartedAt: number;
 }
 
-const digits = z.string().regex(/^\d{1,19}$/, { message: 'must be an id of digits' });
-const amount = z.string().regex(/^(0|[1-9]\d*)(\.\d+)?$/, { message: 'must be a decimal string such as "10.50"' });
 const waitFields = z
   .object({
     firstPollMs: z.number().positive(),

@@ -7,8 +7,7 @@ import type { CardType } from '../api/schemas/card-type';
 import { isRestrictedRegion, RESTRICTED_REGIONS } from '../api/rules';
 import { add, cmp, depositFee, isWithin, scale } from '../api/money';
 import type { CardholderData, FieldIssue } from './cardholder-data';
-
-const AMOUNT_RE = /^(0|[1-9]\d*)(\.\d+)?$/;
+import { AMOUNT_RE } from '../api/rules';
 
 /** "+1" and "1" name the same mobile area code. */
 function sameAreaCode(a: string, b: string): boolean {

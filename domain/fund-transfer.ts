@@ -12,6 +12,7 @@ import { cmp, scale } from '../api/money';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
+import { AMOUNT_RE } from '../api/rules';
 
 export type TransferType = 'TRANSFER' | 'COLLECTION';
 
@@ -71,8 +72,6 @@ export interface FundTransferStatus {
 
 export const transferStatusQuery = defineQuery<FundTransferStatus>('transferStatus');
 
-export const TRANSFER_STEP = 'account.transfer';
-
 /** The provider remark of our transfer: the key first, so the ledger entry can be found by it. */
 export function transferRemark(merchantOrderNo: string, remark?: string): string {
   return remark ? `${merchantOrderNo} ${remark}` : merchantOrderNo;
@@ -89,8 +88,6 @@ export interface TransferAccount {
   currency: string;
   availableBalance: string;
 }
-
-const AMOUNT_RE = /^(0|[1-9]\d*)(\.\d+)?$/;
 
 /** Everything the provider would refuse, checked first: direction, currency, decimals and balance. */
 export function transferIssues(

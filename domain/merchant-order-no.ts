@@ -1,60 +1,77 @@
 /**
  * The idempotency key of every mutating provider call (spec: merchantOrderNo), derived in the
  * workflow from its workflow id and the step, never drawn at random: a retry, a worker crash, a
- * replay or a repeated start with the same business id sends the same key, and the provider
- * answers "Duplicate order number" instead of acting twice (provider-notes, Responses).
+ * replay, a repeated start or a resumed run with the same business id sends the same key, and the
+ * provider answers "Duplicate order number" instead of acting twice (provider-notes, Responses).
  *
  * A merchantOrderNo is unique across all operation types at the provider, so each step of a
- * workflow (`cardholder.create`, `card.create`, `card.deposit`, ...) gets its own.
+ * workflow gets its own name ({@link ORDER_STEPS}). {@link orderKeys} gives each workflow its
+ * keys: the workflow sends them, and whoever starts it (a parent, the client) lists the same ones
+ * in its search attributes so webhooks reach it from its first moment (webhook routing).
  *
  * SHA-256 comes from `@noble/hashes` (pure JS): this module runs inside the workflow bundle,
  * where `node:crypto` is not available.
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
-import { MERCHANT_ORDER_NO } from '../api/rules';
 
-/** Length bounds of a merchantOrderNo field (api/rules.ts: MERCHANT_ORDER_NO, CARD_MERCHANT_ORDER_NO). */
-export interface OrderNoLengths {
-  readonly min: number;
-  readonly max: number;
-}
-
-/** Prefix that marks our keys in the provider's dashboard. */
+/** Prefix that marks our keys in the provider's dashboard (and tells reconciliation ours from others'). */
 export const ORDER_NO_PREFIX = 'CF';
 /**
- * Preferred length: inside 20–40 (most operations), 15–65 (create card) and the earlier
- * deposit bound of 35, so one length fits every operation; 30 hex digits = 120 bits of hash.
+ * The length of every key: inside 20–40 (most operations), 15–65 (create card) and the earlier
+ * deposit bound of 35 (api/rules.ts), so one length fits every operation; 30 hex digits = 120 bits.
  */
-export const ORDER_NO_PREFERRED_LENGTH = 32;
+export const ORDER_NO_LENGTH = 32;
 
 /** The steps that send a merchantOrderNo, one name per provider mutation of a workflow. */
 export const ORDER_STEPS = {
   cardholderCreate: 'cardholder.create',
   cardCreate: 'card.create',
   cardDeposit: 'card.deposit',
-  /** BUDGET_CARD mode: fund transfer that tops up the charged account before card creation. */
+  /** BUDGET_CARD mode: the fund transfer that tops up the charged account before card creation. */
   budgetTopUp: 'card.budget-topup',
+  transfer: 'account.transfer',
+  activate: 'card.activate',
+  activateByWorkOrder: 'card.activate.work-order',
+  freeze: 'card.freeze',
+  unfreeze: 'card.unfreeze',
+  updatePin: 'card.update-pin',
 } as const;
-export type OrderStep = (typeof ORDER_STEPS)[keyof typeof ORDER_STEPS] | (string & {});
+export type OrderStep = (typeof ORDER_STEPS)[keyof typeof ORDER_STEPS];
 
-/**
- * `CF` + hex of SHA-256(workflowId, step): deterministic, alphanumeric, of
- * {@link ORDER_NO_PREFERRED_LENGTH} characters unless `lengths` forces otherwise.
- */
-export function deriveMerchantOrderNo(
-  workflowId: string,
-  step: OrderStep,
-  lengths: OrderNoLengths = MERCHANT_ORDER_NO,
-): string {
+/** `CF` + hex of SHA-256(workflowId, step): deterministic, alphanumeric, {@link ORDER_NO_LENGTH} characters. */
+export function deriveMerchantOrderNo(workflowId: string, step: string): string {
   if (!workflowId) throw new TypeError('deriveMerchantOrderNo: workflowId is required');
   if (!step) throw new TypeError('deriveMerchantOrderNo: step is required');
-  const maxPossible = ORDER_NO_PREFIX.length + 64;
-  if (lengths.min > lengths.max || lengths.max < ORDER_NO_PREFIX.length + 16 || lengths.min > maxPossible) {
-    throw new RangeError(`deriveMerchantOrderNo: cannot fit a key in ${lengths.min} to ${lengths.max} characters`);
-  }
-  const length = Math.min(Math.max(ORDER_NO_PREFERRED_LENGTH, lengths.min), lengths.max);
   // A NUL separator keeps (id "a", step "bc") and (id "ab", step "c") apart.
   const digest = bytesToHex(sha256(utf8ToBytes(`${workflowId}\u0000${step}`)));
-  return ORDER_NO_PREFIX + digest.slice(0, length - ORDER_NO_PREFIX.length);
+  return ORDER_NO_PREFIX + digest.slice(0, ORDER_NO_LENGTH - ORDER_NO_PREFIX.length);
 }
+
+/**
+ * The step of a card entity's request: the requestId is the caller's idempotency key, so the same
+ * request repeated, even after the entity continued as new, sends the same merchantOrderNo.
+ */
+export function entityOrderStep(kind: 'freeze' | 'unfreeze' | 'updatePin' | 'deposit', requestId: string): string {
+  return `card.${kind}.${requestId}`;
+}
+
+/** The merchantOrderNos each workflow sends, from its workflow id. */
+export const orderKeys = {
+  cardholderOnboarding: (workflowId: string) => ({
+    create: deriveMerchantOrderNo(workflowId, ORDER_STEPS.cardholderCreate),
+  }),
+  cardIssuance: (workflowId: string) => ({
+    create: deriveMerchantOrderNo(workflowId, ORDER_STEPS.cardCreate),
+    budgetTopUp: deriveMerchantOrderNo(workflowId, ORDER_STEPS.budgetTopUp),
+  }),
+  cardDeposit: (workflowId: string) => ({ deposit: deriveMerchantOrderNo(workflowId, ORDER_STEPS.cardDeposit) }),
+  fundTransfer: (workflowId: string) => ({ transfer: deriveMerchantOrderNo(workflowId, ORDER_STEPS.transfer) }),
+  physicalCardActivation: (workflowId: string) => ({
+    activate: deriveMerchantOrderNo(workflowId, ORDER_STEPS.activate),
+    workOrder: deriveMerchantOrderNo(workflowId, ORDER_STEPS.activateByWorkOrder),
+  }),
+  cardOperation: (workflowId: string, kind: 'freeze' | 'unfreeze' | 'updatePin') => ({
+    operation: deriveMerchantOrderNo(workflowId, ORDER_STEPS[kind]),
+  }),
+} as const;

@@ -17,17 +17,10 @@ import { z } from 'zod';
 import { add, cmp, sub } from '../api/money';
 import type { BudgetTopUp } from './card-issuance';
 import type { FieldIssue } from './cardholder-data';
+import { idDigits as digits, positiveAmount } from './fields';
 
 export const FUNDING_SOURCES = ['merchant_wallet', 'shared_account', 'on_chain'] as const;
 export type FundingSource = (typeof FUNDING_SOURCES)[number];
-
-const digits = z
-  .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
-  .regex(/^\d{1,19}$/, { message: 'must be an id of digits' });
-const positiveAmount = z
-  .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a decimal string such as "10.50"') })
-  .regex(/^(0|[1-9]\d*)(\.\d+)?$/, { message: 'must be a decimal string such as "10.50"' })
-  .refine((v) => cmp(v, '0') > 0, { message: 'must be greater than 0' });
 
 export const MerchantWalletFundingSchema = z.object({ source: z.literal('merchant_wallet') }).strict();
 

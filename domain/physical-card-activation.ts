@@ -20,6 +20,7 @@ import { NO_PIN_PAYMENT_AMOUNT, UPLOAD_KINDS, WORK_ORDER_CONTENT, WORK_ORDER_TIT
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
+import { AMOUNT_RE } from '../api/rules';
 
 export const ACTIVATION_ROUTES = ['activation_code', 'work_order'] as const;
 export type ActivationRoute = (typeof ACTIVATION_ROUTES)[number];
@@ -84,17 +85,8 @@ export interface PhysicalCardActivationStatus {
 
 export const activationStatusQuery = defineQuery<PhysicalCardActivationStatus>('activationStatus');
 
-export const ACTIVATION_ID_PREFIX = 'activation-';
-export function activationWorkflowId(cardNo: string): string {
-  return `${ACTIVATION_ID_PREFIX}${cardNo}`;
-}
-
-/** merchantOrderNo steps (domain/merchant-order-no.ts). */
-export const ACTIVATION_STEPS = { activate: 'card.activate', workOrder: 'card.activate.work-order' } as const;
-
 export const DEFAULT_ACTIVATION_DEADLINE_MS = 30 * 24 * 60 * 60 * 1000;
 
-const AMOUNT_RE = /^(0|[1-9]\d*)(\.\d+)?$/;
 const REF_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 const EXTENSIONS: readonly string[] = UPLOAD_KINDS.flatMap((k) => [...k.extensions]);
 

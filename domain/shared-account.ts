@@ -23,8 +23,3 @@ export interface SharedAccountResult {
   /** False when an account of that name already existed. */
   created: boolean;
 }
-
-export const SHARED_ACCOUNT_ID_PREFIX = 'shared-account-';
-export function sharedAccountWorkflowId(accountName: string): string {
-  return `${SHARED_ACCOUNT_ID_PREFIX}${accountName.trim()}`;
-}

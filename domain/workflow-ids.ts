@@ -22,7 +22,7 @@ export const ONBOARDING_ID_PREFIX = 'onboarding-';
 export const CHILD_STEPS = ['cardholder', 'card', 'deposit', 'transfer', 'activation', 'funding'] as const;
 export type ChildStep = (typeof CHILD_STEPS)[number];
 
-/** A customerRef that cannot become a workflow id. */
+/** A business reference (customerRef, transferRef, ...) that cannot become a workflow id. */
 export class InvalidCustomerRefError extends Error {
   readonly type = 'InvalidCustomerRef';
   constructor(message: string) {
@@ -31,21 +31,29 @@ export class InvalidCustomerRefError extends Error {
   }
 }
 
-/** Returns why `customerRef` is unusable, or undefined when it is fine. */
-export function customerRefProblem(customerRef: unknown): string | undefined {
-  if (typeof customerRef !== 'string' || customerRef.length === 0)
-    return 'customerRef: is required (a non-empty string)';
-  if (customerRef.length > CUSTOMER_REF_MAX) return `customerRef: length must be 1 to ${CUSTOMER_REF_MAX} characters`;
-  if (!CUSTOMER_REF_RE.test(customerRef)) {
-    return 'customerRef: must start with a letter or digit and contain only letters, digits, "_", "." and "-"';
+/** Why `value` cannot be the business reference `field` of a workflow id, or undefined when it can. */
+export function businessRefProblem(field: string, value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return `${field}: is required (a non-empty string)`;
+  if (value.length > CUSTOMER_REF_MAX) return `${field}: length must be 1 to ${CUSTOMER_REF_MAX} characters`;
+  if (!CUSTOMER_REF_RE.test(value)) {
+    return `${field}: must start with a letter or digit and contain only letters, digits, "_", "." and "-"`;
   }
   return undefined;
 }
 
+/** Returns why `customerRef` is unusable, or undefined when it is fine. */
+export function customerRefProblem(customerRef: unknown): string | undefined {
+  return businessRefProblem('customerRef', customerRef);
+}
+
+function assertBusinessRef(field: string, value: unknown): asserts value is string {
+  const problem = businessRefProblem(field, value);
+  if (problem) throw new InvalidCustomerRefError(problem);
+}
+
 /** Throws {@link InvalidCustomerRefError} naming the rule when `customerRef` is unusable. */
 export function assertCustomerRef(customerRef: unknown): asserts customerRef is string {
-  const problem = customerRefProblem(customerRef);
-  if (problem) throw new InvalidCustomerRefError(problem);
+  assertBusinessRef('customerRef', customerRef);
 }
 
 /** `onboarding-<customerRef>`: the id a backend's start is idempotent on. */
@@ -79,4 +87,41 @@ export function cardIssuanceWorkflowId(customerRef: string): string {
 /** Id of the initial deposit child of an onboarding. */
 export function initialDepositWorkflowId(customerRef: string): string {
   return childWorkflowId(onboardingWorkflowId(customerRef), 'deposit');
+}
+
+/**
+ * The ids of the other workflows a backend starts, each a business key so that a repeated start
+ * finds the execution instead of making a second one (client/start.ts).
+ */
+
+/** `card-<cardNo>`: the long-lived workflow of one card. */
+export function cardEntityWorkflowId(cardNo: string): string {
+  return `card-${cardNo}`;
+}
+
+/** `card-<kind>-<cardNo>-<requestRef>`: a standalone freeze, unfreeze or PIN change, keyed by the caller's reference. */
+export function cardOperationWorkflowId(kind: string, cardNo: string, requestRef: string): string {
+  return `card-${kind}-${cardNo}-${requestRef}`;
+}
+
+/** `activation-<cardNo>`: a physical card is activated once. */
+export function activationWorkflowId(cardNo: string): string {
+  return `activation-${cardNo}`;
+}
+
+/** `shared-account-<accountName>`: the provider's create takes no key, so the name is the key. */
+export function sharedAccountWorkflowId(accountName: string): string {
+  return `shared-account-${accountName.trim()}`;
+}
+
+/** `transfer-<transferRef>`. */
+export function transferWorkflowId(transferRef: string): string {
+  assertBusinessRef('transferRef', transferRef);
+  return `transfer-${transferRef}`;
+}
+
+/** `funding-<fundingRef>`. */
+export function fundingWorkflowId(fundingRef: string): string {
+  assertBusinessRef('fundingRef', fundingRef);
+  return `funding-${fundingRef}`;
 }

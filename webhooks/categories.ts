@@ -9,6 +9,7 @@
  * so names, e-mails and phone numbers of the query record never reach workflow history.
  */
 import type { z } from 'zod';
+import { HOLDER_FINAL_STATUSES, OPERATION_FINAL_STATUSES } from '../api/rules';
 import { Card3dsRecordSchema, CardAuthFeeRecordSchema, CardAuthTransactionSchema } from '../api/schemas/card-records';
 import { CardOperationRecordSchema } from '../api/schemas/card';
 import { CardholderSchema } from '../api/schemas/cardholder';
@@ -32,14 +33,10 @@ export interface CategoryRule {
 }
 
 /**
- * Final statuses (spec: States and transitions, State sets). The workflows wait only for these:
- * card operations end at success or fail (workflows/inbox.ts `finalOperation`, card-entity.ts
- * acts on success only), reviews at pass_audit or reject (inbox.ts `finalReviewSince`).
- * Authorization events are not filtered: card-entity.ts records `authorized` ones too.
+ * The workflows wait only for final statuses (api/rules.ts): card operations end at success or
+ * fail, reviews at pass_audit or reject. Authorization events are not filtered: card-entity.ts
+ * records `authorized` ones too.
  */
-export const OPERATION_FINAL_STATUSES = ['success', 'fail'] as const;
-export const REVIEW_FINAL_STATUSES = ['pass_audit', 'reject'] as const;
-
 const byOrderNo = { attribute: 'CardflowOrderNos', field: 'merchantOrderNo' } as const;
 const byCardNo = { attribute: 'CardflowCardNo', field: 'cardNo' } as const;
 const byHolderId = { attribute: 'CardflowHolderId', field: 'holderId' } as const;
@@ -61,7 +58,7 @@ export const CATEGORY_RULES: Readonly<Record<string, CategoryRule>> = {
   card_holder: {
     schema: CardholderSchema,
     routes: [byOrderNo, byHolderId],
-    forwardOnly: { field: 'status', values: REVIEW_FINAL_STATUSES },
+    forwardOnly: { field: 'status', values: HOLDER_FINAL_STATUSES },
   },
   // A wallet deposit is on-chain and carries no merchantOrderNo: walletFunding lists its deposit
   // address in CardflowOrderNos (workflows/wallet-funding.ts), so it is found by destinationAddress.

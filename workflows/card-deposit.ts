@@ -12,7 +12,6 @@ import {
 } from '../domain/card-deposit';
 import { planCardDeposit } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
-import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { failed, failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
@@ -20,6 +19,7 @@ import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { waitForCardOperation } from './support/waits';
+import { orderKeys } from '../domain/merchant-order-no';
 
 export async function cardDeposit(input: CardDepositInput): Promise<CardDepositResult> {
   const info = workflowInfo();
@@ -39,7 +39,7 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
     const plan = planned.plan;
     status.fee = plan.fee;
 
-    const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardDeposit);
+    const merchantOrderNo = orderKeys.cardDeposit(info.workflowId).deposit;
     status.merchantOrderNo = merchantOrderNo;
     attributes.addOrderNo(merchantOrderNo);
     if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: 'card_deposit' });

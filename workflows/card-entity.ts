@@ -24,7 +24,6 @@ import type { CardDepositResult } from '../domain/card-deposit';
 import {
   cardSnapshotQuery,
   depositUpdate,
-  entityOrderStep,
   freezeUpdate,
   keepLatest,
   KEPT_AUTHORIZATIONS,
@@ -52,7 +51,7 @@ import {
 } from '../domain/card-operations';
 import { providerEventKey } from '../domain/event-identity';
 import { FailureTypes } from '../domain/failure-types';
-import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
+import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import { providerEventSignal, type ProviderEvent } from '../domain/provider-event';
 import { childStartAttributes, type StartAttributes } from '../domain/start-attributes';
 import { Flows, WorkflowTypes } from '../domain/workflow-types';
@@ -62,6 +61,9 @@ import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { text } from './support/record-inbox';
 import { Attributes, isChild } from './support/search';
+import { orderKeys } from '../domain/merchant-order-no';
+import { entityOrderStep } from '../domain/merchant-order-no';
+import { AMOUNT_RE, LONG_ID_RE } from '../api/rules';
 
 export const DEFAULT_MAX_HISTORY_EVENTS = 2000;
 export const DEFAULT_REFRESH_INTERVAL_MS = 6 * 60 * 60 * 1000;
@@ -288,7 +290,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
           const childId = `${info.workflowId}/deposit-${req.requestId}`;
           const childStart: StartAttributes = {
             flow: Flows.cardDeposit,
-            orderNos: [deriveMerchantOrderNo(childId, ORDER_STEPS.cardDeposit)],
+            orderNos: [orderKeys.cardDeposit(childId).deposit],
           };
           const result = await executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
             workflowId: childId,
@@ -320,11 +322,11 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     {
       validator: (req) => {
         validate(req?.requestId, 'deposit');
-        if (typeof req.amount !== 'string' || !/^(0|[1-9]\d*)(\.\d+)?$/.test(req.amount))
+        if (typeof req.amount !== 'string' || !AMOUNT_RE.test(req.amount))
           throw failIssues(FailureTypes.invalidInput, [
             { path: 'amount', message: 'must be a decimal string such as "10.50"' },
           ]);
-        if (typeof req.cardTypeId !== 'string' || !/^\d{1,19}$/.test(req.cardTypeId))
+        if (typeof req.cardTypeId !== 'string' || !LONG_ID_RE.test(req.cardTypeId))
           throw failIssues(FailureTypes.invalidInput, [
             { path: 'cardTypeId', message: 'must be a card type id of digits' },
           ]);

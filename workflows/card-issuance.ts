@@ -5,7 +5,6 @@
  * to succeed (webhook first, polling as fallback) and reads card info without sensitive data.
  */
 import { workflowInfo } from '@temporalio/workflow';
-import { CARD_MERCHANT_ORDER_NO } from '../api/rules';
 import {
   cardIssuanceStatusQuery,
   type CardIssuanceInput,
@@ -15,7 +14,6 @@ import {
 import type { FieldIssue } from '../domain/cardholder-data';
 import { planCardCreation } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
-import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { physicalCardIssues } from '../domain/onboarding-physical';
 import { failed, failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
@@ -24,6 +22,7 @@ import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { waitForCardOperation } from './support/waits';
+import { orderKeys } from '../domain/merchant-order-no';
 
 export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuanceResult> {
   const info = workflowInfo();
@@ -58,7 +57,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
       let topUpMerchantOrderNo: string | undefined;
       if (input.budgetTopUp) {
         enter('topping_up');
-        topUpMerchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.budgetTopUp);
+        topUpMerchantOrderNo = orderKeys.cardIssuance(info.workflowId).budgetTopUp;
         await provider.transferFunds({
           merchantOrderNo: topUpMerchantOrderNo,
           type: 'TRANSFER',
@@ -67,7 +66,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
       }
       const accountId = input.accountId ?? input.budgetTopUp?.payeeAccountId;
 
-      const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO);
+      const merchantOrderNo = orderKeys.cardIssuance(info.workflowId).create;
       status.merchantOrderNo = merchantOrderNo;
       attributes.addOrderNo(merchantOrderNo);
       enter('creating');

@@ -7,7 +7,6 @@
 import { isCancellation, workflowInfo } from '@temporalio/workflow';
 import {
   CARD_OPERATION_FROM,
-  CARD_OPERATION_STEPS,
   cardOperationInputIssues,
   cardOperationStatusQuery,
   type CardOperationInput,
@@ -16,7 +15,6 @@ import {
   type CardOperationStatus,
 } from '../domain/card-operations';
 import { FailureTypes } from '../domain/failure-types';
-import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import type { WaitProfile } from '../domain/wait-profile';
 import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith, summarize } from './support/failures';
@@ -26,6 +24,7 @@ import { cardOperationWait, providerCallsFor, type ProviderCalls } from './suppo
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { waitForCardOperation } from './support/waits';
+import { orderKeys } from '../domain/merchant-order-no';
 
 export interface CardOperationStep {
   kind: CardOperationKind;
@@ -91,7 +90,7 @@ async function cardOperationWorkflow(
         ),
       );
     }
-    const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, CARD_OPERATION_STEPS[kind]);
+    const merchantOrderNo = orderKeys.cardOperation(info.workflowId, kind).operation;
     status.merchantOrderNo = merchantOrderNo;
     attributes.addOrderNo(merchantOrderNo);
     enter('sending');

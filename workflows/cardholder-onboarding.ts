@@ -20,7 +20,6 @@ import {
 } from '../domain/cardholder-onboarding';
 import { holderEligibilityIssues } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
-import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { orderNosKey } from '../domain/start-attributes';
 import type { CardType } from '../api/schemas/card-type';
 import { failed, failIssues, failWith, isTimeout, summarize } from './support/failures';
@@ -30,6 +29,7 @@ import { providerCallsFor, reviewWait } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { waitForReview } from './support/waits';
+import { orderKeys } from '../domain/merchant-order-no';
 
 /** Why corrected data cannot be used: the field and the rule, never the value. */
 function correctionIssues(
@@ -122,7 +122,7 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
     const eligibility = holderEligibilityIssues(cardType, holder, { existingCards: input.existingCards ?? 0 });
     if (eligibility.length) fail(failIssues(FailureTypes.notEligible, eligibility));
 
-    const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ORDER_STEPS.cardholderCreate);
+    const merchantOrderNo = orderKeys.cardholderOnboarding(info.workflowId).create;
     attributes.addOrderNo(merchantOrderNo);
     enter('submitting');
     // Events that arrive from here on belong to this submission.

@@ -13,7 +13,6 @@
  * paths existed; those paths only add commands when their input fields ask for them.
  */
 import { isCancellation, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
-import { CARD_MERCHANT_ORDER_NO } from '../api/rules';
 import type { CardDepositResult } from '../domain/card-deposit';
 import type { CardIssuanceResult } from '../domain/card-issuance';
 import { cardholderProgressSignal, type CardholderOnboardingResult } from '../domain/cardholder-onboarding';
@@ -24,7 +23,6 @@ import {
   type OnboardingResult,
   type OnboardingStage,
 } from '../domain/customer-onboarding';
-import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
 import { FailureTypes, isResumable } from '../domain/failure-types';
 import { DEFAULT_DELIVERY_DEADLINE_MS } from '../domain/onboarding-physical';
 import type { PhysicalCardActivationResult } from '../domain/physical-card-activation';
@@ -39,6 +37,7 @@ import { DepositStatusTracker, runOnChainFunding, transferToSharedAccount } from
 import { ActivationGate, runActivation } from './onboarding/physical';
 import { validateOnboarding } from './onboarding/validation';
 import { Attributes } from './support/search';
+import { orderKeys } from '../domain/merchant-order-no';
 
 export async function customerOnboarding(input: OnboardingInput): Promise<OnboardingResult> {
   const info = workflowInfo();
@@ -154,9 +153,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     if (plan.needsHolder && input.holder) {
       progress.review = { correctionWorkflowId: cardholderId };
       enter('cardholder_review');
-      const holderStart = startOf(Flows.cardholder, [
-        deriveMerchantOrderNo(cardholderId, ORDER_STEPS.cardholderCreate),
-      ]);
+      const holderStart = startOf(Flows.cardholder, [orderKeys.cardholderOnboarding(cardholderId).create]);
       const result = await child(() =>
         runChild<CardholderOnboardingResult>(WorkflowTypes.cardholderOnboarding, cardholderId, holderStart, {
           cardTypeId: cardType.cardTypeId,
@@ -195,9 +192,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     // 4. Card (with the initial deposit when the card type takes it at creation; the printed number for a physical card).
     enter('creating_card', true, { holderId });
     const cardId = childWorkflowId(info.workflowId, 'card');
-    const cardStart = startOf(Flows.cardIssuance, [
-      deriveMerchantOrderNo(cardId, ORDER_STEPS.cardCreate, CARD_MERCHANT_ORDER_NO),
-    ]);
+    const cardStart = startOf(Flows.cardIssuance, [orderKeys.cardIssuance(cardId).create]);
     const card = await child(() =>
       runChild<CardIssuanceResult>(WorkflowTypes.cardIssuance, cardId, cardStart, {
         cardTypeId: cardType.cardTypeId,
@@ -243,7 +238,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     if (plan.laterDeposit) {
       enter('funding', true, { cardNo });
       const depositId = childWorkflowId(info.workflowId, 'deposit');
-      const depositStart = startOf(Flows.cardDeposit, [deriveMerchantOrderNo(depositId, ORDER_STEPS.cardDeposit)]);
+      const depositStart = startOf(Flows.cardDeposit, [orderKeys.cardDeposit(depositId).deposit]);
       const amount = plan.laterDeposit.amount;
       deposit = await child(() =>
         runChild<CardDepositResult>(WorkflowTypes.cardDeposit, depositId, depositStart, {

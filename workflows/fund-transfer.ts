@@ -11,7 +11,6 @@ import { affordabilityIssue } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import {
   TRANSFER_DIRECTIONS,
-  TRANSFER_STEP,
   transferIssues,
   transferRemark,
   transferStatusQuery,
@@ -19,13 +18,13 @@ import {
   type FundTransferResult,
   type FundTransferStatus,
 } from '../domain/fund-transfer';
-import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
+import { orderKeys } from '../domain/merchant-order-no';
 
 /** How long the ledger may take to show a committed transfer. */
 const LEDGER_DEADLINE_MS = 60 * 60 * 1000;
@@ -56,7 +55,7 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
       ]),
     );
 
-  const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, TRANSFER_STEP);
+  const merchantOrderNo = orderKeys.fundTransfer(info.workflowId).transfer;
   status.merchantOrderNo = merchantOrderNo;
   attributes.addOrderNo(merchantOrderNo);
   // Once the provider may have it, the mutation is followed to its outcome even if cancelled.

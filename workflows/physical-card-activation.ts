@@ -8,9 +8,7 @@
 import { workflowInfo } from '@temporalio/workflow';
 import type { ActivationCodeRef, WorkOrderState } from '../activities';
 import { FailureTypes } from '../domain/failure-types';
-import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import {
-  ACTIVATION_STEPS,
   activationInputIssues,
   activationStatusQuery,
   DEFAULT_ACTIVATION_DEADLINE_MS,
@@ -27,8 +25,9 @@ import { numeric, RecordInbox, text } from './support/record-inbox';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { raceSignalAndPoll } from './support/waits';
+import { orderKeys } from '../domain/merchant-order-no';
+import { isFinalOperationStatus } from '../api/rules';
 
-const FINAL = ['success', 'fail'];
 /** How long the card may take to show Normal once activation is accepted. */
 const CONFIRM_DEADLINE_MS = 24 * 60 * 60 * 1000;
 
@@ -64,7 +63,7 @@ export async function physicalCardActivation(
   };
 
   if (input.route === 'activation_code') {
-    const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ACTIVATION_STEPS.activate);
+    const merchantOrderNo = orderKeys.physicalCardActivation(info.workflowId).activate;
     status.merchantOrderNo = merchantOrderNo;
     if (card.status === 'Normal') return done(merchantOrderNo);
     if (card.status !== 'un_activated')
@@ -131,7 +130,7 @@ export async function physicalCardActivation(
         const resultFromEvent = () => {
           const record = events.latest(
             'physical_card',
-            (r) => text(r, 'merchantOrderNo') === merchantOrderNo && FINAL.includes(text(r, 'status') ?? ''),
+            (r) => text(r, 'merchantOrderNo') === merchantOrderNo && isFinalOperationStatus(text(r, 'status') ?? ''),
           );
           return record ? { status: text(record, 'status') as string, remark: text(record, 'remark') } : undefined;
         };
@@ -165,7 +164,7 @@ export async function physicalCardActivation(
   }
 
   // Route work_order.
-  const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, ACTIVATION_STEPS.workOrder);
+  const merchantOrderNo = orderKeys.physicalCardActivation(info.workflowId).workOrder;
   status.merchantOrderNo = merchantOrderNo;
   const order = input.workOrder as NonNullable<PhysicalCardActivationInput['workOrder']>;
   if (card.status === 'Normal') return done(merchantOrderNo);
@@ -217,11 +216,11 @@ export async function physicalCardActivation(
   let workOrder: WorkOrderState = sent.submitted;
 
   enter('awaiting_work_order');
-  if (!FINAL.includes(workOrder.tradeStatus)) {
+  if (!isFinalOperationStatus(workOrder.tradeStatus)) {
     const fromEvent = (): WorkOrderState | undefined => {
       const record = events.latest(
         'work',
-        (r) => text(r, 'merchantOrderNo') === merchantOrderNo && FINAL.includes(text(r, 'tradeStatus') ?? ''),
+        (r) => text(r, 'merchantOrderNo') === merchantOrderNo && isFinalOperationStatus(text(r, 'tradeStatus') ?? ''),
       );
       if (!record) return undefined;
       const description = text(record, 'description') ?? text(record, 'remark');

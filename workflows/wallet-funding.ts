@@ -10,8 +10,7 @@ import { cmp } from '../api/money';
 import type { CardDepositResult } from '../domain/card-deposit';
 import type { FieldIssue } from '../domain/cardholder-data';
 import { FailureTypes } from '../domain/failure-types';
-import { TRANSFER_STEP, type FundTransferResult } from '../domain/fund-transfer';
-import { deriveMerchantOrderNo, ORDER_STEPS } from '../domain/merchant-order-no';
+import { type FundTransferResult } from '../domain/fund-transfer';
 import { childStartAttributes, type StartAttributes } from '../domain/start-attributes';
 import {
   DEFAULT_FUNDING_DEADLINE_MS,
@@ -32,9 +31,8 @@ import { numeric, RecordInbox, text } from './support/record-inbox';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { raceSignalAndPoll } from './support/waits';
-
-const AMOUNT_RE = /^(0|[1-9]\d*)(\.\d+)?$/;
-const FINAL = ['success', 'fail'];
+import { orderKeys } from '../domain/merchant-order-no';
+import { AMOUNT_RE, LONG_ID_RE, isFinalOperationStatus } from '../api/rules';
 
 function inputIssues(input: WalletFundingInput): FieldIssue[] {
   const issues: FieldIssue[] = [];
@@ -47,11 +45,11 @@ function inputIssues(input: WalletFundingInput): FieldIssue[] {
   amount('expectedAmount', input.expectedAmount);
   amount('transfer.amount', input.transfer?.amount);
   amount('cardDeposit.amount', input.cardDeposit?.amount);
-  if (input.transfer && !/^\d{1,19}$/.test(input.transfer.payeeAccountId ?? ''))
+  if (input.transfer && !LONG_ID_RE.test(input.transfer.payeeAccountId ?? ''))
     issues.push({ path: 'transfer.payeeAccountId', message: 'must be an account id of digits' });
   if (input.cardDeposit && !input.cardDeposit.cardNo)
     issues.push({ path: 'cardDeposit.cardNo', message: 'is required' });
-  if (input.cardDeposit && !/^\d{1,19}$/.test(input.cardDeposit.cardTypeId ?? ''))
+  if (input.cardDeposit && !LONG_ID_RE.test(input.cardDeposit.cardTypeId ?? ''))
     issues.push({ path: 'cardDeposit.cardTypeId', message: 'must be a card type id of digits' });
   return issues;
 }
@@ -94,7 +92,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
         txHash: text(r, 'txHash') ?? null,
         txAmount: text(r, 'txAmount') ?? null,
       };
-      return matchesDeposit(tx, match) && FINAL.includes(text(r, 'status') ?? '');
+      return matchesDeposit(tx, match) && isFinalOperationStatus(text(r, 'status') ?? '');
     });
     if (!record) return undefined;
     const txHash = text(record, 'txHash');
@@ -160,7 +158,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
       );
     const wallet = await step(() => provider.getAccountBalance({ currency: deposit.receivedCurrency }));
     const transferId = `${info.workflowId}/transfer`;
-    const transferKey = deriveMerchantOrderNo(transferId, TRANSFER_STEP);
+    const transferKey = orderKeys.fundTransfer(transferId).transfer;
     attributes.addOrderNo(transferKey);
     const transferStart: StartAttributes = {
       flow: Flows.fundTransfer,
@@ -209,7 +207,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
       );
     }
     const depositId = `${info.workflowId}/deposit`;
-    const depositKey = deriveMerchantOrderNo(depositId, ORDER_STEPS.cardDeposit);
+    const depositKey = orderKeys.cardDeposit(depositId).deposit;
     const depositStart: StartAttributes = {
       flow: Flows.cardDeposit,
       orderNos: [depositKey],

@@ -11,8 +11,8 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { LosslessNumber, isLosslessNumber } from '../json';
+import { DECIMAL_RE } from '../rules';
 
-const DECIMAL_RE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 const LONG_RE = /^-?(0|[1-9]\d{0,18})$/;
 const EXPONENT_RE = /^-?\d+(\.\d+)?[eE][+-]?\d+$/;
 

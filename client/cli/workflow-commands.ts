@@ -18,7 +18,7 @@
  */
 import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { PIN_RE } from '../../api/rules';
-import { cardEntityWorkflowId, type CardDepositOutcome } from '../../domain/card-entity';
+import { type CardDepositOutcome } from '../../domain/card-entity';
 import type { CardOperationOutcome } from '../../domain/card-operations';
 import { activationInput, startActivation } from '../activation';
 import {
@@ -32,13 +32,15 @@ import {
   type CardRequestKind,
 } from '../card-entity';
 import { type CliContext, follow, printOutcome, readJsonFile, reportStart, UsageError } from './context';
-import { cardNoField, parseField, parseInput } from '../inputs';
+import { parseField, parseInput } from '../inputs';
+import { cardNoField } from '../../domain/fields';
 import { describeCardOutcome, describeCardSnapshot } from '../describe';
 import { merchantPublicKeyFromEnv } from '../sealing';
 import { SharedAccountRequestSchema, startSharedAccount } from '../shared-account';
 import { parseTransferRequest, startTransfer } from '../transfers';
 import { awaitDepositAddress, parseFundingRequest, startWalletFunding } from '../wallet-funding';
 import { readWorkflowStatus } from '../workflow-status';
+import { cardEntityWorkflowId } from '../../domain/workflow-ids';
 
 export const WORKFLOW_COMMANDS_USAGE = `  cardflow activate --file activation.json [--pin-stdin] [--watch]
   cardflow transfer --file transfer.json [--watch]

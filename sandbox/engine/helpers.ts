@@ -18,16 +18,17 @@ import { registerOrder, requireNewOrder } from './orders';
 import { creditWalletDeposit, withdrawWallet } from './wallet';
 import { decideWorkOrder } from './work-orders';
 import { operationWire } from './wire';
+import { DECIMAL_RE, LONG_ID_RE, OPERATION_FINAL_STATUSES } from '../../api/rules';
 
 /** Text of a string, number or LosslessNumber (helper bodies may come through lossless JSON). */
 const textish = z
   .union([z.string(), z.number(), z.bigint(), z.custom<{ value: string }>((v) => isLosslessNumber(v))])
   .transform((v) => (typeof v === 'object' ? v.value : String(v)));
-const amount = textish.refine((s) => /^-?(0|[1-9]\d*)(\.\d+)?$/.test(s), {
+const amount = textish.refine((s) => DECIMAL_RE.test(s), {
   message: 'must be a decimal amount such as "10.50"',
 });
 const positive = amount.refine((s) => cmp(s, '0') > 0, { message: 'must be greater than 0' });
-const id = textish.refine((s) => /^\d{1,19}$/.test(s), { message: 'must be an integer id' });
+const id = textish.refine((s) => LONG_ID_RE.test(s), { message: 'must be an integer id' });
 const str = z.string().min(1);
 
 function parse<T extends z.ZodType>(schema: T, body: Record<string, unknown>): z.output<T> {
@@ -61,7 +62,7 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
     /** { orderNo (or merchantOrderNo), outcome: success|fail, description? }: finishes a pending/stalled card operation. */
     decideOperation: (body) => {
       const b = parse(
-        z.object({ orderNo: str, outcome: z.enum(['success', 'fail']), description: z.string().optional() }),
+        z.object({ orderNo: str, outcome: z.enum(OPERATION_FINAL_STATUSES), description: z.string().optional() }),
         body,
       );
       return operationWire(decideOperation(ctx, b.orderNo, b.outcome, b.description));
@@ -69,7 +70,7 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
     /** { orderNo (or merchantOrderNo), outcome: success|fail, description? }. */
     decideWorkOrder: (body) => {
       const b = parse(
-        z.object({ orderNo: str, outcome: z.enum(['success', 'fail']), description: z.string().optional() }),
+        z.object({ orderNo: str, outcome: z.enum(OPERATION_FINAL_STATUSES), description: z.string().optional() }),
         body,
       );
       return decideWorkOrder(ctx, b.orderNo, b.outcome, b.description);
@@ -128,7 +129,7 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
             coinKey: z.string().optional(),
             sourceAddress: z.string().optional(),
             txHash: z.string().optional(),
-            outcome: z.enum(['success', 'fail']).optional(),
+            outcome: z.enum(OPERATION_FINAL_STATUSES).optional(),
           }),
           body,
         ),
@@ -142,7 +143,7 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
             amount: positive,
             toAddress: str,
             coinKey: z.string().optional(),
-            outcome: z.enum(['success', 'fail']).optional(),
+            outcome: z.enum(OPERATION_FINAL_STATUSES).optional(),
           }),
           body,
         ),

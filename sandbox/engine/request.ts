@@ -7,10 +7,10 @@
 import { isLosslessNumber } from '../../api/json';
 import { digits } from '../../api/schemas/primitives';
 import { paramError } from './context';
+import { DECIMAL_RE } from '../../api/rules';
 
 export type Req = Record<string, unknown>;
 
-const DECIMAL_RE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 const LONG_RE = /^-?\d{1,19}$/;
 
 function raw(req: Req, field: string): unknown {

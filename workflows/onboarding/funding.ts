@@ -3,8 +3,7 @@
  * shared_account `fundTransfer` child before card creation, and the on_chain `walletFunding`
  * child after it, whose deposit address and deposit status the onboarding's progress shows.
  */
-import { TRANSFER_STEP, type FundTransferResult } from '../../domain/fund-transfer';
-import { deriveMerchantOrderNo } from '../../domain/merchant-order-no';
+import { type FundTransferResult } from '../../domain/fund-transfer';
 import type { OnboardingProgress } from '../../domain/customer-onboarding';
 import type { OnChainFunding } from '../../domain/onboarding-funding';
 import type { ProviderEvent } from '../../domain/provider-event';
@@ -13,6 +12,7 @@ import { matchesDeposit, type DepositMatch, type WalletFundingResult } from '../
 import { Flows, WorkflowTypes } from '../../domain/workflow-types';
 import { runChild } from '../support/children';
 import { numeric, text } from '../support/record-inbox';
+import { orderKeys } from '../../domain/merchant-order-no';
 
 export interface SharedAccountTransfer {
   workflowId: string;
@@ -32,7 +32,7 @@ export function transferToSharedAccount(t: SharedAccountTransfer): Promise<FundT
     {
       customerRef: t.customerRef,
       flow: Flows.fundTransfer,
-      orderNos: [deriveMerchantOrderNo(t.workflowId, TRANSFER_STEP)],
+      orderNos: [orderKeys.fundTransfer(t.workflowId).transfer],
     },
     {
       type: 'TRANSFER',

@@ -6,17 +6,17 @@
  */
 import { condition, setHandler } from '@temporalio/workflow';
 import { FailureTypes } from '../../domain/failure-types';
-import { deriveMerchantOrderNo } from '../../domain/merchant-order-no';
 import {
   activateCardUpdate,
   OnboardingActivationRequestSchema,
   type OnboardingActivationRequest,
 } from '../../domain/onboarding-physical';
-import { ACTIVATION_STEPS, type PhysicalCardActivationResult } from '../../domain/physical-card-activation';
+import { type PhysicalCardActivationResult } from '../../domain/physical-card-activation';
 import type { WaitOverrides } from '../../domain/wait-profile';
 import { Flows, WorkflowTypes } from '../../domain/workflow-types';
 import { failIssues, failWith } from '../support/failures';
 import { runChild } from '../support/children';
+import { orderKeys } from '../../domain/merchant-order-no';
 
 /**
  * Takes the activation request through the `activateCard` Update. The validator refuses (and the
@@ -91,7 +91,6 @@ export function runActivation({
   customerRef,
   wait,
 }: ActivationChild): Promise<PhysicalCardActivationResult> {
-  const step = request.route === 'activation_code' ? ACTIVATION_STEPS.activate : ACTIVATION_STEPS.workOrder;
   const route =
     request.route === 'activation_code'
       ? {
@@ -103,7 +102,13 @@ export function runActivation({
   return runChild<PhysicalCardActivationResult>(
     WorkflowTypes.physicalCardActivation,
     workflowId,
-    { customerRef, flow: Flows.cardActivation, orderNos: [deriveMerchantOrderNo(workflowId, step)] },
+    {
+      customerRef,
+      flow: Flows.cardActivation,
+      orderNos: [
+        orderKeys.physicalCardActivation(workflowId)[request.route === 'activation_code' ? 'activate' : 'workOrder'],
+      ],
+    },
     { cardNo, ...route, customerRef, ...(wait ? { wait } : {}) },
   );
 }

@@ -7,9 +7,7 @@
 import type { ProviderEvent } from '../../domain/provider-event';
 import { recordIdOf, recordStateKey } from '../../domain/event-identity';
 import type { CardholderReview, CardOperation } from '../../activities/types';
-
-const OPERATION_FINAL = ['success', 'fail'];
-const REVIEW_FINAL = ['pass_audit', 'reject'];
+import { isFinalOperationStatus, isFinalReviewStatus } from '../../api/rules';
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -54,7 +52,7 @@ export class EventInbox {
   /** The operation of `merchantOrderNo` in a final status, if an event brought one. */
   finalOperation(merchantOrderNo: string): CardOperation | undefined {
     const entry = this.operations[merchantOrderNo];
-    return entry && OPERATION_FINAL.includes(entry.value.status) ? entry.value : undefined;
+    return entry && isFinalOperationStatus(entry.value.status) ? entry.value : undefined;
   }
 
   /**
@@ -62,14 +60,14 @@ export class EventInbox {
    * stale intermediate event delivered after it (reordering) does not hide it.
    */
   finalReviewSince(holderId: string, since: number): CardholderReview | undefined {
-    return (this.holders[holderId] ?? []).find((e) => e.seq > since && REVIEW_FINAL.includes(e.value.status))?.value;
+    return (this.holders[holderId] ?? []).find((e) => e.seq > since && isFinalReviewStatus(e.value.status))?.value;
   }
 
   private addOperation(record: Record<string, unknown>, status: string): boolean {
     const merchantOrderNo = str(record.merchantOrderNo);
     if (!merchantOrderNo) return false;
     const current = this.operations[merchantOrderNo];
-    if (current && OPERATION_FINAL.includes(current.value.status)) return false;
+    if (current && isFinalOperationStatus(current.value.status)) return false;
     const description = str(record.description) ?? str(record.remark);
     const cardNo = str(record.cardNo);
     const receivedAmount = str(record.receivedAmount);

@@ -13,8 +13,7 @@ import type { CardholderReview, CardOperation } from '../../activities/types';
 import type { WaitProfile } from '../../domain/wait-profile';
 import type { EventInbox } from './inbox';
 import { longPollCalls, pollSettings } from './profiles';
-
-const OPERATION_FINAL: readonly string[] = ['success', 'fail'];
+import { isFinalOperationStatus } from '../../api/rules';
 
 /** Races `poll()` against `fromSignal()` becoming defined; cancels the loser. */
 export async function raceSignalAndPoll<T>(fromSignal: () => T | undefined, poll: () => Promise<T>): Promise<T> {
@@ -38,7 +37,7 @@ export async function waitForCardOperation(
 ): Promise<CardOperation> {
   const key = initial.merchantOrderNo;
   inbox.markSeen('card_transaction', key, initial.status);
-  if (OPERATION_FINAL.includes(initial.status)) return initial;
+  if (isFinalOperationStatus(initial.status)) return initial;
   const fromSignal = () => inbox.finalOperation(key);
   if (await condition(() => fromSignal() !== undefined, profile.firstPollMs))
     return merge(initial, fromSignal() as CardOperation);

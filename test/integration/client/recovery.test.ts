@@ -81,7 +81,7 @@ describe('provider outage longer than a step, then resume', () => {
 
       h.sandbox.setFaults({ reset: true }); // the provider is back
       resumed = await retryOnboarding(h.client, ref);
-      return (await resumed.handle.result());
+      return await resumed.handle.result();
     });
     expect(resumed).toMatchObject({
       started: true,
@@ -118,7 +118,7 @@ describe('provider outage longer than a step, then resume', () => {
       expect((await failureOf(ref)).failure).toMatchObject({ type: 'ProviderServerError', retryable: true });
       h.sandbox.setFaults({ reset: true });
       const resumed = await retryOnboarding(h.client, ref);
-      return (await resumed.handle.result());
+      return await resumed.handle.result();
     });
     const transfers = commits('transferFunds', after);
     expect(transfers).toHaveLength(1);

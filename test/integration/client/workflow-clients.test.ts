@@ -25,7 +25,7 @@ import {
 import { awaitCardOperation, getCardOperationStatus, startCardOperation } from '../../../client/card-operations';
 import { runCli } from '../../../client/cli/main';
 import { awaitSharedAccount, startSharedAccount } from '../../../client/shared-account';
-import { awaitTransfer, getTransferStatus, startTransfer, transferWorkflowId } from '../../../client/transfers';
+import { awaitTransfer, getTransferStatus, startTransfer } from '../../../client/transfers';
 import {
   awaitDepositAddress,
   awaitFunding,
@@ -33,8 +33,6 @@ import {
   startWalletFunding,
 } from '../../../client/wallet-funding';
 import { testTemporalServer } from '../support/temporal-env';
-import { ACTIVATION_STEPS, activationWorkflowId } from '../../../domain/physical-card-activation';
-import { deriveMerchantOrderNo } from '../../../domain';
 import { temporal } from '@temporalio/proto';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
 import {
@@ -48,6 +46,8 @@ import {
   walletAccount,
   type CardHarness,
 } from '../support/card-harness';
+import { orderKeys } from '../../../domain/merchant-order-no';
+import { transferWorkflowId, activationWorkflowId } from '../../../domain/workflow-ids';
 
 jest.setTimeout(180_000);
 
@@ -402,7 +402,7 @@ it('CLI: activate --watch by work order shows each stage and exits 1 with the pr
         (text) => text.includes('awaiting_work_order'),
         'the awaiting_work_order line',
       );
-      const merchantOrderNo = deriveMerchantOrderNo(activationWorkflowId(cardNo), ACTIVATION_STEPS.workOrder);
+      const merchantOrderNo = orderKeys.physicalCardActivation(activationWorkflowId(cardNo)).workOrder;
       await h.helper('decideWorkOrder', {
         orderNo: merchantOrderNo,
         outcome: 'fail',

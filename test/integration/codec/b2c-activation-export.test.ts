@@ -21,7 +21,7 @@ import { parseKeyList } from '../../../codec/keys';
 import { AesGcmPayloadCodec } from '../../../codec/payload-codec';
 import type { B2cCardholder } from '../../../domain/cardholder-data';
 import type { OnboardingResult } from '../../../domain/customer-onboarding';
-import { activationWorkflowId, type PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
+import { type PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
@@ -34,6 +34,7 @@ import { b2cHolder } from '../../fixtures/holders';
 import { eventually, physicalCard } from '../support/card-harness';
 import { FAST_WAIT } from '../support/harness';
 import { decodedHistoryText, exportHistoryBytes, foundIn, holdsCvv } from './history-scan';
+import { activationWorkflowId } from '../../../domain/workflow-ids';
 
 const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);
 const dataConverter = createDataConverter(keyring);

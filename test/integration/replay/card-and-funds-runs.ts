@@ -11,15 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import {
-  cardEntityWorkflowId,
-  cardSnapshotQuery,
-  depositUpdate,
-  freezeUpdate,
-  unfreezeUpdate,
-} from '../../../domain/card-entity';
-import { activationWorkflowId } from '../../../domain/physical-card-activation';
-import { sharedAccountWorkflowId } from '../../../domain/shared-account';
+import { cardSnapshotQuery, depositUpdate, freezeUpdate, unfreezeUpdate } from '../../../domain/card-entity';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import {
   BUDGET_TYPE,
@@ -33,6 +25,7 @@ import {
   walletAccount,
   type CardHarness,
 } from '../../integration/support/card-harness';
+import { cardEntityWorkflowId, activationWorkflowId, sharedAccountWorkflowId } from '../../../domain/workflow-ids';
 
 /** Saves one workflow's history under `name` (test/fixtures/histories/<name>.json). */
 export type SaveHistory = (name: string, handle: WorkflowHandle) => Promise<void>;

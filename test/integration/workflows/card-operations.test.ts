@@ -8,7 +8,6 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { CardOperationOutcome } from '../../../domain/card-operations';
 import {
-  cardEntityWorkflowId,
   cardSnapshotQuery,
   depositUpdate,
   freezeUpdate,
@@ -28,6 +27,7 @@ import {
   virtualCard,
   type CardHarness,
 } from '../support/card-harness';
+import { cardEntityWorkflowId } from '../../../domain/workflow-ids';
 
 let h: CardHarness;
 beforeAll(async () => {

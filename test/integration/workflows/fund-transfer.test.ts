@@ -7,8 +7,8 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { add, cmp, sub } from '../../../api/money';
 import type { FundTransferResult } from '../../../domain/fund-transfer';
 import type { SharedAccountResult } from '../../../domain/shared-account';
-import { sharedAccountWorkflowId } from '../../../domain/shared-account';
 import { account, FAST_WAIT, startCardHarness, walletAccount, type CardHarness } from '../support/card-harness';
+import { sharedAccountWorkflowId } from '../../../domain/workflow-ids';
 
 let h: CardHarness;
 let margin: string;

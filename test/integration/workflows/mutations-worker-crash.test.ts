@@ -26,7 +26,7 @@ import { operations } from '../../../api/operations';
 import { add, cmp, sub } from '../../../api/money';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
-import { cardEntityWorkflowId, cardSnapshotQuery, freezeUpdate } from '../../../domain/card-entity';
+import { cardSnapshotQuery, freezeUpdate } from '../../../domain/card-entity';
 import {
   cardholderStatusQuery,
   correctCardholderUpdate,
@@ -37,7 +37,6 @@ import type { CardIssuanceResult } from '../../../domain/card-issuance';
 import type { CardOperationOutcome } from '../../../domain/card-operations';
 import type { FundTransferResult } from '../../../domain/fund-transfer';
 import type { PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
-import { activationWorkflowId } from '../../../domain/physical-card-activation';
 import type { SharedAccountResult } from '../../../domain/shared-account';
 import type { WalletFundingResult } from '../../../domain/wallet-funding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
@@ -64,6 +63,7 @@ import {
   walletAccount,
   type CardHarness,
 } from '../support/card-harness';
+import { cardEntityWorkflowId, activationWorkflowId } from '../../../domain/workflow-ids';
 
 // Two worker start-ups (each bundles the workflows) and one 60 s activity timeout, on a shared machine.
 jest.setTimeout(300_000);

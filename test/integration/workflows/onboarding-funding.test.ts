@@ -8,8 +8,6 @@
 import { add, cmp, sub } from '../../../api/money';
 import { getPaymentInstructions } from '../../../client/onboarding';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
-import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
-import { TRANSFER_STEP } from '../../../domain/fund-transfer';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import {
@@ -23,6 +21,7 @@ import {
   type CardHarness,
 } from '../support/card-harness';
 import { customerRef, startOnboardingWorkflow, workflowBundle } from '../support/harness';
+import { orderKeys } from '../../../domain/merchant-order-no';
 
 jest.setTimeout(180_000);
 
@@ -63,7 +62,7 @@ describe('shared_account funding', () => {
     });
     // Budget bin: card fee 1, deposit fee 1% -> 1 + 100 + 1.00 = 102.00 moved, all of it spent.
     const transferId = childWorkflowId(onboardingWorkflowId(ref), 'transfer');
-    expect(result.topUpMerchantOrderNo).toBe(deriveMerchantOrderNo(transferId, TRANSFER_STEP));
+    expect(result.topUpMerchantOrderNo).toBe(orderKeys.fundTransfer(transferId).transfer);
     expect(result.deposit).toMatchObject({ amount: '100', fee: '1.00' });
     expect(progress.stages.map((s) => s.stage)).toEqual([
       'validating',

@@ -6,15 +6,12 @@
  */
 import { WorkflowFailedError } from '@temporalio/client';
 import { cmp } from '../../../api/money';
-import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
-import {
-  ACTIVATION_STEPS,
-  activationWorkflowId,
-  type PhysicalCardActivationResult,
-} from '../../../domain/physical-card-activation';
+import { type PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
 import { temporal } from '@temporalio/proto';
 import { eventually, FAST_WAIT, physicalCard, startCardHarness, type CardHarness } from '../support/card-harness';
+import { orderKeys } from '../../../domain/merchant-order-no';
+import { activationWorkflowId } from '../../../domain/workflow-ids';
 
 let h: CardHarness;
 beforeAll(async () => {
@@ -59,7 +56,7 @@ it('route activation_code: waits for the code, activates with the sealed PIN, ca
     cardNo,
     route: 'activation_code',
     cardStatus: 'Normal',
-    merchantOrderNo: deriveMerchantOrderNo(workflowId, ACTIVATION_STEPS.activate),
+    merchantOrderNo: orderKeys.physicalCardActivation(workflowId).activate,
   });
   const card = await h.provider.getCardInfo({ cardNo });
   expect(card.status).toBe('Normal');
@@ -142,7 +139,7 @@ it('route work_order: uploads referenced files, submits CARD_ACTIVE with the car
   expect(orders.records[0]).toMatchObject({
     tradeType: 'CARD_ACTIVE',
     tradeStatus: 'success',
-    merchantOrderNo: deriveMerchantOrderNo(workflowId, ACTIVATION_STEPS.workOrder),
+    merchantOrderNo: orderKeys.physicalCardActivation(workflowId).workOrder,
   });
   expect((await h.provider.getCardInfo({ cardNo })).status).toBe('Normal');
 });
@@ -150,7 +147,7 @@ it('route work_order: uploads referenced files, submits CARD_ACTIVE with the car
 it('route work_order: a failed work order ends the workflow with the provider description; the card stays un_activated', async () => {
   const { cardNo } = await physicalCard(h.provider);
   const workflowId = activationWorkflowId(cardNo);
-  const merchantOrderNo = deriveMerchantOrderNo(workflowId, ACTIVATION_STEPS.workOrder);
+  const merchantOrderNo = orderKeys.physicalCardActivation(workflowId).workOrder;
   const saved = h.sandbox.delays.workOrderMs;
   h.sandbox.delays.workOrderMs = 10 * 60_000; // hold the work order until decided below
   try {

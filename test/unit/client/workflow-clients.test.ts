@@ -10,11 +10,12 @@ import { cardRequest, depositToCard, freezeCard } from '../../../client/card-ent
 import { cardOperationInput, startCardOperation } from '../../../client/card-operations';
 import { describeCardSnapshot, describeTransferResult } from '../../../client/describe';
 import { startSharedAccount } from '../../../client/shared-account';
-import { startTransfer, transferWorkflowId } from '../../../client/transfers';
+import { startTransfer } from '../../../client/transfers';
 import { InvalidInputError } from '../../../client/validation';
-import { fundingWorkflowId, startWalletFunding } from '../../../client/wallet-funding';
+import { startWalletFunding } from '../../../client/wallet-funding';
 import { STATUS_VIEWS } from '../../../client/workflow-status';
 import { WorkflowTypes } from '../../../domain';
+import { transferWorkflowId, fundingWorkflowId } from '../../../domain/workflow-ids';
 
 const merchant = generateRsaKeyPair(1024);
 /** A client any use of which fails the test: validation must refuse first. */

@@ -1,45 +1,55 @@
 import fc from 'fast-check';
 import { CARD_MERCHANT_ORDER_NO, MERCHANT_ORDER_NO } from '../../../api/rules';
-import { deriveMerchantOrderNo, ORDER_STEPS } from '../../../domain/merchant-order-no';
+import { deriveMerchantOrderNo, ORDER_STEPS, orderKeys } from '../../../domain/merchant-order-no';
 
 describe('deriveMerchantOrderNo', () => {
   it('is deterministic for the same workflow id and step', () => {
-    expect(deriveMerchantOrderNo('onboarding-c1/card', ORDER_STEPS.cardCreate)).toBe(
-      deriveMerchantOrderNo('onboarding-c1/card', ORDER_STEPS.cardCreate),
+    expect(orderKeys.cardIssuance('onboarding-c1/card').create).toBe(
+      orderKeys.cardIssuance('onboarding-c1/card').create,
     );
   });
 
   it('differs by step and by workflow id, including split-point ambiguity', () => {
-    const a = deriveMerchantOrderNo('onboarding-c1/card', ORDER_STEPS.cardCreate);
-    expect(deriveMerchantOrderNo('onboarding-c1/card', ORDER_STEPS.cardDeposit)).not.toBe(a);
-    expect(deriveMerchantOrderNo('onboarding-c2/card', ORDER_STEPS.cardCreate)).not.toBe(a);
+    const a = orderKeys.cardIssuance('onboarding-c1/card').create;
+    expect(orderKeys.cardDeposit('onboarding-c1/card').deposit).not.toBe(a);
+    expect(orderKeys.cardIssuance('onboarding-c2/card').create).not.toBe(a);
     expect(deriveMerchantOrderNo('ab', 'c')).not.toBe(deriveMerchantOrderNo('a', 'bc'));
   });
 
-  it('is alphanumeric and fits every bound: 20–40, 15–65 and the older deposit bound of 35', () => {
+  it('is alphanumeric and of one length that fits every bound: 20–40, 15–65 and the older deposit bound of 35', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), (id, step) => {
-        for (const lengths of [MERCHANT_ORDER_NO, CARD_MERCHANT_ORDER_NO]) {
-          const no = deriveMerchantOrderNo(id, step, lengths);
-          expect(no).toMatch(/^[A-Za-z0-9]+$/);
-          expect(no.length).toBeGreaterThanOrEqual(Math.max(lengths.min, MERCHANT_ORDER_NO.min));
-          expect(no.length).toBeLessThanOrEqual(35);
+        const no = deriveMerchantOrderNo(id, step);
+        expect(no).toMatch(/^CF[0-9a-f]+$/);
+        for (const lengths of [MERCHANT_ORDER_NO, CARD_MERCHANT_ORDER_NO, { min: 20, max: 35 }]) {
+          expect(no.length).toBeGreaterThanOrEqual(lengths.min);
+          expect(no.length).toBeLessThanOrEqual(lengths.max);
         }
       }),
     );
   });
 
-  it('honours forced bounds and refuses impossible ones', () => {
-    expect(deriveMerchantOrderNo('w', 's', { min: 20, max: 24 })).toHaveLength(24);
-    expect(deriveMerchantOrderNo('w', 's', { min: 50, max: 65 })).toHaveLength(50);
-    expect(() => deriveMerchantOrderNo('w', 's', { min: 5, max: 10 })).toThrow(RangeError);
+  it('refuses an empty workflow id or step', () => {
     expect(() => deriveMerchantOrderNo('', 's')).toThrow(TypeError);
+    expect(() => deriveMerchantOrderNo('w', '')).toThrow(TypeError);
+  });
+
+  it('gives every step of every workflow its own key (a merchantOrderNo is unique across operation types)', () => {
+    const id = 'onboarding-c1/x';
+    const keys = [
+      ...Object.values(orderKeys.cardholderOnboarding(id)),
+      ...Object.values(orderKeys.cardIssuance(id)),
+      ...Object.values(orderKeys.cardDeposit(id)),
+      ...Object.values(orderKeys.fundTransfer(id)),
+      ...Object.values(orderKeys.physicalCardActivation(id)),
+      ...(['freeze', 'unfreeze', 'updatePin'] as const).map((kind) => orderKeys.cardOperation(id, kind).operation),
+    ];
+    expect(new Set(keys).size).toBe(Object.keys(ORDER_STEPS).length);
   });
 
   it('has no collisions over many distinct inputs', () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 20000; i++)
-      seen.add(deriveMerchantOrderNo(`onboarding-customer-${i}/card`, ORDER_STEPS.cardCreate));
+    for (let i = 0; i < 20000; i++) seen.add(orderKeys.cardIssuance(`onboarding-customer-${i}/card`).create);
     expect(seen.size).toBe(20000);
   });
 });

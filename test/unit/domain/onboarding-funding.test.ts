@@ -31,7 +31,7 @@ describe('OnboardingFundingSchema', () => {
       'payerAccountId: must differ from accountId (the MARGIN account paid)',
     ]);
     expect(issuesOf({ source: 'on_chain', coinKey: 'USDT_TRC20', expectedAmount: 120 })).toEqual([
-      'expectedAmount: must be a decimal string such as "10.50"',
+      'expectedAmount: must be a decimal string such as "10.50" (not a number)',
     ]);
     expect(issuesOf({ source: 'on_chain', coinKey: 'USDT_TRC20' })).toEqual([
       expect.stringMatching(/^expectedAmount: is required unless txHash is given/),
