@@ -112,9 +112,8 @@ export interface RsaKeyPair {
   publicKeyBase64Der: string;
 }
 
-/** Generates an RSA key pair (default 1024 bits, the provider's size) for the sandbox and tests. */
-export function generateRsaKeyPair(bits = 1024): RsaKeyPair {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: bits, publicExponent: 0x10001 });
+/** A key pair in every form, from its two keys. */
+export function rsaKeyPairOf(privateKey: KeyObject, publicKey: KeyObject): RsaKeyPair {
   return {
     privateKey,
     publicKey,
@@ -123,6 +122,12 @@ export function generateRsaKeyPair(bits = 1024): RsaKeyPair {
     privateKeyBase64Der: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
     publicKeyBase64Der: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
   };
+}
+
+/** Generates an RSA key pair (default 1024 bits, the provider's size) for the sandbox and tests. */
+export function generateRsaKeyPair(bits = 1024): RsaKeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: bits, publicExponent: 0x10001 });
+  return rsaKeyPairOf(privateKey, publicKey);
 }
 
 /** Modulus size in bytes (k): the RSA block size for signatures and sensitive-data blocks. */

@@ -44,6 +44,7 @@ import { COUNTING_RULE, collectHistories, countActions, metricDelta, parseAction
 import * as baselineActivities from './baseline.activities';
 import { mib, percentile } from './stats';
 import { freePort } from '../scripts/lib/free-port';
+import { CARD_TYPE_IDS } from '../sandbox/data/card-types';
 
 const num = (name: string, fallback: number) => {
   const raw = process.env[name];
@@ -57,7 +58,7 @@ const TIME_SCALE = num('BENCH_TIME_SCALE', 120);
 const PHASE_TIMEOUT_MS = num('BENCH_PHASE_TIMEOUT_S', 300) * 1000;
 const PARKED_CACHE = num('BENCH_PARKED_CACHE', 500);
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d').split(',').map((p) => p.trim()));
-const CARD_TYPE_B2B_WITH_DEPOSIT = '1852379830190366720';
+const CARD_TYPE_B2B_WITH_DEPOSIT = CARD_TYPE_IDS.b2bVirtual;
 
 const say = (line: string) => console.log(line);
 

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type RsaKeyPair, generateRsaKeyPair, privateKeyFrom, publicKeyFrom } from '../api/keys';
+import { type RsaKeyPair, generateRsaKeyPair, privateKeyFrom, publicKeyFrom, rsaKeyPairOf } from '../api/keys';
 
 /** Modulus size of generated keys; the real provider's size (see the file comment). */
 export const SANDBOX_KEY_BITS = 1024;
@@ -50,15 +50,7 @@ export function generateSandboxKeys(): SandboxKeys {
 
 function pairFromPem(privatePem: string, what: string): RsaKeyPair {
   const privateKey = privateKeyFrom(privatePem, `${what} private key`);
-  const publicKey = publicKeyFrom(privateKey, `${what} public key`);
-  return {
-    privateKey,
-    publicKey,
-    privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string,
-    publicKeyPem: publicKey.export({ format: 'pem', type: 'spki' }) as string,
-    privateKeyBase64Der: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
-    publicKeyBase64Der: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
-  };
+  return rsaKeyPairOf(privateKey, publicKeyFrom(privateKey, `${what} public key`));
 }
 
 const SECRET_FILES = [KEY_FILES.merchantPrivate, KEY_FILES.platformPrivate, KEY_FILES.apiKey] as const;

@@ -154,10 +154,28 @@ const base = {
   crossBorderFeeRate: '1',
 } as const;
 
+/** The ids of the catalog's bins, by what each is for (tests and examples name them here, once). */
+export const CARD_TYPE_IDS = {
+  /** Virtual Visa, B2B cardholder required, initial deposit 10..10000 at creation at 1.5%, card fee 5. */
+  b2bVirtual: '1852379830190366720',
+  /** Virtual MasterCard subscription: no cardholder, no initial deposit; deposits 5..10000 at 2% + 0.5, card fee 2. */
+  subscription: '1852379830190366721',
+  /** Virtual Visa shared budget (BUDGET_CARD): no cardholder, no initial deposit, card fee 1. */
+  budget: '1852379830190366722',
+  /** Physical MasterCard, B2C cardholder, initial deposit 50..5000 at 1.2% + 1, card fee 30. */
+  physicalB2C: '1852379830190366723',
+  /** Virtual Visa gift card, no cardholder, deposit 25..500 at 3%. */
+  gift: '1852379830190366724',
+  /** Virtual Visa, B2C cardholder, no initial deposit, card fee 10. */
+  b2cVirtual: '1852379830190366725',
+  /** An offline Discover bin. */
+  offline: '1852379830190366726',
+} as const;
+
 export const CARD_TYPES: readonly CardTypeDef[] = [
   {
     ...base,
-    cardTypeId: '1852379830190366720',
+    cardTypeId: CARD_TYPE_IDS.b2bVirtual,
     organization: 'Visa',
     country: 'US',
     mode: 'PREPAID_CARD',
@@ -187,7 +205,7 @@ export const CARD_TYPES: readonly CardTypeDef[] = [
   },
   {
     ...base,
-    cardTypeId: '1852379830190366721',
+    cardTypeId: CARD_TYPE_IDS.subscription,
     organization: 'MasterCard',
     country: 'HK',
     mode: 'PREPAID_CARD',
@@ -212,7 +230,7 @@ export const CARD_TYPES: readonly CardTypeDef[] = [
   },
   {
     ...base,
-    cardTypeId: '1852379830190366722',
+    cardTypeId: CARD_TYPE_IDS.budget,
     organization: 'Visa',
     country: 'SG',
     mode: 'BUDGET_CARD',
@@ -243,7 +261,7 @@ export const CARD_TYPES: readonly CardTypeDef[] = [
   },
   {
     ...base,
-    cardTypeId: '1852379830190366723',
+    cardTypeId: CARD_TYPE_IDS.physicalB2C,
     organization: 'MasterCard',
     country: 'GB',
     mode: 'PREPAID_CARD',
@@ -278,7 +296,7 @@ export const CARD_TYPES: readonly CardTypeDef[] = [
   },
   {
     ...base,
-    cardTypeId: '1852379830190366724',
+    cardTypeId: CARD_TYPE_IDS.gift,
     organization: 'Visa',
     country: 'US',
     mode: 'PREPAID_CARD',
@@ -303,7 +321,7 @@ export const CARD_TYPES: readonly CardTypeDef[] = [
   },
   {
     ...base,
-    cardTypeId: '1852379830190366725',
+    cardTypeId: CARD_TYPE_IDS.b2cVirtual,
     organization: 'Visa',
     country: 'HK',
     mode: 'PREPAID_CARD',
@@ -333,7 +351,7 @@ export const CARD_TYPES: readonly CardTypeDef[] = [
   },
   {
     ...base,
-    cardTypeId: '1852379830190366726',
+    cardTypeId: CARD_TYPE_IDS.offline,
     organization: 'Discover',
     country: 'US',
     mode: 'PREPAID_CARD',

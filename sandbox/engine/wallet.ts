@@ -150,6 +150,74 @@ export interface ChainDeposit {
   outcome?: 'success' | 'fail' | undefined;
 }
 
+/** The platform's fee of an on-chain amount: feeRate percent (1 = 1%), rounded up to the cent; the fixed fee is apart. */
+function chainFee(coin: CoinDef, amount: string): string {
+  return money(amount).times(coin.feeRate).dividedBy(100).toDecimalPlaces(2, Money.ROUND_UP).toFixed();
+}
+
+type ChainFields = Pick<
+  WalletTransaction,
+  | 'orderNo'
+  | 'type'
+  | 'sourceAddress'
+  | 'destinationAddress'
+  | 'txHash'
+  | 'txAmount'
+  | 'fee'
+  | 'receivedAmount'
+  | 'receivedCurrency'
+>;
+
+/**
+ * A wallet v2 transaction on its way through the chain: wait_process, then processing in the next
+ * block, then final after the coin's confirmations, when `settle` decides success or fail and books
+ * it. Every change is emitted as a wallet_transaction_v2 event (and told to `onChange`).
+ */
+function runChainTransaction(
+  ctx: Ctx,
+  coin: CoinDef,
+  fields: ChainFields,
+  settle: (tx: WalletTransaction) => void,
+  onChange?: (tx: WalletTransaction) => void,
+): WalletTransaction {
+  const now = ctx.now();
+  const tx: WalletTransaction = {
+    ...fields,
+    coinKey: coin.coinKey,
+    block: null,
+    transactionTime: null,
+    confirmTime: null,
+    coinName: coin.coinName,
+    feeRate: coin.feeRate,
+    fixedFee: coin.fixedFee,
+    status: 'wait_process',
+    message: null,
+    createTime: now,
+    updateTime: now,
+  };
+  ctx.state.walletTransactions.push(tx);
+  const emit = () => {
+    tx.updateTime = ctx.now();
+    ctx.emit('wallet_transaction_v2', walletTxWire(tx));
+    onChange?.(tx);
+  };
+  emit();
+  const step = ctx.deps.delays.blockConfirmationMs;
+  ctx.later(step, () => {
+    tx.status = 'processing';
+    tx.txHash ??= ctx.ids.chars(64, HEX);
+    tx.block = 60_000_000 + ctx.ids.int(0, 9_999_999);
+    tx.transactionTime = ctx.now();
+    emit();
+    ctx.later(step * coin.confirmations, () => {
+      tx.confirmTime = ctx.now();
+      settle(tx);
+      emit();
+    });
+  });
+  return tx;
+}
+
 /** creditWalletDeposit helper: an on-chain deposit arrives at one of the merchant's addresses. */
 export function creditWalletDeposit(ctx: Ctx, d: ChainDeposit): unknown {
   let target: WalletAddress | undefined;
@@ -162,44 +230,50 @@ export function creditWalletDeposit(ctx: Ctx, d: ChainDeposit): unknown {
   const coin = getCoin(ctx, target.coinKey);
   if (!coin.enableDeposit) throw stateError('coinKey', `deposits of ${coin.coinKey} are disabled`);
   if (cmp(d.amount, '0') <= 0) throw paramError('amount', 'must be greater than 0');
-  const fee = money(d.amount).times(coin.feeRate).dividedBy(100).toDecimalPlaces(2, Money.ROUND_UP).toFixed();
+  const fee = chainFee(coin, d.amount);
   const received = sub(sub(d.amount, fee), coin.fixedFee);
   const tooSmall = cmp(received, '0') <= 0;
-  const now = ctx.now();
-  const tx: WalletTransaction = {
-    orderNo: ctx.ids.orderNo(),
-    coinKey: coin.coinKey,
-    block: null,
-    sourceAddress:
-      d.sourceAddress ?? (coin.chain === 'TRC20' ? `T${ctx.ids.chars(33, BASE58)}` : `0x${ctx.ids.chars(40, HEX)}`),
-    destinationAddress: target.address,
-    txHash: d.txHash ?? ctx.ids.chars(64, HEX),
-    txAmount: d.amount,
-    transactionTime: null,
-    confirmTime: null,
-    coinName: coin.coinName,
-    feeRate: coin.feeRate,
-    fee,
-    fixedFee: coin.fixedFee,
-    receivedAmount: tooSmall ? '0' : received,
-    receivedCurrency: walletAccount(ctx).currency,
-    type: 'DEPOSIT',
-    status: 'wait_process',
-    message: null,
-    createTime: now,
-    updateTime: now,
-  };
-  ctx.state.walletTransactions.push(tx);
   const order = ctx.state.depositOrders.find(
     (o) =>
       o.toAddress === target.address &&
       cmp(o.actualDepositAmount, d.amount) === 0 &&
       o.record.status === 'wait_process',
   );
-  const emit = () => {
-    tx.updateTime = ctx.now();
-    ctx.emit('wallet_transaction_v2', walletTxWire(tx));
-    if (order) {
+  const tx = runChainTransaction(
+    ctx,
+    coin,
+    {
+      orderNo: ctx.ids.orderNo(),
+      type: 'DEPOSIT',
+      sourceAddress:
+        d.sourceAddress ?? (coin.chain === 'TRC20' ? `T${ctx.ids.chars(33, BASE58)}` : `0x${ctx.ids.chars(40, HEX)}`),
+      destinationAddress: target.address,
+      txHash: d.txHash ?? ctx.ids.chars(64, HEX),
+      txAmount: d.amount,
+      fee,
+      receivedAmount: tooSmall ? '0' : received,
+      receivedCurrency: walletAccount(ctx).currency,
+    },
+    (tx) => {
+      if (d.outcome === 'fail' || tooSmall) {
+        tx.status = 'fail';
+        tx.message = tooSmall ? 'Amount does not cover the deposit fees' : 'Deposit rejected by risk control';
+        return;
+      }
+      tx.status = 'success';
+      tx.message = 'Success';
+      credit(ctx, walletAccount(ctx), {
+        amount: received,
+        bizType: 'chain_deposit',
+        orderNo: tx.orderNo,
+        remark: `${coin.coinKey} ${tx.txHash}`,
+      });
+      collectFee(ctx, add(fee, coin.fixedFee));
+      externalFlow(ctx, d.amount);
+    },
+    // The deprecated deposit order this deposit pays follows its transaction.
+    (tx) => {
+      if (!order) return;
       const r = order.record;
       r.status = tx.status;
       r.txAmount = tx.txAmount;
@@ -211,35 +285,8 @@ export function creditWalletDeposit(ctx: Ctx, d: ChainDeposit): unknown {
       r.receivedAmount = tx.status === 'success' ? received : null;
       r.remark = tx.message;
       r.updateTime = tx.updateTime;
-    }
-  };
-  emit();
-  const step = ctx.deps.delays.blockConfirmationMs;
-  ctx.later(step, () => {
-    tx.status = 'processing';
-    tx.block = 60_000_000 + ctx.ids.int(0, 9_999_999);
-    tx.transactionTime = ctx.now();
-    emit();
-    ctx.later(step * coin.confirmations, () => {
-      tx.confirmTime = ctx.now();
-      if (d.outcome === 'fail' || tooSmall) {
-        tx.status = 'fail';
-        tx.message = tooSmall ? 'Amount does not cover the deposit fees' : 'Deposit rejected by risk control';
-      } else {
-        tx.status = 'success';
-        tx.message = 'Success';
-        credit(ctx, walletAccount(ctx), {
-          amount: received,
-          bizType: 'chain_deposit',
-          orderNo: tx.orderNo,
-          remark: `${coin.coinKey} ${tx.txHash}`,
-        });
-        collectFee(ctx, add(fee, coin.fixedFee));
-        externalFlow(ctx, d.amount);
-      }
-      emit();
-    });
-  });
+    },
+  );
   return walletTxWire(tx);
 }
 
@@ -259,7 +306,7 @@ export function withdrawWallet(ctx: Ctx, w: ChainWithdrawal): unknown {
   const coin = getCoin(ctx, w.coinKey ?? 'USDT_TRC20');
   if (!coin.enabled || !coin.enableWithdraw) throw stateError('coinKey', `withdrawals of ${coin.coinKey} are disabled`);
   if (cmp(w.amount, '0') <= 0) throw paramError('amount', 'must be greater than 0');
-  const fee = money(w.amount).times(coin.feeRate).dividedBy(100).toDecimalPlaces(2, Money.ROUND_UP).toFixed();
+  const fee = chainFee(coin, w.amount);
   const received = sub(sub(w.amount, fee), coin.fixedFee);
   if (cmp(received, '0') <= 0)
     throw paramError('amount', `must exceed the withdrawal fees (${fee} + ${coin.fixedFee})`);
@@ -267,62 +314,38 @@ export function withdrawWallet(ctx: Ctx, w: ChainWithdrawal): unknown {
   requireAvailable(account, w.amount);
 
   hold(account, w.amount);
-  const now = ctx.now();
-  const tx: WalletTransaction = {
-    orderNo: ctx.ids.orderNo(),
-    coinKey: coin.coinKey,
-    block: null,
-    sourceAddress: addressFor(ctx, coin).address,
-    destinationAddress: w.toAddress,
-    txHash: null,
-    txAmount: received,
-    transactionTime: null,
-    confirmTime: null,
-    coinName: coin.coinName,
-    feeRate: coin.feeRate,
-    fee,
-    fixedFee: coin.fixedFee,
-    receivedAmount: received,
-    receivedCurrency: coin.coinName,
-    type: 'WITHDRAW',
-    status: 'wait_process',
-    message: null,
-    createTime: now,
-    updateTime: now,
-  };
-  ctx.state.walletTransactions.push(tx);
-  const emit = () => {
-    tx.updateTime = ctx.now();
-    ctx.emit('wallet_transaction_v2', walletTxWire(tx));
-  };
-  emit();
-  const step = ctx.deps.delays.blockConfirmationMs;
-  ctx.later(step, () => {
-    tx.status = 'processing';
-    tx.txHash = ctx.ids.chars(64, HEX);
-    tx.block = 60_000_000 + ctx.ids.int(0, 9_999_999);
-    tx.transactionTime = ctx.now();
-    emit();
-    ctx.later(step * coin.confirmations, () => {
-      tx.confirmTime = ctx.now();
+  const tx = runChainTransaction(
+    ctx,
+    coin,
+    {
+      orderNo: ctx.ids.orderNo(),
+      type: 'WITHDRAW',
+      sourceAddress: addressFor(ctx, coin).address,
+      destinationAddress: w.toAddress,
+      txHash: null,
+      txAmount: received,
+      fee,
+      receivedAmount: received,
+      receivedCurrency: coin.coinName,
+    },
+    (tx) => {
       if (w.outcome === 'fail') {
         release(account, w.amount);
         tx.status = 'fail';
         tx.message = 'Withdrawal rejected by risk control';
-      } else {
-        captureHeld(ctx, account, {
-          amount: w.amount,
-          bizType: 'chain_withdraw',
-          orderNo: tx.orderNo,
-          remark: `${coin.coinKey} to ${w.toAddress}`,
-        });
-        collectFee(ctx, add(fee, coin.fixedFee));
-        externalFlow(ctx, sub('0', received));
-        tx.status = 'success';
-        tx.message = 'Success';
+        return;
       }
-      emit();
-    });
-  });
+      captureHeld(ctx, account, {
+        amount: w.amount,
+        bizType: 'chain_withdraw',
+        orderNo: tx.orderNo,
+        remark: `${coin.coinKey} to ${w.toAddress}`,
+      });
+      collectFee(ctx, add(fee, coin.fixedFee));
+      externalFlow(ctx, sub('0', received));
+      tx.status = 'success';
+      tx.message = 'Success';
+    },
+  );
   return walletTxWire(tx);
 }

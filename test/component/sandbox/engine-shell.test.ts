@@ -11,11 +11,12 @@ import { signBody, verifyWebhook } from '../../../api/signing';
 import { SandboxErrorCode } from '../../../sandbox/contract';
 import { type RunningSandbox, ZERO_DELAYS, startSandbox } from '../../../sandbox/index';
 import { WebhookReceiver, send, signedPost } from './support';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 // Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not reach here).
 jest.setTimeout(30_000);
 
-const SUBSCRIPTION = '1852379830190366721';
+const SUBSCRIPTION = CARD_TYPE_IDS.subscription;
 const CREATE_CARD = '/merchant/core/mcb/card/v2/createCard';
 const createBody = (merchantOrderNo: string) =>
   `{"merchantOrderNo":"${merchantOrderNo}","cardTypeId":${SUBSCRIPTION},"amount":0}`;

@@ -11,14 +11,15 @@ import { type RunningSandbox, ZERO_DELAYS, startSandbox } from '../../../sandbox
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { b2bHolder, b2cHolder, requestFields } from '../../fixtures/holders';
 import { helperPost, plain } from './support';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 // Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not reach here).
 jest.setTimeout(30_000);
 
 const TYPES = {
-  b2bVirtual: '1852379830190366720',
-  subscription: '1852379830190366721',
-  physicalB2C: '1852379830190366723',
+  b2bVirtual: CARD_TYPE_IDS.b2bVirtual,
+  subscription: CARD_TYPE_IDS.subscription,
+  physicalB2C: CARD_TYPE_IDS.physicalB2C,
 } as const;
 const PNG = {
   filename: 'id.png',

@@ -35,13 +35,14 @@ import { eventually, physicalCard } from '../support/card-harness';
 import { FAST_WAIT } from '../support/harness';
 import { decodedHistoryText, exportHistoryBytes, foundIn, holdsCvv } from './history-scan';
 import { activationWorkflowId } from '../../../domain/workflow-ids';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);
 const dataConverter = createDataConverter(keyring);
 const codec = new AesGcmPayloadCodec(keyring);
 
 /** Visa Platinum Virtual (B2C), sandbox/data/cardTypes.ts: B2C holder, deposit after creation (10–20000). */
-const B2C_VIRTUAL_TYPE = '1852379830190366725';
+const B2C_VIRTUAL_TYPE = CARD_TYPE_IDS.b2cVirtual;
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7]);
 
 const suffix = Math.random().toString(36).slice(2, 8);

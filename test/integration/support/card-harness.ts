@@ -17,12 +17,13 @@ import { createWorker } from '../../../workers/create-worker';
 import { b2cHolder, requestFields } from '../../fixtures/holders';
 import { connectTestNativeConnection, testTemporalServer } from './temporal-env';
 import { startHarness, workflowBundle, type Harness, type HarnessOptions } from './harness';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 export { FAST_WAIT, CARD_TYPES } from './harness';
 
-export const PHYSICAL_TYPE = '1852379830190366723';
-export const BUDGET_TYPE = '1852379830190366722';
-export const SUBSCRIPTION_TYPE = '1852379830190366721';
+export const PHYSICAL_TYPE = CARD_TYPE_IDS.physicalB2C;
+export const BUDGET_TYPE = CARD_TYPE_IDS.budget;
+export const SUBSCRIPTION_TYPE = CARD_TYPE_IDS.subscription;
 
 export interface CardHarness extends Harness {
   /** The directory of the workers' file store (worker processes get it as CARDFLOW_FILE_STORE_DIR). */

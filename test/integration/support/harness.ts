@@ -25,17 +25,18 @@ import type { OnboardingInput } from '../../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 /** Fast waits for the zero-delay sandbox. */
 export const FAST_WAIT: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
 
 export const CARD_TYPES = {
   /** Visa virtual, B2B holder required, initial deposit 10–10000 at creation, fee 1.5%. */
-  b2bWithDeposit: '1852379830190366720',
+  b2bWithDeposit: CARD_TYPE_IDS.b2bVirtual,
   /** MasterCard subscription: no holder, no initial deposit at creation; deposits 5–10000, fee 2% + 0.5. */
-  noHolderNoDeposit: '1852379830190366721',
+  noHolderNoDeposit: CARD_TYPE_IDS.subscription,
   /** Visa shared budget (BUDGET_CARD), no holder, no initial deposit. */
-  budget: '1852379830190366722',
+  budget: CARD_TYPE_IDS.budget,
 } as const;
 
 let bundle: Promise<WorkflowBundle> | undefined;

@@ -16,6 +16,7 @@ import { createTransferActivities } from '../../../activities/transfers';
 import { createWorkOrderActivities } from '../../../activities/work-orders';
 import { createDirectoryFileStore } from '../../../storage/file-store';
 import { b2bHolder } from '../../fixtures/holders';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 const deps = (provider: Partial<ProviderPort>, extra: Partial<ActivityDeps> = {}): ActivityDeps => ({
   provider: provider as ProviderPort,
@@ -29,7 +30,7 @@ function holderRecord(over: Partial<CardholderQueryRecord>): CardholderQueryReco
   const { shape: _shape, ...fields } = corrected;
   return {
     holderId: '1989887271659823105',
-    cardTypeId: '1852379830190366720',
+    cardTypeId: CARD_TYPE_IDS.b2bVirtual,
     ...fields,
     statusFlowLocation: 'admin',
     status: 'wait_audit',

@@ -5,6 +5,7 @@
 import { generateRsaKeyPair } from '../../../api/keys';
 import { runCli, USAGE } from '../../../client/cli/main';
 import { inputFiles, runOffline as run } from './cli-run';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 const keys = generateRsaKeyPair(1024);
 const { file, pathOf } = inputFiles('cardflow-cli-unit-');
@@ -223,7 +224,7 @@ describe('input validation before connecting', () => {
       '--amount',
       '1e3',
       '--card-type',
-      '1852379830190366721',
+      CARD_TYPE_IDS.subscription,
     ]);
     expect(amount.err).toMatch(/amount: must be a decimal string/);
     const cardType = await run(['card', 'deposit', '5229', '--request', 'd1', '--amount', '10', '--card-type', 'visa']);

@@ -1,10 +1,11 @@
 import type { CardType } from '../../../api/schemas/card-type';
 import { b2bHolder as sampleB2b, b2cHolder as sampleB2c } from '../../fixtures/holders';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 /** A card type in program types, shaped like the sandbox's B2B virtual bin. */
 export function cardType(overrides: Partial<CardType> = {}): CardType {
   return {
-    cardTypeId: '1852379830190366720',
+    cardTypeId: CARD_TYPE_IDS.b2bVirtual,
     organization: 'Visa',
     country: 'US',
     mode: 'PREPAID_CARD',

@@ -6,8 +6,9 @@ import {
 } from '../../../domain/onboarding-physical';
 import { OnboardingInputSchema } from '../../../domain/customer-onboarding';
 import { cardType } from './fixtures';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
-const physical = cardType({ cardTypeId: '1852379830190366723', type: 'Physical', bankCardBin: '522981' });
+const physical = cardType({ cardTypeId: CARD_TYPE_IDS.physicalB2C, type: 'Physical', bankCardBin: '522981' });
 const VALID = '5229810000000006';
 
 function issuesOf(value: unknown): string[] {

@@ -2,6 +2,7 @@
 import { createClock } from '../../../sandbox/clock';
 import { createIds, isLuhnValid, mulberry32 } from '../../../sandbox/random';
 import { createHarness } from './harness';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 describe('manual clock', () => {
   it('runs tasks in due order, including tasks scheduled by tasks, and never before their time', async () => {
@@ -60,7 +61,7 @@ describe('engine reproducibility', () => {
       const h = createHarness({}, seed);
       const card = h.call('createCard', {
         merchantOrderNo: 'SEEDED-ORDER-000000001',
-        cardTypeId: '1852379830190366721',
+        cardTypeId: CARD_TYPE_IDS.subscription,
         amount: '0',
       });
       return [card.cardNo, card.orderNo, h.call('getAccountInfo', {})[0]!.accountId];

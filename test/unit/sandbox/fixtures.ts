@@ -2,22 +2,23 @@
 import type { UploadedFile } from '../../../sandbox/contract';
 import { b2bHolder as sampleB2b, b2cHolder as sampleB2c, requestFields } from '../../fixtures/holders';
 import type { Harness } from './harness';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 export const TYPES = {
   /** Virtual Visa, B2B, needCardHolder, deposit 10..10000 at 1.5%, card fee 5, limit 5 cards. */
-  b2bVirtual: '1852379830190366720',
+  b2bVirtual: CARD_TYPE_IDS.b2bVirtual,
   /** Virtual MasterCard, no cardholder, no initial deposit, card fee 2, deposit 2% + 0.5. */
-  subscription: '1852379830190366721',
+  subscription: CARD_TYPE_IDS.subscription,
   /** Virtual Visa BUDGET_CARD, no cardholder, card fee 1. */
-  budget: '1852379830190366722',
+  budget: CARD_TYPE_IDS.budget,
   /** Physical MasterCard, B2C, deposit 50..5000 at 1.2% + 1, card fee 30, limit 1 card. */
-  physicalB2C: '1852379830190366723',
+  physicalB2C: CARD_TYPE_IDS.physicalB2C,
   /** Virtual Visa GIFT, no cardholder, deposit 25..500 at 3%. */
-  gift: '1852379830190366724',
+  gift: CARD_TYPE_IDS.gift,
   /** Virtual Visa, B2C, no initial deposit, card fee 10. */
-  b2cVirtual: '1852379830190366725',
+  b2cVirtual: CARD_TYPE_IDS.b2cVirtual,
   /** Offline Discover bin. */
-  offline: '1852379830190366726',
+  offline: CARD_TYPE_IDS.offline,
 } as const;
 
 let counter = 0;

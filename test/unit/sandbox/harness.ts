@@ -20,14 +20,8 @@ import { createClock } from '../../../sandbox/clock';
 import { createSandboxEngine } from '../../../sandbox/engine';
 import { mulberry32 } from '../../../sandbox/random';
 
-export const ZERO_DELAYS: SandboxDelays = {
-  reviewAdminMs: 0,
-  reviewChannelMs: 0,
-  cardOperationMs: 0,
-  blockConfirmationMs: 0,
-  workOrderMs: 0,
-  webhookRetryScale: 0,
-};
+import { ZERO_DELAYS } from '../../../sandbox/delays';
+export { ZERO_DELAYS };
 
 export const START = Date.UTC(2026, 0, 15, 12, 0, 0);
 

@@ -13,8 +13,9 @@ import {
 } from '../../../api/schemas/cardholder-requests';
 import { b2bHolder, b2cHolder, requestFields } from '../../fixtures/holders';
 import { issues } from './helpers';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
-const BIG_ID = '1852379830190366720';
+const BIG_ID = CARD_TYPE_IDS.b2bVirtual;
 
 /** The shared sample holders (test/fixtures/holders.ts) as request fields; a hyphen in the address is allowed. */
 const ada = requestFields(b2bHolder('ada@example.com', { address: '1 Main St-2' }));

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { stringifyJson } from '../../../api/json';
 import { operationByPath, operations, paths, type OperationName } from '../../../api/operations';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 const NAMES = [
   'walletDepositOrder',
@@ -162,7 +163,7 @@ describe('operation registry', () => {
       '{"cardNo":"C1852379830190366720","merchantOrderNo":"dep-1852379830190366720","amount":12345678901234567.89}',
     );
     const page = operations.listCardAuthFees.request.parse({
-      cardTypeId: '1852379830190366720',
+      cardTypeId: CARD_TYPE_IDS.b2bVirtual,
       startTime: 1730419200000,
     });
     expect(stringifyJson(page)).toBe(

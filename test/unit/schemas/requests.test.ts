@@ -32,9 +32,10 @@ import {
 import { ListWorkOrdersRequestSchema, SubmitWorkOrderRequestSchema } from '../../../api/schemas/work-order';
 import { DAY_MS } from '../../../api/rules';
 import { issues } from './helpers';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 const ORDER_20 = 'm'.repeat(20);
-const BIG_ID = '1852379830190366720';
+const BIG_ID = CARD_TYPE_IDS.b2bVirtual;
 
 describe('transferFunds request', () => {
   const valid = {

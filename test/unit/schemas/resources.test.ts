@@ -35,8 +35,9 @@ import {
 } from '../../../api/schemas/wallet';
 import { WorkOrderSchema } from '../../../api/schemas/work-order';
 import { issues, parseWire } from './helpers';
+import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
-const BIG_ID = '1852379830190366720';
+const BIG_ID = CARD_TYPE_IDS.b2bVirtual;
 
 const cardOperation = `{"orderNo":"CO1852379830190366721","originOrderNo":null,"merchantOrderNo":"m-20241101-000000000001",
   "cardNo":"${BIG_ID}","currency":"USD","amount":100.50,"fee":"1.005","receivedAmount":"99.495","receivedCurrency":"USD",
