@@ -15,12 +15,10 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  executeChild,
   ParentClosePolicy,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { CardDepositResult } from '../domain/card-deposit';
 import {
   cardSnapshotQuery,
   depositUpdate,
@@ -53,16 +51,17 @@ import { providerEventKey } from '../domain/event-identity';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import { providerEventSignal, type ProviderEvent } from '../domain/provider-event';
-import { childStartAttributes, type StartAttributes } from '../domain/start-attributes';
-import { Flows, WorkflowTypes } from '../domain/workflow-types';
+import { type StartAttributes } from '../domain/start-attributes';
+import { Flows } from '../domain/workflow-types';
 import { runCardOperation } from './card-operations';
 import { failIssues, failWith, summarize } from './support/failures';
 import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { text } from './support/record-inbox';
 import { Attributes, isChild } from './support/search';
-import { orderKeys } from '../domain/merchant-order-no';
-import { entityOrderStep } from '../domain/merchant-order-no';
+import { entityOrderStep, orderKeys } from '../domain/merchant-order-no';
+import { runChild } from './support/children';
+import { cardDeposit } from './card-deposit';
 import { AMOUNT_RE, LONG_ID_RE } from '../api/rules';
 
 export const DEFAULT_MAX_HISTORY_EVENTS = 2000;
@@ -292,21 +291,20 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
             flow: Flows.cardDeposit,
             orderNos: [orderKeys.cardDeposit(childId).deposit],
           };
-          const result = await executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
-            workflowId: childId,
-            args: [
-              {
-                cardNo,
-                amount: req.amount,
-                cardTypeId: req.cardTypeId,
-                ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-                ...(input.wait ? { wait: input.wait } : {}),
-                startAttributes: childStart,
-              },
-            ],
-            parentClosePolicy: ParentClosePolicy.ABANDON,
-            typedSearchAttributes: childStartAttributes(childStart),
-          });
+          // ABANDON: a deposit under way finishes even if this card's workflow ends first.
+          const result = await runChild(
+            cardDeposit,
+            childId,
+            childStart,
+            {
+              cardNo,
+              amount: req.amount,
+              cardTypeId: req.cardTypeId,
+              ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+              ...(input.wait ? { wait: input.wait } : {}),
+            },
+            ParentClosePolicy.ABANDON,
+          );
           if (result.balance) state.balance = result.balance;
           state.asOf = Date.now();
           return remember<CardDepositOutcome>(req.requestId, {

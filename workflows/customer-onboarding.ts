@@ -14,8 +14,7 @@
  */
 import { isCancellation, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
 import type { CardDepositResult } from '../domain/card-deposit';
-import type { CardIssuanceResult } from '../domain/card-issuance';
-import { cardholderProgressSignal, type CardholderOnboardingResult } from '../domain/cardholder-onboarding';
+import { cardholderProgressSignal } from '../domain/cardholder-onboarding';
 import {
   progressQuery,
   type OnboardingInput,
@@ -30,9 +29,12 @@ import { providerEventSignal } from '../domain/provider-event';
 import type { StartAttributes } from '../domain/start-attributes';
 import { DEPOSIT_CLOCK_SKEW_MS, type WalletFundingResult } from '../domain/wallet-funding';
 import { childWorkflowId } from '../domain/workflow-ids';
-import { Flows, WorkflowTypes } from '../domain/workflow-types';
+import { Flows } from '../domain/workflow-types';
 import { failWith, propagate, summarize } from './support/failures';
 import { runChild } from './support/children';
+import { cardDeposit } from './card-deposit';
+import { cardIssuance } from './card-issuance';
+import { cardholderOnboarding } from './cardholder-onboarding';
 import { DepositStatusTracker, runOnChainFunding, transferToSharedAccount } from './onboarding/funding';
 import { ActivationGate, runActivation } from './onboarding/physical';
 import { validateOnboarding } from './onboarding/validation';
@@ -150,15 +152,16 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     // 2. Cardholder.
     let holder: OnboardingResult['cardholder'];
     let holderId = input.holderId;
-    if (plan.needsHolder && input.holder) {
+    const holderData = input.holder;
+    if (plan.needsHolder && holderData) {
       progress.review = { correctionWorkflowId: cardholderId };
       enter('cardholder_review');
       const holderStart = startOf(Flows.cardholder, [orderKeys.cardholderOnboarding(cardholderId).create]);
       const result = await child(() =>
-        runChild<CardholderOnboardingResult>(WorkflowTypes.cardholderOnboarding, cardholderId, holderStart, {
+        runChild(cardholderOnboarding, cardholderId, holderStart, {
           cardTypeId: cardType.cardTypeId,
           cardType,
-          holder: input.holder,
+          holder: holderData,
           notifyParent: true,
           ...(input.reviewDeadlineMs ? { reviewDeadlineMs: input.reviewDeadlineMs } : {}),
           ...common,
@@ -194,7 +197,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     const cardId = childWorkflowId(info.workflowId, 'card');
     const cardStart = startOf(Flows.cardIssuance, [orderKeys.cardIssuance(cardId).create]);
     const card = await child(() =>
-      runChild<CardIssuanceResult>(WorkflowTypes.cardIssuance, cardId, cardStart, {
+      runChild(cardIssuance, cardId, cardStart, {
         cardTypeId: cardType.cardTypeId,
         cardType,
         ...(holderId ? { holderId } : {}),
@@ -241,7 +244,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       const depositStart = startOf(Flows.cardDeposit, [orderKeys.cardDeposit(depositId).deposit]);
       const amount = plan.laterDeposit.amount;
       deposit = await child(() =>
-        runChild<CardDepositResult>(WorkflowTypes.cardDeposit, depositId, depositStart, {
+        runChild(cardDeposit, depositId, depositStart, {
           cardNo,
           amount,
           cardTypeId: cardType.cardTypeId,

@@ -4,14 +4,12 @@
  * receivedAmount → optionally a `fundTransfer` child to a MARGIN account → optionally a
  * `cardDeposit` child. Nothing moves unless the deposit succeeded.
  */
-import { executeChild, ParentClosePolicy, workflowInfo } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import type { WalletDeposit } from '../activities';
 import { cmp } from '../api/money';
-import type { CardDepositResult } from '../domain/card-deposit';
 import type { FieldIssue } from '../domain/cardholder-data';
 import { FailureTypes } from '../domain/failure-types';
-import { type FundTransferResult } from '../domain/fund-transfer';
-import { childStartAttributes, type StartAttributes } from '../domain/start-attributes';
+import { type StartAttributes } from '../domain/start-attributes';
 import {
   DEFAULT_FUNDING_DEADLINE_MS,
   DEPOSIT_CLOCK_SKEW_MS,
@@ -23,9 +21,12 @@ import {
   type WalletFundingResult,
   type WalletFundingStatus,
 } from '../domain/wallet-funding';
-import { Flows, WorkflowTypes } from '../domain/workflow-types';
+import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
+import { runChild } from './support/children';
+import { cardDeposit } from './card-deposit';
+import { fundTransfer } from './fund-transfer';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
 import { numeric, RecordInbox, text } from './support/record-inbox';
 import { Attributes, isChild, type StartedWith } from './support/search';
@@ -168,21 +169,13 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
     // The credited money moves on to completion even if an operator cancels meanwhile.
     const transfer = await step(() =>
       settled(() =>
-        executeChild<(arg: unknown) => Promise<FundTransferResult>>(WorkflowTypes.fundTransfer, {
-          workflowId: transferId,
-          args: [
-            {
-              type: 'TRANSFER',
-              amount,
-              payerAccountId: wallet.accountId,
-              payeeAccountId: input.transfer!.payeeAccountId,
-              ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-              ...(input.wait ? { wait: input.wait } : {}),
-              startAttributes: transferStart,
-            },
-          ],
-          parentClosePolicy: ParentClosePolicy.TERMINATE,
-          typedSearchAttributes: childStartAttributes(transferStart),
+        runChild(fundTransfer, transferId, transferStart, {
+          type: 'TRANSFER',
+          amount,
+          payerAccountId: wallet.accountId,
+          payeeAccountId: input.transfer!.payeeAccountId,
+          ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+          ...(input.wait ? { wait: input.wait } : {}),
         }),
       ),
     );
@@ -197,7 +190,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
     const cardType = await step(() => provider.getCardType({ cardTypeId: target.cardTypeId }));
     const amount = target.amount ?? maxDepositFor(available, cardType);
     if (amount === undefined) {
-      fail(
+      return fail(
         failIssues(FailureTypes.notEligible, [
           {
             path: 'cardDeposit',
@@ -215,22 +208,14 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
     };
     const deposited = await step(() =>
       settled(() =>
-        executeChild<(arg: unknown) => Promise<CardDepositResult>>(WorkflowTypes.cardDeposit, {
-          workflowId: depositId,
-          args: [
-            {
-              cardNo: target.cardNo,
-              amount,
-              cardTypeId: target.cardTypeId,
-              cardType,
-              ...(input.transfer ? { accountId: input.transfer.payeeAccountId } : {}),
-              ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-              ...(input.wait ? { wait: input.wait } : {}),
-              startAttributes: depositStart,
-            },
-          ],
-          parentClosePolicy: ParentClosePolicy.TERMINATE,
-          typedSearchAttributes: childStartAttributes(depositStart),
+        runChild(cardDeposit, depositId, depositStart, {
+          cardNo: target.cardNo,
+          amount,
+          cardTypeId: target.cardTypeId,
+          cardType,
+          ...(input.transfer ? { accountId: input.transfer.payeeAccountId } : {}),
+          ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+          ...(input.wait ? { wait: input.wait } : {}),
         }),
       ),
     );

@@ -9,8 +9,10 @@ import type { OnChainFunding } from '../../domain/onboarding-funding';
 import type { ProviderEvent } from '../../domain/provider-event';
 import type { WaitOverrides } from '../../domain/wait-profile';
 import { matchesDeposit, type DepositMatch, type WalletFundingResult } from '../../domain/wallet-funding';
-import { Flows, WorkflowTypes } from '../../domain/workflow-types';
+import { Flows } from '../../domain/workflow-types';
 import { runChild } from '../support/children';
+import { fundTransfer } from '../fund-transfer';
+import { walletFunding } from '../wallet-funding';
 import { numeric, text } from '../support/record-inbox';
 import { orderKeys } from '../../domain/merchant-order-no';
 
@@ -26,8 +28,8 @@ export interface SharedAccountTransfer {
 
 /** WALLET → MARGIN (spec: /account/transfer, TRANSFER), confirmed in the ledger by the child. */
 export function transferToSharedAccount(t: SharedAccountTransfer): Promise<FundTransferResult> {
-  return runChild<FundTransferResult>(
-    WorkflowTypes.fundTransfer,
+  return runChild(
+    fundTransfer,
     t.workflowId,
     {
       customerRef: t.customerRef,
@@ -61,8 +63,8 @@ export interface OnChainChild {
 /** `walletFunding` with a card deposit; the address is listed at start so wallet webhooks reach the child at once. */
 export function runOnChainFunding(c: OnChainChild): Promise<WalletFundingResult> {
   const { funding } = c;
-  return runChild<WalletFundingResult>(
-    WorkflowTypes.walletFunding,
+  return runChild(
+    walletFunding,
     c.workflowId,
     { customerRef: c.customerRef, flow: Flows.walletFunding, orderNos: [c.address] },
     {

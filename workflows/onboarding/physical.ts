@@ -13,9 +13,10 @@ import {
 } from '../../domain/onboarding-physical';
 import { type PhysicalCardActivationResult } from '../../domain/physical-card-activation';
 import type { WaitOverrides } from '../../domain/wait-profile';
-import { Flows, WorkflowTypes } from '../../domain/workflow-types';
+import { Flows } from '../../domain/workflow-types';
 import { failIssues, failWith } from '../support/failures';
 import { runChild } from '../support/children';
+import { physicalCardActivation } from '../physical-card-activation';
 import { orderKeys } from '../../domain/merchant-order-no';
 
 /**
@@ -99,8 +100,8 @@ export function runActivation({
           ...(request.noPinPaymentAmount === undefined ? {} : { noPinPaymentAmount: request.noPinPaymentAmount }),
         }
       : { route: request.route, workOrder: request.workOrder };
-  return runChild<PhysicalCardActivationResult>(
-    WorkflowTypes.physicalCardActivation,
+  return runChild(
+    physicalCardActivation,
     workflowId,
     {
       customerRef,

@@ -1,24 +1,26 @@
 /**
- * How `customerOnboarding` runs its steps as child workflows: ids derived from its own
- * (`childWorkflowId`), the search attributes set at start (free, and handed to the child so it
- * does not upsert them again), and TERMINATE on parent close, so an onboarding never leaves a
- * half-done step running on its own.
+ * How a workflow runs another as its child: called by function, so the compiler checks the
+ * child's input; id derived from the parent's (`childWorkflowId`, or a per-request suffix); the
+ * search attributes set at start (free, and handed to the child in its input so it does not upsert
+ * them again); TERMINATE on parent close, so a process never leaves a half-done step running on
+ * its own.
  */
 import { executeChild, ParentClosePolicy } from '@temporalio/workflow';
 import { childStartAttributes, type StartAttributes } from '../../domain/start-attributes';
-import type { WorkflowType } from '../../domain/workflow-types';
 
-/** Runs `type` as a child with id `workflowId`; `args` is its one input object (plus `startAttributes`). */
-export function runChild<T>(
-  type: WorkflowType,
+/** Runs `workflow` as a child with id `workflowId`; `input` is its one input object, without `startAttributes`. */
+export function runChild<I extends { startAttributes?: StartAttributes }, R>(
+  workflow: (input: I) => Promise<R>,
   workflowId: string,
   start: StartAttributes,
-  args: Record<string, unknown>,
-): Promise<T> {
-  return executeChild<(arg: unknown) => Promise<T>>(type, {
+  input: Omit<I, 'startAttributes'>,
+  /** @default TERMINATE: the step ends with its parent. */
+  parentClosePolicy: ParentClosePolicy = ParentClosePolicy.TERMINATE,
+): Promise<R> {
+  return executeChild(workflow, {
     workflowId,
-    args: [{ ...args, startAttributes: start }],
-    parentClosePolicy: ParentClosePolicy.TERMINATE,
+    args: [{ ...input, startAttributes: start } as I],
+    parentClosePolicy,
     typedSearchAttributes: childStartAttributes(start),
   });
 }
