@@ -7,17 +7,13 @@ import { cancellationSignal } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Card3dsRecord } from '../api/schemas/card-records';
 import { FailureTypes } from '../domain/failure-types';
+import { activationCodeRefOf, type ActivationCodeRef } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import { openSealed } from './secrets';
 
-/** An activation code record, without its value. */
-export interface ActivationCodeRef {
-  tradeNo: string;
-  transactionTime: number;
-  expirationTime: number;
-}
+export type { ActivationCodeRef } from '../domain/provider-records';
 
 export interface ActivationOutcome {
   merchantOrderNo: string;
@@ -44,9 +40,7 @@ export function createActivationActivities(deps: ActivityDeps) {
     const newest = (await codeRecords(cardNo))
       .filter((r) => r.expirationTime > now)
       .sort((a, b) => b.transactionTime - a.transactionTime)[0];
-    return newest
-      ? { tradeNo: newest.tradeNo, transactionTime: newest.transactionTime, expirationTime: newest.expirationTime }
-      : undefined;
+    return newest ? activationCodeRefOf(newest) : undefined;
   }
 
   return {

@@ -5,7 +5,8 @@
  */
 import { cancellationSignal } from '@temporalio/activity';
 import type { CardOperationKind } from '../domain/card-operations';
-import { createCardActivities, operationOf } from './cards';
+import { createCardActivities } from './cards';
+import { cardOperationOf } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
 import { toActivityFailure } from './failures';
 import { callIdempotent } from './idempotent';
@@ -45,17 +46,20 @@ export function createCardOperationActivities(deps: ActivityDeps) {
           const signal = cancellationSignal();
           const remark = input.clientRemark === undefined ? {} : { clientRemark: input.clientRemark };
           if (kind === 'freeze')
-            return operationOf(
+            return cardOperationOf(
               await provider.freezeCard({ cardNo, merchantOrderNo, ...remark }, { signal }),
               merchantOrderNo,
             );
           if (kind === 'unfreeze')
-            return operationOf(
+            return cardOperationOf(
               await provider.unfreezeCard({ cardNo, merchantOrderNo, ...remark }, { signal }),
               merchantOrderNo,
             );
           const pin = openSealed(input.sealedPin ?? '', deps.merchantPrivateKey, 'sealedPin');
-          return operationOf(await provider.updatePin({ cardNo, merchantOrderNo, pin }, { signal }), merchantOrderNo);
+          return cardOperationOf(
+            await provider.updatePin({ cardNo, merchantOrderNo, pin }, { signal }),
+            merchantOrderNo,
+          );
         },
       });
       return value;

@@ -4,7 +4,7 @@
  * so the review is polled (card_holder webhooks, where they arrive, only shorten the wait).
  */
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
-import type { Cardholder, CardholderQueryRecord } from '../api/schemas/cardholder';
+import type { CardholderQueryRecord } from '../api/schemas/cardholder';
 import { ApplicationFailure } from '@temporalio/common';
 import { ProviderBusinessError } from '../api/errors';
 import type { CardholderData } from '../domain/cardholder-data';
@@ -13,18 +13,7 @@ import type { ActivityDeps } from './deps';
 import { isAmbiguous, toActivityFailure } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
-import type { CardholderReview } from './types';
-
-function reviewOf(record: Cardholder | CardholderQueryRecord): CardholderReview {
-  const description = ('description' in record ? record.description : undefined) ?? record.respMsg ?? undefined;
-  return {
-    holderId: record.holderId,
-    status: record.status,
-    statusFlowLocation: record.statusFlowLocation,
-    ...(description ? { description } : {}),
-    ...(record.merchantOrderNo ? { merchantOrderNo: record.merchantOrderNo } : {}),
-  };
-}
+import { cardholderReviewOf, type CardholderReview } from '../domain/provider-records';
 
 /** The request fields of a holder, without our `shape` discriminator. */
 function fieldsOf(holder: CardholderData): Record<string, string> {
@@ -93,7 +82,7 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
 
   async function query(filter: { holderId?: string; merchantOrderNo?: string }): Promise<CardholderReview | undefined> {
     const record = await queryRecord(filter);
-    return record ? reviewOf(record) : undefined;
+    return record ? cardholderReviewOf(record) : undefined;
   }
 
   async function getCardholder(input: { holderId: string }): Promise<CardholderReview> {
@@ -119,7 +108,7 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
         merchantOrderNo,
         lookup: () => query({ merchantOrderNo }),
         send: async () =>
-          reviewOf(
+          cardholderReviewOf(
             holder.shape === 'IDV'
               ? await provider.createCardholderIdv({ merchantOrderNo, cardTypeId, ...fieldsOf(holder) } as never, {
                   signal,
@@ -161,7 +150,7 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
             FailureTypes.correctionConflict,
           );
         }
-        return outcome === 'applied' ? reviewOf(current) : undefined;
+        return outcome === 'applied' ? cardholderReviewOf(current) : undefined;
       };
       try {
         if (activityInfo().attempt > 1) {
@@ -169,7 +158,7 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
           if (found) return found;
         }
         try {
-          return reviewOf(
+          return cardholderReviewOf(
             holder.shape === 'IDV'
               ? await provider.updateCardholderIdv({ holderId, ...fieldsOf(holder) } as never, { signal })
               : await provider.updateCardholder(

@@ -5,7 +5,6 @@
  */
 import { cancellationSignal } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { CardOperationRecord } from '../api/schemas/card';
 import type { CardType } from '../api/schemas/card-type';
 import { FailureTypes } from '../domain/failure-types';
 import { createAccountHelpers, type BalanceRequirement } from './accounts';
@@ -13,24 +12,9 @@ import type { ActivityDeps } from './deps';
 import { toActivityFailure } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
-import type { CardOperation, CardSummary } from './types';
+import { cardOperationOf, type CardOperation } from '../domain/provider-records';
+import type { CardSummary } from './types';
 import { isFinalOperationStatus } from '../api/rules';
-
-export function operationOf(record: CardOperationRecord, merchantOrderNo: string): CardOperation {
-  const description = record.description ?? record.remark ?? undefined;
-  return {
-    orderNo: record.orderNo,
-    merchantOrderNo: record.merchantOrderNo ?? merchantOrderNo,
-    ...(record.cardNo ? { cardNo: record.cardNo } : {}),
-    type: record.type,
-    status: record.status,
-    amount: record.amount,
-    fee: record.fee,
-    ...(record.receivedAmount ? { receivedAmount: record.receivedAmount } : {}),
-    currency: record.currency,
-    ...(description ? { description } : {}),
-  };
-}
 
 export function createCardActivities(deps: ActivityDeps) {
   const { provider } = deps;
@@ -42,7 +26,7 @@ export function createCardActivities(deps: ActivityDeps) {
       { signal: cancellationSignal() },
     );
     const record = page.records.find((r) => r.merchantOrderNo === merchantOrderNo);
-    return record ? operationOf(record, merchantOrderNo) : undefined;
+    return record ? cardOperationOf(record, merchantOrderNo) : undefined;
   }
 
   async function getCardOperation(input: { merchantOrderNo: string }): Promise<CardOperation | null> {
@@ -90,7 +74,7 @@ export function createCardActivities(deps: ActivityDeps) {
         lookup: () => findOperation(merchantOrderNo),
         ...(required ? { precheck: () => requireBalance(required, 'initialDeposit') } : {}),
         send: async () =>
-          operationOf(
+          cardOperationOf(
             await provider.createCard(
               {
                 merchantOrderNo,
@@ -121,7 +105,7 @@ export function createCardActivities(deps: ActivityDeps) {
         lookup: () => findOperation(merchantOrderNo),
         ...(required ? { precheck: () => requireBalance(required, 'amount') } : {}),
         send: async () =>
-          operationOf(
+          cardOperationOf(
             await provider.depositCard(
               { merchantOrderNo, cardNo: input.cardNo, amount: input.amount },
               { signal: cancellationSignal() },

@@ -5,13 +5,15 @@
  */
 import { cancellationSignal } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { WalletTransaction } from '../api/schemas/wallet';
 import { FailureTypes } from '../domain/failure-types';
 import { matchesDeposit, type DepositMatch } from '../domain/wallet-funding';
+import { walletDepositOf, type WalletDeposit } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
 import { toActivityFailure } from './failures';
 import { longPoll, type PollSettings } from './long-poll';
 import { isFinalOperationStatus } from '../api/rules';
+
+export type { WalletDeposit } from '../domain/provider-records';
 
 export interface DepositAddress {
   coinKey: string;
@@ -19,31 +21,6 @@ export interface DepositAddress {
   coinName: string;
   address: string;
   confirmations: number;
-}
-
-/** A v2 wallet DEPOSIT reduced to what funding uses. */
-export interface WalletDeposit {
-  orderNo: string;
-  status: 'wait_process' | 'processing' | 'success' | 'fail';
-  txHash?: string;
-  txAmount?: string;
-  receivedAmount: string;
-  receivedCurrency: string;
-  message?: string;
-  createTime: number;
-}
-
-export function depositOf(tx: WalletTransaction): WalletDeposit {
-  return {
-    orderNo: tx.orderNo,
-    status: tx.status,
-    ...(tx.txHash ? { txHash: tx.txHash } : {}),
-    ...(tx.txAmount ? { txAmount: tx.txAmount } : {}),
-    receivedAmount: tx.receivedAmount,
-    receivedCurrency: tx.receivedCurrency,
-    ...(tx.message ? { message: tx.message } : {}),
-    createTime: tx.createTime,
-  };
 }
 
 export function createWalletActivities({ provider }: ActivityDeps) {
@@ -60,7 +37,7 @@ export function createWalletActivities({ provider }: ActivityDeps) {
       { signal: cancellationSignal() },
     );
     const ours = page.records.filter((tx) => matchesDeposit(tx, match)).sort((a, b) => a.createTime - b.createTime)[0];
-    return ours ? depositOf(ours) : undefined;
+    return ours ? walletDepositOf(ours) : undefined;
   }
 
   return {

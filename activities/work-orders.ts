@@ -8,31 +8,15 @@ import { basename } from 'node:path';
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { UPLOAD_CATEGORY } from '../api/rules';
-import type { WorkOrder } from '../api/schemas/work-order';
 import { FailureTypes } from '../domain/failure-types';
+import { workOrderStateOf, type WorkOrderState } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
 import { toActivityFailure } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import { isFinalOperationStatus } from '../api/rules';
 
-/** A work order reduced to what the workflows use. */
-export interface WorkOrderState {
-  merchantOrderNo: string;
-  orderNo: string;
-  tradeStatus: 'wait_process' | 'processing' | 'success' | 'fail';
-  description?: string;
-}
-
-function stateOf(order: WorkOrder): WorkOrderState {
-  const description = order.description ?? order.remark ?? undefined;
-  return {
-    merchantOrderNo: order.merchantOrderNo,
-    orderNo: order.orderNo,
-    tradeStatus: order.tradeStatus,
-    ...(description ? { description } : {}),
-  };
-}
+export type { WorkOrderState } from '../domain/provider-records';
 
 export function createWorkOrderActivities(deps: ActivityDeps) {
   const { provider } = deps;
@@ -40,7 +24,7 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
   async function findWorkOrder(merchantOrderNo: string): Promise<WorkOrderState | undefined> {
     const page = await provider.listWorkOrders({ merchantOrderNo, pageSize: 10 }, { signal: cancellationSignal() });
     const found = page.records.find((r) => r.merchantOrderNo === merchantOrderNo);
-    return found ? stateOf(found) : undefined;
+    return found ? workOrderStateOf(found) : undefined;
   }
 
   return {
@@ -107,7 +91,7 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
         merchantOrderNo,
         lookup: () => findWorkOrder(merchantOrderNo),
         send: async () =>
-          stateOf(
+          workOrderStateOf(
             await provider.submitWorkOrder(
               {
                 merchantOrderNo,

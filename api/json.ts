@@ -27,3 +27,13 @@ export function stringifyJson(value: unknown): string {
 export function jsonNumber(digits: string | number | bigint): LosslessNumber {
   return new LosslessNumber(String(digits));
 }
+
+/** Parsed JSON with every lossless number turned into its digit string (exact, and plain for JSON payloads). */
+export function plainJson(value: unknown): unknown {
+  if (isLosslessNumber(value)) return value.toString();
+  if (Array.isArray(value)) return value.map(plainJson);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, plainJson(v)]));
+  }
+  return value;
+}

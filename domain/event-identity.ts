@@ -1,39 +1,59 @@
 /**
  * Identity of a provider event's record, for de-duplication. Webhooks are delivered at least
  * once and in no guaranteed order (provider-notes, Webhooks): a record is identified by its
- * category, its id and its status, never by the delivery's request id alone. The same key is
+ * category, its id and its state, never by the delivery's request id alone. The same key is
  * recorded when a poll observes a state, so a late webhook for a state already seen is a repeat.
  */
-import type { ProviderEvent } from './provider-event';
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
+import { nonEmpty, type ProviderEventBody } from './provider-event';
 
 /** The record id a category is keyed on: merchantOrderNo or orderNo, holderId, tradeNo. */
-export function recordIdOf(category: string, record: Record<string, unknown>): string | undefined {
-  switch (category) {
+export function recordIdOf(event: ProviderEventBody): string | undefined {
+  switch (event.category) {
     case 'card_transaction':
-      return text(record.merchantOrderNo) ?? text(record.orderNo);
+    case 'work':
+      return nonEmpty(event.record.merchantOrderNo) ?? nonEmpty(event.record.orderNo);
     case 'card_holder':
-      return text(record.holderId);
+      return nonEmpty(event.record.holderId);
     case 'card_auth_transaction':
     case 'card_fee_patch':
     case 'card_3ds':
-      return text(record.tradeNo);
-    default:
-      return text(record.merchantOrderNo) ?? text(record.orderNo) ?? text(record.holderId) ?? text(record.tradeNo);
+      return nonEmpty(event.record.tradeNo);
+    case 'wallet_transaction_v2':
+      return nonEmpty(event.record.orderNo);
+    case 'physical_card':
+      return nonEmpty(event.record.merchantOrderNo);
   }
 }
 
-/** `category|id|status`, e.g. `card_transaction|CF3a…|success`. */
+/** The state a record is in, as its category names it; a 3DS record never changes, so its kind stands for it. */
+function stateOf(event: ProviderEventBody): string | undefined {
+  switch (event.category) {
+    case 'work':
+      return nonEmpty(event.record.tradeStatus);
+    case 'card_3ds':
+      return nonEmpty(event.record.type);
+    default:
+      return nonEmpty(event.record.status);
+  }
+}
+
+/** `category|id|state`, e.g. `card_transaction|CF3a…|success`. */
 export function recordStateKey(category: string, id: string, status: string): string {
   return `${category}|${id}|${status}`;
 }
 
-/** The state key of an event, or undefined when the record carries no id or status. */
-export function providerEventKey(event: ProviderEvent): string | undefined {
-  const id = recordIdOf(event.category, event.record);
-  const status = text(event.record.status);
-  return id && status ? recordStateKey(event.category, id, status) : undefined;
+/** The state key of an event, or undefined when the record carries no id or state. */
+export function providerEventKey(event: ProviderEventBody): string | undefined {
+  const id = recordIdOf(event);
+  const state = stateOf(event);
+  return id && state ? recordStateKey(event.category, id, state) : undefined;
+}
+
+/**
+ * The key workflows started before work orders and 3DS records were keyed by their own state
+ * fields gave an event: those two had none (their records carry no `status`), so those workflows
+ * kept no such event and waited for their probes instead. They must replay that way.
+ */
+export function keyBeforeStateFields(event: ProviderEventBody): string | undefined {
+  return event.category === 'work' || event.category === 'card_3ds' ? undefined : providerEventKey(event);
 }

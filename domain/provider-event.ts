@@ -1,21 +1,97 @@
 /**
- * A provider webhook, as the receiver forwards it to the workflow that owns it.
+ * A provider webhook, as the receiver forwards it to the workflow that owns it: one type per
+ * category, its record parsed once, at the edge (webhooks/categories.ts), with the category's
+ * record schema of the spec, so a workflow reads typed fields and never re-parses a loose record.
  *
- * The receiver verifies the signature, drops repeats of the same `X-WSB-REQUEST-ID`, parses
- * the body with the category's schema (so decimals and ids are strings, JSON-safe for Temporal
- * payloads) and signals the owning workflow. Delivery is at least once and unordered
- * (provider-notes, Webhooks): workflows key their handling on the record's identity and
- * status, never on the request id alone.
+ * The receiver verifies the signature, drops repeats of the same `X-WSB-REQUEST-ID`, parses the
+ * body (decimals and ids become strings, JSON-safe for Temporal payloads) and signals the owning
+ * workflow. Delivery is at least once and unordered (provider-notes, Webhooks): workflows key
+ * their handling on the record's identity and status (domain/event-identity.ts), never on the
+ * request id alone.
  */
 import { defineSignal } from '@temporalio/workflow';
+import { isFinalOperationStatus, isFinalReviewStatus } from '../api/rules';
+import type { ActivateCardResult, CardOperationRecord } from '../api/schemas/card';
+import type { Card3dsRecord, CardAuthFeeRecord, CardAuthTransaction } from '../api/schemas/card-records';
+import type { Cardholder } from '../api/schemas/cardholder';
+import type { WalletTransaction } from '../api/schemas/wallet';
+import type { WorkOrder } from '../api/schemas/work-order';
 
-export interface ProviderEvent {
-  /** `X-WSB-CATEGORY`, e.g. `card_transaction`, `card_holder`, `wallet_transaction_v2`. */
-  category: string;
+/**
+ * The record each known category carries (provider-notes, Webhooks: the body equals the matching
+ * query record). `physical_card` has no query in the spec; its body is the activation's result.
+ * A `card_holder` event is the review result, not the query record: names, e-mails and phone
+ * numbers never reach a workflow's history.
+ */
+export interface ProviderEventRecords {
+  card_transaction: CardOperationRecord;
+  card_auth_transaction: CardAuthTransaction;
+  card_fee_patch: CardAuthFeeRecord;
+  card_3ds: Card3dsRecord;
+  card_holder: Cardholder;
+  wallet_transaction_v2: WalletTransaction;
+  work: WorkOrder;
+  physical_card: ActivateCardResult;
+}
+export type ProviderEventCategory = keyof ProviderEventRecords;
+
+/** One event of category `C`. */
+export interface ProviderEventOf<C extends ProviderEventCategory> {
+  /** `X-WSB-CATEGORY`. */
+  category: C;
   /** `X-WSB-REQUEST-ID` of the delivery. */
   requestId: string;
-  /** The body, parsed with the category's record schema (program types: decimal and id strings). */
-  record: Record<string, unknown>;
+  record: ProviderEventRecords[C];
 }
 
+/** Any provider event; `category` tells which record it carries. */
+export type ProviderEvent = { [C in ProviderEventCategory]: ProviderEventOf<C> }[ProviderEventCategory];
+
+/** An event's category and typed record, before a delivery gives it a request id (the receiver's parse). */
+export type ProviderEventBody = {
+  [C in ProviderEventCategory]: Omit<ProviderEventOf<C>, 'requestId'>;
+}[ProviderEventCategory];
+
 export const providerEventSignal = defineSignal<[ProviderEvent]>('providerEvent');
+
+/** Narrows an event to one category. */
+export function isEventOf<C extends ProviderEventCategory>(
+  event: ProviderEvent,
+  category: C,
+): event is ProviderEvent & ProviderEventOf<C> {
+  return event.category === category;
+}
+
+/**
+ * Whether an event tells a final state: an operation, work order, activation or wallet
+ * transaction that succeeded or failed, a review that passed or rejected. The one rule for the
+ * receiver (it forwards only final card operations and reviews, the only states workflows act on
+ * for those) and for the workflows that wait on the other categories.
+ */
+export function isFinalEvent(event: ProviderEventBody): boolean {
+  switch (event.category) {
+    case 'card_transaction':
+    case 'wallet_transaction_v2':
+    case 'physical_card':
+      return isFinalOperationStatus(event.record.status);
+    case 'work':
+      return isFinalOperationStatus(event.record.tradeStatus);
+    case 'card_holder':
+      return isFinalReviewStatus(event.record.status);
+    default:
+      return true;
+  }
+}
+
+/** The categories whose non-final events no workflow acts on: the receiver records them without a signal. */
+export const FINAL_ONLY_CATEGORIES: readonly ProviderEventCategory[] = ['card_transaction', 'card_holder'];
+
+/** A text field's value, or undefined when absent or empty (records mark "none" either way). */
+export function nonEmpty(value: string | null | undefined): string | undefined {
+  return value === null || value === undefined || value === '' ? undefined : value;
+}
+
+/** The card an event names (card operations, authorizations, fees, 3DS records, activations), if any. */
+export function cardNoOf(event: ProviderEventBody): string | undefined {
+  return 'cardNo' in event.record ? nonEmpty(event.record.cardNo) : undefined;
+}

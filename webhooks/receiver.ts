@@ -140,17 +140,15 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     } else if (parsed.kind === 'unparseable') {
       entry = { ...base, outcome: 'unparseable', problem: parsed.problem };
     } else if (parsed.kind === 'not_forwarded') {
-      entry = { ...base, outcome: 'not_forwarded', record: parsed.record };
+      entry = { ...base, outcome: 'not_forwarded', record: parsed.event.record };
     } else {
-      const workflowIds = await forwarder.forward(
-        { category, requestId, record: parsed.record },
-        routeEvent(category, parsed.record),
-      );
+      const event = { ...parsed.event, requestId };
+      const workflowIds = await forwarder.forward(event, routeEvent(event));
       entry = {
         ...base,
         outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner',
         workflowIds,
-        record: parsed.record,
+        record: event.record,
       };
     }
     entry.recordedAt = new Date().toISOString();

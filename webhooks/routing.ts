@@ -7,8 +7,13 @@
  * event, and an event nobody owns is acknowledged and recorded, not failed (provider-notes, Webhooks).
  */
 import { z } from 'zod';
-import { isLosslessNumber } from '../api/json';
-import { type RouteAttribute, categoryRule, isForwarded } from './categories';
+import {
+  FINAL_ONLY_CATEGORIES,
+  isFinalEvent,
+  type ProviderEventBody,
+  type ProviderEventCategory,
+} from '../domain/provider-event';
+import { CATEGORY_RULES, type RouteAttribute, isKnownCategory } from './categories';
 
 /** One visibility lookup: `query` lists the running workflows whose `attribute` holds `value`. */
 export interface RouteLookup {
@@ -34,16 +39,17 @@ export function visibilityQuery(attribute: RouteAttribute, value: string): strin
 /**
  * The lookups for an event, in priority order (the first that finds a running owner wins):
  * card_transaction by merchantOrderNo then cardNo, card_holder by merchantOrderNo then holderId,
- * wallet_transaction_v2 by orderNo then destinationAddress, card-level events by cardNo. An unknown
- * category, a record without any routing field, or one its rule does not forward (a non-final
- * status, webhooks/categories.ts) has none: it is acknowledged and recorded, not signalled.
+ * wallet_transaction_v2 by orderNo then destinationAddress, card-level events by cardNo. A record
+ * without any routing field, or an event no workflow acts on (a non-final card operation or
+ * review, domain/provider-event.ts `isFinalEvent`), has none: it is acknowledged and recorded, not
+ * signalled.
  */
-export function routeEvent(category: string, record: Record<string, unknown>): RouteLookup[] {
-  const rule = categoryRule(category);
-  if (!rule || !isForwarded(rule, record)) return [];
+export function routeEvent(event: ProviderEventBody): RouteLookup[] {
+  if (!isForwarded(event)) return [];
+  const fields = event.record as Readonly<Record<string, unknown>>;
   const lookups: RouteLookup[] = [];
-  for (const { attribute, field } of rule.routes) {
-    const raw = record[field];
+  for (const { attribute, field } of CATEGORY_RULES[event.category].routes) {
+    const raw = fields[field];
     if (typeof raw !== 'string' || raw === '') continue;
     const query = visibilityQuery(attribute, raw);
     if (query) lookups.push({ attribute, value: raw, query });
@@ -51,42 +57,41 @@ export function routeEvent(category: string, record: Record<string, unknown>): R
   return lookups;
 }
 
-/** JSON with every lossless number turned into its digit string: safe for Temporal payloads and for the record file. */
-export function plainJson(value: unknown): unknown {
-  if (isLosslessNumber(value)) return value.toString();
-  if (Array.isArray(value)) return value.map(plainJson);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, plainJson(v)]));
-  }
-  return value;
+/** False for an event no workflow acts on: a non-final card operation or review (each signal is a billable action). */
+export function isForwarded(event: ProviderEventBody): boolean {
+  return !FINAL_ONLY_CATEGORIES.includes(event.category) || isFinalEvent(event);
 }
 
 export type ParsedEvent =
-  | { kind: 'known'; record: Record<string, unknown> }
-  /** Parsed, but no workflow acts on it (a non-final status, webhooks/categories.ts): recorded, not signalled. */
-  | { kind: 'not_forwarded'; record: Record<string, unknown> }
+  | { kind: 'known'; event: ProviderEventBody }
+  /** Parsed, but no workflow acts on it (a non-final status): recorded, not signalled. */
+  | { kind: 'not_forwarded'; event: ProviderEventBody }
   | { kind: 'unknown_category' }
   | { kind: 'unparseable'; problem: string };
 
+function parseRecord<C extends ProviderEventCategory>(category: C, payload: unknown) {
+  const result = CATEGORY_RULES[category].schema.safeParse(payload);
+  return result.success
+    ? { ok: true as const, event: { category, record: result.data } as ProviderEventBody }
+    : { ok: false as const, error: result.error };
+}
+
 /**
- * Parses a verified body with its category's record schema. A body that breaks the schema is not
+ * Parses a verified body with its category's record schema, once: every later step (routing,
+ * the signal, the workflows) reads the typed record. A body that breaks the schema is not
  * forwarded (a workflow would act on a record it cannot trust); it is recorded with the first
  * field and rule that failed, for an operator.
  */
 export function parseEvent(category: string, payload: unknown): ParsedEvent {
-  const rule = categoryRule(category);
-  if (!rule) return { kind: 'unknown_category' };
+  if (!isKnownCategory(category)) return { kind: 'unknown_category' };
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
     return { kind: 'unparseable', problem: 'body: must be a JSON object' };
   }
-  const known = (record: Record<string, unknown>): ParsedEvent =>
-    isForwarded(rule, record) ? { kind: 'known', record } : { kind: 'not_forwarded', record };
-  if (!rule.schema) return known(plainJson(payload) as Record<string, unknown>);
-  const result = rule.schema.safeParse(payload);
-  if (result.success) return known(result.data);
-  const issue = result.error.issues[0];
+  const parsed = parseRecord(category, payload);
+  if (parsed.ok) return { kind: isForwarded(parsed.event) ? 'known' : 'not_forwarded', event: parsed.event };
+  const issue = parsed.error.issues[0];
   return {
     kind: 'unparseable',
-    problem: issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : z.prettifyError(result.error),
+    problem: issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : z.prettifyError(parsed.error),
   };
 }

@@ -47,7 +47,6 @@ import {
   type CardOperationKind,
   type CardOperationOutcome,
 } from '../domain/card-operations';
-import { providerEventKey } from '../domain/event-identity';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
 import { providerEventSignal, type ProviderEvent } from '../domain/provider-event';
@@ -57,12 +56,13 @@ import { runCardOperation } from './card-operations';
 import { failIssues, failWith, summarize } from './support/failures';
 import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor } from './support/profiles';
-import { text } from './support/record-inbox';
 import { Attributes, isChild } from './support/search';
 import { entityOrderStep, orderKeys } from '../domain/merchant-order-no';
 import { runChild } from './support/children';
 import { cardDeposit } from './card-deposit';
 import { AMOUNT_RE, LONG_ID_RE } from '../api/rules';
+import { cardNoOf, nonEmpty } from '../domain/provider-event';
+import { keyBeforeStateFields } from '../domain/event-identity';
 
 export const DEFAULT_MAX_HISTORY_EVENTS = 2000;
 export const DEFAULT_REFRESH_INTERVAL_MS = 6 * 60 * 60 * 1000;
@@ -104,50 +104,54 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
 
   const onEvent = (event: ProviderEvent) => {
     inbox.add(event);
-    const record = event.record;
-    if (text(record, 'cardNo') !== cardNo) return;
-    const key = providerEventKey(event);
+    if (cardNoOf(event) !== cardNo) return;
+    const key = keyBeforeStateFields(event);
     if (key) {
       if (seenKeys[key]) return;
       seenKeys[key] = true;
       seenKeys = trimRecord(seenKeys, KEPT_EVENT_KEYS);
     }
     if (event.category === 'card_auth_transaction') {
-      const tradeNo = text(record, 'tradeNo');
+      const r = event.record;
+      const tradeNo = nonEmpty(r.tradeNo);
       if (!tradeNo) return;
       if (!state.authorizations.some((a) => a.tradeNo === tradeNo)) state.authorizationCount += 1;
+      const settleAmount = nonEmpty(r.settleAmount);
+      const merchantName = nonEmpty(r.merchantName);
+      const description = nonEmpty(r.description);
       const summary: AuthorizationSummary = {
         tradeNo,
-        type: text(record, 'type') ?? '',
-        status: text(record, 'status') ?? '',
-        authorizedAmount: text(record, 'authorizedAmount') ?? '0',
-        currency: text(record, 'authorizedCurrency') ?? '',
-        fee: text(record, 'fee') ?? '0',
-        crossBoardFee: text(record, 'crossBoardFee') ?? '0',
-        ...(text(record, 'settleAmount') ? { settleAmount: text(record, 'settleAmount') } : {}),
-        ...(text(record, 'merchantName') ? { merchantName: text(record, 'merchantName') } : {}),
-        ...(text(record, 'description') ? { description: text(record, 'description') } : {}),
+        type: r.type,
+        status: r.status,
+        authorizedAmount: r.authorizedAmount,
+        currency: r.authorizedCurrency,
+        fee: r.fee,
+        crossBoardFee: r.crossBoardFee,
+        ...(settleAmount ? { settleAmount } : {}),
+        ...(merchantName ? { merchantName } : {}),
+        ...(description ? { description } : {}),
       };
       state.authorizations = recordAuthorization(state.authorizations, summary, KEPT_AUTHORIZATIONS);
     } else if (event.category === 'card_fee_patch') {
-      const tradeNo = text(record, 'tradeNo');
+      const r = event.record;
+      const tradeNo = nonEmpty(r.tradeNo);
       if (!tradeNo) return;
-      const deduction = text(record, 'deductionSourceFunds');
+      const deduction = nonEmpty(r.deductionSourceFunds);
       state.fees = keepLatest(
         state.fees,
         {
           tradeNo,
-          originTradeNo: text(record, 'originTradeNo') ?? '',
-          type: text(record, 'type') ?? '',
-          amount: text(record, 'amount') ?? '0',
+          originTradeNo: r.originTradeNo,
+          type: r.type,
+          amount: r.amount,
           ...(deduction ? { deductionSourceFunds: deduction } : {}),
         },
         (f) => f.tradeNo,
         KEPT_FEES,
       );
-    } else if (event.category === 'card_transaction' && text(record, 'status') === 'success') {
-      const type = text(record, 'type');
-      if (type === 'cancel') markCancelled(text(record, 'description') ?? text(record, 'remark'));
+    } else if (event.category === 'card_transaction' && event.record.status === 'success') {
+      const { type, description, remark } = event.record;
+      if (type === 'cancel') markCancelled(nonEmpty(description) ?? nonEmpty(remark));
       else if (type === 'Freeze' || type === 'blocked') state.status = 'Freeze';
       else if (type === 'UnFreeze') state.status = 'Normal';
     }

@@ -21,7 +21,9 @@ import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor, reviewWait } from './support/profiles';
-import { numeric, RecordInbox, text } from './support/record-inbox';
+import { RecordInbox } from './support/record-inbox';
+import { activationCodeRefOf, workOrderStateOf } from '../domain/provider-records';
+import { nonEmpty } from '../domain/provider-event';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { raceSignalAndPoll } from './support/waits';
@@ -78,19 +80,9 @@ export async function physicalCardActivation(
     const codeFromEvent = (): ActivationCodeRef | undefined => {
       const record = events.latest(
         'card_3ds',
-        (r) =>
-          text(r, 'cardNo') === cardNo &&
-          text(r, 'type') === 'activation_code' &&
-          (numeric(r, 'expirationTime') ?? 0) > Date.now(),
+        (r) => r.cardNo === cardNo && r.type === 'activation_code' && r.expirationTime > Date.now(),
       );
-      const tradeNo = record && text(record, 'tradeNo');
-      return record && tradeNo
-        ? {
-            tradeNo,
-            transactionTime: numeric(record, 'transactionTime') ?? 0,
-            expirationTime: numeric(record, 'expirationTime') ?? 0,
-          }
-        : undefined;
+      return record && nonEmpty(record.tradeNo) ? activationCodeRefOf(record) : undefined;
     };
     const codeCalls = longPollCalls(slowWait, deadlineAt - Date.now());
     const code = await step(
@@ -127,12 +119,12 @@ export async function physicalCardActivation(
 
       enter('confirming');
       if (outcome.status !== 'success') {
-        const resultFromEvent = () => {
+        const resultFromEvent = (): { status: string; remark: string | undefined } | undefined => {
           const record = events.latest(
             'physical_card',
-            (r) => text(r, 'merchantOrderNo') === merchantOrderNo && isFinalOperationStatus(text(r, 'status') ?? ''),
+            (r) => r.merchantOrderNo === merchantOrderNo && isFinalOperationStatus(r.status),
           );
-          return record ? { status: text(record, 'status') as string, remark: text(record, 'remark') } : undefined;
+          return record ? { status: record.status, remark: nonEmpty(record.remark) } : undefined;
         };
         const confirmCalls = longPollCalls(quickWait, CONFIRM_DEADLINE_MS);
         const confirmed = await step(
@@ -220,16 +212,9 @@ export async function physicalCardActivation(
     const fromEvent = (): WorkOrderState | undefined => {
       const record = events.latest(
         'work',
-        (r) => text(r, 'merchantOrderNo') === merchantOrderNo && isFinalOperationStatus(text(r, 'tradeStatus') ?? ''),
+        (r) => r.merchantOrderNo === merchantOrderNo && isFinalOperationStatus(r.tradeStatus),
       );
-      if (!record) return undefined;
-      const description = text(record, 'description') ?? text(record, 'remark');
-      return {
-        merchantOrderNo,
-        orderNo: text(record, 'orderNo') ?? workOrder.orderNo,
-        tradeStatus: text(record, 'tradeStatus') as WorkOrderState['tradeStatus'],
-        ...(description ? { description } : {}),
-      };
+      return record ? workOrderStateOf(record) : undefined;
     };
     const calls = longPollCalls(slowWait, deadlineAt - Date.now());
     workOrder = await step(

@@ -5,7 +5,6 @@
  * `cardDeposit` child. Nothing moves unless the deposit succeeded.
  */
 import { workflowInfo } from '@temporalio/workflow';
-import type { WalletDeposit } from '../activities';
 import { cmp } from '../api/money';
 import type { FieldIssue } from '../domain/cardholder-data';
 import { FailureTypes } from '../domain/failure-types';
@@ -28,7 +27,8 @@ import { runChild } from './support/children';
 import { cardDeposit } from './card-deposit';
 import { fundTransfer } from './fund-transfer';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
-import { numeric, RecordInbox, text } from './support/record-inbox';
+import { RecordInbox } from './support/record-inbox';
+import { walletDepositOf, type WalletDeposit } from '../domain/provider-records';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { raceSignalAndPoll } from './support/waits';
@@ -85,30 +85,11 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
     ...(input.expectedAmount ? { expectedAmount: input.expectedAmount } : {}),
   };
   const fromEvent = (): WalletDeposit | undefined => {
-    const record = events.latest('wallet_transaction_v2', (r) => {
-      const tx = {
-        type: text(r, 'type') ?? '',
-        destinationAddress: text(r, 'destinationAddress') ?? '',
-        createTime: numeric(r, 'createTime') ?? 0,
-        txHash: text(r, 'txHash') ?? null,
-        txAmount: text(r, 'txAmount') ?? null,
-      };
-      return matchesDeposit(tx, match) && isFinalOperationStatus(text(r, 'status') ?? '');
-    });
-    if (!record) return undefined;
-    const txHash = text(record, 'txHash');
-    const txAmount = text(record, 'txAmount');
-    const message = text(record, 'message');
-    return {
-      orderNo: text(record, 'orderNo') ?? '',
-      status: text(record, 'status') as WalletDeposit['status'],
-      ...(txHash ? { txHash } : {}),
-      ...(txAmount ? { txAmount } : {}),
-      receivedAmount: text(record, 'receivedAmount') ?? '0',
-      receivedCurrency: text(record, 'receivedCurrency') ?? '',
-      ...(message ? { message } : {}),
-      createTime: numeric(record, 'createTime') ?? 0,
-    };
+    const record = events.latest(
+      'wallet_transaction_v2',
+      (r) => matchesDeposit(r, match) && isFinalOperationStatus(r.status),
+    );
+    return record ? walletDepositOf(record) : undefined;
   };
   const profile = cardOperationWait(input.wait);
   const calls = longPollCalls(profile, deadlineMs);

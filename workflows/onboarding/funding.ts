@@ -13,8 +13,8 @@ import { Flows } from '../../domain/workflow-types';
 import { runChild } from '../support/children';
 import { fundTransfer } from '../fund-transfer';
 import { walletFunding } from '../wallet-funding';
-import { numeric, text } from '../support/record-inbox';
 import { orderKeys } from '../../domain/merchant-order-no';
+import { nonEmpty } from '../../domain/provider-event';
 
 export interface SharedAccountTransfer {
   workflowId: string;
@@ -105,19 +105,12 @@ export class DepositStatusTracker {
     const funding = this.progress.funding;
     if (!this.match || !funding || event.category !== 'wallet_transaction_v2') return;
     const r = event.record;
-    const tx = {
-      type: text(r, 'type') ?? '',
-      destinationAddress: text(r, 'destinationAddress') ?? '',
-      createTime: numeric(r, 'createTime') ?? 0,
-      txHash: text(r, 'txHash') ?? null,
-      txAmount: text(r, 'txAmount') ?? null,
-    };
-    const status = text(r, 'status');
-    if (!status || STATUS_RANK[status] === undefined || !matchesDeposit(tx, this.match)) return;
+    const status = r.status;
+    if (STATUS_RANK[status] === undefined || !matchesDeposit(r, this.match)) return;
     if (funding.depositStatus !== undefined && (STATUS_RANK[funding.depositStatus] ?? -1) > (STATUS_RANK[status] ?? -1))
       return;
     funding.depositStatus = status;
-    const orderNo = text(r, 'orderNo');
+    const orderNo = nonEmpty(r.orderNo);
     if (orderNo) funding.walletOrderNo = orderNo;
   }
 }

@@ -4,14 +4,17 @@
  * from a final status. States observed by polling are recorded under the same keys, so a late
  * webhook for a state already seen is a repeat too. Plain records, no Maps (STYLE).
  */
-import type { ProviderEvent } from '../../domain/provider-event';
-import { recordIdOf, recordStateKey } from '../../domain/event-identity';
-import type { CardholderReview, CardOperation } from '../../activities/types';
+import type { CardOperationRecord } from '../../api/schemas/card';
+import type { Cardholder } from '../../api/schemas/cardholder';
 import { isFinalOperationStatus, isFinalReviewStatus } from '../../api/rules';
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
+import { keyBeforeStateFields, recordStateKey } from '../../domain/event-identity';
+import type { ProviderEvent } from '../../domain/provider-event';
+import {
+  cardholderReviewOf,
+  cardOperationOf,
+  type CardholderReview,
+  type CardOperation,
+} from '../../domain/provider-records';
 
 interface Entry<T> {
   value: T;
@@ -33,14 +36,11 @@ export class EventInbox {
 
   /** Records an event; returns false for a repeat or an event nobody here waits on. */
   add(event: ProviderEvent): boolean {
-    const id = recordIdOf(event.category, event.record);
-    const status = str(event.record.status);
-    if (!id || !status) return false;
-    const key = recordStateKey(event.category, id, status);
-    if (this.seen[key]) return false;
+    const key = keyBeforeStateFields(event);
+    if (!key || this.seen[key]) return false;
     this.seen[key] = true;
-    if (event.category === 'card_transaction') return this.addOperation(event.record, status);
-    if (event.category === 'card_holder') return this.addHolder(event.record, status);
+    if (event.category === 'card_transaction') return this.addOperation(event.record);
+    if (event.category === 'card_holder') return this.addHolder(event.record);
     return false;
   }
 
@@ -63,47 +63,19 @@ export class EventInbox {
     return (this.holders[holderId] ?? []).find((e) => e.seq > since && isFinalReviewStatus(e.value.status))?.value;
   }
 
-  private addOperation(record: Record<string, unknown>, status: string): boolean {
-    const merchantOrderNo = str(record.merchantOrderNo);
-    if (!merchantOrderNo) return false;
-    const current = this.operations[merchantOrderNo];
+  private addOperation(record: CardOperationRecord): boolean {
+    const operation = cardOperationOf(record, '');
+    if (!operation.merchantOrderNo) return false;
+    const current = this.operations[operation.merchantOrderNo];
     if (current && isFinalOperationStatus(current.value.status)) return false;
-    const description = str(record.description) ?? str(record.remark);
-    const cardNo = str(record.cardNo);
-    const receivedAmount = str(record.receivedAmount);
-    this.operations[merchantOrderNo] = {
-      seq: ++this.counter,
-      value: {
-        orderNo: str(record.orderNo) ?? '',
-        merchantOrderNo,
-        ...(cardNo ? { cardNo } : {}),
-        type: str(record.type) ?? '',
-        status: status as CardOperation['status'],
-        amount: str(record.amount) ?? '0',
-        fee: str(record.fee) ?? '0',
-        ...(receivedAmount ? { receivedAmount } : {}),
-        currency: str(record.currency) ?? '',
-        ...(description ? { description } : {}),
-      },
-    };
+    this.operations[operation.merchantOrderNo] = { seq: ++this.counter, value: operation };
     return true;
   }
 
-  private addHolder(record: Record<string, unknown>, status: string): boolean {
-    const holderId = str(record.holderId);
-    const location = str(record.statusFlowLocation);
-    if (!holderId || (location !== 'admin' && location !== 'channel')) return false;
-    const description = str(record.description) ?? str(record.respMsg);
-    const entries = (this.holders[holderId] ??= []);
-    entries.push({
-      seq: ++this.counter,
-      value: {
-        holderId,
-        status: status as CardholderReview['status'],
-        statusFlowLocation: location,
-        ...(description ? { description } : {}),
-      },
-    });
+  private addHolder(record: Cardholder): boolean {
+    const { merchantOrderNo: _merchantOrderNo, ...review } = cardholderReviewOf(record);
+    const entries = (this.holders[review.holderId] ??= []);
+    entries.push({ seq: ++this.counter, value: review });
     return true;
   }
 }

@@ -1,17 +1,38 @@
 import { jsonNumber, parseJson } from '../../../api/json';
-import { parseEvent, plainJson, routeEvent, visibilityQuery } from '../../../webhooks/routing';
+import type { Card3dsRecord } from '../../../api/schemas/card-records';
+import type { WalletTransaction } from '../../../api/schemas/wallet';
+import { parseEvent, routeEvent, visibilityQuery } from '../../../webhooks/routing';
+import {
+  authorizationRecord,
+  cardholderResult,
+  cardOperationRecord,
+  providerEvent,
+  walletTransactionRecord,
+} from '../../fixtures/provider-events';
+import { plainJson } from '../../../api/json';
 
 /** Deposit addresses as the provider returns them (spec: Wallet address): TRC20 base58 and BEP20 hex. */
 const TRC20_ADDRESS = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 const BEP20_ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
+const card3ds = (overrides: Partial<Card3dsRecord> = {}): Card3dsRecord => ({
+  cardNo: 'C1',
+  tradeNo: 'T1',
+  currency: 'USD',
+  amount: '0',
+  merchantName: 'activation',
+  values: 'enc',
+  type: 'activation_code',
+  transactionTime: 1,
+  expirationTime: 2,
+  ...overrides,
+});
+
 describe('routeEvent', () => {
   it('routes a card operation by merchantOrderNo first, then by cardNo', () => {
-    const lookups = routeEvent('card_transaction', {
-      merchantOrderNo: 'CFabc123',
-      cardNo: '8812345',
-      status: 'success',
-    });
+    const lookups = routeEvent(
+      providerEvent('card_transaction', cardOperationRecord({ merchantOrderNo: 'CFabc123', cardNo: '8812345' })),
+    );
     expect(lookups).toEqual([
       {
         attribute: 'CardflowOrderNos',
@@ -27,38 +48,60 @@ describe('routeEvent', () => {
   });
 
   it('routes a card operation without merchantOrderNo by card only', () => {
-    expect(
-      routeEvent('card_transaction', { merchantOrderNo: null, cardNo: '8812345', status: 'fail' }).map(
-        (l) => l.attribute,
-      ),
-    ).toEqual(['CardflowCardNo']);
+    const record = cardOperationRecord({ merchantOrderNo: null, cardNo: '8812345', status: 'fail' });
+    expect(routeEvent(providerEvent('card_transaction', record)).map((l) => l.attribute)).toEqual(['CardflowCardNo']);
   });
 
   it('routes a cardholder review result by merchantOrderNo, then holderId', () => {
-    expect(
-      routeEvent('card_holder', { holderId: '1989887271659823105', merchantOrderNo: 'CF1', status: 'reject' }).map(
-        (l) => `${l.attribute}=${l.value}`,
-      ),
-    ).toEqual(['CardflowOrderNos=CF1', 'CardflowHolderId=1989887271659823105']);
+    const record = cardholderResult({ holderId: '1989887271659823105', merchantOrderNo: 'CF1', status: 'reject' });
+    expect(routeEvent(providerEvent('card_holder', record)).map((l) => `${l.attribute}=${l.value}`)).toEqual([
+      'CardflowOrderNos=CF1',
+      'CardflowHolderId=1989887271659823105',
+    ]);
   });
 
-  it.each(['card_auth_transaction', 'card_fee_patch', 'card_3ds'])('routes %s by card', (category) => {
-    expect(
-      routeEvent(category, { cardNo: 'C1', tradeNo: 'T1', merchantOrderNo: 'ignored' }).map((l) => l.attribute),
-    ).toEqual(['CardflowCardNo']);
+  it('routes authorizations, fees and 3DS records by card', () => {
+    const fee = {
+      cardNo: 'C1',
+      tradeNo: 'F1',
+      originTradeNo: 'T1',
+      currency: 'USD',
+      amount: '0.20',
+      type: 'card_patch_fee' as const,
+      status: 'success',
+      transactionTime: 1,
+    };
+    for (const event of [
+      providerEvent('card_auth_transaction', authorizationRecord()),
+      providerEvent('card_fee_patch', fee),
+      providerEvent('card_3ds', card3ds()),
+    ])
+      expect(routeEvent(event).map((l) => l.attribute)).toEqual(['CardflowCardNo']);
   });
 
   it('routes a work order by merchantOrderNo', () => {
-    expect(routeEvent('work', { merchantOrderNo: 'CFwork' }).map((l) => l.value)).toEqual(['CFwork']);
+    const work = providerEvent('work', {
+      merchantOrderNo: 'CFwork',
+      orderNo: 'WO1',
+      title: 'Activate',
+      target: 'C1',
+      tradeType: 'CARD_ACTIVE',
+      tradeStatus: 'processing',
+      createTime: 1,
+      updateTime: 2,
+    });
+    expect(routeEvent(work).map((l) => l.value)).toEqual(['CFwork']);
   });
 
   it('routes a wallet transaction by orderNo, then by the deposit address a funding workflow listed', () => {
+    const deposit = (overrides: Partial<WalletTransaction>) =>
+      providerEvent('wallet_transaction_v2', walletTransactionRecord(overrides));
     expect(
-      routeEvent('wallet_transaction_v2', { orderNo: 'W77', destinationAddress: TRC20_ADDRESS }).map(
+      routeEvent(deposit({ orderNo: 'W77', destinationAddress: TRC20_ADDRESS })).map(
         (l) => `${l.attribute}=${l.value}`,
       ),
     ).toEqual(['CardflowOrderNos=W77', `CardflowOrderNos=${TRC20_ADDRESS}`]);
-    expect(routeEvent('wallet_transaction_v2', { orderNo: '', destinationAddress: BEP20_ADDRESS })).toEqual([
+    expect(routeEvent(deposit({ orderNo: '', destinationAddress: BEP20_ADDRESS }))).toEqual([
       {
         attribute: 'CardflowOrderNos',
         value: BEP20_ADDRESS,
@@ -74,39 +117,41 @@ describe('routeEvent', () => {
     expect(visibilityQuery('CardflowOrderNos', BEP20_ADDRESS)).toBeDefined();
   });
 
-  it.each(['wait_process', 'processing'])(
+  it.each(['wait_process', 'processing'] as const)(
     'records but does not signal a card operation still %s (no workflow acts on it)',
     (status) => {
-      expect(routeEvent('card_transaction', { merchantOrderNo: 'CFabc123', cardNo: '8812345', status })).toEqual([]);
+      expect(routeEvent(providerEvent('card_transaction', cardOperationRecord({ status })))).toEqual([]);
     },
   );
 
-  it.each(['wait_audit', 'under_review'])('records but does not signal a cardholder review still %s', (status) => {
-    expect(routeEvent('card_holder', { holderId: '1989887271659823105', merchantOrderNo: 'CF1', status })).toEqual([]);
-  });
-
-  it('does not signal a card operation or review record without a status', () => {
-    expect(routeEvent('card_transaction', { merchantOrderNo: 'CFabc123', cardNo: '8812345' })).toEqual([]);
-    expect(routeEvent('card_holder', { holderId: '1989887271659823105' })).toEqual([]);
-  });
+  it.each(['wait_audit', 'under_review'] as const)(
+    'records but does not signal a cardholder review still %s',
+    (status) => {
+      expect(routeEvent(providerEvent('card_holder', cardholderResult({ merchantOrderNo: 'CF1', status })))).toEqual(
+        [],
+      );
+    },
+  );
 
   it('keeps signalling intermediate authorization statuses (card-entity records authorized ones)', () => {
-    expect(
-      routeEvent('card_auth_transaction', { cardNo: 'C1', tradeNo: 'T1', status: 'authorized' }).map(
-        (l) => l.attribute,
-      ),
-    ).toEqual(['CardflowCardNo']);
-  });
-
-  it('has no lookup for an unknown category', () => {
-    expect(routeEvent('brand_new_category', { cardNo: 'C1', merchantOrderNo: 'CF1' })).toEqual([]);
+    const authorized = providerEvent('card_auth_transaction', authorizationRecord({ status: 'authorized' }));
+    expect(routeEvent(authorized).map((l) => l.attribute)).toEqual(['CardflowCardNo']);
   });
 
   it('refuses values that could widen the visibility query', () => {
     expect(
-      routeEvent('card_transaction', { merchantOrderNo: "x' OR 'a'='a", cardNo: 'C 1', status: 'success' }),
+      routeEvent(
+        providerEvent('card_transaction', cardOperationRecord({ merchantOrderNo: "x' OR 'a'='a", cardNo: 'C 1' })),
+      ),
     ).toEqual([]);
-    expect(routeEvent('wallet_transaction_v2', { destinationAddress: "T1' OR 'a'='a" })).toEqual([]);
+    expect(
+      routeEvent(
+        providerEvent(
+          'wallet_transaction_v2',
+          walletTransactionRecord({ orderNo: '', destinationAddress: "T1' OR 'a'='a" }),
+        ),
+      ),
+    ).toEqual([]);
     expect(visibilityQuery('CardflowCardNo', "a'b")).toBeUndefined();
     expect(visibilityQuery('CardflowCardNo', '')).toBeUndefined();
   });
@@ -134,7 +179,14 @@ describe('parseEvent', () => {
     );
     expect(parsed).toEqual({
       kind: 'known',
-      record: expect.objectContaining({ orderNo: '1989887271659823105', amount: '12345678901234567.10', fee: '1.00' }),
+      event: {
+        category: 'card_transaction',
+        record: expect.objectContaining({
+          orderNo: '1989887271659823105',
+          amount: '12345678901234567.10',
+          fee: '1.00',
+        }),
+      },
     });
     expect(parseEvent('card_transaction', operation).kind).toBe('known');
   });
@@ -151,10 +203,10 @@ describe('parseEvent', () => {
     });
     expect(parsed.kind).toBe('known');
     if (parsed.kind !== 'known') return;
-    expect(parsed.record.holderId).toBe('1989887271659823105');
-    expect(parsed.record).not.toHaveProperty('firstName');
-    expect(parsed.record).not.toHaveProperty('email');
-    expect(parsed.record).not.toHaveProperty('mobile');
+    expect(parsed.event.record).toMatchObject({ holderId: '1989887271659823105' });
+    expect(parsed.event.record).not.toHaveProperty('firstName');
+    expect(parsed.event.record).not.toHaveProperty('email');
+    expect(parsed.event.record).not.toHaveProperty('mobile');
   });
 
   it('names the field and rule of a record that breaks its schema', () => {
@@ -171,7 +223,7 @@ describe('parseEvent', () => {
   it('parses but does not forward a record in a status no workflow acts on', () => {
     expect(parseEvent('card_transaction', { ...operation, status: 'processing' })).toEqual({
       kind: 'not_forwarded',
-      record: expect.objectContaining({ status: 'processing' }),
+      event: { category: 'card_transaction', record: expect.objectContaining({ status: 'processing' }) },
     });
     expect(parseEvent('card_transaction', { ...operation, status: 'fail' }).kind).toBe('known');
   });
@@ -180,10 +232,26 @@ describe('parseEvent', () => {
     expect(parseEvent('brand_new_category', { a: 1 })).toEqual({ kind: 'unknown_category' });
   });
 
-  it('keeps a schema-less category as plain JSON with numbers as digit strings', () => {
-    expect(parseEvent('physical_card', parseJson('{"cardNo":"C1","fee":12345678901234567890.5}'))).toEqual({
+  it('parses a physical_card event as the activation result it carries', () => {
+    expect(
+      parseEvent(
+        'physical_card',
+        parseJson(
+          '{"merchantOrderNo":"CFact","cardNo":"C1","type":"card_activated","status":"success","remark":"Success"}',
+        ),
+      ),
+    ).toEqual({
       kind: 'known',
-      record: { cardNo: 'C1', fee: '12345678901234567890.5' },
+      event: {
+        category: 'physical_card',
+        record: {
+          merchantOrderNo: 'CFact',
+          cardNo: 'C1',
+          type: 'card_activated',
+          status: 'success',
+          remark: 'Success',
+        },
+      },
     });
     expect(plainJson({ a: [jsonNumber('1')] })).toEqual({ a: ['1'] });
   });

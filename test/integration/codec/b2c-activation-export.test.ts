@@ -26,7 +26,6 @@ import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../../../sandbox';
-import { plainJson } from '../../../webhooks/routing';
 import { startWebhookReceiver } from '../../../webhooks/receiver';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
 import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../support/temporal-env';
@@ -36,6 +35,7 @@ import { FAST_WAIT } from '../support/harness';
 import { decodedHistoryText, exportHistoryBytes, foundIn, holdsCvv } from './history-scan';
 import { activationWorkflowId } from '../../../domain/workflow-ids';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
+import { plainJson } from '../../../api/json';
 
 const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);
 const dataConverter = createDataConverter(keyring);

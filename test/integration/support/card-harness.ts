@@ -8,7 +8,6 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProviderClient } from '../../../api/client';
-import { plainJson } from '../../../webhooks/routing';
 import type { CardflowActivities } from '../../../activities';
 import { sealPin } from '../../../activities/secrets';
 import { luhnCheckDigit } from '../../../sandbox/random';
@@ -18,6 +17,7 @@ import { b2cHolder, requestFields } from '../../fixtures/holders';
 import { connectTestNativeConnection, testTemporalServer } from './temporal-env';
 import { startHarness, workflowBundle, type Harness, type HarnessOptions } from './harness';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
+import { plainJson } from '../../../api/json';
 
 export { FAST_WAIT, CARD_TYPES } from './harness';
 

@@ -178,3 +178,45 @@ it('route work_order: a failed work order ends the workflow with the provider de
   }
   expect((await h.provider.getCardInfo({ cardNo })).status).toBe('un_activated');
 });
+
+/** Probes ten minutes apart: within a test only a webhook can end these waits. */
+const WEBHOOKS_ONLY = {
+  ...FAST_WAIT,
+  review: {
+    firstPollMs: 600_000,
+    attemptMs: 1,
+    heartbeatTimeoutMs: 1_200_000,
+    retryInitialIntervalMs: 600_000,
+    retryMaxIntervalMs: 600_000,
+  },
+};
+
+it('the activation code (card_3ds) and the work order decision (work) end their waits by webhook, not only by probe', async () => {
+  const byCode = await physicalCard(h.provider);
+  const byOrder = await physicalCard(h.provider);
+  const results = await h.withCardWorker(async () => {
+    const code = await start(activationWorkflowId(byCode.cardNo), {
+      cardNo: byCode.cardNo,
+      route: 'activation_code',
+      sealedPin: h.seal('246810'),
+      wait: WEBHOOKS_ONLY,
+    });
+    const order = await start(activationWorkflowId(byOrder.cardNo), {
+      cardNo: byOrder.cardNo,
+      route: 'work_order',
+      workOrder: { files: [await h.fileStore.put(Buffer.from('%PDF-1.4\n% note\n'), 'note.pdf')] },
+      wait: WEBHOOKS_ONLY,
+    });
+    await eventually(
+      () => code.query<{ stage: string }>('activationStatus'),
+      (s) => s.stage === 'awaiting_code',
+      'awaiting_code',
+    );
+    await h.helper('issueActivationCode', { cardNo: byCode.cardNo });
+    return Promise.all([code.result(), order.result()]) as Promise<PhysicalCardActivationResult[]>;
+  });
+  expect(results.map((r) => [r.route, r.cardStatus])).toEqual([
+    ['activation_code', 'Normal'],
+    ['work_order', 'Normal'],
+  ]);
+});

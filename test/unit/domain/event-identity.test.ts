@@ -1,38 +1,62 @@
-import { providerEventKey } from '../../../domain/event-identity';
+import { keyBeforeStateFields, providerEventKey } from '../../../domain/event-identity';
+import {
+  authorizationRecord,
+  cardholderResult,
+  cardOperationRecord,
+  providerEvent,
+} from '../../fixtures/provider-events';
 
 describe('providerEventKey', () => {
   it('keys a card operation on merchantOrderNo and status, ignoring the delivery id', () => {
-    const a = providerEventKey({
-      category: 'card_transaction',
-      requestId: 'r1',
-      record: { merchantOrderNo: 'CF1', orderNo: 'P1', status: 'success' },
-    });
-    const b = providerEventKey({
-      category: 'card_transaction',
-      requestId: 'r2',
-      record: { merchantOrderNo: 'CF1', orderNo: 'P1', status: 'success' },
-    });
-    const c = providerEventKey({
-      category: 'card_transaction',
-      requestId: 'r3',
-      record: { merchantOrderNo: 'CF1', orderNo: 'P1', status: 'processing' },
-    });
+    const a = providerEventKey(providerEvent('card_transaction', cardOperationRecord({ status: 'success' }), 'r1'));
+    const b = providerEventKey(providerEvent('card_transaction', cardOperationRecord({ status: 'success' }), 'r2'));
+    const c = providerEventKey(providerEvent('card_transaction', cardOperationRecord({ status: 'processing' }), 'r3'));
     expect(a).toBe('card_transaction|CF1|success');
     expect(b).toBe(a);
     expect(c).not.toBe(a);
+    expect(providerEventKey(providerEvent('card_transaction', cardOperationRecord({ merchantOrderNo: null })))).toBe(
+      'card_transaction|P1|success',
+    );
   });
 
-  it('keys cardholders on holderId and authorizations on tradeNo; no key without id or status', () => {
-    expect(
-      providerEventKey({ category: 'card_holder', requestId: 'r', record: { holderId: '19', status: 'reject' } }),
-    ).toBe('card_holder|19|reject');
-    expect(
-      providerEventKey({
-        category: 'card_auth_transaction',
-        requestId: 'r',
-        record: { tradeNo: 'T', status: 'authorized' },
-      }),
-    ).toBe('card_auth_transaction|T|authorized');
-    expect(providerEventKey({ category: 'card_holder', requestId: 'r', record: { status: 'reject' } })).toBeUndefined();
+  it('keys cardholders on holderId and authorizations on tradeNo; no key without an id', () => {
+    expect(providerEventKey(providerEvent('card_holder', cardholderResult({ holderId: '19', status: 'reject' })))).toBe(
+      'card_holder|19|reject',
+    );
+    expect(providerEventKey(providerEvent('card_auth_transaction', authorizationRecord({ tradeNo: 'T' })))).toBe(
+      'card_auth_transaction|T|authorized',
+    );
+    expect(providerEventKey(providerEvent('card_holder', cardholderResult({ holderId: '' })))).toBeUndefined();
+  });
+
+  it('keys work orders by tradeStatus and 3DS records by their kind; the earlier key left both out', () => {
+    const work = providerEvent('work', {
+      merchantOrderNo: 'CFwork',
+      orderNo: 'WO1',
+      title: 'Activate',
+      target: 'C1',
+      tradeType: 'CARD_ACTIVE',
+      tradeStatus: 'success',
+      createTime: 1,
+      updateTime: 2,
+    });
+    const code = providerEvent('card_3ds', {
+      cardNo: 'C1',
+      tradeNo: 'T3',
+      currency: 'USD',
+      amount: '0',
+      merchantName: 'activation',
+      values: 'enc',
+      type: 'activation_code',
+      transactionTime: 1,
+      expirationTime: 2,
+    });
+    expect(providerEventKey(work)).toBe('work|CFwork|success');
+    expect(providerEventKey(code)).toBe('card_3ds|T3|activation_code');
+    expect(keyBeforeStateFields(work)).toBeUndefined();
+    expect(keyBeforeStateFields(code)).toBeUndefined();
+    expect(keyBeforeStateFields(providerEvent('card_transaction', cardOperationRecord()))).toBe(
+      'card_transaction|CF1|success',
+    );
   });
 });

@@ -4,7 +4,9 @@
  * and in any order (provider-notes, Webhooks), and ignores other deposits to the shared address.
  */
 import type { OnboardingProgress } from '../../../domain/customer-onboarding';
+import type { WalletTransaction } from '../../../api/schemas/wallet';
 import type { ProviderEvent } from '../../../domain/provider-event';
+import { cardOperationRecord, providerEvent, walletTransactionRecord } from '../../fixtures/provider-events';
 import { DepositStatusTracker } from '../../../workflows/onboarding/funding';
 
 const ADDRESS = 'TXk5sandboxAddress0001';
@@ -24,20 +26,20 @@ function progress(): OnboardingProgress {
     },
   };
 }
-function event(status: string, extra: Record<string, unknown> = {}): ProviderEvent {
-  return {
-    category: 'wallet_transaction_v2',
-    requestId: `r-${status}`,
-    record: {
+function event(status: WalletTransaction['status'], extra: Partial<WalletTransaction> = {}): ProviderEvent {
+  return providerEvent(
+    'wallet_transaction_v2',
+    walletTransactionRecord({
       orderNo: 'W1',
       type: 'DEPOSIT',
       destinationAddress: ADDRESS,
-      createTime: String(SINCE + 1000),
+      createTime: SINCE + 1000,
       txAmount: '120',
       status,
       ...extra,
-    },
-  };
+    }),
+    `r-${status}`,
+  );
 }
 
 it('moves the status forward with this customer’s deposit and never back', () => {
@@ -58,8 +60,8 @@ it('ignores other deposits to the shared address, older ones, withdrawals and ev
   expect(p.funding?.depositStatus).toBe('awaiting');
   tracker.watch({ address: ADDRESS, since: SINCE, expectedAmount: '120' });
   tracker.onEvent(event('processing', { txAmount: '75' }));
-  tracker.onEvent(event('processing', { createTime: String(SINCE - 1) }));
+  tracker.onEvent(event('processing', { createTime: SINCE - 1 }));
   tracker.onEvent(event('processing', { type: 'WITHDRAW' }));
-  tracker.onEvent({ category: 'card_transaction', requestId: 'r-card', record: { status: 'success' } });
+  tracker.onEvent(providerEvent('card_transaction', cardOperationRecord()));
   expect(p.funding?.depositStatus).toBe('awaiting');
 });

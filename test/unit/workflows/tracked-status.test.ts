@@ -6,6 +6,7 @@ import { ActivityFailure, ApplicationFailure, RetryState, TimeoutFailure, Timeou
 import { defineQuery, setHandler } from '@temporalio/workflow';
 import { providerEventSignal, type ProviderEvent } from '../../../domain/provider-event';
 import { trackStatus, type StageStatus } from '../../../workflows/support/tracked-status';
+import { cardOperationRecord, providerEvent } from '../../fixtures/provider-events';
 
 jest.mock('@temporalio/workflow', () => ({ ...jest.requireActual('@temporalio/workflow'), setHandler: jest.fn() }));
 const registered = jest.mocked(setHandler);
@@ -15,7 +16,7 @@ interface Status extends StageStatus {
   route?: string;
 }
 const statusQuery = defineQuery<Status>('testStatus');
-const event: ProviderEvent = { category: 'card_transaction', requestId: 'r1', record: { status: 'success' } };
+const event: ProviderEvent = providerEvent('card_transaction', cardOperationRecord(), 'r1');
 
 beforeEach(() => registered.mockClear());
 
