@@ -5,7 +5,7 @@ import type { Account } from '../api/schemas/account';
 import { affordabilityIssue } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';
-import { invalidInput, toActivityFailure } from './failures';
+import { invalidInput, convertingFailures } from './failures';
 import type { AccountBalance } from './types';
 
 function balanceOf(account: Account): AccountBalance {
@@ -59,14 +59,10 @@ export function createAccountHelpers({ provider }: ActivityDeps) {
 export function createAccountActivities(deps: ActivityDeps) {
   const { findAccount } = createAccountHelpers(deps);
 
-  return {
+  return convertingFailures({
     /** Available balance of an account (the WALLET in `currency` when no id is given). */
     async getAccountBalance(input: { accountId?: string; currency?: string }): Promise<AccountBalance> {
-      try {
-        return await findAccount(input.accountId, input.currency);
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
+      return await findAccount(input.accountId, input.currency);
     },
-  };
+  });
 }

@@ -9,6 +9,7 @@ import type { Card3dsRecord } from '../api/schemas/card-records';
 import { FailureTypes } from '../domain/failure-types';
 import { activationCodeRefOf, type ActivationCodeRef } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
+import { convertingFailures } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import { openSealed } from './secrets';
@@ -43,7 +44,7 @@ export function createActivationActivities(deps: ActivityDeps) {
     return newest ? activationCodeRefOf(newest) : undefined;
   }
 
-  return {
+  return convertingFailures({
     /** Polls until the card has an unexpired activation_code record; returns its tradeNo (never the value). */
     async awaitActivationCode(input: { cardNo: string; poll: PollSettings }): Promise<ActivationCodeRef> {
       return longPoll<ActivationCodeRef | undefined>({
@@ -109,5 +110,5 @@ export function createActivationActivities(deps: ActivityDeps) {
       });
       return value;
     },
-  };
+  });
 }

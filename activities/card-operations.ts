@@ -8,7 +8,7 @@ import type { CardOperationKind } from '../domain/card-operations';
 import { createCardActivities } from './cards';
 import { cardOperationOf } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
-import { toActivityFailure } from './failures';
+import { convertingFailures } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import { openSealed } from './secrets';
@@ -29,7 +29,7 @@ export function createCardOperationActivities(deps: ActivityDeps) {
     return { cardNo: card.cardNo, status: card.status, blocked: card.blocked };
   }
 
-  return {
+  return convertingFailures({
     /** Sends freeze, unfreeze or update PIN with `merchantOrderNo`; an earlier attempt's record is returned instead of sending twice. */
     async sendCardOperation(input: {
       kind: CardOperationKind;
@@ -67,11 +67,7 @@ export function createCardOperationActivities(deps: ActivityDeps) {
 
     /** The card's status (no balance, no sensitive data). */
     async getCardStatus(input: { cardNo: string }): Promise<CardStatusView> {
-      try {
-        return await readStatus(input.cardNo);
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
+      return await readStatus(input.cardNo);
     },
 
     /** Polls the card until its status is one of `until` (e.g. Normal after an activation). */
@@ -84,5 +80,5 @@ export function createCardOperationActivities(deps: ActivityDeps) {
         describe: (card) => card.status,
       });
     },
-  };
+  });
 }

@@ -10,7 +10,7 @@ import { ProviderBusinessError } from '../api/errors';
 import type { CardholderData } from '../domain/cardholder-data';
 import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';
-import { isAmbiguous, toActivityFailure } from './failures';
+import { isAmbiguous, convertingFailures } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import { cardholderReviewOf, type CardholderReview } from '../domain/provider-records';
@@ -86,16 +86,12 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
   }
 
   async function getCardholder(input: { holderId: string }): Promise<CardholderReview> {
-    try {
-      const review = await query({ holderId: input.holderId });
-      if (!review) throw new Error(`cardholder ${input.holderId} not found`);
-      return review;
-    } catch (error) {
-      throw toActivityFailure(error);
-    }
+    const review = await query({ holderId: input.holderId });
+    if (!review) throw new Error(`cardholder ${input.holderId} not found`);
+    return review;
   }
 
-  return {
+  return convertingFailures({
     /** Creates the cardholder for review; after an ambiguous outcome, finds it by merchantOrderNo. */
     async createCardholder(input: {
       merchantOrderNo: string;
@@ -152,30 +148,26 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
         }
         return outcome === 'applied' ? cardholderReviewOf(current) : undefined;
       };
+      if (activityInfo().attempt > 1) {
+        const found = await earlier();
+        if (found) return found;
+      }
       try {
-        if (activityInfo().attempt > 1) {
-          const found = await earlier();
-          if (found) return found;
-        }
-        try {
-          return cardholderReviewOf(
-            holder.shape === 'IDV'
-              ? await provider.updateCardholderIdv({ holderId, ...fieldsOf(holder) } as never, { signal })
-              : await provider.updateCardholder(
-                  { holderId, cardHolderModel: holder.shape, ...fieldsOf(holder) } as never,
-                  {
-                    signal,
-                  },
-                ),
-          );
-        } catch (error) {
-          if (!isAmbiguous(error) && !(error instanceof ProviderBusinessError)) throw error;
-          const found = await earlier();
-          if (found) return found;
-          throw error;
-        }
+        return cardholderReviewOf(
+          holder.shape === 'IDV'
+            ? await provider.updateCardholderIdv({ holderId, ...fieldsOf(holder) } as never, { signal })
+            : await provider.updateCardholder(
+                { holderId, cardHolderModel: holder.shape, ...fieldsOf(holder) } as never,
+                {
+                  signal,
+                },
+              ),
+        );
       } catch (error) {
-        throw toActivityFailure(error);
+        if (!isAmbiguous(error) && !(error instanceof ProviderBusinessError)) throw error;
+        const found = await earlier();
+        if (found) return found;
+        throw error;
       }
     },
 
@@ -195,5 +187,5 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
         describe: (review) => `${review.statusFlowLocation}/${review.status}`,
       });
     },
-  };
+  });
 }

@@ -9,7 +9,7 @@ import type { CardType } from '../api/schemas/card-type';
 import { FailureTypes } from '../domain/failure-types';
 import { createAccountHelpers, type BalanceRequirement } from './accounts';
 import type { ActivityDeps } from './deps';
-import { toActivityFailure } from './failures';
+import { convertingFailures } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import { cardOperationOf, type CardOperation } from '../domain/provider-records';
@@ -30,28 +30,20 @@ export function createCardActivities(deps: ActivityDeps) {
   }
 
   async function getCardOperation(input: { merchantOrderNo: string }): Promise<CardOperation | null> {
-    try {
-      return (await findOperation(input.merchantOrderNo)) ?? null;
-    } catch (error) {
-      throw toActivityFailure(error);
-    }
+    return (await findOperation(input.merchantOrderNo)) ?? null;
   }
 
-  return {
+  return convertingFailures({
     /** The card type (bin) with its rules, fees and limits. */
     async getCardType(input: { cardTypeId: string }): Promise<CardType> {
-      try {
-        const types = await provider.listCardTypes({}, { signal: cancellationSignal() });
-        const found = types.find((t) => t.cardTypeId === input.cardTypeId);
-        if (!found)
-          throw ApplicationFailure.nonRetryable(
-            `cardTypeId: card type ${input.cardTypeId} does not exist`,
-            FailureTypes.cardTypeNotFound,
-          );
-        return found;
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
+      const types = await provider.listCardTypes({}, { signal: cancellationSignal() });
+      const found = types.find((t) => t.cardTypeId === input.cardTypeId);
+      if (!found)
+        throw ApplicationFailure.nonRetryable(
+          `cardTypeId: card type ${input.cardTypeId} does not exist`,
+          FailureTypes.cardTypeNotFound,
+        );
+      return found;
     },
 
     /**
@@ -132,24 +124,20 @@ export function createCardActivities(deps: ActivityDeps) {
 
     /** Card info with balance; never the card number, CVV or expiry. */
     async getCardSummary(input: { cardNo: string }): Promise<CardSummary> {
-      try {
-        const card = await provider.getCardInfo(
-          { cardNo: input.cardNo, onlySimpleInfo: false },
-          { signal: cancellationSignal() },
-        );
-        return {
-          cardNo: card.cardNo,
-          cardTypeId: card.cardTypeId,
-          ...(card.holderId ? { holderId: card.holderId } : {}),
-          status: card.status,
-          blocked: card.blocked,
-          ...(card.balanceInfo
-            ? { balance: { amount: card.balanceInfo.amount, currency: card.balanceInfo.currency } }
-            : {}),
-        };
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
+      const card = await provider.getCardInfo(
+        { cardNo: input.cardNo, onlySimpleInfo: false },
+        { signal: cancellationSignal() },
+      );
+      return {
+        cardNo: card.cardNo,
+        cardTypeId: card.cardTypeId,
+        ...(card.holderId ? { holderId: card.holderId } : {}),
+        status: card.status,
+        blocked: card.blocked,
+        ...(card.balanceInfo
+          ? { balance: { amount: card.balanceInfo.amount, currency: card.balanceInfo.currency } }
+          : {}),
+      };
     },
-  };
+  });
 }

@@ -38,6 +38,24 @@ export function toActivityFailure(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/**
+ * The activities of a factory, each converting whatever it throws with {@link toActivityFailure}:
+ * the one place a provider error becomes an `ApplicationFailure` with its type and retryability.
+ */
+export function convertingFailures<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
+  const converted: Record<string, unknown> = {};
+  for (const [name, run] of Object.entries(activities)) {
+    converted[name] = async (...args: never[]) => {
+      try {
+        return await run(...args);
+      } catch (error) {
+        throw toActivityFailure(error);
+      }
+    };
+  }
+  return converted as T;
+}
+
 /** A request refused before anything was sent. */
 export function invalidInput(
   issues: readonly FieldIssue[],

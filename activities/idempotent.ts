@@ -11,7 +11,7 @@
 import { activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../domain/failure-types';
-import { isAmbiguous, isDuplicateOrder, toActivityFailure } from './failures';
+import { isAmbiguous, isDuplicateOrder } from './failures';
 
 export interface IdempotentCall<T> {
   merchantOrderNo: string;
@@ -30,36 +30,32 @@ export interface IdempotentCall<T> {
 export type IdempotentSource = 'sent' | 'found';
 
 export async function callIdempotent<T>(call: IdempotentCall<T>): Promise<{ value: T; source: IdempotentSource }> {
-  try {
-    if (activityInfo().attempt > 1) {
+  if (activityInfo().attempt > 1) {
+    const earlier = await call.lookup();
+    if (earlier !== undefined) return { value: earlier, source: 'found' };
+  } else if (call.precheck) {
+    try {
+      await call.precheck();
+    } catch (error) {
+      // The order may already exist with its money spent, e.g. when an operator resumed a
+      // failed onboarding and this step re-runs: then it is not a shortfall but a step done.
       const earlier = await call.lookup();
       if (earlier !== undefined) return { value: earlier, source: 'found' };
-    } else if (call.precheck) {
-      try {
-        await call.precheck();
-      } catch (error) {
-        // The order may already exist with its money spent, e.g. when an operator resumed a
-        // failed onboarding and this step re-runs: then it is not a shortfall but a step done.
-        const earlier = await call.lookup();
-        if (earlier !== undefined) return { value: earlier, source: 'found' };
-        throw error;
-      }
-    }
-    try {
-      return { value: await call.send(), source: 'sent' };
-    } catch (error) {
-      if (!isAmbiguous(error) && !isDuplicateOrder(error)) throw error;
-      const existing = await call.lookup();
-      if (existing !== undefined) return { value: existing, source: 'found' };
-      if (isDuplicateOrder(error)) {
-        throw ApplicationFailure.retryable(
-          `merchantOrderNo ${call.merchantOrderNo} is already used but not found yet`,
-          FailureTypes.orderNotFound,
-        );
-      }
       throw error;
     }
+  }
+  try {
+    return { value: await call.send(), source: 'sent' };
   } catch (error) {
-    throw toActivityFailure(error);
+    if (!isAmbiguous(error) && !isDuplicateOrder(error)) throw error;
+    const existing = await call.lookup();
+    if (existing !== undefined) return { value: existing, source: 'found' };
+    if (isDuplicateOrder(error)) {
+      throw ApplicationFailure.retryable(
+        `merchantOrderNo ${call.merchantOrderNo} is already used but not found yet`,
+        FailureTypes.orderNotFound,
+      );
+    }
+    throw error;
   }
 }

@@ -11,7 +11,7 @@
  */
 import { activityInfo, cancellationSignal, heartbeat, sleep } from '@temporalio/activity';
 import { nextPollDelay, type WaitProfile } from '../domain/wait-profile';
-import { stillWaiting, toActivityFailure } from './failures';
+import { stillWaiting } from './failures';
 
 /** The part of a wait profile the activity itself uses. */
 export type PollSettings = Pick<WaitProfile, 'firstPollMs' | 'maxPollMs' | 'backoff' | 'attemptMs'>;
@@ -48,23 +48,17 @@ export async function longPoll<T>(spec: LongPoll<T>): Promise<T> {
   let progress: PollProgress = previous ?? { delayMs: spec.poll.firstPollMs, polls: 0 };
   // A fresh wait gives the webhook a head start; a resumed one polls at once.
   if (!previous && activityInfo().attempt === 1) await sleep(spec.poll.firstPollMs);
-  try {
-    for (;;) {
-      const value = await spec.probe(cancellationSignal());
-      progress = { ...progress, polls: progress.polls + 1, lastState: spec.describe(value) };
-      if (spec.done(value)) return value;
-      if (Date.now() - started + progress.delayMs > spec.poll.attemptMs) {
-        throw stillWaiting(
-          `still waiting for ${spec.what} (last seen: ${progress.lastState}, ${progress.polls} polls)`,
-        );
-      }
-      // Only an attempt that goes on polling heartbeats (each heartbeat that reaches the server is
-      // a billable action): a probe-per-attempt wait never does.
-      heartbeat(progress);
-      await sleep(progress.delayMs);
-      progress = { ...progress, delayMs: nextPollDelay(progress.delayMs, spec.poll) };
+  for (;;) {
+    const value = await spec.probe(cancellationSignal());
+    progress = { ...progress, polls: progress.polls + 1, lastState: spec.describe(value) };
+    if (spec.done(value)) return value;
+    if (Date.now() - started + progress.delayMs > spec.poll.attemptMs) {
+      throw stillWaiting(`still waiting for ${spec.what} (last seen: ${progress.lastState}, ${progress.polls} polls)`);
     }
-  } catch (error) {
-    throw toActivityFailure(error);
+    // Only an attempt that goes on polling heartbeats (each heartbeat that reaches the server is
+    // a billable action): a probe-per-attempt wait never does.
+    heartbeat(progress);
+    await sleep(progress.delayMs);
+    progress = { ...progress, delayMs: nextPollDelay(progress.delayMs, spec.poll) };
   }
 }

@@ -9,30 +9,26 @@ import type { CardType } from '../api/schemas/card-type';
 import { FailureTypes } from '../domain/failure-types';
 import { createAccountHelpers } from './accounts';
 import type { ActivityDeps } from './deps';
-import { toActivityFailure } from './failures';
+import { convertingFailures } from './failures';
 import type { AccountBalance } from './types';
 
 export function createOnboardingActivities(deps: ActivityDeps) {
   const { findAccount } = createAccountHelpers(deps);
-  return {
+  return convertingFailures({
     /** The card type, and the account that will pay (accountId, or the WALLET in the card's currency). */
     async prepareOnboarding(input: {
       cardTypeId: string;
       accountId?: string;
     }): Promise<{ cardType: CardType; account: AccountBalance }> {
-      try {
-        const types = await deps.provider.listCardTypes({}, { signal: cancellationSignal() });
-        const cardType = types.find((t) => t.cardTypeId === input.cardTypeId);
-        if (!cardType)
-          throw ApplicationFailure.nonRetryable(
-            `cardTypeId: card type ${input.cardTypeId} does not exist`,
-            FailureTypes.cardTypeNotFound,
-          );
-        const account = await findAccount(input.accountId, cardType.rechargeCurrency);
-        return { cardType, account };
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
+      const types = await deps.provider.listCardTypes({}, { signal: cancellationSignal() });
+      const cardType = types.find((t) => t.cardTypeId === input.cardTypeId);
+      if (!cardType)
+        throw ApplicationFailure.nonRetryable(
+          `cardTypeId: card type ${input.cardTypeId} does not exist`,
+          FailureTypes.cardTypeNotFound,
+        );
+      const account = await findAccount(input.accountId, cardType.rechargeCurrency);
+      return { cardType, account };
     },
-  };
+  });
 }

@@ -20,7 +20,7 @@ import { callIdempotent } from './idempotent';
 import type { TransferResult } from './types';
 import type { SharedAccountResult } from '../domain/shared-account';
 import type { ActivityDeps } from './deps';
-import { invalidInput, isAmbiguous, isDuplicateOrder, toActivityFailure } from './failures';
+import { invalidInput, isAmbiguous, isDuplicateOrder, convertingFailures } from './failures';
 import { longPoll, type PollSettings } from './long-poll';
 
 export interface TransferAccounts {
@@ -85,7 +85,7 @@ export function createTransferActivities(deps: ActivityDeps) {
 
   const { findAccount } = createAccountHelpers(deps);
 
-  return {
+  return convertingFailures({
     /**
      * Fund transfer (TRANSFER: WALLET → MARGIN; COLLECTION: MARGIN → WALLET), idempotent by
      * merchantOrderNo. The operation answers only `true`, so an earlier attempt is recognised by
@@ -151,16 +151,12 @@ export function createTransferActivities(deps: ActivityDeps) {
 
     /** Both accounts of a transfer, with balances, types and decimals, for the checks made before sending. */
     async prepareTransfer(input: { payerAccountId: string; payeeAccountId: string }): Promise<TransferAccounts> {
-      try {
-        const signal = cancellationSignal();
-        const [payer, payee] = await Promise.all([
-          provider.getAccount({ accountId: input.payerAccountId }, { signal }),
-          provider.getAccount({ accountId: input.payeeAccountId }, { signal }),
-        ]);
-        return { payer: accountOf(payer), payee: accountOf(payee) };
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
+      const signal = cancellationSignal();
+      const [payer, payee] = await Promise.all([
+        provider.getAccount({ accountId: input.payerAccountId }, { signal }),
+        provider.getAccount({ accountId: input.payeeAccountId }, { signal }),
+      ]);
+      return { payer: accountOf(payer), payee: accountOf(payee) };
     },
 
     /** Polls the ledger until both legs of the transfer keyed `merchantOrderNo` are there. */
@@ -194,19 +190,15 @@ export function createTransferActivities(deps: ActivityDeps) {
         currency: a.currency,
         created,
       });
+      const existing = await findSharedAccount(accountName);
+      if (existing) return result(existing, false);
       try {
-        const existing = await findSharedAccount(accountName);
-        if (existing) return result(existing, false);
-        try {
-          return result(await provider.createSharedAccount({ accountName }, { signal: cancellationSignal() }), true);
-        } catch (error) {
-          const found = await findSharedAccount(accountName);
-          if (found) return result(found, isAmbiguous(error));
-          throw error;
-        }
+        return result(await provider.createSharedAccount({ accountName }, { signal: cancellationSignal() }), true);
       } catch (error) {
-        throw toActivityFailure(error);
+        const found = await findSharedAccount(accountName);
+        if (found) return result(found, isAmbiguous(error));
+        throw error;
       }
     },
-  };
+  });
 }

@@ -9,7 +9,7 @@ import { FailureTypes } from '../domain/failure-types';
 import { matchesDeposit, type DepositMatch } from '../domain/wallet-funding';
 import { walletDepositOf, type WalletDeposit } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
-import { toActivityFailure } from './failures';
+import { convertingFailures } from './failures';
 import { longPoll, type PollSettings } from './long-poll';
 import { isFinalOperationStatus } from '../api/rules';
 
@@ -40,35 +40,31 @@ export function createWalletActivities({ provider }: ActivityDeps) {
     return ours ? walletDepositOf(ours) : undefined;
   }
 
-  return {
+  return convertingFailures({
     /** The deposit address of `coinKey`: an existing one, else a new one (only for an enabled coin that takes deposits). */
     async prepareDepositAddress(input: { coinKey: string }): Promise<DepositAddress> {
-      try {
-        const signal = cancellationSignal();
-        const coin = (await provider.listCoins({}, { signal })).find((c) => c.coinKey === input.coinKey);
-        if (!coin)
-          throw ApplicationFailure.nonRetryable(
-            `coinKey: coin ${input.coinKey} does not exist`,
-            FailureTypes.notEligible,
-          );
-        if (!coin.enabled || !coin.enableDeposit) {
-          throw ApplicationFailure.nonRetryable(
-            `coinKey: coin ${input.coinKey} does not take deposits (enabled=${coin.enabled}, enableDeposit=${coin.enableDeposit})`,
-            FailureTypes.notEligible,
-          );
-        }
-        const existing = (await provider.listWalletAddresses({}, { signal })).find((a) => a.coinKey === coin.coinKey);
-        const address = existing ?? (await provider.createWalletAddress({ coinKey: coin.coinKey }, { signal }));
-        return {
-          coinKey: coin.coinKey,
-          chain: coin.chain,
-          coinName: coin.coinName,
-          address: address.address,
-          confirmations: coin.confirmations,
-        };
-      } catch (error) {
-        throw toActivityFailure(error);
+      const signal = cancellationSignal();
+      const coin = (await provider.listCoins({}, { signal })).find((c) => c.coinKey === input.coinKey);
+      if (!coin)
+        throw ApplicationFailure.nonRetryable(
+          `coinKey: coin ${input.coinKey} does not exist`,
+          FailureTypes.notEligible,
+        );
+      if (!coin.enabled || !coin.enableDeposit) {
+        throw ApplicationFailure.nonRetryable(
+          `coinKey: coin ${input.coinKey} does not take deposits (enabled=${coin.enabled}, enableDeposit=${coin.enableDeposit})`,
+          FailureTypes.notEligible,
+        );
       }
+      const existing = (await provider.listWalletAddresses({}, { signal })).find((a) => a.coinKey === coin.coinKey);
+      const address = existing ?? (await provider.createWalletAddress({ coinKey: coin.coinKey }, { signal }));
+      return {
+        coinKey: coin.coinKey,
+        chain: coin.chain,
+        coinName: coin.coinName,
+        address: address.address,
+        confirmations: coin.confirmations,
+      };
     },
 
     /** Polls the address's deposits until ours is final (success after its confirmations, or fail). */
@@ -81,5 +77,5 @@ export function createWalletActivities({ provider }: ActivityDeps) {
         describe: (tx) => (tx ? `${tx.orderNo} ${tx.status}` : 'no deposit yet'),
       }) as Promise<WalletDeposit>;
     },
-  };
+  });
 }

@@ -11,7 +11,7 @@ import { UPLOAD_CATEGORY } from '../api/rules';
 import { FailureTypes } from '../domain/failure-types';
 import { workOrderStateOf, type WorkOrderState } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
-import { toActivityFailure } from './failures';
+import { convertingFailures } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import { isFinalOperationStatus } from '../api/rules';
@@ -27,54 +27,47 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
     return found ? workOrderStateOf(found) : undefined;
   }
 
-  return {
+  return convertingFailures({
     /**
      * Uploads one stored supporting file (storage/file-store.ts) and returns its fileId. The upload
      * takes no key and the provider has no lookup, so the fileId is recorded in the store per
      * workflow and reference: a later attempt, or a later run of the same workflow, reuses it.
      */
     async uploadStoredFile(input: { ref: string; contentType?: string }): Promise<{ fileId: string }> {
-      try {
-        const store = deps.fileStore;
-        if (!store)
-          throw ApplicationFailure.nonRetryable(
-            'the worker has no file store (ActivityDeps.fileStore)',
-            FailureTypes.invalidInput,
-          );
-        // Per workflow: its attempts and its later runs (same id) reuse what it uploaded.
-        const scope = activityInfo().workflowExecution?.workflowId ?? 'standalone';
-        const earlier = await store.uploadedFileId(scope, input.ref);
-        if (earlier) return { fileId: earlier };
-        let file: Awaited<ReturnType<typeof store.get>>;
-        try {
-          file = await store.get(input.ref);
-        } catch (error) {
-          throw ApplicationFailure.nonRetryable(
-            error instanceof Error ? error.message : String(error),
-            FailureTypes.invalidInput,
-          );
-        }
-        if (!file)
-          throw ApplicationFailure.nonRetryable(
-            `file ${input.ref} is not in the file store`,
-            FailureTypes.invalidInput,
-          );
-        const uploaded = await provider.uploadFile(
-          {
-            category: UPLOAD_CATEGORY,
-            file: {
-              filename: basename(input.ref),
-              contentType: input.contentType ?? file.contentType,
-              data: file.data,
-            },
-          },
-          { signal: cancellationSignal() },
+      const store = deps.fileStore;
+      if (!store)
+        throw ApplicationFailure.nonRetryable(
+          'the worker has no file store (ActivityDeps.fileStore)',
+          FailureTypes.invalidInput,
         );
-        await store.recordUpload(scope, input.ref, uploaded.fileId);
-        return { fileId: uploaded.fileId };
+      // Per workflow: its attempts and its later runs (same id) reuse what it uploaded.
+      const scope = activityInfo().workflowExecution?.workflowId ?? 'standalone';
+      const earlier = await store.uploadedFileId(scope, input.ref);
+      if (earlier) return { fileId: earlier };
+      let file: Awaited<ReturnType<typeof store.get>>;
+      try {
+        file = await store.get(input.ref);
       } catch (error) {
-        throw toActivityFailure(error);
+        throw ApplicationFailure.nonRetryable(
+          error instanceof Error ? error.message : String(error),
+          FailureTypes.invalidInput,
+        );
       }
+      if (!file)
+        throw ApplicationFailure.nonRetryable(`file ${input.ref} is not in the file store`, FailureTypes.invalidInput);
+      const uploaded = await provider.uploadFile(
+        {
+          category: UPLOAD_CATEGORY,
+          file: {
+            filename: basename(input.ref),
+            contentType: input.contentType ?? file.contentType,
+            data: file.data,
+          },
+        },
+        { signal: cancellationSignal() },
+      );
+      await store.recordUpload(scope, input.ref, uploaded.fileId);
+      return { fileId: uploaded.fileId };
     },
 
     /** Submits a work order; an earlier attempt's order is returned instead of submitting twice. */
@@ -118,5 +111,5 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
         describe: (order) => order?.tradeStatus ?? 'not found',
       }) as Promise<WorkOrderState>;
     },
-  };
+  });
 }
