@@ -13,9 +13,17 @@ export async function exportHistoryBytes(client: Client, workflowId: string): Pr
 }
 
 /**
+ * The marker the SDK records for each `patched()` call. Its one payload (the patch id and whether
+ * it is deprecated) is written by the SDK's core below the data converter, so it never passes
+ * through a codec; it holds a name from our code and nothing of a customer's.
+ */
+const PATCH_MARKER = 'core_patch';
+
+/**
  * Every Payload inside a decoded protobuf message (inputs, results, signals, failures' encoded
  * attributes, memos, headers), except search attributes: the server indexes those, so they never
- * pass through a codec and carry references only (domain/search-attributes.ts).
+ * pass through a codec and carry references only (domain/search-attributes.ts); and except the
+ * details of patch markers (see PATCH_MARKER).
  */
 export function collectPayloads(message: unknown, out: Payload[] = []): Payload[] {
   if (message === null || typeof message !== 'object' || ArrayBuffer.isView(message)) return out;
@@ -24,6 +32,7 @@ export function collectPayloads(message: unknown, out: Payload[] = []): Payload[
     return out;
   }
   const record = message as Record<string, unknown>;
+  if (record.markerName === PATCH_MARKER) return out;
   if (ArrayBuffer.isView(record.data) && record.metadata !== null && typeof record.metadata === 'object') {
     out.push(record);
     return out;
