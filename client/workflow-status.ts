@@ -112,6 +112,8 @@ export interface WorkflowStatusLine {
   view: StatusView;
   /** The status query's answer rendered, or why it was not answered. */
   line: string;
+  /** The status query's answer itself, when it was answered. */
+  value?: unknown;
 }
 
 /** What a workflow is doing now, from describe() and (when it has one) its status query. */
@@ -120,15 +122,25 @@ export async function readWorkflowStatus(client: Client, workflowId: string): Pr
   const description = await handle.describe();
   const v = statusViewFor(description.type);
   let line: string = description.status.name;
+  let value: unknown;
   if (v.query) {
     // A query needs a worker to answer it; describe needs none and still tells where things stand.
     line = await handle.query(v.query).then(
-      (s) => v.line(s),
+      (s) => {
+        value = s;
+        return v.line(s);
+      },
       (error: unknown) =>
         `${description.status.name} (status query unanswered: ${error instanceof Error ? error.message : String(error)}; is a worker running?)`,
     );
   }
-  return { workflowType: description.type, status: description.status.name, view: v, line };
+  return {
+    workflowType: description.type,
+    status: description.status.name,
+    view: v,
+    line,
+    ...(value === undefined ? {} : { value }),
+  };
 }
 
 /** The watch target of `handle` under `v` (client/progress.ts `watchWorkflow`). */

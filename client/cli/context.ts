@@ -1,7 +1,8 @@
 /**
- * What every `cardflow` command shares (client/cli.ts dispatches, client/cli-lifecycle.ts holds
- * the lifecycle commands): the process's I/O, the parsed options, a lazily connected client (so
- * input is validated before anything is contacted), and the follow-to-the-end watcher.
+ * What every `cardflow` command shares (main.ts dispatches to the commands of the other files of
+ * this folder): the command shape, the exit codes, the process's I/O, the parsed options, a lazily
+ * connected client (so input is validated before anything is contacted), `--json` output, and the
+ * follow-to-the-end watcher.
  */
 import { type Client, WorkflowFailedError } from '@temporalio/client';
 import { readFile } from 'node:fs/promises';
@@ -22,31 +23,68 @@ export interface CliIo {
   readStdin?: () => Promise<string>;
 }
 
-/** The options `cardflow` understands (node:util parseArgs). */
+/** The options `cardflow` understands (node:util parseArgs); each command says which of them it takes. */
 export const CLI_OPTIONS = {
   file: { type: 'string', short: 'f' },
   watch: { type: 'boolean', short: 'w' },
+  json: { type: 'boolean' },
   'task-queue': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
   request: { type: 'string' },
   amount: { type: 'string' },
   'card-type': { type: 'string' },
   remark: { type: 'string' },
   'pin-stdin': { type: 'boolean' },
   refresh: { type: 'boolean' },
+  force: { type: 'boolean' },
+  stage: { type: 'string' },
+  card: { type: 'string' },
+  holder: { type: 'string' },
+  customer: { type: 'string' },
+  flow: { type: 'string' },
+  limit: { type: 'string' },
+  approve: { type: 'boolean' },
+  reject: { type: 'string' },
+  coin: { type: 'string' },
+  merchant: { type: 'string' },
+  type: { type: 'string' },
+  operation: { type: 'string' },
+  reset: { type: 'boolean' },
+  faults: { type: 'string' },
+  since: { type: 'string' },
+  schedule: { type: 'boolean' },
 } as const;
 
-export interface CliValues {
-  file?: string;
-  watch?: boolean;
-  'task-queue'?: string;
-  help?: boolean;
-  request?: string;
-  amount?: string;
-  'card-type'?: string;
-  remark?: string;
-  'pin-stdin'?: boolean;
-  refresh?: boolean;
+export type CliValues = {
+  [K in keyof typeof CLI_OPTIONS]?: (typeof CLI_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string;
+};
+export type CliOption = keyof typeof CLI_OPTIONS;
+
+/** What `cardflow` exits with (README, CLI). */
+export const ExitCodes = {
+  /** Done: the command did what it says, or the workflow completed. */
+  done: 0,
+  /** Failed: the workflow failed or was refused, or something could not be reached. */
+  failed: 1,
+  /** Bad usage or input: nothing was started or sent. */
+  usage: 2,
+  /** Reconciliation found drift (findings that ask for an operator). */
+  drift: 3,
+} as const;
+
+/** One `cardflow` command: its usage lines, a summary, the options it takes, and what it runs. */
+export interface Command {
+  name: string;
+  /** Usage lines, without the leading `cardflow `. */
+  usage: readonly string[];
+  summary: string;
+  /** More to say in `cardflow <command> --help`. */
+  details?: readonly string[];
+  /** The options it takes besides --help (others are refused as bad usage). */
+  options: readonly CliOption[];
+  /** Runs with the positionals after the command name; resolves with the exit code. */
+  run(ctx: CliContext, args: readonly (string | undefined)[]): Promise<number>;
 }
 
 /** Bad usage or input: exit 2, nothing started. */
@@ -78,6 +116,11 @@ export interface CliContext {
   uiBase: string;
 }
 
+/** Prints `value` as JSON with --json, else `text` (read commands, for scripts and people alike). */
+export function printResult(ctx: CliContext, value: unknown, text: () => string): void {
+  ctx.io.out(ctx.values.json ? JSON.stringify(value, null, 2) : text());
+}
+
 export function timestamped(line: string): string {
   return `${new Date().toISOString().slice(11, 19)}  ${line}`;
 }
@@ -107,17 +150,20 @@ export async function follow(ctx: CliContext, workflowId: string): Promise<numbe
   return printOutcome(ctx, workflowId);
 }
 
-/** Prints a closed workflow's result (0) or its failure type and message (1). */
+/** Prints a closed workflow's result (0) or its failure type and message (1); with --json, `{ status, result | failure }`. */
 export async function printOutcome(ctx: CliContext, workflowId: string): Promise<number> {
   const handle = (await ctx.client()).workflow.getHandle(workflowId);
   const view = statusViewFor((await handle.describe()).type);
   try {
-    ctx.io.out(view.result(await handle.result()));
-    return 0;
+    const result: unknown = await handle.result();
+    printResult(ctx, { workflowId, status: 'COMPLETED', result }, () => view.result(result));
+    return ExitCodes.done;
   } catch (error) {
     if (!(error instanceof WorkflowFailedError)) throw error;
     const cause = error.cause as { type?: string; message?: string } | undefined;
-    ctx.io.err(`${workflowId} failed: ${cause?.type ? `${cause.type}: ` : ''}${cause?.message ?? error.message}`);
-    return 1;
+    const failure = { type: cause?.type ?? 'Error', message: cause?.message ?? error.message };
+    if (ctx.values.json) ctx.io.out(JSON.stringify({ workflowId, status: 'FAILED', failure }, null, 2));
+    else ctx.io.err(`${workflowId} failed: ${cause?.type ? `${cause.type}: ` : ''}${failure.message}`);
+    return ExitCodes.failed;
   }
 }

@@ -1,20 +1,10 @@
 /**
- * The `cardflow` commands of the card lifecycle workflows:
- *
- *   cardflow activate --file activation.json [--pin-stdin] [--watch]   activate a physical card (code or work order)
- *   cardflow transfer --file transfer.json [--watch]                   TRANSFER / COLLECTION between WALLET and MARGIN
- *   cardflow shared-account --file account.json [--watch]              create (or find) a shared MARGIN account
- *   cardflow fund-wallet --file funding.json [--watch]                 prints the deposit address to pay, then funds
- *   cardflow card freeze|unfreeze <cardNo> --request <id> [--remark <text>]
- *   cardflow card pin <cardNo> --request <id> --pin-stdin
- *   cardflow card deposit <cardNo> --request <id> --amount <decimal> --card-type <id>
- *   cardflow card status <cardNo> [--refresh] [--watch]
- *   cardflow status <workflowId> [--watch]                             any cardflow workflow, by id
- *
- * Every input is validated (and a PIN sealed) before Temporal is contacted. `--request` is the
- * idempotency key of a card operation: the same id again returns the first answer and the
- * provider acts once; the file's `transferRef` / `fundingRef` / card number / account name play
- * that role for the start commands.
+ * The `cardflow` commands of the card and fund workflows: activate a physical card, transfer between
+ * accounts, create a shared account, fund the wallet on chain, operate a card, and the status of any
+ * cardflow workflow. Every input is validated (and a PIN sealed) before Temporal is contacted.
+ * `--request` is the idempotency key of a card operation: the same id again returns the first answer
+ * and the provider acts once; the file's `transferRef` / `fundingRef` / card number / account name
+ * play that role for the start commands.
  */
 import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { PIN_RE } from '../../api/rules';
@@ -31,7 +21,17 @@ import {
   updateCardPin,
   type CardRequestKind,
 } from '../card-entity';
-import { type CliContext, follow, printOutcome, readJsonFile, reportStart, UsageError } from './context';
+import {
+  type CliContext,
+  type Command,
+  ExitCodes,
+  follow,
+  printOutcome,
+  printResult,
+  readJsonFile,
+  reportStart,
+  UsageError,
+} from './context';
 import { parseField, parseInput } from '../inputs';
 import { cardNoField } from '../../domain/fields';
 import { describeCardOutcome, describeCardSnapshot } from '../describe';
@@ -41,18 +41,6 @@ import { parseTransferRequest, startTransfer } from '../transfers';
 import { awaitDepositAddress, parseFundingRequest, startWalletFunding } from '../wallet-funding';
 import { readWorkflowStatus } from '../workflow-status';
 import { cardEntityWorkflowId } from '../../domain/workflow-ids';
-
-export const WORKFLOW_COMMANDS_USAGE = `  cardflow activate --file activation.json [--pin-stdin] [--watch]
-  cardflow transfer --file transfer.json [--watch]
-  cardflow shared-account --file account.json [--watch]
-  cardflow fund-wallet --file funding.json [--watch]
-  cardflow card freeze|unfreeze <cardNo> --request <id> [--remark <text>]
-  cardflow card pin <cardNo> --request <id> --pin-stdin
-  cardflow card deposit <cardNo> --request <id> --amount <decimal> --card-type <id>
-  cardflow card status <cardNo> [--refresh] [--watch]
-  cardflow status <workflowId> [--watch]`;
-
-export const WORKFLOW_COMMANDS = ['activate', 'transfer', 'shared-account', 'fund-wallet', 'card', 'status'] as const;
 
 const CARD_ACTIONS: Record<string, CardRequestKind | 'status'> = {
   freeze: 'freeze',
@@ -121,8 +109,9 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
       await refreshOrRead(ctx, cardNo, false);
       return follow(ctx, cardEntityWorkflowId(cardNo));
     }
-    ctx.io.out(describeCardSnapshot(await refreshOrRead(ctx, cardNo, ctx.values.refresh === true)));
-    return 0;
+    const snapshot = await refreshOrRead(ctx, cardNo, ctx.values.refresh === true);
+    printResult(ctx, snapshot, () => describeCardSnapshot(snapshot));
+    return ExitCodes.done;
   }
   if (!ctx.values.request)
     throw new UsageError(
@@ -189,40 +178,85 @@ async function status(ctx: CliContext, workflowId: string | undefined): Promise<
   if (!workflowId) throw new UsageError('status needs a <workflowId>');
   if (ctx.values.watch) return follow(ctx, workflowId);
   const now = await readWorkflowStatus(await ctx.client(), workflowId);
-  ctx.io.out(`${workflowId} (${now.workflowType}): ${now.view.query ? now.line : now.status}`);
-  return now.status === 'RUNNING' ? 0 : printOutcome(ctx, workflowId);
+  if (now.status === 'RUNNING' || !ctx.values.json)
+    printResult(
+      ctx,
+      {
+        workflowId,
+        workflowType: now.workflowType,
+        status: now.status,
+        ...(now.view.query ? { progress: now.value } : {}),
+      },
+      () => `${workflowId} (${now.workflowType}): ${now.view.query ? now.line : now.status}`,
+    );
+  return now.status === 'RUNNING' ? ExitCodes.done : printOutcome(ctx, workflowId);
 }
 
-/** Runs a lifecycle command; undefined when `command` is not one (the caller handles it). */
-export function runWorkflowCommand(
-  ctx: CliContext,
-  command: string,
-  args: readonly (string | undefined)[],
-): Promise<number> | undefined {
-  switch (command) {
-    case 'activate':
-      return activate(ctx);
-    case 'transfer':
-      return (async () => {
-        const request = parseTransferRequest(await readJsonFile(needFile(ctx, 'transfer', 'transfer.json')));
-        return started(ctx, startTransfer(await ctx.client(), request, ctx.taskQueue));
-      })();
-    case 'shared-account':
-      return (async () => {
-        const request = parseInput(
-          SharedAccountRequestSchema,
-          'shared account request',
-          await readJsonFile(needFile(ctx, 'shared-account', 'account.json')),
-        );
-        return started(ctx, startSharedAccount(await ctx.client(), request, ctx.taskQueue));
-      })();
-    case 'fund-wallet':
-      return fundWallet(ctx);
-    case 'card':
-      return card(ctx, args[0], args[1]);
-    case 'status':
-      return status(ctx, args[0]);
-    default:
-      return undefined;
-  }
-}
+const transfer = async (ctx: CliContext): Promise<number> => {
+  const request = parseTransferRequest(await readJsonFile(needFile(ctx, 'transfer', 'transfer.json')));
+  return started(ctx, startTransfer(await ctx.client(), request, ctx.taskQueue));
+};
+
+const sharedAccount = async (ctx: CliContext): Promise<number> => {
+  const request = parseInput(
+    SharedAccountRequestSchema,
+    'shared account request',
+    await readJsonFile(needFile(ctx, 'shared-account', 'account.json')),
+  );
+  return started(ctx, startSharedAccount(await ctx.client(), request, ctx.taskQueue));
+};
+
+/** The commands of the card and fund workflows. */
+export const WORKFLOW_COMMANDS: readonly Command[] = [
+  {
+    name: 'activate',
+    usage: ['activate --file activation.json [--pin-stdin] [--watch]'],
+    summary: 'activate a physical card, by activation code (PIN on standard input) or by work order',
+    details: [
+      'The file is { cardNo, route: "activation_code" } or { cardNo, route: "work_order", workOrder: { files } }.',
+      'The PIN is sealed with CARDFLOW_MERCHANT_PUBLIC_KEY(_FILE) before anything is sent, and never printed.',
+    ],
+    options: ['file', 'pin-stdin', 'watch', 'task-queue'],
+    run: (ctx) => activate(ctx),
+  },
+  {
+    name: 'transfer',
+    usage: ['transfer --file transfer.json [--watch]'],
+    summary: 'move funds WALLET -> MARGIN (TRANSFER) or back (COLLECTION), idempotent by transferRef',
+    options: ['file', 'watch', 'task-queue'],
+    run: (ctx) => transfer(ctx),
+  },
+  {
+    name: 'shared-account',
+    usage: ['shared-account --file account.json [--watch]'],
+    summary: 'create (or find) a shared MARGIN account by name',
+    options: ['file', 'watch', 'task-queue'],
+    run: (ctx) => sharedAccount(ctx),
+  },
+  {
+    name: 'fund-wallet',
+    usage: ['fund-wallet --file funding.json [--watch]'],
+    summary: 'print the deposit address to pay, then credit the on-chain deposit (and move it on)',
+    options: ['file', 'watch', 'task-queue'],
+    run: (ctx) => fundWallet(ctx),
+  },
+  {
+    name: 'card',
+    usage: [
+      'card freeze|unfreeze <cardNo> --request <id> [--remark <text>]',
+      'card pin <cardNo> --request <id> --pin-stdin',
+      'card deposit <cardNo> --request <id> --amount <decimal> --card-type <id>',
+      'card status <cardNo> [--refresh] [--watch] [--json]',
+    ],
+    summary: "operate a card through its workflow (card-<cardNo>); --request is the operation's idempotency key",
+    options: ['request', 'remark', 'pin-stdin', 'amount', 'card-type', 'refresh', 'watch', 'json', 'task-queue'],
+    run: (ctx, [action, cardNo]) => card(ctx, action, cardNo),
+  },
+  {
+    name: 'status',
+    usage: ['status <workflowId> [--watch] [--json]'],
+    summary: 'where any cardflow workflow stands, by its id; its result or failure once it ended',
+    options: ['watch', 'json'],
+    run: (ctx, [workflowId]) => status(ctx, workflowId),
+  },
+];

@@ -4,7 +4,7 @@
  * They need X-WSB-API-KEY but no signature, like the engine's test helpers.
  */
 import { z } from 'zod';
-import type { SandboxClock } from '../contract';
+import { SandboxError, SandboxErrorCode, type SandboxClock } from '../contract';
 import { plainNumbers } from './body';
 import type { CommitLog } from './commit-log';
 import { parseFaultUpdate, type FaultInjector } from './faults';
@@ -63,6 +63,18 @@ export function createShellHelpers(deps: ShellHelperDeps): Record<string, Helper
             (filter.requestId === undefined || d.requestId === filter.requestId),
         )
         .filter((d) => filter.status === undefined || d.status === filter.status);
+    },
+
+    /** Delivers an event of the log again now (same request id and body). */
+    'webhooks/resend': async (body) => {
+      const { requestId } = z
+        .object({ requestId: z.string().min(1) })
+        .strict()
+        .parse(body);
+      const resent = await deps.deliveries.resend(requestId);
+      if (!resent)
+        throw new SandboxError(SandboxErrorCode.notFound, `requestId: no webhook ${requestId} in the delivery log`);
+      return resent;
     },
 
     /** Every mutation committed so far, optionally of one operation (`{"operation": "createCard"}`). */

@@ -214,6 +214,17 @@ export class WebhookDeliveries {
     this.later(0, () => void this.attempt(held.delivery, 1));
   }
 
+  /**
+   * Delivers an event again now, with its request id and body (as a provider's "resend" from its
+   * dashboard would): what a developer uses to see a repeated delivery handled once.
+   */
+  async resend(requestId: string): Promise<WebhookDelivery | undefined> {
+    const delivery = this.records.find((r) => r.requestId === requestId);
+    if (!delivery) return undefined;
+    await this.attempt(delivery, delivery.attempts.length + 1);
+    return this.log().find((r) => r.requestId === requestId);
+  }
+
   /** Resolves when no delivery attempt is running or queued for right now (scheduled retries do not count). */
   idle(): Promise<void> {
     if (this.busy === 0) return Promise.resolve();
