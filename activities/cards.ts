@@ -3,7 +3,7 @@
  * v2, deposit, the operation record lookup by merchantOrderNo, the long-poll over an operation,
  * and card info without sensitive data.
  */
-import { cancellationSignal } from '@temporalio/activity';
+import { cancellationSignal, sleep } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { CardType } from '../api/schemas/card-type';
 import { FailureTypes } from '../domain/failure-types';
@@ -27,6 +27,20 @@ export function createCardActivities(deps: ActivityDeps) {
     );
     const record = page.records.find((r) => r.merchantOrderNo === merchantOrderNo);
     return record ? cardOperationOf(record, merchantOrderNo) : undefined;
+  }
+
+  /**
+   * The operation as sent, or, when it is still pending and `settleMs` is given, as it stands
+   * `settleMs` later: most operations settle in seconds, and waiting for that inside the
+   * mutation's attempt lets the workflow skip the wait (and its timer) altogether.
+   */
+  async function settle(sent: CardOperation, settleMs: number | undefined): Promise<CardOperation> {
+    if (!settleMs || isFinalOperationStatus(sent.status)) return sent;
+    await sleep(settleMs);
+    const now = await findOperation(sent.merchantOrderNo);
+    return now && isFinalOperationStatus(now.status)
+      ? { ...sent, ...now, cardNo: now.cardNo ?? sent.cardNo, orderNo: now.orderNo || sent.orderNo }
+      : sent;
   }
 
   async function getCardOperation(input: { merchantOrderNo: string }): Promise<CardOperation | null> {
@@ -59,6 +73,8 @@ export function createCardActivities(deps: ActivityDeps) {
       /** Physical cards: the number printed on the card (never logged). */
       cardNumber?: string;
       required?: BalanceRequirement;
+      /** How long to give a pending operation to settle before answering (ms); none when absent. */
+      settleMs?: number;
     }): Promise<CardOperation> {
       const { merchantOrderNo, required } = input;
       const { value } = await callIdempotent<CardOperation>({
@@ -81,7 +97,7 @@ export function createCardActivities(deps: ActivityDeps) {
             merchantOrderNo,
           ),
       });
-      return value;
+      return settle(value, input.settleMs);
     },
 
     /** Deposit to a card; checks the paying account covers amount + fee first; idempotent by merchantOrderNo. */
@@ -90,6 +106,8 @@ export function createCardActivities(deps: ActivityDeps) {
       cardNo: string;
       amount: string;
       required?: BalanceRequirement;
+      /** How long to give a pending operation to settle before answering (ms); none when absent. */
+      settleMs?: number;
     }): Promise<CardOperation> {
       const { merchantOrderNo, required } = input;
       const { value } = await callIdempotent<CardOperation>({
@@ -105,7 +123,7 @@ export function createCardActivities(deps: ActivityDeps) {
             merchantOrderNo,
           ),
       });
-      return value;
+      return settle(value, input.settleMs);
     },
 
     /** The operation record of a merchantOrderNo, or null when there is none. */

@@ -8,138 +8,41 @@
  * | BENCH_ONBOARDINGS | 50 | onboardings (and baseline workflows) for the throughput figure |
  * | BENCH_PARKED | 2000 | onboardings parked in review for the memory figure |
  * | BENCH_PARKED_CACHE | 500 | the capped workflow cache of the memory figure's second run (the first uses the SDK's default) |
- * | BENCH_TIME_SCALE | 120 | clock compression of the 1-minute / 1-hour review comparison |
+ * | BENCH_WAIT_REAL_S | 12 | real seconds each wait of (b) lasts on the compressed clock (at least 120x) |
  * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
  * | BENCH_PHASES | a,b,d | which figures to produce ((c) comes with (a)) |
  */
-import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createProviderClient } from '../api/client';
 import { startOnboarding } from '../client/onboarding';
-import {
-  CARD_OPERATION_WAIT,
-  REVIEW_WAIT,
-  TEST_SLOW_WAIT,
-  TEST_WAIT,
-  type WaitOverrides,
-  type WaitProfile,
-} from '../domain/wait-profile';
+import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../domain/wait-profile';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { onboardingWorkflowId } from '../domain/workflow-ids';
-import { type SandboxDelays } from '../sandbox/contract';
-import { ZERO_DELAYS, startSandbox } from '../sandbox/index';
+import { ZERO_DELAYS } from '../sandbox/index';
 import { resolveTemporalCli } from '../scripts/lib/temporal-cli';
-import { startWebhookReceiver } from '../webhooks/receiver';
-import { bundleCardflowWorkflows, createWorker } from '../workers/create-worker';
-import { b2bHolder as holder } from '../test/fixtures/holders';
-import { COUNTING_RULE, collectHistories, countActions, metricDelta, parseActionMetric } from './actions';
+import { bundleCardflowWorkflows } from '../workers/create-worker';
+import { collectHistories } from './actions';
 import * as baselineActivities from './baseline.activities';
+import {
+  ONBOARDINGS,
+  PARKED,
+  PARKED_CACHE,
+  PHASE_TIMEOUT_MS,
+  PHASES,
+  onboardingInput,
+  runOnboardings,
+  say,
+  setMetricsUrl,
+  withCardflow,
+  withTimeout,
+} from './harness';
 import { mib, percentile } from './stats';
 import { freePort } from '../scripts/lib/free-port';
-import { CARD_TYPE_IDS } from '../sandbox/data/card-types';
-
-const num = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  const n = raw ? Number(raw) : fallback;
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name}=${raw} must be a positive number`);
-  return n;
-};
-const ONBOARDINGS = num('BENCH_ONBOARDINGS', 50);
-const PARKED = num('BENCH_PARKED', 2000);
-const TIME_SCALE = num('BENCH_TIME_SCALE', 120);
-const PHASE_TIMEOUT_MS = num('BENCH_PHASE_TIMEOUT_S', 300) * 1000;
-const PARKED_CACHE = num('BENCH_PARKED_CACHE', 500);
-const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d').split(',').map((p) => p.trim()));
-const CARD_TYPE_B2B_WITH_DEPOSIT = CARD_TYPE_IDS.b2bVirtual;
-
-const say = (line: string) => console.log(line);
-
-function onboardingInput(tag: string, emailLocal: string, wait: WaitOverrides) {
-  const customerRef = `bench-${tag}-${randomUUID().slice(0, 12)}`;
-  return {
-    customerRef,
-    cardTypeId: CARD_TYPE_B2B_WITH_DEPOSIT,
-    holder: holder(`${emailLocal}+${randomUUID().slice(0, 8)}@example.com`),
-    initialDeposit: '20.00',
-    wait,
-  };
-}
-
-function scaled(profile: WaitProfile, by: number): WaitProfile {
-  const out = { ...profile };
-  for (const key of Object.keys(out) as Array<keyof WaitProfile>)
-    if (key !== 'backoff') out[key] = Math.max(1, Math.round(out[key] / by));
-  return out;
-}
-
-function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>(
-    (_, reject) =>
-      (timer = setTimeout(() => reject(new Error(`${what}: over ${PHASE_TIMEOUT_MS / 1000} s`)), PHASE_TIMEOUT_MS)),
-  );
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Runs `fn` against a fresh sandbox + receiver + cardflow worker on a task queue of its own. */
-async function withCardflow<T>(
-  env: TestWorkflowEnvironment,
-  bundle: WorkflowBundle,
-  delays: Partial<SandboxDelays>,
-  fn: (ctx: { taskQueue: string; worker: Worker; latencies: number[] }) => Promise<T>,
-  workerOptions: { maxCachedWorkflows?: number } = {},
-): Promise<T> {
-  const sandbox = await startSandbox({ delays, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-'));
-  const latencies: number[] = [];
-  const receiver = await startWebhookReceiver({
-    platformPublicKey: sandbox.keys.platform.publicKey,
-    client: env.client,
-    dataDir,
-    onHandled: (h) => {
-      if (h.outcome === 'signalled') latencies.push(h.settledAtMs - h.receivedAtMs);
-    },
-  });
-  sandbox.setWebhookUrl(receiver.url);
-  const provider = createProviderClient(sandbox.clientConfig());
-  const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
-  try {
-    const worker = await createWorker({
-      connection: env.nativeConnection,
-      taskQueue,
-      activityDeps: { provider },
-      workflowBundle: bundle,
-      workerOptions,
-    });
-    return await worker.runUntil(() => fn({ taskQueue, worker, latencies }));
-  } finally {
-    await receiver.stop();
-    await sandbox.stop();
-    await provider.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-async function runOnboardings(
-  client: Client,
-  taskQueue: string,
-  count: number,
-  tag: string,
-  wait: WaitOverrides,
-): Promise<string[]> {
-  const inputs = Array.from({ length: count }, () => onboardingInput(tag, 'bench', wait));
-  const started = await Promise.all(inputs.map((input) => startOnboarding(client, input, { taskQueue })));
-  await withTimeout(Promise.all(started.map((s) => s.handle.result())), `${count} onboardings`);
-  return inputs.map((i) => i.customerRef);
-}
+import { waitCost } from './wait-cost';
 
 async function throughput(
   env: TestWorkflowEnvironment,
@@ -221,64 +124,6 @@ async function throughput(
   return { activitiesPerOnboarding };
 }
 
-async function actionsPerOnboarding(env: TestWorkflowEnvironment, bundle: WorkflowBundle): Promise<void> {
-  say(`\n(b) history events and billable actions per happy-path onboarding, review time on the sandbox clock`);
-  say(
-    `  time compressed ${TIME_SCALE}x: sandbox review delays and every wait-profile interval divided by ${TIME_SCALE}`,
-  );
-  say(COUNTING_RULE.replace(/^/gm, '  '));
-  const rows: Array<{
-    label: string;
-    actions: number;
-    events: number;
-    byKind: Record<string, number>;
-    metric: Record<string, number>;
-  }> = [];
-  for (const [label, reviewMs] of [
-    ['1-minute review', 60_000],
-    ['1-hour review', 3_600_000],
-  ] as const) {
-    const half = Math.round(reviewMs / 2 / TIME_SCALE);
-    const wait: WaitOverrides = {
-      review: scaled(REVIEW_WAIT, TIME_SCALE),
-      cardOperation: scaled(CARD_OPERATION_WAIT, TIME_SCALE),
-    };
-    await withCardflow(env, bundle, { ...ZERO_DELAYS, reviewAdminMs: half, reviewChannelMs: half }, async (ctx) => {
-      const before = await actionMetric();
-      const [ref] = await runOnboardings(env.client, ctx.taskQueue, 1, 'actions', wait);
-      await new Promise((resolve) => setTimeout(resolve, 1000)); // cancelled long polls report their last heartbeat
-      const metric = metricDelta(before, await actionMetric());
-      const histories = await collectHistories(env.client, onboardingWorkflowId(ref!));
-      const count = countActions(histories);
-      rows.push({ label, actions: count.actions, events: count.events, byKind: count.byKind, metric });
-    });
-  }
-  for (const row of rows) {
-    const kinds = Object.entries(row.byKind)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ');
-    say(`  ${row.label}: ${row.events} history events, ${row.actions} billable actions (${kinds})`);
-    const metricTotal = Object.values(row.metric).reduce((a, b) => a + b, 0);
-    const metricKinds = Object.entries(row.metric)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ');
-    say(`    server \`action\` metric over the same run (compressed clock): ${metricTotal} (${metricKinds})`);
-  }
-  const [short, long] = rows;
-  if (short && long) {
-    const total = (m: Record<string, number>) => Object.values(m).reduce((a, b) => a + b, 0);
-    say(
-      `  1-hour / 1-minute: ${(long.actions / short.actions).toFixed(2)} by the history rule, ${(total(long.metric) / total(short.metric)).toFixed(2)} by the server metric (target <= 1.5; 1-minute target <= 20 actions)`,
-    );
-  }
-}
-
-let metricsUrl = '';
-async function actionMetric(): Promise<Record<string, number>> {
-  const response = await fetch(metricsUrl);
-  return parseActionMetric(await response.text());
-}
-
 function collectGarbage(): void {
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
@@ -353,12 +198,12 @@ async function main(): Promise<void> {
       extraArgs: ['--metrics-port', String(metricsPort)],
     },
   });
-  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  setMetricsUrl(`http://127.0.0.1:${metricsPort}/metrics`);
   try {
     say(`Temporal dev server (in memory) at ${env.address}`);
     const bundle = await bundleCardflowWorkflows();
     if (PHASES.has('a') || PHASES.has('c')) await throughput(env, bundle);
-    if (PHASES.has('b')) await actionsPerOnboarding(env, bundle);
+    if (PHASES.has('b')) await waitCost(env, bundle);
     if (PHASES.has('d')) {
       await parkedMemory(env, bundle, undefined);
       await parkedMemory(env, bundle, PARKED_CACHE);
@@ -372,6 +217,7 @@ async function main(): Promise<void> {
 if (require.main === module) {
   main().catch((error: unknown) => {
     console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    if (error instanceof Error && error.cause) console.error('caused by', error.cause);
     process.exit(1);
   });
 }

@@ -74,6 +74,7 @@ const waitFields = z
     heartbeatTimeoutMs: z.number().positive(),
     retryInitialIntervalMs: z.number().positive(),
     retryMaxIntervalMs: z.number().positive(),
+    retryBackoff: z.number().min(1),
   })
   .partial();
 

@@ -2,11 +2,11 @@
  * How a workflow waits for a provider state (card operation success, cardholder review): a
  * webhook signal first, and in parallel one long-poll activity that polls the provider with
  * backoff, heartbeating while it goes on polling. An attempt polls for at most `attemptMs`, then
- * hands back to the activity retry policy (which backs off up to `retryMaxIntervalMs`), so a long
- * review neither holds a worker slot nor adds workflow history. With `attemptMs` below the poll
- * interval an attempt is a single probe without heartbeats (the slow waits): the server-side cost
- * then grows with the number of probes only, logarithmically at first, then by one per
- * `retryMaxIntervalMs`.
+ * hands back to the activity retry policy (which multiplies its interval by `retryBackoff` up to
+ * `retryMaxIntervalMs`), so a long review neither holds a worker slot nor adds workflow history.
+ * With `attemptMs` below the poll interval an attempt is a single probe without heartbeats (the
+ * slow waits): each probe is one billable action (an activity retry), so the cost of a wait is
+ * its number of probes, logarithmic in its length while the interval grows.
  */
 export interface WaitProfile {
   /** First provider poll after the activity starts (ms). */
@@ -22,6 +22,11 @@ export interface WaitProfile {
   /** Retry policy of the long-poll activity between attempts. */
   retryInitialIntervalMs: number;
   retryMaxIntervalMs: number;
+  /**
+   * Growth factor of the interval between attempts.
+   * @default 2 (profiles and overrides from before this field existed)
+   */
+  retryBackoff?: number;
 }
 
 /** Card operations settle in seconds: poll briskly, webhooks normally win. */
@@ -36,11 +41,16 @@ export const CARD_OPERATION_WAIT: WaitProfile = {
 };
 
 /**
- * Reviews, activation codes and work orders take minutes to days: each activity attempt is ONE
- * probe (attemptMs below the poll interval) with no heartbeat, and the retry policy is the poll
- * loop: 1 min doubling to 30 min. A probe costs one action and holds no worker slot in between,
- * so an hour of review costs about 6 probes (first at 5 s, then 1, 3, 7, 15, 31, 61 min) rather
- * than a heartbeat a minute; a webhook, where one arrives, still ends the wait at once.
+ * Reviews, activation codes and work orders take minutes to days, and the provider sends a
+ * webhook when they end (card_holder, card_3ds, work): the webhook is the path, probes are the
+ * safety net for a lost one, and the hourly reconciliation is the last net behind them. Each
+ * activity attempt is ONE probe (attemptMs below the poll interval) with no heartbeat, and the
+ * retry policy is the probe schedule: 5 s, then 1 min growing six-fold (7 min, 43 min, 4.3 h,
+ * 26 h after the start) and then every 3 days. A probe costs one action and holds no worker
+ * slot in between, so a wait costs about the logarithm of its length: a 1-hour review 3 probes,
+ * a day 4, a week 6 (with 30-minute probes a week cost 336). What that spacing gives up: a lost
+ * webhook of a review already a day old is found by the next probe only days later, which is
+ * why reconciliation compares every waiting cardholder with the provider each hour.
  */
 export const REVIEW_WAIT: WaitProfile = {
   firstPollMs: 5_000,
@@ -49,7 +59,8 @@ export const REVIEW_WAIT: WaitProfile = {
   attemptMs: 1_000,
   heartbeatTimeoutMs: 2 * 60_000,
   retryInitialIntervalMs: 60_000,
-  retryMaxIntervalMs: 30 * 60_000,
+  retryBackoff: 6,
+  retryMaxIntervalMs: 3 * 24 * 3_600_000,
 };
 
 /** Fast profile for tests against the zero-delay sandbox. */

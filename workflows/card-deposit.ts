@@ -55,6 +55,7 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
           total: plan.total,
           currency: plan.currency,
         },
+        settleMs: cardOperationWait(input.wait).firstPollMs,
       });
       status.operationStatus = sent.status;
 

@@ -78,6 +78,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
         ...(accountId ? { accountId } : {}),
         ...(input.cardNumber ? { cardNumber: input.cardNumber } : {}),
         required: { ...(accountId ? { accountId } : {}), total: plan.total, currency: plan.currency },
+        settleMs: cardOperationWait(input.wait).firstPollMs,
       });
       status.operationStatus = created.status;
       if (created.cardNo) status.cardNo = created.cardNo;

@@ -7,12 +7,14 @@
  * result says what was made.
  *
  * Cost: stages are upserted as search attributes only when they change (one action each,
- * merged with the ids); children start with their attributes (free).
+ * merged with the ids); children start with their attributes (free). A `patched()` call
+ * costs two actions in each new run that reaches it (its marker, and the TemporalChangeVersion
+ * upsert the SDK adds), so a patch that saves one action on the happy path is not worth making.
  *
  * Replay: the merchant-wallet path sends the same commands as before the physical and funding
  * paths existed; those paths only add commands when their input fields ask for them.
  */
-import { isCancellation, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { isCancellation, patched, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
 import type { CardDepositResult } from '../domain/card-deposit';
 import { cardholderProgressSignal } from '../domain/cardholder-onboarding';
 import {
@@ -41,6 +43,9 @@ import { validateOnboarding } from './onboarding/validation';
 import { Attributes } from './support/search';
 import { orderKeys } from '../domain/merchant-order-no';
 
+/** Patch: the awaiting_correction stage (and the return to review) is upserted. */
+const REVIEW_STAGES_SEARCHABLE = 'review-stages-searchable';
+
 export async function customerOnboarding(input: OnboardingInput): Promise<OnboardingResult> {
   const info = workflowInfo();
   const progress: OnboardingProgress = {
@@ -68,7 +73,11 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       ...(update.statusFlowLocation ? { statusFlowLocation: update.statusFlowLocation } : {}),
       ...(rejectReason ? { rejectReason } : {}),
     };
-    enter(update.stage === 'awaiting_correction' ? 'awaiting_correction' : 'cardholder_review', false);
+    // An onboarding waiting on the customer's correction is found by its stage, like any other wait.
+    enter(
+      update.stage === 'awaiting_correction' ? 'awaiting_correction' : 'cardholder_review',
+      patched(REVIEW_STAGES_SEARCHABLE),
+    );
   });
 
   function enter(stage: OnboardingStage, upsert = true, ids: { holderId?: string | undefined; cardNo?: string } = {}) {
@@ -81,8 +90,9 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
         customerRef: input.customerRef,
         flow: Flows.onboarding,
         stage,
-        ...(ids.holderId ? { holderId: ids.holderId } : {}),
-        ...(ids.cardNo ? { cardNo: ids.cardNo } : {}),
+        // Attributes.set sends only what changed: ids learned at a stage not upserted come along.
+        ...(progress.holderId ? { holderId: progress.holderId } : {}),
+        ...(progress.cardNo ? { cardNo: progress.cardNo } : {}),
       });
   }
   /** What the failure says in the UI when an operator can resume the onboarding. */

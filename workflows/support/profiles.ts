@@ -89,7 +89,7 @@ export function longPollCalls(profile: WaitProfile, scheduleToCloseMs?: number) 
     ...(scheduleToCloseMs === undefined ? {} : { scheduleToCloseTimeout: Math.max(1, scheduleToCloseMs) }),
     retry: {
       initialInterval: profile.retryInitialIntervalMs,
-      backoffCoefficient: 2,
+      backoffCoefficient: profile.retryBackoff ?? 2,
       maximumInterval: profile.retryMaxIntervalMs,
       nonRetryableErrorTypes: NON_RETRYABLE_TYPES,
     },

@@ -2,10 +2,12 @@
  * Waiting for provider states: webhooks first, polling as the fallback, at a cost that does
  * not grow with the length of the wait.
  *
- * - Card operations settle in seconds: a short timer (the profile's firstPollMs) lets the
- *   webhook arrive; if it does not, one long-poll activity races the signal.
- * - Reviews take minutes to days and have no webhook in the spec: one long-poll activity
- *   (heartbeating, retry policy spacing its attempts) races any card_holder event.
+ * - Card operations settle in seconds: the mutation's own activity gives a pending operation the
+ *   profile's firstPollMs to settle (its `settleMs`), so most never wait here at all (no timer, no
+ *   action). One still pending gets a short timer for the webhook; if it does not come, one
+ *   long-poll activity races the signal.
+ * - Reviews take minutes to days and end with a card_holder event: one long-poll activity, whose
+ *   retry policy spaces single probes ever further apart (domain/wait-profile.ts), races it.
  * The loser is cancelled; no loop of timers or activities runs in workflow code.
  */
 import { CancellationScope, condition } from '@temporalio/workflow';

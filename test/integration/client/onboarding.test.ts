@@ -8,12 +8,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { runCli } from '../../../client/cli/main';
+import { listQuery } from '../../../client/cli/onboarding-commands';
 import { awaitResult, getProgress, startOnboarding, submitCorrection } from '../../../client/onboarding';
 import { watchProgress } from '../../../client/progress';
 import { InvalidInputError } from '../../../client/validation';
 import { onboardingWorkflowId } from '../../../domain';
 import { CARD_TYPES, FAST_WAIT, type Harness, startHarness } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
+import { eventually } from '../support/card-harness';
 
 jest.setTimeout(120_000);
 
@@ -139,6 +141,15 @@ it('progress is readable during review, a correction after a reject is accepted,
     const progress = await getProgress(harness.client, customerRef);
     expect(progress).toEqual(expect.objectContaining({ customerRef, stage: 'awaiting_correction' }));
     expect(progress.review?.rejectReason).toBeTruthy();
+    // An operator finds it by its stage, as `cardflow list --stage awaiting_correction` does.
+    const query = listQuery({ stage: 'awaiting_correction', customer: customerRef });
+    const found = async () => {
+      const ids: string[] = [];
+      for await (const execution of harness.client.workflow.list({ query })) ids.push(execution.workflowId);
+      return ids;
+    };
+    await eventually(found, (ids) => ids.length > 0, 'the onboarding listed in awaiting_correction', 10_000);
+    expect(await found()).toEqual([onboardingWorkflowId(customerRef)]);
 
     const status = await submitCorrection(harness.client, customerRef, { holder: b2bHolder(uniqueEmail('fixed')) });
     expect(status.resubmissions).toBe(1);

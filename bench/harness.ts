@@ -1,0 +1,130 @@
+/**
+ * What every bench phase shares: its settings (from the environment), a fresh sandbox, webhook
+ * receiver and cardflow worker per phase, onboarding inputs, and the server's action metric.
+ */
+import type { Client } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker, WorkflowBundle } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createProviderClient } from '../api/client';
+import { startOnboarding } from '../client/onboarding';
+import type { WaitOverrides } from '../domain/wait-profile';
+import type { SandboxDelays } from '../sandbox/contract';
+import { startSandbox, type RunningSandbox } from '../sandbox/index';
+import { CARD_TYPE_IDS } from '../sandbox/data/card-types';
+import { b2bHolder as holder } from '../test/fixtures/holders';
+import { startWebhookReceiver } from '../webhooks/receiver';
+import { createWorker } from '../workers/create-worker';
+import { parseActionMetric } from './actions';
+
+/** A phase's running parts: its task queue, worker, sandbox, and the receiver's signal latencies. */
+export interface BenchContext {
+  taskQueue: string;
+  worker: Worker;
+  sandbox: RunningSandbox;
+  latencies: number[];
+}
+
+export const num = (name: string, fallback: number) => {
+  const raw = process.env[name];
+  const n = raw ? Number(raw) : fallback;
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name}=${raw} must be a positive number`);
+  return n;
+};
+export const ONBOARDINGS = num('BENCH_ONBOARDINGS', 50);
+export const PARKED = num('BENCH_PARKED', 2000);
+export const WAIT_REAL_MS = num('BENCH_WAIT_REAL_S', 12) * 1000;
+export const PHASE_TIMEOUT_MS = num('BENCH_PHASE_TIMEOUT_S', 300) * 1000;
+export const PARKED_CACHE = num('BENCH_PARKED_CACHE', 500);
+export const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d').split(',').map((p) => p.trim()));
+const CARD_TYPE_B2B_WITH_DEPOSIT = CARD_TYPE_IDS.b2bVirtual;
+
+export const say = (line: string) => console.log(line);
+
+export function onboardingInput(tag: string, emailLocal: string, wait: WaitOverrides) {
+  const customerRef = `bench-${tag}-${randomUUID().slice(0, 12)}`;
+  return {
+    customerRef,
+    cardTypeId: CARD_TYPE_B2B_WITH_DEPOSIT,
+    holder: holder(`${emailLocal}+${randomUUID().slice(0, 8)}@example.com`),
+    initialDeposit: '20.00',
+    wait,
+  };
+}
+
+export function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>(
+    (_, reject) =>
+      (timer = setTimeout(() => reject(new Error(`${what}: over ${PHASE_TIMEOUT_MS / 1000} s`)), PHASE_TIMEOUT_MS)),
+  );
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Runs `fn` against a fresh sandbox + receiver + cardflow worker on a task queue of its own. */
+export async function withCardflow<T>(
+  env: TestWorkflowEnvironment,
+  bundle: WorkflowBundle,
+  delays: Partial<SandboxDelays>,
+  fn: (ctx: BenchContext) => Promise<T>,
+  workerOptions: { maxCachedWorkflows?: number } = {},
+): Promise<T> {
+  const sandbox = await startSandbox({ delays, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-'));
+  const latencies: number[] = [];
+  const receiver = await startWebhookReceiver({
+    platformPublicKey: sandbox.keys.platform.publicKey,
+    client: env.client,
+    dataDir,
+    onHandled: (h) => {
+      if (h.outcome === 'signalled') latencies.push(h.settledAtMs - h.receivedAtMs);
+    },
+  });
+  sandbox.setWebhookUrl(receiver.url);
+  const provider = createProviderClient(sandbox.clientConfig());
+  const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
+  try {
+    const worker = await createWorker({
+      connection: env.nativeConnection,
+      taskQueue,
+      activityDeps: { provider, merchantPrivateKey: sandbox.keys.merchant.privateKey },
+      workflowBundle: bundle,
+      workerOptions,
+    });
+    return await worker.runUntil(() => fn({ taskQueue, worker, latencies, sandbox }));
+  } finally {
+    await receiver.stop();
+    await sandbox.stop();
+    await provider.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function runOnboardings(
+  client: Client,
+  taskQueue: string,
+  count: number,
+  tag: string,
+  wait: WaitOverrides,
+): Promise<string[]> {
+  const inputs = Array.from({ length: count }, () => onboardingInput(tag, 'bench', wait));
+  const started = await Promise.all(inputs.map((input) => startOnboarding(client, input, { taskQueue })));
+  await withTimeout(Promise.all(started.map((s) => s.handle.result())), `${count} onboardings`);
+  return inputs.map((i) => i.customerRef);
+}
+
+let metricsUrl = '';
+
+/** Where actionMetric reads the dev server's metrics (set once the server runs). */
+export function setMetricsUrl(url: string): void {
+  metricsUrl = url;
+}
+
+/** The dev server's `action` counter, by action type. */
+export async function actionMetric(): Promise<Record<string, number>> {
+  const response = await fetch(metricsUrl);
+  return parseActionMetric(await response.text());
+}
