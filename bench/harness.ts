@@ -4,7 +4,8 @@
  */
 import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker, WorkflowBundle } from '@temporalio/worker';
+import type { WorkflowBundle } from '@temporalio/worker';
+import type { CardflowWorker } from '../workers/cardflow-worker';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ import { parseActionMetric } from './actions';
 /** A phase's running parts: its task queue, worker, sandbox, and the receiver's signal latencies. */
 export interface BenchContext {
   taskQueue: string;
-  worker: Worker;
+  worker: CardflowWorker;
   sandbox: RunningSandbox;
   latencies: number[];
 }
@@ -35,10 +36,9 @@ export const num = (name: string, fallback: number) => {
   return n;
 };
 export const ONBOARDINGS = num('BENCH_ONBOARDINGS', 50);
-export const PARKED = num('BENCH_PARKED', 2000);
+export const PARKED = num('BENCH_PARKED', 10_000);
 export const WAIT_REAL_MS = num('BENCH_WAIT_REAL_S', 12) * 1000;
 export const PHASE_TIMEOUT_MS = num('BENCH_PHASE_TIMEOUT_S', 300) * 1000;
-export const PARKED_CACHE = num('BENCH_PARKED_CACHE', 500);
 export const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d').split(',').map((p) => p.trim()));
 const CARD_TYPE_B2B_WITH_DEPOSIT = CARD_TYPE_IDS.b2bVirtual;
 

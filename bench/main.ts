@@ -6,8 +6,7 @@
  * | variable | default | |
  * |---|---|---|
  * | BENCH_ONBOARDINGS | 50 | onboardings (and baseline workflows) for the throughput figure |
- * | BENCH_PARKED | 2000 | onboardings parked in review for the memory figure |
- * | BENCH_PARKED_CACHE | 500 | the capped workflow cache of the memory figure's second run (the first uses the SDK's default) |
+ * | BENCH_PARKED | 10000 | onboardings parked in review for the memory figure |
  * | BENCH_WAIT_REAL_S | 12 | real seconds each wait of (b) lasts on the compressed clock (at least 120x) |
  * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
  * | BENCH_PHASES | a,b,d | which figures to produce ((c) comes with (a)) |
@@ -16,9 +15,6 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { startOnboarding } from '../client/onboarding';
 import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../domain/wait-profile';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { onboardingWorkflowId } from '../domain/workflow-ids';
@@ -27,22 +23,11 @@ import { resolveTemporalCli } from '../scripts/lib/temporal-cli';
 import { bundleCardflowWorkflows } from '../workers/create-worker';
 import { collectHistories } from './actions';
 import * as baselineActivities from './baseline.activities';
-import {
-  ONBOARDINGS,
-  PARKED,
-  PARKED_CACHE,
-  PHASE_TIMEOUT_MS,
-  PHASES,
-  onboardingInput,
-  runOnboardings,
-  say,
-  setMetricsUrl,
-  withCardflow,
-  withTimeout,
-} from './harness';
-import { mib, percentile } from './stats';
+import { ONBOARDINGS, PHASES, runOnboardings, say, setMetricsUrl, withCardflow, withTimeout } from './harness';
+import { percentile } from './stats';
 import { freePort } from '../scripts/lib/free-port';
 import { waitCost } from './wait-cost';
+import { parkedMemory } from './parked-memory';
 
 async function throughput(
   env: TestWorkflowEnvironment,
@@ -124,66 +109,6 @@ async function throughput(
   return { activitiesPerOnboarding };
 }
 
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
-
-async function parkedMemory(
-  env: TestWorkflowEnvironment,
-  bundle: WorkflowBundle,
-  maxCachedWorkflows: number | undefined,
-): Promise<void> {
-  const cache =
-    maxCachedWorkflows === undefined
-      ? "the SDK's default workflow cache (sized from the heap)"
-      : `the workflow cache capped at ${maxCachedWorkflows} (CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS)`;
-  say(`\n(d) worker memory with ${PARKED} onboardings parked in cardholder review (sandbox review stalled), ${cache}`);
-  await withCardflow(
-    env,
-    bundle,
-    ZERO_DELAYS,
-    async (ctx) => {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      collectGarbage();
-      const before = process.memoryUsage();
-      const t0 = performance.now();
-      const batch = 200;
-      for (let i = 0; i < PARKED; i += batch) {
-        const inputs = Array.from({ length: Math.min(batch, PARKED - i) }, () =>
-          onboardingInput('parked', 'review.stall', {}),
-        );
-        await Promise.all(inputs.map((input) => startOnboarding(env.client, input, { taskQueue: ctx.taskQueue })));
-      }
-      const query = `WorkflowType = 'cardholderOnboarding' AND TaskQueue = '${ctx.taskQueue}' AND ExecutionStatus = 'Running'`;
-      let parked = 0;
-      const deadline = Date.now() + PHASE_TIMEOUT_MS;
-      while (Date.now() < deadline) {
-        parked = (await env.client.workflow.count(query)).count;
-        if (parked >= PARKED) break;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5000));
-      collectGarbage();
-      const after = process.memoryUsage();
-      const status = ctx.worker.getStatus();
-      say(
-        `  parked: ${parked} cardholder children running (of ${PARKED} onboardings) after ${((performance.now() - t0) / 1000).toFixed(0)} s`,
-      );
-      say(
-        `  bench process (worker + sandbox + receiver): RSS ${mib(before.rss)} -> ${mib(after.rss)}, heap used ${mib(before.heapUsed)} -> ${mib(after.heapUsed)}`,
-      );
-      say(
-        `  per parked onboarding: RSS +${((after.rss - before.rss) / 1024 / Math.max(parked, 1)).toFixed(1)} KiB, heap +${((after.heapUsed - before.heapUsed) / 1024 / Math.max(parked, 1)).toFixed(1)} KiB`,
-      );
-      say(
-        `  worker: ${status.numCachedWorkflows} workflows in cache, ${status.numInFlightActivities} activities in flight`,
-      );
-    },
-    maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows },
-  );
-}
-
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const started = performance.now();
@@ -205,8 +130,7 @@ async function main(): Promise<void> {
     if (PHASES.has('a') || PHASES.has('c')) await throughput(env, bundle);
     if (PHASES.has('b')) await waitCost(env, bundle);
     if (PHASES.has('d')) {
-      await parkedMemory(env, bundle, undefined);
-      await parkedMemory(env, bundle, PARKED_CACHE);
+      await parkedMemory(env);
     }
   } finally {
     await env.teardown();

@@ -8,7 +8,9 @@
  * behind a create whose answer was lost) can still make two accounts of one name; the workflow id
  * rules out concurrent creators inside cardflow, and names are the only key the provider offers.
  */
+import { defineQuery } from '@temporalio/workflow';
 import type { WaitOverrides } from './wait-profile';
+import type { FailureSummary } from './workflow-types';
 
 export interface SharedAccountInput {
   accountName: string;
@@ -23,3 +25,13 @@ export interface SharedAccountResult {
   /** False when an account of that name already existed. */
   created: boolean;
 }
+
+/** Where a `sharedAccount` workflow stands (query `sharedAccountStatus`). */
+export interface SharedAccountStatus {
+  stage: 'ensuring' | 'completed' | 'failed' | 'cancelled';
+  accountName?: string;
+  accountId?: string;
+  failure?: FailureSummary;
+}
+
+export const sharedAccountStatusQuery = defineQuery<SharedAccountStatus>('sharedAccountStatus');

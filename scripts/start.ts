@@ -30,7 +30,6 @@ import {
   NativeConnection,
   type NativeConnectionOptions,
   Runtime,
-  type Worker,
   type WorkerOptions,
   type WorkflowBundle,
 } from '@temporalio/worker';
@@ -52,6 +51,7 @@ import { receiverLogging } from '../webhooks/main';
 import { type WebhookReceiver, type WebhookReceiverOptions, startWebhookReceiver } from '../webhooks/receiver';
 import { fileStoreFromEnv } from '../storage/file-store';
 import { createWorker } from '../workers/create-worker';
+import type { CardflowWorker } from '../workers/cardflow-worker';
 import { startDevServer, stopDevServer } from './dev-server';
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -92,7 +92,7 @@ export interface Stack {
   receiver: WebhookReceiver;
   /** Undefined with a real provider. */
   sandbox?: RunningSandbox;
-  worker: Worker;
+  worker: CardflowWorker;
   /** Resolves when the worker has stopped. */
   workerRun: Promise<void>;
   stop(): Promise<void>;

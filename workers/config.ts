@@ -10,12 +10,16 @@
  * | TEMPORAL_ADDRESS (alias CARDFLOW_TEMPORAL_ADDRESS) | 127.0.0.1:7233 |
  * | TEMPORAL_NAMESPACE (alias CARDFLOW_TEMPORAL_NAMESPACE) | default |
  * | CARDFLOW_TASK_QUEUE | cardflow |
- * | CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS | the SDK's, sized from the heap (about 600 per GiB) |
+ * | CARDFLOW_WORKER_CACHE_BUDGET_MIB | 384: memory for cached workflows, about 2 MiB each (192 cached) |
+ * | CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS | derived from the budget; set it to size the cache directly |
  * | CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES | the SDK's (100) |
+ * | CARDFLOW_PROBES_PER_SECOND | 20: probes of long waits started per second, across every worker |
+ * | CARDFLOW_PROBE_SLOTS | 50: probes running at once in one worker |
  */
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { temporalSettingsFromEnv } from '../client/connection';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
+import type { ProbeBudget } from './create-worker';
 
 export interface TemporalWorkerConfig {
   /** Address, TLS and API key as envconfig resolved them. */
@@ -52,13 +56,25 @@ export function loadTemporalWorkerConfig(env: Env = process.env): TemporalWorker
 }
 
 /**
- * Worker tuning. A cached workflow costs about 2 MiB of the workflow threads' memory: onboardings
- * parked for days in review need not stay cached (an evicted one is replayed from its short
- * history when its next event arrives), so a worker hosting thousands of them caps the cache.
+ * Worker tuning. A cached workflow costs up to about 2 MiB of the workflow threads' memory (bench
+ * (d) measures it). Onboardings parked for days in review need not stay cached: an evicted one is
+ * replayed from its short history when its next event arrives (a few milliseconds, bench (d)). So
+ * the cache is sized from a memory budget by default, never from the heap as the SDK would (which
+ * lets thousands of parked workflows take gigabytes).
  */
+export const MIB_PER_CACHED_WORKFLOW = 2;
+/** The default memory budget of the workflow cache: with the worker's own 300-450 MiB, under 1 GiB. */
+export const DEFAULT_CACHE_BUDGET_MIB = 384;
+
+/** The cache size a memory budget allows. */
+export function cacheSizeFor(budgetMib: number): number {
+  return Math.max(1, Math.floor(budgetMib / MIB_PER_CACHED_WORKFLOW));
+}
+
 export interface WorkerTuning {
   maxCachedWorkflows?: number;
   maxConcurrentActivityTaskExecutions?: number;
+  probes: ProbeBudget;
 }
 
 /** Reads the tuning variables; throws one Error naming every malformed variable. */
@@ -73,11 +89,16 @@ export function workerTuningFromEnv(env: Env = process.env): WorkerTuning {
     }
     return Number(raw);
   };
-  const maxCachedWorkflows = count('CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS', 0);
+  const budget = count('CARDFLOW_WORKER_CACHE_BUDGET_MIB', MIB_PER_CACHED_WORKFLOW);
+  const maxCachedWorkflows =
+    count('CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS', 0) ?? (budget === undefined ? undefined : cacheSizeFor(budget));
   const maxConcurrentActivityTaskExecutions = count('CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES', 1);
+  const perSecond = count('CARDFLOW_PROBES_PER_SECOND', 1);
+  const slots = count('CARDFLOW_PROBE_SLOTS', 1);
   if (problems.length) throw new Error(`worker configuration is invalid:\n- ${problems.join('\n- ')}`);
   return {
     ...(maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows }),
     ...(maxConcurrentActivityTaskExecutions === undefined ? {} : { maxConcurrentActivityTaskExecutions }),
+    probes: { ...(perSecond === undefined ? {} : { perSecond }), ...(slots === undefined ? {} : { slots }) },
   };
 }

@@ -1,7 +1,11 @@
 /**
- * `createWorker(opts)`: one Worker hosting cardflow's workflows and activities on a task queue.
- * Activities are built once from their dependencies (`createActivities`); tests may override
- * single activities by spreading the real ones.
+ * `createWorker(opts)`: cardflow's worker, two SDK Workers run as one: the first hosts the
+ * workflows and every activity on the task queue, the second the probes of long waits on the
+ * probe queue beside it (domain/task-queue.ts), rate-limited for every worker of the queue by
+ * the server (`maxTaskQueueActivitiesPerSecond`) and with slots of its own, so parked customers'
+ * probes neither flood the provider nor delay a customer's card creation. Activities are built
+ * once from their dependencies (`createActivities`); tests may override single activities by
+ * spreading the real ones.
  */
 import {
   bundleWorkflowCode,
@@ -11,7 +15,9 @@ import {
   type WorkflowBundle,
 } from '@temporalio/worker';
 import { createActivities, type ActivityDeps, type CardflowActivities } from '../activities';
-import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
+import { CARDFLOW_TASK_QUEUE, probeTaskQueue } from '../domain/task-queue';
+import { CardflowWorker } from './cardflow-worker';
+import { cacheSizeFor, DEFAULT_CACHE_BUDGET_MIB } from './config';
 
 /** Entry file of the workflow bundle. */
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -28,12 +34,36 @@ export interface CreateWorkerOptions {
   activityOverrides?: Partial<CardflowActivities>;
   /** A prebuilt bundle (see {@link bundleCardflowWorkflows}); default: bundle `workflows/` now. */
   workflowBundle?: WorkflowBundle;
-  /** Further Worker options (concurrency, identity, shutdown grace...). */
+  /**
+   * Further Worker options (concurrency, identity, shutdown grace...).
+   * `maxCachedWorkflows` @default the cache a 384 MiB budget allows (workers/config.ts)
+   */
   workerOptions?: Omit<
     WorkerOptions,
     'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'
   >;
+  /** The probe queue's budget. */
+  probes?: ProbeBudget;
 }
+
+/** How hard the probes of long waits may press on the provider. */
+export interface ProbeBudget {
+  /**
+   * Probes started per second on the probe queue, across every worker polling it (a server-side limit).
+   * @default {@link DEFAULT_PROBES_PER_SECOND}
+   */
+  perSecond?: number;
+  /**
+   * Probes running at once in this worker.
+   * @default {@link DEFAULT_PROBE_SLOTS}
+   */
+  slots?: number;
+}
+
+/** A provider answers a few hundred requests a second; probes take a small, steady share of that. */
+export const DEFAULT_PROBES_PER_SECOND = 20;
+/** An operation's long poll may hold its slot for minutes (heartbeating): enough slots that those never block probes. */
+export const DEFAULT_PROBE_SLOTS = 50;
 
 /** Bundles the workflows once, for processes that start several workers (tests, bench). */
 export function bundleCardflowWorkflows(): Promise<WorkflowBundle> {
@@ -49,14 +79,28 @@ const quietBundlerLogger = {
   error: (message: string, meta?: Record<string, unknown>) => console.error(message, meta ?? ''),
 };
 
-export async function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
+export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowWorker> {
   const activities = { ...createActivities(opts.activityDeps), ...opts.activityOverrides };
-  return Worker.create({
+  const taskQueue = opts.taskQueue ?? CARDFLOW_TASK_QUEUE;
+  const namespace = opts.namespace ?? 'default';
+  const workflows = await Worker.create({
+    maxCachedWorkflows: cacheSizeFor(DEFAULT_CACHE_BUDGET_MIB),
     ...opts.workerOptions,
     connection: opts.connection,
-    namespace: opts.namespace ?? 'default',
-    taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
+    namespace,
+    taskQueue,
     activities,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
   });
+  const { maxCachedWorkflows: _cache, ...activityOptions } = opts.workerOptions ?? {};
+  const probes = await Worker.create({
+    ...activityOptions,
+    connection: opts.connection,
+    namespace,
+    taskQueue: probeTaskQueue(taskQueue),
+    activities,
+    maxTaskQueueActivitiesPerSecond: opts.probes?.perSecond ?? DEFAULT_PROBES_PER_SECOND,
+    maxConcurrentActivityTaskExecutions: opts.probes?.slots ?? DEFAULT_PROBE_SLOTS,
+  });
+  return new CardflowWorker(workflows, probes);
 }

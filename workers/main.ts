@@ -29,6 +29,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
   const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv({ env });
   const connection = await NativeConnection.connect(temporal.connectionOptions);
   try {
+    const { probes, ...workerOptions } = workerTuningFromEnv(env);
     const worker = await createWorker({
       connection,
       namespace: temporal.namespace,
@@ -39,7 +40,8 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
         merchantPrivateKey: providerConfig.merchantPrivateKey,
         fileStore: fileStoreFromEnv(env),
       },
-      workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerTuningFromEnv(env) },
+      workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerOptions },
+      probes,
     });
     const stop = (signal: NodeJS.Signals) => {
       logger.info('cardflow worker: shutting down', { signal });

@@ -1,15 +1,29 @@
 /** `sharedAccount` (domain/shared-account.ts): one MARGIN account per name, found or created. */
 import { FailureTypes } from '../domain/failure-types';
-import type { SharedAccountInput, SharedAccountResult } from '../domain/shared-account';
+import {
+  sharedAccountStatusQuery,
+  type SharedAccountInput,
+  type SharedAccountResult,
+  type SharedAccountStatus,
+} from '../domain/shared-account';
 import { Flows } from '../domain/workflow-types';
 import { failWith } from './support/failures';
 import { providerCallsFor } from './support/profiles';
 import { Attributes, isChild, type StartedWith } from './support/search';
+import { trackStatus } from './support/tracked-status';
 
 export async function sharedAccount(input: SharedAccountInput & StartedWith): Promise<SharedAccountResult> {
+  const { status, enter, fail, step } = trackStatus<SharedAccountStatus>(
+    { stage: 'ensuring' },
+    sharedAccountStatusQuery,
+  );
   const accountName = typeof input.accountName === 'string' ? input.accountName.trim() : '';
-  if (!accountName) throw failWith(FailureTypes.invalidInput, 'accountName: is required');
+  if (!accountName) return fail(failWith(FailureTypes.invalidInput, 'accountName: is required'));
+  status.accountName = accountName;
   if (!isChild())
     new Attributes(input.startAttributes).set({ customerRef: input.customerRef, flow: Flows.sharedAccount });
-  return providerCallsFor(input.wait).ensureSharedAccount({ accountName });
+  const account = await step(() => providerCallsFor(input.wait).ensureSharedAccount({ accountName }));
+  status.accountId = account.accountId;
+  enter('completed');
+  return account;
 }

@@ -2,9 +2,10 @@
  * Timeout and retry profiles of the activities, as named constants (STYLE: saga sample), and
  * the proxies built from them. Workflows see the activities as types only.
  */
-import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { CardflowActivities } from '../../activities';
 import { FailureTypes } from '../../domain/failure-types';
+import { probeTaskQueue } from '../../domain/task-queue';
 import { CARD_OPERATION_WAIT, REVIEW_WAIT, type WaitOverrides, type WaitProfile } from '../../domain/wait-profile';
 
 /** Failures that repeat identically on retry (provider client types and ours). */
@@ -80,10 +81,13 @@ export function reviewWait(overrides: WaitOverrides | undefined): WaitProfile {
 /**
  * The long-poll activity's options: each attempt polls for up to `attemptMs` with heartbeats,
  * then the retry policy spaces attempts (benign StillWaiting failures) without an attempt limit, until
- * `scheduleToCloseMs` (a deadline) when given.
+ * `scheduleToCloseMs` (a deadline) when given. Probes run on the probe queue beside the
+ * workflow's own (domain/task-queue.ts), whose rate the worker caps. (Replay compares an
+ * activity's type and id, not its queue: runs that began with probes on the main queue replay.)
  */
 export function longPollCalls(profile: WaitProfile, scheduleToCloseMs?: number) {
   return proxyActivities<CardflowActivities>({
+    taskQueue: probeTaskQueue(workflowInfo().taskQueue),
     startToCloseTimeout: profile.attemptMs + profile.heartbeatTimeoutMs,
     heartbeatTimeout: profile.heartbeatTimeoutMs,
     ...(scheduleToCloseMs === undefined ? {} : { scheduleToCloseTimeout: Math.max(1, scheduleToCloseMs) }),

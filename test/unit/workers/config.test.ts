@@ -31,16 +31,25 @@ describe('worker Temporal configuration', () => {
 });
 
 describe('worker tuning', () => {
-  it('leaves the SDK defaults when nothing is set, and reads the cache and activity limits', () => {
-    expect(workerTuningFromEnv({})).toEqual({});
+  it('leaves the defaults when nothing is set, and reads the cache, activity and probe limits', () => {
+    expect(workerTuningFromEnv({})).toEqual({ probes: {} });
+    expect(workerTuningFromEnv({ CARDFLOW_WORKER_CACHE_BUDGET_MIB: '1024' })).toEqual({
+      maxCachedWorkflows: 512,
+      probes: {},
+    });
+    expect(workerTuningFromEnv({ CARDFLOW_PROBES_PER_SECOND: '5', CARDFLOW_PROBE_SLOTS: '10' })).toEqual({
+      probes: { perSecond: 5, slots: 10 },
+    });
     expect(
       workerTuningFromEnv({
         CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: '500',
+        CARDFLOW_WORKER_CACHE_BUDGET_MIB: '64',
         CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: '50',
       }),
     ).toEqual({
       maxCachedWorkflows: 500,
       maxConcurrentActivityTaskExecutions: 50,
+      probes: {},
     });
   });
 
@@ -49,9 +58,10 @@ describe('worker tuning', () => {
       workerTuningFromEnv({
         CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: 'lots',
         CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: '0',
+        CARDFLOW_PROBES_PER_SECOND: '-1',
       }),
     ).toThrow(
-      /CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: must be a whole number of at least 0\n- CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: must be a whole number of at least 1/,
+      /CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: must be a whole number of at least 0\n- CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: must be a whole number of at least 1\n- CARDFLOW_PROBES_PER_SECOND: must be a whole number of at least 1/,
     );
   });
 });
