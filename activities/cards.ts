@@ -13,8 +13,18 @@ import { convertingFailures } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import { cardOperationOf, type CardOperation } from '../domain/provider-records';
+import type { CardOperationRecord } from '../api/schemas/card';
 import type { CardSummary } from './types';
 import { isFinalOperationStatus } from '../api/rules';
+
+/** What every card operation request carries besides its own fields. */
+interface OperationRequest {
+  merchantOrderNo: string;
+  /** What the charged account must hold before the operation is sent. */
+  required?: BalanceRequirement;
+  /** How long to give a pending operation to settle before answering (ms); none when absent. */
+  settleMs?: number;
+}
 
 export function createCardActivities(deps: ActivityDeps) {
   const { provider } = deps;
@@ -43,6 +53,26 @@ export function createCardActivities(deps: ActivityDeps) {
       : sent;
   }
 
+  /**
+   * Sends a card operation once (callIdempotent: looked up before and after an ambiguous
+   * outcome), after checking the charged account covers `required` (its shortfall named after
+   * `amountField`), and gives it `settleMs` to settle.
+   */
+  async function sendOperation(
+    input: OperationRequest,
+    amountField: string,
+    send: (signal: AbortSignal) => Promise<CardOperationRecord>,
+  ): Promise<CardOperation> {
+    const { merchantOrderNo, required } = input;
+    const { value } = await callIdempotent<CardOperation>({
+      merchantOrderNo,
+      lookup: () => findOperation(merchantOrderNo),
+      ...(required ? { precheck: () => requireBalance(required, amountField) } : {}),
+      send: async () => cardOperationOf(await send(cancellationSignal()), merchantOrderNo),
+    });
+    return settle(value, input.settleMs);
+  }
+
   async function getCardOperation(input: { merchantOrderNo: string }): Promise<CardOperation | null> {
     return (await findOperation(input.merchantOrderNo)) ?? null;
   }
@@ -64,66 +94,39 @@ export function createCardActivities(deps: ActivityDeps) {
      * Create card v2 (amount = initial deposit, "0" when the card type takes none). Checks the
      * charged account covers card fee + deposit + fee first; idempotent by merchantOrderNo.
      */
-    async createCard(input: {
-      merchantOrderNo: string;
-      cardTypeId: string;
-      holderId?: string;
-      amount: string;
-      accountId?: string;
-      /** Physical cards: the number printed on the card (never logged). */
-      cardNumber?: string;
-      required?: BalanceRequirement;
-      /** How long to give a pending operation to settle before answering (ms); none when absent. */
-      settleMs?: number;
-    }): Promise<CardOperation> {
-      const { merchantOrderNo, required } = input;
-      const { value } = await callIdempotent<CardOperation>({
-        merchantOrderNo,
-        lookup: () => findOperation(merchantOrderNo),
-        ...(required ? { precheck: () => requireBalance(required, 'initialDeposit') } : {}),
-        send: async () =>
-          cardOperationOf(
-            await provider.createCard(
-              {
-                merchantOrderNo,
-                cardTypeId: input.cardTypeId,
-                amount: input.amount,
-                ...(input.holderId === undefined ? {} : { holderId: input.holderId }),
-                ...(input.accountId === undefined ? {} : { accountId: input.accountId }),
-                ...(input.cardNumber === undefined ? {} : { cardNumber: input.cardNumber }),
-              },
-              { signal: cancellationSignal() },
-            ),
-            merchantOrderNo,
-          ),
-      });
-      return settle(value, input.settleMs);
+    async createCard(
+      input: OperationRequest & {
+        cardTypeId: string;
+        holderId?: string;
+        amount: string;
+        accountId?: string;
+        /** Physical cards: the number printed on the card (never logged). */
+        cardNumber?: string;
+      },
+    ): Promise<CardOperation> {
+      return sendOperation(input, 'initialDeposit', (signal) =>
+        provider.createCard(
+          {
+            merchantOrderNo: input.merchantOrderNo,
+            cardTypeId: input.cardTypeId,
+            amount: input.amount,
+            ...(input.holderId === undefined ? {} : { holderId: input.holderId }),
+            ...(input.accountId === undefined ? {} : { accountId: input.accountId }),
+            ...(input.cardNumber === undefined ? {} : { cardNumber: input.cardNumber }),
+          },
+          { signal },
+        ),
+      );
     },
 
     /** Deposit to a card; checks the paying account covers amount + fee first; idempotent by merchantOrderNo. */
-    async depositCard(input: {
-      merchantOrderNo: string;
-      cardNo: string;
-      amount: string;
-      required?: BalanceRequirement;
-      /** How long to give a pending operation to settle before answering (ms); none when absent. */
-      settleMs?: number;
-    }): Promise<CardOperation> {
-      const { merchantOrderNo, required } = input;
-      const { value } = await callIdempotent<CardOperation>({
-        merchantOrderNo,
-        lookup: () => findOperation(merchantOrderNo),
-        ...(required ? { precheck: () => requireBalance(required, 'amount') } : {}),
-        send: async () =>
-          cardOperationOf(
-            await provider.depositCard(
-              { merchantOrderNo, cardNo: input.cardNo, amount: input.amount },
-              { signal: cancellationSignal() },
-            ),
-            merchantOrderNo,
-          ),
-      });
-      return settle(value, input.settleMs);
+    async depositCard(input: OperationRequest & { cardNo: string; amount: string }): Promise<CardOperation> {
+      return sendOperation(input, 'amount', (signal) =>
+        provider.depositCard(
+          { merchantOrderNo: input.merchantOrderNo, cardNo: input.cardNo, amount: input.amount },
+          { signal },
+        ),
+      );
     },
 
     /** The operation record of a merchantOrderNo, or null when there is none. */
