@@ -60,7 +60,8 @@ function version(): string {
         name?: string;
         version?: string;
       };
-      if (pkg.name === 'cardflow' && pkg.version) return pkg.version;
+      // `cardflow` in a checkout or the image, `@cardflow/client` when installed by a backend.
+      if ((pkg.name === 'cardflow' || pkg.name === '@cardflow/client') && pkg.version) return pkg.version;
     } catch {
       // not here: look one folder up
     }
