@@ -138,7 +138,7 @@ beforeAll(async () => {
         types: ['node'],
         outDir: 'out',
       },
-      files: ['backend.ts'],
+      files: ['backend.ts', 'subpaths.ts'],
     }),
   );
   await Promise.all([ok('npm', NPM_INSTALL, backend), ok('npm', [...NPM_INSTALL, '--omit=dev'], production)]);
@@ -166,6 +166,17 @@ it('the production-only tree holds the compiled services and no development tool
     expect(existsSync(path.join(modules, devTool))).toBe(false);
   expect(existsSync(path.join(modules, 'cardflow/client/index.ts'))).toBe(false);
   process.stderr.write(`production node_modules: ${mb(duBytes(modules))}\n`);
+});
+
+it('the services import cardflow by its subpaths', async () => {
+  const subpaths = ['client', 'worker', 'webhooks', 'codec', 'domain', 'sandbox'];
+  const script = `for (const s of ${JSON.stringify(subpaths)}) console.log(s, Object.keys(require('cardflow/' + s)).length)`;
+  const out = await ok(process.execPath, ['-e', script], production);
+  for (const subpath of subpaths) expect(out).toMatch(new RegExp(`^${subpath} [1-9]\\d*$`, 'm'));
+  // Only the exported subpaths: the package's inside stays private.
+  expect((await exec(process.execPath, ['-e', "require('cardflow/dist/api/client.js')"], production)).out).toMatch(
+    /ERR_PACKAGE_PATH_NOT_EXPORTED/,
+  );
 });
 
 it('the client package holds no worker: no @temporalio/worker, no workflows, no sandbox', () => {
@@ -200,6 +211,18 @@ it('the compiled worker starts from the production tree on the prebuilt workflow
 
 it('a backend file type-checks against the installed package, and a wrong call does not', async () => {
   writeFileSync(path.join(backend, 'backend.ts'), readmeBackendSnippet());
+  // The package's other subpaths: the input schema and types, and the data converter.
+  writeFileSync(
+    path.join(backend, 'subpaths.ts'),
+    [
+      "import { createDataConverter, createKeyring } from '@cardflow/client/codec';",
+      "import { OnboardingInputSchema, type OnboardingInput } from '@cardflow/client/domain';",
+      "const input: OnboardingInput = OnboardingInputSchema.parse({ customerRef: 'a-1', cardTypeId: '1' });",
+      "export const converter = createDataConverter(createKeyring([{ id: 'k', key: 'AAAA' }]));",
+      'export const ref: string = input.customerRef;',
+      '',
+    ].join('\n'),
+  );
   const good = await exec(process.execPath, [TSC, '-p', '.', '--noEmit'], backend);
   expect(good).toEqual({ code: 0, out: '' });
 
