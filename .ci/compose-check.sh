@@ -30,6 +30,16 @@ if env -u CARDFLOW_PROVIDER_BASE_URL docker-compose -f docker-compose.yml --env-
   echo "compose-check: docker-compose.yml accepted a configuration without CARDFLOW_PROVIDER_BASE_URL" >&2
   exit 1
 fi
+# Which environment a stack is (sandbox or production) is never guessed: CARDFLOW_ENV is required.
+no_env="$(mktemp)"
+grep -v '^CARDFLOW_ENV=' deploy/compose.env.example >"$no_env"
+if out="$(env -u CARDFLOW_ENV docker-compose -f docker-compose.yml --env-file "$no_env" config -q 2>&1)" ||
+  ! grep -q 'set CARDFLOW_ENV' <<<"$out"; then
+  echo "compose-check: docker-compose.yml accepted a configuration without CARDFLOW_ENV" >&2
+  rm -f "$no_env"
+  exit 1
+fi
+rm -f "$no_env"
 sh -n deploy/docker-entrypoint.sh
 sh -n deploy/temporal-schema.sh
 echo "compose-check: ok" >&2

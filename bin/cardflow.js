@@ -1,6 +1,20 @@
 #!/usr/bin/env node
-// `npx cardflow …` from a clone: runs the TypeScript CLI (client/cli/main.ts) through tsx, no build step.
+// `cardflow …`: the compiled CLI (dist/client/cli/main.js, what an installed copy and the image
+// run). In a checkout with its dev dependencies, the TypeScript sources run through tsx instead,
+// so a change to the CLI takes effect without a rebuild.
 'use strict';
-const { require: tsxRequire } = require('tsx/cjs/api');
+const { existsSync } = require('node:fs');
+const path = require('node:path');
 
-tsxRequire('../client/cli/main.ts', __filename).main(process.argv.slice(2));
+function sourceRunner() {
+  if (!existsSync(path.join(__dirname, '../client/cli/main.ts'))) return undefined;
+  try {
+    return require('tsx/cjs/api');
+  } catch {
+    return undefined;
+  }
+}
+
+const tsx = sourceRunner();
+const cli = tsx ? tsx.require('../client/cli/main.ts', __filename) : require('../dist/client/cli/main.js');
+cli.main(process.argv.slice(2));

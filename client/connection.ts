@@ -11,6 +11,8 @@
  */
 import { Client, Connection, type ConnectionOptions, type DataConverter } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { dataConverterFromEnv } from '../codec/data-converter';
+import { checkEnvironment } from '../config/environment';
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_TEMPORAL_NAMESPACE = 'default';
@@ -40,14 +42,20 @@ export interface TemporalClientHandle {
 }
 
 /**
- * Connects a Client as the environment says. Pass `dataConverter` (from `dataConverterFromEnv()`
- * of `codec/data-converter.ts`, the one the worker uses) whenever the client sends or reads
- * payloads: without it inputs go to Temporal in clear and encrypted results cannot be read.
+ * Connects a Client as the environment says, with cardflow's data converter: payloads are
+ * encrypted with the keys of `CARDFLOW_CODEC_KEYS` / `CARDFLOW_CODEC_KEYS_FILE` (the worker's), so
+ * inputs never reach Temporal in clear and results can be read. Without keys it refuses to start,
+ * naming the variables (a checkout of cardflow outside production falls back to its dev key).
+ * `dataConverter` replaces the one from the environment (tests, or keys held elsewhere).
+ * Refuses a mixed environment first (config/environment.ts).
  */
 export async function connectTemporalClient(
   opts: { env?: Record<string, string | undefined>; dataConverter?: DataConverter; connectTimeoutMs?: number } = {},
 ): Promise<TemporalClientHandle> {
-  const settings = temporalSettingsFromEnv(opts.env);
+  const env = opts.env ?? process.env;
+  checkEnvironment(env);
+  const dataConverter = opts.dataConverter ?? dataConverterFromEnv({ env }).dataConverter;
+  const settings = temporalSettingsFromEnv(env);
   const connection = await Connection.connect({
     ...settings.connectionOptions,
     connectTimeout: opts.connectTimeoutMs ?? 10_000,
@@ -55,7 +63,7 @@ export async function connectTemporalClient(
   const client = new Client({
     connection,
     namespace: settings.namespace,
-    ...(opts.dataConverter ? { dataConverter: opts.dataConverter } : {}),
+    dataConverter,
   });
   return { client, connection, namespace: settings.namespace, close: () => connection.close() };
 }

@@ -4,8 +4,9 @@
  * {@link resolveKeyring} refuses dev keys when `NODE_ENV=production` (the Dockerfile sets it).
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEV_CODEC_KEY_ID_PREFIX } from '../config/environment';
 import {
   type CodecKeyring,
   CodecKeyError,
@@ -16,8 +17,26 @@ import {
   parseKeyFile,
 } from './keys';
 
-/** `<repo>/.data/codec` (this file lives in `codec/`). */
-export const defaultDevKeyDir = path.resolve(__dirname, '..', '.data', 'codec');
+/**
+ * The folder of the nearest package.json above this file: the checkout, whether this runs as
+ * `codec/dev-keys.ts` or compiled as `dist/codec/dev-keys.js`, so both use one dev key.
+ */
+function packageRoot(from: string): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+  }
+  return path.resolve(from, '..');
+}
+
+/** `<checkout>/.data/codec`. */
+export const defaultDevKeyDir = path.join(packageRoot(__dirname), '.data', 'codec');
+
+/**
+ * A copy installed under `node_modules` (a backend's dependency) has no checkout to keep a dev key
+ * in, and a key it invented would not be the worker's: everything it wrote would be unreadable.
+ * It asks for the stack's keys instead.
+ */
+export const installedAsDependency: boolean = defaultDevKeyDir.split(path.sep).includes('node_modules');
 
 /** The dev key file inside `dir`. */
 export function devKeyFile(dir: string = defaultDevKeyDir): string {
@@ -34,7 +53,7 @@ export function loadOrCreateDevKeyring(dir: string = defaultDevKeyDir): CodecKey
   const existing = readIfPresent(file);
   if (existing !== undefined) return parseKeyFile(existing, file);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const content = `${JSON.stringify({ keys: [{ id: `dev-${randomBytes(4).toString('hex')}`, key: generateKeyBase64() }] }, null, 2)}\n`;
+  const content = `${JSON.stringify({ keys: [{ id: `${DEV_CODEC_KEY_ID_PREFIX}${randomBytes(4).toString('hex')}`, key: generateKeyBase64() }] }, null, 2)}\n`;
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temp, content, { mode: 0o600, flag: 'wx' });
   try {
@@ -58,7 +77,10 @@ function readIfPresent(file: string): string | undefined {
 
 export interface ResolveKeyringOptions {
   env?: NodeJS.ProcessEnv;
-  /** Fall back to the dev key file when no key is configured. Default: `NODE_ENV !== 'production'`. */
+  /**
+   * Fall back to the dev key file when no key is configured. Default: `NODE_ENV !== 'production'`
+   * in a checkout; never in an installed copy ({@link installedAsDependency}).
+   */
   allowDevKeys?: boolean;
   /** Where the dev key file lives. Default {@link defaultDevKeyDir}. */
   devKeyDir?: string;
@@ -75,11 +97,14 @@ export function resolveKeyring(options: ResolveKeyringOptions = {}): { keyring: 
   const env = options.env ?? process.env;
   const fromEnv = keyringFromEnv(env);
   if (fromEnv) return { keyring: fromEnv, source: 'env' };
-  const allowDevKeys = options.allowDevKeys ?? env.NODE_ENV !== 'production';
+  const allowDevKeys = options.allowDevKeys ?? (env.NODE_ENV !== 'production' && !installedAsDependency);
   if (!allowDevKeys) {
     throw new CodecKeyError(
-      `no payload-encryption key configured: set ${KEYS_ENV}=id:base64key (32-byte key) or ${KEYS_FILE_ENV}=<path> ` +
-        `(generate a key with: npm run codec-server -- --generate-key)`,
+      installedAsDependency
+        ? `no payload-encryption key configured: set ${KEYS_ENV}=id:base64key,... or ${KEYS_FILE_ENV}=<path> ` +
+            `to the keys of the cardflow worker you talk to (payloads are encrypted; a key of your own could not be read there)`
+        : `no payload-encryption key configured: set ${KEYS_ENV}=id:base64key (32-byte key) or ${KEYS_FILE_ENV}=<path> ` +
+            `(generate a key with: npm run codec-server -- --generate-key)`,
     );
   }
   return { keyring: loadOrCreateDevKeyring(options.devKeyDir), source: 'dev-key-file' };

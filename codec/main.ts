@@ -7,6 +7,7 @@
  *
  * Settings: `codec/config.ts`; keys: `codec/keys.ts`.
  */
+import { checkEnvironment } from '../config/environment';
 import { createLogger } from '../logging/logger';
 import { codecServerOptionsFromEnv } from './config';
 import { resolveKeyring } from './dev-keys';
@@ -23,6 +24,7 @@ async function main(args: string[]): Promise<number> {
     console.error('usage: npm run codec-server [-- --generate-key [id]]');
     return 2;
   }
+  checkEnvironment();
   const logger = createLogger({ base: { service: 'codec-server' } });
   const settings = codecServerOptionsFromEnv();
   const { keyring, source } = resolveKeyring();

@@ -65,12 +65,16 @@ export interface CodecServer {
 /** Standard or URL-safe base64 (proto3 JSON accepts both; Node decodes both). */
 const base64 = z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'must be base64');
 const requestSchema = z.object({
-  payloads: z.array(
-    z.object({
-      metadata: z.record(z.string(), base64).nullish(),
-      data: base64.nullish(),
-    }),
-  ),
+  // proto3 JSON leaves an empty list out: `{}` asks for no payloads (the Temporal CLI sends it
+  // for a query without arguments).
+  payloads: z
+    .array(
+      z.object({
+        metadata: z.record(z.string(), base64).nullish(),
+        data: base64.nullish(),
+      }),
+    )
+    .default([]),
 });
 
 type Route = { op: 'encode' | 'decode'; namespace: string | undefined };

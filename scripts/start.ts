@@ -40,6 +40,7 @@ import { createProviderClient } from '../api/client';
 import { connectTemporalClient, type TemporalClientHandle } from '../client/connection';
 import { describeProgress, describeResult, workflowUiUrl } from '../client/describe';
 import { dataConverterFromEnv } from '../codec/data-converter';
+import { checkEnvironment } from '../config/environment';
 import { startEmbeddedCodecServer } from '../codec/embedded';
 import { awaitResult, startOnboarding } from '../client/onboarding';
 import { watchProgress } from '../client/progress';
@@ -222,6 +223,7 @@ const clock = () => new Date().toISOString().slice(11, 19);
 
 async function main(): Promise<void> {
   const env = process.env;
+  checkEnvironment(env);
   const logger = createLogger({ base: { service: 'cardflow-start' } });
   // One ordered shutdown on Ctrl-C instead of the SDK's own signal handling. The SDK's messages,
   // core's included (forwarded), come out as our JSON lines; below WARN only when CARDFLOW_LOG_LEVEL

@@ -1,5 +1,5 @@
 /**
- * The webhook receiver as its own process: `npm run webhooks` (or `tsx webhooks/main.ts`).
+ * The webhook receiver as its own process: `npm run webhooks` (`node dist/webhooks/main.js`; `tsx webhooks/main.ts` from the sources).
  *
  * | variable | |
  * |---|---|
@@ -16,6 +16,7 @@
 import { publicKeyFrom, publicKeyFromFile } from '../api/keys';
 import { connectTemporalClient } from '../client/connection';
 import { dataConverterFromEnv } from '../codec/data-converter';
+import { checkEnvironment } from '../config/environment';
 import { type StructuredLogger, createLogger } from '../logging/logger';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 
@@ -59,6 +60,7 @@ export function receiverLogging(
 }
 
 async function main(logger: StructuredLogger): Promise<void> {
+  checkEnvironment();
   const platformPublicKey = platformPublicKeyFromEnv();
   const port = Number(process.env.CARDFLOW_WEBHOOK_PORT ?? 4100);
   if (!Number.isInteger(port) || port < 0 || port > 65535)

@@ -14,13 +14,43 @@ import {
   type WorkerOptions,
   type WorkflowBundle,
 } from '@temporalio/worker';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createActivities, type ActivityDeps, type CardflowActivities } from '../activities';
+import { failureConverterPath } from '../codec/data-converter';
 import { CARDFLOW_TASK_QUEUE, probeTaskQueue } from '../domain/task-queue';
 import { CardflowWorker } from './cardflow-worker';
 import { cacheSizeFor, DEFAULT_CACHE_BUDGET_MIB } from './config';
 
 /** Entry file of the workflow bundle. */
 export const WORKFLOWS_PATH = require.resolve('../workflows');
+
+/**
+ * The workflow bundle `npm run build` writes next to the compiled code (`dist/workflow-bundle.js`).
+ * A compiled worker loads it instead of running webpack at start-up (seconds of CPU per start,
+ * and webpack is then never loaded in production); under tsx or jest the sources are bundled.
+ */
+export const PREBUILT_BUNDLE_PATH = path.resolve(__dirname, '..', 'workflow-bundle.js');
+
+/** Writes {@link PREBUILT_BUNDLE_PATH} from the compiled workflows (the last step of `npm run build`). */
+export async function writePrebuiltBundle(): Promise<string> {
+  // The failure converter goes into the bundle: with a prebuilt bundle the worker cannot add it.
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    failureConverterPath,
+    logger: quietBundlerLogger,
+  });
+  await writeFile(PREBUILT_BUNDLE_PATH, code);
+  return PREBUILT_BUNDLE_PATH;
+}
+
+function defaultWorkflowCode(): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  const compiled = __filename.endsWith('.js');
+  return compiled && existsSync(PREBUILT_BUNDLE_PATH)
+    ? { workflowBundle: { codePath: PREBUILT_BUNDLE_PATH } }
+    : { workflowsPath: WORKFLOWS_PATH };
+}
 
 export interface CreateWorkerOptions {
   connection: NativeConnection;
@@ -32,7 +62,7 @@ export interface CreateWorkerOptions {
   activityDeps: ActivityDeps;
   /** Replaces some activities (tests). */
   activityOverrides?: Partial<CardflowActivities>;
-  /** A prebuilt bundle (see {@link bundleCardflowWorkflows}); default: bundle `workflows/` now. */
+  /** A prebuilt bundle (see {@link bundleCardflowWorkflows}); default: {@link PREBUILT_BUNDLE_PATH} when compiled, else bundle `workflows/` now. */
   workflowBundle?: WorkflowBundle;
   /**
    * Further Worker options (concurrency, identity, shutdown grace...).
@@ -90,7 +120,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
     namespace,
     taskQueue,
     activities,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : defaultWorkflowCode()),
   });
   const { maxCachedWorkflows: _cache, ...activityOptions } = opts.workerOptions ?? {};
   const probes = await Worker.create({

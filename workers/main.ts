@@ -1,5 +1,5 @@
 /**
- * The cardflow worker process: `tsx workers/main.ts`. Configured from the environment
+ * The cardflow worker process: `node dist/workers/main.js` (`tsx workers/main.ts` from the sources). Configured from the environment
  * (workers/config.ts, api/config.ts, codec keys); on SIGINT or SIGTERM it stops polling, lets running
  * tasks finish (up to the shutdown grace time), closes its connections and exits. Logs are JSON
  * lines on stderr (`logging/logger.ts`, CARDFLOW_LOG_LEVEL), the SDK's and core's included.
@@ -8,12 +8,14 @@ import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createProviderClient } from '../api/client';
 import { loadProviderConfig } from '../api/config';
 import { dataConverterFromEnv } from '../codec/data-converter';
+import { checkEnvironment } from '../config/environment';
 import { createLogger } from '../logging/logger';
 import { fileStoreFromEnv } from '../storage/file-store';
 import { loadTemporalWorkerConfig, workerTuningFromEnv } from './config';
 import { createWorker } from './create-worker';
 
 export async function runWorkerProcess(env: Record<string, string | undefined> = process.env): Promise<void> {
+  checkEnvironment(env);
   const logger = createLogger({ base: { service: 'worker' } });
   // Our own signal handling, so shutdown is one ordered sequence. The same logger for the SDK
   // (workflow and activity ids as fields) and, forwarded, for core's messages.

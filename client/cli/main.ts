@@ -15,7 +15,7 @@ import type { Client } from '@temporalio/client';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { dataConverterFromEnv } from '../../codec/data-converter';
+import { checkEnvironment, EnvironmentError } from '../../config/environment';
 import { CardWorkflowClosedError } from '../card-entity';
 import { connectTemporalClient } from '../connection';
 import { OnboardingRecoveryError } from '../recovery';
@@ -60,7 +60,8 @@ function version(): string {
         name?: string;
         version?: string;
       };
-      if (pkg.name === 'cardflow' && pkg.version) return pkg.version;
+      // `cardflow` in a checkout or the image, `@cardflow/client` when installed by a backend.
+      if ((pkg.name === 'cardflow' || pkg.name === '@cardflow/client') && pkg.version) return pkg.version;
     } catch {
       // not here: look one folder up
     }
@@ -108,9 +109,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   const uiBase = io.env.CARDFLOW_TEMPORAL_UI_URL || 'http://127.0.0.1:8233';
   // Keys are resolved only when Temporal is contacted, so a bad input file is reported first.
-  const connect =
-    io.connect ??
-    (() => connectTemporalClient({ env: io.env, dataConverter: dataConverterFromEnv({ env: io.env }).dataConverter }));
+  const connect = io.connect ?? (() => connectTemporalClient({ env: io.env }));
   let temporal: Awaited<ReturnType<typeof connect>> | undefined;
   const client = async (): Promise<Client> => (temporal ??= await connect()).client;
   // The worker's queue: --task-queue, else CARDFLOW_TASK_QUEUE (as the worker reads it), else `cardflow`.
@@ -125,8 +124,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   };
 
   try {
+    checkEnvironment(io.env);
     return await command.run(ctx, args);
   } catch (error) {
+    if (error instanceof EnvironmentError) {
+      io.err(`${error.message}\nnothing was started`);
+      return ExitCodes.usage;
+    }
     if (error instanceof InvalidInputError) {
       io.err(`${values.file ?? 'input'}: ${error.message}\nnothing was started`);
       return ExitCodes.usage;

@@ -114,6 +114,12 @@ describe('codec server with a bearer token', () => {
     expect(wrong.json).toEqual({ error: 'invalid bearer token' });
   });
 
+  it('reads `{}` as no payloads (proto3 JSON omits an empty list; the Temporal CLI sends it for a query without arguments)', async () => {
+    for (const path of ['/encode', '/decode'])
+      expect(await post(server, path, {}, auth)).toMatchObject({ status: 200, json: { payloads: [] } });
+    expect((await post(server, '/encode', { payloads: 'none' }, auth)).status).toBe(400);
+  });
+
   it('refuses bad bodies, oversized bodies, other methods and paths', async () => {
     expect((await post(server, '/decode', 'not json', auth)).status).toBe(400);
     expect((await post(server, '/decode', { payloads: [{ data: '***' }] }, auth)).status).toBe(400);

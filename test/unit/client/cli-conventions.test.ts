@@ -104,8 +104,23 @@ describe('sandbox', () => {
     expect((await run(['sandbox', 'listen'])).err).toMatch(
       /need CARDFLOW_PROVIDER_BASE_URL and CARDFLOW_PROVIDER_API_KEY/,
     );
-    const production = await run(['sandbox', 'listen'], { env: { ...sandboxEnv, CARDFLOW_ENV: 'production' } });
+    const production = await run(['sandbox', 'listen'], {
+      env: {
+        CARDFLOW_ENV: 'production',
+        NODE_ENV: 'production',
+        CARDFLOW_PROVIDER_BASE_URL: 'https://api.provider.example.com',
+        CARDFLOW_PROVIDER_API_KEY: 'live_key',
+      },
+    });
     expect(production).toMatchObject({ code: ExitCodes.usage });
     expect(production.err).toMatch(/refused with CARDFLOW_ENV=production/);
+    // Production pointed at the sandbox is refused before any command runs (config/environment.ts).
+    const mixed = await run(['sandbox', 'listen'], {
+      env: { ...sandboxEnv, CARDFLOW_PROVIDER_API_KEY: 'sandbox_0a1b', CARDFLOW_ENV: 'production' },
+    });
+    expect(mixed).toMatchObject({ code: ExitCodes.usage });
+    expect(mixed.err).toMatch(/^refusing to start, the environment is ambiguous or mixed:\n- NODE_ENV: /);
+    expect(mixed.err).toMatch(/CARDFLOW_PROVIDER_API_KEY: CARDFLOW_ENV=production holds a sandbox API key/);
+    expect(mixed.err).toMatch(/nothing was started$/);
   });
 });

@@ -1,0 +1,13 @@
+/**
+ * Last step of `npm run build`: `node dist/scripts/bundle-workflows.js` writes the workflow bundle
+ * the compiled worker loads at start-up (workers/create-worker.ts, PREBUILT_BUNDLE_PATH).
+ */
+import { writePrebuiltBundle } from '../workers/create-worker';
+
+writePrebuiltBundle().then(
+  (file) => console.log(`workflow bundle: ${file}`),
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,23 @@
+import { connectTemporalClient } from '../../../client/connection';
+import { CodecKeyError } from '../../../codec/keys';
+import { EnvironmentError } from '../../../config/environment';
+
+// Nothing listens there: a refusal that came from connecting would be a connection error, not these.
+const nowhere = { TEMPORAL_ADDRESS: '127.0.0.1:9' };
+
+describe('connectTemporalClient refuses before contacting Temporal', () => {
+  it('a mixed environment, with the interlock message', async () => {
+    await expect(
+      connectTemporalClient({ env: { ...nowhere, CARDFLOW_PROVIDER_BASE_URL: 'https://api.provider.example.com' } }),
+    ).rejects.toThrow(EnvironmentError);
+  });
+
+  it('no payload keys where it may not invent one, naming the variables', async () => {
+    const refused = connectTemporalClient({
+      env: { ...nowhere, CARDFLOW_ENV: 'production', NODE_ENV: 'production' },
+      connectTimeoutMs: 200,
+    });
+    await expect(refused).rejects.toThrow(CodecKeyError);
+    await expect(refused).rejects.toThrow(/set CARDFLOW_CODEC_KEYS=.* or CARDFLOW_CODEC_KEYS_FILE=/);
+  });
+});

@@ -1,0 +1,161 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { checkEnvironment, EnvironmentError, isLoopbackHost } from '../../../config/environment';
+import { ensureSandboxKeys, KEY_FILES } from '../../../sandbox/keys';
+
+const key = Buffer.alloc(32, 7).toString('base64');
+/** A production configuration that breaks no rule; each test breaks one. */
+const production = {
+  CARDFLOW_ENV: 'production',
+  NODE_ENV: 'production',
+  CARDFLOW_PROVIDER_BASE_URL: 'https://api.provider.example.com',
+  CARDFLOW_PROVIDER_API_KEY: 'live_0123456789',
+  CARDFLOW_CODEC_KEYS: `k20260101:${key}`,
+};
+
+function problemsOf(env: Record<string, string | undefined>): readonly string[] {
+  try {
+    checkEnvironment(env);
+  } catch (error) {
+    if (error instanceof EnvironmentError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected an EnvironmentError');
+}
+
+describe('CARDFLOW_ENV', () => {
+  it('accepts a clean production configuration', () => {
+    expect(checkEnvironment(production)).toBe('production');
+  });
+
+  it('refuses a value other than sandbox or production', () => {
+    expect(problemsOf({ CARDFLOW_ENV: 'staging' })).toEqual(['CARDFLOW_ENV=staging: must be sandbox or production']);
+  });
+
+  it('treats unset as a sandbox when the provider is on loopback or not configured', () => {
+    expect(checkEnvironment({})).toBe('sandbox');
+    expect(checkEnvironment({ CARDFLOW_PROVIDER_BASE_URL: 'http://127.0.0.1:8787' })).toBe('sandbox');
+    expect(checkEnvironment({ CARDFLOW_PROVIDER_BASE_URL: 'http://localhost:8787/api' })).toBe('sandbox');
+  });
+
+  it('never guesses when unset and the provider is remote', () => {
+    const [problem] = problemsOf({ CARDFLOW_PROVIDER_BASE_URL: 'https://api.provider.example.com' });
+    expect(problem).toMatch(
+      /^CARDFLOW_ENV is not set while CARDFLOW_PROVIDER_BASE_URL points at api\.provider\.example\.com/,
+    );
+  });
+});
+
+describe('CARDFLOW_ENV=sandbox', () => {
+  it('accepts loopback and the hosts of CARDFLOW_SANDBOX_HOSTS', () => {
+    expect(checkEnvironment({ CARDFLOW_ENV: 'sandbox', CARDFLOW_PROVIDER_BASE_URL: 'http://[::1]:8787' })).toBe(
+      'sandbox',
+    );
+    expect(
+      checkEnvironment({
+        CARDFLOW_ENV: 'sandbox',
+        CARDFLOW_PROVIDER_BASE_URL: 'http://sandbox:8787',
+        CARDFLOW_SANDBOX_HOSTS: 'other, sandbox',
+      }),
+    ).toBe('sandbox');
+  });
+
+  it('refuses any other host', () => {
+    expect(
+      problemsOf({
+        CARDFLOW_ENV: 'sandbox',
+        CARDFLOW_PROVIDER_BASE_URL: 'https://api.provider.example.com',
+        CARDFLOW_SANDBOX_HOSTS: 'sandbox',
+      }),
+    ).toEqual([
+      'CARDFLOW_PROVIDER_BASE_URL: CARDFLOW_ENV=sandbox must point at loopback or a host listed in CARDFLOW_SANDBOX_HOSTS, not api.provider.example.com',
+    ]);
+  });
+});
+
+describe('CARDFLOW_ENV=production', () => {
+  it('needs NODE_ENV=production', () => {
+    expect(problemsOf({ ...production, NODE_ENV: 'development' })).toEqual([
+      'NODE_ENV: CARDFLOW_ENV=production needs NODE_ENV=production (got development)',
+    ]);
+  });
+
+  it('refuses plain http', () => {
+    expect(problemsOf({ ...production, CARDFLOW_PROVIDER_BASE_URL: 'http://api.provider.example.com' })).toEqual([
+      'CARDFLOW_PROVIDER_BASE_URL: CARDFLOW_ENV=production needs https, not http:',
+    ]);
+  });
+
+  it('refuses a sandbox: loopback or a listed sandbox host', () => {
+    expect(problemsOf({ ...production, CARDFLOW_PROVIDER_BASE_URL: 'https://127.0.0.1:8787' })).toEqual([
+      'CARDFLOW_PROVIDER_BASE_URL: CARDFLOW_ENV=production points at a sandbox host (127.0.0.1, loopback or in CARDFLOW_SANDBOX_HOSTS)',
+    ]);
+    expect(
+      problemsOf({ ...production, CARDFLOW_PROVIDER_BASE_URL: 'https://sandbox', CARDFLOW_SANDBOX_HOSTS: 'sandbox' }),
+    ).toHaveLength(1);
+  });
+
+  it('refuses a sandbox API key', () => {
+    expect(problemsOf({ ...production, CARDFLOW_PROVIDER_API_KEY: 'sandbox_0a1b2c' })).toEqual([
+      'CARDFLOW_PROVIDER_API_KEY: CARDFLOW_ENV=production holds a sandbox API key (sandbox_…)',
+    ]);
+  });
+
+  it('refuses key files from a folder the sandbox generated, and accepts them elsewhere', () => {
+    const sandboxDir = mkdtempSync(path.join(tmpdir(), 'cardflow-env-sandbox-'));
+    ensureSandboxKeys(sandboxDir);
+    const ownDir = mkdtempSync(path.join(tmpdir(), 'cardflow-env-own-'));
+    writeFileSync(path.join(ownDir, 'merchant-private.pem'), 'not read by the interlock');
+    expect(
+      problemsOf({
+        ...production,
+        CARDFLOW_MERCHANT_PRIVATE_KEY_FILE: path.join(sandboxDir, KEY_FILES.merchantPrivate),
+        CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: path.join(sandboxDir, KEY_FILES.platformPublic),
+      }),
+    ).toEqual([
+      `CARDFLOW_MERCHANT_PRIVATE_KEY_FILE: CARDFLOW_ENV=production reads a key from a folder the sandbox generated (${path.join(sandboxDir, KEY_FILES.merchantPrivate)})`,
+      `CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: CARDFLOW_ENV=production reads a key from a folder the sandbox generated (${path.join(sandboxDir, KEY_FILES.platformPublic)})`,
+    ]);
+    expect(
+      checkEnvironment({
+        ...production,
+        CARDFLOW_MERCHANT_PRIVATE_KEY_FILE: path.join(ownDir, 'merchant-private.pem'),
+      }),
+    ).toBe('production');
+  });
+
+  it('refuses the dev codec key, inline or in a file', () => {
+    expect(problemsOf({ ...production, CARDFLOW_CODEC_KEYS: `k2:${key},dev-0a1b2c3d:${key}` })).toEqual([
+      'CARDFLOW_CODEC_KEYS: CARDFLOW_ENV=production holds a dev codec key (id dev-…)',
+    ]);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'cardflow-env-codec-')), 'dev-keys.json');
+    writeFileSync(file, JSON.stringify({ keys: [{ id: 'dev-0a1b2c3d', key }] }));
+    expect(problemsOf({ ...production, CARDFLOW_CODEC_KEYS: undefined, CARDFLOW_CODEC_KEYS_FILE: file })).toEqual([
+      'CARDFLOW_CODEC_KEYS_FILE: CARDFLOW_ENV=production holds a dev codec key (id dev-…)',
+    ]);
+  });
+
+  it('lists every broken rule at once', () => {
+    const problems = problemsOf({
+      CARDFLOW_ENV: 'production',
+      CARDFLOW_PROVIDER_BASE_URL: 'http://localhost:8787',
+      CARDFLOW_PROVIDER_API_KEY: 'sandbox_0a1b2c',
+    });
+    expect(problems.map((p) => p.split(':')[0])).toEqual([
+      'NODE_ENV',
+      'CARDFLOW_PROVIDER_BASE_URL',
+      'CARDFLOW_PROVIDER_BASE_URL',
+      'CARDFLOW_PROVIDER_API_KEY',
+    ]);
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it.each(['localhost', 'app.localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]'])('%s is loopback', (host) =>
+    expect(isLoopbackHost(host)).toBe(true),
+  );
+  it.each(['sandbox', '10.0.0.1', '128.0.0.1', 'localhost.example.com', '0.0.0.0'])('%s is not', (host) =>
+    expect(isLoopbackHost(host)).toBe(false),
+  );
+});
