@@ -18,7 +18,7 @@ import type { CardSummary } from './types';
 import { isFinalOperationStatus } from '../api/rules';
 
 /** What every card operation request carries besides its own fields. */
-interface OperationRequest {
+export interface OperationRequest {
   merchantOrderNo: string;
   /** What the charged account must hold before the operation is sent. */
   required?: BalanceRequirement;
