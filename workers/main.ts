@@ -9,7 +9,7 @@ import { createProviderClient } from '../api/client';
 import { loadProviderConfig } from '../api/config';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { createLogger } from '../logging/logger';
-import { fileStoreFromEnv } from '../storage/file-store';
+import { fileStoreFromEnv } from '../storage/from-env';
 import { loadTemporalWorkerConfig, workerTuningFromEnv } from './config';
 import { createWorker } from './create-worker';
 
