@@ -12,7 +12,7 @@ import { Client } from 'pg';
 import { freePort } from '../lib/free-port';
 import { type ManagedProcess, type ProcessGroup, waitUntil } from './processes';
 
-/** cardflow's own database (its stores), beside Temporal's two on the same server. */
+/** cardflow's own database (its stores), beside Temporal's two; created by deploy/temporal-schema.sh. */
 export const CARDFLOW_DATABASE = 'cardflow';
 
 export interface RunningPostgres {
@@ -132,13 +132,6 @@ export async function startPostgres(group: ProcessGroup, dir: string): Promise<R
     await waitUntil(`PostgreSQL answering on ${host}:${port}`, () => answering(url('postgres')), { process: current });
   };
   await launch();
-  const admin = new Client({ connectionString: url('postgres') });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${CARDFLOW_DATABASE}`);
-  } finally {
-    await admin.end();
-  }
   return {
     host,
     port,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { createServer } from 'node:net';
-import type { RunningPostgres } from './postgres';
+import { CARDFLOW_DATABASE, type RunningPostgres } from './postgres';
 import { type ManagedProcess, type ProcessGroup, waitUntil } from './processes';
 
 const run = promisify(execFile);
@@ -62,6 +62,7 @@ function databaseEnv(pg: RunningPostgres): Record<string, string> {
     POSTGRES_PASSWORD_FILE: pg.passwordFile,
     TEMPORAL_DB: 'temporal',
     TEMPORAL_VISIBILITY_DB: 'temporal_visibility',
+    CARDFLOW_DB: CARDFLOW_DATABASE,
   };
 }
 
