@@ -42,15 +42,20 @@ export async function temporalServerDir(): Promise<string> {
  * A free loopback port below 32768: the server stores membership ports in a smallint column, and
  * the kernel's own free ports (ephemeral range) lie above it. The same range for every service.
  */
-async function freeMembershipPort(): Promise<number> {
+async function freeMembershipPort(taken: Set<number>): Promise<number> {
   for (;;) {
     const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    // Each port is released once checked, so the same one could be drawn twice for two services.
+    if (taken.has(candidate)) continue;
     const free = await new Promise<boolean>((resolve) => {
       const server = createServer();
       server.once('error', () => resolve(false));
       server.listen(candidate, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-    if (free) return candidate;
+    if (free) {
+      taken.add(candidate);
+      return candidate;
+    }
   }
 }
 
@@ -90,7 +95,8 @@ export async function startTemporalCluster(
       TEMPORAL_SCHEMA_DIR: join(serverDir, 'schema/postgresql/v12'),
     },
   });
-  const port = () => freeMembershipPort();
+  const taken = new Set<number>();
+  const port = () => freeMembershipPort(taken);
   const ports = {
     TEMPORAL_FRONTEND_GRPC_PORT: await port(),
     TEMPORAL_FRONTEND_MEMBERSHIP_PORT: await port(),
