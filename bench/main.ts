@@ -10,7 +10,7 @@
  * | BENCH_PARKED_CACHE | 500 | the capped workflow cache of the memory figure's second run (the first uses the SDK's default) |
  * | BENCH_TIME_SCALE | 120 | clock compression of the 1-minute / 1-hour review comparison |
  * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
- * | BENCH_PHASES | a,b,d | which figures to produce ((c) comes with (a)) |
+ * | BENCH_PHASES | a,b,d,e | which figures to produce ((c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`) |
  */
 import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -42,6 +42,7 @@ import { bundleCardflowWorkflows, createWorker } from '../workers/create-worker'
 import { b2bHolder as holder } from '../test/fixtures/holders';
 import { COUNTING_RULE, collectHistories, countActions, metricDelta, parseActionMetric } from './actions';
 import * as baselineActivities from './baseline.activities';
+import { type BenchCluster, type BenchTemporal, startBenchCluster } from './cluster';
 import { mib, percentile } from './stats';
 import { freePort } from '../scripts/lib/free-port';
 import { CARD_TYPE_IDS } from '../sandbox/data/card-types';
@@ -57,7 +58,7 @@ const PARKED = num('BENCH_PARKED', 2000);
 const TIME_SCALE = num('BENCH_TIME_SCALE', 120);
 const PHASE_TIMEOUT_MS = num('BENCH_PHASE_TIMEOUT_S', 300) * 1000;
 const PARKED_CACHE = num('BENCH_PARKED_CACHE', 500);
-const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d').split(',').map((p) => p.trim()));
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d,e').split(',').map((p) => p.trim()));
 const CARD_TYPE_B2B_WITH_DEPOSIT = CARD_TYPE_IDS.b2bVirtual;
 
 const say = (line: string) => console.log(line);
@@ -91,7 +92,7 @@ function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
 
 /** Runs `fn` against a fresh sandbox + receiver + cardflow worker on a task queue of its own. */
 async function withCardflow<T>(
-  env: TestWorkflowEnvironment,
+  env: BenchTemporal,
   bundle: WorkflowBundle,
   delays: Partial<SandboxDelays>,
   fn: (ctx: { taskQueue: string; worker: Worker; latencies: number[] }) => Promise<T>,
@@ -142,11 +143,13 @@ async function runOnboardings(
 }
 
 async function throughput(
-  env: TestWorkflowEnvironment,
+  env: BenchTemporal,
   bundle: WorkflowBundle,
+  heading = '(a) throughput',
+  latencyHeading = '(c) webhook receipt -> signal delivered',
 ): Promise<{ activitiesPerOnboarding: number }> {
   say(
-    `\n(a) throughput: ${ONBOARDINGS} happy-path onboardings (B2B cardholder -> card with initial deposit), sandbox with zero delays`,
+    `\n${heading}: ${ONBOARDINGS} happy-path onboardings (B2B cardholder -> card with initial deposit), sandbox with zero delays`,
   );
   const fast: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
   let activitiesPerOnboarding = 0;
@@ -211,7 +214,7 @@ async function throughput(
     `  same no-ops in the onboarding's shape (a parent + ${childrenPerOnboarding} children in sequence): ${baseline.shaped.rate.toFixed(2)} per second (${baseline.shaped.events} events); ` +
       `onboarding / shaped: ${(onboardingRate / baseline.shaped.rate).toFixed(2)}, shaped / baseline: ${(baseline.shaped.rate / baselineRate).toFixed(2)}`,
   );
-  say(`\n(c) webhook receipt -> signal delivered, loopback, ${latencies.length} signalled deliveries during (a):`);
+  say(`\n${latencyHeading}, loopback, ${latencies.length} signalled deliveries during ${heading.split(' ')[0]}:`);
   say(
     `  p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (includes the visibility lookup and the delivery-log fsync)`,
   );
@@ -339,6 +342,32 @@ async function parkedMemory(
   );
 }
 
+/** (a) and (c) again on the production topology's Temporal cluster, for comparison with the dev server's. */
+async function onCluster(bundle: WorkflowBundle): Promise<void> {
+  let cluster: BenchCluster;
+  try {
+    cluster = await startBenchCluster();
+  } catch (error) {
+    say(
+      `\n(e) on the Temporal cluster: skipped, it did not start (${error instanceof Error ? error.message : String(error)})`,
+    );
+    return;
+  }
+  try {
+    say(
+      `\nTemporal cluster on PostgreSQL at ${cluster.address} (frontend, matching, worker service, two history hosts; persistence and visibility on PostgreSQL)`,
+    );
+    await throughput(
+      cluster,
+      bundle,
+      '(e) throughput on the cluster',
+      '(e) webhook receipt -> signal delivered on the cluster',
+    );
+  } finally {
+    await cluster.stop();
+  }
+}
+
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const started = performance.now();
@@ -366,6 +395,7 @@ async function main(): Promise<void> {
   } finally {
     await env.teardown();
   }
+  if (PHASES.has('e')) await onCluster(await bundleCardflowWorkflows());
   say(`\nbench done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
