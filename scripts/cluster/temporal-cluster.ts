@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
+import { Client as PgClient } from 'pg';
 import { createServer } from 'node:net';
 import { CARDFLOW_DATABASE, type RunningPostgres } from './postgres';
 import { type ManagedProcess, type ProcessGroup, waitUntil } from './processes';
@@ -69,6 +70,17 @@ function databaseEnv(pg: RunningPostgres): Record<string, string> {
     TEMPORAL_VISIBILITY_DB: 'temporal_visibility',
     CARDFLOW_DB: CARDFLOW_DATABASE,
   };
+}
+
+async function hasClusterMetadata(pg: RunningPostgres): Promise<boolean> {
+  const client = new PgClient({ connectionString: pg.url('temporal') });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM cluster_metadata_info');
+    return rows[0]!.n > 0;
+  } finally {
+    await client.end();
+  }
 }
 
 async function isServing(address: string): Promise<boolean> {
@@ -140,7 +152,15 @@ export async function startTemporalCluster(
     return p;
   };
 
-  for (const name of HOSTS) launch(name);
+  // Every process writes the cluster's metadata record when the database has none, and two doing
+  // it at once makes one of them exit on the duplicate key: one host first, the rest once it is there.
+  const [first, ...rest] = HOSTS;
+  launch(first!);
+  await waitUntil('the cluster metadata record', () => hasClusterMetadata(pg), {
+    timeoutMs: 60_000,
+    process: hosts.get(first!)!,
+  });
+  for (const name of rest) launch(name);
   await waitUntil(`the Temporal frontend serving on ${address}`, () => isServing(address), {
     timeoutMs: 120_000,
     process: hosts.get('frontend')!,
