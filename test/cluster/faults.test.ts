@@ -8,6 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type WorkflowHandle, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Client as PgClient } from 'pg';
 import { add, cmp, sub } from '../../api/money';
 import type { OnboardingInput, OnboardingResult } from '../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../domain/start-attributes';
@@ -17,8 +18,8 @@ import { CARD_TYPES as SANDBOX_CARD_TYPES } from '../../sandbox/data/card-types'
 import { walletAccount } from '../integration/support/card-harness';
 import { CARD_TYPES, FAST_WAIT, cardholdersByEmail, customerRef } from '../integration/support/harness';
 import { b2bHolder, uniqueEmail } from '../integration/support/holders';
-import { control } from './support/control';
-import { type ClusterWorld, startClusterWorld } from './support/world';
+import { clusterSettings, control } from './support/control';
+import { type ClusterWorld, startClusterWorld, until } from './support/world';
 
 const FAULTS = {
   errorRate: 0.1,
@@ -56,6 +57,22 @@ async function startOnce(input: OnboardingInput): Promise<WorkflowHandle> {
       if (attempt >= 30) throw error;
       await sleep(1_000);
     }
+  }
+}
+
+/** Range id of each history shard, from the Temporal database of the tier's cluster. */
+async function shardRanges(): Promise<Map<number, bigint>> {
+  const url = new URL(clusterSettings().databaseUrl);
+  url.pathname = '/temporal';
+  const client = new PgClient({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ shard_id: number; range_id: string }>(
+      'SELECT shard_id, range_id FROM shards',
+    );
+    return new Map(rows.map((r) => [r.shard_id, BigInt(r.range_id)]));
+  } finally {
+    await client.end();
   }
 }
 
@@ -98,8 +115,13 @@ it('every onboarding completes once through a worker, a history host, a receiver
   const [firstWorker] = w.services.workers;
   await firstWorker!.stop('SIGKILL');
   await sleep(4_000);
+  const rangesBefore = await shardRanges();
   await control('/kill/history-a');
-  await sleep(8_000);
+  // The surviving host takes the dead one's shards: each acquisition bumps the shard's range id
+  // in the database (the owner's fencing token), so a bump while history-a is down is history-b.
+  await until(shardRanges, (now) => [...now].some(([id, range]) => range > rangesBefore.get(id)!), 90_000);
+  const movedShards = [...(await shardRanges())].filter(([id, range]) => range > rangesBefore.get(id)!).length;
+  await sleep(3_000);
   await control('/start/history-a');
   await sleep(3_000);
   const [firstReceiver] = w.services.receivers;
@@ -113,6 +135,7 @@ it('every onboarding completes once through a worker, a history host, a receiver
   await producer;
 
   expect(started.length).toBeGreaterThanOrEqual(15);
+  expect(movedShards).toBeGreaterThan(0);
   // The faults happened: processes died by SIGKILL, the provider dropped answers it had committed,
   // and webhooks were dropped, duplicated and reordered on their way to haproxy.
   expect((await firstWorker!.exited).signal).toBe('SIGKILL');
