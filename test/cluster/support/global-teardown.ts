@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { takeStartedCluster } from './global-setup';
 
 export default async function globalTeardown(): Promise<void> {
@@ -5,4 +6,6 @@ export default async function globalTeardown(): Promise<void> {
   if (!state) return;
   await new Promise<void>((resolve) => state.control.close(() => resolve()));
   await state.group.stopAll();
+  // The database and every server's log; CARDFLOW_TEST_KEEP_LOGS keeps them for a failed run.
+  if (!process.env.CARDFLOW_TEST_KEEP_LOGS) rmSync(state.dir, { recursive: true, force: true });
 }
