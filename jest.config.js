@@ -35,5 +35,17 @@ module.exports = {
       globalTeardown: '<rootDir>/test/integration/support/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/integration/support/timeouts.ts'],
     },
+    {
+      // The production topology: a Temporal cluster on PostgreSQL (several processes, started once by
+      // the global setup), worker and receiver processes scaled out. Run on its own (`npm run
+      // test:cluster`, in band: the fault test restarts parts of the shared cluster).
+      displayName: 'cluster',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/cluster/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/cluster/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/cluster/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/cluster/support/timeouts.ts'],
+    },
   ],
 };

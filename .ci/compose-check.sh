@@ -40,6 +40,19 @@ if out="$(env -u CARDFLOW_ENV docker-compose -f docker-compose.yml --env-file "$
   exit 1
 fi
 rm -f "$no_env"
+# One server version: the compose default (which scripts/temporal-server.sh builds for CI and
+# `npm run cluster`), the example settings, and the admin-tools image that runs the schema script.
+version="$(sed -n 's|.*image: temporalio/server:${TEMPORAL_VERSION:-\([0-9.]*\)}.*|\1|p' docker-compose.yml)"
+for line in "TEMPORAL_VERSION=$version" "TEMPORAL_ADMINTOOLS_VERSION=$version-"; do
+  if ! grep -q "^$line" deploy/compose.env.example; then
+    echo "compose-check: deploy/compose.env.example lacks $line (the server version of docker-compose.yml)" >&2
+    exit 1
+  fi
+done
+if ! grep -q "temporalio/admin-tools:\${TEMPORAL_ADMINTOOLS_VERSION:-$version-" docker-compose.yml; then
+  echo "compose-check: the admin-tools default in docker-compose.yml is not for server $version" >&2
+  exit 1
+fi
 sh -n deploy/docker-entrypoint.sh
 sh -n deploy/temporal-schema.sh
 echo "compose-check: ok" >&2

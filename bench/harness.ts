@@ -3,7 +3,7 @@
  * receiver and cardflow worker per phase, onboarding inputs, and the server's action metric.
  */
 import type { Client } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { BenchTemporal } from './cluster';
 import type { WorkflowBundle } from '@temporalio/worker';
 import type { CardflowWorker } from '../workers/cardflow-worker';
 import { randomUUID } from 'node:crypto';
@@ -39,7 +39,7 @@ export const ONBOARDINGS = num('BENCH_ONBOARDINGS', 50);
 export const PARKED = num('BENCH_PARKED', 10_000);
 export const WAIT_REAL_MS = num('BENCH_WAIT_REAL_S', 12) * 1000;
 export const PHASE_TIMEOUT_MS = num('BENCH_PHASE_TIMEOUT_S', 300) * 1000;
-export const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d').split(',').map((p) => p.trim()));
+export const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d,e').split(',').map((p) => p.trim()));
 const CARD_TYPE_B2B_WITH_DEPOSIT = CARD_TYPE_IDS.b2bVirtual;
 
 export const say = (line: string) => console.log(line);
@@ -66,7 +66,7 @@ export function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
 
 /** Runs `fn` against a fresh sandbox + receiver + cardflow worker on a task queue of its own. */
 export async function withCardflow<T>(
-  env: TestWorkflowEnvironment,
+  env: BenchTemporal,
   bundle: WorkflowBundle,
   delays: Partial<SandboxDelays>,
   fn: (ctx: BenchContext) => Promise<T>,

@@ -9,7 +9,7 @@
  * | BENCH_PARKED | 10000 | onboardings parked in review for the memory figure |
  * | BENCH_WAIT_REAL_S | 12 | real seconds each wait of (b) lasts on the compressed clock (at least 120x) |
  * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
- * | BENCH_PHASES | a,b,d | which figures to produce ((c) comes with (a)) |
+ * | BENCH_PHASES | a,b,d,e | which figures to produce ((c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`) |
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
@@ -25,16 +25,19 @@ import { collectHistories } from './actions';
 import * as baselineActivities from './baseline.activities';
 import { ONBOARDINGS, PHASES, runOnboardings, say, setMetricsUrl, withCardflow, withTimeout } from './harness';
 import { percentile } from './stats';
+import { type BenchCluster, type BenchTemporal, startBenchCluster } from './cluster';
 import { freePort } from '../scripts/lib/free-port';
 import { waitCost } from './wait-cost';
 import { parkedMemory } from './parked-memory';
 
 async function throughput(
-  env: TestWorkflowEnvironment,
+  env: BenchTemporal,
   bundle: WorkflowBundle,
+  heading = '(a) throughput',
+  latencyHeading = '(c) webhook receipt -> signal delivered',
 ): Promise<{ activitiesPerOnboarding: number }> {
   say(
-    `\n(a) throughput: ${ONBOARDINGS} happy-path onboardings (B2B cardholder -> card with initial deposit), sandbox with zero delays`,
+    `\n${heading}: ${ONBOARDINGS} happy-path onboardings (B2B cardholder -> card with initial deposit), sandbox with zero delays`,
   );
   const fast: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
   let activitiesPerOnboarding = 0;
@@ -99,7 +102,7 @@ async function throughput(
     `  same no-ops in the onboarding's shape (a parent + ${childrenPerOnboarding} children in sequence): ${baseline.shaped.rate.toFixed(2)} per second (${baseline.shaped.events} events); ` +
       `onboarding / shaped: ${(onboardingRate / baseline.shaped.rate).toFixed(2)}, shaped / baseline: ${(baseline.shaped.rate / baselineRate).toFixed(2)}`,
   );
-  say(`\n(c) webhook receipt -> signal delivered, loopback, ${latencies.length} signalled deliveries during (a):`);
+  say(`\n${latencyHeading}, loopback, ${latencies.length} signalled deliveries during ${heading.split(' ')[0]}:`);
   say(
     `  p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (includes the visibility lookup and the delivery-log fsync)`,
   );
@@ -107,6 +110,32 @@ async function throughput(
     `  event-loop delay of this process meanwhile (sandbox + receiver + activities): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`,
   );
   return { activitiesPerOnboarding };
+}
+
+/** (a) and (c) again on the production topology's Temporal cluster, for comparison with the dev server's. */
+async function onCluster(bundle: WorkflowBundle): Promise<void> {
+  let cluster: BenchCluster;
+  try {
+    cluster = await startBenchCluster();
+  } catch (error) {
+    say(
+      `\n(e) on the Temporal cluster: skipped, it did not start (${error instanceof Error ? error.message : String(error)})`,
+    );
+    return;
+  }
+  try {
+    say(
+      `\nTemporal cluster on PostgreSQL at ${cluster.address} (frontend, matching, worker service, two history hosts; persistence and visibility on PostgreSQL)`,
+    );
+    await throughput(
+      cluster,
+      bundle,
+      '(e) throughput on the cluster',
+      '(e) webhook receipt -> signal delivered on the cluster',
+    );
+  } finally {
+    await cluster.stop();
+  }
 }
 
 async function main(): Promise<void> {
@@ -135,6 +164,7 @@ async function main(): Promise<void> {
   } finally {
     await env.teardown();
   }
+  if (PHASES.has('e')) await onCluster(await bundleCardflowWorkflows());
   say(`\nbench done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 

@@ -22,7 +22,7 @@ import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { createLogger } from '../logging/logger';
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
-const indexedType: Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueType> = {
+export const indexedType: Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueType> = {
   [SearchAttributeType.TEXT]: IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
   [SearchAttributeType.KEYWORD]: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
   [SearchAttributeType.INT]: IndexedValueType.INDEXED_VALUE_TYPE_INT,

@@ -1,20 +1,26 @@
 #!/bin/sh
-# Creates or upgrades the Temporal schema on PostgreSQL: run by the `temporal-schema` service of
-# docker-compose.yml in the official temporalio/admin-tools image, before the server starts, on
-# every `up` (each step is idempotent; update-schema applies only the versions not yet applied).
+# Creates or upgrades the Temporal schema on PostgreSQL, before the server starts: run by the
+# `temporal-schema` service of docker-compose.yml in the official temporalio/admin-tools image,
+# and by the cluster launcher of `npm run cluster` and CI (scripts/cluster/) with the tool and the
+# schemas that scripts/temporal-server.sh builds. Each step is idempotent; update-schema applies
+# only the versions not yet applied.
 #
 # Environment: POSTGRES_HOST, POSTGRES_PORT, POSTGRES_USER, POSTGRES_PASSWORD_FILE,
-# TEMPORAL_DB (default temporal), TEMPORAL_VISIBILITY_DB (default temporal_visibility).
+# TEMPORAL_DB (default temporal), TEMPORAL_VISIBILITY_DB (default temporal_visibility),
+# TEMPORAL_SQL_TOOL (default temporal-sql-tool, on the image's PATH),
+# TEMPORAL_SCHEMA_DIR (default /etc/temporal/schema/postgresql/v12, the image's copy),
+# CARDFLOW_DB (optional: cardflow's own database, created empty; its stores create their tables).
 set -eu
 
 : "${POSTGRES_HOST:?}" "${POSTGRES_USER:?}" "${POSTGRES_PASSWORD_FILE:?}"
 # temporal-sql-tool reads the password from SQL_PASSWORD, so it never appears in `ps`.
 SQL_PASSWORD="$(cat "$POSTGRES_PASSWORD_FILE")"
 export SQL_PASSWORD
-schema_root=/etc/temporal/schema/postgresql/v12
+schema_root="${TEMPORAL_SCHEMA_DIR:-/etc/temporal/schema/postgresql/v12}"
+sql_tool="${TEMPORAL_SQL_TOOL:-temporal-sql-tool}"
 
 sql() {
-  temporal-sql-tool --plugin postgres12 --ep "$POSTGRES_HOST" -p "${POSTGRES_PORT:-5432}" -u "$POSTGRES_USER" "$@"
+  "$sql_tool" --plugin postgres12 --ep "$POSTGRES_HOST" -p "${POSTGRES_PORT:-5432}" -u "$POSTGRES_USER" "$@"
 }
 
 setup() {
@@ -27,4 +33,7 @@ setup() {
 
 setup "${TEMPORAL_DB:-temporal}" temporal
 setup "${TEMPORAL_VISIBILITY_DB:-temporal_visibility}" visibility
+if [ -n "${CARDFLOW_DB:-}" ]; then
+  sql --db "$CARDFLOW_DB" create-database 2>/dev/null || echo "temporal-schema: database $CARDFLOW_DB already exists"
+fi
 echo "temporal-schema: done"

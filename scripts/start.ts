@@ -50,7 +50,7 @@ import type { SandboxDelays } from '../sandbox/contract';
 import { type RunningSandbox, ensureSandboxKeys, startSandbox } from '../sandbox/index';
 import { receiverLogging } from '../webhooks/main';
 import { type WebhookReceiver, type WebhookReceiverOptions, startWebhookReceiver } from '../webhooks/receiver';
-import { fileStoreFromEnv } from '../storage/file-store';
+import { fileStoreFromEnv } from '../storage/from-env';
 import { createWorker } from '../workers/create-worker';
 import type { CardflowWorker } from '../workers/cardflow-worker';
 import { startDevServer, stopDevServer } from './dev-server';

@@ -18,7 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { UPLOAD_KINDS } from '../api/rules';
 
 export interface StoredFile {
@@ -113,12 +113,4 @@ export function createDirectoryFileStore(dir: string): FileStore {
     },
     async close() {},
   };
-}
-
-/**
- * The file store the environment configures: the directory `CARDFLOW_FILE_STORE_DIR` (default
- * `.data/files`), the embedded default shared by the processes of one machine.
- */
-export function fileStoreFromEnv(env: Record<string, string | undefined> = process.env): FileStore {
-  return createDirectoryFileStore(resolve(env.CARDFLOW_FILE_STORE_DIR?.trim() || join('.data', 'files')));
 }

@@ -6,7 +6,8 @@
  * | CARDFLOW_PLATFORM_PUBLIC_KEY or CARDFLOW_PLATFORM_PUBLIC_KEY_FILE | the platform public key (PEM or base64 X.509 DER), as for the provider client |
  * | CARDFLOW_WEBHOOK_HOST | default 127.0.0.1; put a TLS proxy in front for the provider to reach it |
  * | CARDFLOW_WEBHOOK_PORT | default 4100 |
- * | CARDFLOW_WEBHOOK_DATA_DIR | delivery log directory, default `.data/webhooks` |
+ * | CARDFLOW_DATABASE_URL | the delivery log and dedupe in PostgreSQL, shared by every replica (production, several receivers behind a load balancer) |
+ * | CARDFLOW_WEBHOOK_DATA_DIR | without a database URL: delivery log directory, default `.data/webhooks` (one receiver) |
  * | TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY ... | see `client/connection.ts` |
  * | CARDFLOW_CODEC_KEYS or CARDFLOW_CODEC_KEYS_FILE | payload keys: the signals it sends carry provider records, so they are encrypted like every payload; required when NODE_ENV=production |
  * | CARDFLOW_LOG_LEVEL | `trace` ... `error`, default `info`; JSON lines on stderr (`logging/logger.ts`) |
@@ -18,6 +19,8 @@ import { connectTemporalClient } from '../client/connection';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { checkEnvironment } from '../config/environment';
 import { type StructuredLogger, createLogger } from '../logging/logger';
+import { databaseUrlFromEnv } from '../storage/postgres';
+import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 
 /** The platform public key from the environment, or an error naming the variables to set. */
@@ -67,9 +70,12 @@ async function main(logger: StructuredLogger): Promise<void> {
     throw new Error(`CARDFLOW_WEBHOOK_PORT=${process.env.CARDFLOW_WEBHOOK_PORT} is not a TCP port`);
   const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv();
   const temporal = await connectTemporalClient({ dataConverter });
+  const databaseUrl = databaseUrlFromEnv();
+  const store = databaseUrl ? await openPostgresWebhookStore(databaseUrl) : undefined;
   const receiver = await startWebhookReceiver({
     platformPublicKey,
     client: temporal.client,
+    ...(store ? { store } : {}),
     host: process.env.CARDFLOW_WEBHOOK_HOST || '127.0.0.1',
     port,
     ...(process.env.CARDFLOW_WEBHOOK_DATA_DIR ? { dataDir: process.env.CARDFLOW_WEBHOOK_DATA_DIR } : {}),
@@ -77,6 +83,7 @@ async function main(logger: StructuredLogger): Promise<void> {
   });
   logger.info('webhook receiver listening', {
     url: receiver.url,
+    deliveryLog: store ? 'postgresql' : 'file',
     namespace: temporal.namespace,
     codecKeySource: keySource,
     codecKeyId: currentKeyId,
@@ -88,6 +95,7 @@ async function main(logger: StructuredLogger): Promise<void> {
     logger.info('stopping the webhook receiver', { signal });
     receiver
       .stop()
+      .then(() => store?.close())
       .then(() => temporal.close())
       .then(() => logger.info('webhook receiver stopped'))
       .catch((error: unknown) => {

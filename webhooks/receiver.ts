@@ -12,6 +12,7 @@ import type { Client } from '@temporalio/client';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { KeyInput } from '../api/keys';
 import { WEBHOOK_ACK_BODY, WebhookSignatureError, verifyWebhook } from '../api/signing';
 import { type EventForwarder, createTemporalForwarder } from './forwarder';
@@ -55,6 +56,11 @@ export interface WebhookReceiverOptions {
   /** URL path that accepts webhooks; default `/webhooks`. */
   path?: string;
   maxBodyBytes?: number;
+  /**
+   * With a store shared by several receivers: how long a delivery another replica is forwarding
+   * is waited for (to answer it as a duplicate) before it is answered 503; default 5000 ms.
+   */
+  claimWaitMs?: number;
   /** Called once per delivery after it is answered. */
   onHandled?: (handled: HandledWebhook) => void;
   /**
@@ -131,6 +137,19 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   /** Deliveries being handled, by request id: a concurrent repeat waits for the first instead of signalling twice. */
   const inFlight = new Map<string, Promise<Omit<HandledWebhook, 'receivedAtMs' | 'settledAtMs'>>>();
 
+  const claimWaitMs = opts.claimWaitMs ?? 5_000;
+  /** Takes the right to forward, waiting while another replica holds it (until it records or its lease ends). */
+  async function claim(requestId: string): Promise<'claimed' | 'handled'> {
+    if (!store.claim) return 'claimed';
+    const deadline = Date.now() + claimWaitMs;
+    for (;;) {
+      const found = await store.claim(requestId);
+      if (found !== 'busy') return found;
+      if (Date.now() > deadline) throw new Error(`delivery ${requestId} is being forwarded by another receiver`);
+      await sleep(250);
+    }
+  }
+
   async function settle(requestId: string, category: string, rawBody: Buffer, payload: unknown) {
     const parsed = parseEvent(category, payload);
     const base = { requestId, category, recordedAt: '', workflowIds: [] as string[] };
@@ -196,14 +215,24 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
       );
       opts.onHandled?.({ ...handled, receivedAtMs, settledAtMs: performance.now() });
     };
-    const seen = store.get(requestId);
+    const seen = await store.get(requestId);
     if (seen) return report({ requestId, category, outcome: 'duplicate', workflowIds: [] });
     const running = inFlight.get(requestId);
     if (running) {
       await running; // throws like the first one did: the provider retries both
       return report({ requestId, category, outcome: 'duplicate', workflowIds: [] });
     }
-    const work = settle(requestId, category, rawBody, verified.payload);
+    const work = (async () => {
+      if ((await claim(requestId)) === 'handled')
+        return { requestId, category, outcome: 'duplicate' as const, workflowIds: [] };
+      try {
+        return await settle(requestId, category, rawBody, verified.payload);
+      } catch (error) {
+        // Not recorded: let the provider's retry claim it at once, on whichever replica it reaches.
+        await store.release?.(requestId).catch(() => undefined);
+        throw error;
+      }
+    })();
     inFlight.set(requestId, work);
     try {
       report(await work);

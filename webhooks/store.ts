@@ -6,9 +6,10 @@
  * an operator can read (provider-notes, Webhooks). Why not Temporal: recording an unowned event
  * there would mean starting a workflow per webhook (several billable actions each) just to hold a
  * line of data. An append-only file with `fdatasync` costs nothing per event and needs no extra
- * dependency; its limit is one receiver instance per data directory (several instances need a
- * shared store). Workflows dedupe again on the record's identity and status, so a repeat that slips
- * through (a crash between signal and append) has no second effect.
+ * dependency; its limit is one receiver instance per data directory (several instances share
+ * the PostgreSQL store instead, `webhooks/postgres-store.ts`). Workflows dedupe again on the
+ * record's identity and status, so a repeat that slips through (a crash between signal and
+ * append) has no second effect.
  *
  * Entries older than the retention (default 7 days, well past the provider's last retry at
  * 1m+5m+20m+1h+12h+24h) are dropped when the store is opened.
@@ -36,11 +37,22 @@ export interface WebhookEntry {
   body?: string;
 }
 
+/** What `claim` found: the right to forward is ours, the delivery is already recorded, or another replica holds it. */
+export type WebhookClaim = 'claimed' | 'handled' | 'busy';
+
 export interface WebhookStore {
   /** The entry of an already handled request id, if any. */
-  get(requestId: string): WebhookEntry | undefined;
-  /** Appends and flushes to disk before resolving. */
+  get(requestId: string): WebhookEntry | undefined | Promise<WebhookEntry | undefined>;
+  /** Records the outcome durably before resolving (and ends a claim on it). */
   append(entry: WebhookEntry): Promise<void>;
+  /**
+   * Only for a store shared by several receivers: takes the right to forward `requestId` for a
+   * lease, so a delivery that reaches two replicas at once is forwarded once, and one whose replica
+   * died while forwarding is taken over when the lease runs out. Absent: one receiver per store.
+   */
+  claim?(requestId: string): Promise<WebhookClaim>;
+  /** Gives a claim back without recording anything (forwarding failed; the provider retries). */
+  release?(requestId: string): Promise<void>;
   close(): Promise<void>;
 }
 

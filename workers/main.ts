@@ -10,7 +10,7 @@ import { loadProviderConfig } from '../api/config';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { checkEnvironment } from '../config/environment';
 import { createLogger } from '../logging/logger';
-import { fileStoreFromEnv } from '../storage/file-store';
+import { fileStoreFromEnv } from '../storage/from-env';
 import { loadTemporalWorkerConfig, workerTuningFromEnv } from './config';
 import { createWorker } from './create-worker';
 

@@ -25,7 +25,7 @@ it('remembers request ids across reopening, drops those past the retention, and 
   appendFileSync(path.join(dir, DELIVERY_LOG), '{"requestId":"torn","categ');
 
   const reopened = await openFileWebhookStore({ dir, now: () => t0 });
-  expect(reopened.get('recent')?.outcome).toBe('signalled');
+  expect((await reopened.get('recent'))?.outcome).toBe('signalled');
   expect(reopened.get('old')).toBeUndefined();
   expect(reopened.get('torn')).toBeUndefined();
   await reopened.close();

@@ -2,7 +2,8 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { contentRef, createDirectoryFileStore, fileStoreFromEnv } from '../../../storage/file-store';
+import { contentRef, createDirectoryFileStore } from '../../../storage/file-store';
+import { fileStoreFromEnv } from '../../../storage/from-env';
 
 const PDF = Buffer.from('%PDF-1.4\n% proof of delivery\n');
 

@@ -1,0 +1,72 @@
+/**
+ * The load balancer in front of the webhook receivers: Debian's haproxy, the one URL the provider
+ * calls back. A receiver that stops answering is taken out by the health check within a second,
+ * and a request it refused the connection for is sent to another receiver (`retry-on`): re-sending
+ * a webhook is safe because the receivers share one dedupe.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
+import { freePort } from '../lib/free-port';
+import { type ManagedProcess, type ProcessGroup, waitUntil } from './processes';
+
+export interface RunningLoadBalancer {
+  /** The provider's callback URL, e.g. `http://127.0.0.1:41234/webhooks`. */
+  url: string;
+  process: ManagedProcess;
+}
+
+export function haproxyConfig(port: number, backends: readonly { name: string; port: number }[]): string {
+  return [
+    'global',
+    '  maxconn 1024',
+    'defaults',
+    '  mode http',
+    '  timeout connect 2s',
+    '  timeout client 30s',
+    '  timeout server 30s',
+    '  retries 3',
+    '  option redispatch',
+    '  retry-on conn-failure empty-response response-timeout',
+    'frontend webhooks',
+    `  bind 127.0.0.1:${port}`,
+    '  default_backend receivers',
+    'backend receivers',
+    '  balance roundrobin',
+    ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 500ms fall 1 rise 2`),
+    '',
+  ].join('\n');
+}
+
+function haproxyBinary(): string {
+  try {
+    return execFileSync('sh', ['-c', 'command -v haproxy || ls /usr/sbin/haproxy'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error('haproxy not found: apt-get install haproxy');
+  }
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export async function startLoadBalancer(
+  group: ProcessGroup,
+  dir: string,
+  backends: readonly { name: string; port: number }[],
+  port?: number,
+): Promise<RunningLoadBalancer> {
+  port ??= await freePort();
+  const configFile = join(dir, 'haproxy.cfg');
+  writeFileSync(configFile, haproxyConfig(port, backends));
+  const p = group.spawn({ name: 'haproxy', command: haproxyBinary(), args: ['-f', configFile, '-db'] });
+  await waitUntil(`haproxy listening on ${port}`, () => listening(port), { process: p });
+  return { url: `http://127.0.0.1:${port}/webhooks`, process: p };
+}

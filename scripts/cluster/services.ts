@@ -1,0 +1,111 @@
+/**
+ * cardflow's own processes of the production topology, scaled out: workers on one task queue and
+ * webhook receivers behind the load balancer, all sharing the PostgreSQL stores
+ * (`CARDFLOW_DATABASE_URL`) and one codec key list. Each is the real entry point (`workers/main.ts`,
+ * `webhooks/main.ts`) under `node --import tsx` (not the tsx CLI, whose second node process would
+ * survive a SIGKILL of the first), with only the environment a deployment would give it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '../lib/free-port';
+import { type RunningLoadBalancer, startLoadBalancer } from './haproxy';
+import { type ManagedProcess, type ProcessGroup, waitUntil } from './processes';
+
+const ROOT = join(__dirname, '../..');
+
+export interface ServicesOptions {
+  dir: string;
+  temporalAddress: string;
+  namespace: string;
+  databaseUrl: string;
+  /** `id:base64key` list every process gets (payloads written by one decrypt on all). */
+  codecKeys: string;
+  /** CARDFLOW_PROVIDER_* and key-file variables pointing at the provider (or the sandbox). */
+  providerEnv: Record<string, string>;
+  workers?: number;
+  receivers?: number;
+  taskQueue?: string;
+  logLevel?: string;
+  /** The load balancer's port, when the provider was told the callback URL before it started. */
+  webhookPort?: number;
+}
+
+export interface RunningServices {
+  /** The load balancer's URL: the provider's webhook callback. */
+  webhookUrl: string;
+  loadBalancer: RunningLoadBalancer;
+  workers: ManagedProcess[];
+  receivers: ManagedProcess[];
+  /** Starts one more worker (after a kill) and waits until it polls. */
+  addWorker(): Promise<ManagedProcess>;
+}
+
+function logged(p: ManagedProcess, text: string): () => Promise<boolean> {
+  return async () => readFileSync(p.logFile, 'utf8').includes(text);
+}
+
+export async function startServices(group: ProcessGroup, opts: ServicesOptions): Promise<RunningServices> {
+  const common: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    TEMPORAL_ADDRESS: opts.temporalAddress,
+    TEMPORAL_NAMESPACE: opts.namespace,
+    CARDFLOW_CODEC_KEYS: opts.codecKeys,
+    CARDFLOW_DATABASE_URL: opts.databaseUrl,
+    CARDFLOW_LOG_LEVEL: opts.logLevel ?? 'info',
+    ...(opts.taskQueue ? { CARDFLOW_TASK_QUEUE: opts.taskQueue } : {}),
+  };
+  let workerCount = 0;
+  const startWorker = () =>
+    group.spawn({
+      name: `worker-${++workerCount}`,
+      command: process.execPath,
+      args: ['--import', 'tsx', join(ROOT, 'workers/main.ts')],
+      cwd: ROOT,
+      env: { ...common, ...opts.providerEnv },
+    });
+  const workers = Array.from({ length: opts.workers ?? 2 }, startWorker);
+
+  const receivers: ManagedProcess[] = [];
+  const backends: Array<{ name: string; port: number }> = [];
+  for (let i = 1; i <= (opts.receivers ?? 2); i++) {
+    const port = await freePort();
+    backends.push({ name: `receiver-${i}`, port });
+    receivers.push(
+      group.spawn({
+        name: `receiver-${i}`,
+        command: process.execPath,
+        args: ['--import', 'tsx', join(ROOT, 'webhooks/main.ts')],
+        cwd: ROOT,
+        env: {
+          ...common,
+          CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: opts.providerEnv.CARDFLOW_PLATFORM_PUBLIC_KEY_FILE ?? '',
+          CARDFLOW_WEBHOOK_HOST: '127.0.0.1',
+          CARDFLOW_WEBHOOK_PORT: String(port),
+        },
+      }),
+    );
+  }
+  // Workers bundle the workflow code at start: the slowest step, so all of them wait together.
+  const waitPolling = (w: ManagedProcess) =>
+    waitUntil(`${w.name} polling`, logged(w, 'cardflow worker: polling'), { timeoutMs: 180_000, process: w });
+  await Promise.all([
+    ...workers.map(waitPolling),
+    ...receivers.map((r) =>
+      waitUntil(`${r.name} listening`, logged(r, 'webhook receiver listening'), { timeoutMs: 60_000, process: r }),
+    ),
+  ]);
+  const loadBalancer = await startLoadBalancer(group, opts.dir, backends, opts.webhookPort);
+  return {
+    webhookUrl: loadBalancer.url,
+    loadBalancer,
+    workers,
+    receivers,
+    async addWorker() {
+      const w = startWorker();
+      workers.push(w);
+      await waitPolling(w);
+      return w;
+    },
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * A real multi-process Temporal cluster on loopback: the server that scripts/temporal-server.sh
+ * builds (the version docker-compose.yml runs), its schema created by deploy/temporal-schema.sh
+ * (the script compose runs too), and one process per service: frontend, matching, worker, and two
+ * history hosts on distinct ports, all rendering deploy/temporal/cluster.yaml from their
+ * environment. Then the namespace and cardflow's search attributes, by deploy/setup-temporal.ts.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Connection } from '@temporalio/client';
+import { Client as PgClient } from 'pg';
+import { createServer } from 'node:net';
+import { CARDFLOW_DATABASE, type RunningPostgres } from './postgres';
+import { type ManagedProcess, type ProcessGroup, waitUntil } from './processes';
+
+const run = promisify(execFile);
+const ROOT = join(__dirname, '../..');
+
+export type TemporalService = 'frontend' | 'matching' | 'worker' | 'history';
+export type HostName = 'frontend' | 'matching' | 'worker' | 'history-a' | 'history-b';
+export const HOSTS: readonly HostName[] = ['history-a', 'history-b', 'matching', 'frontend', 'worker'];
+
+export interface RunningTemporalCluster {
+  /** `127.0.0.1:<port>` of the frontend's gRPC. */
+  address: string;
+  namespace: string;
+  host(name: HostName): ManagedProcess;
+  /** Starts a host again (after a kill) with the same ports, and waits until it serves. */
+  restart(name: HostName): Promise<void>;
+}
+
+/** Builds (once) or finds the server: the folder holding `server`, `sql-tool` and `schema/`. */
+export async function temporalServerDir(): Promise<string> {
+  const { stdout } = await run('bash', [join(ROOT, 'scripts/temporal-server.sh')], {
+    maxBuffer: 1 << 20,
+    timeout: 30 * 60_000,
+  });
+  return stdout.trim();
+}
+
+/**
+ * A free loopback port below 32768: the server stores membership ports in a smallint column, and
+ * the kernel's own free ports (ephemeral range) lie above it. The same range for every service.
+ */
+async function freeMembershipPort(taken: Set<number>): Promise<number> {
+  for (;;) {
+    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    // Each port is released once checked, so the same one could be drawn twice for two services.
+    if (taken.has(candidate)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(candidate, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) {
+      taken.add(candidate);
+      return candidate;
+    }
+  }
+}
+
+function databaseEnv(pg: RunningPostgres): Record<string, string> {
+  return {
+    POSTGRES_HOST: pg.host,
+    POSTGRES_PORT: String(pg.port),
+    POSTGRES_USER: pg.user,
+    POSTGRES_PASSWORD_FILE: pg.passwordFile,
+    TEMPORAL_DB: 'temporal',
+    TEMPORAL_VISIBILITY_DB: 'temporal_visibility',
+    CARDFLOW_DB: CARDFLOW_DATABASE,
+  };
+}
+
+async function hasClusterMetadata(pg: RunningPostgres): Promise<boolean> {
+  const client = new PgClient({ connectionString: pg.url('temporal') });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM cluster_metadata_info');
+    return rows[0]!.n > 0;
+  } finally {
+    await client.end();
+  }
+}
+
+async function isServing(address: string): Promise<boolean> {
+  const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+  try {
+    await connection.workflowService.getSystemInfo({});
+    return true;
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function startTemporalCluster(
+  group: ProcessGroup,
+  pg: RunningPostgres,
+  opts: { namespace: string; serverDir?: string },
+): Promise<RunningTemporalCluster> {
+  const serverDir = opts.serverDir ?? (await temporalServerDir());
+  await run('sh', [join(ROOT, 'deploy/temporal-schema.sh')], {
+    env: {
+      ...process.env,
+      ...databaseEnv(pg),
+      TEMPORAL_SQL_TOOL: join(serverDir, 'sql-tool'),
+      TEMPORAL_SCHEMA_DIR: join(serverDir, 'schema/postgresql/v12'),
+    },
+  });
+  const taken = new Set<number>();
+  const port = () => freeMembershipPort(taken);
+  const ports = {
+    TEMPORAL_FRONTEND_GRPC_PORT: await port(),
+    TEMPORAL_FRONTEND_MEMBERSHIP_PORT: await port(),
+    TEMPORAL_FRONTEND_HTTP_PORT: await port(),
+    TEMPORAL_MATCHING_GRPC_PORT: await port(),
+    TEMPORAL_MATCHING_MEMBERSHIP_PORT: await port(),
+    TEMPORAL_WORKER_GRPC_PORT: await port(),
+    TEMPORAL_WORKER_MEMBERSHIP_PORT: await port(),
+  };
+  const historyPorts: Record<'history-a' | 'history-b', Record<string, number>> = {
+    'history-a': { TEMPORAL_HISTORY_GRPC_PORT: await port(), TEMPORAL_HISTORY_MEMBERSHIP_PORT: await port() },
+    'history-b': { TEMPORAL_HISTORY_GRPC_PORT: await port(), TEMPORAL_HISTORY_MEMBERSHIP_PORT: await port() },
+  };
+  const baseEnv: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    ...databaseEnv(pg),
+    SQL_PASSWORD: pg.password,
+    TEMPORAL_DYNAMIC_CONFIG_FILE: join(ROOT, 'deploy/temporal/dynamic-config.yaml'),
+    ...(process.env.TEMPORAL_LOG_LEVEL ? { TEMPORAL_LOG_LEVEL: process.env.TEMPORAL_LOG_LEVEL } : {}),
+    ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+    // The non-history processes render the history section too; history-a's ports are those.
+    ...Object.fromEntries(Object.entries(historyPorts['history-a']).map(([k, v]) => [k, String(v)])),
+  };
+  const address = `127.0.0.1:${ports.TEMPORAL_FRONTEND_GRPC_PORT}`;
+  const hosts = new Map<HostName, ManagedProcess>();
+
+  const launch = (name: HostName): ManagedProcess => {
+    const service: TemporalService = name.startsWith('history') ? 'history' : (name as TemporalService);
+    const own = name === 'history-a' || name === 'history-b' ? historyPorts[name] : {};
+    const p = group.spawn({
+      name: `temporal-${name}`,
+      command: join(serverDir, 'server'),
+      args: ['--root', ROOT, '--config', 'deploy/temporal', '--env', 'cluster', '--allow-no-auth', 'start'].concat([
+        '--service',
+        service,
+      ]),
+      env: { ...baseEnv, ...Object.fromEntries(Object.entries(own).map(([k, v]) => [k, String(v)])) },
+      cwd: ROOT,
+    });
+    hosts.set(name, p);
+    return p;
+  };
+
+  // Every process writes the cluster's metadata record when the database has none, and two doing
+  // it at once makes one of them exit on the duplicate key: one host first, the rest once it is there.
+  const [first, ...rest] = HOSTS;
+  launch(first!);
+  await waitUntil('the cluster metadata record', () => hasClusterMetadata(pg), {
+    timeoutMs: 60_000,
+    process: hosts.get(first!)!,
+  });
+  for (const name of rest) launch(name);
+  await waitUntil(`the Temporal frontend serving on ${address}`, () => isServing(address), {
+    timeoutMs: 120_000,
+    process: hosts.get('frontend')!,
+  });
+  await run(process.execPath, ['--import', 'tsx', join(ROOT, 'deploy/setup-temporal.ts')], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_NAMESPACE: opts.namespace,
+      CARDFLOW_NAMESPACE_RETENTION_DAYS: '1',
+      CARDFLOW_LOG_LEVEL: 'warn',
+    },
+  });
+  return {
+    address,
+    namespace: opts.namespace,
+    host: (name) => hosts.get(name)!,
+    async restart(name) {
+      const p = launch(name);
+      // A host is up when its gRPC port accepts; the frontend's answer says the cluster serves.
+      await waitUntil(`temporal ${name} back`, () => isServing(address), { timeoutMs: 60_000, process: p });
+    },
+  };
+}

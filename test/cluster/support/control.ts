@@ -1,0 +1,70 @@
+/**
+ * The cluster tier's one Temporal cluster is started by the global setup, in jest's parent
+ * process, which alone owns its processes. Tests reach it through this small loopback endpoint to
+ * inflict the faults a deployment meets: SIGKILL a history host and start it again, restart
+ * PostgreSQL. Addresses travel to the test processes in environment variables.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RunningPostgres } from '../../../scripts/cluster/postgres';
+import { type HostName, HOSTS, type RunningTemporalCluster } from '../../../scripts/cluster/temporal-cluster';
+
+export const CLUSTER_ENV = {
+  address: 'CARDFLOW_CLUSTER_TEMPORAL_ADDRESS',
+  namespace: 'CARDFLOW_CLUSTER_TEMPORAL_NAMESPACE',
+  databaseUrl: 'CARDFLOW_CLUSTER_DATABASE_URL',
+  control: 'CARDFLOW_CLUSTER_CONTROL_URL',
+} as const;
+
+export interface ClusterSettings {
+  address: string;
+  namespace: string;
+  databaseUrl: string;
+  controlUrl: string;
+}
+
+/** The cluster the global setup started; throws when the tier was not run through jest's `cluster` project. */
+export function clusterSettings(): ClusterSettings {
+  const read = (name: string) => {
+    const value = process.env[name];
+    if (!value) throw new Error(`${name} is not set: run this file with jest --selectProjects cluster`);
+    return value;
+  };
+  return {
+    address: read(CLUSTER_ENV.address),
+    namespace: read(CLUSTER_ENV.namespace),
+    databaseUrl: read(CLUSTER_ENV.databaseUrl),
+    controlUrl: read(CLUSTER_ENV.control),
+  };
+}
+
+/** `POST /kill/<host>` (SIGKILL), `POST /start/<host>`, `POST /restart/postgresql`. */
+export async function startControlServer(pg: RunningPostgres, temporal: RunningTemporalCluster): Promise<Server> {
+  const server = createServer((req, res) => {
+    const [, action, target] = (req.url ?? '').split('/');
+    const host = HOSTS.find((h): h is HostName => h === target);
+    const act = async () => {
+      if (req.method !== 'POST') throw new Error('POST only');
+      if (action === 'kill' && host) return temporal.host(host).stop('SIGKILL');
+      if (action === 'start' && host) return temporal.restart(host);
+      if (action === 'restart' && target === 'postgresql') return pg.restart();
+      throw new Error(`unknown control ${req.url}`);
+    };
+    act().then(
+      () => res.writeHead(204).end(),
+      (error: unknown) => res.writeHead(500).end(error instanceof Error ? error.message : String(error)),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+export function controlUrl(server: Server): string {
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Asks the global setup to act on the cluster; resolves when done. */
+export async function control(path: `/kill/${HostName}` | `/start/${HostName}` | '/restart/postgresql'): Promise<void> {
+  const response = await fetch(`${clusterSettings().controlUrl}${path}`, { method: 'POST' });
+  if (response.status !== 204) throw new Error(`control ${path}: ${response.status} ${await response.text()}`);
+}

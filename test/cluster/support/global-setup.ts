@@ -1,0 +1,45 @@
+/**
+ * Jest global setup of the cluster tier: ONE production-shaped Temporal cluster for the whole run
+ * (scripts/cluster/: a throwaway PostgreSQL, the schema by deploy/temporal-schema.sh, frontend,
+ * matching, worker service and two history hosts as processes, namespace and search attributes by
+ * deploy/setup-temporal.ts), plus the control endpoint tests use to kill and restart parts of it.
+ * Each test file starts cardflow's own processes on it (support/world.ts).
+ */
+import { mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CARDFLOW_DATABASE, startPostgres } from '../../../scripts/cluster/postgres';
+import { ProcessGroup } from '../../../scripts/cluster/processes';
+import { startTemporalCluster } from '../../../scripts/cluster/temporal-cluster';
+import { CLUSTER_ENV, controlUrl, startControlServer } from './control';
+
+const stateKey = Symbol.for('cardflow.test.cluster');
+type Holder = typeof globalThis & { [stateKey]?: { group: ProcessGroup; control: Server; dir: string } };
+
+export async function takeStartedCluster() {
+  const holder = globalThis as Holder;
+  const state = holder[stateKey];
+  delete holder[stateKey];
+  return state;
+}
+
+export default async function globalSetup(): Promise<void> {
+  const started = Date.now();
+  const dir = mkdtempSync(join(tmpdir(), 'cardflow-cluster-tier-'));
+  const group = new ProcessGroup(dir);
+  try {
+    const pg = await startPostgres(group, join(dir, 'postgresql'));
+    const temporal = await startTemporalCluster(group, pg, { namespace: 'cardflow' });
+    const control = await startControlServer(pg, temporal);
+    (globalThis as Holder)[stateKey] = { group, control, dir };
+    process.env[CLUSTER_ENV.address] = temporal.address;
+    process.env[CLUSTER_ENV.namespace] = temporal.namespace;
+    process.env[CLUSTER_ENV.databaseUrl] = pg.url(CARDFLOW_DATABASE);
+    process.env[CLUSTER_ENV.control] = controlUrl(control);
+    process.stderr.write(`\ncluster tier: cluster up in ${Date.now() - started} ms, logs in ${dir}\n`);
+  } catch (error) {
+    await group.stopAll();
+    throw error;
+  }
+}

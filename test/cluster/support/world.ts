@@ -1,0 +1,106 @@
+/**
+ * One test file's world on the tier's cluster: the sandbox (in this process, zero delays, keys on
+ * disk so other processes can read them), and cardflow as deployed: two worker processes on a task
+ * queue of this file's own, two webhook receivers behind haproxy (the sandbox's callback URL), all
+ * sharing the PostgreSQL stores and one codec key. A Temporal client with the same data converter,
+ * and a provider client to check what the sandbox holds.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { createProviderClient, type ProviderClient } from '../../../api/client';
+import { createDataConverter } from '../../../codec/data-converter';
+import { parseKeyList } from '../../../codec/keys';
+import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
+import { ProcessGroup } from '../../../scripts/cluster/processes';
+import { type RunningServices, startServices } from '../../../scripts/cluster/services';
+import { clusterSettings } from './control';
+
+export interface ClusterWorld {
+  sandbox: RunningSandbox;
+  provider: ProviderClient;
+  client: Client;
+  taskQueue: string;
+  services: RunningServices;
+  /** Calls a sandbox test helper (decide a review, credit a deposit, ...). */
+  helper(name: string, body: Record<string, unknown>): unknown;
+  stop(): Promise<void>;
+}
+
+export async function startClusterWorld(opts: { faults?: FaultUpdate; label: string }): Promise<ClusterWorld> {
+  const cluster = clusterSettings();
+  const dir = mkdtempSync(join(tmpdir(), `cardflow-cluster-${opts.label}-`));
+  const group = new ProcessGroup(dir);
+  const sandbox = await startSandbox({
+    delays: ZERO_DELAYS,
+    clock: 'real',
+    keysDir: join(dir, 'sandbox-keys'),
+    ...(opts.faults ? { faults: opts.faults } : {}),
+  });
+  const codecKeys = `cluster-test:${randomBytes(32).toString('base64')}`;
+  const taskQueue = `cluster-${opts.label}-${randomUUID()}`;
+  let connection: Connection | undefined;
+  try {
+    const services = await startServices(group, {
+      dir,
+      temporalAddress: cluster.address,
+      namespace: cluster.namespace,
+      databaseUrl: cluster.databaseUrl,
+      codecKeys,
+      providerEnv: sandbox.env,
+      taskQueue,
+    });
+    sandbox.setWebhookUrl(services.webhookUrl);
+    connection = await Connection.connect({ address: cluster.address });
+    const client = new Client({
+      connection,
+      namespace: cluster.namespace,
+      dataConverter: createDataConverter(parseKeyList(codecKeys)),
+    });
+    const provider = createProviderClient(sandbox.clientConfig());
+    const open = connection;
+    return {
+      sandbox,
+      provider,
+      client,
+      taskQueue,
+      services,
+      helper: (name, body) => {
+        const helper = sandbox.engine.helpers[name];
+        if (!helper) throw new Error(`no sandbox helper ${name}`);
+        return helper(body);
+      },
+      async stop() {
+        await group.stopAll();
+        await sandbox.stop();
+        await provider.close();
+        await open.close();
+        if (!process.env.CARDFLOW_TEST_KEEP_LOGS) rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await group.stopAll();
+    await sandbox.stop();
+    await connection?.close();
+    throw error;
+  }
+}
+
+/** Reads until `ok`; throws with the last value seen after `timeoutMs`. */
+export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await read();
+      if (ok(value)) return value;
+      last = value;
+    } catch (error) {
+      last = error instanceof Error ? error.message : error;
+    }
+    if (Date.now() > deadline) throw new Error(`condition not reached in time; last: ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
