@@ -12,6 +12,7 @@ import {
 } from '@temporalio/worker';
 import { createActivities, type ActivityDeps, type CardflowActivities } from '../activities';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
+import { createReconcilePort } from './reconciliation-port';
 
 /** Entry file of the workflow bundle. */
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -50,11 +51,20 @@ const quietBundlerLogger = {
 };
 
 export async function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
-  const activities = { ...createActivities(opts.activityDeps), ...opts.activityOverrides };
+  const namespace = opts.namespace ?? 'default';
+  // Reconciliation reads visibility and re-delivers events through the worker's own connection.
+  const reconciliation =
+    opts.activityDeps.reconciliation ??
+    createReconcilePort({
+      connection: opts.connection,
+      namespace,
+      ...(opts.workerOptions?.dataConverter ? { dataConverter: opts.workerOptions.dataConverter } : {}),
+    });
+  const activities = { ...createActivities({ ...opts.activityDeps, reconciliation }), ...opts.activityOverrides };
   return Worker.create({
     ...opts.workerOptions,
     connection: opts.connection,
-    namespace: opts.namespace ?? 'default',
+    namespace,
     taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
     activities,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
