@@ -7,16 +7,27 @@
 import type { OwnerRun } from '../domain/reconciliation-rules';
 import type { ProviderEvent } from '../domain/provider-event';
 
+/** A running workflow that will take `amount` from `accountId` (undefined: the merchant WALLET). */
+export interface RunningSpender {
+  workflowId: string;
+  workflowType: string;
+  amount: string;
+  accountId?: string;
+  /** An onboarding whose card child has started already spends through that child. */
+  spendsThroughChild?: boolean;
+}
+
 export interface ReconcilePort {
   /** Every execution listing each of `orderNos` in CardflowOrderNos, any status (at most 100 per call). */
   ownersOf(orderNos: readonly string[]): Promise<Record<string, OwnerRun[]>>;
   /** Signals the event to its running owners exactly as the webhook receiver would; resolves with the ids signalled. */
   redeliver(event: ProviderEvent): Promise<string[]>;
   /**
-   * Per paying account (`''` for the merchant WALLET by default): what the running workflows of
-   * `taskQueue` (one cardflow deployment) are about to spend.
+   * The running workflows of `taskQueue` (one cardflow deployment) that spend money, with what
+   * their input says they will take and from which account; whether they already did is the
+   * activity's to find out at the provider.
    */
-  pendingCommitments(taskQueue: string): Promise<Record<string, string>>;
+  runningSpenders(taskQueue: string): Promise<RunningSpender[]>;
   /** The window end of the latest completed reconciliation run on `taskQueue`, if any. */
   previousWindowEnd(taskQueue: string): Promise<number | undefined>;
 }

@@ -37,6 +37,8 @@ import {
   type OwnerRun,
   type ProviderOrder,
 } from '../domain/reconciliation-rules';
+import { orderKeys } from '../domain/merchant-order-no';
+import { WorkflowTypes } from '../domain/workflow-types';
 import type { ActivityDeps } from './deps';
 import { convertingFailures } from './failures';
 import type { ReconcilePort } from './reconciliation-port';
@@ -90,6 +92,32 @@ function missingPort(): never {
 export function createReconciliationActivities(deps: ActivityDeps) {
   const { provider } = deps;
   const port = (): ReconcilePort => deps.reconciliation ?? missingPort();
+
+  /**
+   * Per paying account (`''`: the merchant WALLET): what running workflows will still take. A card
+   * creation or deposit whose order is at the provider already holds or spent its money (it shows
+   * in the balance), and an onboarding whose card child runs spends through that child: neither
+   * counts twice.
+   */
+  async function pendingCommitments(taskQueue: string): Promise<Record<string, string>> {
+    const commitments: Record<string, string> = {};
+    for (const spender of await port().runningSpenders(taskQueue)) {
+      if (spender.spendsThroughChild) continue;
+      const key =
+        spender.workflowType === WorkflowTypes.cardIssuance
+          ? orderKeys.cardIssuance(spender.workflowId).create
+          : spender.workflowType === WorkflowTypes.cardDeposit
+            ? orderKeys.cardDeposit(spender.workflowId).deposit
+            : undefined;
+      if (key) {
+        const sent = await provider.listCardTransactions({ pageNum: 1, pageSize: 10, merchantOrderNo: key });
+        if (sent.records.length) continue;
+      }
+      const account = spender.accountId ?? '';
+      commitments[account] = add(commitments[account] ?? '0', spender.amount);
+    }
+    return commitments;
+  }
 
   /** Judges a page of orders against their owners; re-delivers the missed events. */
   async function judgeOrders(orders: readonly ProviderOrder[], config: ReconcileConfig): Promise<Finding[]> {
@@ -445,14 +473,12 @@ export function createReconciliationActivities(deps: ActivityDeps) {
      */
     async checkBalances(input: { config: ReconcileConfig }): Promise<Finding[]> {
       const accounts = await provider.getAccountInfo();
-      const commitments = await port().pendingCommitments(activityInfo().taskQueue);
+      const commitments = await pendingCommitments(activityInfo().taskQueue);
+      const wallet = accounts.find((a) => a.accountType === 'WALLET');
       const findings: Finding[] = [];
       for (const account of accounts) {
         const floor = account.accountType === 'WALLET' ? input.config.walletFloor : input.config.sharedAccountFloor;
-        const pending = add(
-          commitments[account.accountId] ?? '0',
-          account.accountType === 'WALLET' ? (commitments[''] ?? '0') : '0',
-        );
+        const pending = add(commitments[account.accountId] ?? '0', account === wallet ? (commitments[''] ?? '0') : '0');
         findings.push(...balanceFindings(account, floor, pending));
       }
       return findings;

@@ -2,17 +2,17 @@
  * The Temporal side of reconciliation (activities/reconciliation-port.ts), built by the worker
  * from its own connection and data converter: owners are found on CardflowOrderNos, a missed
  * event goes through the webhook receiver's forwarder with the lookups `routeEvent` gives it (the
- * very signal its webhook would have sent), commitments are read from running workflows' inputs.
+ * very signal its webhook would have sent), what running workflows will spend is read from their inputs.
  */
 import type { Payload } from '@temporalio/common';
-import { Client, type ConnectionLike, type WorkflowExecutionInfo } from '@temporalio/client';
+import { Client, WorkflowNotFoundError, type ConnectionLike, type WorkflowExecutionInfo } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { add } from '../api/money';
-import type { ReconcilePort } from '../activities/reconciliation-port';
+import type { ReconcilePort, RunningSpender } from '../activities/reconciliation-port';
 import type { OwnerRun } from '../domain/reconciliation-rules';
 import type { ReconcileReport } from '../domain/reconciliation';
 import { ORDER_NOS_ATTRIBUTE } from '../domain/start-attributes';
-import { Flows } from '../domain/workflow-types';
+import { childWorkflowId } from '../domain/workflow-ids';
+import { Flows, WorkflowTypes } from '../domain/workflow-types';
 import { createTemporalForwarder } from '../webhooks/forwarder';
 import { routeEvent, visibilityQuery } from '../webhooks/routing';
 
@@ -78,23 +78,38 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
 
     redeliver: (event) => forwarder.forward(event, routeEvent(event)),
 
-    async pendingCommitments(taskQueue) {
-      const spending = [Flows.cardIssuance, Flows.cardDeposit, Flows.fundTransfer].map((f) => `'${f}'`).join(', ');
-      const commitments: Record<string, string> = {};
+    async runningSpenders(taskQueue) {
+      const flows = [Flows.onboarding, Flows.cardIssuance, Flows.cardDeposit, Flows.fundTransfer];
+      const spenders: RunningSpender[] = [];
       let seen = 0;
       for await (const info of client.workflow.list({
-        query: `CardflowFlow IN (${spending}) AND ExecutionStatus = 'Running'${onQueue(taskQueue)}`,
+        query: `CardflowFlow IN (${flows.map((f) => `'${f}'`).join(', ')}) AND ExecutionStatus = 'Running'${onQueue(taskQueue)}`,
       })) {
         if (++seen > MAX_COMMITTED_WORKFLOWS) break;
         const input = await startInput(info);
-        if (!input) continue;
-        // What each will take from its paying account ('' = the merchant WALLET by default).
-        const amount = (input.amount ?? input.initialDeposit) as string | undefined;
+        // What each will take: a deposit's or transfer's amount, a card's initial deposit.
+        const amount = input?.amount ?? input?.initialDeposit;
         if (typeof amount !== 'string') continue;
-        const account = (input.payerAccountId ?? input.accountId ?? '') as string;
-        commitments[account] = add(commitments[account] ?? '0', amount);
+        const accountId = input?.payerAccountId ?? input?.accountId;
+        const spender: RunningSpender = {
+          workflowId: info.workflowId,
+          workflowType: info.type,
+          amount,
+          ...(typeof accountId === 'string' ? { accountId } : {}),
+        };
+        if (info.type === WorkflowTypes.customerOnboarding) {
+          const card = client.workflow.getHandle(childWorkflowId(info.workflowId, 'card'));
+          spender.spendsThroughChild = await card.describe().then(
+            () => true,
+            (error: unknown) => {
+              if (error instanceof WorkflowNotFoundError) return false;
+              throw error;
+            },
+          );
+        }
+        spenders.push(spender);
       }
-      return commitments;
+      return spenders;
     },
 
     async previousWindowEnd(taskQueue) {

@@ -30,7 +30,8 @@ import {
   walletAccount,
   type CardHarness,
 } from '../support/card-harness';
-import type { HarnessOptions } from '../support/harness';
+import { customerRef, startOnboardingWorkflow, type HarnessOptions } from '../support/harness';
+import { b2bHolder, uniqueEmail } from '../support/holders';
 import { testTemporalServer } from '../support/temporal-env';
 
 jest.setTimeout(180_000);
@@ -179,6 +180,34 @@ it('a floor crossed: the warning appears and cardflow reconcile exits 3', async 
   out.length = 0;
   expect(await h.withCardWorker(() => cli(['--since', '1m']))).toBe(ExitCodes.drift);
   expect(out.join('\n')).toMatch(/below floor .*available 500\.00 USD is below the floor 1000\.00/);
+});
+
+it('onboardings about to spend more than the wallet holds: warned before any of them fails', async () => {
+  const { h, since } = await world({ walletBalance: '200.00' });
+  const report = await h.withCardWorker(async () => {
+    // Each alone passes its balance check; both parked in review will need 300 of the 200.
+    for (const label of ['first', 'second'])
+      await startOnboardingWorkflow(h, {
+        customerRef: customerRef(`commit-${label}`),
+        cardTypeId: CARD_TYPES.b2bWithDeposit,
+        holder: b2bHolder(uniqueEmail('review.stall')),
+        initialDeposit: '150',
+        wait: FAST_WAIT,
+      });
+    await eventually(
+      async () => (await h.provider.queryCardholders({ pageNum: 1, pageSize: 10 })).records.length,
+      (n) => n === 2,
+      'both holders in review',
+    );
+    return reconcile(h, since);
+  });
+  expect(ofKind(report, FINDING_KINDS.belowCommitments)).toEqual([
+    expect.objectContaining({
+      amount: '200.00',
+      detail: expect.stringContaining('below the 300 running workflows are about to spend'),
+    }),
+  ]);
+  expect(ofKind(report, FINDING_KINDS.belowFloor)).toEqual([]);
 });
 
 it('a clean run after fault injection: no finding, across continue-as-new', async () => {
