@@ -257,13 +257,15 @@ export function createReconciliationActivities(deps: ActivityDeps) {
       // An operation's record carries its creation time; its ledger entry is written when it settles.
       const times = cardEntries.map((e) => e.createTime);
       const range = { startTime: Math.min(...times) - config.operationSlaMs, endTime: Math.max(...times) };
+      const wanted = new Set(cardEntries.map((e) => e.orderNo));
+      // Both lists are newest first, so the first pages of the range hold the page's operations.
       for (let pageNum = 1; pageNum <= PAGES_PER_STEP; pageNum++) {
         const page = await provider.listCardTransactions({ pageNum, pageSize: PAGE_SIZE_MAX, ...range });
         calls += 1;
         for (const record of page.records) operations.set(record.orderNo, record);
-        if (page.records.length < PAGE_SIZE_MAX) break;
+        if (page.records.length < PAGE_SIZE_MAX || [...wanted].every((no) => operations.has(no))) break;
       }
-      for (const orderNo of new Set(cardEntries.map((e) => e.orderNo))) {
+      for (const orderNo of wanted) {
         if (operations.has(orderNo)) continue;
         const page = await provider.listCardTransactions({ pageNum: 1, pageSize: 10, orderNo });
         calls += 1;

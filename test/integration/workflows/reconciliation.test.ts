@@ -263,6 +263,11 @@ it('a clean run after fault injection: no finding, across continue-as-new', asyn
   }
   const described = await handle.describe();
   expect(described.searchAttributes.CardflowFindings).toEqual([0]);
+  // One step per run here: each run's history stays a handful of events, however many steps the whole takes.
+  const runs = [];
+  for await (const info of h.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` })) runs.push(info);
+  expect(runs.length).toBe(report.runs);
+  for (const info of runs) expect(info.historyLength).toBeLessThanOrEqual(20);
 });
 
 it('the schedule is created idempotently and each run reads on from the previous one, with an overlap', async () => {
