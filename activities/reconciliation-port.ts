@@ -28,6 +28,6 @@ export interface ReconcilePort {
    * activity's to find out at the provider.
    */
   runningSpenders(taskQueue: string): Promise<RunningSpender[]>;
-  /** The window end of the latest completed reconciliation run on `taskQueue`, if any. */
+  /** The window end of the latest completed reconciliation run on `taskQueue` not given its own start, if any. */
   previousWindowEnd(taskQueue: string): Promise<number | undefined>;
 }

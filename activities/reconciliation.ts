@@ -33,6 +33,7 @@ import {
   isCardflowOrderNo,
   judgeOrder,
   merchantOrderNoOf,
+  signedAmount,
   walkLedger,
   type OwnerRun,
   type ProviderOrder,
@@ -294,19 +295,22 @@ export function createReconciliationActivities(deps: ActivityDeps) {
   async function balanceAtEnd(account: Account, end: number): Promise<{ balance: string; calls: number }> {
     let after = '0';
     let calls = 0;
-    const endTime = Math.min(Date.now(), end + LEDGER_RANGE_DAYS * DAY_MS);
-    for (let pageNum = 1; ; pageNum++) {
-      const page = await provider.listLedgerEntries({
-        pageNum,
-        pageSize: PAGE_SIZE_MAX,
-        accountId: account.accountId,
-        startTime: end + 1,
-        endTime: Math.max(end + 1, endTime),
-      });
-      calls += 1;
-      for (const entry of page.records)
-        after = add(after, entry.direction === 'IN' ? entry.amount : sub('0', entry.amount));
-      if (page.records.length < PAGE_SIZE_MAX) break;
+    const now = Math.max(Date.now(), end + 1);
+    // Entries since the window's end, in slices of at most 30 days (spec, Limits), oldest slice first.
+    for (let from = end + 1; from <= now; from += LEDGER_RANGE_DAYS * DAY_MS) {
+      const to = Math.min(now, from + LEDGER_RANGE_DAYS * DAY_MS - 1);
+      for (let pageNum = 1; ; pageNum++) {
+        const page = await provider.listLedgerEntries({
+          pageNum,
+          pageSize: PAGE_SIZE_MAX,
+          accountId: account.accountId,
+          startTime: from,
+          endTime: to,
+        });
+        calls += 1;
+        for (const entry of page.records) after = add(after, signedAmount(entry));
+        if (page.records.length < PAGE_SIZE_MAX) break;
+      }
     }
     // At the account's own precision, as the provider states its balances.
     return { balance: money(sub(account.totalBalance, after)).toFixed(account.digital), calls };

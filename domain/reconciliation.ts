@@ -151,6 +151,11 @@ export interface AccountReconciliation {
 /** What one run found and did. */
 export interface ReconcileReport {
   window: { start: number; end: number };
+  /**
+   * True when the run was given its own start (`--since`): it then may leave a gap after the run
+   * before it, so the next run reads on from the last run that continued the chain instead.
+   */
+  sinceGiven?: boolean;
   status: 'running' | 'completed';
   /** Records read per source. */
   read: Partial<Record<ReconcileSource, number>>;

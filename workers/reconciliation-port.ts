@@ -20,7 +20,7 @@ import { routeEvent, visibilityQuery } from '../webhooks/routing';
 const OWNER_BATCH = 50;
 /** Running spending workflows read per reconciliation for commitments. */
 const MAX_COMMITTED_WORKFLOWS = 1000;
-/** Completed reconciliation runs looked at to find where the last one ended. */
+/** Completed reconciliation runs looked at to find where the last one that continued the chain ended. */
 const PREVIOUS_RUNS = 10;
 
 export interface ReconcilePortOptions {
@@ -121,6 +121,7 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
         if (++seen > PREVIOUS_RUNS) break;
         const report = (await client.workflow.getHandle(info.workflowId, info.runId).result()) as
           ReconcileReport | undefined;
+        if (report?.sinceGiven) continue;
         const windowEnd = report?.window?.end;
         if (typeof windowEnd === 'number' && (end === undefined || windowEnd > end)) end = windowEnd;
       }

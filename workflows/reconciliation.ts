@@ -56,7 +56,7 @@ export async function reconciliation(input: ReconcileInput & { stepsPerRun?: num
       ...(input.until === undefined ? {} : { until: input.until }),
       config,
     });
-    report = emptyReport(begun.window);
+    report = { ...emptyReport(begun.window), ...(input.since === undefined ? {} : { sinceGiven: true }) };
     cursor = begun.cursor;
     upsertSearchAttributes([
       { key: CardflowFlow, value: Flows.reconciliation },
