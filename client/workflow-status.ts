@@ -103,7 +103,7 @@ export const STATUS_VIEWS: Readonly<Record<string, StatusView>> = {
     key: (r) => (r ? `${r.runs}/${JSON.stringify(r.read)}/${r.findingCount}` : ''),
     line: (r) =>
       r
-        ? `reconciling: ${Object.entries(r.read)
+        ? `${r.status === 'completed' ? 'reconciled' : 'reconciling'}: ${Object.entries(r.read)
             .map(([source, n]) => `${source} ${n}`)
             .join(', ')}; ${r.findingCount} finding(s)`
         : 'starting',

@@ -160,8 +160,8 @@ it('an authorization fee and a card cancelled at a high-risk merchant: explained
 it('a floor crossed: the warning appears and cardflow reconcile exits 3', async () => {
   const { h } = await world({ walletBalance: '500.00' });
   const out: string[] = [];
-  const cli = (args: string[]) =>
-    runCli(['reconcile', ...args, '--task-queue', h.taskQueue], {
+  const cli = (args: string[], command = 'reconcile') =>
+    runCli([command, ...args, '--task-queue', h.taskQueue], {
       out: (l) => out.push(l),
       err: (l) => out.push(l),
       env: { CARDFLOW_BALANCE_FLOOR: '1000.00' },
@@ -180,6 +180,16 @@ it('a floor crossed: the warning appears and cardflow reconcile exits 3', async 
   out.length = 0;
   expect(await h.withCardWorker(() => cli(['--since', '1m']))).toBe(ExitCodes.drift);
   expect(out.join('\n')).toMatch(/below floor .*available 500\.00 USD is below the floor 1000\.00/);
+
+  // A finished run's report, read back through its query and result.
+  const runs: string[] = [];
+  for await (const info of h.client.workflow.list({ query: `TaskQueue = '${h.taskQueue}'` }))
+    runs.push(info.workflowId);
+  expect(runs).toHaveLength(2);
+  out.length = 0;
+  expect(await h.withCardWorker(() => cli([runs[0]!], 'status'))).toBe(ExitCodes.done);
+  expect(out.join('\n')).toMatch(/\(reconciliation\): reconciled: .*ledger 1; 2 finding\(s\)/);
+  expect(out.join('\n')).toMatch(/below floor .*available 500\.00 USD/);
 });
 
 it('onboardings about to spend more than the wallet holds: warned before any of them fails', async () => {
