@@ -5,6 +5,7 @@
 import type { ProviderClient } from '../api/client';
 import type { KeyInput } from '../api/keys';
 import type { FileStore } from '../storage/file-store';
+import type { ReconcilePort } from './reconciliation-port';
 
 /** The provider methods the activities call. */
 export type ProviderPort = Pick<
@@ -37,6 +38,8 @@ export type ProviderPort = Pick<
   | 'listWalletAddresses'
   | 'createWalletAddress'
   | 'listWalletTransactions'
+  // Reconciliation: the authorizations behind the provider's fees.
+  | 'listCardAuthTransactions'
 >;
 
 /** Structured logger; never pass personal data or card numbers in `fields`. */
@@ -53,4 +56,6 @@ export interface ActivityDeps {
   merchantPrivateKey?: KeyInput;
   /** Where work-order supporting files referenced by `{ ref }` are read, and their uploads recorded. */
   fileStore?: FileStore;
+  /** Temporal as reconciliation reads and signals it; the worker provides it (workers/reconciliation-port.ts). */
+  reconciliation?: ReconcilePort;
 }

@@ -10,6 +10,7 @@ import { createCardActivities } from './cards';
 import { createCardholderActivities } from './cardholders';
 import type { ActivityDeps } from './deps';
 import { createOnboardingActivities } from './onboarding';
+import { createReconciliationActivities } from './reconciliation';
 import { createTransferActivities } from './transfers';
 import { createWalletActivities } from './wallet';
 import { createWorkOrderActivities } from './work-orders';
@@ -20,6 +21,8 @@ export type { ActivationCodeRef, ActivationOutcome } from './activation';
 export type { CardStatusView } from './card-operations';
 export type { TransferAccounts } from './transfers';
 export type { DepositAddress, WalletDeposit } from './wallet';
+export type { ReconcileStep, ReconcileWindow } from './reconciliation';
+export type { ReconcilePort } from './reconciliation-port';
 export type { WorkOrderState } from './work-orders';
 
 export function createActivities(deps: ActivityDeps) {
@@ -33,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCardOperationActivities(deps),
     ...createTransferActivities(deps),
     ...createWalletActivities(deps),
+    ...createReconciliationActivities(deps),
   };
 }
 

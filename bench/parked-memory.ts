@@ -107,6 +107,8 @@ async function measure(env: TestWorkflowEnvironment, config: Configuration): Pro
     ...sandbox.env,
     ...config.env,
     CARDFLOW_ENV: 'sandbox',
+    // The bench measures parked onboardings, not the reconciliation schedule's runs.
+    CARDFLOW_RECONCILE_SCHEDULE: '0',
     TEMPORAL_ADDRESS: env.address,
     TEMPORAL_NAMESPACE: 'default',
     CARDFLOW_TASK_QUEUE: taskQueue,

@@ -19,6 +19,7 @@ import {
   type PhysicalCardActivationResult,
   type PhysicalCardActivationStatus,
 } from '../domain/physical-card-activation';
+import { reconcileReportQuery, type ReconcileReport } from '../domain/reconciliation';
 import type { SharedAccountResult } from '../domain/shared-account';
 import { fundingStatusQuery, type WalletFundingResult, type WalletFundingStatus } from '../domain/wallet-funding';
 import { describeProgress, describeResult } from './describe';
@@ -36,6 +37,7 @@ import {
   describeTransferStatus,
 } from './describe';
 import type { WatchTarget } from './progress';
+import { describeReport } from './reconciliation';
 
 /** One workflow type's status reading and rendering. */
 export interface StatusView<S = unknown, R = unknown> {
@@ -95,6 +97,17 @@ export const STATUS_VIEWS: Readonly<Record<string, StatusView>> = {
     key: (s) => JSON.stringify([s.status, s.cancelled, s.pending, s.balance, s.authorizationCount]),
     line: describeCardSnapshot,
     result: describeCardEntityResult,
+  }),
+  [WorkflowTypes.reconciliation]: view<ReconcileReport | undefined, ReconcileReport>({
+    query: reconcileReportQuery,
+    key: (r) => (r ? `${r.runs}/${JSON.stringify(r.read)}/${r.findingCount}` : ''),
+    line: (r) =>
+      r
+        ? `${r.status === 'completed' ? 'reconciled' : 'reconciling'}: ${Object.entries(r.read)
+            .map(([source, n]) => `${source} ${n}`)
+            .join(', ')}; ${r.findingCount} finding(s)`
+        : 'starting',
+    result: describeReport,
   }),
 };
 

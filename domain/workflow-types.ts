@@ -17,6 +17,7 @@ export const WorkflowTypes = {
   cardUnfreeze: 'cardUnfreeze',
   cardPinUpdate: 'cardPinUpdate',
   cardEntity: 'cardEntity',
+  reconciliation: 'reconciliation',
 } as const;
 export type WorkflowType = (typeof WorkflowTypes)[keyof typeof WorkflowTypes];
 
@@ -33,6 +34,7 @@ export const Flows = {
   walletFunding: 'wallet_funding',
   cardOperation: 'card_operation',
   cardEntity: 'card_entity',
+  reconciliation: 'reconciliation',
 } as const;
 export type Flow = (typeof Flows)[keyof typeof Flows];
 

@@ -43,6 +43,7 @@ import { dataConverterFromEnv } from '../codec/data-converter';
 import { checkEnvironment } from '../config/environment';
 import { startEmbeddedCodecServer } from '../codec/embedded';
 import { awaitResult, startOnboarding } from '../client/onboarding';
+import { ensureReconcileSchedule, reconcileSettingsFromEnv } from '../client/reconciliation';
 import { watchProgress } from '../client/progress';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { type StructuredLogger, createLogger, parseLogLevel } from '../logging/logger';
@@ -293,6 +294,15 @@ async function main(): Promise<void> {
   );
   console.log(`${clock()}  webhook receiver at ${stack.receiver.url}`);
   console.log(`${clock()}  worker polling task queue cardflow (namespace ${namespace})`);
+  const reconcile = reconcileSettingsFromEnv(env);
+  if (reconcile.schedule) {
+    const { scheduleId, created } = await ensureReconcileSchedule(stack.client, reconcile);
+    // One run now, so this session shows a report without waiting for the first interval.
+    await stack.client.schedule.getHandle(scheduleId).trigger();
+    console.log(
+      `${clock()}  reconciliation schedule ${scheduleId} ${created ? 'created' : 'updated'} (every ${reconcile.intervalMs / 60_000} min), one run started now; cardflow reconcile runs one on demand`,
+    );
+  }
 
   const abort = new AbortController();
   let stopping: Promise<void> | undefined;

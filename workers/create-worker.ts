@@ -22,6 +22,7 @@ import { failureConverterPath } from '../codec/data-converter';
 import { CARDFLOW_TASK_QUEUE, probeTaskQueue } from '../domain/task-queue';
 import { CardflowWorker } from './cardflow-worker';
 import { cacheSizeFor, DEFAULT_CACHE_BUDGET_MIB } from './config';
+import { createReconcilePort } from './reconciliation-port';
 
 /** Entry file of the workflow bundle. */
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -110,9 +111,17 @@ const quietBundlerLogger = {
 };
 
 export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowWorker> {
-  const activities = { ...createActivities(opts.activityDeps), ...opts.activityOverrides };
   const taskQueue = opts.taskQueue ?? CARDFLOW_TASK_QUEUE;
   const namespace = opts.namespace ?? 'default';
+  // Reconciliation reads visibility and re-delivers events through the worker's own connection.
+  const reconciliation =
+    opts.activityDeps.reconciliation ??
+    createReconcilePort({
+      connection: opts.connection,
+      namespace,
+      ...(opts.workerOptions?.dataConverter ? { dataConverter: opts.workerOptions.dataConverter } : {}),
+    });
+  const activities = { ...createActivities({ ...opts.activityDeps, reconciliation }), ...opts.activityOverrides };
   const workflows = await Worker.create({
     maxCachedWorkflows: cacheSizeFor(DEFAULT_CACHE_BUDGET_MIB),
     ...opts.workerOptions,

@@ -4,9 +4,11 @@
  * tasks finish (up to the shutdown grace time), closes its connections and exits. Logs are JSON
  * lines on stderr (`logging/logger.ts`, CARDFLOW_LOG_LEVEL), the SDK's and core's included.
  */
+import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createProviderClient } from '../api/client';
 import { loadProviderConfig } from '../api/config';
+import { ensureReconcileSchedule, reconcileSettingsFromEnv } from '../client/reconciliation';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { checkEnvironment } from '../config/environment';
 import { createLogger } from '../logging/logger';
@@ -29,6 +31,8 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
   const provider = createProviderClient(providerConfig);
   // The same converter as the client and the webhook receiver: payloads are encrypted (codec/).
   const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv({ env });
+  // Read before connecting: a malformed reconciliation variable stops the worker at start, with its name.
+  const reconcile = reconcileSettingsFromEnv(env);
   const connection = await NativeConnection.connect(temporal.connectionOptions);
   try {
     const { probes, ...workerOptions } = workerTuningFromEnv(env);
@@ -45,6 +49,20 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerOptions },
       probes,
     });
+    if (reconcile.schedule) {
+      // Every worker makes sure the schedule exists with this interval (idempotent); one that cannot
+      // still serves its tasks, the next start or `cardflow reconcile --schedule` creates it.
+      const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
+      await ensureReconcileSchedule(client, { ...reconcile, taskQueue: temporal.taskQueue }).then(
+        ({ scheduleId, created }) =>
+          logger.info('cardflow worker: reconciliation scheduled', {
+            scheduleId,
+            created,
+            every: reconcile.intervalMs,
+          }),
+        (error: unknown) => logger.warn('cardflow worker: reconciliation schedule not ensured', { error }),
+      );
+    }
     const stop = (signal: NodeJS.Signals) => {
       logger.info('cardflow worker: shutting down', { signal });
       if (worker.getState() === 'RUNNING') worker.shutdown();

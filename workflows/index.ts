@@ -10,3 +10,4 @@ export { sharedAccount } from './shared-account';
 export { walletFunding } from './wallet-funding';
 export { cardFreeze, cardUnfreeze, cardPinUpdate } from './card-operations';
 export { cardEntity } from './card-entity';
+export { reconciliation } from './reconciliation';

@@ -23,13 +23,19 @@ import { MerchantKeyError } from '../sealing';
 import { InvalidInputError } from '../validation';
 import { CLI_OPTIONS, type CliContext, type CliIo, type Command, ExitCodes, UsageError } from './context';
 import { ONBOARDING_COMMANDS } from './onboarding-commands';
+import { RECONCILE_COMMAND } from './reconcile-commands';
 import { SANDBOX_COMMAND } from './sandbox-commands';
 import { WORKFLOW_COMMANDS } from './workflow-commands';
 
 export type { CliIo } from './context';
 
 /** Every command, in the order `cardflow --help` lists them. */
-export const COMMANDS: readonly Command[] = [...ONBOARDING_COMMANDS, ...WORKFLOW_COMMANDS, SANDBOX_COMMAND];
+export const COMMANDS: readonly Command[] = [
+  ...ONBOARDING_COMMANDS,
+  ...WORKFLOW_COMMANDS,
+  RECONCILE_COMMAND,
+  SANDBOX_COMMAND,
+];
 
 const EXIT_CODES_HELP = `exit codes: ${ExitCodes.done} done, ${ExitCodes.failed} failed (the workflow failed or was refused, or Temporal could not be reached), ${ExitCodes.usage} bad usage or input (nothing started), ${ExitCodes.drift} reconciliation found drift`;
 

@@ -22,14 +22,18 @@ export interface WorkerProcess {
   stop(signal: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `workers/main.ts` with `env` (PATH and HOME are added; nothing else of this process's environment). */
+/**
+ * Starts `workers/main.ts` with `env` (PATH and HOME are added; nothing else of this process's
+ * environment). The worker does not create the reconciliation schedule unless `env` asks: on the
+ * tier's shared server it would start runs on this test's queue after the test.
+ */
 export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
   // `node --import tsx`, not the tsx CLI: the CLI runs the script in a second node process, so a
   // SIGKILL sent to it leaves that worker running as an orphan (still polling, still holding this
   // test's stdout pipe open, which keeps jest from exiting).
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'workers/main.ts')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CARDFLOW_RECONCILE_SCHEDULE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';

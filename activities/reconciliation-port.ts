@@ -1,0 +1,33 @@
+/**
+ * What reconciliation needs of Temporal itself, as a port the worker fills (workers/reconciliation-port.ts):
+ * who owns an order (visibility on CardflowOrderNos), the re-delivery of a missed event through the
+ * webhook receiver's own forwarder, what running workflows are about to spend, and where the last
+ * run ended. Activities reach Temporal only through it, so the rules stay testable without a server.
+ */
+import type { OwnerRun } from '../domain/reconciliation-rules';
+import type { ProviderEvent } from '../domain/provider-event';
+
+/** A running workflow that will take `amount` from `accountId` (undefined: the merchant WALLET). */
+export interface RunningSpender {
+  workflowId: string;
+  workflowType: string;
+  amount: string;
+  accountId?: string;
+  /** An onboarding whose card child has started already spends through that child. */
+  spendsThroughChild?: boolean;
+}
+
+export interface ReconcilePort {
+  /** Every execution listing each of `orderNos` in CardflowOrderNos, any status (at most 100 per call). */
+  ownersOf(orderNos: readonly string[]): Promise<Record<string, OwnerRun[]>>;
+  /** Signals the event to its running owners exactly as the webhook receiver would; resolves with the ids signalled. */
+  redeliver(event: ProviderEvent): Promise<string[]>;
+  /**
+   * The running workflows of `taskQueue` (one cardflow deployment) that spend money, with what
+   * their input says they will take and from which account; whether they already did is the
+   * activity's to find out at the provider.
+   */
+  runningSpenders(taskQueue: string): Promise<RunningSpender[]>;
+  /** The window end of the latest completed reconciliation run on `taskQueue` not given its own start, if any. */
+  previousWindowEnd(taskQueue: string): Promise<number | undefined>;
+}

@@ -1,0 +1,232 @@
+/**
+ * Reconciliation for backend services and the CLI: its configuration from the environment, an
+ * on-demand run (`runReconciliation`), the Temporal Schedule that runs it (`ensureReconcileSchedule`,
+ * idempotent: created once, brought to the configured interval and input when it exists), and the
+ * report as a readable table.
+ *
+ * | variable | default |
+ * |---|---|
+ * | CARDFLOW_RECONCILE_INTERVAL | 1h |
+ * | CARDFLOW_RECONCILE_OVERLAP | 10m |
+ * | CARDFLOW_RECONCILE_FIRST_LOOKBACK | 24h |
+ * | CARDFLOW_RECONCILE_OPERATION_SLA | 30m |
+ * | CARDFLOW_RECONCILE_REVIEW_SLA | 72h |
+ * | CARDFLOW_RECONCILE_EVENT_GRACE | 5m |
+ * | CARDFLOW_BALANCE_FLOOR | none (merchant WALLET floor) |
+ * | CARDFLOW_SHARED_ACCOUNT_FLOOR | none (each MARGIN account's floor) |
+ * | CARDFLOW_RECONCILE_SCHEDULE | on; `0` keeps the worker from creating the schedule |
+ */
+import {
+  type Client,
+  ScheduleAlreadyRunning,
+  type ScheduleOptionsAction,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import { AMOUNT_RE } from '../api/rules';
+import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
+import {
+  DEFAULT_RECONCILE_INTERVAL_MS,
+  FINDING_KINDS,
+  RECONCILE_SCHEDULE_ID,
+  reconcileWorkflowId,
+  type Finding,
+  type ReconcileConfig,
+  type ReconcileInput,
+  type ReconcileReport,
+} from '../domain/reconciliation';
+import { WorkflowTypes } from '../domain/workflow-types';
+
+type Env = Record<string, string | undefined>;
+
+/** A configuration variable that cannot be read (the message names it and its rule). */
+export class ReconcileConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReconcileConfigError';
+  }
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `15m`, `1h`, `2d` or plain milliseconds; undefined for anything else. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d{1,9})(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!;
+}
+
+/** The configured thresholds (those not set keep their defaults) and the schedule's interval. */
+export function reconcileSettingsFromEnv(env: Env = process.env): {
+  config: Partial<ReconcileConfig>;
+  intervalMs: number;
+  schedule: boolean;
+} {
+  const problems: string[] = [];
+  const duration = (name: string): number | undefined => {
+    const raw = env[name]?.trim();
+    if (!raw) return undefined;
+    const ms = parseDuration(raw);
+    if (ms === undefined) problems.push(`${name}: must be a duration such as 90s, 15m, 1h or 2d`);
+    return ms;
+  };
+  const amount = (name: string): string | undefined => {
+    const raw = env[name]?.trim();
+    if (!raw) return undefined;
+    if (!AMOUNT_RE.test(raw)) problems.push(`${name}: must be a decimal amount such as "1000.00"`);
+    return raw;
+  };
+  const config: Partial<ReconcileConfig> = {};
+  const set = <K extends keyof ReconcileConfig>(key: K, value: ReconcileConfig[K] | undefined) => {
+    if (value !== undefined) config[key] = value;
+  };
+  set('overlapMs', duration('CARDFLOW_RECONCILE_OVERLAP'));
+  set('firstLookbackMs', duration('CARDFLOW_RECONCILE_FIRST_LOOKBACK'));
+  set('operationSlaMs', duration('CARDFLOW_RECONCILE_OPERATION_SLA'));
+  set('reviewSlaMs', duration('CARDFLOW_RECONCILE_REVIEW_SLA'));
+  set('eventGraceMs', duration('CARDFLOW_RECONCILE_EVENT_GRACE'));
+  set('walletFloor', amount('CARDFLOW_BALANCE_FLOOR'));
+  set('sharedAccountFloor', amount('CARDFLOW_SHARED_ACCOUNT_FLOOR'));
+  const intervalMs = duration('CARDFLOW_RECONCILE_INTERVAL') ?? DEFAULT_RECONCILE_INTERVAL_MS;
+  if (intervalMs < 60_000) problems.push('CARDFLOW_RECONCILE_INTERVAL: must be at least 1m');
+  if (problems.length)
+    throw new ReconcileConfigError(`reconciliation configuration is invalid:\n- ${problems.join('\n- ')}`);
+  return { config, intervalMs, schedule: env.CARDFLOW_RECONCILE_SCHEDULE?.trim() !== '0' };
+}
+
+export interface ReconcileOptions {
+  taskQueue?: string;
+  /** Workflow id; default `reconcile-<now>`. */
+  workflowId?: string;
+}
+
+/** Starts one reconciliation run now. */
+export function startReconciliation(
+  client: Client,
+  input: ReconcileInput,
+  opts: ReconcileOptions = {},
+): Promise<WorkflowHandle> {
+  return client.workflow.start(WorkflowTypes.reconciliation, {
+    workflowId: opts.workflowId ?? reconcileWorkflowId(new Date()),
+    taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
+    args: [input],
+  });
+}
+
+/** Runs one reconciliation to its end and returns the report. */
+export async function runReconciliation(
+  client: Client,
+  input: ReconcileInput,
+  opts: ReconcileOptions = {},
+): Promise<ReconcileReport> {
+  const handle = await startReconciliation(client, input, opts);
+  return (await handle.result()) as ReconcileReport;
+}
+
+export interface ScheduleSettings {
+  intervalMs: number;
+  config: Partial<ReconcileConfig>;
+  taskQueue?: string;
+  /** Default {@link RECONCILE_SCHEDULE_ID}. */
+  scheduleId?: string;
+}
+
+/**
+ * Creates the schedule that runs reconciliation every `intervalMs`, or brings an existing one to
+ * this interval and input: the worker at start and `cardflow reconcile --schedule` may both call
+ * it, any number of times. A run still going when the next is due makes that one skip (overlap SKIP).
+ */
+export async function ensureReconcileSchedule(
+  client: Client,
+  settings: ScheduleSettings,
+): Promise<{ scheduleId: string; created: boolean }> {
+  const scheduleId = settings.scheduleId ?? RECONCILE_SCHEDULE_ID;
+  const action: ScheduleOptionsAction = {
+    type: 'startWorkflow',
+    workflowType: WorkflowTypes.reconciliation,
+    workflowId: `${scheduleId}-run`,
+    taskQueue: settings.taskQueue ?? CARDFLOW_TASK_QUEUE,
+    args: [{ config: settings.config } satisfies ReconcileInput],
+  };
+  const spec = { intervals: [{ every: settings.intervalMs }] };
+  try {
+    await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP' } });
+    return { scheduleId, created: true };
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+  await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
+  return { scheduleId, created: false };
+}
+
+const LABELS: Record<Finding['kind'], string> = {
+  [FINDING_KINDS.missedEvent]: 'missed event',
+  [FINDING_KINDS.orphanOrder]: 'orphan order',
+  [FINDING_KINDS.outcomeMismatch]: 'outcome mismatch',
+  [FINDING_KINDS.stuckOrder]: 'stuck order',
+  [FINDING_KINDS.stuckReview]: 'stuck review',
+  [FINDING_KINDS.externalOrder]: 'external order',
+  [FINDING_KINDS.externalLedgerEntry]: 'external ledger entry',
+  [FINDING_KINDS.unexplainedLedgerEntry]: 'unexplained ledger entry',
+  [FINDING_KINDS.balanceMismatch]: 'balance mismatch',
+  [FINDING_KINDS.belowFloor]: 'below floor',
+  [FINDING_KINDS.belowCommitments]: 'below commitments',
+};
+
+function ids(finding: Finding): string {
+  return Object.entries(finding.ids)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+}
+
+/** The report for people: the window, what was read, each account recomputed, and one row per finding. */
+export function describeReport(report: ReconcileReport): string {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const lines = [
+    `reconciliation ${iso(report.window.start)} .. ${iso(report.window.end)}: ${report.findingCount} finding(s), ${report.repairedCount} repaired, ${report.driftCount} for an operator`,
+    `read: ${
+      Object.entries(report.read)
+        .map(([source, n]) => `${source} ${n}`)
+        .join(', ') || 'nothing'
+    }; ${report.providerCalls} provider call(s), ${report.runs} run(s)`,
+  ];
+  if (report.accounts.length) {
+    lines.push('', 'accounts (entries of the window; balance recomputed from them):');
+    lines.push(
+      ...table([
+        ['account', 'type', 'entries', 'cardflow', 'provider', 'external', 'opening', 'recomputed', 'provider balance'],
+        ...report.accounts.map((a) => [
+          a.accountId,
+          a.accountType,
+          String(a.entries),
+          String(a.cardflow),
+          String(a.provider),
+          String(a.external),
+          a.openingBalance ?? '-',
+          a.recomputedBalance ?? '-',
+          `${a.providerBalance} ${a.currency}`,
+        ]),
+      ]).map((l) => `  ${l}`),
+    );
+  }
+  if (report.findings.length) {
+    lines.push('', 'findings:');
+    lines.push(
+      ...table([
+        ['kind', 'ids', 'detail', 'action'],
+        ...report.findings.map((f) => [
+          `${LABELS[f.kind]}${f.repaired ? ' (repaired)' : ''}`,
+          ids(f),
+          f.detail,
+          f.action,
+        ]),
+      ]).map((l) => `  ${l}`),
+    );
+    if (report.omittedFindings) lines.push(`  ... and ${report.omittedFindings} more (counts above include them)`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,131 @@
+/**
+ * The Temporal side of reconciliation (activities/reconciliation-port.ts), built by the worker
+ * from its own connection and data converter: owners are found on CardflowOrderNos, a missed
+ * event goes through the webhook receiver's forwarder with the lookups `routeEvent` gives it (the
+ * very signal its webhook would have sent), what running workflows will spend is read from their inputs.
+ */
+import type { Payload } from '@temporalio/common';
+import { Client, WorkflowNotFoundError, type ConnectionLike, type WorkflowExecutionInfo } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import type { ReconcilePort, RunningSpender } from '../activities/reconciliation-port';
+import type { OwnerRun } from '../domain/reconciliation-rules';
+import type { ReconcileReport } from '../domain/reconciliation';
+import { ORDER_NOS_ATTRIBUTE } from '../domain/start-attributes';
+import { childWorkflowId } from '../domain/workflow-ids';
+import { Flows, WorkflowTypes } from '../domain/workflow-types';
+import { createTemporalForwarder } from '../webhooks/forwarder';
+import { routeEvent, visibilityQuery } from '../webhooks/routing';
+
+/** merchantOrderNos per visibility query (`CardflowOrderNos IN (...)`). */
+const OWNER_BATCH = 50;
+/** Running spending workflows read per reconciliation for commitments. */
+const MAX_COMMITTED_WORKFLOWS = 1000;
+/** Completed reconciliation runs looked at to find where the last one that continued the chain ended. */
+const PREVIOUS_RUNS = 10;
+
+export interface ReconcilePortOptions {
+  connection: ConnectionLike;
+  namespace: string;
+  /** The worker's data converter: signals and inputs are encoded as every other cardflow payload. */
+  dataConverter?: DataConverter;
+}
+
+/** `AND TaskQueue = '…'` for a queue name a query may carry literally; none for another (never widened, only unscoped). */
+function onQueue(taskQueue: string): string {
+  return /^[A-Za-z0-9_.:-]{1,200}$/.test(taskQueue) ? ` AND TaskQueue = '${taskQueue}'` : '';
+}
+
+function ownerRun(info: WorkflowExecutionInfo): OwnerRun {
+  return { workflowId: info.workflowId, runId: info.runId, status: info.status.name };
+}
+
+export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
+  const client = new Client({
+    connection: opts.connection,
+    namespace: opts.namespace,
+    ...(opts.dataConverter ? { dataConverter: opts.dataConverter } : {}),
+  });
+  // No pause-and-ask-again: a workflow that is not listed as running now is not waiting on the event.
+  const forwarder = createTemporalForwarder(client, { noOwnerRetryDelaysMs: [] });
+
+  async function startInput(info: WorkflowExecutionInfo): Promise<Record<string, unknown> | undefined> {
+    const history = await client.workflow.getHandle(info.workflowId, info.runId).fetchHistory();
+    const payloads = (history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? []) as Payload[];
+    if (!payloads.length) return undefined;
+    const { payloadCodecs, payloadConverter } = client.options.loadedDataConverter;
+    let decoded = payloads;
+    for (const codec of [...payloadCodecs].reverse()) decoded = await codec.decode(decoded);
+    return payloadConverter.fromPayload<Record<string, unknown>>(decoded[0]!);
+  }
+
+  return {
+    async ownersOf(orderNos) {
+      const owners: Record<string, OwnerRun[]> = {};
+      // Only values a visibility query may carry literally (routing's rule); cardflow's keys always are.
+      const keys = orderNos.filter((no) => visibilityQuery(ORDER_NOS_ATTRIBUTE, no) !== undefined);
+      for (let i = 0; i < keys.length; i += OWNER_BATCH) {
+        const batch = new Set(keys.slice(i, i + OWNER_BATCH));
+        const query = `${ORDER_NOS_ATTRIBUTE} IN (${[...batch].map((no) => `'${no}'`).join(', ')})`;
+        for await (const info of client.workflow.list({ query })) {
+          const listed = info.searchAttributes[ORDER_NOS_ATTRIBUTE];
+          for (const no of Array.isArray(listed) ? listed : []) {
+            if (typeof no === 'string' && batch.has(no)) (owners[no] ??= []).push(ownerRun(info));
+          }
+        }
+      }
+      return owners;
+    },
+
+    redeliver: (event) => forwarder.forward(event, routeEvent(event)),
+
+    async runningSpenders(taskQueue) {
+      const flows = [Flows.onboarding, Flows.cardIssuance, Flows.cardDeposit, Flows.fundTransfer];
+      const spenders: RunningSpender[] = [];
+      let seen = 0;
+      for await (const info of client.workflow.list({
+        query: `CardflowFlow IN (${flows.map((f) => `'${f}'`).join(', ')}) AND ExecutionStatus = 'Running'${onQueue(taskQueue)}`,
+      })) {
+        if (++seen > MAX_COMMITTED_WORKFLOWS) break;
+        const input = await startInput(info);
+        // What each will take: a deposit's or transfer's amount, a card's initial deposit.
+        const amount = input?.amount ?? input?.initialDeposit;
+        if (typeof amount !== 'string') continue;
+        const accountId = input?.payerAccountId ?? input?.accountId;
+        const spender: RunningSpender = {
+          workflowId: info.workflowId,
+          workflowType: info.type,
+          amount,
+          ...(typeof accountId === 'string' ? { accountId } : {}),
+        };
+        if (info.type === WorkflowTypes.customerOnboarding) {
+          const card = client.workflow.getHandle(childWorkflowId(info.workflowId, 'card'));
+          spender.spendsThroughChild = await card.describe().then(
+            () => true,
+            (error: unknown) => {
+              if (error instanceof WorkflowNotFoundError) return false;
+              throw error;
+            },
+          );
+        }
+        spenders.push(spender);
+      }
+      return spenders;
+    },
+
+    async previousWindowEnd(taskQueue) {
+      let end: number | undefined;
+      let seen = 0;
+      for await (const info of client.workflow.list({
+        query: `CardflowFlow = '${Flows.reconciliation}' AND ExecutionStatus = 'Completed'${onQueue(taskQueue)}`,
+      })) {
+        if (++seen > PREVIOUS_RUNS) break;
+        const report = (await client.workflow.getHandle(info.workflowId, info.runId).result()) as
+          ReconcileReport | undefined;
+        if (report?.sinceGiven) continue;
+        const windowEnd = report?.window?.end;
+        if (typeof windowEnd === 'number' && (end === undefined || windowEnd > end)) end = windowEnd;
+      }
+      return end;
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * `reconciliation` (domain/reconciliation.ts): one run compares a window of the provider's records
+ * with cardflow's workflows. Activities page through the sources a few pages at a time and repair
+ * missed events by re-delivering them; the workflow keeps only the cursor and a bounded report,
+ * and continues as new every {@link STEPS_PER_RUN} steps (or when the server suggests it), so
+ * 10,000 orders in a window never grow one history without bound.
+ *
+ * The report is answered by `reconcileReportQuery` while it runs and after it ends, returned as the
+ * result, and its finding count is the search attribute CardflowFindings (the Temporal UI lists the
+ * runs that found something).
+ */
+import { continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { CardflowActivities } from '../activities';
+import { CardflowFindings, CardflowFlow, CardflowStage } from '../domain/search-attributes';
+import {
+  DEFAULT_RECONCILE_CONFIG,
+  emptyReport,
+  reconcileReportQuery,
+  withFindings,
+  type ReconcileConfig,
+  type ReconcileCursor,
+  type ReconcileInput,
+  type ReconcileReport,
+} from '../domain/reconciliation';
+import { Flows } from '../domain/workflow-types';
+import { NON_RETRYABLE_TYPES } from './support/profiles';
+
+/** Reconciliation steps (activity calls) per run before it continues as new: about 300 events. */
+export const STEPS_PER_RUN = 100;
+
+/**
+ * A step reads up to five pages and looks up their owners; it heartbeats after each page. The
+ * retry policy rides out provider trouble for about 15 minutes, as every provider call does.
+ */
+const { beginReconciliation, reconcileStep, checkBalances } = proxyActivities<CardflowActivities>({
+  startToCloseTimeout: '5m',
+  heartbeatTimeout: '1m',
+  retry: {
+    initialInterval: '1s',
+    backoffCoefficient: 2,
+    maximumInterval: '1m',
+    maximumAttempts: 20,
+    nonRetryableErrorTypes: [...NON_RETRYABLE_TYPES, 'ReconciliationNotConfigured'],
+  },
+});
+
+export async function reconciliation(input: ReconcileInput & { stepsPerRun?: number } = {}): Promise<ReconcileReport> {
+  const config: ReconcileConfig = input.carried?.config ?? { ...DEFAULT_RECONCILE_CONFIG, ...input.config };
+  let report: ReconcileReport | undefined = input.carried?.report;
+  setHandler(reconcileReportQuery, () => report);
+
+  let cursor: ReconcileCursor | undefined = input.carried?.cursor;
+  if (!input.carried) {
+    const begun = await beginReconciliation({
+      ...(input.since === undefined ? {} : { since: input.since }),
+      ...(input.until === undefined ? {} : { until: input.until }),
+      config,
+    });
+    report = { ...emptyReport(begun.window), ...(input.since === undefined ? {} : { sinceGiven: true }) };
+    cursor = begun.cursor;
+    upsertSearchAttributes([
+      { key: CardflowFlow, value: Flows.reconciliation },
+      { key: CardflowStage, value: 'running' },
+    ]);
+  }
+  let current: ReconcileReport = report!;
+
+  const stepsPerRun = input.stepsPerRun ?? STEPS_PER_RUN;
+  for (let steps = 0; cursor; steps++) {
+    if (steps >= stepsPerRun || workflowInfo().continueAsNewSuggested) {
+      upsertSearchAttributes([{ key: CardflowFindings, value: current.findingCount }]);
+      await continueAsNew<typeof reconciliation>({
+        ...(input.stepsPerRun === undefined ? {} : { stepsPerRun: input.stepsPerRun }),
+        carried: { cursor, report: { ...current, runs: current.runs + 1 }, config },
+      });
+    }
+    const step = await reconcileStep({ cursor, window: current.window, config });
+    current = withFindings(current, step.findings);
+    current = {
+      ...current,
+      read: { ...current.read, [step.source]: (current.read[step.source] ?? 0) + step.read },
+      providerCalls: current.providerCalls + step.providerCalls,
+      accounts: step.account ? [...current.accounts, step.account] : current.accounts,
+    };
+    report = current;
+    cursor = step.next;
+  }
+
+  current = { ...withFindings(current, await checkBalances({ config })), status: 'completed' };
+  report = current;
+  upsertSearchAttributes([
+    { key: CardflowFindings, value: current.findingCount },
+    { key: CardflowStage, value: current.driftCount > 0 ? 'drift' : 'clean' },
+  ]);
+  return current;
+}
