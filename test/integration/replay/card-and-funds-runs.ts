@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
+import { startReconciliation } from '../../../client/reconciliation';
 import { cardSnapshotQuery, depositUpdate, freezeUpdate, unfreezeUpdate } from '../../../domain/card-entity';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import {
@@ -57,11 +58,23 @@ export async function saveCardAndFundHistories(saveOne: SaveHistory): Promise<Sa
       secrets.push(...(await activations(h, save)));
       secrets.push(...(await cardOperations(h, save)));
       await cardEntityRun(h, save);
+      await reconciliationRun(h, save);
     });
   } finally {
     await h.stop();
   }
   return { names, clearValues: secrets };
+}
+
+/** A reconciliation over everything the runs above made: orders, ledgers and balances, one run. */
+async function reconciliationRun(h: CardHarness, save: SaveHistory): Promise<void> {
+  const handle = await startReconciliation(
+    h.client,
+    { since: Date.now() - 60 * 60_000 },
+    { taskQueue: h.taskQueue, workflowId: `replay-reconcile-${suffix()}` },
+  );
+  await handle.result();
+  await save('reconciliation', handle);
 }
 
 function start(h: CardHarness, type: string, workflowId: string, args: Record<string, unknown>) {
