@@ -63,7 +63,7 @@ export function loadTemporalWorkerConfig(env: Env = process.env): TemporalWorker
  * lets thousands of parked workflows take gigabytes).
  */
 export const MIB_PER_CACHED_WORKFLOW = 2;
-/** The default memory budget of the workflow cache: with the worker's own 300-450 MiB, under 1 GiB. */
+/** The default memory budget of the workflow cache (bench (d) prints the worker's RSS with it). */
 export const DEFAULT_CACHE_BUDGET_MIB = 384;
 
 /** The cache size a memory budget allows. */
