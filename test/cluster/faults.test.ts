@@ -119,7 +119,9 @@ it('every onboarding completes once through a worker, a history host, a receiver
   await control('/kill/history-a');
   // The surviving host takes the dead one's shards: each acquisition bumps the shard's range id
   // in the database (the owner's fencing token), so a bump while history-a is down is history-b.
-  await until(shardRanges, (now) => [...now].some(([id, range]) => range > rangesBefore.get(id)!), 90_000);
+  await until(shardRanges, (now) => [...now].some(([id, range]) => range > rangesBefore.get(id)!), {
+    timeoutMs: 90_000,
+  });
   const movedShards = [...(await shardRanges())].filter(([id, range]) => range > rangesBefore.get(id)!).length;
   await sleep(3_000);
   await control('/start/history-a');

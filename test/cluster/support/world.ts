@@ -88,19 +88,4 @@ export async function startClusterWorld(opts: { faults?: FaultUpdate; label: str
   }
 }
 
-/** Reads until `ok`; throws with the last value seen after `timeoutMs`. */
-export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await read();
-      if (ok(value)) return value;
-      last = value;
-    } catch (error) {
-      last = error instanceof Error ? error.message : error;
-    }
-    if (Date.now() > deadline) throw new Error(`condition not reached in time; last: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+export { until } from '../../support/until';

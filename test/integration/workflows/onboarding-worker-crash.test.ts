@@ -28,6 +28,7 @@ import {
   type Harness,
 } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
+import { until } from '../../support/until';
 
 jest.setTimeout(180_000);
 
@@ -48,27 +49,6 @@ function workerProcess(): WorkerProcess {
   });
   workers.push(worker);
   return worker;
-}
-
-/** Reads until `ok`; the workflow may not answer queries before a worker has run its first task. */
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await read();
-      if (ok(value)) return value;
-      last = value;
-    } catch (error) {
-      last = error instanceof Error ? error.message : error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `condition not reached in time; last: ${JSON.stringify(last)}\nworker output:\n${workers.map((w) => w.output()).join('\n---\n')}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 /** Decides each stalled review stage (platform, then bank) as passed. */
@@ -126,6 +106,11 @@ it('completes after the worker process is killed mid-review, creating each thing
   const review = await until(
     () => client.workflow.getHandle(cardholderWorkflowId(stalledRef)).query(cardholderStatusQuery),
     (s) => s.stage === 'in_review' && s.holderId !== undefined,
+    {
+      timeoutMs: 90_000,
+      pollMs: 200,
+      context: () => `worker output:\n${workers.map((w) => w.output()).join('\n---\n')}`,
+    },
   );
   await first.stop('SIGKILL');
   expect(first.child.signalCode).toBe('SIGKILL');
