@@ -99,15 +99,22 @@ it('the Temporal CLI starts an onboarding through the codec server, reads its pr
   const ref = customerRef('other-language');
   const workflowId = `onboarding-${ref}`;
   const input = { customerRef: ref, cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '20', wait: FAST_WAIT };
-  const started = await temporalCli([
-    'workflow',
-    'start',
-    '--type',
-    'customerOnboarding',
-    '--task-queue',
-    taskQueue,
-    '--workflow-id',
-    workflowId,
+  /** `temporal workflow start` of this onboarding, with `options` between the id and the input. */
+  const start = (...options: string[]) =>
+    temporalCli([
+      'workflow',
+      'start',
+      '--type',
+      'customerOnboarding',
+      '--task-queue',
+      taskQueue,
+      '--workflow-id',
+      workflowId,
+      ...options,
+      '--input',
+      JSON.stringify(input),
+    ]);
+  const started = await start(
     '--id-conflict-policy',
     'Fail',
     '--id-reuse-policy',
@@ -118,9 +125,7 @@ it('the Temporal CLI starts an onboarding through the codec server, reads its pr
     'CardflowFlow="onboarding"',
     '--search-attribute',
     'CardflowStage="validating"',
-    '--input',
-    JSON.stringify(input),
-  ]);
+  );
 
   // The `progress` query takes no argument: the CLI sends the codec server `{}` to encode.
   const progress = JSON.parse(
@@ -141,20 +146,7 @@ it('the Temporal CLI starts an onboarding through the codec server, reads its pr
 
   // A second start for the same customer is refused by the documented policies; the CLI (the Go
   // SDK underneath) then answers with the existing run instead of starting a second onboarding.
-  const again = await temporalCli([
-    'workflow',
-    'start',
-    '--type',
-    'customerOnboarding',
-    '--task-queue',
-    taskQueue,
-    '--workflow-id',
-    workflowId,
-    '--id-reuse-policy',
-    'RejectDuplicate',
-    '--input',
-    JSON.stringify(input),
-  ]);
+  const again = await start('--id-reuse-policy', 'RejectDuplicate');
   expect(runIdOf(again)).toBe(runIdOf(started));
   let executions = 0;
   for await (const execution of temporal.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
