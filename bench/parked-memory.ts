@@ -1,16 +1,21 @@
 /**
  * Bench (d): memory of a worker with thousands of onboardings parked in cardholder review, each
- * configuration in a fresh worker process (the production entry point, `workers/main.ts`), so
- * one run's heap cannot flatter the next. The sandbox, the webhook receiver and the client stay
- * in the bench process; the figure is the worker process's own RSS (from /proc).
+ * configuration in a fresh worker process running the production entry point as production runs
+ * it (`npm run build`, then `node dist/workers/main.js` with the prebuilt workflow bundle), so one
+ * run's heap cannot flatter the next. The sandbox, the webhook receiver and the client stay in the
+ * bench process; the figures are the worker process's own RSS and peak RSS (from /proc).
  *
  * Also printed: the cache size in use, the cost of waking an evicted workflow (a query makes the
  * worker replay its history: the latency of a query to an evicted onboarding against one to a
- * cached one), and the provider calls per second the parked onboardings' probes make.
+ * cached one), the provider calls per second the parked onboardings' probes make against the probe
+ * budget, and how long onboardings started beside them take to get their card.
+ *
+ * BENCH_PARKED_CONFIGS picks configurations (default `default,cached`); BENCH_WORKER_NODE runs the
+ * worker on another node binary (Node 24's, say) than the bench's.
  */
 import { Client, Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -25,20 +30,26 @@ import { cacheSizeFor, DEFAULT_CACHE_BUDGET_MIB } from '../workers/config';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { onboardingInput, PARKED, PHASE_TIMEOUT_MS, say } from './harness';
+import { onboardingInput, PARKED, PHASE_TIMEOUT_MS, say, withTimeout } from './harness';
+import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../domain/wait-profile';
+import { DEFAULT_PROBES_PER_SECOND } from '../workers/create-worker';
 import { mib, percentile } from './stats';
 
 interface Configuration {
+  /** Its name in BENCH_PARKED_CONFIGS. */
+  key: string;
   label: string;
   env: Record<string, string>;
 }
 
 const CONFIGURATIONS: Configuration[] = [
   {
+    key: 'default',
     label: `default (a ${DEFAULT_CACHE_BUDGET_MIB} MiB cache budget: ${cacheSizeFor(DEFAULT_CACHE_BUDGET_MIB)} cached)`,
     env: {},
   },
   {
+    key: 'cached',
     label: 'every parked workflow cached (as the SDK sizes the cache from a large heap)',
     env: { CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: String(PARKED * 2) },
   },
@@ -46,15 +57,38 @@ const CONFIGURATIONS: Configuration[] = [
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
-  return Number(kib ?? 0) * 1024;
+/** Resident memory by kind (anonymous: heaps and caches; file: mapped code), for the breakdown. */
+function residentOf(pid: number): string {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? 0) * 1024;
+  return `anonymous ${mib(kib('Anonymous'))}, file-backed ${mib(kib('Rss') - kib('Anonymous'))}`;
 }
 
-/** Starts `workers/main.ts` in its own process and resolves once it polls. */
+function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1];
+  return Number(kib ?? 0) * 1024;
+}
+const rssOf = (pid: number) => statusField(pid, 'VmRSS');
+/** The most the process has held resident since it started. */
+const peakRssOf = (pid: number) => statusField(pid, 'VmHWM');
+
+/** Onboardings started beside the parked ones, to see that probes do not hold up a customer's card. */
+const URGENT = 10;
+const FAST: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
+
+/** The compiled worker as production runs it (`npm run build`: dist/ and the prebuilt workflow bundle). */
+const COMPILED_WORKER = path.join(__dirname, '../dist/workers/main.js');
+
+/** Builds dist/ from the current sources, so the figure is the code's as checked out. */
+function buildWorker(): void {
+  say('    building the compiled worker (npm run build)');
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: path.join(__dirname, '..'), stdio: 'ignore' });
+}
+
+/** Starts the compiled worker in its own process and resolves once it polls. */
 async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../workers/main.ts')], {
+  const child = spawn(process.env.BENCH_WORKER_NODE ?? process.execPath, [COMPILED_WORKER], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -97,10 +131,16 @@ async function measure(env: TestWorkflowEnvironment, config: Configuration): Pro
   const taskQueue = `bench-parked-${randomUUID().slice(0, 8)}`;
   // Every provider operation the sandbox serves passes through its engine's handle().
   let requests = 0;
+  let byOperation = new Map<string, number>();
   const handle = sandbox.engine.handle.bind(sandbox.engine);
+  let holdersInReview = 0;
   sandbox.engine.handle = (...args) => {
     requests += 1;
-    return handle(...args);
+    byOperation.set(args[0], (byOperation.get(args[0]) ?? 0) + 1);
+    const answer = handle(...args);
+    // A parked onboarding is one whose cardholder the provider holds in review.
+    if (args[0] === 'createCardholder') holdersInReview += 1;
+    return answer;
   };
   const worker = await startWorkerProcess({
     ...process.env,
@@ -125,18 +165,17 @@ async function measure(env: TestWorkflowEnvironment, config: Configuration): Pro
       await Promise.all(inputs.map((input) => startOnboarding(client, input, { taskQueue })));
       refs.push(...inputs.map((input) => input.customerRef));
     }
-    const query = `WorkflowType = 'cardholderOnboarding' AND TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'`;
-    let parked = 0;
-    const deadline = Date.now() + PHASE_TIMEOUT_MS;
-    while (Date.now() < deadline && parked < PARKED) {
-      parked = (await client.workflow.count(query)).count;
-      await sleep(1000);
-    }
+    // Parking is paced by the server and the worker (about 5 a second on two cores): the deadline grows with the count.
+    const deadline = Date.now() + PHASE_TIMEOUT_MS + PARKED * 500;
+    while (Date.now() < deadline && holdersInReview < PARKED) await sleep(1000);
+    const parked = holdersInReview;
+    // Let the last ones' workflow tasks finish and their first probes be scheduled.
     await sleep(5000);
     const parkedRss = rssOf(worker.pid!);
     say(
       `    parked: ${parked} of ${PARKED} onboardings in review after ${((performance.now() - t0) / 1000).toFixed(0)} s`,
     );
+    say(`    resident with them parked: ${residentOf(worker.pid!)}`);
     say(
       `    worker process RSS: ${mib(idle)} idle -> ${mib(parkedRss)} with them parked (${((parkedRss - idle) / 1024 / Math.max(parked, 1)).toFixed(1)} KiB per onboarding)`,
     );
@@ -158,11 +197,31 @@ async function measure(env: TestWorkflowEnvironment, config: Configuration): Pro
       `    query to a parked onboarding: first p50 ${percentile(cold, 50).toFixed(1)} ms (replay when evicted), again p50 ${percentile(warm, 50).toFixed(1)} ms (cached)`,
     );
 
+    // The probe budget: reads the parked reviews' probes make, against the configured rate.
     requests = 0;
-    const window = 30_000;
+    byOperation = new Map();
+    const window = 60_000;
     await sleep(window);
+    const operations = [...byOperation].map(([operation, n]) => `${operation} ${n}`).join(', ');
+    const budget = config.env.CARDFLOW_PROBES_PER_SECOND ?? String(DEFAULT_PROBES_PER_SECOND);
     say(
-      `    provider requests meanwhile (probes of ${parked} parked reviews, ${window / 1000} s window): ${(requests / (window / 1000)).toFixed(2)} per second`,
+      `    provider requests meanwhile (probes of ${parked} parked reviews, ${window / 1000} s window): ${(requests / (window / 1000)).toFixed(2)} per second against a probe budget of ${budget}/s (${operations || 'none'})`,
+    );
+
+    // Urgent work beside the probes: onboardings started now, from start to card with its deposit.
+    const urgent = await Promise.all(
+      Array.from({ length: URGENT }, async () => {
+        const start = performance.now();
+        const { handle } = await startOnboarding(client, onboardingInput('urgent', 'bench', FAST), { taskQueue });
+        await withTimeout(handle.result(), 'an urgent onboarding');
+        return performance.now() - start;
+      }),
+    );
+    say(
+      `    ${URGENT} onboardings started beside them: card with deposit in p50 ${(percentile(urgent, 50) / 1000).toFixed(1)} s, max ${(Math.max(...urgent) / 1000).toFixed(1)} s`,
+    );
+    say(
+      `    worker process RSS at the end: ${mib(rssOf(worker.pid!))}, peak over the run ${mib(peakRssOf(worker.pid!))}`,
     );
   } finally {
     await stopWorkerProcess(worker);
@@ -177,5 +236,7 @@ export async function parkedMemory(env: TestWorkflowEnvironment): Promise<void> 
   say(
     `\n(d) a worker process with ${PARKED} onboardings parked in cardholder review (sandbox review stalled), each configuration in a fresh worker process`,
   );
-  for (const config of CONFIGURATIONS) await measure(env, config);
+  const wanted = new Set((process.env.BENCH_PARKED_CONFIGS ?? 'default,cached').split(',').map((c) => c.trim()));
+  buildWorker();
+  for (const config of CONFIGURATIONS.filter((c) => wanted.has(c.key))) await measure(env, config);
 }

@@ -15,6 +15,7 @@ import { createLogger } from '../logging/logger';
 import { fileStoreFromEnv } from '../storage/from-env';
 import { loadTemporalWorkerConfig, workerTuningFromEnv } from './config';
 import { createWorker } from './create-worker';
+import { limitWorkflowThreadHeap } from './heap-limit';
 
 export async function runWorkerProcess(env: Record<string, string | undefined> = process.env): Promise<void> {
   checkEnvironment(env);
@@ -35,7 +36,9 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
   const reconcile = reconcileSettingsFromEnv(env);
   const connection = await NativeConnection.connect(temporal.connectionOptions);
   try {
-    const { probes, ...workerOptions } = workerTuningFromEnv(env);
+    const { probes, workflowHeapMib, ...workerOptions } = workerTuningFromEnv(env);
+    // Before the worker creates its workflow threads: they take the limit in force then.
+    const heapLimitMib = limitWorkflowThreadHeap(workflowHeapMib);
     const worker = await createWorker({
       connection,
       namespace: temporal.namespace,
@@ -75,6 +78,8 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       namespace: temporal.namespace,
       codecKeyId: currentKeyId,
       codecKeySource: keySource,
+      maxCachedWorkflows: worker.workflows.options.maxCachedWorkflows,
+      workflowHeapMib: heapLimitMib ?? 'the process limit',
     });
     await worker.run();
     logger.info('cardflow worker: stopped');

@@ -32,14 +32,18 @@ describe('worker Temporal configuration', () => {
 
 describe('worker tuning', () => {
   it('leaves the defaults when nothing is set, and reads the cache, activity and probe limits', () => {
-    expect(workerTuningFromEnv({})).toEqual({ probes: {} });
+    // The workflow threads' heap: 192 cached at 2 MiB each plus 256 MiB of headroom.
+    expect(workerTuningFromEnv({})).toEqual({ workflowHeapMib: 640, probes: {} });
     expect(workerTuningFromEnv({ CARDFLOW_WORKER_CACHE_BUDGET_MIB: '1024' })).toEqual({
       maxCachedWorkflows: 512,
+      workflowHeapMib: 1280,
       probes: {},
     });
     expect(workerTuningFromEnv({ CARDFLOW_PROBES_PER_SECOND: '5', CARDFLOW_PROBE_SLOTS: '10' })).toEqual({
+      workflowHeapMib: 640,
       probes: { perSecond: 5, slots: 10 },
     });
+    expect(workerTuningFromEnv({ CARDFLOW_WORKER_HEAP_MIB: '900' })).toEqual({ workflowHeapMib: 900, probes: {} });
     expect(
       workerTuningFromEnv({
         CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: '500',
@@ -49,6 +53,7 @@ describe('worker tuning', () => {
     ).toEqual({
       maxCachedWorkflows: 500,
       maxConcurrentActivityTaskExecutions: 50,
+      workflowHeapMib: 1256,
       probes: {},
     });
   });
@@ -59,9 +64,10 @@ describe('worker tuning', () => {
         CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: 'lots',
         CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: '0',
         CARDFLOW_PROBES_PER_SECOND: '-1',
+        CARDFLOW_WORKER_HEAP_MIB: '16',
       }),
     ).toThrow(
-      /CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: must be a whole number of at least 0\n- CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: must be a whole number of at least 1\n- CARDFLOW_PROBES_PER_SECOND: must be a whole number of at least 1/,
+      /CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: must be a whole number of at least 0\n- CARDFLOW_WORKER_HEAP_MIB: must be a whole number of at least 64\n- CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: must be a whole number of at least 1\n- CARDFLOW_PROBES_PER_SECOND: must be a whole number of at least 1/,
     );
   });
 });
