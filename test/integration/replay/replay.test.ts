@@ -103,8 +103,9 @@ async function saveOnboardingHistories(): Promise<void> {
 
 /**
  * One happy onboarding (B2B holder, card with initial deposit) saved as `onboarding-happy` with
- * its children: the card child of the code it was saved from reads the card with getCardSummary
- * after createCard, the branch executions started before createCard answered with the card replay on.
+ * its children, from the current code. The set saved before createCard answered with the card is
+ * kept as `onboarding-happy-before-card-read`: its card child reads the card with getCardSummary,
+ * the branch executions started before that change replay on.
  */
 async function saveHappyHistories(): Promise<void> {
   const h = await startHarness();
@@ -136,7 +137,11 @@ async function saveHappyHistories(): Promise<void> {
 }
 
 const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths', 'happy'] as const;
-const HAPPY_HISTORIES = ['onboarding-happy', 'onboarding-happy.cardholder', 'onboarding-happy.card'];
+const HAPPY_HISTORIES = ['onboarding-happy', 'onboarding-happy-before-card-read'].flatMap((name) => [
+  name,
+  `${name}.cardholder`,
+  `${name}.card`,
+]);
 
 /**
  * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all four). The onboarding-path files get
