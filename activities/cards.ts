@@ -1,7 +1,7 @@
 /**
  * Card activities (spec: Card types and cards; Card records): card type lookup, create card
  * v2, deposit, the operation record lookup by merchantOrderNo, the long-poll over an operation,
- * and card info without sensitive data.
+ * and card info without sensitive data (also read by create and deposit once they succeed).
  */
 import { cancellationSignal, sleep } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -24,6 +24,14 @@ export interface OperationRequest {
   required?: BalanceRequirement;
   /** How long to give a pending operation to settle before answering (ms); none when absent. */
   settleMs?: number;
+}
+
+/**
+ * A card operation with the card as it stood right after the operation succeeded within the
+ * attempt; `card` is absent when the operation had not succeeded yet or the read failed.
+ */
+export interface CardOperationWithCard extends CardOperation {
+  card?: CardSummary;
 }
 
 export function createCardActivities(deps: ActivityDeps) {
@@ -73,6 +81,36 @@ export function createCardActivities(deps: ActivityDeps) {
     return settle(value, input.settleMs);
   }
 
+  /** Card info with balance; never the card number, CVV or expiry. */
+  async function readCardSummary(cardNo: string): Promise<CardSummary> {
+    const card = await provider.getCardInfo({ cardNo, onlySimpleInfo: false }, { signal: cancellationSignal() });
+    return {
+      cardNo: card.cardNo,
+      cardTypeId: card.cardTypeId,
+      ...(card.holderId ? { holderId: card.holderId } : {}),
+      status: card.status,
+      blocked: card.blocked,
+      ...(card.balanceInfo
+        ? { balance: { amount: card.balanceInfo.amount, currency: card.balanceInfo.currency } }
+        : {}),
+    };
+  }
+
+  /**
+   * `operation` with the card read in the same attempt once it succeeded: the workflow then
+   * schedules no getCardSummary activity (one billable action). A failed read is not the
+   * operation's failure: the card is left out and the workflow reads it with that activity.
+   */
+  async function withCard(operation: CardOperation, cardNo = operation.cardNo): Promise<CardOperationWithCard> {
+    if (operation.status !== 'success' || !cardNo) return operation;
+    try {
+      return { ...operation, card: await readCardSummary(cardNo) };
+    } catch (error) {
+      if (cancellationSignal().aborted) throw error;
+      return operation;
+    }
+  }
+
   async function getCardOperation(input: { merchantOrderNo: string }): Promise<CardOperation | null> {
     return (await findOperation(input.merchantOrderNo)) ?? null;
   }
@@ -103,8 +141,8 @@ export function createCardActivities(deps: ActivityDeps) {
         /** Physical cards: the number printed on the card (never logged). */
         cardNumber?: string;
       },
-    ): Promise<CardOperation> {
-      return sendOperation(input, 'initialDeposit', (signal) =>
+    ): Promise<CardOperationWithCard> {
+      const created = await sendOperation(input, 'initialDeposit', (signal) =>
         provider.createCard(
           {
             merchantOrderNo: input.merchantOrderNo,
@@ -117,16 +155,18 @@ export function createCardActivities(deps: ActivityDeps) {
           { signal },
         ),
       );
+      return withCard(created);
     },
 
     /** Deposit to a card; checks the paying account covers amount + fee first; idempotent by merchantOrderNo. */
-    async depositCard(input: OperationRequest & { cardNo: string; amount: string }): Promise<CardOperation> {
-      return sendOperation(input, 'amount', (signal) =>
+    async depositCard(input: OperationRequest & { cardNo: string; amount: string }): Promise<CardOperationWithCard> {
+      const sent = await sendOperation(input, 'amount', (signal) =>
         provider.depositCard(
           { merchantOrderNo: input.merchantOrderNo, cardNo: input.cardNo, amount: input.amount },
           { signal },
         ),
       );
+      return withCard(sent, input.cardNo);
     },
 
     /** The operation record of a merchantOrderNo, or null when there is none. */
@@ -145,20 +185,7 @@ export function createCardActivities(deps: ActivityDeps) {
 
     /** Card info with balance; never the card number, CVV or expiry. */
     async getCardSummary(input: { cardNo: string }): Promise<CardSummary> {
-      const card = await provider.getCardInfo(
-        { cardNo: input.cardNo, onlySimpleInfo: false },
-        { signal: cancellationSignal() },
-      );
-      return {
-        cardNo: card.cardNo,
-        cardTypeId: card.cardTypeId,
-        ...(card.holderId ? { holderId: card.holderId } : {}),
-        status: card.status,
-        blocked: card.blocked,
-        ...(card.balanceInfo
-          ? { balance: { amount: card.balanceInfo.amount, currency: card.balanceInfo.currency } }
-          : {}),
-      };
+      return readCardSummary(input.cardNo);
     },
   });
 }

@@ -2,7 +2,8 @@
  * `cardIssuance`: checks the request against the card type (holder, initial deposit bounds,
  * BUDGET_CARD top-up) before anything is sent, optionally tops up the charged account, creates
  * the card with a merchantOrderNo derived from the workflow id, waits for the create operation
- * to succeed (webhook first, polling as fallback) and reads card info without sensitive data.
+ * to succeed (webhook first, polling as fallback) and reads card info without sensitive data
+ * (createCard's answer carries it when the card was made within the activity's attempt).
  */
 import { workflowInfo } from '@temporalio/workflow';
 import {
@@ -103,8 +104,13 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
       // A child's parent records the card number; standalone, this workflow does.
       if (!isChild()) attributes.set({ cardNo, customerRef: input.customerRef, flow: 'card_issuance' });
 
-      enter('reading_card');
-      const card = await provider.getCardSummary({ cardNo });
+      // createCard reads the card when the card is made within its attempt (one activity less);
+      // otherwise, and in histories from before it did, the card is read here.
+      let card = created.card?.cardNo === cardNo ? created.card : undefined;
+      if (!card) {
+        enter('reading_card');
+        card = await provider.getCardSummary({ cardNo });
+      }
       enter('completed');
       return {
         cardNo,

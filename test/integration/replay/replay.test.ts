@@ -3,8 +3,8 @@
  * code. With CARDFLOW_SAVE_HISTORIES=1 it first runs representative onboardings, the card and
  * fund workflows (test/integration/replay/card-and-funds-runs.ts) and the other onboarding paths (physical card, shared_account, budgetTopUp, on_chain:
  * test/integration/replay/onboarding-path-runs.ts) on the dev server and the sandbox and saves
- * their histories (parents and children); `=onboarding`, `=cards-and-funds` or `=onboarding-paths`
- * re-saves one set only.
+ * their histories (parents and children), and one happy onboarding (`onboarding-happy`);
+ * `=onboarding`, `=cards-and-funds`, `=onboarding-paths` or `=happy` re-saves one set only.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,16 +101,57 @@ async function saveOnboardingHistories(): Promise<void> {
   }
 }
 
-const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths'] as const;
+/**
+ * One happy onboarding (B2B holder, card with initial deposit) saved as `onboarding-happy` with
+ * its children, from the current code. The set saved before createCard answered with the card is
+ * kept as `onboarding-happy-before-card-read`: its card child reads the card with getCardSummary,
+ * the branch executions started before that change replay on.
+ */
+async function saveHappyHistories(): Promise<void> {
+  const h = await startHarness();
+  try {
+    await h.withWorker(async () => {
+      const ref = customerRef('replay-happy');
+      const handle = await h.client.workflow.start(WorkflowTypes.customerOnboarding, {
+        workflowId: onboardingWorkflowId(ref),
+        taskQueue: h.taskQueue,
+        args: [
+          {
+            customerRef: ref,
+            wait: FAST_WAIT,
+            cardTypeId: CARD_TYPES.b2bWithDeposit,
+            holder: b2bHolder(uniqueEmail('replay')),
+            initialDeposit: '100',
+          },
+        ],
+        typedSearchAttributes: onboardingStartAttributes(ref),
+      });
+      await handle.result();
+      await save('onboarding-happy', handle);
+      for (const step of ['cardholder', 'card'] as const)
+        await save(`onboarding-happy.${step}`, h.client.workflow.getHandle(childWorkflowId(handle.workflowId, step)));
+    });
+  } finally {
+    await h.stop();
+  }
+}
+
+const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths', 'happy'] as const;
+const HAPPY_HISTORIES = ['onboarding-happy', 'onboarding-happy-before-card-read'].flatMap((name) => [
+  name,
+  `${name}.cardholder`,
+  `${name}.card`,
+]);
 
 /**
- * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all three). The onboarding-path files get
+ * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all four). The onboarding-path files get
  * their printed card numbers masked before the check that no clear value of the run is left.
  */
 async function saveHistories(which: string): Promise<void> {
   const sets = which === '1' ? SETS : SETS.filter((set) => set === which);
   if (!sets.length) throw new Error(`CARDFLOW_SAVE_HISTORIES=${which}: expected 1, ${SETS.join(', ')}`);
   if (sets.includes('onboarding')) await saveOnboardingHistories();
+  if (sets.includes('happy')) await saveHappyHistories();
   if (sets.includes('cards-and-funds')) {
     const saved = await saveCardAndFundHistories(save);
     for (const name of saved.names)
@@ -149,7 +190,7 @@ it('replays every saved history without a determinism error', async () => {
   if (process.env.CARDFLOW_SAVE_HISTORIES) await saveHistories(process.env.CARDFLOW_SAVE_HISTORIES);
   const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
   expect(files.length).toBeGreaterThanOrEqual(8 + CARD_AND_FUND_HISTORIES.length + ONBOARDING_PATH_HISTORIES.length);
-  for (const name of [...CARD_AND_FUND_HISTORIES, ...ONBOARDING_PATH_HISTORIES])
+  for (const name of [...CARD_AND_FUND_HISTORIES, ...ONBOARDING_PATH_HISTORIES, ...HAPPY_HISTORIES])
     expect(files).toContain(`${name}.json`);
   const histories = files.map((file) => {
     const saved = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { workflowId: string; history: object };

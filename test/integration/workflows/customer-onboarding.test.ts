@@ -1,5 +1,5 @@
 import { type WorkflowFailedError } from '@temporalio/client';
-import { onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import {
@@ -26,6 +26,14 @@ beforeAll(async () => {
 afterAll(async () => h?.stop());
 
 const start = (input: OnboardingInput) => startOnboardingWorkflow(h, input);
+
+type HistoryEvent = NonNullable<
+  Awaited<ReturnType<ReturnType<Harness['client']['workflow']['getHandle']>['fetchHistory']>>['events']
+>[number];
+const historyOf = async (workflowId: string): Promise<HistoryEvent[]> =>
+  (await h.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+const activitiesScheduled = (events: HistoryEvent[]) =>
+  events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
 
 describe('customerOnboarding', () => {
   it('creates the cardholder, then the card with its initial deposit, and reports what it created', async () => {
@@ -59,6 +67,21 @@ describe('customerOnboarding', () => {
       (r) => r.status === 'success',
     );
     expect(creates).toHaveLength(1);
+
+    // The happy path's billable actions (bench (b)): no patch is reached (a `patched()` costs its
+    // marker and the TemporalChangeVersion upsert), and the card is read within createCard.
+    const parentId = onboardingWorkflowId(ref);
+    const [parent, cardholder, card] = await Promise.all(
+      [parentId, childWorkflowId(parentId, 'cardholder'), childWorkflowId(parentId, 'card')].map(historyOf),
+    );
+    const events = [...parent!, ...cardholder!, ...card!];
+    expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toEqual([]);
+    expect(
+      events.filter(
+        (e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion,
+      ),
+    ).toEqual([]);
+    expect(activitiesScheduled(card!)).toEqual(['createCard']);
   });
 
   it('deposits after creation when the card type takes no initial deposit at creation', async () => {
@@ -76,6 +99,9 @@ describe('customerOnboarding', () => {
     expect(result.deposit).toMatchObject({ amount: '100', fee: '2.50' });
     expect(result.balance).toEqual({ amount: '100.00', currency: 'USD' });
     expect(await cardOperations(h.provider, { type: 'deposit', cardNo: result.card.cardNo })).toHaveLength(1);
+    // The balance came with the deposit's answer: no getCardSummary activity after it.
+    const deposit = await historyOf(childWorkflowId(onboardingWorkflowId(ref), 'deposit'));
+    expect(activitiesScheduled(deposit)).toEqual(['depositCard']);
   });
 
   it('fails fast with nothing sent when the initial deposit is out of bounds', async () => {

@@ -114,6 +114,52 @@ describe('depositCard', () => {
   });
 });
 
+describe('depositCard and createCard read the card once the operation succeeded', () => {
+  const cardInfo = {
+    cardNo: 'C1',
+    cardTypeId: '111',
+    status: 'normal',
+    blocked: false,
+    balanceInfo: { amount: '10.00', currency: 'USD' },
+  };
+
+  it('answers with the card, read in the same attempt, so the workflow schedules no getCardSummary', async () => {
+    const p = provider({
+      depositCard: jest.fn().mockResolvedValue(record('success')),
+      getCardInfo: jest.fn().mockResolvedValue(cardInfo),
+    });
+    const result = await new MockActivityEnvironment().run(createActivities({ provider: p }).depositCard, input);
+    expect(result).toMatchObject({
+      status: 'success',
+      card: { cardNo: 'C1', status: 'normal', blocked: false, balance: { amount: '10.00', currency: 'USD' } },
+    });
+    expect(p.getCardInfo).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers without the card when the read fails: the operation went through, the workflow reads it', async () => {
+    const p = provider({
+      createCard: jest.fn().mockResolvedValue({ ...record('success'), type: 'create' }),
+      getCardInfo: jest.fn().mockRejectedValue(new ProviderTimeoutError(1000, { operation: 'getCardInfo' })),
+    });
+    const result = await new MockActivityEnvironment().run(createActivities({ provider: p }).createCard, {
+      ...input,
+      cardTypeId: '111',
+    });
+    expect(result).toMatchObject({ status: 'success', cardNo: 'C1' });
+    expect(result).not.toHaveProperty('card');
+  });
+
+  it('reads nothing while the operation is still pending', async () => {
+    const p = provider({
+      depositCard: jest.fn().mockResolvedValue(record('processing')),
+      getCardInfo: jest.fn(),
+    });
+    const result = await new MockActivityEnvironment().run(createActivities({ provider: p }).depositCard, input);
+    expect(result).not.toHaveProperty('card');
+    expect(p.getCardInfo).not.toHaveBeenCalled();
+  });
+});
+
 describe('createCardholder', () => {
   it('after a duplicate-order answer returns the holder found by merchantOrderNo', async () => {
     const p = provider({
