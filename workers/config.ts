@@ -12,7 +12,7 @@
  * | CARDFLOW_TASK_QUEUE | cardflow |
  * | CARDFLOW_WORKER_CACHE_BUDGET_MIB | 384: memory for cached workflows, about 2 MiB each (192 cached) |
  * | CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS | derived from the budget; set it to size the cache directly |
- * | CARDFLOW_WORKER_HEAP_MIB | the cache's memory plus 256: V8 heap limit of the workflow threads |
+ * | CARDFLOW_WORKER_HEAP_MIB | the cache's memory plus 128: V8 heap limit of the workflow threads |
  * | CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES | the SDK's (100) |
  * | CARDFLOW_PROBES_PER_SECOND | 20: probes of long waits started per second, across every worker |
  * | CARDFLOW_PROBE_SLOTS | 50: probes running at once in one worker |
@@ -76,7 +76,7 @@ export function cacheSizeFor(budgetMib: number): number {
  * Room in the workflow threads' heap beyond the cached workflows: the replay of an evicted one,
  * activations in flight, the bundle's code.
  */
-export const WORKFLOW_HEAP_HEADROOM_MIB = 256;
+export const WORKFLOW_HEAP_HEADROOM_MIB = 128;
 
 /**
  * The V8 heap limit of the workflow threads for a cache of `cached` workflows. Without one V8

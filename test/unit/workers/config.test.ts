@@ -32,15 +32,15 @@ describe('worker Temporal configuration', () => {
 
 describe('worker tuning', () => {
   it('leaves the defaults when nothing is set, and reads the cache, activity and probe limits', () => {
-    // The workflow threads' heap: 192 cached at 2 MiB each plus 256 MiB of headroom.
-    expect(workerTuningFromEnv({})).toEqual({ workflowHeapMib: 640, probes: {} });
+    // The workflow threads' heap: 192 cached at 2 MiB each plus 128 MiB of headroom.
+    expect(workerTuningFromEnv({})).toEqual({ workflowHeapMib: 512, probes: {} });
     expect(workerTuningFromEnv({ CARDFLOW_WORKER_CACHE_BUDGET_MIB: '1024' })).toEqual({
       maxCachedWorkflows: 512,
-      workflowHeapMib: 1280,
+      workflowHeapMib: 1152,
       probes: {},
     });
     expect(workerTuningFromEnv({ CARDFLOW_PROBES_PER_SECOND: '5', CARDFLOW_PROBE_SLOTS: '10' })).toEqual({
-      workflowHeapMib: 640,
+      workflowHeapMib: 512,
       probes: { perSecond: 5, slots: 10 },
     });
     expect(workerTuningFromEnv({ CARDFLOW_WORKER_HEAP_MIB: '900' })).toEqual({ workflowHeapMib: 900, probes: {} });
@@ -53,7 +53,7 @@ describe('worker tuning', () => {
     ).toEqual({
       maxCachedWorkflows: 500,
       maxConcurrentActivityTaskExecutions: 50,
-      workflowHeapMib: 1256,
+      workflowHeapMib: 1128,
       probes: {},
     });
   });
