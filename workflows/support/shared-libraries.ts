@@ -9,10 +9,10 @@
  * Only libraries without per-workflow state belong here. Freezing also breaks a library's values
  * that it fills in lazily, which is why cardflow's own schemas stay per run (zod builds a
  * schema's methods on first use) and why zod's lazy globals are filled in below, before the
- * worker freezes them. Two of zod's rules matter when adding schemas: a string format's
- * built-in pattern (`z.email()`, `z.ipv4()`, `z.uuid()`, ...) is zod's shared RegExp, whose
- * `lastIndex` zod resets on each check, which a frozen RegExp refuses; cardflow's fields use
- * their own patterns (`.regex(...)`, api/schemas/fields.ts), which stay per run.
+ * worker freezes them. For the same reason workflow schemas use their own patterns
+ * (`.regex(...)`, api/schemas/fields.ts), not zod's built-in string formats (`z.email()`,
+ * `z.ipv4()`, ...): those check with zod's shared RegExp, whose `lastIndex` a frozen copy cannot
+ * reset. test/unit/workflows/shared-libraries.test.ts freezes these as the worker does.
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
