@@ -6,6 +6,10 @@
  * derivation must still work: a value zod or decimal.js fills in lazily on a shared object would
  * throw here first.
  */
+import type * as MoneyModule from '../../../api/money';
+import type * as CardholderData from '../../../domain/cardholder-data';
+import type * as CustomerOnboarding from '../../../domain/customer-onboarding';
+import type * as MerchantOrderNo from '../../../domain/merchant-order-no';
 import { b2bHolder } from '../../fixtures/holders';
 
 /** What the SDK's reusable V8 context does to preloaded modules (own properties, depth first; functions' props untouched). */
@@ -26,25 +30,21 @@ function deepFreeze(object: unknown, visited = new WeakSet<object>()): void {
   Object.freeze(object);
 }
 
-it('the schemas, money and order keys of workflows work on frozen shared libraries', async () => {
-  await import('../../../workflows/support/shared-libraries');
-  for (const shared of await Promise.all([
-    import('zod'),
-    import('decimal.js'),
-    import('lossless-json'),
-    import('@noble/hashes/sha2'),
-    import('@noble/hashes/utils'),
-  ]))
-    deepFreeze(shared);
+it('the schemas, money and order keys of workflows work on frozen shared libraries', () => {
+  jest.requireActual('../../../workflows/support/shared-libraries');
+  for (const shared of ['zod', 'decimal.js', 'lossless-json', '@noble/hashes/sha2', '@noble/hashes/utils'])
+    deepFreeze(jest.requireActual(shared));
   const zodGlobals = globalThis as { __zod_globalConfig?: unknown; __zod_globalRegistry?: unknown };
   deepFreeze(zodGlobals.__zod_globalConfig);
   deepFreeze(zodGlobals.__zod_globalRegistry);
 
   // Loaded after the freeze, as a workflow run loads them.
-  const { OnboardingInputSchema } = await import('../../../domain/customer-onboarding');
-  const { cardholderDataIssues } = await import('../../../domain/cardholder-data');
-  const { orderKeys } = await import('../../../domain/merchant-order-no');
-  const { Money } = await import('../../../api/money');
+  const { OnboardingInputSchema } = jest.requireActual<typeof CustomerOnboarding>(
+    '../../../domain/customer-onboarding',
+  );
+  const { cardholderDataIssues } = jest.requireActual<typeof CardholderData>('../../../domain/cardholder-data');
+  const { orderKeys } = jest.requireActual<typeof MerchantOrderNo>('../../../domain/merchant-order-no');
+  const { Money } = jest.requireActual<typeof MoneyModule>('../../../api/money');
 
   const input = {
     customerRef: 'frozen-1',
