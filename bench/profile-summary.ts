@@ -19,6 +19,8 @@ interface Profile {
   timeDeltas: number[];
 }
 
+const NODE_INTERNALS = 'node internals not called from JS above (event loop, sockets, streams, timers)';
+
 /** Categories by file, first match wins; the order puts the specific before the general. */
 const CATEGORIES: Array<[string, RegExp]> = [
   ['signing and crypto (api/signing, api/crypto, @noble)', /\/api\/(signing|crypto|keys)|@noble\//],
@@ -34,7 +36,11 @@ const CATEGORIES: Array<[string, RegExp]> = [
   ],
   ['Temporal worker bridge (@temporalio/worker, core-bridge)', /@temporalio\/(worker|core-bridge|activity)/],
   ['bench harness', /\/bench\//],
-  ['node internals (http, net, streams, timers)', /^node:/],
+  [
+    'workflow bundle (workflow code, its schemas and libraries, the SDK inside the sandbox)',
+    /workflow-bundle-|evalmachine/,
+  ],
+  [NODE_INTERNALS, /^node:/],
 ];
 
 const category = (url: string): string | undefined => CATEGORIES.find(([, re]) => re.test(url))?.[0];
@@ -54,10 +60,14 @@ export function summarize(profile: Profile, top = 25): string {
     if (name === '(garbage collector)') return 'garbage collection';
     if (name === '(idle)') return 'idle';
     if (name === '(program)') return 'V8/native (program)';
+    // Node's own frames (sockets, streams, crypto bindings) count for the code that called them.
+    let nodeInternal = false;
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const found = category(byId.get(at)!.callFrame.url);
-      if (found) return found;
+      if (found === NODE_INTERNALS) nodeInternal = true;
+      else if (found) return found;
     }
+    if (nodeInternal) return NODE_INTERNALS;
     return node.callFrame.url ? 'other JS' : 'native (no JS frame)';
   };
   const cats = new Map<string, number>();
