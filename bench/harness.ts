@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import type { BenchTemporal } from './cluster';
 import type { WorkflowBundle } from '@temporalio/worker';
 import type { CardflowWorker } from '../workers/cardflow-worker';
+import type { ActivityDeps } from '../activities';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,8 @@ import { parseActionMetric } from './actions';
 export interface BenchContext {
   taskQueue: string;
   worker: CardflowWorker;
+  /** What the worker's activities were built from (a bench worker of its own may share it). */
+  activityDeps: ActivityDeps;
   sandbox: RunningSandbox;
   latencies: number[];
 }
@@ -39,6 +42,7 @@ export const ONBOARDINGS = num('BENCH_ONBOARDINGS', 50);
 export const PARKED = num('BENCH_PARKED', 10_000);
 export const WAIT_REAL_MS = num('BENCH_WAIT_REAL_S', 12) * 1000;
 export const PHASE_TIMEOUT_MS = num('BENCH_PHASE_TIMEOUT_S', 300) * 1000;
+export const ROUNDS = num('BENCH_ROUNDS', 3);
 export const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d,e').split(',').map((p) => p.trim()));
 const CARD_TYPE_B2B_WITH_DEPOSIT = CARD_TYPE_IDS.b2bVirtual;
 
@@ -87,14 +91,15 @@ export async function withCardflow<T>(
   const provider = createProviderClient(sandbox.clientConfig());
   const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
   try {
+    const activityDeps = { provider, merchantPrivateKey: sandbox.keys.merchant.privateKey };
     const worker = await createWorker({
       connection: env.nativeConnection,
       taskQueue,
-      activityDeps: { provider, merchantPrivateKey: sandbox.keys.merchant.privateKey },
+      activityDeps,
       workflowBundle: bundle,
       workerOptions,
     });
-    return await worker.runUntil(() => fn({ taskQueue, worker, latencies, sandbox }));
+    return await worker.runUntil(() => fn({ taskQueue, worker, activityDeps, latencies, sandbox }));
   } finally {
     await receiver.stop();
     await sandbox.stop();

@@ -28,6 +28,16 @@ import { createReconcilePort } from './reconciliation-port';
 export const WORKFLOWS_PATH = require.resolve('../workflows');
 
 /**
+ * How every cardflow workflow bundle is made: the libraries of
+ * `workflows/support/shared-libraries.ts` are evaluated once per worker and shared by every
+ * workflow run, instead of once per run.
+ */
+const BUNDLE_OPTIONS = {
+  workflowsPath: WORKFLOWS_PATH,
+  preloadModules: [require.resolve('../workflows/support/shared-libraries')],
+};
+
+/**
  * The workflow bundle `npm run build` writes next to the compiled code (`dist/workflow-bundle.js`).
  * A compiled worker loads it instead of running webpack at start-up (seconds of CPU per start,
  * and webpack is then never loaded in production); under tsx or jest the sources are bundled.
@@ -38,7 +48,7 @@ export const PREBUILT_BUNDLE_PATH = path.resolve(__dirname, '..', 'workflow-bund
 export async function writePrebuiltBundle(): Promise<string> {
   // The failure converter goes into the bundle: with a prebuilt bundle the worker cannot add it.
   const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
+    ...BUNDLE_OPTIONS,
     failureConverterPath,
     logger: quietBundlerLogger,
   });
@@ -46,11 +56,19 @@ export async function writePrebuiltBundle(): Promise<string> {
   return PREBUILT_BUNDLE_PATH;
 }
 
-function defaultWorkflowCode(): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+function defaultWorkflowCode(
+  bundlerOptions: WorkerOptions['bundlerOptions'],
+): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions'> {
   const compiled = __filename.endsWith('.js');
   return compiled && existsSync(PREBUILT_BUNDLE_PATH)
     ? { workflowBundle: { codePath: PREBUILT_BUNDLE_PATH } }
-    : { workflowsPath: WORKFLOWS_PATH };
+    : {
+        workflowsPath: BUNDLE_OPTIONS.workflowsPath,
+        bundlerOptions: {
+          ...bundlerOptions,
+          preloadModules: [...BUNDLE_OPTIONS.preloadModules, ...(bundlerOptions?.preloadModules ?? [])],
+        },
+      };
 }
 
 export interface CreateWorkerOptions {
@@ -98,7 +116,7 @@ export const DEFAULT_PROBE_SLOTS = 50;
 
 /** Bundles the workflows once, for processes that start several workers (tests, bench). */
 export function bundleCardflowWorkflows(): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  return bundleWorkflowCode({ ...BUNDLE_OPTIONS, logger: quietBundlerLogger });
 }
 
 const quietBundlerLogger = {
@@ -129,7 +147,9 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
     namespace,
     taskQueue,
     activities,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : defaultWorkflowCode()),
+    ...(opts.workflowBundle
+      ? { workflowBundle: opts.workflowBundle }
+      : defaultWorkflowCode(opts.workerOptions?.bundlerOptions)),
   });
   const { maxCachedWorkflows: _cache, ...activityOptions } = opts.workerOptions ?? {};
   const probes = await Worker.create({

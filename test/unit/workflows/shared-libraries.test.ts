@@ -1,0 +1,67 @@
+/**
+ * Workers preload the libraries of workflows/support/shared-libraries.ts once and share them,
+ * deep-frozen by the SDK, between workflow runs; each run then builds cardflow's own schemas on
+ * top of them. Frozen here as the SDK freezes them (every value reachable from the modules'
+ * exports, and zod's globals), after which the workflow-side schemas, money and merchantOrderNo
+ * derivation must still work: a value zod or decimal.js fills in lazily on a shared object would
+ * throw here first.
+ */
+import type * as MoneyModule from '../../../api/money';
+import type * as CardholderData from '../../../domain/cardholder-data';
+import type * as CustomerOnboarding from '../../../domain/customer-onboarding';
+import type * as MerchantOrderNo from '../../../domain/merchant-order-no';
+import { b2bHolder } from '../../fixtures/holders';
+
+/** What the SDK's reusable V8 context does to preloaded modules (own properties, depth first; functions' props untouched). */
+function deepFreeze(object: unknown, visited = new WeakSet<object>()): void {
+  if (object === null || (typeof object !== 'object' && typeof object !== 'function')) return;
+  if (visited.has(object) || Object.isFrozen(object)) return;
+  visited.add(object);
+  if (typeof object === 'object') {
+    for (const name of [...Object.getOwnPropertyNames(object), ...Object.getOwnPropertySymbols(object)]) {
+      const value = (object as Record<string | symbol, unknown>)[name];
+      try {
+        deepFreeze(value, visited);
+      } catch {
+        // As the SDK: some objects (typed arrays) cannot be frozen.
+      }
+    }
+  }
+  Object.freeze(object);
+}
+
+it('the schemas, money and order keys of workflows work on frozen shared libraries', () => {
+  jest.requireActual('../../../workflows/support/shared-libraries');
+  for (const shared of ['zod', 'decimal.js', 'lossless-json', '@noble/hashes/sha2', '@noble/hashes/utils'])
+    deepFreeze(jest.requireActual(shared));
+  const zodGlobals = globalThis as { __zod_globalConfig?: unknown; __zod_globalRegistry?: unknown };
+  deepFreeze(zodGlobals.__zod_globalConfig);
+  deepFreeze(zodGlobals.__zod_globalRegistry);
+
+  // Loaded after the freeze, as a workflow run loads them.
+  const { OnboardingInputSchema } = jest.requireActual<typeof CustomerOnboarding>(
+    '../../../domain/customer-onboarding',
+  );
+  const { cardholderDataIssues } = jest.requireActual<typeof CardholderData>('../../../domain/cardholder-data');
+  const { orderKeys } = jest.requireActual<typeof MerchantOrderNo>('../../../domain/merchant-order-no');
+  const { Money } = jest.requireActual<typeof MoneyModule>('../../../api/money');
+
+  const input = {
+    customerRef: 'frozen-1',
+    cardTypeId: '1001',
+    holder: b2bHolder('ada@example.com'),
+    initialDeposit: '20.00',
+  };
+  expect(OnboardingInputSchema.safeParse(input).success).toBe(true);
+  const refused = OnboardingInputSchema.safeParse({ ...input, initialDeposit: 20 });
+  expect(refused.success).toBe(false);
+  expect(refused.error?.issues[0]?.path).toEqual(['initialDeposit']);
+
+  const issues = cardholderDataIssues(b2bHolder('not-an-email', { country: 'usa' }));
+  expect(issues.map((i) => i.path).sort()).toEqual(['holder.country', 'holder.email']);
+  expect(issues.every((i) => i.message.length > 0)).toBe(true);
+  expect(cardholderDataIssues({ shape: 'XYZ' })).toHaveLength(1);
+
+  expect(new Money('10.10').plus('0.20').toFixed(2)).toBe('10.30');
+  expect(orderKeys.cardIssuance('onboarding-frozen-1/card').create).toMatch(/^[0-9A-Za-z]{20,40}$/);
+});
