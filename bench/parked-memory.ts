@@ -10,7 +10,7 @@
  * cached one), the provider calls per second the parked onboardings' probes make against the probe
  * budget, and how long onboardings started beside them take to get their card.
  *
- * BENCH_PARKED_CONFIGS picks configurations (default `default,cached`); BENCH_WORKER_NODE runs the
+ * BENCH_PARKED_CONFIGS picks configurations (`default`, `budget`, `cached`; default all three); BENCH_WORKER_NODE runs the
  * worker on another node binary (Node 24's, say) than the bench's.
  */
 import { Client, Connection } from '@temporalio/client';
@@ -47,6 +47,12 @@ const CONFIGURATIONS: Configuration[] = [
     key: 'default',
     label: `default (a ${DEFAULT_CACHE_BUDGET_MIB} MiB cache budget: ${cacheSizeFor(DEFAULT_CACHE_BUDGET_MIB)} cached)`,
     env: {},
+  },
+  {
+    // Shows the probe budget holding where the parked reviews' probes ask for more than it allows.
+    key: 'budget',
+    label: 'default, with the probe budget lowered to 5 per second',
+    env: { CARDFLOW_PROBES_PER_SECOND: '5' },
   },
   {
     key: 'cached',
@@ -242,7 +248,7 @@ export async function parkedMemory(env: TestWorkflowEnvironment): Promise<void> 
   say(
     `\n(d) a worker process with ${PARKED} onboardings parked in cardholder review (sandbox review stalled), each configuration in a fresh worker process`,
   );
-  const wanted = new Set((process.env.BENCH_PARKED_CONFIGS ?? 'default,cached').split(',').map((c) => c.trim()));
+  const wanted = new Set((process.env.BENCH_PARKED_CONFIGS ?? 'default,budget,cached').split(',').map((c) => c.trim()));
   buildWorker();
   for (const config of CONFIGURATIONS.filter((c) => wanted.has(c.key))) {
     // Every workflow cached costs about 3 MiB of RSS each (measured at 1,000): beyond a few thousand, more than the machine.
