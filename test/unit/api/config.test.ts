@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProviderConfigError, loadProviderConfig } from '../../../api/config';
 import { generateRsaKeyPair } from '../../../api/keys';
+import { thrownBy } from '../../support/thrown';
 
 const merchant = generateRsaKeyPair(1024);
 const platform = generateRsaKeyPair(1024);
@@ -14,15 +15,8 @@ const valid = {
   CARDFLOW_PLATFORM_PUBLIC_KEY: platform.publicKeyBase64Der,
 };
 
-function problemsOf(env: Record<string, string | undefined>): readonly string[] {
-  try {
-    loadProviderConfig(env);
-  } catch (err) {
-    if (err instanceof ProviderConfigError) return err.problems;
-    throw err;
-  }
-  throw new Error('expected a ProviderConfigError');
-}
+const problemsOf = (env: Record<string, string | undefined>): readonly string[] =>
+  thrownBy(() => loadProviderConfig(env), ProviderConfigError).problems;
 
 describe('loadProviderConfig', () => {
   it('reads a complete environment with defaults', () => {

@@ -9,6 +9,7 @@ import {
   verifySignature,
   verifyWebhook,
 } from '../../../api/signing';
+import { thrownBy } from '../../support/thrown';
 
 const merchant = generateRsaKeyPair(1024);
 const platform = generateRsaKeyPair(1024);
@@ -16,15 +17,7 @@ const other = generateRsaKeyPair(1024);
 
 const body = '{"merchantOrderNo":"cf-000000000000001","cardTypeId":1989887271659823105,"amount":10.50}';
 
-function webhookError(fn: () => unknown): WebhookSignatureError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof WebhookSignatureError) return err;
-    throw err;
-  }
-  throw new Error('expected a WebhookSignatureError');
-}
+const webhookError = (fn: () => unknown): WebhookSignatureError => thrownBy(fn, WebhookSignatureError);
 
 describe('signBody / verifySignature', () => {
   it('round-trips over the exact bytes, with the base64-DER key forms of the dashboard', () => {

@@ -3,20 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadOrCreateDevKeyring, resolveKeyring } from '../../../codec/dev-keys';
 import { CodecKeyError, keyringFromEnv, parseKeyFile, parseKeyList } from '../../../codec/keys';
+import { thrownBy } from '../../support/thrown';
 
 const keyA = Buffer.alloc(32, 1).toString('base64');
 const keyB = Buffer.alloc(32, 2).toString('base64');
 const shortKey = Buffer.alloc(16, 3).toString('base64');
 
-function errorOf(fn: () => unknown): CodecKeyError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof CodecKeyError) return error;
-    throw error;
-  }
-  throw new Error('expected a CodecKeyError');
-}
+const errorOf = (fn: () => unknown): CodecKeyError => thrownBy(fn, CodecKeyError);
 
 describe('key lists', () => {
   it('parses id:base64 entries, first one current, all of them for decryption', () => {

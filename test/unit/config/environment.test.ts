@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkEnvironment, EnvironmentError, isLoopbackHost } from '../../../config/environment';
 import { ensureSandboxKeys, KEY_FILES } from '../../../sandbox/keys';
+import { thrownBy } from '../../support/thrown';
 
 const key = Buffer.alloc(32, 7).toString('base64');
 /** A production configuration that breaks no rule; each test breaks one. */
@@ -14,15 +15,8 @@ const production = {
   CARDFLOW_CODEC_KEYS: `k20260101:${key}`,
 };
 
-function problemsOf(env: Record<string, string | undefined>): readonly string[] {
-  try {
-    checkEnvironment(env);
-  } catch (error) {
-    if (error instanceof EnvironmentError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected an EnvironmentError');
-}
+const problemsOf = (env: Record<string, string | undefined>): readonly string[] =>
+  thrownBy(() => checkEnvironment(env), EnvironmentError).problems;
 
 describe('CARDFLOW_ENV', () => {
   it('accepts a clean production configuration', () => {

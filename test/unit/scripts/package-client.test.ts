@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ClientCutError, clientManifest, cutClient } from '../../../scripts/package-client';
+import { thrownBy } from '../../support/thrown';
 
 /** A dist/ of a few files: `files` maps paths to their text; the four entry points are filled in. */
 function fakeDist(files: Record<string, string>): string {
@@ -24,15 +25,7 @@ function fakeDist(files: Record<string, string>): string {
   return dist;
 }
 
-function cutError(dist: string): string {
-  try {
-    cutClient(dist);
-  } catch (error) {
-    if (error instanceof ClientCutError) return error.message;
-    throw error;
-  }
-  throw new Error('expected the cut to fail');
-}
+const cutError = (dist: string): string => thrownBy(() => cutClient(dist), ClientCutError).message;
 
 describe('the client cut', () => {
   it('copies exactly the files reached, with their declarations, and lists the packages they name', () => {
