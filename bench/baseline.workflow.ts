@@ -3,23 +3,74 @@
  * - `baselineWorkflow`: the issue's baseline, one workflow running `activities` activities in sequence;
  * - `baselineShapedWorkflow`: the same activities spread over the onboarding's shape (a parent and
  *   `children` child workflows in sequence), so the figure can separate what Temporal charges for
- *   that shape from what cardflow's own work (provider calls, webhooks, lookups) adds.
+ *   that shape from what cardflow's own work (provider calls, webhooks, lookups) adds;
+ * - `baselineFeaturedWorkflow`: the shaped baseline plus the other Temporal features the onboarding
+ *   uses: children started with a search attribute that routes their answers, a search-attribute
+ *   upsert of the parent's stage before each child and at the end, and in each child an answer
+ *   signalled after a visibility lookup, as a webhook reaches its workflow. What it loses against
+ *   the shaped baseline is Temporal's price for those features, not cardflow's code.
  */
-import { executeChild, proxyActivities } from '@temporalio/workflow';
-import type * as baselineActivities from './baseline.activities';
+import {
+  condition,
+  defineSignal,
+  executeChild,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { CardflowOrderNos, CardflowStage } from '../domain/search-attributes';
+import type { BaselineActivities } from './baseline.activities';
 
-const { noop } = proxyActivities<typeof baselineActivities>({ startToCloseTimeout: '10s' });
+const { noop, noopAnswered } = proxyActivities<BaselineActivities>({ startToCloseTimeout: '10s' });
+
+/** Same name as BASELINE_ANSWER_SIGNAL (the activities module is not imported into the bundle). */
+const answered = defineSignal('baselineAnswer');
 
 export async function baselineWorkflow(input: { activities: number }): Promise<number> {
   for (let i = 0; i < input.activities; i++) await noop({ step: i });
   return input.activities;
 }
 
+/** How `activities` no-ops spread: each child gets an even share, the parent the rest. */
+function spread(input: { activities: number; children: number }): { inParent: number; perChild: number } {
+  const perChild = input.children > 0 ? Math.floor(input.activities / (input.children + 1)) : 0;
+  return { inParent: input.activities - perChild * input.children, perChild };
+}
+
 /** `activities` no-ops: the parent runs what the children do not share evenly, each child the rest. */
 export async function baselineShapedWorkflow(input: { activities: number; children: number }): Promise<number> {
-  const perChild = input.children > 0 ? Math.floor(input.activities / (input.children + 1)) : 0;
-  const inParent = input.activities - perChild * input.children;
+  const { inParent, perChild } = spread(input);
   for (let i = 0; i < inParent; i++) await noop({ step: i });
   for (let c = 0; c < input.children; c++) await executeChild(baselineWorkflow, { args: [{ activities: perChild }] });
+  return input.activities;
+}
+
+/** A child of the featured baseline: its no-ops, the last one answered by a signal it waits for. */
+export async function baselineAnsweredChild(input: { activities: number; key: string }): Promise<number> {
+  let answers = 0;
+  setHandler(answered, () => {
+    answers += 1;
+  });
+  for (let i = 0; i < input.activities - 1; i++) await noop({ step: i });
+  if (input.activities > 0) await noopAnswered({ key: input.key });
+  await condition(() => answers > 0);
+  return input.activities;
+}
+
+/** The shaped baseline with the onboarding's upserts, routed children and signalled answers. */
+export async function baselineFeaturedWorkflow(input: { activities: number; children: number }): Promise<number> {
+  const { inParent, perChild } = spread(input);
+  const { workflowId } = workflowInfo();
+  for (let i = 0; i < inParent; i++) await noop({ step: i });
+  for (let c = 0; c < input.children; c++) {
+    upsertSearchAttributes([{ key: CardflowStage, value: `child-${c}` }]);
+    const key = `${workflowId}-${c}`;
+    await executeChild(baselineAnsweredChild, {
+      args: [{ activities: perChild, key }],
+      typedSearchAttributes: [{ key: CardflowOrderNos, value: [key] }],
+    });
+  }
+  upsertSearchAttributes([{ key: CardflowStage, value: 'done' }]);
   return input.activities;
 }

@@ -25,13 +25,16 @@ import { bundleCardflowWorkflows, createWorker } from '../workers/create-worker'
 import type { CardflowActivities } from '../activities';
 import { cpuDelta, cpuNow, formatCpu, type CpuSample } from './cpu';
 import { collectHistories } from './actions';
-import * as baselineActivities from './baseline.activities';
+import { baselineActivities } from './baseline.activities';
 import { ONBOARDINGS, PHASES, ROUNDS, runOnboardings, say, setMetricsUrl, withCardflow, withTimeout } from './harness';
 import { percentile } from './stats';
 import { type BenchCluster, type BenchTemporal, startBenchCluster } from './cluster';
 import { freePort } from '../scripts/lib/free-port';
 import { waitCost } from './wait-cost';
 import { parkedMemory } from './parked-memory';
+
+type BaselineType = 'baselineWorkflow' | 'baselineShapedWorkflow' | 'baselineFeaturedWorkflow';
+type BatchKind = 'onboarding' | 'shaped' | 'featured' | 'flat';
 
 /** One measured batch: completions per second and CPU per workflow (parent) completed. */
 interface Batch {
@@ -65,7 +68,11 @@ const workflowTasks = (histories: Awaited<ReturnType<typeof collectHistories>>) 
  * as a wrong median. What the onboarding / shaped ratio means: the share of throughput left
  * after cardflow's own work (provider calls through the sandbox, signing, webhooks and their
  * routing, validation, waits), since the shaped baseline pays Temporal for the same parent, the
- * same children and the same number of activities.
+ * same children and the same number of activities. The featured baseline adds to the shaped one
+ * the Temporal features the onboarding uses besides (children started with a routing search
+ * attribute, stage upserts, answers signalled after a visibility lookup), which splits the gap:
+ * featured / shaped is Temporal's price for those features, the most onboarding / shaped can be
+ * while cardflow uses them; onboarding / featured is what cardflow's own work leaves.
  */
 async function throughput(
   env: BenchTemporal,
@@ -91,8 +98,8 @@ async function throughput(
       taskQueue: baselineQueue,
       activityDeps: ctx.activityDeps,
       workflowBundle: baselineBundle,
-      // The no-op joins cardflow's activities, so both workers register the same set plus one.
-      activityOverrides: baselineActivities as unknown as Partial<CardflowActivities>,
+      // The no-ops join cardflow's activities, so both workers register the same set plus two.
+      activityOverrides: baselineActivities(env.client) as unknown as Partial<CardflowActivities>,
     });
     return baselineWorker.runUntil(async () => {
       const [warm] = await runOnboardings(env.client, ctx.taskQueue, 1, 'warmup', fast);
@@ -106,7 +113,7 @@ async function throughput(
         events: histories.reduce((n, h) => n + h.events.length, 0),
         tasks: workflowTasks(histories),
       };
-      const runBaseline = async (type: 'baselineWorkflow' | 'baselineShapedWorkflow', count: number) => {
+      const runBaseline = async (type: BaselineType, count: number) => {
         const args = [{ activities: shape.activities, children: shape.children }];
         const handles = await Promise.all(
           Array.from({ length: count }, () =>
@@ -120,14 +127,15 @@ async function throughput(
         await withTimeout(Promise.all(handles.map((h) => h.result())), `${count} ${type}`);
         return handles[0]!.workflowId;
       };
-      const shapeOf = async (type: 'baselineWorkflow' | 'baselineShapedWorkflow') => {
+      const shapeOf = async (type: BaselineType) => {
         const hs = await collectHistories(env.client, await runBaseline(type, 1));
         return { events: hs.reduce((n, h) => n + h.events.length, 0), tasks: workflowTasks(hs) };
       };
       const flatShape = await shapeOf('baselineWorkflow');
       const shapedShape = await shapeOf('baselineShapedWorkflow');
+      const featuredShape = await shapeOf('baselineFeaturedWorkflow');
 
-      const rounds: Array<{ onboarding: Batch; shaped: Batch; flat: Batch }> = [];
+      const rounds: Array<Record<BatchKind, Batch>> = [];
       for (let round = 0; round < ROUNDS; round++) {
         const onboardingBatch = async () => {
           ctx.latencies.length = 0;
@@ -141,6 +149,7 @@ async function throughput(
         };
         const shapedBatch = () => measured(ONBOARDINGS, () => runBaseline('baselineShapedWorkflow', ONBOARDINGS));
         const flatBatch = () => measured(ONBOARDINGS, () => runBaseline('baselineWorkflow', ONBOARDINGS));
+        const featuredBatch = () => measured(ONBOARDINGS, () => runBaseline('baselineFeaturedWorkflow', ONBOARDINGS));
         let onboarding: Batch;
         let shaped: Batch;
         if (round % 2 === 0) {
@@ -150,19 +159,20 @@ async function throughput(
           shaped = await shapedBatch();
           onboarding = await onboardingBatch();
         }
+        const featured = await featuredBatch();
         const flat = await flatBatch();
-        rounds.push({ onboarding, shaped, flat });
+        rounds.push({ onboarding, shaped, featured, flat });
         say(
-          `  round ${round + 1}: onboarding ${onboarding.rate.toFixed(2)}/s, shaped ${shaped.rate.toFixed(2)}/s, flat ${flat.rate.toFixed(2)}/s; ` +
+          `  round ${round + 1}: onboarding ${onboarding.rate.toFixed(2)}/s, shaped ${shaped.rate.toFixed(2)}/s, featured ${featured.rate.toFixed(2)}/s, flat ${flat.rate.toFixed(2)}/s; ` +
             `onboarding / shaped ${(onboarding.rate / shaped.rate).toFixed(2)}`,
         );
       }
-      return { shape, flatShape, shapedShape, rounds };
+      return { shape, flatShape, shapedShape, featuredShape, rounds };
     });
   });
-  const { shape, flatShape, shapedShape, rounds } = result;
-  const rates = (k: 'onboarding' | 'shaped' | 'flat') => rounds.map((r) => r[k].rate);
-  const cpuMedian = (k: 'onboarding' | 'shaped' | 'flat') => {
+  const { shape, flatShape, shapedShape, featuredShape, rounds } = result;
+  const rates = (k: BatchKind) => rounds.map((r) => r[k].rate);
+  const cpuMedian = (k: BatchKind) => {
     const samples = rounds.map((r) => r[k].cpu).filter((c): c is CpuSample => c !== undefined);
     if (!samples.length) return undefined;
     const m = (f: keyof CpuSample) => median(samples.map((c) => c[f]));
@@ -178,11 +188,19 @@ async function throughput(
     `  same no-ops in the onboarding's shape (a parent + ${shape.children} children in sequence): ${spread(rates('shaped'))} per second (${shapedShape.events} events, ${shapedShape.tasks} workflow tasks)`,
   );
   say(
+    `  the shaped no-ops with the onboarding's other Temporal features (children started with a routing search attribute, ${shape.children + 1} stage upserts, ${shape.children} answers signalled after a visibility lookup): ${spread(rates('featured'))} per second (${featuredShape.events} events, ${featuredShape.tasks} workflow tasks)`,
+  );
+  say(
+    `  ratio featured / shaped, per round: ${spread(rounds.map((r) => r.featured.rate / r.shaped.rate))} (what those features cost: the most onboarding / shaped can be while cardflow uses them); ` +
+      `onboarding / featured ${spread(rounds.map((r) => r.onboarding.rate / r.featured.rate))} (what cardflow's own work leaves)`,
+  );
+  say(
     `  ratio onboarding / shaped, per round: ${spread(rounds.map((r) => r.onboarding.rate / r.shaped.rate))} (target >= 0.9); ` +
       `onboarding / baseline ${spread(rounds.map((r) => r.onboarding.rate / r.flat.rate))} (target >= 0.7)`,
   );
   say(`  CPU per onboarding (median of rounds): ${formatCpu(cpuMedian('onboarding'))}`);
   say(`  CPU per shaped baseline:               ${formatCpu(cpuMedian('shaped'))}`);
+  say(`  CPU per featured baseline:             ${formatCpu(cpuMedian('featured'))}`);
   say(`  CPU per flat baseline:                 ${formatCpu(cpuMedian('flat'))}`);
   say(`\n${latencyHeading}, loopback, ${latencies.length} signalled deliveries during ${heading.split(' ')[0]}:`);
   say(
