@@ -1,7 +1,8 @@
 /**
  * Where the bench's CPU goes while it measures, so a throughput figure read on a shared machine
  * can be told apart from what a run costs: CPU time of this process by thread (read from
- * /proc, Linux only) and of the Temporal dev server it started. For where inside a thread, run
+ * /proc, Linux only) and of the Temporal server it started (the dev server, or the cluster's
+ * services and PostgreSQL, whose connections live as long as the run). For where inside a thread, run
  * the bench under `node --cpu-prof` (every thread, the workflow thread included, writes a
  * profile) and read the profiles with `bench/profile-summary.ts`; an inspector session opened
  * from inside the process would add its own async-hook costs to what it measures.
@@ -17,7 +18,7 @@ export interface CpuSample {
   main: number;
   core: number;
   otherThreads: number;
-  /** ms of CPU of the Temporal server process(es) this process started. */
+  /** ms of CPU of the Temporal server process(es) this process started (with the cluster's PostgreSQL). */
   server: number;
 }
 
@@ -37,17 +38,31 @@ function read(path: string): string | undefined {
   }
 }
 
-/** Children of this process whose command is the Temporal CLI (the dev server). */
+/** The commands of a Temporal server this process started: the CLI's dev server, the cluster's services and its PostgreSQL. */
+const SERVER_COMMANDS = new Set(['temporal', 'temporal-server', 'postgres']);
+
+/**
+ * Server processes below this one: the dev server (a child), or the cluster's services (children)
+ * and PostgreSQL (the postmaster is a child, its backends are grandchildren).
+ */
 function serverPids(): number[] {
-  const pids: number[] = [];
+  const parentOf = new Map<number, number>();
+  const commandOf = new Map<number, string>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = read(`/proc/${entry}/stat`);
     if (!stat) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[1]) === process.pid && stat.includes('(temporal)')) pids.push(Number(entry));
+    parentOf.set(Number(entry), Number(fields[1]));
+    commandOf.set(Number(entry), stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
   }
-  return pids;
+  const below = (pid: number): boolean => {
+    for (let parent = parentOf.get(pid); parent !== undefined && parent > 1; parent = parentOf.get(parent)) {
+      if (parent === process.pid) return true;
+    }
+    return false;
+  };
+  return [...commandOf].filter(([pid, command]) => SERVER_COMMANDS.has(command) && below(pid)).map(([pid]) => pid);
 }
 
 /** CPU used so far, or undefined where /proc is not there. */
