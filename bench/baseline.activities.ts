@@ -3,6 +3,7 @@
  * and a no-op whose answer comes back later as a signal, the way a provider's webhook reaches a
  * workflow through the receiver (a visibility lookup of the running owner, then a signal).
  */
+import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { visibilityQuery } from '../webhooks/routing';
@@ -37,10 +38,19 @@ async function answer(client: Client, key: string): Promise<void> {
 export function baselineActivities(client: Client) {
   return {
     noop,
-    /** Completes at once; its answer is signalled right after, as a webhook follows a provider call. */
-    async noopAnswered(input: { key: string }): Promise<void> {
+    /**
+     * Completes at once; its answer is signalled right after, as a webhook follows a provider call:
+     * to the workflow visibility lists under `key`, or, with `lookup: false`, straight to the
+     * workflow that called (as a receiver that knew each key's workflow would).
+     */
+    async noopAnswered(input: { key: string; lookup: boolean }): Promise<void> {
+      const caller = Context.current().info.workflowExecution?.workflowId;
       setImmediate(() => {
-        answer(client, input.key).catch((error: unknown) => console.error('baseline answer failed:', error));
+        const sent =
+          input.lookup || caller === undefined
+            ? answer(client, input.key)
+            : client.workflow.getHandle(caller).signal(BASELINE_ANSWER_SIGNAL);
+        sent.catch((error: unknown) => console.error('baseline answer failed:', error));
       });
     },
   };

@@ -47,19 +47,30 @@ export async function baselineShapedWorkflow(input: { activities: number; childr
 }
 
 /** A child of the featured baseline: its no-ops, the last one answered by a signal it waits for. */
-export async function baselineAnsweredChild(input: { activities: number; key: string }): Promise<number> {
+export async function baselineAnsweredChild(input: {
+  activities: number;
+  key: string;
+  lookup: boolean;
+}): Promise<number> {
   let answers = 0;
   setHandler(answered, () => {
     answers += 1;
   });
   for (let i = 0; i < input.activities - 1; i++) await noop({ step: i });
-  if (input.activities > 0) await noopAnswered({ key: input.key });
+  if (input.activities > 0) await noopAnswered({ key: input.key, lookup: input.lookup });
   await condition(() => answers > 0);
   return input.activities;
 }
 
-/** The shaped baseline with the onboarding's upserts, routed children and signalled answers. */
-export async function baselineFeaturedWorkflow(input: { activities: number; children: number }): Promise<number> {
+/**
+ * The shaped baseline with the onboarding's upserts, routed children and signalled answers; with
+ * `lookups: false` the answers skip the visibility lookup, which tells its share of the features' price.
+ */
+export async function baselineFeaturedWorkflow(input: {
+  activities: number;
+  children: number;
+  lookups?: boolean;
+}): Promise<number> {
   const { inParent, perChild } = spread(input);
   const { workflowId } = workflowInfo();
   for (let i = 0; i < inParent; i++) await noop({ step: i });
@@ -67,7 +78,7 @@ export async function baselineFeaturedWorkflow(input: { activities: number; chil
     upsertSearchAttributes([{ key: CardflowStage, value: `child-${c}` }]);
     const key = `${workflowId}-${c}`;
     await executeChild(baselineAnsweredChild, {
-      args: [{ activities: perChild, key }],
+      args: [{ activities: perChild, key, lookup: input.lookups ?? true }],
       typedSearchAttributes: [{ key: CardflowOrderNos, value: [key] }],
     });
   }

@@ -34,7 +34,7 @@ import { waitCost } from './wait-cost';
 import { parkedMemory } from './parked-memory';
 
 type BaselineType = 'baselineWorkflow' | 'baselineShapedWorkflow' | 'baselineFeaturedWorkflow';
-type BatchKind = 'onboarding' | 'shaped' | 'featured' | 'flat';
+type BatchKind = 'onboarding' | 'shaped' | 'featured' | 'direct' | 'flat';
 
 /** One measured batch: completions per second and CPU per workflow (parent) completed. */
 interface Batch {
@@ -72,7 +72,9 @@ const workflowTasks = (histories: Awaited<ReturnType<typeof collectHistories>>) 
  * the Temporal features the onboarding uses besides (children started with a routing search
  * attribute, stage upserts, answers signalled after a visibility lookup), which splits the gap:
  * featured / shaped is Temporal's price for those features, the most onboarding / shaped can be
- * while cardflow uses them; onboarding / featured is what cardflow's own work leaves.
+ * while cardflow uses them; onboarding / featured is what cardflow's own work leaves. The direct
+ * batch is the featured baseline with its answers signalled by workflow id, which tells the
+ * visibility lookups' share of the features' price.
  */
 async function throughput(
   env: BenchTemporal,
@@ -113,8 +115,8 @@ async function throughput(
         events: histories.reduce((n, h) => n + h.events.length, 0),
         tasks: workflowTasks(histories),
       };
-      const runBaseline = async (type: BaselineType, count: number) => {
-        const args = [{ activities: shape.activities, children: shape.children }];
+      const runBaseline = async (type: BaselineType, count: number, lookups = true) => {
+        const args = [{ activities: shape.activities, children: shape.children, lookups }];
         const handles = await Promise.all(
           Array.from({ length: count }, () =>
             env.client.workflow.start(type, {
@@ -150,6 +152,8 @@ async function throughput(
         const shapedBatch = () => measured(ONBOARDINGS, () => runBaseline('baselineShapedWorkflow', ONBOARDINGS));
         const flatBatch = () => measured(ONBOARDINGS, () => runBaseline('baselineWorkflow', ONBOARDINGS));
         const featuredBatch = () => measured(ONBOARDINGS, () => runBaseline('baselineFeaturedWorkflow', ONBOARDINGS));
+        const directBatch = () =>
+          measured(ONBOARDINGS, () => runBaseline('baselineFeaturedWorkflow', ONBOARDINGS, false));
         let onboarding: Batch;
         let shaped: Batch;
         if (round % 2 === 0) {
@@ -160,10 +164,11 @@ async function throughput(
           onboarding = await onboardingBatch();
         }
         const featured = await featuredBatch();
+        const direct = await directBatch();
         const flat = await flatBatch();
-        rounds.push({ onboarding, shaped, featured, flat });
+        rounds.push({ onboarding, shaped, featured, direct, flat });
         say(
-          `  round ${round + 1}: onboarding ${onboarding.rate.toFixed(2)}/s, shaped ${shaped.rate.toFixed(2)}/s, featured ${featured.rate.toFixed(2)}/s, flat ${flat.rate.toFixed(2)}/s; ` +
+          `  round ${round + 1}: onboarding ${onboarding.rate.toFixed(2)}/s, shaped ${shaped.rate.toFixed(2)}/s, featured ${featured.rate.toFixed(2)}/s, direct ${direct.rate.toFixed(2)}/s, flat ${flat.rate.toFixed(2)}/s; ` +
             `onboarding / shaped ${(onboarding.rate / shaped.rate).toFixed(2)}`,
         );
       }
@@ -195,12 +200,17 @@ async function throughput(
       `onboarding / featured ${spread(rounds.map((r) => r.onboarding.rate / r.featured.rate))} (what cardflow's own work leaves)`,
   );
   say(
+    `  the featured baseline with its answers signalled by workflow id, without the visibility lookup: ${spread(rates('direct'))} per second; ` +
+      `ratio direct / shaped ${spread(rounds.map((r) => r.direct.rate / r.shaped.rate))} (the lookups' share of the features' price)`,
+  );
+  say(
     `  ratio onboarding / shaped, per round: ${spread(rounds.map((r) => r.onboarding.rate / r.shaped.rate))} (target >= 0.9); ` +
       `onboarding / baseline ${spread(rounds.map((r) => r.onboarding.rate / r.flat.rate))} (target >= 0.7)`,
   );
   say(`  CPU per onboarding (median of rounds): ${formatCpu(cpuMedian('onboarding'))}`);
   say(`  CPU per shaped baseline:               ${formatCpu(cpuMedian('shaped'))}`);
   say(`  CPU per featured baseline:             ${formatCpu(cpuMedian('featured'))}`);
+  say(`  CPU per featured without lookups:      ${formatCpu(cpuMedian('direct'))}`);
   say(`  CPU per flat baseline:                 ${formatCpu(cpuMedian('flat'))}`);
   say(`\n${latencyHeading}, loopback, ${latencies.length} signalled deliveries during ${heading.split(' ')[0]}:`);
   say(
