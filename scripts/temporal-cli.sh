@@ -35,20 +35,11 @@ if ! command -v go >/dev/null 2>&1; then
   exit 1
 fi
 
-mkdir -p "$cache_dir"
-# One build at a time: a second caller waits for the first and then reuses its binary.
-exec 9>"$cache_dir/.build.lock"
-if command -v flock >/dev/null 2>&1; then
-  if ! flock -n 9; then
-    echo "temporal-cli: another build is running; waiting for it ($cache_dir/.build.lock)..." >&2
-    flock 9
-  fi
-fi
+# shellcheck source=lib/build-cache.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/build-cache.sh"
+build_lock temporal-cli "$cache_dir"
 if [[ ! -x "$binary" ]]; then
-  # Build into a staging folder and rename, so no caller ever sees a half-written binary.
-  staging="$cache_dir/.staging.$$"
-  trap 'rm -rf "$staging"' EXIT
-  mkdir -p "$staging"
+  build_staging "$cache_dir"
   echo "temporal-cli: building the Temporal CLI $VERSION with $(go version) (several minutes on a cold Go cache)..." >&2
   started=$SECONDS
   if ! GOBIN="$staging" go install "$MODULE@$VERSION" >&2; then

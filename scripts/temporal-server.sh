@@ -39,20 +39,11 @@ if ! command -v go >/dev/null 2>&1; then
   exit 1
 fi
 
-mkdir -p "$cache_dir"
-# One build at a time: a second caller waits for the first and then reuses its result.
-exec 9>"$cache_dir/.build.lock"
-if command -v flock >/dev/null 2>&1; then
-  if ! flock -n 9; then
-    echo "temporal-server: another build is running; waiting for it ($cache_dir/.build.lock)..." >&2
-    flock 9
-  fi
-fi
+# shellcheck source=lib/build-cache.sh
+source "scripts/lib/build-cache.sh"
+build_lock temporal-server "$cache_dir"
 if [[ ! -x "$cache_dir/server" || ! -x "$cache_dir/sql-tool" || ! -d "$cache_dir/schema" ]]; then
-  # Build into a staging folder and rename, so no caller ever sees a half-built folder.
-  staging="$cache_dir/.staging.$$"
-  trap 'rm -rf "$staging"' EXIT
-  mkdir -p "$staging"
+  build_staging "$cache_dir"
   echo "temporal-server: building the Temporal server $tag with $(go version)..." >&2
   started=$SECONDS
   if ! GOBIN="$staging" go install "$MODULE/cmd/server@$tag" "$MODULE/cmd/tools/sql@$tag" >&2; then

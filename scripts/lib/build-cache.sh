@@ -1,0 +1,24 @@
+# Sourced by the scripts that build a Go binary once into a versioned cache folder
+# (temporal-cli.sh, temporal-server.sh): one build at a time per folder, and a staging folder
+# renamed into place, so no caller ever sees a half-built result.
+
+# build_lock NAME DIR: holds DIR/.build.lock (on descriptor 9) until the script exits. A second
+# caller waits for the first, then finds its result already in DIR.
+build_lock() {
+  local name="$1" dir="$2"
+  mkdir -p "$dir"
+  exec 9>"$dir/.build.lock"
+  if command -v flock >/dev/null 2>&1; then
+    if ! flock -n 9; then
+      echo "$name: another build is running; waiting for it ($dir/.build.lock)..." >&2
+      flock 9
+    fi
+  fi
+}
+
+# build_staging DIR: sets `staging` to a fresh folder inside DIR, removed when the script exits.
+build_staging() {
+  staging="$1/.staging.$$"
+  trap 'rm -rf "$staging"' EXIT
+  mkdir -p "$staging"
+}
