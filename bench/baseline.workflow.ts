@@ -12,20 +12,17 @@
  */
 import {
   condition,
-  defineSignal,
   executeChild,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { providerEventSignal } from '../domain/provider-event';
 import { CardflowOrderNos, CardflowStage } from '../domain/search-attributes';
 import type { BaselineActivities } from './baseline.activities';
 
 const { noop, noopAnswered } = proxyActivities<BaselineActivities>({ startToCloseTimeout: '10s' });
-
-/** Same name as BASELINE_ANSWER_SIGNAL (the activities module is not imported into the bundle). */
-const answered = defineSignal('baselineAnswer');
 
 export async function baselineWorkflow(input: { activities: number }): Promise<number> {
   for (let i = 0; i < input.activities; i++) await noop({ step: i });
@@ -53,7 +50,7 @@ export async function baselineAnsweredChild(input: {
   lookup: boolean;
 }): Promise<number> {
   let answers = 0;
-  setHandler(answered, () => {
+  setHandler(providerEventSignal, () => {
     answers += 1;
   });
   for (let i = 0; i < input.activities - 1; i++) await noop({ step: i });
