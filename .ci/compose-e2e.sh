@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # CI phase `image + compose`: the deployment users run, run. From a clean clone of this checkout:
 #   1. builds the stand-ins of the upstream images (.ci/images/build.sh; cached),
-#   2. builds the cardflow image with `docker-compose build` (deploy/Dockerfile, root .dockerignore)
-#      and checks it: runs as `node`, multi-stage, no development dependency inside, and every
-#      server process exits 2 naming the missing setting,
-#   3. runs the set-up steps of docs/production.md exactly as printed (the `ci:compose-setup` and
+#   2. runs the set-up steps of docs/production.md exactly as printed (the `ci:compose-setup` and
 #      `ci:compose-staging` blocks, every line but `docker-compose`), adds CI's free ports to .env,
+#   3. builds the cardflow image with `docker-compose build` (deploy/Dockerfile, root .dockerignore)
+#      and checks it: runs as `node`, multi-stage, no development-only package inside, and every
+#      server process exits 2 naming the missing setting,
 #   4. brings the staging stack up with two workers and waits until every service is healthy,
 #   5. a client outside the containers (the checkout's `cardflow` CLI) completes a B2B onboarding
 #      with its deposit; the sandbox's webhooks reach the receiver through its published port,
@@ -73,52 +73,7 @@ git clone -q --no-local "$checkout" "$work/cardflow"
 git -C "$work/cardflow" checkout -q "$(git rev-parse HEAD)"
 cd "$work/cardflow"
 
-# --- 2. the image ------------------------------------------------------------------------------------
-# The documented `up --build` builds it; built first here to time it and check it before the stack.
-# Compose needs a .env to parse the file; the documented one is written in step 3.
-started=$SECONDS
-CARDFLOW_ENV=sandbox CARDFLOW_PROVIDER_BASE_URL=http://sandbox:8787 CI_TEMPORAL_PORT=1 \
-  docker-compose build worker >&2
-build_secs=$((SECONDS - started))
-image="cardflow:local"
-step "image built in ${build_secs}s"
-size_bytes="$(podman image inspect --format '{{.Size}}' "$image")"
-size_mb=$((size_bytes / 1000000))
-step "image size: ${size_mb} MB"
-
-user="$(podman image inspect --format '{{.Config.User}}' "$image")"
-[[ "$user" == node ]] || fail "the image runs as '$user', not node"
-[[ "$(podman run --rm "$image" id -u)" == 1000 ]] || fail "the image's processes do not run as uid 1000"
-cmd="$(podman image inspect --format '{{join .Config.Cmd " "}}' "$image")"
-[[ "$cmd" == "node dist/"* ]] || fail "the image's command is '$cmd', not node dist/..."
-[[ "$(grep -c '^FROM ' deploy/Dockerfile)" -ge 2 ]] || fail "deploy/Dockerfile is not multi-stage"
-# No development dependency (package.json devDependencies: tsx, typescript, jest, eslint, ...) and
-# no source TypeScript inside.
-dev="$(node -p "Object.keys(require('./package.json').devDependencies).join(' ')")"
-present="$(podman run --rm "$image" sh -c "cd node_modules && for p in $dev; do [ -e \"\$p\" ] && echo \"\$p\"; done; ls .bin 2>/dev/null | grep -xE 'tsx|tsc|jest|eslint|prettier|ts-node' || true")"
-[[ -z "$present" ]] || fail "development tools in the image: $(echo $present)"
-ts="$(podman run --rm "$image" sh -c 'find /app/dist /app/bin -name "*.ts" ! -name "*.d.ts" | head -n 3')"
-[[ -z "$ts" ]] || fail "TypeScript sources in the image: $ts"
-step "image: user node (uid 1000), '$cmd', no development dependency ($(wc -w <<<"$dev") checked)"
-
-# Every server process stops with exit code 2 and the name of what is missing.
-expect_exit2() {
-  local what="$1" needle="$2" out code=0
-  shift 2
-  out="$(podman run --rm "$@" 2>&1)" || code=$?
-  [[ $code -eq 2 ]] || fail "$what exited $code, not 2: $out"
-  grep -q -- "$needle" <<<"$out" || fail "$what did not name $needle: $out"
-  step "exit 2 naming $needle: $what"
-}
-expect_exit2 "worker without CARDFLOW_ENV" CARDFLOW_ENV "$image" node dist/workers/main.js
-expect_exit2 "worker without provider settings" CARDFLOW_PROVIDER_BASE_URL -e CARDFLOW_ENV=production "$image" node dist/workers/main.js
-expect_exit2 "webhooks without the platform key" CARDFLOW_PLATFORM_PUBLIC_KEY -e CARDFLOW_ENV=production "$image" node dist/webhooks/main.js
-expect_exit2 "codec server without keys" CARDFLOW_CODEC_KEYS -e CARDFLOW_ENV=production "$image" node dist/codec/main.js
-expect_exit2 "temporal-setup with a bad retention" CARDFLOW_NAMESPACE_RETENTION_DAYS -e CARDFLOW_NAMESPACE_RETENTION_DAYS=0 "$image" node dist/deploy/setup-temporal.js
-expect_exit2 "entry point with an absent secret file" CARDFLOW_DATABASE_URL_FILE \
-  -e CARDFLOW_ENV_FROM_FILE=CARDFLOW_DATABASE_URL -e CARDFLOW_DATABASE_URL_FILE=/run/secrets/database_url "$image" node dist/workers/main.js
-
-# --- 3. the documented set-up steps, as printed --------------------------------------------------------
+# --- 2. the documented set-up steps, as printed --------------------------------------------------------
 # The lines of a marked block of docs/production.md, without the `docker-compose` commands.
 doc_block() {
   awk -v marker="<!-- ci:$1 -->" '
@@ -156,6 +111,57 @@ CARDFLOW_CODEC_PORT=$(free_port)
 CARDFLOW_SANDBOX_WEBHOOK_URL=http://host.containers.internal:$webhook_port/webhooks
 CI_TEMPORAL_PORT=$temporal_port
 EOF
+
+# --- 3. the image ------------------------------------------------------------------------------------
+# The documented `up --build` builds it; built first here to time it and check it before the stack.
+started=$SECONDS
+compose build worker >&2
+build_secs=$((SECONDS - started))
+image="cardflow:local"
+step "image built in ${build_secs}s"
+size_bytes="$(podman image inspect --format '{{.Size}}' "$image")"
+size_mb=$((size_bytes / 1000000))
+step "image size: ${size_mb} MB"
+
+user="$(podman image inspect --format '{{.Config.User}}' "$image")"
+[[ "$user" == node ]] || fail "the image runs as '$user', not node"
+[[ "$(podman run --rm "$image" id -u)" == 1000 ]] || fail "the image's processes do not run as uid 1000"
+cmd="$(podman image inspect --format '{{join .Config.Cmd " "}}' "$image")"
+[[ "$cmd" == "node dist/"* ]] || fail "the image's command is '$cmd', not node dist/..."
+[[ "$(grep -c '^FROM ' deploy/Dockerfile)" -ge 2 ]] || fail "deploy/Dockerfile is not multi-stage"
+# No development-only package: every package in the image's node_modules is checked against the
+# lock, which marks the packages only development needs `"dev": true` (tsx, typescript, jest,
+# eslint, prettier, ...; a devDependency that a production package needs too, such as @swc/core
+# for the worker's bundler, is not marked). And the named tools by name, in case the lock is wrong.
+podman run --rm "$image" sh -c 'find node_modules -name package.json -path "*node_modules/*" | sed "s|/package.json\$||"' >"$work/installed"
+present="$(node -e "
+  const lock = require('./package-lock.json').packages;
+  const installed = require('fs').readFileSync('$work/installed', 'utf8').split('\n').filter(Boolean);
+  const dev = installed.filter((p) => lock[p] && lock[p].dev === true);
+  for (const tool of ['tsx', 'typescript', 'jest', 'eslint', 'prettier', 'ts-jest', '@swc/jest'])
+    if (installed.includes('node_modules/' + tool)) dev.push('node_modules/' + tool);
+  console.log([...new Set(dev)].join(' '));
+")"
+[[ -z "$present" ]] || fail "development-only packages in the image: $present"
+ts="$(podman run --rm "$image" sh -c 'find /app/dist /app/bin -name "*.ts" ! -name "*.d.ts" | head -n 3')"
+[[ -z "$ts" ]] || fail "TypeScript sources in the image: $ts"
+step "image: user node (uid 1000), '$cmd', none of its $(wc -l <"$work/installed") packages development-only"
+
+# Every server process stops with exit code 2 and the name of what is missing.
+expect_exit2() {
+  local what="$1" needle="$2" out code=0
+  shift 2
+  out="$(podman run --rm "$@" 2>&1)" || code=$?
+  [[ $code -eq 2 ]] || fail "$what exited $code, not 2: $out"
+  grep -q -- "$needle" <<<"$out" || fail "$what did not name $needle: $out"
+  step "exit 2 naming $needle: $what"
+}
+expect_exit2 "worker without provider settings" CARDFLOW_PROVIDER_BASE_URL -e CARDFLOW_ENV=production "$image" node dist/workers/main.js
+expect_exit2 "webhooks without the platform key" CARDFLOW_PLATFORM_PUBLIC_KEY -e CARDFLOW_ENV=production "$image" node dist/webhooks/main.js
+expect_exit2 "codec server without keys" CARDFLOW_CODEC_KEYS -e CARDFLOW_ENV=production "$image" node dist/codec/main.js
+expect_exit2 "temporal-setup with a bad retention" CARDFLOW_NAMESPACE_RETENTION_DAYS -e CARDFLOW_NAMESPACE_RETENTION_DAYS=0 "$image" node dist/deploy/setup-temporal.js
+expect_exit2 "entry point with an absent secret file" CARDFLOW_DATABASE_URL_FILE \
+  -e CARDFLOW_ENV_FROM_FILE=CARDFLOW_DATABASE_URL -e CARDFLOW_DATABASE_URL_FILE=/run/secrets/database_url "$image" node dist/workers/main.js
 
 # --- 4. up, until healthy -------------------------------------------------------------------------------
 # Podman runs health checks from systemd timers, and CI machines have no systemd: run them here,
@@ -217,7 +223,10 @@ onboard() {
   local out
   out="$(timeout 180 bash -c "$(declare -f cli); checkout='$checkout' work='$work' temporal_port='$temporal_port'; cli result '$ref' --json")" ||
     fail "onboarding $ref did not complete: $out"
-  grep -q '"deposit' <<<"$out" || fail "onboarding $ref completed without its deposit: $out"
+  node -e "
+    const r = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+    if (r.status !== 'COMPLETED' || r.result?.card?.initialDeposit?.amount !== '25.00' || r.result?.balance?.amount !== '25.00')
+      process.exit(1);" <<<"$out" || fail "onboarding $ref did not complete with its card and 25.00 deposit: $out"
   step "onboarding $ref completed with its deposit"
 }
 
