@@ -65,6 +65,7 @@ cleanup() {
   exit "$status"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT
 
 podman_service_start
 
@@ -99,16 +100,26 @@ grep -qE '^k2026a:[A-Za-z0-9+/]{43}=$' deploy/secrets/codec_keys || fail "codec_
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 webhook_port="$(free_port)"
 temporal_port="$(free_port)"
-# CI's additions, after the documented settings (later lines win): free ports, the sandbox's
-# callbacks through the receiver's published port, and the test-only Temporal port (.ci/compose.ci.yml).
+# The receiver is published on the host's own address, the one the provider would call, and the
+# sandbox calls it there: from the sandbox's network out to the host and back in through the
+# published port. (Not on 0.0.0.0, compose's default: podman's Docker API with netavark 1.4 turns
+# an explicit 0.0.0.0 into a forwarding rule for the literal address 0.0.0.0, which only the
+# host's loopback reaches; Docker forwards every address for it.)
+host_ip="$(ip -4 route get 1.1.1.1 2>/dev/null | sed -n 's/.* src \([0-9.]*\).*/\1/p')"
+[[ -n "$host_ip" ]] || host_ip="$(hostname -I | awk '{print $1}')"
+[[ -n "$host_ip" ]] || fail "no IPv4 address of this host to publish the receiver on"
+# CI's additions, after the documented settings (later lines win): free ports, the receiver on the
+# host's address with the sandbox's callbacks sent there, and the test-only Temporal port
+# (.ci/compose.ci.yml).
 cat >>.env <<EOF
 
 # --- added by .ci/compose-e2e.sh ---
 COMPOSE_PROJECT_NAME=$project
+CARDFLOW_WEBHOOK_BIND=$host_ip
 CARDFLOW_WEBHOOK_PORT=$webhook_port
 CARDFLOW_UI_PORT=$(free_port)
 CARDFLOW_CODEC_PORT=$(free_port)
-CARDFLOW_SANDBOX_WEBHOOK_URL=http://host.containers.internal:$webhook_port/webhooks
+CARDFLOW_SANDBOX_WEBHOOK_URL=http://$host_ip:$webhook_port/webhooks
 CI_TEMPORAL_PORT=$temporal_port
 EOF
 
