@@ -2,8 +2,9 @@
  * `npm run codec-server` (and the `codec-server` service of docker-compose.yml): serves
  * `/encode` and `/decode` for the Temporal Web UI and CLI with the keys of this environment.
  *
- * `npm run codec-server -- --generate-key [id]` prints a fresh `id:base64key` entry for
- * `CARDFLOW_CODEC_KEYS` and exits (the key goes to stdout only, for redirecting into a secret file).
+ * `npm run -s codec-server -- --generate-key [id]` prints a fresh `id:base64key` entry for
+ * `CARDFLOW_CODEC_KEYS` and exits (the key goes to stdout only, for redirecting into a secret file;
+ * `-s` keeps npm's banner out of it).
  *
  * Settings: `codec/config.ts`; keys: `codec/keys.ts`. `GET /healthz` and `GET /readyz` (the keys
  * loaded) are answered without a token (health/routes.ts). A missing or malformed setting or key
