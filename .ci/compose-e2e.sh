@@ -15,6 +15,9 @@
 # Prints the image build time, the image size and the time from `up` to healthy.
 # Needs root (podman, apt), Go once (stand-in builds) and dist/ of this checkout (npm run build).
 set -euo pipefail
+# One compound command: bash parses the whole script before running it, so editing this file
+# during a run cannot change what the run executes.
+{
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 checkout="$PWD"
 
@@ -100,6 +103,8 @@ grep -qE '^k2026a:[A-Za-z0-9+/]{43}=$' deploy/secrets/codec_keys || fail "codec_
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 webhook_port="$(free_port)"
 temporal_port="$(free_port)"
+ui_port="$(free_port)"
+codec_port="$(free_port)"
 # The receiver is published on the host's own address, the one the provider would call, and the
 # sandbox calls it there: from the sandbox's network out to the host and back in through the
 # published port. (Not on 0.0.0.0, compose's default: podman's Docker API with netavark 1.4 turns
@@ -117,8 +122,8 @@ cat >>.env <<EOF
 COMPOSE_PROJECT_NAME=$project
 CARDFLOW_WEBHOOK_BIND=$host_ip
 CARDFLOW_WEBHOOK_PORT=$webhook_port
-CARDFLOW_UI_PORT=$(free_port)
-CARDFLOW_CODEC_PORT=$(free_port)
+CARDFLOW_UI_PORT=$ui_port
+CARDFLOW_CODEC_PORT=$codec_port
 CARDFLOW_SANDBOX_WEBHOOK_URL=http://$host_ip:$webhook_port/webhooks
 CI_TEMPORAL_PORT=$temporal_port
 EOF
@@ -245,6 +250,14 @@ step "up (staging profile, two workers)"
 up
 first_up_secs=$up_secs
 step "healthy ${up_secs}s after up"
+# The operators' ports on the host's loopback: the Web UI serves its page; the codec server is
+# ready and, by the compose default, refuses a request without its token.
+http_status() { node -e "fetch(process.argv[1], process.argv[2] ? { method: 'POST', body: process.argv[2], headers: { 'content-type': 'application/json' } } : {}).then((r) => console.log(r.status), () => console.log(0))" "$@"; }
+[[ "$(http_status "http://127.0.0.1:$ui_port/")" == 200 ]] || fail "the Web UI does not answer on its published port"
+[[ "$(http_status "http://127.0.0.1:$codec_port/readyz")" == 200 ]] || fail "the codec server is not ready on its published port"
+[[ "$(http_status "http://127.0.0.1:$codec_port/decode" '{"payloads":[]}')" == 401 ]] ||
+  fail "the codec server answered a request without its token"
+step "Web UI answers; codec server ready and refusing requests without its token"
 onboard ci-compose-1
 handled="$(compose logs --no-color webhooks | grep -c '"webhook handled"' || true)"
 ((handled > 0)) || fail "no webhook reached the receiver through its published port"
@@ -265,3 +278,5 @@ left="$(leftovers)"
 [[ -z "$left" ]] || fail "left behind after down -v: $left"
 step "down -v: no container, network or volume of $project left"
 echo "compose-e2e: image build ${build_secs}s, image ${size_mb} MB, up to healthy ${first_up_secs}s (first), ${up_secs}s (after down)"
+exit 0
+}
