@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI phase `image + compose`: the deployment users run, run. From a clean clone of this checkout:
-#   1. builds the stand-ins of the upstream images (.ci/images/build.sh; cached),
+#   1. builds the stand-ins of the upstream images (.ci/images/build.sh; cached; all but the node
+#      one while the cardflow image builds),
 #   2. runs the set-up steps of docs/production.md exactly as printed (the `ci:compose-setup` and
 #      `ci:compose-staging` blocks, every line but `docker-compose`), adds CI's free ports to .env,
 #   3. builds the cardflow image with `docker-compose build` (deploy/Dockerfile, root .dockerignore)
@@ -33,12 +34,14 @@ fail() {
 
 [[ -f dist/client/cli/main.js ]] || npm run build >&2
 
-bash .ci/images/build.sh
+# The base and the node stand-in now (the image build needs them); the others while it builds.
+bash .ci/images/build.sh node
 
 work="$(mktemp -d /tmp/cardflow-compose.XXXXXX)"
 project="cardflowci$$"
 export COMPOSE_PROJECT_NAME="$project"
 health_loop_pid=""
+images_pid=""
 compose() { (cd "$work/cardflow" && docker-compose -f docker-compose.yml -f "$checkout/.ci/compose.ci.yml" --profile staging "$@"); }
 
 leftovers() {
@@ -58,12 +61,16 @@ cleanup() {
     compose logs --no-color --tail=40 >&2
   fi
   [[ -n "$health_loop_pid" ]] && kill "$health_loop_pid" 2>/dev/null && wait "$health_loop_pid" 2>/dev/null
+  [[ -n "$images_pid" ]] && kill "$images_pid" 2>/dev/null && wait "$images_pid" 2>/dev/null
   if [[ -f "$work/cardflow/.env" ]]; then compose down -v --remove-orphans --timeout 20 >/dev/null 2>&1; fi
   # Whatever compose could not remove (a failed start), by the project's label.
   podman rm -f $(podman ps -aq --filter "label=com.docker.compose.project=$project") >/dev/null 2>&1
   podman network rm $(podman network ls -q --filter "label=com.docker.compose.project=$project") >/dev/null 2>&1
   podman volume rm $(podman volume ls -q --filter "label=com.docker.compose.project=$project") >/dev/null 2>&1
   podman_service_stop
+  # Earlier builds' layers that nothing has used for three days: the storage stays bounded, and the
+  # layer cache of the last few days (npm's install, the build) is kept.
+  podman image prune -f --filter until=72h >/dev/null 2>&1
   rm -rf "$work"
   exit "$status"
 }
@@ -130,9 +137,16 @@ EOF
 
 # --- 3. the image ------------------------------------------------------------------------------------
 # The documented `up --build` builds it; built first here to time it and check it before the stack.
+bash .ci/images/build.sh services >"$work/images.log" 2>&1 &
+images_pid=$!
 started=$SECONDS
 compose build worker >&2
 build_secs=$((SECONDS - started))
+images_status=0
+wait "$images_pid" || images_status=$?
+images_pid=""
+cat "$work/images.log" >&2
+[[ $images_status -eq 0 ]] || fail "the stand-ins of the upstream images did not build"
 image="cardflow:local"
 step "image built in ${build_secs}s"
 size_bytes="$(podman image inspect --format '{{.Size}}' "$image")"

@@ -8,7 +8,9 @@
 # Each image carries a label with the hash of its inputs (Containerfile, scripts, binaries,
 # versions, the base image); an image whose label matches is kept, so a warm run builds nothing.
 # Images live in podman's storage under ~/.cache/cardflow/podman (.ci/podman.sh).
-# Usage: bash .ci/images/build.sh   (as root; needs Go once, for the Temporal server and UI builds)
+# Usage: bash .ci/images/build.sh [all|node|services]   (as root; needs Go once, for the Temporal
+# server and UI builds). `node` builds the base and the node image only (what deploy/Dockerfile
+# needs), `services` the others, so CI builds them while the cardflow image builds.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 here=.ci/images
@@ -18,6 +20,14 @@ source .ci/podman.sh
 podman_setup
 
 readonly LABEL=cardflow.ci.inputs
+mode="${1:-all}"
+case "$mode" in
+  all | node | services) ;;
+  *)
+    echo "usage: bash .ci/images/build.sh [all|node|services]" >&2
+    exit 2
+    ;;
+esac
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
@@ -60,29 +70,32 @@ else
 fi
 base_id="$(podman image inspect --format '{{.Id}}' "$base")"
 
-# --- node:<major>-bookworm-slim (deploy/Dockerfile's NODE_IMAGE) -------------------------------
-node_image="$(sed -n 's/^ARG NODE_IMAGE=//p' deploy/Dockerfile)"
-if [[ "$node_image" != node:24-bookworm-slim ]]; then
-  echo "images: deploy/Dockerfile uses $node_image; this script stands in node:24-bookworm-slim only (.ci/node24.sh)" >&2
-  exit 1
+if [[ "$mode" != services ]]; then
+  # --- node:<major>-bookworm-slim (deploy/Dockerfile's NODE_IMAGE) -------------------------------
+  node_image="$(sed -n 's/^ARG NODE_IMAGE=//p' deploy/Dockerfile)"
+  if [[ "$node_image" != node:24-bookworm-slim ]]; then
+    echo "images: deploy/Dockerfile uses $node_image; this script stands in node:24-bookworm-slim only (.ci/node24.sh)" >&2
+    exit 1
+  fi
+  node_bin="$(bash .ci/node24.sh)"
+  npm_dir="$(npm root -g)/npm"
+  mkdir -p "$scratch/node"
+  cp "$node_bin" "$scratch/node/node"
+  cp -r "$npm_dir" "$scratch/node/npm"
+  # The CA bundle the host's npm trusts (npm's cafile, else the system bundle): see node.Containerfile.
+  ca_bundle="$(npm config get cafile)"
+  [[ -f "$ca_bundle" ]] || ca_bundle=/etc/ssl/certs/ca-certificates.crt
+  cp "$ca_bundle" "$scratch/node/ca-certificates.crt"
+  echo 'cafile=/usr/local/etc/ci-ca-certificates.crt' >"$scratch/node/npmrc"
+  node_key="$({
+    echo "$base_id"
+    cat "$here/node.Containerfile" "$ca_bundle"
+    sha256sum "$node_bin"
+    node -p "require('$npm_dir/package.json').version"
+  } | sha256sum | cut -c1-32)"
+  build_image "docker.io/library/$node_image" "$here/node.Containerfile" "$scratch/node" "$node_key"
 fi
-node_bin="$(bash .ci/node24.sh)"
-npm_dir="$(npm root -g)/npm"
-mkdir -p "$scratch/node"
-cp "$node_bin" "$scratch/node/node"
-cp -r "$npm_dir" "$scratch/node/npm"
-# The CA bundle the host's npm trusts (npm's cafile, else the system bundle): see node.Containerfile.
-ca_bundle="$(npm config get cafile)"
-[[ -f "$ca_bundle" ]] || ca_bundle=/etc/ssl/certs/ca-certificates.crt
-cp "$ca_bundle" "$scratch/node/ca-certificates.crt"
-echo 'cafile=/usr/local/etc/ci-ca-certificates.crt' >"$scratch/node/npmrc"
-node_key="$({
-  echo "$base_id"
-  cat "$here/node.Containerfile" "$ca_bundle"
-  sha256sum "$node_bin"
-  node -p "require('$npm_dir/package.json').version"
-} | sha256sum | cut -c1-32)"
-build_image "docker.io/library/$node_image" "$here/node.Containerfile" "$scratch/node" "$node_key"
+[[ "$mode" == node ]] && exit 0
 
 # --- postgres:<version> --------------------------------------------------------------------------
 pg_version="$(sed -n 's|.*image: postgres:${POSTGRESQL_VERSION:-\([0-9.]*\)}.*|\1|p' docker-compose.yml)"
