@@ -53,6 +53,35 @@ if ! grep -q "temporalio/admin-tools:\${TEMPORAL_ADMINTOOLS_VERSION:-$version-" 
   echo "compose-check: the admin-tools default in docker-compose.yml is not for server $version" >&2
   exit 1
 fi
+# What the running stack relies on, in the resolved file (the staging profile, so every service):
+# a health check on every long-running service but the UI, the project's own Temporal
+# configuration mounted, and no token-less codec access unless a deployment asks for it.
+# docker-compose (v1) is Python with PyYAML, so python3 reads its output.
+env -u CARDFLOW_CODEC_SERVER_TOKENLESS docker-compose -f docker-compose.yml --env-file deploy/staging.env --profile staging config |
+  python3 -c '
+import sys, yaml
+services = yaml.safe_load(sys.stdin)["services"]
+problems = []
+for name, service in services.items():
+    one_shot = service.get("restart") == "no"
+    if not one_shot and name != "temporal-ui" and "healthcheck" not in service:
+        problems.append(f"{name} has no healthcheck")
+temporal = services["temporal"]
+if not any(str(v).endswith(":/etc/cardflow/temporal:ro") or (isinstance(v, dict) and v.get("target") == "/etc/cardflow/temporal") for v in temporal.get("volumes", [])):
+    problems.append("temporal does not mount deploy/temporal")
+if "--config etc/cardflow/temporal --env cluster" not in " ".join(temporal.get("entrypoint", [])):
+    problems.append("temporal does not run with deploy/temporal/cluster.yaml")
+if services["codec-server"]["environment"].get("CARDFLOW_CODEC_SERVER_TOKENLESS") != "never":
+    problems.append("the codec server lets requests without the token in by default")
+for problem in problems:
+    print(f"compose-check: {problem}", file=sys.stderr)
+sys.exit(1 if problems else 0)
+'
+[[ -f .dockerignore ]] || {
+  echo "compose-check: no root .dockerignore (docker-compose sends the whole tree as build context)" >&2
+  exit 1
+}
 sh -n deploy/docker-entrypoint.sh
 sh -n deploy/temporal-schema.sh
+sh -n deploy/npm-ci.sh
 echo "compose-check: ok" >&2

@@ -2,12 +2,18 @@
  * `npm run codec-server` (and the `codec-server` service of docker-compose.yml): serves
  * `/encode` and `/decode` for the Temporal Web UI and CLI with the keys of this environment.
  *
- * `npm run codec-server -- --generate-key [id]` prints a fresh `id:base64key` entry for
- * `CARDFLOW_CODEC_KEYS` and exits (the key goes to stdout only, for redirecting into a secret file).
+ * `npm run -s codec-server -- --generate-key [id]` prints a fresh `id:base64key` entry for
+ * `CARDFLOW_CODEC_KEYS` and exits (the key goes to stdout only, for redirecting into a secret file;
+ * `-s` keeps npm's banner out of it).
  *
- * Settings: `codec/config.ts`; keys: `codec/keys.ts`.
+ * Settings: `codec/config.ts`; keys: `codec/keys.ts`. `GET /healthz` and `GET /readyz` (the keys
+ * loaded) are answered without a token (health/routes.ts). A missing or malformed setting or key
+ * exits 2 (config/startup.ts).
  */
 import { checkEnvironment } from '../config/environment';
+import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
+import { keysCheck } from '../health/checks';
+import { healthRoutes } from '../health/routes';
 import { createLogger } from '../logging/logger';
 import { codecServerOptionsFromEnv } from './config';
 import { resolveKeyring } from './dev-keys';
@@ -24,11 +30,19 @@ async function main(args: string[]): Promise<number> {
     console.error('usage: npm run codec-server [-- --generate-key [id]]');
     return 2;
   }
-  checkEnvironment();
+  const { settings, keyring, source } = loadConfiguration(() => {
+    checkEnvironment();
+    return { settings: codecServerOptionsFromEnv(), ...resolveKeyring() };
+  });
   const logger = createLogger({ base: { service: 'codec-server' } });
-  const settings = codecServerOptionsFromEnv();
-  const { keyring, source } = resolveKeyring();
-  const server = await startCodecServer({ ...settings, keyring, logger });
+  const server = await startCodecServer({
+    ...settings,
+    keyring,
+    logger,
+    health: healthRoutes([
+      keysCheck('codec-keys', () => `current ${keyring.current.id}, ${keyring.ids.length} in all`),
+    ]),
+  });
   logger.info('codec server listening', {
     url: server.url,
     keySource: source,
@@ -55,9 +69,9 @@ if (require.main === module) {
     (error: unknown) => {
       // Key errors never carry key material (codec/keys.ts), so the message is safe to print.
       createLogger({ base: { service: 'codec-server' } }).error('codec server failed to start', {
-        reason: error instanceof Error ? error.message : String(error),
+        reason: failureMessage(error),
       });
-      process.exitCode = 1;
+      process.exitCode = exitCodeFor(error);
     },
   );
 }

@@ -21,6 +21,7 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { z } from 'zod';
+import type { HealthRoutes } from '../health/routes';
 import type { StructuredLogger } from '../logging/logger';
 import type { CodecKeyring } from './keys';
 import { AesGcmPayloadCodec, PayloadDecryptionError } from './payload-codec';
@@ -54,6 +55,8 @@ export interface CodecServerOptions {
   maxBodyBytes?: number;
   /** Request log (method, path, status, namespace, payload count; never bodies). */
   logger?: StructuredLogger;
+  /** `/healthz` and `/readyz` (health/routes.ts): answered before CORS and tokens, never logged. */
+  health?: HealthRoutes;
 }
 
 export interface CodecServer {
@@ -188,6 +191,7 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
   }
 
   const server = createServer((req, res) => {
+    if (options.health?.(req, res)) return;
     handle(req, res).then(
       ({ route, count }) =>
         logger?.info('codec request', {

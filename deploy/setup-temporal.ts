@@ -18,6 +18,7 @@ import { SearchAttributeType } from '@temporalio/common';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { temporalSettingsFromEnv } from '../client/connection';
+import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { createLogger } from '../logging/logger';
 
@@ -66,10 +67,12 @@ async function namespaceExists(connection: Connection, namespace: string): Promi
 }
 
 async function main(): Promise<void> {
-  const { connectionOptions, namespace } = temporalSettingsFromEnv();
-  const retentionDays = Number(process.env.CARDFLOW_NAMESPACE_RETENTION_DAYS ?? 30);
-  if (!Number.isInteger(retentionDays) || retentionDays < 1)
-    throw new Error('CARDFLOW_NAMESPACE_RETENTION_DAYS must be a whole number of days, 1 or more');
+  const { connectionOptions, namespace, retentionDays } = loadConfiguration(() => {
+    const days = Number(process.env.CARDFLOW_NAMESPACE_RETENTION_DAYS ?? 30);
+    if (!Number.isInteger(days) || days < 1)
+      throw new Error('CARDFLOW_NAMESPACE_RETENTION_DAYS must be a whole number of days, 1 or more');
+    return { ...temporalSettingsFromEnv(), retentionDays: days };
+  });
   const connection = await connect(connectionOptions);
   try {
     if (await namespaceExists(connection, namespace)) {
@@ -113,7 +116,7 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    logger.error('temporal setup failed', { reason: error instanceof Error ? error.message : String(error) });
-    process.exitCode = 1;
+    logger.error('temporal setup failed', { reason: failureMessage(error) });
+    process.exitCode = exitCodeFor(error);
   });
 }

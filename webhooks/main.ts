@@ -12,14 +12,20 @@
  * | CARDFLOW_CODEC_KEYS or CARDFLOW_CODEC_KEYS_FILE | payload keys: the signals it sends carry provider records, so they are encrypted like every payload; required when NODE_ENV=production |
  * | CARDFLOW_LOG_LEVEL | `trace` ... `error`, default `info`; JSON lines on stderr (`logging/logger.ts`) |
  *
+ * `GET /healthz` and `GET /readyz` (Temporal, the database when configured, the keys) are answered
+ * on the same port (health/routes.ts). A missing or malformed setting exits 2 (config/startup.ts).
+ *
  * SIGINT / SIGTERM stop accepting, finish the deliveries in progress, and exit.
  */
 import { publicKeyFrom, publicKeyFromFile } from '../api/keys';
-import { connectTemporalClient } from '../client/connection';
+import { connectTemporalClient, temporalSettingsFromEnv } from '../client/connection';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { checkEnvironment } from '../config/environment';
+import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
+import { databaseCheck, keysCheck, temporalCheck } from '../health/checks';
+import { healthRoutes } from '../health/routes';
 import { type StructuredLogger, createLogger } from '../logging/logger';
-import { databaseUrlFromEnv } from '../storage/postgres';
+import { databaseUrlFromEnv, openPool } from '../storage/postgres';
 import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 
@@ -62,16 +68,24 @@ export function receiverLogging(
   };
 }
 
-async function main(logger: StructuredLogger): Promise<void> {
+/** Everything the receiver reads from the environment and secret files, before contacting anything. */
+function receiverSettings() {
   checkEnvironment();
   const platformPublicKey = platformPublicKeyFromEnv();
   const port = Number(process.env.CARDFLOW_WEBHOOK_PORT ?? 4100);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`CARDFLOW_WEBHOOK_PORT=${process.env.CARDFLOW_WEBHOOK_PORT} is not a TCP port`);
-  const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv();
+  temporalSettingsFromEnv();
+  return { platformPublicKey, port, codec: dataConverterFromEnv(), databaseUrl: databaseUrlFromEnv() };
+}
+
+async function main(logger: StructuredLogger): Promise<void> {
+  const { platformPublicKey, port, codec, databaseUrl } = loadConfiguration(receiverSettings);
+  const { dataConverter, keySource, currentKeyId } = codec;
   const temporal = await connectTemporalClient({ dataConverter });
-  const databaseUrl = databaseUrlFromEnv();
-  const store = databaseUrl ? await openPostgresWebhookStore(databaseUrl) : undefined;
+  // One pool for the delivery log and the readiness check.
+  const pool = databaseUrl ? openPool(databaseUrl, { max: 8 }) : undefined;
+  const store = pool && databaseUrl ? await openPostgresWebhookStore(databaseUrl, { pool }) : undefined;
   const receiver = await startWebhookReceiver({
     platformPublicKey,
     client: temporal.client,
@@ -80,6 +94,11 @@ async function main(logger: StructuredLogger): Promise<void> {
     port,
     ...(process.env.CARDFLOW_WEBHOOK_DATA_DIR ? { dataDir: process.env.CARDFLOW_WEBHOOK_DATA_DIR } : {}),
     ...receiverLogging(logger),
+    health: healthRoutes([
+      temporalCheck(temporal.connection),
+      ...(pool ? [databaseCheck(pool)] : []),
+      keysCheck('keys', () => `codec key ${currentKeyId} (${keySource}), platform public key`),
+    ]),
   });
   logger.info('webhook receiver listening', {
     url: receiver.url,
@@ -96,6 +115,7 @@ async function main(logger: StructuredLogger): Promise<void> {
     receiver
       .stop()
       .then(() => store?.close())
+      .then(() => pool?.end())
       .then(() => temporal.close())
       .then(() => logger.info('webhook receiver stopped'))
       .catch((error: unknown) => {
@@ -110,7 +130,7 @@ async function main(logger: StructuredLogger): Promise<void> {
 if (require.main === module) {
   const logger = createLogger({ base: { service: 'webhooks' } });
   main(logger).catch((error: unknown) => {
-    logger.error(`webhooks: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
+    logger.error(`webhooks: ${failureMessage(error)}`);
+    process.exitCode = exitCodeFor(error);
   });
 }

@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KeyInput } from '../api/keys';
 import { WEBHOOK_ACK_BODY, WebhookSignatureError, verifyWebhook } from '../api/signing';
+import type { HealthRoutes } from '../health/routes';
 import { type EventForwarder, createTemporalForwarder } from './forwarder';
 import { parseEvent, routeEvent } from './routing';
 import {
@@ -71,6 +72,8 @@ export interface WebhookReceiverOptions {
   onRefused?: (refused: RefusedWebhook) => void;
   /** One line per delivery (category, request id, outcome, workflow ids; never record contents). */
   log?: (line: string) => void;
+  /** `/healthz` and `/readyz` (health/routes.ts), answered beside the webhook path. */
+  health?: HealthRoutes;
 }
 
 export interface RefusedWebhook {
@@ -242,6 +245,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   }
 
   const server = createServer((req, res) => {
+    if (opts.health?.(req, res)) return;
     handle(req, res).catch((error: unknown) => {
       // Temporal unreachable, disk full...: not acknowledged, so the provider delivers it again.
       const reason = error instanceof Error ? error.message : String(error);

@@ -3,6 +3,13 @@
  * (workers/config.ts, api/config.ts, codec keys); on SIGINT or SIGTERM it stops polling, lets running
  * tasks finish (up to the shutdown grace time), closes its connections and exits. Logs are JSON
  * lines on stderr (`logging/logger.ts`, CARDFLOW_LOG_LEVEL), the SDK's and core's included.
+ *
+ * Readiness: with `CARDFLOW_WORKER_HEALTH_ADDRESS` (`host:port`) the worker serves `GET /healthz`
+ * and `GET /readyz` there (health/server.ts): ready while it polls and its Temporal connection
+ * answers. A worker has no port of its own to add the routes to, and a listener answers an
+ * orchestrator's HTTP probe and a load balancer alike, where a check command would need a process
+ * start per probe and could only see what a file or the Temporal API says about the worker.
+ * A missing or malformed setting exits 2 (config/startup.ts).
  */
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
@@ -11,14 +18,33 @@ import { loadProviderConfig } from '../api/config';
 import { ensureReconcileSchedule, reconcileSettingsFromEnv } from '../client/reconciliation';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { checkEnvironment } from '../config/environment';
+import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
+import { keysCheck, temporalCheck } from '../health/checks';
+import { type HealthServer, parseListenAddress, startHealthServer } from '../health/server';
 import { createLogger } from '../logging/logger';
 import { fileStoreFromEnv } from '../storage/from-env';
 import { loadTemporalWorkerConfig, workerTuningFromEnv } from './config';
 import { createWorker } from './create-worker';
 import { limitWorkflowThreadHeap } from './heap-limit';
 
-export async function runWorkerProcess(env: Record<string, string | undefined> = process.env): Promise<void> {
+/** Everything the worker reads from the environment and secret files, before contacting anything. */
+function workerSettings(env: Record<string, string | undefined>) {
   checkEnvironment(env);
+  const healthAddress = env.CARDFLOW_WORKER_HEALTH_ADDRESS?.trim();
+  return {
+    temporal: loadTemporalWorkerConfig(env),
+    providerConfig: loadProviderConfig(env),
+    // The same converter as the client and the webhook receiver: payloads are encrypted (codec/).
+    codec: dataConverterFromEnv({ env }),
+    reconcile: reconcileSettingsFromEnv(env),
+    tuning: workerTuningFromEnv(env),
+    health: healthAddress ? parseListenAddress(healthAddress, 'CARDFLOW_WORKER_HEALTH_ADDRESS') : undefined,
+  };
+}
+
+export async function runWorkerProcess(env: Record<string, string | undefined> = process.env): Promise<void> {
+  const { temporal, providerConfig, codec, reconcile, tuning, health } = loadConfiguration(() => workerSettings(env));
+  const { dataConverter, keySource, currentKeyId } = codec;
   const logger = createLogger({ base: { service: 'worker' } });
   // Our own signal handling, so shutdown is one ordered sequence. The same logger for the SDK
   // (workflow and activity ids as fields) and, forwarded, for core's messages.
@@ -27,16 +53,11 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
     logger,
     telemetryOptions: { logging: { filter: { core: logger.level, other: 'ERROR' }, forward: {} } },
   });
-  const temporal = loadTemporalWorkerConfig(env);
-  const providerConfig = loadProviderConfig(env);
   const provider = createProviderClient(providerConfig);
-  // The same converter as the client and the webhook receiver: payloads are encrypted (codec/).
-  const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv({ env });
-  // Read before connecting: a malformed reconciliation variable stops the worker at start, with its name.
-  const reconcile = reconcileSettingsFromEnv(env);
   const connection = await NativeConnection.connect(temporal.connectionOptions);
+  let healthServer: HealthServer | undefined;
   try {
-    const { probes, workflowHeapMib, ...workerOptions } = workerTuningFromEnv(env);
+    const { probes, workflowHeapMib, ...workerOptions } = tuning;
     // Before the worker creates its workflow threads: they take the limit in force then.
     const heapLimitMib = limitWorkflowThreadHeap(workflowHeapMib);
     const worker = await createWorker({
@@ -52,6 +73,25 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerOptions },
       probes,
     });
+    if (health) {
+      // Ready while the worker polls and its Temporal connection answers (health/server.ts).
+      healthServer = await startHealthServer({
+        ...health,
+        checks: [
+          {
+            name: 'worker',
+            check: async () => {
+              const state = worker.getState();
+              if (state !== 'RUNNING') throw new Error(`the worker is ${state}, not polling`);
+              return `polling ${temporal.taskQueue}`;
+            },
+          },
+          temporalCheck(connection),
+          keysCheck('codec-keys', () => `codec key ${currentKeyId} (${keySource})`),
+        ],
+      });
+      logger.info('cardflow worker: health listener', { url: healthServer.url });
+    }
     if (reconcile.schedule) {
       // Every worker makes sure the schedule exists with this interval (idempotent); one that cannot
       // still serves its tasks, the next start or `cardflow reconcile --schedule` creates it.
@@ -84,6 +124,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
     await worker.run();
     logger.info('cardflow worker: stopped');
   } finally {
+    await healthServer?.stop();
     await connection.close();
     await provider.close();
   }
@@ -91,9 +132,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
 
 if (require.main === module) {
   runWorkerProcess().catch((error: unknown) => {
-    createLogger({ base: { service: 'worker' } }).error(
-      `cardflow worker: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    process.exit(1);
+    createLogger({ base: { service: 'worker' } }).error(`cardflow worker: ${failureMessage(error)}`);
+    process.exit(exitCodeFor(error));
   });
 }

@@ -1,8 +1,9 @@
 /**
  * The load balancer in front of the webhook receivers: Debian's haproxy, the one URL the provider
- * calls back. A receiver that stops answering is taken out by the health check within a second,
- * and a request it refused the connection for is sent to another receiver (`retry-on`): re-sending
- * a webhook is safe because the receivers share one dedupe.
+ * calls back. The health check asks each receiver's `/readyz` (health/routes.ts: Temporal and the
+ * database answer), so a receiver that stops answering, or that has lost Temporal or PostgreSQL,
+ * is taken out within a second; a request it refused the connection for is sent to another
+ * receiver (`retry-on`): re-sending a webhook is safe because the receivers share one dedupe.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -34,6 +35,8 @@ export function haproxyConfig(port: number, backends: readonly { name: string; p
     '  default_backend receivers',
     'backend receivers',
     '  balance roundrobin',
+    '  option httpchk GET /readyz',
+    '  http-check expect status 200',
     ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 500ms fall 1 rise 2`),
     '',
   ].join('\n');

@@ -1,0 +1,296 @@
+#!/usr/bin/env bash
+# CI phase `image + compose`: the deployment users run, run. From a clean clone of this checkout:
+#   1. builds the stand-ins of the upstream images (.ci/images/build.sh; cached; all but the node
+#      one while the cardflow image builds),
+#   2. runs the set-up steps of docs/production.md exactly as printed (the `ci:compose-setup` and
+#      `ci:compose-staging` blocks, every line but `docker-compose`), adds CI's free ports to .env,
+#   3. builds the cardflow image with `docker-compose build` (deploy/Dockerfile, root .dockerignore)
+#      and checks it: runs as `node`, multi-stage, no development-only package inside, and every
+#      server process exits 2 naming the missing setting,
+#   4. brings the staging stack up with two workers and waits until every service is healthy,
+#   5. a client outside the containers (the checkout's `cardflow` CLI) completes a B2B onboarding
+#      with its deposit; the sandbox's webhooks reach the receiver through its published port,
+#   6. `docker-compose down`, `up` again: the finished workflow is still in history, a new
+#      onboarding completes,
+#   7. `docker-compose down -v`, and checks nothing of the project is left (also on failure).
+# Prints the image build time, the image size and the time from `up` to healthy.
+# Needs root (podman, apt), Go once (stand-in builds) and dist/ of this checkout (npm run build).
+set -euo pipefail
+# One compound command: bash parses the whole script before running it, so editing this file
+# during a run cannot change what the run executes.
+{
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+checkout="$PWD"
+
+# shellcheck source=podman.sh
+source .ci/podman.sh
+podman_setup
+
+step() { echo "compose-e2e: $*" >&2; }
+fail() {
+  echo "compose-e2e: FAILED: $*" >&2
+  exit 1
+}
+
+[[ -f dist/client/cli/main.js ]] || npm run build >&2
+
+# The base and the node stand-in now (the image build needs them); the others while it builds.
+bash .ci/images/build.sh node
+
+work="$(mktemp -d /tmp/cardflow-compose.XXXXXX)"
+project="cardflowci$$"
+export COMPOSE_PROJECT_NAME="$project"
+health_loop_pid=""
+images_pid=""
+compose() { (cd "$work/cardflow" && docker-compose -f docker-compose.yml -f "$checkout/.ci/compose.ci.yml" --profile staging "$@"); }
+
+leftovers() {
+  {
+    podman ps -a --filter "label=com.docker.compose.project=$project" --format '{{.Names}}'
+    podman network ls --filter "label=com.docker.compose.project=$project" --format '{{.Name}}'
+    podman volume ls --filter "label=com.docker.compose.project=$project" --format '{{.Name}}'
+  } 2>/dev/null
+}
+
+cleanup() {
+  local status=$?
+  set +e
+  if [[ $status -ne 0 && -f "$work/cardflow/.env" ]]; then
+    step "logs of the failed stack (last 40 lines per service):"
+    compose ps >&2
+    compose logs --no-color --tail=40 >&2
+  fi
+  [[ -n "$health_loop_pid" ]] && kill "$health_loop_pid" 2>/dev/null && wait "$health_loop_pid" 2>/dev/null
+  [[ -n "$images_pid" ]] && kill "$images_pid" 2>/dev/null && wait "$images_pid" 2>/dev/null
+  if [[ -f "$work/cardflow/.env" ]]; then compose down -v --remove-orphans --timeout 20 >/dev/null 2>&1; fi
+  # Whatever compose could not remove (a failed start), by the project's label.
+  podman rm -f $(podman ps -aq --filter "label=com.docker.compose.project=$project") >/dev/null 2>&1
+  podman network rm $(podman network ls -q --filter "label=com.docker.compose.project=$project") >/dev/null 2>&1
+  podman volume rm $(podman volume ls -q --filter "label=com.docker.compose.project=$project") >/dev/null 2>&1
+  podman_service_stop
+  # Earlier builds' layers that nothing has used for three days: the storage stays bounded, and the
+  # layer cache of the last few days (npm's install, the build) is kept.
+  podman image prune -f --filter until=72h >/dev/null 2>&1
+  rm -rf "$work"
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT
+
+podman_service_start
+
+# --- 1. a clean clone ------------------------------------------------------------------------------
+git clone -q --no-local "$checkout" "$work/cardflow"
+git -C "$work/cardflow" checkout -q "$(git rev-parse HEAD)"
+cd "$work/cardflow"
+
+# --- 2. the documented set-up steps, as printed --------------------------------------------------------
+# The lines of a marked block of docs/production.md, without the `docker-compose` commands.
+doc_block() {
+  awk -v marker="<!-- ci:$1 -->" '
+    $0 == marker { found = 1; next }
+    found && /^```sh$/ { inside = 1; next }
+    inside && /^```$/ { exit }
+    inside { print }' docs/production.md | grep -v '^docker-compose '
+}
+for block in compose-setup compose-staging; do
+  script="$(doc_block "$block")"
+  [[ -n "$script" ]] || fail "docs/production.md has no ci:$block block"
+  step "running docs/production.md ci:$block as printed:"
+  sed 's/^/    /' <<<"$script" >&2
+  bash -euo pipefail -c "$script" >&2
+done
+for secret in postgres_password codec_server_token codec_keys database_url; do
+  [[ -s "deploy/secrets/$secret" ]] || fail "the documented steps left deploy/secrets/$secret empty"
+done
+[[ "$(stat -c %a deploy/secrets)" == 700 ]] || fail "deploy/secrets is not 700 after the documented steps"
+[[ "$(stat -c %a deploy/secrets/codec_keys)" == 644 ]] || fail "codec_keys is not 644 after the documented steps"
+grep -qE '^k2026a:[A-Za-z0-9+/]{43}=$' deploy/secrets/codec_keys || fail "codec_keys is not one id:base64key line"
+
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+webhook_port="$(free_port)"
+temporal_port="$(free_port)"
+ui_port="$(free_port)"
+codec_port="$(free_port)"
+# The receiver is published on the host's own address, the one the provider would call, and the
+# sandbox calls it there: from the sandbox's network out to the host and back in through the
+# published port. (Not on 0.0.0.0, compose's default: podman's Docker API with netavark 1.4 turns
+# an explicit 0.0.0.0 into a forwarding rule for the literal address 0.0.0.0, which only the
+# host's loopback reaches; Docker forwards every address for it.)
+host_ip="$(ip -4 route get 1.1.1.1 2>/dev/null | sed -n 's/.* src \([0-9.]*\).*/\1/p')"
+[[ -n "$host_ip" ]] || host_ip="$(hostname -I | awk '{print $1}')"
+[[ -n "$host_ip" ]] || fail "no IPv4 address of this host to publish the receiver on"
+# CI's additions, after the documented settings (later lines win): free ports, the receiver on the
+# host's address with the sandbox's callbacks sent there, and the test-only Temporal port
+# (.ci/compose.ci.yml).
+cat >>.env <<EOF
+
+# --- added by .ci/compose-e2e.sh ---
+COMPOSE_PROJECT_NAME=$project
+CARDFLOW_WEBHOOK_BIND=$host_ip
+CARDFLOW_WEBHOOK_PORT=$webhook_port
+CARDFLOW_UI_PORT=$ui_port
+CARDFLOW_CODEC_PORT=$codec_port
+CARDFLOW_SANDBOX_WEBHOOK_URL=http://$host_ip:$webhook_port/webhooks
+CI_TEMPORAL_PORT=$temporal_port
+EOF
+
+# --- 3. the image ------------------------------------------------------------------------------------
+# The documented `up --build` builds it; built first here to time it and check it before the stack.
+bash .ci/images/build.sh services >"$work/images.log" 2>&1 &
+images_pid=$!
+started=$SECONDS
+compose build worker >&2
+build_secs=$((SECONDS - started))
+images_status=0
+wait "$images_pid" || images_status=$?
+images_pid=""
+cat "$work/images.log" >&2
+[[ $images_status -eq 0 ]] || fail "the stand-ins of the upstream images did not build"
+image="cardflow:local"
+step "image built in ${build_secs}s"
+size_bytes="$(podman image inspect --format '{{.Size}}' "$image")"
+size_mb=$((size_bytes / 1000000))
+step "image size: ${size_mb} MB"
+
+user="$(podman image inspect --format '{{.Config.User}}' "$image")"
+[[ "$user" == node ]] || fail "the image runs as '$user', not node"
+[[ "$(podman run --rm "$image" id -u)" == 1000 ]] || fail "the image's processes do not run as uid 1000"
+cmd="$(podman image inspect --format '{{join .Config.Cmd " "}}' "$image")"
+[[ "$cmd" == "node dist/"* ]] || fail "the image's command is '$cmd', not node dist/..."
+[[ "$(grep -c '^FROM ' deploy/Dockerfile)" -ge 2 ]] || fail "deploy/Dockerfile is not multi-stage"
+# No development-only package: every package in the image's node_modules is checked against the
+# lock, which marks the packages only development needs `"dev": true` (tsx, typescript, jest,
+# eslint, prettier, ...; a devDependency that a production package needs too, such as @swc/core
+# for the worker's bundler, is not marked). And the named tools by name, in case the lock is wrong.
+podman run --rm "$image" sh -c 'find node_modules -name package.json -path "*node_modules/*" | sed "s|/package.json\$||"' >"$work/installed"
+present="$(node -e "
+  const lock = require('./package-lock.json').packages;
+  const installed = require('fs').readFileSync('$work/installed', 'utf8').split('\n').filter(Boolean);
+  const dev = installed.filter((p) => lock[p] && lock[p].dev === true);
+  for (const tool of ['tsx', 'typescript', 'jest', 'eslint', 'prettier', 'ts-jest', '@swc/jest'])
+    if (installed.includes('node_modules/' + tool)) dev.push('node_modules/' + tool);
+  console.log([...new Set(dev)].join(' '));
+")"
+[[ -z "$present" ]] || fail "development-only packages in the image: $present"
+ts="$(podman run --rm "$image" sh -c 'find /app/dist /app/bin -name "*.ts" ! -name "*.d.ts" | head -n 3')"
+[[ -z "$ts" ]] || fail "TypeScript sources in the image: $ts"
+step "image: user node (uid 1000), '$cmd', none of its $(wc -l <"$work/installed") packages development-only"
+
+# Every server process stops with exit code 2 and the name of what is missing.
+expect_exit2() {
+  local what="$1" needle="$2" out code=0
+  shift 2
+  out="$(podman run --rm "$@" 2>&1)" || code=$?
+  [[ $code -eq 2 ]] || fail "$what exited $code, not 2: $out"
+  grep -q -- "$needle" <<<"$out" || fail "$what did not name $needle: $out"
+  step "exit 2 naming $needle: $what"
+}
+expect_exit2 "worker without provider settings" CARDFLOW_PROVIDER_BASE_URL -e CARDFLOW_ENV=production "$image" node dist/workers/main.js
+expect_exit2 "webhooks without the platform key" CARDFLOW_PLATFORM_PUBLIC_KEY -e CARDFLOW_ENV=production "$image" node dist/webhooks/main.js
+expect_exit2 "codec server without keys" CARDFLOW_CODEC_KEYS -e CARDFLOW_ENV=production "$image" node dist/codec/main.js
+expect_exit2 "temporal-setup with a bad retention" CARDFLOW_NAMESPACE_RETENTION_DAYS -e CARDFLOW_NAMESPACE_RETENTION_DAYS=0 "$image" node dist/deploy/setup-temporal.js
+expect_exit2 "entry point with an absent secret file" CARDFLOW_DATABASE_URL_FILE \
+  -e CARDFLOW_ENV_FROM_FILE=CARDFLOW_DATABASE_URL -e CARDFLOW_DATABASE_URL_FILE=/run/secrets/database_url "$image" node dist/workers/main.js
+
+# --- 4. up, until healthy -------------------------------------------------------------------------------
+# Podman runs health checks from systemd timers, and CI machines have no systemd: run them here,
+# as Docker's daemon would, for every container of the project that has one.
+health_loop() {
+  while true; do
+    for id in $(podman ps -q --filter "label=com.docker.compose.project=$project" 2>/dev/null); do
+      podman healthcheck run "$id" >/dev/null 2>&1 &
+    done
+    wait
+    sleep 2
+  done
+}
+health_loop &
+health_loop_pid=$!
+
+wait_healthy() {
+  local deadline=$((SECONDS + 300)) line name status pending
+  while true; do
+    pending=""
+    while read -r name status; do
+      [[ -z "$name" ]] && continue
+      case "$status" in
+        healthy) ;;
+        none) [[ "$(podman inspect --format '{{.State.Status}}' "$name")" == running ]] || pending+=" $name" ;;
+        *) pending+=" $name($status)" ;;
+      esac
+    done < <(podman ps --filter "label=com.docker.compose.project=$project" \
+      --format '{{.Names}} {{if .Status}}{{.Status}}{{end}}' | sed -E 's/^([^ ]+) .*\((healthy|unhealthy|starting)\).*$/\1 \2/; t; s/^([^ ]+) .*$/\1 none/')
+    for service in postgresql temporal temporal-ui codec-server worker webhooks sandbox; do
+      podman ps --filter "label=com.docker.compose.project=$project" --filter "label=com.docker.compose.service=$service" -q | grep -q . ||
+        pending+=" $service(absent)"
+    done
+    [[ -z "$pending" ]] && return 0
+    ((SECONDS < deadline)) || fail "not healthy after 300 s:$pending"
+    sleep 2
+  done
+}
+
+up() {
+  local started=$SECONDS
+  compose up -d --build --scale worker=2 >&2
+  wait_healthy
+  up_secs=$((SECONDS - started))
+}
+
+cli() {
+  env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production CARDFLOW_ENV=sandbox \
+    TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" TEMPORAL_NAMESPACE=cardflow-staging \
+    CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/deploy/secrets/codec_keys" \
+    node "$checkout/bin/cardflow.js" "$@"
+}
+
+# A B2B customer with an initial deposit (client/examples/customer.json), under a fresh reference.
+onboard() {
+  local ref="$1" file="$work/$1.json"
+  node -e "const c=require('$checkout/client/examples/customer.json'); c.customerRef='$ref'; require('fs').writeFileSync('$file', JSON.stringify(c))"
+  cli onboard --file "$file" >&2
+  local out
+  out="$(timeout 180 bash -c "$(declare -f cli); checkout='$checkout' work='$work' temporal_port='$temporal_port'; cli result '$ref' --json")" ||
+    fail "onboarding $ref did not complete: $out"
+  node -e "
+    const r = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+    if (r.status !== 'COMPLETED' || r.result?.card?.initialDeposit?.amount !== '25.00' || r.result?.balance?.amount !== '25.00')
+      process.exit(1);" <<<"$out" || fail "onboarding $ref did not complete with its card and 25.00 deposit: $out"
+  step "onboarding $ref completed with its deposit"
+}
+
+step "up (staging profile, two workers)"
+up
+first_up_secs=$up_secs
+step "healthy ${up_secs}s after up"
+# The operators' ports on the host's loopback: the Web UI serves its page; the codec server is
+# ready and, by the compose default, refuses a request without its token.
+http_status() { node -e "fetch(process.argv[1], process.argv[2] ? { method: 'POST', body: process.argv[2], headers: { 'content-type': 'application/json' } } : {}).then((r) => console.log(r.status), () => console.log(0))" "$@"; }
+[[ "$(http_status "http://127.0.0.1:$ui_port/")" == 200 ]] || fail "the Web UI does not answer on its published port"
+[[ "$(http_status "http://127.0.0.1:$codec_port/readyz")" == 200 ]] || fail "the codec server is not ready on its published port"
+[[ "$(http_status "http://127.0.0.1:$codec_port/decode" '{"payloads":[]}')" == 401 ]] ||
+  fail "the codec server answered a request without its token"
+step "Web UI answers; codec server ready and refusing requests without its token"
+onboard ci-compose-1
+handled="$(compose logs --no-color webhooks | grep -c '"webhook handled"' || true)"
+((handled > 0)) || fail "no webhook reached the receiver through its published port"
+step "the receiver handled $handled webhook(s) delivered to its published port"
+
+# --- 6. down and up: the data persists --------------------------------------------------------------------
+step "down (volumes kept), up again"
+compose down --timeout 20 >&2
+up
+step "healthy ${up_secs}s after the second up"
+cli result ci-compose-1 --json >/dev/null || fail "the finished onboarding ci-compose-1 is gone after down and up"
+step "ci-compose-1 is still in history"
+onboard ci-compose-2
+
+# --- 7. down, nothing left --------------------------------------------------------------------------------
+compose down -v --remove-orphans --timeout 20 >&2
+left="$(leftovers)"
+[[ -z "$left" ]] || fail "left behind after down -v: $left"
+step "down -v: no container, network or volume of $project left"
+echo "compose-e2e: image build ${build_secs}s, image ${size_mb} MB, up to healthy ${first_up_secs}s (first), ${up_secs}s (after down)"
+exit 0
+}

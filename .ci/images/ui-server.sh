@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Prints the absolute path of a folder holding `ui-server`, the Temporal Web UI server at the
+# version docker-compose.yml runs (the default of TEMPORAL_UI_VERSION there), built once from its
+# Go module (github.com/temporalio/ui-server/v2, which carries the built web assets) into
+# ${XDG_CACHE_HOME:-$HOME/.cache}/cardflow/temporal-ui/. The module's go.mod has a replace
+# directive, which `go install module@version` refuses, so it is built inside a copy of the module.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+readonly MODULE="github.com/temporalio/ui-server/v2"
+version="$(sed -n 's|.*image: temporalio/ui:${TEMPORAL_UI_VERSION:-\([0-9.]*\)}.*|\1|p' docker-compose.yml)"
+if [[ -z "$version" ]]; then
+  echo "ui-server: no temporalio/ui:\${TEMPORAL_UI_VERSION:-X.Y.Z} image in docker-compose.yml" >&2
+  exit 1
+fi
+tag="v$version"
+cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/cardflow/temporal-ui/$tag"
+if [[ -x "$cache_dir/ui-server" ]]; then
+  echo "$cache_dir"
+  exit 0
+fi
+if ! command -v go >/dev/null 2>&1; then
+  echo "ui-server: Go is needed once to build the Temporal UI server $tag (https://go.dev/dl/)." >&2
+  exit 1
+fi
+# shellcheck source=../../scripts/lib/build-cache.sh
+source "scripts/lib/build-cache.sh"
+build_lock ui-server "$cache_dir"
+if [[ ! -x "$cache_dir/ui-server" ]]; then
+  build_staging "$cache_dir"
+  echo "ui-server: building the Temporal UI server $tag with $(go version)..." >&2
+  started=$SECONDS
+  module_dir="$(cd "$staging" && go mod download -json "$MODULE@$tag" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+  cp -r "$module_dir" "$staging/src"
+  chmod -R u+w "$staging/src"
+  (cd "$staging/src" && CGO_ENABLED=0 go build -trimpath -o "$staging/ui-server" ./cmd/server) >&2
+  mv -f "$staging/ui-server" "$cache_dir/ui-server"
+  echo "ui-server: built $cache_dir in $((SECONDS - started))s." >&2
+fi
+echo "$cache_dir"
