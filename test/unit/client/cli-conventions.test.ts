@@ -131,13 +131,13 @@ describe('sandbox', () => {
   ])('never sends a production API key to a sandbox path: %s', async (_case, change) => {
     const fetchSpy = jest.spyOn(globalThis, 'fetch').mockRejectedValue(new Error('no network in this test'));
     try {
-      const env = {
+      const base: Record<string, string | undefined> = {
         CARDFLOW_ENV: 'production',
         NODE_ENV: 'production',
         CARDFLOW_PROVIDER_BASE_URL: 'https://api.provider.example.com',
         CARDFLOW_PROVIDER_API_KEY: 'live_key',
-        ...change,
       };
+      const env = { ...base, ...change };
       const result = await run(['sandbox', 'commits'], {
         env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
       });
