@@ -8,6 +8,9 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { operations } from '../../../api/operations';
+import { FORBIDDEN_TEXT_RULE } from '../../../api/rules';
+import { cardOperationInputIssues } from '../../../domain/card-operations';
+import { activationInputIssues } from '../../../domain/physical-card-activation';
 import { CardholderDataSchema } from '../../../domain/cardholder-data';
 import { OnboardingInputSchema } from '../../../domain/customer-onboarding';
 import { OnboardingActivationRequestSchema } from '../../../domain/onboarding-physical';
@@ -191,5 +194,32 @@ describe('fast-check: text the schemas accept is clean', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('the hand-written input rules apply the same character policy', () => {
+  it.each(['lost\u202ewallet', 'a\u0007b', 'zero\u200bwidth'])('clientRemark %j of a card operation', (remark) => {
+    expect(cardOperationInputIssues('freeze', { cardNo: 'C1', clientRemark: remark })).toEqual([
+      { path: 'clientRemark', message: FORBIDDEN_TEXT_RULE },
+    ]);
+  });
+
+  it('title and content of an activation work order', () => {
+    const issues = activationInputIssues({
+      cardNo: 'C1',
+      route: 'work_order',
+      workOrder: { title: 'Card\u202e', content: 'line one\nline two\u0000', files: [{ fileId: 'F1' }] },
+    });
+    expect(issues).toEqual([
+      { path: 'workOrder.title', message: FORBIDDEN_TEXT_RULE },
+      { path: 'workOrder.content', message: FORBIDDEN_TEXT_RULE },
+    ]);
+    expect(
+      activationInputIssues({
+        cardNo: 'C1',
+        route: 'work_order',
+        workOrder: { title: 'Card', content: 'line one\nline two', files: [{ fileId: 'F1' }] },
+      }),
+    ).toEqual([]);
   });
 });
