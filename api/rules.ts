@@ -32,6 +32,8 @@ export const CLIENT_REMARK = { min: 0, max: 50 } as const;
 export const WORK_ORDER_TITLE = { min: 1, max: 255 } as const;
 export const WORK_ORDER_TARGET = { min: 1, max: 255 } as const;
 export const WORK_ORDER_CONTENT = { min: 0, max: 1000 } as const;
+/** Supporting files of one work order: the spec sets no number; ours keeps a work order's input small. */
+export const WORK_ORDER_FILES_MAX = 20;
 
 export const HOLDER_AREA_CODE = { min: 2, max: 5 } as const;
 export const HOLDER_MOBILE = { min: 5, max: 20 } as const;
@@ -47,6 +49,43 @@ export const HOLDER_FULL_NAME_MAX = 32;
 export const HOLDER_ADDRESS = { min: 2, max: 40 } as const;
 export const HOLDER_POST_CODE = { min: 2, max: 15 } as const;
 export const HOLDER_ID_NUMBER = { min: 2, max: 50 } as const;
+/**
+ * Text fields the spec gives no length (town, annualSalary, file ids, accountName, remarks,
+ * query filters, ...): our documented limit, far above any real value, so an oversized field is
+ * refused by name instead of failing a workflow start on Temporal's payload limit.
+ */
+export const FREE_TEXT_MAX = 255;
+/** Amounts as text (BigDecimal): digits enough for any amount, not a megabyte of them. */
+export const DECIMAL_TEXT_MAX = 40;
+/** Opaque tokens the spec gives no length (idvShareToken): room for a signed token. */
+export const TOKEN_TEXT_MAX = 4096;
+
+// ---------------------------------------------------------------------------
+// Character policy of every text field (client, CLI, workflow validation and sandbox alike)
+
+/**
+ * Characters no text field accepts: controls (Cc: NUL, BEL, ESC, DEL, ...), format characters
+ * (Cf: zero-width space and joiners, bidi embeddings, overrides and isolates, the BOM), surrogate
+ * halves (Cs), private use (Co), and the line and paragraph separators (Zl, Zp). They are
+ * invisible or reorder what a person reads, so what the provider holds would differ from what
+ * anyone sees.
+ */
+export const FORBIDDEN_TEXT_RE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/u;
+/** The same for multi-line text (a work order's content): tab, line feed and carriage return allowed. */
+export const FORBIDDEN_MULTILINE_TEXT_RE = /(?![\t\n\r])[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/u;
+export const FORBIDDEN_TEXT_RULE = 'must not contain control, invisible (format) or bidi-override characters';
+/**
+ * Text is compared by the provider as sent (e-mail and ID number are unique per card type), so one
+ * spelling per text: composed Unicode (NFC), as keyboards produce it on most systems.
+ */
+export const NFC_RULE = 'must be composed Unicode (NFC): an accented letter as one character';
+
+/** The character rule `text` breaks, or undefined when it is clean. */
+export function textCharacterIssue(text: string, multiline = false): string | undefined {
+  if ((multiline ? FORBIDDEN_MULTILINE_TEXT_RE : FORBIDDEN_TEXT_RE).test(text)) return FORBIDDEN_TEXT_RULE;
+  if (text.normalize('NFC') !== text) return NFC_RULE;
+  return undefined;
+}
 
 // ---------------------------------------------------------------------------
 // Patterns

@@ -7,7 +7,8 @@
  * USE_EXISTING tells the caller whether its input was used.)
  *
  * Search attributes are set at start (free) and passed in the input as `startAttributes`, so the
- * workflow does not upsert them again (domain/start-attributes.ts, workflows/search.ts).
+ * workflow does not upsert them again (domain/start-attributes.ts, workflows/search.ts). The
+ * input's encoded size is checked against Temporal's payload limit first (client/payload-size.ts).
  */
 import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
@@ -18,6 +19,7 @@ import {
   type StartAttributes,
   type WorkflowType,
 } from '../domain';
+import { checkPayloadSize } from './payload-size';
 
 export interface StartOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
@@ -47,11 +49,13 @@ export async function startOnce<I extends object, R>(
   const { cardNo, ...known } = spec.attributes;
   const pairs: SearchAttributePair[] = startAttributes(known);
   if (cardNo) pairs.push({ key: CardflowCardNo, value: cardNo });
+  const input = { ...spec.input, startAttributes: spec.attributes };
+  await checkPayloadSize(client, `${spec.type} ${spec.workflowId}`, input);
   try {
     const handle = await client.workflow.start(spec.type, {
       workflowId: spec.workflowId,
       taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
-      args: [{ ...spec.input, startAttributes: spec.attributes }],
+      args: [input],
       workflowIdConflictPolicy: 'FAIL',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       typedSearchAttributes: pairs,

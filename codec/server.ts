@@ -14,7 +14,12 @@
  * Authorization header can be let in by {@link CodecServerOptions.tokenlessAccess}: `loopback`
  * for the embedded dev stack (only this machine reaches it), `any` when the port is reachable by
  * operators only (VPN, SSH tunnel, an authenticating proxy). A wrong token is always refused, and a
- * browser request from an origin not on the list is refused whatever its credentials.
+ * browser request from an origin not on the list is refused whatever its credentials. `/encode`
+ * and `/decode` follow the same rules.
+ *
+ * Limits: a body over `maxBodyBytes` gets 413 (the rest of it is read and dropped, never cut off);
+ * headers must arrive within {@link DEFAULT_HEADERS_TIMEOUT_MS} and the whole request within
+ * {@link DEFAULT_REQUEST_TIMEOUT_MS}, or the client gets 408 and the connection is dropped.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
@@ -30,6 +35,12 @@ import { AesGcmPayloadCodec, PayloadDecryptionError } from './payload-codec';
 export const DEFAULT_UI_ORIGINS: readonly string[] = ['http://127.0.0.1:8233', 'http://localhost:8233'];
 /** Request bodies above this are refused (413). A history page decodes many payloads at once. */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** A request's headers must have arrived this long after it began, or the connection is dropped (408). */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
+/** The whole request, body included: a history page's 8 MiB at 4 Mbit/s, and no slow client longer. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
+/** How often the server looks for requests past those limits. */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 /** Shorter tokens are refused at start-up. */
 export const MIN_TOKEN_LENGTH = 16;
 
@@ -53,6 +64,10 @@ export interface CodecServerOptions {
   allowedOrigins?: readonly string[];
   /** Default {@link DEFAULT_MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
+  /** Default {@link DEFAULT_HEADERS_TIMEOUT_MS}. */
+  headersTimeoutMs?: number;
+  /** Default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
+  requestTimeoutMs?: number;
   /** Request log (method, path, status, namespace, payload count; never bodies). */
   logger?: StructuredLogger;
   /** `/healthz` and `/readyz` (health/routes.ts): answered before CORS and tokens, never logged. */
@@ -190,7 +205,15 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     return { route, count: payloads.length };
   }
 
-  const server = createServer((req, res) => {
+  // Slow clients (a few bytes a second) are answered 408 and dropped once past the limits, checked
+  // every second; each connection has its own clock, so the others are served meanwhile.
+  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const serverLimits = {
+    headersTimeout,
+    requestTimeout: Math.max(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, headersTimeout),
+    connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+  };
+  const server = createServer(serverLimits, (req, res) => {
     if (options.health?.(req, res)) return;
     handle(req, res).then(
       ({ route, count }) =>
@@ -210,6 +233,10 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
             : status === 405
               ? { Allow: 'POST, OPTIONS' }
               : {};
+        // An oversized body is still streaming in: it is read to its end and dropped (bounded by the
+        // request timeout), never cut off, so a client that sends its whole body before reading gets
+        // the 413 instead of a reset or a broken pipe.
+        if (status === 413) req.resume();
         if (!res.headersSent) send(res, status, { error: message }, headers);
         else res.end();
         const log = status >= 500 ? logger?.error.bind(logger) : logger?.warn.bind(logger);
@@ -220,13 +247,9 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
           reason: message,
           error: status >= 500 ? error : undefined,
         });
-        // An oversized body is still streaming in: stop reading it.
-        if (status === 413) req.destroy();
       },
     );
   });
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -257,18 +280,31 @@ function safePath(req: IncomingMessage): string {
   return (req.url ?? '/').split('?')[0]!;
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * The body, or a 413 once it passes `limit` (declared or counted). Never a `for await` over the
+ * request: leaving that loop early destroys the socket, and the client then sees a reset instead
+ * of the 413; the caller drains what is left.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new HttpError(413, `request body over ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) throw new HttpError(413, `request body over ${limit} bytes`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
+  if (Number.isFinite(declared) && declared > limit)
+    return Promise.reject(new HttpError(413, `request body over ${limit} bytes`));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        reject(new HttpError(413, `request body over ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
 }
 
 function parseBody(body: Buffer): Payload[] {

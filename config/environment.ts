@@ -7,13 +7,17 @@
  *
  * | rule | refused when |
  * |---|---|
- * | `CARDFLOW_ENV` | set to anything but `sandbox` or `production`; unset while `CARDFLOW_PROVIDER_BASE_URL` is not loopback (never guessed) |
+ * | `CARDFLOW_ENV` | set to anything but exactly `sandbox` or `production` (a stray space or capital letter included: a value that is almost production is not guessed either way); unset while `CARDFLOW_PROVIDER_BASE_URL` is not loopback (never guessed) |
+ * | `CARDFLOW_PROVIDER_BASE_URL` | set but not an http(s) URL |
  * | `sandbox` | the provider host is neither loopback nor listed in `CARDFLOW_SANDBOX_HOSTS` (comma-separated host names) |
- * | `production` | `NODE_ENV` is not `production`; the provider URL is plain http, or its host is loopback or a sandbox host; the API key is a sandbox one (`sandbox_…`); a key file sits in a folder the sandbox generated ({@link SANDBOX_MARKER_FILE}); a codec key is a generated dev key (id `dev-…`) |
+ * | `production` | `NODE_ENV` is not `production`; the provider URL is plain http, or its host is loopback or a sandbox host; the API key is a sandbox one (`sandbox_…`); a key file sits in a folder the sandbox generated ({@link SANDBOX_MARKER_FILE}); a codec key is a generated dev key (id `dev-…`); the entry point would start its embedded sandbox for want of a provider URL (`npm start`) |
  *
+ * Hosts are compared in their canonical form ({@link canonicalHost}): `localhost.`,
+ * `[::ffff:127.0.0.1]`, `0.0.0.0`, `2130706433`, `0x7f.1` and `127.1` are all this machine.
  * Unset with a loopback provider (or none) is the local default of a checkout: a sandbox.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
 
 export const CARDFLOW_ENVS = ['sandbox', 'production'] as const;
@@ -54,17 +58,45 @@ function value(env: Env, name: string): string | undefined {
   return raw ? raw : undefined;
 }
 
-/** `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: the provider is on this machine. */
+/**
+ * A host as a connection resolves it: lower case, without brackets or the trailing dot of a fully
+ * qualified name, IPv4 in dotted quad (the URL parser's reading of `2130706433`, `0x7f.1`, `127.1`),
+ * IPv6 compressed, an IPv4-mapped IPv6 address as its IPv4 address. Undefined when it is no host.
+ */
+export function canonicalHost(host: string): string | undefined {
+  let h = host.trim().toLowerCase();
+  if (h.startsWith('[') && h.endsWith(']')) h = h.slice(1, -1);
+  try {
+    h = isIPv6(h) ? new URL(`http://[${h}]`).hostname.slice(1, -1) : new URL(`http://${h}`).hostname;
+  } catch {
+    return undefined;
+  }
+  h = h.replace(/\.+$/, '');
+  const mapped = /^::(?:ffff:)?([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(h);
+  if (mapped) {
+    const [high, low] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+    h = [high >> 8, high & 255, low >> 8, low & 255].join('.');
+  }
+  return h === '' ? undefined : h;
+}
+
+/**
+ * `localhost`, `*.localhost`, 127.0.0.0/8, ::1 and the unspecified addresses (`0.0.0.0`, `::`,
+ * which a connection reaches on this machine), in any spelling {@link canonicalHost} reads.
+ */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+  const h = canonicalHost(host);
+  if (h === undefined) return false;
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (isIPv4(h)) return h.startsWith('127.') || h === '0.0.0.0';
+  return h === '::1' || h === '::';
 }
 
 function sandboxHosts(env: Env): string[] {
   return (value(env, 'CARDFLOW_SANDBOX_HOSTS') ?? '')
     .split(',')
-    .map((h) => h.trim().toLowerCase())
-    .filter((h) => h !== '');
+    .map((h) => canonicalHost(h))
+    .filter((h): h is string => h !== undefined);
 }
 
 /** Codec key ids of CARDFLOW_CODEC_KEYS (`id:key,...`) or of a key file's text, without validating the keys. */
@@ -89,20 +121,60 @@ function readIfPresent(file: string): string | undefined {
   }
 }
 
+/** What a process's configuration means, once normalised and checked ({@link resolveEnvironment}). */
+export interface ResolvedEnvironment {
+  env: CardflowEnv;
+  /** `CARDFLOW_PROVIDER_BASE_URL`, parsed; absent when not set (an entry point then uses its sandbox). */
+  provider?: URL;
+  /**
+   * Whether the provider is a sandbox: on this machine or a host of `CARDFLOW_SANDBOX_HOSTS`. Only
+   * then may a sandbox-only path (`/sandbox/...`) be called with the configured API key.
+   */
+  providerIsSandbox: boolean;
+}
+
+export interface EnvironmentOptions {
+  /** The entry point starts its own sandbox when no provider URL is set (`npm start`). */
+  embedsSandbox?: boolean;
+}
+
 /**
  * Which environment `env` means, or an {@link EnvironmentError} naming every variable and rule
  * that contradicts it. Reads only the environment and the folders of the key files it names.
  */
-export function checkEnvironment(env: Env = process.env): CardflowEnv {
+export function checkEnvironment(env: Env = process.env, options: EnvironmentOptions = {}): CardflowEnv {
+  return resolveEnvironment(env, options).env;
+}
+
+/**
+ * The one reading of the interlock's variables: `CARDFLOW_ENV` and the provider URL normalised and
+ * validated once, every rule of the table above checked. Callers act on the result (e.g. the CLI's
+ * sandbox commands call a sandbox only when {@link ResolvedEnvironment.providerIsSandbox}), never
+ * on the raw variables.
+ */
+export function resolveEnvironment(env: Env = process.env, options: EnvironmentOptions = {}): ResolvedEnvironment {
   const problems: string[] = [];
-  const declared = value(env, 'CARDFLOW_ENV');
+  const rawEnv = env.CARDFLOW_ENV;
+  const declared = rawEnv === undefined || rawEnv === '' ? undefined : rawEnv;
   const baseUrl = value(env, 'CARDFLOW_PROVIDER_BASE_URL');
   let provider: URL | undefined;
-  if (baseUrl !== undefined && URL.canParse(baseUrl)) provider = new URL(baseUrl);
+  if (baseUrl !== undefined) {
+    provider = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+    if (provider === undefined || !['http:', 'https:'].includes(provider.protocol) || !canonicalHost(provider.hostname))
+      throw new EnvironmentError(['CARDFLOW_PROVIDER_BASE_URL: must be an http(s) URL with a host']);
+  }
+  const providerHost = provider === undefined ? undefined : canonicalHost(provider.hostname);
   const providerIsLoopback = provider !== undefined && isLoopbackHost(provider.hostname);
+  const providerIsSandbox =
+    provider !== undefined && (providerIsLoopback || sandboxHosts(env).includes(providerHost ?? ''));
+  const resolved = (cardflowEnv: CardflowEnv): ResolvedEnvironment => ({
+    env: cardflowEnv,
+    ...(provider ? { provider } : {}),
+    providerIsSandbox,
+  });
 
   if (declared !== undefined && !isCardflowEnv(declared)) {
-    throw new EnvironmentError([`CARDFLOW_ENV=${declared}: must be sandbox or production`]);
+    throw new EnvironmentError([`CARDFLOW_ENV=${JSON.stringify(declared)}: must be exactly sandbox or production`]);
   }
   if (declared === undefined) {
     if (provider !== undefined && !providerIsLoopback) {
@@ -111,11 +183,11 @@ export function checkEnvironment(env: Env = process.env): CardflowEnv {
           'set CARDFLOW_ENV=production for the real provider or CARDFLOW_ENV=sandbox for a sandbox on another host',
       ]);
     }
-    return 'sandbox';
+    return resolved('sandbox');
   }
 
   if (declared === 'sandbox') {
-    if (provider !== undefined && !providerIsLoopback && !sandboxHosts(env).includes(provider.hostname.toLowerCase())) {
+    if (provider !== undefined && !providerIsSandbox) {
       problems.push(
         `CARDFLOW_PROVIDER_BASE_URL: CARDFLOW_ENV=sandbox must point at loopback or a host listed in CARDFLOW_SANDBOX_HOSTS, not ${provider.hostname}`,
       );
@@ -128,7 +200,7 @@ export function checkEnvironment(env: Env = process.env): CardflowEnv {
       if (provider.protocol !== 'https:') {
         problems.push(`CARDFLOW_PROVIDER_BASE_URL: CARDFLOW_ENV=production needs https, not ${provider.protocol}`);
       }
-      if (providerIsLoopback || sandboxHosts(env).includes(provider.hostname.toLowerCase())) {
+      if (providerIsSandbox) {
         problems.push(
           `CARDFLOW_PROVIDER_BASE_URL: CARDFLOW_ENV=production points at a sandbox host (${provider.hostname}, loopback or in CARDFLOW_SANDBOX_HOSTS)`,
         );
@@ -153,7 +225,12 @@ export function checkEnvironment(env: Env = process.env): CardflowEnv {
         `${keysInline !== undefined ? 'CARDFLOW_CODEC_KEYS' : 'CARDFLOW_CODEC_KEYS_FILE'}: CARDFLOW_ENV=production holds a dev codec key (id ${DEV_CODEC_KEY_ID_PREFIX}…)`,
       );
     }
+    if (provider === undefined && options.embedsSandbox) {
+      problems.push(
+        'CARDFLOW_PROVIDER_BASE_URL: CARDFLOW_ENV=production needs the provider URL here; without one this would start its embedded sandbox',
+      );
+    }
   }
   if (problems.length > 0) throw new EnvironmentError(problems);
-  return declared;
+  return resolved(declared);
 }

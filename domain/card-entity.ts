@@ -13,6 +13,7 @@ import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { BalanceSummary } from './workflow-types';
 import type { CardOperationOutcome } from './card-operations';
 import type { WaitOverrides } from './wait-profile';
+import { advance, movesForward, readTime, type ReachedState } from './event-order';
 
 export const REQUEST_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -41,6 +42,13 @@ export interface FeeSummary {
 /** What a card entity carries across continue-as-new. Plain records (STYLE: no Maps). */
 export interface CardEntityState {
   status?: string;
+  /**
+   * Provider time the status was reached at (domain/event-order.ts): an event or read no newer
+   * leaves the status alone. Absent in runs carried before it was kept.
+   */
+  statusAt?: number;
+  /** Keys of the events already handled (domain/event-identity.ts), newest last, at most {@link KEPT_EVENT_KEYS}. */
+  seenKeys?: Record<string, true>;
   balance?: BalanceSummary;
   /** Workflow time of the last card read. */
   asOf?: number;
@@ -60,6 +68,8 @@ export interface CardEntityState {
 export const KEPT_AUTHORIZATIONS = 50;
 export const KEPT_FEES = 50;
 export const KEPT_REQUESTS = 100;
+/** Event keys remembered for de-duplication; an older repeat is still refused by its time or status. */
+export const KEPT_EVENT_KEYS = 500;
 
 export interface CardEntityInput {
   cardNo: string;
@@ -152,8 +162,7 @@ export function recordAuthorization(
   max: number,
 ): AuthorizationSummary[] {
   const existing = list.find((a) => a.tradeNo === summary.tradeNo);
-  if (existing && AUTHORIZATION_FINAL.includes(existing.status) && !AUTHORIZATION_FINAL.includes(summary.status))
-    return list;
+  if (!movesForward(existing?.status, summary.status, (status) => AUTHORIZATION_FINAL.includes(status))) return list;
   return keepLatest(list, summary, (a) => a.tradeNo, max);
 }
 
@@ -162,4 +171,48 @@ export function trimRecord<T>(record: Record<string, T>, max: number): Record<st
   const keys = Object.keys(record);
   if (keys.length <= max) return record;
   return Object.fromEntries(keys.slice(keys.length - max).map((k) => [k, record[k] as T]));
+}
+
+/**
+ * The status a successful card operation record leaves the card in (spec: Card operation record:
+ * a blocked card is frozen at the highest level; a cancelled card is destroyed), or undefined for
+ * a record that does not change it.
+ */
+export function cardStatusAfter(record: { type: string; status: string }): string | undefined {
+  if (record.status !== 'success') return undefined;
+  if (record.type === 'Freeze' || record.type === 'blocked') return 'Freeze';
+  if (record.type === 'UnFreeze') return 'Normal';
+  if (record.type === 'cancel') return 'cancel';
+  return undefined;
+}
+
+/**
+ * Moves the card's status to `status`, learned as of provider time `at`, when that is newer than
+ * the status it has (domain/event-order.ts). A cancelled card stays cancelled, and a cancel
+ * always applies: nothing follows it at the provider. Returns whether it took the observation.
+ */
+export function learnCardStatus(state: CardEntityState, status: string, at: number): boolean {
+  if (state.status === 'cancel') return false;
+  const reached: ReachedState = {
+    ...(state.status === undefined ? {} : { state: state.status }),
+    ...(state.statusAt === undefined ? {} : { at: state.statusAt }),
+  };
+  if (status !== 'cancel' && !advance(reached, status, at)) return false;
+  state.status = status;
+  state.statusAt = Math.max(at, state.statusAt ?? at);
+  return true;
+}
+
+/** A card operation record's effect on the status, as of its `transactionTime`. */
+export function learnCardRecord(
+  state: CardEntityState,
+  record: { type: string; status: string; transactionTime: number },
+): boolean {
+  const status = cardStatusAfter(record);
+  return status !== undefined && learnCardStatus(state, status, record.transactionTime);
+}
+
+/** A card read sent at workflow time `sentAt` (a poll, the read after an operation). */
+export function learnCardRead(state: CardEntityState, status: string, sentAt: number): boolean {
+  return learnCardStatus(state, status, readTime(sentAt));
 }

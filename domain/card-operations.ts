@@ -8,7 +8,7 @@
  * domain/physical-card-activation.ts); only the activity opens it.
  */
 import { defineQuery } from '@temporalio/workflow';
-import { CLIENT_REMARK } from '../api/rules';
+import { CLIENT_REMARK, textCharacterIssue } from '../api/rules';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
@@ -70,6 +70,9 @@ export function cardOperationInputIssues(
   if (typeof input.cardNo !== 'string' || input.cardNo === '') issues.push({ path: 'cardNo', message: 'is required' });
   if (input.clientRemark !== undefined && input.clientRemark.length > CLIENT_REMARK.max) {
     issues.push({ path: 'clientRemark', message: `length must be at most ${CLIENT_REMARK.max} characters` });
+  } else if (typeof input.clientRemark === 'string') {
+    const rule = textCharacterIssue(input.clientRemark);
+    if (rule) issues.push({ path: 'clientRemark', message: rule });
   }
   if (kind === 'updatePin') {
     if (typeof input.sealedPin !== 'string' || input.sealedPin === '')

@@ -19,7 +19,8 @@ import {
   holderFields,
   profileFields,
 } from '../api/schemas/cardholder-requests';
-import { ipv4, requiredText } from '../api/schemas/fields';
+import { TOKEN_TEXT_MAX } from '../api/rules';
+import { ipv4, requiredTextOf } from '../api/schemas/fields';
 
 export const CARDHOLDER_SHAPES = ['B2B', 'B2C', 'IDV'] as const;
 export type CardholderShape = (typeof CARDHOLDER_SHAPES)[number];
@@ -47,7 +48,7 @@ export const IdvCardholderSchema = z
     ...holderFields,
     ...profileFields,
     /** Share token of an external identity verification. */
-    idvShareToken: requiredText,
+    idvShareToken: requiredTextOf(TOKEN_TEXT_MAX),
     ipAddress: ipv4,
   })
   .superRefine(checkFullName);

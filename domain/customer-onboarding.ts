@@ -18,6 +18,7 @@ import { OnboardingActivationRequestSchema, type OnboardingActivationRequest } f
 import { OnboardingFundingSchema, type FundingSource, type OnboardingFunding } from './onboarding-funding';
 import type { BalanceSummary, FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
+import { requiredText } from '../api/schemas/fields';
 import { amountString as amount, idDigits as digits } from './fields';
 import { CUSTOMER_REF_MAX, CUSTOMER_REF_RE } from './workflow-ids';
 
@@ -111,7 +112,7 @@ export const OnboardingInputSchema = z.object({
         .optional(),
     })
     .optional(),
-  resume: z.object({ previousRunId: z.string().min(1), firstStartedAt: z.number().int().positive() }).optional(),
+  resume: z.object({ previousRunId: requiredText, firstStartedAt: z.number().int().positive() }).optional(),
 });
 
 export const ONBOARDING_STAGES = [

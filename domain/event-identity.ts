@@ -37,6 +37,26 @@ function stateOf(event: ProviderEventBody): string | undefined {
   }
 }
 
+/**
+ * The provider's time of an event's record, where the record has one that moves with its state
+ * (domain/event-order.ts): an older record retried late loses to a newer one of the same kind.
+ */
+export function recordTimeOf(event: ProviderEventBody): number | undefined {
+  switch (event.category) {
+    case 'card_transaction':
+    case 'card_auth_transaction':
+    case 'card_3ds':
+      return event.record.transactionTime;
+    case 'card_fee_patch':
+      return event.record.transactionTime ?? undefined;
+    case 'work':
+    case 'wallet_transaction_v2':
+      return event.record.updateTime;
+    default:
+      return undefined;
+  }
+}
+
 /** `category|id|state`, e.g. `card_transaction|CF3a…|success`. */
 export function recordStateKey(category: string, id: string, status: string): string {
   return `${category}|${id}|${status}`;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { cmp } from '../api/money';
-import { AMOUNT_RE, LONG_ID_RE } from '../api/rules';
+import { AMOUNT_RE, DECIMAL_TEXT_MAX, LONG_ID_RE } from '../api/rules';
 import { CUSTOMER_REF_MAX, CUSTOMER_REF_RE } from './workflow-ids';
 
 /** A Long id (accountId, cardTypeId, holderId) as a digit string. */
@@ -19,10 +19,16 @@ export const amountString = z
     error: (iss) =>
       iss.input === undefined ? 'is required' : 'must be a decimal string such as "10.50" (not a number)',
   })
+  .max(DECIMAL_TEXT_MAX, { message: `must be at most ${DECIMAL_TEXT_MAX} characters` })
   .regex(AMOUNT_RE, { message: 'must be a decimal string such as "10.50"' });
 
-/** An amount greater than zero. */
-export const positiveAmount = amountString.refine((v) => cmp(v, '0') > 0, { message: 'must be greater than 0' });
+/** An amount greater than zero (compared only once it is a decimal: zod runs every check). */
+export const positiveAmount = amountString.refine(
+  (v) => !AMOUNT_RE.test(v) || v.length > DECIMAL_TEXT_MAX || cmp(v, '0') > 0,
+  {
+    message: 'must be greater than 0',
+  },
+);
 
 /** The card id the provider returns (`cardNo`, spec: Card); it becomes part of workflow ids. */
 export const cardNoField = z

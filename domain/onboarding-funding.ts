@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { add, cmp, sub } from '../api/money';
 import type { BudgetTopUp } from './card-issuance';
 import type { FieldIssue } from './cardholder-data';
+import { lengthBetween } from '../api/schemas/primitives';
 import { idDigits as digits, positiveAmount } from './fields';
 
 export const FUNDING_SOURCES = ['merchant_wallet', 'shared_account', 'on_chain'] as const;
@@ -50,7 +51,7 @@ export const OnChainFundingSchema = z
     /** The on-chain amount the customer is asked to pay (txAmount): tells this deposit apart on the shared address. */
     expectedAmount: positiveAmount.optional(),
     /** The deposit's transaction hash, when the customer gave it. */
-    txHash: z.string().min(1).max(128).optional(),
+    txHash: lengthBetween(1, 128).optional(),
     /** Deposit to the card; default the most the credit pays for, fee included. */
     depositAmount: positiveAmount.optional(),
     /** How long to wait for the deposit (ms); default walletFunding's 24 hours. */

@@ -11,7 +11,16 @@
  */
 import { defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
+import {
+  DECIMAL_TEXT_MAX,
+  TOKEN_TEXT_MAX,
+  WORK_ORDER_CONTENT,
+  WORK_ORDER_FILES_MAX,
+  WORK_ORDER_TITLE,
+} from '../api/rules';
 import type { CardType } from '../api/schemas/card-type';
+import { optionalText, requiredText } from '../api/schemas/fields';
+import { lengthBetween } from '../api/schemas/primitives';
 import type { FieldIssue } from './cardholder-data';
 import { activationInputIssues, type ActivationRoute, type WorkOrderFile } from './physical-card-activation';
 
@@ -26,10 +35,21 @@ export type OnboardingActivationRequest =
     }
   | { route: 'work_order'; workOrder: { title?: string; content?: string; files: WorkOrderFile[] } };
 
-const text = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
-const fileSchema = z.union([z.object({ fileId: text }), z.object({ ref: text, contentType: z.string().optional() })], {
-  error: 'must be { "fileId": "..." } or { "ref": "<file in the worker file store>" }',
-});
+const FILE_RULE = 'must be { "fileId": "..." } or { "ref": "<file in the worker file store>" }';
+/** One object whichever form, so a bad fileId, ref or contentType is refused by its own name. */
+const fileSchema = z
+  .object(
+    { fileId: requiredText.optional(), ref: requiredText.optional(), contentType: optionalText },
+    { error: FILE_RULE },
+  )
+  .superRefine((file, ctx) => {
+    if ((file.fileId === undefined) === (file.ref === undefined)) ctx.addIssue({ code: 'custom', message: FILE_RULE });
+  })
+  .transform((file): WorkOrderFile =>
+    file.fileId !== undefined
+      ? { fileId: file.fileId }
+      : { ref: file.ref ?? '', ...(file.contentType === undefined ? {} : { contentType: file.contentType }) },
+  );
 
 /**
  * Validates an activation request (input field `activation`, the `activateCard` Update, the CLI's
@@ -39,11 +59,22 @@ export const OnboardingActivationRequestSchema = z
   .discriminatedUnion(
     'route',
     [
-      z.object({ route: z.literal('activation_code'), sealedPin: text, noPinPaymentAmount: text.optional() }),
+      z.object({
+        route: z.literal('activation_code'),
+        /** RSA ciphertext in base64: a few hundred characters. */
+        sealedPin: lengthBetween(1, TOKEN_TEXT_MAX),
+        noPinPaymentAmount: lengthBetween(1, DECIMAL_TEXT_MAX).optional(),
+      }),
       z.object({
         route: z.literal('work_order'),
         workOrder: z.object(
-          { title: text.optional(), content: text.optional(), files: z.array(fileSchema) },
+          {
+            title: lengthBetween(WORK_ORDER_TITLE.min, WORK_ORDER_TITLE.max).optional(),
+            content: lengthBetween(WORK_ORDER_CONTENT.min, WORK_ORDER_CONTENT.max, { multiline: true }).optional(),
+            files: z
+              .array(fileSchema)
+              .max(WORK_ORDER_FILES_MAX, { message: `must list at most ${WORK_ORDER_FILES_MAX} files` }),
+          },
           { error: 'is required for the work_order route' },
         ),
       }),

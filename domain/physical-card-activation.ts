@@ -16,7 +16,13 @@
  */
 import { defineQuery } from '@temporalio/workflow';
 import { cmp, scale } from '../api/money';
-import { NO_PIN_PAYMENT_AMOUNT, UPLOAD_KINDS, WORK_ORDER_CONTENT, WORK_ORDER_TITLE } from '../api/rules';
+import {
+  NO_PIN_PAYMENT_AMOUNT,
+  textCharacterIssue,
+  UPLOAD_KINDS,
+  WORK_ORDER_CONTENT,
+  WORK_ORDER_TITLE,
+} from '../api/rules';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
@@ -154,6 +160,10 @@ export function activationInputIssues(input: PhysicalCardActivationInput): Field
         message: `length must be at most ${WORK_ORDER_CONTENT.max} characters`,
       });
     }
+    const titleRule = typeof title === 'string' ? textCharacterIssue(title) : undefined;
+    if (titleRule) issues.push({ path: 'workOrder.title', message: titleRule });
+    const contentRule = typeof order?.content === 'string' ? textCharacterIssue(order.content, true) : undefined;
+    if (contentRule) issues.push({ path: 'workOrder.content', message: contentRule });
   }
   return issues;
 }

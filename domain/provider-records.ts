@@ -23,6 +23,8 @@ export interface CardOperation {
   receivedAmount?: string;
   currency: string;
   description?: string;
+  /** The provider's time of the record (absent in answers recorded before it was kept). */
+  transactionTime?: number;
 }
 
 /** A cardholder's review state. */
@@ -51,6 +53,7 @@ export function cardOperationOf(record: CardOperationRecord, merchantOrderNo: st
     ...(receivedAmount ? { receivedAmount } : {}),
     currency: record.currency,
     ...(description ? { description } : {}),
+    transactionTime: record.transactionTime,
   };
 }
 

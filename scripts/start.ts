@@ -40,7 +40,7 @@ import { createProviderClient } from '../api/client';
 import { connectTemporalClient, type TemporalClientHandle } from '../client/connection';
 import { describeProgress, describeResult, workflowUiUrl } from '../client/describe';
 import { dataConverterFromEnv } from '../codec/data-converter';
-import { checkEnvironment } from '../config/environment';
+import { checkEnvironment, EnvironmentError } from '../config/environment';
 import { startEmbeddedCodecServer } from '../codec/embedded';
 import { awaitResult, startOnboarding } from '../client/onboarding';
 import { ensureReconcileSchedule, reconcileSettingsFromEnv } from '../client/reconciliation';
@@ -224,7 +224,8 @@ const clock = () => new Date().toISOString().slice(11, 19);
 
 async function main(): Promise<void> {
   const env = process.env;
-  checkEnvironment(env);
+  // Without a provider URL this starts its own sandbox: production must name the real provider.
+  checkEnvironment(env, { embedsSandbox: true });
   const logger = createLogger({ base: { service: 'cardflow-start' } });
   // One ordered shutdown on Ctrl-C instead of the SDK's own signal handling. The SDK's messages,
   // core's included (forwarded), come out as our JSON lines; below WARN only when CARDFLOW_LOG_LEVEL
@@ -362,6 +363,11 @@ async function runDemo(
 
 if (require.main === module) {
   main().catch((error: unknown) => {
+    // A refused configuration is the operator's to fix (exit 2, as the CLI): its message, not a stack.
+    if (error instanceof EnvironmentError) {
+      console.error(`npm start: ${error.message}\nnothing was started`);
+      process.exit(2);
+    }
     console.error(`npm start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exit(1);
   });

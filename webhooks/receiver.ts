@@ -28,6 +28,12 @@ import {
 
 /** Default cap on a webhook body; provider records are a few kilobytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** A request's headers must have arrived this long after it began, or the connection is dropped (408). */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
+/** The whole request, body included. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+/** How often the server looks for requests past those limits. */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
 /** What the receiver did with one delivery, for logs and the benchmark. */
 export interface HandledWebhook {
@@ -57,6 +63,10 @@ export interface WebhookReceiverOptions {
   /** URL path that accepts webhooks; default `/webhooks`. */
   path?: string;
   maxBodyBytes?: number;
+  /** Default {@link DEFAULT_HEADERS_TIMEOUT_MS}. */
+  headersTimeoutMs?: number;
+  /** Default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
+  requestTimeoutMs?: number;
   /**
    * With a store shared by several receivers: how long a delivery another replica is forwarding
    * is waited for (to answer it as a duplicate) before it is answered 503; default 5000 ms.
@@ -100,7 +110,7 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) {
-        // Stop keeping it, let the rest drain, and answer 413 on a connection that then closes.
+        // Stop keeping it and let the rest drain; the caller answers 413.
         req.off('data', onData);
         req.resume();
         reject(new BodyTooLargeError());
@@ -187,10 +197,9 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     try {
       rawBody = await readBody(req, maxBodyBytes);
     } catch (error) {
-      if (error instanceof BodyTooLargeError) {
-        res.setHeader('connection', 'close');
-        return refuse(res, 413, `body larger than ${maxBodyBytes} bytes`);
-      }
+      // The rest of the body is read and dropped (bounded by the request timeout), never cut off: a
+      // client that sends it all before reading gets the 413, not a broken pipe.
+      if (error instanceof BodyTooLargeError) return refuse(res, 413, `body larger than ${maxBodyBytes} bytes`);
       throw error;
     }
     let verified: ReturnType<typeof verifyWebhook>;
@@ -244,7 +253,16 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     }
   }
 
-  const server = createServer((req, res) => {
+  // A provider sends a webhook's few kilobytes at once: a client still sending its headers or body
+  // after these limits is answered 408 and dropped (checked every second, per connection, so the
+  // others are served meanwhile), and cannot hold connections open a few bytes at a time.
+  const headersTimeout = opts.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const serverLimits = {
+    headersTimeout,
+    requestTimeout: Math.max(opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, headersTimeout),
+    connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+  };
+  const server = createServer(serverLimits, (req, res) => {
     if (opts.health?.(req, res)) return;
     handle(req, res).catch((error: unknown) => {
       // Temporal unreachable, disk full...: not acknowledged, so the provider delivers it again.

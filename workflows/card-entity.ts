@@ -25,8 +25,12 @@ import {
   freezeUpdate,
   keepLatest,
   KEPT_AUTHORIZATIONS,
+  KEPT_EVENT_KEYS,
   KEPT_FEES,
   KEPT_REQUESTS,
+  learnCardRead,
+  learnCardRecord,
+  learnCardStatus,
   recordAuthorization,
   refreshUpdate,
   REQUEST_ID_RE,
@@ -62,14 +66,13 @@ import { runChild } from './support/children';
 import { cardDeposit } from './card-deposit';
 import { AMOUNT_RE, LONG_ID_RE } from '../api/rules';
 import { cardNoOf, nonEmpty } from '../domain/provider-event';
-import { keyBeforeStateFields } from '../domain/event-identity';
+import { keyBeforeStateFields, recordStateKey } from '../domain/event-identity';
+import { readTime } from '../domain/event-order';
 
 export const DEFAULT_MAX_HISTORY_EVENTS = 2000;
 export const DEFAULT_REFRESH_INTERVAL_MS = 6 * 60 * 60 * 1000;
-/** Event keys remembered for de-duplication; older repeats are harmless (records replace by tradeNo). */
-const KEPT_EVENT_KEYS = 500;
 
-/** Status a successful operation leaves the card in. */
+/** Status a successful operation leaves the card in, as the validators project it. */
 const TARGET_STATUS: Partial<Record<CardOperationKind, string>> = { freeze: 'Freeze', unfreeze: 'Normal' };
 
 function fresh(): CardEntityState {
@@ -88,7 +91,6 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
   let cancelled = state.status === 'cancel';
   /** Status after the accepted-but-unfinished operations, for validators. */
   let projected = state.status;
-  let seenKeys: Record<string, true> = {};
   let nextTicket = 0;
   let serving = 0;
   let pending = 0;
@@ -102,15 +104,18 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     if (reason) state.cancelReason = reason;
   };
 
+  /** Records an event's key as handled (carried across continue-as-new); false when it already was. */
+  const firstSeen = (key: string | undefined): boolean => {
+    if (!key) return true;
+    if (state.seenKeys?.[key]) return false;
+    state.seenKeys = trimRecord({ ...state.seenKeys, [key]: true }, KEPT_EVENT_KEYS);
+    return true;
+  };
+
   const onEvent = (event: ProviderEvent) => {
     inbox.add(event);
     if (cardNoOf(event) !== cardNo) return;
-    const key = keyBeforeStateFields(event);
-    if (key) {
-      if (seenKeys[key]) return;
-      seenKeys[key] = true;
-      seenKeys = trimRecord(seenKeys, KEPT_EVENT_KEYS);
-    }
+    if (!firstSeen(keyBeforeStateFields(event))) return;
     if (event.category === 'card_auth_transaction') {
       const r = event.record;
       const tradeNo = nonEmpty(r.tradeNo);
@@ -149,11 +154,11 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
         (f) => f.tradeNo,
         KEPT_FEES,
       );
-    } else if (event.category === 'card_transaction' && event.record.status === 'success') {
+    } else if (event.category === 'card_transaction' && !cancelled) {
+      // A late retry of an older record (a freeze retried after the unfreeze) leaves the status alone.
       const { type, description, remark } = event.record;
-      if (type === 'cancel') markCancelled(nonEmpty(description) ?? nonEmpty(remark));
-      else if (type === 'Freeze' || type === 'blocked') state.status = 'Freeze';
-      else if (type === 'UnFreeze') state.status = 'Normal';
+      if (learnCardRecord(state, event.record) && type === 'cancel')
+        markCancelled(nonEmpty(description) ?? nonEmpty(remark));
     }
   };
 
@@ -171,11 +176,12 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
   });
 
   const refresh = async (): Promise<CardSnapshot> => {
+    const sentAt = Date.now();
     const card = await provider.getCardSummary({ cardNo });
     state.asOf = Date.now();
     if (card.balance) state.balance = card.balance;
     if (card.status === 'cancel') markCancelled(state.cancelReason);
-    else if (!cancelled) state.status = card.status;
+    else if (!cancelled) learnCardRead(state, card.status, sentAt);
     if (pending === 0) projected = state.status;
     return snapshot();
   };
@@ -248,6 +254,8 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
       const target = TARGET_STATUS[kind];
       if (target) projected = target;
       return serialized(async () => {
+        const sentAt = Date.now();
+        let recordTime: number | undefined;
         const outcome = await runCardOperation(inbox, {
           kind,
           cardNo,
@@ -256,8 +264,14 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
           ...(extra.sealedPin === undefined ? {} : { sealedPin: extra.sealedPin }),
           profile,
           provider,
+          onRecord: (operation) => {
+            // Its webhook, retried late (the receiver was down), is then a repeat.
+            firstSeen(recordStateKey('card_transaction', operation.merchantOrderNo, operation.status));
+            recordTime = operation.transactionTime;
+          },
         });
-        if (!cancelled) state.status = outcome.cardStatus;
+        // The card was read after the operation's record: the read vouches for the state as of that record.
+        if (!cancelled) learnCardStatus(state, outcome.cardStatus, Math.max(recordTime ?? 0, readTime(sentAt)));
         state.asOf = Date.now();
         return remember(requestId, outcome);
       });

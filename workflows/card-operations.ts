@@ -15,6 +15,7 @@ import {
   type CardOperationStatus,
 } from '../domain/card-operations';
 import { FailureTypes } from '../domain/failure-types';
+import type { CardOperation } from '../domain/provider-records';
 import type { WaitProfile } from '../domain/wait-profile';
 import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith, summarize } from './support/failures';
@@ -37,6 +38,8 @@ export interface CardOperationStep {
   provider: ProviderCalls;
   /** Told when the operation was sent and when its record is final. */
   onProgress?: (stage: 'awaiting_operation', operationStatus: string) => void;
+  /** Told the operation's final record, however it was learned (its webhook, a poll, the send's answer). */
+  onRecord?: (operation: CardOperation) => void;
 }
 
 /** Sends the operation, waits for its record, reads the card; a `fail` record becomes OperationFailed. */
@@ -53,6 +56,7 @@ export async function runCardOperation(inbox: EventInbox, step: CardOperationSte
     });
     step.onProgress?.('awaiting_operation', sent.status);
     const operation = await waitForCardOperation(inbox, sent, step.profile);
+    step.onRecord?.(operation);
     if (operation.status === 'fail')
       throw failWith(
         FailureTypes.operationFailed,

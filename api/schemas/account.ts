@@ -18,6 +18,7 @@ import {
   reqPositiveAmount,
   requiredText,
   timestamp,
+  optionalText,
 } from './fields';
 import { decimal, int, longId, reqLong } from './primitives';
 
@@ -68,7 +69,7 @@ export const ListLedgerEntriesRequestSchema = z
   .object({
     pageNum,
     pageSize: pageSize(PAGE_SIZE_MAX),
-    orderNo: z.string().optional(),
+    orderNo: optionalText,
     accountId: reqLong.optional(),
     bizType: oneOf(LEDGER_BIZ_TYPES).optional(),
     startTime: timestamp.optional(),
@@ -87,5 +88,5 @@ export const TransferFundsRequestSchema = z.object({
   payerAccountId: reqLong,
   /** Usually a MARGIN account. */
   payeeAccountId: reqLong,
-  remark: z.string().optional(),
+  remark: optionalText,
 });

@@ -11,7 +11,7 @@ import {
   PAGE_SIZE_MAX,
   THREE_DS_TYPES,
 } from '../rules';
-import { checkTimeRange, oneOf, pageNum, pageSize, timestamp } from './fields';
+import { checkTimeRange, oneOf, pageNum, pageSize, timestamp, optionalText } from './fields';
 import { decimal, int, longId, reqLong } from './primitives';
 
 /** Card fees and initial deposits (no webhook for these). */
@@ -117,14 +117,14 @@ const paging = { pageNum, pageSize: pageSize(PAGE_SIZE_MAX) };
 const timeRange = { startTime: timestamp.optional(), endTime: timestamp.optional() };
 
 export const ListCardPurchasesRequestSchema = z
-  .object({ ...paging, merchantOrderNo: z.string().optional(), orderNo: z.string().optional(), ...timeRange })
+  .object({ ...paging, merchantOrderNo: optionalText, orderNo: optionalText, ...timeRange })
   .superRefine(checkTimeRange());
 
 const cardTransactionFilters = {
   ...paging,
-  merchantOrderNo: z.string().optional(),
-  orderNo: z.string().optional(),
-  cardNo: z.string().optional(),
+  merchantOrderNo: optionalText,
+  orderNo: optionalText,
+  cardNo: optionalText,
   ...timeRange,
 };
 
@@ -141,8 +141,8 @@ export const ListCardAuthTransactionsRequestSchema = z
   .object({
     ...paging,
     type: oneOf(AUTH_TRANSACTION_TYPES).optional(),
-    tradeNo: z.string().optional(),
-    cardNo: z.string().optional(),
+    tradeNo: optionalText,
+    cardNo: optionalText,
     ...timeRange,
   })
   .superRefine(checkTimeRange());
@@ -151,10 +151,10 @@ export const ListCardAuthFeesRequestSchema = z
   .object({
     ...paging,
     cardTypeId: reqLong.optional(),
-    tradeNo: z.string().optional(),
-    cardNo: z.string().optional(),
+    tradeNo: optionalText,
+    cardNo: optionalText,
     /** tradeNo of the authorization transaction. */
-    originTradeNo: z.string().optional(),
+    originTradeNo: optionalText,
     tradeType: oneOf(AUTH_FEE_TYPES).optional(),
     ...timeRange,
   })
@@ -164,8 +164,8 @@ export const ListCard3dsRecordsRequestSchema = z
   .object({
     ...paging,
     type: oneOf(THREE_DS_TYPES).optional(),
-    tradeNo: z.string().optional(),
-    cardNo: z.string().optional(),
+    tradeNo: optionalText,
+    cardNo: optionalText,
     ...timeRange,
   })
   .superRefine(checkTimeRange());

@@ -11,7 +11,7 @@ import {
   OPERATION_STATUSES,
   SPENDING_INTERVALS,
 } from '../rules';
-import { merchantOrderNo, oneOf, pin, reqAmountBetween, reqPositiveAmount, requiredText } from './fields';
+import { merchantOrderNo, oneOf, pin, reqAmountBetween, reqPositiveAmount, requiredText, optionalText } from './fields';
 import { bool, decimal, int, lengthBetween, longId, reqDecimal, reqLong } from './primitives';
 
 export const CardBalanceSchema = z.object({
@@ -148,7 +148,7 @@ export const OpenCardRequestSchema = z.object({
   cardTypeId: reqLong,
   amount: reqPositiveAmount.optional(),
   /** Required for a physical card. */
-  cardNumber: z.string().optional(),
+  cardNumber: optionalText,
   accountId: reqLong.optional(),
 });
 
@@ -163,7 +163,7 @@ export const CreateCardRequestSchema = z.object({
   /** Initial deposit. */
   amount: reqDecimal,
   /** Required for a physical card. */
-  cardNumber: z.string().optional(),
+  cardNumber: optionalText,
   /** All payments are deducted from it; shared card mode uses the default wallet account when omitted. */
   accountId: reqLong.optional(),
 });

@@ -22,6 +22,7 @@ import {
   ID_TYPES_OTHER,
   PAGE_SIZE_MAX,
   POST_CODE_RE,
+  TOKEN_TEXT_MAX,
 } from '../rules';
 import {
   allowedRegion,
@@ -35,6 +36,8 @@ import {
   pageNum,
   pageSize,
   requiredText,
+  requiredTextOf,
+  optionalText,
 } from './fields';
 import { lengthBetween, reqLong } from './primitives';
 
@@ -194,7 +197,7 @@ export const UpdateCardholderRequestSchema = z.discriminatedUnion(
         ...b2c,
         idType: b2cIdentityFields.idType.optional(),
         idNumber: b2cIdentityFields.idNumber.optional(),
-        ssn: z.string().optional(),
+        ssn: optionalText,
         issueDate: calendarDate.optional(),
         idNoExpiryDate: calendarDate.optional(),
         idFrontId: requiredText.optional(),
@@ -215,7 +218,7 @@ const idvFields = {
   ...holderFields,
   ...profileFields,
   /** Share token of an external identity verification. */
-  idvShareToken: requiredText,
+  idvShareToken: requiredTextOf(TOKEN_TEXT_MAX),
   ipAddress: ipv4,
 };
 
@@ -232,10 +235,10 @@ export const QueryCardholdersRequestSchema = z
     pageNum,
     pageSize: pageSize(PAGE_SIZE_MAX),
     holderId: reqLong.optional(),
-    areaCode: z.string().optional(),
-    mobile: z.string().optional(),
-    email: z.string().optional(),
-    merchantOrderNo: z.string().optional(),
+    areaCode: optionalText,
+    mobile: optionalText,
+    email: optionalText,
+    merchantOrderNo: optionalText,
   })
   .superRefine((value, ctx) => {
     if ((value.areaCode === undefined) !== (value.mobile === undefined)) {

@@ -12,6 +12,7 @@ import {
   DAY_MS,
   EMAIL_RE,
   ENGLISH_NAME_RE,
+  FREE_TEXT_MAX,
   ENGLISH_TEXT_RE,
   IPV4_RE,
   MERCHANT_ORDER_NO,
@@ -21,7 +22,7 @@ import {
   RESTRICTED_REGIONS,
   isRestrictedRegion,
 } from '../rules';
-import { lengthBetween, reqDecimal, reqInt } from './primitives';
+import { lengthBetween, reqDecimal, reqInt, textChecked } from './primitives';
 
 /** Strict enum whose message lists the allowed values. */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
@@ -31,8 +32,23 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
 /** A code the wire may send as a JSON number or a string (city codes, parentCode 0); a string inside. */
 export const codeText = z.union([z.string(), z.instanceof(LosslessNumber)]).transform((v) => String(v));
 
-/** A required, non-empty string. */
-export const requiredText = z.string({ error: 'is required (a string)' }).min(1, { message: 'must not be empty' });
+/** A required, non-empty text of at most `max` characters (FREE_TEXT_MAX unless the spec says), under the character policy. */
+export function requiredTextOf(max: number) {
+  const lengthRule = `length must be at most ${max} characters`;
+  return textChecked(
+    z
+      .string({ error: 'is required (a string)' })
+      .min(1, { message: 'must not be empty' })
+      .max(max, { message: lengthRule }),
+    max,
+    lengthRule,
+  );
+}
+
+export const requiredText = requiredTextOf(FREE_TEXT_MAX);
+
+/** An optional text (a query filter, a remark) under the same rules; empty allowed. */
+export const optionalText = lengthBetween(0, FREE_TEXT_MAX).optional();
 
 /** merchantOrderNo with the operation's length bounds (20 to 40 unless stated). */
 export function merchantOrderNo(bounds: { min: number; max: number } = MERCHANT_ORDER_NO) {

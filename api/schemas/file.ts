@@ -1,6 +1,7 @@
 /** File upload (spec: File upload): identity documents as jpg, png or pdf, at most 2 MiB. */
 import { z } from 'zod';
 import { UPLOAD_CATEGORY, UPLOAD_KINDS, UPLOAD_MAX_BYTES } from '../rules';
+import { requiredText } from './fields';
 
 export const UploadedFileSchema = z.object({ fileId: z.string() });
 export type UploadedFile = z.output<typeof UploadedFileSchema>;
@@ -32,8 +33,8 @@ export const FileUploadRequestSchema = z.object({
   category: z.literal(UPLOAD_CATEGORY, { error: `must be "${UPLOAD_CATEGORY}"` }),
   file: z
     .object({
-      filename: z.string().min(1, { message: 'must not be empty' }),
-      contentType: z.string(),
+      filename: requiredText,
+      contentType: requiredText,
       /** Any Uint8Array (a Node Buffer too), whatever buffer backs it. */
       data: z.custom<Uint8Array>((v) => v instanceof Uint8Array, { message: 'must be the file bytes (Uint8Array)' }),
     })

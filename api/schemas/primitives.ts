@@ -11,7 +11,7 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { LosslessNumber, isLosslessNumber } from '../json';
-import { DECIMAL_RE } from '../rules';
+import { DECIMAL_RE, DECIMAL_TEXT_MAX, textCharacterIssue } from '../rules';
 
 const LONG_RE = /^-?(0|[1-9]\d{0,18})$/;
 const EXPONENT_RE = /^-?\d+(\.\d+)?[eE][+-]?\d+$/;
@@ -61,7 +61,12 @@ export const reqDecimal = z
   .union([z.string({ error: DECIMAL_STRING_RULE }), z.instanceof(LosslessNumber)], {
     error: typeError(DECIMAL_STRING_RULE),
   })
-  .transform((v) => plainDigits(String(v).trim()))
+  .transform((v) => String(v).trim())
+  .refine((s) => s.length <= DECIMAL_TEXT_MAX, {
+    message: `must be at most ${DECIMAL_TEXT_MAX} characters`,
+    abort: true,
+  })
+  .transform(plainDigits)
   .refine((s) => DECIMAL_RE.test(s), { message: 'must be a decimal string such as "10.50"' })
   .transform((s) => new LosslessNumber(s));
 
@@ -86,12 +91,41 @@ export const reqInt = z
   .transform((v) => Number(String(v)))
   .refine((n) => Number.isSafeInteger(n), { message: 'must be a whole number' });
 
-/** A string whose length must lie within [min, max], with a message naming the rule. */
-export function lengthBetween(min: number, max: number) {
-  return z
-    .string({ error: typeError('must be a string') })
-    .min(min, { message: `length must be ${min} to ${max} characters` })
-    .max(max, { message: `length must be ${min} to ${max} characters` });
+/**
+ * A text field: length within [min, max] and the character policy ({@link textChecked}), with
+ * messages naming the rule, never the value. `multiline` allows tab and line breaks.
+ */
+export function lengthBetween(min: number, max: number, options: { multiline?: boolean } = {}) {
+  const lengthRule = `length must be ${min} to ${max} characters`;
+  return textChecked(
+    z
+      .string({ error: typeError('must be a string') })
+      .min(min, { message: lengthRule })
+      .max(max, { message: lengthRule }),
+    max,
+    lengthRule,
+    options.multiline ?? false,
+  );
+}
+
+/**
+ * Adds to a string schema bounded by `max` the character policy (api/rules.ts,
+ * textCharacterIssue: no control, format or bidi-override characters; NFC) and the length in
+ * UTF-16 units: zod counts code points, the provider counts a Java String's length, as does
+ * Temporal's payload limit.
+ */
+export function textChecked(schema: z.ZodString, max: number, lengthRule: string, multiline = false): z.ZodString {
+  return schema.check((ctx) => {
+    const text = ctx.value;
+    // Past twice the limit zod has refused it already: a 3 MB value is never scanned.
+    if (text.length > 2 * max) return;
+    if (text.length > max) {
+      if ([...text].length <= max) ctx.issues.push({ code: 'custom', message: lengthRule, input: undefined });
+      return;
+    }
+    const rule = textCharacterIssue(text, multiline);
+    if (rule) ctx.issues.push({ code: 'custom', message: rule, input: undefined });
+  });
 }
 
 /** Value read back from a request primitive (LosslessNumber) as its exact text. */

@@ -1,7 +1,16 @@
 /** Crypto wallet: coins, deposit addresses, wallet transactions (v2) and the deprecated deposit orders. */
 import { z } from 'zod';
 import { DEPOSIT_CHAINS, OPERATION_STATUSES, PAGE_SIZE_MAX, WALLET_TX_RANGE_DAYS, WALLET_TX_TYPES } from '../rules';
-import { checkTimeRange, oneOf, pageNum, pageSize, reqPositiveAmount, requiredText, timestamp } from './fields';
+import {
+  checkTimeRange,
+  oneOf,
+  pageNum,
+  pageSize,
+  reqPositiveAmount,
+  requiredText,
+  timestamp,
+  optionalText,
+} from './fields';
 import { bool, decimal, int } from './primitives';
 
 export const CoinSchema = z.object({
@@ -118,10 +127,10 @@ export const WalletDepositTransactionsRequestSchema = z
   .object({
     pageNum,
     pageSize: pageSize(PAGE_SIZE_MAX),
-    orderNo: z.string().optional(),
-    fromAddress: z.string().optional(),
-    toAddress: z.string().optional(),
-    txId: z.string().optional(),
+    orderNo: optionalText,
+    fromAddress: optionalText,
+    toAddress: optionalText,
+    txId: optionalText,
     status: oneOf(OPERATION_STATUSES).optional(),
     startTime: timestamp.optional(),
     endTime: timestamp.optional(),
@@ -136,12 +145,12 @@ export const ListWalletTransactionsRequestSchema = z
   .object({
     pageNum,
     pageSize: pageSize(PAGE_SIZE_MAX),
-    coinKey: z.string().optional(),
-    coinName: z.string().optional(),
-    txHash: z.string().optional(),
-    sourceAddress: z.string().optional(),
-    destinationAddress: z.string().optional(),
-    orderNo: z.string().optional(),
+    coinKey: optionalText,
+    coinName: optionalText,
+    txHash: optionalText,
+    sourceAddress: optionalText,
+    destinationAddress: optionalText,
+    orderNo: optionalText,
     type: oneOf(WALLET_TX_TYPES).optional(),
     status: oneOf(OPERATION_STATUSES).optional(),
     startTime: timestamp.optional(),

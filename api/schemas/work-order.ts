@@ -9,7 +9,7 @@ import {
   WORK_ORDER_TITLE,
   WORK_ORDER_TRADE_TYPES,
 } from '../rules';
-import { merchantOrderNo, oneOf, optionalPageNumber, pageSize } from './fields';
+import { merchantOrderNo, oneOf, optionalPageNumber, pageSize, optionalText, requiredText } from './fields';
 import { int, lengthBetween } from './primitives';
 
 export const WorkOrderSchema = z.object({
@@ -37,9 +37,9 @@ export const SubmitWorkOrderRequestSchema = z.object({
   title: lengthBetween(WORK_ORDER_TITLE.min, WORK_ORDER_TITLE.max),
   /** The card number when asking for a manual card activation. */
   target: lengthBetween(WORK_ORDER_TARGET.min, WORK_ORDER_TARGET.max),
-  content: lengthBetween(WORK_ORDER_CONTENT.min, WORK_ORDER_CONTENT.max).optional(),
+  content: lengthBetween(WORK_ORDER_CONTENT.min, WORK_ORDER_CONTENT.max, { multiline: true }).optional(),
   /** File ids from upload. */
-  files: z.array(z.string().min(1, { message: 'must not be empty' })).optional(),
+  files: z.array(requiredText).optional(),
   tradeType: oneOf(WORK_ORDER_TRADE_TYPES),
 });
 
@@ -50,9 +50,9 @@ export const SubmitWorkOrderRequestSchema = z.object({
  */
 export const ListWorkOrdersRequestSchema = z
   .object({
-    merchantOrderNo: z.string().optional(),
-    orderNo: z.string().optional(),
-    target: z.string().optional(),
+    merchantOrderNo: optionalText,
+    orderNo: optionalText,
+    target: optionalText,
     tradeType: oneOf(WORK_ORDER_TRADE_TYPES).optional(),
     tradeStatus: oneOf(OPERATION_STATUSES).optional(),
     pageNum: optionalPageNumber,

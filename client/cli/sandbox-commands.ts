@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseJson, plainJson } from '../../api/json';
 import { AMOUNT_RE } from '../../api/rules';
+import { resolveEnvironment } from '../../config/environment';
 import { type CliContext, type Command, ExitCodes, printResult, UsageError } from './context';
 
 interface SandboxTarget {
@@ -15,17 +16,25 @@ interface SandboxTarget {
   apiKey: string;
 }
 
+/**
+ * The sandbox to call, from the interlock's one reading of the configuration (config/environment.ts):
+ * the API key goes to a `/sandbox/` path only when the environment is a sandbox and the provider
+ * host is this machine or a listed sandbox host, never to anything production could mean.
+ */
 function sandboxOf(ctx: CliContext): SandboxTarget {
   const env = ctx.io.env;
-  if (env.CARDFLOW_ENV === 'production')
-    throw new UsageError('sandbox commands are refused with CARDFLOW_ENV=production');
-  const url = env.CARDFLOW_PROVIDER_BASE_URL?.trim();
+  const resolved = resolveEnvironment(env);
+  if (resolved.env === 'production') throw new UsageError('sandbox commands are refused with CARDFLOW_ENV=production');
   const apiKey = env.CARDFLOW_PROVIDER_API_KEY?.trim();
-  if (!url || !apiKey)
+  if (!resolved.provider || !apiKey)
     throw new UsageError(
       'sandbox commands need CARDFLOW_PROVIDER_BASE_URL and CARDFLOW_PROVIDER_API_KEY (npm run sandbox prints them)',
     );
-  return { url: url.replace(/\/+$/, ''), apiKey };
+  if (!resolved.providerIsSandbox)
+    throw new UsageError(
+      'sandbox commands need a sandbox: CARDFLOW_PROVIDER_BASE_URL on this machine or a host listed in CARDFLOW_SANDBOX_HOSTS',
+    );
+  return { url: resolved.provider.href.replace(/\/+$/, ''), apiKey };
 }
 
 /** Calls a sandbox helper (`POST /sandbox/<name>`) and returns its data, numbers as exact strings. */

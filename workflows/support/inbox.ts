@@ -1,13 +1,14 @@
 /**
  * Provider events a workflow received by signal, de-duplicated by record identity and status
  * (domain/event-identity.ts): a repeat is dropped, a reordered one never moves a record back
- * from a final status. States observed by polling are recorded under the same keys, so a late
+ * from a final status (domain/event-order.ts). States observed by polling are recorded under the same keys, so a late
  * webhook for a state already seen is a repeat too. Plain records, no Maps (STYLE).
  */
 import type { CardOperationRecord } from '../../api/schemas/card';
 import type { Cardholder } from '../../api/schemas/cardholder';
 import { isFinalOperationStatus, isFinalReviewStatus } from '../../api/rules';
 import { keyBeforeStateFields, recordStateKey } from '../../domain/event-identity';
+import { movesForward } from '../../domain/event-order';
 import type { ProviderEvent } from '../../domain/provider-event';
 import {
   cardholderReviewOf,
@@ -67,7 +68,7 @@ export class EventInbox {
     const operation = cardOperationOf(record, '');
     if (!operation.merchantOrderNo) return false;
     const current = this.operations[operation.merchantOrderNo];
-    if (current && isFinalOperationStatus(current.value.status)) return false;
+    if (!movesForward(current?.value.status, operation.status, isFinalOperationStatus)) return false;
     this.operations[operation.merchantOrderNo] = { seq: ++this.counter, value: operation };
     return true;
   }

@@ -5,7 +5,7 @@
  * typed records, so a wait can pick the record it needs. Plain arrays and records (no Maps).
  */
 import { patched } from '@temporalio/workflow';
-import { keyBeforeStateFields, providerEventKey } from '../../domain/event-identity';
+import { keyBeforeStateFields, providerEventKey, recordTimeOf } from '../../domain/event-identity';
 import {
   isEventOf,
   type ProviderEvent,
@@ -40,15 +40,20 @@ export class RecordInbox<C extends ProviderEventCategory> {
     return true;
   }
 
-  /** The newest record of `category` that satisfies `match`. */
+  /**
+   * The newest record of `category` that satisfies `match`: newest by the record's own time
+   * (domain/event-order.ts: an activation code retried late does not replace a newer one), by
+   * arrival where the times are equal or absent.
+   */
   latest<K extends C>(
     category: K,
     match: (record: ProviderEventRecords[K]) => boolean,
   ): ProviderEventRecords[K] | undefined {
-    for (let i = this.kept.length - 1; i >= 0; i--) {
-      const event = this.kept[i] as ProviderEvent;
-      if (isEventOf(event, category) && match(event.record)) return event.record;
+    let best: ProviderEvent | undefined;
+    for (const event of this.kept) {
+      if (!isEventOf(event, category) || !match(event.record)) continue;
+      if (!best || (recordTimeOf(event) ?? 0) >= (recordTimeOf(best) ?? 0)) best = event;
     }
-    return undefined;
+    return best?.record as ProviderEventRecords[K] | undefined;
   }
 }

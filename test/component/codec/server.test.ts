@@ -1,9 +1,11 @@
 import { defaultPayloadConverter } from '@temporalio/common';
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { parseKeyList } from '../../../codec/keys';
 import { AesGcmPayloadCodec } from '../../../codec/payload-codec';
 import { type CodecServer, startCodecServer } from '../../../codec/server';
 import { createLogger } from '../../../logging/logger';
+import { endlessHeaders, postWhole, slowRequest, trickledBody } from '../support/slow-client';
 
 const keyring = parseKeyList(`k1:${Buffer.alloc(32, 5).toString('base64')}`);
 const token = 'test-token-0123456789abcdef';
@@ -179,6 +181,77 @@ describe('codec server limits and tokenless access', () => {
       expect(
         (await post(server, '/decode', { payloads: [] }, { authorization: 'Bearer nope-nope-nope-nope' })).status,
       ).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('answers the documented 413 to a 10 MiB body, announced or chunked, never a connection reset', async () => {
+    const server = await startCodecServer({ keyring, port: 0, token });
+    try {
+      const body = Buffer.alloc(10 * 1024 * 1024, 0x20);
+      const auth = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+      for (let i = 0; i < 5; i++) expect(await postWhole(`${server.url}/decode`, auth, body)).toBe(413);
+      const announced = await request(`${server.url}/decode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body,
+      });
+      expect(announced.statusCode).toBe(413);
+      expect(await announced.body.json()).toEqual({ error: `request body over ${8 * 1024 * 1024} bytes` });
+      const chunked = await request(`${server.url}/encode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: Readable.from(
+          (function* () {
+            for (let i = 0; i < 10; i++) yield body.subarray(i * 1024 * 1024, (i + 1) * 1024 * 1024);
+          })(),
+        ),
+      });
+      expect(chunked.statusCode).toBe(413);
+      await chunked.body.dump();
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('drops slow clients within its limits while serving others', async () => {
+    const server = await startCodecServer({
+      keyring,
+      port: 0,
+      token,
+      headersTimeoutMs: 1_000,
+      requestTimeoutMs: 2_000,
+    });
+    const slow = [slowRequest(server.url, endlessHeaders('/decode')), slowRequest(server.url, trickledBody('/decode'))];
+    try {
+      const started = performance.now();
+      expect((await post(server, '/decode', { payloads: [] }, { authorization: `Bearer ${token}` })).status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(1_000);
+      for (const ms of await Promise.all(slow.map((s) => s.closed))) expect(ms).toBeLessThan(4_500);
+      expect(slow.map((s) => s.received().split('\r\n')[0])).toEqual([
+        'HTTP/1.1 408 Request Timeout',
+        'HTTP/1.1 408 Request Timeout',
+      ]);
+    } finally {
+      for (const s of slow) s.stop();
+      await server.stop();
+    }
+  });
+
+  it.each([
+    ['no token, never', 'never', undefined, 401],
+    ['no token, loopback', 'loopback', undefined, 200],
+    ['no token, any', 'any', undefined, 200],
+    ['wrong token, loopback', 'loopback', 'Bearer wrong-wrong-wrong-wrong', 401],
+    ['wrong token, any', 'any', 'Bearer wrong-wrong-wrong-wrong', 401],
+    ['right token, never', 'never', `Bearer ${token}`, 200],
+  ] as const)('treats /encode and /decode alike: %s', async (_case, tokenlessAccess, authorization, status) => {
+    const server = await startCodecServer({ keyring, port: 0, token, tokenlessAccess });
+    try {
+      const headers: Record<string, string> = authorization ? { authorization } : {};
+      for (const path of ['/encode', '/decode', '/default/encode', '/default/decode'])
+        expect([path, (await post(server, path, { payloads: [] }, headers)).status]).toEqual([path, status]);
     } finally {
       await server.stop();
     }

@@ -5,7 +5,14 @@ import { generateRsaKeyPair } from '../../../api/keys';
 import { WEBHOOK_ACK_BODY, buildSignedWebhook } from '../../../api/signing';
 import type { ProviderEvent } from '../../../domain/provider-event';
 import type { EventForwarder } from '../../../webhooks/forwarder';
-import { type RefusedWebhook, type WebhookReceiver, startWebhookReceiver } from '../../../webhooks/receiver';
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type RefusedWebhook,
+  type WebhookReceiver,
+  startWebhookReceiver,
+} from '../../../webhooks/receiver';
+import { endlessHeaders, postWhole, slowRequest, trickledBody } from '../support/slow-client';
 import type { RouteLookup } from '../../../webhooks/routing';
 import { DELIVERY_LOG, type WebhookEntry } from '../../../webhooks/store';
 
@@ -203,4 +210,56 @@ it('refuses a body over the size cap, other methods and other paths', async () =
     [405, 'refused'],
     [404, 'refused'],
   ]);
+});
+
+describe('slow clients', () => {
+  beforeEach(async () => {
+    await receiver.stop();
+    receiver = await startWebhookReceiver({
+      platformPublicKey: platform.publicKeyPem,
+      forwarder,
+      dataDir: dir,
+      headersTimeoutMs: 1_000,
+      requestTimeoutMs: 2_000,
+      onRefused: (r) => refused.push(r),
+    });
+  });
+
+  it('drops a client that sends headers or body a few bytes a second, within its limits, while serving others', async () => {
+    const path = new URL(receiver.url).pathname;
+    const slow = [
+      slowRequest(receiver.url, endlessHeaders(path)),
+      slowRequest(receiver.url, endlessHeaders(path)),
+      slowRequest(receiver.url, trickledBody(path)),
+    ];
+    try {
+      // Meanwhile a real delivery is acknowledged at once.
+      const started = performance.now();
+      expect((await post(operationBody, 'card_transaction', 'req-fast')).status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(1_000);
+      const closedAfter = await Promise.all(slow.map((s) => s.closed));
+      // Headers limit 1 s, request limit 2 s, checked every second.
+      for (const ms of closedAfter) expect(ms).toBeLessThan(4_500);
+      expect(slow.map((s) => s.received().split('\r\n')[0])).toEqual([
+        'HTTP/1.1 408 Request Timeout',
+        'HTTP/1.1 408 Request Timeout',
+        'HTTP/1.1 408 Request Timeout',
+      ]);
+      expect(forwarder.calls).toHaveLength(1);
+    } finally {
+      for (const s of slow) s.stop();
+    }
+  });
+
+  it('answers 413 to a 10 MiB body sent whole before reading, never a reset or a broken pipe', async () => {
+    const body = Buffer.alloc(10 * 1024 * 1024, 0x20);
+    for (let i = 0; i < 5; i++)
+      expect(await postWhole(receiver.url, { 'content-type': 'application/json' }, body)).toBe(413);
+    expect(forwarder.calls).toHaveLength(0);
+  });
+
+  it('has limits of seconds by default', () => {
+    expect(DEFAULT_HEADERS_TIMEOUT_MS).toBeLessThanOrEqual(5_000);
+    expect(DEFAULT_REQUEST_TIMEOUT_MS).toBeLessThanOrEqual(10_000);
+  });
 });

@@ -2,8 +2,11 @@
  * Card operations on the dev server: freeze → unfreeze as workflows (one of them through a dropped
  * response), a sealed PIN change, and the per-card entity: serialized validated Updates, a
  * repeated request answered once, authorization events recorded, continue-as-new with its state,
- * and the end of the workflow when a high-risk purchase gets the card cancelled.
+ * the end of the workflow when a high-risk purchase gets the card cancelled, and a late webhook
+ * (retried after the receiver was down) that must not roll the card's status back.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { CardOperationOutcome } from '../../../domain/card-operations';
@@ -177,3 +180,69 @@ it('card entity continues as new with its state; a request repeated after it sen
   });
   expect(await records(cardNo, 'Freeze')).toHaveLength(2);
 });
+
+it('card entity: a Freeze success retried after the unfreeze (the receiver was down) leaves the card Normal, across continue-as-new', async () => {
+  const cardNo = await virtualCard(h.provider, { deposit: '20' });
+  const receiverUrl = h.receiver!.url;
+  await h.withCardWorker(async () => {
+    const handle = await h.client.workflow.start('cardEntity', {
+      taskQueue: h.taskQueue,
+      workflowId: cardEntityWorkflowId(cardNo),
+      args: [{ cardNo, wait: FAST_WAIT, maxHistoryEvents: 25 }],
+    });
+    // The receiver is unreachable: the entity learns both outcomes by polling, the provider keeps the webhooks to retry.
+    h.sandbox.setWebhookUrl(await closedPortUrl());
+    try {
+      await handle.executeUpdate(freezeUpdate, { args: [{ requestId: 'late-f' }] });
+      await handle.executeUpdate(unfreezeUpdate, { args: [{ requestId: 'late-u' }] });
+    } finally {
+      h.sandbox.setWebhookUrl(receiverUrl);
+    }
+    const latest = h.client.workflow.getHandle(cardEntityWorkflowId(cardNo));
+    await eventually(
+      () => latest.query(cardSnapshotQuery),
+      (s) => s.run >= 2,
+      'continue-as-new',
+    );
+    expect((await h.provider.getCardInfo({ cardNo })).status).toBe('Normal');
+
+    const freezeSuccess = h.sandbox.deliveries
+      .log()
+      .find(
+        (d) =>
+          d.category === 'card_transaction' &&
+          d.payload.cardNo === cardNo &&
+          d.payload.type === 'Freeze' &&
+          d.payload.status === 'success',
+      );
+    expect(freezeSuccess?.status).not.toBe('delivered');
+    const resent = await h.sandbox.deliveries.resend(freezeSuccess!.requestId);
+    expect(resent?.status).toBe('delivered');
+    // The signal reached the current run and a workflow task has handled it.
+    await eventually(
+      async () => {
+        const { events } = await latest.fetchHistory();
+        const types = (events ?? []).map((e) => e.eventType);
+        const signalled = types.lastIndexOf(temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED);
+        return (
+          signalled >= 0 &&
+          types.indexOf(temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, signalled) > signalled
+        );
+      },
+      (handled) => handled,
+      'the retried webhook handled',
+    );
+    expect(await latest.query(cardSnapshotQuery)).toMatchObject({ status: 'Normal' });
+    await h.helper('cancelCard', { cardNo, reason: 'closed by the customer' });
+    await latest.result();
+  });
+});
+
+/** A loopback URL nothing listens on (a port just released), so deliveries are refused. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/webhooks`;
+}

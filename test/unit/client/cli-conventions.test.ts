@@ -123,4 +123,28 @@ describe('sandbox', () => {
     expect(mixed.err).toMatch(/CARDFLOW_PROVIDER_API_KEY: CARDFLOW_ENV=production holds a sandbox API key/);
     expect(mixed.err).toMatch(/nothing was started$/);
   });
+  it.each([
+    ['CARDFLOW_ENV with a stray space', { CARDFLOW_ENV: 'production ' }],
+    ['CARDFLOW_ENV in capitals', { CARDFLOW_ENV: 'Production' }],
+    ['no CARDFLOW_ENV and a remote provider', { CARDFLOW_ENV: undefined, NODE_ENV: undefined }],
+    ['a remote provider called a sandbox', { CARDFLOW_ENV: 'sandbox', NODE_ENV: undefined }],
+  ])('never sends a production API key to a sandbox path: %s', async (_case, change) => {
+    const fetchSpy = jest.spyOn(globalThis, 'fetch').mockRejectedValue(new Error('no network in this test'));
+    try {
+      const base: Record<string, string | undefined> = {
+        CARDFLOW_ENV: 'production',
+        NODE_ENV: 'production',
+        CARDFLOW_PROVIDER_BASE_URL: 'https://api.provider.example.com',
+        CARDFLOW_PROVIDER_API_KEY: 'live_key',
+      };
+      const env = { ...base, ...change };
+      const result = await run(['sandbox', 'commits'], {
+        env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
+      });
+      expect(result.code).toBe(ExitCodes.usage);
+      expect(fetchSpy).not.toHaveBeenCalled();
+    } finally {
+      fetchSpy.mockRestore();
+    }
+  });
 });

@@ -1,7 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { checkEnvironment, EnvironmentError, isLoopbackHost } from '../../../config/environment';
+import {
+  canonicalHost,
+  checkEnvironment,
+  EnvironmentError,
+  isLoopbackHost,
+  resolveEnvironment,
+} from '../../../config/environment';
 import { ensureSandboxKeys, KEY_FILES } from '../../../sandbox/keys';
 import { thrownBy } from '../../support/thrown';
 
@@ -24,7 +30,9 @@ describe('CARDFLOW_ENV', () => {
   });
 
   it('refuses a value other than sandbox or production', () => {
-    expect(problemsOf({ CARDFLOW_ENV: 'staging' })).toEqual(['CARDFLOW_ENV=staging: must be sandbox or production']);
+    expect(problemsOf({ CARDFLOW_ENV: 'staging' })).toEqual([
+      'CARDFLOW_ENV="staging": must be exactly sandbox or production',
+    ]);
   });
 
   it('treats unset as a sandbox when the provider is on loopback or not configured', () => {
@@ -145,11 +153,113 @@ describe('CARDFLOW_ENV=production', () => {
   });
 });
 
-describe('isLoopbackHost', () => {
-  it.each(['localhost', 'app.localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]'])('%s is loopback', (host) =>
-    expect(isLoopbackHost(host)).toBe(true),
+describe('isLoopbackHost and canonicalHost: every spelling of this machine', () => {
+  it.each([
+    'localhost',
+    'LOCALHOST',
+    'localhost.',
+    'app.localhost',
+    'app.localhost.',
+    '127.0.0.1',
+    '127.1.2.3',
+    '127.0.0.1.',
+    '127.1',
+    '2130706433',
+    '0x7f.1',
+    '0x7f000001',
+    '0177.0.0.1',
+    '::1',
+    '[::1]',
+    '[0:0:0:0:0:0:0:1]',
+    '::ffff:127.0.0.1',
+    '[::ffff:127.0.0.1]',
+    '[::ffff:7f00:1]',
+    '0.0.0.0',
+    '0',
+    '[::]',
+  ])('%s is loopback', (host) => expect(isLoopbackHost(host)).toBe(true));
+  it.each([
+    'sandbox',
+    '10.0.0.1',
+    '128.0.0.1',
+    '126.255.255.255',
+    'localhost.example.com',
+    'localhost.example.com.',
+    '127.0.0.1.example.com',
+    '[::ffff:10.0.0.1]',
+    '::2',
+    '',
+    'a b',
+  ])('%j is not', (host) => expect(isLoopbackHost(host)).toBe(false));
+
+  it.each([
+    ['Sandbox.Example.', 'sandbox.example'],
+    ['[::FFFF:127.0.0.1]', '127.0.0.1'],
+    ['2130706433', '127.0.0.1'],
+    ['0x7f.1', '127.0.0.1'],
+    ['[0:0:0:0:0:0:0:1]', '::1'],
+  ])('canonicalHost(%s) = %s', (host, canonical) => expect(canonicalHost(host)).toBe(canonical));
+});
+
+describe('the interlock cannot be slipped', () => {
+  it.each(['production ', ' production', 'production\n', 'Production', 'PRODUCTION', 'prod', 'sandbox\t', 'live'])(
+    'CARDFLOW_ENV=%j is refused, named, whatever the rest says',
+    (declared) => {
+      const [problem] = problemsOf({ ...production, CARDFLOW_ENV: declared });
+      expect(problem).toBe(`CARDFLOW_ENV=${JSON.stringify(declared)}: must be exactly sandbox or production`);
+    },
   );
-  it.each(['sandbox', '10.0.0.1', '128.0.0.1', 'localhost.example.com', '0.0.0.0'])('%s is not', (host) =>
-    expect(isLoopbackHost(host)).toBe(false),
+
+  it.each([
+    'https://localhost.',
+    'https://localhost.:8787',
+    'https://[::ffff:127.0.0.1]',
+    'https://[::1]:8443',
+    'https://0.0.0.0',
+    'https://2130706433',
+    'https://0x7f.1',
+    'https://127.1',
+    'https://app.localhost./v1',
+    'https://SANDBOX.',
+  ])('production refuses the sandbox host %s', (url) => {
+    expect(problemsOf({ ...production, CARDFLOW_PROVIDER_BASE_URL: url, CARDFLOW_SANDBOX_HOSTS: 'sandbox' })).toEqual([
+      expect.stringMatching(/^CARDFLOW_PROVIDER_BASE_URL: CARDFLOW_ENV=production points at a sandbox host/),
+    ]);
+  });
+
+  it.each(['http://localhost.:8787', 'http://[::ffff:127.0.0.1]:8787', 'http://2130706433:8787', 'http://Sandbox.:1'])(
+    'a sandbox may use %s (loopback in any spelling, or a listed host)',
+    (url) => {
+      const resolved = resolveEnvironment({
+        CARDFLOW_ENV: 'sandbox',
+        CARDFLOW_PROVIDER_BASE_URL: url,
+        CARDFLOW_SANDBOX_HOSTS: ' sandbox ',
+      });
+      expect(resolved).toMatchObject({ env: 'sandbox', providerIsSandbox: true });
+    },
   );
+
+  it.each(['not a url', 'ftp://provider.example.com', 'https://', 'file:///etc/passwd'])(
+    'CARDFLOW_PROVIDER_BASE_URL=%j is refused, never read as "no provider"',
+    (url) => {
+      expect(problemsOf({ CARDFLOW_ENV: 'sandbox', CARDFLOW_PROVIDER_BASE_URL: url })).toEqual([
+        'CARDFLOW_PROVIDER_BASE_URL: must be an http(s) URL with a host',
+      ]);
+    },
+  );
+
+  it('an entry point that embeds a sandbox (npm start) refuses production without a provider URL', () => {
+    const { CARDFLOW_PROVIDER_BASE_URL: _url, ...noUrl } = production;
+    expect(checkEnvironment(noUrl)).toBe('production');
+    expect(thrownBy(() => checkEnvironment(noUrl, { embedsSandbox: true }), EnvironmentError).problems).toEqual([
+      'CARDFLOW_PROVIDER_BASE_URL: CARDFLOW_ENV=production needs the provider URL here; without one this would start its embedded sandbox',
+    ]);
+    expect(checkEnvironment(production, { embedsSandbox: true })).toBe('production');
+    expect(checkEnvironment({}, { embedsSandbox: true })).toBe('sandbox');
+  });
+
+  it('says a remote provider is no sandbox, so no command sends it a sandbox call', () => {
+    expect(resolveEnvironment(production)).toMatchObject({ env: 'production', providerIsSandbox: false });
+    expect(resolveEnvironment({})).toEqual({ env: 'sandbox', providerIsSandbox: false });
+  });
 });

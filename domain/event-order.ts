@@ -1,0 +1,54 @@
+/**
+ * The one ordering rule for what a workflow learns of a provider state, whichever way it learned
+ * it: a webhook, a poll, or the answer to its own call. Webhooks arrive at least once and in no
+ * guaranteed order, and the provider retries a refused one for up to a day (provider-notes,
+ * Webhooks), so an event can be older than the state a workflow has already reached; it then
+ * changes nothing.
+ *
+ * - A record's status only moves forward: a final status (success / fail, pass_audit / reject,
+ *   succeed / failed) is never replaced by a non-final one ({@link movesForward}).
+ * - A state that several records set in turn (a card's status: its Freeze, UnFreeze, blocked and
+ *   cancel records) is the state of the newest record by the provider's `transactionTime`
+ *   ({@link advance}). A read (a poll, the card read after an operation) carries no provider time;
+ *   it vouches for the state as of the workflow time it was sent at, less
+ *   {@link READ_CLOCK_ALLOWANCE_MS} for the two clocks' difference, so a record the provider wrote
+ *   just after the read is never taken for an older one.
+ *
+ * Plain records only (they are carried across continue-as-new).
+ */
+
+/** How far the provider's clock may run behind the workflow's before a read hides a newer record. */
+export const READ_CLOCK_ALLOWANCE_MS = 60_000;
+
+/** A state and the provider time it was reached at (absent before anything was learned). */
+export interface ReachedState {
+  state?: string;
+  /** Provider time (ms) of the newest record or read that set `state`. */
+  at?: number;
+}
+
+/**
+ * Moves `reached` to `state` learned as of `at` when that is newer than what it holds; an equal or
+ * older observation (a duplicate, a late retry, a read sent before a newer record) changes
+ * nothing. Returns whether it moved.
+ */
+export function advance(reached: ReachedState, state: string, at: number): boolean {
+  if (reached.at !== undefined && at <= reached.at) return false;
+  reached.state = state;
+  reached.at = at;
+  return true;
+}
+
+/** The time a read sent at workflow time `sentAt` vouches for (see {@link READ_CLOCK_ALLOWANCE_MS}). */
+export function readTime(sentAt: number): number {
+  return sentAt - READ_CLOCK_ALLOWANCE_MS;
+}
+
+/**
+ * Whether a record's status `next` may replace `current` (same record): a non-final status never
+ * replaces a final one; a final one may be pushed again with amounts filled in (an authorization's
+ * fee or settlement amount moving from 0).
+ */
+export function movesForward(current: string | undefined, next: string, isFinal: (status: string) => boolean): boolean {
+  return current === undefined || !isFinal(current) || isFinal(next);
+}

@@ -1,0 +1,55 @@
+/**
+ * The input's encoded size is checked against Temporal's payload limit before a start
+ * (client/payload-size.ts, used by every lifecycle start through startOnce): refused as invalid
+ * input naming the largest fields, never sent to the server, which would answer "Blob data size
+ * exceeds limit" naming none.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { startOnce } from '../../../client/start';
+import { checkPayloadSize, PAYLOAD_LIMIT_BYTES } from '../../../client/payload-size';
+import { InvalidInputError } from '../../../client/validation';
+import { createDataConverter } from '../../../codec/data-converter';
+import { generateKeyBase64, parseKeyList } from '../../../codec/keys';
+import { WorkflowTypes } from '../../../domain/workflow-types';
+
+const client = new Client({
+  connection: Connection.lazy({ address: '127.0.0.1:1' }),
+  dataConverter: createDataConverter(parseKeyList(`k1:${generateKeyBase64()}`)),
+});
+
+it('measures the input as encrypted and sent', async () => {
+  const small = await checkPayloadSize(client, 'x', { a: 'b' });
+  const larger = await checkPayloadSize(client, 'x', { a: 'b'.repeat(1000) });
+  expect(small).toBeGreaterThan(0);
+  expect(larger - small).toBeGreaterThanOrEqual(1000);
+});
+
+it('refuses an input above the limit before anything is sent, naming the largest field', async () => {
+  const start = jest.spyOn(client.workflow, 'start');
+  const error = await startOnce(client, {
+    type: WorkflowTypes.fundTransfer,
+    workflowId: 'transfer-big',
+    input: { transferRef: 'big', note: 'x'.repeat(PAYLOAD_LIMIT_BYTES + 1), other: 'y' },
+    attributes: { flow: 'fundTransfer' },
+  } as never).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(InvalidInputError);
+  const [problem] = (error as InvalidInputError).problems;
+  expect(problem).toMatch(
+    /^input: 2\.0 MiB once encoded, above Temporal's payload limit of 2\.0 MiB; largest fields: note \(/,
+  );
+  expect(problem).not.toContain('xxxx');
+  expect(start).not.toHaveBeenCalled();
+});
+
+it('warns above the server warning level', async () => {
+  const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+  try {
+    await checkPayloadSize(client, 'onboarding acme-1', { note: 'x'.repeat(600 * 1024) });
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(/^onboarding acme-1: input of 6\d\d KiB/),
+      'CardflowPayloadSize',
+    );
+  } finally {
+    warn.mockRestore();
+  }
+});
