@@ -78,6 +78,8 @@ export interface ProviderGate {
   hold(paths: string[]): void;
   /** Answers pass through again (answers already held stay unanswered). */
   release(): void;
+  /** Delays the answers of requests to these paths by `ms` from now on (the provider acted at once). */
+  delay(paths: string[], ms: number): void;
   /** How many answers of `path` were held so far (the provider had handled each request). */
   heldCount(path: string): number;
   /** Resolves once `counts[path]` answers of each path were held; rejects after `timeoutMs`. */
@@ -88,6 +90,7 @@ export interface ProviderGate {
 export async function startProviderGate(upstreamBaseUrl: string): Promise<ProviderGate> {
   const upstream = new URL(upstreamBaseUrl);
   let holding = new Set<string>();
+  let delaying = { paths: new Set<string>(), ms: 0 };
   const held = new Map<string, number>();
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -111,8 +114,12 @@ export async function startProviderGate(upstreamBaseUrl: string): Promise<Provid
               held.set(path, (held.get(path) ?? 0) + 1);
               return; // committed upstream; the caller never hears of it
             }
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.end(Buffer.concat(body));
+            const send = () => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              res.end(Buffer.concat(body));
+            };
+            if (delaying.paths.has(path)) setTimeout(send, delaying.ms);
+            else send();
           });
         },
       );
@@ -135,6 +142,9 @@ export async function startProviderGate(upstreamBaseUrl: string): Promise<Provid
     },
     release: () => {
       holding = new Set();
+    },
+    delay: (paths, ms) => {
+      delaying = { paths: new Set(paths), ms };
     },
     heldCount,
     async waitForHeld(counts, timeoutMs = 60_000) {
