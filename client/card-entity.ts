@@ -20,7 +20,14 @@ import {
 import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import type { KeyInput } from '../api/keys';
-import { CARDFLOW_TASK_QUEUE, CardflowCardNo, Flows, startAttributes, WorkflowTypes } from '../domain';
+import {
+  CARDFLOW_TASK_QUEUE,
+  CardflowCardNo,
+  Flows,
+  startAttributes,
+  WORKFLOW_TASK_TIMEOUT,
+  WorkflowTypes,
+} from '../domain';
 import {
   cardSnapshotQuery,
   depositUpdate,
@@ -103,6 +110,7 @@ async function updateWithStart<Ret, Args extends unknown[]>(
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
       typedSearchAttributes: [
         ...startAttributes({ flow: Flows.cardEntity, ...(customerRef ? { customerRef } : {}) }),
         { key: CardflowCardNo, value: valid },

@@ -20,6 +20,7 @@ import type { SearchAttributePair } from '@temporalio/common';
 import {
   CARDFLOW_TASK_QUEUE,
   CardflowCardNo,
+  WORKFLOW_TASK_TIMEOUT,
   startAttributes,
   type StartAttributes,
   type WorkflowType,
@@ -95,6 +96,7 @@ export async function startRidingOut(
         const handle = await client.workflow.start(type, {
           ...options,
           memo,
+          workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
           workflowIdConflictPolicy: 'FAIL',
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
         });
