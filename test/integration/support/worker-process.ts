@@ -23,15 +23,17 @@ export interface WorkerProcess {
 }
 
 /**
- * Starts `workers/main.ts` with `env` (PATH and HOME are added; nothing else of this process's
+ * Starts `workers/main.ts` (or its compiled form) with `env` (PATH and HOME are added; nothing else of this process's
  * environment). The worker does not create the reconciliation schedule unless `env` asks: on the
  * tier's shared server it would start runs on this test's queue after the test.
  */
-export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
+export function startWorkerProcess(env: Record<string, string>, opts: { compiled?: string } = {}): WorkerProcess {
   // `node --import tsx`, not the tsx CLI: the CLI runs the script in a second node process, so a
   // SIGKILL sent to it leaves that worker running as an orphan (still polling, still holding this
-  // test's stdout pipe open, which keeps jest from exiting).
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'workers/main.ts')], {
+  // test's stdout pipe open, which keeps jest from exiting). `compiled`: dist/workers/main.js,
+  // which loads the prebuilt workflow bundle instead of bundling at start.
+  const args = opts.compiled ? [opts.compiled] : ['--import', 'tsx', join(ROOT, 'workers/main.ts')];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CARDFLOW_RECONCILE_SCHEDULE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
