@@ -121,7 +121,7 @@ export const DEFAULT_PROBE_SLOTS = 50;
  * after a worker died, each of its cached workflows waits this long for its next task, on top of
  * the heartbeat timeout of the activity it was running (docs/timeouts.md).
  */
-export const STICKY_TASK_TIMEOUT = '3s';
+export const STICKY_TASK_TIMEOUT = '2s';
 
 /** Bundles the workflows once, for processes that start several workers (tests, bench). */
 export function bundleCardflowWorkflows(): Promise<WorkflowBundle> {

@@ -22,7 +22,7 @@ export const NON_RETRYABLE_TYPES = [
 /**
  * One provider call (plus its lookups after an ambiguous outcome). The heartbeat timeout is what
  * notices a dead worker: the activity heartbeats while it runs (activities/heartbeats.ts, a call
- * answered within 3 s sends none), so a call in flight on a killed worker is retried after 5 s.
+ * answered within 1.8 s sends none), so a call in flight on a killed worker is retried after 3 s.
  * The start-to-close bounds a live attempt: a mutation makes at most three requests (lookup,
  * send, lookup), each within the HTTP client's 15 s timeout, so 60 s. The retry policy owns the
  * backoff (1 s doubling to 1 min) for about 15 minutes of provider trouble. docs/timeouts.md
@@ -30,7 +30,7 @@ export const NON_RETRYABLE_TYPES = [
  */
 export const PROVIDER_CALL: ActivityOptions = {
   startToCloseTimeout: '60s',
-  heartbeatTimeout: '5s',
+  heartbeatTimeout: '3s',
   retry: {
     initialInterval: '1s',
     backoffCoefficient: 2,

@@ -9,7 +9,7 @@
  * (test/integration/support/worker-process.ts) that forwards each mutation, lets the sandbox
  * commit it, and holds the answer. Once every mutation below is committed and unanswered, the
  * worker is killed with SIGKILL: each activity was sent and its outcome never recorded. A second
- * worker process retries them (after their 5 s heartbeat timeout) and must find, not
+ * worker process retries them (after their 3 s heartbeat timeout) and must find, not
  * repeat, what the dead one did. The sandbox's own state then shows each mutation exactly once:
  * ledger legs and balances to the cent, operation records per merchantOrderNo, holders, work
  * orders, addresses, shared accounts. The upload, which has neither key nor lookup, is made again

@@ -1,6 +1,6 @@
 /**
  * A provider call in flight on a worker that dies is retried within seconds, on the activity's
- * heartbeat timeout (5 s, workflows/support/profiles.ts PROVIDER_CALL), not its start-to-close
+ * heartbeat timeout (3 s, workflows/support/profiles.ts PROVIDER_CALL), not its start-to-close
  * (60 s); and a worker told to stop (SIGTERM) lets the call it runs finish before it exits.
  *
  * Real worker processes (`workers/main.ts`) reach the provider through a gate
@@ -111,7 +111,7 @@ it('retries a call in flight on a killed worker within seconds, on another worke
     args: [{ cardNo, wait: FAST_WAIT }],
   });
   await gateA.waitForHeld({ [FREEZE_PATH]: 1 });
-  // B starts while A sits in the call (tens of seconds: longer than the 5 s heartbeat timeout).
+  // B starts while A sits in the call (tens of seconds: longer than the 3 s heartbeat timeout).
   const b = await workerProcess(await gate());
   const killedAt = Date.now();
   await a.stop('SIGKILL');
@@ -120,8 +120,8 @@ it('retries a call in flight on a killed worker within seconds, on another worke
   process.stderr.write(`freeze completed ${recoveredMs} ms after its worker was killed\n`);
 
   expect(outcome.cardStatus).toBe('Freeze');
-  // The heartbeat timeout (5 s), the first retry (1 s) and the dead worker's sticky workflow
-  // task (3 s), with room for a loaded machine: the start-to-close timeout alone took 60 s.
+  // The heartbeat timeout (3 s), the first retry (1 s) and the dead worker's sticky workflow
+  // task (2 s), with room for a loaded machine: the start-to-close timeout alone took 60 s.
   expect(recoveredMs).toBeLessThan(30_000);
   // Held while alive, A kept its attempt; the one after it ended on a heartbeat timeout.
   expect(await sendAttempt(freeze.workflowId)).toEqual({ attempt: 2, lastFailure: 'TIMEOUT_TYPE_HEARTBEAT' });
