@@ -49,6 +49,7 @@ export function createActivationActivities(deps: ActivityDeps) {
     async awaitActivationCode(input: { cardNo: string; poll: PollSettings }): Promise<ActivationCodeRef> {
       return longPoll<ActivationCodeRef | undefined>({
         poll: input.poll,
+        reprobes: deps.reprobes,
         what: 'the activation code record',
         probe: () => latestCode(input.cardNo),
         done: (ref) => ref !== undefined,

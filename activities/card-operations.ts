@@ -74,6 +74,7 @@ export function createCardOperationActivities(deps: ActivityDeps) {
     async awaitCardStatus(input: { cardNo: string; until: string[]; poll: PollSettings }): Promise<CardStatusView> {
       return longPoll({
         poll: input.poll,
+        reprobes: deps.reprobes,
         what: `card status ${input.until.join(' or ')}`,
         probe: () => readStatus(input.cardNo),
         done: (card) => input.until.includes(card.status),

@@ -64,7 +64,8 @@ export function correctionOutcome(
   return same ? 'applied' : 'conflict';
 }
 
-export function createCardholderActivities({ provider }: ActivityDeps) {
+export function createCardholderActivities(deps: ActivityDeps) {
+  const { provider } = deps;
   async function queryRecord(filter: {
     holderId?: string;
     merchantOrderNo?: string;
@@ -181,6 +182,7 @@ export function createCardholderActivities({ provider }: ActivityDeps) {
     }): Promise<CardholderReview> {
       return longPoll({
         poll: input.poll,
+        reprobes: deps.reprobes,
         what: `cardholder ${input.holderId} review`,
         probe: () => getCardholder({ holderId: input.holderId }),
         done: (review) => input.until.includes(review.status),

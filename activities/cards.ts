@@ -176,6 +176,7 @@ export function createCardActivities(deps: ActivityDeps) {
     async awaitCardOperation(input: { merchantOrderNo: string; poll: PollSettings }): Promise<CardOperation> {
       return longPoll<CardOperation | undefined>({
         poll: input.poll,
+        reprobes: deps.reprobes,
         what: `card operation ${input.merchantOrderNo}`,
         probe: () => findOperation(input.merchantOrderNo),
         done: (op) => op !== undefined && isFinalOperationStatus(op.status),

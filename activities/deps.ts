@@ -5,6 +5,7 @@
 import type { ProviderClient } from '../api/client';
 import type { KeyInput } from '../api/keys';
 import type { FileStore } from '../storage/file-store';
+import type { RateGate } from './rate-gate';
 import type { ReconcilePort } from './reconciliation-port';
 
 /** The provider methods the activities call. */
@@ -58,4 +59,9 @@ export interface ActivityDeps {
   fileStore?: FileStore;
   /** Temporal as reconciliation reads and signals it; the worker provides it (workers/reconciliation-port.ts). */
   reconciliation?: ReconcilePort;
+  /**
+   * The gate the quick re-probes of a probe that could not ask go through (activities/long-poll.ts):
+   * the worker gives the probe budget's rate (workers/create-worker.ts); default unlimited.
+   */
+  reprobes?: RateGate;
 }

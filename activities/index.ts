@@ -9,6 +9,7 @@ import { createCardOperationActivities } from './card-operations';
 import { createCardActivities } from './cards';
 import { createCardholderActivities } from './cardholders';
 import type { ActivityDeps } from './deps';
+import { pulsing } from './heartbeats';
 import { createOnboardingActivities } from './onboarding';
 import { createReconciliationActivities } from './reconciliation';
 import { createTransferActivities } from './transfers';
@@ -25,8 +26,9 @@ export type { ReconcileStep, ReconcileWindow } from './reconciliation';
 export type { ReconcilePort } from './reconciliation-port';
 export type { WorkOrderState } from './work-orders';
 
+/** Every activity heartbeats while it runs when its options give a heartbeat timeout (activities/heartbeats.ts). */
 export function createActivities(deps: ActivityDeps) {
-  return {
+  return pulsing({
     ...createCardActivities(deps),
     ...createCardholderActivities(deps),
     ...createAccountActivities(deps),
@@ -37,7 +39,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createTransferActivities(deps),
     ...createWalletActivities(deps),
     ...createReconciliationActivities(deps),
-  };
+  });
 }
 
 export type CardflowActivities = ReturnType<typeof createActivities>;

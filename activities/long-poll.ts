@@ -8,13 +8,35 @@
  * retry policy alone is the poll loop (slow waits such as reviews, domain/wait-profile.ts).
  * Cancellable: the provider call gets the activity's AbortSignal and the sleep between polls
  * rejects on cancellation.
+ *
+ * "Not yet" and "could not ask" are told apart: only a definite answer that the state is not
+ * reached ends a probe. A probe that could not ask (an HTTP 5xx, a timeout, a failed connection,
+ * a retryable business code: {@link couldNotAsk}) asks again after `REPROBE_DELAYS_MS`
+ * (domain/wait-profile.ts)
+ * within the same attempt, the activity heartbeating meanwhile (activities/heartbeats.ts), so
+ * neither the retry policy's attempt count nor the wait's probe schedule moves; only when the
+ * provider stays unreachable through all of them does the failure go to the retry policy, as
+ * before. Re-probes go through the worker's rate gate (activities/rate-gate.ts), so an outage
+ * cannot turn the probe budget into a stampede.
  */
-import { activityInfo, cancellationSignal, heartbeat, sleep } from '@temporalio/activity';
-import { nextPollDelay, type WaitProfile } from '../domain/wait-profile';
+import { activityInfo, cancellationSignal, sleep } from '@temporalio/activity';
+import { ProviderError } from '../api/errors';
+import { nextPollDelay, REPROBE_DELAYS_MS, type WaitProfile } from '../domain/wait-profile';
 import { stillWaiting } from './failures';
+import { reportProgress } from './heartbeats';
+import { UNLIMITED, type RateGate } from './rate-gate';
 
 /** The part of a wait profile the activity itself uses. */
 export type PollSettings = Pick<WaitProfile, 'firstPollMs' | 'maxPollMs' | 'backoff' | 'attemptMs'>;
+
+/**
+ * The provider could not be asked, which says nothing about the awaited state: a transport
+ * failure or timeout, a 5xx, a business code marked retryable (busy, rate-limited). A definite
+ * answer, a malformed one, or the activity's own cancellation is not.
+ */
+export function couldNotAsk(error: unknown): boolean {
+  return error instanceof ProviderError && error.retryable;
+}
 
 /** Heartbeat details: enough to resume the backoff and to tell an operator what was last seen. */
 export interface PollProgress {
@@ -33,6 +55,8 @@ export interface LongPoll<T> {
   describe: (value: T) => string;
   /** What is awaited, for the StillWaiting message. */
   what: string;
+  /** The worker's gate for re-probes (ActivityDeps.reprobes); default unlimited. */
+  reprobes?: RateGate | undefined;
 }
 
 function resumed(): PollProgress | undefined {
@@ -42,6 +66,20 @@ function resumed(): PollProgress | undefined {
   return undefined;
 }
 
+/** One probe: asked again after a failure that could not ask, up to `delays`. */
+export async function ask<T>(spec: LongPoll<T>, delays: readonly number[] = REPROBE_DELAYS_MS): Promise<T> {
+  for (let failures = 0; ; failures += 1) {
+    try {
+      return await spec.probe(cancellationSignal());
+    } catch (error) {
+      const pause = delays[failures];
+      if (pause === undefined || !couldNotAsk(error)) throw error;
+      await sleep(pause);
+      await (spec.reprobes ?? UNLIMITED).take();
+    }
+  }
+}
+
 export async function longPoll<T>(spec: LongPoll<T>): Promise<T> {
   const started = Date.now();
   const previous = resumed();
@@ -49,15 +87,15 @@ export async function longPoll<T>(spec: LongPoll<T>): Promise<T> {
   // A fresh wait gives the webhook a head start; a resumed one polls at once.
   if (!previous && activityInfo().attempt === 1) await sleep(spec.poll.firstPollMs);
   for (;;) {
-    const value = await spec.probe(cancellationSignal());
+    const value = await ask(spec);
     progress = { ...progress, polls: progress.polls + 1, lastState: spec.describe(value) };
     if (spec.done(value)) return value;
     if (Date.now() - started + progress.delayMs > spec.poll.attemptMs) {
       throw stillWaiting(`still waiting for ${spec.what} (last seen: ${progress.lastState}, ${progress.polls} polls)`);
     }
-    // Only an attempt that goes on polling heartbeats (each heartbeat that reaches the server is
-    // a billable action): a probe-per-attempt wait never does.
-    heartbeat(progress);
+    // Only an attempt that goes on polling reports its progress (each heartbeat that reaches the
+    // server is a billable action): a probe-per-attempt wait does not.
+    reportProgress(progress);
     await sleep(progress.delayMs);
     progress = { ...progress, delayMs: nextPollDelay(progress.delayMs, spec.poll) };
   }

@@ -8,7 +8,7 @@
  * would have sent (`routeEvent` + the receiver's forwarder, behind the port); nothing here mutates
  * anything at the provider.
  */
-import { activityInfo, heartbeat } from '@temporalio/activity';
+import { activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { add, money, sub } from '../api/money';
 import type { Account, LedgerEntry } from '../api/schemas/account';
@@ -42,6 +42,7 @@ import { orderKeys } from '../domain/merchant-order-no';
 import { WorkflowTypes } from '../domain/workflow-types';
 import type { ActivityDeps } from './deps';
 import { convertingFailures } from './failures';
+import { reportProgress } from './heartbeats';
 import type { ReconcilePort } from './reconciliation-port';
 
 /** Pages read per activity call: 5 × 100 records, then the workflow records the cursor. */
@@ -238,7 +239,7 @@ export function createReconciliationActivities(deps: ActivityDeps) {
       calls += 1;
       read += page.count;
       findings.push(...(await judgeOrders(page.orders, config)));
-      heartbeat({ source: cursor.source, pageNum });
+      reportProgress({ source: cursor.source, pageNum });
       const done = page.count < PAGE_SIZE_MAX || pageNum * PAGE_SIZE_MAX >= page.total;
       if (done) {
         const next = await afterSource(cursor, window, config);
@@ -382,7 +383,7 @@ export function createReconciliationActivities(deps: ActivityDeps) {
           ...(entry.currency ? { currency: entry.currency } : {}),
         });
       }
-      heartbeat({ source: 'ledger', accountId, pageNum });
+      reportProgress({ source: 'ledger', accountId, pageNum });
       if (page.records.length < PAGE_SIZE_MAX || pageNum * PAGE_SIZE_MAX >= Number(page.total)) {
         // This slice is done: an older one of the window, or the account is.
         if (cursor.sliceStart > window.start) {

@@ -170,6 +170,7 @@ export function createTransferActivities(deps: ActivityDeps) {
       const { poll, ...filter } = input;
       return longPoll({
         poll,
+        reprobes: deps.reprobes,
         what: `ledger entries of transfer ${input.merchantOrderNo}`,
         probe: () => findLegs(filter),
         done: (legs) => legs.payer !== undefined && legs.payee !== undefined,

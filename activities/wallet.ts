@@ -23,7 +23,8 @@ export interface DepositAddress {
   confirmations: number;
 }
 
-export function createWalletActivities({ provider }: ActivityDeps) {
+export function createWalletActivities(deps: ActivityDeps) {
+  const { provider } = deps;
   /** Our deposit: the oldest matching one (pages of 100, newest first). */
   async function findDeposit(match: DepositMatch): Promise<WalletDeposit | undefined> {
     const page = await provider.listWalletTransactions(
@@ -71,6 +72,7 @@ export function createWalletActivities({ provider }: ActivityDeps) {
     async awaitWalletDeposit(input: { match: DepositMatch; poll: PollSettings }): Promise<WalletDeposit> {
       return longPoll<WalletDeposit | undefined>({
         poll: input.poll,
+        reprobes: deps.reprobes,
         what: `a deposit to the ${input.match.address.slice(0, 6)}… address`,
         probe: () => findDeposit(input.match),
         done: (tx) => tx !== undefined && isFinalOperationStatus(tx.status),

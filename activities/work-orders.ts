@@ -105,6 +105,7 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
     async awaitWorkOrder(input: { merchantOrderNo: string; poll: PollSettings }): Promise<WorkOrderState> {
       return longPoll<WorkOrderState | undefined>({
         poll: input.poll,
+        reprobes: deps.reprobes,
         what: `work order ${input.merchantOrderNo}`,
         probe: () => findWorkOrder(input.merchantOrderNo),
         done: (order) => order !== undefined && isFinalOperationStatus(order.tradeStatus),

@@ -9,7 +9,9 @@
  * | BENCH_PARKED | 10000 | onboardings parked in review for the memory figure |
  * | BENCH_WAIT_REAL_S | 12 | real seconds each wait of (b) lasts on the compressed clock (at least 120x) |
  * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
- * | BENCH_PHASES | a,b,d,e | which figures to produce ((c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`) |
+ * | BENCH_PHASES | a,b,d,e,f | which figures to produce ((c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`; (f) onboardings with and without worker kills and provider errors) |
+ * | BENCH_FAULT_ONBOARDINGS | 24 | onboardings of each run of (f) |
+ * | BENCH_FAULT_KILL_EVERY_S | 10 | (f): a worker process is SIGKILLed this often |
  * | BENCH_ROUNDS | 3 | measured rounds of (a), each an onboarding batch and its baselines |
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -32,6 +34,7 @@ import { type BenchCluster, type BenchTemporal, startBenchCluster } from './clus
 import { freePort } from '../scripts/lib/free-port';
 import { waitCost } from './wait-cost';
 import { parkedMemory } from './parked-memory';
+import { faultCost } from './fault-cost';
 
 type BaselineType = 'baselineWorkflow' | 'baselineShapedWorkflow' | 'baselineFeaturedWorkflow';
 type BatchKind = 'onboarding' | 'shaped' | 'featured' | 'direct' | 'flat';
@@ -271,6 +274,7 @@ async function main(): Promise<void> {
     if (PHASES.has('d')) {
       await parkedMemory(env);
     }
+    if (PHASES.has('f')) await faultCost(env.address);
   } finally {
     await env.teardown();
   }

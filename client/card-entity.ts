@@ -20,7 +20,14 @@ import {
 import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import type { KeyInput } from '../api/keys';
-import { CARDFLOW_TASK_QUEUE, CardflowCardNo, Flows, startAttributes, WorkflowTypes } from '../domain';
+import {
+  CARDFLOW_TASK_QUEUE,
+  CardflowCardNo,
+  Flows,
+  startAttributes,
+  WORKFLOW_TASK_TIMEOUT,
+  WorkflowTypes,
+} from '../domain';
 import {
   cardSnapshotQuery,
   depositUpdate,
@@ -42,6 +49,7 @@ import { parseField, parseInput, refuse, refuseIssues, type waitOverrides } from
 import { businessRef, cardNoField, idDigits, positiveAmount } from '../domain/fields';
 import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
 import { cardEntityWorkflowId } from '../domain/workflow-ids';
+import { addressOf, ridingOut, type RideOut } from './ride-out';
 
 export interface CardEntityOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE`. */
@@ -51,6 +59,8 @@ export interface CardEntityOptions {
   wait?: z.input<typeof waitOverrides>;
   /** Needed by {@link updateCardPin} with a clear PIN (client/sealing.ts). */
   merchantPublicKey?: KeyInput;
+  /** How long the request waits for an unavailable Temporal (client/ride-out.ts); default 60 s. */
+  rideOut?: RideOut;
 }
 
 /** The card's workflow has completed (the card is cancelled): nothing more can run on it. */
@@ -91,19 +101,27 @@ async function updateWithStart<Ret, Args extends unknown[]>(
     ...(customerRef ? { customerRef } : {}),
     ...(opts.wait ? { wait: opts.wait } : {}),
   };
-  const startWorkflowOperation = new WithStartWorkflowOperation(WorkflowTypes.cardEntity, {
-    workflowId: cardEntityWorkflowId(valid),
-    taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-    typedSearchAttributes: [
-      ...startAttributes({ flow: Flows.cardEntity, ...(customerRef ? { customerRef } : {}) }),
-      { key: CardflowCardNo, value: valid },
-    ],
-  });
+  // An operation is used once: each try of the ride-out makes its own. A retried request is
+  // answered once by the card's workflow, which keys requests by their requestId.
+  const startWorkflowOperation = () =>
+    new WithStartWorkflowOperation(WorkflowTypes.cardEntity, {
+      workflowId: cardEntityWorkflowId(valid),
+      taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
+      typedSearchAttributes: [
+        ...startAttributes({ flow: Flows.cardEntity, ...(customerRef ? { customerRef } : {}) }),
+        { key: CardflowCardNo, value: valid },
+      ],
+    });
   try {
-    return await client.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation });
+    return await ridingOut(
+      addressOf(client),
+      () => client.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation: startWorkflowOperation() }),
+      opts.rideOut,
+    );
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) throw new CardWorkflowClosedError(valid);
     throw error;

@@ -13,6 +13,7 @@ import { Client, Connection, type ConnectionOptions, type DataConverter } from '
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { checkEnvironment } from '../config/environment';
+import { ridingOut, type RideOut } from './ride-out';
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_TEMPORAL_NAMESPACE = 'default';
@@ -50,16 +51,23 @@ export interface TemporalClientHandle {
  * Refuses a mixed environment first (config/environment.ts).
  */
 export async function connectTemporalClient(
-  opts: { env?: Record<string, string | undefined>; dataConverter?: DataConverter; connectTimeoutMs?: number } = {},
+  opts: {
+    env?: Record<string, string | undefined>;
+    dataConverter?: DataConverter;
+    connectTimeoutMs?: number;
+    /** Waits for a Temporal that is restarting (client/ride-out.ts); without it, one try. */
+    rideOut?: RideOut;
+  } = {},
 ): Promise<TemporalClientHandle> {
   const env = opts.env ?? process.env;
   checkEnvironment(env);
   const dataConverter = opts.dataConverter ?? dataConverterFromEnv({ env }).dataConverter;
   const settings = temporalSettingsFromEnv(env);
-  const connection = await Connection.connect({
-    ...settings.connectionOptions,
-    connectTimeout: opts.connectTimeoutMs ?? 10_000,
-  });
+  const connect = () =>
+    Connection.connect({ ...settings.connectionOptions, connectTimeout: opts.connectTimeoutMs ?? 10_000 });
+  const connection = opts.rideOut
+    ? await ridingOut(settings.connectionOptions.address ?? DEFAULT_TEMPORAL_ADDRESS, connect, opts.rideOut)
+    : await connect();
   const client = new Client({
     connection,
     namespace: settings.namespace,

@@ -31,7 +31,14 @@ export {
 } from './recovery';
 export { watchProgress, watchWorkflow, type WatchOptions, type WatchResult, type WatchTarget } from './progress';
 export { InvalidInputError, parseCardholderCorrection, parseOnboardingInput } from './validation';
-export { startOnce, type StartOptions, type Started } from './start';
+export { startOnce, startRidingOut, START_TOKEN_MEMO, type StartOptions, type Started } from './start';
+export {
+  DEFAULT_RIDE_OUT_MS,
+  isTemporalUnavailable,
+  ridingOut,
+  TemporalUnavailableError,
+  type RideOut,
+} from './ride-out';
 export { MERCHANT_PUBLIC_KEY_ENV, MerchantKeyError, merchantPublicKeyFromEnv, sealPinForWorkflow } from './sealing';
 export {
   activationHandle,

@@ -8,7 +8,7 @@
  * reference is one execution, ever. (FAIL rather than USE_EXISTING so the caller learns whether
  * its input was used: `started: false` means the existing execution kept its own input.)
  */
-import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import {
   CARDFLOW_TASK_QUEUE,
   type CardholderCorrection,
@@ -30,6 +30,8 @@ import {
   parseOnboardingInput,
   type SealingOptions,
 } from './validation';
+import type { RideOut } from './ride-out';
+import { startRidingOut } from './start';
 
 /** The workflow function's signature, for typed handles. */
 export type CustomerOnboardingWorkflow = (input: OnboardingInput) => Promise<OnboardingResult>;
@@ -38,6 +40,8 @@ export type OnboardingHandle = WorkflowHandle<CustomerOnboardingWorkflow>;
 export interface StartOnboardingOptions extends SealingOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
   taskQueue?: string;
+  /** How long the start waits for an unavailable Temporal (client/ride-out.ts); default 60 s, with a warning on stderr. */
+  rideOut?: RideOut;
 }
 
 export interface StartedOnboarding {
@@ -59,20 +63,18 @@ export async function startOnboarding(
 ): Promise<StartedOnboarding> {
   const valid = parseOnboardingInput(input, opts);
   const workflowId = onboardingWorkflowId(valid.customerRef);
-  try {
-    const handle = await client.workflow.start<CustomerOnboardingWorkflow>(WorkflowTypes.customerOnboarding, {
+  const { handle, started } = await startRidingOut(
+    client,
+    WorkflowTypes.customerOnboarding,
+    {
       workflowId,
       taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
       args: [valid],
-      workflowIdConflictPolicy: 'FAIL',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
       typedSearchAttributes: onboardingStartAttributes(valid.customerRef),
-    });
-    return { workflowId, handle, started: true };
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    return { workflowId, handle: client.workflow.getHandle<CustomerOnboardingWorkflow>(workflowId), started: false };
-  }
+    },
+    opts.rideOut,
+  );
+  return { workflowId, handle: handle as OnboardingHandle, started };
 }
 
 /** A handle to the onboarding of `customerRef` (no call is made). */

@@ -10,20 +10,30 @@
  * workflow does not upsert them again (domain/start-attributes.ts, workflows/search.ts). The
  * input's encoded size is checked against Temporal's payload limit first (client/payload-size.ts).
  */
-import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import {
+  type Client,
+  WorkflowExecutionAlreadyStartedError,
+  type WorkflowHandle,
+  type WorkflowStartOptions,
+} from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import {
   CARDFLOW_TASK_QUEUE,
   CardflowCardNo,
+  WORKFLOW_TASK_TIMEOUT,
   startAttributes,
   type StartAttributes,
   type WorkflowType,
 } from '../domain';
 import { checkPayloadSize } from './payload-size';
+import { addressOf, ridingOut, type RideOut } from './ride-out';
 
 export interface StartOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
   taskQueue?: string;
+  /** How long the start waits for an unavailable Temporal (client/ride-out.ts); default 60 s, with a warning on stderr. */
+  rideOut?: RideOut;
 }
 
 export interface Started<R> {
@@ -51,18 +61,57 @@ export async function startOnce<I extends object, R>(
   if (cardNo) pairs.push({ key: CardflowCardNo, value: cardNo });
   const input = { ...spec.input, startAttributes: spec.attributes };
   await checkPayloadSize(client, `${spec.type} ${spec.workflowId}`, input);
-  try {
-    const handle = await client.workflow.start(spec.type, {
+  const { handle, started } = await startRidingOut(
+    client,
+    spec.type,
+    {
       workflowId: spec.workflowId,
       taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
       args: [input],
-      workflowIdConflictPolicy: 'FAIL',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
       typedSearchAttributes: pairs,
-    });
-    return { workflowId: spec.workflowId, handle: handle as Started<R>['handle'], started: true };
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    return { workflowId: spec.workflowId, handle: client.workflow.getHandle(spec.workflowId), started: false };
-  }
+    },
+    opts.rideOut,
+  );
+  return { workflowId: spec.workflowId, handle: handle as Started<R>['handle'], started };
+}
+
+/** The memo key of a start's own token (see {@link startRidingOut}). */
+export const START_TOKEN_MEMO = 'cardflowStartToken';
+
+/**
+ * Starts `type` with `options` under cardflow's id policies (`FAIL`, `REJECT_DUPLICATE`),
+ * through a Temporal restart (client/ride-out.ts). A start whose answer was lost (Temporal went
+ * away after it committed) is retried and refused as already started: the execution then found
+ * carries this call's token in its memo when it is the one this call created, so `started`
+ * tells the truth either way and nothing starts twice.
+ */
+export async function startRidingOut(
+  client: Client,
+  type: string,
+  options: Omit<WorkflowStartOptions, 'workflowIdConflictPolicy' | 'workflowIdReusePolicy'>,
+  rideOut?: RideOut,
+): Promise<{ handle: WorkflowHandle; started: boolean }> {
+  const token = randomUUID();
+  const memo = { ...options.memo, [START_TOKEN_MEMO]: token };
+  return ridingOut(
+    addressOf(client),
+    async (attempt) => {
+      try {
+        const handle = await client.workflow.start(type, {
+          ...options,
+          memo,
+          workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
+          workflowIdConflictPolicy: 'FAIL',
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        });
+        return { handle: handle as WorkflowHandle, started: true };
+      } catch (error) {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+        const handle = client.workflow.getHandle(options.workflowId);
+        const started = attempt > 1 && (await handle.describe()).memo?.[START_TOKEN_MEMO] === token;
+        return { handle, started };
+      }
+    },
+    rideOut,
+  );
 }

@@ -17,7 +17,11 @@ export interface WaitProfile {
   backoff: number;
   /** Longest a single long-poll attempt runs before yielding to the retry policy (ms). */
   attemptMs: number;
-  /** Heartbeat timeout of the long-poll activity; a dead worker is noticed after this (ms). */
+  /**
+   * Heartbeat timeout of the long-poll activity; a dead worker is noticed after this (ms). The
+   * activity heartbeats by itself while it runs (activities/heartbeats.ts), a single quick probe
+   * not at all.
+   */
   heartbeatTimeoutMs: number;
   /** Retry policy of the long-poll activity between attempts. */
   retryInitialIntervalMs: number;
@@ -35,7 +39,7 @@ export const CARD_OPERATION_WAIT: WaitProfile = {
   maxPollMs: 30_000,
   backoff: 2,
   attemptMs: 10 * 60_000,
-  heartbeatTimeoutMs: 2 * 60_000,
+  heartbeatTimeoutMs: 10_000,
   retryInitialIntervalMs: 30_000,
   retryMaxIntervalMs: 10 * 60_000,
 };
@@ -57,11 +61,20 @@ export const REVIEW_WAIT: WaitProfile = {
   maxPollMs: 60_000,
   backoff: 2,
   attemptMs: 1_000,
-  heartbeatTimeoutMs: 2 * 60_000,
+  // Above firstPollMs with room: the head-start sleep and a quick probe send no heartbeat.
+  heartbeatTimeoutMs: 10_000,
   retryInitialIntervalMs: 60_000,
   retryBackoff: 6,
   retryMaxIntervalMs: 3 * 24 * 3_600_000,
 };
+
+/**
+ * Pauses before a probe that could not ask (HTTP 5xx, timeout, failed connection) asks again,
+ * inside the same activity attempt (activities/long-poll.ts): seconds, growing, five at most
+ * (30 s in all). Only a definite "not yet" waits for the wait's next probe; a provider that
+ * stays unreachable through these goes back to the retry policy.
+ */
+export const REPROBE_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 15_000];
 
 /** Fast profile for tests against the zero-delay sandbox. */
 export const TEST_WAIT: WaitProfile = {

@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createActivities, type ActivityDeps, type CardflowActivities } from '../activities';
+import { createRateGate } from '../activities/rate-gate';
 import { failureConverterPath } from '../codec/data-converter';
 import { CARDFLOW_TASK_QUEUE, probeTaskQueue } from '../domain/task-queue';
 import { CardflowWorker } from './cardflow-worker';
@@ -114,6 +115,14 @@ export const DEFAULT_PROBES_PER_SECOND = 20;
 /** An operation's long poll may hold its slot for minutes (heartbeating): enough slots that those never block probes. */
 export const DEFAULT_PROBE_SLOTS = 50;
 
+/**
+ * How long a workflow task waits on the worker that has the workflow cached before any worker
+ * may take it (the SDK's default is 10 s). A healthy worker starts its tasks in milliseconds;
+ * after a worker died, each of its cached workflows waits this long for its next task, on top of
+ * the heartbeat timeout of the activity it was running (docs/timeouts.md).
+ */
+export const STICKY_TASK_TIMEOUT = '2s';
+
 /** Bundles the workflows once, for processes that start several workers (tests, bench). */
 export function bundleCardflowWorkflows(): Promise<WorkflowBundle> {
   return bundleWorkflowCode({ ...BUNDLE_OPTIONS, logger: quietBundlerLogger });
@@ -139,9 +148,17 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
       namespace,
       ...(opts.workerOptions?.dataConverter ? { dataConverter: opts.workerOptions.dataConverter } : {}),
     });
-  const activities = { ...createActivities({ ...opts.activityDeps, reconciliation }), ...opts.activityOverrides };
+  const perSecond = opts.probes?.perSecond ?? DEFAULT_PROBES_PER_SECOND;
+  // Re-probes after a probe that could not ask are not activity attempts, which the server's
+  // limit counts: they take the same budget in this worker (activities/long-poll.ts).
+  const reprobes = opts.activityDeps.reprobes ?? createRateGate(perSecond);
+  const activities = {
+    ...createActivities({ ...opts.activityDeps, reconciliation, reprobes }),
+    ...opts.activityOverrides,
+  };
   const workflows = await Worker.create({
     maxCachedWorkflows: cacheSizeFor(DEFAULT_CACHE_BUDGET_MIB),
+    stickyQueueScheduleToStartTimeout: STICKY_TASK_TIMEOUT,
     ...opts.workerOptions,
     connection: opts.connection,
     namespace,
@@ -158,7 +175,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
     namespace,
     taskQueue: probeTaskQueue(taskQueue),
     activities,
-    maxTaskQueueActivitiesPerSecond: opts.probes?.perSecond ?? DEFAULT_PROBES_PER_SECOND,
+    maxTaskQueueActivitiesPerSecond: perSecond,
     maxConcurrentActivityTaskExecutions: opts.probes?.slots ?? DEFAULT_PROBE_SLOTS,
   });
   return new CardflowWorker(workflows, probes);

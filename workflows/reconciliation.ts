@@ -29,12 +29,13 @@ import { NON_RETRYABLE_TYPES } from './support/profiles';
 export const STEPS_PER_RUN = 100;
 
 /**
- * A step reads up to five pages and looks up their owners; it heartbeats after each page. The
+ * A step reads up to five pages and looks up their owners; it heartbeats after each page and
+ * while a request runs (activities/heartbeats.ts), so a dead worker's step is retried after 10 s. The
  * retry policy rides out provider trouble for about 15 minutes, as every provider call does.
  */
 const { beginReconciliation, reconcileStep, checkBalances } = proxyActivities<CardflowActivities>({
   startToCloseTimeout: '5m',
-  heartbeatTimeout: '1m',
+  heartbeatTimeout: '10s',
   retry: {
     initialInterval: '1s',
     backoffCoefficient: 2,

@@ -7,6 +7,7 @@
 import { type Client, WorkflowFailedError } from '@temporalio/client';
 import { readFile } from 'node:fs/promises';
 import type { TemporalClientHandle } from '../connection';
+import type { RideOut } from '../ride-out';
 import { workflowUiUrl } from '../describe';
 import { watchWorkflow } from '../progress';
 import { statusViewFor, watchTargetFor } from '../workflow-status';
@@ -71,6 +72,8 @@ export const ExitCodes = {
   usage: 2,
   /** Reconciliation found drift (findings that ask for an operator). */
   drift: 3,
+  /** Temporal stayed unavailable for the whole ride-out (CARDFLOW_TEMPORAL_RIDE_OUT_MS, client/ride-out.ts). */
+  unavailable: 4,
 } as const;
 
 /** One `cardflow` command: its usage lines, a summary, the options it takes, and what it runs. */
@@ -112,7 +115,8 @@ export interface CliContext {
   client(): Promise<Client>;
   /** The connected namespace (after `client()`). */
   namespace(): string;
-  taskQueue: { taskQueue?: string };
+  /** What every start takes: the task queue, and the ride-out through a Temporal restart. */
+  startOptions: { taskQueue?: string; rideOut?: RideOut };
   uiBase: string;
 }
 

@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { checkEnvironment, EnvironmentError } from '../../config/environment';
 import { CardWorkflowClosedError } from '../card-entity';
 import { connectTemporalClient } from '../connection';
+import { isTemporalUnavailable, rideOutMsFromEnv, TemporalUnavailableError } from '../ride-out';
 import { OnboardingRecoveryError } from '../recovery';
 import { MerchantKeyError } from '../sealing';
 import { InvalidInputError } from '../validation';
@@ -37,7 +38,7 @@ export const COMMANDS: readonly Command[] = [
   SANDBOX_COMMAND,
 ];
 
-const EXIT_CODES_HELP = `exit codes: ${ExitCodes.done} done, ${ExitCodes.failed} failed (the workflow failed or was refused, or Temporal could not be reached), ${ExitCodes.usage} bad usage or input (nothing started), ${ExitCodes.drift} reconciliation found drift`;
+const EXIT_CODES_HELP = `exit codes: ${ExitCodes.done} done, ${ExitCodes.failed} failed (the workflow failed or was refused), ${ExitCodes.usage} bad usage or input (nothing started), ${ExitCodes.drift} reconciliation found drift, ${ExitCodes.unavailable} Temporal unavailable (still down after CARDFLOW_TEMPORAL_RIDE_OUT_MS, default 60 s)`;
 
 export const USAGE = `usage: cardflow <command> [options]    (cardflow <command> --help for one command)
 
@@ -114,8 +115,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 
   const uiBase = io.env.CARDFLOW_TEMPORAL_UI_URL || 'http://127.0.0.1:8233';
+  // A Temporal restart is waited out (client/ride-out.ts), saying so on stderr.
+  let limitMs: number;
+  try {
+    limitMs = rideOutMsFromEnv(io.env);
+  } catch (error) {
+    io.err(`${error instanceof Error ? error.message : String(error)}\nnothing was started`);
+    return ExitCodes.usage;
+  }
+  const rideOut = { limitMs, onWait: (message: string) => io.err(`cardflow: ${message}`) };
   // Keys are resolved only when Temporal is contacted, so a bad input file is reported first.
-  const connect = io.connect ?? (() => connectTemporalClient({ env: io.env }));
+  const connect = io.connect ?? (() => connectTemporalClient({ env: io.env, rideOut }));
   let temporal: Awaited<ReturnType<typeof connect>> | undefined;
   const client = async (): Promise<Client> => (temporal ??= await connect()).client;
   // The worker's queue: --task-queue, else CARDFLOW_TASK_QUEUE (as the worker reads it), else `cardflow`.
@@ -125,7 +135,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     values,
     client,
     namespace: () => temporal?.namespace ?? '',
-    taskQueue: taskQueueName ? { taskQueue: taskQueueName } : {},
+    startOptions: { ...(taskQueueName ? { taskQueue: taskQueueName } : {}), rideOut },
     uiBase,
   };
 
@@ -133,6 +143,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     checkEnvironment(io.env);
     return await command.run(ctx, args);
   } catch (error) {
+    if (error instanceof TemporalUnavailableError) {
+      io.err(`cardflow: ${error.message}`);
+      return ExitCodes.unavailable;
+    }
+    if (isTemporalUnavailable(error)) {
+      // A read or a watch met the outage (only starts and the connection ride it out).
+      io.err(`cardflow: Temporal unavailable: ${error instanceof Error ? error.message : String(error)}`);
+      return ExitCodes.unavailable;
+    }
     if (error instanceof EnvironmentError) {
       io.err(`${error.message}\nnothing was started`);
       return ExitCodes.usage;

@@ -80,7 +80,7 @@ async function onboard(ctx: CliContext): Promise<number> {
   const activation = raw !== null && typeof raw === 'object' ? (raw as { activation?: unknown }).activation : undefined;
   const hasPin = activation !== null && typeof activation === 'object' && 'pin' in activation;
   const input = parseOnboardingInput(raw, hasPin ? { merchantPublicKey: merchantPublicKeyFromEnv(ctx.io.env) } : {});
-  const started = await startOnboarding(await ctx.client(), input, ctx.taskQueue);
+  const started = await startOnboarding(await ctx.client(), input, ctx.startOptions);
   ctx.io.out(`${started.started ? 'started' : 'already exists (this file was not used)'}: ${started.workflowId}`);
   ctx.io.out(`watch it in the Temporal UI: ${workflowUiUrl(ctx.uiBase, ctx.namespace(), started.workflowId)}`);
   return ctx.values.watch ? followOnboarding(ctx, input.customerRef) : ExitCodes.done;
@@ -145,7 +145,7 @@ async function activateOnboarding(ctx: CliContext, ref: string): Promise<number>
 async function retry(ctx: CliContext, ref: string): Promise<number> {
   const resumed = await retryOnboarding(await ctx.client(), ref, {
     ...(ctx.values.force ? { force: true } : {}),
-    ...ctx.taskQueue,
+    ...ctx.startOptions,
   });
   const why = resumed.failure ? ` (${resumed.failure.type}: ${resumed.failure.message})` : '';
   ctx.io.out(

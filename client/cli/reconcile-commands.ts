@@ -42,7 +42,7 @@ async function reconcile(ctx: CliContext): Promise<number> {
     const { scheduleId, created } = await ensureReconcileSchedule(await ctx.client(), {
       intervalMs,
       config,
-      ...ctx.taskQueue,
+      ...ctx.startOptions,
     });
     const every = `${intervalMs / 60_000} min`;
     printResult(ctx, { scheduleId, created, intervalMs }, () =>
@@ -54,7 +54,7 @@ async function reconcile(ctx: CliContext): Promise<number> {
   const report: ReconcileReport = await runReconciliation(
     await ctx.client(),
     { ...(since === undefined ? {} : { since }), config },
-    ctx.taskQueue,
+    ctx.startOptions,
   );
   printResult(ctx, report, () => describeReport(report));
   return report.driftCount > 0 ? ExitCodes.drift : ExitCodes.done;

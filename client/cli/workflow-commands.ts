@@ -79,12 +79,12 @@ async function activate(ctx: CliContext): Promise<number> {
   const withPin = pin === undefined ? request : { ...(request as object), pin };
   // The key is read only once the PIN passed its checks (a missing key is then the one problem left).
   const input = activationInput(withPin, () => merchantPublicKeyFromEnv(ctx.io.env));
-  return started(ctx, startActivation(await ctx.client(), input, ctx.taskQueue));
+  return started(ctx, startActivation(await ctx.client(), input, ctx.startOptions));
 }
 
 async function fundWallet(ctx: CliContext): Promise<number> {
   const request = parseFundingRequest(await readJsonFile(needFile(ctx, 'fund-wallet', 'funding.json')));
-  const s = await startWalletFunding(await ctx.client(), request, ctx.taskQueue);
+  const s = await startWalletFunding(await ctx.client(), request, ctx.startOptions);
   reportStart(ctx, s);
   const status = await awaitDepositAddress(
     await ctx.client(),
@@ -102,7 +102,7 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
   const kind = action && Object.hasOwn(CARD_ACTIONS, action) ? CARD_ACTIONS[action] : undefined;
   if (!kind) throw new UsageError(`card needs one of ${Object.keys(CARD_ACTIONS).join(', ')}`);
   if (!cardNo) throw new UsageError(`card ${action} needs a <cardNo>`);
-  const opts = { ...ctx.taskQueue };
+  const opts = { ...ctx.startOptions };
   if (kind === 'status') {
     parseField(cardNoField, 'cardNo', cardNo);
     if (ctx.values.watch) {
@@ -171,7 +171,7 @@ async function refreshOrRead(ctx: CliContext, cardNo: string, refresh: boolean) 
       if (!(error instanceof WorkflowNotFoundError)) throw error;
     }
   }
-  return refreshCard(client, cardNo, ctx.taskQueue);
+  return refreshCard(client, cardNo, ctx.startOptions);
 }
 
 async function status(ctx: CliContext, workflowId: string | undefined): Promise<number> {
@@ -194,7 +194,7 @@ async function status(ctx: CliContext, workflowId: string | undefined): Promise<
 
 const transfer = async (ctx: CliContext): Promise<number> => {
   const request = parseTransferRequest(await readJsonFile(needFile(ctx, 'transfer', 'transfer.json')));
-  return started(ctx, startTransfer(await ctx.client(), request, ctx.taskQueue));
+  return started(ctx, startTransfer(await ctx.client(), request, ctx.startOptions));
 };
 
 const sharedAccount = async (ctx: CliContext): Promise<number> => {
@@ -203,7 +203,7 @@ const sharedAccount = async (ctx: CliContext): Promise<number> => {
     'shared account request',
     await readJsonFile(needFile(ctx, 'shared-account', 'account.json')),
   );
-  return started(ctx, startSharedAccount(await ctx.client(), request, ctx.taskQueue));
+  return started(ctx, startSharedAccount(await ctx.client(), request, ctx.startOptions));
 };
 
 /** The commands of the card and fund workflows. */

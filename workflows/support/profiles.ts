@@ -20,12 +20,17 @@ export const NON_RETRYABLE_TYPES = [
 ];
 
 /**
- * One provider call (plus its lookup after an ambiguous outcome). The HTTP client times out at
- * 15 s by default and retries at most once, so 60 s bounds an attempt; the retry policy owns
- * the backoff (1 s doubling to 1 min) for about 15 minutes of provider trouble.
+ * One provider call (plus its lookups after an ambiguous outcome). The heartbeat timeout is what
+ * notices a dead worker: the activity heartbeats while it runs (activities/heartbeats.ts, a call
+ * answered within 1.8 s sends none), so a call in flight on a killed worker is retried after 3 s.
+ * The start-to-close bounds a live attempt: a mutation makes at most three requests (lookup,
+ * send, lookup), each within the HTTP client's 15 s timeout, so 60 s. The retry policy owns the
+ * backoff (1 s doubling to 1 min) for about 15 minutes of provider trouble. docs/timeouts.md
+ * lists every timeout and why.
  */
 export const PROVIDER_CALL: ActivityOptions = {
   startToCloseTimeout: '60s',
+  heartbeatTimeout: '3s',
   retry: {
     initialInterval: '1s',
     backoffCoefficient: 2,
@@ -59,15 +64,12 @@ export function providerCallsFor(wait: WaitOverrides | undefined): ProviderCalls
   });
 }
 
-/** A wait profile with overrides applied; polls stay well inside the heartbeat timeout. */
+/**
+ * A wait profile with overrides applied. Polls may be further apart than the heartbeat timeout:
+ * the long-poll activity heartbeats through its sleeps (activities/heartbeats.ts).
+ */
 export function resolveWait(base: WaitProfile, override: Partial<WaitProfile> | undefined): WaitProfile {
-  const merged = { ...base, ...override };
-  const ceiling = Math.max(1, Math.floor(merged.heartbeatTimeoutMs / 2));
-  return {
-    ...merged,
-    maxPollMs: Math.min(merged.maxPollMs, ceiling),
-    firstPollMs: Math.min(merged.firstPollMs, ceiling),
-  };
+  return { ...base, ...override };
 }
 
 export function cardOperationWait(overrides: WaitOverrides | undefined): WaitProfile {
@@ -79,6 +81,13 @@ export function reviewWait(overrides: WaitOverrides | undefined): WaitProfile {
 }
 
 /**
+ * The longest the work of one probe takes on a live worker besides the attempt's own polling:
+ * five asks (a first one and the re-probes of REPROBE_DELAYS_MS, 30 s of pauses) of at most one
+ * HTTP timeout (15 s) each, rounded up. A dead worker is noticed by the heartbeat timeout instead.
+ */
+export const PROBE_WORK_MS = 2 * 60_000;
+
+/**
  * The long-poll activity's options: each attempt polls for up to `attemptMs` with heartbeats,
  * then the retry policy spaces attempts (benign StillWaiting failures) without an attempt limit, until
  * `scheduleToCloseMs` (a deadline) when given. Probes run on the probe queue beside the
@@ -88,7 +97,7 @@ export function reviewWait(overrides: WaitOverrides | undefined): WaitProfile {
 export function longPollCalls(profile: WaitProfile, scheduleToCloseMs?: number) {
   return proxyActivities<CardflowActivities>({
     taskQueue: probeTaskQueue(workflowInfo().taskQueue),
-    startToCloseTimeout: profile.attemptMs + profile.heartbeatTimeoutMs,
+    startToCloseTimeout: profile.attemptMs + PROBE_WORK_MS,
     heartbeatTimeout: profile.heartbeatTimeoutMs,
     ...(scheduleToCloseMs === undefined ? {} : { scheduleToCloseTimeout: Math.max(1, scheduleToCloseMs) }),
     retry: {

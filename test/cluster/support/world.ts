@@ -23,6 +23,8 @@ export interface ClusterWorld {
   provider: ProviderClient;
   client: Client;
   taskQueue: string;
+  /** The codec key list every process of the world shares (CARDFLOW_CODEC_KEYS). */
+  codecKeys: string;
   services: RunningServices;
   /** Calls a sandbox test helper (decide a review, credit a deposit, ...). */
   helper(name: string, body: Record<string, unknown>): unknown;
@@ -66,6 +68,7 @@ export async function startClusterWorld(opts: { faults?: FaultUpdate; label: str
       provider,
       client,
       taskQueue,
+      codecKeys,
       services,
       helper: (name, body) => {
         const helper = sandbox.engine.helpers[name];

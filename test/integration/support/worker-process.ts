@@ -23,15 +23,17 @@ export interface WorkerProcess {
 }
 
 /**
- * Starts `workers/main.ts` with `env` (PATH and HOME are added; nothing else of this process's
+ * Starts `workers/main.ts` (or its compiled form) with `env` (PATH and HOME are added; nothing else of this process's
  * environment). The worker does not create the reconciliation schedule unless `env` asks: on the
  * tier's shared server it would start runs on this test's queue after the test.
  */
-export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
+export function startWorkerProcess(env: Record<string, string>, opts: { compiled?: string } = {}): WorkerProcess {
   // `node --import tsx`, not the tsx CLI: the CLI runs the script in a second node process, so a
   // SIGKILL sent to it leaves that worker running as an orphan (still polling, still holding this
-  // test's stdout pipe open, which keeps jest from exiting).
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'workers/main.ts')], {
+  // test's stdout pipe open, which keeps jest from exiting). `compiled`: dist/workers/main.js,
+  // which loads the prebuilt workflow bundle instead of bundling at start.
+  const args = opts.compiled ? [opts.compiled] : ['--import', 'tsx', join(ROOT, 'workers/main.ts')];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CARDFLOW_RECONCILE_SCHEDULE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,6 +80,8 @@ export interface ProviderGate {
   hold(paths: string[]): void;
   /** Answers pass through again (answers already held stay unanswered). */
   release(): void;
+  /** Delays the answers of requests to these paths by `ms` from now on (the provider acted at once). */
+  delay(paths: string[], ms: number): void;
   /** How many answers of `path` were held so far (the provider had handled each request). */
   heldCount(path: string): number;
   /** Resolves once `counts[path]` answers of each path were held; rejects after `timeoutMs`. */
@@ -88,6 +92,7 @@ export interface ProviderGate {
 export async function startProviderGate(upstreamBaseUrl: string): Promise<ProviderGate> {
   const upstream = new URL(upstreamBaseUrl);
   let holding = new Set<string>();
+  let delaying = { paths: new Set<string>(), ms: 0 };
   const held = new Map<string, number>();
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -111,8 +116,12 @@ export async function startProviderGate(upstreamBaseUrl: string): Promise<Provid
               held.set(path, (held.get(path) ?? 0) + 1);
               return; // committed upstream; the caller never hears of it
             }
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.end(Buffer.concat(body));
+            const send = () => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              res.end(Buffer.concat(body));
+            };
+            if (delaying.paths.has(path)) setTimeout(send, delaying.ms);
+            else send();
           });
         },
       );
@@ -135,6 +144,9 @@ export async function startProviderGate(upstreamBaseUrl: string): Promise<Provid
     },
     release: () => {
       holding = new Set();
+    },
+    delay: (paths, ms) => {
+      delaying = { paths: new Set(paths), ms };
     },
     heldCount,
     async waitForHeld(counts, timeoutMs = 60_000) {

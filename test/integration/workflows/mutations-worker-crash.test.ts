@@ -9,13 +9,13 @@
  * (test/integration/support/worker-process.ts) that forwards each mutation, lets the sandbox
  * commit it, and holds the answer. Once every mutation below is committed and unanswered, the
  * worker is killed with SIGKILL: each activity was sent and its outcome never recorded. A second
- * worker process retries them (after their 60 s start-to-close timeout) and must find, not
+ * worker process retries them (after their 3 s heartbeat timeout) and must find, not
  * repeat, what the dead one did. The sandbox's own state then shows each mutation exactly once:
  * ledger legs and balances to the cent, operation records per merchantOrderNo, holders, work
  * orders, addresses, shared accounts. The upload, which has neither key nor lookup, is made again
  * and leaves one spare file that nothing references.
  *
- * One kill serves every workflow (they are started together), so the test waits for one timeout.
+ * One kill serves every workflow (they are started together).
  * The workflows are split over two task queues, each with its own worker process killed at the
  * same moment, so that no worker holds every held answer on its connections while the others
  * still need reads.
@@ -65,7 +65,7 @@ import {
 } from '../support/card-harness';
 import { cardEntityWorkflowId, activationWorkflowId } from '../../../domain/workflow-ids';
 
-// Two worker start-ups (each bundles the workflows) and one 60 s activity timeout, on a shared machine.
+// Two worker start-ups (each bundles the workflows), on a shared machine.
 jest.setTimeout(300_000);
 
 const codecKeys = `lifecycle-crash:${randomBytes(32).toString('base64')}`;

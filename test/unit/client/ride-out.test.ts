@@ -1,0 +1,135 @@
+/**
+ * Riding out a Temporal restart (client/ride-out.ts): which errors are worth waiting for, the
+ * bounded retry and what it says, and a start retried after its answer was lost, which finds its
+ * own execution (client/start.ts) and reports it as started, never starting twice.
+ */
+import type { Client } from '@temporalio/client';
+import { NamespaceNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { ServiceError } from '@temporalio/client';
+import {
+  isTemporalUnavailable,
+  rideOutDelayMs,
+  rideOutMsFromEnv,
+  ridingOut,
+  TemporalUnavailableError,
+} from '../../../client/ride-out';
+import { START_TOKEN_MEMO, startRidingOut } from '../../../client/start';
+
+/** A gRPC error as @grpc/grpc-js makes it (a status code on an Error). */
+function grpcError(code: number, message: string): Error {
+  return Object.assign(new Error(`${code} ${message}`), { code });
+}
+const unavailable = () =>
+  new ServiceError('Failed to start Workflow', {
+    cause: grpcError(14, 'UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED 127.0.0.1:7233'),
+  });
+
+describe('isTemporalUnavailable', () => {
+  it('waits for UNAVAILABLE, a refused connection and a namespace not (yet) found', () => {
+    expect(isTemporalUnavailable(unavailable())).toBe(true);
+    expect(isTemporalUnavailable(new Error('Failed to connect before the deadline'))).toBe(true);
+    expect(isTemporalUnavailable(new NamespaceNotFoundError('cardflow'))).toBe(true);
+    expect(isTemporalUnavailable(grpcError(5, "NOT_FOUND: Namespace not found: 'cardflow'"))).toBe(true);
+  });
+
+  it('does not wait for an answer: refused input, a workflow already started, another NOT_FOUND', () => {
+    expect(isTemporalUnavailable(grpcError(3, 'INVALID_ARGUMENT: bad search attribute'))).toBe(false);
+    expect(isTemporalUnavailable(new WorkflowExecutionAlreadyStartedError('started', 'id', 'type'))).toBe(false);
+    expect(isTemporalUnavailable(grpcError(5, 'NOT_FOUND: workflow execution not found'))).toBe(false);
+    expect(isTemporalUnavailable(new Error('boom'))).toBe(false);
+  });
+});
+
+describe('ridingOut', () => {
+  it('retries until Temporal answers, and says once what it waits for and where', async () => {
+    const said: string[] = [];
+    let calls = 0;
+    const value = await ridingOut(
+      '10.0.0.7:7233',
+      () => (++calls < 3 ? Promise.reject(unavailable()) : Promise.resolve('ok')),
+      { limitMs: 10_000, onWait: (m) => said.push(m) },
+    );
+    expect([value, calls]).toEqual(['ok', 3]);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^Temporal at 10\.0\.0\.7:7233 unavailable \(14 UNAVAILABLE.*\), retrying for up to 10 s$/);
+  });
+
+  it('gives up after its limit with an error naming the address and the last cause', async () => {
+    let calls = 0;
+    const failure = await ridingOut(
+      '10.0.0.7:7233',
+      () => {
+        calls += 1;
+        return Promise.reject(new NamespaceNotFoundError('cardflow'));
+      },
+      { limitMs: 1_000, onWait: () => undefined },
+    ).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(TemporalUnavailableError);
+    expect((failure as TemporalUnavailableError).address).toBe('10.0.0.7:7233');
+    expect((failure as Error).message).toMatch(
+      /^Temporal at 10\.0\.0\.7:7233 unavailable for \d s \(last: Namespace not found: 'cardflow'\)/,
+    );
+    // Tries at 0, 0.5 s; the next pause (1 s) would pass the limit.
+    expect(calls).toBe(2);
+  });
+
+  it('passes any other error on at once', async () => {
+    let calls = 0;
+    const bad = grpcError(3, 'INVALID_ARGUMENT');
+    await expect(
+      ridingOut('a:1', () => {
+        calls += 1;
+        return Promise.reject(bad);
+      }),
+    ).rejects.toBe(bad);
+    expect(calls).toBe(1);
+  });
+
+  it('pauses 0.5 s doubling to 5 s; the limit comes from CARDFLOW_TEMPORAL_RIDE_OUT_MS', () => {
+    expect([1, 2, 3, 4, 5, 6].map(rideOutDelayMs)).toEqual([500, 1_000, 2_000, 4_000, 5_000, 5_000]);
+    expect(rideOutMsFromEnv({})).toBe(60_000);
+    expect(rideOutMsFromEnv({ CARDFLOW_TEMPORAL_RIDE_OUT_MS: '0' })).toBe(0);
+    expect(() => rideOutMsFromEnv({ CARDFLOW_TEMPORAL_RIDE_OUT_MS: '1m' })).toThrow(/CARDFLOW_TEMPORAL_RIDE_OUT_MS/);
+  });
+});
+
+describe('startRidingOut', () => {
+  /** A client whose first start commits but loses its answer; `existing` is the memo found on describe. */
+  function lostAnswerClient(existing: (first: Record<string, unknown>) => Record<string, unknown>) {
+    const starts: Array<Record<string, unknown>> = [];
+    const client = {
+      connection: { options: { address: '127.0.0.1:7233' } },
+      workflow: {
+        start: (_type: string, options: { memo: Record<string, unknown> }) => {
+          starts.push(options.memo);
+          return Promise.reject(
+            starts.length === 1 ? unavailable() : new WorkflowExecutionAlreadyStartedError('started', 'wf-1', 'type'),
+          );
+        },
+        getHandle: (workflowId: string) => ({
+          workflowId,
+          describe: () => Promise.resolve({ memo: existing(starts[0]!) }),
+        }),
+      },
+    } as unknown as Client;
+    return { client, starts };
+  }
+  const options = { workflowId: 'wf-1', taskQueue: 'q', args: [] };
+  const quiet = { limitMs: 5_000, onWait: () => undefined };
+
+  it('reports as started the execution its own lost start created', async () => {
+    const { client, starts } = lostAnswerClient((first) => first);
+    const result = await startRidingOut(client, 'type', options, quiet);
+    expect(result.started).toBe(true);
+    // Both tries carried the same token.
+    expect(starts.map((m) => m[START_TOKEN_MEMO])).toEqual([
+      starts[0]![START_TOKEN_MEMO],
+      starts[0]![START_TOKEN_MEMO],
+    ]);
+  });
+
+  it('reports an execution someone else started as not started', async () => {
+    const { client } = lostAnswerClient(() => ({ [START_TOKEN_MEMO]: 'another-call' }));
+    expect((await startRidingOut(client, 'type', options, quiet)).started).toBe(false);
+  });
+});
