@@ -14,7 +14,9 @@
  */
 import { Blob } from 'node:buffer';
 import { FormData } from 'undici';
+import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
+import { type ProviderCallRecord, callOutcomeOf } from './call-outcome';
 import type { ProviderConfig } from './config';
 import { interpretResponse, issuesOf } from './envelope';
 import { ProviderValidationError } from './errors';
@@ -87,6 +89,11 @@ export type ProviderClient = Omit<ProviderClientFor<Operations>, keyof Deprecate
 /** Configuration plus an optional transport (tests inject one; normally the pooled undici transport). */
 export interface ClientOptions extends ProviderConfig {
   transport?: Transport;
+  /**
+   * Called once per call sent (not for one refused by validation before sending), with its
+   * operation, outcome and duration: the worker's provider metrics. Must not throw.
+   */
+  onCall?: (call: ProviderCallRecord) => void;
 }
 
 function merchantOrderNoOf(params: unknown): string | undefined {
@@ -131,15 +138,28 @@ export function createProviderClientFor<Ops extends OperationRegistry>(
       throw new ProviderValidationError(issuesOf(parsed.error), { operation: op.name, merchantOrderNo });
     const request = parsed.data as Record<string, unknown>;
     const body: RequestBody = op.multipart ? multipartBody(request) : { kind: 'json', text: stringifyJson(request) };
-    const raw = await transport.send({
-      operation: op.name,
-      path: op.path,
-      body,
-      merchantOrderNo,
-      resendable: !op.mutating,
-      ...callOptions,
-    });
-    return interpretResponse(op, raw, { operation: op.name, merchantOrderNo });
+    const send = async () => {
+      const raw = await transport.send({
+        operation: op.name,
+        path: op.path,
+        body,
+        merchantOrderNo,
+        resendable: !op.mutating,
+        ...callOptions,
+      });
+      return interpretResponse(op, raw, { operation: op.name, merchantOrderNo });
+    };
+    const onCall = options.onCall;
+    if (!onCall) return send();
+    const started = performance.now();
+    try {
+      const result = await send();
+      onCall({ operation: op.name, outcome: 'ok', seconds: (performance.now() - started) / 1000 });
+      return result;
+    } catch (error) {
+      onCall({ operation: op.name, outcome: callOutcomeOf(error), seconds: (performance.now() - started) / 1000 });
+      throw error;
+    }
   }
 
   const client: Record<string, unknown> = {};

@@ -5,13 +5,17 @@
  * `npm run codec-server -- --generate-key [id]` prints a fresh `id:base64key` entry for
  * `CARDFLOW_CODEC_KEYS` and exits (the key goes to stdout only, for redirecting into a secret file).
  *
- * Settings: `codec/config.ts`; keys: `codec/keys.ts`.
+ * Settings: `codec/config.ts`; keys: `codec/keys.ts`. With `CARDFLOW_METRICS_ADDRESS=host:port` it
+ * also serves Prometheus metrics there (codec/metrics.ts).
  */
 import { checkEnvironment } from '../config/environment';
 import { createLogger } from '../logging/logger';
+import { metricsAddressFromEnv } from '../telemetry/metrics-address';
+import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
 import { codecServerOptionsFromEnv } from './config';
 import { resolveKeyring } from './dev-keys';
 import { generateKeyBase64 } from './keys';
+import { codecServerMetrics } from './metrics';
 import { startCodecServer } from './server';
 
 async function main(args: string[]): Promise<number> {
@@ -27,8 +31,16 @@ async function main(args: string[]): Promise<number> {
   checkEnvironment();
   const logger = createLogger({ base: { service: 'codec-server' } });
   const settings = codecServerOptionsFromEnv();
+  const metricsAddress = metricsAddressFromEnv();
   const { keyring, source } = resolveKeyring();
-  const server = await startCodecServer({ ...settings, keyring, logger });
+  const registry = metricsAddress ? createProcessRegistry() : undefined;
+  const server = await startCodecServer({
+    ...settings,
+    keyring,
+    logger,
+    ...(registry ? codecServerMetrics(registry) : {}),
+  });
+  const metricsServer = metricsAddress && registry ? await startMetricsServer(metricsAddress, registry) : undefined;
   logger.info('codec server listening', {
     url: server.url,
     keySource: source,
@@ -37,11 +49,12 @@ async function main(args: string[]): Promise<number> {
     tokenlessAccess: settings.tokenlessAccess,
     tokenConfigured: settings.token !== undefined,
     allowedOrigins: settings.allowedOrigins,
+    metrics: metricsServer?.url ?? 'off',
   });
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {
       logger.info('codec server stopping', { signal });
-      server.stop().then(resolve, resolve);
+      Promise.all([server.stop(), metricsServer?.stop()]).then(() => resolve(), resolve);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

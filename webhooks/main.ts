@@ -11,6 +11,7 @@
  * | TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY ... | see `client/connection.ts` |
  * | CARDFLOW_CODEC_KEYS or CARDFLOW_CODEC_KEYS_FILE | payload keys: the signals it sends carry provider records, so they are encrypted like every payload; required when NODE_ENV=production |
  * | CARDFLOW_LOG_LEVEL | `trace` ... `error`, default `info`; JSON lines on stderr (`logging/logger.ts`) |
+ * | CARDFLOW_METRICS_ADDRESS | `host:port` serving Prometheus metrics at `/metrics` (webhooks/metrics.ts); unset: none |
  *
  * SIGINT / SIGTERM stop accepting, finish the deliveries in progress, and exit.
  */
@@ -20,6 +21,9 @@ import { dataConverterFromEnv } from '../codec/data-converter';
 import { checkEnvironment } from '../config/environment';
 import { type StructuredLogger, createLogger } from '../logging/logger';
 import { databaseUrlFromEnv } from '../storage/postgres';
+import { metricsAddressFromEnv } from '../telemetry/metrics-address';
+import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
+import { receiverMetrics } from './metrics';
 import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 
@@ -68,10 +72,14 @@ async function main(logger: StructuredLogger): Promise<void> {
   const port = Number(process.env.CARDFLOW_WEBHOOK_PORT ?? 4100);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`CARDFLOW_WEBHOOK_PORT=${process.env.CARDFLOW_WEBHOOK_PORT} is not a TCP port`);
+  const metricsAddress = metricsAddressFromEnv();
   const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv();
   const temporal = await connectTemporalClient({ dataConverter });
   const databaseUrl = databaseUrlFromEnv();
   const store = databaseUrl ? await openPostgresWebhookStore(databaseUrl) : undefined;
+  const logging = receiverLogging(logger);
+  const registry = metricsAddress ? createProcessRegistry() : undefined;
+  const metrics = registry ? receiverMetrics(registry) : undefined;
   const receiver = await startWebhookReceiver({
     platformPublicKey,
     client: temporal.client,
@@ -79,14 +87,24 @@ async function main(logger: StructuredLogger): Promise<void> {
     host: process.env.CARDFLOW_WEBHOOK_HOST || '127.0.0.1',
     port,
     ...(process.env.CARDFLOW_WEBHOOK_DATA_DIR ? { dataDir: process.env.CARDFLOW_WEBHOOK_DATA_DIR } : {}),
-    ...receiverLogging(logger),
+    log: logging.log,
+    onHandled: (handled) => {
+      logging.onHandled(handled);
+      metrics?.onHandled(handled);
+    },
+    onRefused: (refused) => {
+      logging.onRefused(refused);
+      metrics?.onRefused(refused);
+    },
   });
+  const metricsServer = metricsAddress && registry ? await startMetricsServer(metricsAddress, registry) : undefined;
   logger.info('webhook receiver listening', {
     url: receiver.url,
     deliveryLog: store ? 'postgresql' : 'file',
     namespace: temporal.namespace,
     codecKeySource: keySource,
     codecKeyId: currentKeyId,
+    metrics: metricsServer?.url ?? 'off',
   });
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -95,6 +113,7 @@ async function main(logger: StructuredLogger): Promise<void> {
     logger.info('stopping the webhook receiver', { signal });
     receiver
       .stop()
+      .then(() => metricsServer?.stop())
       .then(() => store?.close())
       .then(() => temporal.close())
       .then(() => logger.info('webhook receiver stopped'))

@@ -28,6 +28,12 @@ import { createReconcilePort } from './reconciliation-port';
 export const WORKFLOWS_PATH = require.resolve('../workflows');
 
 /**
+ * The workflow interceptors of every cardflow bundle: each workflow's start and outcome counted on
+ * the worker's metrics (nothing is recorded when the worker has no metrics endpoint).
+ */
+const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../workflows/support/outcome-metrics')];
+
+/**
  * How every cardflow workflow bundle is made: the libraries of
  * `workflows/support/shared-libraries.ts` are evaluated once per worker and shared by every
  * workflow run, instead of once per run.
@@ -35,6 +41,7 @@ export const WORKFLOWS_PATH = require.resolve('../workflows');
 const BUNDLE_OPTIONS = {
   workflowsPath: WORKFLOWS_PATH,
   preloadModules: [require.resolve('../workflows/support/shared-libraries')],
+  workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
 };
 
 /**
@@ -58,12 +65,17 @@ export async function writePrebuiltBundle(): Promise<string> {
 
 function defaultWorkflowCode(
   bundlerOptions: WorkerOptions['bundlerOptions'],
-): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions'> {
+  interceptors: WorkerOptions['interceptors'],
+): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions' | 'interceptors'> {
   const compiled = __filename.endsWith('.js');
   return compiled && existsSync(PREBUILT_BUNDLE_PATH)
     ? { workflowBundle: { codePath: PREBUILT_BUNDLE_PATH } }
     : {
         workflowsPath: BUNDLE_OPTIONS.workflowsPath,
+        interceptors: {
+          ...interceptors,
+          workflowModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...(interceptors?.workflowModules ?? [])],
+        },
         bundlerOptions: {
           ...bundlerOptions,
           preloadModules: [...BUNDLE_OPTIONS.preloadModules, ...(bundlerOptions?.preloadModules ?? [])],
@@ -149,7 +161,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
     activities,
     ...(opts.workflowBundle
       ? { workflowBundle: opts.workflowBundle }
-      : defaultWorkflowCode(opts.workerOptions?.bundlerOptions)),
+      : defaultWorkflowCode(opts.workerOptions?.bundlerOptions, opts.workerOptions?.interceptors)),
   });
   const { maxCachedWorkflows: _cache, ...activityOptions } = opts.workerOptions ?? {};
   const probes = await Worker.create({

@@ -16,20 +16,33 @@ import { fileStoreFromEnv } from '../storage/from-env';
 import { loadTemporalWorkerConfig, workerTuningFromEnv } from './config';
 import { createWorker } from './create-worker';
 import { limitWorkflowThreadHeap } from './heap-limit';
+import { DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
+import { probeTaskQueue } from '../domain/task-queue';
+import { prometheusTelemetry, providerCallMetrics, recordProbeBudget, workerMetricsFromEnv } from './telemetry';
+import { startVisibilityMetrics } from './visibility-metrics';
 
 export async function runWorkerProcess(env: Record<string, string | undefined> = process.env): Promise<void> {
   checkEnvironment(env);
   const logger = createLogger({ base: { service: 'worker' } });
+  const metrics = workerMetricsFromEnv(env);
   // Our own signal handling, so shutdown is one ordered sequence. The same logger for the SDK
-  // (workflow and activity ids as fields) and, forwarded, for core's messages.
+  // (workflow and activity ids as fields) and, forwarded, for core's messages. Metrics, when
+  // configured, on the Runtime's Prometheus endpoint (workers/telemetry.ts).
   Runtime.install({
     shutdownSignals: [],
     logger,
-    telemetryOptions: { logging: { filter: { core: logger.level, other: 'ERROR' }, forward: {} } },
+    telemetryOptions: {
+      logging: { filter: { core: logger.level, other: 'ERROR' }, forward: {} },
+      ...(metrics ? { metrics: prometheusTelemetry(metrics.bindAddress) } : {}),
+    },
   });
+  const meter = metrics ? Runtime.instance().metricMeter : undefined;
   const temporal = loadTemporalWorkerConfig(env);
   const providerConfig = loadProviderConfig(env);
-  const provider = createProviderClient(providerConfig);
+  const provider = createProviderClient({
+    ...providerConfig,
+    ...(meter ? { onCall: providerCallMetrics(meter) } : {}),
+  });
   // The same converter as the client and the webhook receiver: payloads are encrypted (codec/).
   const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv({ env });
   // Read before connecting: a malformed reconciliation variable stops the worker at start, with its name.
@@ -66,7 +79,23 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
         (error: unknown) => logger.warn('cardflow worker: reconciliation schedule not ensured', { error }),
       );
     }
+    const visibility =
+      meter && metrics
+        ? startVisibilityMetrics({
+            client: new Client({ connection, namespace: temporal.namespace, dataConverter }),
+            meter,
+            intervalMs: metrics.sampleIntervalMs,
+            onError: (error) => logger.warn('cardflow worker: visibility metrics not sampled', { error }),
+          })
+        : undefined;
+    if (meter)
+      recordProbeBudget(
+        meter,
+        { perSecond: probes.perSecond ?? DEFAULT_PROBES_PER_SECOND, slots: probes.slots ?? DEFAULT_PROBE_SLOTS },
+        probeTaskQueue(temporal.taskQueue),
+      );
     const stop = (signal: NodeJS.Signals) => {
+      visibility?.stop();
       logger.info('cardflow worker: shutting down', { signal });
       if (worker.getState() === 'RUNNING') worker.shutdown();
     };
@@ -80,6 +109,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       codecKeySource: keySource,
       maxCachedWorkflows: worker.workflows.options.maxCachedWorkflows,
       workflowHeapMib: heapLimitMib ?? 'the process limit',
+      metrics: metrics ? `http://${metrics.bindAddress}/metrics` : 'off',
     });
     await worker.run();
     logger.info('cardflow worker: stopped');
