@@ -94,6 +94,11 @@ export interface ClientOptions extends ProviderConfig {
    * operation, outcome and duration: the worker's provider metrics. Must not throw.
    */
   onCall?: (call: ProviderCallRecord) => void;
+  /**
+   * Runs each call sent (tracing: a span around it, telemetry/tracing.ts). Gets the operation and
+   * the merchantOrderNo, never the body; must call `send` once and return what it returns.
+   */
+  wrapCall?: <T>(call: { operation: string; merchantOrderNo?: string }, send: () => Promise<T>) => Promise<T>;
 }
 
 function merchantOrderNoOf(params: unknown): string | undefined {
@@ -124,6 +129,21 @@ function multipartBody(request: Record<string, unknown>): RequestBody {
   return { kind: 'multipart', form };
 }
 
+/** `send`, reporting its outcome and duration to `onCall`. */
+function timing<T>(operation: string, send: () => Promise<T>, onCall: (call: ProviderCallRecord) => void) {
+  return async (): Promise<T> => {
+    const started = performance.now();
+    try {
+      const result = await send();
+      onCall({ operation, outcome: 'ok', seconds: (performance.now() - started) / 1000 });
+      return result;
+    } catch (error) {
+      onCall({ operation, outcome: callOutcomeOf(error), seconds: (performance.now() - started) / 1000 });
+      throw error;
+    }
+  };
+}
+
 /** Builds a client for any registry of operations. */
 export function createProviderClientFor<Ops extends OperationRegistry>(
   registry: Ops,
@@ -149,17 +169,10 @@ export function createProviderClientFor<Ops extends OperationRegistry>(
       });
       return interpretResponse(op, raw, { operation: op.name, merchantOrderNo });
     };
-    const onCall = options.onCall;
-    if (!onCall) return send();
-    const started = performance.now();
-    try {
-      const result = await send();
-      onCall({ operation: op.name, outcome: 'ok', seconds: (performance.now() - started) / 1000 });
-      return result;
-    } catch (error) {
-      onCall({ operation: op.name, outcome: callOutcomeOf(error), seconds: (performance.now() - started) / 1000 });
-      throw error;
-    }
+    const timed = options.onCall ? timing(op.name, send, options.onCall) : send;
+    return options.wrapCall
+      ? options.wrapCall({ operation: op.name, ...(merchantOrderNo ? { merchantOrderNo } : {}) }, timed)
+      : timed();
   }
 
   const client: Record<string, unknown> = {};
