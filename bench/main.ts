@@ -32,6 +32,7 @@ import { type BenchCluster, type BenchTemporal, startBenchCluster } from './clus
 import { freePort } from '../scripts/lib/free-port';
 import { waitCost } from './wait-cost';
 import { parkedMemory } from './parked-memory';
+import { telemetryCost } from './telemetry-cost';
 
 type BaselineType = 'baselineWorkflow' | 'baselineShapedWorkflow' | 'baselineFeaturedWorkflow';
 type BatchKind = 'onboarding' | 'shaped' | 'featured' | 'direct' | 'flat';
@@ -267,6 +268,7 @@ async function main(): Promise<void> {
     say(`Temporal dev server (in memory) at ${env.address}`);
     const bundle = await bundleCardflowWorkflows();
     if (PHASES.has('a') || PHASES.has('c')) await throughput(env, bundle);
+    if (PHASES.has('a')) await telemetryCost(env);
     if (PHASES.has('b')) await waitCost(env, bundle);
     if (PHASES.has('d')) {
       await parkedMemory(env);

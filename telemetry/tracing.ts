@@ -18,15 +18,11 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { tracingConfigured } from './tracing-config';
+
+export { tracingConfigured };
 
 type Env = Record<string, string | undefined>;
-
-/** Whether the environment asks for traces. */
-export function tracingConfigured(env: Env = process.env): boolean {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
-  if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return false;
-  return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim());
-}
 
 export interface Tracing {
   tracer: otel.Tracer;
@@ -45,8 +41,10 @@ export interface Tracing {
 export function startTracing(service: string, env: Env = process.env): Tracing | undefined {
   if (!tracingConfigured(env)) return undefined;
   const resource = new Resource({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || `cardflow-${service}` });
-  // The exporter reads the OTEL_EXPORTER_OTLP_* variables itself (endpoint, headers, timeout).
-  const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter(), { scheduledDelayMillis: 1000 });
+  // The exporter reads OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT itself; the URL comes from `env`.
+  const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(env) }), {
+    scheduledDelayMillis: 1000,
+  });
   const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
   provider.register({ contextManager: new AsyncLocalStorageContextManager().enable() });
   return {
@@ -55,6 +53,13 @@ export function startTracing(service: string, env: Env = process.env): Tracing |
     spanProcessor,
     shutdown: () => provider.shutdown(),
   };
+}
+
+/** The OTLP/HTTP traces URL: the signal's own variable, else the base endpoint plus `/v1/traces`. */
+function tracesUrl(env: Env): string {
+  const own = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (own) return own;
+  return `${env.OTEL_EXPORTER_OTLP_ENDPOINT!.trim().replace(/\/+$/, '')}/v1/traces`;
 }
 
 /** Span attributes of a provider call: what was called and with which idempotency key. */

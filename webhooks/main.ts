@@ -11,6 +11,7 @@
  * | TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY ... | see `client/connection.ts` |
  * | CARDFLOW_CODEC_KEYS or CARDFLOW_CODEC_KEYS_FILE | payload keys: the signals it sends carry provider records, so they are encrypted like every payload; required when NODE_ENV=production |
  * | CARDFLOW_LOG_LEVEL | `trace` ... `error`, default `info`; JSON lines on stderr (`logging/logger.ts`) |
+ * | OTEL_EXPORTER_OTLP_ENDPOINT ... | traces of each delivery and the signal it sends (telemetry/tracing.ts); unset: none |
  * | CARDFLOW_METRICS_ADDRESS | `host:port` serving Prometheus metrics at `/metrics` (webhooks/metrics.ts); unset: none |
  *
  * SIGINT / SIGTERM stop accepting, finish the deliveries in progress, and exit.
@@ -23,7 +24,10 @@ import { type StructuredLogger, createLogger } from '../logging/logger';
 import { databaseUrlFromEnv } from '../storage/postgres';
 import { metricsAddressFromEnv } from '../telemetry/metrics-address';
 import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
+import { startTracing } from '../telemetry/tracing';
+import { createTemporalForwarder } from './forwarder';
 import { receiverMetrics } from './metrics';
+import { tracedForwarder } from './tracing';
 import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 
@@ -74,7 +78,9 @@ async function main(logger: StructuredLogger): Promise<void> {
     throw new Error(`CARDFLOW_WEBHOOK_PORT=${process.env.CARDFLOW_WEBHOOK_PORT} is not a TCP port`);
   const metricsAddress = metricsAddressFromEnv();
   const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv();
-  const temporal = await connectTemporalClient({ dataConverter });
+  const tracing = startTracing('webhooks');
+  const temporal = await connectTemporalClient({ dataConverter, tracing: tracing !== undefined });
+  const forwarder = createTemporalForwarder(temporal.client);
   const databaseUrl = databaseUrlFromEnv();
   const store = databaseUrl ? await openPostgresWebhookStore(databaseUrl) : undefined;
   const logging = receiverLogging(logger);
@@ -82,7 +88,7 @@ async function main(logger: StructuredLogger): Promise<void> {
   const metrics = registry ? receiverMetrics(registry) : undefined;
   const receiver = await startWebhookReceiver({
     platformPublicKey,
-    client: temporal.client,
+    forwarder: tracing ? tracedForwarder(forwarder, tracing.tracer) : forwarder,
     ...(store ? { store } : {}),
     host: process.env.CARDFLOW_WEBHOOK_HOST || '127.0.0.1',
     port,
@@ -116,6 +122,7 @@ async function main(logger: StructuredLogger): Promise<void> {
       .then(() => metricsServer?.stop())
       .then(() => store?.close())
       .then(() => temporal.close())
+      .then(() => tracing?.shutdown())
       .then(() => logger.info('webhook receiver stopped'))
       .catch((error: unknown) => {
         logger.error('webhook receiver did not stop cleanly', { error });

@@ -20,6 +20,7 @@ import { DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker'
 import { probeTaskQueue } from '../domain/task-queue';
 import { prometheusTelemetry, providerCallMetrics, recordProbeBudget, workerMetricsFromEnv } from './telemetry';
 import { startVisibilityMetrics } from './visibility-metrics';
+import { startTracing, traceProviderCall } from '../telemetry/tracing';
 
 export async function runWorkerProcess(env: Record<string, string | undefined> = process.env): Promise<void> {
   checkEnvironment(env);
@@ -37,11 +38,14 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
     },
   });
   const meter = metrics ? Runtime.instance().metricMeter : undefined;
+  // Traces when an OTLP endpoint is configured (telemetry/tracing.ts); nothing installed otherwise.
+  const tracing = startTracing('worker', env);
   const temporal = loadTemporalWorkerConfig(env);
   const providerConfig = loadProviderConfig(env);
   const provider = createProviderClient({
     ...providerConfig,
     ...(meter ? { onCall: providerCallMetrics(meter) } : {}),
+    ...(tracing ? { wrapCall: (call, send) => traceProviderCall(tracing.tracer, call, send) } : {}),
   });
   // The same converter as the client and the webhook receiver: payloads are encrypted (codec/).
   const { dataConverter, keySource, currentKeyId } = dataConverterFromEnv({ env });
@@ -64,6 +68,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       },
       workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerOptions },
       probes,
+      ...(tracing ? { tracing } : {}),
     });
     if (reconcile.schedule) {
       // Every worker makes sure the schedule exists with this interval (idempotent); one that cannot
@@ -110,12 +115,14 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       maxCachedWorkflows: worker.workflows.options.maxCachedWorkflows,
       workflowHeapMib: heapLimitMib ?? 'the process limit',
       metrics: metrics ? `http://${metrics.bindAddress}/metrics` : 'off',
+      tracing: tracing ? 'otlp' : 'off',
     });
     await worker.run();
     logger.info('cardflow worker: stopped');
   } finally {
     await connection.close();
     await provider.close();
+    await tracing?.shutdown();
   }
 }
 

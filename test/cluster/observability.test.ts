@@ -5,11 +5,19 @@
  * After a full onboarding no metric label on any endpoint carries a customer reference, a holder
  * id, a card id or personal data; an onboarding left in review past its SLA fires the stuck alert
  * and the sandbox's 5xx fire the provider-error alert, both read back from Prometheus's API; and
- * every query of the Grafana dashboard returns series.
+ * every query of the Grafana dashboard returns series. Every process also exports traces to a
+ * small OTLP receiver in this test: one trace runs from a backend's `startOnboarding` through the
+ * workflow and its activities to the signed provider calls, and a webhook's receipt is the parent
+ * of the signal it delivered.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
+import { Client, type WorkflowHandle } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
+import { startOnboarding as startOnboardingFromBackend } from '../../client/onboarding';
+import { createDataConverter } from '../../codec/data-converter';
+import { parseKeyList } from '../../codec/keys';
+import { type Tracing, startTracing } from '../../telemetry/tracing';
 import { runReconciliation } from '../../client/reconciliation';
 import type { OnboardingInput, OnboardingResult } from '../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../domain/start-attributes';
@@ -20,16 +28,26 @@ import { CARD_TYPES, FAST_WAIT, customerRef } from '../integration/support/harne
 import { b2bHolder, uniqueEmail } from '../integration/support/holders';
 import { writeTestRules } from './support/alert-rules';
 import { CLUSTER_ENV } from './support/control';
+import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver';
 import { type ClusterWorld, startClusterWorld, until } from './support/world';
 
 let w: ClusterWorld;
 let prometheus: RunningPrometheus;
+let otlp: OtlpReceiver;
+let backendTracing: Tracing;
 const temporalTargets = (process.env[CLUSTER_ENV.temporalMetrics] ?? '').split(',').filter(Boolean);
 
 beforeAll(async () => {
+  otlp = await startOtlpReceiver();
+  // This test process plays the backend: its spans go to the same receiver.
+  backendTracing = startTracing('backend', { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url })!;
   w = await startClusterWorld({
     label: 'observe',
-    services: { metrics: { sampleSeconds: 1 }, codecServer: true },
+    services: {
+      metrics: { sampleSeconds: 1 },
+      codecServer: true,
+      extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url },
+    },
   });
   const byJob = (job: string) => w.services.metricsTargets.filter((t) => t.job === job).map((t) => t.address);
   prometheus = await startPrometheus(w.group, w.dir, {
@@ -43,7 +61,11 @@ beforeAll(async () => {
     ],
   });
 });
-afterAll(async () => w?.stop());
+afterAll(async () => {
+  await w?.stop();
+  await backendTracing?.shutdown();
+  await otlp?.stop();
+});
 
 interface Sample {
   metric: Record<string, string>;
@@ -204,6 +226,12 @@ it("the provider's 5xx fire CardflowProviderErrorRatioHigh, and the onboardings 
       { timeoutMs: 120_000 },
     );
     expect(alerts[0]).toMatchObject({ severity: 'critical' });
+    // A mutation answered 500 is looked up before it is sent again, and that shows too.
+    await until(
+      () => promQuery('sum by (reason, result) (cardflow_provider_lookups_total)'),
+      (samples) => samples.length > 0,
+      { timeoutMs: 120_000 },
+    );
   } finally {
     w.sandbox.setFaults({ reset: true });
   }
@@ -231,4 +259,79 @@ it('every query of the Grafana dashboard returns series', async () => {
     if (samples.length === 0) empty.push(`${panel}: ${expr}`);
   }
   expect(empty).toEqual([]);
+});
+
+it("one trace runs from a backend's startOnboarding to each signed provider call; a webhook's receipt is the parent of its signal", async () => {
+  const client = new Client({
+    connection: w.client.connection,
+    namespace: w.client.options.namespace,
+    dataConverter: createDataConverter(parseKeyList(w.codecKeys)),
+    interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
+  });
+  const email = uniqueEmail('observe.trace');
+  const holder = b2bHolder(email);
+  const { backendSpan, handle } = await backendTracing.tracer.startActiveSpan(
+    'backend onboards a customer',
+    async (span) => {
+      const started = await startOnboardingFromBackend(
+        client,
+        {
+          customerRef: customerRef('observe-trace'),
+          cardTypeId: CARD_TYPES.b2bWithDeposit,
+          holder,
+          initialDeposit: '30',
+          wait: FAST_WAIT,
+        },
+        { taskQueue: w.taskQueue },
+      );
+      span.end();
+      return { backendSpan: span.spanContext(), handle: started.handle };
+    },
+  );
+  const result = (await handle.result()) as OnboardingResult;
+  await backendTracing.spanProcessor.forceFlush();
+
+  const inTrace = (): ReceivedSpan[] => otlp.spans.filter((s) => s.traceId === backendSpan.traceId);
+  const named = (name: string) => inTrace().filter((s) => s.name === name);
+  // The workers export in batches (each second), a workflow's run span once it has ended.
+  await until(
+    async () => [...new Set(inTrace().map((s) => s.name))].sort(),
+    (names) =>
+      ['provider createCard', 'RunWorkflow:cardIssuance', 'RunWorkflow:customerOnboarding'].every((n) =>
+        names.includes(n),
+      ),
+    { timeoutMs: 60_000 },
+  );
+  const start = named('StartWorkflow:customerOnboarding');
+  expect(start).toHaveLength(1);
+  expect(start[0]!.parentSpanId).toBe(backendSpan.spanId);
+  expect(named('RunWorkflow:customerOnboarding').length).toBeGreaterThan(0);
+  expect(named('RunWorkflow:cardIssuance').length).toBeGreaterThan(0);
+  // The provider call is a child of its activity's span, with its operation and key, never a body.
+  const createCard = named('provider createCard');
+  expect(createCard).toHaveLength(1);
+  expect(createCard[0]!.attributes).toEqual({
+    'cardflow.provider.operation': 'createCard',
+    'cardflow.merchant_order_no': result.card.merchantOrderNo,
+  });
+  const activity = inTrace().find((s) => s.spanId === createCard[0]!.parentSpanId);
+  expect(activity?.name).toMatch(/^RunActivity:/);
+  expect(activity?.service).toBe('cardflow-worker');
+  const personal = [email, holder.firstName, holder.lastName, holder.mobile];
+  const values = otlp.spans.flatMap((s) => Object.values(s.attributes).map(String));
+  expect(values.filter((v) => personal.some((p) => v.includes(p)))).toEqual([]);
+
+  // Webhooks: the receiver's span of a delivery is the parent of the signal the client sent.
+  const receipts = otlp.spans.filter((s) => s.service === 'cardflow-webhooks' && s.name.startsWith('webhook '));
+  expect(receipts.length).toBeGreaterThan(0);
+  const signals = otlp.spans.filter(
+    (s) => s.name === 'SignalWorkflow:providerEvent' && receipts.some((r) => r.spanId === s.parentSpanId),
+  );
+  expect(signals.length).toBeGreaterThan(0);
+  // ... and the workflow's handling of it is in the receipt's trace.
+  await until(
+    async () => otlp.spans.filter((s) => s.name === 'HandleSignal:providerEvent'),
+    (handled) => handled.some((h) => signals.some((s) => s.traceId === h.traceId)),
+    { timeoutMs: 30_000 },
+  );
 });

@@ -26,6 +26,8 @@ export interface ClusterWorld {
   services: RunningServices;
   /** Calls a sandbox test helper (decide a review, credit a deposit, ...). */
   helper(name: string, body: Record<string, unknown>): unknown;
+  /** The `id:base64key` list every process shares. */
+  codecKeys: string;
   /** The world's processes (to start more beside them) and their folder. */
   group: ProcessGroup;
   dir: string;
@@ -76,6 +78,7 @@ export async function startClusterWorld(opts: {
       client,
       taskQueue,
       services,
+      codecKeys,
       group,
       dir,
       helper: (name, body) => {
