@@ -288,7 +288,7 @@ it("one trace runs from a backend's startOnboarding to each signed provider call
       return { backendSpan: span.spanContext(), handle: started.handle };
     },
   );
-  const result = (await handle.result());
+  const result = await handle.result();
   await backendTracing.spanProcessor.forceFlush();
 
   const inTrace = (): ReceivedSpan[] => otlp.spans.filter((s) => s.traceId === backendSpan.traceId);
