@@ -9,7 +9,7 @@
  * | BENCH_PARKED | 10000 | onboardings parked in review for the memory figure |
  * | BENCH_WAIT_REAL_S | 12 | real seconds each wait of (b) lasts on the compressed clock (at least 120x) |
  * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
- * | BENCH_PHASES | a,b,d,e | which figures to produce ((c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`) |
+ * | BENCH_PHASES | a,b,d,e | which figures to produce ((c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`; (a) ends with the worker's CPU per onboarding with metrics and tracing off and on, `t` runs that alone) |
  * | BENCH_ROUNDS | 3 | measured rounds of (a), each an onboarding batch and its baselines |
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -268,7 +268,7 @@ async function main(): Promise<void> {
     say(`Temporal dev server (in memory) at ${env.address}`);
     const bundle = await bundleCardflowWorkflows();
     if (PHASES.has('a') || PHASES.has('c')) await throughput(env, bundle);
-    if (PHASES.has('a')) await telemetryCost(env);
+    if (PHASES.has('a') || PHASES.has('t')) await telemetryCost(env);
     if (PHASES.has('b')) await waitCost(env, bundle);
     if (PHASES.has('d')) {
       await parkedMemory(env);
