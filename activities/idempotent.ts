@@ -7,8 +7,13 @@
  *   answer, the order is looked up; the existing record is returned instead of creating another.
  * - If the lookup finds nothing, the activity fails retryably and the next attempt sends the
  *   same key again (the provider then acts once, or answers duplicate).
+ *
+ * Each of those lookups counts in `cardflow_provider_lookups_total{reason, result}` (the worker's
+ * metrics, workers/telemetry.ts; the activity type is the SDK's `activity_type` label): `reason`
+ * `retry` (an earlier attempt's fate is unknown), `ambiguous` (this attempt's answer was) or
+ * `precheck`; `result` `found` (the order existed: a duplicate avoided) or `absent`.
  */
-import { activityInfo } from '@temporalio/activity';
+import { Context, activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../domain/failure-types';
 import { isAmbiguous, isDuplicateOrder } from './failures';
@@ -29,9 +34,19 @@ export interface IdempotentCall<T> {
 /** Where the result came from, for logs and tests. */
 export type IdempotentSource = 'sent' | 'found';
 
+type LookupReason = 'retry' | 'ambiguous' | 'precheck';
+
+async function lookUp<T>(call: IdempotentCall<T>, reason: LookupReason): Promise<T | undefined> {
+  const found = await call.lookup();
+  Context.current()
+    .metricMeter.createCounter('cardflow_provider_lookups', undefined, 'Order lookups before resending a mutation')
+    .add(1, { reason, result: found === undefined ? 'absent' : 'found' });
+  return found;
+}
+
 export async function callIdempotent<T>(call: IdempotentCall<T>): Promise<{ value: T; source: IdempotentSource }> {
   if (activityInfo().attempt > 1) {
-    const earlier = await call.lookup();
+    const earlier = await lookUp(call, 'retry');
     if (earlier !== undefined) return { value: earlier, source: 'found' };
   } else if (call.precheck) {
     try {
@@ -39,7 +54,7 @@ export async function callIdempotent<T>(call: IdempotentCall<T>): Promise<{ valu
     } catch (error) {
       // The order may already exist with its money spent, e.g. when an operator resumed a
       // failed onboarding and this step re-runs: then it is not a shortfall but a step done.
-      const earlier = await call.lookup();
+      const earlier = await lookUp(call, 'precheck');
       if (earlier !== undefined) return { value: earlier, source: 'found' };
       throw error;
     }
@@ -48,7 +63,7 @@ export async function callIdempotent<T>(call: IdempotentCall<T>): Promise<{ valu
     return { value: await call.send(), source: 'sent' };
   } catch (error) {
     if (!isAmbiguous(error) && !isDuplicateOrder(error)) throw error;
-    const existing = await call.lookup();
+    const existing = await lookUp(call, 'ambiguous');
     if (existing !== undefined) return { value: existing, source: 'found' };
     if (isDuplicateOrder(error)) {
       throw ApplicationFailure.retryable(

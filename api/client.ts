@@ -14,7 +14,9 @@
  */
 import { Blob } from 'node:buffer';
 import { FormData } from 'undici';
+import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
+import { type ProviderCallRecord, callOutcomeOf } from './call-outcome';
 import type { ProviderConfig } from './config';
 import { interpretResponse, issuesOf } from './envelope';
 import { ProviderValidationError } from './errors';
@@ -87,6 +89,16 @@ export type ProviderClient = Omit<ProviderClientFor<Operations>, keyof Deprecate
 /** Configuration plus an optional transport (tests inject one; normally the pooled undici transport). */
 export interface ClientOptions extends ProviderConfig {
   transport?: Transport;
+  /**
+   * Called once per call sent (not for one refused by validation before sending), with its
+   * operation, outcome and duration: the worker's provider metrics. Must not throw.
+   */
+  onCall?: (call: ProviderCallRecord) => void;
+  /**
+   * Runs each call sent (tracing: a span around it, telemetry/tracing.ts). Gets the operation and
+   * the merchantOrderNo, never the body; must call `send` once and return what it returns.
+   */
+  wrapCall?: <T>(call: { operation: string; merchantOrderNo?: string }, send: () => Promise<T>) => Promise<T>;
 }
 
 function merchantOrderNoOf(params: unknown): string | undefined {
@@ -117,6 +129,21 @@ function multipartBody(request: Record<string, unknown>): RequestBody {
   return { kind: 'multipart', form };
 }
 
+/** `send`, reporting its outcome and duration to `onCall`. */
+function timing<T>(operation: string, send: () => Promise<T>, onCall: (call: ProviderCallRecord) => void) {
+  return async (): Promise<T> => {
+    const started = performance.now();
+    try {
+      const result = await send();
+      onCall({ operation, outcome: 'ok', seconds: (performance.now() - started) / 1000 });
+      return result;
+    } catch (error) {
+      onCall({ operation, outcome: callOutcomeOf(error), seconds: (performance.now() - started) / 1000 });
+      throw error;
+    }
+  };
+}
+
 /** Builds a client for any registry of operations. */
 export function createProviderClientFor<Ops extends OperationRegistry>(
   registry: Ops,
@@ -131,15 +158,21 @@ export function createProviderClientFor<Ops extends OperationRegistry>(
       throw new ProviderValidationError(issuesOf(parsed.error), { operation: op.name, merchantOrderNo });
     const request = parsed.data as Record<string, unknown>;
     const body: RequestBody = op.multipart ? multipartBody(request) : { kind: 'json', text: stringifyJson(request) };
-    const raw = await transport.send({
-      operation: op.name,
-      path: op.path,
-      body,
-      merchantOrderNo,
-      resendable: !op.mutating,
-      ...callOptions,
-    });
-    return interpretResponse(op, raw, { operation: op.name, merchantOrderNo });
+    const send = async () => {
+      const raw = await transport.send({
+        operation: op.name,
+        path: op.path,
+        body,
+        merchantOrderNo,
+        resendable: !op.mutating,
+        ...callOptions,
+      });
+      return interpretResponse(op, raw, { operation: op.name, merchantOrderNo });
+    };
+    const timed = options.onCall ? timing(op.name, send, options.onCall) : send;
+    return options.wrapCall
+      ? options.wrapCall({ operation: op.name, ...(merchantOrderNo ? { merchantOrderNo } : {}) }, timed)
+      : timed();
   }
 
   const client: Record<string, unknown> = {};

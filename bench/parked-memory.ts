@@ -91,13 +91,13 @@ const FAST: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT }
 const COMPILED_WORKER = path.join(__dirname, '../dist/workers/main.js');
 
 /** Builds dist/ from the current sources, so the figure is the code's as checked out. */
-function buildWorker(): void {
+export function buildWorker(): void {
   say('    building the compiled worker (npm run build)');
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: path.join(__dirname, '..'), stdio: 'ignore' });
 }
 
 /** Starts the compiled worker in its own process and resolves once it polls. */
-async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+export async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.env.BENCH_WORKER_NODE ?? process.execPath, [COMPILED_WORKER], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -121,7 +121,7 @@ async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess>
   return child;
 }
 
-async function stopWorkerProcess(child: ChildProcess): Promise<void> {
+export async function stopWorkerProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');

@@ -9,11 +9,13 @@
  * the local dev server on 127.0.0.1:7233, namespace `default` (loopback, not `localhost`, which
  * may resolve to ::1 while the dev server binds IPv4 only).
  */
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import { Client, Connection, type ConnectionOptions, type DataConverter } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { checkEnvironment } from '../config/environment';
 import { ridingOut, type RideOut } from './ride-out';
+import { tracingConfigured } from '../telemetry/tracing-config';
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_TEMPORAL_NAMESPACE = 'default';
@@ -57,6 +59,13 @@ export async function connectTemporalClient(
     connectTimeoutMs?: number;
     /** Waits for a Temporal that is restarting (client/ride-out.ts); without it, one try. */
     rideOut?: RideOut;
+    /**
+     * Carry the caller's OpenTelemetry trace into what the client starts and signals (the
+     * workflow's spans become its children). Default: when the environment configures an OTLP
+     * endpoint (telemetry/tracing-config.ts). Spans go to the global tracer provider, which the
+     * caller (a backend's own OpenTelemetry set-up, or `startTracing`) installs.
+     */
+    tracing?: boolean;
   } = {},
 ): Promise<TemporalClientHandle> {
   const env = opts.env ?? process.env;
@@ -72,6 +81,9 @@ export async function connectTemporalClient(
     connection,
     namespace: settings.namespace,
     dataConverter,
+    ...((opts.tracing ?? tracingConfigured(env))
+      ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }
+      : {}),
   });
   return { client, connection, namespace: settings.namespace, close: () => connection.close() };
 }

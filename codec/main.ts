@@ -9,15 +9,20 @@
  * Settings: `codec/config.ts`; keys: `codec/keys.ts`. `GET /healthz` and `GET /readyz` (the keys
  * loaded) are answered without a token (health/routes.ts). A missing or malformed setting or key
  * exits 2 (config/startup.ts).
+ * Settings: `codec/config.ts`; keys: `codec/keys.ts`. With `CARDFLOW_METRICS_ADDRESS=host:port` it
+ * also serves Prometheus metrics there (codec/metrics.ts).
  */
 import { checkEnvironment } from '../config/environment';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { keysCheck } from '../health/checks';
 import { healthRoutes } from '../health/routes';
 import { createLogger } from '../logging/logger';
+import { metricsAddressFromEnv } from '../telemetry/metrics-address';
+import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
 import { codecServerOptionsFromEnv } from './config';
 import { resolveKeyring } from './dev-keys';
 import { generateKeyBase64 } from './keys';
+import { codecServerMetrics } from './metrics';
 import { startCodecServer } from './server';
 
 async function main(args: string[]): Promise<number> {
@@ -30,11 +35,12 @@ async function main(args: string[]): Promise<number> {
     console.error('usage: npm run codec-server [-- --generate-key [id]]');
     return 2;
   }
-  const { settings, keyring, source } = loadConfiguration(() => {
+  const { settings, metricsAddress, keyring, source } = loadConfiguration(() => {
     checkEnvironment();
-    return { settings: codecServerOptionsFromEnv(), ...resolveKeyring() };
+    return { settings: codecServerOptionsFromEnv(), metricsAddress: metricsAddressFromEnv(), ...resolveKeyring() };
   });
   const logger = createLogger({ base: { service: 'codec-server' } });
+  const registry = metricsAddress ? createProcessRegistry() : undefined;
   const server = await startCodecServer({
     ...settings,
     keyring,
@@ -42,7 +48,9 @@ async function main(args: string[]): Promise<number> {
     health: healthRoutes([
       keysCheck('codec-keys', () => `current ${keyring.current.id}, ${keyring.ids.length} in all`),
     ]),
+    ...(registry ? codecServerMetrics(registry) : {}),
   });
+  const metricsServer = metricsAddress && registry ? await startMetricsServer(metricsAddress, registry) : undefined;
   logger.info('codec server listening', {
     url: server.url,
     keySource: source,
@@ -51,11 +59,12 @@ async function main(args: string[]): Promise<number> {
     tokenlessAccess: settings.tokenlessAccess,
     tokenConfigured: settings.token !== undefined,
     allowedOrigins: settings.allowedOrigins,
+    metrics: metricsServer?.url ?? 'off',
   });
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {
       logger.info('codec server stopping', { signal });
-      server.stop().then(resolve, resolve);
+      Promise.all([server.stop(), metricsServer?.stop()]).then(() => resolve(), resolve);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

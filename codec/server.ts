@@ -72,6 +72,18 @@ export interface CodecServerOptions {
   logger?: StructuredLogger;
   /** `/healthz` and `/readyz` (health/routes.ts): answered before CORS and tokens, never logged. */
   health?: HealthRoutes;
+  /** Called once per request answered, refused ones included (metrics: codec/metrics.ts). */
+  onAnswered?: (answered: AnsweredCodecRequest) => void;
+}
+
+/** What the codec server answered to one request; never a body or a payload. */
+export interface AnsweredCodecRequest {
+  /** The route, when the path was one of the codec's. */
+  op?: 'encode' | 'decode';
+  /** The HTTP status answered: 200 or 204 (preflight) when served, anything else a refusal. */
+  status: number;
+  /** Payloads encoded or decoded. */
+  payloads?: number;
 }
 
 export interface CodecServer {
@@ -216,14 +228,20 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
   const server = createServer(serverLimits, (req, res) => {
     if (options.health?.(req, res)) return;
     handle(req, res).then(
-      ({ route, count }) =>
+      ({ route, count }) => {
+        options.onAnswered?.({
+          status: res.statusCode,
+          ...(route ? { op: route.op } : {}),
+          ...(count === undefined ? {} : { payloads: count }),
+        });
         logger?.info('codec request', {
           method: req.method,
           status: res.statusCode,
           op: route?.op,
           namespace: namespaceOf(req, route),
           payloads: count,
-        }),
+        });
+      },
       (error: unknown) => {
         const status = error instanceof HttpError ? error.status : 500;
         const message = error instanceof HttpError ? error.message : 'internal error';
@@ -239,6 +257,8 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
         if (status === 413) req.resume();
         if (!res.headersSent) send(res, status, { error: message }, headers);
         else res.end();
+        const route = matchRoute(new URL(req.url ?? '/', 'http://codec.invalid').pathname);
+        options.onAnswered?.({ status, ...(route ? { op: route.op } : {}) });
         const log = status >= 500 ? logger?.error.bind(logger) : logger?.warn.bind(logger);
         log?.('codec request refused', {
           method: req.method,

@@ -5,7 +5,7 @@
 import { writePrebuiltBundle } from '../workers/create-worker';
 
 writePrebuiltBundle().then(
-  (file) => console.log(`workflow bundle: ${file}`),
+  (files) => console.log(`workflow bundles: ${files.join(', ')}`),
   (error: unknown) => {
     console.error(error);
     process.exitCode = 1;

@@ -11,6 +11,8 @@
  * | TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY ... | see `client/connection.ts` |
  * | CARDFLOW_CODEC_KEYS or CARDFLOW_CODEC_KEYS_FILE | payload keys: the signals it sends carry provider records, so they are encrypted like every payload; required when NODE_ENV=production |
  * | CARDFLOW_LOG_LEVEL | `trace` ... `error`, default `info`; JSON lines on stderr (`logging/logger.ts`) |
+ * | OTEL_EXPORTER_OTLP_ENDPOINT ... | traces of each delivery and the signal it sends (telemetry/tracing.ts); unset: none |
+ * | CARDFLOW_METRICS_ADDRESS | `host:port` serving Prometheus metrics at `/metrics` (webhooks/metrics.ts); unset: none |
  *
  * `GET /healthz` and `GET /readyz` (Temporal, the database when configured, the keys) are answered
  * on the same port (health/routes.ts). A missing or malformed setting exits 2 (config/startup.ts).
@@ -26,6 +28,12 @@ import { databaseCheck, keysCheck, temporalCheck } from '../health/checks';
 import { healthRoutes } from '../health/routes';
 import { type StructuredLogger, createLogger } from '../logging/logger';
 import { databaseUrlFromEnv, openPool } from '../storage/postgres';
+import { metricsAddressFromEnv } from '../telemetry/metrics-address';
+import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
+import { startTracing } from '../telemetry/tracing';
+import { createTemporalForwarder } from './forwarder';
+import { receiverMetrics } from './metrics';
+import { tracedForwarder } from './tracing';
 import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 
@@ -76,36 +84,57 @@ function receiverSettings() {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`CARDFLOW_WEBHOOK_PORT=${process.env.CARDFLOW_WEBHOOK_PORT} is not a TCP port`);
   temporalSettingsFromEnv();
-  return { platformPublicKey, port, codec: dataConverterFromEnv(), databaseUrl: databaseUrlFromEnv() };
+  return {
+    platformPublicKey,
+    port,
+    codec: dataConverterFromEnv(),
+    databaseUrl: databaseUrlFromEnv(),
+    metricsAddress: metricsAddressFromEnv(),
+  };
 }
 
 async function main(logger: StructuredLogger): Promise<void> {
-  const { platformPublicKey, port, codec, databaseUrl } = loadConfiguration(receiverSettings);
+  const { platformPublicKey, port, codec, databaseUrl, metricsAddress } = loadConfiguration(receiverSettings);
   const { dataConverter, keySource, currentKeyId } = codec;
-  const temporal = await connectTemporalClient({ dataConverter });
+  const tracing = startTracing('webhooks');
+  const temporal = await connectTemporalClient({ dataConverter, tracing: tracing !== undefined });
+  const forwarder = createTemporalForwarder(temporal.client);
   // One pool for the delivery log and the readiness check.
   const pool = databaseUrl ? openPool(databaseUrl, { max: 8 }) : undefined;
   const store = pool && databaseUrl ? await openPostgresWebhookStore(databaseUrl, { pool }) : undefined;
+  const logging = receiverLogging(logger);
+  const registry = metricsAddress ? createProcessRegistry() : undefined;
+  const metrics = registry ? receiverMetrics(registry) : undefined;
   const receiver = await startWebhookReceiver({
     platformPublicKey,
-    client: temporal.client,
+    forwarder: tracing ? tracedForwarder(forwarder, tracing.tracer) : forwarder,
     ...(store ? { store } : {}),
     host: process.env.CARDFLOW_WEBHOOK_HOST || '127.0.0.1',
     port,
     ...(process.env.CARDFLOW_WEBHOOK_DATA_DIR ? { dataDir: process.env.CARDFLOW_WEBHOOK_DATA_DIR } : {}),
-    ...receiverLogging(logger),
+    log: logging.log,
+    onHandled: (handled) => {
+      logging.onHandled(handled);
+      metrics?.onHandled(handled);
+    },
+    onRefused: (refused) => {
+      logging.onRefused(refused);
+      metrics?.onRefused(refused);
+    },
     health: healthRoutes([
       temporalCheck(temporal.connection),
       ...(pool ? [databaseCheck(pool)] : []),
       keysCheck('keys', () => `codec key ${currentKeyId} (${keySource}), platform public key`),
     ]),
   });
+  const metricsServer = metricsAddress && registry ? await startMetricsServer(metricsAddress, registry) : undefined;
   logger.info('webhook receiver listening', {
     url: receiver.url,
     deliveryLog: store ? 'postgresql' : 'file',
     namespace: temporal.namespace,
     codecKeySource: keySource,
     codecKeyId: currentKeyId,
+    metrics: metricsServer?.url ?? 'off',
   });
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -114,9 +143,11 @@ async function main(logger: StructuredLogger): Promise<void> {
     logger.info('stopping the webhook receiver', { signal });
     receiver
       .stop()
+      .then(() => metricsServer?.stop())
       .then(() => store?.close())
       .then(() => pool?.end())
       .then(() => temporal.close())
+      .then(() => tracing?.shutdown())
       .then(() => logger.info('webhook receiver stopped'))
       .catch((error: unknown) => {
         logger.error('webhook receiver did not stop cleanly', { error });

@@ -17,8 +17,14 @@ import {
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import {
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+  makeWorkflowExporter,
+} from '@temporalio/interceptors-opentelemetry';
 import { createActivities, type ActivityDeps, type CardflowActivities } from '../activities';
 import { createRateGate } from '../activities/rate-gate';
+import type { Tracing } from '../telemetry/tracing';
 import { failureConverterPath } from '../codec/data-converter';
 import { CARDFLOW_TASK_QUEUE, probeTaskQueue } from '../domain/task-queue';
 import { CardflowWorker } from './cardflow-worker';
@@ -29,6 +35,21 @@ import { createReconcilePort } from './reconciliation-port';
 export const WORKFLOWS_PATH = require.resolve('../workflows');
 
 /**
+ * The workflow interceptors of every cardflow bundle: each workflow's start and outcome counted on
+ * the worker's metrics (nothing is recorded when the worker has no metrics endpoint).
+ */
+const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../workflows/support/outcome-metrics')];
+
+/**
+ * OpenTelemetry's workflow interceptors (a span per workflow run, activity, child and signal,
+ * contexts carried in headers), in the traced bundle only: a worker without tracing loads the
+ * bundle without them and pays nothing for them.
+ */
+const TRACING_INTERCEPTOR_MODULES = [
+  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+];
+
+/**
  * How every cardflow workflow bundle is made: the libraries of
  * `workflows/support/shared-libraries.ts` are evaluated once per worker and shared by every
  * workflow run, instead of once per run.
@@ -36,6 +57,7 @@ export const WORKFLOWS_PATH = require.resolve('../workflows');
 const BUNDLE_OPTIONS = {
   workflowsPath: WORKFLOWS_PATH,
   preloadModules: [require.resolve('../workflows/support/shared-libraries')],
+  workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
 };
 
 /**
@@ -44,27 +66,55 @@ const BUNDLE_OPTIONS = {
  * and webpack is then never loaded in production); under tsx or jest the sources are bundled.
  */
 export const PREBUILT_BUNDLE_PATH = path.resolve(__dirname, '..', 'workflow-bundle.js');
+/** The same with OpenTelemetry's workflow interceptors, for workers with tracing on. */
+export const PREBUILT_TRACED_BUNDLE_PATH = path.resolve(__dirname, '..', 'workflow-bundle-traced.js');
 
-/** Writes {@link PREBUILT_BUNDLE_PATH} from the compiled workflows (the last step of `npm run build`). */
-export async function writePrebuiltBundle(): Promise<string> {
-  // The failure converter goes into the bundle: with a prebuilt bundle the worker cannot add it.
-  const { code } = await bundleWorkflowCode({
-    ...BUNDLE_OPTIONS,
-    failureConverterPath,
-    logger: quietBundlerLogger,
-  });
-  await writeFile(PREBUILT_BUNDLE_PATH, code);
-  return PREBUILT_BUNDLE_PATH;
+/** Writes {@link PREBUILT_BUNDLE_PATH} and {@link PREBUILT_TRACED_BUNDLE_PATH} from the compiled workflows (the last step of `npm run build`). */
+export async function writePrebuiltBundle(): Promise<string[]> {
+  const written: string[] = [];
+  for (const [file, traced] of [
+    [PREBUILT_BUNDLE_PATH, false],
+    [PREBUILT_TRACED_BUNDLE_PATH, true],
+  ] as const) {
+    // The failure converter goes into the bundle: with a prebuilt bundle the worker cannot add it.
+    const { code } = await bundleWorkflowCode({
+      ...bundleOptions(traced),
+      failureConverterPath,
+      logger: quietBundlerLogger,
+    });
+    await writeFile(file, code);
+    written.push(file);
+  }
+  return written;
+}
+
+function bundleOptions(traced: boolean): typeof BUNDLE_OPTIONS {
+  return traced
+    ? {
+        ...BUNDLE_OPTIONS,
+        workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...TRACING_INTERCEPTOR_MODULES],
+      }
+    : BUNDLE_OPTIONS;
 }
 
 function defaultWorkflowCode(
   bundlerOptions: WorkerOptions['bundlerOptions'],
-): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions'> {
+  interceptors: WorkerOptions['interceptors'],
+  traced: boolean,
+): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions' | 'interceptors'> {
   const compiled = __filename.endsWith('.js');
-  return compiled && existsSync(PREBUILT_BUNDLE_PATH)
-    ? { workflowBundle: { codePath: PREBUILT_BUNDLE_PATH } }
+  const prebuilt = traced ? PREBUILT_TRACED_BUNDLE_PATH : PREBUILT_BUNDLE_PATH;
+  return compiled && existsSync(prebuilt)
+    ? { workflowBundle: { codePath: prebuilt }, ...(interceptors ? { interceptors } : {}) }
     : {
         workflowsPath: BUNDLE_OPTIONS.workflowsPath,
+        interceptors: {
+          ...interceptors,
+          workflowModules: [
+            ...bundleOptions(traced).workflowInterceptorModules,
+            ...(interceptors?.workflowModules ?? []),
+          ],
+        },
         bundlerOptions: {
           ...bundlerOptions,
           preloadModules: [...BUNDLE_OPTIONS.preloadModules, ...(bundlerOptions?.preloadModules ?? [])],
@@ -94,6 +144,12 @@ export interface CreateWorkerOptions {
   >;
   /** The probe queue's budget. */
   probes?: ProbeBudget;
+  /**
+   * Traces (telemetry/tracing.ts): activities traced, workflow spans exported through the
+   * worker's sink, and the traced bundle (a `workflowBundle` given must be one:
+   * `bundleCardflowWorkflows({ traced: true })`).
+   */
+  tracing?: Tracing;
 }
 
 /** How hard the probes of long waits may press on the provider. */
@@ -124,8 +180,25 @@ export const DEFAULT_PROBE_SLOTS = 50;
 export const STICKY_TASK_TIMEOUT = '2s';
 
 /** Bundles the workflows once, for processes that start several workers (tests, bench). */
-export function bundleCardflowWorkflows(): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ ...BUNDLE_OPTIONS, logger: quietBundlerLogger });
+export function bundleCardflowWorkflows(opts: { traced?: boolean } = {}): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({ ...bundleOptions(opts.traced ?? false), logger: quietBundlerLogger });
+}
+
+/** The worker options tracing adds: activity interceptors and the workflow spans' sink. */
+function tracingOptions(tracing: Tracing | undefined): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
+  if (!tracing) return {};
+  const options = { tracer: tracing.tracer };
+  return {
+    interceptors: {
+      activity: [
+        (ctx) => ({
+          inbound: new OpenTelemetryActivityInboundInterceptor(ctx, options),
+          outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+        }),
+      ],
+    },
+    sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
+  };
 }
 
 const quietBundlerLogger = {
@@ -156,21 +229,29 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
     ...createActivities({ ...opts.activityDeps, reconciliation, reprobes }),
     ...opts.activityOverrides,
   };
+  const traced = tracingOptions(opts.tracing);
+  const interceptors: WorkerOptions['interceptors'] = {
+    ...opts.workerOptions?.interceptors,
+    activity: [...(traced.interceptors?.activity ?? []), ...(opts.workerOptions?.interceptors?.activity ?? [])],
+  };
   const workflows = await Worker.create({
     maxCachedWorkflows: cacheSizeFor(DEFAULT_CACHE_BUDGET_MIB),
     stickyQueueScheduleToStartTimeout: STICKY_TASK_TIMEOUT,
     ...opts.workerOptions,
+    interceptors,
+    sinks: { ...opts.workerOptions?.sinks, ...traced.sinks },
     connection: opts.connection,
     namespace,
     taskQueue,
     activities,
     ...(opts.workflowBundle
       ? { workflowBundle: opts.workflowBundle }
-      : defaultWorkflowCode(opts.workerOptions?.bundlerOptions)),
+      : defaultWorkflowCode(opts.workerOptions?.bundlerOptions, interceptors, opts.tracing !== undefined)),
   });
   const { maxCachedWorkflows: _cache, ...activityOptions } = opts.workerOptions ?? {};
   const probes = await Worker.create({
     ...activityOptions,
+    interceptors: { activity: interceptors.activity ?? [] },
     connection: opts.connection,
     namespace,
     taskQueue: probeTaskQueue(taskQueue),

@@ -26,6 +26,11 @@ import { fileStoreFromEnv } from '../storage/from-env';
 import { loadTemporalWorkerConfig, workerTuningFromEnv } from './config';
 import { createWorker } from './create-worker';
 import { limitWorkflowThreadHeap } from './heap-limit';
+import { DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
+import { probeTaskQueue } from '../domain/task-queue';
+import { prometheusTelemetry, providerCallMetrics, recordProbeBudget, workerMetricsFromEnv } from './telemetry';
+import { startVisibilityMetrics } from './visibility-metrics';
+import { startTracing, traceProviderCall } from '../telemetry/tracing';
 
 /** Everything the worker reads from the environment and secret files, before contacting anything. */
 function workerSettings(env: Record<string, string | undefined>) {
@@ -39,21 +44,35 @@ function workerSettings(env: Record<string, string | undefined>) {
     reconcile: reconcileSettingsFromEnv(env),
     tuning: workerTuningFromEnv(env),
     health: healthAddress ? parseListenAddress(healthAddress, 'CARDFLOW_WORKER_HEALTH_ADDRESS') : undefined,
+    metrics: workerMetricsFromEnv(env),
   };
 }
 
 export async function runWorkerProcess(env: Record<string, string | undefined> = process.env): Promise<void> {
-  const { temporal, providerConfig, codec, reconcile, tuning, health } = loadConfiguration(() => workerSettings(env));
+  const { temporal, providerConfig, codec, reconcile, tuning, health, metrics } = loadConfiguration(() =>
+    workerSettings(env),
+  );
   const { dataConverter, keySource, currentKeyId } = codec;
   const logger = createLogger({ base: { service: 'worker' } });
   // Our own signal handling, so shutdown is one ordered sequence. The same logger for the SDK
-  // (workflow and activity ids as fields) and, forwarded, for core's messages.
+  // (workflow and activity ids as fields) and, forwarded, for core's messages. Metrics, when
+  // configured, on the Runtime's Prometheus endpoint (workers/telemetry.ts).
   Runtime.install({
     shutdownSignals: [],
     logger,
-    telemetryOptions: { logging: { filter: { core: logger.level, other: 'ERROR' }, forward: {} } },
+    telemetryOptions: {
+      logging: { filter: { core: logger.level, other: 'ERROR' }, forward: {} },
+      ...(metrics ? { metrics: prometheusTelemetry(metrics.bindAddress) } : {}),
+    },
   });
-  const provider = createProviderClient(providerConfig);
+  const meter = metrics ? Runtime.instance().metricMeter : undefined;
+  // Traces when an OTLP endpoint is configured (telemetry/tracing.ts); nothing installed otherwise.
+  const tracing = startTracing('worker', env);
+  const provider = createProviderClient({
+    ...providerConfig,
+    ...(meter ? { onCall: providerCallMetrics(meter) } : {}),
+    ...(tracing ? { wrapCall: (call, send) => traceProviderCall(tracing.tracer, call, send) } : {}),
+  });
   const connection = await NativeConnection.connect(temporal.connectionOptions);
   let healthServer: HealthServer | undefined;
   try {
@@ -72,6 +91,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       },
       workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerOptions },
       probes,
+      ...(tracing ? { tracing } : {}),
     });
     if (health) {
       // Ready while the worker polls and its Temporal connection answers (health/server.ts).
@@ -106,7 +126,23 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
         (error: unknown) => logger.warn('cardflow worker: reconciliation schedule not ensured', { error }),
       );
     }
+    const visibility =
+      meter && metrics
+        ? startVisibilityMetrics({
+            client: new Client({ connection, namespace: temporal.namespace, dataConverter }),
+            meter,
+            intervalMs: metrics.sampleIntervalMs,
+            onError: (error) => logger.warn('cardflow worker: visibility metrics not sampled', { error }),
+          })
+        : undefined;
+    if (meter)
+      recordProbeBudget(
+        meter,
+        { perSecond: probes.perSecond ?? DEFAULT_PROBES_PER_SECOND, slots: probes.slots ?? DEFAULT_PROBE_SLOTS },
+        probeTaskQueue(temporal.taskQueue),
+      );
     const stop = (signal: NodeJS.Signals) => {
+      visibility?.stop();
       logger.info('cardflow worker: shutting down', { signal });
       if (worker.getState() === 'RUNNING') worker.shutdown();
     };
@@ -120,6 +156,8 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       codecKeySource: keySource,
       maxCachedWorkflows: worker.workflows.options.maxCachedWorkflows,
       workflowHeapMib: heapLimitMib ?? 'the process limit',
+      metrics: metrics ? `http://${metrics.bindAddress}/metrics` : 'off',
+      tracing: tracing ? 'otlp' : 'off',
     });
     await worker.run();
     logger.info('cardflow worker: stopped');
@@ -127,6 +165,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
     await healthServer?.stop();
     await connection.close();
     await provider.close();
+    await tracing?.shutdown();
   }
 }
 

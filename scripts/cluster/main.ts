@@ -85,6 +85,8 @@ async function main(): Promise<void> {
       codecKeys,
       providerEnv,
       webhookPort,
+      // Every process serves Prometheus metrics on a port of its own (docs/observability.md).
+      metrics: {},
     });
     const codecPort = await freePort();
     group.spawn({
@@ -106,6 +108,7 @@ async function main(): Promise<void> {
         `  workers                ${services.workers.length} on one task queue`,
         `  codec server           http://127.0.0.1:${codecPort}`,
         `  cardflow's database    ${pg.url(CARDFLOW_DATABASE)}`,
+        `  metrics (/metrics)     ${[...services.metricsTargets.map((t) => `${t.name} ${t.address}`), ...Object.entries(temporal.metricsTargets).map(([host, address]) => `temporal-${host} ${address}`)].join(', ')}`,
         'to drive it from another terminal:',
         `  export TEMPORAL_ADDRESS=${temporal.address} TEMPORAL_NAMESPACE=${NAMESPACE} CARDFLOW_CODEC_KEYS='${codecKeys}'`,
         `  set -a; . ${envFile}; set +a; npx cardflow --help`,

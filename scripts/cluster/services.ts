@@ -28,6 +28,25 @@ export interface ServicesOptions {
   logLevel?: string;
   /** The load balancer's port, when the provider was told the callback URL before it started. */
   webhookPort?: number;
+  /**
+   * Every process serves Prometheus metrics on a port of its own (`CARDFLOW_METRICS_ADDRESS`),
+   * listed in {@link RunningServices.metricsTargets}; the workers sample visibility every
+   * `sampleSeconds` (default theirs).
+   */
+  metrics?: { sampleSeconds?: number };
+  /** Also start the codec server (`codec/main.ts`) with the same keys. */
+  codecServer?: boolean;
+  /** Further variables for every cardflow process (e.g. OpenTelemetry's exporter endpoint). */
+  extraEnv?: Record<string, string>;
+}
+
+/** A process's metrics endpoint, as Prometheus scrapes it. */
+export interface MetricsTarget {
+  /** `worker`, `webhooks` or `codec-server`: the scrape job. */
+  job: string;
+  name: string;
+  /** `127.0.0.1:<port>`, path `/metrics`. */
+  address: string;
 }
 
 export interface RunningServices {
@@ -38,6 +57,10 @@ export interface RunningServices {
   receivers: ManagedProcess[];
   /** Starts one more worker (after a kill) and waits until it polls. */
   addWorker(): Promise<ManagedProcess>;
+  /** The metrics endpoints, when started with `metrics`. */
+  metricsTargets: MetricsTarget[];
+  /** `http://127.0.0.1:<port>`, when started with `codecServer`. */
+  codecServerUrl?: string;
 }
 
 function logged(p: ManagedProcess, text: string): () => Promise<boolean> {
@@ -54,17 +77,32 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
     CARDFLOW_DATABASE_URL: opts.databaseUrl,
     CARDFLOW_LOG_LEVEL: opts.logLevel ?? 'info',
     ...(opts.taskQueue ? { CARDFLOW_TASK_QUEUE: opts.taskQueue } : {}),
+    ...opts.extraEnv,
+  };
+  const metricsTargets: MetricsTarget[] = [];
+  /** The metrics variables of one more process, its target listed. */
+  const metricsEnv = async (job: string, name: string): Promise<Record<string, string>> => {
+    if (!opts.metrics) return {};
+    const address = `127.0.0.1:${await freePort()}`;
+    metricsTargets.push({ job, name, address });
+    return {
+      CARDFLOW_METRICS_ADDRESS: address,
+      ...(opts.metrics.sampleSeconds ? { CARDFLOW_METRICS_SAMPLE_SECONDS: String(opts.metrics.sampleSeconds) } : {}),
+    };
   };
   let workerCount = 0;
-  const startWorker = () =>
-    group.spawn({
-      name: `worker-${++workerCount}`,
+  const startWorker = async () => {
+    const name = `worker-${++workerCount}`;
+    return group.spawn({
+      name,
       command: process.execPath,
       args: ['--import', 'tsx', join(ROOT, 'workers/main.ts')],
       cwd: ROOT,
-      env: { ...common, ...opts.providerEnv },
+      env: { ...common, ...opts.providerEnv, ...(await metricsEnv('worker', name)) },
     });
-  const workers = Array.from({ length: opts.workers ?? 2 }, startWorker);
+  };
+  const workers: ManagedProcess[] = [];
+  for (let i = 0; i < (opts.workers ?? 2); i++) workers.push(await startWorker());
 
   const receivers: ManagedProcess[] = [];
   const backends: Array<{ name: string; port: number }> = [];
@@ -79,9 +117,30 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
         cwd: ROOT,
         env: {
           ...common,
+          ...(await metricsEnv('webhooks', `receiver-${i}`)),
           CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: opts.providerEnv.CARDFLOW_PLATFORM_PUBLIC_KEY_FILE ?? '',
           CARDFLOW_WEBHOOK_HOST: '127.0.0.1',
           CARDFLOW_WEBHOOK_PORT: String(port),
+        },
+      }),
+    );
+  }
+  let codecServerUrl: string | undefined;
+  const codec: ManagedProcess[] = [];
+  if (opts.codecServer) {
+    const port = await freePort();
+    codecServerUrl = `http://127.0.0.1:${port}`;
+    codec.push(
+      group.spawn({
+        name: 'codec-server',
+        command: process.execPath,
+        args: ['--import', 'tsx', join(ROOT, 'codec/main.ts')],
+        cwd: ROOT,
+        env: {
+          PATH: common.PATH,
+          CARDFLOW_CODEC_KEYS: opts.codecKeys,
+          CARDFLOW_CODEC_SERVER_PORT: String(port),
+          ...(await metricsEnv('codec-server', 'codec-server')),
         },
       }),
     );
@@ -94,6 +153,9 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
     ...receivers.map((r) =>
       waitUntil(`${r.name} listening`, logged(r, 'webhook receiver listening'), { timeoutMs: 60_000, process: r }),
     ),
+    ...codec.map((c) =>
+      waitUntil('the codec server listening', logged(c, 'codec server listening'), { timeoutMs: 60_000, process: c }),
+    ),
   ]);
   const loadBalancer = await startLoadBalancer(group, opts.dir, backends, opts.webhookPort);
   return {
@@ -101,8 +163,10 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
     loadBalancer,
     workers,
     receivers,
+    metricsTargets,
+    ...(codecServerUrl ? { codecServerUrl } : {}),
     async addWorker() {
-      const w = startWorker();
+      const w = await startWorker();
       workers.push(w);
       await waitPolling(w);
       return w;

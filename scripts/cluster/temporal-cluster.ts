@@ -26,6 +26,8 @@ export interface RunningTemporalCluster {
   address: string;
   namespace: string;
   host(name: HostName): ManagedProcess;
+  /** `127.0.0.1:<port>` of each host's Prometheus metrics (`/metrics`). */
+  metricsTargets: Record<HostName, string>;
   /** Starts a host again (after a kill) with the same ports, and waits until it serves. */
   restart(name: HostName): Promise<void>;
 }
@@ -122,6 +124,9 @@ export async function startTemporalCluster(
     'history-a': { TEMPORAL_HISTORY_GRPC_PORT: await port(), TEMPORAL_HISTORY_MEMBERSHIP_PORT: await port() },
     'history-b': { TEMPORAL_HISTORY_GRPC_PORT: await port(), TEMPORAL_HISTORY_MEMBERSHIP_PORT: await port() },
   };
+  // Each host's Prometheus endpoint (deploy/temporal/cluster.yaml renders it when the port is set).
+  const metricsPorts = {} as Record<HostName, number>;
+  for (const name of HOSTS) metricsPorts[name] = await port();
   const baseEnv: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     ...databaseEnv(pg),
@@ -145,7 +150,11 @@ export async function startTemporalCluster(
         '--service',
         service,
       ]),
-      env: { ...baseEnv, ...Object.fromEntries(Object.entries(own).map(([k, v]) => [k, String(v)])) },
+      env: {
+        ...baseEnv,
+        ...Object.fromEntries(Object.entries(own).map(([k, v]) => [k, String(v)])),
+        TEMPORAL_METRICS_PORT: String(metricsPorts[name]),
+      },
       cwd: ROOT,
     });
     hosts.set(name, p);
@@ -180,6 +189,10 @@ export async function startTemporalCluster(
     address,
     namespace: opts.namespace,
     host: (name) => hosts.get(name)!,
+    metricsTargets: Object.fromEntries(HOSTS.map((name) => [name, `127.0.0.1:${metricsPorts[name]}`])) as Record<
+      HostName,
+      string
+    >,
     async restart(name) {
       const p = launch(name);
       // A host is up when its gRPC port accepts; the frontend's answer says the cluster serves.

@@ -14,6 +14,8 @@ export const CLUSTER_ENV = {
   namespace: 'CARDFLOW_CLUSTER_TEMPORAL_NAMESPACE',
   databaseUrl: 'CARDFLOW_CLUSTER_DATABASE_URL',
   control: 'CARDFLOW_CLUSTER_CONTROL_URL',
+  /** `host:port` of each Temporal host's Prometheus metrics, comma-separated. */
+  temporalMetrics: 'CARDFLOW_CLUSTER_TEMPORAL_METRICS',
 } as const;
 
 export interface ClusterSettings {

@@ -37,6 +37,7 @@ export default async function globalSetup(): Promise<void> {
     process.env[CLUSTER_ENV.namespace] = temporal.namespace;
     process.env[CLUSTER_ENV.databaseUrl] = pg.url(CARDFLOW_DATABASE);
     process.env[CLUSTER_ENV.control] = controlUrl(control);
+    process.env[CLUSTER_ENV.temporalMetrics] = Object.values(temporal.metricsTargets).join(',');
     process.stderr.write(`\ncluster tier: cluster up in ${Date.now() - started} ms, logs in ${dir}\n`);
   } catch (error) {
     await group.stopAll();

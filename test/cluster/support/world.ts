@@ -15,7 +15,7 @@ import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
 import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
 import { ProcessGroup } from '../../../scripts/cluster/processes';
-import { type RunningServices, startServices } from '../../../scripts/cluster/services';
+import { type RunningServices, type ServicesOptions, startServices } from '../../../scripts/cluster/services';
 import { clusterSettings } from './control';
 
 export interface ClusterWorld {
@@ -28,10 +28,20 @@ export interface ClusterWorld {
   services: RunningServices;
   /** Calls a sandbox test helper (decide a review, credit a deposit, ...). */
   helper(name: string, body: Record<string, unknown>): unknown;
+  /** The `id:base64key` list every process shares. */
+  codecKeys: string;
+  /** The world's processes (to start more beside them) and their folder. */
+  group: ProcessGroup;
+  dir: string;
   stop(): Promise<void>;
 }
 
-export async function startClusterWorld(opts: { faults?: FaultUpdate; label: string }): Promise<ClusterWorld> {
+export async function startClusterWorld(opts: {
+  faults?: FaultUpdate;
+  label: string;
+  /** Metrics endpoints, the codec server, extra variables (scripts/cluster/services.ts). */
+  services?: Pick<ServicesOptions, 'metrics' | 'codecServer' | 'extraEnv'>;
+}): Promise<ClusterWorld> {
   const cluster = clusterSettings();
   const dir = mkdtempSync(join(tmpdir(), `cardflow-cluster-${opts.label}-`));
   const group = new ProcessGroup(dir);
@@ -53,6 +63,7 @@ export async function startClusterWorld(opts: { faults?: FaultUpdate; label: str
       codecKeys,
       providerEnv: sandbox.env,
       taskQueue,
+      ...opts.services,
     });
     sandbox.setWebhookUrl(services.webhookUrl);
     connection = await Connection.connect({ address: cluster.address });
@@ -70,6 +81,9 @@ export async function startClusterWorld(opts: { faults?: FaultUpdate; label: str
       taskQueue,
       codecKeys,
       services,
+      codecKeys,
+      group,
+      dir,
       helper: (name, body) => {
         const helper = sandbox.engine.helpers[name];
         if (!helper) throw new Error(`no sandbox helper ${name}`);

@@ -1,0 +1,97 @@
+/**
+ * OpenTelemetry traces, off unless an OTLP endpoint is configured with the standard variables:
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL, e.g. `http://collector:4318/v1/traces`) or
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` (the base, `/v1/traces` added), OTLP over HTTP (JSON). Also read:
+ * `OTEL_SERVICE_NAME` (default `cardflow-<process>`), `OTEL_SDK_DISABLED=true` and
+ * `OTEL_TRACES_EXPORTER=none` (off whatever the endpoint). Off, nothing is installed: no tracer
+ * provider, no interceptor, no span, and workers load the workflow bundle without the tracing
+ * interceptors (workers/create-worker.ts).
+ *
+ * On, one trace runs from a backend's start (the client interceptor) through the workflow (its
+ * interceptors in the bundle, spans exported through the worker's sink), each activity, and each
+ * signed provider call ({@link traceProviderCall}: operation and merchantOrderNo as attributes,
+ * never bodies); a webhook's receipt is the parent of the signal it delivers, which the workflow's
+ * signal handling links to.
+ */
+import * as otel from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { Resource } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { tracingConfigured } from './tracing-config';
+
+export { tracingConfigured };
+
+type Env = Record<string, string | undefined>;
+
+export interface Tracing {
+  tracer: otel.Tracer;
+  resource: Resource;
+  /** The processor the worker's workflow span sink exports through. */
+  spanProcessor: SpanProcessor;
+  /** Exports what is buffered and stops. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Installs the global tracer provider exporting to the configured endpoint, with an
+ * AsyncLocalStorage context (an activity's span is the parent of the provider calls it makes);
+ * undefined when tracing is off. `service` names the process (`worker`, `webhooks`, ...).
+ */
+export function startTracing(service: string, env: Env = process.env): Tracing | undefined {
+  if (!tracingConfigured(env)) return undefined;
+  const resource = new Resource({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || `cardflow-${service}` });
+  // The exporter reads OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT itself; the URL comes from `env`.
+  const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(env) }), {
+    scheduledDelayMillis: 1000,
+  });
+  const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
+  provider.register({ contextManager: new AsyncLocalStorageContextManager().enable() });
+  return {
+    tracer: provider.getTracer('cardflow'),
+    resource,
+    spanProcessor,
+    shutdown: () => provider.shutdown(),
+  };
+}
+
+/** The OTLP/HTTP traces URL: the signal's own variable, else the base endpoint plus `/v1/traces`. */
+function tracesUrl(env: Env): string {
+  const own = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (own) return own;
+  return `${env.OTEL_EXPORTER_OTLP_ENDPOINT!.trim().replace(/\/+$/, '')}/v1/traces`;
+}
+
+/** Span attributes of a provider call: what was called and with which idempotency key. */
+export interface ProviderCallSpan {
+  operation: string;
+  merchantOrderNo?: string;
+}
+
+/** Runs a provider call inside a client span `provider <operation>` (status error when it throws). */
+export async function traceProviderCall<T>(
+  tracer: otel.Tracer,
+  call: ProviderCallSpan,
+  run: () => Promise<T>,
+): Promise<T> {
+  return tracer.startActiveSpan(
+    `provider ${call.operation}`,
+    {
+      kind: otel.SpanKind.CLIENT,
+      attributes: {
+        'cardflow.provider.operation': call.operation,
+        ...(call.merchantOrderNo ? { 'cardflow.merchant_order_no': call.merchantOrderNo } : {}),
+      },
+    },
+    async (span) => {
+      try {
+        return await run();
+      } catch (error) {
+        span.setStatus({ code: otel.SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * The pieces of cardflow's metrics and tracing that decide something: the metrics address, the
+ * outcome of a provider call, the receiver's and codec server's counters (bounded labels), and
+ * when tracing is on.
+ */
+import { Registry } from 'prom-client';
+import { callOutcomeOf } from '../../../api/call-outcome';
+import {
+  ProviderAbortedError,
+  ProviderBusinessError,
+  ProviderServerError,
+  ProviderSignatureError,
+  ProviderTimeoutError,
+  ProviderTransportError,
+} from '../../../api/errors';
+import { codecServerMetrics } from '../../../codec/metrics';
+import { metricsAddressFromEnv, parseMetricsAddress } from '../../../telemetry/metrics-address';
+import { tracingConfigured } from '../../../telemetry/tracing-config';
+import { receiverMetrics } from '../../../webhooks/metrics';
+import { workerMetricsFromEnv } from '../../../workers/telemetry';
+
+describe('CARDFLOW_METRICS_ADDRESS', () => {
+  it('takes host:port, IPv6 in brackets, and is off when unset', () => {
+    expect(parseMetricsAddress('0.0.0.0:9464')).toEqual({ host: '0.0.0.0', port: 9464, bindAddress: '0.0.0.0:9464' });
+    expect(parseMetricsAddress('[::]:9464')).toEqual({ host: '::', port: 9464, bindAddress: '[::]:9464' });
+    expect(parseMetricsAddress('worker.internal:9000').host).toBe('worker.internal');
+    expect(metricsAddressFromEnv({})).toBeUndefined();
+    expect(metricsAddressFromEnv({ CARDFLOW_METRICS_ADDRESS: '  ' })).toBeUndefined();
+  });
+
+  it.each(['9464', ':9464', 'host:0', 'host:70000', 'http://host:9464', 'a b:1'])(
+    'refuses %p naming the variable',
+    (raw) => {
+      expect(() => metricsAddressFromEnv({ CARDFLOW_METRICS_ADDRESS: raw })).toThrow(
+        /^CARDFLOW_METRICS_ADDRESS: must be host:port/,
+      );
+    },
+  );
+
+  it("the worker's sample interval is whole seconds, at least 1", () => {
+    expect(workerMetricsFromEnv({})).toBeUndefined();
+    expect(workerMetricsFromEnv({ CARDFLOW_METRICS_ADDRESS: '127.0.0.1:9464' })).toEqual({
+      bindAddress: '127.0.0.1:9464',
+      sampleIntervalMs: 30_000,
+    });
+    expect(
+      workerMetricsFromEnv({ CARDFLOW_METRICS_ADDRESS: '127.0.0.1:9464', CARDFLOW_METRICS_SAMPLE_SECONDS: '5' })
+        ?.sampleIntervalMs,
+    ).toBe(5000);
+    expect(() =>
+      workerMetricsFromEnv({ CARDFLOW_METRICS_ADDRESS: '127.0.0.1:9464', CARDFLOW_METRICS_SAMPLE_SECONDS: '0' }),
+    ).toThrow(/^CARDFLOW_METRICS_SAMPLE_SECONDS/);
+  });
+});
+
+it("a provider call's outcome: refused is the provider's decision, ambiguous may have gone through", () => {
+  expect(callOutcomeOf(new ProviderBusinessError({ code: 40001, msg: 'insufficient balance' }))).toBe('refused');
+  expect(callOutcomeOf(new ProviderServerError({ httpStatus: 502 }))).toBe('ambiguous');
+  expect(callOutcomeOf(new ProviderTimeoutError(1000))).toBe('ambiguous');
+  expect(callOutcomeOf(new ProviderTransportError('socket hang up'))).toBe('ambiguous');
+  expect(callOutcomeOf(new ProviderAbortedError())).toBe('aborted');
+  expect(callOutcomeOf(new ProviderSignatureError('mismatch'))).toBe('failed');
+  expect(callOutcomeOf(new Error('other'))).toBe('failed');
+});
+
+describe('receiver metrics', () => {
+  it('count deliveries by known category and outcome, and time only the forwarded ones', async () => {
+    const registry = new Registry();
+    const hooks = receiverMetrics(registry);
+    const handled = { requestId: 'r', workflowIds: [], receivedAtMs: 1000 };
+    hooks.onHandled({ ...handled, category: 'card_holder', outcome: 'signalled', settledAtMs: 1250 });
+    hooks.onHandled({ ...handled, category: 'card_holder', outcome: 'duplicate', settledAtMs: 1001 });
+    hooks.onHandled({
+      ...handled,
+      category: 'holder-42-jane@example.com',
+      outcome: 'unknown_category',
+      settledAtMs: 1001,
+    });
+    hooks.onRefused({ httpStatus: 401, kind: 'refused', reason: 'bad signature' });
+    hooks.onRefused({ httpStatus: 503, kind: 'failed', reason: 'unavailable' });
+    const text = await registry.metrics();
+    expect(text).toContain('cardflow_webhook_deliveries_total{category="card_holder",outcome="forwarded"} 1');
+    expect(text).toContain('cardflow_webhook_deliveries_total{category="card_holder",outcome="duplicate"} 1');
+    expect(text).toContain('cardflow_webhook_deliveries_total{category="other",outcome="unknown_category"} 1');
+    expect(text).toContain('cardflow_webhook_deliveries_total{category="none",outcome="rejected_signature"} 1');
+    expect(text).toContain('cardflow_webhook_deliveries_total{category="none",outcome="failed"} 1');
+    expect(text).toContain('cardflow_webhook_receipt_to_signal_seconds_count{category="card_holder"} 1');
+    expect(text).toContain('cardflow_webhook_receipt_to_signal_seconds_sum{category="card_holder"} 0.25');
+    expect(text).not.toContain('jane');
+  });
+});
+
+it('codec server metrics count requests by operation and status, payloads by operation', async () => {
+  const registry = new Registry();
+  const { onAnswered } = codecServerMetrics(registry);
+  onAnswered({ op: 'decode', status: 200, payloads: 3 });
+  onAnswered({ op: 'decode', status: 401 });
+  onAnswered({ status: 404 });
+  const text = await registry.metrics();
+  expect(text).toContain('cardflow_codec_requests_total{operation="decode",code="200"} 1');
+  expect(text).toContain('cardflow_codec_requests_total{operation="decode",code="401"} 1');
+  expect(text).toContain('cardflow_codec_requests_total{operation="other",code="404"} 1');
+  expect(text).toContain('cardflow_codec_payloads_total{operation="decode"} 3');
+});
+
+it('tracing is on only with an OTLP endpoint, and the standard switches turn it off', () => {
+  expect(tracingConfigured({})).toBe(false);
+  expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
+  expect(tracingConfigured({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(true);
+  expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' })).toBe(false);
+  expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+});

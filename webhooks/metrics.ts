@@ -1,0 +1,68 @@
+/**
+ * The receiver's Prometheus metrics, fed by its `onHandled` / `onRefused` hooks (nothing in the
+ * delivery path changes):
+ *
+ * - `cardflow_webhook_deliveries_total{category, outcome}`: every request answered, by what became of
+ *   it: `forwarded` (signalled to its workflows), `unroutable` (verified, no running owner),
+ *   `duplicate`, `not_forwarded` (a category no workflow waits on), `unknown_category`,
+ *   `unparseable`, `rejected_signature` (401), `refused` (wrong path, method or size) and `failed`
+ *   (503: Temporal or the delivery log failed, the provider retries). Everything but the last
+ *   three passed signature verification.
+ * - `cardflow_webhook_receipt_to_signal_seconds{category}`: from the request's arrival to its
+ *   signal delivered, for forwarded deliveries.
+ *
+ * Labels are bounded: `category` is one of the categories this code knows, `other` for any other
+ * (a signed body may name anything), and `none` before a request was verified.
+ */
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { isKnownCategory } from './categories';
+import type { HandledWebhook, RefusedWebhook, WebhookReceiverOptions } from './receiver';
+
+const OUTCOME_NAMES: Record<HandledWebhook['outcome'], string> = {
+  signalled: 'forwarded',
+  no_owner: 'unroutable',
+  duplicate: 'duplicate',
+  not_forwarded: 'not_forwarded',
+  unknown_category: 'unknown_category',
+  unparseable: 'unparseable',
+};
+
+/** Seconds; a signal normally lands in tens of milliseconds, a visibility retry adds 0.5 s and 1.5 s. */
+const SIGNAL_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+function categoryLabel(category: string): string {
+  return isKnownCategory(category) ? category : 'other';
+}
+
+function refusedOutcome(refused: RefusedWebhook): string {
+  if (refused.kind === 'failed') return 'failed';
+  return refused.httpStatus === 401 ? 'rejected_signature' : 'refused';
+}
+
+/** Registers the receiver's metrics on `registry` and returns the hooks that feed them. */
+export function receiverMetrics(registry: Registry): Required<Pick<WebhookReceiverOptions, 'onHandled' | 'onRefused'>> {
+  const deliveries = new Counter({
+    name: 'cardflow_webhook_deliveries_total',
+    help: 'Webhook requests answered, by category and what became of them',
+    labelNames: ['category', 'outcome'] as const,
+    registers: [registry],
+  });
+  const toSignal = new Histogram({
+    name: 'cardflow_webhook_receipt_to_signal_seconds',
+    help: "From a webhook's arrival to its signal delivered to the owning workflows",
+    labelNames: ['category'] as const,
+    buckets: SIGNAL_BUCKETS,
+    registers: [registry],
+  });
+  return {
+    onHandled(handled) {
+      const category = categoryLabel(handled.category);
+      deliveries.inc({ category, outcome: OUTCOME_NAMES[handled.outcome] });
+      if (handled.outcome === 'signalled')
+        toSignal.observe({ category }, Math.max(0, handled.settledAtMs - handled.receivedAtMs) / 1000);
+    },
+    onRefused(refused) {
+      deliveries.inc({ category: 'none', outcome: refusedOutcome(refused) });
+    },
+  };
+}

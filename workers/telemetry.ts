@@ -1,0 +1,103 @@
+/**
+ * The worker's metrics: ONE Prometheus endpoint per worker process, served by the SDK's Runtime
+ * (core's exporter), which holds both the SDK's own metrics (workflow and activity task latencies,
+ * schedule-to-start, slots, sticky cache; `temporal_` prefix) and cardflow's, recorded through the
+ * Runtime's metric meter: provider calls here, lookups after ambiguity in the activities
+ * (activities/idempotent.ts, the activity context's meter), workflow outcomes in the workflows
+ * (workflows/support/outcome-metrics.ts, the workflow meter, which records nothing on replay), and
+ * the visibility gauges (workers/visibility-metrics.ts). One listener and one registry in Rust,
+ * rather than prom-client beside it on a second port: the SDK's metrics cannot move, and a
+ * scrape target per process keeps the Prometheus configuration and the dashboards simple.
+ *
+ * Counters get their `_total` suffix from the exporter; cardflow's histograms and gauges carry
+ * their unit in their name, and the SDK's durations are exported in seconds.
+ */
+import type { MetricMeter } from '@temporalio/common';
+import type { TelemetryOptions } from '@temporalio/worker';
+import type { ProviderCallRecord } from '../api/call-outcome';
+import { metricsAddressFromEnv } from '../telemetry/metrics-address';
+import type { ProbeBudget } from './create-worker';
+import { DEFAULT_SAMPLE_INTERVAL_MS } from './visibility-metrics';
+
+/** Buckets in seconds: a provider answers in tens of milliseconds, its timeout is tens of seconds. */
+export const PROVIDER_CALL_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** The Runtime's metrics options for a Prometheus endpoint at `bindAddress`. */
+export function prometheusTelemetry(bindAddress: string): NonNullable<TelemetryOptions['metrics']> {
+  return {
+    prometheus: {
+      bindAddress,
+      countersTotalSuffix: true,
+      unitSuffix: true,
+      useSecondsForDurations: true,
+      histogramBucketOverrides: { cardflow_provider_call_duration_seconds: PROVIDER_CALL_BUCKETS },
+    },
+  };
+}
+
+/**
+ * The provider client's `onCall` hook recording on `meter`:
+ * `cardflow_provider_calls_total{operation, outcome}` and
+ * `cardflow_provider_call_duration_seconds{operation}` (api/call-outcome.ts says the outcomes).
+ */
+export function providerCallMetrics(meter: MetricMeter): (call: ProviderCallRecord) => void {
+  const calls = meter.createCounter(
+    'cardflow_provider_calls',
+    undefined,
+    'Provider calls sent, by operation and outcome',
+  );
+  const duration = meter.createHistogram(
+    'cardflow_provider_call_duration_seconds',
+    'float',
+    undefined,
+    'Provider call duration, sending to the interpreted answer',
+  );
+  return (call) => {
+    calls.add(1, { operation: call.operation, outcome: call.outcome });
+    duration.record(call.seconds, { operation: call.operation });
+  };
+}
+
+/**
+ * The probe queue's budget as gauges, for dashboards to set the probes' rate
+ * (`temporal_activity_execution_latency_seconds_count` on the probe queue) and slots in use
+ * against: `cardflow_probe_budget_per_second` and `cardflow_probe_budget_slots`.
+ */
+export function recordProbeBudget(meter: MetricMeter, budget: Required<ProbeBudget>, taskQueue: string): void {
+  meter
+    .createGauge(
+      'cardflow_probe_budget_per_second',
+      'float',
+      undefined,
+      'Probes started per second allowed on the probe queue',
+    )
+    .set(budget.perSecond, { task_queue: taskQueue });
+  meter
+    .createGauge('cardflow_probe_budget_slots', 'int', undefined, 'Probes allowed to run at once in this worker')
+    .set(budget.slots, { task_queue: taskQueue });
+}
+
+export interface WorkerMetricsSettings {
+  /** `host:port` of the Runtime's Prometheus endpoint. */
+  bindAddress: string;
+  /** Interval of the visibility gauges (workers/visibility-metrics.ts). */
+  sampleIntervalMs: number;
+}
+
+/**
+ * `CARDFLOW_METRICS_ADDRESS` (off when unset) and `CARDFLOW_METRICS_SAMPLE_SECONDS` (default 30,
+ * the visibility gauges' interval); throws an Error naming the variable and its rule.
+ */
+export function workerMetricsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): WorkerMetricsSettings | undefined {
+  const address = metricsAddressFromEnv(env);
+  if (!address) return undefined;
+  const raw = env.CARDFLOW_METRICS_SAMPLE_SECONDS?.trim();
+  if (raw !== undefined && raw !== '' && (!/^\d{1,5}$/.test(raw) || Number(raw) < 1))
+    throw new Error('CARDFLOW_METRICS_SAMPLE_SECONDS: must be a whole number of seconds, at least 1');
+  return {
+    bindAddress: address.bindAddress,
+    sampleIntervalMs: raw ? Number(raw) * 1000 : DEFAULT_SAMPLE_INTERVAL_MS,
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * A workflow interceptor (in every cardflow bundle, workers/create-worker.ts) counting each
+ * workflow's start and how it closed, on the worker's metrics endpoint:
+ *
+ * - `cardflow_workflows_started_total{workflow_type}`: a new execution (a run continued as new is
+ *   the same process and is not counted again);
+ * - `cardflow_workflows_closed_total{workflow_type, outcome, failure_type}`: `completed`, `failed`
+ *   (with the failure's type, domain/failure-types.ts or api/errors.ts) or `cancelled`.
+ *
+ * The workflow meter records nothing while replaying, and records go out through the SDK's
+ * built-in sink, never as commands: histories replay unchanged with or without this interceptor.
+ * A workflow task that fails and runs again before anything was recorded may count twice; a
+ * terminated or timed-out workflow is never seen here (the server's metrics count those).
+ */
+import {
+  ApplicationFailure,
+  ContinueAsNew,
+  isCancellation,
+  metricMeter,
+  workflowInfo,
+  type Next,
+  type WorkflowExecuteInput,
+  type WorkflowInboundCallsInterceptor,
+  type WorkflowInterceptorsFactory,
+} from '@temporalio/workflow';
+
+/** A failure type is a code constant; anything else (a type made of data) is reported as `other`. */
+function failureType(error: unknown): string {
+  const type = error instanceof ApplicationFailure ? error.type : undefined;
+  if (!type) return error instanceof Error ? 'Error' : 'other';
+  return /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(type) ? type : 'other';
+}
+
+class OutcomeMetrics implements WorkflowInboundCallsInterceptor {
+  async execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+    const closed = metricMeter.createCounter('cardflow_workflows_closed', undefined, 'Workflows closed, by outcome');
+    if (workflowInfo().continuedFromExecutionRunId === undefined)
+      metricMeter.createCounter('cardflow_workflows_started', undefined, 'Workflows started').add(1);
+    try {
+      const result = await next(input);
+      closed.add(1, { outcome: 'completed', failure_type: '' });
+      return result;
+    } catch (error) {
+      if (error instanceof ContinueAsNew) throw error;
+      if (isCancellation(error)) closed.add(1, { outcome: 'cancelled', failure_type: '' });
+      else closed.add(1, { outcome: 'failed', failure_type: failureType(error) });
+      throw error;
+    }
+  }
+}
+
+export const interceptors: WorkflowInterceptorsFactory = () => ({ inbound: [new OutcomeMetrics()] });
