@@ -28,8 +28,6 @@ export interface ClusterWorld {
   services: RunningServices;
   /** Calls a sandbox test helper (decide a review, credit a deposit, ...). */
   helper(name: string, body: Record<string, unknown>): unknown;
-  /** The `id:base64key` list every process shares. */
-  codecKeys: string;
   /** The world's processes (to start more beside them) and their folder. */
   group: ProcessGroup;
   dir: string;
@@ -81,7 +79,6 @@ export async function startClusterWorld(opts: {
       taskQueue,
       codecKeys,
       services,
-      codecKeys,
       group,
       dir,
       helper: (name, body) => {
