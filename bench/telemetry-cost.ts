@@ -78,12 +78,23 @@ export async function telemetryCost(env: TestWorkflowEnvironment): Promise<void>
     TEMPORAL_NAMESPACE: 'default',
     [KEYS_ENV]: codecKeys,
   };
-  const queues = { off: `bench-tel-off-${randomUUID().slice(0, 8)}`, on: `bench-tel-on-${randomUUID().slice(0, 8)}` };
-  const workers: Partial<Record<'off' | 'on', ChildProcess>> = {};
+  const kinds = ['off', 'metrics', 'on'] as const;
+  type Kind = (typeof kinds)[number];
+  const queues = Object.fromEntries(kinds.map((k) => [k, `bench-tel-${k}-${randomUUID().slice(0, 8)}`])) as Record<
+    Kind,
+    string
+  >;
+  const metricsOnlyAddress = `127.0.0.1:${await freePort()}`;
+  const workers: Partial<Record<Kind, ChildProcess>> = {};
   let scraper: NodeJS.Timeout | undefined;
   let scrapes = 0;
   try {
     workers.off = await startWorkerProcess({ ...common, CARDFLOW_TASK_QUEUE: queues.off });
+    workers.metrics = await startWorkerProcess({
+      ...common,
+      CARDFLOW_TASK_QUEUE: queues.metrics,
+      CARDFLOW_METRICS_ADDRESS: metricsOnlyAddress,
+    });
     workers.on = await startWorkerProcess({
       ...common,
       CARDFLOW_TASK_QUEUE: queues.on,
@@ -91,12 +102,13 @@ export async function telemetryCost(env: TestWorkflowEnvironment): Promise<void>
       OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
     });
     scraper = setInterval(() => {
-      fetch(`http://${metricsAddress}/metrics`).then(
-        (r) => r.text().then(() => (scrapes += 1)),
-        () => undefined,
-      );
+      for (const address of [metricsAddress, metricsOnlyAddress])
+        fetch(`http://${address}/metrics`).then(
+          (r) => r.text().then(() => (scrapes += 1)),
+          () => undefined,
+        );
     }, 5000);
-    const batch = async (which: 'off' | 'on', count: number) => {
+    const batch = async (which: Kind, count: number) => {
       const pid = workers[which]!.pid!;
       const before = processCpuMs(pid);
       const inputs = Array.from({ length: count }, () => onboardingInput(`tel-${which}`, 'tel', FAST));
@@ -108,21 +120,25 @@ export async function telemetryCost(env: TestWorkflowEnvironment): Promise<void>
       return (processCpuMs(pid) - before) / count;
     };
     // Warm-up: the first onboardings pay for JIT and connections.
-    await batch('off', 5);
-    await batch('on', 5);
-    const perOnboarding: Record<'off' | 'on', number[]> = { off: [], on: [] };
+    for (const kind of kinds) await batch(kind, 5);
+    const perOnboarding: Record<Kind, number[]> = { off: [], metrics: [], on: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      const order: Array<'off' | 'on'> = round % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+      // Each round in another order, so a neighbour's load does not always fall on the same one.
+      const order = [...kinds.slice(round % 3), ...kinds.slice(0, round % 3)];
       for (const which of order) perOnboarding[which].push(await batch(which, ONBOARDINGS));
       say(
-        `  round ${round + 1}: worker CPU per onboarding off ${perOnboarding.off.at(-1)!.toFixed(1)} ms, on ${perOnboarding.on.at(-1)!.toFixed(1)} ms`,
+        `  round ${round + 1}: worker CPU per onboarding ${kinds.map((k) => `${k} ${perOnboarding[k].at(-1)!.toFixed(1)} ms`).join(', ')}`,
       );
     }
     const off = percentile(perOnboarding.off, 50);
-    const on = percentile(perOnboarding.on, 50);
+    const versus = (k: Kind) => {
+      const value = percentile(perOnboarding[k], 50);
+      return `median ${value.toFixed(1)} ms (${(((value - off) / off) * 100).toFixed(1)}% vs off)`;
+    };
     say(`  worker CPU per onboarding, telemetry off: median ${off.toFixed(1)} ms`);
+    say(`  worker CPU per onboarding, metrics on: ${versus('metrics')}`);
     say(
-      `  worker CPU per onboarding, metrics + tracing on: median ${on.toFixed(1)} ms (${(((on - off) / off) * 100).toFixed(1)}% vs off; ${scrapes} scrapes, ${sink.requests()} OTLP exports)`,
+      `  worker CPU per onboarding, metrics + tracing on: ${versus('on')} (${scrapes} scrapes, ${sink.requests()} OTLP exports)`,
     );
   } finally {
     if (scraper) clearInterval(scraper);
