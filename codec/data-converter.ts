@@ -18,6 +18,9 @@ import { AesGcmPayloadCodec } from './payload-codec';
  * `DataConverter` takes the failure converter by path, not by value: the worker bundles it into
  * the workflow sandbox.
  */
+/** Thrown when no usable payload key is configured (a configuration error, exit 2 in the CLI). */
+export { CodecKeyError } from './keys';
+
 export const failureConverterPath: string = require.resolve('./failure-converter');
 
 /**

@@ -100,12 +100,65 @@ export async function readJsonFile(path: string): Promise<unknown> {
   } catch (error) {
     throw new UsageError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'read error'})`);
   }
+  // Our own input file, not a provider body: ids and amounts in it are strings by the schema.
+  return parseJsonText(text, path);
+}
+
+/**
+ * JSON.parse, with a syntax error reported by line and column only: the parser's own message
+ * quotes the text around the error, which in an input file is personal data (an ID number).
+ */
+export function parseJsonText(text: string, what: string): unknown {
   try {
-    // Our own input file, not a provider body: ids and amounts in it are strings by the schema.
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new UsageError(`${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`${what} is not JSON: ${syntaxErrorPlace(text, error)}`);
   }
+}
+
+/** Where a JSON.parse error is, as `line L, column C` (1-based), read from the position V8 reports. */
+export function syntaxErrorPlace(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const lineColumn = /line (\d+) column (\d+)/.exec(message);
+  if (lineColumn) return `syntax error at line ${lineColumn[1]}, column ${lineColumn[2]}`;
+  const reported = /at position (\d+)/.exec(message)?.[1];
+  const position = reported === undefined ? firstBadPosition(text) : Number(reported);
+  if (position !== undefined) {
+    const before = text.slice(0, position);
+    const line = before.split('\n').length;
+    const column = before.length - before.lastIndexOf('\n');
+    return `syntax error at line ${line}, column ${column}`;
+  }
+  if (/end of JSON input/.test(message)) return 'it ends before the JSON does';
+  return 'syntax error (an unexpected character or a missing quote)';
+}
+
+/**
+ * Where the text stops being JSON, when V8's message gives no position ("Unexpected token ..."):
+ * the longest prefix that still reads as unfinished JSON ends there (binary search).
+ */
+function firstBadPosition(text: string): number | undefined {
+  const unfinished = (length: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return true;
+    } catch (error) {
+      // Ran out of text rather than met a wrong character: the end, an open string, or an error
+      // placed at the very end of the prefix.
+      const message = error instanceof Error ? error.message : '';
+      const at = /at position (\d+)/.exec(message)?.[1];
+      return /end of JSON input|Unterminated string/.test(message) || (at !== undefined && Number(at) >= length);
+    }
+  };
+  if (unfinished(text.length)) return undefined;
+  let good = 0;
+  let bad = text.length;
+  while (bad - good > 1) {
+    const middle = Math.floor((good + bad) / 2);
+    if (unfinished(middle)) good = middle;
+    else bad = middle;
+  }
+  return bad - 1;
 }
 
 export interface CliContext {

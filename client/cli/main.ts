@@ -15,6 +15,7 @@ import type { Client } from '@temporalio/client';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { CodecKeyError } from '../../codec/data-converter';
 import { checkEnvironment, EnvironmentError } from '../../config/environment';
 import { CardWorkflowClosedError } from '../card-entity';
 import { connectTemporalClient } from '../connection';
@@ -158,6 +159,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     if (error instanceof InvalidInputError) {
       io.err(`${values.file ?? 'input'}: ${error.message}\nnothing was started`);
+      return ExitCodes.usage;
+    }
+    // A missing or malformed codec key is configuration: exit 2, as README says.
+    if (error instanceof CodecKeyError) {
+      io.err(`${error.message}\nnothing was started`);
       return ExitCodes.usage;
     }
     if (error instanceof MerchantKeyError) {

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseJson, plainJson } from '../../api/json';
 import { AMOUNT_RE } from '../../api/rules';
 import { resolveEnvironment } from '../../config/environment';
-import { type CliContext, type Command, ExitCodes, printResult, UsageError } from './context';
+import { type CliContext, type Command, ExitCodes, parseJsonText, printResult, UsageError } from './context';
 
 interface SandboxTarget {
   url: string;
@@ -131,7 +131,7 @@ const SUBCOMMANDS: Record<string, (ctx: CliContext, args: readonly (string | und
     const body = ctx.values.reset
       ? { reset: true }
       : ctx.values.faults
-        ? (JSON.parse(ctx.values.faults) as object)
+        ? (parseJsonText(ctx.values.faults, '--faults') as object)
         : {};
     const data = await callSandboxHelper(sandboxOf(ctx), 'faults', body);
     printResult(ctx, data, () => `faults: ${JSON.stringify(data)}`);

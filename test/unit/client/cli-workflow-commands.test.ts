@@ -2,6 +2,7 @@
  * The lifecycle commands of `cardflow` refuse bad usage and bad input with exit 2, naming the
  * field and rule (never the value), before anything is contacted; valid input goes on to connect.
  */
+import { loadDataConverter } from '@temporalio/common/lib/internal-non-workflow';
 import { generateRsaKeyPair } from '../../../api/keys';
 import { runCli, USAGE } from '../../../client/cli/main';
 import { inputFiles, runOffline as run } from './cli-run';
@@ -247,6 +248,8 @@ describe('task queue', () => {
   /** A client whose start records the options and stops there. */
   function recordingConnect(seen: string[]) {
     const client = {
+      // What startOnce measures the input with (client/payload-size.ts).
+      options: { loadedDataConverter: loadDataConverter({}) },
       workflow: {
         start: async (_type: string, options: { taskQueue: string }) => {
           seen.push(options.taskQueue);

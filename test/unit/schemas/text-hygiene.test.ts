@@ -186,9 +186,10 @@ describe('fast-check: text the schemas accept is clean', () => {
       fc.property(
         fc.constantFrom(...textLeaves),
         fc.string({ unit: 'binary', maxLength: 40 }),
-        ([, leaf, schema], text) => {
+        ([name, leaf, schema], text) => {
           if (refusedAt(schema, leaf, text)) return;
-          expect(FORBIDDEN_RE.test(text)).toBe(false);
+          // A work order's content is multi-line: tab and line breaks are its only controls.
+          expect(FORBIDDEN_RE.test(name.endsWith('content') ? text.replace(/[\t\n\r]/g, '') : text)).toBe(false);
           expect(text.normalize('NFC')).toBe(text);
         },
       ),
