@@ -87,18 +87,7 @@ async function main(): Promise<void> {
       webhookPort,
       // Every process serves Prometheus metrics on a port of its own (docs/observability.md).
       metrics: {},
-    });
-    const codecPort = await freePort();
-    group.spawn({
-      name: 'codec-server',
-      command: process.execPath,
-      args: ['--import', 'tsx', join(ROOT, 'codec/main.ts')],
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        CARDFLOW_CODEC_KEYS: codecKeys,
-        CARDFLOW_CODEC_SERVER_PORT: String(codecPort),
-      },
+      codecServer: true,
     });
     console.log(
       [
@@ -106,7 +95,7 @@ async function main(): Promise<void> {
         `  sandbox (provider)     ${providerEnv.CARDFLOW_PROVIDER_BASE_URL}`,
         `  webhooks (haproxy)     ${services.webhookUrl} -> ${services.receivers.length} receivers`,
         `  workers                ${services.workers.length} on one task queue`,
-        `  codec server           http://127.0.0.1:${codecPort}`,
+        `  codec server           ${services.codecServerUrl}`,
         `  cardflow's database    ${pg.url(CARDFLOW_DATABASE)}`,
         `  metrics (/metrics)     ${[...services.metricsTargets.map((t) => `${t.name} ${t.address}`), ...Object.entries(temporal.metricsTargets).map(([host, address]) => `temporal-${host} ${address}`)].join(', ')}`,
         'to drive it from another terminal:',
