@@ -82,6 +82,27 @@ export async function startCardHarness(options: HarnessOptions = {}): Promise<Ca
   };
 }
 
+/**
+ * The environment of a real worker process (support/worker-process.ts) serving `taskQueue` for this
+ * harness: the sandbox's keys, the file store, the tier's Temporal server, the test's codec keys,
+ * and `providerUrl` as its provider (a gate in front of the sandbox, so a kill can land mid-call).
+ */
+export function workerProcessEnv(
+  h: CardHarness,
+  opts: { providerUrl: string; taskQueue: string; codecKeys: string },
+): Record<string, string> {
+  const { address, namespace } = testTemporalServer();
+  return {
+    ...h.sandbox.env,
+    CARDFLOW_PROVIDER_BASE_URL: opts.providerUrl,
+    CARDFLOW_FILE_STORE_DIR: h.fileStoreDir,
+    CARDFLOW_TEMPORAL_ADDRESS: address,
+    CARDFLOW_TEMPORAL_NAMESPACE: namespace,
+    CARDFLOW_TASK_QUEUE: opts.taskQueue,
+    CARDFLOW_CODEC_KEYS: opts.codecKeys,
+  };
+}
+
 export function testOrderNo(): string {
   return `T${randomUUID().replace(/-/g, '')}`.slice(0, 32);
 }

@@ -57,6 +57,7 @@ import {
   FAST_WAIT,
   physicalCard,
   startCardHarness,
+  workerProcessEnv,
   SUBSCRIPTION_TYPE,
   testOrderNo,
   virtualCard,
@@ -117,15 +118,8 @@ type Queue = 'a' | 'b';
 const queueName = (queue: Queue) => (queue === 'a' ? h.taskQueue : `${h.taskQueue}-b`);
 
 function workerProcess(queue: Queue, extra: Record<string, string> = {}): WorkerProcess {
-  const { address, namespace } = testTemporalServer();
   const worker = startWorkerProcess({
-    ...h.sandbox.env,
-    CARDFLOW_PROVIDER_BASE_URL: gate.url,
-    CARDFLOW_FILE_STORE_DIR: h.fileStoreDir,
-    CARDFLOW_TEMPORAL_ADDRESS: address,
-    CARDFLOW_TEMPORAL_NAMESPACE: namespace,
-    CARDFLOW_TASK_QUEUE: queueName(queue),
-    CARDFLOW_CODEC_KEYS: codecKeys,
+    ...workerProcessEnv(h, { providerUrl: gate.url, taskQueue: queueName(queue), codecKeys }),
     ...extra,
   });
   workers.push(worker);

@@ -20,7 +20,7 @@ import { parseKeyList } from '../../../codec/keys';
 import type { CardOperationOutcome } from '../../../domain/card-operations';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { until } from '../../support/until';
-import { FAST_WAIT, startCardHarness, virtualCard, type CardHarness } from '../support/card-harness';
+import { FAST_WAIT, startCardHarness, virtualCard, workerProcessEnv, type CardHarness } from '../support/card-harness';
 import { testTemporalServer } from '../support/temporal-env';
 import {
   startProviderGate,
@@ -43,15 +43,8 @@ const gates: ProviderGate[] = [];
 const workers: WorkerProcess[] = [];
 
 async function workerProcess(gate: ProviderGate, extra: Record<string, string> = {}): Promise<WorkerProcess> {
-  const { address, namespace } = testTemporalServer();
   const worker = startWorkerProcess({
-    ...h.sandbox.env,
-    CARDFLOW_PROVIDER_BASE_URL: gate.url,
-    CARDFLOW_FILE_STORE_DIR: h.fileStoreDir,
-    CARDFLOW_TEMPORAL_ADDRESS: address,
-    CARDFLOW_TEMPORAL_NAMESPACE: namespace,
-    CARDFLOW_TASK_QUEUE: h.taskQueue,
-    CARDFLOW_CODEC_KEYS: codecKeys,
+    ...workerProcessEnv(h, { providerUrl: gate.url, taskQueue: h.taskQueue, codecKeys }),
     ...extra,
   });
   workers.push(worker);
