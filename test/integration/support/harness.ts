@@ -144,6 +144,20 @@ export async function walletBalance(provider: ProviderClient): Promise<string> {
 }
 
 /** A unique customer reference per test. */
+/**
+ * Decides each stalled review stage of `holderId` (platform, then bank) as passed, through the
+ * sandbox's helper: the decision is readable by a probe from now on, and a webhook is sent unless
+ * the test dropped it.
+ */
+export function passReview(h: Harness, holderId: string): void {
+  const decide = h.sandbox.engine.helpers.decideCardholderReview!;
+  for (let stage = 0; stage < 2; stage += 1) {
+    const holder = decide({ holderId, outcome: 'pass' }) as { status?: string };
+    if (holder.status === 'pass_audit') return;
+  }
+  throw new Error(`cardholder ${holderId} review did not reach pass_audit`);
+}
+
 export function customerRef(label: string): string {
   return `${label}-${Math.random().toString(36).slice(2, 10)}`;
 }

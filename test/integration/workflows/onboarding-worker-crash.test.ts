@@ -24,6 +24,7 @@ import {
   cardOperations,
   cardholdersByEmail,
   customerRef,
+  passReview,
   startHarness,
   type Harness,
 } from '../support/harness';
@@ -49,16 +50,6 @@ function workerProcess(): WorkerProcess {
   });
   workers.push(worker);
   return worker;
-}
-
-/** Decides each stalled review stage (platform, then bank) as passed. */
-function passReview(holderId: string): void {
-  const decide = h.sandbox.engine.helpers.decideCardholderReview!;
-  for (let stage = 0; stage < 2; stage += 1) {
-    const holder = decide({ holderId, outcome: 'pass' }) as { status?: string };
-    if (holder.status === 'pass_audit') return;
-  }
-  throw new Error(`cardholder ${holderId} review did not reach pass_audit`);
 }
 
 beforeAll(async () => {
@@ -117,7 +108,7 @@ it('completes after the worker process is killed mid-review, creating each thing
 
   // Both review stages (platform, then bank) pass while no worker runs; a new worker process
   // picks everything up.
-  passReview(review.holderId!);
+  passReview(h, review.holderId!);
   const second = workerProcess();
   const [plainResult, reviewed] = [
     (await plain.result()) as OnboardingResult,

@@ -18,6 +18,7 @@ import { until } from '../../support/until';
 import {
   CARD_TYPES,
   customerRef,
+  passReview,
   startHarness,
   startOnboardingWorkflow,
   workflowBundle,
@@ -42,16 +43,6 @@ async function probeAttempt(ref: string): Promise<number> {
   const child = await h.client.workflow.getHandle(cardholderWorkflowId(ref)).describe();
   const probe = child.raw.pendingActivities?.find((a) => a.activityType?.name === 'awaitCardholderReview');
   return probe?.attempt ?? 0;
-}
-
-/** Decides each stalled review stage (platform, then bank) as passed: readable from now on. */
-function passReview(holderId: string): void {
-  const decide = h.sandbox.engine.helpers.decideCardholderReview!;
-  for (let stage = 0; stage < 2; stage += 1) {
-    const holder = decide({ holderId, outcome: 'pass' }) as { status?: string };
-    if (holder.status === 'pass_audit') return;
-  }
-  throw new Error(`cardholder ${holderId} review did not reach pass_audit`);
 }
 
 /** When the sandbox served the first of `errors` armed 500s (polled), once all were served. */
@@ -82,7 +73,7 @@ it.each([1, 3])('leaves review within seconds when the next probe meets %i HTTP 
       { timeoutMs: 60_000 },
     );
     const { holderId } = await h.client.workflow.getHandle(cardholderWorkflowId(ref)).query(cardholderStatusQuery);
-    passReview(holderId!);
+    passReview(h, holderId!);
     h.sandbox.setFaults({ errorRate: 1, operations: ['queryCardholders'], remaining: errors });
 
     const firstError = await firstErrorServedAt(errors);
