@@ -36,6 +36,7 @@ import { waitCost } from './wait-cost';
 import { parkedMemory } from './parked-memory';
 import { faultCost } from './fault-cost';
 import { telemetryCost } from './telemetry-cost';
+import { entryPointArgs } from '../config/command-line';
 
 type BaselineType = 'baselineWorkflow' | 'baselineShapedWorkflow' | 'baselineFeaturedWorkflow';
 type BatchKind = 'onboarding' | 'shaped' | 'featured' | 'direct' | 'flat';
@@ -285,6 +286,13 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
+  entryPointArgs({
+    name: 'npm run bench',
+    summary: 'prints the performance figures, asserting nothing (bench/main.ts says what each phase measures)',
+    details: [
+      'Sizes and phases: BENCH_ONBOARDINGS, BENCH_PARKED, BENCH_WAIT_REAL_S, BENCH_PHASE_TIMEOUT_S, BENCH_PHASES (bench/main.ts).',
+    ],
+  });
   main().catch((error: unknown) => {
     console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     if (error instanceof Error && error.cause) console.error('caused by', error.cause);

@@ -12,6 +12,7 @@
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import { Client, Connection, type ConnectionOptions, type DataConverter } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { connect as tcpConnect } from 'node:net';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { checkEnvironment } from '../config/environment';
 import { ridingOut, type RideOut } from './ride-out';
@@ -37,6 +38,53 @@ export function temporalSettingsFromEnv(env: Record<string, string | undefined> 
   return { connectionOptions, namespace: config.namespace ?? DEFAULT_TEMPORAL_NAMESPACE };
 }
 
+/**
+ * Nothing accepted a connection at the Temporal address: no server, no proxy, a wrong port or
+ * host. Told apart from a server that answers but is not serving (a restart behind a proxy, a
+ * namespace cache loading), which the ride-out waits for.
+ */
+export class TemporalUnreachableError extends Error {
+  override readonly name = 'TemporalUnreachableError';
+  constructor(
+    readonly address: string,
+    reason: string,
+  ) {
+    super(
+      `nothing listens at the Temporal address ${address} (${reason}); is the server running, and is TEMPORAL_ADDRESS right?`,
+    );
+  }
+}
+
+/** `host` and `port` of a gRPC address (`host:port`, `[v6]:port`; port 7233 when none). */
+export function splitAddress(address: string): { host: string; port: number } {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(address);
+  if (bracketed) return { host: bracketed[1]!, port: Number(bracketed[2] ?? 7233) };
+  const colon = address.lastIndexOf(':');
+  if (colon < 0 || address.indexOf(':') !== colon) return { host: address, port: 7233 };
+  return { host: address.slice(0, colon), port: Number(address.slice(colon + 1)) };
+}
+
+/**
+ * Resolves once something accepts a TCP connection at `address` within `timeoutMs`; else a
+ * {@link TemporalUnreachableError}. Only the handshake: nothing is sent.
+ */
+export function expectListener(address: string, timeoutMs: number): Promise<void> {
+  const { host, port } = splitAddress(address);
+  return new Promise((resolve, reject) => {
+    const socket = tcpConnect({ host, port });
+    const fail = (reason: string) => {
+      socket.destroy();
+      reject(new TemporalUnreachableError(address, reason));
+    };
+    socket.setTimeout(timeoutMs, () => fail(`no answer within ${timeoutMs / 1000} s`));
+    socket.once('error', (error: NodeJS.ErrnoException) => fail(error.code ?? error.message));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve();
+    });
+  });
+}
+
 export interface TemporalClientHandle {
   client: Client;
   connection: Connection;
@@ -60,6 +108,13 @@ export async function connectTemporalClient(
     /** Waits for a Temporal that is restarting (client/ride-out.ts); without it, one try. */
     rideOut?: RideOut;
     /**
+     * First check that something listens at the address, failing with a
+     * {@link TemporalUnreachableError} after this long instead of waiting out the connect deadline
+     * and the ride-out for a server that is not there at all (the CLI: 2 s). Something that
+     * accepts the connection (the server, or the proxy in front of a restarting one) is ridden out.
+     */
+    listenerWithinMs?: number;
+    /**
      * Carry the caller's OpenTelemetry trace into what the client starts and signals (the
      * workflow's spans become its children). Default: when the environment configures an OTLP
      * endpoint (telemetry/tracing-config.ts). Spans go to the global tracer provider, which the
@@ -72,6 +127,8 @@ export async function connectTemporalClient(
   checkEnvironment(env);
   const dataConverter = opts.dataConverter ?? dataConverterFromEnv({ env }).dataConverter;
   const settings = temporalSettingsFromEnv(env);
+  if (opts.listenerWithinMs !== undefined)
+    await expectListener(settings.connectionOptions.address ?? DEFAULT_TEMPORAL_ADDRESS, opts.listenerWithinMs);
   const connect = () =>
     Connection.connect({ ...settings.connectionOptions, connectTimeout: opts.connectTimeoutMs ?? 10_000 });
   const connection = opts.rideOut

@@ -24,6 +24,7 @@ import { resolveKeyring } from './dev-keys';
 import { generateKeyBase64 } from './keys';
 import { codecServerMetrics } from './metrics';
 import { startCodecServer } from './server';
+import { entryPointArgs } from '../config/command-line';
 
 async function main(args: string[]): Promise<number> {
   if (args[0] === '--generate-key') {
@@ -73,7 +74,18 @@ async function main(args: string[]): Promise<number> {
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).then(
+  const { options } = entryPointArgs({
+    name: 'npm run codec-server',
+    summary: 'serves /encode and /decode for the Temporal Web UI and CLI with the payload keys of this environment',
+    details: ['Exit codes: 2 a configuration problem (nothing started), 1 a failure after start-up.'],
+    define: (command) =>
+      command.option(
+        '--generate-key [id]',
+        'print a fresh id:base64key entry for CARDFLOW_CODEC_KEYS and exit (id: k<today> by default)',
+      ),
+  });
+  const generate = options.generateKey;
+  main(generate === undefined ? [] : ['--generate-key', ...(typeof generate === 'string' ? [generate] : [])]).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
       // Key errors never carry key material (codec/keys.ts), so the message is safe to print.

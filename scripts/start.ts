@@ -55,6 +55,7 @@ import { fileStoreFromEnv } from '../storage/from-env';
 import { createWorker } from '../workers/create-worker';
 import type { CardflowWorker } from '../workers/cardflow-worker';
 import { startDevServer, stopDevServer } from './dev-server';
+import { entryPointArgs } from '../config/command-line';
 
 const repoRoot = path.resolve(__dirname, '..');
 
@@ -362,6 +363,15 @@ async function runDemo(
 }
 
 if (require.main === module) {
+  entryPointArgs({
+    name: 'npm start',
+    summary:
+      'the whole of cardflow on loopback (codec server, Temporal dev server, webhook receiver, sandbox, worker) and one demo customer onboarded; Ctrl-C stops it',
+    details: [
+      'Exit codes: 2 a refused configuration (nothing started), 1 a failure.',
+      'CARDFLOW_DEMO=0 skips the demo onboarding; CARDFLOW_DEMO_FILE, CARDFLOW_DEMO_CUSTOMER_REF choose its input.',
+    ],
+  });
   main().catch((error: unknown) => {
     // A refused configuration is the operator's to fix (exit 2, as the CLI): its message, not a stack.
     if (error instanceof EnvironmentError) {

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { OnboardingInputSchema } from '../domain/customer-onboarding';
+import { entryPointArgs } from '../config/command-line';
 
 export const ONBOARDING_INPUT_SCHEMA_FILE = path.resolve(
   __dirname,
@@ -34,6 +35,10 @@ export function onboardingInputJsonSchema(): string {
 }
 
 if (require.main === module) {
+  entryPointArgs({
+    name: 'npm run schemas',
+    summary: `writes ${ONBOARDING_INPUT_SCHEMA_FILE}, the JSON Schema of the onboarding input, from its zod schema`,
+  });
   writeFileSync(ONBOARDING_INPUT_SCHEMA_FILE, onboardingInputJsonSchema());
   console.log(ONBOARDING_INPUT_SCHEMA_FILE);
 }

@@ -36,6 +36,7 @@ import { receiverMetrics } from './metrics';
 import { tracedForwarder } from './tracing';
 import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
+import { entryPointArgs } from '../config/command-line';
 
 /** The platform public key from the environment, or an error naming the variables to set. */
 export function platformPublicKeyFromEnv(env: Record<string, string | undefined> = process.env) {
@@ -159,6 +160,11 @@ async function main(logger: StructuredLogger): Promise<void> {
 }
 
 if (require.main === module) {
+  entryPointArgs({
+    name: 'npm run webhooks',
+    summary: "the webhook receiver: verifies the provider's deliveries and signals the workflows they concern",
+    details: ['Exit codes: 2 a configuration problem (nothing started), 1 a failure after start-up.'],
+  });
   const logger = createLogger({ base: { service: 'webhooks' } });
   main(logger).catch((error: unknown) => {
     logger.error(`webhooks: ${failureMessage(error)}`);

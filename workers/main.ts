@@ -31,6 +31,7 @@ import { probeTaskQueue } from '../domain/task-queue';
 import { prometheusTelemetry, providerCallMetrics, recordProbeBudget, workerMetricsFromEnv } from './telemetry';
 import { startVisibilityMetrics } from './visibility-metrics';
 import { startTracing, traceProviderCall } from '../telemetry/tracing';
+import { entryPointArgs } from '../config/command-line';
 
 /** Everything the worker reads from the environment and secret files, before contacting anything. */
 function workerSettings(env: Record<string, string | undefined>) {
@@ -170,6 +171,11 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
 }
 
 if (require.main === module) {
+  entryPointArgs({
+    name: 'npm run worker',
+    summary: 'the cardflow worker: polls its task queue (and the probe queue) until SIGINT or SIGTERM',
+    details: ['Exit codes: 2 a configuration problem (nothing started), 1 a failure after start-up.'],
+  });
   runWorkerProcess().catch((error: unknown) => {
     createLogger({ base: { service: 'worker' } }).error(`cardflow worker: ${failureMessage(error)}`);
     process.exit(exitCodeFor(error));

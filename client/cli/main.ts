@@ -1,7 +1,8 @@
 /**
- * The `cardflow` command line, run through `bin/cardflow.js`: `cardflow --help` lists the commands,
- * `cardflow <command> --help` shows one. Each command lives in one of this folder's files and is
- * registered in {@link COMMANDS}; adding a command is one object there.
+ * The `cardflow` command line, run through `bin/cardflow.js`: `cardflow --help` (or `cardflow
+ * help`) lists the commands, `cardflow <command> --help` (or `cardflow help <command>`) shows one.
+ * Each command lives in one of this folder's files and is registered in {@link COMMANDS}; adding
+ * a command is one object there (its usage lines also bound its arguments, parse.ts).
  *
  * Input files are validated with the domain's schemas before anything is contacted: a bad file
  * prints each field and rule it breaks (never the values) and exits 2 having started nothing.
@@ -14,22 +15,25 @@
 import type { Client } from '@temporalio/client';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { CodecKeyError } from '../../codec/data-converter';
 import { checkEnvironment, EnvironmentError } from '../../config/environment';
 import { CardWorkflowClosedError } from '../card-entity';
-import { connectTemporalClient } from '../connection';
+import { connectTemporalClient, TemporalUnreachableError } from '../connection';
 import { isTemporalUnavailable, rideOutMsFromEnv, TemporalUnavailableError } from '../ride-out';
 import { OnboardingRecoveryError } from '../recovery';
 import { MerchantKeyError } from '../sealing';
 import { InvalidInputError } from '../validation';
-import { CLI_OPTIONS, type CliContext, type CliIo, type Command, ExitCodes, UsageError } from './context';
+import { type CliContext, type CliIo, type Command, ExitCodes, UsageError } from './context';
 import { ONBOARDING_COMMANDS } from './onboarding-commands';
 import { RECONCILE_COMMAND } from './reconcile-commands';
 import { SANDBOX_COMMAND } from './sandbox-commands';
+import { parseCommandLine } from './parse';
 import { WORKFLOW_COMMANDS } from './workflow-commands';
 
 export type { CliIo } from './context';
+
+/** How long the CLI waits for anything to accept a connection at the Temporal address. */
+export const LISTENER_WITHIN_MS = 2_000;
 
 /** Every command, in the order `cardflow --help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -41,11 +45,11 @@ export const COMMANDS: readonly Command[] = [
 
 const EXIT_CODES_HELP = `exit codes: ${ExitCodes.done} done, ${ExitCodes.failed} failed (the workflow failed or was refused), ${ExitCodes.usage} bad usage or input (nothing started), ${ExitCodes.drift} reconciliation found drift, ${ExitCodes.unavailable} Temporal unavailable (still down after CARDFLOW_TEMPORAL_RIDE_OUT_MS, default 60 s)`;
 
-export const USAGE = `usage: cardflow <command> [options]    (cardflow <command> --help for one command)
+export const USAGE = `usage: cardflow <command> [options]    (cardflow help <command>, or cardflow <command> --help, for one command)
 
 ${COMMANDS.map((c) => c.usage.map((u) => `  cardflow ${u}`).join('\n')).join('\n')}
 
-options for every command: --task-queue <name> (default CARDFLOW_TASK_QUEUE, else cardflow), --help, --version
+options for every command: --task-queue <name> (default CARDFLOW_TASK_QUEUE, else cardflow), --help; cardflow --version
 ${EXIT_CODES_HELP}`;
 
 /** One command's help: its usage lines, what it does, and the details. */
@@ -79,41 +83,12 @@ function version(): string {
 
 /** Runs one command; resolves with the process exit code ({@link ExitCodes}). */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  const parse = (args: readonly string[]) =>
-    parseArgs({ args: [...args], allowPositionals: true, options: CLI_OPTIONS });
-  try {
-    parsed = parse(argv);
-  } catch (error) {
-    io.err(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return ExitCodes.usage;
+  const parsed = parseCommandLine(argv, COMMANDS, { usage: USAGE, commandHelp, version });
+  if (parsed.kind === 'print') {
+    io[parsed.to](parsed.text);
+    return parsed.code;
   }
-  const { values, positionals } = parsed;
-  const [name, ...args] = positionals;
-  if (values.version) {
-    io.out(version());
-    return ExitCodes.done;
-  }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    if (values.help && !name) {
-      io.out(USAGE);
-      return ExitCodes.done;
-    }
-    io.err(name ? `unknown command ${name}\n${USAGE}` : USAGE);
-    return ExitCodes.usage;
-  }
-  if (values.help) {
-    io.out(commandHelp(command));
-    return ExitCodes.done;
-  }
-  const refused = (Object.keys(values) as (keyof typeof values)[]).filter(
-    (option) => option !== 'task-queue' && !(command.options as readonly string[]).includes(option),
-  );
-  if (refused.length) {
-    io.err(`${name} does not take ${refused.map((o) => `--${o}`).join(', ')}\n${commandHelp(command)}`);
-    return ExitCodes.usage;
-  }
+  const { command, args, values } = parsed;
 
   const uiBase = io.env.CARDFLOW_TEMPORAL_UI_URL || 'http://127.0.0.1:8233';
   // A Temporal restart is waited out (client/ride-out.ts), saying so on stderr.
@@ -126,7 +101,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const rideOut = { limitMs, onWait: (message: string) => io.err(`cardflow: ${message}`) };
   // Keys are resolved only when Temporal is contacted, so a bad input file is reported first.
-  const connect = io.connect ?? (() => connectTemporalClient({ env: io.env, rideOut }));
+  // Nothing listening at the address fails in 2 s, naming it; a server (or the proxy in front of
+  // one) that accepts the connection but is not serving is ridden out as above.
+  const connect =
+    io.connect ?? (() => connectTemporalClient({ env: io.env, rideOut, listenerWithinMs: LISTENER_WITHIN_MS }));
   let temporal: Awaited<ReturnType<typeof connect>> | undefined;
   const client = async (): Promise<Client> => (temporal ??= await connect()).client;
   // The worker's queue: --task-queue, else CARDFLOW_TASK_QUEUE (as the worker reads it), else `cardflow`.
@@ -144,7 +122,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     checkEnvironment(io.env);
     return await command.run(ctx, args);
   } catch (error) {
-    if (error instanceof TemporalUnavailableError) {
+    if (error instanceof TemporalUnavailableError || error instanceof TemporalUnreachableError) {
       io.err(`cardflow: ${error.message}`);
       return ExitCodes.unavailable;
     }

@@ -17,6 +17,7 @@ import { CARDFLOW_DATABASE, startPostgres } from './postgres';
 import { ProcessGroup, waitUntil } from './processes';
 import { startServices } from './services';
 import { startTemporalCluster } from './temporal-cluster';
+import { entryPointArgs } from '../../config/command-line';
 
 const ROOT = join(__dirname, '../..');
 const NAMESPACE = 'cardflow';
@@ -111,4 +112,9 @@ async function main(): Promise<void> {
   }
 }
 
+entryPointArgs({
+  name: 'npm run cluster',
+  summary:
+    'the production topology on this machine: PostgreSQL, a Temporal cluster on it, the sandbox, two workers, two webhook receivers behind haproxy, the codec server; Ctrl-C stops it',
+});
 void main();

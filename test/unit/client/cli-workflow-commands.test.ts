@@ -56,7 +56,7 @@ describe('usage', () => {
     ],
     [['card', 'pin', '5229', '--request', 'p1'], /card pin needs --pin-stdin/],
     [['status'], /status needs a <workflowId>/],
-    [['transfer', '--file', 'x.json', '--bogus'], /Unknown option '--bogus'/],
+    [['transfer', '--file', 'x.json', '--bogus'], /^transfer does not take --bogus\nusage: cardflow transfer --file/],
   ])('%j is bad usage: exit 2, nothing contacted', async (args, message) => {
     const r = await run(args);
     expect(r.code).toBe(2);
