@@ -17,8 +17,8 @@
  * browser request from an origin not on the list is refused whatever its credentials. `/encode`
  * and `/decode` follow the same rules.
  *
- * Limits: a body over `maxBodyBytes` gets 413 (the rest of it is read and dropped, never cut off);
- * headers must arrive within {@link DEFAULT_HEADERS_TIMEOUT_MS} and the whole request within
+ * Limits (http/body.ts): a body over `maxBodyBytes` gets 413 (the rest of it is read and dropped,
+ * never cut off); headers must arrive within 5 s and the whole request within
  * {@link DEFAULT_REQUEST_TIMEOUT_MS}, or the client gets 408 and the connection is dropped.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -27,6 +27,7 @@ import type { AddressInfo } from 'node:net';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { z } from 'zod';
 import type { HealthRoutes } from '../health/routes';
+import { BodyTooLargeError, readBody, serverLimits } from '../http/body';
 import type { StructuredLogger } from '../logging/logger';
 import type { CodecKeyring } from './keys';
 import { AesGcmPayloadCodec, PayloadDecryptionError } from './payload-codec';
@@ -35,12 +36,8 @@ import { AesGcmPayloadCodec, PayloadDecryptionError } from './payload-codec';
 export const DEFAULT_UI_ORIGINS: readonly string[] = ['http://127.0.0.1:8233', 'http://localhost:8233'];
 /** Request bodies above this are refused (413). A history page decodes many payloads at once. */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
-/** A request's headers must have arrived this long after it began, or the connection is dropped (408). */
-export const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
 /** The whole request, body included: a history page's 8 MiB at 4 Mbit/s, and no slow client longer. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
-/** How often the server looks for requests past those limits. */
-const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 /** Shorter tokens are refused at start-up. */
 export const MIN_TOKEN_LENGTH = 16;
 
@@ -64,7 +61,7 @@ export interface CodecServerOptions {
   allowedOrigins?: readonly string[];
   /** Default {@link DEFAULT_MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
-  /** Default {@link DEFAULT_HEADERS_TIMEOUT_MS}. */
+  /** Default 5 s (`DEFAULT_HEADERS_TIMEOUT_MS`, http/body.ts). */
   headersTimeoutMs?: number;
   /** Default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   requestTimeoutMs?: number;
@@ -205,7 +202,7 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     if (req.method !== 'POST') throw new HttpError(405, 'method not allowed: use POST');
     const why = refusal(req);
     if (why !== undefined) throw new HttpError(401, why);
-    const payloads = parseBody(await readBody(req, maxBodyBytes));
+    const payloads = parseBody(await readLimited(req, maxBodyBytes));
     let result: Payload[];
     try {
       result = route.op === 'encode' ? await codec!.encode(payloads) : await codec!.decode(payloads);
@@ -219,13 +216,11 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
 
   // Slow clients (a few bytes a second) are answered 408 and dropped once past the limits, checked
   // every second; each connection has its own clock, so the others are served meanwhile.
-  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
-  const serverLimits = {
-    headersTimeout,
-    requestTimeout: Math.max(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, headersTimeout),
-    connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
-  };
-  const server = createServer(serverLimits, (req, res) => {
+  const limits = serverLimits({
+    headersTimeoutMs: options.headersTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  });
+  const server = createServer(limits, (req, res) => {
     if (options.health?.(req, res)) return;
     handle(req, res).then(
       ({ route, count }) => {
@@ -251,10 +246,6 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
             : status === 405
               ? { Allow: 'POST, OPTIONS' }
               : {};
-        // An oversized body is still streaming in: it is read to its end and dropped (bounded by the
-        // request timeout), never cut off, so a client that sends its whole body before reading gets
-        // the 413 instead of a reset or a broken pipe.
-        if (status === 413) req.resume();
         if (!res.headersSent) send(res, status, { error: message }, headers);
         else res.end();
         const route = matchRoute(new URL(req.url ?? '/', 'http://codec.invalid').pathname);
@@ -300,31 +291,14 @@ function safePath(req: IncomingMessage): string {
   return (req.url ?? '/').split('?')[0]!;
 }
 
-/**
- * The body, or a 413 once it passes `limit` (declared or counted). Never a `for await` over the
- * request: leaving that loop early destroys the socket, and the client then sees a reset instead
- * of the 413; the caller drains what is left.
- */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit)
-    return Promise.reject(new HttpError(413, `request body over ${limit} bytes`));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.off('data', onData);
-        reject(new HttpError(413, `request body over ${limit} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+/** The body, or a 413 once it passes `limit` (declared or counted); the rest drains (http/body.ts). */
+async function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
+  try {
+    return await readBody(req, { limit });
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new HttpError(413, error.message);
+    throw error;
+  }
 }
 
 function parseBody(body: Buffer): Payload[] {

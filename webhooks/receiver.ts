@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { KeyInput } from '../api/keys';
 import { WEBHOOK_ACK_BODY, WebhookSignatureError, verifyWebhook } from '../api/signing';
 import type { HealthRoutes } from '../health/routes';
+import { BodyTooLargeError, readBody, serverLimits } from '../http/body';
 import { type EventForwarder, createTemporalForwarder } from './forwarder';
 import { parseEvent, routeEvent } from './routing';
 import {
@@ -28,12 +29,9 @@ import {
 
 /** Default cap on a webhook body; provider records are a few kilobytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** A request's headers must have arrived this long after it began, or the connection is dropped (408). */
-export const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
+export { DEFAULT_HEADERS_TIMEOUT_MS } from '../http/body';
 /** The whole request, body included. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
-/** How often the server looks for requests past those limits. */
-const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
 /** What the receiver did with one delivery, for logs and the benchmark. */
 export interface HandledWebhook {
@@ -63,7 +61,7 @@ export interface WebhookReceiverOptions {
   /** URL path that accepts webhooks; default `/webhooks`. */
   path?: string;
   maxBodyBytes?: number;
-  /** Default {@link DEFAULT_HEADERS_TIMEOUT_MS}. */
+  /** Default 5 s (`DEFAULT_HEADERS_TIMEOUT_MS`, http/body.ts). */
   headersTimeoutMs?: number;
   /** Default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   requestTimeoutMs?: number;
@@ -99,29 +97,6 @@ export interface WebhookReceiver {
   url: string;
   /** Stops accepting, waits for deliveries in progress, closes the store it opened. */
   stop(): Promise<void>;
-}
-
-class BodyTooLargeError extends Error {}
-
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        // Stop keeping it and let the rest drain; the caller answers 413.
-        req.off('data', onData);
-        req.resume();
-        reject(new BodyTooLargeError());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 function answer(res: ServerResponse, status: number, body: string): void {
@@ -195,7 +170,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     if (req.method !== 'POST') return refuse(res, 405, 'webhooks are POST requests');
     let rawBody: Buffer;
     try {
-      rawBody = await readBody(req, maxBodyBytes);
+      rawBody = await readBody(req, { limit: maxBodyBytes });
     } catch (error) {
       // The rest of the body is read and dropped (bounded by the request timeout), never cut off: a
       // client that sends it all before reading gets the 413, not a broken pipe.
@@ -256,13 +231,11 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   // A provider sends a webhook's few kilobytes at once: a client still sending its headers or body
   // after these limits is answered 408 and dropped (checked every second, per connection, so the
   // others are served meanwhile), and cannot hold connections open a few bytes at a time.
-  const headersTimeout = opts.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
-  const serverLimits = {
-    headersTimeout,
-    requestTimeout: Math.max(opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, headersTimeout),
-    connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
-  };
-  const server = createServer(serverLimits, (req, res) => {
+  const limits = serverLimits({
+    headersTimeoutMs: opts.headersTimeoutMs,
+    requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  });
+  const server = createServer(limits, (req, res) => {
     if (opts.health?.(req, res)) return;
     handle(req, res).catch((error: unknown) => {
       // Temporal unreachable, disk full...: not acknowledged, so the provider delivers it again.

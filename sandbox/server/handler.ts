@@ -13,10 +13,11 @@ import { isLosslessNumber, parseJson } from '../../api/json';
 import type { OperationDef } from '../../api/operation';
 import { API_KEY_HEADER, EMPTY_BODY, SIGNATURE_HEADER, headerValue, verifySignature } from '../../api/signing';
 import { SandboxError, SandboxErrorCode, type SandboxEngine, type UploadedFile } from '../contract';
-import { JSON_BODY_LIMIT, MULTIPART_BODY_LIMIT, readBody } from './body';
+import { BodyIncompleteError, BodyTooLargeError } from '../../http/body';
+import { JSON_BODY_LIMIT, MULTIPART_BODY_LIMIT, readSandboxBody } from './body';
 import { type Envelope, failureEnvelope, sendEnvelope, successEnvelope } from './envelope';
 import type { FaultInjector } from './faults';
-import { MultipartError, multipartBoundary, parseMultipart } from './multipart';
+import { isMultipartFormData, MultipartError, parseMultipart } from './multipart';
 import { HELPER_PREFIX, type RouteTable, pathOf } from './routes';
 
 /** A sandbox endpoint below /sandbox/: gets the parsed JSON body, returns the envelope's data. */
@@ -111,14 +112,18 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
   }
 
   async function body(req: IncomingMessage, limit: number): Promise<Buffer> {
-    const result = await readBody(req, limit);
-    if (result.ok) return result.bytes;
-    if (result.tooLarge)
-      throw new Reject(
-        SandboxErrorCode.badRequest,
-        `request body too large: ${result.received} bytes, the limit is ${limit}`,
-      );
-    throw new Reject(SandboxErrorCode.badRequest, `request body could not be read: ${result.error}`);
+    try {
+      return await readSandboxBody(req, limit);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError)
+        throw new Reject(
+          SandboxErrorCode.badRequest,
+          `request body too large: ${error.received} bytes, the limit is ${limit}`,
+        );
+      if (error instanceof BodyIncompleteError)
+        throw new Reject(SandboxErrorCode.badRequest, `request body could not be read: ${error.message}`);
+      throw error;
+    }
   }
 
   function jsonObject(bytes: Buffer): Record<string, unknown> {
@@ -147,15 +152,15 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     op: OperationDef,
   ): Promise<{ request: Record<string, unknown>; file?: UploadedFile }> {
     if (op.multipart) {
-      const boundary = multipartBoundary(req.headers['content-type']);
+      const contentType = req.headers['content-type'];
       const bytes = await body(req, MULTIPART_BODY_LIMIT);
       requireApiKey(req);
       requireSignature(req, Buffer.from(EMPTY_BODY));
-      if (!boundary)
+      if (contentType === undefined || !isMultipartFormData(contentType) || !/;\s*boundary=/i.test(contentType))
         throw new Reject(SandboxErrorCode.badRequest, 'Content-Type must be multipart/form-data with a boundary');
       let parts;
       try {
-        parts = parseMultipart(bytes, boundary);
+        parts = await parseMultipart(bytes, contentType);
       } catch (err) {
         if (err instanceof MultipartError)
           throw new Reject(SandboxErrorCode.badRequest, `malformed multipart body: ${err.message}`);

@@ -6,6 +6,7 @@
 import { type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { type HandlerDeps, createRequestHandler } from './handler';
+import { serverLimits } from '../../http/body';
 
 export interface SandboxHttpServer {
   /** Base URL, e.g. `http://127.0.0.1:8787`. */
@@ -21,7 +22,8 @@ export async function listenSandboxServer(
 ): Promise<SandboxHttpServer> {
   const handler = createRequestHandler(deps);
   const sockets = new Set<Socket>();
-  const server = createServer({ requestTimeout: 60_000 }, handler);
+  // A minute for headers and body alike: test clients and fault injection may be slow on purpose.
+  const server = createServer(serverLimits({ headersTimeoutMs: 60_000, requestTimeoutMs: 60_000 }), handler);
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
