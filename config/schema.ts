@@ -1,0 +1,521 @@
+/**
+ * Every environment variable a cardflow process reads, one entry each: its meaning, its default,
+ * who reads it and its rule (config/variable.ts). README's configuration table is generated from
+ * this list (`npm run config-table`; a unit test fails when README is stale), and every entry
+ * point checks the whole of it at start ({@link checkConfiguration}), listing every problem at once
+ * (exit 2, config/startup.ts) before it contacts anything.
+ *
+ * Adding a variable: one entry here (then `npm run config-table`), and the code that uses it reads
+ * the parsed value through {@link readConfiguration}.
+ *
+ * Not here: the Temporal connection's own `TEMPORAL_*` variables beyond address and namespace
+ * (`TEMPORAL_API_KEY`, `TEMPORAL_TLS_*`, `TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`), which
+ * `@temporalio/envconfig` reads and checks as the Temporal CLI does; the OpenTelemetry SDK's
+ * `OTEL_*` settings besides those cardflow itself reads; `bench/`'s `BENCH_*` sizes and the test
+ * harness's variables, which configure tools rather than a cardflow process.
+ */
+import { z } from 'zod';
+import { AMOUNT_RE } from '../api/rules';
+import { parseDuration } from '../client/reconciliation';
+import { parseLogLevel } from '../logging/logger';
+import { parseMetricsAddress } from '../telemetry/metrics-address';
+import { EnvironmentError, resolveEnvironment } from './environment';
+import { type Env, rules, secretText, type Variable, variable } from './variable';
+
+const duration = (atLeastMs = 0, atLeast = '') =>
+  z
+    .string()
+    .refine((v) => parseDuration(v) !== undefined, { message: 'must be a duration such as 90s, 15m, 1h or 2d' })
+    .transform((v) => parseDuration(v)!)
+    .refine((ms) => ms >= atLeastMs, { message: `must be at least ${atLeast}` });
+const amount = () =>
+  z.string().refine((v) => AMOUNT_RE.test(v), { message: 'must be a decimal amount such as "1000.00"' });
+const metricsAddress = () =>
+  z.string().transform((v, ctx) => {
+    try {
+      return parseMetricsAddress(v, '').bindAddress;
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(/^: /, '') });
+      return z.NEVER;
+    }
+  });
+/** Secrets are checked for their source here (set once, file readable); their format by the key loaders. */
+const secret = () => z.string();
+
+export const VARIABLES = {
+  // Temporal
+  TEMPORAL_ADDRESS: variable({
+    description:
+      'Temporal frontend `host:port` (read through `@temporalio/envconfig` with `TEMPORAL_API_KEY`, `TEMPORAL_TLS_*`, `TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`, as the Temporal CLI reads them; Temporal Cloud by API key or mTLS)',
+    default: '`127.0.0.1:7233`',
+    readBy: 'every process',
+    schema: rules.text(),
+  }),
+  TEMPORAL_NAMESPACE: variable({
+    description: 'Temporal namespace',
+    default: '`default`',
+    readBy: 'every process',
+    schema: rules.text(),
+  }),
+  CARDFLOW_TEMPORAL_ADDRESS: variable({
+    description: "the worker's alias of `TEMPORAL_ADDRESS`, preferred when both are set",
+    default: '`TEMPORAL_ADDRESS`',
+    readBy: 'worker',
+    schema: rules.text(),
+  }),
+  CARDFLOW_TEMPORAL_NAMESPACE: variable({
+    description: "the worker's alias of `TEMPORAL_NAMESPACE`, preferred when both are set",
+    default: '`TEMPORAL_NAMESPACE`',
+    readBy: 'worker',
+    schema: rules.text(),
+  }),
+  CARDFLOW_TASK_QUEUE: variable({
+    description: 'task queue of the worker; its probes run on `<queue>-probes`',
+    default: '`cardflow`',
+    readBy: 'worker, CLI',
+    schema: rules.text(),
+  }),
+  CARDFLOW_TEMPORAL_RIDE_OUT_MS: variable({
+    description:
+      'how long the CLI waits for a Temporal that accepts connections but is not serving (a restart of a history host or of PostgreSQL) before it exits 4; `0` tries once (client/ride-out.ts, docs/timeouts.md). Nothing listening at the address fails in 2 s',
+    default: '`60000`',
+    readBy: 'CLI',
+    schema: z.string().regex(/^\d+$/, { message: 'must be whole milliseconds' }).transform(Number),
+  }),
+  CARDFLOW_TEMPORAL_UI_URL: variable({
+    description: 'the Temporal UI the CLI and `npm start` link to',
+    default: '`http://127.0.0.1:8233`',
+    readBy: 'CLI, npm start',
+    schema: rules.url(),
+  }),
+  CARDFLOW_NAMESPACE_RETENTION_DAYS: variable({
+    description: 'retention of closed workflows in the namespace the set-up job creates (deploy/setup-temporal.ts)',
+    default: '`30`',
+    readBy: 'set-up job',
+    schema: rules.wholeNumber(1, 3650, ' of days'),
+  }),
+  // Worker
+  CARDFLOW_WORKER_CACHE_BUDGET_MIB: variable({
+    description:
+      'memory for the workflow cache, about 2 MiB per cached workflow: thousands of parked onboardings stay within it (an evicted one replays its short history when woken)',
+    default: '`384` (192 cached)',
+    readBy: 'worker',
+    schema: rules.wholeNumber(2),
+  }),
+  CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: variable({
+    description: 'the cache size itself, instead of the budget',
+    default: 'from the budget',
+    readBy: 'worker',
+    schema: rules.wholeNumber(0),
+  }),
+  CARDFLOW_WORKER_HEAP_MIB: variable({
+    description:
+      'V8 heap limit of the workflow threads, so V8 collects what evicted workflows leave instead of growing the heap (a `--max-old-space-size` of your own in `NODE_OPTIONS` takes precedence)',
+    default: "the cache's 2 MiB each plus 128 (`512`)",
+    readBy: 'worker',
+    schema: rules.wholeNumber(64),
+  }),
+  CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES: variable({
+    description: 'activities running at once on the task queue',
+    default: "the SDK's (100)",
+    readBy: 'worker',
+    schema: rules.wholeNumber(1),
+  }),
+  CARDFLOW_PROBES_PER_SECOND: variable({
+    description:
+      "probes of long waits (reviews, work orders, late operations) started per second on the probe queue, across every worker: the share of the provider's capacity parked customers may take",
+    default: '`20`',
+    readBy: 'worker',
+    schema: rules.wholeNumber(1),
+  }),
+  CARDFLOW_PROBE_SLOTS: variable({
+    description:
+      "probes running at once in one worker (their own slots: probes never take a customer's card creation's)",
+    default: '`50`',
+    readBy: 'worker',
+    schema: rules.wholeNumber(1),
+  }),
+  CARDFLOW_WORKER_HEALTH_ADDRESS: variable({
+    description:
+      '`host:port` where the worker serves `GET /healthz` and `GET /readyz` (ready while it polls and Temporal answers; docs/production.md, "Health")',
+    default: 'unset: no listener',
+    readBy: 'worker',
+    schema: rules.hostPort(),
+  }),
+  // Provider
+  CARDFLOW_PROVIDER_BASE_URL: variable({
+    description: 'the provider; set it to leave the sandbox',
+    default: 'the sandbox `npm start` runs',
+    readBy: 'worker, receiver, CLI sandbox commands',
+    schema: rules.url(),
+  }),
+  CARDFLOW_PROVIDER_API_KEY: variable({
+    description: '`X-WSB-API-KEY`',
+    default: '',
+    readBy: 'worker, CLI sandbox commands',
+    schema: secret(),
+  }),
+  CARDFLOW_MERCHANT_PRIVATE_KEY: variable({
+    description: 'merchant RSA private key (PEM, or base64 PKCS#8 DER): signs requests, decrypts card data',
+    default: '',
+    readBy: 'worker',
+    fileForm: true,
+    schema: secret(),
+  }),
+  CARDFLOW_MERCHANT_PUBLIC_KEY: variable({
+    description:
+      'merchant RSA public key: the client and CLI seal PINs with it (default: the public half of the private key, on one machine)',
+    default: '',
+    readBy: 'CLI, client',
+    fileForm: true,
+    schema: secret(),
+  }),
+  CARDFLOW_PLATFORM_PUBLIC_KEY: variable({
+    description: 'platform RSA public key (PEM or base64 X.509 DER): verifies responses and webhooks',
+    default: '',
+    readBy: 'worker, receiver',
+    fileForm: true,
+    schema: secret(),
+  }),
+  CARDFLOW_PROVIDER_TIMEOUT_MS: variable({
+    description: 'per-request timeout',
+    default: '`15000`',
+    readBy: 'worker',
+    schema: z
+      .string()
+      .regex(/^[1-9]\d*$/, { message: 'must be a positive whole number of milliseconds' })
+      .transform(Number),
+  }),
+  CARDFLOW_PROVIDER_CONNECTIONS: variable({
+    description: 'keep-alive connections to the provider per process',
+    default: '`32`',
+    readBy: 'worker',
+    schema: rules.wholeNumber(1, 9999),
+  }),
+  CARDFLOW_VERIFY_RESPONSE_SIGNATURES: variable({
+    description: 'verify `X-WSB-SIGNATURE` on responses',
+    default: '`true`',
+    readBy: 'worker',
+    schema: rules.flag(),
+  }),
+  // Stores
+  CARDFLOW_FILE_STORE_DIR: variable({
+    description: 'where supporting files for work orders are kept (content-addressed), read by every worker',
+    default: '`.data/files`',
+    readBy: 'worker',
+    schema: rules.text(),
+  }),
+  CARDFLOW_DATABASE_URL: variable({
+    description:
+      "production stores in PostgreSQL, shared by every replica: the receivers' delivery log and dedupe, the work-order supporting files (`postgres://user:password@host:5432/db`; tables created at start)",
+    default: 'unset: local files (`.data/webhooks`, `CARDFLOW_FILE_STORE_DIR`), one machine, one receiver',
+    readBy: 'worker, receiver',
+    schema: z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' }),
+  }),
+  // Webhook receiver
+  CARDFLOW_WEBHOOK_HOST: variable({
+    description: 'address the webhook receiver binds (it also answers `GET /healthz` and `GET /readyz`)',
+    default: '`127.0.0.1`',
+    readBy: 'receiver',
+    schema: rules.text(),
+  }),
+  CARDFLOW_WEBHOOK_PORT: variable({
+    description: 'port of the webhook receiver (set but empty is an error, never "any free port")',
+    default: '`4100`',
+    readBy: 'receiver',
+    schema: rules.port(),
+  }),
+  CARDFLOW_WEBHOOK_DATA_DIR: variable({
+    description: "without a database: the receiver's delivery log and dedupe folder (one receiver)",
+    default: '`.data/webhooks`',
+    readBy: 'receiver',
+    schema: rules.text(),
+  }),
+  // Codec
+  CARDFLOW_CODEC_KEYS: variable({
+    description: 'payload keys `id:base64key,...`, first is current (the file form holds the list or a JSON key file)',
+    default: 'a dev key generated once under `.data/codec/` (refused when `NODE_ENV=production`)',
+    readBy: 'every process',
+    fileForm: true,
+    schema: secret(),
+  }),
+  CARDFLOW_CODEC_SERVER_HOST: variable({
+    description: 'codec server address',
+    default: '`127.0.0.1`',
+    readBy: 'codec server',
+    schema: rules.text(),
+  }),
+  CARDFLOW_CODEC_SERVER_PORT: variable({
+    description: 'codec server port (`0`: any free port)',
+    default: '`8888`',
+    readBy: 'codec server',
+    schema: rules.port(0),
+  }),
+  CARDFLOW_CODEC_SERVER_TOKEN: variable({
+    description: 'codec server bearer token, at least 16 characters',
+    default: '',
+    readBy: 'codec server',
+    fileForm: true,
+    schema: secret(),
+  }),
+  CARDFLOW_CODEC_SERVER_ORIGINS: variable({
+    description:
+      'browser origins (`scheme://host[:port]`, comma-separated) of the Temporal UIs allowed to call the codec server',
+    default: '`http://127.0.0.1:8233`, `http://localhost:8233`',
+    readBy: 'codec server',
+    schema: rules.text(),
+  }),
+  CARDFLOW_CODEC_SERVER_TOKENLESS: variable({
+    description: 'when a codec request without a token is accepted: `never`, `loopback`, `any`',
+    default: '`loopback` (`never` when `NODE_ENV=production`)',
+    readBy: 'codec server',
+    schema: rules.oneOf(['never', 'loopback', 'any']),
+  }),
+  CARDFLOW_CODEC_SERVER_MAX_BODY_BYTES: variable({
+    description: 'largest request body of the codec server',
+    default: '8 MiB',
+    readBy: 'codec server',
+    schema: rules.wholeNumber(1024, 256 * 1024 * 1024),
+  }),
+  // npm start and the dev server
+  CARDFLOW_TEMPORAL_PORT: variable({
+    description: 'port of the dev server `npm start` / `npm run dev-server` runs',
+    default: '`7233`',
+    readBy: 'npm start',
+    schema: rules.port(),
+  }),
+  CARDFLOW_TEMPORAL_UI_PORT: variable({
+    description: "port of that dev server's Web UI (the codec server allows its origin)",
+    default: '`8233`',
+    readBy: 'npm start',
+    schema: rules.port(),
+  }),
+  CARDFLOW_SANDBOX_PORT: variable({
+    description: 'port of the sandbox `npm start` runs',
+    default: 'a free port',
+    readBy: 'npm start',
+    schema: rules.port(),
+  }),
+  CARDFLOW_DEMO: variable({
+    description: "`npm start`'s demo onboarding: `0` skips it",
+    default: 'on',
+    readBy: 'npm start',
+    schema: rules.text(),
+  }),
+  CARDFLOW_DEMO_FILE: variable({
+    description: "the demo onboarding's input file",
+    default: '`client/examples/customer.json`',
+    readBy: 'npm start',
+    schema: rules.text(),
+  }),
+  CARDFLOW_DEMO_CUSTOMER_REF: variable({
+    description: 'a fixed customer reference for the demo instead of a per-run one',
+    default: 'per run',
+    readBy: 'npm start',
+    schema: rules.text(),
+  }),
+  // Observability
+  CARDFLOW_LOG_LEVEL: variable({
+    description: 'JSON log level',
+    default: '`info`',
+    readBy: 'every process',
+    schema: z.string().transform((v, ctx) => {
+      try {
+        return parseLogLevel(v, '');
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be one of${(error as Error).message.split('is not one of')[1] ?? ''}`,
+        });
+        return z.NEVER;
+      }
+    }),
+  }),
+  CARDFLOW_METRICS_ADDRESS: variable({
+    description:
+      '`host:port` where this process (worker, webhook receiver, codec server; each its own) serves Prometheus metrics at `/metrics` (docs/observability.md lists them)',
+    default: 'unset: no metrics, no listener',
+    readBy: 'worker, receiver, codec server',
+    schema: metricsAddress(),
+  }),
+  CARDFLOW_METRICS_SAMPLE_SECONDS: variable({
+    description:
+      'worker with metrics: how often it reads visibility for the onboardings-by-stage and reconciliation gauges',
+    default: '`30`',
+    readBy: 'worker',
+    schema: rules.wholeNumber(1, 99_999, ' of seconds'),
+  }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: variable({
+    description:
+      "OpenTelemetry traces over OTLP/HTTP (the base URL) from the worker, the receiver and cardflow's client; `OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_HEADERS` as usual",
+    default: 'unset: no tracing, nothing installed',
+    readBy: 'worker, receiver, client',
+    schema: rules.url(),
+  }),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: variable({
+    description: 'the full `/v1/traces` URL, instead of the base URL',
+    default: 'unset',
+    readBy: 'worker, receiver, client',
+    schema: rules.url(),
+  }),
+  OTEL_SDK_DISABLED: variable({
+    description: '`true` turns tracing off',
+    default: '`false`',
+    readBy: 'worker, receiver, client',
+    schema: rules.text(),
+  }),
+  OTEL_TRACES_EXPORTER: variable({
+    description: '`none` turns tracing off',
+    default: '`otlp`',
+    readBy: 'worker, receiver, client',
+    schema: rules.text(),
+  }),
+  // Environment interlock
+  CARDFLOW_ENV: variable({
+    description:
+      'exactly `sandbox` or `production` (any other value, a stray space or capital included, refuses to start, naming it): which provider this process may talk to; every entry point refuses a mixed configuration (`config/environment.ts`: production needs `NODE_ENV=production`, https, a host that is neither loopback in any spelling (`localhost.`, `[::ffff:127.0.0.1]`, `0.0.0.0`, `2130706433`, `127.1`) nor a sandbox host, no `sandbox_` API key, no key files the sandbox generated, no dev codec key; `npm start` also needs `CARDFLOW_PROVIDER_BASE_URL`, or it would start its sandbox). Sandbox commands of the CLI call only loopback or a `CARDFLOW_SANDBOX_HOSTS` host',
+    default: 'unset: allowed only with a loopback provider (or none), treated as `sandbox`',
+    readBy: 'every process',
+    // Checked whole, with the variables it weighs, by resolveEnvironment (readConfiguration).
+    schema: rules.text(),
+  }),
+  CARDFLOW_SANDBOX_HOSTS: variable({
+    description:
+      "comma-separated host names a `sandbox` environment may reach besides loopback (staging's `sandbox` service)",
+    default: 'none',
+    readBy: 'every process',
+    schema: rules.text(),
+  }),
+  NODE_ENV: variable({
+    description:
+      '`production` is required by `CARDFLOW_ENV=production`, and makes the dev codec key and tokenless codec access refused',
+    default: 'unset',
+    readBy: 'every process',
+    schema: rules.text(),
+  }),
+  // Reconciliation
+  CARDFLOW_RECONCILE_INTERVAL: variable({
+    description: 'how often the reconciliation schedule runs (`90s`, `15m`, `1h`, `2d`; at least 1m)',
+    default: '`1h`',
+    readBy: 'worker, CLI',
+    schema: duration(60_000, '1m'),
+  }),
+  CARDFLOW_RECONCILE_SCHEDULE: variable({
+    description: '`0`: the worker does not create the schedule (`cardflow reconcile --schedule` does)',
+    default: 'on',
+    readBy: 'worker',
+    schema: rules.text(),
+  }),
+  CARDFLOW_RECONCILE_OVERLAP: variable({
+    description: "window: read back this far before the previous run's end",
+    default: '`10m`',
+    readBy: 'worker, CLI',
+    schema: duration(),
+  }),
+  CARDFLOW_RECONCILE_FIRST_LOOKBACK: variable({
+    description: "the first run's lookback",
+    default: '`24h`',
+    readBy: 'worker, CLI',
+    schema: duration(),
+  }),
+  CARDFLOW_RECONCILE_OPERATION_SLA: variable({
+    description: 'an operation pending longer is reported stuck',
+    default: '`30m`',
+    readBy: 'worker, CLI',
+    schema: duration(),
+  }),
+  CARDFLOW_RECONCILE_REVIEW_SLA: variable({
+    description: 'a cardholder review pending longer is reported stuck',
+    default: '`72h`',
+    readBy: 'worker, CLI',
+    schema: duration(),
+  }),
+  CARDFLOW_RECONCILE_EVENT_GRACE: variable({
+    description: 'a final order whose owner still runs this long after it is a missed event (re-delivered)',
+    default: '`5m`',
+    readBy: 'worker, CLI',
+    schema: duration(),
+  }),
+  CARDFLOW_BALANCE_FLOOR: variable({
+    description: "warn when the WALLET's available balance is below this (decimal)",
+    default: 'none',
+    readBy: 'worker, CLI',
+    schema: amount(),
+  }),
+  CARDFLOW_SHARED_ACCOUNT_FLOOR: variable({
+    description: "warn when a MARGIN account's available balance is below this (decimal)",
+    default: 'none',
+    readBy: 'worker, CLI',
+    schema: amount(),
+  }),
+} satisfies Record<string, Variable>;
+
+export type VariableName = keyof typeof VARIABLES;
+
+/** Each variable's parsed value; undefined when unset (or set to blanks). */
+export type Configuration = {
+  [K in VariableName]: (typeof VARIABLES)[K] extends Variable<infer T> ? T | undefined : never;
+};
+
+/** One or more variables are wrong; `problems` names each one and its rule. */
+export class ConfigurationProblems extends Error {
+  override readonly name = 'ConfigurationProblems';
+  constructor(readonly problems: readonly string[]) {
+    super(`the configuration is invalid:\n- ${problems.join('\n- ')}`);
+  }
+}
+
+/**
+ * Every variable of `env` parsed by its rule, its file form read; a {@link ConfigurationProblems}
+ * naming every variable at fault, with the {@link resolveEnvironment} interlock's problems.
+ * A variable set to the empty string is unset, except a port: an empty port is a mistake, never
+ * "any free port". With nothing wrong but the interlock, its own {@link EnvironmentError}.
+ */
+export function readConfiguration(env: Env): Configuration {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const [name, declaration] of Object.entries(VARIABLES) as [VariableName, Variable][]) {
+    let text: string | undefined;
+    let from: string = name;
+    if (declaration.fileForm) {
+      try {
+        const found = secretText(env, name);
+        text = found?.text;
+        from = found?.from ?? name;
+      } catch (error) {
+        problems.push((error as Error).message);
+        continue;
+      }
+    } else {
+      const raw = env[name];
+      text = raw?.trim();
+      if (text === '' && raw !== undefined && /_PORT$/.test(name)) {
+        problems.push(`${name}: is set but empty (unset it for the default ${declaration.default})`);
+        continue;
+      }
+    }
+    if (text === undefined || text === '') continue;
+    const parsed = declaration.schema.safeParse(text);
+    if (parsed.success) values[name] = parsed.data;
+    else problems.push(`${from}: ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+  }
+  // The interlock weighs several variables together; alone, its refusal keeps its own words.
+  let refusal: EnvironmentError | undefined;
+  try {
+    resolveEnvironment(env);
+  } catch (error) {
+    if (!(error instanceof EnvironmentError)) throw error;
+    refusal = error;
+  }
+  if (problems.length === 0 && refusal) throw refusal;
+  const named = new Set(problems.map((p) => /^[A-Z0-9_]+/.exec(p)?.[0]));
+  for (const problem of refusal?.problems ?? [])
+    if (!named.has(/^[A-Z0-9_]+/.exec(problem)?.[0])) problems.push(problem);
+  if (problems.length > 0) throw new ConfigurationProblems(problems);
+  return values as Configuration;
+}
+
+/** {@link readConfiguration} for its problems only: what an entry point runs first. */
+export function checkConfiguration(env: Env): void {
+  readConfiguration(env);
+}

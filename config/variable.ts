@@ -1,0 +1,81 @@
+/**
+ * How one environment variable of cardflow is declared (config/schema.ts holds them all): its
+ * meaning and default for README's configuration table, and a zod schema for its text. A variable
+ * with a secret file form is read from `NAME` or `NAME_FILE` (the file's text), never both.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+export type Env = Record<string, string | undefined>;
+
+export interface Variable<T = unknown> {
+  /** What it means, for README's table (Markdown). */
+  description: string;
+  /** The default, as README shows it (Markdown); empty when there is none. */
+  default: string;
+  /** Who reads it, for README's table: `worker`, `receiver`, `codec server`, `CLI`, `npm start`, ... */
+  readBy: string;
+  /** Also settable as `NAME_FILE`, the path of a file holding the value (a mounted secret). */
+  fileForm?: boolean;
+  /** The value's rule: parses the trimmed, non-empty text. */
+  schema: z.ZodType<T, string>;
+}
+
+export function variable<T>(declaration: Variable<T>): Variable<T> {
+  return declaration;
+}
+
+/** `NAME` or `NAME_FILE` set both: which one wins would be a guess. */
+export class SecretSourceError extends Error {
+  override readonly name = 'SecretSourceError';
+}
+
+/**
+ * The text of a variable with a file form: `NAME`, else the contents of the file `NAME_FILE`
+ * names (trimmed), else undefined. Setting both, or naming a file that cannot be read, throws a
+ * {@link SecretSourceError} naming the variable, never its value. The one place this rule is
+ * written; the key loaders read their variables through it.
+ */
+export function secretText(env: Env, name: string): { text: string; from: string } | undefined {
+  const inline = env[name]?.trim() || undefined;
+  const file = env[`${name}_FILE`]?.trim() || undefined;
+  if (inline !== undefined && file !== undefined) throw new SecretSourceError(`${name} and ${name}_FILE: set only one`);
+  if (inline !== undefined) return { text: inline, from: name };
+  if (file === undefined) return undefined;
+  try {
+    return { text: readFileSync(file, 'utf8').trim(), from: `${name}_FILE` };
+  } catch (error) {
+    throw new SecretSourceError(
+      `${name}_FILE=${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+}
+
+/** Rules shared by several variables. */
+export const rules = {
+  text: () => z.string(),
+  wholeNumber: (min: number, max = 9_999_999, unit = '') =>
+    z
+      .string()
+      .regex(/^\d{1,9}$/, { message: `must be a whole number${unit} from ${min} to ${max}` })
+      .transform(Number)
+      .refine((n) => n >= min && n <= max, { message: `must be a whole number${unit} from ${min} to ${max}` }),
+  port: (min = 1) =>
+    z
+      .string()
+      .regex(/^\d{1,5}$/, { message: `must be a TCP port from ${min} to 65535` })
+      .transform(Number)
+      .refine((n) => n >= min && n <= 65535, { message: `must be a TCP port from ${min} to 65535` }),
+  oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
+    z.enum(values, { error: `must be one of ${values.join(', ')}` }),
+  flag: () =>
+    z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1'),
+  url: () =>
+    z.string().refine((v) => /^https?:\/\/[^/]/.test(v) && URL.canParse(v), { message: 'must be an http(s) URL' }),
+  hostPort: () =>
+    z.string().regex(/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, {
+      message: 'must be host:port with a port from 1 to 65535 (e.g. 0.0.0.0:9464)',
+    }),
+  duration: () => z.string().regex(/^\d+(ms|s|m|h|d)?$/, { message: 'must be a duration such as 90s, 15m, 1h or 2d' }),
+  decimal: () => z.string().regex(/^\d{1,15}(\.\d{1,8})?$/, { message: 'must be a decimal amount such as "1000.00"' }),
+};

@@ -1,0 +1,119 @@
+/**
+ * The configuration schema (config/schema.ts): every variable the production code names is
+ * declared, README's table is the one generated from it, and a configuration is checked whole,
+ * every problem listed at once.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EnvironmentError } from '../../../config/environment';
+import { ConfigurationProblems, readConfiguration, VARIABLES } from '../../../config/schema';
+import { withConfigurationTable } from '../../../config/table';
+
+const root = path.join(__dirname, '../../..');
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    readConfiguration(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigurationProblems || error instanceof EnvironmentError) return error.problems;
+    throw error;
+  }
+}
+
+it("README's configuration table is the one generated from the schema (npm run config-table)", () => {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  expect(readme).toBe(withConfigurationTable(readme));
+});
+
+it('declares every CARDFLOW_ variable the production code names', () => {
+  const folders = ['api', 'activities', 'client', 'codec', 'config', 'domain', 'health', 'http', 'logging'];
+  const more = ['sandbox', 'scripts', 'storage', 'telemetry', 'webhooks', 'workers', 'deploy'];
+  const named = new Set<string>();
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir)) {
+      const file = path.join(dir, entry);
+      if (statSync(file).isDirectory()) walk(file);
+      else if (file.endsWith('.ts'))
+        for (const m of readFileSync(file, 'utf8').matchAll(/\bCARDFLOW_[A-Z0-9_]*[A-Z0-9]\b/g)) named.add(m[0]);
+    }
+  };
+  for (const folder of [...folders, ...more]) walk(path.join(root, folder));
+  const declared = new Set(
+    Object.entries(VARIABLES).flatMap(([name, v]) => (v.fileForm ? [name, `${name}_FILE`] : [name])),
+  );
+  // Constants that are no variables, and the image's shell shim's own list (deploy/docker-entrypoint.sh).
+  const notVariables = [
+    'CARDFLOW_ENVS',
+    'CARDFLOW_TASK_QUEUE',
+    'CARDFLOW_ORDER_NO_RE',
+    'CARDFLOW_DATABASE',
+    'CARDFLOW_DB',
+    'CARDFLOW_ENV_FROM_FILE',
+    'CARDFLOW_PROVIDER_API_KEY_FILE',
+  ];
+  const undeclared = [...named].filter((n) => !declared.has(n) && !notVariables.includes(n)).sort();
+  expect(undeclared).toEqual([]);
+});
+
+it('lists every problem at once, each naming its variable and rule', () => {
+  expect(
+    problemsOf({
+      CARDFLOW_WEBHOOK_PORT: '70000',
+      CARDFLOW_PROBE_SLOTS: 'many',
+      CARDFLOW_RECONCILE_INTERVAL: '30s',
+      CARDFLOW_LOG_LEVEL: 'loud',
+      CARDFLOW_CODEC_SERVER_TOKENLESS: 'sometimes',
+      CARDFLOW_METRICS_ADDRESS: '9464',
+    }),
+  ).toEqual([
+    'CARDFLOW_PROBE_SLOTS: must be a whole number from 1 to 9999999',
+    'CARDFLOW_WEBHOOK_PORT: must be a TCP port from 1 to 65535',
+    'CARDFLOW_CODEC_SERVER_TOKENLESS: must be one of never, loopback, any',
+    expect.stringMatching(/^CARDFLOW_LOG_LEVEL: must be one of TRACE, DEBUG, INFO, WARN, ERROR/),
+    'CARDFLOW_METRICS_ADDRESS: must be host:port with a port from 1 to 65535 (e.g. 0.0.0.0:9464)',
+    'CARDFLOW_RECONCILE_INTERVAL: must be at least 1m',
+  ]);
+});
+
+it('an empty port is an error, never port 0; other empty variables are unset', () => {
+  expect(problemsOf({ CARDFLOW_WEBHOOK_PORT: '' })).toEqual([
+    'CARDFLOW_WEBHOOK_PORT: is set but empty (unset it for the default `4100`)',
+  ]);
+  expect(problemsOf({ CARDFLOW_WEBHOOK_HOST: '', CARDFLOW_PROBE_SLOTS: '  ' })).toEqual([]);
+  expect(readConfiguration({ CARDFLOW_WEBHOOK_PORT: '4101' }).CARDFLOW_WEBHOOK_PORT).toBe(4101);
+});
+
+describe('the X or X_FILE rule, written once', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cardflow-config-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads the file form, and refuses both or an unreadable file, naming the variable and never the value', () => {
+    const file = path.join(dir, 'token');
+    writeFileSync(file, 'a-token-of-sixteen-characters\n');
+    expect(readConfiguration({ CARDFLOW_CODEC_SERVER_TOKEN_FILE: file }).CARDFLOW_CODEC_SERVER_TOKEN).toBe(
+      'a-token-of-sixteen-characters',
+    );
+    const both = problemsOf({
+      CARDFLOW_CODEC_SERVER_TOKEN: 'secret-value-123456',
+      CARDFLOW_CODEC_SERVER_TOKEN_FILE: file,
+    });
+    expect(both).toEqual(['CARDFLOW_CODEC_SERVER_TOKEN and CARDFLOW_CODEC_SERVER_TOKEN_FILE: set only one']);
+    const missing = path.join(dir, 'absent');
+    expect(problemsOf({ CARDFLOW_MERCHANT_PRIVATE_KEY_FILE: missing })).toEqual([
+      `CARDFLOW_MERCHANT_PRIVATE_KEY_FILE=${missing}: cannot read the file (ENOENT)`,
+    ]);
+  });
+});
+
+it('the interlock alone keeps its own refusal; with other problems, one list holds them all', () => {
+  expect(() => readConfiguration({ CARDFLOW_ENV: 'Production' })).toThrow(EnvironmentError);
+  expect(problemsOf({ CARDFLOW_ENV: 'Production', CARDFLOW_PROBE_SLOTS: '0' })).toEqual([
+    'CARDFLOW_PROBE_SLOTS: must be a whole number from 1 to 9999999',
+    'CARDFLOW_ENV="Production": must be exactly sandbox or production',
+  ]);
+});
