@@ -109,14 +109,6 @@ export async function ridingOut<T>(
   }
 }
 
-/** `CARDFLOW_TEMPORAL_RIDE_OUT_MS` (whole milliseconds, 0 to try once), else the default. */
-export function rideOutMsFromEnv(env: Record<string, string | undefined>): number {
-  const raw = env.CARDFLOW_TEMPORAL_RIDE_OUT_MS;
-  if (raw === undefined || raw === '') return DEFAULT_RIDE_OUT_MS;
-  if (!/^\d+$/.test(raw)) throw new Error(`CARDFLOW_TEMPORAL_RIDE_OUT_MS: must be whole milliseconds, got "${raw}"`);
-  return Number(raw);
-}
-
 /** The address a client's connection goes to (for the messages). */
 export function addressOf(client: { connection: unknown }): string {
   const options = (client.connection as { options?: { address?: unknown } } | undefined)?.options;

@@ -12,7 +12,7 @@
  * Settings: `codec/config.ts`; keys: `codec/keys.ts`. With `CARDFLOW_METRICS_ADDRESS=host:port` it
  * also serves Prometheus metrics there (codec/metrics.ts).
  */
-import { checkEnvironment } from '../config/environment';
+import { checkConfiguration } from '../config/schema';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { keysCheck } from '../health/checks';
 import { healthRoutes } from '../health/routes';
@@ -37,7 +37,7 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const { settings, metricsAddress, keyring, source } = loadConfiguration(() => {
-    checkEnvironment();
+    checkConfiguration(process.env);
     return { settings: codecServerOptionsFromEnv(), metricsAddress: metricsAddressFromEnv(), ...resolveKeyring() };
   });
   const logger = createLogger({ base: { service: 'codec-server' } });

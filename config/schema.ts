@@ -19,7 +19,7 @@ import { AMOUNT_RE } from '../api/rules';
 import { parseDuration } from '../client/reconciliation';
 import { parseLogLevel } from '../logging/logger';
 import { parseMetricsAddress } from '../telemetry/metrics-address';
-import { EnvironmentError, resolveEnvironment } from './environment';
+import { EnvironmentError, type EnvironmentOptions, resolveEnvironment } from './environment';
 import { type Env, rules, secretText, type Variable, variable } from './variable';
 
 const duration = (atLeastMs = 0, atLeast = '') =>
@@ -471,7 +471,12 @@ export class ConfigurationProblems extends Error {
  * A variable set to the empty string is unset, except a port: an empty port is a mistake, never
  * "any free port". With nothing wrong but the interlock, its own {@link EnvironmentError}.
  */
-export function readConfiguration(env: Env): Configuration {
+export interface ReadOptions extends EnvironmentOptions {
+  /** Leave out the CARDFLOW_ENV interlock: a process that talks to no provider (the Temporal set-up job). */
+  withoutInterlock?: boolean;
+}
+
+export function readConfiguration(env: Env, options: ReadOptions = {}): Configuration {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, declaration] of Object.entries(VARIABLES) as [VariableName, Variable][]) {
@@ -502,7 +507,7 @@ export function readConfiguration(env: Env): Configuration {
   // The interlock weighs several variables together; alone, its refusal keeps its own words.
   let refusal: EnvironmentError | undefined;
   try {
-    resolveEnvironment(env);
+    if (!options.withoutInterlock) resolveEnvironment(env, options);
   } catch (error) {
     if (!(error instanceof EnvironmentError)) throw error;
     refusal = error;
@@ -516,6 +521,6 @@ export function readConfiguration(env: Env): Configuration {
 }
 
 /** {@link readConfiguration} for its problems only: what an entry point runs first. */
-export function checkConfiguration(env: Env): void {
-  readConfiguration(env);
+export function checkConfiguration(env: Env, options: EnvironmentOptions = {}): void {
+  readConfiguration(env, options);
 }

@@ -21,6 +21,7 @@ import { temporalSettingsFromEnv } from '../client/connection';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { createLogger } from '../logging/logger';
+import { readConfiguration } from '../config/schema';
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
 export const indexedType: Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueType> = {
@@ -68,10 +69,8 @@ async function namespaceExists(connection: Connection, namespace: string): Promi
 
 async function main(): Promise<void> {
   const { connectionOptions, namespace, retentionDays } = loadConfiguration(() => {
-    const days = Number(process.env.CARDFLOW_NAMESPACE_RETENTION_DAYS ?? 30);
-    if (!Number.isInteger(days) || days < 1)
-      throw new Error('CARDFLOW_NAMESPACE_RETENTION_DAYS must be a whole number of days, 1 or more');
-    return { ...temporalSettingsFromEnv(), retentionDays: days };
+    const config = readConfiguration(process.env, { withoutInterlock: true });
+    return { ...temporalSettingsFromEnv(process.env), retentionDays: config.CARDFLOW_NAMESPACE_RETENTION_DAYS ?? 30 };
   });
   const connection = await connect(connectionOptions);
   try {

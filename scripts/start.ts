@@ -40,7 +40,7 @@ import { createProviderClient } from '../api/client';
 import { connectTemporalClient, type TemporalClientHandle } from '../client/connection';
 import { describeProgress, describeResult, workflowUiUrl } from '../client/describe';
 import { dataConverterFromEnv } from '../codec/data-converter';
-import { checkEnvironment, EnvironmentError } from '../config/environment';
+import { EnvironmentError } from '../config/environment';
 import { startEmbeddedCodecServer } from '../codec/embedded';
 import { awaitResult, startOnboarding } from '../client/onboarding';
 import { ensureReconcileSchedule, reconcileSettingsFromEnv } from '../client/reconciliation';
@@ -56,6 +56,7 @@ import { createWorker } from '../workers/create-worker';
 import type { CardflowWorker } from '../workers/cardflow-worker';
 import { startDevServer, stopDevServer } from './dev-server';
 import { entryPointArgs } from '../config/command-line';
+import { checkConfiguration, ConfigurationProblems } from '../config/schema';
 
 const repoRoot = path.resolve(__dirname, '..');
 
@@ -226,7 +227,7 @@ const clock = () => new Date().toISOString().slice(11, 19);
 async function main(): Promise<void> {
   const env = process.env;
   // Without a provider URL this starts its own sandbox: production must name the real provider.
-  checkEnvironment(env, { embedsSandbox: true });
+  checkConfiguration(env, { embedsSandbox: true });
   const logger = createLogger({ base: { service: 'cardflow-start' } });
   // One ordered shutdown on Ctrl-C instead of the SDK's own signal handling. The SDK's messages,
   // core's included (forwarded), come out as our JSON lines; below WARN only when CARDFLOW_LOG_LEVEL
@@ -374,7 +375,7 @@ if (require.main === module) {
   });
   main().catch((error: unknown) => {
     // A refused configuration is the operator's to fix (exit 2, as the CLI): its message, not a stack.
-    if (error instanceof EnvironmentError) {
+    if (error instanceof EnvironmentError || error instanceof ConfigurationProblems) {
       console.error(`npm start: ${error.message}\nnothing was started`);
       process.exit(2);
     }

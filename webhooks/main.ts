@@ -22,12 +22,11 @@
 import { publicKeyFrom, publicKeyFromFile } from '../api/keys';
 import { connectTemporalClient, temporalSettingsFromEnv } from '../client/connection';
 import { dataConverterFromEnv } from '../codec/data-converter';
-import { checkEnvironment } from '../config/environment';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { databaseCheck, keysCheck, temporalCheck } from '../health/checks';
 import { healthRoutes } from '../health/routes';
 import { type StructuredLogger, createLogger } from '../logging/logger';
-import { databaseUrlFromEnv, openPool } from '../storage/postgres';
+import { openPool } from '../storage/postgres';
 import { metricsAddressFromEnv } from '../telemetry/metrics-address';
 import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
 import { startTracing } from '../telemetry/tracing';
@@ -37,6 +36,7 @@ import { tracedForwarder } from './tracing';
 import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 import { entryPointArgs } from '../config/command-line';
+import { readConfiguration } from '../config/schema';
 
 /** The platform public key from the environment, or an error naming the variables to set. */
 export function platformPublicKeyFromEnv(env: Record<string, string | undefined> = process.env) {
@@ -78,24 +78,26 @@ export function receiverLogging(
 }
 
 /** Everything the receiver reads from the environment and secret files, before contacting anything. */
-function receiverSettings() {
-  checkEnvironment();
-  const platformPublicKey = platformPublicKeyFromEnv();
-  const port = Number(process.env.CARDFLOW_WEBHOOK_PORT ?? 4100);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`CARDFLOW_WEBHOOK_PORT=${process.env.CARDFLOW_WEBHOOK_PORT} is not a TCP port`);
-  temporalSettingsFromEnv();
+export function receiverSettings(env: Record<string, string | undefined>) {
+  // Every variable against its rule, all problems in one error (config/schema.ts).
+  const config = readConfiguration(env);
+  const platformPublicKey = platformPublicKeyFromEnv(env);
+  temporalSettingsFromEnv(env);
   return {
     platformPublicKey,
-    port,
-    codec: dataConverterFromEnv(),
-    databaseUrl: databaseUrlFromEnv(),
-    metricsAddress: metricsAddressFromEnv(),
+    host: config.CARDFLOW_WEBHOOK_HOST ?? '127.0.0.1',
+    port: config.CARDFLOW_WEBHOOK_PORT ?? 4100,
+    dataDir: config.CARDFLOW_WEBHOOK_DATA_DIR,
+    codec: dataConverterFromEnv({ env }),
+    databaseUrl: config.CARDFLOW_DATABASE_URL,
+    metricsAddress: metricsAddressFromEnv(env),
   };
 }
 
 async function main(logger: StructuredLogger): Promise<void> {
-  const { platformPublicKey, port, codec, databaseUrl, metricsAddress } = loadConfiguration(receiverSettings);
+  const { platformPublicKey, host, port, dataDir, codec, databaseUrl, metricsAddress } = loadConfiguration(() =>
+    receiverSettings(process.env),
+  );
   const { dataConverter, keySource, currentKeyId } = codec;
   const tracing = startTracing('webhooks');
   const temporal = await connectTemporalClient({ dataConverter, tracing: tracing !== undefined });
@@ -110,9 +112,9 @@ async function main(logger: StructuredLogger): Promise<void> {
     platformPublicKey,
     forwarder: tracing ? tracedForwarder(forwarder, tracing.tracer) : forwarder,
     ...(store ? { store } : {}),
-    host: process.env.CARDFLOW_WEBHOOK_HOST || '127.0.0.1',
+    host,
     port,
-    ...(process.env.CARDFLOW_WEBHOOK_DATA_DIR ? { dataDir: process.env.CARDFLOW_WEBHOOK_DATA_DIR } : {}),
+    ...(dataDir ? { dataDir } : {}),
     log: logging.log,
     onHandled: (handled) => {
       logging.onHandled(handled);

@@ -17,7 +17,7 @@ import { createProviderClient } from '../api/client';
 import { loadProviderConfig } from '../api/config';
 import { ensureReconcileSchedule, reconcileSettingsFromEnv } from '../client/reconciliation';
 import { dataConverterFromEnv } from '../codec/data-converter';
-import { checkEnvironment } from '../config/environment';
+import { checkConfiguration } from '../config/schema';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { keysCheck, temporalCheck } from '../health/checks';
 import { type HealthServer, parseListenAddress, startHealthServer } from '../health/server';
@@ -35,7 +35,8 @@ import { entryPointArgs } from '../config/command-line';
 
 /** Everything the worker reads from the environment and secret files, before contacting anything. */
 function workerSettings(env: Record<string, string | undefined>) {
-  checkEnvironment(env);
+  // Every variable against its rule first, all problems in one error (config/schema.ts).
+  checkConfiguration(env);
   const healthAddress = env.CARDFLOW_WORKER_HEALTH_ADDRESS?.trim();
   return {
     temporal: loadTemporalWorkerConfig(env),

@@ -16,10 +16,11 @@ import type { Client } from '@temporalio/client';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CodecKeyError } from '../../codec/data-converter';
-import { checkEnvironment, EnvironmentError } from '../../config/environment';
+import { EnvironmentError } from '../../config/environment';
+import { type Configuration, ConfigurationProblems, readConfiguration } from '../../config/schema';
 import { CardWorkflowClosedError } from '../card-entity';
 import { connectTemporalClient, TemporalUnreachableError } from '../connection';
-import { isTemporalUnavailable, rideOutMsFromEnv, TemporalUnavailableError } from '../ride-out';
+import { DEFAULT_RIDE_OUT_MS, isTemporalUnavailable, TemporalUnavailableError } from '../ride-out';
 import { OnboardingRecoveryError } from '../recovery';
 import { MerchantKeyError } from '../sealing';
 import { InvalidInputError } from '../validation';
@@ -90,15 +91,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const { command, args, values } = parsed;
 
-  const uiBase = io.env.CARDFLOW_TEMPORAL_UI_URL || 'http://127.0.0.1:8233';
-  // A Temporal restart is waited out (client/ride-out.ts), saying so on stderr.
-  let limitMs: number;
+  // Every variable against its rule, the interlock included, all problems at once (config/schema.ts).
+  let config: Configuration;
   try {
-    limitMs = rideOutMsFromEnv(io.env);
+    config = readConfiguration(io.env);
   } catch (error) {
-    io.err(`${error instanceof Error ? error.message : String(error)}\nnothing was started`);
+    if (!(error instanceof EnvironmentError || error instanceof ConfigurationProblems)) throw error;
+    io.err(`${error.message}\nnothing was started`);
     return ExitCodes.usage;
   }
+  const uiBase = config.CARDFLOW_TEMPORAL_UI_URL ?? 'http://127.0.0.1:8233';
+  // A Temporal restart is waited out (client/ride-out.ts), saying so on stderr.
+  const limitMs = config.CARDFLOW_TEMPORAL_RIDE_OUT_MS ?? DEFAULT_RIDE_OUT_MS;
   const rideOut = { limitMs, onWait: (message: string) => io.err(`cardflow: ${message}`) };
   // Keys are resolved only when Temporal is contacted, so a bad input file is reported first.
   // Nothing listening at the address fails in 2 s, naming it; a server (or the proxy in front of
@@ -108,7 +112,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let temporal: Awaited<ReturnType<typeof connect>> | undefined;
   const client = async (): Promise<Client> => (temporal ??= await connect()).client;
   // The worker's queue: --task-queue, else CARDFLOW_TASK_QUEUE (as the worker reads it), else `cardflow`.
-  const taskQueueName = values['task-queue'] || io.env.CARDFLOW_TASK_QUEUE || undefined;
+  const taskQueueName = values['task-queue'] || config.CARDFLOW_TASK_QUEUE;
   const ctx: CliContext = {
     io,
     values,
@@ -119,7 +123,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   };
 
   try {
-    checkEnvironment(io.env);
     return await command.run(ctx, args);
   } catch (error) {
     if (error instanceof TemporalUnavailableError || error instanceof TemporalUnreachableError) {

@@ -37,6 +37,18 @@ describe('a server process with a setting missing exits 2 naming it', () => {
     expect(code).toBe(2);
   });
 
+  it('every malformed variable is listed at once, an empty port included (config/schema.ts)', () => {
+    const { code, stderr } = start('webhooks/main.ts', {
+      CARDFLOW_WEBHOOK_PORT: '',
+      CARDFLOW_PROBE_SLOTS: 'many',
+      CARDFLOW_RECONCILE_INTERVAL: '10s',
+    });
+    expect(stderr).toContain('CARDFLOW_WEBHOOK_PORT: is set but empty');
+    expect(stderr).toContain('CARDFLOW_PROBE_SLOTS: must be a whole number');
+    expect(stderr).toContain('CARDFLOW_RECONCILE_INTERVAL: must be at least 1m');
+    expect(code).toBe(2);
+  });
+
   it('a key file that does not exist names its variable', () => {
     const { code, stderr } = start('webhooks/main.ts', {
       CARDFLOW_ENV: 'production',

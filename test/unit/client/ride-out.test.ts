@@ -6,14 +6,9 @@
 import type { Client } from '@temporalio/client';
 import { NamespaceNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ServiceError } from '@temporalio/client';
-import {
-  isTemporalUnavailable,
-  rideOutDelayMs,
-  rideOutMsFromEnv,
-  ridingOut,
-  TemporalUnavailableError,
-} from '../../../client/ride-out';
+import { isTemporalUnavailable, rideOutDelayMs, ridingOut, TemporalUnavailableError } from '../../../client/ride-out';
 import { START_TOKEN_MEMO, startRidingOut } from '../../../client/start';
+import { readConfiguration } from '../../../config/schema';
 
 /** A gRPC error as @grpc/grpc-js makes it (a status code on an Error). */
 function grpcError(code: number, message: string): Error {
@@ -87,9 +82,11 @@ describe('ridingOut', () => {
 
   it('pauses 0.5 s doubling to 5 s; the limit comes from CARDFLOW_TEMPORAL_RIDE_OUT_MS', () => {
     expect([1, 2, 3, 4, 5, 6].map(rideOutDelayMs)).toEqual([500, 1_000, 2_000, 4_000, 5_000, 5_000]);
-    expect(rideOutMsFromEnv({})).toBe(60_000);
-    expect(rideOutMsFromEnv({ CARDFLOW_TEMPORAL_RIDE_OUT_MS: '0' })).toBe(0);
-    expect(() => rideOutMsFromEnv({ CARDFLOW_TEMPORAL_RIDE_OUT_MS: '1m' })).toThrow(/CARDFLOW_TEMPORAL_RIDE_OUT_MS/);
+    expect(readConfiguration({}).CARDFLOW_TEMPORAL_RIDE_OUT_MS).toBeUndefined();
+    expect(readConfiguration({ CARDFLOW_TEMPORAL_RIDE_OUT_MS: '0' }).CARDFLOW_TEMPORAL_RIDE_OUT_MS).toBe(0);
+    expect(() => readConfiguration({ CARDFLOW_TEMPORAL_RIDE_OUT_MS: '1m' })).toThrow(
+      /CARDFLOW_TEMPORAL_RIDE_OUT_MS: must be whole milliseconds/,
+    );
   });
 });
 
