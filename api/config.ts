@@ -14,7 +14,8 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { KeyFormatError, privateKeyFrom, privateKeyFromFile, publicKeyFrom, publicKeyFromFile } from './keys';
+import { secretText } from '../config/variable';
+import { KeyFormatError, privateKeyFrom, publicKeyFrom } from './keys';
 
 export interface ProviderConfig {
   baseUrl: string;
@@ -90,20 +91,20 @@ function loadKey<T>(
   name: string,
   problems: string[],
   fromText: (text: string, what: string) => T,
-  fromFile: (path: string, what: string) => T,
 ): T | undefined {
-  const text = env[name]?.trim();
-  const file = env[`${name}_FILE`]?.trim();
-  if (text && file) {
-    problems.push(`${name} and ${name}_FILE: set only one`);
+  let found: ReturnType<typeof secretText>;
+  try {
+    found = secretText(env, name);
+  } catch (err) {
+    problems.push((err as Error).message);
     return undefined;
   }
-  if (!text && !file) {
+  if (!found) {
     problems.push(`${name} or ${name}_FILE: one is required`);
     return undefined;
   }
   try {
-    return text ? fromText(text, name) : fromFile(file!, `${name}_FILE`);
+    return fromText(found.text, found.from);
   } catch (err) {
     // KeyFormatError messages name the variable and the problem, never the key.
     problems.push(err instanceof KeyFormatError ? err.message : `${name}: cannot be read`);
@@ -118,14 +119,8 @@ export function loadProviderConfig(env: Env = process.env): ProviderConfig {
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${issue.path.map(String).join('.')}: ${issue.message}`);
   }
-  const merchantPrivateKey = loadKey(
-    env,
-    'CARDFLOW_MERCHANT_PRIVATE_KEY',
-    problems,
-    privateKeyFrom,
-    privateKeyFromFile,
-  );
-  const platformPublicKey = loadKey(env, 'CARDFLOW_PLATFORM_PUBLIC_KEY', problems, publicKeyFrom, publicKeyFromFile);
+  const merchantPrivateKey = loadKey(env, 'CARDFLOW_MERCHANT_PRIVATE_KEY', problems, privateKeyFrom);
+  const platformPublicKey = loadKey(env, 'CARDFLOW_PLATFORM_PUBLIC_KEY', problems, publicKeyFrom);
   if (!parsed.success || !merchantPrivateKey || !platformPublicKey) throw new ProviderConfigError(problems);
   return {
     baseUrl: parsed.data.CARDFLOW_PROVIDER_BASE_URL,

@@ -11,17 +11,11 @@
  * used when no public key is set.
  */
 import type { KeyObject } from 'node:crypto';
-import {
-  KeyFormatError,
-  type KeyInput,
-  privateKeyFrom,
-  privateKeyFromFile,
-  publicKeyFrom,
-  publicKeyFromFile,
-} from '../api/keys';
+import { KeyFormatError, type KeyInput, privateKeyFrom, publicKeyFrom } from '../api/keys';
 import { PIN_RE } from '../api/rules';
 import { encryptSensitive } from '../api/sensitive';
 import { InvalidInputError } from './validation';
+import { SecretSourceError, secretText } from '../config/variable';
 
 export const MERCHANT_PUBLIC_KEY_ENV = 'CARDFLOW_MERCHANT_PUBLIC_KEY';
 
@@ -36,21 +30,15 @@ export class MerchantKeyError extends Error {
 
 /** The merchant public key from `env` (see the file comment for the variables). */
 export function merchantPublicKeyFromEnv(env: Record<string, string | undefined> = process.env): KeyObject {
-  const pick = (name: string) => ({
-    text: env[name]?.trim() || undefined,
-    file: env[`${name}_FILE`]?.trim() || undefined,
-  });
-  const pub = pick(MERCHANT_PUBLIC_KEY_ENV);
-  const priv = pick('CARDFLOW_MERCHANT_PRIVATE_KEY');
   try {
-    if (pub.text && pub.file)
-      throw new MerchantKeyError(`${MERCHANT_PUBLIC_KEY_ENV} and ${MERCHANT_PUBLIC_KEY_ENV}_FILE: set only one`);
-    if (pub.text) return publicKeyFrom(pub.text, MERCHANT_PUBLIC_KEY_ENV);
-    if (pub.file) return publicKeyFromFile(pub.file, `${MERCHANT_PUBLIC_KEY_ENV}_FILE`);
-    if (priv.text) return publicKeyFrom(privateKeyFrom(priv.text, 'CARDFLOW_MERCHANT_PRIVATE_KEY'));
-    if (priv.file) return publicKeyFrom(privateKeyFromFile(priv.file, 'CARDFLOW_MERCHANT_PRIVATE_KEY_FILE'));
+    const pub = secretText(env, MERCHANT_PUBLIC_KEY_ENV);
+    if (pub) return publicKeyFrom(pub.text, pub.from);
+    // Only without a public key is the private one read (one machine holding both).
+    const priv = secretText(env, 'CARDFLOW_MERCHANT_PRIVATE_KEY');
+    if (priv) return publicKeyFrom(privateKeyFrom(priv.text, priv.from));
   } catch (error) {
-    if (error instanceof KeyFormatError) throw new MerchantKeyError(error.message);
+    if (error instanceof KeyFormatError || error instanceof SecretSourceError)
+      throw new MerchantKeyError(error.message);
     throw error;
   }
   throw new MerchantKeyError(`${MERCHANT_PUBLIC_KEY_ENV} or ${MERCHANT_PUBLIC_KEY_ENV}_FILE is required to seal a PIN`);

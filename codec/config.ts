@@ -13,8 +13,8 @@
  *
  * Keys come from `CARDFLOW_CODEC_KEYS` / `CARDFLOW_CODEC_KEYS_FILE` (`codec/keys.ts`).
  */
-import { readFileSync } from 'node:fs';
 import { type CodecServerOptions, DEFAULT_MAX_BODY_BYTES, DEFAULT_UI_ORIGINS, type TokenlessAccess } from './server';
+import { secretText } from '../config/variable';
 
 /** The server options the environment sets (everything but keys and logger). */
 export type CodecServerEnvOptions = Required<
@@ -32,18 +32,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 }
 
 function readToken(env: NodeJS.ProcessEnv): string | undefined {
-  const inline = env.CARDFLOW_CODEC_SERVER_TOKEN;
-  const file = env.CARDFLOW_CODEC_SERVER_TOKEN_FILE;
-  if (inline && file) throw new Error('set CARDFLOW_CODEC_SERVER_TOKEN or CARDFLOW_CODEC_SERVER_TOKEN_FILE, not both');
-  if (inline) return inline.trim();
-  if (!file) return undefined;
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    throw new Error(
-      `CARDFLOW_CODEC_SERVER_TOKEN_FILE=${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
+  return secretText(env, 'CARDFLOW_CODEC_SERVER_TOKEN')?.text;
 }
 
 function parseOrigins(raw: string | undefined): readonly string[] {

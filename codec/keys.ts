@@ -7,7 +7,7 @@
  * never contains key material.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { SecretSourceError, secretText } from '../config/variable';
 
 /** AES-256 keys are 32 bytes. */
 export const KEY_BYTES = 32;
@@ -136,24 +136,17 @@ export const KEYS_FILE_ENV = 'CARDFLOW_CODEC_KEYS_FILE';
  * undefined when neither is set. Setting both is an error: which one wins would be a guess.
  */
 export function keyringFromEnv(env: NodeJS.ProcessEnv = process.env): CodecKeyring | undefined {
-  const inline = env[KEYS_ENV];
-  const file = env[KEYS_FILE_ENV];
-  const hasInline = inline !== undefined && inline.trim() !== '';
-  const hasFile = file !== undefined && file.trim() !== '';
-  if (hasInline && hasFile) throw new CodecKeyError(`set ${KEYS_ENV} or ${KEYS_FILE_ENV}, not both`);
-  if (hasInline) return parseKeyList(inline, KEYS_ENV);
-  if (hasFile) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      throw new CodecKeyError(
-        `${KEYS_FILE_ENV}=${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
-    }
-    return parseKeyFile(text, `${KEYS_FILE_ENV}=${file}`);
+  let found: ReturnType<typeof secretText>;
+  try {
+    found = secretText(env, KEYS_ENV);
+  } catch (error) {
+    if (error instanceof SecretSourceError) throw new CodecKeyError(error.message);
+    throw error;
   }
-  return undefined;
+  if (found === undefined) return undefined;
+  return found.from === KEYS_ENV
+    ? parseKeyList(found.text, KEYS_ENV)
+    : parseKeyFile(found.text, `${KEYS_FILE_ENV}=${env[KEYS_FILE_ENV]?.trim() ?? ''}`);
 }
 
 /** A fresh random key in the list format's base64, for `codec/main.ts --generate-key` and dev keys. */

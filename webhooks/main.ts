@@ -19,7 +19,7 @@
  *
  * SIGINT / SIGTERM stop accepting, finish the deliveries in progress, and exit.
  */
-import { publicKeyFrom, publicKeyFromFile } from '../api/keys';
+import { publicKeyFrom } from '../api/keys';
 import { connectTemporalClient, temporalSettingsFromEnv } from '../client/connection';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
@@ -37,15 +37,12 @@ import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 import { entryPointArgs } from '../config/command-line';
 import { readConfiguration } from '../config/schema';
+import { secretText } from '../config/variable';
 
 /** The platform public key from the environment, or an error naming the variables to set. */
 export function platformPublicKeyFromEnv(env: Record<string, string | undefined> = process.env) {
-  const text = env.CARDFLOW_PLATFORM_PUBLIC_KEY?.trim();
-  const file = env.CARDFLOW_PLATFORM_PUBLIC_KEY_FILE?.trim();
-  if (text && file)
-    throw new Error('set only one of CARDFLOW_PLATFORM_PUBLIC_KEY and CARDFLOW_PLATFORM_PUBLIC_KEY_FILE');
-  if (text) return publicKeyFrom(text, 'CARDFLOW_PLATFORM_PUBLIC_KEY');
-  if (file) return publicKeyFromFile(file, 'CARDFLOW_PLATFORM_PUBLIC_KEY_FILE');
+  const found = secretText(env, 'CARDFLOW_PLATFORM_PUBLIC_KEY');
+  if (found) return publicKeyFrom(found.text, found.from);
   throw new Error(
     'set CARDFLOW_PLATFORM_PUBLIC_KEY or CARDFLOW_PLATFORM_PUBLIC_KEY_FILE (the platform public key from the provider dashboard)',
   );

@@ -63,7 +63,7 @@ describe('merchantPublicKeyFromEnv', () => {
       merchantPublicKeyFromEnv({ CARDFLOW_MERCHANT_PUBLIC_KEY: 'x', CARDFLOW_MERCHANT_PUBLIC_KEY_FILE: 'y' }),
     ).toThrow(/set only one/);
     expect(() => merchantPublicKeyFromEnv({ CARDFLOW_MERCHANT_PUBLIC_KEY_FILE: path.join(dir, 'absent.pem') })).toThrow(
-      /cannot read file .*\(ENOENT\)/,
+      /CARDFLOW_MERCHANT_PUBLIC_KEY_FILE=.*: cannot read the file \(ENOENT\)/,
     );
     const garbage = 'QUJDREVGR0hJSktMTU5PUA==';
     try {

@@ -42,6 +42,6 @@ describe('codecServerOptionsFromEnv', () => {
     );
     expect(() =>
       codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_TOKEN: 'a', CARDFLOW_CODEC_SERVER_TOKEN_FILE: '/x' }),
-    ).toThrow('not both');
+    ).toThrow('CARDFLOW_CODEC_SERVER_TOKEN and CARDFLOW_CODEC_SERVER_TOKEN_FILE: set only one');
   });
 });

@@ -59,7 +59,7 @@ describe('key lists', () => {
     expect(keyringFromEnv({ CARDFLOW_CODEC_KEYS_FILE: file })!.current.id).toBe('f1');
     expect(keyringFromEnv({})).toBeUndefined();
     expect(() => keyringFromEnv({ CARDFLOW_CODEC_KEYS: `e1:${keyA}`, CARDFLOW_CODEC_KEYS_FILE: file })).toThrow(
-      'not both',
+      'CARDFLOW_CODEC_KEYS and CARDFLOW_CODEC_KEYS_FILE: set only one',
     );
     expect(() => keyringFromEnv({ CARDFLOW_CODEC_KEYS_FILE: path.join(dir, 'missing') })).toThrow(
       'cannot read the file (ENOENT)',
