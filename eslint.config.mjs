@@ -31,6 +31,24 @@ export default tseslint.config(
     },
   },
   {
+    // Configuration comes from config/: every variable is declared in config/schema.ts and checked at
+    // start; the environment itself is reached through config/process-env.ts. Exceptions: tests and
+    // bench/ set up their own processes, and scripts/cluster/ hands its environment to the Temporal
+    // and PostgreSQL processes it starts, which are not cardflow's configuration.
+    files: ['**/*.ts'],
+    ignores: ['config/**', 'test/**', 'bench/**', 'scripts/cluster/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read configuration through config/ (config/schema.ts declares every variable).',
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/unbound-method': 'off',

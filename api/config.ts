@@ -16,6 +16,7 @@ import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { secretText } from '../config/variable';
 import { KeyFormatError, privateKeyFrom, publicKeyFrom } from './keys';
+import { processEnv } from '../config/process-env';
 
 export interface ProviderConfig {
   baseUrl: string;
@@ -112,8 +113,8 @@ function loadKey<T>(
   }
 }
 
-/** Reads the configuration from `env` (default process.env); throws one ProviderConfigError listing every problem. */
-export function loadProviderConfig(env: Env = process.env): ProviderConfig {
+/** Reads the configuration from `env` (default processEnv()); throws one ProviderConfigError listing every problem. */
+export function loadProviderConfig(env: Env = processEnv()): ProviderConfig {
   const problems: string[] = [];
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {

@@ -17,6 +17,7 @@ import { dataConverterFromEnv } from '../codec/data-converter';
 import { checkEnvironment } from '../config/environment';
 import { ridingOut, type RideOut } from './ride-out';
 import { tracingConfigured } from '../telemetry/tracing-config';
+import { processEnv } from '../config/process-env';
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_TEMPORAL_NAMESPACE = 'default';
@@ -26,8 +27,8 @@ export interface TemporalSettings {
   namespace: string;
 }
 
-/** Reads the connection settings from `env` (default `process.env`) and the optional profile file. */
-export function temporalSettingsFromEnv(env: Record<string, string | undefined> = process.env): TemporalSettings {
+/** Reads the connection settings from `env` (default `processEnv()`) and the optional profile file. */
+export function temporalSettingsFromEnv(env: Record<string, string | undefined> = processEnv()): TemporalSettings {
   const overrideEnvVars = Object.fromEntries(
     Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
@@ -123,7 +124,7 @@ export async function connectTemporalClient(
     tracing?: boolean;
   } = {},
 ): Promise<TemporalClientHandle> {
-  const env = opts.env ?? process.env;
+  const env = opts.env ?? processEnv();
   checkEnvironment(env);
   const dataConverter = opts.dataConverter ?? dataConverterFromEnv({ env }).dataConverter;
   const settings = temporalSettingsFromEnv(env);

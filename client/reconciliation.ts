@@ -35,6 +35,7 @@ import {
   type ReconcileReport,
 } from '../domain/reconciliation';
 import { WorkflowTypes } from '../domain/workflow-types';
+import { processEnv } from '../config/process-env';
 
 type Env = Record<string, string | undefined>;
 
@@ -56,7 +57,7 @@ export function parseDuration(text: string): number | undefined {
 }
 
 /** The configured thresholds (those not set keep their defaults) and the schedule's interval. */
-export function reconcileSettingsFromEnv(env: Env = process.env): {
+export function reconcileSettingsFromEnv(env: Env = processEnv()): {
   config: Partial<ReconcileConfig>;
   intervalMs: number;
   schedule: boolean;

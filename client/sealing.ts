@@ -16,6 +16,7 @@ import { PIN_RE } from '../api/rules';
 import { encryptSensitive } from '../api/sensitive';
 import { InvalidInputError } from './validation';
 import { SecretSourceError, secretText } from '../config/variable';
+import { processEnv } from '../config/process-env';
 
 export const MERCHANT_PUBLIC_KEY_ENV = 'CARDFLOW_MERCHANT_PUBLIC_KEY';
 
@@ -29,7 +30,7 @@ export class MerchantKeyError extends Error {
 }
 
 /** The merchant public key from `env` (see the file comment for the variables). */
-export function merchantPublicKeyFromEnv(env: Record<string, string | undefined> = process.env): KeyObject {
+export function merchantPublicKeyFromEnv(env: Record<string, string | undefined> = processEnv()): KeyObject {
   try {
     const pub = secretText(env, MERCHANT_PUBLIC_KEY_ENV);
     if (pub) return publicKeyFrom(pub.text, pub.from);

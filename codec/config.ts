@@ -15,6 +15,7 @@
  */
 import { type CodecServerOptions, DEFAULT_MAX_BODY_BYTES, DEFAULT_UI_ORIGINS, type TokenlessAccess } from './server';
 import { secretText } from '../config/variable';
+import { processEnv } from '../config/process-env';
 
 /** The server options the environment sets (everything but keys and logger). */
 export type CodecServerEnvOptions = Required<
@@ -56,7 +57,7 @@ function parseOrigins(raw: string | undefined): readonly string[] {
 }
 
 /** Reads and validates the codec server's environment; throws with the variable's name on a bad value. */
-export function codecServerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): CodecServerEnvOptions {
+export function codecServerOptionsFromEnv(env: NodeJS.ProcessEnv = processEnv()): CodecServerEnvOptions {
   const tokenlessRaw = env.CARDFLOW_CODEC_SERVER_TOKENLESS?.trim();
   const tokenlessAccess: TokenlessAccess =
     tokenlessRaw === undefined || tokenlessRaw === ''

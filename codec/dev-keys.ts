@@ -16,6 +16,7 @@ import {
   keyringFromEnv,
   parseKeyFile,
 } from './keys';
+import { processEnv } from '../config/process-env';
 
 /**
  * The folder of the nearest package.json above this file: the checkout, whether this runs as
@@ -94,7 +95,7 @@ export type KeySource = 'env' | 'dev-key-file';
  * set, else (outside production) the dev key file. Throws {@link CodecKeyError} when neither applies.
  */
 export function resolveKeyring(options: ResolveKeyringOptions = {}): { keyring: CodecKeyring; source: KeySource } {
-  const env = options.env ?? process.env;
+  const env = options.env ?? processEnv();
   const fromEnv = keyringFromEnv(env);
   if (fromEnv) return { keyring: fromEnv, source: 'env' };
   const allowDevKeys = options.allowDevKeys ?? (env.NODE_ENV !== 'production' && !installedAsDependency);

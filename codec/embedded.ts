@@ -13,6 +13,7 @@ import type { StructuredLogger } from '../logging/logger';
 import { codecServerOptionsFromEnv } from './config';
 import { type KeySource, resolveKeyring } from './dev-keys';
 import { type CodecServer, startCodecServer } from './server';
+import { processEnv } from '../config/process-env';
 
 export interface EmbeddedCodecServer extends CodecServer {
   /** True when a codec server already answered on the port and is used instead (stop() then does nothing). */
@@ -21,7 +22,7 @@ export interface EmbeddedCodecServer extends CodecServer {
 }
 
 /** `http://127.0.0.1:<CARDFLOW_CODEC_SERVER_PORT or 8888>`: what the dev server's UI is given. */
-export function embeddedCodecEndpoint(env: NodeJS.ProcessEnv = process.env): string {
+export function embeddedCodecEndpoint(env: NodeJS.ProcessEnv = processEnv()): string {
   const { port } = codecServerOptionsFromEnv(env);
   return `http://127.0.0.1:${port}`;
 }
@@ -60,7 +61,7 @@ async function answersAsCodecServer(endpoint: string, token: string | undefined)
 export async function startEmbeddedCodecServer(
   options: { env?: NodeJS.ProcessEnv; logger?: StructuredLogger } = {},
 ): Promise<EmbeddedCodecServer> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? processEnv();
   const settings = codecServerOptionsFromEnv(env);
   const endpoint = embeddedCodecEndpoint(env);
   const { keyring, source } = resolveKeyring({ env });

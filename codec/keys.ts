@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SecretSourceError, secretText } from '../config/variable';
+import { processEnv } from '../config/process-env';
 
 /** AES-256 keys are 32 bytes. */
 export const KEY_BYTES = 32;
@@ -135,7 +136,7 @@ export const KEYS_FILE_ENV = 'CARDFLOW_CODEC_KEYS_FILE';
  * Keys from `CARDFLOW_CODEC_KEYS` (the list format) or `CARDFLOW_CODEC_KEYS_FILE` (a file path);
  * undefined when neither is set. Setting both is an error: which one wins would be a guess.
  */
-export function keyringFromEnv(env: NodeJS.ProcessEnv = process.env): CodecKeyring | undefined {
+export function keyringFromEnv(env: NodeJS.ProcessEnv = processEnv()): CodecKeyring | undefined {
   let found: ReturnType<typeof secretText>;
   try {
     found = secretText(env, KEYS_ENV);

@@ -25,6 +25,7 @@ import { generateKeyBase64 } from './keys';
 import { codecServerMetrics } from './metrics';
 import { startCodecServer } from './server';
 import { entryPointArgs } from '../config/command-line';
+import { processEnv } from '../config/process-env';
 
 async function main(args: string[]): Promise<number> {
   if (args[0] === '--generate-key') {
@@ -37,7 +38,7 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const { settings, metricsAddress, keyring, source } = loadConfiguration(() => {
-    checkConfiguration(process.env);
+    checkConfiguration(processEnv());
     return { settings: codecServerOptionsFromEnv(), metricsAddress: metricsAddressFromEnv(), ...resolveKeyring() };
   });
   const logger = createLogger({ base: { service: 'codec-server' } });

@@ -22,6 +22,7 @@ import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startu
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { createLogger } from '../logging/logger';
 import { readConfiguration } from '../config/schema';
+import { processEnv } from '../config/process-env';
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
 export const indexedType: Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueType> = {
@@ -69,8 +70,8 @@ async function namespaceExists(connection: Connection, namespace: string): Promi
 
 async function main(): Promise<void> {
   const { connectionOptions, namespace, retentionDays } = loadConfiguration(() => {
-    const config = readConfiguration(process.env, { withoutInterlock: true });
-    return { ...temporalSettingsFromEnv(process.env), retentionDays: config.CARDFLOW_NAMESPACE_RETENTION_DAYS ?? 30 };
+    const config = readConfiguration(processEnv(), { withoutInterlock: true });
+    return { ...temporalSettingsFromEnv(processEnv()), retentionDays: config.CARDFLOW_NAMESPACE_RETENTION_DAYS ?? 30 };
   });
   const connection = await connect(connectionOptions);
   try {

@@ -8,6 +8,7 @@
  */
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
 import { redact, scrubText } from './redact';
+import { processEnv } from '../config/process-env';
 
 export type { LogLevel };
 
@@ -57,7 +58,7 @@ export function parseLogLevel(text: string, source = 'log level'): LogLevel {
 
 /** Creates a logger. See {@link LoggerOptions} for the defaults. */
 export function createLogger(options: LoggerOptions = {}): StructuredLogger {
-  const envLevel = process.env.CARDFLOW_LOG_LEVEL;
+  const envLevel = processEnv().CARDFLOW_LOG_LEVEL;
   const level = options.level ?? (envLevel ? parseLogLevel(envLevel, 'CARDFLOW_LOG_LEVEL') : 'INFO');
   const write = options.write ?? ((line: string) => void process.stderr.write(`${line}\n`));
   return new JsonLogger(level, options.base ?? {}, write, options.now ?? (() => new Date()));

@@ -19,6 +19,7 @@ import { Connection } from '@temporalio/client';
 import { embeddedCodecEndpoint, uiCodecEndpointArgs } from '../codec/embedded';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { repoRoot, resolveTemporalCli, searchAttributeArgs } from './lib/temporal-cli';
+import { processEnv } from '../config/process-env';
 
 /** Everything the dev server writes: database, log, pid file. Git-ignored (`.data/`). */
 export const devServerDataDir = path.join(repoRoot, '.data', 'temporal');
@@ -55,7 +56,7 @@ export interface DevServerInfo {
 }
 
 function portFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
+  const raw = processEnv()[name];
   if (raw === undefined || raw === '') return fallback;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 1 || port > 65535)

@@ -57,6 +57,7 @@ import type { CardflowWorker } from '../workers/cardflow-worker';
 import { startDevServer, stopDevServer } from './dev-server';
 import { entryPointArgs } from '../config/command-line';
 import { checkConfiguration, ConfigurationProblems } from '../config/schema';
+import { processEnv } from '../config/process-env';
 
 const repoRoot = path.resolve(__dirname, '..');
 
@@ -118,7 +119,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const dataConverter = opts.dataConverter ?? dataConverterFromEnv().dataConverter;
     const address = opts.connectionOptions.address ?? '127.0.0.1:7233';
     const temporal = await connectTemporalClient({
-      env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: opts.namespace },
+      env: { ...processEnv(), TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: opts.namespace },
       dataConverter,
     });
     stops.push(() => temporal.close());
@@ -225,7 +226,7 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
 const clock = () => new Date().toISOString().slice(11, 19);
 
 async function main(): Promise<void> {
-  const env = process.env;
+  const env = processEnv();
   // Without a provider URL this starts its own sandbox: production must name the real provider.
   checkConfiguration(env, { embedsSandbox: true });
   const logger = createLogger({ base: { service: 'cardflow-start' } });

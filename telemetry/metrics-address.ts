@@ -3,6 +3,7 @@
  * same way by the worker, the webhook receiver and the codec server. Unset, the process serves no
  * metrics and records none (no listener, no registry).
  */
+import { processEnv } from '../config/process-env';
 
 /** The variable every cardflow process reads its metrics address from. */
 export const METRICS_ADDRESS_VARIABLE = 'CARDFLOW_METRICS_ADDRESS';
@@ -27,7 +28,7 @@ export function parseMetricsAddress(raw: string, name = METRICS_ADDRESS_VARIABLE
 
 /** The metrics address of this process, or undefined when metrics are off. */
 export function metricsAddressFromEnv(
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = processEnv(),
 ): MetricsAddress | undefined {
   const raw = env[METRICS_ADDRESS_VARIABLE]?.trim();
   return raw ? parseMetricsAddress(raw) : undefined;

@@ -19,6 +19,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { tracingConfigured } from './tracing-config';
+import { processEnv } from '../config/process-env';
 
 export { tracingConfigured };
 
@@ -38,7 +39,7 @@ export interface Tracing {
  * AsyncLocalStorage context (an activity's span is the parent of the provider calls it makes);
  * undefined when tracing is off. `service` names the process (`worker`, `webhooks`, ...).
  */
-export function startTracing(service: string, env: Env = process.env): Tracing | undefined {
+export function startTracing(service: string, env: Env = processEnv()): Tracing | undefined {
   if (!tracingConfigured(env)) return undefined;
   const resource = new Resource({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || `cardflow-${service}` });
   // The exporter reads OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT itself; the URL comes from `env`.

@@ -38,9 +38,10 @@ import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 import { entryPointArgs } from '../config/command-line';
 import { readConfiguration } from '../config/schema';
 import { secretText } from '../config/variable';
+import { processEnv } from '../config/process-env';
 
 /** The platform public key from the environment, or an error naming the variables to set. */
-export function platformPublicKeyFromEnv(env: Record<string, string | undefined> = process.env) {
+export function platformPublicKeyFromEnv(env: Record<string, string | undefined> = processEnv()) {
   const found = secretText(env, 'CARDFLOW_PLATFORM_PUBLIC_KEY');
   if (found) return publicKeyFrom(found.text, found.from);
   throw new Error(
@@ -93,7 +94,7 @@ export function receiverSettings(env: Record<string, string | undefined>) {
 
 async function main(logger: StructuredLogger): Promise<void> {
   const { platformPublicKey, host, port, dataDir, codec, databaseUrl, metricsAddress } = loadConfiguration(() =>
-    receiverSettings(process.env),
+    receiverSettings(processEnv()),
   );
   const { dataConverter, keySource, currentKeyId } = codec;
   const tracing = startTracing('webhooks');

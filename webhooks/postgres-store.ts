@@ -10,6 +10,7 @@
 import type { Pool } from 'pg';
 import { migrate, openPool } from '../storage/postgres';
 import { DEFAULT_RETENTION_MS, type WebhookClaim, type WebhookEntry, type WebhookStore } from './store';
+import { processEnv } from '../config/process-env';
 
 /** How long a claim holds: far longer than a forward takes (a visibility lookup and a few signals). */
 export const DEFAULT_CLAIM_LEASE_MS = 15_000;
@@ -39,7 +40,7 @@ export async function openPostgresWebhookStore(
   opts: PostgresWebhookStoreOptions = {},
 ): Promise<WebhookStore> {
   const pool = opts.pool ?? openPool(url, { max: 8 });
-  const replica = opts.replica ?? `${process.env.HOSTNAME ?? 'receiver'}:${process.pid}`;
+  const replica = opts.replica ?? `${processEnv().HOSTNAME ?? 'receiver'}:${process.pid}`;
   const leaseMs = opts.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS;
   await migrate(pool, 'webhooks', SCHEMA);
   await pool.query(

@@ -21,6 +21,7 @@ import type { NativeConnectionOptions } from '@temporalio/worker';
 import { temporalSettingsFromEnv } from '../client/connection';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import type { ProbeBudget } from './create-worker';
+import { processEnv } from '../config/process-env';
 
 export interface TemporalWorkerConfig {
   /** Address, TLS and API key as envconfig resolved them. */
@@ -40,7 +41,7 @@ function first(env: Env, ...names: string[]): string | undefined {
   return undefined;
 }
 
-export function loadTemporalWorkerConfig(env: Env = process.env): TemporalWorkerConfig {
+export function loadTemporalWorkerConfig(env: Env = processEnv()): TemporalWorkerConfig {
   const settings = temporalSettingsFromEnv({
     ...env,
     TEMPORAL_ADDRESS: first(env, 'CARDFLOW_TEMPORAL_ADDRESS', 'TEMPORAL_ADDRESS'),
@@ -97,7 +98,7 @@ export interface WorkerTuning {
 }
 
 /** Reads the tuning variables; throws one Error naming every malformed variable. */
-export function workerTuningFromEnv(env: Env = process.env): WorkerTuning {
+export function workerTuningFromEnv(env: Env = processEnv()): WorkerTuning {
   const problems: string[] = [];
   const count = (name: string, min: number): number | undefined => {
     const raw = first(env, name);

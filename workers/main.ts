@@ -32,6 +32,7 @@ import { prometheusTelemetry, providerCallMetrics, recordProbeBudget, workerMetr
 import { startVisibilityMetrics } from './visibility-metrics';
 import { startTracing, traceProviderCall } from '../telemetry/tracing';
 import { entryPointArgs } from '../config/command-line';
+import { processEnv } from '../config/process-env';
 
 /** Everything the worker reads from the environment and secret files, before contacting anything. */
 function workerSettings(env: Record<string, string | undefined>) {
@@ -50,7 +51,7 @@ function workerSettings(env: Record<string, string | undefined>) {
   };
 }
 
-export async function runWorkerProcess(env: Record<string, string | undefined> = process.env): Promise<void> {
+export async function runWorkerProcess(env: Record<string, string | undefined> = processEnv()): Promise<void> {
   const { temporal, providerConfig, codec, reconcile, tuning, health, metrics } = loadConfiguration(() =>
     workerSettings(env),
   );

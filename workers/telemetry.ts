@@ -18,6 +18,7 @@ import type { ProviderCallRecord } from '../api/call-outcome';
 import { metricsAddressFromEnv } from '../telemetry/metrics-address';
 import type { ProbeBudget } from './create-worker';
 import { DEFAULT_SAMPLE_INTERVAL_MS } from './visibility-metrics';
+import { processEnv } from '../config/process-env';
 
 /** Buckets in seconds: a provider answers in tens of milliseconds, its timeout is tens of seconds. */
 export const PROVIDER_CALL_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -89,7 +90,7 @@ export interface WorkerMetricsSettings {
  * the visibility gauges' interval); throws an Error naming the variable and its rule.
  */
 export function workerMetricsFromEnv(
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = processEnv(),
 ): WorkerMetricsSettings | undefined {
   const address = metricsAddressFromEnv(env);
   if (!address) return undefined;

@@ -30,6 +30,7 @@ import { RECONCILE_COMMAND } from './reconcile-commands';
 import { SANDBOX_COMMAND } from './sandbox-commands';
 import { parseCommandLine } from './parse';
 import { WORKFLOW_COMMANDS } from './workflow-commands';
+import { processEnv } from '../../config/process-env';
 
 export type { CliIo } from './context';
 
@@ -180,7 +181,7 @@ export function main(argv: readonly string[] = process.argv.slice(2)): void {
   runCli(argv, {
     out: (l) => console.log(l),
     err: (l) => console.error(l),
-    env: process.env,
+    env: processEnv(),
     signal: abort.signal,
     readStdin,
   }).then(
