@@ -3,7 +3,8 @@
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL, e.g. `http://collector:4318/v1/traces`) or
  * `OTEL_EXPORTER_OTLP_ENDPOINT` (the base, `/v1/traces` added), OTLP over HTTP (JSON). Also read:
  * `OTEL_SERVICE_NAME` (default `cardflow-<process>`), `OTEL_SDK_DISABLED=true` and
- * `OTEL_TRACES_EXPORTER=none` (off whatever the endpoint). Off, nothing is installed: no tracer
+ * `OTEL_TRACES_EXPORTER=none` (off whatever the endpoint), and the sampler (telemetry/sampler.ts:
+ * by default one trace in ten begun here is kept, and every trace a caller kept). Off, nothing is installed: no tracer
  * provider, no interceptor, no span, and workers load the workflow bundle without the tracing
  * interceptors (workers/create-worker.ts).
  *
@@ -18,6 +19,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { samplerFor, samplerSettingFromEnv, type SamplerSetting } from './sampler';
 import { tracingConfigured } from './tracing-config';
 
 export { tracingConfigured };
@@ -27,6 +29,8 @@ type Env = Record<string, string | undefined>;
 export interface Tracing {
   tracer: otel.Tracer;
   resource: Resource;
+  /** Which traces are kept. */
+  sampling: SamplerSetting;
   /** The processor the worker's workflow span sink exports through. */
   spanProcessor: SpanProcessor;
   /** Exports what is buffered and stops. */
@@ -40,16 +44,22 @@ export interface Tracing {
  */
 export function startTracing(service: string, env: Env = process.env): Tracing | undefined {
   if (!tracingConfigured(env)) return undefined;
+  const sampling = samplerSettingFromEnv(env);
   const resource = new Resource({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || `cardflow-${service}` });
   // The exporter reads OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT itself; the URL comes from `env`.
   const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(env) }), {
     scheduledDelayMillis: 1000,
   });
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
+  const provider = new BasicTracerProvider({
+    resource,
+    sampler: samplerFor(sampling),
+    spanProcessors: [spanProcessor],
+  });
   provider.register({ contextManager: new AsyncLocalStorageContextManager().enable() });
   return {
     tracer: provider.getTracer('cardflow'),
     resource,
+    sampling,
     spanProcessor,
     shutdown: () => provider.shutdown(),
   };

@@ -1,0 +1,66 @@
+/**
+ * Which traces are kept: head sampling, decided where a trace begins (a backend's start, a webhook
+ * receipt, an activity of an untraced workflow) and followed by everything under it, so a kept
+ * trace is whole and an unsampled span costs next to nothing (no span recorded, nothing exported;
+ * a workflow run loads no tracing at all: workflows/support/sampled-tracing.ts).
+ *
+ * The standard variables: `OTEL_TRACES_SAMPLER` (`parentbased_traceidratio`, `parentbased_always_on`,
+ * `parentbased_always_off`, `traceidratio`, `always_on`, `always_off`) and `OTEL_TRACES_SAMPLER_ARG`
+ * (the ratio, 0 to 1). cardflow's default differs from OpenTelemetry's (always on): with neither
+ * set, {@link DEFAULT_TRACE_SAMPLER} at {@link DEFAULT_TRACE_RATIO}.
+ */
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+} from '@opentelemetry/sdk-trace-base';
+
+type Env = Record<string, string | undefined>;
+
+export const DEFAULT_TRACE_SAMPLER = 'parentbased_traceidratio';
+/** One trace in ten: enough to see every kind of flow in a day, cheap enough to leave on (docs/observability.md, "Cost"). */
+export const DEFAULT_TRACE_RATIO = 0.1;
+
+const SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+
+export interface SamplerSetting {
+  name: (typeof SAMPLERS)[number];
+  /** The ratio of the `traceidratio` samplers. */
+  ratio?: number;
+}
+
+/** The configured sampler; throws an Error naming the variable and its rule. */
+export function samplerSettingFromEnv(env: Env = process.env): SamplerSetting {
+  const rawName = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase();
+  const rawArg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  const name = (rawName || DEFAULT_TRACE_SAMPLER) as SamplerSetting['name'];
+  if (!SAMPLERS.includes(name)) throw new Error(`OTEL_TRACES_SAMPLER: must be one of ${SAMPLERS.join(', ')}`);
+  if (!name.endsWith('traceidratio')) return { name };
+  // OpenTelemetry's rule: a ratio sampler named without its argument samples everything.
+  if (!rawArg) return { name, ratio: rawName ? 1 : DEFAULT_TRACE_RATIO };
+  const ratio = Number(rawArg);
+  if (!/^\d*\.?\d+(e-?\d+)?$/i.test(rawArg) || !(ratio >= 0 && ratio <= 1))
+    throw new Error('OTEL_TRACES_SAMPLER_ARG: must be a ratio from 0 to 1 (e.g. 0.1)');
+  return { name, ratio };
+}
+
+export function samplerFor(setting: SamplerSetting): Sampler {
+  const root = (name: string): Sampler =>
+    name.endsWith('always_on')
+      ? new AlwaysOnSampler()
+      : name.endsWith('always_off')
+        ? new AlwaysOffSampler()
+        : new TraceIdRatioBasedSampler(setting.ratio);
+  return setting.name.startsWith('parentbased_')
+    ? new ParentBasedSampler({ root: root(setting.name) })
+    : root(setting.name);
+}
