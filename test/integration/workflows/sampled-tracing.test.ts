@@ -2,14 +2,16 @@
  * Workflows trace the runs whose trace was kept where it began, and only those
  * (workflows/support/sampled-tracing.ts): a worker with the traced bundle, its spans sent to a
  * local OTLP receiver, runs an onboarding a backend started with a sampled trace, one it started
- * with an unsampled trace, and one started with no trace at all. The first is traced from the
- * start through both workflows to their activities; of the other two no workflow span is exported.
+ * with an unsampled trace, and one started with no trace at all, and a reconciliation run the
+ * backend started with a sampled trace. The sampled ones are traced from the start through the
+ * workflows to their activities; of the other two no workflow span is exported.
  */
 import * as otel from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { Client } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import { startOnboarding } from '../../../client/onboarding';
+import { startReconciliation } from '../../../client/reconciliation';
 import { samplerFor } from '../../../telemetry/sampler';
 import { startTracing, type Tracing } from '../../../telemetry/tracing';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
@@ -63,11 +65,22 @@ function onboarding(tag: string) {
   };
 }
 
-/** Starts an onboarding inside a backend span; returns its trace id and the run's result. */
-async function startTraced(keep: boolean, tag: string): Promise<{ traceId: string; done: Promise<unknown> }> {
+/** Starts an onboarding (or a reconciliation run) inside a backend span; returns its trace id and the run's result. */
+async function startTraced(
+  keep: boolean,
+  tag: string,
+  what: 'onboarding' | 'reconciliation' = 'onboarding',
+): Promise<{ traceId: string; done: Promise<unknown> }> {
   const { tracer, client } = backend(keep);
   return tracer.startActiveSpan(`backend ${tag}`, async (span) => {
-    const { handle } = await startOnboarding(client, onboarding(tag), { taskQueue: h.taskQueue });
+    const handle =
+      what === 'onboarding'
+        ? (await startOnboarding(client, onboarding(tag), { taskQueue: h.taskQueue })).handle
+        : await startReconciliation(
+            client,
+            { since: Date.now() - 60_000 },
+            { taskQueue: h.taskQueue, workflowId: `${customerRef(tag)}-reconcile` },
+          );
     span.end();
     return { traceId: span.spanContext().traceId, done: handle.result() };
   });
@@ -84,12 +97,13 @@ it('a sampled start is traced through the workflows to the activities; an unsamp
       workflowBundle: await bundleCardflowWorkflows({ traced: true }),
       tracing,
     });
-    const { sampled, unsampled } = await worker.runUntil(async () => {
+    const { sampled, unsampled, reconciled } = await worker.runUntil(async () => {
       const kept = await startTraced(true, 'traced-kept');
       const dropped = await startTraced(false, 'traced-dropped');
+      const reconciliation = await startTraced(true, 'traced-reconcile', 'reconciliation');
       const { handle } = await startOnboarding(h.client, onboarding('untraced'), { taskQueue: h.taskQueue });
-      await Promise.all([kept.done, dropped.done, handle.result()]);
-      return { sampled: kept.traceId, unsampled: dropped.traceId };
+      await Promise.all([kept.done, dropped.done, reconciliation.done, handle.result()]);
+      return { sampled: kept.traceId, unsampled: dropped.traceId, reconciled: reconciliation.traceId };
     });
     await tracing.spanProcessor.forceFlush();
 
@@ -104,10 +118,14 @@ it('a sampled start is traced through the workflows to the activities; an unsamp
     ])
       expect({ name, kept: kept.has(name) }).toEqual({ name, kept: true });
     expect(names(unsampled).size).toBe(0);
-    // Workflow spans come only from the sampled run: the untraced one loaded no tracing.
+    // A reconciliation run a backend starts is traced the same way.
+    const reconciliation = names(reconciled);
+    for (const name of ['RunWorkflow:reconciliation', 'RunActivity:beginReconciliation', 'RunActivity:checkBalances'])
+      expect({ name, kept: reconciliation.has(name) }).toEqual({ name, kept: true });
+    // Workflow spans come only from the sampled runs: the untraced one loaded no tracing.
     const workflowSide = otlp.spans.filter((s) => /^(RunWorkflow|StartActivity|StartChildWorkflow):/.test(s.name));
     expect(workflowSide.length).toBeGreaterThan(0);
-    expect(workflowSide.filter((s) => s.traceId !== sampled)).toEqual([]);
+    expect(workflowSide.filter((s) => s.traceId !== sampled && s.traceId !== reconciled)).toEqual([]);
   } finally {
     await connection.close();
   }
