@@ -20,7 +20,10 @@ import {
 type Env = Record<string, string | undefined>;
 
 export const DEFAULT_TRACE_SAMPLER = 'parentbased_traceidratio';
-/** One trace in ten: enough to see every kind of flow in a day, cheap enough to leave on (docs/observability.md, "Cost"). */
+/**
+ * One trace in ten: every kind of flow shows up within a day, and the cost stays within bench
+ * (a)'s noise (docs/observability.md, "Cost").
+ */
 export const DEFAULT_TRACE_RATIO = 0.1;
 
 const SAMPLERS = [

@@ -4,9 +4,9 @@
  * `OTEL_EXPORTER_OTLP_ENDPOINT` (the base, `/v1/traces` added), OTLP over HTTP (JSON). Also read:
  * `OTEL_SERVICE_NAME` (default `cardflow-<process>`), `OTEL_SDK_DISABLED=true` and
  * `OTEL_TRACES_EXPORTER=none` (off whatever the endpoint), and the sampler (telemetry/sampler.ts:
- * by default one trace in ten begun here is kept, and every trace a caller kept). Off, nothing is installed: no tracer
- * provider, no interceptor, no span, and workers load the workflow bundle without the tracing
- * interceptors (workers/create-worker.ts).
+ * by default one trace in ten begun here is kept, and every trace a caller kept). Off, nothing is
+ * installed: no tracer provider, no interceptor, no span, and workers load the workflow bundle
+ * without the tracing interceptors (workers/create-worker.ts).
  *
  * On, one trace runs from a backend's start (the client interceptor) through the workflow (its
  * interceptors in the bundle, spans exported through the worker's sink), each activity, and each

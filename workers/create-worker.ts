@@ -42,8 +42,9 @@ const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../workflows/support/outc
 
 /**
  * OpenTelemetry's workflow interceptors (a span per workflow run, activity, child and signal,
- * contexts carried in headers) for the runs whose trace is sampled (workflows/support/sampled-tracing.ts),
- * in the traced bundle only: a worker without tracing loads the bundle without them.
+ * contexts carried in headers) for the runs whose trace is sampled
+ * (workflows/support/sampled-tracing.ts), in the traced bundle only: a worker without tracing
+ * loads the bundle without them.
  */
 const TRACING_INTERCEPTOR_MODULES = [require.resolve('../workflows/support/sampled-tracing')];
 

@@ -5,9 +5,10 @@
  * Runtime's metric meter: provider calls here, lookups after ambiguity in the activities
  * (activities/idempotent.ts, the activity context's meter), workflow outcomes in the workflows
  * (workflows/support/outcome-metrics.ts, the workflow meter, which records nothing on replay),
- * reconciliation's findings (workflows/support/finding-metrics.ts), and the visibility gauges (workers/visibility-metrics.ts). One listener and one registry in Rust,
- * rather than prom-client beside it on a second port: the SDK's metrics cannot move, and a
- * scrape target per process keeps the Prometheus configuration and the dashboards simple.
+ * reconciliation's findings (workflows/support/finding-metrics.ts), and the visibility gauges
+ * (workers/visibility-metrics.ts). One listener and one registry in Rust, rather than
+ * prom-client beside it on a second port: the SDK's metrics cannot move, and a scrape target per
+ * process keeps the Prometheus configuration and the dashboards simple.
  *
  * Counters get their `_total` suffix from the exporter; cardflow's histograms and gauges carry
  * their unit in their name, and the SDK's durations are exported in seconds.
