@@ -21,8 +21,8 @@ type Env = Record<string, string | undefined>;
 
 export const DEFAULT_TRACE_SAMPLER = 'parentbased_traceidratio';
 /**
- * One trace in ten: every kind of flow shows up within a day, and the cost stays within bench
- * (a)'s noise (docs/observability.md, "Cost").
+ * One trace in ten: at that share bench (a) cannot tell tracing from off (docs/observability.md,
+ * "Cost"); raise it for an investigation.
  */
 export const DEFAULT_TRACE_RATIO = 0.1;
 
