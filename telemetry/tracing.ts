@@ -19,7 +19,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { samplerFor, samplerSettingFromEnv, type SamplerSetting } from './sampler';
+import { samplerFor, samplerSettingFromEnv } from './sampler';
 import { tracingConfigured } from './tracing-config';
 
 export { tracingConfigured };
@@ -29,8 +29,6 @@ type Env = Record<string, string | undefined>;
 export interface Tracing {
   tracer: otel.Tracer;
   resource: Resource;
-  /** Which traces are kept. */
-  sampling: SamplerSetting;
   /** The processor the worker's workflow span sink exports through. */
   spanProcessor: SpanProcessor;
   /** Exports what is buffered and stops. */
@@ -44,7 +42,6 @@ export interface Tracing {
  */
 export function startTracing(service: string, env: Env = process.env): Tracing | undefined {
   if (!tracingConfigured(env)) return undefined;
-  const sampling = samplerSettingFromEnv(env);
   const resource = new Resource({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || `cardflow-${service}` });
   // The exporter reads OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT itself; the URL comes from `env`.
   const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(env) }), {
@@ -52,14 +49,13 @@ export function startTracing(service: string, env: Env = process.env): Tracing |
   });
   const provider = new BasicTracerProvider({
     resource,
-    sampler: samplerFor(sampling),
+    sampler: samplerFor(samplerSettingFromEnv(env)),
     spanProcessors: [spanProcessor],
   });
   provider.register({ contextManager: new AsyncLocalStorageContextManager().enable() });
   return {
     tracer: provider.getTracer('cardflow'),
     resource,
-    sampling,
     spanProcessor,
     shutdown: () => provider.shutdown(),
   };
