@@ -43,7 +43,7 @@ beforeAll(async () => {
   otlp = await startOtlpReceiver();
   // This test process plays the backend: its spans go to the same receiver, and it keeps every
   // trace it begins. So do the cardflow processes here (the webhook receipts begin traces);
-  // test/integration/workflows/sampled-tracing.test.ts runs a worker at the default sampling.
+  // test/integration/workflows/sampled-tracing.test.ts checks what sampling leaves out.
   const keepAll = { OTEL_TRACES_SAMPLER: 'parentbased_always_on' };
   backendTracing = startTracing('backend', { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, ...keepAll })!;
   w = await startClusterWorld({

@@ -9,9 +9,11 @@
  * trace its sampler kept, a parent workflow that is traced), or when a signal or update does (a
  * sampled webhook receipt), and delegates to them from then on. A run without one loads nothing
  * and pays a header lookup per call. The decision is head sampling made where the trace begins
- * (the backend, the receiver: telemetry/tracing.ts), which the workflow follows; a workflow
- * started with no trace context (by a schedule, by a backend that does not trace) is not traced
- * inside, its activities' spans start traces of their own on the worker.
+ * (the backend, the receiver: telemetry/sampler.ts), which the workflow follows: a start's
+ * unsampled context is handed on unchanged to the run's activities, children and continuation,
+ * so they do not trace either. A workflow started with no trace context (by a schedule, by a
+ * backend that does not trace) is not traced inside; its activities' spans begin traces of their
+ * own on the worker.
  *
  * Replays decide alike (the headers are in the history), and spans are never commands: histories
  * replay the same with or without this interceptor.
@@ -57,6 +59,20 @@ class RunTracing {
     outbound: WorkflowOutboundCallsInterceptor;
     internals: WorkflowInternalsInterceptor;
   };
+  /** The start's trace context when it was not sampled: what the run's own calls carry on. */
+  private unsampled?: Headers[string];
+
+  /** At the start: loads tracing when its context is sampled, else keeps the context to hand on. */
+  start(headers: Headers) {
+    const loaded = this.use(headers);
+    if (!loaded && headers[TRACE_HEADER]) this.unsampled = headers[TRACE_HEADER];
+    return loaded;
+  }
+
+  /** `headers` with the start's unsampled trace context, for a call that starts work elsewhere. */
+  handOn(headers: Headers): Headers {
+    return this.unsampled && !headers[TRACE_HEADER] ? { ...headers, [TRACE_HEADER]: this.unsampled } : headers;
+  }
 
   /** The loaded interceptors; loads them first when `headers` carry a sampled trace. */
   use(headers?: Headers) {
@@ -77,7 +93,7 @@ class SampledInbound implements WorkflowInboundCallsInterceptor {
   constructor(private readonly run: RunTracing) {}
 
   execute: NonNullable<WorkflowInboundCallsInterceptor['execute']> = (input, next) => {
-    const otel = this.run.use(input.headers)?.inbound;
+    const otel = this.run.start(input.headers)?.inbound;
     return otel?.execute ? otel.execute(input, next) : next(input);
   };
 
@@ -103,15 +119,20 @@ class SampledInbound implements WorkflowInboundCallsInterceptor {
   };
 }
 
-/** Delegates an outbound call to OpenTelemetry's interceptor once the run traces. */
+/**
+ * Delegates an outbound call to OpenTelemetry's interceptor once the run traces; until then a
+ * call that starts work elsewhere (`handsOn`) carries the start's unsampled context.
+ */
 function outbound<K extends keyof WorkflowOutboundCallsInterceptor>(
   run: RunTracing,
   method: K,
+  handsOn = false,
 ): NonNullable<WorkflowOutboundCallsInterceptor[K]> {
-  const call = (input: unknown, next: (input: unknown) => unknown) => {
+  const call = (input: { headers?: Headers }, next: (input: unknown) => unknown) => {
     const otel = run.use()?.outbound as Record<string, ((i: unknown, n: unknown) => unknown) | undefined> | undefined;
     const own = otel?.[method];
-    return own ? own.call(otel, input, next) : next(input);
+    if (own) return own.call(otel, input, next);
+    return next(handsOn && input.headers ? { ...input, headers: run.handOn(input.headers) } : input);
   };
   return call as unknown as NonNullable<WorkflowOutboundCallsInterceptor[K]>;
 }
@@ -135,12 +156,12 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     inbound: [new SampledInbound(run)],
     outbound: [
       {
-        scheduleActivity: outbound(run, 'scheduleActivity'),
-        scheduleLocalActivity: outbound(run, 'scheduleLocalActivity'),
+        scheduleActivity: outbound(run, 'scheduleActivity', true),
+        scheduleLocalActivity: outbound(run, 'scheduleLocalActivity', true),
         startNexusOperation: outbound(run, 'startNexusOperation'),
-        startChildWorkflowExecution: outbound(run, 'startChildWorkflowExecution'),
-        signalWorkflow: outbound(run, 'signalWorkflow'),
-        continueAsNew: outbound(run, 'continueAsNew'),
+        startChildWorkflowExecution: outbound(run, 'startChildWorkflowExecution', true),
+        signalWorkflow: outbound(run, 'signalWorkflow', true),
+        continueAsNew: outbound(run, 'continueAsNew', true),
         getLogAttributes: outbound(run, 'getLogAttributes'),
       },
     ],

@@ -4,7 +4,8 @@
  * local OTLP receiver, runs an onboarding a backend started with a sampled trace, one it started
  * with an unsampled trace, and one started with no trace at all, and a reconciliation run the
  * backend started with a sampled trace. The sampled ones are traced from the start through the
- * workflows to their activities; of the other two no workflow span is exported.
+ * workflows to their activities; of the other two no workflow span is exported, and the unsampled
+ * one's activities trace nothing either.
  */
 import * as otel from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
@@ -29,8 +30,12 @@ let tracing: Tracing;
 beforeAll(async () => {
   otlp = await startOtlpReceiver();
   // The worker's tracing, as workers/main.ts starts it (its context manager and propagator are
-  // the process's, which the backend's tracers below use too).
-  tracing = startTracing('worker', { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url })!;
+  // the process's, which the backend's tracers below use too). It keeps every trace it begins
+  // itself, so only the start's decision can keep a run's activities out of the traces.
+  tracing = startTracing('worker', {
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+    OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+  })!;
   h = await startHarness();
 }, 120_000);
 afterAll(async () => {
@@ -70,7 +75,7 @@ async function startTraced(
   keep: boolean,
   tag: string,
   what: 'onboarding' | 'reconciliation' = 'onboarding',
-): Promise<{ traceId: string; done: Promise<unknown> }> {
+): Promise<{ traceId: string; workflowId: string; done: Promise<unknown> }> {
   const { tracer, client } = backend(keep);
   return tracer.startActiveSpan(`backend ${tag}`, async (span) => {
     const handle =
@@ -82,7 +87,7 @@ async function startTraced(
             { taskQueue: h.taskQueue, workflowId: `${customerRef(tag)}-reconcile` },
           );
     span.end();
-    return { traceId: span.spanContext().traceId, done: handle.result() };
+    return { traceId: span.spanContext().traceId, workflowId: handle.workflowId, done: handle.result() };
   });
 }
 
@@ -97,13 +102,19 @@ it('a sampled start is traced through the workflows to the activities; an unsamp
       workflowBundle: await bundleCardflowWorkflows({ traced: true }),
       tracing,
     });
-    const { sampled, unsampled, reconciled } = await worker.runUntil(async () => {
+    const { sampled, unsampled, reconciled, droppedId, untracedId } = await worker.runUntil(async () => {
       const kept = await startTraced(true, 'traced-kept');
       const dropped = await startTraced(false, 'traced-dropped');
       const reconciliation = await startTraced(true, 'traced-reconcile', 'reconciliation');
       const { handle } = await startOnboarding(h.client, onboarding('untraced'), { taskQueue: h.taskQueue });
       await Promise.all([kept.done, dropped.done, reconciliation.done, handle.result()]);
-      return { sampled: kept.traceId, unsampled: dropped.traceId, reconciled: reconciliation.traceId };
+      return {
+        sampled: kept.traceId,
+        unsampled: dropped.traceId,
+        reconciled: reconciliation.traceId,
+        droppedId: dropped.workflowId,
+        untracedId: handle.workflowId,
+      };
     });
     await tracing.spanProcessor.forceFlush();
 
@@ -118,6 +129,12 @@ it('a sampled start is traced through the workflows to the activities; an unsamp
     ])
       expect({ name, kept: kept.has(name) }).toEqual({ name, kept: true });
     expect(names(unsampled).size).toBe(0);
+    // The unsampled start's decision reaches its activities and children, which trace nothing;
+    // the untraced run's activities begin traces of their own (kept here: the worker keeps all).
+    const ofRun = (workflowId: string) =>
+      otlp.spans.filter((s) => String(s.attributes.temporalWorkflowId ?? '').startsWith(workflowId));
+    expect(ofRun(droppedId).map((s) => s.name)).toEqual([]);
+    expect(ofRun(untracedId).filter((s) => s.name.startsWith('RunActivity:')).length).toBeGreaterThan(0);
     // A reconciliation run a backend starts is traced the same way.
     const reconciliation = names(reconciled);
     for (const name of ['RunWorkflow:reconciliation', 'RunActivity:beginReconciliation', 'RunActivity:checkBalances'])
