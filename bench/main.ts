@@ -9,7 +9,7 @@
  * | BENCH_PARKED | 10000 | onboardings parked in review for the memory figure |
  * | BENCH_WAIT_REAL_S | 12 | real seconds each wait of (b) lasts on the compressed clock (at least 120x) |
  * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
- * | BENCH_PHASES | a,b,d,e,f | which figures to produce ((c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`; (f) onboardings with and without worker kills and provider errors; (a) ends with the worker's CPU per onboarding with metrics and tracing off and on, `t` runs that alone) |
+ * | BENCH_PHASES | a,b,d,e,f | which figures to produce ((c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`; (f) onboardings with and without worker kills and provider errors; (a) ends with the worker's CPU per onboarding with metrics and tracing off and on (default sampling and every trace kept), `t` runs that alone) |
  * | BENCH_FAULT_ONBOARDINGS | 24 | onboardings of each run of (f) |
  * | BENCH_FAULT_KILL_EVERY_S | 10 | (f): a worker process is SIGKILLed this often |
  * | BENCH_ROUNDS | 3 | measured rounds of (a), each an onboarding batch and its baselines |

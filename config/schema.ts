@@ -19,6 +19,7 @@ import { AMOUNT_RE } from '../api/rules';
 import { parseDuration } from '../client/reconciliation';
 import { parseLogLevel } from '../logging/logger';
 import { parseMetricsAddress } from '../telemetry/metrics-address';
+import { DEFAULT_TRACE_RATIO, DEFAULT_TRACE_SAMPLER, parseSamplerName, parseSamplerRatio } from '../telemetry/sampler';
 import { EnvironmentError, type EnvironmentOptions, resolveEnvironment } from './environment';
 import { type Env, rules, secretText, type Variable, variable } from './variable';
 
@@ -30,15 +31,17 @@ const duration = (atLeastMs = 0, atLeast = '') =>
     .refine((ms) => ms >= atLeastMs, { message: `must be at least ${atLeast}` });
 const amount = () =>
   z.string().refine((v) => AMOUNT_RE.test(v), { message: 'must be a decimal amount such as "1000.00"' });
-const metricsAddress = () =>
+/** A value checked by the parser its reader uses, so the rule is written once. */
+const parsedBy = <T>(parse: (text: string) => T) =>
   z.string().transform((v, ctx) => {
     try {
-      return parseMetricsAddress(v, '').bindAddress;
+      return parse(v);
     } catch (error) {
       ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(/^: /, '') });
       return z.NEVER;
     }
   });
+const metricsAddress = () => parsedBy((v) => parseMetricsAddress(v, '').bindAddress);
 /** Secrets are checked for their source here (set once, file readable); their format by the key loaders. */
 const secret = () => z.string();
 
@@ -369,6 +372,19 @@ export const VARIABLES = {
     default: '`otlp`',
     readBy: 'worker, receiver, client',
     schema: rules.text(),
+  }),
+  OTEL_TRACES_SAMPLER: variable({
+    description:
+      'which traces a process keeps (head sampling, `telemetry/sampler.ts`): `parentbased_traceidratio` (a trace begun here kept at the ratio, one a caller kept always kept), `parentbased_always_on`, `parentbased_always_off`, `traceidratio`, `always_on`, `always_off`. A workflow traces only when its start (or a signal) carries a kept trace',
+    default: `\`${DEFAULT_TRACE_SAMPLER}\``,
+    readBy: 'worker, receiver, client',
+    schema: parsedBy(parseSamplerName),
+  }),
+  OTEL_TRACES_SAMPLER_ARG: variable({
+    description: 'the ratio of the `traceidratio` samplers, from 0 to 1 (a ratio sampler named without it: `1`)',
+    default: `\`${DEFAULT_TRACE_RATIO}\``,
+    readBy: 'worker, receiver, client',
+    schema: parsedBy(parseSamplerRatio),
   }),
   // Environment interlock
   CARDFLOW_ENV: variable({

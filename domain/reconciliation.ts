@@ -36,6 +36,17 @@ export const FINDING_KINDS = {
 } as const;
 export type FindingKind = (typeof FINDING_KINDS)[keyof typeof FINDING_KINDS];
 
+/**
+ * The counter every completed run adds its findings to, by kind (repaired ones included), on the
+ * worker's metrics: `cardflow_reconciliation_findings_total{kind}` once exported. Recorded by the
+ * workflow (workflows/support/finding-metrics.ts) and set to 0 for every kind when a worker starts
+ * (workers/telemetry.ts), so a worker's first run counts as an increase.
+ */
+export const FINDINGS_METRIC = {
+  name: 'cardflow_reconciliation_findings',
+  description: 'Findings of completed reconciliation runs, by kind (repaired ones included)',
+} as const;
+
 /** The ids a finding names; business references only, never personal data or a PAN. */
 export interface FindingIds {
   merchantOrderNo?: string;

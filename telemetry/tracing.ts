@@ -3,9 +3,10 @@
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL, e.g. `http://collector:4318/v1/traces`) or
  * `OTEL_EXPORTER_OTLP_ENDPOINT` (the base, `/v1/traces` added), OTLP over HTTP (JSON). Also read:
  * `OTEL_SERVICE_NAME` (default `cardflow-<process>`), `OTEL_SDK_DISABLED=true` and
- * `OTEL_TRACES_EXPORTER=none` (off whatever the endpoint). Off, nothing is installed: no tracer
- * provider, no interceptor, no span, and workers load the workflow bundle without the tracing
- * interceptors (workers/create-worker.ts).
+ * `OTEL_TRACES_EXPORTER=none` (off whatever the endpoint), and the sampler (telemetry/sampler.ts:
+ * by default one trace in ten begun here is kept, and every trace a caller kept). Off, nothing is
+ * installed: no tracer provider, no interceptor, no span, and workers load the workflow bundle
+ * without the tracing interceptors (workers/create-worker.ts).
  *
  * On, one trace runs from a backend's start (the client interceptor) through the workflow (its
  * interceptors in the bundle, spans exported through the worker's sink), each activity, and each
@@ -18,6 +19,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { samplerFor, samplerSettingFromEnv } from './sampler';
 import { tracingConfigured } from './tracing-config';
 import { processEnv } from '../config/process-env';
 
@@ -46,7 +48,11 @@ export function startTracing(service: string, env: Env = processEnv()): Tracing 
   const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(env) }), {
     scheduledDelayMillis: 1000,
   });
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
+  const provider = new BasicTracerProvider({
+    resource,
+    sampler: samplerFor(samplerSettingFromEnv(env)),
+    spanProcessors: [spanProcessor],
+  });
   provider.register({ contextManager: new AsyncLocalStorageContextManager().enable() });
   return {
     tracer: provider.getTracer('cardflow'),

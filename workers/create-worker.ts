@@ -42,12 +42,11 @@ const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../workflows/support/outc
 
 /**
  * OpenTelemetry's workflow interceptors (a span per workflow run, activity, child and signal,
- * contexts carried in headers), in the traced bundle only: a worker without tracing loads the
- * bundle without them and pays nothing for them.
+ * contexts carried in headers) for the runs whose trace is sampled
+ * (workflows/support/sampled-tracing.ts), in the traced bundle only: a worker without tracing
+ * loads the bundle without them.
  */
-const TRACING_INTERCEPTOR_MODULES = [
-  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
-];
+const TRACING_INTERCEPTOR_MODULES = [require.resolve('../workflows/support/sampled-tracing')];
 
 /**
  * How every cardflow workflow bundle is made: the libraries of

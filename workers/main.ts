@@ -28,7 +28,13 @@ import { createWorker } from './create-worker';
 import { limitWorkflowThreadHeap } from './heap-limit';
 import { DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
 import { probeTaskQueue } from '../domain/task-queue';
-import { prometheusTelemetry, providerCallMetrics, recordProbeBudget, workerMetricsFromEnv } from './telemetry';
+import {
+  initFindingsCounter,
+  prometheusTelemetry,
+  providerCallMetrics,
+  recordProbeBudget,
+  workerMetricsFromEnv,
+} from './telemetry';
 import { startVisibilityMetrics } from './visibility-metrics';
 import { startTracing, traceProviderCall } from '../telemetry/tracing';
 import { entryPointArgs } from '../config/command-line';
@@ -138,12 +144,14 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
             onError: (error) => logger.warn('cardflow worker: visibility metrics not sampled', { error }),
           })
         : undefined;
-    if (meter)
+    if (meter) {
       recordProbeBudget(
         meter,
         { perSecond: probes.perSecond ?? DEFAULT_PROBES_PER_SECOND, slots: probes.slots ?? DEFAULT_PROBE_SLOTS },
         probeTaskQueue(temporal.taskQueue),
       );
+      initFindingsCounter(meter, { namespace: temporal.namespace, taskQueue: temporal.taskQueue });
+    }
     const stop = (signal: NodeJS.Signals) => {
       visibility?.stop();
       logger.info('cardflow worker: shutting down', { signal });

@@ -4,10 +4,11 @@
  * schedule-to-start, slots, sticky cache; `temporal_` prefix) and cardflow's, recorded through the
  * Runtime's metric meter: provider calls here, lookups after ambiguity in the activities
  * (activities/idempotent.ts, the activity context's meter), workflow outcomes in the workflows
- * (workflows/support/outcome-metrics.ts, the workflow meter, which records nothing on replay), and
- * the visibility gauges (workers/visibility-metrics.ts). One listener and one registry in Rust,
- * rather than prom-client beside it on a second port: the SDK's metrics cannot move, and a
- * scrape target per process keeps the Prometheus configuration and the dashboards simple.
+ * (workflows/support/outcome-metrics.ts, the workflow meter, which records nothing on replay),
+ * reconciliation's findings (workflows/support/finding-metrics.ts), and the visibility gauges
+ * (workers/visibility-metrics.ts). One listener and one registry in Rust, rather than
+ * prom-client beside it on a second port: the SDK's metrics cannot move, and a scrape target per
+ * process keeps the Prometheus configuration and the dashboards simple.
  *
  * Counters get their `_total` suffix from the exporter; cardflow's histograms and gauges carry
  * their unit in their name, and the SDK's durations are exported in seconds.
@@ -15,6 +16,8 @@
 import type { MetricMeter } from '@temporalio/common';
 import type { TelemetryOptions } from '@temporalio/worker';
 import type { ProviderCallRecord } from '../api/call-outcome';
+import { FINDING_KINDS, FINDINGS_METRIC } from '../domain/reconciliation';
+import { WorkflowTypes } from '../domain/workflow-types';
 import { metricsAddressFromEnv } from '../telemetry/metrics-address';
 import type { ProbeBudget } from './create-worker';
 import { DEFAULT_SAMPLE_INTERVAL_MS } from './visibility-metrics';
@@ -76,6 +79,19 @@ export function recordProbeBudget(meter: MetricMeter, budget: Required<ProbeBudg
   meter
     .createGauge('cardflow_probe_budget_slots', 'int', undefined, 'Probes allowed to run at once in this worker')
     .set(budget.slots, { task_queue: taskQueue });
+}
+
+/**
+ * `cardflow_reconciliation_findings_total{kind}` at 0 for every kind, with the labels the
+ * reconciliation workflow's own records carry (the worker's namespace and task queue, the
+ * workflow type): a series that first appeared with a run's findings in it would show no
+ * increase, and the run that found them would be missed by rates and alerts.
+ */
+export function initFindingsCounter(meter: MetricMeter, worker: { namespace: string; taskQueue: string }): void {
+  const findings = meter
+    .withTags({ ...worker, workflowType: WorkflowTypes.reconciliation })
+    .createCounter(FINDINGS_METRIC.name, undefined, FINDINGS_METRIC.description);
+  for (const kind of Object.values(FINDING_KINDS)) findings.add(0, { kind });
 }
 
 export interface WorkerMetricsSettings {

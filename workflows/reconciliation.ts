@@ -7,7 +7,7 @@
  *
  * The report is answered by `reconcileReportQuery` while it runs and after it ends, returned as the
  * result, and its finding count is the search attribute CardflowFindings (the Temporal UI lists the
- * runs that found something).
+ * runs that found something); its findings by kind are counted on the worker's metrics.
  */
 import { continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { CardflowActivities } from '../activities';
@@ -23,6 +23,7 @@ import {
   type ReconcileReport,
 } from '../domain/reconciliation';
 import { Flows } from '../domain/workflow-types';
+import { countFindings } from './support/finding-metrics';
 import { NON_RETRYABLE_TYPES } from './support/profiles';
 
 /** Reconciliation steps (activity calls) per run before it continues as new: about 300 events. */
@@ -93,5 +94,6 @@ export async function reconciliation(input: ReconcileInput & { stepsPerRun?: num
     { key: CardflowFindings, value: current.findingCount },
     { key: CardflowStage, value: current.driftCount > 0 ? 'drift' : 'clean' },
   ]);
+  countFindings(current);
   return current;
 }

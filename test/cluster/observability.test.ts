@@ -4,7 +4,8 @@
  * evaluates deploy/prometheus/cardflow-rules.yml with short `for:` and SLAs (support/alert-rules.ts).
  * After a full onboarding no metric label on any endpoint carries a customer reference, a holder
  * id, a card id or personal data; an onboarding left in review past its SLA fires the stuck alert
- * and the sandbox's 5xx fire the provider-error alert, both read back from Prometheus's API; and
+ * and the sandbox's 5xx fire the provider-error alert, both read back from Prometheus's API; a
+ * reconciliation run's findings are counted by kind and its drift alerts with the kind; and
  * every query of the Grafana dashboard returns series. Every process also exports traces to a
  * small OTLP receiver in this test: one trace runs from a backend's `startOnboarding` through the
  * workflow and its activities to the signed provider calls, and a webhook's receipt is the parent
@@ -19,6 +20,7 @@ import { createDataConverter } from '../../codec/data-converter';
 import { parseKeyList } from '../../codec/keys';
 import { type Tracing, startTracing } from '../../telemetry/tracing';
 import { runReconciliation } from '../../client/reconciliation';
+import { FINDING_KINDS } from '../../domain/reconciliation';
 import type { OnboardingInput, OnboardingResult } from '../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../domain/workflow-ids';
@@ -39,14 +41,17 @@ const temporalTargets = (process.env[CLUSTER_ENV.temporalMetrics] ?? '').split('
 
 beforeAll(async () => {
   otlp = await startOtlpReceiver();
-  // This test process plays the backend: its spans go to the same receiver.
-  backendTracing = startTracing('backend', { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url })!;
+  // This test process plays the backend: its spans go to the same receiver, and it keeps every
+  // trace it begins. So do the cardflow processes here (the webhook receipts begin traces);
+  // test/integration/workflows/sampled-tracing.test.ts checks what sampling leaves out.
+  const keepAll = { OTEL_TRACES_SAMPLER: 'parentbased_always_on' };
+  backendTracing = startTracing('backend', { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, ...keepAll })!;
   w = await startClusterWorld({
     label: 'observe',
     services: {
       metrics: { sampleSeconds: 1 },
       codecServer: true,
-      extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url },
+      extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, ...keepAll },
     },
   });
   const byJob = (job: string) => w.services.metricsTargets.filter((t) => t.job === job).map((t) => t.address);
@@ -236,6 +241,44 @@ it("the provider's 5xx fire CardflowProviderErrorRatioHigh, and the onboardings 
     w.sandbox.setFaults({ reset: true });
   }
   await Promise.all(handles.map((h) => h.result()));
+});
+
+/** `cardflow_reconciliation_findings_total` by kind, summed over every worker's endpoint now. */
+async function findingsByKind(): Promise<Record<string, number>> {
+  const byKind: Record<string, number> = {};
+  for (const target of w.services.metricsTargets.filter((t) => t.job === 'worker')) {
+    const text = await (await fetch(`http://${target.address}/metrics`)).text();
+    for (const match of text.matchAll(/^cardflow_reconciliation_findings_total\{([^}]*)\} (\S+)$/gm)) {
+      const kind = /kind="([^"]*)"/.exec(match[1]!)?.[1] ?? '';
+      byKind[kind] = (byKind[kind] ?? 0) + Number(match[2]);
+    }
+  }
+  return byKind;
+}
+
+it("a reconciliation run's findings are counted by kind, and its drift alerts with the kind", async () => {
+  // Every kind has its series from the workers' start, so a first run's findings are an increase.
+  const before = await findingsByKind();
+  expect(Object.keys(before).sort()).toEqual(Object.values(FINDING_KINDS).sort());
+  // A wallet floor above any balance: the run reports the wallet below it, drift for an operator.
+  const report = await runReconciliation(
+    w.client,
+    { config: { walletFloor: '1000000000.00' } },
+    { taskQueue: w.taskQueue },
+  );
+  expect(report.counts[FINDING_KINDS.belowFloor]).toBeGreaterThan(0);
+  // The workflow's records reach the worker's meter once its last activation is done.
+  const counted = (now: Record<string, number>) =>
+    Object.values(FINDING_KINDS).every((kind) => now[kind]! - before[kind]! === (report.counts[kind] ?? 0));
+  const after = await until(findingsByKind, counted, { timeoutMs: 30_000 }).catch(() => findingsByKind());
+  for (const kind of Object.values(FINDING_KINDS))
+    expect({ kind, counted: after[kind]! - before[kind]! }).toEqual({ kind, counted: report.counts[kind] ?? 0 });
+  const alerts = await until(
+    () => firing('CardflowReconciliationDrift'),
+    (found) => found.some((labels) => labels.kind === FINDING_KINDS.belowFloor),
+    { timeoutMs: 60_000 },
+  );
+  expect(alerts.find((labels) => labels.kind === FINDING_KINDS.belowFloor)).toMatchObject({ severity: 'warning' });
 });
 
 it('every query of the Grafana dashboard returns series', async () => {

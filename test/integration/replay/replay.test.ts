@@ -15,6 +15,7 @@ import { correctCardholderUpdate, cardholderStatusQuery } from '../../../domain/
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
+import { bundleCardflowWorkflows } from '../../../workers/create-worker';
 import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 import { assertNothingInClear, RUN_PINS, saveCardAndFundHistories } from './card-and-funds-runs';
@@ -197,9 +198,12 @@ it('replays every saved history without a determinism error', async () => {
     return { workflowId: saved.workflowId, history: temporal.api.history.v1.History.fromObject(saved.history) };
   });
   const failures: string[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) {
-    if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
-  }
+  // Both bundles a worker may load: tracing's workflow interceptors must not change a command.
+  const bundles = { untraced: await workflowBundle(), traced: await bundleCardflowWorkflows({ traced: true }) };
+  for (const [name, code] of Object.entries(bundles))
+    for await (const result of Worker.runReplayHistories({ workflowBundle: code }, histories)) {
+      if (result.error) failures.push(`${name} bundle, ${result.workflowId}: ${result.error.message}`);
+    }
   expect(failures).toEqual([]);
 });
 

@@ -1,8 +1,11 @@
 /**
  * The pieces of cardflow's metrics and tracing that decide something: the metrics address, the
- * outcome of a provider call, the receiver's and codec server's counters (bounded labels), and
- * when tracing is on.
+ * outcome of a provider call, the receiver's and codec server's counters (bounded labels), when
+ * tracing is on, and which traces are kept.
  */
+import * as otel from '@opentelemetry/api';
+import { SamplingDecision } from '@opentelemetry/sdk-trace-base';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { Registry } from 'prom-client';
 import { callOutcomeOf } from '../../../api/call-outcome';
 import {
@@ -15,9 +18,11 @@ import {
 } from '../../../api/errors';
 import { codecServerMetrics } from '../../../codec/metrics';
 import { metricsAddressFromEnv, parseMetricsAddress } from '../../../telemetry/metrics-address';
+import { samplerFor, samplerSettingFromEnv } from '../../../telemetry/sampler';
 import { tracingConfigured } from '../../../telemetry/tracing-config';
 import { receiverMetrics } from '../../../webhooks/metrics';
 import { workerMetricsFromEnv } from '../../../workers/telemetry';
+import { sampledTraceIn } from '../../../workflows/support/sampled-tracing';
 
 describe('CARDFLOW_METRICS_ADDRESS', () => {
   it('takes host:port, IPv6 in brackets, and is off when unset', () => {
@@ -109,4 +114,63 @@ it('tracing is on only with an OTLP endpoint, and the standard switches turn it 
   expect(tracingConfigured({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(true);
   expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' })).toBe(false);
   expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+});
+
+describe('trace sampling', () => {
+  it('keeps one trace in ten begun here, and every trace a caller kept, unless told otherwise', () => {
+    expect(samplerSettingFromEnv({})).toEqual({ name: 'parentbased_traceidratio', ratio: 0.1 });
+    expect(samplerSettingFromEnv({ OTEL_TRACES_SAMPLER_ARG: '0.25' })).toEqual({
+      name: 'parentbased_traceidratio',
+      ratio: 0.25,
+    });
+    // OpenTelemetry's rule: a ratio sampler named without its argument keeps everything.
+    expect(samplerSettingFromEnv({ OTEL_TRACES_SAMPLER: 'traceidratio' })).toEqual({ name: 'traceidratio', ratio: 1 });
+    expect(samplerSettingFromEnv({ OTEL_TRACES_SAMPLER: 'ParentBased_Always_On' })).toEqual({
+      name: 'parentbased_always_on',
+    });
+  });
+
+  it.each([
+    [{ OTEL_TRACES_SAMPLER: 'jaeger_remote' }, /^OTEL_TRACES_SAMPLER: must be one of/],
+    [{ OTEL_TRACES_SAMPLER_ARG: '1.5' }, /^OTEL_TRACES_SAMPLER_ARG: must be a ratio from 0 to 1/],
+    [{ OTEL_TRACES_SAMPLER_ARG: 'half' }, /^OTEL_TRACES_SAMPLER_ARG: must be a ratio from 0 to 1/],
+  ])('refuses %p naming the variable', (env, message) => {
+    expect(() => samplerSettingFromEnv(env)).toThrow(message);
+  });
+
+  it('the parent-based sampler follows the caller, and decides by ratio where a trace begins', () => {
+    const sampler = samplerFor({ name: 'parentbased_traceidratio', ratio: 0 });
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    const parent = (traceFlags: number) =>
+      otel.trace.setSpanContext(otel.ROOT_CONTEXT, { traceId, spanId: 'b7ad6b7169203331', traceFlags });
+    const decide = (context: otel.Context) =>
+      sampler.shouldSample(context, traceId, 'span', otel.SpanKind.INTERNAL, {}, []).decision;
+    expect(decide(parent(otel.TraceFlags.SAMPLED))).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+    expect(decide(parent(otel.TraceFlags.NONE))).toBe(SamplingDecision.NOT_RECORD);
+    expect(decide(otel.ROOT_CONTEXT)).toBe(SamplingDecision.NOT_RECORD);
+    expect(
+      samplerFor({ name: 'parentbased_traceidratio', ratio: 1 }).shouldSample(
+        otel.ROOT_CONTEXT,
+        traceId,
+        's',
+        otel.SpanKind.INTERNAL,
+        {},
+        [],
+      ).decision,
+    ).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+  });
+
+  it("a workflow run traces only when a start's or signal's trace context is sampled", () => {
+    const headers = (carrier: unknown) => ({ '_tracer-data': defaultPayloadConverter.toPayload(carrier) });
+    const traceparent = (flags: string) => ({
+      traceparent: `00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-${flags}`,
+    });
+    expect(sampledTraceIn(headers(traceparent('01')))).toBe(true);
+    expect(sampledTraceIn(headers(traceparent('03')))).toBe(true);
+    expect(sampledTraceIn(headers(traceparent('00')))).toBe(false);
+    expect(sampledTraceIn(headers({ traceparent: 'garbage' }))).toBe(false);
+    expect(sampledTraceIn(headers('not a carrier'))).toBe(false);
+    expect(sampledTraceIn({})).toBe(false);
+    expect(sampledTraceIn(undefined)).toBe(false);
+  });
 });
