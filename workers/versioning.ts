@@ -14,9 +14,8 @@
 import { createHash } from 'node:crypto';
 import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
+import { DEFAULT_DEPLOYMENT_NAME, deploymentNameIssue, versionKey } from '../client/deployments';
 import { DEFAULT_WORKFLOW_VERSIONING } from '../domain/workflow-versioning';
-
-export const DEFAULT_DEPLOYMENT_NAME = 'cardflow';
 
 type Env = Record<string, string | undefined>;
 
@@ -60,14 +59,6 @@ export function versioningFromEnv(env: Env = process.env): VersioningSettings {
   return { enabled, deploymentName, bootstrap, ...(bundlePath ? { bundlePath } : {}) };
 }
 
-/** Temporal's rules for a deployment name (`:` and `.` separate it from the build id in version strings). */
-export function deploymentNameIssue(name: string): string | undefined {
-  if (!name) return 'must not be empty';
-  if (name.length > 100) return 'must be at most 100 characters';
-  if (!/^[A-Za-z0-9_-]+$/.test(name)) return 'may hold only letters, digits, - and _';
-  return undefined;
-}
-
 /**
  * The build id of a workflow bundle: the first 16 hex digits of the SHA-256 of its code. Any
  * change to workflow code, to what it imports, or to the SDK's workflow runtime changes it; a
@@ -79,7 +70,7 @@ export function buildIdOf(bundleCode: string): string {
 
 /** `<deployment>:<build id>`, as Temporal writes it in the TemporalWorkerDeploymentVersion search attribute. */
 export function versionString(version: WorkerDeploymentVersion): string {
-  return `${version.deploymentName}:${version.buildId}`;
+  return versionKey(version.deploymentName, version.buildId);
 }
 
 /** The options that make an SDK Worker poll as `version`. */
