@@ -192,8 +192,23 @@ export const DEFAULT_PROBE_SLOTS = 50;
 export const STICKY_TASK_TIMEOUT = '2s';
 
 /** Bundles the workflows once, for processes that start several workers (tests, bench). */
-export function bundleCardflowWorkflows(opts: { traced?: boolean } = {}): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ ...bundleOptions(opts.traced ?? false), logger: quietBundlerLogger });
+export function bundleCardflowWorkflows(
+  opts: {
+    traced?: boolean;
+    /** Another entry file (a variant of `workflows/`, e.g. a test's incompatible build). */
+    workflowsPath?: string;
+    webpackConfigHook?: Parameters<typeof bundleWorkflowCode>[0]['webpackConfigHook'];
+    /** Bundle the failure converter in, as `npm run build` does (a worker given the bundle cannot add it). */
+    withFailureConverter?: boolean;
+  } = {},
+): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({
+    ...bundleOptions(opts.traced ?? false),
+    ...(opts.workflowsPath ? { workflowsPath: opts.workflowsPath } : {}),
+    ...(opts.webpackConfigHook ? { webpackConfigHook: opts.webpackConfigHook } : {}),
+    ...(opts.withFailureConverter ? { failureConverterPath } : {}),
+    logger: quietBundlerLogger,
+  });
 }
 
 /** The worker options tracing adds: activity interceptors and the workflow spans' sink. */

@@ -1,5 +1,5 @@
 /** The workflows the cardflow worker registers; their names are `WorkflowTypes` in domain/workflow-types.ts. */
-import { setWorkflowOptions } from '@temporalio/workflow';
+import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import { WORKFLOW_VERSIONING } from '../domain/workflow-versioning';
 import type { WorkflowType } from '../domain/workflow-types';
 import { customerOnboarding } from './customer-onboarding';
@@ -31,7 +31,12 @@ export {
   reconciliation,
 };
 
-/** Every registered workflow by its type, so each carries its versioning behavior (domain/workflow-versioning.ts). */
+/**
+ * Every registered workflow by its type, so each carries its versioning behavior
+ * (domain/workflow-versioning.ts). Declared only on a versioned worker: the server refuses a
+ * behavior from a worker that polls unversioned (tests, the move from unversioned workers). The
+ * version is the one in history for a replayed run, so a run keeps the answer its first task gave.
+ */
 const registered: Record<WorkflowType, (...args: never[]) => Promise<unknown>> = {
   customerOnboarding,
   cardholderOnboarding,
@@ -48,4 +53,8 @@ const registered: Record<WorkflowType, (...args: never[]) => Promise<unknown>> =
   reconciliation,
 };
 for (const [type, fn] of Object.entries(registered) as [WorkflowType, (...args: never[]) => Promise<unknown>][])
-  setWorkflowOptions({ versioningBehavior: WORKFLOW_VERSIONING[type] }, fn);
+  setWorkflowOptions(
+    () =>
+      workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior: WORKFLOW_VERSIONING[type] } : {},
+    fn,
+  );
