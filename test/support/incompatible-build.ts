@@ -1,8 +1,8 @@
 /**
  * A second build of cardflow whose workflow code does NOT replay the first one's onboarding
- * histories: `customerOnboarding` starts with a timer the released code never scheduled, so an
- * onboarding started on the released build fails with a nondeterminism error the moment it meets
- * this code. Versioning tests run it beside the released build to show that pinned onboardings
+ * histories: `customerOnboarding` (or another workflow chosen) starts with a timer the released
+ * code never scheduled, so a run started on the released build fails with a nondeterminism error
+ * the moment it meets this code. Versioning tests run it beside the released build to show that pinned onboardings
  * never do. The entry file is written to a temp folder (the repository is never touched) and
  * re-exports every released workflow, only wrapping the onboarding.
  */
@@ -13,8 +13,13 @@ import { bundleCardflowWorkflows } from '../../workers/create-worker';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** Bundles the variant; returns its code and the file it was written to (for CARDFLOW_WORKFLOW_BUNDLE). */
-export async function writeIncompatibleBuild(): Promise<{ code: string; file: string }> {
+/**
+ * Bundles the variant; returns its code and the file it was written to (for
+ * CARDFLOW_WORKFLOW_BUNDLE). `changed`: the workflow given the extra timer (default the onboarding).
+ */
+export async function writeIncompatibleBuild(
+  changed: 'customerOnboarding' | 'cardEntity' = 'customerOnboarding',
+): Promise<{ code: string; file: string }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cardflow-build-b-'));
   const released = path.join(ROOT, 'workflows');
   const entry = path.join(dir, 'index.ts');
@@ -22,10 +27,10 @@ export async function writeIncompatibleBuild(): Promise<{ code: string; file: st
     entry,
     [
       `import { sleep } from '@temporalio/workflow';`,
-      `import { customerOnboarding as released } from ${JSON.stringify(released)};`,
+      `import { ${changed} as released } from ${JSON.stringify(released)};`,
       `export * from ${JSON.stringify(released)};`,
-      `/** Build B: one more timer before anything the released onboarding does. */`,
-      `export async function customerOnboarding(...args: Parameters<typeof released>): ReturnType<typeof released> {`,
+      `/** Build B: one more timer before anything the released workflow does. */`,
+      `export async function ${changed}(...args: Parameters<typeof released>): ReturnType<typeof released> {`,
       `  await sleep(5);`,
       `  return released(...args);`,
       `}`,
