@@ -8,10 +8,18 @@
  * and stopped, is retired.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { refreshCard } from '../../client/card-entity';
 import { countOpen, describeDeployment, type DeploymentView } from '../../client/deployments';
 import { runCli } from '../../client/cli/main';
+import { createDataConverter } from '../../codec/data-converter';
+import { parseKeyList } from '../../codec/keys';
+import { bundleCardflowWorkflows } from '../../workers/create-worker';
+import { loadHistories, runReplayGate } from '../../workers/replay-gate';
+import { buildIdOf } from '../../workers/versioning';
 import { cardholderStatusQuery } from '../../domain/cardholder-onboarding';
 import type { OnboardingInput, OnboardingResult } from '../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../domain/start-attributes';
@@ -30,6 +38,9 @@ const PARKED = 100;
 const deploymentName = `rollout-${randomUUID().slice(0, 8)}`;
 let w: ClusterWorld;
 const started = Date.now();
+/** Seconds since the file started, per step, printed at the end (what the rollout costs CI). */
+const marks: string[] = [];
+const mark = (step: string) => marks.push(`${step} ${Math.round((Date.now() - started) / 1000)} s`);
 
 beforeAll(async () => {
   w = await startClusterWorld({
@@ -39,7 +50,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await w?.stop();
-  process.stderr.write(`versioning rollout test: ${Math.round((Date.now() - started) / 1000)} s\n`);
+  process.stderr.write(
+    `versioning rollout test: ${Math.round((Date.now() - started) / 1000)} s (${marks.join(', ')})\n`,
+  );
 });
 
 function startOnboarding(input: OnboardingInput): Promise<WorkflowHandle> {
@@ -103,6 +116,7 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
   // A: the world's two workers, made current by the first of them (a fresh deployment).
   const a = await until(view, (v) => v.current !== undefined, { timeoutMs: 60_000 });
   const buildA = a.current!;
+  mark('A current');
   const workersA = [...w.services.workers];
 
   // One onboarding through to its card, whose entity starts on A.
@@ -138,6 +152,7 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
       { timeoutMs: 60_000, pollMs: 1_000 },
     );
   expect(await countOpen(w.client, deploymentName, buildA)).toBeGreaterThanOrEqual(2 * PARKED);
+  mark('parked');
 
   // B: two more worker processes running the incompatible bundle; made current with the CLI.
   const b = await writeIncompatibleBuild();
@@ -147,6 +162,7 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
   expect(withB.current).toBe(buildA);
   const buildB = withB.versions.find((v) => v.buildId !== buildA)!.buildId;
   expect(await cli('deployment', 'set-current', '--build-id', buildB)).toMatchObject({ code: 0 });
+  mark('B current');
 
   // New onboardings run B's code.
   const fresh = await Promise.all(
@@ -170,6 +186,26 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
   const creates = w.sandbox.commits({ operation: 'createCard' }).filter((c) => cards.has(String(c.refs.cardNo)));
   expect(creates).toHaveLength(PARKED);
   expect(new Set(results.map((r) => r.cardholder?.holderId)).size).toBe(PARKED);
+  mark('A onboardings done');
+
+  // The replay gate on live histories: A's, exported raw (payloads still encrypted), replay on
+  // A's bundle (the one the workers built, by its build id) and fail on B's as PINNED findings.
+  const out = await mkdtemp(path.join(tmpdir(), 'cardflow-histories-'));
+  const exported = await cli('histories', 'export', '--out', out, '--build-id', buildA, '--limit', '30', '--json');
+  expect(exported.code).toBe(0);
+  const { files } = JSON.parse(exported.out) as { files: string[] };
+  expect(files).toHaveLength(30);
+  expect(await readFile(files[0]!, 'utf8')).toContain(Buffer.from('binary/encrypted').toString('base64'));
+  const bundleA = await bundleCardflowWorkflows({ withFailureConverter: true });
+  expect(buildIdOf(bundleA.code)).toBe(buildA);
+  const live = await loadHistories([out]);
+  const dataConverter = createDataConverter(parseKeyList(w.codecKeys));
+  expect((await runReplayGate(bundleA, live, { dataConverter })).failures).toEqual([]);
+  const onB = await runReplayGate({ code: b.code }, live, { dataConverter });
+  const parents = live.filter((h) => h.workflowType === 'customerOnboarding');
+  expect(onB.failures.map((f) => f.workflowId).sort()).toEqual(parents.map((h) => h.workflowId).sort());
+  expect(onB.blocking).toEqual([]);
+  mark('replay gate');
 
   // The card entity (AUTO_UPGRADE) moves to B at its next task, and replays there.
   await refreshCard(w.client, cardNo, { taskQueue: w.taskQueue });
@@ -182,6 +218,7 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
     timeoutMs: 120_000,
   });
   await Promise.all(workersA.map((p) => p.stop()));
+  mark('A drained and stopped');
 
   // Rollback: A current again for new starts, on A workers started again.
   const back = await cli('deployment', 'rollback');
@@ -204,4 +241,5 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
   );
   expect(retired.out).toContain('retired');
   expect((await view()).versions.map((v) => v.buildId)).toEqual([buildA]);
+  mark('B retired');
 });
