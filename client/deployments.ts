@@ -139,6 +139,24 @@ export async function describeDeployment(client: Client, deploymentName: string)
   };
 }
 
+/**
+ * A routing change the server refuses (FAILED_PRECONDITION) as a {@link DeploymentError}. The one
+ * met in practice: a new build whose workers have not yet registered every task queue of the
+ * current version (the task queue and its probe queue register separately, in seconds).
+ */
+async function refusedAsDeploymentError<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (grpcCode(error) !== 9) throw error;
+    const reason = (error as Error).message.replace(/^\d+ FAILED_PRECONDITION: /, '');
+    const hint = /missing active task queues/.test(reason)
+      ? ' (its workers have not polled every task queue yet: wait until they do, then try again)'
+      : '';
+    throw new DeploymentError(`the server refuses to ${what}: ${reason}${hint}`);
+  }
+}
+
 function identity(): string {
   return `cardflow-cli@${process.pid}`;
 }
@@ -156,13 +174,15 @@ function known(view: DeploymentView, buildId: string): VersionView {
 export async function setCurrentVersion(client: Client, deploymentName: string, buildId: string): Promise<void> {
   known(await describeDeployment(client, deploymentName), buildId);
   const { conflictToken } = await describe(client, deploymentName);
-  await client.workflowService.setWorkerDeploymentCurrentVersion({
-    namespace: client.options.namespace,
-    deploymentName,
-    buildId,
-    conflictToken,
-    identity: identity(),
-  });
+  await refusedAsDeploymentError(`make ${buildId} current`, () =>
+    client.workflowService.setWorkerDeploymentCurrentVersion({
+      namespace: client.options.namespace,
+      deploymentName,
+      buildId,
+      conflictToken,
+      identity: identity(),
+    }),
+  );
 }
 
 /** Sends `percent` of new starts to `buildId` (the rest to the current version); 0 with no build stops the ramp. */
@@ -178,14 +198,16 @@ export async function rampVersion(
     if (version.routing === 'current') throw new DeploymentError(`build ${buildId} is already current`);
   } else if (percent !== 0) throw new DeploymentError('--build-id: required to ramp (only --percent 0 stops a ramp)');
   const { conflictToken } = await describe(client, deploymentName);
-  await client.workflowService.setWorkerDeploymentRampingVersion({
-    namespace: client.options.namespace,
-    deploymentName,
-    buildId: buildId ?? '',
-    percentage: buildId ? percent : 0,
-    conflictToken,
-    identity: identity(),
-  });
+  await refusedAsDeploymentError(buildId ? `ramp ${buildId}` : 'stop the ramp', () =>
+    client.workflowService.setWorkerDeploymentRampingVersion({
+      namespace: client.options.namespace,
+      deploymentName,
+      buildId: buildId ?? '',
+      percentage: buildId ? percent : 0,
+      conflictToken,
+      identity: identity(),
+    }),
+  );
 }
 
 export interface RollbackResult {
@@ -227,19 +249,13 @@ export async function retireVersion(client: Client, deploymentName: string, buil
     throw new DeploymentError(`build ${buildId} is ${version.routing}: make another version current first`);
   if (version.openWorkflows > 0)
     throw new DeploymentError(`build ${buildId} still has ${version.openWorkflows} open workflows: it has not drained`);
-  try {
-    await client.workflowService.deleteWorkerDeploymentVersion({
+  await refusedAsDeploymentError(`retire ${buildId}`, () =>
+    client.workflowService.deleteWorkerDeploymentVersion({
       namespace: client.options.namespace,
       deploymentVersion: { deploymentName, buildId },
       identity: identity(),
-    });
-  } catch (error) {
-    if (grpcCode(error) === 9)
-      throw new DeploymentError(
-        `the server refuses to retire ${buildId}: ${(error as Error).message.replace(/^\d+ FAILED_PRECONDITION: /, '')}`,
-      );
-    throw error;
-  }
+    }),
+  );
 }
 
 /** The table `cardflow deployment list` prints. */

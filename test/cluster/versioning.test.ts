@@ -161,7 +161,12 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
   const withB = await until(view, (v) => v.versions.length === 2, { timeoutMs: 60_000 });
   expect(withB.current).toBe(buildA);
   const buildB = withB.versions.find((v) => v.buildId !== buildA)!.buildId;
-  expect(await cli('deployment', 'set-current', '--build-id', buildB)).toMatchObject({ code: 0 });
+  // Refused (exit 1, saying why) until B's workers registered both of A's task queues.
+  await until(
+    () => cli('deployment', 'set-current', '--build-id', buildB),
+    (r) => r.code === 0,
+    { timeoutMs: 30_000, pollMs: 1_000 },
+  );
   mark('B current');
 
   // New onboardings run B's code.

@@ -147,6 +147,8 @@ it('moves an unversioned onboarding to the first version, keeps A’s onboarding
   passReview(h, legacy.holderId);
   const legacyResult = (await legacy.handle.result()) as OnboardingResult;
   expect(await buildOf(h.client, legacy.handle.workflowId)).toBe(buildA);
+  // Its first task ran unversioned, so it declares no behavior and takes the worker's default.
+  expect(await behaviorOf(h.client, legacy.handle.workflowId)).toBe(PINNED);
   expect(await taskFailures(legacy.handle)).toEqual([]);
 
   // Onboardings parked in review on A, and the card's entity started on A.
@@ -171,8 +173,12 @@ it('moves an unversioned onboarding to the first version, keeps A’s onboarding
     (view: DeploymentView) => view.versions.some((v) => v.buildId === buildB),
     { timeoutMs: 30_000 },
   );
-  const setCurrent = await cli('deployment', 'set-current', '--build-id', buildB);
-  expect(setCurrent).toMatchObject({ code: 0 });
+  // Refused (exit 1, saying why) until B's workers registered both of A's task queues.
+  await until(
+    () => cli('deployment', 'set-current', '--build-id', buildB),
+    (r) => r.code === 0,
+    { timeoutMs: 30_000, pollMs: 1_000 },
+  );
 
   // New onboardings run B's code.
   const fresh = await startOnboardingWorkflow(h, {
