@@ -21,6 +21,7 @@ import { parseLogLevel } from '../logging/logger';
 import { parseMetricsAddress } from '../telemetry/metrics-address';
 import { DEFAULT_TRACE_RATIO, DEFAULT_TRACE_SAMPLER, parseSamplerName, parseSamplerRatio } from '../telemetry/sampler';
 import { EnvironmentError, type EnvironmentOptions, resolveEnvironment } from './environment';
+import { parseBootstrap, parseDeploymentName, parseOnOff } from '../workers/versioning';
 import { type Env, rules, secretText, type Variable, variable } from './variable';
 
 const duration = (atLeastMs = 0, atLeast = '') =>
@@ -137,6 +138,32 @@ export const VARIABLES = {
     default: '`50`',
     readBy: 'worker',
     schema: rules.wholeNumber(1),
+  }),
+  CARDFLOW_DEPLOYMENT_NAME: variable({
+    description:
+      'the Worker Deployment this worker is a version of; its build id is the hash of the workflow bundle it runs (docs/versioning.md)',
+    default: '`cardflow`',
+    readBy: 'worker, npm start, CLI',
+    schema: parsedBy(parseDeploymentName),
+  }),
+  CARDFLOW_WORKER_VERSIONING: variable({
+    description: '`off` polls unversioned: only for the move from unversioned workers (docs/versioning.md)',
+    default: '`on`',
+    readBy: 'worker, npm start',
+    schema: parsedBy(parseOnOff),
+  }),
+  CARDFLOW_DEPLOYMENT_BOOTSTRAP: variable({
+    description:
+      '`on`: make this version current when the deployment never had one (a fresh installation); `always`: at every start; `off`: never (rollouts by `cardflow deployment`)',
+    default: '`on` (`always` under `npm start`)',
+    readBy: 'worker, npm start',
+    schema: parsedBy(parseBootstrap),
+  }),
+  CARDFLOW_WORKFLOW_BUNDLE: variable({
+    description: "a prebuilt workflow bundle to run instead of the build's own (another build beside this one)",
+    default: "the build's own bundle",
+    readBy: 'worker',
+    schema: rules.text(),
   }),
   CARDFLOW_WORKER_HEALTH_ADDRESS: variable({
     description:

@@ -58,6 +58,7 @@ import { startDevServer, stopDevServer } from './dev-server';
 import { entryPointArgs } from '../config/command-line';
 import { checkConfiguration, ConfigurationProblems } from '../config/schema';
 import { processEnv } from '../config/process-env';
+import { bootstrapCurrentVersion, type BootstrapMode, versionString, versioningFromEnv } from '../workers/versioning';
 
 const repoRoot = path.resolve(__dirname, '..');
 
@@ -88,6 +89,11 @@ export interface StackOptions {
   dataConverter?: DataConverter;
   /** Where a failing stop step is reported; default a JSON logger on stderr. */
   logger?: StructuredLogger;
+  /**
+   * Run the worker as a version of this deployment (workers/versioning.ts) and make it current as
+   * `bootstrap` says; unset: unversioned.
+   */
+  versioning?: { deploymentName: string; bootstrap: BootstrapMode };
 }
 
 /** A running receiver + sandbox + worker on one Temporal namespace. */
@@ -165,8 +171,19 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       },
       ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : {}),
       workerOptions: { shutdownGraceTime: '10s', ...opts.workerOptions, dataConverter },
+      ...(opts.versioning ? { versioning: { deploymentName: opts.versioning.deploymentName } } : {}),
     });
     const workerRun = worker.run();
+    const version = worker.workflows.options.workerDeploymentOptions?.version;
+    if (version && opts.versioning && opts.versioning.bootstrap !== 'off') {
+      const { outcome, current } = await bootstrapCurrentVersion(connection, {
+        namespace: opts.namespace,
+        version,
+        identity: worker.workflows.options.identity,
+        mode: opts.versioning.bootstrap,
+      });
+      logger.info('stack: worker deployment checked', { version: versionString(version), outcome, current });
+    }
     stops.push(async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await workerRun;
@@ -224,6 +241,20 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
 }
 
 const clock = () => new Date().toISOString().slice(11, 19);
+
+/**
+ * `npm start`'s worker is a version like every worker; on a developer's own dev server each start
+ * makes its build current (CARDFLOW_DEPLOYMENT_BOOTSTRAP defaults to `always` here), so edited
+ * workflow code serves new starts at once. Runs pinned to an earlier build wait for that build
+ * (docs/versioning.md, "On the dev server").
+ */
+function startVersioning(env: Record<string, string | undefined>): StackOptions['versioning'] {
+  const settings = versioningFromEnv({
+    ...env,
+    CARDFLOW_DEPLOYMENT_BOOTSTRAP: env.CARDFLOW_DEPLOYMENT_BOOTSTRAP || 'always',
+  });
+  return settings.enabled ? { deploymentName: settings.deploymentName, bootstrap: settings.bootstrap } : undefined;
+}
 
 async function main(): Promise<void> {
   const env = processEnv();
@@ -292,7 +323,10 @@ async function main(): Promise<void> {
     },
     dataConverter: codec.dataConverter,
     logger,
+    versioning: startVersioning(env),
   });
+  const version = stack.worker.workflows.options.workerDeploymentOptions?.version;
+  if (version) console.log(`${clock()}  worker version ${versionString(version)} (docs/versioning.md)`);
   console.log(
     `${clock()}  provider: ${stack.sandbox ? `sandbox at ${stack.sandbox.url}` : env.CARDFLOW_PROVIDER_BASE_URL}`,
   );

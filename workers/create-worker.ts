@@ -15,7 +15,7 @@ import {
   type WorkflowBundle,
 } from '@temporalio/worker';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   OpenTelemetryActivityInboundInterceptor,
@@ -30,6 +30,7 @@ import { CARDFLOW_TASK_QUEUE, probeTaskQueue } from '../domain/task-queue';
 import { CardflowWorker } from './cardflow-worker';
 import { cacheSizeFor, DEFAULT_CACHE_BUDGET_MIB } from './config';
 import { createReconcilePort } from './reconciliation-port';
+import { buildIdOf, deploymentOptions } from './versioning';
 
 /** Entry file of the workflow bundle. */
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -121,6 +122,9 @@ function defaultWorkflowCode(
       };
 }
 
+/** Workflow code as the SDK takes it: the bundle's code, or the path of a bundle file. */
+export type BundleSource = WorkflowBundle | { codePath: string };
+
 export interface CreateWorkerOptions {
   connection: NativeConnection;
   /** Default `default`. */
@@ -131,8 +135,11 @@ export interface CreateWorkerOptions {
   activityDeps: ActivityDeps;
   /** Replaces some activities (tests). */
   activityOverrides?: Partial<CardflowActivities>;
-  /** A prebuilt bundle (see {@link bundleCardflowWorkflows}); default: {@link PREBUILT_BUNDLE_PATH} when compiled, else bundle `workflows/` now. */
-  workflowBundle?: WorkflowBundle;
+  /**
+   * A prebuilt bundle (see {@link bundleCardflowWorkflows}) or the path of one; default:
+   * {@link PREBUILT_BUNDLE_PATH} when compiled, else bundle `workflows/` now.
+   */
+  workflowBundle?: BundleSource;
   /**
    * Further Worker options (concurrency, identity, shutdown grace...).
    * `maxCachedWorkflows` @default the cache a 384 MiB budget allows (workers/config.ts)
@@ -149,6 +156,11 @@ export interface CreateWorkerOptions {
    * `bundleCardflowWorkflows({ traced: true })`).
    */
   tracing?: Tracing;
+  /**
+   * Poll as a version of this Worker Deployment (docs/versioning.md), the build id derived from
+   * the workflow bundle ({@link versionedWorkflowCode}). Unset: the worker polls unversioned.
+   */
+  versioning?: { deploymentName: string };
 }
 
 /** How hard the probes of long waits may press on the provider. */
@@ -179,8 +191,23 @@ export const DEFAULT_PROBE_SLOTS = 50;
 export const STICKY_TASK_TIMEOUT = '2s';
 
 /** Bundles the workflows once, for processes that start several workers (tests, bench). */
-export function bundleCardflowWorkflows(opts: { traced?: boolean } = {}): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ ...bundleOptions(opts.traced ?? false), logger: quietBundlerLogger });
+export function bundleCardflowWorkflows(
+  opts: {
+    traced?: boolean;
+    /** Another entry file (a variant of `workflows/`, e.g. a test's incompatible build). */
+    workflowsPath?: string;
+    webpackConfigHook?: Parameters<typeof bundleWorkflowCode>[0]['webpackConfigHook'];
+    /** Bundle the failure converter in, as `npm run build` does (a worker given the bundle cannot add it). */
+    withFailureConverter?: boolean;
+  } = {},
+): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({
+    ...bundleOptions(opts.traced ?? false),
+    ...(opts.workflowsPath ? { workflowsPath: opts.workflowsPath } : {}),
+    ...(opts.webpackConfigHook ? { webpackConfigHook: opts.webpackConfigHook } : {}),
+    ...(opts.withFailureConverter ? { failureConverterPath } : {}),
+    logger: quietBundlerLogger,
+  });
 }
 
 /** The worker options tracing adds: activity interceptors and the workflow spans' sink. */
@@ -209,6 +236,34 @@ const quietBundlerLogger = {
   error: (message: string, meta?: Record<string, unknown>) => console.error(message, meta ?? ''),
 };
 
+/**
+ * The bundle a versioned worker runs and its build id. The build id is the hash of the plain
+ * bundle (without OpenTelemetry's workflow interceptors): a traced and an untraced worker of one
+ * build run the same workflow code (the interceptors add headers, never commands), so they are
+ * one version and a pinned workflow may run on either. A given bundle is hashed as it is; the
+ * build's own is `dist/workflow-bundle.js` when compiled, else the sources bundled now exactly as
+ * `npm run build` bundles them.
+ */
+export async function versionedWorkflowCode(
+  given: BundleSource | undefined,
+  traced: boolean,
+): Promise<{ workflowBundle: BundleSource; buildId: string }> {
+  if (given) {
+    const code = 'code' in given ? given.code : await readFile(given.codePath, 'utf8');
+    return { workflowBundle: given, buildId: buildIdOf(code) };
+  }
+  const prebuilt = traced ? PREBUILT_TRACED_BUNDLE_PATH : PREBUILT_BUNDLE_PATH;
+  if (__filename.endsWith('.js') && existsSync(PREBUILT_BUNDLE_PATH) && existsSync(prebuilt))
+    return {
+      workflowBundle: { codePath: prebuilt },
+      buildId: buildIdOf(await readFile(PREBUILT_BUNDLE_PATH, 'utf8')),
+    };
+  const bundle = (withTracing: boolean) =>
+    bundleWorkflowCode({ ...bundleOptions(withTracing), failureConverterPath, logger: quietBundlerLogger });
+  const plain = await bundle(false);
+  return { workflowBundle: traced ? await bundle(true) : plain, buildId: buildIdOf(plain.code) };
+}
+
 export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowWorker> {
   const taskQueue = opts.taskQueue ?? CARDFLOW_TASK_QUEUE;
   const namespace = opts.namespace ?? 'default';
@@ -229,6 +284,19 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
     ...opts.activityOverrides,
   };
   const traced = tracingOptions(opts.tracing);
+  const versioned = opts.versioning
+    ? await versionedWorkflowCode(opts.workflowBundle, opts.tracing !== undefined)
+    : undefined;
+  // Both SDK Workers poll as the same version, so the probe queue belongs to it too and a pinned
+  // workflow's probes run on its own build's activities.
+  const deployment = versioned
+    ? {
+        workerDeploymentOptions: deploymentOptions({
+          deploymentName: opts.versioning!.deploymentName,
+          buildId: versioned.buildId,
+        }),
+      }
+    : {};
   const interceptors: WorkerOptions['interceptors'] = {
     ...opts.workerOptions?.interceptors,
     activity: [...(traced.interceptors?.activity ?? []), ...(opts.workerOptions?.interceptors?.activity ?? [])],
@@ -243,9 +311,12 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
     namespace,
     taskQueue,
     activities,
-    ...(opts.workflowBundle
-      ? { workflowBundle: opts.workflowBundle }
-      : defaultWorkflowCode(opts.workerOptions?.bundlerOptions, interceptors, opts.tracing !== undefined)),
+    ...deployment,
+    ...(versioned
+      ? { workflowBundle: versioned.workflowBundle }
+      : opts.workflowBundle
+        ? { workflowBundle: opts.workflowBundle }
+        : defaultWorkflowCode(opts.workerOptions?.bundlerOptions, interceptors, opts.tracing !== undefined)),
   });
   const { maxCachedWorkflows: _cache, ...activityOptions } = opts.workerOptions ?? {};
   const probes = await Worker.create({
@@ -255,6 +326,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
     namespace,
     taskQueue: probeTaskQueue(taskQueue),
     activities,
+    ...deployment,
     maxTaskQueueActivitiesPerSecond: perSecond,
     maxConcurrentActivityTaskExecutions: opts.probes?.slots ?? DEFAULT_PROBE_SLOTS,
   });

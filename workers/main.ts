@@ -39,6 +39,7 @@ import { startVisibilityMetrics } from './visibility-metrics';
 import { startTracing, traceProviderCall } from '../telemetry/tracing';
 import { entryPointArgs } from '../config/command-line';
 import { processEnv } from '../config/process-env';
+import { bootstrapCurrentVersion, versionString, versioningFromEnv } from './versioning';
 
 /** Everything the worker reads from the environment and secret files, before contacting anything. */
 function workerSettings(env: Record<string, string | undefined>) {
@@ -54,11 +55,12 @@ function workerSettings(env: Record<string, string | undefined>) {
     tuning: workerTuningFromEnv(env),
     health: healthAddress ? parseListenAddress(healthAddress, 'CARDFLOW_WORKER_HEALTH_ADDRESS') : undefined,
     metrics: workerMetricsFromEnv(env),
+    versioning: versioningFromEnv(env),
   };
 }
 
 export async function runWorkerProcess(env: Record<string, string | undefined> = processEnv()): Promise<void> {
-  const { temporal, providerConfig, codec, reconcile, tuning, health, metrics } = loadConfiguration(() =>
+  const { temporal, providerConfig, codec, reconcile, tuning, health, metrics, versioning } = loadConfiguration(() =>
     workerSettings(env),
   );
   const { dataConverter, keySource, currentKeyId } = codec;
@@ -101,7 +103,10 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerOptions },
       probes,
       ...(tracing ? { tracing } : {}),
+      ...(versioning.enabled ? { versioning: { deploymentName: versioning.deploymentName } } : {}),
+      ...(versioning.bundlePath ? { workflowBundle: { codePath: versioning.bundlePath } } : {}),
     });
+    const version = worker.workflows.options.workerDeploymentOptions?.version;
     if (health) {
       // Ready while the worker polls and its Temporal connection answers (health/server.ts).
       healthServer = await startHealthServer({
@@ -169,8 +174,21 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       workflowHeapMib: heapLimitMib ?? 'the process limit',
       metrics: metrics ? `http://${metrics.bindAddress}/metrics` : 'off',
       tracing: tracing ? 'otlp' : 'off',
+      version: version ? versionString(version) : 'unversioned',
     });
-    await worker.run();
+    const running = worker.run();
+    if (version && versioning.bootstrap !== 'off')
+      // The version exists once this worker's pollers reached the server, so this runs beside them.
+      bootstrapCurrentVersion(connection, {
+        namespace: temporal.namespace,
+        version,
+        identity: worker.workflows.options.identity,
+        mode: versioning.bootstrap,
+      }).then(
+        ({ outcome, current }) => logger.info('cardflow worker: deployment checked', { outcome, current }),
+        (error: unknown) => logger.warn('cardflow worker: could not make the first version current', { error }),
+      );
+    await running;
     logger.info('cardflow worker: stopped');
   } finally {
     await healthServer?.stop();

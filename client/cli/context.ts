@@ -55,6 +55,10 @@ export const CLI_OPTIONS = {
   faults: { type: 'string' },
   since: { type: 'string' },
   schedule: { type: 'boolean' },
+  deployment: { type: 'string' },
+  'build-id': { type: 'string' },
+  percent: { type: 'string' },
+  out: { type: 'string' },
 } as const;
 
 export type CliValues = {

@@ -25,6 +25,8 @@ import { OnboardingRecoveryError } from '../recovery';
 import { MerchantKeyError } from '../sealing';
 import { InvalidInputError } from '../validation';
 import { type CliContext, type CliIo, type Command, ExitCodes, UsageError } from './context';
+import { DEPLOYMENT_COMMAND } from './deployment-commands';
+import { HISTORIES_COMMAND } from './history-commands';
 import { ONBOARDING_COMMANDS } from './onboarding-commands';
 import { RECONCILE_COMMAND } from './reconcile-commands';
 import { SANDBOX_COMMAND } from './sandbox-commands';
@@ -43,6 +45,8 @@ export const COMMANDS: readonly Command[] = [
   ...WORKFLOW_COMMANDS,
   RECONCILE_COMMAND,
   SANDBOX_COMMAND,
+  DEPLOYMENT_COMMAND,
+  HISTORIES_COMMAND,
 ];
 
 const EXIT_CODES_HELP = `exit codes: ${ExitCodes.done} done, ${ExitCodes.failed} failed (the workflow failed or was refused), ${ExitCodes.usage} bad usage or input (nothing started), ${ExitCodes.drift} reconciliation found drift, ${ExitCodes.unavailable} Temporal unavailable (still down after CARDFLOW_TEMPORAL_RIDE_OUT_MS, default 60 s)`;

@@ -55,8 +55,11 @@ export interface RunningServices {
   loadBalancer: RunningLoadBalancer;
   workers: ManagedProcess[];
   receivers: ManagedProcess[];
-  /** Starts one more worker (after a kill) and waits until it polls. */
-  addWorker(): Promise<ManagedProcess>;
+  /**
+   * Starts one more worker (after a kill) and waits until it polls; `env` adds to its variables
+   * (e.g. CARDFLOW_WORKFLOW_BUNDLE: a second build beside the first, docs/versioning.md).
+   */
+  addWorker(env?: Record<string, string>): Promise<ManagedProcess>;
   /** The metrics endpoints, when started with `metrics`. */
   metricsTargets: MetricsTarget[];
   /** `http://127.0.0.1:<port>`, when started with `codecServer`. */
@@ -91,14 +94,14 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
     };
   };
   let workerCount = 0;
-  const startWorker = async () => {
+  const startWorker = async (env: Record<string, string> = {}) => {
     const name = `worker-${++workerCount}`;
     return group.spawn({
       name,
       command: process.execPath,
       args: ['--import', 'tsx', join(ROOT, 'workers/main.ts')],
       cwd: ROOT,
-      env: { ...common, ...opts.providerEnv, ...(await metricsEnv('worker', name)) },
+      env: { ...common, ...opts.providerEnv, ...(await metricsEnv('worker', name)), ...env },
     });
   };
   const workers: ManagedProcess[] = [];
@@ -165,8 +168,8 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
     receivers,
     metricsTargets,
     ...(codecServerUrl ? { codecServerUrl } : {}),
-    async addWorker() {
-      const w = await startWorker();
+    async addWorker(env) {
+      const w = await startWorker(env);
       workers.push(w);
       await waitPolling(w);
       return w;

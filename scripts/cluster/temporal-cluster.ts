@@ -98,7 +98,12 @@ async function isServing(address: string): Promise<boolean> {
 export async function startTemporalCluster(
   group: ProcessGroup,
   pg: RunningPostgres,
-  opts: { namespace: string; serverDir?: string },
+  opts: {
+    namespace: string;
+    serverDir?: string;
+    /** Dynamic configuration to use instead of deploy/temporal/dynamic-config.yaml (a test's faster settings). */
+    dynamicConfigFile?: string;
+  },
 ): Promise<RunningTemporalCluster> {
   const serverDir = opts.serverDir ?? (await temporalServerDir());
   await run('sh', [join(ROOT, 'deploy/temporal-schema.sh')], {
@@ -131,7 +136,7 @@ export async function startTemporalCluster(
     PATH: process.env.PATH ?? '',
     ...databaseEnv(pg),
     SQL_PASSWORD: pg.password,
-    TEMPORAL_DYNAMIC_CONFIG_FILE: join(ROOT, 'deploy/temporal/dynamic-config.yaml'),
+    TEMPORAL_DYNAMIC_CONFIG_FILE: opts.dynamicConfigFile ?? join(ROOT, 'deploy/temporal/dynamic-config.yaml'),
     ...(process.env.TEMPORAL_LOG_LEVEL ? { TEMPORAL_LOG_LEVEL: process.env.TEMPORAL_LOG_LEVEL } : {}),
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
     // The non-history processes render the history section too; history-a's ports are those.

@@ -5,7 +5,7 @@
  * deploy/setup-temporal.ts), plus the control endpoint tests use to kill and restart parts of it.
  * Each test file starts cardflow's own processes on it (support/world.ts).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,13 +24,37 @@ export async function takeStartedCluster() {
   return state;
 }
 
+/**
+ * The production dynamic configuration plus what lets the versioning test see a rollout end in
+ * seconds: the server re-checks a draining version every 3 minutes after a 3-minute grace by
+ * default, and counts a stopped worker's version as polled for 5 minutes (which blocks retiring it).
+ */
+function testDynamicConfig(dir: string): string {
+  const file = join(dir, 'dynamic-config.yaml');
+  const production = readFileSync(join(__dirname, '../../../deploy/temporal/dynamic-config.yaml'), 'utf8');
+  const faster = [
+    'matching.wv.VersionDrainageStatusRefreshInterval:',
+    '  - value: 3s',
+    'matching.wv.VersionDrainageStatusVisibilityGracePeriod:',
+    '  - value: 3s',
+    'matching.PollerHistoryTTL:',
+    '  - value: 10s',
+    '',
+  ].join('\n');
+  writeFileSync(file, `${production}\n# The cluster tier's own (test/cluster/support/global-setup.ts).\n${faster}`);
+  return file;
+}
+
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'cardflow-cluster-tier-'));
   const group = new ProcessGroup(dir);
   try {
     const pg = await startPostgres(group, join(dir, 'postgresql'));
-    const temporal = await startTemporalCluster(group, pg, { namespace: 'cardflow' });
+    const temporal = await startTemporalCluster(group, pg, {
+      namespace: 'cardflow',
+      dynamicConfigFile: testDynamicConfig(dir),
+    });
     const control = await startControlServer(pg, temporal);
     (globalThis as Holder)[stateKey] = { group, control, dir };
     process.env[CLUSTER_ENV.address] = temporal.address;

@@ -6,6 +6,7 @@
  * to the provider, able to hold answers so a kill lands after a mutation was committed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
@@ -27,6 +28,15 @@ export interface WorkerProcess {
  * environment). The worker does not create the reconciliation schedule unless `env` asks: on the
  * tier's shared server it would start runs on this test's queue after the test.
  */
+/**
+ * A Worker Deployment of the test's task queue: the tier shares one server, and processes of
+ * different builds (sources, compiled) in one deployment would leave all but the current one idle.
+ * Every process of one queue is one deployment, so a restarted worker takes over its queue's runs.
+ */
+export function testDeploymentName(taskQueue: string): string {
+  return `test-${createHash('sha256').update(taskQueue).digest('hex').slice(0, 16)}`;
+}
+
 export function startWorkerProcess(env: Record<string, string>, opts: { compiled?: string } = {}): WorkerProcess {
   // `node --import tsx`, not the tsx CLI: the CLI runs the script in a second node process, so a
   // SIGKILL sent to it leaves that worker running as an orphan (still polling, still holding this
@@ -35,7 +45,13 @@ export function startWorkerProcess(env: Record<string, string>, opts: { compiled
   const args = opts.compiled ? [opts.compiled] : ['--import', 'tsx', join(ROOT, 'workers/main.ts')];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CARDFLOW_RECONCILE_SCHEDULE: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      CARDFLOW_RECONCILE_SCHEDULE: '0',
+      CARDFLOW_DEPLOYMENT_NAME: testDeploymentName(env.CARDFLOW_TASK_QUEUE ?? 'cardflow'),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';

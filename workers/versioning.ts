@@ -1,0 +1,169 @@
+/**
+ * Worker Deployments (docs/versioning.md): every cardflow worker process polls as one version of a
+ * deployment, `<deployment name>:<build id>`. The build id is a hash of the workflow bundle the
+ * worker runs, the thing that decides whether a history replays, so two workers run one version
+ * exactly when they run the same workflow code, whatever the clock or the image tag says.
+ *
+ * | variable | default |
+ * |---|---|
+ * | CARDFLOW_DEPLOYMENT_NAME | cardflow: the Worker Deployment this worker is a version of |
+ * | CARDFLOW_WORKER_VERSIONING | on; `off` polls unversioned (only for the move from unversioned workers) |
+ * | CARDFLOW_DEPLOYMENT_BOOTSTRAP | on: make this version current when the deployment never had one; `always`: at every start (`npm start`); `off` |
+ * | CARDFLOW_WORKFLOW_BUNDLE | the build's own bundle; a path runs that prebuilt bundle instead (another build beside this one) |
+ */
+import { createHash } from 'node:crypto';
+import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
+import type { WorkerDeploymentVersion } from '@temporalio/common';
+import { DEFAULT_DEPLOYMENT_NAME, deploymentNameIssue, versionKey } from '../client/deployments';
+import { DEFAULT_WORKFLOW_VERSIONING } from '../domain/workflow-versioning';
+import { processEnv } from '../config/process-env';
+
+type Env = Record<string, string | undefined>;
+
+/** What the environment says about this worker's place in its deployment. */
+export type BootstrapMode = 'first' | 'always' | 'off';
+
+export interface VersioningSettings {
+  /** false: the worker polls unversioned (CARDFLOW_WORKER_VERSIONING=off). */
+  enabled: boolean;
+  deploymentName: string;
+  /**
+   * `first`: make this worker's version current when the deployment never had one (a fresh
+   * installation); `always`: at every start (a developer's own dev server); `off`: never.
+   */
+  bootstrap: BootstrapMode;
+  /** A prebuilt workflow bundle to run instead of the build's own (CARDFLOW_WORKFLOW_BUNDLE). */
+  bundlePath?: string;
+}
+
+/** `CARDFLOW_WORKER_VERSIONING`'s value; throws an Error naming the rule. */
+export function parseOnOff(raw: string): boolean {
+  const value = raw.trim().toLowerCase();
+  if (value !== 'on' && value !== 'off') throw new Error('must be on or off');
+  return value === 'on';
+}
+
+/** `CARDFLOW_DEPLOYMENT_BOOTSTRAP`'s value; throws an Error naming the rule. */
+export function parseBootstrap(raw: string): BootstrapMode {
+  const value = raw.trim().toLowerCase();
+  if (value === 'on') return 'first';
+  if (value === 'always' || value === 'off') return value;
+  throw new Error('must be on, always or off');
+}
+
+/** `CARDFLOW_DEPLOYMENT_NAME`'s value; throws an Error naming the rule. */
+export function parseDeploymentName(raw: string): string {
+  const name = raw.trim();
+  const issue = deploymentNameIssue(name);
+  if (issue) throw new Error(issue);
+  return name;
+}
+
+/** Reads the versioning variables; throws one Error naming every malformed one. */
+export function versioningFromEnv(env: Env = processEnv()): VersioningSettings {
+  const problems: string[] = [];
+  const read = <T>(name: string, parse: (raw: string) => T, fallback: T): T => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    try {
+      return parse(raw);
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message}`);
+      return fallback;
+    }
+  };
+  const deploymentName = read('CARDFLOW_DEPLOYMENT_NAME', parseDeploymentName, DEFAULT_DEPLOYMENT_NAME);
+  const enabled = read('CARDFLOW_WORKER_VERSIONING', parseOnOff, true);
+  const bootstrap = read('CARDFLOW_DEPLOYMENT_BOOTSTRAP', parseBootstrap, 'first');
+  const bundlePath = env.CARDFLOW_WORKFLOW_BUNDLE?.trim() || undefined;
+  if (problems.length) throw new Error(`worker versioning configuration is invalid:\n- ${problems.join('\n- ')}`);
+  return { enabled, deploymentName, bootstrap, ...(bundlePath ? { bundlePath } : {}) };
+}
+
+/**
+ * The build id of a workflow bundle: the first 16 hex digits of the SHA-256 of its code. Any
+ * change to workflow code, to what it imports, or to the SDK's workflow runtime changes it; a
+ * rebuild of the same sources does not (webpack's output is stable and holds no absolute path).
+ */
+export function buildIdOf(bundleCode: string): string {
+  return createHash('sha256').update(bundleCode).digest('hex').slice(0, 16);
+}
+
+/** `<deployment>:<build id>`, as Temporal writes it in the TemporalWorkerDeploymentVersion search attribute. */
+export function versionString(version: WorkerDeploymentVersion): string {
+  return versionKey(version.deploymentName, version.buildId);
+}
+
+/** The options that make an SDK Worker poll as `version`. */
+export function deploymentOptions(
+  version: WorkerDeploymentVersion,
+): NonNullable<WorkerOptions['workerDeploymentOptions']> {
+  return {
+    version,
+    useWorkerVersioning: true,
+    // Each workflow type declares its own (domain/workflow-versioning.ts); this covers one that does not.
+    defaultVersioningBehavior: DEFAULT_WORKFLOW_VERSIONING,
+  };
+}
+
+export interface BootstrapResult {
+  /** `made-current`: this version became current; `already-set`: the deployment had (or has had) a current version. */
+  outcome: 'made-current' | 'already-set';
+  current?: string;
+}
+
+/**
+ * A fresh deployment has no current version, and a versioned worker receives no new workflow
+ * until one is set: on a fresh installation the first version makes itself current. Never once a
+ * current version was ever set (an operator's choice, or a deliberate return to unversioned
+ * workers, `currentVersionChangedTime` set), so a restart cannot undo a rollback. The version
+ * exists only once its pollers reached the server, so a not-found is retried for `timeoutMs`.
+ */
+export async function bootstrapCurrentVersion(
+  connection: Pick<NativeConnection, 'workflowService'>,
+  opts: {
+    namespace: string;
+    version: WorkerDeploymentVersion;
+    identity: string;
+    timeoutMs?: number;
+    /** `always`: make it current even over another current version (`npm start`'s own dev server). */
+    mode?: Exclude<BootstrapMode, 'off'>;
+  },
+): Promise<BootstrapResult> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  const { namespace, version } = opts;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const described = await connection.workflowService.describeWorkerDeployment({
+        namespace,
+        deploymentName: version.deploymentName,
+      });
+      const routing = described.workerDeploymentInfo?.routingConfig;
+      const current = routing?.currentDeploymentVersion?.buildId;
+      if (current === version.buildId) return { outcome: 'already-set', current };
+      if (opts.mode !== 'always' && (current || routing?.currentVersionChangedTime))
+        return { outcome: 'already-set', ...(current ? { current } : {}) };
+      const registered = described.workerDeploymentInfo?.versionSummaries?.some(
+        (s) => s.deploymentVersion?.buildId === version.buildId,
+      );
+      if (registered) {
+        await connection.workflowService.setWorkerDeploymentCurrentVersion({
+          namespace,
+          deploymentName: version.deploymentName,
+          buildId: version.buildId,
+          conflictToken: described.conflictToken,
+          identity: opts.identity,
+        });
+        return { outcome: 'made-current', current: version.buildId };
+      }
+    } catch (error) {
+      // NOT_FOUND (5): the deployment is not there yet; ABORTED (10) / FAILED_PRECONDITION (9): a
+      // concurrent change (another worker of this version) or the version still registering.
+      const code = (error as { code?: number }).code;
+      if (code !== 5 && code !== 9 && code !== 10) throw error;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`version ${versionString(version)} was not registered within ${opts.timeoutMs ?? 60_000} ms`);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** attempt, 2_000)));
+  }
+}
