@@ -12,8 +12,9 @@
  * that before the freeze:
  * - zod installs a schema's methods and derived internals as getters that define an own
  *   property on first read (`safeParse`, `shape`, `_zod.propValues`, `_zod.optin`, an object
- *   def's `shape`, ...): every getter along the prototype chains of every schema and check, and
- *   every own getter of what they hold, is read once here;
+ *   def's `shape`, ...): every getter along the prototype chains of every schema's and check's
+ *   internals, of every exported schema (the methods workflow code calls), and every own getter
+ *   of what they hold, is read once here;
  * - a container's first parse replaces its parse function (zod's memoizer): each schema
  *   parses `undefined` once here;
  * - a `.regex(...)` check sets its pattern's `lastIndex` before each test, which a frozen
@@ -71,15 +72,15 @@ export function settleSchema(value: unknown, seen = new WeakSet<object>()): void
   seen.add(value);
   const internals = value._zod;
   if (isObject(internals)) {
-    readGetters(value);
     readGetters(internals);
     const def = internals.def;
     if (isObject(def) && def.pattern instanceof RegExp) def.pattern = unfreezable(def.pattern);
-    // A container's first parse replaces its own parse function (zod's memoizer); any input does.
-    const safeParse = value.safeParse;
-    if (typeof safeParse === 'function') {
+    // A container's first parse replaces its own parse function (zod's memoizer); any input does,
+    // and through the internals no error object is built.
+    const run = internals.run;
+    if (typeof run === 'function') {
       try {
-        (safeParse as (input: unknown) => unknown)(undefined);
+        (run as (payload: unknown, context: unknown) => unknown)({ value: undefined, issues: [] }, { async: false });
       } catch {
         // A transform refusing undefined has still been through its first parse.
       }
@@ -113,4 +114,11 @@ export const sharedSchemaModules = [
   customerOnboarding,
 ];
 
-for (const module of sharedSchemaModules) for (const exported of Object.values(module)) settleSchema(exported);
+for (const module of sharedSchemaModules) {
+  for (const exported of Object.values(module)) {
+    // Workflow code calls methods (`safeParse`) on exported schemas only; zod's parsing reads the
+    // internals settled below, so methods are built for these alone (about a hundred per schema).
+    if (isObject(exported) && isObject(exported._zod)) readGetters(exported);
+    settleSchema(exported);
+  }
+}
