@@ -5,8 +5,8 @@
  *   `children` child workflows in sequence), so the figure can separate what Temporal charges for
  *   that shape from what cardflow's own work (provider calls, webhooks, lookups) adds;
  * - `baselineFeaturedWorkflow`: the shaped baseline plus the other Temporal features the onboarding
- *   uses: children started with a search attribute that routes their answers, a search-attribute
- *   upsert of the parent's stage before each child and at the end, and in each child an answer
+ *   uses: children started with a search attribute that routes their answers, as many
+ *   search-attribute upserts of the parent's stage as the onboarding makes, and in each child an answer
  *   signalled after a visibility lookup, as a webhook reaches its workflow. What it loses against
  *   the shaped baseline is Temporal's price for those features, not cardflow's code.
  */
@@ -67,18 +67,21 @@ export async function baselineFeaturedWorkflow(input: {
   activities: number;
   children: number;
   lookups?: boolean;
+  /** Stage upserts of the parent, as many as the onboarding makes: the last at the end, the others before the first children. @default children + 1 */
+  upserts?: number;
 }): Promise<number> {
   const { inParent, perChild } = spread(input);
   const { workflowId } = workflowInfo();
+  const upserts = input.upserts ?? input.children + 1;
   for (let i = 0; i < inParent; i++) await noop({ step: i });
   for (let c = 0; c < input.children; c++) {
-    upsertSearchAttributes([{ key: CardflowStage, value: `child-${c}` }]);
+    if (c < upserts - 1) upsertSearchAttributes([{ key: CardflowStage, value: `child-${c}` }]);
     const key = `${workflowId}-${c}`;
     await executeChild(baselineAnsweredChild, {
       args: [{ activities: perChild, key, lookup: input.lookups ?? true }],
       typedSearchAttributes: [{ key: CardflowOrderNos, value: [key] }],
     });
   }
-  upsertSearchAttributes([{ key: CardflowStage, value: 'done' }]);
+  if (upserts > 0) upsertSearchAttributes([{ key: CardflowStage, value: 'done' }]);
   return input.activities;
 }

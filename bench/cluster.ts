@@ -16,10 +16,11 @@ import { startTemporalCluster } from '../scripts/cluster/temporal-cluster';
 export interface BenchTemporal {
   client: Client;
   nativeConnection: NativeConnection;
+  /** host:port of the frontend, for processes the bench starts (the receiver of (a)). */
+  address: string;
 }
 
 export interface BenchCluster extends BenchTemporal {
-  address: string;
   stop(): Promise<void>;
 }
 

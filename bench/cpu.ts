@@ -8,8 +8,11 @@
  * from inside the process would add its own async-hook costs to what it measures.
  *
  * Threads are grouped by what can be told from outside: the main thread (tid = pid), the SDK
- * core's tokio threads, and every other thread of the process (the workflow thread, V8's GC and
- * compiler threads, libuv's pool for crypto and fs).
+ * core's tokio threads, the workflow threads (the threads a worker's creation starts: its
+ * workflow thread pool, {@link markNewThreads}), and every other thread of the process (V8's GC
+ * and compiler threads, libuv's pool for crypto and fs). Bench (a) runs the sandbox and the
+ * webhook receiver in processes of their own (bench/services.ts), read by pid: cardflow's share
+ * is everything but the sandbox (the provider's cost) and the Temporal server.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -17,7 +20,13 @@ export interface CpuSample {
   /** ms of CPU (user + system) by thread group. */
   main: number;
   core: number;
+  /** The workflow threads of the workers created under {@link markNewThreads}. */
+  workflow: number;
   otherThreads: number;
+  /** The webhook receiver's process, when it runs apart (0 otherwise: then it is in `main`). */
+  receiver: number;
+  /** The sandbox's process, when it runs apart: the provider's cost, not cardflow's. */
+  sandbox: number;
   /** ms of CPU of the Temporal server process(es) this process started (with the cluster's PostgreSQL). */
   server: number;
 }
@@ -65,17 +74,49 @@ function serverPids(): number[] {
   return [...commandOf].filter(([pid, command]) => SERVER_COMMANDS.has(command) && below(pid)).map(([pid]) => pid);
 }
 
+/** Processes of the bench read apart from this one. */
+export interface ProcessIds {
+  sandbox?: number;
+  receiver?: number;
+}
+
+const threadIds = (): Set<string> =>
+  new Set(process.platform === 'linux' ? readdirSync('/proc/self/task') : ([] as string[]));
+
+/** Threads a worker's creation started (its workflow threads), counted as `workflow`. */
+const workflowThreads = new Set<string>();
+
+/**
+ * Runs `create` (a worker's creation) and counts the threads it started, other than the SDK
+ * core's, as workflow threads: the SDK starts the worker's workflow thread pool there, and
+ * Node names every thread `node`, so they are told apart by when they appear.
+ */
+export async function markNewThreads<T>(create: () => Promise<T>): Promise<T> {
+  const before = threadIds();
+  const created = await create();
+  for (const tid of threadIds()) {
+    if (before.has(tid)) continue;
+    if (!read(`/proc/self/task/${tid}/stat`)?.includes('(tokio-')) workflowThreads.add(tid);
+  }
+  return created;
+}
+
 /** CPU used so far, or undefined where /proc is not there. */
-export function cpuNow(): CpuSample | undefined {
+export function cpuNow(pids: ProcessIds = {}): CpuSample | undefined {
   if (process.platform !== 'linux') return undefined;
-  const sample: CpuSample = { main: 0, core: 0, otherThreads: 0, server: 0 };
+  const sample: CpuSample = { main: 0, core: 0, workflow: 0, otherThreads: 0, receiver: 0, sandbox: 0, server: 0 };
   for (const tid of readdirSync('/proc/self/task')) {
     const stat = read(`/proc/self/task/${tid}/stat`);
     if (!stat) continue;
     const ms = statMs(stat);
     if (Number(tid) === process.pid) sample.main += ms;
     else if (stat.includes('(tokio-')) sample.core += ms;
+    else if (workflowThreads.has(tid)) sample.workflow += ms;
     else sample.otherThreads += ms;
+  }
+  for (const name of ['sandbox', 'receiver'] as const) {
+    const stat = pids[name] === undefined ? undefined : read(`/proc/${pids[name]}/stat`);
+    if (stat) sample[name] = statMs(stat);
   }
   for (const pid of serverPids()) {
     const stat = read(`/proc/${pid}/stat`);
@@ -85,24 +126,39 @@ export function cpuNow(): CpuSample | undefined {
   return sample;
 }
 
+const GROUPS = ['main', 'core', 'workflow', 'otherThreads', 'receiver', 'sandbox', 'server'] as const;
+
 /** after - before, divided by `per` (e.g. per onboarding). */
 export function cpuDelta(before: CpuSample | undefined, after: CpuSample | undefined, per = 1): CpuSample | undefined {
   if (!before || !after) return undefined;
-  return {
-    main: (after.main - before.main) / per,
-    core: (after.core - before.core) / per,
-    otherThreads: (after.otherThreads - before.otherThreads) / per,
-    server: (after.server - before.server) / per,
-  };
+  const delta = {} as CpuSample;
+  for (const group of GROUPS) delta[group] = (after[group] - before[group]) / per;
+  return delta;
 }
 
 export function cpuTotal(s: CpuSample): number {
-  return s.main + s.core + s.otherThreads + s.server;
+  return GROUPS.reduce((sum, group) => sum + s[group], 0);
 }
 
-/** "main 41 + core 9 + other threads 30 + server 52 = 132 ms" */
+/** cardflow's own share: everything but the sandbox (the provider's cost) and the Temporal server. */
+export function cardflowShare(s: CpuSample): number {
+  return s.main + s.core + s.workflow + s.otherThreads + s.receiver;
+}
+
+/** The median of each group over samples. */
+export function cpuMedian(samples: readonly CpuSample[], median: (xs: number[]) => number): CpuSample | undefined {
+  if (!samples.length) return undefined;
+  const out = {} as CpuSample;
+  for (const group of GROUPS) out[group] = median(samples.map((c) => c[group]));
+  return out;
+}
+
+/** "main 41 + core 9 + workflow 20 + other threads 10 + receiver 5 = cardflow 85; sandbox 30, server 52 ms" */
 export function formatCpu(s: CpuSample | undefined): string {
   if (!s) return 'n/a (no /proc)';
   const r = (n: number) => n.toFixed(0);
-  return `main ${r(s.main)} + core ${r(s.core)} + other threads ${r(s.otherThreads)} + server ${r(s.server)} = ${r(cpuTotal(s))} ms`;
+  return (
+    `main ${r(s.main)} + workflow ${r(s.workflow)} + other threads ${r(s.otherThreads)} + core ${r(s.core)} + receiver ${r(s.receiver)} = ` +
+    `cardflow ${r(cardflowShare(s))} ms; sandbox ${r(s.sandbox)}, server ${r(s.server)} ms`
+  );
 }

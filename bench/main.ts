@@ -25,10 +25,20 @@ import { ZERO_DELAYS } from '../sandbox/index';
 import { resolveTemporalCli } from '../scripts/lib/temporal-cli';
 import { bundleCardflowWorkflows, createWorker } from '../workers/create-worker';
 import type { CardflowActivities } from '../activities';
-import { cpuDelta, cpuNow, formatCpu, type CpuSample } from './cpu';
+import {
+  cardflowShare,
+  cpuDelta,
+  cpuMedian as cpuMedianOf,
+  cpuNow,
+  formatCpu,
+  markNewThreads,
+  type CpuSample,
+  type ProcessIds,
+} from './cpu';
+import { withCardflowApart } from './services';
 import { collectHistories } from './actions';
 import { baselineActivities } from './baseline.activities';
-import { ONBOARDINGS, PHASES, ROUNDS, runOnboardings, say, setMetricsUrl, withCardflow, withTimeout } from './harness';
+import { ONBOARDINGS, PHASES, ROUNDS, runOnboardings, say, setMetricsUrl, withTimeout } from './harness';
 import { percentile } from './stats';
 import { type BenchCluster, type BenchTemporal, startBenchCluster } from './cluster';
 import { freePort } from '../scripts/lib/free-port';
@@ -47,12 +57,12 @@ interface Batch {
   cpu: CpuSample | undefined;
 }
 
-async function measured(count: number, run: () => Promise<unknown>): Promise<Batch> {
-  const before = cpuNow();
+async function measured(count: number, run: () => Promise<unknown>, pids: ProcessIds): Promise<Batch> {
+  const before = cpuNow(pids);
   const t0 = performance.now();
   await run();
   const seconds = (performance.now() - t0) / 1000;
-  return { rate: count / seconds, cpu: cpuDelta(before, cpuNow(), count) };
+  return { rate: count / seconds, cpu: cpuDelta(before, cpuNow(pids), count) };
 }
 
 const median = (xs: number[]) => percentile(xs, 50);
@@ -96,18 +106,21 @@ async function throughput(
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
   });
   const latencies: number[] = [];
-  // Sandbox, receiver, activities and clients share this process's event loop: its delay explains latency under load.
+  // The worker's activities and the clients share this process's event loop (the sandbox and the
+  // receiver run in processes of their own): its delay explains latency under load.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  const result = await withCardflow(env, bundle, ZERO_DELAYS, async (ctx) => {
+  const result = await withCardflowApart(env, bundle, ZERO_DELAYS, async (ctx) => {
     const baselineQueue = `bench-baseline-${randomUUID().slice(0, 8)}`;
-    const baselineWorker = await createWorker({
-      connection: env.nativeConnection,
-      taskQueue: baselineQueue,
-      activityDeps: ctx.activityDeps,
-      workflowBundle: baselineBundle,
-      // The no-ops join cardflow's activities, so both workers register the same set plus two.
-      activityOverrides: baselineActivities(env.client) as unknown as Partial<CardflowActivities>,
-    });
+    const baselineWorker = await markNewThreads(() =>
+      createWorker({
+        connection: env.nativeConnection,
+        taskQueue: baselineQueue,
+        activityDeps: ctx.activityDeps,
+        workflowBundle: baselineBundle,
+        // The no-ops join cardflow's activities, so both workers register the same set plus two.
+        activityOverrides: baselineActivities(env.client) as unknown as Partial<CardflowActivities>,
+      }),
+    );
     return baselineWorker.runUntil(async () => {
       const [warm] = await runOnboardings(env.client, ctx.taskQueue, 1, 'warmup', fast);
       const histories = await collectHistories(env.client, onboardingWorkflowId(warm!));
@@ -119,9 +132,11 @@ async function throughput(
         children: histories.length - 1,
         events: histories.reduce((n, h) => n + h.events.length, 0),
         tasks: workflowTasks(histories),
+        // The parent's own upserts (the children's order numbers are set at their start).
+        upserts: histories[0]!.events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length,
       };
       const runBaseline = async (type: BaselineType, count: number, lookups = true) => {
-        const args = [{ activities: shape.activities, children: shape.children, lookups }];
+        const args = [{ activities: shape.activities, children: shape.children, lookups, upserts: shape.upserts }];
         const handles = await Promise.all(
           Array.from({ length: count }, () =>
             env.client.workflow.start(type, {
@@ -145,20 +160,23 @@ async function throughput(
       const rounds: Array<Record<BatchKind, Batch>> = [];
       for (let round = 0; round < ROUNDS; round++) {
         const onboardingBatch = async () => {
-          ctx.latencies.length = 0;
+          await ctx.latencies();
           loopDelay.enable();
-          const batch = await measured(ONBOARDINGS, () =>
-            runOnboardings(env.client, ctx.taskQueue, ONBOARDINGS, 'tput', fast),
+          const batch = await measured(
+            ONBOARDINGS,
+            () => runOnboardings(env.client, ctx.taskQueue, ONBOARDINGS, 'tput', fast),
+            ctx.pids,
           );
           loopDelay.disable();
-          latencies.push(...ctx.latencies);
+          latencies.push(...(await ctx.latencies()));
           return batch;
         };
-        const shapedBatch = () => measured(ONBOARDINGS, () => runBaseline('baselineShapedWorkflow', ONBOARDINGS));
-        const flatBatch = () => measured(ONBOARDINGS, () => runBaseline('baselineWorkflow', ONBOARDINGS));
-        const featuredBatch = () => measured(ONBOARDINGS, () => runBaseline('baselineFeaturedWorkflow', ONBOARDINGS));
-        const directBatch = () =>
-          measured(ONBOARDINGS, () => runBaseline('baselineFeaturedWorkflow', ONBOARDINGS, false));
+        const batchOf = (type: BaselineType, lookups = true) =>
+          measured(ONBOARDINGS, () => runBaseline(type, ONBOARDINGS, lookups), ctx.pids);
+        const shapedBatch = () => batchOf('baselineShapedWorkflow');
+        const flatBatch = () => batchOf('baselineWorkflow');
+        const featuredBatch = () => batchOf('baselineFeaturedWorkflow');
+        const directBatch = () => batchOf('baselineFeaturedWorkflow', false);
         let onboarding: Batch;
         let shaped: Batch;
         if (round % 2 === 0) {
@@ -182,12 +200,11 @@ async function throughput(
   });
   const { shape, flatShape, shapedShape, featuredShape, rounds } = result;
   const rates = (k: BatchKind) => rounds.map((r) => r[k].rate);
-  const cpuMedian = (k: BatchKind) => {
-    const samples = rounds.map((r) => r[k].cpu).filter((c): c is CpuSample => c !== undefined);
-    if (!samples.length) return undefined;
-    const m = (f: keyof CpuSample) => median(samples.map((c) => c[f]));
-    return { main: m('main'), core: m('core'), otherThreads: m('otherThreads'), server: m('server') };
-  };
+  const cpuMedian = (k: BatchKind) =>
+    cpuMedianOf(
+      rounds.map((r) => r[k].cpu).filter((c): c is CpuSample => c !== undefined),
+      median,
+    );
   say(
     `  onboardings completed per second: ${spread(rates('onboarding'))} (${shape.events} history events and ${shape.tasks} workflow tasks each, over ${shape.children + 1} workflows, ${shape.activities} activities)`,
   );
@@ -198,7 +215,7 @@ async function throughput(
     `  same no-ops in the onboarding's shape (a parent + ${shape.children} children in sequence): ${spread(rates('shaped'))} per second (${shapedShape.events} events, ${shapedShape.tasks} workflow tasks)`,
   );
   say(
-    `  the shaped no-ops with the onboarding's other Temporal features (children started with a routing search attribute, ${shape.children + 1} stage upserts, ${shape.children} answers signalled after a visibility lookup): ${spread(rates('featured'))} per second (${featuredShape.events} events, ${featuredShape.tasks} workflow tasks)`,
+    `  the shaped no-ops with the onboarding's other Temporal features (children started with a routing search attribute, ${shape.upserts} stage upserts, ${shape.children} answers signalled after a visibility lookup): ${spread(rates('featured'))} per second (${featuredShape.events} events, ${featuredShape.tasks} workflow tasks)`,
   );
   say(
     `  ratio featured / shaped, per round: ${spread(rounds.map((r) => r.featured.rate / r.shaped.rate))} (what those features cost: the most onboarding / shaped can be while cardflow uses them); ` +
@@ -217,12 +234,20 @@ async function throughput(
   say(`  CPU per featured baseline:             ${formatCpu(cpuMedian('featured'))}`);
   say(`  CPU per featured without lookups:      ${formatCpu(cpuMedian('direct'))}`);
   say(`  CPU per flat baseline:                 ${formatCpu(cpuMedian('flat'))}`);
+  const shareRatios = rounds.flatMap((r) =>
+    r.onboarding.cpu && r.featured.cpu ? [cardflowShare(r.onboarding.cpu) / cardflowShare(r.featured.cpu)] : [],
+  );
+  if (shareRatios.length)
+    say(
+      `  cardflow's CPU share per onboarding / per featured baseline, per round: ${spread(shareRatios)} (target <= 1.3; ` +
+        `the sandbox, the provider's cost, and the Temporal server left out; the machine's cores are shared, so rounds spread)`,
+    );
   say(`\n${latencyHeading}, loopback, ${latencies.length} signalled deliveries during ${heading.split(' ')[0]}:`);
   say(
     `  p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (includes the visibility lookup and the delivery-log fsync)`,
   );
   say(
-    `  event-loop delay of this process meanwhile (sandbox + receiver + activities): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`,
+    `  event-loop delay of the worker's process meanwhile (activities and clients; sandbox and receiver run apart): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`,
   );
   return { activitiesPerOnboarding: shape.activities };
 }

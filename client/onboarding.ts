@@ -23,7 +23,7 @@ import {
   progressQuery,
 } from '../domain';
 import { activateCardUpdate, type ActivateCardAccepted } from '../domain/onboarding-physical';
-import { onboardingStartAttributes } from '../domain/start-attributes';
+import { firstOnboardingStage, onboardingStartAttributes } from '../domain/start-attributes';
 import {
   parseActivationRequest,
   parseCardholderCorrection,
@@ -70,7 +70,7 @@ export async function startOnboarding(
       workflowId,
       taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
       args: [valid],
-      typedSearchAttributes: onboardingStartAttributes(valid.customerRef),
+      typedSearchAttributes: onboardingStartAttributes(valid.customerRef, firstOnboardingStage(valid)),
     },
     opts.rideOut,
   );

@@ -39,9 +39,24 @@ export function startAttributes(input: StartAttributes): SearchAttributePair[] {
   return pairs;
 }
 
-/** What `startWorkflow(customerOnboarding, …)` should pass as `typedSearchAttributes`. */
-export function onboardingStartAttributes(customerRef: string): SearchAttributePair[] {
-  return startAttributes({ customerRef, flow: 'onboarding', stage: 'validating' });
+/**
+ * The stage an onboarding is started in: the first one it waits in, as far as its input tells.
+ * Holder data without a holderId means the cardholder review (whether the card type needs a
+ * cardholder is read by the workflow; one that needs none starts its card instead and upserts
+ * its next stage). Set at start it costs nothing, where the workflow's upsert on entering the
+ * review was one action of every happy onboarding.
+ */
+export function firstOnboardingStage(input: { holder?: unknown; holderId?: string | undefined }): string {
+  return input.holder !== undefined && !input.holderId ? 'cardholder_review' : 'validating';
+}
+
+/**
+ * What `startWorkflow(customerOnboarding, …)` should pass as `typedSearchAttributes`: the
+ * workflow reads them back from its start and upserts only what differs. A starter that sets
+ * `validating` (or nothing) is still right; its onboarding upserts the review stage itself.
+ */
+export function onboardingStartAttributes(customerRef: string, stage = 'validating'): SearchAttributePair[] {
+  return startAttributes({ customerRef, flow: 'onboarding', stage });
 }
 
 export const childStartAttributes = startAttributes;

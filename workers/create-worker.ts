@@ -51,12 +51,15 @@ const TRACING_INTERCEPTOR_MODULES = [require.resolve('../workflows/support/sampl
 
 /**
  * How every cardflow workflow bundle is made: the libraries of
- * `workflows/support/shared-libraries.ts` are evaluated once per worker and shared by every
- * workflow run, instead of once per run.
+ * `workflows/support/shared-libraries.ts` and the schemas of `workflows/support/shared-schemas.ts`
+ * are evaluated once per worker and shared by every workflow run, instead of once per run.
  */
 const BUNDLE_OPTIONS = {
   workflowsPath: WORKFLOWS_PATH,
-  preloadModules: [require.resolve('../workflows/support/shared-libraries')],
+  preloadModules: [
+    require.resolve('../workflows/support/shared-libraries'),
+    require.resolve('../workflows/support/shared-schemas'),
+  ],
   workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
 };
 

@@ -6,14 +6,20 @@
  * as child workflows with ids derived from its own. The `progress` query reports the stage; the
  * result says what was made.
  *
- * Cost: stages are upserted as search attributes only when they change (one action each,
- * merged with the ids); children start with their attributes (free). A `patched()` call
- * costs two actions in each new run that reaches it (its marker, and the TemporalChangeVersion
- * upsert the SDK adds), so a patch that saves one action on the happy path is not worth making.
- * The happy path (B2B holder reviewed in a minute, card with its initial deposit) reaches no
- * patch and costs 12 actions (bench (b)): 3 workflow starts, 4 activities (prepareOnboarding,
- * createCardholder, the review probe the webhook cancels, createCard, which also reads the
- * card), 3 stage upserts and the 2 webhooks' signals.
+ * Cost: stages are upserted as search attributes only when they differ from what is set (one
+ * action each, merged with the ids); what the client set at start is read from the started
+ * event, and the client starts an onboarding with holder data in `cardholder_review` already
+ * (domain/start-attributes.ts); children start with their attributes (free). `creating_card` is
+ * never upserted: card creation takes seconds, CardflowStage keeps the stage before it, and the
+ * card child (`<id>/card`, CardflowFlow card_issuance) is what runs meanwhile. The happy path
+ * (B2B holder reviewed in a minute, card with its initial deposit) reaches no patch and costs 10
+ * actions (bench (b)): 3 workflow starts, 4 activities (prepareOnboarding, createCardholder, the
+ * review probe the webhook cancels, createCard, which also reads the card), the `completed`
+ * upsert (with holderId and cardNo) and the 2 webhooks' signals.
+ *
+ * Replay: onboardings run pinned to the build that started them (Worker Deployments), so a
+ * change of this family's commands ships as a new build that open onboardings never meet; the
+ * saved histories of the build before this cost are kept in test/fixtures/histories/earlier-build/.
  *
  * Replay: the merchant-wallet path sends the same commands as before the physical and funding
  * paths existed; those paths only add commands when their input fields ask for them.
@@ -44,7 +50,7 @@ import { cardholderOnboarding } from './cardholder-onboarding';
 import { DepositStatusTracker, runOnChainFunding, transferToSharedAccount } from './onboarding/funding';
 import { ActivationGate, runActivation } from './onboarding/physical';
 import { validateOnboarding } from './onboarding/validation';
-import { Attributes } from './support/search';
+import { Attributes, startedWithAttributes } from './support/search';
 import { orderKeys } from '../domain/merchant-order-no';
 
 /** Patch: the awaiting_correction stage (and the return to review) is upserted. */
@@ -61,8 +67,8 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   const cardholderId = childWorkflowId(info.workflowId, 'cardholder');
   const activationId = childWorkflowId(info.workflowId, 'activation');
   setHandler(progressQuery, () => progress);
-  // Nothing is assumed set at start: the first upsert also carries customerRef and flow (no extra action).
-  const searchAttributes = new Attributes();
+  // What the starter set (customerRef, flow, the first stage) is not upserted again.
+  const searchAttributes = new Attributes(startedWithAttributes());
   // Card-level webhooks routed here by CardflowCardNo are for the children; wallet deposits update progress.
   const deposits = new DepositStatusTracker(progress);
   setHandler(providerEventSignal, (event) => deposits.onEvent(event));
@@ -207,7 +213,8 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     }
 
     // 4. Card (with the initial deposit when the card type takes it at creation; the printed number for a physical card).
-    enter('creating_card', true, { holderId });
+    // Not upserted (seconds; the card child shows it): holderId goes with the next upsert.
+    enter('creating_card', false, { holderId });
     const cardId = childWorkflowId(info.workflowId, 'card');
     const cardStart = startOf(Flows.cardIssuance, [orderKeys.cardIssuance(cardId).create]);
     const card = await child(() =>

@@ -1,8 +1,9 @@
 /**
  * Search attribute upserts that cost an action only when something changes. What is already
  * set is tracked in workflow state seeded from the input (the attributes a parent or client set
- * at start), never read back from `workflowInfo()`: the decision then depends only on input and
- * code, so it replays identically. Values are business references only.
+ * at start) or from the started event ({@link startedWithAttributes}, read before any upsert),
+ * never read back from `workflowInfo()` later: the decision then depends only on the history's
+ * start and the code, so it replays identically. Values are business references only.
  */
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
@@ -78,6 +79,28 @@ export class Attributes {
     this.orderNos = [...this.orderNos, merchantOrderNo];
     upsertSearchAttributes([{ key, value: this.orderNos }]);
   }
+}
+
+/**
+ * What the starter set as search attributes, read from the started event. Call it before the
+ * workflow's first upsert (later, `workflowInfo()` also holds what the run upserted); for a
+ * starter outside cardflow's code (a backend in another language, the Temporal CLI) that sets
+ * none, it is empty and the workflow upserts everything itself.
+ */
+export function startedWithAttributes(): KnownAttributes {
+  const attributes = workflowInfo().typedSearchAttributes;
+  const known: KnownAttributes = {};
+  const customerRef = attributes.get(CardflowCustomerRef);
+  const flow = attributes.get(CardflowFlow);
+  const stage = attributes.get(CardflowStage);
+  const holderId = attributes.get(CardflowHolderId);
+  const cardNo = attributes.get(CardflowCardNo);
+  if (customerRef) known.customerRef = customerRef;
+  if (flow) known.flow = flow as Flow;
+  if (stage) known.stage = stage;
+  if (holderId) known.holderId = holderId;
+  if (cardNo) known.cardNo = cardNo;
+  return known;
 }
 
 /** True when this workflow runs as a child of another workflow. */

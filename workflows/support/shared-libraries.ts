@@ -7,9 +7,9 @@
  * deep-frozen, by every run.
  *
  * Only libraries without per-workflow state belong here. Freezing also breaks a library's values
- * that it fills in lazily, which is why cardflow's own schemas stay per run (zod builds a
- * schema's methods on first use) and why zod's lazy globals are filled in below, before the
- * worker freezes them. For the same reason workflow schemas use their own patterns
+ * that it fills in lazily, which is why zod's lazy globals are filled in below, before the
+ * worker freezes them (cardflow's own schemas, whose methods zod builds on first use, are
+ * settled before sharing in shared-schemas.ts). For the same reason workflow schemas use their own patterns
  * (`.regex(...)`, api/schemas/fields.ts), not zod's built-in string formats (`z.email()`,
  * `z.ipv4()`, ...): those check with zod's shared RegExp, whose `lastIndex` a frozen copy cannot
  * reset. test/unit/workflows/shared-libraries.test.ts freezes these as the worker does.

@@ -24,7 +24,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { activateOnboardingCard } from '../../../client/onboarding';
 import { progressQuery, type OnboardingInput, type OnboardingProgress } from '../../../domain/customer-onboarding';
-import { onboardingStartAttributes } from '../../../domain/start-attributes';
+import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { luhnCheckDigit } from '../../../sandbox/random';
@@ -156,7 +156,7 @@ function startOnboarding(
     workflowId: onboardingWorkflowId(customerRef),
     taskQueue: h.taskQueue,
     args: [{ customerRef, wait: FAST_WAIT, ...fields }],
-    typedSearchAttributes: onboardingStartAttributes(customerRef),
+    typedSearchAttributes: onboardingStartAttributes(customerRef, firstOnboardingStage(fields)),
   });
 }
 

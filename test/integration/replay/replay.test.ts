@@ -1,6 +1,9 @@
 /**
  * Replays the saved histories (test/fixtures/histories/*.json) against the current workflow
- * code. With CARDFLOW_SAVE_HISTORIES=1 it first runs representative onboardings, the card and
+ * code, and those of the earlier build (test/fixtures/histories/earlier-build/): onboardings run
+ * pinned to the build that started them, so an onboarding-family change ships as a new build,
+ * and each earlier-build onboarding must fail here with a nondeterminism error (the proof that
+ * the change needed a new build) while their children, unchanged, still replay. With CARDFLOW_SAVE_HISTORIES=1 it first runs representative onboardings, the card and
  * fund workflows (test/integration/replay/card-and-funds-runs.ts) and the other onboarding paths (physical card, shared_account, budgetTopUp, on_chain:
  * test/integration/replay/onboarding-path-runs.ts) on the dev server and the sandbox and saves
  * their histories (parents and children), and one happy onboarding (`onboarding-happy`);
@@ -12,7 +15,7 @@ import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import type { WorkflowHandle } from '@temporalio/client';
 import { correctCardholderUpdate, cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
-import { onboardingStartAttributes } from '../../../domain/start-attributes';
+import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { bundleCardflowWorkflows } from '../../../workers/create-worker';
@@ -55,7 +58,7 @@ async function saveOnboardingHistories(): Promise<void> {
           workflowId: onboardingWorkflowId(ref),
           taskQueue: h.taskQueue,
           args: [{ customerRef: ref, wait: FAST_WAIT, ...args }],
-          typedSearchAttributes: onboardingStartAttributes(ref),
+          typedSearchAttributes: onboardingStartAttributes(ref, firstOnboardingStage(args)),
         });
       const happy = customerRef('replay-happy');
       const a = await start(happy, {
@@ -104,9 +107,7 @@ async function saveOnboardingHistories(): Promise<void> {
 
 /**
  * One happy onboarding (B2B holder, card with initial deposit) saved as `onboarding-happy` with
- * its children, from the current code. The set saved before createCard answered with the card is
- * kept as `onboarding-happy-before-card-read`: its card child reads the card with getCardSummary,
- * the branch executions started before that change replay on.
+ * its children, from the current code, started as the client starts it (in cardholder_review).
  */
 async function saveHappyHistories(): Promise<void> {
   const h = await startHarness();
@@ -125,7 +126,7 @@ async function saveHappyHistories(): Promise<void> {
             initialDeposit: '100',
           },
         ],
-        typedSearchAttributes: onboardingStartAttributes(ref),
+        typedSearchAttributes: onboardingStartAttributes(ref, 'cardholder_review'),
       });
       await handle.result();
       await save('onboarding-happy', handle);
@@ -138,18 +139,16 @@ async function saveHappyHistories(): Promise<void> {
 }
 
 const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths', 'happy'] as const;
-const HAPPY_HISTORIES = ['onboarding-happy', 'onboarding-happy-before-card-read'].flatMap((name) => [
-  name,
-  `${name}.cardholder`,
-  `${name}.card`,
-]);
+const HAPPY_HISTORIES = ['onboarding-happy', 'onboarding-happy.cardholder', 'onboarding-happy.card'];
 
 /**
- * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all four). The onboarding-path files get
- * their printed card numbers masked before the check that no clear value of the run is left.
+ * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all four; or a comma-separated list). The
+ * onboarding-path files get their printed card numbers masked before the check that no clear
+ * value of the run is left.
  */
 async function saveHistories(which: string): Promise<void> {
-  const sets = which === '1' ? SETS : SETS.filter((set) => set === which);
+  const wanted = which.split(',').map((set) => set.trim());
+  const sets = which === '1' ? SETS : SETS.filter((set) => wanted.includes(set));
   if (!sets.length) throw new Error(`CARDFLOW_SAVE_HISTORIES=${which}: expected 1, ${SETS.join(', ')}`);
   if (sets.includes('onboarding')) await saveOnboardingHistories();
   if (sets.includes('happy')) await saveHappyHistories();
@@ -205,6 +204,57 @@ it('replays every saved history without a determinism error', async () => {
       if (result.error) failures.push(`${name} bundle, ${result.workflowId}: ${result.error.message}`);
     }
   expect(failures).toEqual([]);
+});
+
+const EARLIER_BUILD_DIR = join(DIR, 'earlier-build');
+
+/** The onboardings of the earlier build (parents; their children are the other files of the folder). */
+const EARLIER_BUILD_ONBOARDINGS = [
+  'onboarding-with-holder',
+  'onboarding-deposit-after-creation',
+  'onboarding-rejected-corrected',
+  'onboarding-happy',
+  'onboarding-happy-before-card-read',
+  'onboarding-physical-code',
+  'onboarding-physical-work-order',
+  'onboarding-shared-account',
+  'onboarding-budget-top-up',
+  'onboarding-on-chain',
+];
+
+it('the earlier build: each onboarding fails against this bundle with a nondeterminism error, each child replays', async () => {
+  const files = readdirSync(EARLIER_BUILD_DIR).filter((f) => f.endsWith('.json'));
+  for (const name of EARLIER_BUILD_ONBOARDINGS) expect(files).toContain(`${name}.json`);
+  const saved = files.map((file) => {
+    const { workflowId, history } = JSON.parse(readFileSync(join(EARLIER_BUILD_DIR, file), 'utf8')) as {
+      workflowId: string;
+      history: object;
+    };
+    return { file, workflowId, history: temporal.api.history.v1.History.fromObject(history) };
+  });
+  const typeOf = new Map(
+    saved.map((s) => [
+      s.workflowId,
+      s.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? '',
+    ]),
+  );
+  const outcomes: Array<{ workflowId: string; type: string; outcome: string }> = [];
+  for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, saved)) {
+    const type = typeOf.get(result.workflowId) ?? '';
+    const outcome = !result.error
+      ? 'replays'
+      : /nondeterminism/i.test(result.error.message)
+        ? 'nondeterminism'
+        : 'other';
+    outcomes.push({ workflowId: result.workflowId, type, outcome });
+  }
+  expect(outcomes).toHaveLength(saved.length);
+  expect(outcomes.filter((o) => o.type === WorkflowTypes.customerOnboarding)).toHaveLength(
+    EARLIER_BUILD_ONBOARDINGS.length,
+  );
+  expect(
+    outcomes.filter((o) => o.outcome !== (o.type === WorkflowTypes.customerOnboarding ? 'nondeterminism' : 'replays')),
+  ).toEqual([]);
 });
 
 /** Every payload of a saved history (base64 `data`) as text. */

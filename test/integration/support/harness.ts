@@ -22,7 +22,7 @@ import {
 } from './temporal-env';
 import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../../../domain/wait-profile';
 import type { OnboardingInput } from '../../../domain/customer-onboarding';
-import { onboardingStartAttributes } from '../../../domain/start-attributes';
+import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
@@ -175,6 +175,7 @@ export function startOnboardingWorkflow(
     workflowId: onboardingWorkflowId(input.customerRef),
     taskQueue: h.taskQueue,
     args: [input],
-    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
+    // As the client starts one (client/onboarding.ts): in the stage its input says it waits in first.
+    typedSearchAttributes: onboardingStartAttributes(input.customerRef, firstOnboardingStage(input)),
   });
 }

@@ -3,6 +3,13 @@ import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import {
+  CardflowCardNo,
+  CardflowCustomerRef,
+  CardflowFlow,
+  CardflowHolderId,
+  CardflowStage,
+} from '../../../domain/search-attributes';
+import {
   CARD_TYPES,
   FAST_WAIT,
   cardOperations,
@@ -82,6 +89,27 @@ describe('customerOnboarding', () => {
       ),
     ).toEqual([]);
     expect(activitiesScheduled(card!)).toEqual(['createCard']);
+    // Started in cardholder_review, the parent upserts once, on completion, with the ids it
+    // learned; creating_card is not upserted (10 actions in all, bench (b)).
+    const upserts = parent!.flatMap((e) => {
+      const fields = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
+      return fields ? [Object.keys(fields).sort()] : [];
+    });
+    expect(upserts).toEqual([['CardflowCardNo', 'CardflowHolderId', 'CardflowStage']]);
+    const attributes = (await h.client.workflow.getHandle(parentId).describe()).typedSearchAttributes;
+    expect({
+      stage: attributes.get(CardflowStage),
+      flow: attributes.get(CardflowFlow),
+      customerRef: attributes.get(CardflowCustomerRef),
+      holderId: attributes.get(CardflowHolderId),
+      cardNo: attributes.get(CardflowCardNo),
+    }).toEqual({
+      stage: 'completed',
+      flow: 'onboarding',
+      customerRef: ref,
+      holderId: holders[0]!.holderId,
+      cardNo: result.card.cardNo,
+    });
   });
 
   it('deposits after creation when the card type takes no initial deposit at creation', async () => {

@@ -11,24 +11,7 @@ import type * as CardholderData from '../../../domain/cardholder-data';
 import type * as CustomerOnboarding from '../../../domain/customer-onboarding';
 import type * as MerchantOrderNo from '../../../domain/merchant-order-no';
 import { b2bHolder } from '../../fixtures/holders';
-
-/** What the SDK's reusable V8 context does to preloaded modules (own properties, depth first; functions' props untouched). */
-function deepFreeze(object: unknown, visited = new WeakSet<object>()): void {
-  if (object === null || (typeof object !== 'object' && typeof object !== 'function')) return;
-  if (visited.has(object) || Object.isFrozen(object)) return;
-  visited.add(object);
-  if (typeof object === 'object') {
-    for (const name of [...Object.getOwnPropertyNames(object), ...Object.getOwnPropertySymbols(object)]) {
-      const value = (object as Record<string | symbol, unknown>)[name];
-      try {
-        deepFreeze(value, visited);
-      } catch {
-        // As the SDK: some objects (typed arrays) cannot be frozen.
-      }
-    }
-  }
-  Object.freeze(object);
-}
+import { deepFreeze } from './deep-freeze';
 
 it('the schemas, money and order keys of workflows work on frozen shared libraries', () => {
   jest.requireActual('../../../workflows/support/shared-libraries');

@@ -1,0 +1,79 @@
+/**
+ * A bench service in a process of its own (forked by bench/services.ts), so the bench reads its
+ * CPU apart from the worker's: `sandbox <delays JSON>` runs the provider stand-in (the
+ * provider's cost, not cardflow's), `receiver <Temporal address>` the webhook receiver (with the
+ * platform public key in CARDFLOW_PLATFORM_PUBLIC_KEY). Each answers on the IPC channel: `ready`
+ * once it listens, the receiver's signal latencies on `latencies`, and stops on `stop`.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { publicKeyFrom } from '../api/keys';
+import type { SandboxDelays } from '../sandbox/contract';
+import { startSandbox } from '../sandbox/index';
+import { startWebhookReceiver } from '../webhooks/receiver';
+
+/** What a service process tells the bench. */
+export type ServiceMessage =
+  { type: 'ready'; url: string; env: Record<string, string> } | { type: 'latencies'; latencies: number[] };
+
+/** What the bench tells a service process. */
+export type ServiceCommand = { type: 'webhook-url'; url: string } | { type: 'latencies' } | { type: 'stop' };
+
+const send = (message: ServiceMessage) => process.send?.(message);
+
+async function sandbox(delays: Partial<SandboxDelays>): Promise<() => Promise<void>> {
+  const running = await startSandbox({ delays, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
+  process.on('message', (command: ServiceCommand) => {
+    if (command.type === 'webhook-url') running.setWebhookUrl(command.url);
+  });
+  send({ type: 'ready', url: running.url, env: running.env });
+  return () => running.stop();
+}
+
+async function receiver(address: string): Promise<() => Promise<void>> {
+  const connection = await Connection.connect({ address });
+  // Signals as the bench's own client sends them (the bench's Temporal client carries no codec).
+  const client = new Client({ connection });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-receiver-'));
+  const latencies: number[] = [];
+  const running = await startWebhookReceiver({
+    platformPublicKey: publicKeyFrom(process.env.CARDFLOW_PLATFORM_PUBLIC_KEY ?? '', 'CARDFLOW_PLATFORM_PUBLIC_KEY'),
+    client,
+    dataDir,
+    onHandled: (h) => {
+      if (h.outcome === 'signalled') latencies.push(h.settledAtMs - h.receivedAtMs);
+    },
+  });
+  process.on('message', (command: ServiceCommand) => {
+    if (command.type === 'latencies') send({ type: 'latencies', latencies: latencies.splice(0) });
+  });
+  send({ type: 'ready', url: running.url, env: {} });
+  return async () => {
+    await running.stop();
+    await connection.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+async function main(): Promise<void> {
+  const [role, argument = ''] = process.argv.slice(2);
+  const stop =
+    role === 'sandbox'
+      ? await sandbox(JSON.parse(argument) as Partial<SandboxDelays>)
+      : role === 'receiver'
+        ? await receiver(argument)
+        : undefined;
+  if (!stop) throw new Error(`bench service: unknown role ${role}`);
+  process.on('message', (command: ServiceCommand) => {
+    if (command.type === 'stop') void stop().finally(() => process.exit(0));
+  });
+  // The bench gone (its IPC channel closed): stop with it.
+  process.on('disconnect', () => void stop().finally(() => process.exit(0)));
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench service: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,118 @@
+/**
+ * Bench (a)'s cardflow with the sandbox and the webhook receiver each in a process of its own
+ * (bench/service-process.ts), so CPU per onboarding splits by process: the sandbox is the
+ * provider's cost, not cardflow's; the receiver is cardflow's, apart from the worker's threads.
+ * The worker stays in the bench process, where its threads are read from /proc (bench/cpu.ts).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { WorkflowBundle } from '@temporalio/worker';
+import type { ActivityDeps } from '../activities';
+import { createProviderClient } from '../api/client';
+import { loadProviderConfig } from '../api/config';
+import type { SandboxDelays } from '../sandbox/contract';
+import { createWorker } from '../workers/create-worker';
+import type { CardflowWorker } from '../workers/cardflow-worker';
+import type { BenchTemporal } from './cluster';
+import { markNewThreads, type ProcessIds } from './cpu';
+import type { ServiceCommand, ServiceMessage } from './service-process';
+
+/** A service process: its pid, what it said when ready, and how to talk to it. */
+interface Service {
+  pid: number;
+  url: string;
+  env: Record<string, string>;
+  ask(command: ServiceCommand): void;
+  next(type: ServiceMessage['type']): Promise<ServiceMessage>;
+  stop(): Promise<void>;
+}
+
+async function startService(args: string[], env: Record<string, string> = {}): Promise<Service> {
+  const child: ChildProcess = fork(require.resolve('./service-process'), args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = (type: ServiceMessage['type']) =>
+    new Promise<ServiceMessage>((resolve, reject) => {
+      const onMessage = (message: ServiceMessage) => {
+        if (message.type !== type) return;
+        child.off('exit', onExit);
+        child.off('message', onMessage);
+        resolve(message);
+      };
+      const onExit = (code: number | null) => reject(new Error(`bench service ${args[0]} exited (${code})`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const ready = await next('ready');
+  if (ready.type !== 'ready') throw new Error('unreachable');
+  return {
+    pid: child.pid!,
+    url: ready.url,
+    env: ready.env,
+    ask: (command) => child.send(command),
+    next,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.send({ type: 'stop' } satisfies ServiceCommand);
+      }),
+  };
+}
+
+export interface ApartContext {
+  taskQueue: string;
+  worker: CardflowWorker;
+  activityDeps: ActivityDeps;
+  /** The processes bench/cpu.ts reads apart from this one. */
+  pids: ProcessIds;
+  /** The receiver's signal latencies (ms) since the last call. */
+  latencies(): Promise<number[]>;
+}
+
+/**
+ * Runs `fn` against a fresh sandbox process, receiver process and cardflow worker (in this
+ * process) on a task queue of its own. `beforeWorker` runs first, so a worker it creates is
+ * among the workflow threads too.
+ */
+export async function withCardflowApart<T>(
+  env: BenchTemporal,
+  bundle: WorkflowBundle,
+  delays: Partial<SandboxDelays>,
+  fn: (ctx: ApartContext) => Promise<T>,
+): Promise<T> {
+  const sandbox = await startService(['sandbox', JSON.stringify(delays)]);
+  let receiver: Service | undefined;
+  const provider = createProviderClient(loadProviderConfig(sandbox.env));
+  try {
+    receiver = await startService(['receiver', env.address], {
+      CARDFLOW_PLATFORM_PUBLIC_KEY: sandbox.env.CARDFLOW_PLATFORM_PUBLIC_KEY ?? '',
+    });
+    sandbox.ask({ type: 'webhook-url', url: receiver.url });
+    const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
+    const activityDeps = { provider, merchantPrivateKey: loadProviderConfig(sandbox.env).merchantPrivateKey };
+    // The worker's workflow thread is the thread its creation starts (bench/cpu.ts).
+    const worker = await markNewThreads(() =>
+      createWorker({ connection: env.nativeConnection, taskQueue, activityDeps, workflowBundle: bundle }),
+    );
+    const service = receiver;
+    return await worker.runUntil(() =>
+      fn({
+        taskQueue,
+        worker,
+        activityDeps,
+        pids: { sandbox: sandbox.pid, receiver: service.pid },
+        latencies: async () => {
+          service.ask({ type: 'latencies' });
+          const answer = await service.next('latencies');
+          return answer.type === 'latencies' ? answer.latencies : [];
+        },
+      }),
+    );
+  } finally {
+    await receiver?.stop();
+    await sandbox.stop();
+    await provider.close();
+  }
+}

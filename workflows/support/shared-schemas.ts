@@ -1,0 +1,124 @@
+/**
+ * cardflow's own zod schemas that workflow code uses (the onboarding input, the activation
+ * request, cardholder data, funding, the request primitives under them), built once per worker
+ * and shared by every run, like the libraries of shared-libraries.ts: a module in the bundle's
+ * `preloadModules` (workers/create-worker.ts) runs once and the SDK deep-freezes what it exports.
+ * Built per run they were about a quarter of the workflow thread's CPU per onboarding (three runs,
+ * and each replay after an eviction), whatever the run validated.
+ *
+ * Sharing is safe for replay: a schema is a pure function of its definition, building it reads
+ * no clock, randomness or workflow state, and parsing returns the same answer on a frozen copy.
+ * What a frozen copy cannot do is what zod fills in on first use, so {@link settleSchema} does
+ * that before the freeze:
+ * - zod installs a schema's methods and derived internals as getters that define an own
+ *   property on first read (`safeParse`, `shape`, `_zod.propValues`, `_zod.optin`, an object
+ *   def's `shape`, ...): every getter along the prototype chains of every schema's and check's
+ *   internals, of every exported schema (the methods workflow code calls), and every own getter
+ *   of what they hold, is read once here;
+ * - a container's first parse replaces its parse function (zod's memoizer): each schema
+ *   parses `undefined` once here;
+ * - a `.regex(...)` check sets its pattern's `lastIndex` before each test, which a frozen
+ *   RegExp refuses: the pattern is handed to the check through a view the freeze cannot
+ *   reach (a Proxy refusing `preventExtensions` over a copy of the RegExp; the SDK skips what
+ *   it cannot freeze, as it does typed arrays).
+ * test/unit/workflows/shared-libraries.test.ts freezes these as the worker does and parses
+ * valid and invalid inputs through them.
+ */
+import * as cardholderRequests from '../../api/schemas/cardholder-requests';
+import * as apiFields from '../../api/schemas/fields';
+import * as primitives from '../../api/schemas/primitives';
+import * as cardholderData from '../../domain/cardholder-data';
+import * as customerOnboarding from '../../domain/customer-onboarding';
+import * as domainFields from '../../domain/fields';
+import * as onboardingFunding from '../../domain/onboarding-funding';
+import * as onboardingPhysical from '../../domain/onboarding-physical';
+
+type Bag = Record<string | symbol, unknown>;
+
+const isObject = (value: unknown): value is Bag =>
+  value !== null && (typeof value === 'object' || typeof value === 'function');
+
+/** A RegExp every check can still set `lastIndex` on once the schema holding it is frozen. */
+function unfreezable(pattern: RegExp): RegExp {
+  // A copy: the pattern itself is often an exported constant, frozen with its module.
+  return new Proxy(new RegExp(pattern.source, pattern.flags), {
+    preventExtensions: () => false,
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+    set: (target, key, value) => Reflect.set(target, key, value, target),
+  });
+}
+
+/** Reads every getter on `target`'s prototype chain, so what it defines on first read is defined now. */
+function readGetters(target: Bag): void {
+  for (let proto = Object.getPrototypeOf(target) as Bag | null; proto && proto !== Object.prototype;) {
+    for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
+      if (!descriptor.get) continue;
+      try {
+        void target[key];
+      } catch {
+        // A getter that throws defines nothing either way.
+      }
+    }
+    proto = Object.getPrototypeOf(proto) as Bag | null;
+  }
+}
+
+/** Fills in what zod builds on first use, in `value` and everything reachable from it (see above). */
+export function settleSchema(value: unknown, seen = new WeakSet<object>()): void {
+  if (!isObject(value) || seen.has(value) || value instanceof RegExp) return;
+  seen.add(value);
+  const internals = value._zod;
+  if (isObject(internals)) {
+    readGetters(internals);
+    const def = internals.def;
+    if (isObject(def) && def.pattern instanceof RegExp) def.pattern = unfreezable(def.pattern);
+    // A container's first parse replaces its own parse function (zod's memoizer); any input does,
+    // and through the internals no error object is built.
+    const run = internals.run;
+    if (typeof run === 'function') {
+      try {
+        (run as (payload: unknown, context: unknown) => unknown)({ value: undefined, issues: [] }, { async: false });
+      } catch {
+        // A transform refusing undefined has still been through its first parse.
+      }
+    }
+  }
+  if (typeof value === 'function') return;
+  for (const key of Object.getOwnPropertyNames(value)) {
+    let descriptor = Object.getOwnPropertyDescriptor(value, key);
+    // An own getter (an object def's `shape`) may replace itself with its value on first read.
+    if (descriptor?.get) {
+      try {
+        void value[key];
+      } catch {
+        continue;
+      }
+      descriptor = Object.getOwnPropertyDescriptor(value, key);
+    }
+    if (descriptor && 'value' in descriptor) settleSchema(descriptor.value, seen);
+  }
+}
+
+/** The modules whose schemas are shared; referenced by value, so the bundler keeps every import. */
+export const sharedSchemaModules = [
+  apiFields,
+  primitives,
+  cardholderRequests,
+  cardholderData,
+  domainFields,
+  onboardingFunding,
+  onboardingPhysical,
+  customerOnboarding,
+];
+
+for (const module of sharedSchemaModules) {
+  for (const exported of Object.values(module)) {
+    // Workflow code calls methods (`safeParse`) on exported schemas only; zod's parsing reads the
+    // internals settled below, so methods are built for these alone (about a hundred per schema).
+    if (isObject(exported) && isObject(exported._zod)) readGetters(exported);
+    settleSchema(exported);
+  }
+}
