@@ -67,8 +67,14 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   const cardholderId = childWorkflowId(info.workflowId, 'cardholder');
   const activationId = childWorkflowId(info.workflowId, 'activation');
   setHandler(progressQuery, () => progress);
-  // What the starter set (customerRef, flow, the first stage) is not upserted again.
-  const searchAttributes = new Attributes(startedWithAttributes());
+  // Started in cardholder_review (this build's client: domain/start-attributes.ts), the run takes
+  // the 10-action path: what the starter set is not upserted again, nor is creating_card. Any
+  // other start (validating: an earlier client, another language's, a resume) takes the stages
+  // as runs always took them. Decided by the started event alone, so the histories of runs opened
+  // before this build (unversioned ones move to the first version: docs/versioning.md) replay.
+  const started = startedWithAttributes();
+  const leanStart = started.stage === 'cardholder_review';
+  const searchAttributes = new Attributes(leanStart ? started : {});
   // Card-level webhooks routed here by CardflowCardNo are for the children; wallet deposits update progress.
   const deposits = new DepositStatusTracker(progress);
   setHandler(providerEventSignal, (event) => deposits.onEvent(event));
@@ -213,8 +219,8 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     }
 
     // 4. Card (with the initial deposit when the card type takes it at creation; the printed number for a physical card).
-    // Not upserted (seconds; the card child shows it): holderId goes with the next upsert.
-    enter('creating_card', false, { holderId });
+    // On the 10-action path not upserted (seconds; the card child shows it): holderId goes with the next upsert.
+    enter('creating_card', !leanStart, { holderId });
     const cardId = childWorkflowId(info.workflowId, 'card');
     const cardStart = startOf(Flows.cardIssuance, [orderKeys.cardIssuance(cardId).create]);
     const card = await child(() =>

@@ -1,9 +1,9 @@
 /**
  * Replays the saved histories (test/fixtures/histories/*.json) against the current workflow
- * code, and those of the earlier build (test/fixtures/histories/earlier-build/): onboardings run
- * pinned to the build that started them, so an onboarding-family change ships as a new build,
- * and each earlier-build onboarding must fail here with a nondeterminism error (the proof that
- * the change needed a new build) while their children, unchanged, still replay. With CARDFLOW_SAVE_HISTORIES=1 it first runs representative onboardings, the card and
+ * code, and those of the earlier build (test/fixtures/histories/earlier-build/: onboardings
+ * started in `validating`, before the 10-action path). Those must replay too: runs opened by
+ * unversioned workers move to the first versioned build (docs/versioning.md), and the onboarding
+ * decides its path from its started event alone. With CARDFLOW_SAVE_HISTORIES=1 it first runs representative onboardings, the card and
  * fund workflows (test/integration/replay/card-and-funds-runs.ts) and the other onboarding paths (physical card, shared_account, budgetTopUp, on_chain:
  * test/integration/replay/onboarding-path-runs.ts) on the dev server and the sandbox and saves
  * their histories (parents and children), and one happy onboarding (`onboarding-happy`);
@@ -222,7 +222,7 @@ const EARLIER_BUILD_ONBOARDINGS = [
   'onboarding-on-chain',
 ];
 
-it('the earlier build: each onboarding fails against this bundle with a nondeterminism error, each child replays', async () => {
+it('the earlier build: every onboarding and child it saved replays here, through the stages those runs took', async () => {
   const files = readdirSync(EARLIER_BUILD_DIR).filter((f) => f.endsWith('.json'));
   for (const name of EARLIER_BUILD_ONBOARDINGS) expect(files).toContain(`${name}.json`);
   const saved = files.map((file) => {
@@ -232,29 +232,14 @@ it('the earlier build: each onboarding fails against this bundle with a nondeter
     };
     return { file, workflowId, history: temporal.api.history.v1.History.fromObject(history) };
   });
-  const typeOf = new Map(
-    saved.map((s) => [
-      s.workflowId,
-      s.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? '',
-    ]),
-  );
-  const outcomes: Array<{ workflowId: string; type: string; outcome: string }> = [];
+  const failures: string[] = [];
+  let replayed = 0;
   for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, saved)) {
-    const type = typeOf.get(result.workflowId) ?? '';
-    const outcome = !result.error
-      ? 'replays'
-      : /nondeterminism/i.test(result.error.message)
-        ? 'nondeterminism'
-        : 'other';
-    outcomes.push({ workflowId: result.workflowId, type, outcome });
+    replayed += 1;
+    if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
   }
-  expect(outcomes).toHaveLength(saved.length);
-  expect(outcomes.filter((o) => o.type === WorkflowTypes.customerOnboarding)).toHaveLength(
-    EARLIER_BUILD_ONBOARDINGS.length,
-  );
-  expect(
-    outcomes.filter((o) => o.outcome !== (o.type === WorkflowTypes.customerOnboarding ? 'nondeterminism' : 'replays')),
-  ).toEqual([]);
+  expect(replayed).toBe(saved.length);
+  expect(failures).toEqual([]);
 });
 
 /** Every payload of a saved history (base64 `data`) as text. */
