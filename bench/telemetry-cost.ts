@@ -32,7 +32,8 @@ import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../domain/wait-pr
 import { onboardingWorkflowId } from '../domain/workflow-ids';
 import { startSandbox, ZERO_DELAYS } from '../sandbox/index';
 import { freePort } from '../scripts/lib/free-port';
-import { DEFAULT_TRACE_RATIO, samplerFor } from '../telemetry/sampler';
+import { samplerFor } from '../telemetry/sampler';
+import { DEFAULT_TRACE_RATIO } from '../telemetry/sampler-setting';
 import { startTracing } from '../telemetry/tracing';
 import { startWebhookReceiver } from '../webhooks/receiver';
 import { ONBOARDINGS, ROUNDS, onboardingInput, say, withTimeout } from './harness';

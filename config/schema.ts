@@ -19,9 +19,14 @@ import { AMOUNT_RE } from '../api/rules';
 import { parseDuration } from '../client/reconciliation';
 import { parseLogLevel } from '../logging/logger';
 import { parseMetricsAddress } from '../telemetry/metrics-address';
-import { DEFAULT_TRACE_RATIO, DEFAULT_TRACE_SAMPLER, parseSamplerName, parseSamplerRatio } from '../telemetry/sampler';
+import {
+  DEFAULT_TRACE_RATIO,
+  DEFAULT_TRACE_SAMPLER,
+  parseSamplerName,
+  parseSamplerRatio,
+} from '../telemetry/sampler-setting';
 import { EnvironmentError, type EnvironmentOptions, resolveEnvironment } from './environment';
-import { parseBootstrap, parseDeploymentName, parseOnOff } from '../workers/versioning';
+import { parseBootstrap, parseDeploymentName, parseOnOff } from './versioning-variables';
 import { type Env, rules, secretText, type Variable, variable } from './variable';
 
 const duration = (atLeastMs = 0, atLeast = '') =>

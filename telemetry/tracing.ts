@@ -19,7 +19,8 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { samplerFor, samplerSettingFromEnv } from './sampler';
+import { samplerFor } from './sampler';
+import { samplerSettingFromEnv } from './sampler-setting';
 import { tracingConfigured } from './tracing-config';
 import { processEnv } from '../config/process-env';
 

@@ -14,14 +14,14 @@
 import { createHash } from 'node:crypto';
 import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
-import { DEFAULT_DEPLOYMENT_NAME, deploymentNameIssue, versionKey } from '../client/deployments';
+import { DEFAULT_DEPLOYMENT_NAME, versionKey } from '../client/deployments';
+import { type BootstrapMode, parseBootstrap, parseDeploymentName, parseOnOff } from '../config/versioning-variables';
+
+export type { BootstrapMode };
 import { DEFAULT_WORKFLOW_VERSIONING } from '../domain/workflow-versioning';
 import { processEnv } from '../config/process-env';
 
 type Env = Record<string, string | undefined>;
-
-/** What the environment says about this worker's place in its deployment. */
-export type BootstrapMode = 'first' | 'always' | 'off';
 
 export interface VersioningSettings {
   /** false: the worker polls unversioned (CARDFLOW_WORKER_VERSIONING=off). */
@@ -34,29 +34,6 @@ export interface VersioningSettings {
   bootstrap: BootstrapMode;
   /** A prebuilt workflow bundle to run instead of the build's own (CARDFLOW_WORKFLOW_BUNDLE). */
   bundlePath?: string;
-}
-
-/** `CARDFLOW_WORKER_VERSIONING`'s value; throws an Error naming the rule. */
-export function parseOnOff(raw: string): boolean {
-  const value = raw.trim().toLowerCase();
-  if (value !== 'on' && value !== 'off') throw new Error('must be on or off');
-  return value === 'on';
-}
-
-/** `CARDFLOW_DEPLOYMENT_BOOTSTRAP`'s value; throws an Error naming the rule. */
-export function parseBootstrap(raw: string): BootstrapMode {
-  const value = raw.trim().toLowerCase();
-  if (value === 'on') return 'first';
-  if (value === 'always' || value === 'off') return value;
-  throw new Error('must be on, always or off');
-}
-
-/** `CARDFLOW_DEPLOYMENT_NAME`'s value; throws an Error naming the rule. */
-export function parseDeploymentName(raw: string): string {
-  const name = raw.trim();
-  const issue = deploymentNameIssue(name);
-  if (issue) throw new Error(issue);
-  return name;
 }
 
 /** Reads the versioning variables; throws one Error naming every malformed one. */

@@ -18,7 +18,8 @@ import {
 } from '../../../api/errors';
 import { codecServerMetrics } from '../../../codec/metrics';
 import { metricsAddressFromEnv, parseMetricsAddress } from '../../../telemetry/metrics-address';
-import { samplerFor, samplerSettingFromEnv } from '../../../telemetry/sampler';
+import { samplerFor } from '../../../telemetry/sampler';
+import { samplerSettingFromEnv } from '../../../telemetry/sampler-setting';
 import { tracingConfigured } from '../../../telemetry/tracing-config';
 import { receiverMetrics } from '../../../webhooks/metrics';
 import { workerMetricsFromEnv } from '../../../workers/telemetry';
