@@ -220,15 +220,21 @@ describe('codec server limits and tokenless access', () => {
       keyring,
       port: 0,
       token,
-      headersTimeoutMs: 1_000,
-      requestTimeoutMs: 2_000,
+      headersTimeoutMs: 3_000,
+      requestTimeoutMs: 4_000,
     });
-    const slow = [slowRequest(server.url, endlessHeaders('/decode')), slowRequest(server.url, trickledBody('/decode'))];
+    const slow = [
+      slowRequest(server.url, endlessHeaders('/decode'), 200, 15_000),
+      slowRequest(server.url, trickledBody('/decode'), 200, 15_000),
+    ];
+    let dropped = 0;
+    for (const s of slow) void s.closed.then(() => (dropped += 1));
     try {
-      const started = performance.now();
       expect((await post(server, '/decode', { payloads: [] }, { authorization: `Bearer ${token}` })).status).toBe(200);
-      expect(performance.now() - started).toBeLessThan(1_000);
-      for (const ms of await Promise.all(slow.map((s) => s.closed))) expect(ms).toBeLessThan(4_500);
+      // Answered while both slow clients still held their connections: they did not stand in its way.
+      expect(dropped).toBe(0);
+      // Dropped by the server's limits (headers 3 s, request 4 s, checked every second), long before they give up.
+      for (const ms of await Promise.all(slow.map((s) => s.closed))) expect(ms).toBeLessThan(10_000);
       expect(slow.map((s) => s.received().split('\r\n')[0])).toEqual([
         'HTTP/1.1 408 Request Timeout',
         'HTTP/1.1 408 Request Timeout',
@@ -237,7 +243,7 @@ describe('codec server limits and tokenless access', () => {
       for (const s of slow) s.stop();
       await server.stop();
     }
-  });
+  }, 20_000);
 
   it.each([
     ['no token, never', 'never', undefined, 401],
