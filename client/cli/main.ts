@@ -110,10 +110,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const limitMs = config.CARDFLOW_TEMPORAL_RIDE_OUT_MS ?? DEFAULT_RIDE_OUT_MS;
   const rideOut = { limitMs, onWait: (message: string) => io.err(`cardflow: ${message}`) };
   // Keys are resolved only when Temporal is contacted, so a bad input file is reported first.
-  // Nothing listening at the address fails in 2 s, naming it; a server (or the proxy in front of
-  // one) that accepts the connection but is not serving is ridden out as above.
-  const connect =
-    io.connect ?? (() => connectTemporalClient({ env: io.env, rideOut, listenerWithinMs: LISTENER_WITHIN_MS }));
+  // A ride-out of 0 tries once: then nothing listening at the address fails in 2 s, naming it,
+  // instead of the connection's own deadline. Otherwise a frontend that is down (a restart, no
+  // proxy in front) is ridden out like one that accepts but is not serving.
+  const listenerWithinMs = limitMs === 0 ? LISTENER_WITHIN_MS : undefined;
+  const connect = io.connect ?? (() => connectTemporalClient({ env: io.env, rideOut, listenerWithinMs }));
   let temporal: Awaited<ReturnType<typeof connect>> | undefined;
   const client = async (): Promise<Client> => (temporal ??= await connect()).client;
   // The worker's queue: --task-queue, else CARDFLOW_TASK_QUEUE (as the worker reads it), else `cardflow`.
