@@ -1,6 +1,6 @@
 /**
  * Workflow type names, as the client starts them and the worker registers them (the exported
- * function names in `workflows/index.ts`). Flow names are the values of the CardflowFlow search
+ * function names in `workflows/registered.ts`). Flow names are the values of the CardflowFlow search
  * attribute, so operators can list one kind of process.
  */
 export const WorkflowTypes = {

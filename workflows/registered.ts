@@ -1,0 +1,13 @@
+/** The workflows the cardflow worker registers, by type; their names are `WorkflowTypes` (domain/workflow-types.ts). */
+export { customerOnboarding } from './customer-onboarding';
+export { cardholderOnboarding } from './cardholder-onboarding';
+export { cardIssuance } from './card-issuance';
+export { cardDeposit } from './card-deposit';
+// Card lifecycle.
+export { physicalCardActivation } from './physical-card-activation';
+export { fundTransfer } from './fund-transfer';
+export { sharedAccount } from './shared-account';
+export { walletFunding } from './wallet-funding';
+export { cardFreeze, cardUnfreeze, cardPinUpdate } from './card-operations';
+export { cardEntity } from './card-entity';
+export { reconciliation } from './reconciliation';
