@@ -38,7 +38,7 @@ import {
   type OwnerRun,
   type ProviderOrder,
 } from '../domain/reconciliation-rules';
-import { orderKeys } from '../domain/merchant-order-no';
+import { cardDepositWorkflow, cardIssuanceWorkflow } from '../domain/workflows';
 import { WorkflowTypes } from '../domain/workflow-types';
 import type { ActivityDeps } from './deps';
 import { convertingFailures } from './failures';
@@ -107,9 +107,9 @@ export function createReconciliationActivities(deps: ActivityDeps) {
       if (spender.spendsThroughChild) continue;
       const key =
         spender.workflowType === WorkflowTypes.cardIssuance
-          ? orderKeys.cardIssuance(spender.workflowId).create
+          ? cardIssuanceWorkflow.orderKeys(spender.workflowId).create
           : spender.workflowType === WorkflowTypes.cardDeposit
-            ? orderKeys.cardDeposit(spender.workflowId).deposit
+            ? cardDepositWorkflow.orderKeys(spender.workflowId).deposit
             : undefined;
       if (key) {
         const sent = await provider.listCardTransactions({ pageNum: 1, pageSize: 10, merchantOrderNo: key });

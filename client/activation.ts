@@ -8,14 +8,12 @@
  * contacted, so the workflow only ever sees `sealedPin`. A `sealedPin` sealed elsewhere is
  * accepted as is.
  */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { KeyInput } from '../api/keys';
-import { Flows, WorkflowTypes } from '../domain';
 import {
   ACTIVATION_ROUTES,
   activationInputIssues,
-  activationStatusQuery,
   type PhysicalCardActivationInput,
   type PhysicalCardActivationResult,
   type PhysicalCardActivationStatus,
@@ -23,9 +21,9 @@ import {
 import { parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
 import { businessRef, cardNoField, amountString } from '../domain/fields';
 import { type MerchantKeySource, pinIssues, SEALED_PLACEHOLDER, sealPinForWorkflow } from './sealing';
-import { type StartOptions, type Started, startOnce } from './start';
-import { orderKeys } from '../domain/merchant-order-no';
-import { activationWorkflowId } from '../domain/workflow-ids';
+import type { StartOptions, Started } from './start';
+import { physicalCardActivationWorkflow } from '../domain/workflows';
+import { definedHandle, definedResult, definedStatus, startDefined, type DefinedHandle } from './definitions';
 
 const fileSchema = z.union([
   z.object({ fileId: z.string().min(1, { message: 'must not be empty' }) }).strict(),
@@ -80,45 +78,33 @@ export function activationInput(request: unknown, merchantPublicKey?: MerchantKe
 /** Starts the activation of `request.cardNo`, or returns the existing one (`started: false`). */
 export async function startActivation(
   client: Client,
-  request: unknown,
+  request: ActivationRequest,
   opts: ActivationStartOptions = {},
 ): Promise<Started<PhysicalCardActivationResult>> {
   const input = activationInput(request, opts.merchantPublicKey);
-  const workflowId = activationWorkflowId(input.cardNo);
-  return startOnce<PhysicalCardActivationInput, PhysicalCardActivationResult>(
+  return startDefined(
     client,
-    {
-      type: WorkflowTypes.physicalCardActivation,
-      workflowId,
-      input,
-      attributes: {
-        flow: Flows.cardActivation,
-        cardNo: input.cardNo,
-        orderNos: [
-          orderKeys.physicalCardActivation(workflowId)[input.route === 'activation_code' ? 'activate' : 'workOrder'],
-        ],
-        ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-      },
-    },
+    physicalCardActivationWorkflow,
+    input.cardNo,
+    input,
+    { customerRef: input.customerRef, cardNo: input.cardNo },
     opts,
   );
 }
 
-export type ActivationHandle = WorkflowHandle<
-  (input: PhysicalCardActivationInput) => Promise<PhysicalCardActivationResult>
->;
+export type ActivationHandle = DefinedHandle<typeof physicalCardActivationWorkflow>;
 
 /** A handle to the activation of `cardNo` (no call is made). */
 export function activationHandle(client: Client, cardNo: string): ActivationHandle {
-  return client.workflow.getHandle(activationWorkflowId(cardNo));
+  return definedHandle(client, physicalCardActivationWorkflow, cardNo);
 }
 
 /** The activation's stage (the `activationStatus` query; a billable action on Temporal Cloud). */
 export async function getActivationStatus(client: Client, cardNo: string): Promise<PhysicalCardActivationStatus> {
-  return activationHandle(client, cardNo).query(activationStatusQuery);
+  return definedStatus(client, physicalCardActivationWorkflow, cardNo);
 }
 
 /** Waits for the activation; throws `WorkflowFailedError` (cause type e.g. OperationFailed for a failed work order). */
 export async function awaitActivation(client: Client, cardNo: string): Promise<PhysicalCardActivationResult> {
-  return activationHandle(client, cardNo).result();
+  return definedResult(client, physicalCardActivationWorkflow, cardNo);
 }

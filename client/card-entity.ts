@@ -15,19 +15,14 @@ import {
   type Client,
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
-  type WorkflowHandle,
 } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import type { KeyInput } from '../api/keys';
-import {
-  CARDFLOW_TASK_QUEUE,
-  CardflowCardNo,
-  Flows,
-  startAttributes,
-  WORKFLOW_TASK_TIMEOUT,
-  WorkflowTypes,
-} from '../domain';
+import { CARDFLOW_TASK_QUEUE, CardflowCardNo, startAttributes, WORKFLOW_TASK_TIMEOUT } from '../domain';
+import { startAttributesOf } from '../domain/workflow-definition';
+import { cardEntityWorkflow } from '../domain/workflows';
+import { definedHandle, type DefinedHandle } from './definitions';
 import {
   cardSnapshotQuery,
   depositUpdate,
@@ -38,7 +33,6 @@ import {
   updatePinUpdate,
   type CardDepositOutcome,
   type CardEntityInput,
-  type CardEntityResult,
   type CardSnapshot,
   type DepositRequest,
   type OperationRequest,
@@ -48,7 +42,6 @@ import { cardOperationInputIssues, type CardOperationOutcome } from '../domain/c
 import { parseField, parseInput, refuse, refuseIssues, type waitOverrides } from './inputs';
 import { businessRef, cardNoField, idDigits, positiveAmount } from '../domain/fields';
 import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
-import { cardEntityWorkflowId } from '../domain/workflow-ids';
 import { addressOf, ridingOut, type RideOut } from './ride-out';
 
 export interface CardEntityOptions {
@@ -79,10 +72,10 @@ const OperationSchema = z.object({ requestId, clientRemark: z.string().optional(
 const PinSchema = z.object({ requestId, pin: z.string().optional(), sealedPin: z.string().optional() }).strict();
 const DepositSchema = z.object({ requestId, amount: positiveAmount, cardTypeId: idDigits }).strict();
 
-export type CardEntityHandle = WorkflowHandle<(input: CardEntityInput) => Promise<CardEntityResult>>;
+export type CardEntityHandle = DefinedHandle<typeof cardEntityWorkflow>;
 
 export function cardEntityHandle(client: Client, cardNo: string): CardEntityHandle {
-  return client.workflow.getHandle(cardEntityWorkflowId(parseField(cardNoField, 'cardNo', cardNo)));
+  return definedHandle(client, cardEntityWorkflow, parseField(cardNoField, 'cardNo', cardNo));
 }
 
 /** Sends `update` to the card's workflow, starting the workflow when it does not run. */
@@ -104,15 +97,15 @@ async function updateWithStart<Ret, Args extends unknown[]>(
   // An operation is used once: each try of the ride-out makes its own. A retried request is
   // answered once by the card's workflow, which keys requests by their requestId.
   const startWorkflowOperation = () =>
-    new WithStartWorkflowOperation(WorkflowTypes.cardEntity, {
-      workflowId: cardEntityWorkflowId(valid),
+    new WithStartWorkflowOperation(cardEntityWorkflow.type, {
+      workflowId: cardEntityWorkflow.id(valid),
       taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
       workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
       typedSearchAttributes: [
-        ...startAttributes({ flow: Flows.cardEntity, ...(customerRef ? { customerRef } : {}) }),
+        ...startAttributes(startAttributesOf(cardEntityWorkflow, cardEntityWorkflow.id(valid), input, { customerRef })),
         { key: CardflowCardNo, value: valid },
       ],
     });

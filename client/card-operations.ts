@@ -5,13 +5,11 @@
  * A card with a running card entity (client/card-entity.ts) is better served by its Updates,
  * which serialize operations on the card; these are for one-off operations.
  */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { KeyInput } from '../api/keys';
-import { Flows, WorkflowTypes, type WorkflowType } from '../domain';
 import {
   cardOperationInputIssues,
-  cardOperationStatusQuery,
   type CardOperationInput,
   type CardOperationKind,
   type CardOperationOutcome,
@@ -20,15 +18,9 @@ import {
 import { parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
 import { businessRef, cardNoField } from '../domain/fields';
 import { type MerchantKeySource, pinIssues, SEALED_PLACEHOLDER, sealPinForWorkflow } from './sealing';
-import { type StartOptions, type Started, startOnce } from './start';
-import { orderKeys } from '../domain/merchant-order-no';
-import { cardOperationWorkflowId } from '../domain/workflow-ids';
-
-const TYPES: Record<CardOperationKind, WorkflowType> = {
-  freeze: WorkflowTypes.cardFreeze,
-  unfreeze: WorkflowTypes.cardUnfreeze,
-  updatePin: WorkflowTypes.cardPinUpdate,
-};
+import type { StartOptions, Started } from './start';
+import { cardOperationWorkflows } from '../domain/workflows';
+import { definedHandle, definedResult, definedStatus, startDefined, type DefinedHandle } from './definitions';
 
 export const CardOperationRequestSchema = z
   .object({
@@ -76,29 +68,21 @@ export function cardOperationInput(
 export async function startCardOperation(
   client: Client,
   kind: CardOperationKind,
-  request: unknown,
+  request: CardOperationRequest,
   opts: CardOperationStartOptions = {},
 ): Promise<Started<CardOperationOutcome>> {
   const { requestRef, input } = cardOperationInput(kind, request, opts.merchantPublicKey);
-  const workflowId = cardOperationWorkflowId(kind, input.cardNo, requestRef);
-  return startOnce<CardOperationInput, CardOperationOutcome>(
+  return startDefined(
     client,
-    {
-      type: TYPES[kind],
-      workflowId,
-      input,
-      attributes: {
-        flow: Flows.cardOperation,
-        cardNo: input.cardNo,
-        orderNos: [orderKeys.cardOperation(workflowId, kind).operation],
-        ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-      },
-    },
+    cardOperationWorkflows[kind],
+    { cardNo: input.cardNo, requestRef },
+    input,
+    { customerRef: input.customerRef, cardNo: input.cardNo },
     opts,
   );
 }
 
-export type CardOperationHandle = WorkflowHandle<(input: CardOperationInput) => Promise<CardOperationOutcome>>;
+export type CardOperationHandle = DefinedHandle<(typeof cardOperationWorkflows)[CardOperationKind]>;
 
 export function cardOperationHandle(
   client: Client,
@@ -106,7 +90,7 @@ export function cardOperationHandle(
   cardNo: string,
   requestRef: string,
 ): CardOperationHandle {
-  return client.workflow.getHandle(cardOperationWorkflowId(kind, cardNo, requestRef));
+  return definedHandle(client, cardOperationWorkflows[kind], { cardNo, requestRef });
 }
 
 /** The operation's stage (the `cardOperationStatus` query). */
@@ -116,7 +100,7 @@ export async function getCardOperationStatus(
   cardNo: string,
   requestRef: string,
 ): Promise<CardOperationStatus> {
-  return cardOperationHandle(client, kind, cardNo, requestRef).query(cardOperationStatusQuery);
+  return definedStatus(client, cardOperationWorkflows[kind], { cardNo, requestRef });
 }
 
 /** Waits for the operation record to succeed; throws `WorkflowFailedError` (cause type OperationNotAllowed, OperationFailed, ...). */
@@ -126,5 +110,5 @@ export async function awaitCardOperation(
   cardNo: string,
   requestRef: string,
 ): Promise<CardOperationOutcome> {
-  return cardOperationHandle(client, kind, cardNo, requestRef).result();
+  return definedResult(client, cardOperationWorkflows[kind], { cardNo, requestRef });
 }

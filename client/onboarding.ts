@@ -9,6 +9,7 @@
  * its input was used: `started: false` means the existing execution kept its own input.)
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { z } from 'zod';
 import {
   CARDFLOW_TASK_QUEUE,
   type CardholderCorrection,
@@ -16,14 +17,20 @@ import {
   type OnboardingInput,
   type OnboardingProgress,
   type OnboardingResult,
-  WorkflowTypes,
   cardholderWorkflowId,
   correctCardholderUpdate,
-  onboardingWorkflowId,
   progressQuery,
+  type OnboardingInputSchema,
 } from '../domain';
-import { activateCardUpdate, type ActivateCardAccepted } from '../domain/onboarding-physical';
-import { firstOnboardingStage, onboardingStartAttributes } from '../domain/start-attributes';
+import {
+  activateCardUpdate,
+  type ActivateCardAccepted,
+  type OnboardingActivationRequestSchema,
+} from '../domain/onboarding-physical';
+import { firstOnboardingStage, startAttributes } from '../domain/start-attributes';
+import { startAttributesOf } from '../domain/workflow-definition';
+import { customerOnboardingWorkflow } from '../domain/workflows';
+import { definedHandle } from './definitions';
 import {
   parseActivationRequest,
   parseCardholderCorrection,
@@ -36,6 +43,19 @@ import { startRidingOut } from './start';
 /** The workflow function's signature, for typed handles. */
 export type CustomerOnboardingWorkflow = (input: OnboardingInput) => Promise<OnboardingResult>;
 export type OnboardingHandle = WorkflowHandle<CustomerOnboardingWorkflow>;
+
+/**
+ * What a backend hands over for an activation: the domain's request, or the activation_code
+ * route with the cardholder's clear 6-digit `pin` instead of `sealedPin` (sealed before sending).
+ */
+export type OnboardingActivationInput =
+  | z.input<typeof OnboardingActivationRequestSchema>
+  | { route: 'activation_code'; pin: string; noPinPaymentAmount?: string };
+
+/** What a backend hands `startOnboarding`: the domain's onboarding input, its activation as above. */
+export type OnboardingRequest = Omit<z.input<typeof OnboardingInputSchema>, 'activation'> & {
+  activation?: OnboardingActivationInput;
+};
 
 export interface StartOnboardingOptions extends SealingOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
@@ -58,19 +78,24 @@ export interface StartedOnboarding {
  */
 export async function startOnboarding(
   client: Client,
-  input: unknown,
+  input: OnboardingRequest,
   opts: StartOnboardingOptions = {},
 ): Promise<StartedOnboarding> {
   const valid = parseOnboardingInput(input, opts);
-  const workflowId = onboardingWorkflowId(valid.customerRef);
+  const workflowId = customerOnboardingWorkflow.id(valid.customerRef);
+  // No `startAttributes` in the input: the onboarding reads what was set from its started event.
+  const attributes = startAttributesOf(customerOnboardingWorkflow, workflowId, valid, {
+    customerRef: valid.customerRef,
+    stage: firstOnboardingStage(valid),
+  });
   const { handle, started } = await startRidingOut(
     client,
-    WorkflowTypes.customerOnboarding,
+    customerOnboardingWorkflow.type,
     {
       workflowId,
       taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
       args: [valid],
-      typedSearchAttributes: onboardingStartAttributes(valid.customerRef, firstOnboardingStage(valid)),
+      typedSearchAttributes: startAttributes(attributes),
     },
     opts.rideOut,
   );
@@ -79,7 +104,7 @@ export async function startOnboarding(
 
 /** A handle to the onboarding of `customerRef` (no call is made). */
 export function onboardingHandle(client: Client, customerRef: string): OnboardingHandle {
-  return client.workflow.getHandle<CustomerOnboardingWorkflow>(onboardingWorkflowId(customerRef));
+  return definedHandle(client, customerOnboardingWorkflow, customerRef);
 }
 
 /**

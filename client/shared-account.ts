@@ -5,14 +5,14 @@
  * execution, and the workflow itself reuses an existing MARGIN account of that name.
  * The workflow has no status query; `describe()` tells whether it runs.
  */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import { Flows, WorkflowTypes } from '../domain';
-import { type SharedAccountInput, type SharedAccountResult } from '../domain/shared-account';
+import type { SharedAccountResult } from '../domain/shared-account';
+import { sharedAccountWorkflow } from '../domain/workflows';
+import { definedHandle, definedResult, startDefined, type DefinedHandle } from './definitions';
 import { parseInput } from './inputs';
 import { businessRef } from '../domain/fields';
-import { type StartOptions, type Started, startOnce } from './start';
-import { sharedAccountWorkflowId } from '../domain/workflow-ids';
+import type { StartOptions, Started } from './start';
 
 export const SharedAccountRequestSchema = z
   .object({
@@ -33,30 +33,25 @@ export type SharedAccountRequest = z.input<typeof SharedAccountRequestSchema>;
 /** Starts the creation of the shared account `request.accountName`, or returns the existing execution. */
 export async function startSharedAccount(
   client: Client,
-  request: unknown,
+  request: SharedAccountRequest,
   opts: StartOptions = {},
 ): Promise<Started<SharedAccountResult>> {
   const input = parseInput(SharedAccountRequestSchema, 'shared account request', request);
-  return startOnce<SharedAccountInput, SharedAccountResult>(
+  return startDefined(
     client,
-    {
-      type: WorkflowTypes.sharedAccount,
-      workflowId: sharedAccountWorkflowId(input.accountName),
-      input,
-      attributes: { flow: Flows.sharedAccount, ...(input.customerRef ? { customerRef: input.customerRef } : {}) },
-    },
+    sharedAccountWorkflow,
+    input.accountName,
+    input,
+    { customerRef: input.customerRef },
     opts,
   );
 }
 
-export function sharedAccountHandle(
-  client: Client,
-  accountName: string,
-): WorkflowHandle<(input: SharedAccountInput) => Promise<SharedAccountResult>> {
-  return client.workflow.getHandle(sharedAccountWorkflowId(accountName));
+export function sharedAccountHandle(client: Client, accountName: string): DefinedHandle<typeof sharedAccountWorkflow> {
+  return definedHandle(client, sharedAccountWorkflow, accountName);
 }
 
 /** Waits for the account; `created: false` when one of that name already existed. */
 export async function awaitSharedAccount(client: Client, accountName: string): Promise<SharedAccountResult> {
-  return sharedAccountHandle(client, accountName).result();
+  return definedResult(client, sharedAccountWorkflow, accountName);
 }

@@ -9,21 +9,15 @@
  * (digit strings, payer ≠ payee). Balance, account types and currency need the provider: the
  * workflow checks them first and fails with InsufficientBalance / InvalidInput, sending nothing.
  */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { TRANSFER_TYPES } from '../api/rules';
-import { Flows, WorkflowTypes } from '../domain';
-import {
-  transferStatusQuery,
-  type FundTransferInput,
-  type FundTransferResult,
-  type FundTransferStatus,
-} from '../domain/fund-transfer';
+import type { FundTransferResult, FundTransferStatus } from '../domain/fund-transfer';
+import { fundTransferWorkflow } from '../domain/workflows';
+import { definedHandle, definedResult, definedStatus, startDefined, type DefinedHandle } from './definitions';
 import { parseInput, refuse, waitOverrides } from './inputs';
 import { businessRef, idDigits, positiveAmount } from '../domain/fields';
-import { type StartOptions, type Started, startOnce } from './start';
-import { orderKeys } from '../domain/merchant-order-no';
-import { transferWorkflowId } from '../domain/workflow-ids';
+import type { StartOptions, Started } from './start';
 
 export const TransferRequestSchema = z
   .object({
@@ -51,39 +45,25 @@ export function parseTransferRequest(request: unknown): z.output<typeof Transfer
 /** Starts the transfer keyed `request.transferRef`, or returns the existing one (`started: false`): money moves once. */
 export async function startTransfer(
   client: Client,
-  request: unknown,
+  request: TransferRequest,
   opts: StartOptions = {},
 ): Promise<Started<FundTransferResult>> {
   const { transferRef, ...input } = parseTransferRequest(request);
-  const workflowId = transferWorkflowId(transferRef);
-  return startOnce<FundTransferInput, FundTransferResult>(
-    client,
-    {
-      type: WorkflowTypes.fundTransfer,
-      workflowId,
-      input,
-      attributes: {
-        flow: Flows.fundTransfer,
-        orderNos: [orderKeys.fundTransfer(workflowId).transfer],
-        ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-      },
-    },
-    opts,
-  );
+  return startDefined(client, fundTransferWorkflow, transferRef, input, { customerRef: input.customerRef }, opts);
 }
 
-export type TransferHandle = WorkflowHandle<(input: FundTransferInput) => Promise<FundTransferResult>>;
+export type TransferHandle = DefinedHandle<typeof fundTransferWorkflow>;
 
 export function transferHandle(client: Client, transferRef: string): TransferHandle {
-  return client.workflow.getHandle(transferWorkflowId(transferRef));
+  return definedHandle(client, fundTransferWorkflow, transferRef);
 }
 
 /** The transfer's stage and merchantOrderNo (the `transferStatus` query). */
 export async function getTransferStatus(client: Client, transferRef: string): Promise<FundTransferStatus> {
-  return transferHandle(client, transferRef).query(transferStatusQuery);
+  return definedStatus(client, fundTransferWorkflow, transferRef);
 }
 
 /** Waits for the transfer, confirmed in the ledger; throws `WorkflowFailedError` (cause type InsufficientBalance, InvalidInput, ...). */
 export async function awaitTransfer(client: Client, transferRef: string): Promise<FundTransferResult> {
-  return transferHandle(client, transferRef).result();
+  return definedResult(client, fundTransferWorkflow, transferRef);
 }

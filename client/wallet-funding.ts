@@ -5,20 +5,15 @@
  * card. The caller's `fundingRef` is the idempotency key (client/start.ts); the address to pay is
  * in the `fundingStatus` query as soon as the workflow has it ({@link awaitDepositAddress}).
  */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { Flows, WorkflowTypes } from '../domain';
-import {
-  fundingStatusQuery,
-  type WalletFundingInput,
-  type WalletFundingResult,
-  type WalletFundingStatus,
-} from '../domain/wallet-funding';
+import { fundingStatusQuery, type WalletFundingResult, type WalletFundingStatus } from '../domain/wallet-funding';
 import { parseInput, waitOverrides } from './inputs';
 import { businessRef, cardNoField, idDigits, positiveAmount } from '../domain/fields';
-import { type StartOptions, type Started, startOnce } from './start';
-import { fundingWorkflowId } from '../domain/workflow-ids';
+import type { StartOptions, Started } from './start';
+import { walletFundingWorkflow } from '../domain/workflows';
+import { definedHandle, definedResult, definedStatus, startDefined, type DefinedHandle } from './definitions';
 
 export const FundingRequestSchema = z
   .object({
@@ -51,31 +46,22 @@ export function parseFundingRequest(request: unknown): z.output<typeof FundingRe
 /** Starts the funding keyed `request.fundingRef`, or returns the existing one (`started: false`). */
 export async function startWalletFunding(
   client: Client,
-  request: unknown,
+  request: FundingRequest,
   opts: StartOptions = {},
 ): Promise<Started<WalletFundingResult>> {
   const { fundingRef, ...input } = parseFundingRequest(request);
-  return startOnce<WalletFundingInput, WalletFundingResult>(
-    client,
-    {
-      type: WorkflowTypes.walletFunding,
-      workflowId: fundingWorkflowId(fundingRef),
-      input,
-      attributes: { flow: Flows.walletFunding, ...(input.customerRef ? { customerRef: input.customerRef } : {}) },
-    },
-    opts,
-  );
+  return startDefined(client, walletFundingWorkflow, fundingRef, input, { customerRef: input.customerRef }, opts);
 }
 
-export type FundingHandle = WorkflowHandle<(input: WalletFundingInput) => Promise<WalletFundingResult>>;
+export type FundingHandle = DefinedHandle<typeof walletFundingWorkflow>;
 
 export function fundingHandle(client: Client, fundingRef: string): FundingHandle {
-  return client.workflow.getHandle(fundingWorkflowId(fundingRef));
+  return definedHandle(client, walletFundingWorkflow, fundingRef);
 }
 
 /** The funding's stage, deposit address and deposit status (the `fundingStatus` query). */
 export async function getFundingStatus(client: Client, fundingRef: string): Promise<WalletFundingStatus> {
-  return fundingHandle(client, fundingRef).query(fundingStatusQuery);
+  return definedStatus(client, walletFundingWorkflow, fundingRef);
 }
 
 /**
@@ -101,5 +87,5 @@ export async function awaitDepositAddress(
 
 /** Waits for the funding; throws `WorkflowFailedError` (cause type DepositFailed, DepositExpired, ...). */
 export async function awaitFunding(client: Client, fundingRef: string): Promise<WalletFundingResult> {
-  return fundingHandle(client, fundingRef).result();
+  return definedResult(client, walletFundingWorkflow, fundingRef);
 }

@@ -15,3 +15,6 @@ export * from './card-issuance';
 export * from './card-deposit';
 export * from './customer-onboarding';
 export * from './start-attributes';
+export * from './flows';
+export * from './workflow-definition';
+export * from './workflows';

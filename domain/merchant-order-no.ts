@@ -5,8 +5,8 @@
  * provider answers "Duplicate order number" instead of acting twice (provider-notes, Responses).
  *
  * A merchantOrderNo is unique across all operation types at the provider, so each step of a
- * workflow gets its own name ({@link ORDER_STEPS}). {@link orderKeys} gives each workflow its
- * keys: the workflow sends them, and whoever starts it (a parent, the client) lists the same ones
+ * workflow gets its own name ({@link ORDER_STEPS}). Each workflow's definition (domain/workflows.ts,
+ * `orderKeys`) gives its keys: the workflow sends them, and whoever starts it (a parent, the client) lists the same ones
  * in its search attributes so webhooks reach it from its first moment (webhook routing).
  *
  * SHA-256 comes from `@noble/hashes` (pure JS): this module runs inside the workflow bundle,
@@ -55,23 +55,3 @@ export function deriveMerchantOrderNo(workflowId: string, step: string): string 
 export function entityOrderStep(kind: 'freeze' | 'unfreeze' | 'updatePin' | 'deposit', requestId: string): string {
   return `card.${kind}.${requestId}`;
 }
-
-/** The merchantOrderNos each workflow sends, from its workflow id. */
-export const orderKeys = {
-  cardholderOnboarding: (workflowId: string) => ({
-    create: deriveMerchantOrderNo(workflowId, ORDER_STEPS.cardholderCreate),
-  }),
-  cardIssuance: (workflowId: string) => ({
-    create: deriveMerchantOrderNo(workflowId, ORDER_STEPS.cardCreate),
-    budgetTopUp: deriveMerchantOrderNo(workflowId, ORDER_STEPS.budgetTopUp),
-  }),
-  cardDeposit: (workflowId: string) => ({ deposit: deriveMerchantOrderNo(workflowId, ORDER_STEPS.cardDeposit) }),
-  fundTransfer: (workflowId: string) => ({ transfer: deriveMerchantOrderNo(workflowId, ORDER_STEPS.transfer) }),
-  physicalCardActivation: (workflowId: string) => ({
-    activate: deriveMerchantOrderNo(workflowId, ORDER_STEPS.activate),
-    workOrder: deriveMerchantOrderNo(workflowId, ORDER_STEPS.activateByWorkOrder),
-  }),
-  cardOperation: (workflowId: string, kind: 'freeze' | 'unfreeze' | 'updatePin') => ({
-    operation: deriveMerchantOrderNo(workflowId, ORDER_STEPS[kind]),
-  }),
-} as const;

@@ -1,7 +1,7 @@
 /**
  * How each workflow type moves between builds of the worker (Worker Deployments, docs/versioning.md).
- * This table is the one place a workflow declares it: `workflows/index.ts` attaches each entry to
- * its workflow function, and the worker's default for anything unlisted is PINNED.
+ * Each workflow declares it in its definition (domain/workflows.ts); `workflows/index.ts` attaches
+ * it to the workflow function, and the worker's default for anything undeclared is PINNED.
  *
  * - PINNED: a run stays on the build that started it until it closes. Its code may change in the
  *   next build without `patched()`, because no history it wrote ever meets the new code. The
@@ -15,25 +15,14 @@
  * build, so an onboarding and its children run one build's code end to end. `cardEntity` lives as
  * long as its card (years): it follows the current build and changes with patches.
  */
-import { WorkflowTypes, type WorkflowType } from './workflow-types';
+import { WORKFLOWS, type WorkflowType } from './workflows';
 
 export type WorkflowVersioning = 'PINNED' | 'AUTO_UPGRADE';
 
-export const WORKFLOW_VERSIONING: Readonly<Record<WorkflowType, WorkflowVersioning>> = {
-  [WorkflowTypes.customerOnboarding]: 'PINNED',
-  [WorkflowTypes.cardholderOnboarding]: 'PINNED',
-  [WorkflowTypes.cardIssuance]: 'PINNED',
-  [WorkflowTypes.cardDeposit]: 'PINNED',
-  [WorkflowTypes.physicalCardActivation]: 'PINNED',
-  [WorkflowTypes.fundTransfer]: 'PINNED',
-  [WorkflowTypes.sharedAccount]: 'PINNED',
-  [WorkflowTypes.walletFunding]: 'PINNED',
-  [WorkflowTypes.cardFreeze]: 'PINNED',
-  [WorkflowTypes.cardUnfreeze]: 'PINNED',
-  [WorkflowTypes.cardPinUpdate]: 'PINNED',
-  [WorkflowTypes.cardEntity]: 'AUTO_UPGRADE',
-  [WorkflowTypes.reconciliation]: 'PINNED',
-};
+/** Each workflow type's behavior, as its definition (domain/workflows.ts) declares it. */
+export const WORKFLOW_VERSIONING: Readonly<Record<WorkflowType, WorkflowVersioning>> = Object.fromEntries(
+  Object.values(WORKFLOWS).map((definition) => [definition.type, definition.versioning]),
+) as Record<WorkflowType, WorkflowVersioning>;
 
 /** The behavior of a worker's workflows that declare none (a workflow added without an entry above). */
 export const DEFAULT_WORKFLOW_VERSIONING: WorkflowVersioning = 'PINNED';

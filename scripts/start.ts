@@ -43,6 +43,7 @@ import { dataConverterFromEnv } from '../codec/data-converter';
 import { EnvironmentError } from '../config/environment';
 import { startEmbeddedCodecServer } from '../codec/embedded';
 import { awaitResult, startOnboarding } from '../client/onboarding';
+import { parseOnboardingInput } from '../client/validation';
 import { ensureReconcileSchedule, reconcileSettingsFromEnv } from '../client/reconciliation';
 import { watchProgress } from '../client/progress';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
@@ -379,7 +380,8 @@ async function runDemo(
   signal: AbortSignal,
 ): Promise<void> {
   try {
-    const started = await startOnboarding(client, demoInput(env));
+    // The demo file is checked as any input (naming the field), then started.
+    const started = await startOnboarding(client, parseOnboardingInput(demoInput(env)));
     console.log(`${clock()}  demo onboarding ${started.started ? 'started' : 'found'}: ${started.workflowId}`);
     console.log(
       `${clock()}  watch it in the Temporal UI: ${workflowUiUrl(uiBase, namespace, started.workflowId)} (decoded through ${codecUrl})`,

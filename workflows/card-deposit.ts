@@ -19,7 +19,7 @@ import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { waitForCardOperation } from './support/waits';
-import { orderKeys } from '../domain/merchant-order-no';
+import { cardDepositWorkflow } from '../domain/workflows';
 
 export async function cardDeposit(input: CardDepositInput): Promise<CardDepositResult> {
   const info = workflowInfo();
@@ -39,7 +39,7 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
     const plan = planned.plan;
     status.fee = plan.fee;
 
-    const merchantOrderNo = orderKeys.cardDeposit(info.workflowId).deposit;
+    const merchantOrderNo = cardDepositWorkflow.orderKeys(info.workflowId).deposit;
     status.merchantOrderNo = merchantOrderNo;
     attributes.addOrderNo(merchantOrderNo);
     if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: 'card_deposit' });

@@ -52,18 +52,16 @@ import {
   type CardOperationOutcome,
 } from '../domain/card-operations';
 import { FailureTypes } from '../domain/failure-types';
-import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
+import { deriveMerchantOrderNo, entityOrderStep } from '../domain/merchant-order-no';
 import { providerEventSignal, type ProviderEvent } from '../domain/provider-event';
-import { type StartAttributes } from '../domain/start-attributes';
 import { Flows } from '../domain/workflow-types';
 import { runCardOperation } from './card-operations';
 import { failIssues, failWith, summarize } from './support/failures';
 import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
-import { entityOrderStep, orderKeys } from '../domain/merchant-order-no';
+import { cardDepositWorkflow } from '../domain/workflows';
 import { runChild } from './support/children';
-import { cardDeposit } from './card-deposit';
 import { AMOUNT_RE, LONG_ID_RE } from '../api/rules';
 import { cardNoOf, nonEmpty } from '../domain/provider-event';
 import { keyBeforeStateFields, recordStateKey } from '../domain/event-identity';
@@ -304,16 +302,10 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     (req) =>
       once(req.requestId, () =>
         serialized(async () => {
-          const childId = `${info.workflowId}/deposit-${req.requestId}`;
-          const childStart: StartAttributes = {
-            flow: Flows.cardDeposit,
-            orderNos: [orderKeys.cardDeposit(childId).deposit],
-          };
-          // ABANDON: a deposit under way finishes even if this card's workflow ends first.
+          // ABANDON: a deposit under way finishes even if this card's workflow ends first. No
+          // CardflowCustomerRef at start: the deposit is found by its card and its key.
           const result = await runChild(
-            cardDeposit,
-            childId,
-            childStart,
+            cardDepositWorkflow,
             {
               cardNo,
               amount: req.amount,
@@ -321,7 +313,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
               ...(input.customerRef ? { customerRef: input.customerRef } : {}),
               ...(input.wait ? { wait: input.wait } : {}),
             },
-            ParentClosePolicy.ABANDON,
+            { suffix: `deposit-${req.requestId}`, parentClosePolicy: ParentClosePolicy.ABANDON },
           );
           if (result.balance) state.balance = result.balance;
           state.asOf = Date.now();

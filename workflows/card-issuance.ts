@@ -23,7 +23,7 @@ import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { waitForCardOperation } from './support/waits';
-import { orderKeys } from '../domain/merchant-order-no';
+import { cardIssuanceWorkflow } from '../domain/workflows';
 
 export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuanceResult> {
   const info = workflowInfo();
@@ -58,7 +58,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
       let topUpMerchantOrderNo: string | undefined;
       if (input.budgetTopUp) {
         enter('topping_up');
-        topUpMerchantOrderNo = orderKeys.cardIssuance(info.workflowId).budgetTopUp;
+        topUpMerchantOrderNo = cardIssuanceWorkflow.orderKeys(info.workflowId).budgetTopUp;
         await provider.transferFunds({
           merchantOrderNo: topUpMerchantOrderNo,
           type: 'TRANSFER',
@@ -67,7 +67,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
       }
       const accountId = input.accountId ?? input.budgetTopUp?.payeeAccountId;
 
-      const merchantOrderNo = orderKeys.cardIssuance(info.workflowId).create;
+      const merchantOrderNo = cardIssuanceWorkflow.orderKeys(info.workflowId).create;
       status.merchantOrderNo = merchantOrderNo;
       attributes.addOrderNo(merchantOrderNo);
       enter('creating');

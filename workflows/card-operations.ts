@@ -25,7 +25,7 @@ import { cardOperationWait, providerCallsFor, type ProviderCalls } from './suppo
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { waitForCardOperation } from './support/waits';
-import { orderKeys } from '../domain/merchant-order-no';
+import { cardOperationWorkflows } from '../domain/workflows';
 
 export interface CardOperationStep {
   kind: CardOperationKind;
@@ -94,7 +94,7 @@ async function cardOperationWorkflow(
         ),
       );
     }
-    const merchantOrderNo = orderKeys.cardOperation(info.workflowId, kind).operation;
+    const merchantOrderNo = cardOperationWorkflows[kind].orderKeys(info.workflowId).operation;
     status.merchantOrderNo = merchantOrderNo;
     attributes.addOrderNo(merchantOrderNo);
     enter('sending');

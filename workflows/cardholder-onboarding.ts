@@ -29,7 +29,7 @@ import { providerCallsFor, reviewWait } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { waitForReview } from './support/waits';
-import { orderKeys } from '../domain/merchant-order-no';
+import { cardholderOnboardingWorkflow } from '../domain/workflows';
 
 /** Why corrected data cannot be used: the field and the rule, never the value. */
 function correctionIssues(
@@ -122,7 +122,7 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
     const eligibility = holderEligibilityIssues(cardType, holder, { existingCards: input.existingCards ?? 0 });
     if (eligibility.length) fail(failIssues(FailureTypes.notEligible, eligibility));
 
-    const merchantOrderNo = orderKeys.cardholderOnboarding(info.workflowId).create;
+    const merchantOrderNo = cardholderOnboardingWorkflow.orderKeys(info.workflowId).create;
     attributes.addOrderNo(merchantOrderNo);
     enter('submitting');
     // Events that arrive from here on belong to this submission.

@@ -38,20 +38,23 @@ import { FailureTypes, isResumable } from '../domain/failure-types';
 import { DEFAULT_DELIVERY_DEADLINE_MS } from '../domain/onboarding-physical';
 import type { PhysicalCardActivationResult } from '../domain/physical-card-activation';
 import { providerEventSignal } from '../domain/provider-event';
-import type { StartAttributes } from '../domain/start-attributes';
 import { DEPOSIT_CLOCK_SKEW_MS, type WalletFundingResult } from '../domain/wallet-funding';
-import { childWorkflowId } from '../domain/workflow-ids';
+import { childIdOf } from '../domain/workflow-definition';
+import {
+  cardDepositWorkflow,
+  cardholderOnboardingWorkflow,
+  cardIssuanceWorkflow,
+  fundTransferWorkflow,
+  physicalCardActivationWorkflow,
+  walletFundingWorkflow,
+} from '../domain/workflows';
 import { Flows } from '../domain/workflow-types';
 import { failWith, propagate, summarize } from './support/failures';
 import { runChild } from './support/children';
-import { cardDeposit } from './card-deposit';
-import { cardIssuance } from './card-issuance';
-import { cardholderOnboarding } from './cardholder-onboarding';
 import { DepositStatusTracker, runOnChainFunding, transferToSharedAccount } from './onboarding/funding';
 import { ActivationGate, runActivation } from './onboarding/physical';
 import { validateOnboarding } from './onboarding/validation';
 import { Attributes, startedWithAttributes } from './support/search';
-import { orderKeys } from '../domain/merchant-order-no';
 
 /** Patch: the awaiting_correction stage (and the return to review) is upserted. */
 const REVIEW_STAGES_SEARCHABLE = 'review-stages-searchable';
@@ -64,8 +67,8 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     stages: [{ stage: 'validating', at: Date.now() }],
     ...(input.resume ? { resumedFrom: input.resume.previousRunId } : {}),
   };
-  const cardholderId = childWorkflowId(info.workflowId, 'cardholder');
-  const activationId = childWorkflowId(info.workflowId, 'activation');
+  const cardholderId = childIdOf(cardholderOnboardingWorkflow, info.workflowId);
+  const activationId = childIdOf(physicalCardActivationWorkflow, info.workflowId);
   setHandler(progressQuery, () => progress);
   // Started in cardholder_review (this build's client: domain/start-attributes.ts), the run takes
   // the 10-action path: what the starter set is not upserted again, nor is creating_card. Any
@@ -168,11 +171,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       };
     if (plan.physical && !input.activation) gate.expect();
 
-    const startOf = (flow: (typeof Flows)[keyof typeof Flows], orderNos: string[]): StartAttributes => ({
-      customerRef: input.customerRef,
-      flow,
-      orderNos,
-    });
+    const asChild = { customerRef: input.customerRef };
     const common = { customerRef: input.customerRef, ...(input.wait ? { wait: input.wait } : {}) };
 
     // 2. Cardholder.
@@ -182,16 +181,19 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     if (plan.needsHolder && holderData) {
       progress.review = { correctionWorkflowId: cardholderId };
       enter('cardholder_review');
-      const holderStart = startOf(Flows.cardholder, [orderKeys.cardholderOnboarding(cardholderId).create]);
       const result = await child(() =>
-        runChild(cardholderOnboarding, cardholderId, holderStart, {
-          cardTypeId: cardType.cardTypeId,
-          cardType,
-          holder: holderData,
-          notifyParent: true,
-          ...(input.reviewDeadlineMs ? { reviewDeadlineMs: input.reviewDeadlineMs } : {}),
-          ...common,
-        }),
+        runChild(
+          cardholderOnboardingWorkflow,
+          {
+            cardTypeId: cardType.cardTypeId,
+            cardType,
+            holder: holderData,
+            notifyParent: true,
+            ...(input.reviewDeadlineMs ? { reviewDeadlineMs: input.reviewDeadlineMs } : {}),
+            ...common,
+          },
+          asChild,
+        ),
       );
       holderId = result.holderId;
       holder = { holderId, created: true, resubmissions: result.resubmissions };
@@ -203,12 +205,11 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     // 3. shared_account: the MARGIN account the card is charged to receives the money first.
     let topUpMerchantOrderNo: string | undefined;
     if (funding.source === 'shared_account' && transfer) {
-      const transferId = childWorkflowId(info.workflowId, 'transfer');
+      const transferId = childIdOf(fundTransferWorkflow, info.workflowId);
       progress.funding = { ...progress.funding, source: funding.source, transferWorkflowId: transferId };
       enter('transferring', true, { holderId });
       const moved = await child(() =>
         transferToSharedAccount({
-          workflowId: transferId,
           customerRef: input.customerRef,
           accountId: funding.accountId,
           ...transfer,
@@ -221,19 +222,21 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     // 4. Card (with the initial deposit when the card type takes it at creation; the printed number for a physical card).
     // On the 10-action path not upserted (seconds; the card child shows it): holderId goes with the next upsert.
     enter('creating_card', !leanStart, { holderId });
-    const cardId = childWorkflowId(info.workflowId, 'card');
-    const cardStart = startOf(Flows.cardIssuance, [orderKeys.cardIssuance(cardId).create]);
     const card = await child(() =>
-      runChild(cardIssuance, cardId, cardStart, {
-        cardTypeId: cardType.cardTypeId,
-        cardType,
-        ...(holderId ? { holderId } : {}),
-        ...(plan.depositAtCreation && input.initialDeposit ? { initialDeposit: input.initialDeposit } : {}),
-        ...(plan.physical && input.cardNumber ? { cardNumber: input.cardNumber } : {}),
-        ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
-        ...(legacyTopUp && input.budgetTopUp ? { budgetTopUp: input.budgetTopUp } : {}),
-        ...common,
-      }),
+      runChild(
+        cardIssuanceWorkflow,
+        {
+          cardTypeId: cardType.cardTypeId,
+          cardType,
+          ...(holderId ? { holderId } : {}),
+          ...(plan.depositAtCreation && input.initialDeposit ? { initialDeposit: input.initialDeposit } : {}),
+          ...(plan.physical && input.cardNumber ? { cardNumber: input.cardNumber } : {}),
+          ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
+          ...(legacyTopUp && input.budgetTopUp ? { budgetTopUp: input.budgetTopUp } : {}),
+          ...common,
+        },
+        asChild,
+      ),
     );
     const cardNo = card.cardNo;
 
@@ -258,7 +261,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       if (!request) return fail(failWith(FailureTypes.activationNotExpected, 'no activation request'));
       enter('activating', true, { cardNo });
       activation = await child(() =>
-        runActivation({ workflowId: activationId, cardNo, request, customerRef: input.customerRef, wait: input.wait }),
+        runActivation({ cardNo, request, customerRef: input.customerRef, wait: input.wait }),
       );
     }
 
@@ -267,21 +270,23 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     let onChain: WalletFundingResult | undefined;
     if (plan.laterDeposit) {
       enter('funding', true, { cardNo });
-      const depositId = childWorkflowId(info.workflowId, 'deposit');
-      const depositStart = startOf(Flows.cardDeposit, [orderKeys.cardDeposit(depositId).deposit]);
       const amount = plan.laterDeposit.amount;
       deposit = await child(() =>
-        runChild(cardDeposit, depositId, depositStart, {
-          cardNo,
-          amount,
-          cardTypeId: cardType.cardTypeId,
-          cardType,
-          ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
-          ...common,
-        }),
+        runChild(
+          cardDepositWorkflow,
+          {
+            cardNo,
+            amount,
+            cardTypeId: cardType.cardTypeId,
+            cardType,
+            ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
+            ...common,
+          },
+          asChild,
+        ),
       );
     } else if (funding.source === 'on_chain' && depositAddress) {
-      const fundingId = childWorkflowId(info.workflowId, 'funding');
+      const fundingId = childIdOf(walletFundingWorkflow, info.workflowId);
       const address = depositAddress;
       enter('awaiting_payment', true, { cardNo });
       progress.funding = {
@@ -305,7 +310,6 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       searchAttributes.addOrderNo(address.address);
       onChain = await child(() =>
         runOnChainFunding({
-          workflowId: fundingId,
           customerRef: input.customerRef,
           funding,
           address: address.address,

@@ -24,7 +24,7 @@ import { settled } from './support/cancellation';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
-import { orderKeys } from '../domain/merchant-order-no';
+import { fundTransferWorkflow } from '../domain/workflows';
 
 /** How long the ledger may take to show a committed transfer. */
 const LEDGER_DEADLINE_MS = 60 * 60 * 1000;
@@ -55,7 +55,7 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
       ]),
     );
 
-  const merchantOrderNo = orderKeys.fundTransfer(info.workflowId).transfer;
+  const merchantOrderNo = fundTransferWorkflow.orderKeys(info.workflowId).transfer;
   status.merchantOrderNo = merchantOrderNo;
   attributes.addOrderNo(merchantOrderNo);
   // Once the provider may have it, the mutation is followed to its outcome even if cancelled.

@@ -27,7 +27,7 @@ import { nonEmpty } from '../domain/provider-event';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { raceSignalAndPoll } from './support/waits';
-import { orderKeys } from '../domain/merchant-order-no';
+import { physicalCardActivationWorkflow } from '../domain/workflows';
 import { isFinalOperationStatus } from '../api/rules';
 
 /** How long the card may take to show Normal once activation is accepted. */
@@ -65,7 +65,7 @@ export async function physicalCardActivation(
   };
 
   if (input.route === 'activation_code') {
-    const merchantOrderNo = orderKeys.physicalCardActivation(info.workflowId).activate;
+    const merchantOrderNo = physicalCardActivationWorkflow.orderKeys(info.workflowId).activate;
     status.merchantOrderNo = merchantOrderNo;
     if (card.status === 'Normal') return done(merchantOrderNo);
     if (card.status !== 'un_activated')
@@ -156,7 +156,7 @@ export async function physicalCardActivation(
   }
 
   // Route work_order.
-  const merchantOrderNo = orderKeys.physicalCardActivation(info.workflowId).workOrder;
+  const merchantOrderNo = physicalCardActivationWorkflow.orderKeys(info.workflowId).workOrder;
   status.merchantOrderNo = merchantOrderNo;
   const order = input.workOrder as NonNullable<PhysicalCardActivationInput['workOrder']>;
   if (card.status === 'Normal') return done(merchantOrderNo);

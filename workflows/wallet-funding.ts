@@ -8,7 +8,6 @@ import { workflowInfo } from '@temporalio/workflow';
 import { cmp } from '../api/money';
 import type { FieldIssue } from '../domain/cardholder-data';
 import { FailureTypes } from '../domain/failure-types';
-import { type StartAttributes } from '../domain/start-attributes';
 import {
   DEFAULT_FUNDING_DEADLINE_MS,
   DEPOSIT_CLOCK_SKEW_MS,
@@ -24,15 +23,14 @@ import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
 import { runChild } from './support/children';
-import { cardDeposit } from './card-deposit';
-import { fundTransfer } from './fund-transfer';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
 import { RecordInbox } from './support/record-inbox';
 import { walletDepositOf, type WalletDeposit } from '../domain/provider-records';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { raceSignalAndPoll } from './support/waits';
-import { orderKeys } from '../domain/merchant-order-no';
+import { childIdOf } from '../domain/workflow-definition';
+import { cardDepositWorkflow, fundTransferWorkflow } from '../domain/workflows';
 import { AMOUNT_RE, LONG_ID_RE, isFinalOperationStatus } from '../api/rules';
 
 function inputIssues(input: WalletFundingInput): FieldIssue[] {
@@ -139,25 +137,24 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
         ]),
       );
     const wallet = await step(() => provider.getAccountBalance({ currency: deposit.receivedCurrency }));
-    const transferId = `${info.workflowId}/transfer`;
-    const transferKey = orderKeys.fundTransfer(transferId).transfer;
-    attributes.addOrderNo(transferKey);
-    const transferStart: StartAttributes = {
-      flow: Flows.fundTransfer,
-      orderNos: [transferKey],
-      ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-    };
+    const transferId = childIdOf(fundTransferWorkflow, info.workflowId);
+    attributes.addOrderNo(fundTransferWorkflow.orderKeys(transferId).transfer);
+    const asChild = input.customerRef ? { customerRef: input.customerRef } : {};
     // The credited money moves on to completion even if an operator cancels meanwhile.
     const transfer = await step(() =>
       settled(() =>
-        runChild(fundTransfer, transferId, transferStart, {
-          type: 'TRANSFER',
-          amount,
-          payerAccountId: wallet.accountId,
-          payeeAccountId: input.transfer!.payeeAccountId,
-          ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-          ...(input.wait ? { wait: input.wait } : {}),
-        }),
+        runChild(
+          fundTransferWorkflow,
+          {
+            type: 'TRANSFER',
+            amount,
+            payerAccountId: wallet.accountId,
+            payeeAccountId: input.transfer!.payeeAccountId,
+            ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+            ...(input.wait ? { wait: input.wait } : {}),
+          },
+          asChild,
+        ),
       ),
     );
     result.transfer = { merchantOrderNo: transfer.merchantOrderNo, amount: transfer.amount };
@@ -180,24 +177,22 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
         ]),
       );
     }
-    const depositId = `${info.workflowId}/deposit`;
-    const depositKey = orderKeys.cardDeposit(depositId).deposit;
-    const depositStart: StartAttributes = {
-      flow: Flows.cardDeposit,
-      orderNos: [depositKey],
-      ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-    };
+    const asChild = input.customerRef ? { customerRef: input.customerRef } : {};
     const deposited = await step(() =>
       settled(() =>
-        runChild(cardDeposit, depositId, depositStart, {
-          cardNo: target.cardNo,
-          amount,
-          cardTypeId: target.cardTypeId,
-          cardType,
-          ...(input.transfer ? { accountId: input.transfer.payeeAccountId } : {}),
-          ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-          ...(input.wait ? { wait: input.wait } : {}),
-        }),
+        runChild(
+          cardDepositWorkflow,
+          {
+            cardNo: target.cardNo,
+            amount,
+            cardTypeId: target.cardTypeId,
+            cardType,
+            ...(input.transfer ? { accountId: input.transfer.payeeAccountId } : {}),
+            ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+            ...(input.wait ? { wait: input.wait } : {}),
+          },
+          asChild,
+        ),
       ),
     );
     result.deposit = { merchantOrderNo: deposited.merchantOrderNo, amount: deposited.amount, fee: deposited.fee };

@@ -18,7 +18,7 @@ import type { PhysicalCardActivationResult } from '../../domain/physical-card-ac
 import { onboardingStartAttributes } from '../../domain/start-attributes';
 import type { WalletFundingResult } from '../../domain/wallet-funding';
 import { activationWorkflowId, cardholderWorkflowId, onboardingWorkflowId } from '../../domain/workflow-ids';
-import { orderKeys } from '../../domain/merchant-order-no';
+import { physicalCardActivationWorkflow } from '../../domain/workflows';
 import { WorkflowTypes } from '../../domain/workflow-types';
 import { CARD_TYPE_IDS, CARD_TYPES as SANDBOX_CARD_TYPES } from '../../sandbox/data/card-types';
 import { createPostgresFileStore } from '../../storage/postgres-file-store';
@@ -137,7 +137,7 @@ it('physical activation by work order, with a supporting file a backend stored i
   expect(orders.records[0]).toMatchObject({
     tradeType: 'CARD_ACTIVE',
     tradeStatus: 'success',
-    merchantOrderNo: orderKeys.physicalCardActivation(workflowId).workOrder,
+    merchantOrderNo: physicalCardActivationWorkflow.orderKeys(workflowId).workOrder,
   });
 });
 

@@ -9,15 +9,11 @@ import type { OnChainFunding } from '../../domain/onboarding-funding';
 import type { ProviderEvent } from '../../domain/provider-event';
 import type { WaitOverrides } from '../../domain/wait-profile';
 import { matchesDeposit, type DepositMatch, type WalletFundingResult } from '../../domain/wallet-funding';
-import { Flows } from '../../domain/workflow-types';
+import { fundTransferWorkflow, walletFundingWorkflow } from '../../domain/workflows';
 import { runChild } from '../support/children';
-import { fundTransfer } from '../fund-transfer';
-import { walletFunding } from '../wallet-funding';
-import { orderKeys } from '../../domain/merchant-order-no';
 import { nonEmpty } from '../../domain/provider-event';
 
 export interface SharedAccountTransfer {
-  workflowId: string;
   customerRef: string;
   payerAccountId: string;
   /** The MARGIN account the card will be charged to. */
@@ -29,13 +25,7 @@ export interface SharedAccountTransfer {
 /** WALLET → MARGIN (spec: /account/transfer, TRANSFER), confirmed in the ledger by the child. */
 export function transferToSharedAccount(t: SharedAccountTransfer): Promise<FundTransferResult> {
   return runChild(
-    fundTransfer,
-    t.workflowId,
-    {
-      customerRef: t.customerRef,
-      flow: Flows.fundTransfer,
-      orderNos: [orderKeys.fundTransfer(t.workflowId).transfer],
-    },
+    fundTransferWorkflow,
     {
       type: 'TRANSFER',
       amount: t.amount,
@@ -44,11 +34,11 @@ export function transferToSharedAccount(t: SharedAccountTransfer): Promise<FundT
       customerRef: t.customerRef,
       ...(t.wait ? { wait: t.wait } : {}),
     },
+    { customerRef: t.customerRef },
   );
 }
 
 export interface OnChainChild {
-  workflowId: string;
   customerRef: string;
   funding: OnChainFunding;
   /** The merchant's deposit address for the coin (the child finds the same one). */
@@ -64,9 +54,7 @@ export interface OnChainChild {
 export function runOnChainFunding(c: OnChainChild): Promise<WalletFundingResult> {
   const { funding } = c;
   return runChild(
-    walletFunding,
-    c.workflowId,
-    { customerRef: c.customerRef, flow: Flows.walletFunding, orderNos: [c.address] },
+    walletFundingWorkflow,
     {
       coinKey: funding.coinKey,
       ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}),
@@ -81,6 +69,7 @@ export function runOnChainFunding(c: OnChainChild): Promise<WalletFundingResult>
       ...(c.wait ? { wait: c.wait } : {}),
       ...(c.depositSince === undefined ? {} : { depositSince: c.depositSince }),
     },
+    { customerRef: c.customerRef, routeBy: [c.address] },
   );
 }
 

@@ -13,11 +13,9 @@ import {
 } from '../../domain/onboarding-physical';
 import { type PhysicalCardActivationResult } from '../../domain/physical-card-activation';
 import type { WaitOverrides } from '../../domain/wait-profile';
-import { Flows } from '../../domain/workflow-types';
+import { physicalCardActivationWorkflow } from '../../domain/workflows';
 import { failIssues, failWith } from '../support/failures';
 import { runChild } from '../support/children';
-import { physicalCardActivation } from '../physical-card-activation';
-import { orderKeys } from '../../domain/merchant-order-no';
 
 /**
  * Takes the activation request through the `activateCard` Update. The validator refuses (and the
@@ -77,7 +75,6 @@ export class ActivationGate {
 }
 
 export interface ActivationChild {
-  workflowId: string;
   cardNo: string;
   request: OnboardingActivationRequest;
   customerRef: string;
@@ -86,7 +83,6 @@ export interface ActivationChild {
 
 /** Runs `physicalCardActivation` for the card; its merchantOrderNo is listed at start (webhook routing). */
 export function runActivation({
-  workflowId,
   cardNo,
   request,
   customerRef,
@@ -101,15 +97,8 @@ export function runActivation({
         }
       : { route: request.route, workOrder: request.workOrder };
   return runChild(
-    physicalCardActivation,
-    workflowId,
-    {
-      customerRef,
-      flow: Flows.cardActivation,
-      orderNos: [
-        orderKeys.physicalCardActivation(workflowId)[request.route === 'activation_code' ? 'activate' : 'workOrder'],
-      ],
-    },
+    physicalCardActivationWorkflow,
     { cardNo, ...route, customerRef, ...(wait ? { wait } : {}) },
+    { customerRef },
   );
 }

@@ -1,29 +1,44 @@
 /**
- * How a workflow runs another as its child: called by function, so the compiler checks the
- * child's input; id derived from the parent's (`childWorkflowId`, or a per-request suffix); the
- * search attributes set at start (free, and handed to the child in its input so it does not upsert
- * them again); TERMINATE on parent close, so a process never leaves a half-done step running on
- * its own.
+ * How a workflow runs another as its child, from the child's definition (domain/workflows.ts):
+ * its id is `<parentId>/<childStep>` (or a per-request suffix), its start attributes are its flow,
+ * the customer and the merchantOrderNos its definition routes at start, derived by the same
+ * function the child sends them with, so each key is written once; the attributes are set at
+ * start (free) and handed to the child in its input so it does not upsert them again; TERMINATE
+ * on parent close, so a process never leaves a half-done step running on its own.
  */
-import { executeChild, ParentClosePolicy } from '@temporalio/workflow';
-import { childStartAttributes, type StartAttributes } from '../../domain/start-attributes';
+import { executeChild, ParentClosePolicy, workflowInfo } from '@temporalio/workflow';
+import { startAttributes } from '../../domain/start-attributes';
 import { WORKFLOW_TASK_TIMEOUT } from '../../domain/task-queue';
+import {
+  childIdOf,
+  startAttributesOf,
+  type AnyWorkflowDefinition,
+  type InputOf,
+  type ResultOf,
+  type StartContext,
+} from '../../domain/workflow-definition';
 
-/** Runs `workflow` as a child with id `workflowId`; `input` is its one input object, without `startAttributes`. */
-export function runChild<I extends { startAttributes?: StartAttributes }, R>(
-  workflow: (input: I) => Promise<R>,
-  workflowId: string,
-  start: StartAttributes,
-  input: Omit<I, 'startAttributes'>,
+export interface ChildOptions extends Pick<StartContext, 'customerRef' | 'routeBy'> {
+  /** A child started once per request: `<parentId>/<suffix>` instead of the definition's step. */
+  suffix?: string;
   /** @default TERMINATE: the step ends with its parent. */
-  parentClosePolicy: ParentClosePolicy = ParentClosePolicy.TERMINATE,
-): Promise<R> {
-  return executeChild(workflow, {
+  parentClosePolicy?: ParentClosePolicy;
+}
+
+/** Runs `definition` as a child of the current workflow with `input` (its one input object, without `startAttributes`). */
+export function runChild<D extends AnyWorkflowDefinition>(
+  definition: D,
+  input: Omit<InputOf<D>, 'startAttributes'>,
+  options: ChildOptions = {},
+): Promise<ResultOf<D>> {
+  const workflowId = childIdOf(definition, workflowInfo().workflowId, options.suffix);
+  const start = startAttributesOf(definition, workflowId, input, options);
+  return executeChild(definition.type, {
     workflowId,
-    args: [{ ...input, startAttributes: start } as I],
-    parentClosePolicy,
-    typedSearchAttributes: childStartAttributes(start),
+    args: [{ ...input, startAttributes: start }],
+    parentClosePolicy: options.parentClosePolicy ?? ParentClosePolicy.TERMINATE,
+    typedSearchAttributes: startAttributes(start),
     // An attribute of the start command that replay does not compare (workflows started before it replay).
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
-  });
+  }) as Promise<ResultOf<D>>;
 }

@@ -9,7 +9,13 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { runCli } from '../../../client/cli/main';
 import { listQuery } from '../../../client/cli/onboarding-commands';
-import { awaitResult, getProgress, startOnboarding, submitCorrection } from '../../../client/onboarding';
+import {
+  awaitResult,
+  getProgress,
+  startOnboarding,
+  submitCorrection,
+  type OnboardingRequest,
+} from '../../../client/onboarding';
 import { watchProgress } from '../../../client/progress';
 import { InvalidInputError } from '../../../client/validation';
 import { onboardingWorkflowId } from '../../../domain';
@@ -78,7 +84,8 @@ it('starting the same customer reference twice, running or closed, makes one exe
 
 it('refuses an invalid input before starting anything, naming the field and rule', async () => {
   const customerRef = `bad-${randomUUID().slice(0, 8)}`;
-  const bad = { ...input(customerRef, 'not-an-email'), initialDeposit: 20 };
+  // As a JavaScript caller sends it: the types refuse a number for a decimal string, the run-time check too.
+  const bad = { ...input(customerRef, 'not-an-email'), initialDeposit: 20 } as unknown as OnboardingRequest;
   await expect(startOnboarding(harness.client, bad, { taskQueue: harness.taskQueue })).rejects.toThrow(
     InvalidInputError,
   );

@@ -25,7 +25,7 @@ import {
 import { awaitCardOperation, getCardOperationStatus, startCardOperation } from '../../../client/card-operations';
 import { runCli } from '../../../client/cli/main';
 import { awaitSharedAccount, startSharedAccount } from '../../../client/shared-account';
-import { awaitTransfer, getTransferStatus, startTransfer } from '../../../client/transfers';
+import { awaitTransfer, getTransferStatus, startTransfer, type TransferRequest } from '../../../client/transfers';
 import {
   awaitDepositAddress,
   awaitFunding,
@@ -46,7 +46,7 @@ import {
   walletAccount,
   type CardHarness,
 } from '../support/card-harness';
-import { orderKeys } from '../../../domain/merchant-order-no';
+import { physicalCardActivationWorkflow } from '../../../domain/workflows';
 import { transferWorkflowId, activationWorkflowId } from '../../../domain/workflow-ids';
 
 jest.setTimeout(180_000);
@@ -115,7 +115,7 @@ it('client: shared account, then a transfer started twice moves the money once, 
 
     const walletBefore = (await walletAccount(h.provider)).availableBalance;
     const transferRef = ref('budget');
-    const request = {
+    const request: TransferRequest = {
       transferRef,
       type: 'TRANSFER',
       amount: '12.34',
@@ -402,7 +402,7 @@ it('CLI: activate --watch by work order shows each stage and exits 1 with the pr
         (text) => text.includes('awaiting_work_order'),
         'the awaiting_work_order line',
       );
-      const merchantOrderNo = orderKeys.physicalCardActivation(activationWorkflowId(cardNo)).workOrder;
+      const merchantOrderNo = physicalCardActivationWorkflow.orderKeys(activationWorkflowId(cardNo)).workOrder;
       await h.helper('decideWorkOrder', {
         orderNo: merchantOrderNo,
         outcome: 'fail',

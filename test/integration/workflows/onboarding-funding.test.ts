@@ -21,7 +21,7 @@ import {
   type CardHarness,
 } from '../support/card-harness';
 import { customerRef, startOnboardingWorkflow, workflowBundle } from '../support/harness';
-import { orderKeys } from '../../../domain/merchant-order-no';
+import { fundTransferWorkflow } from '../../../domain/workflows';
 
 jest.setTimeout(180_000);
 
@@ -62,7 +62,7 @@ describe('shared_account funding', () => {
     });
     // Budget bin: card fee 1, deposit fee 1% -> 1 + 100 + 1.00 = 102.00 moved, all of it spent.
     const transferId = childWorkflowId(onboardingWorkflowId(ref), 'transfer');
-    expect(result.topUpMerchantOrderNo).toBe(orderKeys.fundTransfer(transferId).transfer);
+    expect(result.topUpMerchantOrderNo).toBe(fundTransferWorkflow.orderKeys(transferId).transfer);
     expect(result.deposit).toMatchObject({ amount: '100', fee: '1.00' });
     expect(progress.stages.map((s) => s.stage)).toEqual([
       'validating',

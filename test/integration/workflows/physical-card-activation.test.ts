@@ -10,7 +10,7 @@ import { type PhysicalCardActivationResult } from '../../../domain/physical-card
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
 import { temporal } from '@temporalio/proto';
 import { eventually, FAST_WAIT, physicalCard, startCardHarness, type CardHarness } from '../support/card-harness';
-import { orderKeys } from '../../../domain/merchant-order-no';
+import { physicalCardActivationWorkflow } from '../../../domain/workflows';
 import { activationWorkflowId } from '../../../domain/workflow-ids';
 
 let h: CardHarness;
@@ -56,7 +56,7 @@ it('route activation_code: waits for the code, activates with the sealed PIN, ca
     cardNo,
     route: 'activation_code',
     cardStatus: 'Normal',
-    merchantOrderNo: orderKeys.physicalCardActivation(workflowId).activate,
+    merchantOrderNo: physicalCardActivationWorkflow.orderKeys(workflowId).activate,
   });
   const card = await h.provider.getCardInfo({ cardNo });
   expect(card.status).toBe('Normal');
@@ -139,7 +139,7 @@ it('route work_order: uploads referenced files, submits CARD_ACTIVE with the car
   expect(orders.records[0]).toMatchObject({
     tradeType: 'CARD_ACTIVE',
     tradeStatus: 'success',
-    merchantOrderNo: orderKeys.physicalCardActivation(workflowId).workOrder,
+    merchantOrderNo: physicalCardActivationWorkflow.orderKeys(workflowId).workOrder,
   });
   expect((await h.provider.getCardInfo({ cardNo })).status).toBe('Normal');
 });
@@ -147,7 +147,7 @@ it('route work_order: uploads referenced files, submits CARD_ACTIVE with the car
 it('route work_order: a failed work order ends the workflow with the provider description; the card stays un_activated', async () => {
   const { cardNo } = await physicalCard(h.provider);
   const workflowId = activationWorkflowId(cardNo);
-  const merchantOrderNo = orderKeys.physicalCardActivation(workflowId).workOrder;
+  const merchantOrderNo = physicalCardActivationWorkflow.orderKeys(workflowId).workOrder;
   const saved = h.sandbox.delays.workOrderMs;
   h.sandbox.delays.workOrderMs = 10 * 60_000; // hold the work order until decided below
   try {

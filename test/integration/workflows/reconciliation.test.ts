@@ -12,7 +12,7 @@ import { ensureReconcileSchedule, runReconciliation } from '../../../client/reco
 import type { CardDepositResult } from '../../../domain/card-deposit';
 import type { CardIssuanceResult } from '../../../domain/card-issuance';
 import type { FundTransferResult } from '../../../domain/fund-transfer';
-import { orderKeys } from '../../../domain/merchant-order-no';
+import { cardDepositWorkflow } from '../../../domain/workflows';
 import {
   FINDING_KINDS,
   reconcileReportQuery,
@@ -65,7 +65,7 @@ it('a webhook dropped and polling slowed: the event is re-delivered and the wait
   const { h, since } = await world({ faults: { webhookDropRate: 1 } });
   const cardNo = await virtualCard(h.provider);
   const workflowId = id('deposit');
-  const merchantOrderNo = orderKeys.cardDeposit(workflowId).deposit;
+  const merchantOrderNo = cardDepositWorkflow.orderKeys(workflowId).deposit;
   // Polls ten minutes apart: only the webhook (dropped) or reconciliation can end this wait soon.
   const slow = { firstPollMs: 600_000, maxPollMs: 600_000, attemptMs: 1_200_000, heartbeatTimeoutMs: 1_200_000 };
   await h.withCardWorker(async () => {

@@ -43,6 +43,7 @@ it.each([
   ],
   [
     'startWalletFunding',
+    // @ts-expect-error a JavaScript caller's number for a decimal string: refused at run time too
     () => startWalletFunding(untouchable, { fundingRef: 'f1', coinKey: 'USDT_TRC20', expectedAmount: 200 }),
     /expectedAmount: /,
   ],

@@ -1,18 +1,19 @@
 import fc from 'fast-check';
 import { CARD_MERCHANT_ORDER_NO, MERCHANT_ORDER_NO } from '../../../api/rules';
-import { deriveMerchantOrderNo, ORDER_STEPS, orderKeys } from '../../../domain/merchant-order-no';
+import { deriveMerchantOrderNo, ORDER_STEPS } from '../../../domain/merchant-order-no';
+import { cardDepositWorkflow, cardIssuanceWorkflow, cardOperationWorkflows, cardholderOnboardingWorkflow, fundTransferWorkflow, physicalCardActivationWorkflow } from '../../../domain/workflows';
 
 describe('deriveMerchantOrderNo', () => {
   it('is deterministic for the same workflow id and step', () => {
-    expect(orderKeys.cardIssuance('onboarding-c1/card').create).toBe(
-      orderKeys.cardIssuance('onboarding-c1/card').create,
+    expect(cardIssuanceWorkflow.orderKeys('onboarding-c1/card').create).toBe(
+      cardIssuanceWorkflow.orderKeys('onboarding-c1/card').create,
     );
   });
 
   it('differs by step and by workflow id, including split-point ambiguity', () => {
-    const a = orderKeys.cardIssuance('onboarding-c1/card').create;
-    expect(orderKeys.cardDeposit('onboarding-c1/card').deposit).not.toBe(a);
-    expect(orderKeys.cardIssuance('onboarding-c2/card').create).not.toBe(a);
+    const a = cardIssuanceWorkflow.orderKeys('onboarding-c1/card').create;
+    expect(cardDepositWorkflow.orderKeys('onboarding-c1/card').deposit).not.toBe(a);
+    expect(cardIssuanceWorkflow.orderKeys('onboarding-c2/card').create).not.toBe(a);
     expect(deriveMerchantOrderNo('ab', 'c')).not.toBe(deriveMerchantOrderNo('a', 'bc'));
   });
 
@@ -37,19 +38,19 @@ describe('deriveMerchantOrderNo', () => {
   it('gives every step of every workflow its own key (a merchantOrderNo is unique across operation types)', () => {
     const id = 'onboarding-c1/x';
     const keys = [
-      ...Object.values(orderKeys.cardholderOnboarding(id)),
-      ...Object.values(orderKeys.cardIssuance(id)),
-      ...Object.values(orderKeys.cardDeposit(id)),
-      ...Object.values(orderKeys.fundTransfer(id)),
-      ...Object.values(orderKeys.physicalCardActivation(id)),
-      ...(['freeze', 'unfreeze', 'updatePin'] as const).map((kind) => orderKeys.cardOperation(id, kind).operation),
+      ...Object.values(cardholderOnboardingWorkflow.orderKeys(id)),
+      ...Object.values(cardIssuanceWorkflow.orderKeys(id)),
+      ...Object.values(cardDepositWorkflow.orderKeys(id)),
+      ...Object.values(fundTransferWorkflow.orderKeys(id)),
+      ...Object.values(physicalCardActivationWorkflow.orderKeys(id)),
+      ...(['freeze', 'unfreeze', 'updatePin'] as const).map((kind) => cardOperationWorkflows[kind].orderKeys(id).operation),
     ];
     expect(new Set(keys).size).toBe(Object.keys(ORDER_STEPS).length);
   });
 
   it('has no collisions over many distinct inputs', () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 20000; i++) seen.add(orderKeys.cardIssuance(`onboarding-customer-${i}/card`).create);
+    for (let i = 0; i < 20000; i++) seen.add(cardIssuanceWorkflow.orderKeys(`onboarding-customer-${i}/card`).create);
     expect(seen.size).toBe(20000);
   });
 });

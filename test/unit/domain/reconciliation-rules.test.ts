@@ -1,5 +1,6 @@
 import type { LedgerEntry } from '../../../api/schemas/account';
-import { deriveMerchantOrderNo, ORDER_STEPS, orderKeys } from '../../../domain/merchant-order-no';
+import { deriveMerchantOrderNo, ORDER_STEPS } from '../../../domain/merchant-order-no';
+import { cardDepositWorkflow } from '../../../domain/workflows';
 import {
   DEFAULT_RECONCILE_CONFIG,
   FINDING_KINDS,
@@ -24,7 +25,7 @@ import { cardholderResult, cardOperationRecord } from '../../fixtures/provider-e
 
 const NOW = 1_700_000_000_000;
 const config = DEFAULT_RECONCILE_CONFIG;
-const ours = orderKeys.cardDeposit('onboarding-a/deposit').deposit;
+const ours = cardDepositWorkflow.orderKeys('onboarding-a/deposit').deposit;
 const running: OwnerRun = { workflowId: 'onboarding-a/deposit', runId: 'r2', status: 'RUNNING' };
 const failed: OwnerRun = { workflowId: 'onboarding-a/deposit', runId: 'r1', status: 'FAILED' };
 const completed: OwnerRun = { ...running, status: 'COMPLETED' };

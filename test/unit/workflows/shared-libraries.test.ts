@@ -9,7 +9,7 @@
 import type * as MoneyModule from '../../../api/money';
 import type * as CardholderData from '../../../domain/cardholder-data';
 import type * as CustomerOnboarding from '../../../domain/customer-onboarding';
-import type * as MerchantOrderNo from '../../../domain/merchant-order-no';
+import type * as Workflows from '../../../domain/workflows';
 import { b2bHolder } from '../../fixtures/holders';
 import { deepFreeze } from './deep-freeze';
 
@@ -26,7 +26,7 @@ it('the schemas, money and order keys of workflows work on frozen shared librari
     '../../../domain/customer-onboarding',
   );
   const { cardholderDataIssues } = jest.requireActual<typeof CardholderData>('../../../domain/cardholder-data');
-  const { orderKeys } = jest.requireActual<typeof MerchantOrderNo>('../../../domain/merchant-order-no');
+  const { cardIssuanceWorkflow } = jest.requireActual<typeof Workflows>('../../../domain/workflows');
   const { Money } = jest.requireActual<typeof MoneyModule>('../../../api/money');
 
   const input = {
@@ -46,5 +46,5 @@ it('the schemas, money and order keys of workflows work on frozen shared librari
   expect(cardholderDataIssues({ shape: 'XYZ' })).toHaveLength(1);
 
   expect(new Money('10.10').plus('0.20').toFixed(2)).toBe('10.30');
-  expect(orderKeys.cardIssuance('onboarding-frozen-1/card').create).toMatch(/^[0-9A-Za-z]{20,40}$/);
+  expect(cardIssuanceWorkflow.orderKeys('onboarding-frozen-1/card').create).toMatch(/^[0-9A-Za-z]{20,40}$/);
 });

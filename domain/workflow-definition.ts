@@ -1,0 +1,110 @@
+/**
+ * The shape of one workflow's definition (domain/workflows.ts): every fact about a workflow that
+ * code outside its function needs, written once. The worker registers its type and versioning,
+ * a parent derives a child's id, merchantOrderNos and start attributes from it
+ * (workflows/support/children.ts), the workflow sends the same keys from the same function, and
+ * the client builds its start, handle, status and result functions from it (client/definitions.ts).
+ *
+ * Pure data and pure functions, so workflow code imports it: no Node module, nothing random.
+ */
+import type { QueryDefinition } from '@temporalio/workflow';
+import type { Flow } from './flows';
+import type { StartAttributes } from './start-attributes';
+import type { ChildStep } from './workflow-ids';
+import type { WorkflowVersioning } from './workflow-versioning';
+
+export interface WorkflowDefinition<
+  Type extends string = string,
+  Ref = never,
+  Input = unknown,
+  Result = unknown,
+  Status = unknown,
+  Keys extends Readonly<Record<string, string>> = Readonly<Record<string, string>>,
+> {
+  /** The workflow type: the exported function name in workflows/registered.ts. */
+  readonly type: Type;
+  /** Its CardflowFlow value. */
+  readonly flow: Flow;
+  /** PINNED to the build that started a run, or AUTO_UPGRADE to the current build (docs/versioning.md). */
+  readonly versioning: WorkflowVersioning;
+  /** The id a backend starts it under, from its business reference; absent for a workflow only a parent starts. */
+  readonly id?: (ref: Ref) => string;
+  /** The id suffix a parent gives it as a child: `<parentId>/<childStep>`; absent for one no parent starts. */
+  readonly childStep?: ChildStep;
+  /** The merchantOrderNos it sends, one per provider mutation, from its workflow id. */
+  readonly orderKeys: (workflowId: string) => Keys;
+  /**
+   * The keys its starter lists in CardflowOrderNos, so the webhooks of its first mutation reach it
+   * from its first moment (webhook routing); the ones it adds itself later are not listed here.
+   */
+  readonly routedAtStart: (keys: Keys, input: Input) => readonly string[];
+  /** The status query a client reads; absent for a workflow with none. */
+  readonly statusQuery?: QueryDefinition<Status>;
+  /** Types only (never set): its input and result, for typed handles and child calls. */
+  readonly types?: { readonly input: Input; readonly result: Result };
+}
+
+/** Any definition, whatever its types. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyWorkflowDefinition = WorkflowDefinition<string, any, any, any, any, any>;
+
+export type InputOf<D> = D extends { readonly types?: { readonly input: infer I } } ? I : never;
+export type ResultOf<D> = D extends { readonly types?: { readonly result: infer R } } ? R : never;
+export type StatusOf<D> = D extends { readonly statusQuery?: QueryDefinition<infer S> } ? S : never;
+export type RefOf<D> = D extends { readonly id?: (ref: infer R) => string } ? R : never;
+
+/**
+ * `defineWorkflow<Input, Result>()({...})`: the definition as written (its literal type name,
+ * its key names), checked against the shape, carrying its input and result types.
+ */
+export function defineWorkflow<Input, Result>() {
+  return <
+    const D extends Omit<
+      WorkflowDefinition<string, never, Input, Result>,
+      'types' | 'id' | 'orderKeys' | 'routedAtStart' | 'statusQuery'
+    > & {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      readonly id?: (ref: any) => string;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      readonly orderKeys: (workflowId: string) => any;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      readonly routedAtStart: (keys: any, input: Input) => readonly string[];
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      readonly statusQuery?: QueryDefinition<any>;
+    },
+  >(
+    definition: D,
+  ): D & { readonly types?: { readonly input: Input; readonly result: Result } } => definition;
+}
+
+/** Where a start stands in the search attributes besides flow and order keys. */
+export interface StartContext {
+  customerRef?: string | undefined;
+  /** CardflowStage at start (an onboarding's first wait). */
+  stage?: string;
+  /** Routing keys known only at run time (a deposit address), listed after the definition's own. */
+  routeBy?: readonly string[];
+}
+
+/** The search attributes `definition` starts with under `workflowId` for `input`: flow, customer, keys. */
+export function startAttributesOf<I>(
+  definition: WorkflowDefinition<string, never, I> | AnyWorkflowDefinition,
+  workflowId: string,
+  input: I,
+  context: StartContext = {},
+): StartAttributes {
+  const orderNos = [...definition.routedAtStart(definition.orderKeys(workflowId), input), ...(context.routeBy ?? [])];
+  return {
+    ...(context.customerRef ? { customerRef: context.customerRef } : {}),
+    flow: definition.flow,
+    ...(context.stage ? { stage: context.stage } : {}),
+    ...(orderNos.length ? { orderNos } : {}),
+  };
+}
+
+/** `<parentId>/<childStep>`, or `<parentId>/<suffix>` for a child a parent starts once per request. */
+export function childIdOf(definition: AnyWorkflowDefinition, parentWorkflowId: string, suffix?: string): string {
+  const step = suffix ?? definition.childStep;
+  if (!step) throw new TypeError(`${definition.type} is not started as a child`);
+  return `${parentWorkflowId}/${step}`;
+}
