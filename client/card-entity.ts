@@ -11,11 +11,7 @@
  * cancelled) is never started again ({@link CardWorkflowClosedError}); one that was terminated
  * by an operator can be.
  */
-import {
-  type Client,
-  WithStartWorkflowOperation,
-  WorkflowExecutionAlreadyStartedError,
-} from '@temporalio/client';
+import { type Client, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import type { KeyInput } from '../api/keys';

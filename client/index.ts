@@ -17,7 +17,9 @@ export {
   startOnboarding,
   submitCorrection,
   type CustomerOnboardingWorkflow,
+  type OnboardingActivationInput,
   type OnboardingHandle,
+  type OnboardingRequest,
   type StartOnboardingOptions,
   type StartedOnboarding,
 } from './onboarding';

@@ -3,7 +3,7 @@
  * `sharedAccount`, id `shared-account-<accountName>` (domain/shared-account.ts). The provider's
  * create takes no merchantOrderNo, so the name is the key: a repeated start returns the first
  * execution, and the workflow itself reuses an existing MARGIN account of that name.
- * The workflow has no status query; `describe()` tells whether it runs.
+ * Its status is the `sharedAccountStatus` query (`cardflow status <workflowId>`).
  */
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';

@@ -6,23 +6,17 @@
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { QueryDefinition } from '@temporalio/common';
-import { progressQuery, WorkflowTypes, type OnboardingProgress, type OnboardingResult } from '../domain';
-import { cardSnapshotQuery, type CardEntityResult, type CardSnapshot } from '../domain/card-entity';
+import type { AnyWorkflowDefinition, ResultOf, StatusOf } from '../domain/workflow-definition';
 import {
-  cardOperationStatusQuery,
-  type CardOperationOutcome,
-  type CardOperationStatus,
-} from '../domain/card-operations';
-import { transferStatusQuery, type FundTransferResult, type FundTransferStatus } from '../domain/fund-transfer';
-import {
-  activationStatusQuery,
-  type PhysicalCardActivationResult,
-  type PhysicalCardActivationStatus,
-} from '../domain/physical-card-activation';
-import { reconcileReportQuery, type ReconcileReport } from '../domain/reconciliation';
-import type { SharedAccountResult } from '../domain/shared-account';
-import { fundingStatusQuery, type WalletFundingResult, type WalletFundingStatus } from '../domain/wallet-funding';
-import { describeProgress, describeResult } from './describe';
+  cardEntityWorkflow,
+  cardOperationWorkflows,
+  customerOnboardingWorkflow,
+  fundTransferWorkflow,
+  physicalCardActivationWorkflow,
+  reconciliationWorkflow,
+  sharedAccountWorkflow,
+  walletFundingWorkflow,
+} from '../domain/workflows';
 import {
   describeActivationResult,
   describeActivationStatus,
@@ -32,6 +26,8 @@ import {
   describeCardSnapshot,
   describeFundingResult,
   describeFundingStatus,
+  describeProgress,
+  describeResult,
   describeSharedAccountResult,
   describeTransferResult,
   describeTransferStatus,
@@ -48,58 +44,46 @@ export interface StatusView<S = unknown, R = unknown> {
   result: (result: R) => string;
 }
 
-function view<S, R>(v: StatusView<S, R>): StatusView {
-  return v as unknown as StatusView;
+/** The view of `definition`: its status query (from the definition) and how its status and result read. */
+function view<D extends AnyWorkflowDefinition>(
+  definition: D,
+  rendering: Omit<StatusView<StatusOf<D>, ResultOf<D>>, 'query'>,
+): [string, StatusView] {
+  const query = definition.statusQuery as QueryDefinition<StatusOf<D>> | undefined;
+  return [definition.type, { ...rendering, ...(query ? { query } : {}) } as unknown as StatusView];
 }
 
-const cardOperation = view<CardOperationStatus, CardOperationOutcome>({
-  query: cardOperationStatusQuery,
-  key: (s) => `${s.stage}/${s.operationStatus ?? ''}`,
+const cardOperation = {
+  key: (s: StatusOf<typeof cardOperationWorkflows.freeze>) => `${s.stage}/${s.operationStatus ?? ''}`,
   line: describeCardOperationStatus,
   result: describeCardOutcome,
-});
+};
 
-export const STATUS_VIEWS: Readonly<Record<string, StatusView>> = {
-  [WorkflowTypes.customerOnboarding]: view<OnboardingProgress, OnboardingResult>({
-    query: progressQuery,
-    key: (p) => p.stage,
-    line: describeProgress,
-    result: describeResult,
-  }),
-  [WorkflowTypes.physicalCardActivation]: view<PhysicalCardActivationStatus, PhysicalCardActivationResult>({
-    query: activationStatusQuery,
+export const STATUS_VIEWS: Readonly<Record<string, StatusView>> = Object.fromEntries([
+  view(customerOnboardingWorkflow, { key: (p) => p.stage, line: describeProgress, result: describeResult }),
+  view(physicalCardActivationWorkflow, {
     key: (s) => `${s.stage}/${s.workOrderStatus ?? ''}`,
     line: describeActivationStatus,
     result: describeActivationResult,
   }),
-  [WorkflowTypes.fundTransfer]: view<FundTransferStatus, FundTransferResult>({
-    query: transferStatusQuery,
+  view(fundTransferWorkflow, { key: (s) => s.stage, line: describeTransferStatus, result: describeTransferResult }),
+  view(sharedAccountWorkflow, {
     key: (s) => s.stage,
-    line: describeTransferStatus,
-    result: describeTransferResult,
-  }),
-  [WorkflowTypes.sharedAccount]: view<never, SharedAccountResult>({
-    key: () => '',
-    line: () => '',
+    line: (s) => `${s.stage}${s.accountId ? ` (account ${s.accountId})` : ''}`,
     result: describeSharedAccountResult,
   }),
-  [WorkflowTypes.walletFunding]: view<WalletFundingStatus, WalletFundingResult>({
-    query: fundingStatusQuery,
+  view(walletFundingWorkflow, {
     key: (s) => `${s.stage}/${s.address ?? ''}/${s.depositStatus ?? ''}`,
     line: describeFundingStatus,
     result: describeFundingResult,
   }),
-  [WorkflowTypes.cardFreeze]: cardOperation,
-  [WorkflowTypes.cardUnfreeze]: cardOperation,
-  [WorkflowTypes.cardPinUpdate]: cardOperation,
-  [WorkflowTypes.cardEntity]: view<CardSnapshot, CardEntityResult>({
-    query: cardSnapshotQuery,
+  ...Object.values(cardOperationWorkflows).map((definition) => view(definition, cardOperation)),
+  view(cardEntityWorkflow, {
     key: (s) => JSON.stringify([s.status, s.cancelled, s.pending, s.balance, s.authorizationCount]),
     line: describeCardSnapshot,
     result: describeCardEntityResult,
   }),
-  [WorkflowTypes.reconciliation]: view<ReconcileReport | undefined, ReconcileReport>({
-    query: reconcileReportQuery,
+  view(reconciliationWorkflow, {
     key: (r) => (r ? `${r.runs}/${JSON.stringify(r.read)}/${r.findingCount}` : ''),
     line: (r) =>
       r
@@ -109,7 +93,7 @@ export const STATUS_VIEWS: Readonly<Record<string, StatusView>> = {
         : 'starting',
     result: describeReport,
   }),
-};
+]);
 
 /** A view for types without one (children such as cardholderOnboarding): describe() only. */
 const DESCRIBE_ONLY: StatusView = { key: () => '', line: () => '', result: (r) => JSON.stringify(r) };

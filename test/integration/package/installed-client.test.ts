@@ -250,6 +250,44 @@ it('a backend file type-checks against the installed package, and a wrong call d
   expect(wrong.out).toMatch(
     /wrong\.ts\(3,27\): error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'/,
   );
+
+  // A start's input is typed from its request schema: each wrong request below must fail to
+  // compile (an `@ts-expect-error` over a call that compiles is itself an error, TS2578).
+  writeFileSync(
+    path.join(backend, 'typed-inputs.ts'),
+    [
+      "import { connectTemporalClient, startOnboarding, startTransfer, startWalletFunding } from '@cardflow/client';",
+      "import type { OnboardingRequest, TransferRequest } from '@cardflow/client';",
+      'const { client } = await connectTemporalClient();',
+      '// @ts-expect-error customerRef is a string',
+      "await startOnboarding(client, { customerRef: 42, cardTypeId: '1' });",
+      "const transfer: TransferRequest = { transferRef: 't-1', type: 'TRANSFER', amount: '10.00', payerAccountId: '1', payeeAccountId: '2' };",
+      '// @ts-expect-error an amount is a decimal string, never a number',
+      'await startTransfer(client, { ...transfer, amount: 10 });',
+      '// @ts-expect-error the type is TRANSFER or COLLECTION',
+      "await startTransfer(client, { ...transfer, type: 'SEND' });",
+      '// @ts-expect-error fundingRef is required',
+      "await startWalletFunding(client, { coinKey: 'USDT_TRC20' });",
+      "const onboarding: OnboardingRequest = { customerRef: 'a-1', cardTypeId: '1', initialDeposit: '20.00' };",
+      'await startOnboarding(client, onboarding);',
+      'await startTransfer(client, transfer);',
+      '',
+    ].join('\n'),
+  );
+  const typed = await exec(process.execPath, [TSC, '--noEmit', ...compilerOptions, 'typed-inputs.ts'], backend);
+  expect(typed).toEqual({ code: 0, out: '' });
+  // The same file without its expectations fails at each wrong call, naming the field.
+  writeFileSync(
+    path.join(backend, 'typed-inputs.ts'),
+    readFileSync(path.join(backend, 'typed-inputs.ts'), 'utf8').replace(/^\/\/ @ts-expect-error.*\n/gm, ''),
+  );
+  const untyped = await exec(process.execPath, [TSC, '--noEmit', ...compilerOptions, 'typed-inputs.ts'], backend);
+  expect(untyped.code).not.toBe(0);
+  expect(untyped.out.match(/typed-inputs\.ts\(\d+,\d+\): error TS2\d+/g)).toHaveLength(4);
+  expect(untyped.out).toMatch(/customerRef/);
+  expect(untyped.out).toMatch(/amount/);
+  expect(untyped.out).toMatch(/"SEND"/);
+  expect(untyped.out).toMatch(/fundingRef/);
 });
 
 it("runs the README's snippet as printed: an onboarding through the installed client, encrypted end to end", async () => {

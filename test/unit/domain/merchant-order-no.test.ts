@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { CARD_MERCHANT_ORDER_NO, MERCHANT_ORDER_NO } from '../../../api/rules';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../../../domain/merchant-order-no';
-import { cardDepositWorkflow, cardIssuanceWorkflow, cardOperationWorkflows, cardholderOnboardingWorkflow, fundTransferWorkflow, physicalCardActivationWorkflow } from '../../../domain/workflows';
+import {
+  cardDepositWorkflow,
+  cardIssuanceWorkflow,
+  cardOperationWorkflows,
+  cardholderOnboardingWorkflow,
+  fundTransferWorkflow,
+  physicalCardActivationWorkflow,
+} from '../../../domain/workflows';
 
 describe('deriveMerchantOrderNo', () => {
   it('is deterministic for the same workflow id and step', () => {
@@ -43,7 +50,9 @@ describe('deriveMerchantOrderNo', () => {
       ...Object.values(cardDepositWorkflow.orderKeys(id)),
       ...Object.values(fundTransferWorkflow.orderKeys(id)),
       ...Object.values(physicalCardActivationWorkflow.orderKeys(id)),
-      ...(['freeze', 'unfreeze', 'updatePin'] as const).map((kind) => cardOperationWorkflows[kind].orderKeys(id).operation),
+      ...(['freeze', 'unfreeze', 'updatePin'] as const).map(
+        (kind) => cardOperationWorkflows[kind].orderKeys(id).operation,
+      ),
     ];
     expect(new Set(keys).size).toBe(Object.keys(ORDER_STEPS).length);
   });
