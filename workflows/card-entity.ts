@@ -302,8 +302,8 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     (req) =>
       once(req.requestId, () =>
         serialized(async () => {
-          // ABANDON: a deposit under way finishes even if this card's workflow ends first. No
-          // CardflowCustomerRef at start: the deposit is found by its card and its key.
+          // ABANDON: a deposit under way finishes even if this card's workflow ends first. Started
+          // without CardflowCustomerRef, as the entity has always started its deposits.
           const result = await runChild(
             cardDepositWorkflow,
             {
