@@ -14,6 +14,7 @@
  * | BENCH_FAULT_KILL_EVERY_S | 10 | (f): a worker process is SIGKILLed this often |
  * | BENCH_ROUNDS | 3 | measured rounds of (a), each an onboarding batch and its baselines |
  */
+import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkflowBundle } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
@@ -118,7 +119,11 @@ async function throughput(
         activityDeps: ctx.activityDeps,
         workflowBundle: baselineBundle,
         // The no-ops join cardflow's activities, so both workers register the same set plus two.
-        activityOverrides: baselineActivities(env.client) as unknown as Partial<CardflowActivities>,
+        // Their answers go through a client on a native connection, as the receiver's do
+        // (webhooks/temporal-client.ts), so the features cost the baseline what they cost cardflow.
+        activityOverrides: baselineActivities(
+          new Client({ connection: env.nativeConnection, namespace: env.client.options.namespace }),
+        ) as unknown as Partial<CardflowActivities>,
       }),
     );
     return baselineWorker.runUntil(async () => {

@@ -5,7 +5,8 @@
  * platform public key in CARDFLOW_PLATFORM_PUBLIC_KEY). Each answers on the IPC channel: `ready`
  * once it listens, the receiver's signal latencies on `latencies`, and stops on `stop`.
  */
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,8 +34,9 @@ async function sandbox(delays: Partial<SandboxDelays>): Promise<() => Promise<vo
 }
 
 async function receiver(address: string): Promise<() => Promise<void>> {
-  const connection = await Connection.connect({ address });
-  // Signals as the bench's own client sends them (the bench's Temporal client carries no codec).
+  // Over the native connection, as webhooks/main.ts connects (webhooks/temporal-client.ts); signals
+  // as the bench's own client sends them (the bench's Temporal client carries no codec).
+  const connection = await NativeConnection.connect({ address });
   const client = new Client({ connection });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-receiver-'));
   const latencies: number[] = [];

@@ -20,7 +20,7 @@
  * SIGINT / SIGTERM stop accepting, finish the deliveries in progress, and exit.
  */
 import { publicKeyFrom } from '../api/keys';
-import { connectTemporalClient, temporalSettingsFromEnv } from '../client/connection';
+import { temporalSettingsFromEnv } from '../client/connection';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { databaseCheck, keysCheck, temporalCheck } from '../health/checks';
@@ -35,6 +35,7 @@ import { receiverMetrics } from './metrics';
 import { tracedForwarder } from './tracing';
 import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
+import { connectReceiverTemporal } from './temporal-client';
 import { entryPointArgs } from '../config/command-line';
 import { readConfiguration } from '../config/schema';
 import { secretText } from '../config/variable';
@@ -98,7 +99,7 @@ async function main(logger: StructuredLogger): Promise<void> {
   );
   const { dataConverter, keySource, currentKeyId } = codec;
   const tracing = startTracing('webhooks');
-  const temporal = await connectTemporalClient({ dataConverter, tracing: tracing !== undefined });
+  const temporal = await connectReceiverTemporal({ dataConverter, tracing: tracing !== undefined, logger });
   const forwarder = createTemporalForwarder(temporal.client);
   // One pool for the delivery log and the readiness check.
   const pool = databaseUrl ? openPool(databaseUrl, { max: 8 }) : undefined;

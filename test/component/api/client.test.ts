@@ -3,6 +3,7 @@
  * platform key and records every request. Shapes are exercised with a small registry defined
  * here; validation and a real call go through the full registry (`createProviderClient`).
  */
+import { getEventListeners } from 'node:events';
 import { z } from 'zod';
 import { type ProviderClientFor, createProviderClient, createProviderClientFor, paginate } from '../../../api/client';
 import type { ProviderConfig } from '../../../api/config';
@@ -301,6 +302,13 @@ describe('failures', () => {
     const pending = client.getAccount({ accountId: '1' }, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     expect(await rejection(pending)).toBeInstanceOf(ProviderAbortedError);
+  });
+
+  it("leaves no listener on the caller's AbortSignal once calls are answered (an activity's signal outlives many calls)", async () => {
+    const { client } = await start(() => signed(envelope(account('5'))));
+    const controller = new AbortController();
+    for (let i = 0; i < 5; i++) await client.getAccount({ accountId: '5' }, { signal: controller.signal });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('retries once on a reset connection, then succeeds', async () => {

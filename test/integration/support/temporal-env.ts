@@ -46,7 +46,7 @@ export async function connectTestClient(): Promise<TestClient> {
  * Worker logs at WARN: INFO lines (bundle stats, every state change) would bury test output.
  * Only when nothing in this test file created the SDK runtime yet (it is a per-process singleton).
  */
-function quietRuntime(): void {
+export function quietRuntime(): void {
   if (Runtime.instantiator === undefined) Runtime.install({ logger: new DefaultLogger('WARN') });
 }
 

@@ -10,13 +10,21 @@ import { generateRsaKeyPair } from '../../../api/keys';
 import { WEBHOOK_ACK_BODY, buildSignedWebhook } from '../../../api/signing';
 import { CardflowCardNo, CardflowOrderNos } from '../../../domain/search-attributes';
 import { type HandledWebhook, type WebhookReceiver, startWebhookReceiver } from '../../../webhooks/receiver';
-import { type TestClient, connectTestClient, runWithWorker } from '../support/temporal-env';
+import { type ReceiverTemporal, connectReceiverTemporal } from '../../../webhooks/temporal-client';
+import {
+  type TestClient,
+  connectTestClient,
+  quietRuntime,
+  runWithWorker,
+  testTemporalServer,
+} from '../support/temporal-env';
 import { type eventSink, receivedEventsQuery } from './event-sink.workflow';
 
 jest.setTimeout(120_000);
 
 const platform = generateRsaKeyPair();
 let temporal: TestClient;
+let receiverTemporal: ReceiverTemporal;
 let receiver: WebhookReceiver;
 let dir: string;
 const handled: HandledWebhook[] = [];
@@ -32,10 +40,17 @@ function post(body: string, category: string, requestId: string): Promise<Respon
 
 beforeAll(async () => {
   temporal = await connectTestClient();
+  // The receiver's own connection, as `npm run webhooks` makes it (the SDK core's native one).
+  const { address, namespace } = testTemporalServer();
+  quietRuntime();
+  receiverTemporal = await connectReceiverTemporal({
+    env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace },
+    dataConverter: {},
+  });
   dir = mkdtempSync(path.join(tmpdir(), 'cardflow-webhooks-it-'));
   receiver = await startWebhookReceiver({
     platformPublicKey: platform.publicKeyPem,
-    client: temporal.client,
+    client: receiverTemporal.client,
     dataDir: dir,
     onHandled: (h) => handled.push(h),
   });
@@ -43,6 +58,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await receiver?.stop();
+  await receiverTemporal?.close();
   await temporal?.close();
   rmSync(dir, { recursive: true, force: true });
 });
