@@ -14,7 +14,7 @@ import { Client, Connection, type ConnectionOptions, type DataConverter } from '
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { connect as tcpConnect } from 'node:net';
 import { dataConverterFor } from '../codec/data-converter';
-import { type Configuration, readConfiguration } from '../config/schema';
+import { type Configuration, type ConfigurationSlice, readConfiguration } from '../config/schema';
 import { ridingOut, type RideOut } from './ride-out';
 import { tracingConfigured } from '../telemetry/tracing-config';
 import { processEnv } from '../config/process-env';
@@ -28,13 +28,20 @@ export interface TemporalSettings {
 }
 
 /**
- * The connection settings `@temporalio/envconfig` reads from `env` (default `processEnv()`) and
- * the optional profile file: its own variables and rules, as the Temporal CLI reads them, which is
+ * The connection settings `@temporalio/envconfig` reads from `env` and the optional profile
+ * file (the API key as the configuration read it, so it has a file form too): its own variables and rules, as the Temporal CLI reads them, which is
  * why config/schema.ts declares only the address and namespace.
  */
-export function temporalSettingsFromEnv(env: Record<string, string | undefined> = processEnv()): TemporalSettings {
+export function temporalSettingsFromEnv(
+  env: Record<string, string | undefined>,
+  configuration: ConfigurationSlice<'TEMPORAL_API_KEY'>,
+): TemporalSettings {
+  // The API key as the schema read it: inline or from its file (a mounted secret).
+  const apiKey = configuration.TEMPORAL_API_KEY?.value;
   const overrideEnvVars = Object.fromEntries(
-    Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    Object.entries({ ...env, TEMPORAL_API_KEY: apiKey }).filter(
+      (e): e is [string, string] => typeof e[1] === 'string',
+    ),
   );
   const config = loadClientConnectConfig({ overrideEnvVars });
   // envconfig types its options for the worker's NativeConnection; the client Connection takes the same fields.
@@ -134,7 +141,7 @@ export async function connectTemporalClient(
   const env = opts.env ?? processEnv();
   const config = opts.configuration ?? readConfiguration(env);
   const dataConverter = opts.dataConverter ?? dataConverterFor(config).dataConverter;
-  const settings = temporalSettingsFromEnv(env);
+  const settings = temporalSettingsFromEnv(env, config);
   if (opts.listenerWithinMs !== undefined)
     await expectListener(settings.connectionOptions.address ?? DEFAULT_TEMPORAL_ADDRESS, opts.listenerWithinMs);
   const connect = () =>

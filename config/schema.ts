@@ -8,8 +8,8 @@
  * Adding a variable: one entry here (then `npm run config-table`), and the code that uses it reads
  * the parsed value through {@link readConfiguration}.
  *
- * Not here: the Temporal connection's own `TEMPORAL_*` variables beyond address and namespace
- * (`TEMPORAL_API_KEY`, `TEMPORAL_TLS_*`, `TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`), which
+ * Not here: the Temporal connection's own `TEMPORAL_*` variables beyond address, namespace and
+ * API key (`TEMPORAL_TLS_*`, `TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`), which
  * `@temporalio/envconfig` reads and checks as the Temporal CLI does; the OpenTelemetry SDK's
  * `OTEL_*` settings besides those cardflow itself reads; `bench/`'s `BENCH_*` sizes and the test
  * harness's variables, which configure tools rather than a cardflow process.
@@ -65,6 +65,14 @@ export const VARIABLES = {
     default: '`default`',
     readBy: 'every process',
     schema: rules.text(),
+  }),
+  TEMPORAL_API_KEY: variable({
+    description:
+      'API key of a Temporal Cloud namespace (or a server that takes one); TLS is switched on with it (`@temporalio/envconfig`)',
+    default: 'unset: no key',
+    readBy: 'every process',
+    fileForm: true,
+    schema: secret(),
   }),
   CARDFLOW_TEMPORAL_ADDRESS: variable({
     description: "the worker's alias of `TEMPORAL_ADDRESS`, preferred when both are set",

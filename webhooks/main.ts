@@ -79,7 +79,7 @@ export function receiverSettings(env: Record<string, string | undefined>) {
   const config = readConfiguration(env);
   const platformPublicKey = platformPublicKeyFrom(config);
   // envconfig's own variables (a profile file, TLS paths) are checked before anything is contacted too.
-  temporalSettingsFromEnv(env);
+  temporalSettingsFromEnv(env, config);
   return {
     config,
     env,

@@ -42,6 +42,7 @@ export function loadTemporalWorkerConfig(
     | 'CARDFLOW_TEMPORAL_ADDRESS'
     | 'CARDFLOW_TEMPORAL_NAMESPACE'
     | 'CARDFLOW_TASK_QUEUE'
+    | 'TEMPORAL_API_KEY'
   >,
 ): TemporalWorkerConfig {
   const address = config.CARDFLOW_TEMPORAL_ADDRESS ?? config.TEMPORAL_ADDRESS;
@@ -50,7 +51,7 @@ export function loadTemporalWorkerConfig(
     ...env,
     TEMPORAL_ADDRESS: address,
     TEMPORAL_NAMESPACE: namespace,
-  });
+  }, config);
   // envconfig types its options for NativeConnection; client/connection.ts widens them for the client.
   const connectionOptions = settings.connectionOptions as NativeConnectionOptions;
   return {
