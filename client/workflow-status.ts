@@ -22,8 +22,9 @@ import {
 import { reconcileReportQuery, type ReconcileReport } from '../domain/reconciliation';
 import type { SharedAccountResult } from '../domain/shared-account';
 import { fundingStatusQuery, type WalletFundingResult, type WalletFundingStatus } from '../domain/wallet-funding';
-import { describeProgress, describeResult } from './describe';
 import {
+  describeProgress,
+  describeResult,
   describeActivationResult,
   describeActivationStatus,
   describeCardEntityResult,

@@ -24,9 +24,8 @@ import { type HealthServer, parseListenAddress, startHealthServer } from '../hea
 import { createLogger } from '../logging/logger';
 import { fileStoreFor } from '../storage/from-config';
 import { loadTemporalWorkerConfig, workerTuning } from './config';
-import { createWorker } from './create-worker';
+import { createWorker, DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
 import { limitWorkflowThreadHeap } from './heap-limit';
-import { DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
 import { probeTaskQueue } from '../domain/task-queue';
 import {
   initFindingsCounter,

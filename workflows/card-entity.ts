@@ -52,8 +52,8 @@ import {
   type CardOperationOutcome,
 } from '../domain/card-operations';
 import { FailureTypes } from '../domain/failure-types';
-import { deriveMerchantOrderNo } from '../domain/merchant-order-no';
-import { providerEventSignal, type ProviderEvent } from '../domain/provider-event';
+import { deriveMerchantOrderNo, entityOrderStep, orderKeys } from '../domain/merchant-order-no';
+import { providerEventSignal, type ProviderEvent, cardNoOf, nonEmpty } from '../domain/provider-event';
 import { type StartAttributes } from '../domain/start-attributes';
 import { Flows } from '../domain/workflow-types';
 import { runCardOperation } from './card-operations';
@@ -61,11 +61,9 @@ import { failIssues, failWith, summarize } from './support/failures';
 import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
-import { entityOrderStep, orderKeys } from '../domain/merchant-order-no';
 import { runChild } from './support/children';
 import { cardDeposit } from './card-deposit';
 import { AMOUNT_RE, LONG_ID_RE } from '../api/rules';
-import { cardNoOf, nonEmpty } from '../domain/provider-event';
 import { keyBeforeStateFields, recordStateKey } from '../domain/event-identity';
 import { readTime } from '../domain/event-order';
 

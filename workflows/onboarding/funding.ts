@@ -6,7 +6,7 @@
 import { type FundTransferResult } from '../../domain/fund-transfer';
 import type { OnboardingProgress } from '../../domain/customer-onboarding';
 import type { OnChainFunding } from '../../domain/onboarding-funding';
-import type { ProviderEvent } from '../../domain/provider-event';
+import { type ProviderEvent, nonEmpty } from '../../domain/provider-event';
 import type { WaitOverrides } from '../../domain/wait-profile';
 import { matchesDeposit, type DepositMatch, type WalletFundingResult } from '../../domain/wallet-funding';
 import { Flows } from '../../domain/workflow-types';
@@ -14,7 +14,6 @@ import { runChild } from '../support/children';
 import { fundTransfer } from '../fund-transfer';
 import { walletFunding } from '../wallet-funding';
 import { orderKeys } from '../../domain/merchant-order-no';
-import { nonEmpty } from '../../domain/provider-event';
 
 export interface SharedAccountTransfer {
   workflowId: string;
