@@ -39,9 +39,7 @@ export function temporalSettingsFromEnv(
   // The API key as the schema read it: inline or from its file (a mounted secret).
   const apiKey = configuration.TEMPORAL_API_KEY?.value;
   const overrideEnvVars = Object.fromEntries(
-    Object.entries({ ...env, TEMPORAL_API_KEY: apiKey }).filter(
-      (e): e is [string, string] => typeof e[1] === 'string',
-    ),
+    Object.entries({ ...env, TEMPORAL_API_KEY: apiKey }).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
   const config = loadClientConnectConfig({ overrideEnvVars });
   // envconfig types its options for the worker's NativeConnection; the client Connection takes the same fields.
