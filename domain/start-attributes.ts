@@ -1,7 +1,7 @@
 /**
  * Search attributes a workflow is started with. Set at start they cost nothing; upserted
  * later each change is a billable action. The client starts an onboarding with
- * {@link onboardingStartAttributes}; parents start children with {@link childStartAttributes}.
+ * {@link onboardingStartAttributes}; parents start children with the same {@link startAttributes}.
  *
  * `CardflowOrderNos` (KeywordList) routes card_transaction webhooks to the workflow that sent
  * the merchantOrderNo. It is looked up by name in `cardflowSearchAttributes` so that a dev
@@ -58,5 +58,3 @@ export function firstOnboardingStage(input: { holder?: unknown; holderId?: strin
 export function onboardingStartAttributes(customerRef: string, stage = 'validating'): SearchAttributePair[] {
   return startAttributes({ customerRef, flow: 'onboarding', stage });
 }
-
-export const childStartAttributes = startAttributes;

@@ -6,7 +6,7 @@
  * its own.
  */
 import { executeChild, ParentClosePolicy } from '@temporalio/workflow';
-import { childStartAttributes, type StartAttributes } from '../../domain/start-attributes';
+import { startAttributes, type StartAttributes } from '../../domain/start-attributes';
 import { WORKFLOW_TASK_TIMEOUT } from '../../domain/task-queue';
 
 /** Runs `workflow` as a child with id `workflowId`; `input` is its one input object, without `startAttributes`. */
@@ -22,7 +22,7 @@ export function runChild<I extends { startAttributes?: StartAttributes }, R>(
     workflowId,
     args: [{ ...input, startAttributes: start } as I],
     parentClosePolicy,
-    typedSearchAttributes: childStartAttributes(start),
+    typedSearchAttributes: startAttributes(start),
     // An attribute of the start command that replay does not compare (workflows started before it replay).
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
   });
