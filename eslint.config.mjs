@@ -28,6 +28,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-redundant-type-constituents': 'off',
       'import-x/no-cycle': 'error',
+      // One import statement per module: a type import goes inline (`import { type A, b }`).
+      'import-x/no-duplicates': ['error', { 'prefer-inline': true }],
     },
   },
   {

@@ -81,7 +81,6 @@ sys.exit(1 if problems else 0)
   echo "compose-check: no root .dockerignore (docker-compose sends the whole tree as build context)" >&2
   exit 1
 }
-sh -n deploy/docker-entrypoint.sh
 sh -n deploy/temporal-schema.sh
 sh -n deploy/npm-ci.sh
 echo "compose-check: ok" >&2

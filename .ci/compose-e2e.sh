@@ -190,8 +190,8 @@ expect_exit2 "worker without provider settings" CARDFLOW_PROVIDER_BASE_URL -e CA
 expect_exit2 "webhooks without the platform key" CARDFLOW_PLATFORM_PUBLIC_KEY -e CARDFLOW_ENV=production "$image" node dist/webhooks/main.js
 expect_exit2 "codec server without keys" CARDFLOW_CODEC_KEYS -e CARDFLOW_ENV=production "$image" node dist/codec/main.js
 expect_exit2 "temporal-setup with a bad retention" CARDFLOW_NAMESPACE_RETENTION_DAYS -e CARDFLOW_NAMESPACE_RETENTION_DAYS=0 "$image" node dist/deploy/setup-temporal.js
-expect_exit2 "entry point with an absent secret file" CARDFLOW_DATABASE_URL_FILE \
-  -e CARDFLOW_ENV_FROM_FILE=CARDFLOW_DATABASE_URL -e CARDFLOW_DATABASE_URL_FILE=/run/secrets/database_url "$image" node dist/workers/main.js
+expect_exit2 "worker with an absent secret file" CARDFLOW_DATABASE_URL_FILE \
+  -e CARDFLOW_DATABASE_URL_FILE=/run/secrets/database_url "$image" node dist/workers/main.js
 
 # --- 4. up, until healthy -------------------------------------------------------------------------------
 # Podman runs health checks from systemd timers, and CI machines have no systemd: run them here,

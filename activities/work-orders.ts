@@ -7,14 +7,13 @@
 import { basename } from 'node:path';
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { UPLOAD_CATEGORY } from '../api/rules';
+import { UPLOAD_CATEGORY, isFinalOperationStatus } from '../api/rules';
 import { FailureTypes } from '../domain/failure-types';
 import { workOrderStateOf, type WorkOrderState } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
 import { convertingFailures } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
-import { isFinalOperationStatus } from '../api/rules';
 
 export type { WorkOrderState } from '../domain/provider-records';
 

@@ -14,14 +14,6 @@ import { ProviderAbortedError, ProviderBusinessError, ProviderServerError, Provi
  */
 export type ProviderCallOutcome = 'ok' | 'refused' | 'ambiguous' | 'aborted' | 'failed';
 
-export const PROVIDER_CALL_OUTCOMES: readonly ProviderCallOutcome[] = [
-  'ok',
-  'refused',
-  'ambiguous',
-  'aborted',
-  'failed',
-];
-
 /** One provider call as a client's `onCall` hook receives it. */
 export interface ProviderCallRecord {
   /** The operation's method name (api/operations.ts): a bounded set. */

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowBundle } from '@temporalio/worker';
 import type { ActivityDeps } from '../activities';
 import { createProviderClient } from '../api/client';
-import { loadProviderConfig } from '../api/config';
+import { providerConfig } from '../api/config';
+import { readConfiguration } from '../config/schema';
 import type { SandboxDelays } from '../sandbox/contract';
 import { createWorker } from '../workers/create-worker';
 import type { CardflowWorker } from '../workers/cardflow-worker';
@@ -84,14 +85,17 @@ export async function withCardflowApart<T>(
 ): Promise<T> {
   const sandbox = await startService(['sandbox', JSON.stringify(delays)]);
   let receiver: Service | undefined;
-  const provider = createProviderClient(loadProviderConfig(sandbox.env));
+  const provider = createProviderClient(providerConfig(readConfiguration(sandbox.env)));
   try {
     receiver = await startService(['receiver', env.address], {
       CARDFLOW_PLATFORM_PUBLIC_KEY: sandbox.env.CARDFLOW_PLATFORM_PUBLIC_KEY ?? '',
     });
     sandbox.ask({ type: 'webhook-url', url: receiver.url });
     const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
-    const activityDeps = { provider, merchantPrivateKey: loadProviderConfig(sandbox.env).merchantPrivateKey };
+    const activityDeps = {
+      provider,
+      merchantPrivateKey: providerConfig(readConfiguration(sandbox.env)).merchantPrivateKey,
+    };
     // The worker's workflow thread is the thread its creation starts (bench/cpu.ts).
     const worker = await markNewThreads(() =>
       createWorker({ connection: env.nativeConnection, taskQueue, activityDeps, workflowBundle: bundle }),

@@ -50,7 +50,7 @@ export const ActivationRequestSchema = z
 export type ActivationRequest = z.input<typeof ActivationRequestSchema>;
 
 export interface ActivationStartOptions extends StartOptions {
-  /** Needed when the request has a clear `pin` (client/sealing.ts `merchantPublicKeyFromEnv`). */
+  /** Needed when the request has a clear `pin` (client/sealing.ts `merchantPublicKeyFrom`). */
   merchantPublicKey?: KeyInput;
 }
 

@@ -13,8 +13,8 @@ import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors
 import { Client, Connection, type ConnectionOptions, type DataConverter } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { connect as tcpConnect } from 'node:net';
-import { dataConverterFromEnv } from '../codec/data-converter';
-import { checkEnvironment } from '../config/environment';
+import { dataConverterFor } from '../codec/data-converter';
+import { type Configuration, type ConfigurationSlice, readConfiguration } from '../config/schema';
 import { ridingOut, type RideOut } from './ride-out';
 import { tracingConfigured } from '../telemetry/tracing-config';
 import { processEnv } from '../config/process-env';
@@ -27,10 +27,19 @@ export interface TemporalSettings {
   namespace: string;
 }
 
-/** Reads the connection settings from `env` (default `processEnv()`) and the optional profile file. */
-export function temporalSettingsFromEnv(env: Record<string, string | undefined> = processEnv()): TemporalSettings {
+/**
+ * The connection settings `@temporalio/envconfig` reads from `env` and the optional profile
+ * file (the API key as the configuration read it, so it has a file form too): its own variables and rules, as the Temporal CLI reads them, which is
+ * why config/schema.ts declares only the address and namespace.
+ */
+export function temporalSettingsFromEnv(
+  env: Record<string, string | undefined>,
+  configuration: ConfigurationSlice<'TEMPORAL_API_KEY'>,
+): TemporalSettings {
+  // The API key as the schema read it: inline or from its file (a mounted secret).
+  const apiKey = configuration.TEMPORAL_API_KEY?.value;
   const overrideEnvVars = Object.fromEntries(
-    Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    Object.entries({ ...env, TEMPORAL_API_KEY: apiKey }).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
   const config = loadClientConnectConfig({ overrideEnvVars });
   // envconfig types its options for the worker's NativeConnection; the client Connection takes the same fields.
@@ -99,11 +108,14 @@ export interface TemporalClientHandle {
  * inputs never reach Temporal in clear and results can be read. Without keys it refuses to start,
  * naming the variables (a checkout of cardflow outside production falls back to its dev key).
  * `dataConverter` replaces the one from the environment (tests, or keys held elsewhere).
- * Refuses a mixed environment first (config/environment.ts).
+ * Reads the whole configuration first (config/schema.ts), so a backend gets every problem of its
+ * environment at once, a mixed environment included (config/environment.ts).
  */
 export async function connectTemporalClient(
   opts: {
     env?: Record<string, string | undefined>;
+    /** The configuration an entry point already read from `env`, instead of reading it again. */
+    configuration?: Configuration;
     dataConverter?: DataConverter;
     connectTimeoutMs?: number;
     /** Waits for a Temporal that is restarting (client/ride-out.ts); without it, one try. */
@@ -125,9 +137,9 @@ export async function connectTemporalClient(
   } = {},
 ): Promise<TemporalClientHandle> {
   const env = opts.env ?? processEnv();
-  checkEnvironment(env);
-  const dataConverter = opts.dataConverter ?? dataConverterFromEnv({ env }).dataConverter;
-  const settings = temporalSettingsFromEnv(env);
+  const config = opts.configuration ?? readConfiguration(env);
+  const dataConverter = opts.dataConverter ?? dataConverterFor(config).dataConverter;
+  const settings = temporalSettingsFromEnv(env, config);
   if (opts.listenerWithinMs !== undefined)
     await expectListener(settings.connectionOptions.address ?? DEFAULT_TEMPORAL_ADDRESS, opts.listenerWithinMs);
   const connect = () =>
@@ -139,7 +151,7 @@ export async function connectTemporalClient(
     connection,
     namespace: settings.namespace,
     dataConverter,
-    ...((opts.tracing ?? tracingConfigured(env))
+    ...((opts.tracing ?? tracingConfigured(config))
       ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }
       : {}),
   });

@@ -18,14 +18,6 @@ export function deploymentNameIssue(name: string): string | undefined {
   return undefined;
 }
 
-/** The deployment the workers of this environment belong to: CARDFLOW_DEPLOYMENT_NAME, else `cardflow`. */
-export function deploymentNameFromEnv(env: Record<string, string | undefined>): string {
-  const name = env.CARDFLOW_DEPLOYMENT_NAME?.trim() || DEFAULT_DEPLOYMENT_NAME;
-  const issue = deploymentNameIssue(name);
-  if (issue) throw new DeploymentError(`CARDFLOW_DEPLOYMENT_NAME: ${issue}`);
-  return name;
-}
-
 /** A refused routing change (what is refused and why), before or from the server. */
 export class DeploymentError extends Error {}
 

@@ -41,7 +41,7 @@ export {
   TemporalUnavailableError,
   type RideOut,
 } from './ride-out';
-export { MERCHANT_PUBLIC_KEY_ENV, MerchantKeyError, merchantPublicKeyFromEnv, sealPinForWorkflow } from './sealing';
+export { MERCHANT_PUBLIC_KEY_ENV, MerchantKeyError, merchantPublicKeyFrom, sealPinForWorkflow } from './sealing';
 export {
   activationHandle,
   activationInput,

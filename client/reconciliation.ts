@@ -1,5 +1,5 @@
 /**
- * Reconciliation for backend services and the CLI: its configuration from the environment, an
+ * Reconciliation for backend services and the CLI: its settings from the configuration, an
  * on-demand run (`runReconciliation`), the Temporal Schedule that runs it (`ensureReconcileSchedule`,
  * idempotent: created once, brought to the configured interval and input when it exists), and the
  * report as a readable table.
@@ -22,7 +22,6 @@ import {
   type ScheduleOptionsAction,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { AMOUNT_RE } from '../api/rules';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import {
   DEFAULT_RECONCILE_INTERVAL_MS,
@@ -35,17 +34,7 @@ import {
   type ReconcileReport,
 } from '../domain/reconciliation';
 import { WorkflowTypes } from '../domain/workflow-types';
-import { processEnv } from '../config/process-env';
-
-type Env = Record<string, string | undefined>;
-
-/** A configuration variable that cannot be read (the message names it and its rule). */
-export class ReconcileConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ReconcileConfigError';
-  }
-}
+import type { ConfigurationSlice } from '../config/schema';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -56,42 +45,41 @@ export function parseDuration(text: string): number | undefined {
   return Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!;
 }
 
+/** The variables reconciliation reads (config/schema.ts checks each one's rule). */
+export type ReconcileVariables = ConfigurationSlice<
+  | 'CARDFLOW_RECONCILE_INTERVAL'
+  | 'CARDFLOW_RECONCILE_SCHEDULE'
+  | 'CARDFLOW_RECONCILE_OVERLAP'
+  | 'CARDFLOW_RECONCILE_FIRST_LOOKBACK'
+  | 'CARDFLOW_RECONCILE_OPERATION_SLA'
+  | 'CARDFLOW_RECONCILE_REVIEW_SLA'
+  | 'CARDFLOW_RECONCILE_EVENT_GRACE'
+  | 'CARDFLOW_BALANCE_FLOOR'
+  | 'CARDFLOW_SHARED_ACCOUNT_FLOOR'
+>;
+
 /** The configured thresholds (those not set keep their defaults) and the schedule's interval. */
-export function reconcileSettingsFromEnv(env: Env = processEnv()): {
+export function reconcileSettings(config: ReconcileVariables): {
   config: Partial<ReconcileConfig>;
   intervalMs: number;
   schedule: boolean;
 } {
-  const problems: string[] = [];
-  const duration = (name: string): number | undefined => {
-    const raw = env[name]?.trim();
-    if (!raw) return undefined;
-    const ms = parseDuration(raw);
-    if (ms === undefined) problems.push(`${name}: must be a duration such as 90s, 15m, 1h or 2d`);
-    return ms;
-  };
-  const amount = (name: string): string | undefined => {
-    const raw = env[name]?.trim();
-    if (!raw) return undefined;
-    if (!AMOUNT_RE.test(raw)) problems.push(`${name}: must be a decimal amount such as "1000.00"`);
-    return raw;
-  };
-  const config: Partial<ReconcileConfig> = {};
+  const thresholds: Partial<ReconcileConfig> = {};
   const set = <K extends keyof ReconcileConfig>(key: K, value: ReconcileConfig[K] | undefined) => {
-    if (value !== undefined) config[key] = value;
+    if (value !== undefined) thresholds[key] = value;
   };
-  set('overlapMs', duration('CARDFLOW_RECONCILE_OVERLAP'));
-  set('firstLookbackMs', duration('CARDFLOW_RECONCILE_FIRST_LOOKBACK'));
-  set('operationSlaMs', duration('CARDFLOW_RECONCILE_OPERATION_SLA'));
-  set('reviewSlaMs', duration('CARDFLOW_RECONCILE_REVIEW_SLA'));
-  set('eventGraceMs', duration('CARDFLOW_RECONCILE_EVENT_GRACE'));
-  set('walletFloor', amount('CARDFLOW_BALANCE_FLOOR'));
-  set('sharedAccountFloor', amount('CARDFLOW_SHARED_ACCOUNT_FLOOR'));
-  const intervalMs = duration('CARDFLOW_RECONCILE_INTERVAL') ?? DEFAULT_RECONCILE_INTERVAL_MS;
-  if (intervalMs < 60_000) problems.push('CARDFLOW_RECONCILE_INTERVAL: must be at least 1m');
-  if (problems.length)
-    throw new ReconcileConfigError(`reconciliation configuration is invalid:\n- ${problems.join('\n- ')}`);
-  return { config, intervalMs, schedule: env.CARDFLOW_RECONCILE_SCHEDULE?.trim() !== '0' };
+  set('overlapMs', config.CARDFLOW_RECONCILE_OVERLAP);
+  set('firstLookbackMs', config.CARDFLOW_RECONCILE_FIRST_LOOKBACK);
+  set('operationSlaMs', config.CARDFLOW_RECONCILE_OPERATION_SLA);
+  set('reviewSlaMs', config.CARDFLOW_RECONCILE_REVIEW_SLA);
+  set('eventGraceMs', config.CARDFLOW_RECONCILE_EVENT_GRACE);
+  set('walletFloor', config.CARDFLOW_BALANCE_FLOOR);
+  set('sharedAccountFloor', config.CARDFLOW_SHARED_ACCOUNT_FLOOR);
+  return {
+    config: thresholds,
+    intervalMs: config.CARDFLOW_RECONCILE_INTERVAL ?? DEFAULT_RECONCILE_INTERVAL_MS,
+    schedule: config.CARDFLOW_RECONCILE_SCHEDULE !== '0',
+  };
 }
 
 export interface ReconcileOptions {

@@ -15,8 +15,7 @@ import { KeyFormatError, type KeyInput, privateKeyFrom, publicKeyFrom } from '..
 import { PIN_RE } from '../api/rules';
 import { encryptSensitive } from '../api/sensitive';
 import { InvalidInputError } from './validation';
-import { SecretSourceError, secretText } from '../config/variable';
-import { processEnv } from '../config/process-env';
+import type { ConfigurationSlice } from '../config/schema';
 
 export const MERCHANT_PUBLIC_KEY_ENV = 'CARDFLOW_MERCHANT_PUBLIC_KEY';
 
@@ -29,17 +28,21 @@ export class MerchantKeyError extends Error {
   }
 }
 
-/** The merchant public key from `env` (see the file comment for the variables). */
-export function merchantPublicKeyFromEnv(env: Record<string, string | undefined> = processEnv()): KeyObject {
+/**
+ * The merchant public key the configuration names (see the file comment for the variables); a
+ * backend reads it with `merchantPublicKeyFrom(readConfiguration(process.env))`.
+ */
+export function merchantPublicKeyFrom(
+  config: ConfigurationSlice<'CARDFLOW_MERCHANT_PUBLIC_KEY' | 'CARDFLOW_MERCHANT_PRIVATE_KEY'>,
+): KeyObject {
   try {
-    const pub = secretText(env, MERCHANT_PUBLIC_KEY_ENV);
-    if (pub) return publicKeyFrom(pub.text, pub.from);
-    // Only without a public key is the private one read (one machine holding both).
-    const priv = secretText(env, 'CARDFLOW_MERCHANT_PRIVATE_KEY');
-    if (priv) return publicKeyFrom(privateKeyFrom(priv.text, priv.from));
+    const pub = config.CARDFLOW_MERCHANT_PUBLIC_KEY;
+    if (pub) return publicKeyFrom(pub.value, pub.from);
+    // Only without a public key is the private one used (one machine holding both).
+    const priv = config.CARDFLOW_MERCHANT_PRIVATE_KEY;
+    if (priv) return publicKeyFrom(privateKeyFrom(priv.value, priv.from));
   } catch (error) {
-    if (error instanceof KeyFormatError || error instanceof SecretSourceError)
-      throw new MerchantKeyError(error.message);
+    if (error instanceof KeyFormatError) throw new MerchantKeyError(error.message);
     throw error;
   }
   throw new MerchantKeyError(`${MERCHANT_PUBLIC_KEY_ENV} or ${MERCHANT_PUBLIC_KEY_ENV}_FILE is required to seal a PIN`);

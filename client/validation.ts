@@ -99,24 +99,6 @@ export function parseActivationRequest(input: unknown, opts: SealingOptions = {}
   return parsed.data;
 }
 
-/** {@link parseActivationRequest} of a JSON file's text (client/examples/activation-*.json); `file` names it in errors. */
-export function parseActivationRequestFile(
-  text: string,
-  file: string,
-  opts: SealingOptions = {},
-): OnboardingActivationRequest {
-  let value: unknown;
-  try {
-    // Our own input file, not a provider body: amounts and ids in it are strings by the schema.
-    value = JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new InvalidInputError('activation request', [
-      `${file}: is not JSON (${error instanceof Error ? error.message : String(error)})`,
-    ]);
-  }
-  return parseActivationRequest(value, opts);
-}
-
 /** A cardholder correction (`{ holder: {...} }`), validated like the original data; throws {@link InvalidInputError}. */
 export function parseCardholderCorrection(input: unknown): CardholderCorrection {
   const holder = input !== null && typeof input === 'object' ? (input as { holder?: unknown }).holder : undefined;

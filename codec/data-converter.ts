@@ -3,13 +3,13 @@
  * codec server build theirs here, so what one process encrypts every other can read.
  *
  * ```ts
- * const { dataConverter } = dataConverterFromEnv(); // or createDataConverter(keyring)
+ * const { dataConverter } = dataConverterFor(readConfiguration(env)); // or createDataConverter(keyring)
  * new Client({ connection, dataConverter });
  * await Worker.create({ ..., dataConverter });
  * ```
  */
 import type { DataConverter } from '@temporalio/common';
-import { type KeySource, type ResolveKeyringOptions, resolveKeyring } from './dev-keys';
+import { type KeySource, type KeyVariables, type ResolveKeyringOptions, resolveKeyring } from './dev-keys';
 import type { CodecKeyring } from './keys';
 import { AesGcmPayloadCodec } from './payload-codec';
 
@@ -39,11 +39,14 @@ export function createDataConverter(keyring: CodecKeyring): DataConverter {
  * `CARDFLOW_CODEC_KEYS_FILE`, else (outside production) the dev key file under `.data/codec/`.
  * Returns where the keys came from and the current key id, for a start-up log line.
  */
-export function dataConverterFromEnv(options: ResolveKeyringOptions = {}): {
+export function dataConverterFor(
+  config: KeyVariables,
+  options: ResolveKeyringOptions = {},
+): {
   dataConverter: DataConverter;
   keySource: KeySource;
   currentKeyId: string;
 } {
-  const { keyring, source } = resolveKeyring(options);
+  const { keyring, source } = resolveKeyring(config, options);
   return { dataConverter: createDataConverter(keyring), keySource: source, currentKeyId: keyring.current.id };
 }

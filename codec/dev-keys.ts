@@ -13,10 +13,10 @@ import {
   KEYS_ENV,
   KEYS_FILE_ENV,
   generateKeyBase64,
-  keyringFromEnv,
+  keyringFrom,
   parseKeyFile,
 } from './keys';
-import { processEnv } from '../config/process-env';
+import type { ConfigurationSlice } from '../config/schema';
 
 /**
  * The folder of the nearest package.json above this file: the checkout, whether this runs as
@@ -76,8 +76,10 @@ function readIfPresent(file: string): string | undefined {
   }
 }
 
+/** The variables the keys are read from. */
+export type KeyVariables = ConfigurationSlice<'CARDFLOW_CODEC_KEYS' | 'NODE_ENV'>;
+
 export interface ResolveKeyringOptions {
-  env?: NodeJS.ProcessEnv;
   /**
    * Fall back to the dev key file when no key is configured. Default: `NODE_ENV !== 'production'`
    * in a checkout; never in an installed copy ({@link installedAsDependency}).
@@ -94,11 +96,13 @@ export type KeySource = 'env' | 'dev-key-file';
  * The keys every cardflow process uses: `CARDFLOW_CODEC_KEYS` / `CARDFLOW_CODEC_KEYS_FILE` when
  * set, else (outside production) the dev key file. Throws {@link CodecKeyError} when neither applies.
  */
-export function resolveKeyring(options: ResolveKeyringOptions = {}): { keyring: CodecKeyring; source: KeySource } {
-  const env = options.env ?? processEnv();
-  const fromEnv = keyringFromEnv(env);
-  if (fromEnv) return { keyring: fromEnv, source: 'env' };
-  const allowDevKeys = options.allowDevKeys ?? (env.NODE_ENV !== 'production' && !installedAsDependency);
+export function resolveKeyring(
+  config: KeyVariables,
+  options: ResolveKeyringOptions = {},
+): { keyring: CodecKeyring; source: KeySource } {
+  const configured = keyringFrom(config.CARDFLOW_CODEC_KEYS);
+  if (configured) return { keyring: configured, source: 'env' };
+  const allowDevKeys = options.allowDevKeys ?? (config.NODE_ENV !== 'production' && !installedAsDependency);
   if (!allowDevKeys) {
     throw new CodecKeyError(
       installedAsDependency

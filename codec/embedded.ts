@@ -10,10 +10,10 @@
  * ```
  */
 import type { StructuredLogger } from '../logging/logger';
-import { codecServerOptionsFromEnv } from './config';
-import { type KeySource, resolveKeyring } from './dev-keys';
+import type { ConfigurationSlice } from '../config/schema';
+import { type CodecServerVariables, codecServerOptions } from './config';
+import { type KeySource, type KeyVariables, resolveKeyring } from './dev-keys';
 import { type CodecServer, startCodecServer } from './server';
-import { processEnv } from '../config/process-env';
 
 export interface EmbeddedCodecServer extends CodecServer {
   /** True when a codec server already answered on the port and is used instead (stop() then does nothing). */
@@ -22,9 +22,8 @@ export interface EmbeddedCodecServer extends CodecServer {
 }
 
 /** `http://127.0.0.1:<CARDFLOW_CODEC_SERVER_PORT or 8888>`: what the dev server's UI is given. */
-export function embeddedCodecEndpoint(env: NodeJS.ProcessEnv = processEnv()): string {
-  const { port } = codecServerOptionsFromEnv(env);
-  return `http://127.0.0.1:${port}`;
+export function embeddedCodecEndpoint(config: ConfigurationSlice<'CARDFLOW_CODEC_SERVER_PORT'>): string {
+  return `http://127.0.0.1:${config.CARDFLOW_CODEC_SERVER_PORT ?? 8888}`;
 }
 
 /** `temporal server start-dev` arguments pointing its Web UI at the codec server. */
@@ -33,8 +32,8 @@ export function uiCodecEndpointArgs(endpoint: string): string[] {
 }
 
 /** The dev server UI's origins: `CARDFLOW_TEMPORAL_UI_PORT` (default 8233) under both loopback names. */
-function devUiOrigins(env: NodeJS.ProcessEnv): string[] {
-  const port = env.CARDFLOW_TEMPORAL_UI_PORT?.trim() || '8233';
+function devUiOrigins(config: ConfigurationSlice<'CARDFLOW_TEMPORAL_UI_PORT'>): string[] {
+  const port = config.CARDFLOW_TEMPORAL_UI_PORT ?? 8233;
   return [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
 }
 
@@ -59,13 +58,13 @@ async function answersAsCodecServer(endpoint: string, token: string | undefined)
  * origins unless `CARDFLOW_CODEC_SERVER_ORIGINS` is set), or reuses one already answering there.
  */
 export async function startEmbeddedCodecServer(
-  options: { env?: NodeJS.ProcessEnv; logger?: StructuredLogger } = {},
+  config: CodecServerVariables & KeyVariables & ConfigurationSlice<'CARDFLOW_TEMPORAL_UI_PORT'>,
+  options: { logger?: StructuredLogger } = {},
 ): Promise<EmbeddedCodecServer> {
-  const env = options.env ?? processEnv();
-  const settings = codecServerOptionsFromEnv(env);
-  const endpoint = embeddedCodecEndpoint(env);
-  const { keyring, source } = resolveKeyring({ env });
-  const allowedOrigins = env.CARDFLOW_CODEC_SERVER_ORIGINS?.trim() ? settings.allowedOrigins : devUiOrigins(env);
+  const settings = codecServerOptions(config);
+  const endpoint = embeddedCodecEndpoint(config);
+  const { keyring, source } = resolveKeyring(config);
+  const allowedOrigins = config.CARDFLOW_CODEC_SERVER_ORIGINS ?? devUiOrigins(config);
   try {
     const server = await startCodecServer({
       ...settings,

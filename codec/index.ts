@@ -3,13 +3,13 @@
  * worker shares, the AES-GCM codec under it, and the key list it reads (docs/other-languages.md
  * writes the format down for other languages).
  */
-export { createDataConverter, dataConverterFromEnv, failureConverterPath } from './data-converter';
-export { resolveKeyring, type KeySource, type ResolveKeyringOptions } from './dev-keys';
+export { createDataConverter, dataConverterFor, failureConverterPath } from './data-converter';
+export { resolveKeyring, type KeySource, type KeyVariables, type ResolveKeyringOptions } from './dev-keys';
 export {
   CodecKeyError,
   createKeyring,
   generateKeyBase64,
-  keyringFromEnv,
+  keyringFrom,
   KEYS_ENV,
   KEYS_FILE_ENV,
   parseKeyFile,

@@ -7,8 +7,7 @@
  * never contains key material.
  */
 import { randomBytes } from 'node:crypto';
-import { SecretSourceError, secretText } from '../config/variable';
-import { processEnv } from '../config/process-env';
+import type { Sourced } from '../config/variable';
 
 /** AES-256 keys are 32 bytes. */
 export const KEY_BYTES = 32;
@@ -133,21 +132,12 @@ export const KEYS_ENV = 'CARDFLOW_CODEC_KEYS';
 export const KEYS_FILE_ENV = 'CARDFLOW_CODEC_KEYS_FILE';
 
 /**
- * Keys from `CARDFLOW_CODEC_KEYS` (the list format) or `CARDFLOW_CODEC_KEYS_FILE` (a file path);
- * undefined when neither is set. Setting both is an error: which one wins would be a guess.
+ * Keys from `CARDFLOW_CODEC_KEYS` (the list format) or the file `CARDFLOW_CODEC_KEYS_FILE` names
+ * (the list or a JSON key file), as the configuration read them; undefined when neither is set.
  */
-export function keyringFromEnv(env: NodeJS.ProcessEnv = processEnv()): CodecKeyring | undefined {
-  let found: ReturnType<typeof secretText>;
-  try {
-    found = secretText(env, KEYS_ENV);
-  } catch (error) {
-    if (error instanceof SecretSourceError) throw new CodecKeyError(error.message);
-    throw error;
-  }
-  if (found === undefined) return undefined;
-  return found.from === KEYS_ENV
-    ? parseKeyList(found.text, KEYS_ENV)
-    : parseKeyFile(found.text, `${KEYS_FILE_ENV}=${env[KEYS_FILE_ENV]?.trim() ?? ''}`);
+export function keyringFrom(keys: Sourced | undefined): CodecKeyring | undefined {
+  if (keys === undefined) return undefined;
+  return keys.from === KEYS_ENV ? parseKeyList(keys.value, KEYS_ENV) : parseKeyFile(keys.value, keys.from);
 }
 
 /** A fresh random key in the list format's base64, for `codec/main.ts --generate-key` and dev keys. */

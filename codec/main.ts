@@ -8,18 +8,16 @@
  *
  * Settings: `codec/config.ts`; keys: `codec/keys.ts`. `GET /healthz` and `GET /readyz` (the keys
  * loaded) are answered without a token (health/routes.ts). A missing or malformed setting or key
- * exits 2 (config/startup.ts).
- * Settings: `codec/config.ts`; keys: `codec/keys.ts`. With `CARDFLOW_METRICS_ADDRESS=host:port` it
- * also serves Prometheus metrics there (codec/metrics.ts).
+ * exits 2 (config/startup.ts). With `CARDFLOW_METRICS_ADDRESS=host:port` it also serves
+ * Prometheus metrics there (codec/metrics.ts).
  */
-import { checkConfiguration } from '../config/schema';
+import { readConfiguration } from '../config/schema';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { keysCheck } from '../health/checks';
 import { healthRoutes } from '../health/routes';
 import { createLogger } from '../logging/logger';
-import { metricsAddressFromEnv } from '../telemetry/metrics-address';
 import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
-import { codecServerOptionsFromEnv } from './config';
+import { codecServerOptions } from './config';
 import { resolveKeyring } from './dev-keys';
 import { generateKeyBase64 } from './keys';
 import { codecServerMetrics } from './metrics';
@@ -38,8 +36,12 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const { settings, metricsAddress, keyring, source } = loadConfiguration(() => {
-    checkConfiguration(processEnv());
-    return { settings: codecServerOptionsFromEnv(), metricsAddress: metricsAddressFromEnv(), ...resolveKeyring() };
+    const config = readConfiguration(processEnv());
+    return {
+      settings: codecServerOptions(config),
+      metricsAddress: config.CARDFLOW_METRICS_ADDRESS,
+      ...resolveKeyring(config),
+    };
   });
   const logger = createLogger({ base: { service: 'codec-server' } });
   const registry = metricsAddress ? createProcessRegistry() : undefined;

@@ -8,8 +8,8 @@
  * Adding a variable: one entry here (then `npm run config-table`), and the code that uses it reads
  * the parsed value through {@link readConfiguration}.
  *
- * Not here: the Temporal connection's own `TEMPORAL_*` variables beyond address and namespace
- * (`TEMPORAL_API_KEY`, `TEMPORAL_TLS_*`, `TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`), which
+ * Not here: the Temporal connection's own `TEMPORAL_*` variables beyond address, namespace and
+ * API key (`TEMPORAL_TLS_*`, `TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`), which
  * `@temporalio/envconfig` reads and checks as the Temporal CLI does; the OpenTelemetry SDK's
  * `OTEL_*` settings besides those cardflow itself reads; `bench/`'s `BENCH_*` sizes and the test
  * harness's variables, which configure tools rather than a cardflow process.
@@ -27,7 +27,8 @@ import {
 } from '../telemetry/sampler-setting';
 import { EnvironmentError, type EnvironmentOptions, resolveEnvironment } from './environment';
 import { parseBootstrap, parseDeploymentName, parseOnOff } from './versioning-variables';
-import { type Env, rules, secretText, type Variable, variable } from './variable';
+import { parseOrigins } from '../codec/origins';
+import { type Env, rules, secretText, type Sourced, type Variable, variable } from './variable';
 
 const duration = (atLeastMs = 0, atLeast = '') =>
   z
@@ -43,11 +44,10 @@ const parsedBy = <T>(parse: (text: string) => T) =>
     try {
       return parse(v);
     } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(/^: /, '') });
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
       return z.NEVER;
     }
   });
-const metricsAddress = () => parsedBy((v) => parseMetricsAddress(v, '').bindAddress);
 /** Secrets are checked for their source here (set once, file readable); their format by the key loaders. */
 const secret = () => z.string();
 
@@ -65,6 +65,14 @@ export const VARIABLES = {
     default: '`default`',
     readBy: 'every process',
     schema: rules.text(),
+  }),
+  TEMPORAL_API_KEY: variable({
+    description:
+      'API key of a Temporal Cloud namespace (or a server that takes one); TLS is switched on with it (`@temporalio/envconfig`)',
+    default: 'unset: no key',
+    readBy: 'every process',
+    fileForm: true,
+    schema: secret(),
   }),
   CARDFLOW_TEMPORAL_ADDRESS: variable({
     description: "the worker's alias of `TEMPORAL_ADDRESS`, preferred when both are set",
@@ -188,6 +196,7 @@ export const VARIABLES = {
     description: '`X-WSB-API-KEY`',
     default: '',
     readBy: 'worker, CLI sandbox commands',
+    fileForm: true,
     schema: secret(),
   }),
   CARDFLOW_MERCHANT_PRIVATE_KEY: variable({
@@ -245,6 +254,7 @@ export const VARIABLES = {
       "production stores in PostgreSQL, shared by every replica: the receivers' delivery log and dedupe, the work-order supporting files (`postgres://user:password@host:5432/db`; tables created at start)",
     default: 'unset: local files (`.data/webhooks`, `CARDFLOW_FILE_STORE_DIR`), one machine, one receiver',
     readBy: 'worker, receiver',
+    fileForm: true,
     schema: z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' }),
   }),
   // Webhook receiver
@@ -298,7 +308,7 @@ export const VARIABLES = {
       'browser origins (`scheme://host[:port]`, comma-separated) of the Temporal UIs allowed to call the codec server',
     default: '`http://127.0.0.1:8233`, `http://localhost:8233`',
     readBy: 'codec server',
-    schema: rules.text(),
+    schema: parsedBy(parseOrigins),
   }),
   CARDFLOW_CODEC_SERVER_TOKENLESS: variable({
     description: 'when a codec request without a token is accepted: `never`, `loopback`, `any`',
@@ -371,7 +381,7 @@ export const VARIABLES = {
       '`host:port` where this process (worker, webhook receiver, codec server; each its own) serves Prometheus metrics at `/metrics` (docs/observability.md lists them)',
     default: 'unset: no metrics, no listener',
     readBy: 'worker, receiver, codec server',
-    schema: metricsAddress(),
+    schema: parsedBy(parseMetricsAddress),
   }),
   CARDFLOW_METRICS_SAMPLE_SECONDS: variable({
     description:
@@ -403,6 +413,12 @@ export const VARIABLES = {
     description: '`none` turns tracing off',
     default: '`otlp`',
     readBy: 'worker, receiver, client',
+    schema: rules.text(),
+  }),
+  OTEL_SERVICE_NAME: variable({
+    description: 'the `service.name` of the traces a process exports',
+    default: '`cardflow-<process>` (`cardflow-worker`, `cardflow-webhooks`, ...)',
+    readBy: 'worker, receiver',
     schema: rules.text(),
   }),
   OTEL_TRACES_SAMPLER: variable({
@@ -500,10 +516,22 @@ export const VARIABLES = {
 
 export type VariableName = keyof typeof VARIABLES;
 
-/** Each variable's parsed value; undefined when unset (or set to blanks). */
+/**
+ * Each variable's parsed value; undefined when unset (or set to blanks). A variable with a file
+ * form comes with the name it was read from.
+ */
 export type Configuration = {
-  [K in VariableName]: (typeof VARIABLES)[K] extends Variable<infer T> ? T | undefined : never;
+  [K in VariableName]: (typeof VARIABLES)[K] extends Variable<infer T> & { fileForm?: infer F }
+    ? ([F] extends [true] ? Sourced<T> : T) | undefined
+    : never;
 };
+
+/**
+ * The parsed variables a module reads, from which it takes its settings: what an entry point
+ * hands down after reading the configuration once. Partial, so a test or a tool names only the
+ * variables it sets.
+ */
+export type ConfigurationSlice<K extends VariableName> = Partial<Pick<Configuration, K>>;
 
 /** One or more variables are wrong; `problems` names each one and its rule. */
 export class ConfigurationProblems extends Error {
@@ -549,7 +577,7 @@ export function readConfiguration(env: Env, options: ReadOptions = {}): Configur
     }
     if (text === undefined || text === '') continue;
     const parsed = declaration.schema.safeParse(text);
-    if (parsed.success) values[name] = parsed.data;
+    if (parsed.success) values[name] = declaration.fileForm ? { value: parsed.data, from } : parsed.data;
     else problems.push(`${from}: ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
   }
   // The interlock weighs several variables together; alone, its refusal keeps its own words.

@@ -15,14 +15,28 @@ export interface Variable<T = unknown> {
   default: string;
   /** Who reads it, for README's table: `worker`, `receiver`, `codec server`, `CLI`, `npm start`, ... */
   readBy: string;
-  /** Also settable as `NAME_FILE`, the path of a file holding the value (a mounted secret). */
+  /**
+   * Also settable as `NAME_FILE`, the path of a file holding the value (a mounted secret); its
+   * parsed value then comes with the name it was read from ({@link Sourced}).
+   */
   fileForm?: boolean;
   /** The value's rule: parses the trimmed, non-empty text. */
   schema: z.ZodType<T, string>;
 }
 
-export function variable<T>(declaration: Variable<T>): Variable<T> {
+export function variable<T, const F extends boolean = false>(
+  declaration: Variable<T> & { fileForm?: F },
+): Variable<T> & { fileForm?: F } {
   return declaration;
+}
+
+/**
+ * The value of a variable with a file form and the name it came from (`NAME` or `NAME_FILE`), so a
+ * reader that finds more wrong with it (a key that does not parse) names what the operator set.
+ */
+export interface Sourced<T = string> {
+  value: T;
+  from: string;
 }
 
 /** `NAME` or `NAME_FILE` set both: which one wins would be a guess. */

@@ -71,7 +71,10 @@ async function namespaceExists(connection: Connection, namespace: string): Promi
 async function main(): Promise<void> {
   const { connectionOptions, namespace, retentionDays } = loadConfiguration(() => {
     const config = readConfiguration(processEnv(), { withoutInterlock: true });
-    return { ...temporalSettingsFromEnv(processEnv()), retentionDays: config.CARDFLOW_NAMESPACE_RETENTION_DAYS ?? 30 };
+    return {
+      ...temporalSettingsFromEnv(processEnv(), config),
+      retentionDays: config.CARDFLOW_NAMESPACE_RETENTION_DAYS ?? 30,
+    };
   });
   const connection = await connect(connectionOptions);
   try {

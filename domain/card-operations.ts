@@ -46,13 +46,6 @@ export interface CardOperationStatus {
 
 export const cardOperationStatusQuery = defineQuery<CardOperationStatus>('cardOperationStatus');
 
-/** Operation record type per kind (spec: Card operation record, type). */
-export const CARD_OPERATION_RECORD_TYPES: Record<CardOperationKind, 'Freeze' | 'UnFreeze' | 'update_pin'> = {
-  freeze: 'Freeze',
-  unfreeze: 'UnFreeze',
-  updatePin: 'update_pin',
-};
-
 /** Card statuses each operation starts from (sandbox and spec: Normal → Freezing → Freeze → UnFreezing → Normal). */
 export const CARD_OPERATION_FROM: Record<CardOperationKind, readonly string[]> = {
   freeze: ['Normal'],

@@ -4,10 +4,9 @@
  * rules as {@link FieldIssue}s naming the field; an empty list means go.
  */
 import type { CardType } from '../api/schemas/card-type';
-import { isRestrictedRegion, RESTRICTED_REGIONS } from '../api/rules';
+import { isRestrictedRegion, RESTRICTED_REGIONS, AMOUNT_RE } from '../api/rules';
 import { add, cmp, depositFee, isWithin, scale } from '../api/money';
 import type { CardholderData, FieldIssue } from './cardholder-data';
-import { AMOUNT_RE } from '../api/rules';
 
 /** "+1" and "1" name the same mobile area code. */
 function sameAreaCode(a: string, b: string): boolean {

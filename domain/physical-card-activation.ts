@@ -22,11 +22,11 @@ import {
   UPLOAD_KINDS,
   WORK_ORDER_CONTENT,
   WORK_ORDER_TITLE,
+  AMOUNT_RE,
 } from '../api/rules';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
-import { AMOUNT_RE } from '../api/rules';
 
 export const ACTIVATION_ROUTES = ['activation_code', 'work_order'] as const;
 export type ActivationRoute = (typeof ACTIVATION_ROUTES)[number];

@@ -6,7 +6,6 @@
 import { add, cmp, sub } from '../api/money';
 import type { LedgerEntry } from '../api/schemas/account';
 import { nonEmpty, isFinalEvent, type ProviderEventBody } from './provider-event';
-import { recordIdOf } from './event-identity';
 import { ORDER_NO_LENGTH, ORDER_NO_PREFIX, ORDER_STEPS, deriveMerchantOrderNo } from './merchant-order-no';
 import { FINDING_KINDS, type Finding, type LedgerChain, type ReconcileConfig } from './reconciliation';
 
@@ -299,9 +298,4 @@ export function balanceFindings(
     });
   }
   return findings;
-}
-
-/** The record id an order is known by in findings and logs. */
-export function orderIdOf(order: ProviderOrder): string {
-  return recordIdOf(order.event) ?? 'unknown';
 }

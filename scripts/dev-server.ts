@@ -20,6 +20,8 @@ import { embeddedCodecEndpoint, uiCodecEndpointArgs } from '../codec/embedded';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { repoRoot, resolveTemporalCli, searchAttributeArgs } from './lib/temporal-cli';
 import { processEnv } from '../config/process-env';
+import { type ConfigurationSlice, readConfiguration } from '../config/schema';
+import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 
 /** Everything the dev server writes: database, log, pid file. Git-ignored (`.data/`). */
 export const devServerDataDir = path.join(repoRoot, '.data', 'temporal');
@@ -42,6 +44,10 @@ export interface DevServerOptions {
   uiCodecEndpoint?: string | false;
   /** Further `temporal server start-dev` arguments. */
   extraArgs?: readonly string[];
+  /** The ports' and the codec endpoint's variables, as the entry point read them. */
+  configuration?: ConfigurationSlice<
+    'CARDFLOW_TEMPORAL_PORT' | 'CARDFLOW_TEMPORAL_UI_PORT' | 'CARDFLOW_CODEC_SERVER_PORT'
+  >;
 }
 
 export interface DevServerInfo {
@@ -53,15 +59,6 @@ export interface DevServerInfo {
   uiCodecEndpoint?: string;
   /** True when a server started earlier was already running and is reused. */
   reused: boolean;
-}
-
-function portFromEnv(name: string, fallback: number): number {
-  const raw = processEnv()[name];
-  if (raw === undefined || raw === '') return fallback;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535)
-    throw new Error(`${name}=${raw} is not a TCP port (1 to 65535)`);
-  return port;
 }
 
 /** The process's arguments (Linux `/proc`), or undefined where that is not readable. */
@@ -124,11 +121,12 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   const running = readRunning();
   if (running) return running;
 
-  const port = opts.port ?? portFromEnv('CARDFLOW_TEMPORAL_PORT', 7233);
-  const uiPort = opts.uiPort ?? portFromEnv('CARDFLOW_TEMPORAL_UI_PORT', 8233);
+  const config = opts.configuration ?? {};
+  const port = opts.port ?? config.CARDFLOW_TEMPORAL_PORT ?? 7233;
+  const uiPort = opts.uiPort ?? config.CARDFLOW_TEMPORAL_UI_PORT ?? 8233;
   const cliPath = opts.cliPath ?? (await resolveTemporalCli());
   const uiCodecEndpoint =
-    opts.uiCodecEndpoint === undefined ? embeddedCodecEndpoint() : opts.uiCodecEndpoint || undefined;
+    opts.uiCodecEndpoint === undefined ? embeddedCodecEndpoint(config) : opts.uiCodecEndpoint || undefined;
   mkdirSync(devServerDataDir, { recursive: true });
   const args = [
     'server',
@@ -201,7 +199,8 @@ function describeCodec(info: DevServerInfo): string {
 async function main(command: string | undefined): Promise<number> {
   switch (command) {
     case 'start': {
-      const info = await startDevServer();
+      const configuration = loadConfiguration(() => readConfiguration(processEnv(), { withoutInterlock: true }));
+      const info = await startDevServer({ configuration });
       console.log(
         `${info.reused ? 'already running' : 'started'}: pid ${info.pid}, frontend ${info.address}, Web UI ${info.uiUrl}, ${describeCodec(info)}`,
       );
@@ -229,8 +228,8 @@ if (require.main === module) {
   main(process.argv[2]).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
-      console.error(`dev-server: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
+      console.error(`dev-server: ${failureMessage(error)}`);
+      process.exitCode = exitCodeFor(error);
     },
   );
 }

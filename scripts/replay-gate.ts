@@ -12,7 +12,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { dataConverterFromEnv } from '../codec/data-converter';
+import { dataConverterFor } from '../codec/data-converter';
+import { processEnv } from '../config/process-env';
+import { readConfiguration } from '../config/schema';
 import { loadHistories, runReplayGate } from '../workers/replay-gate';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -34,7 +36,7 @@ async function main(): Promise<number> {
   }
   const dirs = [...(values['no-saved'] ? [] : [SAVED_HISTORIES]), ...(values.histories ?? [])];
   const histories = await loadHistories(dirs);
-  const { dataConverter } = dataConverterFromEnv();
+  const { dataConverter } = dataConverterFor(readConfiguration(processEnv(), { withoutInterlock: true }));
   const result = await runReplayGate({ codePath: bundlePath }, histories, { dataConverter });
   for (const f of result.failures)
     console.log(

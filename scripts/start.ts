@@ -35,31 +35,31 @@ import {
 } from '@temporalio/worker';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type ProviderConfig, loadProviderConfig } from '../api/config';
+import { type ProviderConfig, providerConfig } from '../api/config';
 import { createProviderClient } from '../api/client';
 import { connectTemporalClient, type TemporalClientHandle } from '../client/connection';
 import { describeProgress, describeResult, workflowUiUrl } from '../client/describe';
-import { dataConverterFromEnv } from '../codec/data-converter';
+import { dataConverterFor } from '../codec/data-converter';
 import { EnvironmentError } from '../config/environment';
 import { startEmbeddedCodecServer } from '../codec/embedded';
 import { awaitResult, startOnboarding } from '../client/onboarding';
 import { parseOnboardingInput } from '../client/validation';
-import { ensureReconcileSchedule, reconcileSettingsFromEnv } from '../client/reconciliation';
+import { ensureReconcileSchedule, reconcileSettings } from '../client/reconciliation';
 import { watchProgress } from '../client/progress';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
-import { type StructuredLogger, createLogger, parseLogLevel } from '../logging/logger';
+import { type StructuredLogger, createLogger } from '../logging/logger';
 import type { SandboxDelays } from '../sandbox/contract';
 import { type RunningSandbox, ensureSandboxKeys, startSandbox } from '../sandbox/index';
 import { receiverLogging } from '../webhooks/main';
 import { type WebhookReceiver, type WebhookReceiverOptions, startWebhookReceiver } from '../webhooks/receiver';
-import { fileStoreFromEnv } from '../storage/from-env';
+import { fileStoreFor } from '../storage/from-config';
 import { createWorker } from '../workers/create-worker';
 import type { CardflowWorker } from '../workers/cardflow-worker';
 import { startDevServer, stopDevServer } from './dev-server';
 import { entryPointArgs } from '../config/command-line';
-import { checkConfiguration, ConfigurationProblems } from '../config/schema';
+import { type Configuration, ConfigurationProblems, readConfiguration } from '../config/schema';
 import { processEnv } from '../config/process-env';
-import { bootstrapCurrentVersion, type BootstrapMode, versionString, versioningFromEnv } from '../workers/versioning';
+import { bootstrapCurrentVersion, type BootstrapMode, versionString, versioningSettings } from '../workers/versioning';
 
 const repoRoot = path.resolve(__dirname, '..');
 
@@ -86,7 +86,9 @@ export interface StackOptions {
     WorkerOptions,
     'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle' | 'dataConverter'
   >;
-  /** The one data converter of the client, the receiver and the worker; default `dataConverterFromEnv()`. */
+  /** The configuration `npm start` read once (config/schema.ts). */
+  configuration: Configuration;
+  /** The one data converter of the client, the receiver and the worker; default the configuration's keys'. */
   dataConverter?: DataConverter;
   /** Where a failing stop step is reported; default a JSON logger on stderr. */
   logger?: StructuredLogger;
@@ -123,10 +125,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
   try {
     // Resolved before anything starts: a bad or missing key fails here, with the codec's message.
-    const dataConverter = opts.dataConverter ?? dataConverterFromEnv().dataConverter;
+    const dataConverter = opts.dataConverter ?? dataConverterFor(opts.configuration).dataConverter;
     const address = opts.connectionOptions.address ?? '127.0.0.1:7233';
     const temporal = await connectTemporalClient({
       env: { ...processEnv(), TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: opts.namespace },
+      configuration: opts.configuration,
       dataConverter,
     });
     stops.push(() => temporal.close());
@@ -168,7 +171,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       activityDeps: {
         provider,
         merchantPrivateKey: providerConfig.merchantPrivateKey,
-        fileStore: fileStoreFromEnv(),
+        fileStore: fileStoreFor(opts.configuration),
       },
       ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : {}),
       workerOptions: { shutdownGraceTime: '10s', ...opts.workerOptions, dataConverter },
@@ -204,15 +207,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   }
 }
 
-function demoInput(env: Record<string, string | undefined>): Record<string, unknown> {
-  const file = env.CARDFLOW_DEMO_FILE || path.join(repoRoot, 'client', 'examples', 'customer.json');
+function demoInput(config: Configuration): Record<string, unknown> {
+  const file = config.CARDFLOW_DEMO_FILE ?? path.join(repoRoot, 'client', 'examples', 'customer.json');
   const input = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   // One customer reference is one execution ever (REJECT_DUPLICATE): a fresh one per run shows a fresh onboarding.
   const runTag = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-  input.customerRef = env.CARDFLOW_DEMO_CUSTOMER_REF || `${String(input.customerRef)}-${runTag}`;
+  input.customerRef = config.CARDFLOW_DEMO_CUSTOMER_REF ?? `${String(input.customerRef)}-${runTag}`;
   // The provider refuses a second cardholder with the same email under one card type: tag it per run.
   const holder = input.holder as { email?: unknown } | undefined;
-  if (!env.CARDFLOW_DEMO_CUSTOMER_REF && typeof holder?.email === 'string')
+  if (config.CARDFLOW_DEMO_CUSTOMER_REF === undefined && typeof holder?.email === 'string')
     holder.email = holder.email.replace('@', `+${runTag}@`);
   return input;
 }
@@ -249,10 +252,10 @@ const clock = () => new Date().toISOString().slice(11, 19);
  * workflow code serves new starts at once. Runs pinned to an earlier build wait for that build
  * (docs/versioning.md, "On the dev server").
  */
-function startVersioning(env: Record<string, string | undefined>): StackOptions['versioning'] {
-  const settings = versioningFromEnv({
-    ...env,
-    CARDFLOW_DEPLOYMENT_BOOTSTRAP: env.CARDFLOW_DEPLOYMENT_BOOTSTRAP || 'always',
+function startVersioning(config: Configuration): StackOptions['versioning'] {
+  const settings = versioningSettings({
+    ...config,
+    CARDFLOW_DEPLOYMENT_BOOTSTRAP: config.CARDFLOW_DEPLOYMENT_BOOTSTRAP ?? 'always',
   });
   return settings.enabled ? { deploymentName: settings.deploymentName, bootstrap: settings.bootstrap } : undefined;
 }
@@ -260,31 +263,31 @@ function startVersioning(env: Record<string, string | undefined>): StackOptions[
 async function main(): Promise<void> {
   const env = processEnv();
   // Without a provider URL this starts its own sandbox: production must name the real provider.
-  checkConfiguration(env, { embedsSandbox: true });
+  const configuration = readConfiguration(env, { embedsSandbox: true });
   const logger = createLogger({ base: { service: 'cardflow-start' } });
   // One ordered shutdown on Ctrl-C instead of the SDK's own signal handling. The SDK's messages,
   // core's included (forwarded), come out as our JSON lines; below WARN only when CARDFLOW_LOG_LEVEL
   // asks (they would drown the progress lines).
-  const sdkLevel = env.CARDFLOW_LOG_LEVEL ? parseLogLevel(env.CARDFLOW_LOG_LEVEL, 'CARDFLOW_LOG_LEVEL') : 'WARN';
+  const sdkLevel = configuration.CARDFLOW_LOG_LEVEL ?? 'WARN';
   Runtime.install({
     shutdownSignals: [],
     logger: createLogger({ level: sdkLevel, base: { service: 'cardflow-worker' } }),
     telemetryOptions: { logging: { filter: { core: sdkLevel, other: 'ERROR' }, forward: {} } },
   });
 
-  const codec = dataConverterFromEnv();
+  const codec = dataConverterFor(configuration);
   console.log(
     `${clock()}  payloads encrypted with key ${codec.currentKeyId} (${codec.keySource === 'env' ? 'CARDFLOW_CODEC_KEYS' : 'dev key file .data/codec/dev-keys.json'})`,
   );
   // One line per decode request (the Web UI sends many per page): only at CARDFLOW_LOG_LEVEL=info or below.
   const codecLogger = createLogger({ level: sdkLevel, base: { service: 'cardflow-start', component: 'codec-server' } });
-  const codecServer = await startEmbeddedCodecServer({ logger: codecLogger });
+  const codecServer = await startEmbeddedCodecServer(configuration, { logger: codecLogger });
   console.log(`${clock()}  codec server ${codecServer.reused ? 'already running' : 'started'} at ${codecServer.url}`);
 
   let startedDevServer = false;
-  let uiBase = env.CARDFLOW_TEMPORAL_UI_URL;
-  if (!env.TEMPORAL_ADDRESS) {
-    const dev = await startDevServer({ uiCodecEndpoint: codecServer.url });
+  let uiBase = configuration.CARDFLOW_TEMPORAL_UI_URL;
+  if (configuration.TEMPORAL_ADDRESS === undefined) {
+    const dev = await startDevServer({ uiCodecEndpoint: codecServer.url, configuration });
     startedDevServer = !dev.reused;
     env.TEMPORAL_ADDRESS = dev.address;
     uiBase ??= dev.uiUrl;
@@ -310,30 +313,31 @@ async function main(): Promise<void> {
     overrideEnvVars: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
   });
   const namespace = config.namespace ?? 'default';
-  const provider = env.CARDFLOW_PROVIDER_BASE_URL ? loadProviderConfig(env) : undefined;
+  const provider = configuration.CARDFLOW_PROVIDER_BASE_URL ? providerConfig(configuration) : undefined;
 
   const stack = await startStack({
     connectionOptions: config.connectionOptions,
     namespace,
     ...(provider ? { provider } : {}),
-    sandbox: { port: Number(env.CARDFLOW_SANDBOX_PORT ?? 0) },
+    sandbox: { port: configuration.CARDFLOW_SANDBOX_PORT ?? 0 },
     receiver: {
-      host: env.CARDFLOW_WEBHOOK_HOST || '127.0.0.1',
-      port: Number(env.CARDFLOW_WEBHOOK_PORT ?? 0),
+      host: configuration.CARDFLOW_WEBHOOK_HOST ?? '127.0.0.1',
+      port: configuration.CARDFLOW_WEBHOOK_PORT ?? 0,
       ...receiverLogging(logger.child({ component: 'webhooks' })),
     },
+    configuration,
     dataConverter: codec.dataConverter,
     logger,
-    versioning: startVersioning(env),
+    versioning: startVersioning(configuration),
   });
   const version = stack.worker.workflows.options.workerDeploymentOptions?.version;
   if (version) console.log(`${clock()}  worker version ${versionString(version)} (docs/versioning.md)`);
   console.log(
-    `${clock()}  provider: ${stack.sandbox ? `sandbox at ${stack.sandbox.url}` : env.CARDFLOW_PROVIDER_BASE_URL}`,
+    `${clock()}  provider: ${stack.sandbox ? `sandbox at ${stack.sandbox.url}` : configuration.CARDFLOW_PROVIDER_BASE_URL}`,
   );
   console.log(`${clock()}  webhook receiver at ${stack.receiver.url}`);
   console.log(`${clock()}  worker polling task queue cardflow (namespace ${namespace})`);
-  const reconcile = reconcileSettingsFromEnv(env);
+  const reconcile = reconcileSettings(configuration);
   if (reconcile.schedule) {
     const { scheduleId, created } = await ensureReconcileSchedule(stack.client, reconcile);
     // One run now, so this session shows a report without waiting for the first interval.
@@ -361,7 +365,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
-  if (env.CARDFLOW_DEMO !== '0') await runDemo(stack.client, env, uiBase, codecServer.url, namespace, abort.signal);
+  if (configuration.CARDFLOW_DEMO !== '0')
+    await runDemo(stack.client, configuration, uiBase, codecServer.url, namespace, abort.signal);
   if (!abort.signal.aborted)
     console.log(
       `${clock()}  cardflow is up; Temporal UI ${uiBase} (payloads decoded by the codec server ${codecServer.url}). Ctrl-C to stop.`,
@@ -373,7 +378,7 @@ async function main(): Promise<void> {
 /** Starts the demo onboarding and prints its stages until it closes; a failure is reported, the stack stays up. */
 async function runDemo(
   client: Client,
-  env: Record<string, string | undefined>,
+  config: Configuration,
   uiBase: string,
   codecUrl: string,
   namespace: string,
@@ -381,7 +386,7 @@ async function runDemo(
 ): Promise<void> {
   try {
     // The demo file is checked as any input (naming the field), then started.
-    const started = await startOnboarding(client, parseOnboardingInput(demoInput(env)));
+    const started = await startOnboarding(client, parseOnboardingInput(demoInput(config)));
     console.log(`${clock()}  demo onboarding ${started.started ? 'started' : 'found'}: ${started.workflowId}`);
     console.log(
       `${clock()}  watch it in the Temporal UI: ${workflowUiUrl(uiBase, namespace, started.workflowId)} (decoded through ${codecUrl})`,

@@ -7,15 +7,6 @@
  * transaction-scoped advisory lock, so replicas starting together never race on the catalog.
  */
 import { Pool, type PoolClient } from 'pg';
-import { processEnv } from '../config/process-env';
-
-/** The variable that switches cardflow's stores from local files to PostgreSQL. */
-export const DATABASE_URL_ENV = 'CARDFLOW_DATABASE_URL';
-
-/** The database URL the environment configures, or undefined for the embedded file stores. */
-export function databaseUrlFromEnv(env: Record<string, string | undefined> = processEnv()): string | undefined {
-  return env[DATABASE_URL_ENV]?.trim() || undefined;
-}
 
 /**
  * A connection pool that survives a database restart: a connection the server closed is dropped

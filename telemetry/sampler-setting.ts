@@ -9,9 +9,7 @@
  * (the ratio, 0 to 1). cardflow's default differs from OpenTelemetry's (always on): with neither
  * set, {@link DEFAULT_TRACE_SAMPLER} at {@link DEFAULT_TRACE_RATIO}.
  */
-import { processEnv } from '../config/process-env';
-
-type Env = Record<string, string | undefined>;
+import type { ConfigurationSlice } from '../config/schema';
 
 export const DEFAULT_TRACE_SAMPLER: SamplerSetting['name'] = 'parentbased_traceidratio';
 /**
@@ -51,21 +49,18 @@ export function parseSamplerRatio(raw: string): number {
   return ratio;
 }
 
-/** The configured sampler; throws an Error naming the variable and its rule. */
-export function samplerSettingFromEnv(env: Env = processEnv()): SamplerSetting {
-  const rawName = env.OTEL_TRACES_SAMPLER?.trim();
-  const rawArg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
-  const name = named('OTEL_TRACES_SAMPLER', () => (rawName ? parseSamplerName(rawName) : DEFAULT_TRACE_SAMPLER));
+/**
+ * The sampler the parsed `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG` name, OpenTelemetry's
+ * defaults filled in: a ratio sampler named without its argument samples everything, and with
+ * neither set the default sampler keeps the default ratio.
+ */
+export function samplerSetting(
+  config: ConfigurationSlice<'OTEL_TRACES_SAMPLER' | 'OTEL_TRACES_SAMPLER_ARG'>,
+): SamplerSetting {
+  const name = config.OTEL_TRACES_SAMPLER ?? DEFAULT_TRACE_SAMPLER;
   if (!name.endsWith('traceidratio')) return { name };
-  // OpenTelemetry's rule: a ratio sampler named without its argument samples everything.
-  if (!rawArg) return { name, ratio: rawName ? 1 : DEFAULT_TRACE_RATIO };
-  return { name, ratio: named('OTEL_TRACES_SAMPLER_ARG', () => parseSamplerRatio(rawArg)) };
-}
-
-function named<T>(variable: string, parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    throw new Error(`${variable}: ${(error as Error).message}`);
-  }
+  return {
+    name,
+    ratio: config.OTEL_TRACES_SAMPLER_ARG ?? (config.OTEL_TRACES_SAMPLER === undefined ? DEFAULT_TRACE_RATIO : 1),
+  };
 }

@@ -20,13 +20,15 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { samplerFor } from './sampler';
-import { samplerSettingFromEnv } from './sampler-setting';
-import { tracingConfigured } from './tracing-config';
-import { processEnv } from '../config/process-env';
+import type { ConfigurationSlice } from '../config/schema';
+import { samplerSetting } from './sampler-setting';
+import { tracingConfigured, type TracingVariables } from './tracing-config';
 
 export { tracingConfigured };
 
-type Env = Record<string, string | undefined>;
+/** What {@link startTracing} reads: where traces go, the service's name, the sampler. */
+export type TracingSettings = TracingVariables &
+  ConfigurationSlice<'OTEL_SERVICE_NAME' | 'OTEL_TRACES_SAMPLER' | 'OTEL_TRACES_SAMPLER_ARG'>;
 
 export interface Tracing {
   tracer: otel.Tracer;
@@ -42,16 +44,16 @@ export interface Tracing {
  * AsyncLocalStorage context (an activity's span is the parent of the provider calls it makes);
  * undefined when tracing is off. `service` names the process (`worker`, `webhooks`, ...).
  */
-export function startTracing(service: string, env: Env = processEnv()): Tracing | undefined {
-  if (!tracingConfigured(env)) return undefined;
-  const resource = new Resource({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || `cardflow-${service}` });
-  // The exporter reads OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT itself; the URL comes from `env`.
-  const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(env) }), {
+export function startTracing(service: string, config: TracingSettings): Tracing | undefined {
+  if (!tracingConfigured(config)) return undefined;
+  const resource = new Resource({ 'service.name': config.OTEL_SERVICE_NAME ?? `cardflow-${service}` });
+  // The exporter reads OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT itself; the URL comes from the configuration.
+  const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(config) }), {
     scheduledDelayMillis: 1000,
   });
   const provider = new BasicTracerProvider({
     resource,
-    sampler: samplerFor(samplerSettingFromEnv(env)),
+    sampler: samplerFor(samplerSetting(config)),
     spanProcessors: [spanProcessor],
   });
   provider.register({ contextManager: new AsyncLocalStorageContextManager().enable() });
@@ -64,10 +66,10 @@ export function startTracing(service: string, env: Env = processEnv()): Tracing 
 }
 
 /** The OTLP/HTTP traces URL: the signal's own variable, else the base endpoint plus `/v1/traces`. */
-function tracesUrl(env: Env): string {
-  const own = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+function tracesUrl(config: TracingVariables): string {
+  const own = config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (own) return own;
-  return `${env.OTEL_EXPORTER_OTLP_ENDPOINT!.trim().replace(/\/+$/, '')}/v1/traces`;
+  return `${config.OTEL_EXPORTER_OTLP_ENDPOINT!.replace(/\/+$/, '')}/v1/traces`;
 }
 
 /** Span attributes of a provider call: what was called and with which idempotency key. */

@@ -21,13 +21,12 @@
  */
 import { publicKeyFrom } from '../api/keys';
 import { temporalSettingsFromEnv } from '../client/connection';
-import { dataConverterFromEnv } from '../codec/data-converter';
+import { dataConverterFor } from '../codec/data-converter';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { databaseCheck, keysCheck, temporalCheck } from '../health/checks';
 import { healthRoutes } from '../health/routes';
 import { type StructuredLogger, createLogger } from '../logging/logger';
 import { openPool } from '../storage/postgres';
-import { metricsAddressFromEnv } from '../telemetry/metrics-address';
 import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
 import { startTracing } from '../telemetry/tracing';
 import { createTemporalForwarder } from './forwarder';
@@ -37,14 +36,13 @@ import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 import { connectReceiverTemporal } from './temporal-client';
 import { entryPointArgs } from '../config/command-line';
-import { readConfiguration } from '../config/schema';
-import { secretText } from '../config/variable';
+import { type ConfigurationSlice, readConfiguration } from '../config/schema';
 import { processEnv } from '../config/process-env';
 
-/** The platform public key from the environment, or an error naming the variables to set. */
-export function platformPublicKeyFromEnv(env: Record<string, string | undefined> = processEnv()) {
-  const found = secretText(env, 'CARDFLOW_PLATFORM_PUBLIC_KEY');
-  if (found) return publicKeyFrom(found.text, found.from);
+/** The platform public key the configuration names, or an error naming the variables to set. */
+export function platformPublicKeyFrom(config: ConfigurationSlice<'CARDFLOW_PLATFORM_PUBLIC_KEY'>) {
+  const found = config.CARDFLOW_PLATFORM_PUBLIC_KEY;
+  if (found) return publicKeyFrom(found.value, found.from);
   throw new Error(
     'set CARDFLOW_PLATFORM_PUBLIC_KEY or CARDFLOW_PLATFORM_PUBLIC_KEY_FILE (the platform public key from the provider dashboard)',
   );
@@ -80,26 +78,35 @@ export function receiverLogging(
 export function receiverSettings(env: Record<string, string | undefined>) {
   // Every variable against its rule, all problems in one error (config/schema.ts).
   const config = readConfiguration(env);
-  const platformPublicKey = platformPublicKeyFromEnv(env);
-  temporalSettingsFromEnv(env);
+  const platformPublicKey = platformPublicKeyFrom(config);
+  // envconfig's own variables (a profile file, TLS paths) are checked before anything is contacted too.
+  temporalSettingsFromEnv(env, config);
   return {
+    config,
+    env,
     platformPublicKey,
     host: config.CARDFLOW_WEBHOOK_HOST ?? '127.0.0.1',
     port: config.CARDFLOW_WEBHOOK_PORT ?? 4100,
     dataDir: config.CARDFLOW_WEBHOOK_DATA_DIR,
-    codec: dataConverterFromEnv({ env }),
-    databaseUrl: config.CARDFLOW_DATABASE_URL,
-    metricsAddress: metricsAddressFromEnv(env),
+    codec: dataConverterFor(config),
+    databaseUrl: config.CARDFLOW_DATABASE_URL?.value,
+    metricsAddress: config.CARDFLOW_METRICS_ADDRESS,
   };
 }
 
 async function main(logger: StructuredLogger): Promise<void> {
-  const { platformPublicKey, host, port, dataDir, codec, databaseUrl, metricsAddress } = loadConfiguration(() =>
-    receiverSettings(processEnv()),
+  const { config, env, platformPublicKey, host, port, dataDir, codec, databaseUrl, metricsAddress } = loadConfiguration(
+    () => receiverSettings(processEnv()),
   );
   const { dataConverter, keySource, currentKeyId } = codec;
-  const tracing = startTracing('webhooks');
-  const temporal = await connectReceiverTemporal({ dataConverter, tracing: tracing !== undefined, logger });
+  const tracing = startTracing('webhooks', config);
+  const temporal = await connectReceiverTemporal({
+    env,
+    configuration: config,
+    dataConverter,
+    tracing: tracing !== undefined,
+    logger,
+  });
   const forwarder = createTemporalForwarder(temporal.client);
   // One pool for the delivery log and the readiness check.
   const pool = databaseUrl ? openPool(databaseUrl, { max: 8 }) : undefined;

@@ -11,7 +11,7 @@ import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors
 import { Client, type DataConverter } from '@temporalio/client';
 import { NativeConnection, type NativeConnectionOptions, Runtime } from '@temporalio/worker';
 import { temporalSettingsFromEnv } from '../client/connection';
-import { checkEnvironment } from '../config/environment';
+import { type Configuration, readConfiguration } from '../config/schema';
 import { processEnv } from '../config/process-env';
 import { tracingConfigured } from '../telemetry/tracing-config';
 import type { StructuredLogger } from '../logging/logger';
@@ -26,6 +26,8 @@ export interface ReceiverTemporal {
 /** Connects as `connectTemporalClient` does (same variables, data converter, tracing), natively. */
 export async function connectReceiverTemporal(opts: {
   env?: Record<string, string | undefined>;
+  /** The configuration the entry point already read from `env`, instead of reading it again. */
+  configuration?: Configuration;
   dataConverter: DataConverter;
   tracing?: boolean;
   /**
@@ -36,7 +38,7 @@ export async function connectReceiverTemporal(opts: {
   logger?: StructuredLogger;
 }): Promise<ReceiverTemporal> {
   const env = opts.env ?? processEnv();
-  checkEnvironment(env);
+  const config = opts.configuration ?? readConfiguration(env);
   if (opts.logger && Runtime.instantiator === undefined) {
     Runtime.install({
       shutdownSignals: [],
@@ -44,13 +46,13 @@ export async function connectReceiverTemporal(opts: {
       telemetryOptions: { logging: { filter: { core: opts.logger.level, other: 'ERROR' }, forward: {} } },
     });
   }
-  const settings = temporalSettingsFromEnv(env);
+  const settings = temporalSettingsFromEnv(env, config);
   const connection = await NativeConnection.connect(settings.connectionOptions as NativeConnectionOptions);
   const client = new Client({
     connection,
     namespace: settings.namespace,
     dataConverter: opts.dataConverter,
-    ...((opts.tracing ?? tracingConfigured(env))
+    ...((opts.tracing ?? tracingConfigured(config))
       ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }
       : {}),
   });

@@ -21,7 +21,7 @@ import type { NativeConnectionOptions } from '@temporalio/worker';
 import { temporalSettingsFromEnv } from '../client/connection';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import type { ProbeBudget } from './create-worker';
-import { processEnv } from '../config/process-env';
+import type { ConfigurationSlice } from '../config/schema';
 
 export interface TemporalWorkerConfig {
   /** Address, TLS and API key as envconfig resolved them. */
@@ -33,27 +33,35 @@ export interface TemporalWorkerConfig {
 
 type Env = Record<string, string | undefined>;
 
-function first(env: Env, ...names: string[]): string | undefined {
-  for (const name of names) {
-    const value = env[name]?.trim();
-    if (value) return value;
-  }
-  return undefined;
-}
-
-export function loadTemporalWorkerConfig(env: Env = processEnv()): TemporalWorkerConfig {
-  const settings = temporalSettingsFromEnv({
-    ...env,
-    TEMPORAL_ADDRESS: first(env, 'CARDFLOW_TEMPORAL_ADDRESS', 'TEMPORAL_ADDRESS'),
-    TEMPORAL_NAMESPACE: first(env, 'CARDFLOW_TEMPORAL_NAMESPACE', 'TEMPORAL_NAMESPACE'),
-  });
+/** The connection `@temporalio/envconfig` reads from `env`, with the worker's aliases and queue from the configuration. */
+export function loadTemporalWorkerConfig(
+  env: Env,
+  config: ConfigurationSlice<
+    | 'TEMPORAL_ADDRESS'
+    | 'TEMPORAL_NAMESPACE'
+    | 'CARDFLOW_TEMPORAL_ADDRESS'
+    | 'CARDFLOW_TEMPORAL_NAMESPACE'
+    | 'CARDFLOW_TASK_QUEUE'
+    | 'TEMPORAL_API_KEY'
+  >,
+): TemporalWorkerConfig {
+  const address = config.CARDFLOW_TEMPORAL_ADDRESS ?? config.TEMPORAL_ADDRESS;
+  const namespace = config.CARDFLOW_TEMPORAL_NAMESPACE ?? config.TEMPORAL_NAMESPACE;
+  const settings = temporalSettingsFromEnv(
+    {
+      ...env,
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_NAMESPACE: namespace,
+    },
+    config,
+  );
   // envconfig types its options for NativeConnection; client/connection.ts widens them for the client.
   const connectionOptions = settings.connectionOptions as NativeConnectionOptions;
   return {
     connectionOptions,
     address: connectionOptions.address ?? '127.0.0.1:7233',
     namespace: settings.namespace,
-    taskQueue: first(env, 'CARDFLOW_TASK_QUEUE') ?? CARDFLOW_TASK_QUEUE,
+    taskQueue: config.CARDFLOW_TASK_QUEUE ?? CARDFLOW_TASK_QUEUE,
   };
 }
 
@@ -97,28 +105,26 @@ export interface WorkerTuning {
   probes: ProbeBudget;
 }
 
-/** Reads the tuning variables; throws one Error naming every malformed variable. */
-export function workerTuningFromEnv(env: Env = processEnv()): WorkerTuning {
-  const problems: string[] = [];
-  const count = (name: string, min: number): number | undefined => {
-    const raw = first(env, name);
-    if (raw === undefined) return undefined;
-    if (!/^\d{1,7}$/.test(raw) || Number(raw) < min) {
-      problems.push(`${name}: must be a whole number of at least ${min}`);
-      return undefined;
-    }
-    return Number(raw);
-  };
-  const budget = count('CARDFLOW_WORKER_CACHE_BUDGET_MIB', MIB_PER_CACHED_WORKFLOW);
+/** The tuning the variables ask for (config/schema.ts checks each one's rule), the defaults above filled in. */
+export function workerTuning(
+  config: ConfigurationSlice<
+    | 'CARDFLOW_WORKER_CACHE_BUDGET_MIB'
+    | 'CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS'
+    | 'CARDFLOW_WORKER_HEAP_MIB'
+    | 'CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES'
+    | 'CARDFLOW_PROBES_PER_SECOND'
+    | 'CARDFLOW_PROBE_SLOTS'
+  >,
+): WorkerTuning {
+  const budget = config.CARDFLOW_WORKER_CACHE_BUDGET_MIB;
   const maxCachedWorkflows =
-    count('CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS', 0) ?? (budget === undefined ? undefined : cacheSizeFor(budget));
+    config.CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS ?? (budget === undefined ? undefined : cacheSizeFor(budget));
   const workflowHeapMib =
-    count('CARDFLOW_WORKER_HEAP_MIB', 64) ??
+    config.CARDFLOW_WORKER_HEAP_MIB ??
     workflowHeapFor(maxCachedWorkflows ?? cacheSizeFor(budget ?? DEFAULT_CACHE_BUDGET_MIB));
-  const maxConcurrentActivityTaskExecutions = count('CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES', 1);
-  const perSecond = count('CARDFLOW_PROBES_PER_SECOND', 1);
-  const slots = count('CARDFLOW_PROBE_SLOTS', 1);
-  if (problems.length) throw new Error(`worker configuration is invalid:\n- ${problems.join('\n- ')}`);
+  const maxConcurrentActivityTaskExecutions = config.CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES;
+  const perSecond = config.CARDFLOW_PROBES_PER_SECOND;
+  const slots = config.CARDFLOW_PROBE_SLOTS;
   return {
     ...(maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows }),
     ...(maxConcurrentActivityTaskExecutions === undefined ? {} : { maxConcurrentActivityTaskExecutions }),

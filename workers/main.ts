@@ -14,55 +14,63 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createProviderClient } from '../api/client';
-import { loadProviderConfig } from '../api/config';
-import { ensureReconcileSchedule, reconcileSettingsFromEnv } from '../client/reconciliation';
-import { dataConverterFromEnv } from '../codec/data-converter';
-import { checkConfiguration } from '../config/schema';
+import { providerConfig } from '../api/config';
+import { ensureReconcileSchedule, reconcileSettings } from '../client/reconciliation';
+import { dataConverterFor } from '../codec/data-converter';
+import { readConfiguration } from '../config/schema';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { keysCheck, temporalCheck } from '../health/checks';
 import { type HealthServer, parseListenAddress, startHealthServer } from '../health/server';
 import { createLogger } from '../logging/logger';
-import { fileStoreFromEnv } from '../storage/from-env';
-import { loadTemporalWorkerConfig, workerTuningFromEnv } from './config';
-import { createWorker } from './create-worker';
+import { fileStoreFor } from '../storage/from-config';
+import { loadTemporalWorkerConfig, workerTuning } from './config';
+import { createWorker, DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
 import { limitWorkflowThreadHeap } from './heap-limit';
-import { DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
 import { probeTaskQueue } from '../domain/task-queue';
 import {
   initFindingsCounter,
   prometheusTelemetry,
   providerCallMetrics,
   recordProbeBudget,
-  workerMetricsFromEnv,
+  workerMetrics,
 } from './telemetry';
 import { startVisibilityMetrics } from './visibility-metrics';
 import { startTracing, traceProviderCall } from '../telemetry/tracing';
 import { entryPointArgs } from '../config/command-line';
 import { processEnv } from '../config/process-env';
-import { bootstrapCurrentVersion, versionString, versioningFromEnv } from './versioning';
+import { bootstrapCurrentVersion, versionString, versioningSettings } from './versioning';
 
 /** Everything the worker reads from the environment and secret files, before contacting anything. */
 function workerSettings(env: Record<string, string | undefined>) {
-  // Every variable against its rule first, all problems in one error (config/schema.ts).
-  checkConfiguration(env);
-  const healthAddress = env.CARDFLOW_WORKER_HEALTH_ADDRESS?.trim();
+  // Every variable against its rule, once, all problems in one error (config/schema.ts).
+  const config = readConfiguration(env);
+  const healthAddress = config.CARDFLOW_WORKER_HEALTH_ADDRESS;
   return {
-    temporal: loadTemporalWorkerConfig(env),
-    providerConfig: loadProviderConfig(env),
+    config,
+    temporal: loadTemporalWorkerConfig(env, config),
+    provider: providerConfig(config),
     // The same converter as the client and the webhook receiver: payloads are encrypted (codec/).
-    codec: dataConverterFromEnv({ env }),
-    reconcile: reconcileSettingsFromEnv(env),
-    tuning: workerTuningFromEnv(env),
+    codec: dataConverterFor(config),
+    reconcile: reconcileSettings(config),
+    tuning: workerTuning(config),
     health: healthAddress ? parseListenAddress(healthAddress, 'CARDFLOW_WORKER_HEALTH_ADDRESS') : undefined,
-    metrics: workerMetricsFromEnv(env),
-    versioning: versioningFromEnv(env),
+    metrics: workerMetrics(config),
+    versioning: versioningSettings(config),
   };
 }
 
 export async function runWorkerProcess(env: Record<string, string | undefined> = processEnv()): Promise<void> {
-  const { temporal, providerConfig, codec, reconcile, tuning, health, metrics, versioning } = loadConfiguration(() =>
-    workerSettings(env),
-  );
+  const {
+    config,
+    temporal,
+    provider: providerSettings,
+    codec,
+    reconcile,
+    tuning,
+    health,
+    metrics,
+    versioning,
+  } = loadConfiguration(() => workerSettings(env));
   const { dataConverter, keySource, currentKeyId } = codec;
   const logger = createLogger({ base: { service: 'worker' } });
   // Our own signal handling, so shutdown is one ordered sequence. The same logger for the SDK
@@ -78,9 +86,9 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
   });
   const meter = metrics ? Runtime.instance().metricMeter : undefined;
   // Traces when an OTLP endpoint is configured (telemetry/tracing.ts); nothing installed otherwise.
-  const tracing = startTracing('worker', env);
+  const tracing = startTracing('worker', config);
   const provider = createProviderClient({
-    ...providerConfig,
+    ...providerSettings,
     ...(meter ? { onCall: providerCallMetrics(meter) } : {}),
     ...(tracing ? { wrapCall: (call, send) => traceProviderCall(tracing.tracer, call, send) } : {}),
   });
@@ -97,8 +105,8 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       // The merchant key opens sealed PINs and activation codes inside the activities that need them.
       activityDeps: {
         provider,
-        merchantPrivateKey: providerConfig.merchantPrivateKey,
-        fileStore: fileStoreFromEnv(env),
+        merchantPrivateKey: providerSettings.merchantPrivateKey,
+        fileStore: fileStoreFor(config),
       },
       workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerOptions },
       probes,

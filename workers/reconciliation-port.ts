@@ -4,9 +4,8 @@
  * event goes through the webhook receiver's forwarder with the lookups `routeEvent` gives it (the
  * very signal its webhook would have sent), what running workflows will spend is read from their inputs.
  */
-import type { Payload } from '@temporalio/common';
+import type { DataConverter, Payload } from '@temporalio/common';
 import { Client, WorkflowNotFoundError, type ConnectionLike, type WorkflowExecutionInfo } from '@temporalio/client';
-import type { DataConverter } from '@temporalio/common';
 import type { ReconcilePort, RunningSpender } from '../activities/reconciliation-port';
 import type { OwnerRun } from '../domain/reconciliation-rules';
 import type { ReconcileReport } from '../domain/reconciliation';

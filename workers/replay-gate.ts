@@ -12,8 +12,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { LoadedDataConverter } from '@temporalio/common';
-import type { DataConverter } from '@temporalio/common';
+import { type LoadedDataConverter, type DataConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { WORKFLOW_VERSIONING, type WorkflowVersioning } from '../domain/workflow-versioning';

@@ -18,10 +18,9 @@ import type { TelemetryOptions } from '@temporalio/worker';
 import type { ProviderCallRecord } from '../api/call-outcome';
 import { FINDING_KINDS, FINDINGS_METRIC } from '../domain/reconciliation';
 import { WorkflowTypes } from '../domain/workflow-types';
-import { metricsAddressFromEnv } from '../telemetry/metrics-address';
+import type { ConfigurationSlice } from '../config/schema';
 import type { ProbeBudget } from './create-worker';
 import { DEFAULT_SAMPLE_INTERVAL_MS } from './visibility-metrics';
-import { processEnv } from '../config/process-env';
 
 /** Buckets in seconds: a provider answers in tens of milliseconds, its timeout is tens of seconds. */
 export const PROVIDER_CALL_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -103,18 +102,16 @@ export interface WorkerMetricsSettings {
 
 /**
  * `CARDFLOW_METRICS_ADDRESS` (off when unset) and `CARDFLOW_METRICS_SAMPLE_SECONDS` (default 30,
- * the visibility gauges' interval); throws an Error naming the variable and its rule.
+ * the visibility gauges' interval).
  */
-export function workerMetricsFromEnv(
-  env: Record<string, string | undefined> = processEnv(),
+export function workerMetrics(
+  config: ConfigurationSlice<'CARDFLOW_METRICS_ADDRESS' | 'CARDFLOW_METRICS_SAMPLE_SECONDS'>,
 ): WorkerMetricsSettings | undefined {
-  const address = metricsAddressFromEnv(env);
+  const address = config.CARDFLOW_METRICS_ADDRESS;
   if (!address) return undefined;
-  const raw = env.CARDFLOW_METRICS_SAMPLE_SECONDS?.trim();
-  if (raw !== undefined && raw !== '' && (!/^\d{1,5}$/.test(raw) || Number(raw) < 1))
-    throw new Error('CARDFLOW_METRICS_SAMPLE_SECONDS: must be a whole number of seconds, at least 1');
+  const seconds = config.CARDFLOW_METRICS_SAMPLE_SECONDS;
   return {
     bindAddress: address.bindAddress,
-    sampleIntervalMs: raw ? Number(raw) * 1000 : DEFAULT_SAMPLE_INTERVAL_MS,
+    sampleIntervalMs: seconds === undefined ? DEFAULT_SAMPLE_INTERVAL_MS : seconds * 1000,
   };
 }

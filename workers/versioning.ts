@@ -15,13 +15,11 @@ import { createHash } from 'node:crypto';
 import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { DEFAULT_DEPLOYMENT_NAME, versionKey } from '../client/deployments';
-import { type BootstrapMode, parseBootstrap, parseDeploymentName, parseOnOff } from '../config/versioning-variables';
+import type { BootstrapMode } from '../config/versioning-variables';
+import type { ConfigurationSlice } from '../config/schema';
+import { DEFAULT_WORKFLOW_VERSIONING } from '../domain/workflow-versioning';
 
 export type { BootstrapMode };
-import { DEFAULT_WORKFLOW_VERSIONING } from '../domain/workflow-versioning';
-import { processEnv } from '../config/process-env';
-
-type Env = Record<string, string | undefined>;
 
 export interface VersioningSettings {
   /** false: the worker polls unversioned (CARDFLOW_WORKER_VERSIONING=off). */
@@ -36,25 +34,22 @@ export interface VersioningSettings {
   bundlePath?: string;
 }
 
-/** Reads the versioning variables; throws one Error naming every malformed one. */
-export function versioningFromEnv(env: Env = processEnv()): VersioningSettings {
-  const problems: string[] = [];
-  const read = <T>(name: string, parse: (raw: string) => T, fallback: T): T => {
-    const raw = env[name]?.trim();
-    if (!raw) return fallback;
-    try {
-      return parse(raw);
-    } catch (error) {
-      problems.push(`${name}: ${(error as Error).message}`);
-      return fallback;
-    }
+/** The versioning the variables ask for (config/schema.ts checks each one's rule), defaults filled in. */
+export function versioningSettings(
+  config: ConfigurationSlice<
+    | 'CARDFLOW_DEPLOYMENT_NAME'
+    | 'CARDFLOW_WORKER_VERSIONING'
+    | 'CARDFLOW_DEPLOYMENT_BOOTSTRAP'
+    | 'CARDFLOW_WORKFLOW_BUNDLE'
+  >,
+): VersioningSettings {
+  const bundlePath = config.CARDFLOW_WORKFLOW_BUNDLE;
+  return {
+    enabled: config.CARDFLOW_WORKER_VERSIONING ?? true,
+    deploymentName: config.CARDFLOW_DEPLOYMENT_NAME ?? DEFAULT_DEPLOYMENT_NAME,
+    bootstrap: config.CARDFLOW_DEPLOYMENT_BOOTSTRAP ?? 'first',
+    ...(bundlePath === undefined ? {} : { bundlePath }),
   };
-  const deploymentName = read('CARDFLOW_DEPLOYMENT_NAME', parseDeploymentName, DEFAULT_DEPLOYMENT_NAME);
-  const enabled = read('CARDFLOW_WORKER_VERSIONING', parseOnOff, true);
-  const bootstrap = read('CARDFLOW_DEPLOYMENT_BOOTSTRAP', parseBootstrap, 'first');
-  const bundlePath = env.CARDFLOW_WORKFLOW_BUNDLE?.trim() || undefined;
-  if (problems.length) throw new Error(`worker versioning configuration is invalid:\n- ${problems.join('\n- ')}`);
-  return { enabled, deploymentName, bootstrap, ...(bundlePath ? { bundlePath } : {}) };
 }
 
 /**

@@ -53,7 +53,7 @@ import {
 } from '../domain/card-operations';
 import { FailureTypes } from '../domain/failure-types';
 import { deriveMerchantOrderNo, entityOrderStep } from '../domain/merchant-order-no';
-import { providerEventSignal, type ProviderEvent } from '../domain/provider-event';
+import { providerEventSignal, type ProviderEvent, cardNoOf, nonEmpty } from '../domain/provider-event';
 import { Flows } from '../domain/workflow-types';
 import { runCardOperation } from './card-operations';
 import { failIssues, failWith, summarize } from './support/failures';
@@ -63,7 +63,6 @@ import { Attributes, isChild } from './support/search';
 import { cardDepositWorkflow } from '../domain/workflows';
 import { runChild } from './support/children';
 import { AMOUNT_RE, LONG_ID_RE } from '../api/rules';
-import { cardNoOf, nonEmpty } from '../domain/provider-event';
 import { keyBeforeStateFields, recordStateKey } from '../domain/event-identity';
 import { readTime } from '../domain/event-order';
 

@@ -29,7 +29,6 @@ export const CardPurchaseRecordSchema = z.object({
   status: oneOf(OPERATION_STATUSES),
   transactionTime: int,
 });
-export type CardPurchaseRecord = z.output<typeof CardPurchaseRecordSchema>;
 
 export const MerchantDataSchema = z.object({
   name: z.string().nullish(),

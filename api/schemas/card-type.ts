@@ -17,7 +17,6 @@ export const SpendingControlSchema = z.object({
   amount: decimal,
   supportSetting: bool,
 });
-export type SpendingControl = z.output<typeof SpendingControlSchema>;
 
 export const CardTypeMetadataSchema = z.object({
   /** Max cards per cardholder (when needCardHolder is true). */
@@ -31,7 +30,6 @@ export const CardTypeMetadataSchema = z.object({
   spendingControls: z.array(SpendingControlSchema).nullish(),
   supportSettingMcc: bool,
 });
-export type CardTypeMetadata = z.output<typeof CardTypeMetadataSchema>;
 
 export const CardTypeSchema = z.object({
   cardTypeId: longId,

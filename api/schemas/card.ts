@@ -22,7 +22,6 @@ export const CardBalanceSchema = z.object({
   usedAmount: decimal.nullish(),
   currency: z.string(),
 });
-export type CardBalance = z.output<typeof CardBalanceSchema>;
 
 export const CardSpendingControlSchema = z.object({
   interval: oneOf(SPENDING_INTERVALS),
@@ -69,7 +68,6 @@ export const CardSchema = z.object({
   cvv: z.string().nullish(),
   validPeriod: z.string().nullish(),
 });
-export type Card = z.output<typeof CardSchema>;
 
 /** Encrypted values (base64 ciphertext); card values are omitted for gift cards, activateUrl is for gift cards only. */
 export const CardSensitiveDataSchema = z.object({
@@ -78,7 +76,6 @@ export const CardSensitiveDataSchema = z.object({
   expireDate: z.string().nullish(),
   activateUrl: z.string().nullish(),
 });
-export type CardSensitiveData = z.output<typeof CardSensitiveDataSchema>;
 
 /** Card operation record as the queries and webhooks carry it. */
 export const CardOperationRecordSchema = z.object({
@@ -104,21 +101,18 @@ export type CardOperationRecord = z.output<typeof CardOperationRecordSchema>;
 
 /** Operation response of update PIN: merchantOrderNo is required. */
 export const UpdatePinResultSchema = CardOperationRecordSchema.extend({ merchantOrderNo: z.string() });
-export type UpdatePinResult = z.output<typeof UpdatePinResultSchema>;
 
 /** Operation response of create card v2, freeze v2, unfreeze v2 and deposit: merchantOrderNo and cardNo required. */
 export const CardOperationResultSchema = CardOperationRecordSchema.extend({
   merchantOrderNo: z.string(),
   cardNo: z.string(),
 });
-export type CardOperationResult = z.output<typeof CardOperationResultSchema>;
 
 /** Deprecated openCard: cardNo only once status=success, remark required; amount is the card fee. */
 export const OpenCardResultSchema = CardOperationRecordSchema.extend({
   merchantOrderNo: z.string(),
   remark: z.string(),
 });
-export type OpenCardResult = z.output<typeof OpenCardResultSchema>;
 
 export const ActivateCardResultSchema = z.object({
   merchantOrderNo: z.string(),
@@ -134,7 +128,6 @@ export const FreezeResultV1Schema = z.object({
   status: oneOf(FREEZE_V1_STATUSES),
   statusStr: z.string().nullish(),
 });
-export type FreezeResultV1 = z.output<typeof FreezeResultV1Schema>;
 
 // ---------------------------------------------------------------------------
 // Requests (spec: Endpoints, Card types and cards)

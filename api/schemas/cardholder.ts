@@ -52,4 +52,3 @@ export const OccupationSchema = z.object({
   occupationCode: z.string(),
   description: z.string(),
 });
-export type Occupation = z.output<typeof OccupationSchema>;

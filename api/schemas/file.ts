@@ -4,7 +4,6 @@ import { UPLOAD_CATEGORY, UPLOAD_KINDS, UPLOAD_MAX_BYTES } from '../rules';
 import { requiredText } from './fields';
 
 export const UploadedFileSchema = z.object({ fileId: z.string() });
-export type UploadedFile = z.output<typeof UploadedFileSchema>;
 
 export type UploadKind = (typeof UPLOAD_KINDS)[number]['kind'];
 
@@ -69,4 +68,3 @@ export const FileUploadRequestSchema = z.object({
       }
     }),
 });
-export type FileUploadRequest = z.output<typeof FileUploadRequestSchema>;

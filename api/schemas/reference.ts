@@ -11,7 +11,6 @@ export const RegionSchema = z.object({
   standardCode: z.string(),
   name: z.string(),
 });
-export type Region = z.output<typeof RegionSchema>;
 
 export const CitySchema = z.object({
   code: codeText,
@@ -21,7 +20,6 @@ export const CitySchema = z.object({
   /** alpha-3; in the later listing's example. */
   countryStandardCode: z.string().nullish(),
 });
-export type City = z.output<typeof CitySchema>;
 
 export interface CityNode {
   code: string;
@@ -54,7 +52,6 @@ export const MobileAreaCodeSchema = z.object({
   language: oneOf(MOBILE_AREA_LANGUAGES),
   enableGlobalTransfer: bool,
 });
-export type MobileAreaCode = z.output<typeof MobileAreaCodeSchema>;
 
 // ---------------------------------------------------------------------------
 // Requests

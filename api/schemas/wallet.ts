@@ -31,7 +31,6 @@ export const CoinSchema = z.object({
   confirmations: int,
   enabled: bool,
 });
-export type Coin = z.output<typeof CoinSchema>;
 
 export const WalletAddressSchema = z.object({
   coinKey: z.string(),
@@ -39,7 +38,6 @@ export const WalletAddressSchema = z.object({
   coinName: z.string(),
   address: z.string(),
 });
-export type WalletAddress = z.output<typeof WalletAddressSchema>;
 
 export const WalletTransactionSchema = z.object({
   orderNo: z.string(),
@@ -80,7 +78,6 @@ export const DeprecatedWalletDepositOrderSchema = z.object({
   /** Validity in seconds. */
   expireSecond: int,
 });
-export type DeprecatedWalletDepositOrder = z.output<typeof DeprecatedWalletDepositOrderSchema>;
 
 /** The spec names the fee `feeRateAmount`; an example calls it `fee`. Either is read into feeRateAmount. */
 export const DeprecatedWalletDepositRecordSchema = z
@@ -112,7 +109,6 @@ export const DeprecatedWalletDepositRecordSchema = z
     message: 'is required (feeRateAmount or fee)',
   })
   .transform(({ fee, feeRateAmount, ...rest }) => ({ ...rest, feeRateAmount: (feeRateAmount ?? fee) as string }));
-export type DeprecatedWalletDepositRecord = z.output<typeof DeprecatedWalletDepositRecordSchema>;
 
 // ---------------------------------------------------------------------------
 // Requests (spec: Endpoints, Wallet)

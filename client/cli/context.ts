@@ -4,6 +4,7 @@
  * connected client (so input is validated before anything is contacted), `--json` output, and the
  * follow-to-the-end watcher.
  */
+import type { Configuration } from '../../config/schema';
 import { type Client, WorkflowFailedError } from '@temporalio/client';
 import { readFile } from 'node:fs/promises';
 import type { TemporalClientHandle } from '../connection';
@@ -175,6 +176,8 @@ export interface CliContext {
   /** What every start takes: the task queue, and the ride-out through a Temporal restart. */
   startOptions: { taskQueue?: string; rideOut?: RideOut };
   uiBase: string;
+  /** The configuration, read and checked once before the command runs (config/schema.ts). */
+  config: Configuration;
 }
 
 /** Prints `value` as JSON with --json, else `text` (read commands, for scripts and people alike). */

@@ -4,8 +4,8 @@
  * CARDFLOW_DEPLOYMENT_NAME, else `cardflow`, as the workers read it.
  */
 import {
+  DEFAULT_DEPLOYMENT_NAME,
   DeploymentError,
-  deploymentNameFromEnv,
   deploymentNameIssue,
   describeDeployment,
   describeView,
@@ -23,11 +23,7 @@ export function deploymentName(ctx: CliContext): string {
     if (issue) throw new UsageError(`--deployment: ${issue}`);
     return given;
   }
-  try {
-    return deploymentNameFromEnv(ctx.io.env);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return ctx.config.CARDFLOW_DEPLOYMENT_NAME ?? DEFAULT_DEPLOYMENT_NAME;
 }
 
 function buildId(ctx: CliContext, required: true): string;

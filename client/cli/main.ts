@@ -114,7 +114,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   // instead of the connection's own deadline. Otherwise a frontend that is down (a restart, no
   // proxy in front) is ridden out like one that accepts but is not serving.
   const listenerWithinMs = limitMs === 0 ? LISTENER_WITHIN_MS : undefined;
-  const connect = io.connect ?? (() => connectTemporalClient({ env: io.env, rideOut, listenerWithinMs }));
+  const connect =
+    io.connect ?? (() => connectTemporalClient({ env: io.env, configuration: config, rideOut, listenerWithinMs }));
   let temporal: Awaited<ReturnType<typeof connect>> | undefined;
   const client = async (): Promise<Client> => (temporal ??= await connect()).client;
   // The worker's queue: --task-queue, else CARDFLOW_TASK_QUEUE (as the worker reads it), else `cardflow`.
@@ -126,6 +127,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     namespace: () => temporal?.namespace ?? '',
     startOptions: { ...(taskQueueName ? { taskQueue: taskQueueName } : {}), rideOut },
     uiBase,
+    config,
   };
 
   try {

@@ -26,7 +26,7 @@ import {
 } from '../onboarding';
 import { watchProgress } from '../progress';
 import { cancelOnboarding, retryOnboarding } from '../recovery';
-import { merchantPublicKeyFromEnv } from '../sealing';
+import { merchantPublicKeyFrom } from '../sealing';
 import { parseActivationRequest, parseCardholderCorrection, parseOnboardingInput } from '../validation';
 import {
   type CliContext,
@@ -79,7 +79,7 @@ async function onboard(ctx: CliContext): Promise<number> {
   // A clear activation PIN in the file is sealed before anything is contacted (client/sealing.ts).
   const activation = raw !== null && typeof raw === 'object' ? (raw as { activation?: unknown }).activation : undefined;
   const hasPin = activation !== null && typeof activation === 'object' && 'pin' in activation;
-  const input = parseOnboardingInput(raw, hasPin ? { merchantPublicKey: merchantPublicKeyFromEnv(ctx.io.env) } : {});
+  const input = parseOnboardingInput(raw, hasPin ? { merchantPublicKey: merchantPublicKeyFrom(ctx.config) } : {});
   const started = await startOnboarding(await ctx.client(), input, ctx.startOptions);
   ctx.io.out(`${started.started ? 'started' : 'already exists (this file was not used)'}: ${started.workflowId}`);
   ctx.io.out(`watch it in the Temporal UI: ${workflowUiUrl(ctx.uiBase, ctx.namespace(), started.workflowId)}`);
@@ -133,10 +133,7 @@ async function activateOnboarding(ctx: CliContext, ref: string): Promise<number>
   const pin = await pinFromStdin(ctx);
   const request = pin !== undefined && raw !== null && typeof raw === 'object' ? { ...raw, pin } : raw;
   const hasPin = request !== null && typeof request === 'object' && 'pin' in request;
-  const valid = parseActivationRequest(
-    request,
-    hasPin ? { merchantPublicKey: merchantPublicKeyFromEnv(ctx.io.env) } : {},
-  );
+  const valid = parseActivationRequest(request, hasPin ? { merchantPublicKey: merchantPublicKeyFrom(ctx.config) } : {});
   const accepted = await activateOnboardingCard(await ctx.client(), ref, valid);
   ctx.io.out(`activation accepted (${accepted.route}): ${accepted.activationWorkflowId}`);
   return ctx.values.watch ? followOnboarding(ctx, ref) : ExitCodes.done;

@@ -9,8 +9,7 @@ import {
   describeReport,
   ensureReconcileSchedule,
   parseDuration,
-  ReconcileConfigError,
-  reconcileSettingsFromEnv,
+  reconcileSettings,
   runReconciliation,
 } from '../reconciliation';
 import { type CliContext, type Command, ExitCodes, printResult, UsageError } from './context';
@@ -26,17 +25,8 @@ export function parseSince(text: string, now: number): number {
   return at;
 }
 
-function settings(ctx: CliContext) {
-  try {
-    return reconcileSettingsFromEnv(ctx.io.env);
-  } catch (error) {
-    if (error instanceof ReconcileConfigError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
 async function reconcile(ctx: CliContext): Promise<number> {
-  const { config, intervalMs } = settings(ctx);
+  const { config, intervalMs } = reconcileSettings(ctx.config);
   if (ctx.values.schedule) {
     if (ctx.values.since) throw new UsageError('--since is for a run now; the schedule reads from its previous run');
     const { scheduleId, created } = await ensureReconcileSchedule(await ctx.client(), {

@@ -35,7 +35,7 @@ import {
 import { parseField, parseInput } from '../inputs';
 import { cardNoField } from '../../domain/fields';
 import { describeCardOutcome, describeCardSnapshot } from '../describe';
-import { merchantPublicKeyFromEnv } from '../sealing';
+import { merchantPublicKeyFrom } from '../sealing';
 import { SharedAccountRequestSchema, startSharedAccount } from '../shared-account';
 import { parseTransferRequest, startTransfer } from '../transfers';
 import { awaitDepositAddress, parseFundingRequest, startWalletFunding } from '../wallet-funding';
@@ -78,7 +78,7 @@ async function activate(ctx: CliContext): Promise<number> {
     throw new UsageError('activate: the PIN is in the file and on standard input; give it once');
   const withPin = pin === undefined ? request : { ...(request as object), pin };
   // The key is read only once the PIN passed its checks (a missing key is then the one problem left).
-  const input = activationInput(withPin, () => merchantPublicKeyFromEnv(ctx.io.env));
+  const input = activationInput(withPin, () => merchantPublicKeyFrom(ctx.config));
   return started(ctx, startActivation(await ctx.client(), input, ctx.startOptions));
 }
 
@@ -123,7 +123,7 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
   if (kind === 'updatePin') {
     const pin = await pinFromStdin(ctx);
     if (pin === undefined) throw new UsageError('card pin needs --pin-stdin (the new PIN on standard input)');
-    const request = cardRequest('updatePin', cardNo, { ...base, pin }, () => merchantPublicKeyFromEnv(ctx.io.env));
+    const request = cardRequest('updatePin', cardNo, { ...base, pin }, () => merchantPublicKeyFrom(ctx.config));
     send = (client) => updateCardPin(client, cardNo, request, opts);
   } else if (kind === 'deposit') {
     if (!ctx.values.amount || !ctx.values['card-type'])

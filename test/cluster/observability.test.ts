@@ -1,3 +1,4 @@
+import { configured } from '../support/configured';
 /**
  * What operators see of the production topology: a real Prometheus (Debian's) scrapes every
  * cardflow process (two workers, two receivers, the codec server) and every Temporal host, and
@@ -45,7 +46,7 @@ beforeAll(async () => {
   // trace it begins. So do the cardflow processes here (the webhook receipts begin traces);
   // test/integration/workflows/sampled-tracing.test.ts checks what sampling leaves out.
   const keepAll = { OTEL_TRACES_SAMPLER: 'parentbased_always_on' };
-  backendTracing = startTracing('backend', { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, ...keepAll })!;
+  backendTracing = startTracing('backend', configured({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, ...keepAll }))!;
   w = await startClusterWorld({
     label: 'observe',
     services: {

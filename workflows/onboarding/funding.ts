@@ -6,12 +6,11 @@
 import { type FundTransferResult } from '../../domain/fund-transfer';
 import type { OnboardingProgress } from '../../domain/customer-onboarding';
 import type { OnChainFunding } from '../../domain/onboarding-funding';
-import type { ProviderEvent } from '../../domain/provider-event';
+import { type ProviderEvent, nonEmpty } from '../../domain/provider-event';
 import type { WaitOverrides } from '../../domain/wait-profile';
 import { matchesDeposit, type DepositMatch, type WalletFundingResult } from '../../domain/wallet-funding';
 import { fundTransferWorkflow, walletFundingWorkflow } from '../../domain/workflows';
 import { runChild } from '../support/children';
-import { nonEmpty } from '../../domain/provider-event';
 
 export interface SharedAccountTransfer {
   customerRef: string;

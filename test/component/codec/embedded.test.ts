@@ -1,3 +1,4 @@
+import { configured } from '../../support/configured';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
@@ -14,10 +15,10 @@ describe('startEmbeddedCodecServer', () => {
       CARDFLOW_CODEC_SERVER_PORT: String(port),
       CARDFLOW_TEMPORAL_UI_PORT: '9233',
     };
-    const first = await startEmbeddedCodecServer({ env });
+    const first = await startEmbeddedCodecServer(configured(env));
     try {
       expect(first).toMatchObject({ url: `http://127.0.0.1:${port}`, reused: false, keySource: 'env' });
-      expect(embeddedCodecEndpoint(env)).toBe(first.url);
+      expect(embeddedCodecEndpoint(configured(env))).toBe(first.url);
       expect(uiCodecEndpointArgs(first.url)).toEqual(['--ui-codec-endpoint', first.url]);
       const preflight = await request(`${first.url}/decode`, {
         method: 'OPTIONS',
@@ -25,7 +26,7 @@ describe('startEmbeddedCodecServer', () => {
       });
       await preflight.body.dump();
       expect(preflight.headers['access-control-allow-origin']).toBe('http://localhost:9233');
-      const second = await startEmbeddedCodecServer({ env });
+      const second = await startEmbeddedCodecServer(configured(env));
       expect(second).toMatchObject({ url: first.url, reused: true });
       await second.stop();
       const stillUp = await request(`${first.url}/decode`, {
@@ -46,7 +47,7 @@ describe('startEmbeddedCodecServer', () => {
     const { port } = other.address() as AddressInfo;
     try {
       await expect(
-        startEmbeddedCodecServer({ env: { CARDFLOW_CODEC_KEYS: keys, CARDFLOW_CODEC_SERVER_PORT: String(port) } }),
+        startEmbeddedCodecServer(configured({ CARDFLOW_CODEC_KEYS: keys, CARDFLOW_CODEC_SERVER_PORT: String(port) })),
       ).rejects.toThrow(`port ${port} is taken by something that is not a codec server`);
     } finally {
       await new Promise<void>((resolve) => other.close(() => resolve()));

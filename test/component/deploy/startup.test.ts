@@ -1,6 +1,6 @@
 /**
  * The server processes of the image stop with exit code 2 and the name of what is missing
- * (config/startup.ts), and so does the image's entry point for a secret file it cannot read.
+ * (config/startup.ts), a secret file they cannot read (`NAME_FILE`) included.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,64 +59,33 @@ describe('a server process with a setting missing exits 2 naming it', () => {
   });
 });
 
-describe('deploy/docker-entrypoint.sh', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cardflow-entrypoint-'));
+describe('the secret files of the image are read by the processes themselves', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cardflow-secrets-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function entrypoint(
-    env: Record<string, string>,
-    command: string[] = ['sh', '-c', 'printf %s "$CARDFLOW_DATABASE_URL"'],
-  ) {
-    const result = spawnSync('sh', [join(ROOT, 'deploy/docker-entrypoint.sh'), ...command], {
-      env: { PATH: process.env.PATH ?? '', CARDFLOW_ENV_FROM_FILE: 'CARDFLOW_DATABASE_URL', ...env },
-      encoding: 'utf8',
-    });
-    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-  }
-
-  it('reads the secret file into the variable and runs the command', () => {
-    const file = join(dir, 'database_url');
-    writeFileSync(file, 'postgres://u:p@db/cardflow\n');
-    expect(entrypoint({ CARDFLOW_DATABASE_URL_FILE: file })).toEqual({
-      code: 0,
-      stdout: 'postgres://u:p@db/cardflow',
-      stderr: '',
-    });
-  });
-
   it.each([
-    ['not set', {}, 'CARDFLOW_DATABASE_URL_FILE is not set'],
-    ['absent', { CARDFLOW_DATABASE_URL_FILE: join(dir, 'absent') }, 'does not exist'],
-    ['empty', { CARDFLOW_DATABASE_URL_FILE: join(dir, 'empty') }, 'is empty'],
-  ])('exits 2 when the secret file is %s', (_what, env, message) => {
-    writeFileSync(join(dir, 'empty'), '');
-    const { code, stderr } = entrypoint(env);
-    expect(stderr).toContain('configuration: ');
-    expect(stderr).toContain(message);
+    ['CARDFLOW_DATABASE_URL_FILE', 'cannot read the file (ENOENT)'],
+    ['CARDFLOW_PROVIDER_API_KEY_FILE', 'cannot read the file (ENOENT)'],
+    ['TEMPORAL_API_KEY_FILE', 'cannot read the file (ENOENT)'],
+  ])('the worker exits 2 when %s names no file', (variable, message) => {
+    const { code, stderr } = start('workers/main.ts', { [variable]: join(dir, 'absent') });
+    expect(stderr).toContain(`${variable}=${join(dir, 'absent')}: ${message}`);
     expect(code).toBe(2);
   });
 
-  // root reads any file: the entry point runs as an unprivileged user (setpriv, util-linux), as root only can.
-  (process.getuid?.() === 0 ? it : it.skip)('exits 2 when the secret file is unreadable to the process', () => {
-    {
-      const file = join(dir, 'locked');
-      writeFileSync(file, 'secret');
-      chmodSync(file, 0o600);
-      chmodSync(dir, 0o755);
-      const result = spawnSync(
-        'setpriv',
-        ['--reuid=65534', '--regid=65534', '--clear-groups', 'sh', join(ROOT, 'deploy/docker-entrypoint.sh'), 'true'],
-        {
-          env: {
-            PATH: process.env.PATH ?? '',
-            CARDFLOW_ENV_FROM_FILE: 'CARDFLOW_DATABASE_URL',
-            CARDFLOW_DATABASE_URL_FILE: file,
-          },
-          encoding: 'utf8',
-        },
-      );
-      expect(result.stderr).toContain('is not readable by uid 65534');
-      expect(result.status).toBe(2);
-    }
+  // root reads any file: the process runs as an unprivileged user (setpriv, util-linux), as root only can.
+  (process.getuid?.() === 0 ? it : it.skip)('the worker exits 2 when a secret file is unreadable to it', () => {
+    const file = join(dir, 'locked');
+    writeFileSync(file, 'postgres://u:p@db/cardflow');
+    chmodSync(file, 0o600);
+    chmodSync(dir, 0o755);
+    const result = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', TSX, 'workers/main.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), NODE_ENV: 'production', CARDFLOW_DATABASE_URL_FILE: file },
+      encoding: 'utf8',
+      timeout: 45_000,
+    });
+    expect(result.stderr).toContain(`CARDFLOW_DATABASE_URL_FILE=${file}: cannot read the file (EACCES)`);
+    expect(result.status).toBe(2);
   });
 });

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createProviderClient } from '../../../api/client';
-import { loadProviderConfig } from '../../../api/config';
+import { providerConfig } from '../../../api/config';
+import { configured } from '../../support/configured';
 
 const ROOT = resolve(__dirname, '../../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -62,7 +63,7 @@ it('prints its base URL and env, answers signed requests, reuses its keys, and e
   const keysDir = join(dir, 'keys');
   const first = await startCli(['--port', '0', '--keys-dir', keysDir, '--delay-scale', '0', '--seed', '3']);
   expect(first.output()).toMatch(/^cardflow provider sandbox listening on http:\/\/127\.0\.0\.1:\d+$/m);
-  const client = createProviderClient(loadProviderConfig(first.env));
+  const client = createProviderClient(providerConfig(configured(first.env)));
   try {
     expect((await client.listCardTypes({})).length).toBeGreaterThan(0);
   } finally {

@@ -2,7 +2,8 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadProviderConfig } from '../../../api/config';
+import { providerConfig } from '../../../api/config';
+import { configured } from '../../support/configured';
 import { modulusBytes } from '../../../api/keys';
 import { signBody, verifySignature } from '../../../api/signing';
 import { KEY_FILES, SANDBOX_KEY_BITS, ensureSandboxKeys } from '../../../sandbox/keys';
@@ -62,7 +63,7 @@ it('writes .env on start; api/ loads a working configuration from it', async () 
         .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
     );
     expect(env).toEqual(sandbox.env);
-    const config = loadProviderConfig(env);
+    const config = providerConfig(configured(env));
     expect(config.baseUrl).toBe(sandbox.url);
     expect(config.apiKey).toBe(sandbox.keys.apiKey);
     expect(verifySignature('x', signBody('x', config.merchantPrivateKey), sandbox.keys.merchant.publicKey)).toBe(true);

@@ -1,6 +1,7 @@
+import { configured } from '../../support/configured';
 import { Pool } from 'pg';
 import { createPostgresFileStore } from '../../../storage/postgres-file-store';
-import { fileStoreFromEnv } from '../../../storage/from-env';
+import { fileStoreFor } from '../../../storage/from-config';
 import { type TestPostgres, startTestPostgres } from '../support/postgres';
 
 const PDF = Buffer.from('%PDF-1.4\n% proof of delivery\n');
@@ -53,7 +54,9 @@ it('records the fileId an upload returned per workflow and reference, seen by ev
 
 it('is what the environment chooses when CARDFLOW_DATABASE_URL is set, and keeps files in the database', async () => {
   const url = await pg.database();
-  const store = fileStoreFromEnv({ CARDFLOW_DATABASE_URL: url, CARDFLOW_FILE_STORE_DIR: '/nonexistent/never-used' });
+  const store = fileStoreFor(
+    configured({ CARDFLOW_DATABASE_URL: url, CARDFLOW_FILE_STORE_DIR: '/nonexistent/never-used' }),
+  );
   try {
     const { ref } = await store.put(PDF, 'a.pdf');
     const pool = new Pool({ connectionString: url });

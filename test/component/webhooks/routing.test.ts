@@ -1,4 +1,4 @@
-import { jsonNumber, parseJson } from '../../../api/json';
+import { jsonNumber, parseJson, plainJson } from '../../../api/json';
 import type { Card3dsRecord } from '../../../api/schemas/card-records';
 import type { WalletTransaction } from '../../../api/schemas/wallet';
 import { parseEvent, routeEvent, visibilityQuery } from '../../../webhooks/routing';
@@ -9,7 +9,6 @@ import {
   providerEvent,
   walletTransactionRecord,
 } from '../../fixtures/provider-events';
-import { plainJson } from '../../../api/json';
 
 /** Deposit addresses as the provider returns them (spec: Wallet address): TRC20 base58 and BEP20 hex. */
 const TRC20_ADDRESS = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';

@@ -23,7 +23,7 @@ import type { B2cCardholder } from '../../../domain/cardholder-data';
 import type { OnboardingResult } from '../../../domain/customer-onboarding';
 import { type PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
-import { cardholderWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { cardholderWorkflowId, onboardingWorkflowId, activationWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../../../sandbox';
 import { startWebhookReceiver } from '../../../webhooks/receiver';
@@ -33,7 +33,6 @@ import { b2cHolder } from '../../fixtures/holders';
 import { eventually, physicalCard } from '../support/card-harness';
 import { FAST_WAIT } from '../support/harness';
 import { decodedHistoryText, exportHistoryBytes, foundIn, holdsCvv } from './history-scan';
-import { activationWorkflowId } from '../../../domain/workflow-ids';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import { plainJson } from '../../../api/json';
 

@@ -10,8 +10,11 @@
 import type { Client } from '@temporalio/client';
 import { add, cmp } from '../../../api/money';
 import type { Commit } from '../../../sandbox';
-import { cardholderStatusQuery, correctCardholderUpdate } from '../../../domain/cardholder-onboarding';
-import type { CardholderOnboardingResult } from '../../../domain/cardholder-onboarding';
+import {
+  cardholderStatusQuery,
+  correctCardholderUpdate,
+  type CardholderOnboardingResult,
+} from '../../../domain/cardholder-onboarding';
 import type { CardDepositResult } from '../../../domain/card-deposit';
 import type { CardIssuanceResult } from '../../../domain/card-issuance';
 import type { CardOperationOutcome } from '../../../domain/card-operations';

@@ -9,8 +9,7 @@
  * shortened, so the test needs seconds.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import type { OnboardingProgress } from '../../../domain/customer-onboarding';
-import { progressQuery } from '../../../domain/customer-onboarding';
+import { type OnboardingProgress, progressQuery } from '../../../domain/customer-onboarding';
 import { cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
 import { REVIEW_WAIT, TEST_WAIT } from '../../../domain/wait-profile';
 import { cardholderWorkflowId } from '../../../domain/workflow-ids';

@@ -1,7 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProviderConfigError, loadProviderConfig } from '../../../api/config';
+import { ProviderConfigError, providerConfig } from '../../../api/config';
+import { ConfigurationProblems } from '../../../config/schema';
+import { configured } from '../../support/configured';
 import { generateRsaKeyPair } from '../../../api/keys';
 import { thrownBy } from '../../support/thrown';
 
@@ -16,11 +18,11 @@ const valid = {
 };
 
 const problemsOf = (env: Record<string, string | undefined>): readonly string[] =>
-  thrownBy(() => loadProviderConfig(env), ProviderConfigError).problems;
+  thrownBy(() => providerConfig(configured(env)), ProviderConfigError).problems;
 
-describe('loadProviderConfig', () => {
+describe('providerConfig', () => {
   it('reads a complete environment with defaults', () => {
-    const config = loadProviderConfig(valid);
+    const config = providerConfig(configured(valid));
     expect(config).toMatchObject({
       baseUrl: 'https://provider.example',
       apiKey: 'api-key-1',
@@ -35,16 +37,18 @@ describe('loadProviderConfig', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cardflow-config-'));
     writeFileSync(join(dir, 'm.pem'), merchant.privateKeyPem);
     writeFileSync(join(dir, 'p.pem'), platform.publicKeyPem);
-    const config = loadProviderConfig({
-      ...valid,
-      CARDFLOW_MERCHANT_PRIVATE_KEY: undefined,
-      CARDFLOW_PLATFORM_PUBLIC_KEY: undefined,
-      CARDFLOW_MERCHANT_PRIVATE_KEY_FILE: join(dir, 'm.pem'),
-      CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: join(dir, 'p.pem'),
-      CARDFLOW_PROVIDER_TIMEOUT_MS: '2500',
-      CARDFLOW_PROVIDER_CONNECTIONS: '64',
-      CARDFLOW_VERIFY_RESPONSE_SIGNATURES: 'false',
-    });
+    const config = providerConfig(
+      configured({
+        ...valid,
+        CARDFLOW_MERCHANT_PRIVATE_KEY: undefined,
+        CARDFLOW_PLATFORM_PUBLIC_KEY: undefined,
+        CARDFLOW_MERCHANT_PRIVATE_KEY_FILE: join(dir, 'm.pem'),
+        CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: join(dir, 'p.pem'),
+        CARDFLOW_PROVIDER_TIMEOUT_MS: '2500',
+        CARDFLOW_PROVIDER_CONNECTIONS: '64',
+        CARDFLOW_VERIFY_RESPONSE_SIGNATURES: 'false',
+      }),
+    );
     expect(config.timeoutMs).toBe(2500);
     expect(config.connections).toBe(64);
     expect(config.verifyResponseSignatures).toBe(false);
@@ -53,41 +57,49 @@ describe('loadProviderConfig', () => {
   it('lists every missing variable in one error', () => {
     expect(problemsOf({})).toEqual([
       'CARDFLOW_PROVIDER_BASE_URL: is required',
-      'CARDFLOW_PROVIDER_API_KEY: is required',
+      'CARDFLOW_PROVIDER_API_KEY or CARDFLOW_PROVIDER_API_KEY_FILE: one is required',
       'CARDFLOW_MERCHANT_PRIVATE_KEY or CARDFLOW_MERCHANT_PRIVATE_KEY_FILE: one is required',
       'CARDFLOW_PLATFORM_PUBLIC_KEY or CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: one is required',
     ]);
   });
 
-  it('lists every malformed variable, without key material', () => {
-    const badKey = merchant.privateKeyBase64Der.slice(0, 120);
+  it('reads the API key from its file form too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cardflow-config-'));
+    writeFileSync(join(dir, 'api-key'), 'api-key-from-file\n');
+    const env = {
+      ...valid,
+      CARDFLOW_PROVIDER_API_KEY: undefined,
+      CARDFLOW_PROVIDER_API_KEY_FILE: join(dir, 'api-key'),
+    };
+    expect(providerConfig(configured(env)).apiKey).toBe('api-key-from-file');
+  });
+
+  it('lists every malformed variable at once, without key material', () => {
     const env = {
       CARDFLOW_PROVIDER_BASE_URL: 'provider.example',
       CARDFLOW_PROVIDER_API_KEY: 'k',
-      CARDFLOW_MERCHANT_PRIVATE_KEY: badKey,
+      CARDFLOW_MERCHANT_PRIVATE_KEY: merchant.privateKeyBase64Der,
       CARDFLOW_PLATFORM_PUBLIC_KEY: platform.publicKeyPem,
       CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: '/etc/platform.pem',
       CARDFLOW_PROVIDER_TIMEOUT_MS: '15s',
       CARDFLOW_PROVIDER_CONNECTIONS: '0',
       CARDFLOW_VERIFY_RESPONSE_SIGNATURES: 'yes',
     };
-    const problems = problemsOf(env);
-    expect(problems).toHaveLength(6);
-    expect(problems.join('\n')).toMatch(/CARDFLOW_PROVIDER_BASE_URL: must be an http\(s\) URL/);
-    expect(problems.join('\n')).toMatch(/CARDFLOW_PROVIDER_TIMEOUT_MS: must be a positive whole number/);
-    expect(problems.join('\n')).toMatch(/CARDFLOW_PROVIDER_CONNECTIONS: must be a whole number from 1 to 9999/);
-    expect(problems.join('\n')).toMatch(/CARDFLOW_VERIFY_RESPONSE_SIGNATURES: must be true or false/);
-    expect(problems.join('\n')).toMatch(/CARDFLOW_MERCHANT_PRIVATE_KEY: could not be parsed/);
-    expect(problems.join('\n')).toMatch(
-      /CARDFLOW_PLATFORM_PUBLIC_KEY and CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: set only one/,
-    );
-    let message = '';
-    try {
-      loadProviderConfig(env);
-    } catch (err) {
-      message = (err as Error).message;
-    }
-    expect(message).not.toContain(badKey.slice(30, 60));
-    expect(message).not.toContain(platform.publicKeyBase64Der.slice(30, 60));
+    const error = thrownBy(() => configured(env), ConfigurationProblems);
+    expect(error.problems).toHaveLength(5);
+    expect(error.message).toMatch(/CARDFLOW_PROVIDER_BASE_URL: must be an http\(s\) URL/);
+    expect(error.message).toMatch(/CARDFLOW_PROVIDER_TIMEOUT_MS: must be a positive whole number/);
+    expect(error.message).toMatch(/CARDFLOW_PROVIDER_CONNECTIONS: must be a whole number from 1 to 9999/);
+    expect(error.message).toMatch(/CARDFLOW_VERIFY_RESPONSE_SIGNATURES: must be true or false/);
+    expect(error.message).toMatch(/CARDFLOW_PLATFORM_PUBLIC_KEY and CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: set only one/);
+    expect(error.message).not.toContain(platform.publicKeyBase64Der.slice(30, 60));
+  });
+
+  it('names a key that does not parse, without its material', () => {
+    const badKey = merchant.privateKeyBase64Der.slice(0, 120);
+    const problems = problemsOf({ ...valid, CARDFLOW_MERCHANT_PRIVATE_KEY: badKey });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/CARDFLOW_MERCHANT_PRIVATE_KEY: could not be parsed/);
+    expect(problems[0]).not.toContain(badKey.slice(30, 60));
   });
 });

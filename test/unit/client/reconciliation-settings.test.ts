@@ -1,3 +1,5 @@
+import { ConfigurationProblems } from '../../../config/schema';
+import { configured } from '../../support/configured';
 /**
  * Reconciliation's configuration and `cardflow reconcile`'s usage, checked before Temporal is
  * contacted: durations and floors from the environment, `--since` as a time or a duration back,
@@ -5,12 +7,7 @@
  */
 import { parseSince } from '../../../client/cli/reconcile-commands';
 import { ExitCodes } from '../../../client/cli/context';
-import {
-  describeReport,
-  parseDuration,
-  ReconcileConfigError,
-  reconcileSettingsFromEnv,
-} from '../../../client/reconciliation';
+import { describeReport, parseDuration, reconcileSettings } from '../../../client/reconciliation';
 import {
   DEFAULT_RECONCILE_INTERVAL_MS,
   FINDING_KINDS,
@@ -25,19 +22,21 @@ it('reads durations and floors, keeping the defaults for what is not set', () =>
   expect(parseDuration('2d')).toBe(172_800_000);
   expect(parseDuration('250')).toBe(250);
   expect(parseDuration('1.5h')).toBeUndefined();
-  expect(reconcileSettingsFromEnv({})).toEqual({
+  expect(reconcileSettings(configured({}))).toEqual({
     config: {},
     intervalMs: DEFAULT_RECONCILE_INTERVAL_MS,
     schedule: true,
   });
   expect(
-    reconcileSettingsFromEnv({
-      CARDFLOW_RECONCILE_INTERVAL: '15m',
-      CARDFLOW_RECONCILE_EVENT_GRACE: '2m',
-      CARDFLOW_BALANCE_FLOOR: '1000.00',
-      CARDFLOW_SHARED_ACCOUNT_FLOOR: '50',
-      CARDFLOW_RECONCILE_SCHEDULE: '0',
-    }),
+    reconcileSettings(
+      configured({
+        CARDFLOW_RECONCILE_INTERVAL: '15m',
+        CARDFLOW_RECONCILE_EVENT_GRACE: '2m',
+        CARDFLOW_BALANCE_FLOOR: '1000.00',
+        CARDFLOW_SHARED_ACCOUNT_FLOOR: '50',
+        CARDFLOW_RECONCILE_SCHEDULE: '0',
+      }),
+    ),
   ).toEqual({
     config: { eventGraceMs: 120_000, walletFloor: '1000.00', sharedAccountFloor: '50' },
     intervalMs: 900_000,
@@ -47,12 +46,14 @@ it('reads durations and floors, keeping the defaults for what is not set', () =>
 
 it('names every malformed variable at once', () => {
   const read = () =>
-    reconcileSettingsFromEnv({
-      CARDFLOW_RECONCILE_INTERVAL: '10s',
-      CARDFLOW_RECONCILE_OPERATION_SLA: 'soon',
-      CARDFLOW_BALANCE_FLOOR: '-5',
-    });
-  expect(read).toThrow(ReconcileConfigError);
+    reconcileSettings(
+      configured({
+        CARDFLOW_RECONCILE_INTERVAL: '10s',
+        CARDFLOW_RECONCILE_OPERATION_SLA: 'soon',
+        CARDFLOW_BALANCE_FLOOR: '-5',
+      }),
+    );
+  expect(read).toThrow(ConfigurationProblems);
   expect(read).toThrow(/CARDFLOW_RECONCILE_OPERATION_SLA: must be a duration/);
   expect(read).toThrow(/CARDFLOW_BALANCE_FLOOR: must be a decimal amount/);
   expect(read).toThrow(/CARDFLOW_RECONCILE_INTERVAL: must be at least 1m/);

@@ -3,9 +3,8 @@
  * bounded retry and what it says, and a start retried after its answer was lost, which finds its
  * own execution (client/start.ts) and reports it as started, never starting twice.
  */
-import type { Client } from '@temporalio/client';
+import { type Client, ServiceError } from '@temporalio/client';
 import { NamespaceNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ServiceError } from '@temporalio/client';
 import { isTemporalUnavailable, rideOutDelayMs, ridingOut, TemporalUnavailableError } from '../../../client/ride-out';
 import { START_TOKEN_MEMO, startRidingOut } from '../../../client/start';
 import { readConfiguration } from '../../../config/schema';

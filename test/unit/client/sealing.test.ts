@@ -1,10 +1,11 @@
+import { configured } from '../../support/configured';
 /** The client seals a clear PIN with the merchant public key; only the private key opens it; errors never carry the PIN or the key. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateRsaKeyPair } from '../../../api/keys';
 import { decryptSensitive } from '../../../api/sensitive';
-import { MerchantKeyError, merchantPublicKeyFromEnv, sealPinForWorkflow } from '../../../client/sealing';
+import { MerchantKeyError, merchantPublicKeyFrom, sealPinForWorkflow } from '../../../client/sealing';
 import { InvalidInputError } from '../../../client/validation';
 
 const merchant = generateRsaKeyPair(1024);
@@ -36,7 +37,7 @@ it('without a key the PIN is refused, and a key source is called only for a PIN 
   expect(source).not.toHaveBeenCalled();
 });
 
-describe('merchantPublicKeyFromEnv', () => {
+describe('merchantPublicKeyFrom', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'cardflow-keys-'));
@@ -46,7 +47,8 @@ describe('merchantPublicKeyFromEnv', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const opens = (env: Record<string, string>) =>
-    decryptSensitive(sealPinForWorkflow('135790', merchantPublicKeyFromEnv(env)), merchant.privateKey) === '135790';
+    decryptSensitive(sealPinForWorkflow('135790', merchantPublicKeyFrom(configured(env))), merchant.privateKey) ===
+    '135790';
 
   it('reads CARDFLOW_MERCHANT_PUBLIC_KEY (PEM or base64 DER) or _FILE, else the public half of the private key', () => {
     expect(opens({ CARDFLOW_MERCHANT_PUBLIC_KEY: merchant.publicKeyPem })).toBe(true);
@@ -56,18 +58,18 @@ describe('merchantPublicKeyFromEnv', () => {
   });
 
   it('names the variables at fault, never key material', () => {
-    expect(() => merchantPublicKeyFromEnv({})).toThrow(
+    expect(() => merchantPublicKeyFrom(configured({}))).toThrow(
       /CARDFLOW_MERCHANT_PUBLIC_KEY or CARDFLOW_MERCHANT_PUBLIC_KEY_FILE is required/,
     );
     expect(() =>
-      merchantPublicKeyFromEnv({ CARDFLOW_MERCHANT_PUBLIC_KEY: 'x', CARDFLOW_MERCHANT_PUBLIC_KEY_FILE: 'y' }),
+      merchantPublicKeyFrom(configured({ CARDFLOW_MERCHANT_PUBLIC_KEY: 'x', CARDFLOW_MERCHANT_PUBLIC_KEY_FILE: 'y' })),
     ).toThrow(/set only one/);
-    expect(() => merchantPublicKeyFromEnv({ CARDFLOW_MERCHANT_PUBLIC_KEY_FILE: path.join(dir, 'absent.pem') })).toThrow(
-      /CARDFLOW_MERCHANT_PUBLIC_KEY_FILE=.*: cannot read the file \(ENOENT\)/,
-    );
+    expect(() =>
+      merchantPublicKeyFrom(configured({ CARDFLOW_MERCHANT_PUBLIC_KEY_FILE: path.join(dir, 'absent.pem') })),
+    ).toThrow(/CARDFLOW_MERCHANT_PUBLIC_KEY_FILE=.*: cannot read the file \(ENOENT\)/);
     const garbage = 'QUJDREVGR0hJSktMTU5PUA==';
     try {
-      merchantPublicKeyFromEnv({ CARDFLOW_MERCHANT_PUBLIC_KEY: garbage });
+      merchantPublicKeyFrom(configured({ CARDFLOW_MERCHANT_PUBLIC_KEY: garbage }));
       throw new Error('expected a MerchantKeyError');
     } catch (error) {
       expect(error).toBeInstanceOf(MerchantKeyError);

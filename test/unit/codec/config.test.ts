@@ -1,11 +1,12 @@
+import { configured } from '../../support/configured';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { codecServerOptionsFromEnv } from '../../../codec/config';
+import { codecServerOptions } from '../../../codec/config';
 
-describe('codecServerOptionsFromEnv', () => {
+describe('codecServerOptions', () => {
   it('defaults to loopback, port 8888, the dev UI origins, and tokenless access from loopback outside production', () => {
-    expect(codecServerOptionsFromEnv({})).toEqual({
+    expect(codecServerOptions(configured({}))).toEqual({
       host: '127.0.0.1',
       port: 8888,
       token: undefined,
@@ -18,11 +19,13 @@ describe('codecServerOptionsFromEnv', () => {
   it('requires a token in production unless told otherwise, and reads it from a secret file', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'cardflow-codec-')), 'token');
     writeFileSync(file, 'file-token-0123456789\n');
-    const options = codecServerOptionsFromEnv({
-      NODE_ENV: 'production',
-      CARDFLOW_CODEC_SERVER_TOKEN_FILE: file,
-      CARDFLOW_CODEC_SERVER_ORIGINS: 'https://ui.example.com, http://localhost:8080',
-    });
+    const options = codecServerOptions(
+      configured({
+        NODE_ENV: 'production',
+        CARDFLOW_CODEC_SERVER_TOKEN_FILE: file,
+        CARDFLOW_CODEC_SERVER_ORIGINS: 'https://ui.example.com, http://localhost:8080',
+      }),
+    );
     expect(options).toMatchObject({
       tokenlessAccess: 'never',
       token: 'file-token-0123456789',
@@ -31,17 +34,17 @@ describe('codecServerOptionsFromEnv', () => {
   });
 
   it('names the variable of a bad value', () => {
-    expect(() => codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_PORT: 'http' })).toThrow(
-      'CARDFLOW_CODEC_SERVER_PORT=http must be an integer',
+    expect(() => codecServerOptions(configured({ CARDFLOW_CODEC_SERVER_PORT: 'http' }))).toThrow(
+      'CARDFLOW_CODEC_SERVER_PORT: must be a TCP port from 0 to 65535',
     );
-    expect(() => codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_TOKENLESS: 'sometimes' })).toThrow(
-      'must be never, loopback or any',
+    expect(() => codecServerOptions(configured({ CARDFLOW_CODEC_SERVER_TOKENLESS: 'sometimes' }))).toThrow(
+      'CARDFLOW_CODEC_SERVER_TOKENLESS: must be one of never, loopback, any',
     );
-    expect(() => codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_ORIGINS: 'https://ui.example.com/' })).toThrow(
-      'did you mean https://ui.example.com?',
+    expect(() => codecServerOptions(configured({ CARDFLOW_CODEC_SERVER_ORIGINS: 'https://ui.example.com/' }))).toThrow(
+      'CARDFLOW_CODEC_SERVER_ORIGINS: "https://ui.example.com/" must be exactly scheme://host[:port] (did you mean https://ui.example.com?)',
     );
     expect(() =>
-      codecServerOptionsFromEnv({ CARDFLOW_CODEC_SERVER_TOKEN: 'a', CARDFLOW_CODEC_SERVER_TOKEN_FILE: '/x' }),
+      codecServerOptions(configured({ CARDFLOW_CODEC_SERVER_TOKEN: 'a', CARDFLOW_CODEC_SERVER_TOKEN_FILE: '/x' })),
     ).toThrow('CARDFLOW_CODEC_SERVER_TOKEN and CARDFLOW_CODEC_SERVER_TOKEN_FILE: set only one');
   });
 });

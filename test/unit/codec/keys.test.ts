@@ -1,8 +1,9 @@
+import { configured } from '../../support/configured';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadOrCreateDevKeyring, resolveKeyring } from '../../../codec/dev-keys';
-import { CodecKeyError, keyringFromEnv, parseKeyFile, parseKeyList } from '../../../codec/keys';
+import { CodecKeyError, keyringFrom, parseKeyFile, parseKeyList } from '../../../codec/keys';
 import { thrownBy } from '../../support/thrown';
 
 const keyA = Buffer.alloc(32, 1).toString('base64');
@@ -55,13 +56,14 @@ describe('key lists', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cardflow-keys-'));
     const file = path.join(dir, 'keys');
     writeFileSync(file, `f1:${keyA}\n`);
-    expect(keyringFromEnv({ CARDFLOW_CODEC_KEYS: `e1:${keyA}` })!.current.id).toBe('e1');
-    expect(keyringFromEnv({ CARDFLOW_CODEC_KEYS_FILE: file })!.current.id).toBe('f1');
-    expect(keyringFromEnv({})).toBeUndefined();
-    expect(() => keyringFromEnv({ CARDFLOW_CODEC_KEYS: `e1:${keyA}`, CARDFLOW_CODEC_KEYS_FILE: file })).toThrow(
+    const keyringOf = (env: Record<string, string>) => keyringFrom(configured(env).CARDFLOW_CODEC_KEYS);
+    expect(keyringOf({ CARDFLOW_CODEC_KEYS: `e1:${keyA}` })!.current.id).toBe('e1');
+    expect(keyringOf({ CARDFLOW_CODEC_KEYS_FILE: file })!.current.id).toBe('f1');
+    expect(keyringOf({})).toBeUndefined();
+    expect(() => keyringOf({ CARDFLOW_CODEC_KEYS: `e1:${keyA}`, CARDFLOW_CODEC_KEYS_FILE: file })).toThrow(
       'CARDFLOW_CODEC_KEYS and CARDFLOW_CODEC_KEYS_FILE: set only one',
     );
-    expect(() => keyringFromEnv({ CARDFLOW_CODEC_KEYS_FILE: path.join(dir, 'missing') })).toThrow(
+    expect(() => keyringOf({ CARDFLOW_CODEC_KEYS_FILE: path.join(dir, 'missing') })).toThrow(
       'cannot read the file (ENOENT)',
     );
   });
@@ -82,9 +84,9 @@ describe('dev keys', () => {
 
   it('uses configured keys first, dev keys outside production, and refuses to start in production without keys', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cardflow-dev-keys-'));
-    expect(resolveKeyring({ env: { CARDFLOW_CODEC_KEYS: `p1:${keyA}` }, devKeyDir: dir }).source).toBe('env');
-    expect(resolveKeyring({ env: {}, devKeyDir: dir }).source).toBe('dev-key-file');
-    expect(() => resolveKeyring({ env: { NODE_ENV: 'production' }, devKeyDir: dir })).toThrow(
+    expect(resolveKeyring(configured({ CARDFLOW_CODEC_KEYS: `p1:${keyA}` }), { devKeyDir: dir }).source).toBe('env');
+    expect(resolveKeyring({}, { devKeyDir: dir }).source).toBe('dev-key-file');
+    expect(() => resolveKeyring({ NODE_ENV: 'production' }, { devKeyDir: dir })).toThrow(
       'no payload-encryption key configured: set CARDFLOW_CODEC_KEYS',
     );
   });

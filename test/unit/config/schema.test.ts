@@ -43,15 +43,13 @@ it('declares every CARDFLOW_ variable the production code names', () => {
   const declared = new Set(
     Object.entries(VARIABLES).flatMap(([name, v]) => (v.fileForm ? [name, `${name}_FILE`] : [name])),
   );
-  // Constants that are no variables, and the image's shell shim's own list (deploy/docker-entrypoint.sh).
+  // Constants that are no variables.
   const notVariables = [
     'CARDFLOW_ENVS',
     'CARDFLOW_TASK_QUEUE',
     'CARDFLOW_ORDER_NO_RE',
     'CARDFLOW_DATABASE',
     'CARDFLOW_DB',
-    'CARDFLOW_ENV_FROM_FILE',
-    'CARDFLOW_PROVIDER_API_KEY_FILE',
   ];
   const undeclared = [...named].filter((n) => !declared.has(n) && !notVariables.includes(n)).sort();
   expect(undeclared).toEqual([]);
@@ -95,9 +93,10 @@ describe('the X or X_FILE rule, written once', () => {
   it('reads the file form, and refuses both or an unreadable file, naming the variable and never the value', () => {
     const file = path.join(dir, 'token');
     writeFileSync(file, 'a-token-of-sixteen-characters\n');
-    expect(readConfiguration({ CARDFLOW_CODEC_SERVER_TOKEN_FILE: file }).CARDFLOW_CODEC_SERVER_TOKEN).toBe(
-      'a-token-of-sixteen-characters',
-    );
+    expect(readConfiguration({ CARDFLOW_CODEC_SERVER_TOKEN_FILE: file }).CARDFLOW_CODEC_SERVER_TOKEN).toEqual({
+      value: 'a-token-of-sixteen-characters',
+      from: 'CARDFLOW_CODEC_SERVER_TOKEN_FILE',
+    });
     const both = problemsOf({
       CARDFLOW_CODEC_SERVER_TOKEN: 'secret-value-123456',
       CARDFLOW_CODEC_SERVER_TOKEN_FILE: file,

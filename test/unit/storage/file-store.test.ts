@@ -1,9 +1,10 @@
+import { configured } from '../../support/configured';
 /** The directory file store: content references, reads, recorded uploads per workflow. */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { contentRef, createDirectoryFileStore } from '../../../storage/file-store';
-import { fileStoreFromEnv } from '../../../storage/from-env';
+import { fileStoreFor } from '../../../storage/from-config';
 
 const PDF = Buffer.from('%PDF-1.4\n% proof of delivery\n');
 
@@ -48,13 +49,13 @@ it('records the fileId an upload returned per workflow and reference', async () 
 });
 
 it('from the environment: CARDFLOW_FILE_STORE_DIR, else .data/files under the working directory', async () => {
-  const { ref } = await fileStoreFromEnv({ CARDFLOW_FILE_STORE_DIR: dir }).put(PDF, 'a.pdf');
+  const { ref } = await fileStoreFor(configured({ CARDFLOW_FILE_STORE_DIR: dir })).put(PDF, 'a.pdf');
   expect(await readdir(dir)).toContain(ref);
-  expect(await fileStoreFromEnv({ CARDFLOW_FILE_STORE_DIR: dir }).get(ref)).toBeDefined();
+  expect(await fileStoreFor(configured({ CARDFLOW_FILE_STORE_DIR: dir })).get(ref)).toBeDefined();
   const cwd = process.cwd();
   process.chdir(dir);
   try {
-    const stored = await fileStoreFromEnv({}).put(PDF, 'a.pdf');
+    const stored = await fileStoreFor(configured({})).put(PDF, 'a.pdf');
     expect(await readdir(path.join(dir, '.data', 'files'))).toContain(stored.ref);
   } finally {
     process.chdir(cwd);

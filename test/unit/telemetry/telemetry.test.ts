@@ -1,3 +1,4 @@
+import { configured } from '../../support/configured';
 /**
  * The pieces of cardflow's metrics and tracing that decide something: the metrics address, the
  * outcome of a provider call, the receiver's and codec server's counters (bounded labels), when
@@ -17,12 +18,12 @@ import {
   ProviderTransportError,
 } from '../../../api/errors';
 import { codecServerMetrics } from '../../../codec/metrics';
-import { metricsAddressFromEnv, parseMetricsAddress } from '../../../telemetry/metrics-address';
+import { parseMetricsAddress } from '../../../telemetry/metrics-address';
 import { samplerFor } from '../../../telemetry/sampler';
-import { samplerSettingFromEnv } from '../../../telemetry/sampler-setting';
+import { samplerSetting } from '../../../telemetry/sampler-setting';
 import { tracingConfigured } from '../../../telemetry/tracing-config';
 import { receiverMetrics } from '../../../webhooks/metrics';
-import { workerMetricsFromEnv } from '../../../workers/telemetry';
+import { workerMetrics } from '../../../workers/telemetry';
 import { sampledTraceIn } from '../../../workflows/support/sampled-tracing';
 
 describe('CARDFLOW_METRICS_ADDRESS', () => {
@@ -30,32 +31,32 @@ describe('CARDFLOW_METRICS_ADDRESS', () => {
     expect(parseMetricsAddress('0.0.0.0:9464')).toEqual({ host: '0.0.0.0', port: 9464, bindAddress: '0.0.0.0:9464' });
     expect(parseMetricsAddress('[::]:9464')).toEqual({ host: '::', port: 9464, bindAddress: '[::]:9464' });
     expect(parseMetricsAddress('worker.internal:9000').host).toBe('worker.internal');
-    expect(metricsAddressFromEnv({})).toBeUndefined();
-    expect(metricsAddressFromEnv({ CARDFLOW_METRICS_ADDRESS: '  ' })).toBeUndefined();
+    expect(configured({}).CARDFLOW_METRICS_ADDRESS).toBeUndefined();
+    expect(configured({ CARDFLOW_METRICS_ADDRESS: '  ' }).CARDFLOW_METRICS_ADDRESS).toBeUndefined();
   });
 
   it.each(['9464', ':9464', 'host:0', 'host:70000', 'http://host:9464', 'a b:1'])(
     'refuses %p naming the variable',
     (raw) => {
-      expect(() => metricsAddressFromEnv({ CARDFLOW_METRICS_ADDRESS: raw })).toThrow(
-        /^CARDFLOW_METRICS_ADDRESS: must be host:port/,
+      expect(() => configured({ CARDFLOW_METRICS_ADDRESS: raw })).toThrow(
+        /\n- CARDFLOW_METRICS_ADDRESS: must be host:port/,
       );
     },
   );
 
   it("the worker's sample interval is whole seconds, at least 1", () => {
-    expect(workerMetricsFromEnv({})).toBeUndefined();
-    expect(workerMetricsFromEnv({ CARDFLOW_METRICS_ADDRESS: '127.0.0.1:9464' })).toEqual({
+    expect(workerMetrics(configured({}))).toBeUndefined();
+    expect(workerMetrics(configured({ CARDFLOW_METRICS_ADDRESS: '127.0.0.1:9464' }))).toEqual({
       bindAddress: '127.0.0.1:9464',
       sampleIntervalMs: 30_000,
     });
     expect(
-      workerMetricsFromEnv({ CARDFLOW_METRICS_ADDRESS: '127.0.0.1:9464', CARDFLOW_METRICS_SAMPLE_SECONDS: '5' })
+      workerMetrics(configured({ CARDFLOW_METRICS_ADDRESS: '127.0.0.1:9464', CARDFLOW_METRICS_SAMPLE_SECONDS: '5' }))
         ?.sampleIntervalMs,
     ).toBe(5000);
     expect(() =>
-      workerMetricsFromEnv({ CARDFLOW_METRICS_ADDRESS: '127.0.0.1:9464', CARDFLOW_METRICS_SAMPLE_SECONDS: '0' }),
-    ).toThrow(/^CARDFLOW_METRICS_SAMPLE_SECONDS/);
+      workerMetrics(configured({ CARDFLOW_METRICS_ADDRESS: '127.0.0.1:9464', CARDFLOW_METRICS_SAMPLE_SECONDS: '0' })),
+    ).toThrow(/\n- CARDFLOW_METRICS_SAMPLE_SECONDS: must be a whole number of seconds/);
   });
 });
 
@@ -119,24 +120,27 @@ it('tracing is on only with an OTLP endpoint, and the standard switches turn it 
 
 describe('trace sampling', () => {
   it('keeps one trace in ten begun here, and every trace a caller kept, unless told otherwise', () => {
-    expect(samplerSettingFromEnv({})).toEqual({ name: 'parentbased_traceidratio', ratio: 0.1 });
-    expect(samplerSettingFromEnv({ OTEL_TRACES_SAMPLER_ARG: '0.25' })).toEqual({
+    expect(samplerSetting(configured({}))).toEqual({ name: 'parentbased_traceidratio', ratio: 0.1 });
+    expect(samplerSetting(configured({ OTEL_TRACES_SAMPLER_ARG: '0.25' }))).toEqual({
       name: 'parentbased_traceidratio',
       ratio: 0.25,
     });
     // OpenTelemetry's rule: a ratio sampler named without its argument keeps everything.
-    expect(samplerSettingFromEnv({ OTEL_TRACES_SAMPLER: 'traceidratio' })).toEqual({ name: 'traceidratio', ratio: 1 });
-    expect(samplerSettingFromEnv({ OTEL_TRACES_SAMPLER: 'ParentBased_Always_On' })).toEqual({
+    expect(samplerSetting(configured({ OTEL_TRACES_SAMPLER: 'traceidratio' }))).toEqual({
+      name: 'traceidratio',
+      ratio: 1,
+    });
+    expect(samplerSetting(configured({ OTEL_TRACES_SAMPLER: 'ParentBased_Always_On' }))).toEqual({
       name: 'parentbased_always_on',
     });
   });
 
   it.each([
-    [{ OTEL_TRACES_SAMPLER: 'jaeger_remote' }, /^OTEL_TRACES_SAMPLER: must be one of/],
-    [{ OTEL_TRACES_SAMPLER_ARG: '1.5' }, /^OTEL_TRACES_SAMPLER_ARG: must be a ratio from 0 to 1/],
-    [{ OTEL_TRACES_SAMPLER_ARG: 'half' }, /^OTEL_TRACES_SAMPLER_ARG: must be a ratio from 0 to 1/],
+    [{ OTEL_TRACES_SAMPLER: 'jaeger_remote' }, /\n- OTEL_TRACES_SAMPLER: must be one of/],
+    [{ OTEL_TRACES_SAMPLER_ARG: '1.5' }, /\n- OTEL_TRACES_SAMPLER_ARG: must be a ratio from 0 to 1/],
+    [{ OTEL_TRACES_SAMPLER_ARG: 'half' }, /\n- OTEL_TRACES_SAMPLER_ARG: must be a ratio from 0 to 1/],
   ])('refuses %p naming the variable', (env, message) => {
-    expect(() => samplerSettingFromEnv(env)).toThrow(message);
+    expect(() => samplerSetting(configured(env))).toThrow(message);
   });
 
   it('the parent-based sampler follows the caller, and decides by ratio where a trace begins', () => {

@@ -1,3 +1,4 @@
+import { configured } from '../../support/configured';
 /**
  * workers/versioning.ts and the behavior table: the variables, the build id, the first version
  * made current only on a fresh deployment (never over an operator's choice), and every registered
@@ -7,21 +8,27 @@ import { temporal } from '@temporalio/proto';
 import { WORKFLOW_VERSIONING } from '../../../domain/workflow-versioning';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import * as workflows from '../../../workflows';
-import { bootstrapCurrentVersion, buildIdOf, versioningFromEnv } from '../../../workers/versioning';
+import { bootstrapCurrentVersion, buildIdOf, versioningSettings } from '../../../workers/versioning';
 
-describe('versioningFromEnv', () => {
+describe('versioningSettings', () => {
   it('defaults: versioned, deployment cardflow, first version made current', () => {
-    expect(versioningFromEnv({})).toEqual({ enabled: true, deploymentName: 'cardflow', bootstrap: 'first' });
+    expect(versioningSettings(configured({}))).toEqual({
+      enabled: true,
+      deploymentName: 'cardflow',
+      bootstrap: 'first',
+    });
   });
 
   it('reads every variable', () => {
     expect(
-      versioningFromEnv({
-        CARDFLOW_DEPLOYMENT_NAME: 'cards-eu',
-        CARDFLOW_WORKER_VERSIONING: 'off',
-        CARDFLOW_DEPLOYMENT_BOOTSTRAP: 'always',
-        CARDFLOW_WORKFLOW_BUNDLE: '/opt/b/workflow-bundle.js',
-      }),
+      versioningSettings(
+        configured({
+          CARDFLOW_DEPLOYMENT_NAME: 'cards-eu',
+          CARDFLOW_WORKER_VERSIONING: 'off',
+          CARDFLOW_DEPLOYMENT_BOOTSTRAP: 'always',
+          CARDFLOW_WORKFLOW_BUNDLE: '/opt/b/workflow-bundle.js',
+        }),
+      ),
     ).toEqual({
       enabled: false,
       deploymentName: 'cards-eu',
@@ -32,11 +39,13 @@ describe('versioningFromEnv', () => {
 
   it('names every malformed variable at once', () => {
     expect(() =>
-      versioningFromEnv({
-        CARDFLOW_DEPLOYMENT_NAME: 'cards.eu',
-        CARDFLOW_WORKER_VERSIONING: 'yes',
-        CARDFLOW_DEPLOYMENT_BOOTSTRAP: 'sometimes',
-      }),
+      versioningSettings(
+        configured({
+          CARDFLOW_DEPLOYMENT_NAME: 'cards.eu',
+          CARDFLOW_WORKER_VERSIONING: 'yes',
+          CARDFLOW_DEPLOYMENT_BOOTSTRAP: 'sometimes',
+        }),
+      ),
     ).toThrow(
       /CARDFLOW_DEPLOYMENT_NAME: may hold only letters, digits, - and _[\s\S]*CARDFLOW_WORKER_VERSIONING: must be on or off[\s\S]*CARDFLOW_DEPLOYMENT_BOOTSTRAP: must be on, always or off/,
     );
