@@ -9,7 +9,6 @@
  * anything at the provider.
  */
 import { activityInfo } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import { add, money, sub } from '../api/money';
 import type { Account, LedgerEntry } from '../api/schemas/account';
 import type { CardOperationRecord } from '../api/schemas/card';
@@ -41,7 +40,8 @@ import {
 import { orderKeys } from '../domain/merchant-order-no';
 import { WorkflowTypes } from '../domain/workflow-types';
 import type { ActivityDeps } from './deps';
-import { convertingFailures } from './failures';
+import { FailureTypes } from '../domain/failure-types';
+import { convertingFailures, nonRetryable } from './failures';
 import { reportProgress } from './heartbeats';
 import type { ReconcilePort } from './reconciliation-port';
 
@@ -85,9 +85,9 @@ function ordersStart(window: ReconcileWindow, config: ReconcileConfig): number {
 }
 
 function missingPort(): never {
-  throw ApplicationFailure.nonRetryable(
+  throw nonRetryable(
+    FailureTypes.reconciliationNotConfigured,
     'reconciliation needs the Temporal port the worker provides (activityDeps.reconciliation)',
-    'ReconciliationNotConfigured',
   );
 }
 
