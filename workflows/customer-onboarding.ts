@@ -24,17 +24,11 @@
  * Replay: the merchant-wallet path sends the same commands as before the physical and funding
  * paths existed; those paths only add commands when their input fields ask for them.
  */
-import { isCancellation, patched, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { CardDepositResult } from '../domain/card-deposit';
 import { cardholderProgressSignal } from '../domain/cardholder-onboarding';
-import {
-  progressQuery,
-  type OnboardingInput,
-  type OnboardingProgress,
-  type OnboardingResult,
-  type OnboardingStage,
-} from '../domain/customer-onboarding';
-import { FailureTypes, isResumable } from '../domain/failure-types';
+import type { OnboardingInput, OnboardingProgress, OnboardingResult } from '../domain/customer-onboarding';
+import { FailureTypes } from '../domain/failure-types';
 import { DEFAULT_DELIVERY_DEADLINE_MS } from '../domain/onboarding-physical';
 import type { PhysicalCardActivationResult } from '../domain/physical-card-activation';
 import { providerEventSignal } from '../domain/provider-event';
@@ -42,7 +36,8 @@ import type { StartAttributes } from '../domain/start-attributes';
 import { DEPOSIT_CLOCK_SKEW_MS, type WalletFundingResult } from '../domain/wallet-funding';
 import { childWorkflowId } from '../domain/workflow-ids';
 import { Flows } from '../domain/workflow-types';
-import { failWith, propagate, summarize } from './support/failures';
+import { failWith } from './support/failures';
+import { OnboardingTracker } from './onboarding/tracker';
 import { runChild } from './support/children';
 import { cardDeposit } from './card-deposit';
 import { cardIssuance } from './card-issuance';
@@ -66,7 +61,6 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   };
   const cardholderId = childWorkflowId(info.workflowId, 'cardholder');
   const activationId = childWorkflowId(info.workflowId, 'activation');
-  setHandler(progressQuery, () => progress);
   // Started in cardholder_review (this build's client: domain/start-attributes.ts), the run takes
   // the 10-action path: what the starter set is not upserted again, nor is creating_card. Any
   // other start (validating: an earlier client, another language's, a resume) takes the stages
@@ -75,6 +69,8 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   const started = startedWithAttributes();
   const leanStart = started.stage === 'cardholder_review';
   const searchAttributes = new Attributes(leanStart ? started : {});
+  const tracker = new OnboardingTracker(progress, searchAttributes);
+  const { fail, step, guard, enterStage: enter } = tracker;
   // Card-level webhooks routed here by CardflowCardNo are for the children; wallet deposits update progress.
   const deposits = new DepositStatusTracker(progress);
   setHandler(providerEventSignal, (event) => deposits.onEvent(event));
@@ -95,61 +91,6 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       patched(REVIEW_STAGES_SEARCHABLE),
     );
   });
-
-  function enter(stage: OnboardingStage, upsert = true, ids: { holderId?: string | undefined; cardNo?: string } = {}) {
-    if (progress.stage !== stage) progress.stages.push({ stage, at: Date.now() });
-    progress.stage = stage;
-    if (ids.holderId) progress.holderId = ids.holderId;
-    if (ids.cardNo) progress.cardNo = ids.cardNo;
-    if (upsert)
-      searchAttributes.set({
-        customerRef: input.customerRef,
-        flow: Flows.onboarding,
-        stage,
-        // Attributes.set sends only what changed: ids learned at a stage not upserted come along.
-        ...(progress.holderId ? { holderId: progress.holderId } : {}),
-        ...(progress.cardNo ? { cardNo: progress.cardNo } : {}),
-      });
-  }
-  /** What the failure says in the UI when an operator can resume the onboarding. */
-  const resumeHint = `resumable: cardflow retry ${input.customerRef}`;
-  const fail = (failure: ApplicationFailure): never => {
-    const type = failure.type ?? 'Error';
-    progress.failure = { type, message: failure.message, retryable: isResumable(type) };
-    enter('failed');
-    if (progress.failure.retryable) propagate(failure, resumeHint);
-    throw failure;
-  };
-  const child = async <T>(run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      if (isCancellation(error)) throw error;
-      const cause = summarize(error);
-      progress.failure = { ...cause, retryable: isResumable(cause.type) };
-      if (progress.failure.type === 'DepositFailed' && progress.funding) progress.funding.depositStatus = 'fail';
-      enter('failed');
-      return propagate(error, progress.failure.retryable ? resumeHint : undefined);
-    }
-  };
-
-  /** What was still under way at the provider when an operator cancelled, by the stage it stopped in. */
-  const pendingAt = (stage: OnboardingStage): string | undefined => {
-    switch (stage) {
-      case 'cardholder_review':
-        return 'the cardholder stays in review at the provider';
-      case 'awaiting_correction':
-        return 'the rejected cardholder stays rejected at the provider';
-      case 'awaiting_delivery':
-        return `card ${progress.cardNo ?? ''} stays un_activated`;
-      case 'activating':
-        return `the activation of card ${progress.cardNo ?? ''} may still be decided by the provider (work order)`;
-      case 'awaiting_payment':
-        return `a deposit to ${progress.funding?.address ?? 'the address'} now credits the merchant wallet only`;
-      default:
-        return undefined;
-    }
-  };
 
   const onboard = async (): Promise<OnboardingResult> => {
     // 1. The whole request, before anything is sent.
@@ -183,7 +124,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       progress.review = { correctionWorkflowId: cardholderId };
       enter('cardholder_review');
       const holderStart = startOf(Flows.cardholder, [orderKeys.cardholderOnboarding(cardholderId).create]);
-      const result = await child(() =>
+      const result = await step(() =>
         runChild(cardholderOnboarding, cardholderId, holderStart, {
           cardTypeId: cardType.cardTypeId,
           cardType,
@@ -206,7 +147,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       const transferId = childWorkflowId(info.workflowId, 'transfer');
       progress.funding = { ...progress.funding, source: funding.source, transferWorkflowId: transferId };
       enter('transferring', true, { holderId });
-      const moved = await child(() =>
+      const moved = await step(() =>
         transferToSharedAccount({
           workflowId: transferId,
           customerRef: input.customerRef,
@@ -223,7 +164,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     enter('creating_card', !leanStart, { holderId });
     const cardId = childWorkflowId(info.workflowId, 'card');
     const cardStart = startOf(Flows.cardIssuance, [orderKeys.cardIssuance(cardId).create]);
-    const card = await child(() =>
+    const card = await step(() =>
       runChild(cardIssuance, cardId, cardStart, {
         cardTypeId: cardType.cardTypeId,
         cardType,
@@ -257,7 +198,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       const request = input.activation ?? gate.request;
       if (!request) return fail(failWith(FailureTypes.activationNotExpected, 'no activation request'));
       enter('activating', true, { cardNo });
-      activation = await child(() =>
+      activation = await step(() =>
         runActivation({ workflowId: activationId, cardNo, request, customerRef: input.customerRef, wait: input.wait }),
       );
     }
@@ -270,7 +211,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       const depositId = childWorkflowId(info.workflowId, 'deposit');
       const depositStart = startOf(Flows.cardDeposit, [orderKeys.cardDeposit(depositId).deposit]);
       const amount = plan.laterDeposit.amount;
-      deposit = await child(() =>
+      deposit = await step(() =>
         runChild(cardDeposit, depositId, depositStart, {
           cardNo,
           amount,
@@ -303,7 +244,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       });
       // wallet_transaction_v2 events carry no merchantOrderNo: the receiver finds this workflow by the address.
       searchAttributes.addOrderNo(address.address);
-      onChain = await child(() =>
+      onChain = await step(() =>
         runOnChainFunding({
           workflowId: fundingId,
           customerRef: input.customerRef,
@@ -367,17 +308,5 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     };
   };
 
-  try {
-    return await onboard();
-  } catch (error) {
-    // An operator's cancel: the steps that move money finished first (they do not cancel once
-    // sent); what waited stops here. The workflow ends cancelled, not failed.
-    if (isCancellation(error)) {
-      const pending = pendingAt(progress.stage);
-      progress.cancellation = { stage: progress.stage, ...(pending ? { pending } : {}) };
-      delete progress.failure;
-      enter('cancelled', false);
-    }
-    throw error;
-  }
+  return guard(onboard);
 }
