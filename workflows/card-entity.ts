@@ -58,7 +58,7 @@ import { type StartAttributes } from '../domain/start-attributes';
 import { Flows } from '../domain/workflow-types';
 import { runCardOperation } from './card-operations';
 import { failIssues, failWith, summarize } from './support/failures';
-import { EventInbox } from './support/inbox';
+import { EventInbox, SeenKeys } from './support/inbox';
 import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { entityOrderStep, orderKeys } from '../domain/merchant-order-no';
@@ -104,11 +104,13 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     if (reason) state.cancelReason = reason;
   };
 
-  /** Records an event's key as handled (carried across continue-as-new); false when it already was. */
+  /** The keys of the events the card's state has learned from, carried across continue-as-new. */
+  const seen = new SeenKeys(state.seenKeys, KEPT_EVENT_KEYS);
+  /** Records an event's key as handled; false when it already was. */
   const firstSeen = (key: string | undefined): boolean => {
     if (!key) return true;
-    if (state.seenKeys?.[key]) return false;
-    state.seenKeys = trimRecord({ ...state.seenKeys, [key]: true }, KEPT_EVENT_KEYS);
+    if (!seen.first(key)) return false;
+    state.seenKeys = seen.record;
     return true;
   };
 
