@@ -21,6 +21,7 @@ import {
 } from '@temporalio/workflow';
 import {
   cardSnapshotQuery,
+  depositRequestIssues,
   depositUpdate,
   freezeUpdate,
   keepLatest,
@@ -64,7 +65,6 @@ import { Attributes, isChild } from './support/search';
 import { entityOrderStep, orderKeys } from '../domain/merchant-order-no';
 import { runChild } from './support/children';
 import { cardDeposit } from './card-deposit';
-import { AMOUNT_RE, LONG_ID_RE } from '../api/rules';
 import { cardNoOf, nonEmpty } from '../domain/provider-event';
 import { keyBeforeStateFields, recordStateKey } from '../domain/event-identity';
 import { readTime } from '../domain/event-order';
@@ -340,14 +340,8 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     {
       validator: (req) => {
         validate(req?.requestId, 'deposit');
-        if (typeof req.amount !== 'string' || !AMOUNT_RE.test(req.amount))
-          throw failIssues(FailureTypes.invalidInput, [
-            { path: 'amount', message: 'must be a decimal string such as "10.50"' },
-          ]);
-        if (typeof req.cardTypeId !== 'string' || !LONG_ID_RE.test(req.cardTypeId))
-          throw failIssues(FailureTypes.invalidInput, [
-            { path: 'cardTypeId', message: 'must be a card type id of digits' },
-          ]);
+        const issues = depositRequestIssues(req);
+        if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
       },
     },
   );
