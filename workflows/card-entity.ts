@@ -64,6 +64,7 @@ import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { entityOrderStep, orderKeys } from '../domain/merchant-order-no';
 import { runChild } from './support/children';
+import { TicketQueue } from './support/ticket-queue';
 import { cardDeposit } from './card-deposit';
 import { cardNoOf, nonEmpty } from '../domain/provider-event';
 import { keyBeforeStateFields, recordStateKey } from '../domain/event-identity';
@@ -91,9 +92,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
   let cancelled = state.status === 'cancel';
   /** Status after the accepted-but-unfinished operations, for validators. */
   let projected = state.status;
-  let nextTicket = 0;
-  let serving = 0;
-  let pending = 0;
+  const queue = new TicketQueue();
   /** Requests accepted and not yet finished, so a repeat sent meanwhile shares the first answer. */
   const running: Record<string, Promise<CardEntityOutcome>> = {};
 
@@ -170,7 +169,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     ...(state.balance ? { balance: state.balance } : {}),
     ...(state.asOf ? { asOf: state.asOf } : {}),
     cancelled,
-    pending,
+    pending: queue.pending,
     authorizations: state.authorizations,
     fees: state.fees,
     authorizationCount: state.authorizationCount,
@@ -184,25 +183,25 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     if (card.balance) state.balance = card.balance;
     if (card.status === 'cancel') markCancelled(state.cancelReason);
     else if (!cancelled) learnCardRead(state, card.status, sentAt);
-    if (pending === 0) projected = state.status;
+    if (queue.pending === 0) projected = state.status;
     return snapshot();
   };
 
   /** Runs `work` when every earlier request has finished; a cancelled card refuses what is still queued. */
   const serialized = async <T>(work: () => Promise<T>): Promise<T> => {
-    const ticket = nextTicket++;
-    pending += 1;
     try {
-      await condition(() => serving === ticket);
-      if (cancelled) throw failWith(FailureTypes.cardCancelled, `card ${cardNo} is cancelled`);
-      return await work();
+      return await queue.run(
+        async () => {
+          if (cancelled) throw failWith(FailureTypes.cardCancelled, `card ${cardNo} is cancelled`);
+          return await work();
+        },
+        () => {
+          projected = state.status;
+        },
+      );
     } catch (error) {
       const summary = summarize(error);
       throw failWith(summary.type, summary.message);
-    } finally {
-      serving += 1;
-      pending -= 1;
-      if (pending === 0) projected = state.status;
     }
   };
 
