@@ -51,6 +51,28 @@ export default tseslint.config(
     },
   },
   {
+    // Activities give up for good in one way: activities/failures.ts's `nonRetryable(type, message)`,
+    // with a type registered in domain/failure-types.ts (provider errors convert there too).
+    files: ['activities/**/*.ts'],
+    ignores: ['activities/failures.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read configuration through config/ (config/schema.ts declares every variable).',
+        },
+        ...['nonRetryable', 'retryable', 'create'].map((property) => ({
+          object: 'ApplicationFailure',
+          property,
+          message:
+            'Raise failures through activities/failures.ts (nonRetryable(type, message), retryable, invalidInput).',
+        })),
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/unbound-method': 'off',

@@ -1,11 +1,10 @@
 /** Account balances, and the balance checks made before money moves (spec: Account). */
 import { cancellationSignal } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import type { Account } from '../api/schemas/account';
 import { affordabilityIssue } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';
-import { invalidInput, convertingFailures } from './failures';
+import { invalidInput, convertingFailures, nonRetryable } from './failures';
 import type { AccountBalance } from './types';
 
 function balanceOf(account: Account): AccountBalance {
@@ -34,9 +33,9 @@ export function createAccountHelpers({ provider }: ActivityDeps) {
       (a) => a.accountType === 'WALLET' && (currency === undefined || a.currency === currency),
     );
     if (!wallet) {
-      throw ApplicationFailure.nonRetryable(
-        `no WALLET account${currency ? ` in ${currency}` : ''} to pay from`,
+      throw nonRetryable(
         FailureTypes.insufficientBalance,
+        `no WALLET account${currency ? ` in ${currency}` : ''} to pay from`,
       );
     }
     return balanceOf(wallet);

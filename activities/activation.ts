@@ -4,12 +4,11 @@
  * {@link activateWithCode} only, used for the one call, and never returned or logged.
  */
 import { cancellationSignal } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import type { Card3dsRecord } from '../api/schemas/card-records';
 import { FailureTypes } from '../domain/failure-types';
 import { activationCodeRefOf, type ActivationCodeRef } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
-import { convertingFailures } from './failures';
+import { convertingFailures, nonRetryable } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import { openSealed } from './secrets';
@@ -84,9 +83,9 @@ export function createActivationActivities(deps: ActivityDeps) {
             (r) => r.tradeNo === input.activationCodeTradeNo,
           );
           if (!record) {
-            throw ApplicationFailure.nonRetryable(
-              `activation code record ${input.activationCodeTradeNo} of the card was not found`,
+            throw nonRetryable(
               FailureTypes.invalidInput,
+              `activation code record ${input.activationCodeTradeNo} of the card was not found`,
             );
           }
           const activeCode = openSealed(record.values, deps.merchantPrivateKey, 'activation code');

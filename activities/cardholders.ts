@@ -5,12 +5,11 @@
  */
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
 import type { CardholderQueryRecord } from '../api/schemas/cardholder';
-import { ApplicationFailure } from '@temporalio/common';
 import { ProviderBusinessError } from '../api/errors';
 import type { CardholderData } from '../domain/cardholder-data';
 import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';
-import { isAmbiguous, convertingFailures } from './failures';
+import { isAmbiguous, convertingFailures, nonRetryable } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import { cardholderReviewOf, type CardholderReview } from '../domain/provider-records';
@@ -142,9 +141,9 @@ export function createCardholderActivities(deps: ActivityDeps) {
         if (!current) throw new Error(`cardholder ${holderId} not found`);
         const outcome = correctionOutcome(current, holder, correctionAt);
         if (outcome === 'conflict') {
-          throw ApplicationFailure.nonRetryable(
-            `cardholder ${holderId} was changed outside cardflow after the correction was accepted (it is ${current.status} at ${current.statusFlowLocation} with other data); review it in the provider dashboard`,
+          throw nonRetryable(
             FailureTypes.correctionConflict,
+            `cardholder ${holderId} was changed outside cardflow after the correction was accepted (it is ${current.status} at ${current.statusFlowLocation} with other data); review it in the provider dashboard`,
           );
         }
         return outcome === 'applied' ? cardholderReviewOf(current) : undefined;

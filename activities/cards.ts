@@ -4,12 +4,11 @@
  * and card info without sensitive data (also read by create and deposit once they succeed).
  */
 import { cancellationSignal, sleep } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import type { CardType } from '../api/schemas/card-type';
 import { FailureTypes } from '../domain/failure-types';
 import { createAccountHelpers, type BalanceRequirement } from './accounts';
 import type { ActivityDeps } from './deps';
-import { convertingFailures } from './failures';
+import { convertingFailures, nonRetryable } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 import { cardOperationOf, type CardOperation } from '../domain/provider-records';
@@ -121,10 +120,7 @@ export function createCardActivities(deps: ActivityDeps) {
       const types = await provider.listCardTypes({}, { signal: cancellationSignal() });
       const found = types.find((t) => t.cardTypeId === input.cardTypeId);
       if (!found)
-        throw ApplicationFailure.nonRetryable(
-          `cardTypeId: card type ${input.cardTypeId} does not exist`,
-          FailureTypes.cardTypeNotFound,
-        );
+        throw nonRetryable(FailureTypes.cardTypeNotFound, `cardTypeId: card type ${input.cardTypeId} does not exist`);
       return found;
     },
 

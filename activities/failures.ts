@@ -8,7 +8,7 @@
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { ProviderBusinessError, ProviderError, ProviderServerError, ProviderTransportError } from '../api/errors';
 import { describeIssues, type FieldIssue } from '../domain/cardholder-data';
-import { FailureTypes } from '../domain/failure-types';
+import { FailureTypes, type FailureType } from '../domain/failure-types';
 
 /** The outcome is unknown: the call may have reached the provider (transport, timeout, 5xx). */
 export function isAmbiguous(error: unknown): boolean {
@@ -54,6 +54,19 @@ export function convertingFailures<T extends Record<string, (...args: never[]) =
     };
   }
   return converted as T;
+}
+
+/**
+ * The one way an activity gives up for good: a failure of a registered type (domain/failure-types.ts)
+ * that the retry policy does not retry, because the same request meets the same answer.
+ */
+export function nonRetryable(type: FailureType, message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: true });
+}
+
+/** A failure of a registered type that the retry policy retries (the answer may change). */
+export function retryable(type: FailureType, message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: false });
 }
 
 /** A request refused before anything was sent. */

@@ -14,9 +14,8 @@
  * `precheck`; `result` `found` (the order existed: a duplicate avoided) or `absent`.
  */
 import { Context, activityInfo } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../domain/failure-types';
-import { isAmbiguous, isDuplicateOrder } from './failures';
+import { isAmbiguous, isDuplicateOrder, retryable } from './failures';
 
 export interface IdempotentCall<T> {
   merchantOrderNo: string;
@@ -66,9 +65,9 @@ export async function callIdempotent<T>(call: IdempotentCall<T>): Promise<{ valu
     const existing = await lookUp(call, 'ambiguous');
     if (existing !== undefined) return { value: existing, source: 'found' };
     if (isDuplicateOrder(error)) {
-      throw ApplicationFailure.retryable(
-        `merchantOrderNo ${call.merchantOrderNo} is already used but not found yet`,
+      throw retryable(
         FailureTypes.orderNotFound,
+        `merchantOrderNo ${call.merchantOrderNo} is already used but not found yet`,
       );
     }
     throw error;

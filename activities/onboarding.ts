@@ -4,12 +4,11 @@
  * checked before anything is sent.
  */
 import { cancellationSignal } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import type { CardType } from '../api/schemas/card-type';
 import { FailureTypes } from '../domain/failure-types';
 import { createAccountHelpers } from './accounts';
 import type { ActivityDeps } from './deps';
-import { convertingFailures } from './failures';
+import { convertingFailures, nonRetryable } from './failures';
 import type { AccountBalance } from './types';
 
 export function createOnboardingActivities(deps: ActivityDeps) {
@@ -23,10 +22,7 @@ export function createOnboardingActivities(deps: ActivityDeps) {
       const types = await deps.provider.listCardTypes({}, { signal: cancellationSignal() });
       const cardType = types.find((t) => t.cardTypeId === input.cardTypeId);
       if (!cardType)
-        throw ApplicationFailure.nonRetryable(
-          `cardTypeId: card type ${input.cardTypeId} does not exist`,
-          FailureTypes.cardTypeNotFound,
-        );
+        throw nonRetryable(FailureTypes.cardTypeNotFound, `cardTypeId: card type ${input.cardTypeId} does not exist`);
       const account = await findAccount(input.accountId, cardType.rechargeCurrency);
       return { cardType, account };
     },

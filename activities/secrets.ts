@@ -4,10 +4,10 @@
  * api/sensitive.ts); the activation code arrives encrypted by the provider. Both are opened
  * here with the merchant private key, used for one provider call, and never returned or logged.
  */
-import { ApplicationFailure } from '@temporalio/common';
 import type { KeyInput } from '../api/keys';
 import { decryptSensitive, encryptSensitive } from '../api/sensitive';
 import { FailureTypes } from '../domain/failure-types';
+import { nonRetryable } from './failures';
 
 /** What a backend calls before starting a workflow that needs a PIN: seal it with the merchant public key. */
 export function sealPin(pin: string, merchantPublicKey: KeyInput): string {
@@ -17,17 +17,14 @@ export function sealPin(pin: string, merchantPublicKey: KeyInput): string {
 /** Opens a sealed value; a wrong key or tampered value fails non-retryably, saying nothing of the value. */
 export function openSealed(sealed: string, merchantPrivateKey: KeyInput | undefined, what: string): string {
   if (merchantPrivateKey === undefined) {
-    throw ApplicationFailure.nonRetryable(
-      `${what}: the worker has no merchant private key (ActivityDeps.merchantPrivateKey)`,
+    throw nonRetryable(
       FailureTypes.sealedSecretInvalid,
+      `${what}: the worker has no merchant private key (ActivityDeps.merchantPrivateKey)`,
     );
   }
   try {
     return decryptSensitive(sealed, merchantPrivateKey);
   } catch {
-    throw ApplicationFailure.nonRetryable(
-      `${what}: cannot be opened with the merchant private key`,
-      FailureTypes.sealedSecretInvalid,
-    );
+    throw nonRetryable(FailureTypes.sealedSecretInvalid, `${what}: cannot be opened with the merchant private key`);
   }
 }

@@ -4,12 +4,11 @@
  * address until our deposit succeeds or fails.
  */
 import { cancellationSignal } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../domain/failure-types';
 import { matchesDeposit, type DepositMatch } from '../domain/wallet-funding';
 import { walletDepositOf, type WalletDeposit } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
-import { convertingFailures } from './failures';
+import { convertingFailures, nonRetryable } from './failures';
 import { longPoll, type PollSettings } from './long-poll';
 import { isFinalOperationStatus } from '../api/rules';
 
@@ -46,15 +45,11 @@ export function createWalletActivities(deps: ActivityDeps) {
     async prepareDepositAddress(input: { coinKey: string }): Promise<DepositAddress> {
       const signal = cancellationSignal();
       const coin = (await provider.listCoins({}, { signal })).find((c) => c.coinKey === input.coinKey);
-      if (!coin)
-        throw ApplicationFailure.nonRetryable(
-          `coinKey: coin ${input.coinKey} does not exist`,
-          FailureTypes.notEligible,
-        );
+      if (!coin) throw nonRetryable(FailureTypes.notEligible, `coinKey: coin ${input.coinKey} does not exist`);
       if (!coin.enabled || !coin.enableDeposit) {
-        throw ApplicationFailure.nonRetryable(
-          `coinKey: coin ${input.coinKey} does not take deposits (enabled=${coin.enabled}, enableDeposit=${coin.enableDeposit})`,
+        throw nonRetryable(
           FailureTypes.notEligible,
+          `coinKey: coin ${input.coinKey} does not take deposits (enabled=${coin.enabled}, enableDeposit=${coin.enableDeposit})`,
         );
       }
       const existing = (await provider.listWalletAddresses({}, { signal })).find((a) => a.coinKey === coin.coinKey);

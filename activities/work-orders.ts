@@ -6,12 +6,11 @@
  */
 import { basename } from 'node:path';
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import { UPLOAD_CATEGORY, isFinalOperationStatus } from '../api/rules';
 import { FailureTypes } from '../domain/failure-types';
 import { workOrderStateOf, type WorkOrderState } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
-import { convertingFailures } from './failures';
+import { convertingFailures, nonRetryable } from './failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
 
@@ -35,10 +34,7 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
     async uploadStoredFile(input: { ref: string; contentType?: string }): Promise<{ fileId: string }> {
       const store = deps.fileStore;
       if (!store)
-        throw ApplicationFailure.nonRetryable(
-          'the worker has no file store (ActivityDeps.fileStore)',
-          FailureTypes.invalidInput,
-        );
+        throw nonRetryable(FailureTypes.invalidInput, 'the worker has no file store (ActivityDeps.fileStore)');
       // Per workflow: its attempts and its later runs (same id) reuse what it uploaded.
       const scope = activityInfo().workflowExecution?.workflowId ?? 'standalone';
       const earlier = await store.uploadedFileId(scope, input.ref);
@@ -47,13 +43,9 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
       try {
         file = await store.get(input.ref);
       } catch (error) {
-        throw ApplicationFailure.nonRetryable(
-          error instanceof Error ? error.message : String(error),
-          FailureTypes.invalidInput,
-        );
+        throw nonRetryable(FailureTypes.invalidInput, error instanceof Error ? error.message : String(error));
       }
-      if (!file)
-        throw ApplicationFailure.nonRetryable(`file ${input.ref} is not in the file store`, FailureTypes.invalidInput);
+      if (!file) throw nonRetryable(FailureTypes.invalidInput, `file ${input.ref} is not in the file store`);
       const uploaded = await provider.uploadFile(
         {
           category: UPLOAD_CATEGORY,

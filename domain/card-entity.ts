@@ -10,6 +10,9 @@
  * continue-as-new) sends the same key and the provider acts once.
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { z } from 'zod';
+import type { FieldIssue } from './cardholder-data';
+import { amountString, idDigits } from './fields';
 import type { BalanceSummary } from './workflow-types';
 import type { CardOperationOutcome } from './card-operations';
 import type { WaitOverrides } from './wait-profile';
@@ -129,6 +132,15 @@ export interface DepositRequest {
   requestId: string;
   amount: string;
   cardTypeId: string;
+}
+
+/** A deposit request's amount and card type, by the field rules every cardflow input shares (domain/fields.ts). */
+const DepositFieldsSchema = z.object({ amount: amountString, cardTypeId: idDigits });
+
+/** What is wrong with a deposit request's amount and card type (nothing: an empty list). */
+export function depositRequestIssues(request: unknown): FieldIssue[] {
+  const parsed = DepositFieldsSchema.safeParse(request);
+  return parsed.success ? [] : parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
 }
 
 export const cardSnapshotQuery = defineQuery<CardSnapshot>('card');

@@ -45,10 +45,20 @@ export function readTime(sentAt: number): number {
 }
 
 /**
+ * Whether a record's status `next` may replace `current` (same record) where statuses are ranked
+ * (a deposit's wait_process → processing → success | fail): never by a lower rank, since
+ * deliveries are unordered (provider-notes, Webhooks); an equal rank may be pushed again with
+ * amounts filled in.
+ */
+export function ranksForward(current: string | undefined, next: string, rank: (status: string) => number): boolean {
+  return current === undefined || rank(next) >= rank(current);
+}
+
+/**
  * Whether a record's status `next` may replace `current` (same record): a non-final status never
  * replaces a final one; a final one may be pushed again with amounts filled in (an authorization's
- * fee or settlement amount moving from 0).
+ * fee or settlement amount moving from 0). The two-rank case of {@link ranksForward}.
  */
 export function movesForward(current: string | undefined, next: string, isFinal: (status: string) => boolean): boolean {
-  return current === undefined || !isFinal(current) || isFinal(next);
+  return ranksForward(current, next, (status) => (isFinal(status) ? 1 : 0));
 }

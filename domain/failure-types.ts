@@ -26,6 +26,9 @@ export const FailureTypes = {
   /** The card type named does not exist at the provider. */
   cardTypeNotFound: 'CardTypeNotFound',
 
+  /** The worker was started without the Temporal port reconciliation reads workflows through. */
+  reconciliationNotConfigured: 'ReconciliationNotConfigured',
+
   // Cards and funds.
   /** The card was cancelled (risk control, or a cancel operation); nothing more can run on it. */
   cardCancelled: 'CardCancelled',

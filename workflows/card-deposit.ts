@@ -12,7 +12,7 @@ import {
 } from '../domain/card-deposit';
 import { planCardDeposit } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
-import { failed, failIssues, failWith } from './support/failures';
+import { failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor } from './support/profiles';
@@ -26,13 +26,13 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
   const provider = providerCallsFor(input.wait);
   const inbox = new EventInbox();
   const attributes = new Attributes(input.startAttributes);
-  const { status, enter, fail } = trackStatus<CardDepositStatus>(
+  const { status, enter, fail, guard } = trackStatus<CardDepositStatus>(
     { stage: 'validating' },
     cardDepositStatusQuery,
     inbox,
   );
 
-  try {
+  return guard(async () => {
     const cardType = input.cardType ?? (await provider.getCardType({ cardTypeId: input.cardTypeId }));
     const planned = planCardDeposit(cardType, input.amount);
     if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
@@ -86,7 +86,5 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
         ...(card.balance ? { balance: card.balance } : {}),
       };
     });
-  } catch (error) {
-    return failed(status, error);
-  }
+  });
 }

@@ -21,6 +21,7 @@ import {
 } from '@temporalio/workflow';
 import {
   cardSnapshotQuery,
+  depositRequestIssues,
   depositUpdate,
   freezeUpdate,
   keepLatest,
@@ -57,12 +58,12 @@ import { providerEventSignal, type ProviderEvent, cardNoOf, nonEmpty } from '../
 import { Flows } from '../domain/workflow-types';
 import { runCardOperation } from './card-operations';
 import { failIssues, failWith, summarize } from './support/failures';
-import { EventInbox } from './support/inbox';
+import { EventInbox, SeenKeys } from './support/inbox';
 import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { cardDepositWorkflow } from '../domain/workflows';
 import { runChild } from './support/children';
-import { AMOUNT_RE, LONG_ID_RE } from '../api/rules';
+import { TicketQueue } from './support/ticket-queue';
 import { keyBeforeStateFields, recordStateKey } from '../domain/event-identity';
 import { readTime } from '../domain/event-order';
 
@@ -88,9 +89,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
   let cancelled = state.status === 'cancel';
   /** Status after the accepted-but-unfinished operations, for validators. */
   let projected = state.status;
-  let nextTicket = 0;
-  let serving = 0;
-  let pending = 0;
+  const queue = new TicketQueue();
   /** Requests accepted and not yet finished, so a repeat sent meanwhile shares the first answer. */
   const running: Record<string, Promise<CardEntityOutcome>> = {};
 
@@ -101,11 +100,13 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     if (reason) state.cancelReason = reason;
   };
 
-  /** Records an event's key as handled (carried across continue-as-new); false when it already was. */
+  /** The keys of the events the card's state has learned from, carried across continue-as-new. */
+  const seen = new SeenKeys(state.seenKeys, KEPT_EVENT_KEYS);
+  /** Records an event's key as handled; false when it already was. */
   const firstSeen = (key: string | undefined): boolean => {
     if (!key) return true;
-    if (state.seenKeys?.[key]) return false;
-    state.seenKeys = trimRecord({ ...state.seenKeys, [key]: true }, KEPT_EVENT_KEYS);
+    if (!seen.first(key)) return false;
+    state.seenKeys = seen.record;
     return true;
   };
 
@@ -165,7 +166,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     ...(state.balance ? { balance: state.balance } : {}),
     ...(state.asOf ? { asOf: state.asOf } : {}),
     cancelled,
-    pending,
+    pending: queue.pending,
     authorizations: state.authorizations,
     fees: state.fees,
     authorizationCount: state.authorizationCount,
@@ -179,25 +180,25 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     if (card.balance) state.balance = card.balance;
     if (card.status === 'cancel') markCancelled(state.cancelReason);
     else if (!cancelled) learnCardRead(state, card.status, sentAt);
-    if (pending === 0) projected = state.status;
+    if (queue.pending === 0) projected = state.status;
     return snapshot();
   };
 
   /** Runs `work` when every earlier request has finished; a cancelled card refuses what is still queued. */
   const serialized = async <T>(work: () => Promise<T>): Promise<T> => {
-    const ticket = nextTicket++;
-    pending += 1;
     try {
-      await condition(() => serving === ticket);
-      if (cancelled) throw failWith(FailureTypes.cardCancelled, `card ${cardNo} is cancelled`);
-      return await work();
+      return await queue.run(
+        async () => {
+          if (cancelled) throw failWith(FailureTypes.cardCancelled, `card ${cardNo} is cancelled`);
+          return await work();
+        },
+        () => {
+          projected = state.status;
+        },
+      );
     } catch (error) {
       const summary = summarize(error);
       throw failWith(summary.type, summary.message);
-    } finally {
-      serving += 1;
-      pending -= 1;
-      if (pending === 0) projected = state.status;
     }
   };
 
@@ -329,14 +330,8 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     {
       validator: (req) => {
         validate(req?.requestId, 'deposit');
-        if (typeof req.amount !== 'string' || !AMOUNT_RE.test(req.amount))
-          throw failIssues(FailureTypes.invalidInput, [
-            { path: 'amount', message: 'must be a decimal string such as "10.50"' },
-          ]);
-        if (typeof req.cardTypeId !== 'string' || !LONG_ID_RE.test(req.cardTypeId))
-          throw failIssues(FailureTypes.invalidInput, [
-            { path: 'cardTypeId', message: 'must be a card type id of digits' },
-          ]);
+        const issues = depositRequestIssues(req);
+        if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
       },
     },
   );

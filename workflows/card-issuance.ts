@@ -16,7 +16,7 @@ import type { FieldIssue } from '../domain/cardholder-data';
 import { planCardCreation } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { physicalCardIssues } from '../domain/onboarding-physical';
-import { failed, failIssues, failWith } from './support/failures';
+import { failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor } from './support/profiles';
@@ -30,13 +30,13 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
   const provider = providerCallsFor(input.wait);
   const inbox = new EventInbox();
   const attributes = new Attributes(input.startAttributes);
-  const { status, enter, fail } = trackStatus<CardIssuanceStatus>(
+  const { status, enter, fail, guard } = trackStatus<CardIssuanceStatus>(
     { stage: 'validating' },
     cardIssuanceStatusQuery,
     inbox,
   );
 
-  try {
+  return guard(async () => {
     const cardType = input.cardType ?? (await provider.getCardType({ cardTypeId: input.cardTypeId }));
     const planned = planCardCreation(cardType, input.initialDeposit);
     if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
@@ -124,7 +124,5 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
         ...(card.balance ? { balance: card.balance } : {}),
       };
     });
-  } catch (error) {
-    return failed(status, error);
-  }
+  });
 }

@@ -4,7 +4,7 @@
  * (card-entity.ts) runs inside its Updates. The operation is sent idempotently by merchantOrderNo
  * and its record awaited with the card-operation wait (webhook first, polling fallback).
  */
-import { isCancellation, workflowInfo } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import {
   CARD_OPERATION_FROM,
   cardOperationInputIssues,
@@ -18,7 +18,7 @@ import { FailureTypes } from '../domain/failure-types';
 import type { CardOperation } from '../domain/provider-records';
 import type { WaitProfile } from '../domain/wait-profile';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith, summarize } from './support/failures';
+import { failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor, type ProviderCalls } from './support/profiles';
@@ -75,7 +75,7 @@ async function cardOperationWorkflow(
   const provider = providerCallsFor(input.wait);
   const attributes = new Attributes(input.startAttributes);
   const inbox = new EventInbox();
-  const { status, enter, fail } = trackStatus<CardOperationStatus>(
+  const { status, enter, fail, step } = trackStatus<CardOperationStatus>(
     { stage: 'validating', kind },
     cardOperationStatusQuery,
     inbox,
@@ -84,7 +84,7 @@ async function cardOperationWorkflow(
   const issues = cardOperationInputIssues(kind, input);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
   if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: Flows.cardOperation });
-  try {
+  return step(async () => {
     const card = await provider.getCardStatus({ cardNo: input.cardNo });
     if (!CARD_OPERATION_FROM[kind].includes(card.status) || card.blocked) {
       fail(
@@ -114,15 +114,7 @@ async function cardOperationWorkflow(
     status.operationStatus = 'success';
     enter('completed');
     return outcome;
-  } catch (error) {
-    if (status.stage === 'failed') throw error;
-    if (isCancellation(error)) {
-      status.stage = 'cancelled';
-      throw error;
-    }
-    const summary = summarize(error);
-    return fail(failWith(summary.type, summary.message));
-  }
+  });
 }
 
 /** Freezes a card (v2 freeze) and waits for the Freeze record to succeed. */

@@ -22,7 +22,7 @@ import { holderEligibilityIssues } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { orderNosKey } from '../domain/start-attributes';
 import type { CardType } from '../api/schemas/card-type';
-import { failed, failIssues, failWith, isTimeout, summarize } from './support/failures';
+import { failIssues, failWith, isTimeout, summarize } from './support/failures';
 import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
 import { providerCallsFor, reviewWait } from './support/profiles';
@@ -73,7 +73,7 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
     cardholderStatusQuery,
     inbox,
   );
-  const { status, fail } = tracker;
+  const { status, fail, guard } = tracker;
   setHandler(
     correctCardholderUpdate,
     async ({ holder: corrected }) => {
@@ -115,7 +115,7 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
     }
   };
 
-  try {
+  return guard(async () => {
     const dataIssues = cardholderDataIssues(holder);
     if (dataIssues.length) fail(failIssues(FailureTypes.invalidInput, dataIssues));
     cardType ??= await provider.getCardType({ cardTypeId: input.cardTypeId });
@@ -196,7 +196,5 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
         statusFlowLocation: review.statusFlowLocation,
       });
     }
-  } catch (error) {
-    return failed(status, error);
-  }
+  });
 }

@@ -24,17 +24,11 @@
  * Replay: the merchant-wallet path sends the same commands as before the physical and funding
  * paths existed; those paths only add commands when their input fields ask for them.
  */
-import { isCancellation, patched, setHandler, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { CardDepositResult } from '../domain/card-deposit';
 import { cardholderProgressSignal } from '../domain/cardholder-onboarding';
-import {
-  progressQuery,
-  type OnboardingInput,
-  type OnboardingProgress,
-  type OnboardingResult,
-  type OnboardingStage,
-} from '../domain/customer-onboarding';
-import { FailureTypes, isResumable } from '../domain/failure-types';
+import type { OnboardingInput, OnboardingProgress, OnboardingResult } from '../domain/customer-onboarding';
+import { FailureTypes } from '../domain/failure-types';
 import { DEFAULT_DELIVERY_DEADLINE_MS } from '../domain/onboarding-physical';
 import type { PhysicalCardActivationResult } from '../domain/physical-card-activation';
 import { providerEventSignal } from '../domain/provider-event';
@@ -48,8 +42,8 @@ import {
   physicalCardActivationWorkflow,
   walletFundingWorkflow,
 } from '../domain/workflows';
-import { Flows } from '../domain/workflow-types';
-import { failWith, propagate, summarize } from './support/failures';
+import { failWith } from './support/failures';
+import { OnboardingTracker } from './onboarding/tracker';
 import { runChild } from './support/children';
 import { DepositStatusTracker, runOnChainFunding, transferToSharedAccount } from './onboarding/funding';
 import { ActivationGate, runActivation } from './onboarding/physical';
@@ -69,7 +63,6 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   };
   const cardholderId = childIdOf(cardholderOnboardingWorkflow, info.workflowId);
   const activationId = childIdOf(physicalCardActivationWorkflow, info.workflowId);
-  setHandler(progressQuery, () => progress);
   // Started in cardholder_review (this build's client: domain/start-attributes.ts), the run takes
   // the 10-action path: what the starter set is not upserted again, nor is creating_card. Any
   // other start (validating: an earlier client, another language's, a resume) takes the stages
@@ -78,6 +71,8 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   const started = startedWithAttributes();
   const leanStart = started.stage === 'cardholder_review';
   const searchAttributes = new Attributes(leanStart ? started : {});
+  const tracker = new OnboardingTracker(progress, searchAttributes);
+  const { fail, step, guard, enterStage: enter } = tracker;
   // Card-level webhooks routed here by CardflowCardNo are for the children; wallet deposits update progress.
   const deposits = new DepositStatusTracker(progress);
   setHandler(providerEventSignal, (event) => deposits.onEvent(event));
@@ -98,61 +93,6 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       patched(REVIEW_STAGES_SEARCHABLE),
     );
   });
-
-  function enter(stage: OnboardingStage, upsert = true, ids: { holderId?: string | undefined; cardNo?: string } = {}) {
-    if (progress.stage !== stage) progress.stages.push({ stage, at: Date.now() });
-    progress.stage = stage;
-    if (ids.holderId) progress.holderId = ids.holderId;
-    if (ids.cardNo) progress.cardNo = ids.cardNo;
-    if (upsert)
-      searchAttributes.set({
-        customerRef: input.customerRef,
-        flow: Flows.onboarding,
-        stage,
-        // Attributes.set sends only what changed: ids learned at a stage not upserted come along.
-        ...(progress.holderId ? { holderId: progress.holderId } : {}),
-        ...(progress.cardNo ? { cardNo: progress.cardNo } : {}),
-      });
-  }
-  /** What the failure says in the UI when an operator can resume the onboarding. */
-  const resumeHint = `resumable: cardflow retry ${input.customerRef}`;
-  const fail = (failure: ApplicationFailure): never => {
-    const type = failure.type ?? 'Error';
-    progress.failure = { type, message: failure.message, retryable: isResumable(type) };
-    enter('failed');
-    if (progress.failure.retryable) propagate(failure, resumeHint);
-    throw failure;
-  };
-  const child = async <T>(run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      if (isCancellation(error)) throw error;
-      const cause = summarize(error);
-      progress.failure = { ...cause, retryable: isResumable(cause.type) };
-      if (progress.failure.type === 'DepositFailed' && progress.funding) progress.funding.depositStatus = 'fail';
-      enter('failed');
-      return propagate(error, progress.failure.retryable ? resumeHint : undefined);
-    }
-  };
-
-  /** What was still under way at the provider when an operator cancelled, by the stage it stopped in. */
-  const pendingAt = (stage: OnboardingStage): string | undefined => {
-    switch (stage) {
-      case 'cardholder_review':
-        return 'the cardholder stays in review at the provider';
-      case 'awaiting_correction':
-        return 'the rejected cardholder stays rejected at the provider';
-      case 'awaiting_delivery':
-        return `card ${progress.cardNo ?? ''} stays un_activated`;
-      case 'activating':
-        return `the activation of card ${progress.cardNo ?? ''} may still be decided by the provider (work order)`;
-      case 'awaiting_payment':
-        return `a deposit to ${progress.funding?.address ?? 'the address'} now credits the merchant wallet only`;
-      default:
-        return undefined;
-    }
-  };
 
   const onboard = async (): Promise<OnboardingResult> => {
     // 1. The whole request, before anything is sent.
@@ -181,7 +121,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     if (plan.needsHolder && holderData) {
       progress.review = { correctionWorkflowId: cardholderId };
       enter('cardholder_review');
-      const result = await child(() =>
+      const result = await step(() =>
         runChild(
           cardholderOnboardingWorkflow,
           {
@@ -208,7 +148,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       const transferId = childIdOf(fundTransferWorkflow, info.workflowId);
       progress.funding = { ...progress.funding, source: funding.source, transferWorkflowId: transferId };
       enter('transferring', true, { holderId });
-      const moved = await child(() =>
+      const moved = await step(() =>
         transferToSharedAccount({
           customerRef: input.customerRef,
           accountId: funding.accountId,
@@ -222,7 +162,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     // 4. Card (with the initial deposit when the card type takes it at creation; the printed number for a physical card).
     // On the 10-action path not upserted (seconds; the card child shows it): holderId goes with the next upsert.
     enter('creating_card', !leanStart, { holderId });
-    const card = await child(() =>
+    const card = await step(() =>
       runChild(
         cardIssuanceWorkflow,
         {
@@ -260,7 +200,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       const request = input.activation ?? gate.request;
       if (!request) return fail(failWith(FailureTypes.activationNotExpected, 'no activation request'));
       enter('activating', true, { cardNo });
-      activation = await child(() =>
+      activation = await step(() =>
         runActivation({ cardNo, request, customerRef: input.customerRef, wait: input.wait }),
       );
     }
@@ -271,7 +211,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     if (plan.laterDeposit) {
       enter('funding', true, { cardNo });
       const amount = plan.laterDeposit.amount;
-      deposit = await child(() =>
+      deposit = await step(() =>
         runChild(
           cardDepositWorkflow,
           {
@@ -308,7 +248,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       });
       // wallet_transaction_v2 events carry no merchantOrderNo: the receiver finds this workflow by the address.
       searchAttributes.addOrderNo(address.address);
-      onChain = await child(() =>
+      onChain = await step(() =>
         runOnChainFunding({
           customerRef: input.customerRef,
           funding,
@@ -371,17 +311,5 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     };
   };
 
-  try {
-    return await onboard();
-  } catch (error) {
-    // An operator's cancel: the steps that move money finished first (they do not cancel once
-    // sent); what waited stops here. The workflow ends cancelled, not failed.
-    if (isCancellation(error)) {
-      const pending = pendingAt(progress.stage);
-      progress.cancellation = { stage: progress.stage, ...(pending ? { pending } : {}) };
-      delete progress.failure;
-      enter('cancelled', false);
-    }
-    throw error;
-  }
+  return guard(onboard);
 }

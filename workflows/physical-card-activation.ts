@@ -21,7 +21,7 @@ import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor, reviewWait } from './support/profiles';
-import { RecordInbox } from './support/record-inbox';
+import { EventInbox } from './support/inbox';
 import { activationCodeRefOf, workOrderStateOf } from '../domain/provider-records';
 import { nonEmpty } from '../domain/provider-event';
 import { Attributes, isChild, type StartedWith } from './support/search';
@@ -39,7 +39,7 @@ export async function physicalCardActivation(
   const info = workflowInfo();
   const provider = providerCallsFor(input.wait);
   const attributes = new Attributes(input.startAttributes);
-  const events = new RecordInbox(['card_3ds', 'physical_card', 'work']);
+  const events = new EventInbox(['card_3ds', 'physical_card', 'work']);
   const { status, enter, fail, step } = trackStatus<PhysicalCardActivationStatus>(
     { stage: 'validating', route: input.route },
     activationStatusQuery,

@@ -24,7 +24,7 @@ import { failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
 import { runChild } from './support/children';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
-import { RecordInbox } from './support/record-inbox';
+import { EventInbox } from './support/inbox';
 import { walletDepositOf, type WalletDeposit } from '../domain/provider-records';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
@@ -57,7 +57,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   const info = workflowInfo();
   const provider = providerCallsFor(input.wait);
   const attributes = new Attributes(input.startAttributes);
-  const events = new RecordInbox(['wallet_transaction_v2']);
+  const events = new EventInbox(['wallet_transaction_v2']);
   const { status, enter, fail, step } = trackStatus<WalletFundingStatus>(
     { stage: 'validating' },
     fundingStatusQuery,

@@ -10,6 +10,7 @@ import { type ProviderEvent, nonEmpty } from '../../domain/provider-event';
 import type { WaitOverrides } from '../../domain/wait-profile';
 import { matchesDeposit, type DepositMatch, type WalletFundingResult } from '../../domain/wallet-funding';
 import { fundTransferWorkflow, walletFundingWorkflow } from '../../domain/workflows';
+import { ranksForward } from '../../domain/event-order';
 import { runChild } from '../support/children';
 
 export interface SharedAccountTransfer {
@@ -72,7 +73,8 @@ export function runOnChainFunding(c: OnChainChild): Promise<WalletFundingResult>
   );
 }
 
-const STATUS_RANK: Readonly<Record<string, number>> = { wait_process: 0, processing: 1, success: 2, fail: 2 };
+/** A wallet deposit's statuses in the order they are reached (the final two share a rank). */
+const DEPOSIT_STATUS_RANK: Readonly<Record<string, number>> = { wait_process: 0, processing: 1, success: 2, fail: 2 };
 
 /**
  * Keeps `progress.funding.depositStatus` current from the `wallet_transaction_v2` webhooks the
@@ -94,9 +96,8 @@ export class DepositStatusTracker {
     if (!this.match || !funding || event.category !== 'wallet_transaction_v2') return;
     const r = event.record;
     const status = r.status;
-    if (STATUS_RANK[status] === undefined || !matchesDeposit(r, this.match)) return;
-    if (funding.depositStatus !== undefined && (STATUS_RANK[funding.depositStatus] ?? -1) > (STATUS_RANK[status] ?? -1))
-      return;
+    if (DEPOSIT_STATUS_RANK[status] === undefined || !matchesDeposit(r, this.match)) return;
+    if (!ranksForward(funding.depositStatus, status, (s) => DEPOSIT_STATUS_RANK[s] ?? -1)) return;
     funding.depositStatus = status;
     const orderNo = nonEmpty(r.orderNo);
     if (orderNo) funding.walletOrderNo = orderNo;

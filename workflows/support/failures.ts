@@ -1,11 +1,5 @@
 /** Workflow-side failures: every failure a workflow ends with is an ApplicationFailure with an explicit type. */
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  ChildWorkflowFailure,
-  isCancellation,
-  TimeoutFailure,
-} from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/workflow';
 import { describeIssues, type FieldIssue } from '../../domain/cardholder-data';
 import { FailureTypes } from '../../domain/failure-types';
 import type { FailureSummary } from '../../domain/workflow-types';
@@ -65,18 +59,4 @@ export function propagate(error: unknown, hint?: string): never {
   const root = rootApplicationFailure(error);
   if (root) throw failWith(root.type ?? 'Error', hint ? `${root.message} (${hint})` : root.message, root.details?.[0]);
   throw error;
-}
-
-/**
- * Marks a process failed (keeping a failure already recorded) and re-raises the root failure; a
- * cancellation (an operator stopped it) is marked `cancelled` and re-raised as it is.
- */
-export function failed(status: { stage: string; failure?: FailureSummary }, error: unknown): never {
-  if (isCancellation(error)) {
-    status.stage = 'cancelled';
-    throw error;
-  }
-  status.stage = 'failed';
-  status.failure ??= summarize(error);
-  return propagate(error);
 }

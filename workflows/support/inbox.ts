@@ -1,15 +1,30 @@
 /**
- * Provider events a workflow received by signal, de-duplicated by record identity and status
- * (domain/event-identity.ts): a repeat is dropped, a reordered one never moves a record back
- * from a final status (domain/event-order.ts). States observed by polling are recorded under the same keys, so a late
- * webhook for a state already seen is a repeat too. Plain records, no Maps (STYLE).
+ * The one inbox for provider events a workflow receives by signal. Every event is de-duplicated
+ * by record identity and state (domain/event-identity.ts: delivery is at least once and
+ * unordered) through {@link SeenKeys}; what is kept then depends on the category, because the
+ * waits read them differently:
+ * - card operations (card_transaction) by merchantOrderNo, a reordered one never moving a record
+ *   back from a final status (domain/event-order.ts), and cardholder reviews (card_holder) per
+ *   holder in arrival order (a reject may be followed by a resubmission);
+ * - the other categories a workflow listens to (card_3ds, physical_card, work,
+ *   wallet_transaction_v2) in arrival order with their typed records, so a wait picks the record
+ *   it needs ({@link EventInbox.latest}).
+ * States observed by polling are recorded under the same keys, so a late webhook for a state
+ * already seen is a repeat too. Plain records, no Maps (STYLE).
  */
+import { patched } from '@temporalio/workflow';
 import type { CardOperationRecord } from '../../api/schemas/card';
 import type { Cardholder } from '../../api/schemas/cardholder';
 import { isFinalOperationStatus, isFinalReviewStatus } from '../../api/rules';
-import { keyBeforeStateFields, recordStateKey } from '../../domain/event-identity';
+import { trimRecord } from '../../domain/card-entity';
+import { keyBeforeStateFields, providerEventKey, recordStateKey, recordTimeOf } from '../../domain/event-identity';
 import { movesForward } from '../../domain/event-order';
-import type { ProviderEvent } from '../../domain/provider-event';
+import {
+  isEventOf,
+  type ProviderEvent,
+  type ProviderEventCategory,
+  type ProviderEventRecords,
+} from '../../domain/provider-event';
 import {
   cardholderReviewOf,
   cardOperationOf,
@@ -17,37 +32,79 @@ import {
   type CardOperation,
 } from '../../domain/provider-records';
 
+/**
+ * Marks workflows that key work-order and 3DS events by their own state fields (tradeStatus; a 3DS
+ * record's kind). Before it those events had no key and were dropped, so such a wait ended by its
+ * probe; executions started then replay that way.
+ */
+export const WORK_AND_3DS_EVENTS_KEPT = 'work-and-3ds-events-kept';
+
+/**
+ * The keys of the events already handled, as a plain record. Unbounded for one run; bounded
+ * (oldest dropped first) where it is carried across continue-as-new (the card entity's).
+ */
+export class SeenKeys {
+  constructor(
+    private keys: Record<string, true> = {},
+    private readonly limit?: number,
+  ) {}
+
+  /** Records `key` as handled; false when it already was. */
+  first(key: string): boolean {
+    if (this.keys[key]) return false;
+    if (this.limit === undefined) this.keys[key] = true;
+    else this.keys = trimRecord({ ...this.keys, [key]: true }, this.limit);
+    return true;
+  }
+
+  /** The keys, to carry across continue-as-new. */
+  get record(): Record<string, true> {
+    return this.keys;
+  }
+}
+
 interface Entry<T> {
   value: T;
   /** Arrival order, so a wait can ignore what arrived before it began. */
   seq: number;
 }
 
-export class EventInbox {
-  private seen: Record<string, true> = {};
+/** What a workflow waiting on card operations and cardholder reviews listens to. */
+const OPERATIONS_AND_REVIEWS = ['card_transaction', 'card_holder'] as const;
+
+export class EventInbox<C extends ProviderEventCategory = (typeof OPERATIONS_AND_REVIEWS)[number]> {
+  private readonly seen = new SeenKeys();
   private operations: Record<string, Entry<CardOperation>> = {};
-  /** Every review event per holder, in arrival order (a reject may be followed by a resubmission). */
   private holders: Record<string, Entry<CardholderReview>[]> = {};
+  private kept: ProviderEvent[] = [];
   private counter = 0;
 
-  /** Sequence number of the latest accepted event (0 before any). */
+  /** `categories`: the events kept; the others are dropped (by default card operations and reviews). */
+  constructor(private readonly categories: readonly C[] = OPERATIONS_AND_REVIEWS as unknown as readonly C[]) {}
+
+  /** Sequence number of the latest accepted card operation or review (0 before any). */
   get position(): number {
     return this.counter;
   }
 
-  /** Records an event; returns false for a repeat or an event nobody here waits on. */
+  /** Records an event; false for a repeat, a category not listened to, or one that moves nothing. */
   add(event: ProviderEvent): boolean {
-    const key = keyBeforeStateFields(event);
-    if (!key || this.seen[key]) return false;
-    this.seen[key] = true;
+    if (!(this.categories as readonly ProviderEventCategory[]).includes(event.category)) return false;
+    const key =
+      keyBeforeStateFields(event) ??
+      ((event.category === 'work' || event.category === 'card_3ds') && patched(WORK_AND_3DS_EVENTS_KEPT)
+        ? providerEventKey(event)
+        : undefined);
+    if (!key || !this.seen.first(key)) return false;
     if (event.category === 'card_transaction') return this.addOperation(event.record);
     if (event.category === 'card_holder') return this.addHolder(event.record);
-    return false;
+    this.kept.push(event);
+    return true;
   }
 
   /** Marks a state observed by polling, so its webhook later counts as a repeat. */
   markSeen(category: 'card_transaction' | 'card_holder', id: string, status: string): void {
-    this.seen[recordStateKey(category, id, status)] = true;
+    this.seen.first(recordStateKey(category, id, status));
   }
 
   /** The operation of `merchantOrderNo` in a final status, if an event brought one. */
@@ -62,6 +119,23 @@ export class EventInbox {
    */
   finalReviewSince(holderId: string, since: number): CardholderReview | undefined {
     return (this.holders[holderId] ?? []).find((e) => e.seq > since && isFinalReviewStatus(e.value.status))?.value;
+  }
+
+  /**
+   * The newest kept record of `category` that satisfies `match`: newest by the record's own time
+   * (domain/event-order.ts: an activation code retried late does not replace a newer one), by
+   * arrival where the times are equal or absent.
+   */
+  latest<K extends C>(
+    category: K,
+    match: (record: ProviderEventRecords[K]) => boolean,
+  ): ProviderEventRecords[K] | undefined {
+    let best: ProviderEvent | undefined;
+    for (const event of this.kept) {
+      if (!isEventOf(event, category) || !match(event.record)) continue;
+      if (!best || (recordTimeOf(event) ?? 0) >= (recordTimeOf(best) ?? 0)) best = event;
+    }
+    return best?.record as ProviderEventRecords[K] | undefined;
   }
 
   private addOperation(record: CardOperationRecord): boolean {

@@ -1,13 +1,16 @@
 /**
- * The preamble every single-process workflow shares: a progress status answered by its query,
- * provider events (webhooks forwarded by signal) fed to the workflow's inbox, and the helpers
- * that move the status to a stage or record a failure in it and throw. Registering handlers
- * issues no command, so a workflow using this replays the histories it made before.
+ * The one progress and failure idiom every workflow shares: a progress status answered by its
+ * query, provider events (webhooks forwarded by signal) fed to the workflow's inbox, and a
+ * {@link Tracker} that moves the status to a stage, records a failure in it and throws. A
+ * workflow fails one way: `fail(failure)` for a rule it checks itself, `step(run)` around an
+ * activity or child whose failure becomes its own, and `guard(body)` around the whole body where
+ * anything else may escape. Registering handlers issues no command, so a workflow using this
+ * replays the histories it made before.
  */
 import { isCancellation, setHandler, type ApplicationFailure, type QueryDefinition } from '@temporalio/workflow';
 import { providerEventSignal, type ProviderEvent } from '../../domain/provider-event';
 import type { FailureSummary } from '../../domain/workflow-types';
-import { failWith, isTimeout, summarize } from './failures';
+import { failWith, isTimeout, propagate, summarize } from './failures';
 
 /** The least a progress status carries: where the process is, and why it failed. */
 export interface StageStatus {
@@ -15,23 +18,97 @@ export interface StageStatus {
   failure?: FailureSummary;
 }
 
-/** Where provider events go (EventInbox, RecordInbox). */
+/** Where provider events go (the workflow's Inbox). */
 export interface ProviderEventSink {
   add(event: ProviderEvent): unknown;
 }
 
-/** Its functions close over the status (no `this`), so they may be destructured. */
-export interface StatusTracker<S extends StageStatus> {
-  /** The status object the query returns (the same object, updated in place). */
-  readonly status: S;
-  readonly enter: (stage: S['stage']) => void;
+/**
+ * The status of one workflow and the ways it moves. Its public members are bound functions (no
+ * `this` at the call site), so they may be destructured. A workflow with more to report (the
+ * onboarding: its stage history, search attributes, resumability) extends it and overrides the
+ * protected hooks, never the idiom.
+ */
+export class Tracker<S extends StageStatus> {
+  constructor(readonly status: S) {}
+
+  /** Moves the status to `stage`. */
+  readonly enter = (stage: S['stage']): void => this.moveTo(stage);
+
   /** Records the failure as the status's (stage `failed`) and throws it. */
-  readonly fail: (failure: ApplicationFailure) => never;
+  readonly fail = (failure: ApplicationFailure): never => {
+    this.record({ type: failure.type ?? 'Error', message: failure.message });
+    this.moveTo('failed');
+    return this.raise(failure);
+  };
+
   /**
    * Runs an activity or child step; its failure becomes this workflow's with the same type, or
-   * `onTimeout()`'s when the activity timed out.
+   * `onTimeout()`'s when the activity timed out. A failure already recorded by {@link fail}
+   * inside it passes through as it is.
    */
-  readonly step: <T>(run: () => Promise<T>, onTimeout?: () => ApplicationFailure) => Promise<T>;
+  readonly step = async <T>(run: () => Promise<T>, onTimeout?: () => ApplicationFailure): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      if (this.status.stage === 'failed') throw error;
+      if (isCancellation(error)) {
+        this.cancelled();
+        throw error;
+      }
+      if (onTimeout && isTimeout(error)) return this.fail(onTimeout());
+      const summary = summarize(error);
+      this.record(summary);
+      this.moveTo('failed');
+      return this.raiseFrom(error, summary);
+    }
+  };
+
+  /**
+   * Runs a workflow's whole body: what escapes it marks the process failed (keeping a failure
+   * already recorded) and is re-raised as the root failure with its type, message and details; a
+   * cancellation (an operator stopped it) is marked `cancelled` and re-raised as it is.
+   */
+  readonly guard = async <T>(body: () => Promise<T>): Promise<T> => {
+    try {
+      return await body();
+    } catch (error) {
+      if (isCancellation(error)) {
+        this.cancelled();
+        throw error;
+      }
+      return this.escaped(error);
+    }
+  };
+
+  protected moveTo(stage: S['stage'] | 'failed' | 'cancelled'): void {
+    this.status.stage = stage;
+  }
+
+  protected record(failure: FailureSummary): void {
+    this.status.failure = failure;
+  }
+
+  protected cancelled(): void {
+    this.moveTo('cancelled');
+  }
+
+  /** Throws a failure the workflow raised itself ({@link fail}). */
+  protected raise(failure: ApplicationFailure): never {
+    throw failure;
+  }
+
+  /** Throws the failure a step ended with, as this workflow's own. */
+  protected raiseFrom(_error: unknown, summary: FailureSummary): never {
+    throw failWith(summary.type, summary.message);
+  }
+
+  /** What {@link guard} does with anything but a cancellation escaping the body. */
+  protected escaped(error: unknown): never {
+    this.moveTo('failed');
+    this.status.failure ??= summarize(error);
+    return propagate(error);
+  }
 }
 
 /**
@@ -42,32 +119,8 @@ export function trackStatus<S extends StageStatus>(
   status: S,
   query: QueryDefinition<S>,
   inbox?: ProviderEventSink,
-): StatusTracker<S> {
+): Tracker<S> {
   if (inbox) setHandler(providerEventSignal, (event) => void inbox.add(event));
   setHandler(query, () => status);
-  const fail = (failure: ApplicationFailure): never => {
-    status.stage = 'failed';
-    status.failure = { type: failure.type ?? 'Error', message: failure.message };
-    throw failure;
-  };
-  return {
-    status,
-    enter: (stage) => {
-      status.stage = stage;
-    },
-    fail,
-    step: async (run, onTimeout) => {
-      try {
-        return await run();
-      } catch (error) {
-        if (isCancellation(error)) {
-          status.stage = 'cancelled';
-          throw error;
-        }
-        if (onTimeout && isTimeout(error)) return fail(onTimeout());
-        const summary = summarize(error);
-        return fail(failWith(summary.type, summary.message));
-      }
-    },
-  };
+  return new Tracker(status);
 }

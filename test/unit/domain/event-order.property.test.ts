@@ -13,9 +13,8 @@ import {
   learnCardStatus,
   type CardEntityState,
 } from '../../../domain/card-entity';
-import { advance, movesForward, READ_CLOCK_ALLOWANCE_MS, readTime } from '../../../domain/event-order';
+import { advance, movesForward, ranksForward, READ_CLOCK_ALLOWANCE_MS, readTime } from '../../../domain/event-order';
 import { EventInbox } from '../../../workflows/support/inbox';
-import { RecordInbox } from '../../../workflows/support/record-inbox';
 import { cardOperationRecord, providerEvent, walletTransactionRecord } from '../../fixtures/provider-events';
 
 const START = 1_700_000_000_000;
@@ -195,6 +194,18 @@ describe('advance and movesForward', () => {
     expect(movesForward(current, next, isFinal)).toBe(expected);
   });
 
+  const depositRank = (s: string) => ({ wait_process: 0, processing: 1, success: 2, fail: 2 })[s] ?? -1;
+  it.each([
+    [undefined, 'wait_process', true],
+    ['awaiting', 'wait_process', true],
+    ['processing', 'wait_process', false],
+    ['processing', 'success', true],
+    ['success', 'fail', true],
+    ['success', 'processing', false],
+  ])("ranksForward(%s → %s) over a deposit's ranks → %s", (current, next, expected) => {
+    expect(ranksForward(current, next, depositRank)).toBe(expected);
+  });
+
   it('a status sequence only ever moves forward, whatever order its records come in (fast-check)', () => {
     const statuses = ['wait_process', 'processing', 'success'];
     fc.assert(
@@ -208,8 +219,8 @@ describe('advance and movesForward', () => {
 });
 
 describe('the inboxes keep the order too', () => {
-  it('RecordInbox.latest picks the newest record by its own time, not the last to arrive', () => {
-    const inbox = new RecordInbox(['wallet_transaction_v2'] as const);
+  it('EventInbox.latest picks the newest record by its own time, not the last to arrive', () => {
+    const inbox = new EventInbox(['wallet_transaction_v2'] as const);
     const newer = walletTransactionRecord({ orderNo: 'W2', updateTime: START + 2000 });
     const older = walletTransactionRecord({ orderNo: 'W1', updateTime: START + 1000 });
     inbox.add(providerEvent('wallet_transaction_v2', newer, 'r1'));

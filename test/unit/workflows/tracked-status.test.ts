@@ -86,3 +86,26 @@ describe('step', () => {
     });
   });
 });
+
+describe('guard', () => {
+  it('keeps a failure fail() recorded and re-raises it with its type, message and details', async () => {
+    const { status, fail, guard } = trackStatus<Status>({ stage: 'sending' }, statusQuery);
+    const failure = ApplicationFailure.create({
+      type: 'InvalidInput',
+      message: 'amount: must be positive',
+      nonRetryable: true,
+      details: [[{ path: 'amount' }]],
+    });
+    const thrown = await guard(async () => fail(failure)).catch((error: unknown) => error);
+    expect(thrown).toMatchObject({ type: 'InvalidInput', message: 'amount: must be positive' });
+    expect((thrown as ApplicationFailure).details).toEqual([[{ path: 'amount' }]]);
+    expect(status).toEqual({ stage: 'failed', failure: { type: 'InvalidInput', message: 'amount: must be positive' } });
+  });
+
+  it('records what escaped the body by its root failure', async () => {
+    const { status, guard } = trackStatus<Status>({ stage: 'sending' }, statusQuery);
+    const root = ApplicationFailure.create({ type: 'OperationFailed', message: 'deposit failed' });
+    await expect(guard(() => Promise.reject(root))).rejects.toMatchObject({ type: 'OperationFailed' });
+    expect(status).toEqual({ stage: 'failed', failure: { type: 'OperationFailed', message: 'deposit failed' } });
+  });
+});
