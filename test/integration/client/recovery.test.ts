@@ -17,16 +17,8 @@ import {
 import { getProgress } from '../../../client/onboarding';
 import { progressQuery, type OnboardingInput } from '../../../domain/customer-onboarding';
 import type { WaitOverrides } from '../../../domain/wait-profile';
-import {
-  account,
-  BUDGET_TYPE,
-  eventually,
-  FAST_WAIT,
-  startCardHarness,
-  walletAccount,
-  type CardHarness,
-} from '../support/card-harness';
-import { CARD_TYPES, customerRef, startOnboardingWorkflow, workflowBundle } from '../support/harness';
+import { account, BUDGET_TYPE, eventually, FAST_WAIT, startCardHarness, walletAccount } from '../support/card-harness';
+import { CARD_TYPES, customerRef, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 
 jest.setTimeout(180_000);
@@ -34,12 +26,7 @@ jest.setTimeout(180_000);
 /** A step gives up after two attempts, so an outage outlasts it within the test. */
 const SHORT_RETRY: WaitOverrides = { ...FAST_WAIT, providerRetry: { maximumAttempts: 2, initialIntervalMs: 100 } };
 
-let h: CardHarness;
-beforeAll(async () => {
-  await workflowBundle();
-  h = await startCardHarness();
-}, 120_000);
-afterAll(async () => h?.stop());
+const h = harnessPerFile(startCardHarness);
 afterEach(() => {
   h.sandbox.setFaults({ reset: true });
 });

@@ -122,6 +122,27 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
 }
 
+/**
+ * One harness for every test of the file: `start` runs in the file's `beforeAll` once the workflow
+ * bundle is built (so no test's time pays for bundling), and the harness stops after the file.
+ * What it returns stands for that harness: a test file declares it once, at the top, and reads it
+ * in its tests; reading it before `beforeAll` has run throws.
+ */
+export function harnessPerFile<H extends Harness>(start: () => Promise<H>): H {
+  let started: H | undefined;
+  beforeAll(async () => {
+    await workflowBundle();
+    started = await start();
+  }, 120_000);
+  afterAll(async () => started?.stop());
+  return new Proxy({} as H, {
+    get(_target, key) {
+      if (!started) throw new Error(`harness read (${String(key)}) before the file's beforeAll started it`);
+      return Reflect.get(started, key, started) as unknown;
+    },
+  });
+}
+
 /** What the sandbox holds for a set of merchantOrderNos / holders, read through the provider API. */
 export async function cardOperations(
   provider: ProviderClient,
