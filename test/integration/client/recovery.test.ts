@@ -33,6 +33,23 @@ afterEach(() => {
 
 const commits = (operation: string, after: number) => h.sandbox.commits({ operation }).filter((c) => c.seq > after);
 
+/** Starts a B2B onboarding for `ref` and returns its handle once it waits in cardholder review (a worker must be running). */
+async function startStalledInReview(ref: string) {
+  const handle = await startOnboardingWorkflow(h, {
+    customerRef: ref,
+    cardTypeId: CARD_TYPES.b2bWithDeposit,
+    holder: b2bHolder(uniqueEmail('review.stall')),
+    initialDeposit: '50',
+    wait: FAST_WAIT,
+  });
+  await eventually(
+    () => handle.query(progressQuery),
+    (p) => p.stage === 'cardholder_review',
+    'review',
+  );
+  return handle;
+}
+
 async function failureOf(ref: string) {
   return eventually(
     () => getProgress(h.client, ref),
@@ -145,18 +162,7 @@ describe('what resume refuses', () => {
 
     const running = customerRef('running');
     await h.withCardWorker(async () => {
-      const handle = await startOnboardingWorkflow(h, {
-        customerRef: running,
-        cardTypeId: CARD_TYPES.b2bWithDeposit,
-        holder: b2bHolder(uniqueEmail('review.stall')),
-        initialDeposit: '50',
-        wait: FAST_WAIT,
-      });
-      await eventually(
-        () => handle.query(progressQuery),
-        (p) => p.stage === 'cardholder_review',
-        'review',
-      );
+      const handle = await startStalledInReview(running);
       await expect(retryOnboarding(h.client, running)).rejects.toThrow(/still running/);
       await handle.terminate('test over');
     });
@@ -168,18 +174,7 @@ describe('cancel', () => {
     const ref = customerRef('cancel-review');
     const after = h.sandbox.commits().length;
     const cancelled = await h.withCardWorker(async () => {
-      const handle = await startOnboardingWorkflow(h, {
-        customerRef: ref,
-        cardTypeId: CARD_TYPES.b2bWithDeposit,
-        holder: b2bHolder(uniqueEmail('review.stall')),
-        initialDeposit: '50',
-        wait: FAST_WAIT,
-      });
-      await eventually(
-        () => handle.query(progressQuery),
-        (p) => p.stage === 'cardholder_review',
-        'review',
-      );
+      await startStalledInReview(ref);
       return cancelOnboarding(h.client, ref);
     });
     expect(cancelled.status).toBe('CANCELLED');

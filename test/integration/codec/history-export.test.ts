@@ -19,7 +19,7 @@ import { bundleCardflowWorkflows } from '../../../workers/create-worker';
 import { b2bHolder } from '../../fixtures/holders';
 import { CARD_TYPES, FAST_WAIT } from '../support/harness';
 import { connectEncryptingClients, startEncryptedWorld } from './encrypted-world';
-import { decodedHistoryText, exportHistoryBytes, holdsCvv } from './history-scan';
+import { decodedHistoryText, exportHistoryBytes, holdsCvv, workflowsOnTaskQueue } from './history-scan';
 
 const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);
 const dataConverter = createDataConverter(keyring);
@@ -70,9 +70,7 @@ describe('payload encryption of a full onboarding', () => {
       const expiry = decryptSensitive(sensitive.expireDate!, sandbox.keys.merchant.privateKey);
 
       // Every workflow of the run: the onboarding and its children, found by task queue.
-      const workflowIds: string[] = [];
-      for await (const execution of rawClient.workflow.list({ query: `TaskQueue = '${taskQueue}'` }))
-        workflowIds.push(execution.workflowId);
+      const workflowIds = await workflowsOnTaskQueue(rawClient, taskQueue);
       expect(workflowIds.length).toBeGreaterThanOrEqual(3);
 
       const personal = [
