@@ -73,8 +73,8 @@ export {
   type WebhookSignatureProblem,
   buildSignedWebhook,
   headerValue,
-  isBase64,
   signBody,
   verifySignature,
   verifyWebhook,
 } from './signing';
+export { isBase64 } from './base64';

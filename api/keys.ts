@@ -9,6 +9,7 @@
  */
 import { type KeyObject, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isBase64 } from './base64';
 
 /** A key given as a loaded KeyObject, PEM text, or base64 DER text. */
 export type KeyInput = KeyObject | string;
@@ -22,11 +23,9 @@ export class KeyFormatError extends Error {
   }
 }
 
-const BASE64_RE = /^[A-Za-z0-9+/]+={0,2}$/;
-
 function derFromBase64(text: string, what: string): Buffer {
   const compact = text.replace(/\s+/g, '');
-  if (compact.length === 0 || compact.length % 4 !== 0 || !BASE64_RE.test(compact)) {
+  if (!isBase64(compact)) {
     throw new KeyFormatError(`${what}: not PEM and not base64 DER`);
   }
   return Buffer.from(compact, 'base64');
@@ -49,34 +48,43 @@ function firstThatParses(what: string, attempts: Array<() => KeyObject>): KeyObj
   throw new KeyFormatError(`${what}: could not be parsed as an RSA key`);
 }
 
+interface TextForm<DerType extends string> {
+  create(input: { key: string | Buffer; format: 'pem' | 'der'; type?: DerType }): KeyObject;
+  derTypes: readonly DerType[];
+}
+
+/**
+ * How a key of each kind is read from text: PEM (whatever its armour says), or base64 DER in the
+ * form the provider dashboard uses (PKCS#8 private, X.509 SubjectPublicKeyInfo public), with
+ * PKCS#1 as a fallback.
+ */
+const TEXT_FORMS: { private: TextForm<'pkcs8' | 'pkcs1'>; public: TextForm<'spki' | 'pkcs1'> } = {
+  private: { create: createPrivateKey, derTypes: ['pkcs8', 'pkcs1'] },
+  public: { create: createPublicKey, derTypes: ['spki', 'pkcs1'] },
+};
+
+function keyFromText<DerType extends string>(input: string, form: TextForm<DerType>, what: string): KeyObject {
+  const text = input.trim();
+  if (text.includes('-----BEGIN')) return firstThatParses(what, [() => form.create({ key: text, format: 'pem' })]);
+  const der = derFromBase64(text, what);
+  return firstThatParses(
+    what,
+    form.derTypes.map((type) => () => form.create({ key: der, format: 'der', type })),
+  );
+}
+
 /** Reads an RSA private key: PEM (PKCS#8 or PKCS#1) or base64 DER (PKCS#8, or PKCS#1 as a fallback). */
 export function privateKeyFrom(input: KeyInput, what = 'private key'): KeyObject {
-  if (typeof input !== 'string') {
-    if (input.type !== 'private') throw new KeyFormatError(`${what}: expected a private key, got a ${input.type} key`);
-    return requireRsa(input, what);
-  }
-  const text = input.trim();
-  if (text.includes('-----BEGIN')) return firstThatParses(what, [() => createPrivateKey({ key: text, format: 'pem' })]);
-  const der = derFromBase64(text, what);
-  return firstThatParses(what, [
-    () => createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }),
-    () => createPrivateKey({ key: der, format: 'der', type: 'pkcs1' }),
-  ]);
+  if (typeof input === 'string') return keyFromText(input, TEXT_FORMS.private, what);
+  if (input.type !== 'private') throw new KeyFormatError(`${what}: expected a private key, got a ${input.type} key`);
+  return requireRsa(input, what);
 }
 
 /** Reads an RSA public key: PEM (SPKI or PKCS#1) or base64 DER (X.509 SubjectPublicKeyInfo, or PKCS#1 as a fallback). */
 export function publicKeyFrom(input: KeyInput, what = 'public key'): KeyObject {
-  if (typeof input !== 'string') {
-    // A private KeyObject also yields its public half, which is what a verifier needs.
-    return requireRsa(input.type === 'public' ? input : createPublicKey(input), what);
-  }
-  const text = input.trim();
-  if (text.includes('-----BEGIN')) return firstThatParses(what, [() => createPublicKey({ key: text, format: 'pem' })]);
-  const der = derFromBase64(text, what);
-  return firstThatParses(what, [
-    () => createPublicKey({ key: der, format: 'der', type: 'spki' }),
-    () => createPublicKey({ key: der, format: 'der', type: 'pkcs1' }),
-  ]);
+  if (typeof input === 'string') return keyFromText(input, TEXT_FORMS.public, what);
+  // A private KeyObject also yields its public half, which is what a verifier needs.
+  return requireRsa(input.type === 'public' ? input : createPublicKey(input), what);
 }
 
 function readKeyFile(path: string, what: string): string {

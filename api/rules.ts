@@ -173,15 +173,18 @@ export function isRestrictedRegion(code: string): boolean {
 // ---------------------------------------------------------------------------
 // Enumerations
 
+/** Whether a status as a record carries it (null or absent when the provider left it out) is one of `values`. */
+function isOneOf(values: readonly string[]): (status: string | null | undefined) => boolean {
+  return (status) => typeof status === 'string' && values.includes(status);
+}
+
 export const OPERATION_STATUSES = ['wait_process', 'processing', 'success', 'fail'] as const;
 /**
  * The statuses an operation, purchase, wallet transaction or work order ends in (spec: State sets;
  * the spec states no move out of them, apart from a deprecated deposit record's manual fail → success).
  */
 export const OPERATION_FINAL_STATUSES = ['success', 'fail'] as const;
-export function isFinalOperationStatus(status: string | null | undefined): boolean {
-  return (OPERATION_FINAL_STATUSES as readonly (string | null | undefined)[]).includes(status);
-}
+export const isFinalOperationStatus = isOneOf(OPERATION_FINAL_STATUSES);
 export const ACCOUNT_TYPES = ['WALLET', 'MARGIN'] as const;
 export const TRANSFER_TYPES = ['TRANSFER', 'COLLECTION'] as const;
 export const LEDGER_DIRECTIONS = ['IN', 'OUT'] as const;
@@ -249,9 +252,7 @@ export const THREE_DS_TYPES = ['third_3ds_otp', 'auth_url', 'activation_code'] a
 export const HOLDER_STATUSES = ['wait_audit', 'pass_audit', 'under_review', 'reject'] as const;
 /** The review results a cardholder's review ends in: approved, or rejected (corrected data starts a new review). */
 export const HOLDER_FINAL_STATUSES = ['pass_audit', 'reject'] as const;
-export function isFinalReviewStatus(status: string | null | undefined): boolean {
-  return (HOLDER_FINAL_STATUSES as readonly (string | null | undefined)[]).includes(status);
-}
+export const isFinalReviewStatus = isOneOf(HOLDER_FINAL_STATUSES);
 export const HOLDER_FLOW_LOCATIONS = ['admin', 'channel'] as const;
 export const GENDERS = ['M', 'F'] as const;
 export const ID_TYPES = ['PASSPORT', 'HK_HKID', 'DLN', 'GOVERNMENT_ISSUED_ID_CARD'] as const;

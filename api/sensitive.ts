@@ -14,6 +14,7 @@
  */
 import { constants, publicEncrypt } from 'node:crypto';
 import forge from 'node-forge';
+import { isBase64 } from './base64';
 import { type KeyInput, modulusBytes, privateKeyFrom, publicKeyFrom } from './keys';
 
 /** A sensitive value that could not be decrypted; says nothing about the value or the key. */
@@ -25,7 +26,6 @@ export class SensitiveDataError extends Error {
   }
 }
 
-const BASE64_RE = /^[A-Za-z0-9+/]+={0,2}$/;
 const forgeKeys = new WeakMap<object, forge.pki.rsa.PrivateKey>();
 
 function forgePrivateKey(key: KeyInput): forge.pki.rsa.PrivateKey {
@@ -41,8 +41,7 @@ function forgePrivateKey(key: KeyInput): forge.pki.rsa.PrivateKey {
 /** Decrypts one provider-encrypted value (base64 of concatenated PKCS#1 v1.5 blocks) to UTF-8 text. */
 export function decryptSensitive(cipherBase64: string, merchantPrivateKey: KeyInput): string {
   const compact = cipherBase64.replace(/\s+/g, '');
-  if (compact.length % 4 !== 0 || !BASE64_RE.test(compact))
-    throw new SensitiveDataError('encrypted value is not base64');
+  if (!isBase64(compact)) throw new SensitiveDataError('encrypted value is not base64');
   const cipher = Buffer.from(compact, 'base64');
   const key = forgePrivateKey(merchantPrivateKey);
   const k = Math.ceil(key.n.bitLength() / 8);

@@ -7,6 +7,7 @@
  * with the platform private key over the raw body (provider-notes, Responses and Webhooks).
  */
 import { sign, verify } from 'node:crypto';
+import { isBase64 } from './base64';
 import { parseJson } from './json';
 import { type KeyInput, privateKeyFrom, publicKeyFrom } from './keys';
 
@@ -21,8 +22,6 @@ export const EMPTY_BODY = '{}';
 /** The answer the provider expects from a webhook receiver (provider-notes, Webhooks). */
 export const WEBHOOK_ACK_BODY = '{"success":true,"code":200,"msg":null,"data":null}';
 
-const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
-
 function bytes(body: string | Uint8Array): Uint8Array {
   return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
 }
@@ -31,11 +30,6 @@ function bytes(body: string | Uint8Array): Uint8Array {
 export function signBody(body: string | Uint8Array, privateKey: KeyInput): string {
   const data = body.length === 0 ? Buffer.from(EMPTY_BODY) : bytes(body);
   return sign('sha256', data, privateKeyFrom(privateKey)).toString('base64');
-}
-
-/** Strict base64 check (length a multiple of 4, alphabet only); signatures are never URL-safe base64. */
-export function isBase64(text: string): boolean {
-  return text.length > 0 && text.length % 4 === 0 && BASE64_RE.test(text);
 }
 
 /** True when `signature` is a valid base64 SHA256withRSA signature of `body`; false on any garbage, never throws. */

@@ -30,13 +30,9 @@ if [[ -x "$binary" ]]; then
   exit 0
 fi
 
-if ! command -v go >/dev/null 2>&1; then
-  echo "temporal-cli: no Temporal CLI found and Go is not installed: install Go 1.25 or newer (https://go.dev/dl/), or install the Temporal CLI $VERSION and put it on PATH or in TEMPORAL_CLI." >&2
-  exit 1
-fi
-
 # shellcheck source=lib/build-cache.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/build-cache.sh"
+require_go temporal-cli "no Temporal CLI found and Go is not installed: install Go 1.25 or newer (https://go.dev/dl/), or install the Temporal CLI $VERSION and put it on PATH or in TEMPORAL_CLI."
 build_lock temporal-cli "$cache_dir"
 if [[ ! -x "$binary" ]]; then
   build_staging "$cache_dir"

@@ -10,6 +10,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# shellcheck source=lib/build-cache.sh
+source "scripts/lib/build-cache.sh"
+
 readonly MODULE="go.temporal.io/server"
 
 if [[ -n "${TEMPORAL_SERVER_DIR:-}" ]]; then
@@ -21,11 +24,7 @@ if [[ -n "${TEMPORAL_SERVER_DIR:-}" ]]; then
   exit 0
 fi
 
-version="$(sed -n 's|.*image: temporalio/server:${TEMPORAL_VERSION:-\([0-9.]*\)}.*|\1|p' docker-compose.yml)"
-if [[ -z "$version" ]]; then
-  echo "temporal-server: no temporalio/server:\${TEMPORAL_VERSION:-X.Y.Z} image in docker-compose.yml" >&2
-  exit 1
-fi
+version="$(compose_version temporal-server temporalio/server TEMPORAL_VERSION)"
 tag="v$version"
 
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/cardflow/temporal-server/$tag"
@@ -34,13 +33,7 @@ if [[ -x "$cache_dir/server" && -x "$cache_dir/sql-tool" && -d "$cache_dir/schem
   exit 0
 fi
 
-if ! command -v go >/dev/null 2>&1; then
-  echo "temporal-server: Go is needed once to build the Temporal server $tag (https://go.dev/dl/), or set TEMPORAL_SERVER_DIR." >&2
-  exit 1
-fi
-
-# shellcheck source=lib/build-cache.sh
-source "scripts/lib/build-cache.sh"
+require_go temporal-server "Go is needed once to build the Temporal server $tag (https://go.dev/dl/), or set TEMPORAL_SERVER_DIR."
 build_lock temporal-server "$cache_dir"
 if [[ ! -x "$cache_dir/server" || ! -x "$cache_dir/sql-tool" || ! -d "$cache_dir/schema" ]]; then
   build_staging "$cache_dir"

@@ -7,24 +7,18 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
+# shellcheck source=../../scripts/lib/build-cache.sh
+source "scripts/lib/build-cache.sh"
+
 readonly MODULE="github.com/temporalio/ui-server/v2"
-version="$(sed -n 's|.*image: temporalio/ui:${TEMPORAL_UI_VERSION:-\([0-9.]*\)}.*|\1|p' docker-compose.yml)"
-if [[ -z "$version" ]]; then
-  echo "ui-server: no temporalio/ui:\${TEMPORAL_UI_VERSION:-X.Y.Z} image in docker-compose.yml" >&2
-  exit 1
-fi
+version="$(compose_version ui-server temporalio/ui TEMPORAL_UI_VERSION)"
 tag="v$version"
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/cardflow/temporal-ui/$tag"
 if [[ -x "$cache_dir/ui-server" ]]; then
   echo "$cache_dir"
   exit 0
 fi
-if ! command -v go >/dev/null 2>&1; then
-  echo "ui-server: Go is needed once to build the Temporal UI server $tag (https://go.dev/dl/)." >&2
-  exit 1
-fi
-# shellcheck source=../../scripts/lib/build-cache.sh
-source "scripts/lib/build-cache.sh"
+require_go ui-server "Go is needed once to build the Temporal UI server $tag (https://go.dev/dl/)."
 build_lock ui-server "$cache_dir"
 if [[ ! -x "$cache_dir/ui-server" ]]; then
   build_staging "$cache_dir"

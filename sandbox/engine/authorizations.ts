@@ -103,12 +103,17 @@ function findOrigin(ctx: Ctx, card: Card, originTradeNo: string | undefined): Au
   return origin;
 }
 
-function decline(ctx: Ctx, a: AuthTransaction, description: string): AuthTransaction {
-  a.status = 'failed';
+/** Keeps `a` in the ledger of authorizations with its description, and sends its webhook. */
+function record(ctx: Ctx, a: AuthTransaction, description: string): AuthTransaction {
   a.description = description;
   ctx.state.auths.push(a);
   emitAuth(ctx, a);
   return a;
+}
+
+function decline(ctx: Ctx, a: AuthTransaction, description: string): AuthTransaction {
+  a.status = 'failed';
+  return record(ctx, a, description);
 }
 
 /** One fee on one authorization, with the spec's fee-offset rule when the card balance is short. */
@@ -217,9 +222,7 @@ export function authorize(ctx: Ctx, input: AuthorizationInput): unknown {
       externalFlow(ctx, sub('0', amount));
       a.held = amount;
       a.status = 'authorized';
-      a.description = 'Authorized';
-      ctx.state.auths.push(a);
-      emitAuth(ctx, a);
+      record(ctx, a, 'Authorized');
       if (input.settle !== false) {
         const cancel = ctx.later(ctx.deps.delays.cardOperationMs, () => {
           ctx.state.pendingSettlements.delete(a.tradeNo);
@@ -245,10 +248,7 @@ export function authorize(ctx: Ctx, input: AuthorizationInput): unknown {
       origin.status = 'failed';
       origin.description = `Reversed by ${a.tradeNo}`;
       emitAuth(ctx, origin);
-      a.description = 'Reversal';
-      ctx.state.auths.push(a);
-      emitAuth(ctx, a);
-      return authWire(a);
+      return authWire(record(ctx, a, 'Reversal'));
     }
     case 'refund': {
       const amount = requireAmount(input);
@@ -282,19 +282,13 @@ export function authorize(ctx: Ctx, input: AuthorizationInput): unknown {
       } else {
         card.balance = add(card.balance, amount);
       }
-      a.description = 'Refund';
-      ctx.state.auths.push(a);
-      emitAuth(ctx, a);
-      return authWire(a);
+      return authWire(record(ctx, a, 'Refund'));
     }
     case 'verification': {
       const a = newAuth(ctx, card, input, '0');
       if (card.status !== 'Normal' || card.blocked)
         return authWire(decline(ctx, a, `Declined: card is ${card.status}`));
-      a.description = 'Card verification';
-      ctx.state.auths.push(a);
-      emitAuth(ctx, a);
-      return authWire(a);
+      return authWire(record(ctx, a, 'Card verification'));
     }
     case 'maintain_fee': {
       const amount = requireAmount(input);
@@ -305,9 +299,7 @@ export function authorize(ctx: Ctx, input: AuthorizationInput): unknown {
       card.balance = sub(card.balance, amount);
       collectFee(ctx, amount);
       a.fee = amount;
-      a.description = 'Card fee';
-      ctx.state.auths.push(a);
-      emitAuth(ctx, a);
+      record(ctx, a, 'Card fee');
       overdraftStatement(ctx, card);
       return authWire(a);
     }

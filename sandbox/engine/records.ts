@@ -4,15 +4,14 @@
  * authorization fees and 3DS / activation-code records. Newest first, paged.
  */
 import { optLong, optText, type Req } from './request';
-import { byField, inTimeRange, newestFirst, page } from './paging';
+import { byFields, inTimeRange, newestFirst, page } from './paging';
 import type { Ctx } from './context';
 import { authFeeWire, authWire, operationWire, purchaseWire, threeDsWire } from './wire';
 import type { CardOperation } from './state';
 
 export function listCardPurchases(ctx: Ctx, req: Req): unknown {
   let records = newestFirst(ctx.state.purchases, (p) => p.transactionTime);
-  records = byField(records, req, 'merchantOrderNo');
-  records = byField(records, req, 'orderNo');
+  records = byFields(records, req, ['merchantOrderNo', 'orderNo']);
   records = inTimeRange(ctx, records, req, (p) => p.transactionTime);
   return page(records, req, purchaseWire);
 }
@@ -20,10 +19,7 @@ export function listCardPurchases(ctx: Ctx, req: Req): unknown {
 function operations(ctx: Ctx, req: Req, v2: boolean): unknown {
   let records: CardOperation[] = newestFirst(ctx.state.operations, (o) => o.transactionTime);
   if (v2) records = records.filter((o) => !(o.deprecated && o.type === 'create'));
-  records = byField(records, req, 'type');
-  records = byField(records, req, 'merchantOrderNo');
-  records = byField(records, req, 'orderNo');
-  records = byField(records, req, 'cardNo');
+  records = byFields(records, req, ['type', 'merchantOrderNo', 'orderNo', 'cardNo']);
   records = inTimeRange(ctx, records, req, (o) => o.transactionTime);
   return page(records, req, operationWire);
 }
@@ -33,9 +29,7 @@ export const listCardTransactions = (ctx: Ctx, req: Req) => operations(ctx, req,
 
 export function listCardAuthTransactions(ctx: Ctx, req: Req): unknown {
   let records = newestFirst(ctx.state.auths, (a) => a.transactionTime);
-  records = byField(records, req, 'type');
-  records = byField(records, req, 'tradeNo');
-  records = byField(records, req, 'cardNo');
+  records = byFields(records, req, ['type', 'tradeNo', 'cardNo']);
   records = inTimeRange(ctx, records, req, (a) => a.transactionTime);
   return page(records, req, authWire);
 }
@@ -44,9 +38,7 @@ export function listCardAuthFees(ctx: Ctx, req: Req): unknown {
   let records = newestFirst(ctx.state.authFees, (f) => f.transactionTime);
   const cardTypeId = optLong(req, 'cardTypeId');
   if (cardTypeId !== undefined) records = records.filter((f) => f.cardTypeId === cardTypeId);
-  records = byField(records, req, 'tradeNo');
-  records = byField(records, req, 'cardNo');
-  records = byField(records, req, 'originTradeNo');
+  records = byFields(records, req, ['tradeNo', 'cardNo', 'originTradeNo']);
   const tradeType = optText(req, 'tradeType');
   if (tradeType !== undefined) records = records.filter((f) => f.type === tradeType);
   records = inTimeRange(ctx, records, req, (f) => f.transactionTime);
@@ -55,9 +47,7 @@ export function listCardAuthFees(ctx: Ctx, req: Req): unknown {
 
 export function listCard3dsRecords(ctx: Ctx, req: Req): unknown {
   let records = newestFirst(ctx.state.threeDs, (r) => r.transactionTime);
-  records = byField(records, req, 'type');
-  records = byField(records, req, 'tradeNo');
-  records = byField(records, req, 'cardNo');
+  records = byFields(records, req, ['type', 'tradeNo', 'cardNo']);
   records = inTimeRange(ctx, records, req, (r) => r.transactionTime);
   return page(records, req, (r) => threeDsWire(ctx, r));
 }

@@ -27,11 +27,16 @@ export function optText(req: Req, field: string): string | undefined {
   throw paramError(field, 'must be a string');
 }
 
-export function text(req: Req, field: string): string {
-  const v = optText(req, field);
-  if (v === undefined || v === '') throw paramError(field, 'is required');
-  return v;
+/** The required form of an optional reader: absent (or empty text) is refused naming the field. */
+function required<T>(read: (req: Req, field: string) => T | undefined): (req: Req, field: string) => T {
+  return (req, field) => {
+    const v = read(req, field);
+    if (v === undefined || v === '') throw paramError(field, 'is required');
+    return v;
+  };
 }
+
+export const text = required(optText);
 
 /** Optional Long id as a digit string. */
 export function optLong(req: Req, field: string): string | undefined {
@@ -41,11 +46,7 @@ export function optLong(req: Req, field: string): string | undefined {
   return v.replace(/^(-?)0+(?=\d)/, '$1');
 }
 
-export function long(req: Req, field: string): string {
-  const v = optLong(req, field);
-  if (v === undefined) throw paramError(field, 'is required');
-  return v;
-}
+export const long = required(optLong);
 
 /** Optional BigDecimal as a decimal string. */
 export function optAmount(req: Req, field: string): string | undefined {
@@ -55,11 +56,7 @@ export function optAmount(req: Req, field: string): string | undefined {
   return v.trim();
 }
 
-export function amount(req: Req, field: string): string {
-  const v = optAmount(req, field);
-  if (v === undefined) throw paramError(field, 'is required');
-  return v;
-}
+export const amount = required(optAmount);
 
 export function optInt(req: Req, field: string): number | undefined {
   const v = optText(req, field);

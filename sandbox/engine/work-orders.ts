@@ -10,7 +10,7 @@ import { unblockCard } from './card-operations';
 import { notFound, paramError, stateError, type Ctx } from './context';
 import { operationOutcome } from './magic';
 import { registerOrder, requireNewOrder } from './orders';
-import { byField, newestFirst, page } from './paging';
+import { byFields, newestFirst, page } from './paging';
 import { optList, optText, text, type Req } from './request';
 import type { WorkOrder } from './state';
 import { workOrderWire } from './wire';
@@ -98,8 +98,7 @@ export function submitWorkOrder(ctx: Ctx, req: Req): unknown {
 
 export function listWorkOrders(ctx: Ctx, req: Req): unknown {
   let orders = newestFirst(ctx.state.workOrders, (w) => w.createTime);
-  for (const field of ['merchantOrderNo', 'orderNo', 'target', 'tradeType', 'tradeStatus'])
-    orders = byField(orders, req, field);
+  orders = byFields(orders, req, ['merchantOrderNo', 'orderNo', 'target', 'tradeType', 'tradeStatus']);
   return page(orders, req, workOrderWire);
 }
 

@@ -1,6 +1,6 @@
 # Sourced by the scripts that build a Go binary once into a versioned cache folder
-# (temporal-cli.sh, temporal-server.sh): one build at a time per folder, and a staging folder
-# renamed into place, so no caller ever sees a half-built result.
+# (temporal-cli.sh, temporal-server.sh, .ci/images/ui-server.sh): one build at a time per folder,
+# and a staging folder renamed into place, so no caller ever sees a half-built result.
 
 # build_lock NAME DIR: holds DIR/.build.lock (on descriptor 9) until the script exits. A second
 # caller waits for the first, then finds its result already in DIR.
@@ -21,4 +21,24 @@ build_staging() {
   staging="$1/.staging.$$"
   trap 'rm -rf "$staging"' EXIT
   mkdir -p "$staging"
+}
+
+# compose_version NAME IMAGE VARIABLE: prints the version docker-compose.yml runs IMAGE at (the
+# default of ${VARIABLE:-X.Y.Z} there), so what is built here and what compose runs never drift.
+compose_version() {
+  local name="$1" image="$2" variable="$3" version
+  version="$(sed -n "s|.*image: $image:\${$variable:-\([0-9.]*\)}.*|\1|p" docker-compose.yml)"
+  if [[ -z "$version" ]]; then
+    echo "$name: no $image:\${$variable:-X.Y.Z} image in docker-compose.yml" >&2
+    return 1
+  fi
+  echo "$version"
+}
+
+# require_go NAME WHAT: exits, saying WHAT (what Go is needed for, and any other way), unless Go is installed.
+require_go() {
+  if ! command -v go >/dev/null 2>&1; then
+    echo "$1: $2" >&2
+    exit 1
+  fi
 }

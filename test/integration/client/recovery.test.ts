@@ -17,16 +17,8 @@ import {
 import { getProgress } from '../../../client/onboarding';
 import { progressQuery, type OnboardingInput } from '../../../domain/customer-onboarding';
 import type { WaitOverrides } from '../../../domain/wait-profile';
-import {
-  account,
-  BUDGET_TYPE,
-  eventually,
-  FAST_WAIT,
-  startCardHarness,
-  walletAccount,
-  type CardHarness,
-} from '../support/card-harness';
-import { CARD_TYPES, customerRef, startOnboardingWorkflow, workflowBundle } from '../support/harness';
+import { account, BUDGET_TYPE, eventually, FAST_WAIT, startCardHarness, walletAccount } from '../support/card-harness';
+import { CARD_TYPES, customerRef, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 
 jest.setTimeout(180_000);
@@ -34,17 +26,29 @@ jest.setTimeout(180_000);
 /** A step gives up after two attempts, so an outage outlasts it within the test. */
 const SHORT_RETRY: WaitOverrides = { ...FAST_WAIT, providerRetry: { maximumAttempts: 2, initialIntervalMs: 100 } };
 
-let h: CardHarness;
-beforeAll(async () => {
-  await workflowBundle();
-  h = await startCardHarness();
-}, 120_000);
-afterAll(async () => h?.stop());
+const h = harnessPerFile(startCardHarness);
 afterEach(() => {
   h.sandbox.setFaults({ reset: true });
 });
 
 const commits = (operation: string, after: number) => h.sandbox.commits({ operation }).filter((c) => c.seq > after);
+
+/** Starts a B2B onboarding for `ref` and returns its handle once it waits in cardholder review (a worker must be running). */
+async function startStalledInReview(ref: string) {
+  const handle = await startOnboardingWorkflow(h, {
+    customerRef: ref,
+    cardTypeId: CARD_TYPES.b2bWithDeposit,
+    holder: b2bHolder(uniqueEmail('review.stall')),
+    initialDeposit: '50',
+    wait: FAST_WAIT,
+  });
+  await eventually(
+    () => handle.query(progressQuery),
+    (p) => p.stage === 'cardholder_review',
+    'review',
+  );
+  return handle;
+}
 
 async function failureOf(ref: string) {
   return eventually(
@@ -158,18 +162,7 @@ describe('what resume refuses', () => {
 
     const running = customerRef('running');
     await h.withCardWorker(async () => {
-      const handle = await startOnboardingWorkflow(h, {
-        customerRef: running,
-        cardTypeId: CARD_TYPES.b2bWithDeposit,
-        holder: b2bHolder(uniqueEmail('review.stall')),
-        initialDeposit: '50',
-        wait: FAST_WAIT,
-      });
-      await eventually(
-        () => handle.query(progressQuery),
-        (p) => p.stage === 'cardholder_review',
-        'review',
-      );
+      const handle = await startStalledInReview(running);
       await expect(retryOnboarding(h.client, running)).rejects.toThrow(/still running/);
       await handle.terminate('test over');
     });
@@ -181,18 +174,7 @@ describe('cancel', () => {
     const ref = customerRef('cancel-review');
     const after = h.sandbox.commits().length;
     const cancelled = await h.withCardWorker(async () => {
-      const handle = await startOnboardingWorkflow(h, {
-        customerRef: ref,
-        cardTypeId: CARD_TYPES.b2bWithDeposit,
-        holder: b2bHolder(uniqueEmail('review.stall')),
-        initialDeposit: '50',
-        wait: FAST_WAIT,
-      });
-      await eventually(
-        () => handle.query(progressQuery),
-        (p) => p.stage === 'cardholder_review',
-        'review',
-      );
+      await startStalledInReview(ref);
       return cancelOnboarding(h.client, ref);
     });
     expect(cancelled.status).toBe('CANCELLED');

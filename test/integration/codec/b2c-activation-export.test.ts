@@ -8,12 +8,8 @@
  * for card details: spec "Card sensitive data").
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import type { WorkflowBundle } from '@temporalio/worker';
-import { createProviderClient, type ProviderClient } from '../../../api/client';
+import type { ProviderClient } from '../../../api/client';
 import { decryptSensitive } from '../../../api/sensitive';
 import { sealPin } from '../../../activities/secrets';
 import { createDataConverter } from '../../../codec/data-converter';
@@ -25,14 +21,13 @@ import { type PhysicalCardActivationResult } from '../../../domain/physical-card
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, onboardingWorkflowId, activationWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
-import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../../../sandbox';
-import { startWebhookReceiver } from '../../../webhooks/receiver';
-import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
-import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../support/temporal-env';
+import type { RunningSandbox } from '../../../sandbox';
+import { bundleCardflowWorkflows } from '../../../workers/create-worker';
 import { b2cHolder } from '../../fixtures/holders';
 import { eventually, physicalCard } from '../support/card-harness';
 import { FAST_WAIT } from '../support/harness';
-import { decodedHistoryText, exportHistoryBytes, foundIn, holdsCvv } from './history-scan';
+import { connectEncryptingClients, startEncryptedWorld } from './encrypted-world';
+import { decodedHistoryText, exportHistoryBytes, foundIn, holdsCvv, workflowsOnTaskQueue } from './history-scan';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import { plainJson } from '../../../api/json';
 
@@ -79,21 +74,9 @@ beforeAll(async () => {
 
 describe('payload encryption of a B2C onboarding and a physical card activation', () => {
   it('keeps ID number, PIN, activation code, card numbers and CVVs out of the exported histories', async () => {
-    const { address, namespace } = testTemporalServer();
-    const sandbox = await startSandbox({ delays: ZERO_DELAYS, clock: 'real' });
-    const connection = await Connection.connect({ address });
-    const client = new Client({ connection, namespace, dataConverter });
-    const rawClient = new Client({ connection, namespace });
-    const dataDir = await mkdtemp(join(tmpdir(), 'cardflow-proof-'));
-    const receiver = await startWebhookReceiver({
-      platformPublicKey: sandbox.keys.platform.publicKey,
-      client,
-      dataDir,
-    });
-    sandbox.setWebhookUrl(receiver.url);
-    const provider = createProviderClient(sandbox.clientConfig());
-    const nativeConnection = await connectTestNativeConnection();
-    const taskQueue = uniqueTaskQueue('proof-b2c');
+    const { client, rawClient, nativeConnection, close } = await connectEncryptingClients(dataConverter);
+    const world = await startEncryptedWorld({ client, dataConverter, bundle, label: 'proof-b2c' });
+    const { sandbox, provider, taskQueue } = world;
     const customerRef = `proof-b2c-${suffix}`;
     try {
       const fileIds: string[] = [];
@@ -112,14 +95,7 @@ describe('payload encryption of a B2C onboarding and a physical card activation'
       const sealedPin = sealPin(pin, sandbox.keys.merchant.publicKey);
       const activationId = activationWorkflowId(physical.cardNo);
 
-      const worker = await createWorker({
-        connection: nativeConnection,
-        namespace,
-        taskQueue,
-        activityDeps: { provider, merchantPrivateKey: sandbox.keys.merchant.privateKey },
-        workflowBundle: bundle,
-        workerOptions: { dataConverter },
-      });
+      const worker = await world.worker(nativeConnection, { withMerchantKey: true });
       const { onboarding, activation, activationCode } = await worker.runUntil(async () => {
         const onboardingHandle = await client.workflow.start(WorkflowTypes.customerOnboarding, {
           workflowId: onboardingWorkflowId(customerRef),
@@ -154,9 +130,12 @@ describe('payload encryption of a B2C onboarding and a physical card activation'
       ];
 
       // Every workflow of the run, found by task queue, plus the ones this test knows by id.
-      const workflowIds = new Set([onboardingWorkflowId(customerRef), cardholderWorkflowId(customerRef), activationId]);
-      for await (const execution of rawClient.workflow.list({ query: `TaskQueue = '${taskQueue}'` }))
-        workflowIds.add(execution.workflowId);
+      const workflowIds = new Set([
+        onboardingWorkflowId(customerRef),
+        cardholderWorkflowId(customerRef),
+        activationId,
+        ...(await workflowsOnTaskQueue(rawClient, taskQueue)),
+      ]);
       expect(workflowIds.size).toBeGreaterThanOrEqual(4);
 
       const personal = [
@@ -202,12 +181,8 @@ describe('payload encryption of a B2C onboarding and a physical card activation'
         expect(holdsCvv(decodedText, card.cvv, card.expiry)).toBe(false);
       }
     } finally {
-      await nativeConnection.close();
-      await receiver.stop();
-      await sandbox.stop();
-      await provider.close();
-      await connection.close();
-      await rm(dataDir, { recursive: true, force: true });
+      await world.stop();
+      await close();
     }
   }, 120_000);
 });

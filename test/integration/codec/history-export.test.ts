@@ -6,12 +6,7 @@
  * (ID number), the PIN and the activation code: b2c-activation-export.test.ts.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import type { WorkflowBundle } from '@temporalio/worker';
-import { createProviderClient } from '../../../api/client';
 import { decryptSensitive } from '../../../api/sensitive';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
@@ -20,13 +15,11 @@ import type { OnboardingResult } from '../../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
-import { startSandbox, ZERO_DELAYS } from '../../../sandbox';
-import { startWebhookReceiver } from '../../../webhooks/receiver';
-import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
-import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../support/temporal-env';
+import { bundleCardflowWorkflows } from '../../../workers/create-worker';
 import { b2bHolder } from '../../fixtures/holders';
 import { CARD_TYPES, FAST_WAIT } from '../support/harness';
-import { decodedHistoryText, exportHistoryBytes, holdsCvv } from './history-scan';
+import { connectEncryptingClients, startEncryptedWorld } from './encrypted-world';
+import { decodedHistoryText, exportHistoryBytes, holdsCvv, workflowsOnTaskQueue } from './history-scan';
 
 const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);
 const dataConverter = createDataConverter(keyring);
@@ -52,31 +45,12 @@ beforeAll(async () => {
 
 describe('payload encryption of a full onboarding', () => {
   it('keeps personal and card data out of the exported histories, and the codec gives it back', async () => {
-    const { address, namespace } = testTemporalServer();
-    const sandbox = await startSandbox({ delays: ZERO_DELAYS, clock: 'real' });
-    const connection = await Connection.connect({ address });
-    const client = new Client({ connection, namespace, dataConverter });
-    const rawClient = new Client({ connection, namespace });
-    const dataDir = await mkdtemp(join(tmpdir(), 'cardflow-proof-'));
-    const receiver = await startWebhookReceiver({
-      platformPublicKey: sandbox.keys.platform.publicKey,
-      client,
-      dataDir,
-    });
-    sandbox.setWebhookUrl(receiver.url);
-    const provider = createProviderClient(sandbox.clientConfig());
-    const nativeConnection = await connectTestNativeConnection();
-    const taskQueue = uniqueTaskQueue('proof');
+    const { client, rawClient, nativeConnection, close } = await connectEncryptingClients(dataConverter);
+    const world = await startEncryptedWorld({ client, dataConverter, bundle, label: 'proof' });
+    const { sandbox, provider, taskQueue } = world;
     const customerRef = `proof-${suffix}`;
     try {
-      const worker = await createWorker({
-        connection: nativeConnection,
-        namespace,
-        taskQueue,
-        activityDeps: { provider },
-        workflowBundle: bundle,
-        workerOptions: { dataConverter },
-      });
+      const worker = await world.worker(nativeConnection);
       const result = await worker.runUntil(async () => {
         const handle = await client.workflow.start(WorkflowTypes.customerOnboarding, {
           workflowId: onboardingWorkflowId(customerRef),
@@ -96,9 +70,7 @@ describe('payload encryption of a full onboarding', () => {
       const expiry = decryptSensitive(sensitive.expireDate!, sandbox.keys.merchant.privateKey);
 
       // Every workflow of the run: the onboarding and its children, found by task queue.
-      const workflowIds: string[] = [];
-      for await (const execution of rawClient.workflow.list({ query: `TaskQueue = '${taskQueue}'` }))
-        workflowIds.push(execution.workflowId);
+      const workflowIds = await workflowsOnTaskQueue(rawClient, taskQueue);
       expect(workflowIds.length).toBeGreaterThanOrEqual(3);
 
       const personal = [
@@ -126,12 +98,8 @@ describe('payload encryption of a full onboarding', () => {
       expect(decodedText).not.toContain(cardNumber);
       expect(holdsCvv(decodedText, cvv, expiry)).toBe(false);
     } finally {
-      await nativeConnection.close();
-      await receiver.stop();
-      await sandbox.stop();
-      await provider.close();
-      await connection.close();
-      await rm(dataDir, { recursive: true, force: true });
+      await world.stop();
+      await close();
     }
   }, 120_000);
 });

@@ -80,3 +80,11 @@ export function holdsCvv(text: string, cvv: string, expiry: string): boolean {
   const near = new RegExp(`(?<!\\d)${cvv}\\D{1,24}${exp}|${exp}\\D{1,24}${cvv}(?!\\d)`);
   return text.includes(`"cvv":"${cvv}"`) || near.test(text);
 }
+
+/** Every workflow that ran on `taskQueue`: an onboarding and its children, found by task queue. */
+export async function workflowsOnTaskQueue(client: Client, taskQueue: string): Promise<string[]> {
+  const workflowIds: string[] = [];
+  for await (const execution of client.workflow.list({ query: `TaskQueue = '${taskQueue}'` }))
+    workflowIds.push(execution.workflowId);
+  return workflowIds;
+}

@@ -8,14 +8,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Runtime, type WorkflowBundle } from '@temporalio/worker';
 import { chromium } from 'playwright-core';
-import { createProviderClient } from '../../../api/client';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
 import { type CodecServer, startCodecServer } from '../../../codec/server';
@@ -24,14 +22,12 @@ import { cardflowSearchAttributes } from '../../../domain/search-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { createLogger } from '../../../logging/logger';
-import { startSandbox, ZERO_DELAYS } from '../../../sandbox';
 import { resolveTemporalCli } from '../../../scripts/lib/temporal-cli';
-import { startWebhookReceiver } from '../../../webhooks/receiver';
-import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
-import { uniqueTaskQueue } from '../support/temporal-env';
+import { bundleCardflowWorkflows } from '../../../workers/create-worker';
 import { b2bHolder } from '../../fixtures/holders';
 import { CARD_TYPES, FAST_WAIT } from '../support/harness';
 import { freePort } from '../../../scripts/lib/free-port';
+import { startEncryptedWorld } from './encrypted-world';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const screenshotPath = path.join(repoRoot, '.artifacts', 'codec', 'ui-decoded-onboarding.png');
@@ -92,28 +88,13 @@ describe('the Temporal Web UI with the codec server', () => {
   it('shows the onboarding input decoded', async () => {
     const namespace = env.namespace ?? 'default';
     const client = new Client({ connection: env.connection, namespace, dataConverter });
-    const sandbox = await startSandbox({ delays: ZERO_DELAYS, clock: 'real' });
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'cardflow-ui-proof-'));
-    const receiver = await startWebhookReceiver({
-      platformPublicKey: sandbox.keys.platform.publicKey,
-      client,
-      dataDir,
-    });
-    sandbox.setWebhookUrl(receiver.url);
-    const provider = createProviderClient(sandbox.clientConfig());
-    const taskQueue = uniqueTaskQueue('ui-proof');
+    const world = await startEncryptedWorld({ client, dataConverter, bundle, label: 'ui-proof' });
+    const { taskQueue } = world;
     const customerRef = `ui-proof-${suffix}`;
     const workflowId = onboardingWorkflowId(customerRef);
     const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
     try {
-      const worker = await createWorker({
-        connection: env.nativeConnection,
-        namespace,
-        taskQueue,
-        activityDeps: { provider },
-        workflowBundle: bundle,
-        workerOptions: { dataConverter },
-      });
+      const worker = await world.worker(env.nativeConnection);
       await worker.runUntil(async () => {
         const handle = await client.workflow.start(WorkflowTypes.customerOnboarding, {
           workflowId,
@@ -150,10 +131,7 @@ describe('the Temporal Web UI with the codec server', () => {
       await page.screenshot({ path: screenshotPath, fullPage: true });
     } finally {
       await browser.close();
-      await receiver.stop();
-      await sandbox.stop();
-      await provider.close();
-      await rm(dataDir, { recursive: true, force: true });
+      await world.stop();
     }
   }, 120_000);
 });

@@ -6,13 +6,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { Client, type WorkflowHandle } from '@temporalio/client';
 import type { WorkflowBundle } from '@temporalio/worker';
 import { createProviderClient, type ProviderClient } from '../../../api/client';
 import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../webhooks/receiver';
 import type { CardflowActivities } from '../../../activities';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
+import { createDataConverter } from '../../../codec/data-converter';
+import { parseKeyList } from '../../../codec/keys';
 import {
   connectTestClient,
   connectTestNativeConnection,
@@ -120,6 +122,39 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One harness for every test of the file: `start` runs in the file's `beforeAll` once the workflow
+ * bundle is built (so no test's time pays for bundling), and the harness stops after the file.
+ * What it returns stands for that harness: a test file declares it once, at the top, and reads it
+ * in its tests; reading it before `beforeAll` has run throws.
+ */
+export function harnessPerFile<H extends Harness>(start: () => Promise<H>): H {
+  let started: H | undefined;
+  beforeAll(async () => {
+    await workflowBundle();
+    started = await start();
+  }, 120_000);
+  afterAll(async () => started?.stop());
+  return new Proxy({} as H, {
+    get(_target, key) {
+      if (!started) throw new Error(`harness read (${String(key)}) before the file's beforeAll started it`);
+      return Reflect.get(started, key, started) as unknown;
+    },
+  });
+}
+
+/**
+ * A client on the harness's connection whose payloads are encrypted with `codecKeys` (the
+ * CARDFLOW_CODEC_KEYS form), as those of the worker processes a test starts with the same keys.
+ */
+export function encryptingClient(h: Harness, codecKeys: string): Client {
+  return new Client({
+    connection: h.temporal.connection,
+    namespace: testTemporalServer().namespace,
+    dataConverter: createDataConverter(parseKeyList(codecKeys)),
+  });
 }
 
 /** What the sandbox holds for a set of merchantOrderNos / holders, read through the provider API. */

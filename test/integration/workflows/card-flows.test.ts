@@ -9,18 +9,11 @@ import {
   customerRef,
   startHarness,
   walletBalance,
-  workflowBundle,
+  harnessPerFile,
   type Harness,
 } from '../support/harness';
 
-jest.setTimeout(120_000);
-
-let h: Harness;
-beforeAll(async () => {
-  await workflowBundle();
-  h = await startHarness();
-}, 120_000);
-afterAll(async () => h?.stop());
+const h = harnessPerFile(startHarness);
 
 async function issue(harness: Harness, args: Record<string, unknown>): Promise<CardIssuanceResult> {
   const handle = await harness.client.workflow.start(WorkflowTypes.cardIssuance, {

@@ -28,17 +28,11 @@ import {
   startCardHarness,
   testOrderNo,
   virtualCard,
-  type CardHarness,
 } from '../support/card-harness';
+import { harnessPerFile } from '../support/harness';
 import { cardEntityWorkflowId } from '../../../domain/workflow-ids';
 
-let h: CardHarness;
-beforeAll(async () => {
-  h = await startCardHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const h = harnessPerFile(startCardHarness);
 
 function run(type: string, workflowId: string, args: Record<string, unknown>) {
   return h.client.workflow.execute(type, {

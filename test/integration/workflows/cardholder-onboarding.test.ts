@@ -11,19 +11,11 @@ import {
   cardholdersByEmail,
   customerRef,
   startHarness,
-  workflowBundle,
-  type Harness,
+  harnessPerFile,
 } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 
-jest.setTimeout(120_000);
-
-let h: Harness;
-beforeAll(async () => {
-  await workflowBundle();
-  h = await startHarness();
-}, 120_000);
-afterAll(async () => h?.stop());
+const h = harnessPerFile(startHarness);
 
 async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
   for (;;) {

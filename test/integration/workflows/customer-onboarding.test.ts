@@ -18,19 +18,12 @@ import {
   startHarness,
   startOnboardingWorkflow,
   walletBalance,
-  workflowBundle,
+  harnessPerFile,
   type Harness,
 } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 
-jest.setTimeout(120_000);
-
-let h: Harness;
-beforeAll(async () => {
-  await workflowBundle();
-  h = await startHarness();
-}, 120_000);
-afterAll(async () => h?.stop());
+const h = harnessPerFile(startHarness);
 
 const start = (input: OnboardingInput) => startOnboardingWorkflow(h, input);
 

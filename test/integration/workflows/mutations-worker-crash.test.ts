@@ -21,11 +21,9 @@
  * still need reads.
  */
 import { randomBytes } from 'node:crypto';
-import { Client, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import { operations } from '../../../api/operations';
 import { add, cmp, sub } from '../../../api/money';
-import { createDataConverter } from '../../../codec/data-converter';
-import { parseKeyList } from '../../../codec/keys';
 import { cardSnapshotQuery, freezeUpdate } from '../../../domain/card-entity';
 import {
   cardholderStatusQuery,
@@ -40,8 +38,7 @@ import type { PhysicalCardActivationResult } from '../../../domain/physical-card
 import type { SharedAccountResult } from '../../../domain/shared-account';
 import type { WalletFundingResult } from '../../../domain/wallet-funding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
-import { testTemporalServer } from '../support/temporal-env';
-import { cardholdersByEmail } from '../support/harness';
+import { cardholdersByEmail, encryptingClient } from '../support/harness';
 import { idvHolder } from '../../fixtures/holders';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 import {
@@ -186,11 +183,7 @@ async function ledgerLegs(merchantOrderNo: string, bizType: 'fund_transfer' | 'f
 beforeAll(async () => {
   h = await startCardHarness();
   gate = await startProviderGate(h.sandbox.env.CARDFLOW_PROVIDER_BASE_URL!);
-  client = new Client({
-    connection: h.temporal.connection,
-    namespace: testTemporalServer().namespace,
-    dataConverter: createDataConverter(parseKeyList(codecKeys)),
-  });
+  client = encryptingClient(h, codecKeys);
 
   // Fixtures straight through the provider API (no workflow, no gate).
   const margin = (await h.provider.createSharedAccount({ accountName: 'Crash pool' })).accountId;

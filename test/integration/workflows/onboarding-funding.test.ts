@@ -18,19 +18,13 @@ import {
   startCardHarness,
   SUBSCRIPTION_TYPE,
   walletAccount,
-  type CardHarness,
 } from '../support/card-harness';
-import { customerRef, startOnboardingWorkflow, workflowBundle } from '../support/harness';
+import { customerRef, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
 import { fundTransferWorkflow } from '../../../domain/workflows';
 
 jest.setTimeout(180_000);
 
-let h: CardHarness;
-beforeAll(async () => {
-  await workflowBundle();
-  h = await startCardHarness();
-}, 120_000);
-afterAll(async () => h?.stop());
+const h = harnessPerFile(startCardHarness);
 
 const start = (input: OnboardingInput) => startOnboardingWorkflow(h, input);
 

@@ -21,21 +21,15 @@ import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { b2cHolder as sampleB2c } from '../../fixtures/holders';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
-import { eventually, FAST_WAIT, PHYSICAL_TYPE, startCardHarness, type CardHarness } from '../support/card-harness';
-import { customerRef, startOnboardingWorkflow, workflowBundle } from '../support/harness';
+import { eventually, FAST_WAIT, PHYSICAL_TYPE, startCardHarness } from '../support/card-harness';
+import { customerRef, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
 
 jest.setTimeout(180_000);
 
-let h: CardHarness;
+const h = harnessPerFile(startCardHarness);
 /** Provider calls the worker made (method names), and the card number each create card carried, by merchantOrderNo. */
 const calls: string[] = [];
 const createdWithNumber: Record<string, string | undefined> = {};
-
-beforeAll(async () => {
-  await workflowBundle();
-  h = await startCardHarness();
-}, 120_000);
-afterAll(async () => h?.stop());
 
 /** The worker's provider client, recording its calls (see the file comment). */
 function workerProvider(provider: ProviderClient): ProviderClient {

@@ -8,9 +8,7 @@
  * client cannot read query answers or results the worker encoded.
  */
 import { randomBytes } from 'node:crypto';
-import { Client } from '@temporalio/client';
-import { createDataConverter } from '../../../codec/data-converter';
-import { parseKeyList } from '../../../codec/keys';
+import type { Client } from '@temporalio/client';
 import { progressQuery, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
@@ -24,6 +22,7 @@ import {
   cardOperations,
   cardholdersByEmail,
   customerRef,
+  encryptingClient,
   passReview,
   startHarness,
   type Harness,
@@ -54,11 +53,7 @@ function workerProcess(): WorkerProcess {
 
 beforeAll(async () => {
   h = await startHarness();
-  client = new Client({
-    connection: h.temporal.connection,
-    namespace: testTemporalServer().namespace,
-    dataConverter: createDataConverter(parseKeyList(codecKeys)),
-  });
+  client = encryptingClient(h, codecKeys);
 }, 120_000);
 
 afterAll(async () => {

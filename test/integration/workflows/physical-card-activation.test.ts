@@ -9,17 +9,12 @@ import { cmp } from '../../../api/money';
 import { type PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
 import { temporal } from '@temporalio/proto';
-import { eventually, FAST_WAIT, physicalCard, startCardHarness, type CardHarness } from '../support/card-harness';
+import { eventually, FAST_WAIT, physicalCard, startCardHarness } from '../support/card-harness';
+import { harnessPerFile } from '../support/harness';
 import { physicalCardActivationWorkflow } from '../../../domain/workflows';
 import { activationWorkflowId } from '../../../domain/workflow-ids';
 
-let h: CardHarness;
-beforeAll(async () => {
-  h = await startCardHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const h = harnessPerFile(startCardHarness);
 
 /** Every payload of the workflow's history (inputs, results, signals, activity I/O) as text. */
 async function historyText(workflowId: string): Promise<string> {

@@ -20,19 +20,13 @@ import {
   passReview,
   startHarness,
   startOnboardingWorkflow,
-  workflowBundle,
-  type Harness,
+  harnessPerFile,
 } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 
 jest.setTimeout(180_000);
 
-let h: Harness;
-beforeAll(async () => {
-  await workflowBundle();
-  h = await startHarness({ faults: { webhookDropRate: 1 } });
-}, 120_000);
-afterAll(async () => h?.stop());
+const h = harnessPerFile(() => startHarness({ faults: { webhookDropRate: 1 } }));
 
 /** The review's probe schedule: a first probe after 0.5 s, the next 20 s later, then 2 minutes. */
 const REVIEW = { ...REVIEW_WAIT, firstPollMs: 500, retryInitialIntervalMs: 20_000 };

@@ -16,16 +16,10 @@ import {
   SUBSCRIPTION_TYPE,
   virtualCard,
   walletAccount,
-  type CardHarness,
 } from '../support/card-harness';
+import { harnessPerFile } from '../support/harness';
 
-let h: CardHarness;
-beforeAll(async () => {
-  h = await startCardHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const h = harnessPerFile(startCardHarness);
 
 // With 30% of calls failing and 20% of answers dropped, an activity attempt that makes two or three
 // provider calls (prepareDepositAddress: coins, addresses, maybe a new address; activateWithCode:

@@ -12,16 +12,14 @@
  * ended with a heartbeat timeout.
  */
 import { randomBytes } from 'node:crypto';
-import { Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { operations } from '../../../api/operations';
-import { createDataConverter } from '../../../codec/data-converter';
-import { parseKeyList } from '../../../codec/keys';
 import type { CardOperationOutcome } from '../../../domain/card-operations';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { until } from '../../support/until';
 import { FAST_WAIT, startCardHarness, virtualCard, workerProcessEnv, type CardHarness } from '../support/card-harness';
-import { testTemporalServer } from '../support/temporal-env';
+import { encryptingClient } from '../support/harness';
 import {
   startProviderGate,
   startWorkerProcess,
@@ -79,11 +77,7 @@ async function sendAttempt(workflowId: string): Promise<{ attempt: number; lastF
 
 beforeAll(async () => {
   h = await startCardHarness();
-  client = new Client({
-    connection: h.temporal.connection,
-    namespace: testTemporalServer().namespace,
-    dataConverter: createDataConverter(parseKeyList(codecKeys)),
-  });
+  client = encryptingClient(h, codecKeys);
 }, 180_000);
 
 afterAll(async () => {
