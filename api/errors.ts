@@ -20,15 +20,16 @@
  */
 export const DUPLICATE_ORDER_CODE = 40003;
 
+/** What is known about a failed call; any field may be unknown (undefined) where it failed. */
 export interface ProviderErrorContext {
   /** Client method name, e.g. `createCard`. */
-  operation?: string;
-  merchantOrderNo?: string;
+  operation?: string | undefined;
+  merchantOrderNo?: string | undefined;
   /** The parsed response body (envelope), when there was one. */
   envelope?: unknown;
-  httpStatus?: number;
+  httpStatus?: number | undefined;
   /** X-WSB-REQUEST-ID of the response, when present. */
-  requestId?: string;
+  requestId?: string | undefined;
   cause?: unknown;
 }
 
@@ -67,7 +68,7 @@ export class ProviderTransportError extends ProviderError {
   readonly retryable: boolean = true;
   /** The low-level error code (ECONNRESET, ECONNREFUSED, UND_ERR_SOCKET...), when known. */
   readonly code: string | undefined;
-  constructor(message: string, context: ProviderErrorContext & { code?: string } = {}) {
+  constructor(message: string, context: ProviderErrorContext & { code?: string | undefined } = {}) {
     super(message, context);
     this.code = context.code;
   }
@@ -105,7 +106,9 @@ export class ProviderServerError extends ProviderError {
   /** Envelope code and msg when the 5xx carried an envelope. */
   readonly code: number | undefined;
   readonly msg: string | undefined;
-  constructor(context: ProviderErrorContext & { httpStatus: number; code?: number; msg?: string }) {
+  constructor(
+    context: ProviderErrorContext & { httpStatus: number; code?: number | undefined; msg?: string | undefined },
+  ) {
     super(
       `provider answered HTTP ${context.httpStatus}${context.msg ? ` (${context.code ?? '?'}: ${context.msg})` : ''}`,
       context,

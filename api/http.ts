@@ -53,8 +53,8 @@ export interface TransportRequest {
   operation: string;
   path: string;
   body: RequestBody;
-  merchantOrderNo?: string;
-  signal?: AbortSignal;
+  merchantOrderNo?: string | undefined;
+  signal?: AbortSignal | undefined;
   /** Overrides the transport's timeoutMs for this call. */
   timeoutMs?: number;
   /**
@@ -133,7 +133,8 @@ export function createHttpTransport(options: TransportOptions): Transport {
         method: 'POST',
         path: prefix + request.path,
         headers,
-        body: body.kind === 'json' ? body.text : (body.form as unknown as Dispatcher.DispatchOptions['body']),
+        body:
+          body.kind === 'json' ? body.text : (body.form as unknown as NonNullable<Dispatcher.DispatchOptions['body']>),
         signal,
       });
       const bytes = Buffer.from(await response.body.arrayBuffer());

@@ -11,6 +11,7 @@
  * cancelled) is never started again ({@link CardWorkflowClosedError}); one that was terminated
  * by an operator can be.
  */
+import { exact } from '../domain/exact';
 import { type Client, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
@@ -88,7 +89,7 @@ async function updateWithStart<Ret, Args extends unknown[]>(
   const input: CardEntityInput = {
     cardNo: valid,
     ...(customerRef ? { customerRef } : {}),
-    ...(opts.wait ? { wait: opts.wait } : {}),
+    ...(opts.wait ? { wait: exact(opts.wait) } : {}),
   };
   // An operation is used once: each try of the ride-out makes its own. A retried request is
   // answered once by the card's workflow, which keys requests by their requestId.

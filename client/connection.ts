@@ -126,7 +126,7 @@ export async function connectTemporalClient(
      * and the ride-out for a server that is not there at all (the CLI: 2 s). Something that
      * accepts the connection (the server, or the proxy in front of a restarting one) is ridden out.
      */
-    listenerWithinMs?: number;
+    listenerWithinMs?: number | undefined;
     /**
      * Carry the caller's OpenTelemetry trace into what the client starts and signals (the
      * workflow's spans become its children). Default: when the environment configures an OTLP

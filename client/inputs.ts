@@ -4,6 +4,7 @@
  * the conversion of zod issues and the domain's `FieldIssue`s into one {@link InvalidInputError}
  * naming each field and rule, never a value (a PIN or personal data could be one).
  */
+import { type Exact, exact } from '../domain/exact';
 import { type z } from 'zod';
 import { type FieldIssue, OnboardingInputSchema } from '../domain';
 import { InvalidInputError, issueLines } from './validation';
@@ -12,10 +13,10 @@ import { InvalidInputError, issueLines } from './validation';
 export const waitOverrides = OnboardingInputSchema.shape.wait;
 
 /** Parses `input` with `schema`; throws {@link InvalidInputError} naming every field and rule. */
-export function parseInput<S extends z.ZodType>(schema: S, what: string, input: unknown): z.output<S> {
+export function parseInput<S extends z.ZodType>(schema: S, what: string, input: unknown): Exact<z.output<S>> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw new InvalidInputError(what, issueLines(parsed.error));
-  return parsed.data;
+  return exact(parsed.data);
 }
 
 /** Parses one named value (a command-line argument, an id) with `schema`; issues are named `field: rule`. */

@@ -9,6 +9,7 @@
  * (digit strings, payer ≠ payee). Balance, account types and currency need the provider: the
  * workflow checks them first and fails with InsufficientBalance / InvalidInput, sending nothing.
  */
+import type { Exact } from '../domain/exact';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { TRANSFER_TYPES } from '../api/rules';
@@ -36,7 +37,7 @@ export type TransferRequest = z.input<typeof TransferRequestSchema>;
 const WHAT = 'transfer request';
 
 /** Validates a transfer request; throws `InvalidInputError` naming each field and rule. */
-export function parseTransferRequest(request: unknown): z.output<typeof TransferRequestSchema> {
+export function parseTransferRequest(request: unknown): Exact<z.output<typeof TransferRequestSchema>> {
   const valid = parseInput(TransferRequestSchema, WHAT, request);
   if (valid.payerAccountId === valid.payeeAccountId) refuse(WHAT, 'payeeAccountId', 'must differ from payerAccountId');
   return valid;

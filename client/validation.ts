@@ -3,6 +3,7 @@
  * problem names the field path and the rule (docs/architecture.md, Validation errors), never the
  * value, which may be personal data.
  */
+import { exact } from '../domain/exact';
 import type { z } from 'zod';
 import type { KeyInput } from '../api/keys';
 import { PIN_RE } from '../api/rules';
@@ -82,7 +83,7 @@ export function parseOnboardingInput(input: unknown, opts: SealingOptions = {}):
   const parsed = OnboardingInputSchema.safeParse(value);
   if (!parsed.success) problems.push(...withoutSealedPinIfPinRefused(issueLines(parsed.error), problems));
   if (problems.length || !parsed.success) throw new InvalidInputError('onboarding input', problems);
-  return parsed.data;
+  return exact(parsed.data);
 }
 
 /**
@@ -96,7 +97,7 @@ export function parseActivationRequest(input: unknown, opts: SealingOptions = {}
   const parsed = OnboardingActivationRequestSchema.safeParse(sealClearPin(input, opts, '', problems));
   if (!parsed.success) problems.push(...withoutSealedPinIfPinRefused(issueLines(parsed.error), problems));
   if (problems.length || !parsed.success) throw new InvalidInputError('activation request', problems);
-  return parsed.data;
+  return exact(parsed.data);
 }
 
 /** A cardholder correction (`{ holder: {...} }`), validated like the original data; throws {@link InvalidInputError}. */

@@ -5,6 +5,7 @@
  * card. The caller's `fundingRef` is the idempotency key (client/start.ts); the address to pay is
  * in the `fundingStatus` query as soon as the workflow has it ({@link awaitDepositAddress}).
  */
+import type { Exact } from '../domain/exact';
 import type { Client } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
@@ -39,7 +40,7 @@ export const FundingRequestSchema = z
 export type FundingRequest = z.input<typeof FundingRequestSchema>;
 
 /** Validates a funding request; throws `InvalidInputError` naming each field and rule. */
-export function parseFundingRequest(request: unknown): z.output<typeof FundingRequestSchema> {
+export function parseFundingRequest(request: unknown): Exact<z.output<typeof FundingRequestSchema>> {
   return parseInput(FundingRequestSchema, 'wallet funding request', request);
 }
 

@@ -78,7 +78,10 @@ export function transferRemark(merchantOrderNo: string, remark?: string): string
 }
 
 /** True when a ledger entry belongs to the transfer keyed `merchantOrderNo`. */
-export function isTransferEntry(entry: { orderNo: string; remark?: string | null }, merchantOrderNo: string): boolean {
+export function isTransferEntry(
+  entry: { orderNo: string; remark?: string | null | undefined },
+  merchantOrderNo: string,
+): boolean {
   return entry.orderNo === merchantOrderNo || (entry.remark ?? '').split(' ')[0] === merchantOrderNo;
 }
 

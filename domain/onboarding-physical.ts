@@ -9,6 +9,7 @@
  * (`activationInputIssues`), so the Update validator refuses exactly what the child would. The PIN
  * only ever travels sealed with the merchant public key (domain/physical-card-activation.ts).
  */
+import { exact } from './exact';
 import { defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import {
@@ -82,7 +83,7 @@ export const OnboardingActivationRequestSchema = z
     { error: 'must be activation_code or work_order' },
   )
   .superRefine((request, ctx) => {
-    for (const issue of activationRequestIssues(request))
+    for (const issue of activationRequestIssues(exact(request)))
       ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
   });
 

@@ -15,7 +15,8 @@ import { nonEmpty } from './provider-event';
 export interface CardOperation {
   orderNo: string;
   merchantOrderNo: string;
-  cardNo?: string;
+  /** Unknown (absent or undefined) in a sparse record, e.g. some webhooks. */
+  cardNo?: string | undefined;
   type: string;
   status: 'wait_process' | 'processing' | 'success' | 'fail';
   amount: string;

@@ -187,7 +187,7 @@ export type LedgerExplanation = 'cardflow' | 'provider' | 'external' | 'unexplai
 /** What the provider's records say about the order a ledger entry names (its `orderNo`). */
 export interface LedgerContext {
   /** The card operation of a provider orderNo, when the card records show one. */
-  cardOperation(orderNo: string): { merchantOrderNo?: string | null; type: string } | undefined;
+  cardOperation(orderNo: string): { merchantOrderNo?: string | null | undefined; type: string } | undefined;
   /** True when the authorization of a tradeNo is in the card records (its fees are the provider's). */
   authorizationKnown(tradeNo: string): boolean;
 }

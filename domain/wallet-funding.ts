@@ -91,8 +91,8 @@ export function matchesDeposit(
     type: string;
     destinationAddress: string;
     createTime: number;
-    txHash?: string | null;
-    txAmount?: string | null;
+    txHash?: string | null | undefined;
+    txAmount?: string | null | undefined;
   },
   match: DepositMatch,
 ): boolean {

@@ -96,7 +96,7 @@ export interface StackOptions {
    * Run the worker as a version of this deployment (workers/versioning.ts) and make it current as
    * `bootstrap` says; unset: unversioned.
    */
-  versioning?: { deploymentName: string; bootstrap: BootstrapMode };
+  versioning?: { deploymentName: string; bootstrap: BootstrapMode } | undefined;
 }
 
 /** A running receiver + sandbox + worker on one Temporal namespace. */

@@ -3,6 +3,7 @@
  * the change was committed, and webhooks dropped, duplicated, reordered or delayed. Decisions
  * draw from a seeded PRNG, so a run is reproducible from its seed; a rate of 1 always fires.
  */
+import { exact } from '../../domain/exact';
 import { z } from 'zod';
 import { plainNumbers } from './body';
 
@@ -73,7 +74,7 @@ export type FaultUpdate = Partial<FaultSettings> & { reset?: boolean };
  * that breaks its rule.
  */
 export function parseFaultUpdate(json: unknown): FaultUpdate {
-  return faultUpdateSchema.parse(plainNumbers(json));
+  return exact(faultUpdateSchema.parse(plainNumbers(json)));
 }
 
 export type RequestFault = { kind: 'none' | 'error' | 'drop'; latencyMs: number };

@@ -3,6 +3,7 @@
  * webhook callback configuration and delivery log, and reading the sandbox clock.
  * They need X-WSB-API-KEY but no signature, like the engine's test helpers.
  */
+import { exact } from '../../domain/exact';
 import { z } from 'zod';
 import { SandboxError, SandboxErrorCode, type SandboxClock } from '../contract';
 import { plainNumbers } from './body';
@@ -78,7 +79,7 @@ export function createShellHelpers(deps: ShellHelperDeps): Record<string, Helper
     },
 
     /** Every mutation committed so far, optionally of one operation (`{"operation": "createCard"}`). */
-    commits: (body) => deps.commits.list(commitFilterSchema.parse(body)),
+    commits: (body) => deps.commits.list(exact(commitFilterSchema.parse(body))),
 
     /** Reads the sandbox clock (the engine's `advanceClock` helper moves a manual one). */
     clock: () => ({ now: deps.clock.now(), mode: deps.clockMode }),

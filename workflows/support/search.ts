@@ -41,8 +41,13 @@ export interface StartedWith {
   startAttributes?: StartAttributes;
 }
 
-/** What is already set: the start attributes, or (after continue-as-new, which keeps them) what an earlier run set. */
-export type KnownAttributes = Partial<StartAttributes> & Pick<AttributeChanges, 'holderId' | 'cardNo'>;
+/**
+ * What is already set: the start attributes, or (after continue-as-new, which keeps them) what an
+ * earlier run set. An undefined value counts as not set, as in {@link Attributes.set}.
+ */
+export type KnownAttributes = {
+  [K in keyof (StartAttributes & AttributeChanges)]?: (StartAttributes & AttributeChanges)[K] | undefined;
+};
 
 export class Attributes {
   private readonly known: Record<string, string> = {};

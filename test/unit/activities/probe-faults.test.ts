@@ -3,6 +3,7 @@
  * (activities/rate-gate.ts), and when an activity heartbeats by itself (activities/heartbeats.ts),
  * under MockActivityEnvironment.
  */
+import type { Info } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import {
   ProviderAbortedError,
@@ -139,7 +140,8 @@ describe('withPulse', () => {
   });
 
   it('never heartbeats an activity without a heartbeat timeout', async () => {
-    const env = new MockActivityEnvironment({ heartbeatTimeoutMs: undefined });
+    // The mock's default info has a heartbeat timeout; an explicit undefined removes it.
+    const env = new MockActivityEnvironment({ heartbeatTimeoutMs: undefined } as unknown as Partial<Info>);
     const beats = heartbeatsOf(env);
     await env.run(() => withPulse(() => pause(100)));
     expect(beats).toHaveLength(0);
