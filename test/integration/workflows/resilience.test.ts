@@ -4,6 +4,7 @@
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { OnboardingInput, OnboardingResult } from '../../../domain/customer-onboarding';
+import type { WaitOverrides } from '../../../domain/wait-profile';
 import type { FaultUpdate } from '../../../sandbox';
 import {
   CARD_TYPES,
@@ -24,6 +25,16 @@ beforeAll(async () => {
   await workflowBundle();
 }, 120_000);
 
+/**
+ * Provider calls retried within seconds: these cases prove that a fault is retried without a
+ * second effect, not the production backoff (1 s doubling to a minute), under which a few unlucky
+ * attempts in a row at a 30% error rate outlast the test (one seed took 99 s).
+ */
+const RESILIENCE_WAIT: WaitOverrides = {
+  ...FAST_WAIT,
+  providerRetry: { initialIntervalMs: 200, maximumIntervalMs: 2_000 },
+};
+
 /** Onboards one customer with a cardholder (B2B, deposit at creation) and one without (deposit after creation). */
 async function onboardBoth(h: Harness) {
   const email = uniqueEmail('resilient');
@@ -33,13 +44,13 @@ async function onboardBoth(h: Harness) {
       cardTypeId: CARD_TYPES.b2bWithDeposit,
       holder: b2bHolder(email),
       initialDeposit: '20',
-      wait: FAST_WAIT,
+      wait: RESILIENCE_WAIT,
     });
     const withDeposit = await startOnboardingWorkflow(h, {
       customerRef: customerRef('deposit'),
       cardTypeId: CARD_TYPES.noHolderNoDeposit,
       initialDeposit: '20',
-      wait: FAST_WAIT,
+      wait: RESILIENCE_WAIT,
     });
     return {
       email,
@@ -97,7 +108,7 @@ describe('repeated starts', () => {
       cardTypeId: CARD_TYPES.b2bWithDeposit,
       holder: b2bHolder(email),
       initialDeposit: '20',
-      wait: FAST_WAIT,
+      wait: RESILIENCE_WAIT,
     };
     const [first, second] = await h.withWorker(async () => {
       const handle = await startOnboardingWorkflow(h, input);
