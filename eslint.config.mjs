@@ -7,6 +7,14 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+// Configuration is read through config/ only. A later block's `no-restricted-properties` replaces
+// an earlier one's options, so a block that adds restrictions lists this one again by name.
+const processEnvRestriction = {
+  object: 'process',
+  property: 'env',
+  message: 'Read configuration through config/ (config/schema.ts declares every variable).',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', '.artifacts/**', 'coverage/**', 'dist/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -40,14 +48,7 @@ export default tseslint.config(
     files: ['**/*.ts'],
     ignores: ['config/**', 'test/**', 'bench/**', 'scripts/cluster/**'],
     rules: {
-      'no-restricted-properties': [
-        'error',
-        {
-          object: 'process',
-          property: 'env',
-          message: 'Read configuration through config/ (config/schema.ts declares every variable).',
-        },
-      ],
+      'no-restricted-properties': ['error', processEnvRestriction],
     },
   },
   {
@@ -58,11 +59,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-properties': [
         'error',
-        {
-          object: 'process',
-          property: 'env',
-          message: 'Read configuration through config/ (config/schema.ts declares every variable).',
-        },
+        processEnvRestriction,
         ...['nonRetryable', 'retryable', 'create'].map((property) => ({
           object: 'ApplicationFailure',
           property,
