@@ -208,7 +208,7 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
   // A's bundle (the one the workers built, by its build id) and fail on B's as PINNED findings.
   const out = await mkdtemp(path.join(tmpdir(), 'cardflow-histories-'));
   const exported = await cli('histories', 'export', '--out', out, '--build-id', buildA, '--limit', '30', '--json');
-  expect(exported.code).toBe(0);
+  expect(exported).toMatchObject({ code: 0, err: '' });
   const { files } = JSON.parse(exported.out) as { files: string[] };
   expect(files).toHaveLength(30);
   expect(await readFile(files[0]!, 'utf8')).toContain(Buffer.from('binary/encrypted').toString('base64'));

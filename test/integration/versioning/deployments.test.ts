@@ -8,7 +8,10 @@
  * (test/cluster/versioning.test.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client, type WorkflowHandle } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { refreshCard } from '../../../client/card-entity';
 import { countOpen, describeDeployment, type DeploymentView } from '../../../client/deployments';
@@ -94,7 +97,11 @@ async function taskFailures(handle: WorkflowHandle): Promise<string[]> {
 }
 
 /** Runs `cardflow <args>` against the harness's client; returns exit code and output. */
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  return cliOn(h.client, ...args);
+}
+
+async function cliOn(client: Client, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runCli(args, {
@@ -102,7 +109,7 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
     err: (line) => err.push(line),
     env: { CARDFLOW_DEPLOYMENT_NAME: deploymentName },
     connect: async () => ({
-      client: h.client,
+      client,
       namespace: testTemporalServer().namespace,
       close: async () => undefined,
     }),
@@ -218,6 +225,18 @@ it('moves an unversioned onboarding to the first version, keeps A’s onboarding
     );
   }
   expect(new Set(results.map((r) => r.cardholder?.holderId)).size).toBe(parked.length);
+  // A's histories for the replay gate, exported by a client without a codec: listed and fetched
+  // raw, one file per run (the cluster tier checks that the payloads stay encrypted).
+  const keyless = new Client({ connection: h.client.connection, namespace: testTemporalServer().namespace });
+  const out = await mkdtemp(path.join(tmpdir(), 'cardflow-histories-'));
+  const exported = await cliOn(keyless, 'histories', 'export', '--out', out, '--build-id', buildA, '--json');
+  expect(exported).toMatchObject({ code: 0, err: '' });
+  const { files } = JSON.parse(exported.out) as { files: string[] };
+  expect(new Set(files).size).toBe(files.length);
+  const exportedIds = await Promise.all(
+    files.map(async (file) => (JSON.parse(await readFile(file, 'utf8')) as { workflowId: string }).workflowId),
+  );
+  expect(exportedIds).toEqual(expect.arrayContaining(parked.map((p) => p.handle.workflowId)));
   await until(
     () => countOpen(h.client, deploymentName, buildA),
     (n) => n === 1, // the card entity, until it moves
