@@ -76,8 +76,11 @@ it('refuses an operation the projected status does not allow, and names a malfor
   const card = new CardState('C1', undefined);
   const requests = new CardRequests(card);
   card.learnRead({ status: 'Normal' }, T, true);
+  expect(card.projected).toBe('Normal');
   expect(() => requests.validateOperation('r1', 'freeze')).not.toThrow();
   card.project('freeze');
+  card.learnRead({ status: 'Normal' }, T + 1000, false);
+  expect(card.projected).toBe('Freeze');
   expect(refusal(() => requests.validateOperation('r2', 'freeze'))).toEqual({
     type: FailureTypes.operationNotAllowed,
     message: 'card C1 is (or will be) Freeze; freeze needs Normal',
