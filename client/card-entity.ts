@@ -25,7 +25,7 @@ import {
   depositUpdate,
   freezeUpdate,
   refreshUpdate,
-  REQUEST_ID_RE,
+  RequestIdSchema,
   unfreezeUpdate,
   updatePinUpdate,
   type CardDepositOutcome,
@@ -62,12 +62,11 @@ export class CardWorkflowClosedError extends Error {
   }
 }
 
-const requestId = z
-  .string({ error: 'is required' })
-  .regex(REQUEST_ID_RE, { message: 'must be 1 to 64 letters, digits, "_", "." or "-"' });
-const OperationSchema = z.object({ requestId, clientRemark: z.string().optional() }).strict();
-const PinSchema = z.object({ requestId, pin: z.string().optional(), sealedPin: z.string().optional() }).strict();
-const DepositSchema = z.object({ requestId, amount: positiveAmount, cardTypeId: idDigits }).strict();
+const OperationSchema = z.object({ requestId: RequestIdSchema, clientRemark: z.string().optional() }).strict();
+const PinSchema = z
+  .object({ requestId: RequestIdSchema, pin: z.string().optional(), sealedPin: z.string().optional() })
+  .strict();
+const DepositSchema = z.object({ requestId: RequestIdSchema, amount: positiveAmount, cardTypeId: idDigits }).strict();
 
 export type CardEntityHandle = DefinedHandle<typeof cardEntityWorkflow>;
 

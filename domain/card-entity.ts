@@ -18,7 +18,7 @@ import type { CardOperationOutcome } from './card-operations';
 import type { WaitOverrides } from './wait-profile';
 import { advance, movesForward, readTime, type ReachedState } from './event-order';
 
-export const REQUEST_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const REQUEST_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** The latest state of one authorization (same tradeNo pushed again as it settles). */
 export interface AuthorizationSummary {
@@ -134,13 +134,27 @@ export interface DepositRequest {
   cardTypeId: string;
 }
 
+/** The caller's id of a request, checked alike by the client and by the workflow's validators. */
+export const RequestIdSchema = z
+  .string({ error: 'is required' })
+  .regex(REQUEST_ID_RE, { message: 'must be 1 to 64 letters, digits, "_", "." or "-"' });
+const RequestIdFieldSchema = z.object({ requestId: RequestIdSchema });
+
 /** A deposit request's amount and card type, by the field rules every cardflow input shares (domain/fields.ts). */
 const DepositFieldsSchema = z.object({ amount: amountString, cardTypeId: idDigits });
 
+function issuesOf(parsed: z.ZodSafeParseResult<unknown>): FieldIssue[] {
+  return parsed.success ? [] : parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+}
+
+/** What is wrong with a request's requestId (nothing: an empty list). */
+export function requestIdIssues(requestId: unknown): FieldIssue[] {
+  return issuesOf(RequestIdFieldSchema.safeParse({ requestId }));
+}
+
 /** What is wrong with a deposit request's amount and card type (nothing: an empty list). */
 export function depositRequestIssues(request: unknown): FieldIssue[] {
-  const parsed = DepositFieldsSchema.safeParse(request);
-  return parsed.success ? [] : parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  return issuesOf(DepositFieldsSchema.safeParse(request));
 }
 
 export const cardSnapshotQuery = defineQuery<CardSnapshot>('card');

@@ -1,0 +1,106 @@
+/**
+ * The card entity's requests (its Updates): each is checked by its validator against the card's
+ * projected status before it is accepted, runs once per requestId (a repeat gets the first
+ * answer, or shares the running one), and runs in arrival order, one at a time (a ticket queue).
+ */
+import type { ApplicationFailure } from '@temporalio/workflow';
+import {
+  depositRequestIssues,
+  requestIdIssues,
+  type CardEntityOutcome,
+  type DepositRequest,
+} from '../../domain/card-entity';
+import { CARD_OPERATION_FROM, cardOperationInputIssues, type CardOperationKind } from '../../domain/card-operations';
+import { FailureTypes } from '../../domain/failure-types';
+import { failIssues, failWith, summarize } from '../support/failures';
+import { TicketQueue } from '../support/ticket-queue';
+import type { CardState } from './state';
+
+/** What an operation request carries beyond its requestId. */
+export interface OperationFields {
+  clientRemark?: string;
+  sealedPin?: string;
+}
+
+export class CardRequests {
+  private readonly queue = new TicketQueue();
+  /** Requests accepted and not yet finished, so a repeat sent meanwhile shares the first answer. */
+  private readonly running: Record<string, Promise<CardEntityOutcome>> = {};
+
+  constructor(private readonly card: CardState) {}
+
+  /** Requests queued or running. */
+  get pending(): number {
+    return this.queue.pending;
+  }
+
+  /**
+   * The validator of an operation Update: a malformed requestId is refused; a repeat is accepted
+   * (it gets the first answer); a new request is refused on a cancelled card, when a field breaks
+   * its rule, or when the projected status does not allow it.
+   */
+  validateOperation(requestId: unknown, kind: CardOperationKind, fields: OperationFields = {}): void {
+    if (!this.admits(requestId)) return;
+    const issues = cardOperationInputIssues(kind, { cardNo: this.card.cardNo, ...fields });
+    if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
+    const projected = this.card.projected;
+    if (projected !== undefined && !CARD_OPERATION_FROM[kind].includes(projected)) {
+      throw failWith(
+        FailureTypes.operationNotAllowed,
+        `card ${this.card.cardNo} is (or will be) ${projected}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`,
+      );
+    }
+  }
+
+  /** The validator of the deposit Update: as an operation's, and its amount and card type by the shared field rules. */
+  validateDeposit(request: Partial<DepositRequest> | undefined): void {
+    this.admits(request?.requestId);
+    const issues = depositRequestIssues(request);
+    if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
+  }
+
+  /** Runs a request once: a repeat gets the finished answer, or shares the running one. */
+  once<T extends CardEntityOutcome>(requestId: string, work: () => Promise<T>): Promise<T> {
+    const earlier = this.card.answer(requestId) ?? this.running[requestId];
+    if (earlier) return Promise.resolve(earlier as T);
+    const promise = work();
+    this.running[requestId] = promise;
+    const clear = () => {
+      delete this.running[requestId];
+    };
+    promise.then(clear, clear);
+    return promise;
+  }
+
+  /** Runs `work` when every earlier request has finished; a cancelled card refuses what is still queued. */
+  async serialized<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await this.queue.run(
+        async () => {
+          if (this.card.cancelled) throw this.cancelledFailure();
+          return await work();
+        },
+        () => this.card.settle(),
+      );
+    } catch (error) {
+      const summary = summarize(error);
+      throw failWith(summary.type, summary.message);
+    }
+  }
+
+  /**
+   * Checks what every request shares: a well-formed requestId, and a card not cancelled. False
+   * for a repeat (answered or running), which needs no more checks.
+   */
+  private admits(requestId: unknown): boolean {
+    const issues = requestIdIssues(requestId);
+    if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
+    if (typeof requestId !== 'string' || this.card.answer(requestId) || requestId in this.running) return false;
+    if (this.card.cancelled) throw this.cancelledFailure();
+    return true;
+  }
+
+  private cancelledFailure(): ApplicationFailure {
+    return failWith(FailureTypes.cardCancelled, `card ${this.card.cardNo} is cancelled`);
+  }
+}
