@@ -12,18 +12,23 @@ import { indexedType } from '../../deploy/setup-temporal';
 import { cardflowSearchAttributes } from '../../domain/search-attributes';
 import { add, cmp, sub } from '../../api/money';
 import { cardholderStatusQuery, correctCardholderUpdate } from '../../domain/cardholder-onboarding';
-import { type OnboardingInput, type OnboardingResult, progressQuery } from '../../domain/customer-onboarding';
+import { type OnboardingResult, progressQuery } from '../../domain/customer-onboarding';
 import type { FundTransferResult } from '../../domain/fund-transfer';
 import type { PhysicalCardActivationResult } from '../../domain/physical-card-activation';
-import { onboardingStartAttributes } from '../../domain/start-attributes';
 import type { WalletFundingResult } from '../../domain/wallet-funding';
-import { activationWorkflowId, cardholderWorkflowId, onboardingWorkflowId } from '../../domain/workflow-ids';
+import { activationWorkflowId, cardholderWorkflowId } from '../../domain/workflow-ids';
 import { physicalCardActivationWorkflow } from '../../domain/workflows';
-import { WorkflowTypes } from '../../domain/workflow-types';
 import { CARD_TYPE_IDS, CARD_TYPES as SANDBOX_CARD_TYPES } from '../../sandbox/data/card-types';
 import { createPostgresFileStore } from '../../storage/postgres-file-store';
 import { BUDGET_TYPE, account, physicalCard, virtualCard, walletAccount } from '../integration/support/card-harness';
-import { CARD_TYPES, FAST_WAIT, cardOperations, cardholdersByEmail, customerRef } from '../integration/support/harness';
+import {
+  CARD_TYPES,
+  FAST_WAIT,
+  cardOperations,
+  cardholdersByEmail,
+  customerRef,
+  startOnboardingWorkflow,
+} from '../integration/support/harness';
 import { b2bHolder, uniqueEmail } from '../integration/support/holders';
 import { b2cHolder } from '../fixtures/holders';
 import { clusterSettings } from './support/control';
@@ -35,21 +40,12 @@ beforeAll(async () => {
 });
 afterAll(async () => w?.stop());
 
-function startOnboarding(input: OnboardingInput) {
-  return w.client.workflow.start(WorkflowTypes.customerOnboarding, {
-    workflowId: onboardingWorkflowId(input.customerRef),
-    taskQueue: w.taskQueue,
-    args: [input],
-    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
-  });
-}
-
 const cardPrice = (cardTypeId: string) => SANDBOX_CARD_TYPES.find((t) => t.cardTypeId === cardTypeId)!.cardPrice;
 
 it('B2B onboarding with an initial deposit: one holder, one card, one deposit, the wallet charged to the cent', async () => {
   const walletBefore = (await walletAccount(w.provider)).availableBalance;
   const email = uniqueEmail('cluster.b2b');
-  const handle = await startOnboarding({
+  const handle = await startOnboardingWorkflow(w, {
     customerRef: customerRef('cluster-b2b'),
     cardTypeId: CARD_TYPES.b2bWithDeposit,
     holder: b2bHolder(email),
@@ -89,7 +85,7 @@ it('B2C onboarding rejected in review, corrected through the update, then comple
   const walletBefore = (await walletAccount(w.provider)).availableBalance;
   const ref = customerRef('cluster-b2c');
   const rejected = await b2cHolderWith(uniqueEmail('reject.admin'));
-  const handle = await startOnboarding({
+  const handle = await startOnboardingWorkflow(w, {
     customerRef: ref,
     cardTypeId: CARD_TYPE_IDS.b2cVirtual,
     holder: rejected,

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli } from '../../../client/cli/main';
+import { runCliOn } from '../../support/run-cli';
 import { ExitCodes } from '../../../client/cli/context';
 import type { OnboardingProgress } from '../../../domain/customer-onboarding';
 import { cardholdersByEmail, CARD_TYPES, customerRef, FAST_WAIT } from '../support/harness';
@@ -27,20 +27,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli([...args, '--task-queue', h.taskQueue], {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    env: { CARDFLOW_PROVIDER_BASE_URL: h.sandbox.url, CARDFLOW_PROVIDER_API_KEY: h.sandbox.keys.apiKey },
-    connect: async () => ({
-      client: h.client,
-      namespace: testTemporalServer().namespace,
-      close: async () => undefined,
-    }),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
+function cli(args: string[]) {
+  return runCliOn(
+    { client: h.client, namespace: testTemporalServer().namespace },
+    [...args, '--task-queue', h.taskQueue],
+    {
+      env: { CARDFLOW_PROVIDER_BASE_URL: h.sandbox.url, CARDFLOW_PROVIDER_API_KEY: h.sandbox.keys.apiKey },
+    },
+  );
 }
 
 function file(content: unknown): string {

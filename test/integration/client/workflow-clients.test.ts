@@ -23,7 +23,7 @@ import {
   updateCardPin,
 } from '../../../client/card-entity';
 import { awaitCardOperation, getCardOperationStatus, startCardOperation } from '../../../client/card-operations';
-import { runCli } from '../../../client/cli/main';
+import { runCliOn } from '../../support/run-cli';
 import { awaitSharedAccount, startSharedAccount } from '../../../client/shared-account';
 import { awaitTransfer, getTransferStatus, startTransfer, type TransferRequest } from '../../../client/transfers';
 import {
@@ -81,20 +81,16 @@ async function cardRecords(cardNo: string, type: 'Freeze' | 'UnFreeze' | 'update
 }
 
 /** Runs the CLI against the harness's client and task queue; returns the exit code and output (`out` fills as it runs). */
-async function cli(args: string[], stdin?: string, out: string[] = []) {
-  const err: string[] = [];
-  const code = await runCli([...args, '--task-queue', h.taskQueue], {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    env: { CARDFLOW_MERCHANT_PUBLIC_KEY: h.sandbox.keys.merchant.publicKeyPem },
-    connect: async () => ({
-      client: h.client,
-      namespace: testTemporalServer().namespace,
-      close: async () => undefined,
-    }),
-    ...(stdin === undefined ? {} : { readStdin: async () => stdin }),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
+function cli(args: string[], stdin?: string, out: string[] = []) {
+  return runCliOn(
+    { client: h.client, namespace: testTemporalServer().namespace },
+    [...args, '--task-queue', h.taskQueue],
+    {
+      env: { CARDFLOW_MERCHANT_PUBLIC_KEY: h.sandbox.keys.merchant.publicKeyPem },
+      out,
+      ...(stdin === undefined ? {} : { stdin }),
+    },
+  );
 }
 
 function file(name: string, content: unknown): string {

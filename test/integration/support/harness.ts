@@ -28,6 +28,7 @@ import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
+import { b2bHolder, uniqueEmail } from './holders';
 
 /** Fast waits for the zero-delay sandbox. */
 export const FAST_WAIT: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
@@ -178,7 +179,6 @@ export async function walletBalance(provider: ProviderClient): Promise<string> {
   return wallet.availableBalance;
 }
 
-/** A unique customer reference per test. */
 /**
  * Decides each stalled review stage of `holderId` (platform, then bank) as passed, through the
  * sandbox's helper: the decision is readable by a probe from now on, and a webhook is sent unless
@@ -193,8 +193,26 @@ export function passReview(h: Harness, holderId: string): void {
   throw new Error(`cardholder ${holderId} review did not reach pass_audit`);
 }
 
+/** A unique customer reference per test. */
 export function customerRef(label: string): string {
   return `${label}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * The onboarding most tests start: a B2B holder on the card type that takes an initial deposit
+ * of 10, with a customer reference and holder email unique per call and named after `label` (so
+ * a label such as `review.stall` is also the email local part the sandbox reads); `overrides`
+ * replace any field.
+ */
+export function b2bOnboarding(label: string, overrides: Partial<OnboardingInput> = {}): OnboardingInput {
+  return {
+    customerRef: customerRef(label),
+    cardTypeId: CARD_TYPES.b2bWithDeposit,
+    holder: b2bHolder(uniqueEmail(label)),
+    initialDeposit: '10',
+    wait: FAST_WAIT,
+    ...overrides,
+  };
 }
 
 /**

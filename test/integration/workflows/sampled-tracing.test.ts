@@ -17,8 +17,7 @@ import { samplerFor } from '../../../telemetry/sampler';
 import { startTracing, type Tracing } from '../../../telemetry/tracing';
 import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
 import { type OtlpReceiver, startOtlpReceiver } from '../../cluster/support/otlp-receiver';
-import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, type Harness } from '../support/harness';
-import { b2bHolder, uniqueEmail } from '../support/holders';
+import { b2bOnboarding, customerRef, startHarness, type Harness } from '../support/harness';
 import { connectTestNativeConnection, testTemporalServer } from '../support/temporal-env';
 
 jest.setTimeout(180_000);
@@ -61,13 +60,7 @@ function backend(keep: boolean): { tracer: otel.Tracer; client: Client } {
 }
 
 function onboarding(tag: string) {
-  return {
-    customerRef: customerRef(tag),
-    cardTypeId: CARD_TYPES.b2bWithDeposit,
-    holder: b2bHolder(uniqueEmail(tag)),
-    initialDeposit: '25',
-    wait: FAST_WAIT,
-  };
+  return b2bOnboarding(tag, { initialDeposit: '25' });
 }
 
 /** Starts an onboarding (or a reconciliation run) inside a backend span; returns its trace id and the run's result. */
