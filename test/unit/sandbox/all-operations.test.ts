@@ -3,15 +3,7 @@
  * and every event payload parses with the schema of its query record.
  */
 import { operations } from '../../../api/operations';
-import {
-  CardAuthFeeRecordSchema,
-  CardAuthTransactionSchema,
-  Card3dsRecordSchema,
-} from '../../../api/schemas/card-records';
-import { CardOperationRecordSchema } from '../../../api/schemas/card';
-import { CardholderQueryRecordSchema } from '../../../api/schemas/cardholder';
-import { WalletTransactionSchema } from '../../../api/schemas/wallet';
-import { WorkOrderSchema } from '../../../api/schemas/work-order';
+import * as spec from '../../../api/schemas';
 import { ENGINE_OPERATIONS } from '../../../sandbox/engine';
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { createHarness, wire, type OpName } from './harness';
@@ -160,13 +152,13 @@ describe('every operation', () => {
     expect([...called].sort()).toEqual(Object.keys(operations).sort());
 
     const schemas = {
-      card_transaction: CardOperationRecordSchema,
-      card_auth_transaction: CardAuthTransactionSchema,
-      card_fee_patch: CardAuthFeeRecordSchema,
-      card_3ds: Card3dsRecordSchema,
-      card_holder: CardholderQueryRecordSchema,
-      wallet_transaction_v2: WalletTransactionSchema,
-      work: WorkOrderSchema,
+      card_transaction: spec.CardOperationRecordSchema,
+      card_auth_transaction: spec.CardAuthTransactionSchema,
+      card_fee_patch: spec.CardAuthFeeRecordSchema,
+      card_3ds: spec.Card3dsRecordSchema,
+      card_holder: spec.CardholderQueryRecordSchema,
+      wallet_transaction_v2: spec.WalletTransactionSchema,
+      work: spec.WorkOrderSchema,
     } as const;
     const categories = new Set(h.events.map((e) => e.category));
     expect([...categories].sort()).toEqual([...Object.keys(schemas), 'physical_card'].sort());
