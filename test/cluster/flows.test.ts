@@ -20,7 +20,14 @@ import { activationWorkflowId, cardholderWorkflowId } from '../../domain/workflo
 import { physicalCardActivationWorkflow } from '../../domain/workflows';
 import { CARD_TYPE_IDS, CARD_TYPES as SANDBOX_CARD_TYPES } from '../../sandbox/data/card-types';
 import { createPostgresFileStore } from '../../storage/postgres-file-store';
-import { BUDGET_TYPE, account, physicalCard, virtualCard, walletAccount } from '../integration/support/card-harness';
+import {
+  BUDGET_TYPE,
+  account,
+  physicalCard,
+  uploadIdImages,
+  virtualCard,
+  walletAccount,
+} from '../integration/support/card-harness';
 import {
   CARD_TYPES,
   FAST_WAIT,
@@ -67,17 +74,7 @@ it('B2B onboarding with an initial deposit: one holder, one card, one deposit, t
 
 /** A B2C holder with its three ID images uploaded first, as the provider requires. */
 async function b2cHolderWith(email: string) {
-  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]);
-  const fileIds: string[] = [];
-  for (let i = 0; i < 3; i++)
-    fileIds.push(
-      (
-        await w.provider.uploadFile({
-          category: 'card',
-          file: { filename: 'id.png', contentType: 'image/png', data: png },
-        })
-      ).fileId,
-    );
+  const fileIds = await uploadIdImages(w.provider);
   return b2cHolder({ email, idNumber: `P${randomUUID().replace(/-/g, '').slice(0, 10)}`, fileIds });
 }
 

@@ -123,24 +123,28 @@ export async function eventually<T>(
   }
 }
 
-/** An approved B2C holder with an un_activated physical card (card type 1852379830190366723). */
-export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: string; holderId: string }> {
-  const files: string[] = [];
-  for (let i = 0; i < 3; i++)
-    files.push(
-      (
-        await provider.uploadFile({
-          category: 'card',
-          file: { filename: 'id.png', contentType: 'image/png', data: PNG },
-        })
-      ).fileId,
-    );
+/** The three ID images a B2C holder needs (idFrontId, idBackId, idHoldId), uploaded; their file ids. */
+export async function uploadIdImages(provider: ProviderClient): Promise<string[]> {
+  const fileIds: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const uploaded = await provider.uploadFile({
+      category: 'card',
+      file: { filename: `id-${i}.png`, contentType: 'image/png', data: PNG },
+    });
+    fileIds.push(uploaded.fileId);
+  }
+  return fileIds;
+}
+
+/** An approved B2C holder of the physical bin, made through the provider API; its holderId. */
+export async function approvedPhysicalHolder(provider: ProviderClient): Promise<string> {
+  const fileIds = await uploadIdImages(provider);
   const unique = randomUUID().replace(/-/g, '').slice(0, 10);
   const holder = await provider.createCardholder({
     cardHolderModel: 'B2C',
     merchantOrderNo: testOrderNo(),
     cardTypeId: PHYSICAL_TYPE,
-    ...requestFields(b2cHolder({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds: files })),
+    ...requestFields(b2cHolder({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds })),
   });
   await eventually(
     async () =>
@@ -148,12 +152,18 @@ export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: 
     (s) => s === 'pass_audit',
     'cardholder approval',
   );
+  return holder.holderId;
+}
+
+/** An approved B2C holder with an un_activated physical card (card type 1852379830190366723). */
+export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: string; holderId: string }> {
+  const holderId = await approvedPhysicalHolder(provider);
   const printed = `522981${Math.floor(Math.random() * 1e9)
     .toString()
     .padStart(9, '0')}`;
   const card = await provider.createCard({
     merchantOrderNo: testOrderNo(),
-    holderId: holder.holderId,
+    holderId,
     cardTypeId: PHYSICAL_TYPE,
     amount: '50',
     cardNumber: printed + luhnCheckDigit(printed),
@@ -163,7 +173,7 @@ export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: 
     (s) => s === 'un_activated',
     'physical card',
   );
-  return { cardNo: card.cardNo, holderId: holder.holderId };
+  return { cardNo: card.cardNo, holderId };
 }
 
 /** A Normal virtual card (no holder), optionally charged to `accountId`, with `deposit` on it. */

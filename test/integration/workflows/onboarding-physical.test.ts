@@ -21,7 +21,7 @@ import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { b2cHolder as sampleB2c } from '../../fixtures/holders';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
-import { eventually, FAST_WAIT, PHYSICAL_TYPE, startCardHarness } from '../support/card-harness';
+import { eventually, FAST_WAIT, PHYSICAL_TYPE, startCardHarness, uploadIdImages } from '../support/card-harness';
 import { customerRef, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
 
 jest.setTimeout(180_000);
@@ -63,19 +63,9 @@ function printedCardNumber(): string {
 
 /** B2C holder data the sandbox approves; its ID images uploaded first (idFrontId, idBackId, idHoldId). */
 async function b2cHolder(): Promise<B2cCardholder> {
-  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]);
-  const ids: string[] = [];
-  for (let i = 0; i < 3; i++)
-    ids.push(
-      (
-        await h.provider.uploadFile({
-          category: 'card',
-          file: { filename: 'id.png', contentType: 'image/png', data: png },
-        })
-      ).fileId,
-    );
+  const fileIds = await uploadIdImages(h.provider);
   const unique = randomUUID().replace(/-/g, '').slice(0, 10);
-  return sampleB2c({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds: ids });
+  return sampleB2c({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds });
 }
 
 /** A physical onboarding input with a fresh printed card number of the bin. */
