@@ -176,6 +176,30 @@ export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: 
   return { cardNo: card.cardNo, holderId };
 }
 
+/**
+ * A physical card activated through the provider API with `pin` (status Normal), for operations on
+ * a card in use; with the activation code it took, a secret no history may hold.
+ */
+export async function activePhysicalCard(
+  h: CardHarness,
+  pin = '111111',
+): Promise<{ cardNo: string; activationCode: string }> {
+  const { cardNo } = await physicalCard(h.provider);
+  const issued = await h.helper<{ activationCode: string }>('issueActivationCode', { cardNo });
+  await h.provider.activatePhysicalCard({
+    merchantOrderNo: testOrderNo(),
+    cardNo,
+    pin,
+    activeCode: issued.activationCode,
+  });
+  await eventually(
+    async () => (await h.provider.getCardInfo({ cardNo })).status,
+    (s) => s === 'Normal',
+    'physical card activation',
+  );
+  return { cardNo, activationCode: issued.activationCode };
+}
+
 /** A Normal virtual card (no holder), optionally charged to `accountId`, with `deposit` on it. */
 export async function virtualCard(
   provider: ProviderClient,

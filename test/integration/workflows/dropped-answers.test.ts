@@ -26,6 +26,7 @@ import { WorkflowTypes } from '../../../domain/workflow-types';
 import { idvHolder } from '../../fixtures/holders';
 import {
   account,
+  activePhysicalCard,
   CARD_TYPES,
   eventually,
   FAST_WAIT,
@@ -255,19 +256,7 @@ const ROWS: Row[] = [
     operation: 'updatePin',
     lookups: ['listCardTransactions'],
     scenario: async (h, arm) => {
-      const { cardNo } = await physicalCard(h.provider);
-      const issued = await h.helper<{ activationCode: string }>('issueActivationCode', { cardNo });
-      await h.provider.activatePhysicalCard({
-        merchantOrderNo: testOrderNo(),
-        cardNo,
-        pin: '111111',
-        activeCode: issued.activationCode,
-      });
-      await eventually(
-        async () => (await h.provider.getCardInfo({ cardNo })).status,
-        (s) => s === 'Normal',
-        'the fixture activation',
-      );
+      const { cardNo } = await activePhysicalCard(h);
       arm();
       const result = await h.withCardWorker(() =>
         execute<CardOperationOutcome>(h.client, h.taskQueue, WorkflowTypes.cardPinUpdate, id('pin'), {
