@@ -5,9 +5,6 @@
  * freeze / unfreeze / PIN / deposit as Updates, and the CLI drives transfer, activation and card
  * commands end to end through `runCli`, outcomes checked in the sandbox.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { add, cmp, sub } from '../../../api/money';
@@ -23,6 +20,7 @@ import {
   updateCardPin,
 } from '../../../client/card-entity';
 import { awaitCardOperation, getCardOperationStatus, startCardOperation } from '../../../client/card-operations';
+import { inputFiles } from '../../support/input-files';
 import { runCliOn } from '../../support/run-cli';
 import { awaitSharedAccount, startSharedAccount } from '../../../client/shared-account';
 import { awaitTransfer, getTransferStatus, startTransfer, type TransferRequest } from '../../../client/transfers';
@@ -32,6 +30,7 @@ import {
   getFundingStatus,
   startWalletFunding,
 } from '../../../client/wallet-funding';
+import { harnessPerFile } from '../support/harness';
 import { testTemporalServer } from '../support/temporal-env';
 import { temporal } from '@temporalio/proto';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
@@ -44,27 +43,20 @@ import {
   SUBSCRIPTION_TYPE,
   virtualCard,
   walletAccount,
-  type CardHarness,
 } from '../support/card-harness';
 import { physicalCardActivationWorkflow } from '../../../domain/workflows';
 import { transferWorkflowId, activationWorkflowId } from '../../../domain/workflow-ids';
 
 jest.setTimeout(180_000);
 
-let h: CardHarness;
-let dir: string;
+const h = harnessPerFile(startCardHarness);
+const { file } = inputFiles('cardflow-cli-lifecycle-');
 let margin: string;
 let wallet: string;
 const ref = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
-  h = await startCardHarness();
-  dir = mkdtempSync(path.join(tmpdir(), 'cardflow-cli-lifecycle-'));
   wallet = (await walletAccount(h.provider)).accountId;
-});
-afterAll(async () => {
-  await h?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function opts() {
@@ -91,12 +83,6 @@ function cli(args: string[], stdin?: string, out: string[] = []) {
       ...(stdin === undefined ? {} : { stdin }),
     },
   );
-}
-
-function file(name: string, content: unknown): string {
-  const p = path.join(dir, name);
-  writeFileSync(p, JSON.stringify(content));
-  return p;
 }
 
 it('client: shared account, then a transfer started twice moves the money once, confirmed in the ledger to the cent', async () => {

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, type WorkflowHandle } from '@temporalio/client';
+import { Client, type WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { WorkflowBundle } from '@temporalio/worker';
 import { createProviderClient, type ProviderClient } from '../../../api/client';
 import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
@@ -231,4 +231,12 @@ export function startOnboardingWorkflow(
     // As the client starts one (client/onboarding.ts): in the stage its input says it waits in first.
     typedSearchAttributes: onboardingStartAttributes(input.customerRef, firstOnboardingStage(input)),
   });
+}
+
+/** Why `handle`'s run failed (its WorkflowFailedError's cause), or undefined when it completed. */
+export function failureOf(handle: WorkflowHandle): Promise<Error | undefined> {
+  return handle.result().then(
+    () => undefined,
+    (e: WorkflowFailedError) => e.cause,
+  );
 }

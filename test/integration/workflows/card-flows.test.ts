@@ -97,11 +97,7 @@ describe('cardDeposit', () => {
 });
 
 describe('cardDeposit from a wallet that cannot pay', () => {
-  let poor: Harness;
-  beforeAll(async () => {
-    poor = await startHarness({ walletBalance: '12.00' });
-  }, 60_000);
-  afterAll(async () => poor?.stop());
+  const poor = harnessPerFile(() => startHarness({ walletBalance: '12.00' }));
 
   it('checks the balance first and sends nothing when amount + fee exceed it', async () => {
     const { card, outcome } = await poor.withWorker(async () => {

@@ -1,4 +1,4 @@
-import { type WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import {
   cardholderStatusQuery,
   correctCardholderUpdate,
@@ -10,6 +10,7 @@ import {
   FAST_WAIT,
   cardholdersByEmail,
   customerRef,
+  failureOf,
   startHarness,
   harnessPerFile,
 } from '../support/harness';
@@ -86,10 +87,7 @@ describe('cardholderOnboarding', () => {
         .executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(uniqueEmail('early')) }] })
         .catch((e: WorkflowUpdateFailedError) => e.cause);
       expect(early).toMatchObject({ type: 'CorrectionNotExpected' });
-      return handle.result().then(
-        () => undefined,
-        (e: WorkflowFailedError) => e.cause,
-      );
+      return failureOf(handle);
     });
     expect(failure).toMatchObject({ type: 'ReviewDeadlineExceeded' });
   });
@@ -108,10 +106,7 @@ describe('cardholderOnboarding', () => {
           },
         ],
       });
-      return handle.result().then(
-        () => undefined,
-        (e: WorkflowFailedError) => e.cause,
-      );
+      return failureOf(handle);
     });
     expect(failure).toMatchObject({
       type: 'ReviewDeadlineExceeded',
@@ -133,10 +128,7 @@ describe('cardholderOnboarding', () => {
           },
         ],
       });
-      return handle.result().then(
-        () => undefined,
-        (e: WorkflowFailedError) => e.cause,
-      );
+      return failureOf(handle);
     });
     expect(failure).toMatchObject({
       type: 'NotEligible',

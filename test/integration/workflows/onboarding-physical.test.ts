@@ -10,7 +10,7 @@
  * card received (the number given to the onboarding must reach the provider through cardIssuance).
  */
 import { randomUUID } from 'node:crypto';
-import { type WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { ProviderClient } from '../../../api/client';
 import { activateOnboardingCard } from '../../../client/onboarding';
@@ -22,7 +22,7 @@ import { luhnCheckDigit } from '../../../sandbox/random';
 import { b2cHolder as sampleB2c } from '../../fixtures/holders';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
 import { eventually, FAST_WAIT, PHYSICAL_TYPE, startCardHarness, uploadIdImages } from '../support/card-harness';
-import { customerRef, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
+import { customerRef, failureOf, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
 
 jest.setTimeout(180_000);
 
@@ -235,10 +235,7 @@ it('a bad input is refused before any provider call, naming each field', async (
       funding: { source: 'on_chain', coinKey: 'USDT_TRC20' },
       wait: FAST_WAIT,
     });
-    return handle.result().then(
-      () => undefined,
-      (e: WorkflowFailedError) => e.cause,
-    );
+    return failureOf(handle);
   });
   expect(failure).toMatchObject({ type: 'InvalidInput' });
   for (const field of ['cardNumber', 'activation.sealedPin', 'funding.expectedAmount'])
@@ -252,10 +249,7 @@ it('a physical card type without cardNumber fails with only reads made: no holde
   calls.length = 0;
   const failure = await withWorker(async () => {
     const handle = await start(input);
-    return handle.result().then(
-      () => undefined,
-      (e: WorkflowFailedError) => e.cause,
-    );
+    return failureOf(handle);
   });
   expect(failure).toMatchObject({
     type: 'NotEligible',
@@ -272,10 +266,7 @@ it('no activateCard before the delivery deadline: fails with DeliveryDeadlineExc
   const input = await physicalInput('phys-late', { deliveryDeadlineMs: 1_500 });
   const { failure, progress } = await withWorker(async () => {
     const handle = await start(input);
-    const cause = await handle.result().then(
-      () => undefined,
-      (e: WorkflowFailedError) => e.cause,
-    );
+    const cause = await failureOf(handle);
     return { failure: cause, progress: await handle.query(progressQuery) };
   });
   expect(failure).toMatchObject({
