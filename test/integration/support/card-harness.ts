@@ -12,10 +12,9 @@ import type { CardflowActivities } from '../../../activities';
 import { sealPin } from '../../../activities/secrets';
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { createDirectoryFileStore, type FileStore } from '../../../storage/file-store';
-import { createWorker } from '../../../workers/create-worker';
 import { b2cHolder, requestFields } from '../../fixtures/holders';
-import { connectTestNativeConnection, testTemporalServer } from './temporal-env';
-import { startHarness, workflowBundle, type Harness, type HarnessOptions } from './harness';
+import { testTemporalServer } from './temporal-env';
+import { runCardflowWorker, startHarness, type Harness, type HarnessOptions } from './harness';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import { plainJson } from '../../../api/json';
 
@@ -57,22 +56,15 @@ export async function startCardHarness(options: HarnessOptions = {}): Promise<Ca
     ...h,
     fileStoreDir,
     fileStore,
-    async withCardWorker(fn, { overrides, provider = h.provider } = {}) {
-      const connection = await connectTestNativeConnection();
-      try {
-        const worker = await createWorker({
-          connection,
-          namespace: testTemporalServer().namespace,
+    withCardWorker: (fn, { overrides, provider = h.provider } = {}) =>
+      runCardflowWorker(
+        {
           taskQueue: h.taskQueue,
           activityDeps: { provider, merchantPrivateKey: h.sandbox.keys.merchant.privateKey, fileStore },
           ...(overrides ? { activityOverrides: overrides } : {}),
-          workflowBundle: await workflowBundle(),
-        });
-        return await worker.runUntil(fn);
-      } finally {
-        await connection.close();
-      }
-    },
+        },
+        fn,
+      ),
     seal: (pin) => sealPin(pin, h.sandbox.keys.merchant.publicKey),
     async helper<T>(name: string, body: Record<string, unknown>): Promise<T> {
       const run = h.sandbox.engine.helpers[name];

@@ -12,7 +12,7 @@ import { createProviderClient, type ProviderClient } from '../../../api/client';
 import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../webhooks/receiver';
 import type { CardflowActivities } from '../../../activities';
-import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
+import { bundleCardflowWorkflows, createWorker, type CreateWorkerOptions } from '../../../workers/create-worker';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
 import {
@@ -46,6 +46,28 @@ let bundle: Promise<WorkflowBundle> | undefined;
 export function workflowBundle(): Promise<WorkflowBundle> {
   bundle ??= bundleCardflowWorkflows();
   return bundle;
+}
+
+/**
+ * Runs `fn` while a cardflow worker polls the tier's server with `options` (the file's workflow
+ * bundle unless one is given), then shuts it down and closes its connection, also when `fn` throws.
+ */
+export async function runCardflowWorker<T>(
+  options: Omit<CreateWorkerOptions, 'connection' | 'namespace'>,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const connection = await connectTestNativeConnection();
+  try {
+    const worker = await createWorker({
+      workflowBundle: await workflowBundle(),
+      ...options,
+      connection,
+      namespace: testTemporalServer().namespace,
+    });
+    return await worker.runUntil(fn);
+  } finally {
+    await connection.close();
+  }
 }
 
 export interface Harness {
@@ -99,22 +121,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     client: temporal.client,
     taskQueue,
     ...(receiver ? { receiver } : {}),
-    async withWorker(fn, overrides) {
-      const connection = await connectTestNativeConnection();
-      try {
-        const worker = await createWorker({
-          connection,
-          namespace: testTemporalServer().namespace,
-          taskQueue,
-          activityDeps: { provider },
-          ...(overrides ? { activityOverrides: overrides } : {}),
-          workflowBundle: await workflowBundle(),
-        });
-        return await worker.runUntil(fn);
-      } finally {
-        await connection.close();
-      }
-    },
+    withWorker: (fn, overrides) =>
+      runCardflowWorker(
+        { taskQueue, activityDeps: { provider }, ...(overrides ? { activityOverrides: overrides } : {}) },
+        fn,
+      ),
     async stop() {
       await receiver?.stop();
       await sandbox.stop();
