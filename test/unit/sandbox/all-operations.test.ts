@@ -3,7 +3,11 @@
  * and every event payload parses with the schema of its query record.
  */
 import { operations } from '../../../api/operations';
-import * as spec from '../../../api/schemas';
+import { CardOperationRecordSchema } from '../../../api/schemas/card';
+import * as cardRecords from '../../../api/schemas/card-records';
+import { CardholderQueryRecordSchema } from '../../../api/schemas/cardholder';
+import { WalletTransactionSchema } from '../../../api/schemas/wallet';
+import { WorkOrderSchema } from '../../../api/schemas/work-order';
 import { ENGINE_OPERATIONS } from '../../../sandbox/engine';
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { createHarness, wire, type OpName } from './harness';
@@ -152,13 +156,13 @@ describe('every operation', () => {
     expect([...called].sort()).toEqual(Object.keys(operations).sort());
 
     const schemas = {
-      card_transaction: spec.CardOperationRecordSchema,
-      card_auth_transaction: spec.CardAuthTransactionSchema,
-      card_fee_patch: spec.CardAuthFeeRecordSchema,
-      card_3ds: spec.Card3dsRecordSchema,
-      card_holder: spec.CardholderQueryRecordSchema,
-      wallet_transaction_v2: spec.WalletTransactionSchema,
-      work: spec.WorkOrderSchema,
+      card_transaction: CardOperationRecordSchema,
+      card_auth_transaction: cardRecords.CardAuthTransactionSchema,
+      card_fee_patch: cardRecords.CardAuthFeeRecordSchema,
+      card_3ds: cardRecords.Card3dsRecordSchema,
+      card_holder: CardholderQueryRecordSchema,
+      wallet_transaction_v2: WalletTransactionSchema,
+      work: WorkOrderSchema,
     } as const;
     const categories = new Set(h.events.map((e) => e.category));
     expect([...categories].sort()).toEqual([...Object.keys(schemas), 'physical_card'].sort());
