@@ -123,6 +123,17 @@ it('client: shared account, then a transfer started twice moves the money once, 
   });
 });
 
+/** Once the funding waits for its on-chain deposit, credits `amount` of USDT_TRC20 and returns the funding's result. */
+async function creditDepositAndAwait(fundingRef: string, amount: string) {
+  await eventually(
+    () => getFundingStatus(h.client, fundingRef),
+    (s) => s.stage === 'awaiting_deposit',
+    'awaiting_deposit',
+  );
+  await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', amount });
+  return awaitFunding(h.client, fundingRef);
+}
+
 it('client: wallet funding shows the deposit address, then credits the on-chain deposit after fees', async () => {
   await h.withCardWorker(async () => {
     const fundingRef = ref('topup');
@@ -134,13 +145,7 @@ it('client: wallet funding shows the deposit address, then credits the on-chain 
     expect(started.started).toBe(true);
     const status = await awaitDepositAddress(h.client, fundingRef, { pollMs: 100 });
     expect(status.address).toMatch(/\S/);
-    await eventually(
-      () => getFundingStatus(h.client, fundingRef),
-      (s) => s.stage === 'awaiting_deposit',
-      'awaiting_deposit',
-    );
-    await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', amount: '200' });
-    const result = await awaitFunding(h.client, fundingRef);
+    const result = await creditDepositAndAwait(fundingRef, '200');
     expect(result.address).toBe(status.address);
     expect(cmp(result.receivedAmount, '198')).toBe(0); // 0.5% + 1 fixed fee
   });
@@ -313,13 +318,7 @@ it('CLI: fund-wallet prints the deposit address to pay and returns; the funding 
     expect(run).toMatchObject({ code: 0, err: '' });
     const address = /pay 50 USDT_TRC20 to (\S+)/.exec(run.out)?.[1];
     expect(address).toBeTruthy();
-    await eventually(
-      () => getFundingStatus(h.client, fundingRef),
-      (s) => s.stage === 'awaiting_deposit',
-      'awaiting_deposit',
-    );
-    await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', amount: '50' });
-    const result = await awaitFunding(h.client, fundingRef);
+    const result = await creditDepositAndAwait(fundingRef, '50');
     expect(result.address).toBe(address);
     expect(cmp(result.receivedAmount, '48.75')).toBe(0); // 50 - 0.25 - 1
     // The same file again: the completed funding is reported, not a new address to pay.
