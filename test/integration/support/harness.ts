@@ -59,10 +59,10 @@ export async function runCardflowWorker<T>(
   const connection = await connectTestNativeConnection();
   try {
     const worker = await createWorker({
-      workflowBundle: await workflowBundle(),
       ...options,
       connection,
       namespace: testTemporalServer().namespace,
+      workflowBundle: options.workflowBundle ?? (await workflowBundle()),
     });
     return await worker.runUntil(fn);
   } finally {
