@@ -12,18 +12,30 @@ import { indexedType } from '../../deploy/setup-temporal';
 import { cardflowSearchAttributes } from '../../domain/search-attributes';
 import { add, cmp, sub } from '../../api/money';
 import { cardholderStatusQuery, correctCardholderUpdate } from '../../domain/cardholder-onboarding';
-import { type OnboardingInput, type OnboardingResult, progressQuery } from '../../domain/customer-onboarding';
+import { type OnboardingResult, progressQuery } from '../../domain/customer-onboarding';
 import type { FundTransferResult } from '../../domain/fund-transfer';
 import type { PhysicalCardActivationResult } from '../../domain/physical-card-activation';
-import { onboardingStartAttributes } from '../../domain/start-attributes';
 import type { WalletFundingResult } from '../../domain/wallet-funding';
-import { activationWorkflowId, cardholderWorkflowId, onboardingWorkflowId } from '../../domain/workflow-ids';
+import { activationWorkflowId, cardholderWorkflowId } from '../../domain/workflow-ids';
 import { physicalCardActivationWorkflow } from '../../domain/workflows';
-import { WorkflowTypes } from '../../domain/workflow-types';
 import { CARD_TYPE_IDS, CARD_TYPES as SANDBOX_CARD_TYPES } from '../../sandbox/data/card-types';
 import { createPostgresFileStore } from '../../storage/postgres-file-store';
-import { BUDGET_TYPE, account, physicalCard, virtualCard, walletAccount } from '../integration/support/card-harness';
-import { CARD_TYPES, FAST_WAIT, cardOperations, cardholdersByEmail, customerRef } from '../integration/support/harness';
+import {
+  BUDGET_TYPE,
+  account,
+  physicalCard,
+  uploadIdImages,
+  virtualCard,
+  walletAccount,
+} from '../integration/support/card-harness';
+import {
+  CARD_TYPES,
+  FAST_WAIT,
+  cardOperations,
+  cardholdersByEmail,
+  customerRef,
+  startOnboardingWorkflow,
+} from '../integration/support/harness';
 import { b2bHolder, uniqueEmail } from '../integration/support/holders';
 import { b2cHolder } from '../fixtures/holders';
 import { clusterSettings } from './support/control';
@@ -35,21 +47,12 @@ beforeAll(async () => {
 });
 afterAll(async () => w?.stop());
 
-function startOnboarding(input: OnboardingInput) {
-  return w.client.workflow.start(WorkflowTypes.customerOnboarding, {
-    workflowId: onboardingWorkflowId(input.customerRef),
-    taskQueue: w.taskQueue,
-    args: [input],
-    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
-  });
-}
-
 const cardPrice = (cardTypeId: string) => SANDBOX_CARD_TYPES.find((t) => t.cardTypeId === cardTypeId)!.cardPrice;
 
 it('B2B onboarding with an initial deposit: one holder, one card, one deposit, the wallet charged to the cent', async () => {
   const walletBefore = (await walletAccount(w.provider)).availableBalance;
   const email = uniqueEmail('cluster.b2b');
-  const handle = await startOnboarding({
+  const handle = await startOnboardingWorkflow(w, {
     customerRef: customerRef('cluster-b2b'),
     cardTypeId: CARD_TYPES.b2bWithDeposit,
     holder: b2bHolder(email),
@@ -71,17 +74,7 @@ it('B2B onboarding with an initial deposit: one holder, one card, one deposit, t
 
 /** A B2C holder with its three ID images uploaded first, as the provider requires. */
 async function b2cHolderWith(email: string) {
-  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]);
-  const fileIds: string[] = [];
-  for (let i = 0; i < 3; i++)
-    fileIds.push(
-      (
-        await w.provider.uploadFile({
-          category: 'card',
-          file: { filename: 'id.png', contentType: 'image/png', data: png },
-        })
-      ).fileId,
-    );
+  const fileIds = await uploadIdImages(w.provider);
   return b2cHolder({ email, idNumber: `P${randomUUID().replace(/-/g, '').slice(0, 10)}`, fileIds });
 }
 
@@ -89,7 +82,7 @@ it('B2C onboarding rejected in review, corrected through the update, then comple
   const walletBefore = (await walletAccount(w.provider)).availableBalance;
   const ref = customerRef('cluster-b2c');
   const rejected = await b2cHolderWith(uniqueEmail('reject.admin'));
-  const handle = await startOnboarding({
+  const handle = await startOnboardingWorkflow(w, {
     customerRef: ref,
     cardTypeId: CARD_TYPE_IDS.b2cVirtual,
     holder: rejected,

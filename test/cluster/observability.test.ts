@@ -22,12 +22,9 @@ import { parseKeyList } from '../../codec/keys';
 import { type Tracing, startTracing } from '../../telemetry/tracing';
 import { runReconciliation } from '../../client/reconciliation';
 import { FINDING_KINDS } from '../../domain/reconciliation';
-import type { OnboardingInput, OnboardingResult } from '../../domain/customer-onboarding';
-import { onboardingStartAttributes } from '../../domain/start-attributes';
-import { onboardingWorkflowId } from '../../domain/workflow-ids';
-import { WorkflowTypes } from '../../domain/workflow-types';
+import type { OnboardingResult } from '../../domain/customer-onboarding';
 import { type RunningPrometheus, startPrometheus } from '../../scripts/cluster/prometheus';
-import { CARD_TYPES, FAST_WAIT, customerRef } from '../integration/support/harness';
+import { CARD_TYPES, FAST_WAIT, customerRef, startOnboardingWorkflow } from '../integration/support/harness';
 import { b2bHolder, uniqueEmail } from '../integration/support/holders';
 import { writeTestRules } from './support/alert-rules';
 import { CLUSTER_ENV } from './support/control';
@@ -92,15 +89,6 @@ async function firing(alertname: string): Promise<Array<Record<string, string>>>
   return body.data.alerts.filter((a) => a.labels.alertname === alertname && a.state === 'firing').map((a) => a.labels);
 }
 
-function startOnboarding(input: OnboardingInput): Promise<WorkflowHandle> {
-  return w.client.workflow.start(WorkflowTypes.customerOnboarding, {
-    workflowId: onboardingWorkflowId(input.customerRef),
-    taskQueue: w.taskQueue,
-    args: [input],
-    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
-  });
-}
-
 /** Every label value of a Prometheus text exposition. */
 function labelValues(text: string): string[] {
   const values: string[] = [];
@@ -117,7 +105,7 @@ const fullOnboarding = { ref: customerRef('observe-b2b'), email: uniqueEmail('ob
 
 it('after a full onboarding, no label of any endpoint names the customer, the holder, the card or personal data', async () => {
   const holder = b2bHolder(fullOnboarding.email);
-  const handle = await startOnboarding({
+  const handle = await startOnboardingWorkflow(w, {
     customerRef: fullOnboarding.ref,
     cardTypeId: CARD_TYPES.b2bWithDeposit,
     holder,
@@ -192,7 +180,7 @@ it('Prometheus scrapes every cardflow process and every Temporal host', async ()
 
 it('an onboarding left in review past its SLA fires CardflowOnboardingStuck for that stage', async () => {
   const ref = customerRef('observe-stall');
-  const handle = await startOnboarding({
+  const handle = await startOnboardingWorkflow(w, {
     customerRef: ref,
     cardTypeId: CARD_TYPES.b2bWithDeposit,
     // The sandbox keeps this holder in review until a helper decides it.
@@ -218,7 +206,7 @@ it("the provider's 5xx fire CardflowProviderErrorRatioHigh, and the onboardings 
   try {
     for (let i = 0; i < 2; i++)
       handles.push(
-        await startOnboarding({
+        await startOnboardingWorkflow(w, {
           customerRef: customerRef(`observe-faults-${i}`),
           cardTypeId: CARD_TYPES.b2bWithDeposit,
           holder: b2bHolder(uniqueEmail(`observe.faults${i}`)),

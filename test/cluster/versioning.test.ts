@@ -15,19 +15,17 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { refreshCard } from '../../client/card-entity';
 import { countOpen, describeDeployment, type DeploymentView } from '../../client/deployments';
-import { runCli } from '../../client/cli/main';
 import { createDataConverter } from '../../codec/data-converter';
 import { parseKeyList } from '../../codec/keys';
 import { bundleCardflowWorkflows } from '../../workers/create-worker';
 import { loadHistories, runReplayGate } from '../../workers/replay-gate';
 import { buildIdOf } from '../../workers/versioning';
 import { cardholderStatusQuery } from '../../domain/cardholder-onboarding';
-import type { OnboardingInput, OnboardingResult } from '../../domain/customer-onboarding';
-import { onboardingStartAttributes } from '../../domain/start-attributes';
-import { cardEntityWorkflowId, cardholderWorkflowId, onboardingWorkflowId } from '../../domain/workflow-ids';
-import { WorkflowTypes } from '../../domain/workflow-types';
+import type { OnboardingResult } from '../../domain/customer-onboarding';
+import { cardEntityWorkflowId, cardholderWorkflowId } from '../../domain/workflow-ids';
 import type { ManagedProcess } from '../../scripts/cluster/processes';
-import { CARD_TYPES, FAST_WAIT, cardholdersByEmail, customerRef } from '../integration/support/harness';
+import { b2bOnboarding, cardholdersByEmail, startOnboardingWorkflow } from '../integration/support/harness';
+import { runCliOn, type CliRun } from '../support/run-cli';
 import { b2bHolder, uniqueEmail } from '../integration/support/holders';
 import { writeIncompatibleBuild } from '../support/incompatible-build';
 import { clusterSettings } from './support/control';
@@ -56,15 +54,6 @@ afterAll(async () => {
   );
 });
 
-function startOnboarding(input: OnboardingInput): Promise<WorkflowHandle> {
-  return w.client.workflow.start(WorkflowTypes.customerOnboarding, {
-    workflowId: onboardingWorkflowId(input.customerRef),
-    taskQueue: w.taskQueue,
-    args: [input],
-    typedSearchAttributes: onboardingStartAttributes(input.customerRef),
-  });
-}
-
 async function buildOf(client: Client, workflowId: string): Promise<string | undefined> {
   const { raw } = await client.workflow.getHandle(workflowId).describe();
   return raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? undefined;
@@ -89,16 +78,10 @@ async function historyFacts(handle: WorkflowHandle): Promise<{ taskFailures: str
   };
 }
 
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, {
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
+function cli(...args: string[]): Promise<CliRun> {
+  return runCliOn({ client: w.client, namespace: clusterSettings().namespace }, args, {
     env: { CARDFLOW_DEPLOYMENT_NAME: deploymentName },
-    connect: async () => ({ client: w.client, namespace: clusterSettings().namespace, close: async () => undefined }),
   });
-  return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 function pass(holderId: string): void {
@@ -113,16 +96,6 @@ async function view(): Promise<DeploymentView> {
   return describeDeployment(w.client, deploymentName);
 }
 
-function newOnboarding(label: string): OnboardingInput {
-  return {
-    customerRef: customerRef(label),
-    cardTypeId: CARD_TYPES.b2bWithDeposit,
-    holder: b2bHolder(uniqueEmail(label)),
-    initialDeposit: '10',
-    wait: FAST_WAIT,
-  };
-}
-
 it('rolls out an incompatible build B beside A: A’s parked onboardings finish on A, new ones on B, the card entity moves, A drains, rollback, B retired', async () => {
   // A: the world's two workers, made current by the first of them (a fresh deployment).
   const a = await until(view, (v) => v.current !== undefined, { timeoutMs: 60_000 });
@@ -131,7 +104,7 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
   const workersA = [...w.services.workers];
 
   // One onboarding through to its card, whose entity starts on A.
-  const first = await startOnboarding(newOnboarding('rollout-first'));
+  const first = await startOnboardingWorkflow(w, b2bOnboarding('rollout-first'));
   const firstResult = (await first.result()) as OnboardingResult;
   const cardNo = firstResult.card.cardNo;
   await refreshCard(w.client, cardNo, { taskQueue: w.taskQueue });
@@ -140,8 +113,8 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
   // 100 onboardings parked in review on A.
   const parked = await Promise.all(
     Array.from({ length: PARKED }, async (_, i) => {
-      const input = { ...newOnboarding(`rollout-parked-${i}`), holder: b2bHolder(uniqueEmail('review.stall')) };
-      return { input, handle: await startOnboarding(input) };
+      const input = { ...b2bOnboarding(`rollout-parked-${i}`), holder: b2bHolder(uniqueEmail('review.stall')) };
+      return { input, handle: await startOnboardingWorkflow(w, input) };
     }),
   );
   // Parked once the provider holds each cardholder in review (read from the provider, one at a
@@ -182,7 +155,7 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
 
   // New onboardings run B's code.
   const fresh = await Promise.all(
-    Array.from({ length: 5 }, (_, i) => startOnboarding(newOnboarding(`rollout-b-${i}`))),
+    Array.from({ length: 5 }, (_, i) => startOnboardingWorkflow(w, b2bOnboarding(`rollout-b-${i}`))),
   );
   await Promise.all(fresh.map((handle) => handle.result()));
   for (const handle of fresh) {
@@ -241,7 +214,7 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
   expect(back).toMatchObject({ code: 0 });
   expect(back.out).toContain(buildA);
   await w.services.addWorker();
-  const again = await startOnboarding(newOnboarding('rollout-again'));
+  const again = await startOnboardingWorkflow(w, b2bOnboarding('rollout-again'));
   await again.result();
   expect(await buildOf(w.client, again.workflowId)).toBe(buildA);
   expect((await historyFacts(again)).timers).toBe(0);

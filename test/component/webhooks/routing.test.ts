@@ -1,31 +1,19 @@
 import { jsonNumber, parseJson, plainJson } from '../../../api/json';
-import type { Card3dsRecord } from '../../../api/schemas/card-records';
 import type { WalletTransaction } from '../../../api/schemas/wallet';
 import { parseEvent, routeEvent, visibilityQuery } from '../../../webhooks/routing';
 import {
   authorizationRecord,
+  card3dsRecord,
   cardholderResult,
   cardOperationRecord,
   providerEvent,
   walletTransactionRecord,
+  workOrderRecord,
 } from '../../fixtures/provider-events';
 
 /** Deposit addresses as the provider returns them (spec: Wallet address): TRC20 base58 and BEP20 hex. */
 const TRC20_ADDRESS = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 const BEP20_ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-
-const card3ds = (overrides: Partial<Card3dsRecord> = {}): Card3dsRecord => ({
-  cardNo: 'C1',
-  tradeNo: 'T1',
-  currency: 'USD',
-  amount: '0',
-  merchantName: 'activation',
-  values: 'enc',
-  type: 'activation_code',
-  transactionTime: 1,
-  expirationTime: 2,
-  ...overrides,
-});
 
 describe('routeEvent', () => {
   it('routes a card operation by merchantOrderNo first, then by cardNo', () => {
@@ -73,22 +61,13 @@ describe('routeEvent', () => {
     for (const event of [
       providerEvent('card_auth_transaction', authorizationRecord()),
       providerEvent('card_fee_patch', fee),
-      providerEvent('card_3ds', card3ds()),
+      providerEvent('card_3ds', card3dsRecord()),
     ])
       expect(routeEvent(event).map((l) => l.attribute)).toEqual(['CardflowCardNo']);
   });
 
   it('routes a work order by merchantOrderNo', () => {
-    const work = providerEvent('work', {
-      merchantOrderNo: 'CFwork',
-      orderNo: 'WO1',
-      title: 'Activate',
-      target: 'C1',
-      tradeType: 'CARD_ACTIVE',
-      tradeStatus: 'processing',
-      createTime: 1,
-      updateTime: 2,
-    });
+    const work = providerEvent('work', workOrderRecord({ tradeStatus: 'processing' }));
     expect(routeEvent(work).map((l) => l.value)).toEqual(['CFwork']);
   });
 

@@ -3,50 +3,32 @@
  * `list` through the search attributes, `cancel` and `retry` of an onboarding, and the sandbox
  * commands (review, trigger authorization, resend, commits) driving the provider's test helpers.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { runCli } from '../../../client/cli/main';
+import { inputFiles } from '../../support/input-files';
+import { runCliOn } from '../../support/run-cli';
 import { ExitCodes } from '../../../client/cli/context';
 import type { OnboardingProgress } from '../../../domain/customer-onboarding';
-import { cardholdersByEmail, CARD_TYPES, customerRef, FAST_WAIT } from '../support/harness';
-import { eventually, startCardHarness, type CardHarness } from '../support/card-harness';
+import { cardholdersByEmail, CARD_TYPES, customerRef, FAST_WAIT, harnessPerFile } from '../support/harness';
+import { eventually, startCardHarness } from '../support/card-harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 import { testTemporalServer } from '../support/temporal-env';
 
 jest.setTimeout(120_000);
 
-let h: CardHarness;
-let dir: string;
-beforeAll(async () => {
-  h = await startCardHarness();
-  dir = mkdtempSync(path.join(tmpdir(), 'cardflow-cli-'));
-});
-afterAll(async () => {
-  await h?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const h = harnessPerFile(startCardHarness);
+const files = inputFiles('cardflow-cli-');
 
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli([...args, '--task-queue', h.taskQueue], {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    env: { CARDFLOW_PROVIDER_BASE_URL: h.sandbox.url, CARDFLOW_PROVIDER_API_KEY: h.sandbox.keys.apiKey },
-    connect: async () => ({
-      client: h.client,
-      namespace: testTemporalServer().namespace,
-      close: async () => undefined,
-    }),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
+function cli(args: string[]) {
+  return runCliOn(
+    { client: h.client, namespace: testTemporalServer().namespace },
+    [...args, '--task-queue', h.taskQueue],
+    {
+      env: { CARDFLOW_PROVIDER_BASE_URL: h.sandbox.url, CARDFLOW_PROVIDER_API_KEY: h.sandbox.keys.apiKey },
+    },
+  );
 }
 
 function file(content: unknown): string {
-  const p = path.join(dir, `${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(p, JSON.stringify(content));
-  return p;
+  return files.file(`${Math.random().toString(36).slice(2)}.json`, content);
 }
 
 it('onboard, then progress, result and list as JSON for scripts', async () => {

@@ -3,11 +3,9 @@
  * it is started, progress readable while a review is pending, a correction through the Update,
  * and the CLI refusing a bad input file before contacting anything.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { runCli } from '../../../client/cli/main';
+import { inputFiles } from '../../support/input-files';
 import { listQuery } from '../../../client/cli/onboarding-commands';
 import {
   awaitResult,
@@ -19,24 +17,14 @@ import {
 import { watchProgress } from '../../../client/progress';
 import { InvalidInputError } from '../../../client/validation';
 import { onboardingWorkflowId } from '../../../domain';
-import { CARD_TYPES, FAST_WAIT, type Harness, startHarness } from '../support/harness';
+import { CARD_TYPES, FAST_WAIT, harnessPerFile, startHarness } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 import { eventually } from '../support/card-harness';
 
 jest.setTimeout(120_000);
 
-let harness: Harness;
-let dir: string;
-
-beforeAll(async () => {
-  harness = await startHarness();
-  dir = mkdtempSync(path.join(tmpdir(), 'cardflow-cli-'));
-});
-
-afterAll(async () => {
-  await harness?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const harness = harnessPerFile(startHarness);
+const files = inputFiles('cardflow-cli-');
 
 function input(customerRef: string, email: string) {
   return {
@@ -96,15 +84,11 @@ it('refuses an invalid input before starting anything, naming the field and rule
 });
 
 it('the CLI rejects a bad input file naming the field, and contacts nothing', async () => {
-  const file = path.join(dir, 'customer.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      ...input('cli-bad', 'x@example.com'),
-      cardTypeId: 'visa',
-      holder: { ...b2bHolder('x@example.com'), postCode: 'no spaces allowed' },
-    }),
-  );
+  const file = files.file('customer.json', {
+    ...input('cli-bad', 'x@example.com'),
+    cardTypeId: 'visa',
+    holder: { ...b2bHolder('x@example.com'), postCode: 'no spaces allowed' },
+  });
   const out: string[] = [];
   const err: string[] = [];
   const connect = jest.fn(() => Promise.reject(new Error('must not connect')));

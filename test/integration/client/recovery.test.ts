@@ -18,7 +18,7 @@ import { getProgress } from '../../../client/onboarding';
 import { progressQuery, type OnboardingInput } from '../../../domain/customer-onboarding';
 import type { WaitOverrides } from '../../../domain/wait-profile';
 import { account, BUDGET_TYPE, eventually, FAST_WAIT, startCardHarness, walletAccount } from '../support/card-harness';
-import { CARD_TYPES, customerRef, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
+import { b2bOnboarding, CARD_TYPES, customerRef, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 
 jest.setTimeout(180_000);
@@ -35,13 +35,10 @@ const commits = (operation: string, after: number) => h.sandbox.commits({ operat
 
 /** Starts a B2B onboarding for `ref` and returns its handle once it waits in cardholder review (a worker must be running). */
 async function startStalledInReview(ref: string) {
-  const handle = await startOnboardingWorkflow(h, {
-    customerRef: ref,
-    cardTypeId: CARD_TYPES.b2bWithDeposit,
-    holder: b2bHolder(uniqueEmail('review.stall')),
-    initialDeposit: '50',
-    wait: FAST_WAIT,
-  });
+  const handle = await startOnboardingWorkflow(
+    h,
+    b2bOnboarding('review.stall', { customerRef: ref, initialDeposit: '50' }),
+  );
   await eventually(
     () => handle.query(progressQuery),
     (p) => p.stage === 'cardholder_review',

@@ -5,9 +5,6 @@
  * freeze / unfreeze / PIN / deposit as Updates, and the CLI drives transfer, activation and card
  * commands end to end through `runCli`, outcomes checked in the sandbox.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { add, cmp, sub } from '../../../api/money';
@@ -23,7 +20,8 @@ import {
   updateCardPin,
 } from '../../../client/card-entity';
 import { awaitCardOperation, getCardOperationStatus, startCardOperation } from '../../../client/card-operations';
-import { runCli } from '../../../client/cli/main';
+import { inputFiles } from '../../support/input-files';
+import { runCliOn } from '../../support/run-cli';
 import { awaitSharedAccount, startSharedAccount } from '../../../client/shared-account';
 import { awaitTransfer, getTransferStatus, startTransfer, type TransferRequest } from '../../../client/transfers';
 import {
@@ -32,6 +30,7 @@ import {
   getFundingStatus,
   startWalletFunding,
 } from '../../../client/wallet-funding';
+import { harnessPerFile } from '../support/harness';
 import { testTemporalServer } from '../support/temporal-env';
 import { temporal } from '@temporalio/proto';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
@@ -44,27 +43,20 @@ import {
   SUBSCRIPTION_TYPE,
   virtualCard,
   walletAccount,
-  type CardHarness,
 } from '../support/card-harness';
 import { physicalCardActivationWorkflow } from '../../../domain/workflows';
 import { transferWorkflowId, activationWorkflowId } from '../../../domain/workflow-ids';
 
 jest.setTimeout(180_000);
 
-let h: CardHarness;
-let dir: string;
+const h = harnessPerFile(startCardHarness);
+const { file } = inputFiles('cardflow-cli-lifecycle-');
 let margin: string;
 let wallet: string;
 const ref = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
-  h = await startCardHarness();
-  dir = mkdtempSync(path.join(tmpdir(), 'cardflow-cli-lifecycle-'));
   wallet = (await walletAccount(h.provider)).accountId;
-});
-afterAll(async () => {
-  await h?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function opts() {
@@ -81,26 +73,16 @@ async function cardRecords(cardNo: string, type: 'Freeze' | 'UnFreeze' | 'update
 }
 
 /** Runs the CLI against the harness's client and task queue; returns the exit code and output (`out` fills as it runs). */
-async function cli(args: string[], stdin?: string, out: string[] = []) {
-  const err: string[] = [];
-  const code = await runCli([...args, '--task-queue', h.taskQueue], {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    env: { CARDFLOW_MERCHANT_PUBLIC_KEY: h.sandbox.keys.merchant.publicKeyPem },
-    connect: async () => ({
-      client: h.client,
-      namespace: testTemporalServer().namespace,
-      close: async () => undefined,
-    }),
-    ...(stdin === undefined ? {} : { readStdin: async () => stdin }),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
-function file(name: string, content: unknown): string {
-  const p = path.join(dir, name);
-  writeFileSync(p, JSON.stringify(content));
-  return p;
+function cli(args: string[], stdin?: string, out: string[] = []) {
+  return runCliOn(
+    { client: h.client, namespace: testTemporalServer().namespace },
+    [...args, '--task-queue', h.taskQueue],
+    {
+      env: { CARDFLOW_MERCHANT_PUBLIC_KEY: h.sandbox.keys.merchant.publicKeyPem },
+      out,
+      ...(stdin === undefined ? {} : { stdin }),
+    },
+  );
 }
 
 it('client: shared account, then a transfer started twice moves the money once, confirmed in the ledger to the cent', async () => {
@@ -141,6 +123,17 @@ it('client: shared account, then a transfer started twice moves the money once, 
   });
 });
 
+/** Once the funding waits for its on-chain deposit, credits `amount` of USDT_TRC20 and returns the funding's result. */
+async function creditDepositAndAwait(fundingRef: string, amount: string) {
+  await eventually(
+    () => getFundingStatus(h.client, fundingRef),
+    (s) => s.stage === 'awaiting_deposit',
+    'awaiting_deposit',
+  );
+  await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', amount });
+  return awaitFunding(h.client, fundingRef);
+}
+
 it('client: wallet funding shows the deposit address, then credits the on-chain deposit after fees', async () => {
   await h.withCardWorker(async () => {
     const fundingRef = ref('topup');
@@ -152,13 +145,7 @@ it('client: wallet funding shows the deposit address, then credits the on-chain 
     expect(started.started).toBe(true);
     const status = await awaitDepositAddress(h.client, fundingRef, { pollMs: 100 });
     expect(status.address).toMatch(/\S/);
-    await eventually(
-      () => getFundingStatus(h.client, fundingRef),
-      (s) => s.stage === 'awaiting_deposit',
-      'awaiting_deposit',
-    );
-    await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', amount: '200' });
-    const result = await awaitFunding(h.client, fundingRef);
+    const result = await creditDepositAndAwait(fundingRef, '200');
     expect(result.address).toBe(status.address);
     expect(cmp(result.receivedAmount, '198')).toBe(0); // 0.5% + 1 fixed fee
   });
@@ -331,13 +318,7 @@ it('CLI: fund-wallet prints the deposit address to pay and returns; the funding 
     expect(run).toMatchObject({ code: 0, err: '' });
     const address = /pay 50 USDT_TRC20 to (\S+)/.exec(run.out)?.[1];
     expect(address).toBeTruthy();
-    await eventually(
-      () => getFundingStatus(h.client, fundingRef),
-      (s) => s.stage === 'awaiting_deposit',
-      'awaiting_deposit',
-    );
-    await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', amount: '50' });
-    const result = await awaitFunding(h.client, fundingRef);
+    const result = await creditDepositAndAwait(fundingRef, '50');
     expect(result.address).toBe(address);
     expect(cmp(result.receivedAmount, '48.75')).toBe(0); // 50 - 0.25 - 1
     // The same file again: the completed funding is reported, not a new address to pay.

@@ -24,7 +24,7 @@ import { WorkflowTypes } from '../../../domain/workflow-types';
 import type { RunningSandbox } from '../../../sandbox';
 import { bundleCardflowWorkflows } from '../../../workers/create-worker';
 import { b2cHolder } from '../../fixtures/holders';
-import { eventually, physicalCard } from '../support/card-harness';
+import { eventually, physicalCard, uploadIdImages } from '../support/card-harness';
 import { FAST_WAIT } from '../support/harness';
 import { connectEncryptingClients, startEncryptedWorld } from './encrypted-world';
 import { decodedHistoryText, exportHistoryBytes, foundIn, holdsCvv, workflowsOnTaskQueue } from './history-scan';
@@ -37,7 +37,6 @@ const codec = new AesGcmPayloadCodec(keyring);
 
 /** Visa Platinum Virtual (B2C), sandbox/data/cardTypes.ts: B2C holder, deposit after creation (10–20000). */
 const B2C_VIRTUAL_TYPE = CARD_TYPE_IDS.b2cVirtual;
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7]);
 
 const suffix = Math.random().toString(36).slice(2, 8);
 const sixDigits = (): string =>
@@ -79,16 +78,7 @@ describe('payload encryption of a B2C onboarding and a physical card activation'
     const { sandbox, provider, taskQueue } = world;
     const customerRef = `proof-b2c-${suffix}`;
     try {
-      const fileIds: string[] = [];
-      for (let i = 0; i < 3; i++)
-        fileIds.push(
-          (
-            await provider.uploadFile({
-              category: 'card',
-              file: { filename: `id-${i}.png`, contentType: 'image/png', data: PNG },
-            })
-          ).fileId,
-        );
+      const fileIds = await uploadIdImages(provider);
       const holder = distinctiveB2cHolder(fileIds);
       const physical = await physicalCard(provider);
       const pin = `9${sixDigits().slice(1)}`;

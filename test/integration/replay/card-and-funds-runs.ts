@@ -15,13 +15,13 @@ import { startReconciliation } from '../../../client/reconciliation';
 import { cardSnapshotQuery, depositUpdate, freezeUpdate, unfreezeUpdate } from '../../../domain/card-entity';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import {
+  activePhysicalCard,
   BUDGET_TYPE,
   eventually,
   FAST_WAIT,
   physicalCard,
   startCardHarness,
   SUBSCRIPTION_TYPE,
-  testOrderNo,
   virtualCard,
   walletAccount,
   type CardHarness,
@@ -169,20 +169,7 @@ async function cardOperations(h: CardHarness, save: SaveHistory): Promise<string
   const unfreeze = await start(h, WorkflowTypes.cardUnfreeze, `replay-unfreeze-${cardNo}`, { cardNo });
   await unfreeze.result();
 
-  const physical = await physicalCard(h.provider);
-  const issued = await h.helper<{ activationCode: string }>('issueActivationCode', { cardNo: physical.cardNo });
-  const firstPin = RUN_PINS.first;
-  await h.provider.activatePhysicalCard({
-    merchantOrderNo: testOrderNo(),
-    cardNo: physical.cardNo,
-    pin: firstPin,
-    activeCode: issued.activationCode,
-  });
-  await eventually(
-    async () => (await h.provider.getCardInfo({ cardNo: physical.cardNo })).status,
-    (s) => s === 'Normal',
-    'activation',
-  );
+  const physical = await activePhysicalCard(h, RUN_PINS.first);
   const newPin = RUN_PINS.changed;
   const pin = await start(h, WorkflowTypes.cardPinUpdate, `replay-pin-${physical.cardNo}`, {
     cardNo: physical.cardNo,
@@ -192,7 +179,7 @@ async function cardOperations(h: CardHarness, save: SaveHistory): Promise<string
   await save('card-freeze', freeze);
   await save('card-unfreeze', unfreeze);
   await save('card-pin-update', pin);
-  return [newPin, issued.activationCode];
+  return [newPin, physical.activationCode];
 }
 
 /** Updates (freeze, unfreeze, deposit as a child), an authorization recorded, then a high-risk purchase ends it. */

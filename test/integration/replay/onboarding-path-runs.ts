@@ -20,7 +20,7 @@
  * sealed; the activation code never reaches a payload in clear. The physical runs' B2C holder is
  * made through the provider API outside any workflow (`holderId`), so no personal data either.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { activateOnboardingCard } from '../../../client/onboarding';
 import { progressQuery, type OnboardingInput, type OnboardingProgress } from '../../../domain/customer-onboarding';
@@ -28,15 +28,14 @@ import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { luhnCheckDigit } from '../../../sandbox/random';
-import { b2cHolder, requestFields } from '../../fixtures/holders';
 import {
+  approvedPhysicalHolder,
   BUDGET_TYPE,
   eventually,
   FAST_WAIT,
   PHYSICAL_TYPE,
   startCardHarness,
   SUBSCRIPTION_TYPE,
-  testOrderNo,
   walletAccount,
   type CardHarness,
 } from '../../integration/support/card-harness';
@@ -171,35 +170,6 @@ const stage = (handle: WorkflowHandle, wanted: OnboardingProgress['stage']) =>
     return p;
   });
 
-/** An approved B2C holder of the physical bin, made through the provider API (its data stays out of every history). */
-async function approvedPhysicalHolder(h: CardHarness): Promise<string> {
-  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 5]);
-  const fileIds: string[] = [];
-  for (let i = 0; i < 3; i++)
-    fileIds.push(
-      (
-        await h.provider.uploadFile({
-          category: 'card',
-          file: { filename: 'id.png', contentType: 'image/png', data: png },
-        })
-      ).fileId,
-    );
-  const unique = randomUUID().replace(/-/g, '').slice(0, 10);
-  const holder = await h.provider.createCardholder({
-    cardHolderModel: 'B2C',
-    merchantOrderNo: testOrderNo(),
-    cardTypeId: PHYSICAL_TYPE,
-    ...requestFields(b2cHolder({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds })),
-  });
-  await eventually(
-    async () =>
-      (await h.provider.queryCardholders({ pageNum: 1, pageSize: 10, holderId: holder.holderId })).records[0]?.status,
-    (s) => s === 'pass_audit',
-    'cardholder approval',
-  );
-  return holder.holderId;
-}
-
 /** A fresh number printed on a card of the physical bin (valid check digit), never the masked one. */
 function printedCardNumber(): string {
   const body = `522981${(1 + (randomBytes(4).readUInt32BE(0) % 999_999_998)).toString().padStart(9, '0')}`;
@@ -213,7 +183,7 @@ async function physicalOnboarding(
   const cardNumber = printedCardNumber();
   const handle = await startOnboarding(h, label, {
     cardTypeId: PHYSICAL_TYPE,
-    holderId: await approvedPhysicalHolder(h),
+    holderId: await approvedPhysicalHolder(h.provider),
     cardNumber,
     initialDeposit: '50',
   });

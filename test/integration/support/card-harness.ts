@@ -12,10 +12,9 @@ import type { CardflowActivities } from '../../../activities';
 import { sealPin } from '../../../activities/secrets';
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { createDirectoryFileStore, type FileStore } from '../../../storage/file-store';
-import { createWorker } from '../../../workers/create-worker';
 import { b2cHolder, requestFields } from '../../fixtures/holders';
-import { connectTestNativeConnection, testTemporalServer } from './temporal-env';
-import { startHarness, workflowBundle, type Harness, type HarnessOptions } from './harness';
+import { testTemporalServer } from './temporal-env';
+import { runCardflowWorker, startHarness, type Harness, type HarnessOptions } from './harness';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import { plainJson } from '../../../api/json';
 
@@ -57,22 +56,15 @@ export async function startCardHarness(options: HarnessOptions = {}): Promise<Ca
     ...h,
     fileStoreDir,
     fileStore,
-    async withCardWorker(fn, { overrides, provider = h.provider } = {}) {
-      const connection = await connectTestNativeConnection();
-      try {
-        const worker = await createWorker({
-          connection,
-          namespace: testTemporalServer().namespace,
+    withCardWorker: (fn, { overrides, provider = h.provider } = {}) =>
+      runCardflowWorker(
+        {
           taskQueue: h.taskQueue,
           activityDeps: { provider, merchantPrivateKey: h.sandbox.keys.merchant.privateKey, fileStore },
           ...(overrides ? { activityOverrides: overrides } : {}),
-          workflowBundle: await workflowBundle(),
-        });
-        return await worker.runUntil(fn);
-      } finally {
-        await connection.close();
-      }
-    },
+        },
+        fn,
+      ),
     seal: (pin) => sealPin(pin, h.sandbox.keys.merchant.publicKey),
     async helper<T>(name: string, body: Record<string, unknown>): Promise<T> {
       const run = h.sandbox.engine.helpers[name];
@@ -123,24 +115,28 @@ export async function eventually<T>(
   }
 }
 
-/** An approved B2C holder with an un_activated physical card (card type 1852379830190366723). */
-export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: string; holderId: string }> {
-  const files: string[] = [];
-  for (let i = 0; i < 3; i++)
-    files.push(
-      (
-        await provider.uploadFile({
-          category: 'card',
-          file: { filename: 'id.png', contentType: 'image/png', data: PNG },
-        })
-      ).fileId,
-    );
+/** The three ID images a B2C holder needs (idFrontId, idBackId, idHoldId), uploaded; their file ids. */
+export async function uploadIdImages(provider: ProviderClient): Promise<string[]> {
+  const fileIds: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const uploaded = await provider.uploadFile({
+      category: 'card',
+      file: { filename: `id-${i}.png`, contentType: 'image/png', data: PNG },
+    });
+    fileIds.push(uploaded.fileId);
+  }
+  return fileIds;
+}
+
+/** An approved B2C holder of the physical bin, made through the provider API; its holderId. */
+export async function approvedPhysicalHolder(provider: ProviderClient): Promise<string> {
+  const fileIds = await uploadIdImages(provider);
   const unique = randomUUID().replace(/-/g, '').slice(0, 10);
   const holder = await provider.createCardholder({
     cardHolderModel: 'B2C',
     merchantOrderNo: testOrderNo(),
     cardTypeId: PHYSICAL_TYPE,
-    ...requestFields(b2cHolder({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds: files })),
+    ...requestFields(b2cHolder({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds })),
   });
   await eventually(
     async () =>
@@ -148,12 +144,18 @@ export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: 
     (s) => s === 'pass_audit',
     'cardholder approval',
   );
+  return holder.holderId;
+}
+
+/** An approved B2C holder with an un_activated physical card (card type 1852379830190366723). */
+export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: string; holderId: string }> {
+  const holderId = await approvedPhysicalHolder(provider);
   const printed = `522981${Math.floor(Math.random() * 1e9)
     .toString()
     .padStart(9, '0')}`;
   const card = await provider.createCard({
     merchantOrderNo: testOrderNo(),
-    holderId: holder.holderId,
+    holderId,
     cardTypeId: PHYSICAL_TYPE,
     amount: '50',
     cardNumber: printed + luhnCheckDigit(printed),
@@ -163,7 +165,31 @@ export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: 
     (s) => s === 'un_activated',
     'physical card',
   );
-  return { cardNo: card.cardNo, holderId: holder.holderId };
+  return { cardNo: card.cardNo, holderId };
+}
+
+/**
+ * A physical card activated through the provider API with `pin` (status Normal), for operations on
+ * a card in use; with the activation code it took, a secret no history may hold.
+ */
+export async function activePhysicalCard(
+  h: CardHarness,
+  pin = '111111',
+): Promise<{ cardNo: string; activationCode: string }> {
+  const { cardNo } = await physicalCard(h.provider);
+  const issued = await h.helper<{ activationCode: string }>('issueActivationCode', { cardNo });
+  await h.provider.activatePhysicalCard({
+    merchantOrderNo: testOrderNo(),
+    cardNo,
+    pin,
+    activeCode: issued.activationCode,
+  });
+  await eventually(
+    async () => (await h.provider.getCardInfo({ cardNo })).status,
+    (s) => s === 'Normal',
+    'physical card activation',
+  );
+  return { cardNo, activationCode: issued.activationCode };
 }
 
 /** A Normal virtual card (no holder), optionally charged to `accountId`, with `deposit` on it. */

@@ -6,13 +6,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, type WorkflowHandle } from '@temporalio/client';
+import { Client, type WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { WorkflowBundle } from '@temporalio/worker';
 import { createProviderClient, type ProviderClient } from '../../../api/client';
 import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../webhooks/receiver';
 import type { CardflowActivities } from '../../../activities';
-import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
+import { bundleCardflowWorkflows, createWorker, type CreateWorkerOptions } from '../../../workers/create-worker';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
 import {
@@ -28,6 +28,7 @@ import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
+import { b2bHolder, uniqueEmail } from './holders';
 
 /** Fast waits for the zero-delay sandbox. */
 export const FAST_WAIT: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
@@ -45,6 +46,28 @@ let bundle: Promise<WorkflowBundle> | undefined;
 export function workflowBundle(): Promise<WorkflowBundle> {
   bundle ??= bundleCardflowWorkflows();
   return bundle;
+}
+
+/**
+ * Runs `fn` while a cardflow worker polls the tier's server with `options` (the file's workflow
+ * bundle unless one is given), then shuts it down and closes its connection, also when `fn` throws.
+ */
+export async function runCardflowWorker<T>(
+  options: Omit<CreateWorkerOptions, 'connection' | 'namespace'>,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const connection = await connectTestNativeConnection();
+  try {
+    const worker = await createWorker({
+      ...options,
+      connection,
+      namespace: testTemporalServer().namespace,
+      workflowBundle: options.workflowBundle ?? (await workflowBundle()),
+    });
+    return await worker.runUntil(fn);
+  } finally {
+    await connection.close();
+  }
 }
 
 export interface Harness {
@@ -98,22 +121,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     client: temporal.client,
     taskQueue,
     ...(receiver ? { receiver } : {}),
-    async withWorker(fn, overrides) {
-      const connection = await connectTestNativeConnection();
-      try {
-        const worker = await createWorker({
-          connection,
-          namespace: testTemporalServer().namespace,
-          taskQueue,
-          activityDeps: { provider },
-          ...(overrides ? { activityOverrides: overrides } : {}),
-          workflowBundle: await workflowBundle(),
-        });
-        return await worker.runUntil(fn);
-      } finally {
-        await connection.close();
-      }
-    },
+    withWorker: (fn, overrides) =>
+      runCardflowWorker(
+        { taskQueue, activityDeps: { provider }, ...(overrides ? { activityOverrides: overrides } : {}) },
+        fn,
+      ),
     async stop() {
       await receiver?.stop();
       await sandbox.stop();
@@ -178,7 +190,6 @@ export async function walletBalance(provider: ProviderClient): Promise<string> {
   return wallet.availableBalance;
 }
 
-/** A unique customer reference per test. */
 /**
  * Decides each stalled review stage of `holderId` (platform, then bank) as passed, through the
  * sandbox's helper: the decision is readable by a probe from now on, and a webhook is sent unless
@@ -193,8 +204,26 @@ export function passReview(h: Harness, holderId: string): void {
   throw new Error(`cardholder ${holderId} review did not reach pass_audit`);
 }
 
+/** A unique customer reference per test. */
 export function customerRef(label: string): string {
   return `${label}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * The onboarding most tests start: a B2B holder on the card type that takes an initial deposit
+ * of 10, with a customer reference and holder email unique per call and named after `label` (so
+ * a label such as `review.stall` is also the email local part the sandbox reads); `overrides`
+ * replace any field.
+ */
+export function b2bOnboarding(label: string, overrides: Partial<OnboardingInput> = {}): OnboardingInput {
+  return {
+    customerRef: customerRef(label),
+    cardTypeId: CARD_TYPES.b2bWithDeposit,
+    holder: b2bHolder(uniqueEmail(label)),
+    initialDeposit: '10',
+    wait: FAST_WAIT,
+    ...overrides,
+  };
 }
 
 /**
@@ -213,4 +242,12 @@ export function startOnboardingWorkflow(
     // As the client starts one (client/onboarding.ts): in the stage its input says it waits in first.
     typedSearchAttributes: onboardingStartAttributes(input.customerRef, firstOnboardingStage(input)),
   });
+}
+
+/** Why `handle`'s run failed (its WorkflowFailedError's cause), or undefined when it completed. */
+export function failureOf(handle: WorkflowHandle): Promise<Error | undefined> {
+  return handle.result().then(
+    () => undefined,
+    (e: WorkflowFailedError) => e.cause,
+  );
 }

@@ -15,7 +15,7 @@ import { Client, type WorkflowHandle } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { refreshCard } from '../../../client/card-entity';
 import { countOpen, describeDeployment, type DeploymentView } from '../../../client/deployments';
-import { runCli } from '../../../client/cli/main';
+import { runCliOn, type CliRun } from '../../support/run-cli';
 import { cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
 import type { OnboardingResult } from '../../../domain/customer-onboarding';
 import { cardEntityWorkflowId, cardholderWorkflowId } from '../../../domain/workflow-ids';
@@ -25,16 +25,14 @@ import { bootstrapCurrentVersion, buildIdOf } from '../../../workers/versioning'
 import { writeIncompatibleBuild } from '../../support/incompatible-build';
 import { until } from '../../support/until';
 import {
-  CARD_TYPES,
+  b2bOnboarding,
   customerRef,
-  FAST_WAIT,
   type Harness,
   passReview,
   startHarness,
   startOnboardingWorkflow,
   workflowBundle,
 } from '../support/harness';
-import { b2bHolder, uniqueEmail } from '../support/holders';
 import { connectTestNativeConnection, testTemporalServer } from '../support/temporal-env';
 
 jest.setTimeout(300_000);
@@ -97,35 +95,15 @@ async function taskFailures(handle: WorkflowHandle): Promise<string[]> {
 }
 
 /** Runs `cardflow <args>` against the harness's client; returns exit code and output. */
-function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return cliOn(h.client, ...args);
-}
-
-async function cliOn(client: Client, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, {
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
+function cli(...args: string[]): Promise<CliRun> {
+  return runCliOn({ client: h.client, namespace: testTemporalServer().namespace }, args, {
     env: { CARDFLOW_DEPLOYMENT_NAME: deploymentName },
-    connect: async () => ({
-      client,
-      namespace: testTemporalServer().namespace,
-      close: async () => undefined,
-    }),
   });
-  return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 async function parkInReview(label: string): Promise<{ handle: WorkflowHandle; ref: string; holderId: string }> {
   const ref = customerRef(label);
-  const handle = await startOnboardingWorkflow(h, {
-    customerRef: ref,
-    cardTypeId: CARD_TYPES.b2bWithDeposit,
-    holder: b2bHolder(uniqueEmail('review.stall')),
-    initialDeposit: '10',
-    wait: FAST_WAIT,
-  });
+  const handle = await startOnboardingWorkflow(h, b2bOnboarding('review.stall', { customerRef: ref }));
   const status = await until(
     () => h.client.workflow.getHandle(cardholderWorkflowId(ref)).query(cardholderStatusQuery),
     (s) => s.stage === 'in_review' && s.holderId !== undefined,
@@ -188,13 +166,7 @@ it('moves an unversioned onboarding to the first version, keeps A’s onboarding
   );
 
   // New onboardings run B's code.
-  const fresh = await startOnboardingWorkflow(h, {
-    customerRef: customerRef('b-new'),
-    cardTypeId: CARD_TYPES.b2bWithDeposit,
-    holder: b2bHolder(uniqueEmail('fresh')),
-    initialDeposit: '10',
-    wait: FAST_WAIT,
-  });
+  const fresh = await startOnboardingWorkflow(h, b2bOnboarding('b-new'));
   await fresh.result();
   expect(await buildOf(h.client, fresh.workflowId)).toBe(buildB);
   const freshEvents = (await fresh.fetchHistory()).events ?? [];
@@ -229,7 +201,11 @@ it('moves an unversioned onboarding to the first version, keeps A’s onboarding
   // raw, one file per run (the cluster tier checks that the payloads stay encrypted).
   const keyless = new Client({ connection: h.client.connection, namespace: testTemporalServer().namespace });
   const out = await mkdtemp(path.join(tmpdir(), 'cardflow-histories-'));
-  const exported = await cliOn(keyless, 'histories', 'export', '--out', out, '--build-id', buildA, '--json');
+  const exported = await runCliOn(
+    { client: keyless, namespace: testTemporalServer().namespace },
+    ['histories', 'export', '--out', out, '--build-id', buildA, '--json'],
+    { env: { CARDFLOW_DEPLOYMENT_NAME: deploymentName } },
+  );
   expect(exported).toMatchObject({ code: 0, err: '' });
   const { files } = JSON.parse(exported.out) as { files: string[] };
   expect(new Set(files).size).toBe(files.length);
@@ -252,13 +228,7 @@ it('moves an unversioned onboarding to the first version, keeps A’s onboarding
   const back = await cli('deployment', 'rollback');
   expect(back).toMatchObject({ code: 0 });
   expect(back.out).toContain(buildA);
-  const again = await startOnboardingWorkflow(h, {
-    customerRef: customerRef('a-again'),
-    cardTypeId: CARD_TYPES.b2bWithDeposit,
-    holder: b2bHolder(uniqueEmail('again')),
-    initialDeposit: '10',
-    wait: FAST_WAIT,
-  });
+  const again = await startOnboardingWorkflow(h, b2bOnboarding('a-again'));
   await again.result();
   expect(await buildOf(h.client, again.workflowId)).toBe(buildA);
 });

@@ -39,6 +39,14 @@ async function deposit(
   );
 }
 
+/** Issues a card of the holderless type and deposits `amount` onto it, on `harness`'s worker. */
+function depositOnNewCard(harness: Harness, amount: string) {
+  return harness.withWorker(async () => {
+    const issued = await issue(harness, { cardTypeId: CARD_TYPES.noHolderNoDeposit });
+    return { card: issued, outcome: await deposit(harness, { cardNo: issued.cardNo, amount }) };
+  });
+}
+
 describe('cardIssuance', () => {
   it('creates a card and returns its cardNo and balance, never sensitive data', async () => {
     const result = await h.withWorker(() => issue(h, { cardTypeId: CARD_TYPES.noHolderNoDeposit }));
@@ -84,10 +92,7 @@ describe('cardDeposit', () => {
   });
 
   it('refuses an amount outside rechargeMin/MaxQuota with nothing sent', async () => {
-    const { card, outcome } = await h.withWorker(async () => {
-      const issued = await issue(h, { cardTypeId: CARD_TYPES.noHolderNoDeposit });
-      return { card: issued, outcome: await deposit(h, { cardNo: issued.cardNo, amount: '4.99' }) };
-    });
+    const { card, outcome } = await depositOnNewCard(h, '4.99');
     expect(outcome.failure).toMatchObject({
       type: 'NotEligible',
       message: expect.stringMatching(/^amount: must be between 5/),
@@ -97,17 +102,10 @@ describe('cardDeposit', () => {
 });
 
 describe('cardDeposit from a wallet that cannot pay', () => {
-  let poor: Harness;
-  beforeAll(async () => {
-    poor = await startHarness({ walletBalance: '12.00' });
-  }, 60_000);
-  afterAll(async () => poor?.stop());
+  const poor = harnessPerFile(() => startHarness({ walletBalance: '12.00' }));
 
   it('checks the balance first and sends nothing when amount + fee exceed it', async () => {
-    const { card, outcome } = await poor.withWorker(async () => {
-      const issued = await issue(poor, { cardTypeId: CARD_TYPES.noHolderNoDeposit });
-      return { card: issued, outcome: await deposit(poor, { cardNo: issued.cardNo, amount: '10' }) };
-    });
+    const { card, outcome } = await depositOnNewCard(poor, '10');
     // 12 - 2 card fee = 10 left; 10 + 0.70 fee does not fit.
     expect(outcome.failure).toMatchObject({
       type: 'InsufficientBalance',

@@ -21,12 +21,11 @@ import {
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
 import { cmp } from '../../../api/money';
 import {
+  activePhysicalCard,
   eventually,
   FAST_WAIT,
-  physicalCard,
   SUBSCRIPTION_TYPE,
   startCardHarness,
-  testOrderNo,
   virtualCard,
 } from '../support/card-harness';
 import { harnessPerFile } from '../support/harness';
@@ -71,19 +70,7 @@ it('freeze → unfreeze as workflows, each waiting for its record; a dropped fre
 });
 
 it('cardPinUpdate changes a physical card PIN from a sealed PIN; the clear PIN is not in history', async () => {
-  const { cardNo } = await physicalCard(h.provider);
-  const issued = await h.helper<{ activationCode: string }>('issueActivationCode', { cardNo });
-  await h.provider.activatePhysicalCard({
-    merchantOrderNo: testOrderNo(),
-    cardNo,
-    pin: '111111',
-    activeCode: issued.activationCode,
-  });
-  await eventually(
-    async () => (await h.provider.getCardInfo({ cardNo })).status,
-    (s) => s === 'Normal',
-    'activation',
-  );
+  const { cardNo } = await activePhysicalCard(h);
   const workflowId = `pin-${cardNo}`;
   const outcome = await h.withCardWorker(() =>
     run('cardPinUpdate', workflowId, { cardNo, sealedPin: h.seal('907153') }),

@@ -1,7 +1,8 @@
-import { type WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import {
   cardholderStatusQuery,
   correctCardholderUpdate,
+  type CardholderOnboardingInput,
   type CardholderOnboardingResult,
 } from '../../../domain/cardholder-onboarding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
@@ -10,6 +11,7 @@ import {
   FAST_WAIT,
   cardholdersByEmail,
   customerRef,
+  failureOf,
   startHarness,
   harnessPerFile,
 } from '../support/harness';
@@ -25,16 +27,21 @@ async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean): Pr
   }
 }
 
+/** Starts a cardholderOnboarding for a B2B holder on the card type that takes a deposit, under an id unique per `label`. */
+function startCardholder(label: string, input: Omit<CardholderOnboardingInput, 'cardTypeId'>) {
+  return h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
+    workflowId: `cardholder-${customerRef(label)}`,
+    taskQueue: h.taskQueue,
+    args: [{ cardTypeId: CARD_TYPES.b2bWithDeposit, wait: FAST_WAIT, ...input }],
+  });
+}
+
 describe('cardholderOnboarding', () => {
   it('on reject exposes the reason, refuses bad corrections naming the field, resubmits good data and passes', async () => {
     const rejectedEmail = uniqueEmail('reject.admin');
     const fixedEmail = uniqueEmail('fixed');
     const result = await h.withWorker(async () => {
-      const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
-        workflowId: `cardholder-${customerRef('reject')}`,
-        taskQueue: h.taskQueue,
-        args: [{ cardTypeId: CARD_TYPES.b2bWithDeposit, holder: b2bHolder(rejectedEmail), wait: FAST_WAIT }],
-      });
+      const handle = await startCardholder('reject', { holder: b2bHolder(rejectedEmail) });
       const rejected = await waitFor(
         () => handle.query(cardholderStatusQuery),
         (s) => s.stage === 'awaiting_correction',
@@ -66,17 +73,9 @@ describe('cardholderOnboarding', () => {
 
   it('refuses a correction while the review runs, and ends with ReviewDeadlineExceeded when the review outlasts the deadline', async () => {
     const failure = await h.withWorker(async () => {
-      const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
-        workflowId: `cardholder-${customerRef('deadline')}`,
-        taskQueue: h.taskQueue,
-        args: [
-          {
-            cardTypeId: CARD_TYPES.b2bWithDeposit,
-            holder: b2bHolder(uniqueEmail('review.stall')),
-            reviewDeadlineMs: 3_000,
-            wait: FAST_WAIT,
-          },
-        ],
+      const handle = await startCardholder('deadline', {
+        holder: b2bHolder(uniqueEmail('review.stall')),
+        reviewDeadlineMs: 3_000,
       });
       await waitFor(
         () => handle.query(cardholderStatusQuery),
@@ -86,32 +85,18 @@ describe('cardholderOnboarding', () => {
         .executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(uniqueEmail('early')) }] })
         .catch((e: WorkflowUpdateFailedError) => e.cause);
       expect(early).toMatchObject({ type: 'CorrectionNotExpected' });
-      return handle.result().then(
-        () => undefined,
-        (e: WorkflowFailedError) => e.cause,
-      );
+      return failureOf(handle);
     });
     expect(failure).toMatchObject({ type: 'ReviewDeadlineExceeded' });
   });
 
   it('fails with ReviewDeadlineExceeded when a reject is not corrected in time', async () => {
     const failure = await h.withWorker(async () => {
-      const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
-        workflowId: `cardholder-${customerRef('nocorrection')}`,
-        taskQueue: h.taskQueue,
-        args: [
-          {
-            cardTypeId: CARD_TYPES.b2bWithDeposit,
-            holder: b2bHolder(uniqueEmail('reject.channel')),
-            reviewDeadlineMs: 3_000,
-            wait: FAST_WAIT,
-          },
-        ],
+      const handle = await startCardholder('nocorrection', {
+        holder: b2bHolder(uniqueEmail('reject.channel')),
+        reviewDeadlineMs: 3_000,
       });
-      return handle.result().then(
-        () => undefined,
-        (e: WorkflowFailedError) => e.cause,
-      );
+      return failureOf(handle);
     });
     expect(failure).toMatchObject({
       type: 'ReviewDeadlineExceeded',
@@ -122,21 +107,10 @@ describe('cardholderOnboarding', () => {
   it('refuses ineligible data before anything is sent', async () => {
     const email = uniqueEmail('ineligible');
     const failure = await h.withWorker(async () => {
-      const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
-        workflowId: `cardholder-${customerRef('ineligible')}`,
-        taskQueue: h.taskQueue,
-        args: [
-          {
-            cardTypeId: CARD_TYPES.b2bWithDeposit,
-            holder: { ...b2bHolder(email), country: 'AR', town: 'AR0101' },
-            wait: FAST_WAIT,
-          },
-        ],
+      const handle = await startCardholder('ineligible', {
+        holder: { ...b2bHolder(email), country: 'AR', town: 'AR0101' },
       });
-      return handle.result().then(
-        () => undefined,
-        (e: WorkflowFailedError) => e.cause,
-      );
+      return failureOf(handle);
     });
     expect(failure).toMatchObject({
       type: 'NotEligible',

@@ -1,4 +1,3 @@
-import { type WorkflowFailedError } from '@temporalio/client';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
@@ -15,6 +14,7 @@ import {
   cardOperations,
   cardholdersByEmail,
   customerRef,
+  failureOf,
   startHarness,
   startOnboardingWorkflow,
   walletBalance,
@@ -136,10 +136,7 @@ describe('customerOnboarding', () => {
         initialDeposit: '5',
         wait: FAST_WAIT,
       });
-      return handle.result().then(
-        () => undefined,
-        (e: WorkflowFailedError) => e.cause,
-      );
+      return failureOf(handle);
     });
     expect(failure).toMatchObject({
       type: 'NotEligible',
@@ -151,11 +148,7 @@ describe('customerOnboarding', () => {
 });
 
 describe('customerOnboarding with a wallet that cannot pay', () => {
-  let poor: Harness;
-  beforeAll(async () => {
-    poor = await startHarness({ walletBalance: '50.00' });
-  }, 60_000);
-  afterAll(async () => poor?.stop());
+  const poor = harnessPerFile(() => startHarness({ walletBalance: '50.00' }));
 
   it('fails fast with nothing sent when card fee + deposit + fee exceed the balance', async () => {
     const email = uniqueEmail('poor');
@@ -174,10 +167,7 @@ describe('customerOnboarding with a wallet that cannot pay', () => {
           },
         ],
       });
-      return handle.result().then(
-        () => undefined,
-        (e: WorkflowFailedError) => e.cause,
-      );
+      return failureOf(handle);
     });
     // 5 card fee + 50 + 0.75 fee = 55.75 > 50
     expect(failure).toMatchObject({ type: 'InsufficientBalance', message: expect.stringMatching(/needs 55.75 USD/) });

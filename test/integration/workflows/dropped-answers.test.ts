@@ -26,6 +26,7 @@ import { WorkflowTypes } from '../../../domain/workflow-types';
 import { idvHolder } from '../../fixtures/holders';
 import {
   account,
+  activePhysicalCard,
   CARD_TYPES,
   eventually,
   FAST_WAIT,
@@ -67,6 +68,22 @@ function execute<T>(client: Client, taskQueue: string, type: string, workflowId:
 
 async function cardRecords(h: CardHarness, cardNo: string, type: string) {
   return (await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, cardNo, type: type as never })).records;
+}
+
+/** A cardholder created while answers drop: passed, and the only holder of its email. */
+async function creationScenario(h: CardHarness, arm: () => void, label: string, holder: object & { email: string }) {
+  arm();
+  const result = await h.withCardWorker(() =>
+    execute<CardholderOnboardingResult>(h.client, h.taskQueue, WorkflowTypes.cardholderOnboarding, id(label), {
+      cardTypeId: CARD_TYPES.b2bWithDeposit,
+      holder,
+    }),
+  );
+  return async (commits: Commit[]) => {
+    expect(result.status).toBe('pass_audit');
+    expect(commits[0]!.refs.holderId).toBe(result.holderId);
+    expect((await cardholdersByEmail(h.provider, holder.email)).map((x) => x.holderId)).toEqual([result.holderId]);
+  };
 }
 
 async function correctionScenario(
@@ -120,40 +137,12 @@ const ROWS: Row[] = [
   {
     operation: 'createCardholder',
     lookups: ['queryCardholders'],
-    scenario: async (h, arm) => {
-      const email = uniqueEmail('drop.create');
-      arm();
-      const result = await h.withCardWorker(() =>
-        execute<CardholderOnboardingResult>(h.client, h.taskQueue, WorkflowTypes.cardholderOnboarding, id('holder'), {
-          cardTypeId: CARD_TYPES.b2bWithDeposit,
-          holder: b2bHolder(email),
-        }),
-      );
-      return async (commits) => {
-        expect(result.status).toBe('pass_audit');
-        expect(commits[0]!.refs.holderId).toBe(result.holderId);
-        expect((await cardholdersByEmail(h.provider, email)).map((x) => x.holderId)).toEqual([result.holderId]);
-      };
-    },
+    scenario: (h, arm) => creationScenario(h, arm, 'holder', b2bHolder(uniqueEmail('drop.create'))),
   },
   {
     operation: 'createCardholderIdv',
     lookups: ['queryCardholders'],
-    scenario: async (h, arm) => {
-      const email = uniqueEmail('drop.idv');
-      arm();
-      const result = await h.withCardWorker(() =>
-        execute<CardholderOnboardingResult>(h.client, h.taskQueue, WorkflowTypes.cardholderOnboarding, id('idv'), {
-          cardTypeId: CARD_TYPES.b2bWithDeposit,
-          holder: idvHolder(email),
-        }),
-      );
-      return async (commits) => {
-        expect(result.status).toBe('pass_audit');
-        expect(commits[0]!.refs.holderId).toBe(result.holderId);
-        expect((await cardholdersByEmail(h.provider, email)).map((x) => x.holderId)).toEqual([result.holderId]);
-      };
-    },
+    scenario: (h, arm) => creationScenario(h, arm, 'idv', idvHolder(uniqueEmail('drop.idv'))),
   },
   {
     operation: 'updateCardholder',
@@ -255,19 +244,7 @@ const ROWS: Row[] = [
     operation: 'updatePin',
     lookups: ['listCardTransactions'],
     scenario: async (h, arm) => {
-      const { cardNo } = await physicalCard(h.provider);
-      const issued = await h.helper<{ activationCode: string }>('issueActivationCode', { cardNo });
-      await h.provider.activatePhysicalCard({
-        merchantOrderNo: testOrderNo(),
-        cardNo,
-        pin: '111111',
-        activeCode: issued.activationCode,
-      });
-      await eventually(
-        async () => (await h.provider.getCardInfo({ cardNo })).status,
-        (s) => s === 'Normal',
-        'the fixture activation',
-      );
+      const { cardNo } = await activePhysicalCard(h);
       arm();
       const result = await h.withCardWorker(() =>
         execute<CardOperationOutcome>(h.client, h.taskQueue, WorkflowTypes.cardPinUpdate, id('pin'), {

@@ -7,13 +7,13 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { add, cmp, sub } from '../../../api/money';
 import type { FundTransferResult } from '../../../domain/fund-transfer';
 import type { SharedAccountResult } from '../../../domain/shared-account';
-import { account, FAST_WAIT, startCardHarness, walletAccount, type CardHarness } from '../support/card-harness';
+import { account, FAST_WAIT, startCardHarness, walletAccount } from '../support/card-harness';
+import { harnessPerFile } from '../support/harness';
 import { sharedAccountWorkflowId } from '../../../domain/workflow-ids';
 
-let h: CardHarness;
+const h = harnessPerFile(startCardHarness);
 let margin: string;
 beforeAll(async () => {
-  h = await startCardHarness();
   const created = await h.withCardWorker(() =>
     h.client.workflow.execute('sharedAccount', {
       taskQueue: h.taskQueue,
@@ -22,9 +22,6 @@ beforeAll(async () => {
     }),
   );
   margin = (created as SharedAccountResult).accountId;
-});
-afterAll(async () => {
-  await h?.stop();
 });
 
 function transfer(workflowId: string, args: Record<string, unknown>) {

@@ -49,6 +49,7 @@ import {
 } from '../support/worker-process';
 import {
   account,
+  activePhysicalCard,
   CARD_TYPES,
   eventually,
   FAST_WAIT,
@@ -196,19 +197,7 @@ beforeAll(async () => {
     (s) => s === 'Freeze',
     'frozen fixture',
   );
-  const pinCard = (await physicalCard(h.provider)).cardNo;
-  const { activationCode } = await h.helper<{ activationCode: string }>('issueActivationCode', { cardNo: pinCard });
-  await h.provider.activatePhysicalCard({
-    merchantOrderNo: testOrderNo(),
-    cardNo: pinCard,
-    pin: '111111',
-    activeCode: activationCode,
-  });
-  await eventually(
-    async () => (await h.provider.getCardInfo({ cardNo: pinCard })).status,
-    (s) => s === 'Normal',
-    'activated fixture',
-  );
+  const pinCard = (await activePhysicalCard(h)).cardNo;
   const codeCard = (await physicalCard(h.provider)).cardNo;
   await h.helper('issueActivationCode', { cardNo: codeCard });
   f = {

@@ -19,7 +19,7 @@ import {
   SUBSCRIPTION_TYPE,
   walletAccount,
 } from '../support/card-harness';
-import { customerRef, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
+import { customerRef, failureOf, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
 import { fundTransferWorkflow } from '../../../domain/workflows';
 
 jest.setTimeout(180_000);
@@ -124,10 +124,7 @@ describe('shared_account funding', () => {
         funding: { source: 'shared_account', accountId: margin, amount: '50' },
         wait: FAST_WAIT,
       });
-      return handle.result().then(
-        () => undefined,
-        (e: { cause?: { type?: string; message: string } }) => e.cause,
-      );
+      return failureOf(handle);
     });
     expect(failure).toMatchObject({
       type: 'InsufficientBalance',
@@ -207,10 +204,7 @@ describe('on_chain funding', () => {
         funding: { source: 'on_chain', coinKey: 'USDC_ERC20', expectedAmount: '50' },
         wait: FAST_WAIT,
       });
-      return handle.result().then(
-        () => undefined,
-        (e: { cause?: { type?: string; message: string } }) => e.cause,
-      );
+      return failureOf(handle);
     });
     expect(failure).toMatchObject({
       type: 'NotEligible',

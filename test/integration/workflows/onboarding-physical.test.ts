@@ -10,7 +10,7 @@
  * card received (the number given to the onboarding must reach the provider through cardIssuance).
  */
 import { randomUUID } from 'node:crypto';
-import { type WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { ProviderClient } from '../../../api/client';
 import { activateOnboardingCard } from '../../../client/onboarding';
@@ -21,8 +21,8 @@ import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { b2cHolder as sampleB2c } from '../../fixtures/holders';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
-import { eventually, FAST_WAIT, PHYSICAL_TYPE, startCardHarness } from '../support/card-harness';
-import { customerRef, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
+import { eventually, FAST_WAIT, PHYSICAL_TYPE, startCardHarness, uploadIdImages } from '../support/card-harness';
+import { customerRef, failureOf, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
 
 jest.setTimeout(180_000);
 
@@ -63,19 +63,9 @@ function printedCardNumber(): string {
 
 /** B2C holder data the sandbox approves; its ID images uploaded first (idFrontId, idBackId, idHoldId). */
 async function b2cHolder(): Promise<B2cCardholder> {
-  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]);
-  const ids: string[] = [];
-  for (let i = 0; i < 3; i++)
-    ids.push(
-      (
-        await h.provider.uploadFile({
-          category: 'card',
-          file: { filename: 'id.png', contentType: 'image/png', data: png },
-        })
-      ).fileId,
-    );
+  const fileIds = await uploadIdImages(h.provider);
   const unique = randomUUID().replace(/-/g, '').slice(0, 10);
-  return sampleB2c({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds: ids });
+  return sampleB2c({ email: `grace+${unique}@example.com`, idNumber: `P${unique}`, fileIds });
 }
 
 /** A physical onboarding input with a fresh printed card number of the bin. */
@@ -245,10 +235,7 @@ it('a bad input is refused before any provider call, naming each field', async (
       funding: { source: 'on_chain', coinKey: 'USDT_TRC20' },
       wait: FAST_WAIT,
     });
-    return handle.result().then(
-      () => undefined,
-      (e: WorkflowFailedError) => e.cause,
-    );
+    return failureOf(handle);
   });
   expect(failure).toMatchObject({ type: 'InvalidInput' });
   for (const field of ['cardNumber', 'activation.sealedPin', 'funding.expectedAmount'])
@@ -262,10 +249,7 @@ it('a physical card type without cardNumber fails with only reads made: no holde
   calls.length = 0;
   const failure = await withWorker(async () => {
     const handle = await start(input);
-    return handle.result().then(
-      () => undefined,
-      (e: WorkflowFailedError) => e.cause,
-    );
+    return failureOf(handle);
   });
   expect(failure).toMatchObject({
     type: 'NotEligible',
@@ -282,10 +266,7 @@ it('no activateCard before the delivery deadline: fails with DeliveryDeadlineExc
   const input = await physicalInput('phys-late', { deliveryDeadlineMs: 1_500 });
   const { failure, progress } = await withWorker(async () => {
     const handle = await start(input);
-    const cause = await handle.result().then(
-      () => undefined,
-      (e: WorkflowFailedError) => e.cause,
-    );
+    const cause = await failureOf(handle);
     return { failure: cause, progress: await handle.query(progressQuery) };
   });
   expect(failure).toMatchObject({

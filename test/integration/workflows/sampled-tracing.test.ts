@@ -15,11 +15,10 @@ import { startOnboarding } from '../../../client/onboarding';
 import { startReconciliation } from '../../../client/reconciliation';
 import { samplerFor } from '../../../telemetry/sampler';
 import { startTracing, type Tracing } from '../../../telemetry/tracing';
-import { bundleCardflowWorkflows, createWorker } from '../../../workers/create-worker';
+import { bundleCardflowWorkflows } from '../../../workers/create-worker';
 import { type OtlpReceiver, startOtlpReceiver } from '../../cluster/support/otlp-receiver';
-import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, type Harness } from '../support/harness';
-import { b2bHolder, uniqueEmail } from '../support/holders';
-import { connectTestNativeConnection, testTemporalServer } from '../support/temporal-env';
+import { b2bOnboarding, customerRef, runCardflowWorker, startHarness, type Harness } from '../support/harness';
+import { testTemporalServer } from '../support/temporal-env';
 
 jest.setTimeout(180_000);
 
@@ -61,13 +60,7 @@ function backend(keep: boolean): { tracer: otel.Tracer; client: Client } {
 }
 
 function onboarding(tag: string) {
-  return {
-    customerRef: customerRef(tag),
-    cardTypeId: CARD_TYPES.b2bWithDeposit,
-    holder: b2bHolder(uniqueEmail(tag)),
-    initialDeposit: '25',
-    wait: FAST_WAIT,
-  };
+  return b2bOnboarding(tag, { initialDeposit: '25' });
 }
 
 /** Starts an onboarding (or a reconciliation run) inside a backend span; returns its trace id and the run's result. */
@@ -92,58 +85,51 @@ async function startTraced(
 }
 
 it('a sampled start is traced through the workflows to the activities; an unsampled or untraced one exports no workflow span', async () => {
-  const connection = await connectTestNativeConnection();
-  try {
-    const worker = await createWorker({
-      connection,
-      namespace: testTemporalServer().namespace,
-      taskQueue: h.taskQueue,
-      activityDeps: { provider: h.provider },
-      workflowBundle: await bundleCardflowWorkflows({ traced: true }),
-      tracing,
-    });
-    const { sampled, unsampled, reconciled, droppedId, untracedId } = await worker.runUntil(async () => {
-      const kept = await startTraced(true, 'traced-kept');
-      const dropped = await startTraced(false, 'traced-dropped');
-      const reconciliation = await startTraced(true, 'traced-reconcile', 'reconciliation');
-      const { handle } = await startOnboarding(h.client, onboarding('untraced'), { taskQueue: h.taskQueue });
-      await Promise.all([kept.done, dropped.done, reconciliation.done, handle.result()]);
-      return {
-        sampled: kept.traceId,
-        unsampled: dropped.traceId,
-        reconciled: reconciliation.traceId,
-        droppedId: dropped.workflowId,
-        untracedId: handle.workflowId,
-      };
-    });
-    await tracing.spanProcessor.forceFlush();
+  const tracedWorker = {
+    taskQueue: h.taskQueue,
+    activityDeps: { provider: h.provider },
+    workflowBundle: await bundleCardflowWorkflows({ traced: true }),
+    tracing,
+  };
+  const { sampled, unsampled, reconciled, droppedId, untracedId } = await runCardflowWorker(tracedWorker, async () => {
+    const kept = await startTraced(true, 'traced-kept');
+    const dropped = await startTraced(false, 'traced-dropped');
+    const reconciliation = await startTraced(true, 'traced-reconcile', 'reconciliation');
+    const { handle } = await startOnboarding(h.client, onboarding('untraced'), { taskQueue: h.taskQueue });
+    await Promise.all([kept.done, dropped.done, reconciliation.done, handle.result()]);
+    return {
+      sampled: kept.traceId,
+      unsampled: dropped.traceId,
+      reconciled: reconciliation.traceId,
+      droppedId: dropped.workflowId,
+      untracedId: handle.workflowId,
+    };
+  });
+  await tracing.spanProcessor.forceFlush();
 
-    const names = (traceId: string) => new Set(otlp.spans.filter((s) => s.traceId === traceId).map((s) => s.name));
-    const kept = names(sampled);
-    for (const name of [
-      'RunWorkflow:customerOnboarding',
-      'StartChildWorkflow:cardIssuance',
-      'RunWorkflow:cardIssuance',
-      'StartActivity:createCard',
-      'RunActivity:createCard',
-    ])
-      expect({ name, kept: kept.has(name) }).toEqual({ name, kept: true });
-    expect(names(unsampled).size).toBe(0);
-    // The unsampled start's decision reaches its activities and children, which trace nothing;
-    // the untraced run's activities begin traces of their own (kept here: the worker keeps all).
-    const ofRun = (workflowId: string) =>
-      otlp.spans.filter((s) => String(s.attributes.temporalWorkflowId ?? '').startsWith(workflowId));
-    expect(ofRun(droppedId).map((s) => s.name)).toEqual([]);
-    expect(ofRun(untracedId).filter((s) => s.name.startsWith('RunActivity:')).length).toBeGreaterThan(0);
-    // A reconciliation run a backend starts is traced the same way.
-    const reconciliation = names(reconciled);
-    for (const name of ['RunWorkflow:reconciliation', 'RunActivity:beginReconciliation', 'RunActivity:checkBalances'])
-      expect({ name, kept: reconciliation.has(name) }).toEqual({ name, kept: true });
-    // Workflow spans come only from the sampled runs: the untraced one loaded no tracing.
-    const workflowSide = otlp.spans.filter((s) => /^(RunWorkflow|StartActivity|StartChildWorkflow):/.test(s.name));
-    expect(workflowSide.length).toBeGreaterThan(0);
-    expect(workflowSide.filter((s) => s.traceId !== sampled && s.traceId !== reconciled)).toEqual([]);
-  } finally {
-    await connection.close();
-  }
+  const names = (traceId: string) => new Set(otlp.spans.filter((s) => s.traceId === traceId).map((s) => s.name));
+  const kept = names(sampled);
+  for (const name of [
+    'RunWorkflow:customerOnboarding',
+    'StartChildWorkflow:cardIssuance',
+    'RunWorkflow:cardIssuance',
+    'StartActivity:createCard',
+    'RunActivity:createCard',
+  ])
+    expect({ name, kept: kept.has(name) }).toEqual({ name, kept: true });
+  expect(names(unsampled).size).toBe(0);
+  // The unsampled start's decision reaches its activities and children, which trace nothing;
+  // the untraced run's activities begin traces of their own (kept here: the worker keeps all).
+  const ofRun = (workflowId: string) =>
+    otlp.spans.filter((s) => String(s.attributes.temporalWorkflowId ?? '').startsWith(workflowId));
+  expect(ofRun(droppedId).map((s) => s.name)).toEqual([]);
+  expect(ofRun(untracedId).filter((s) => s.name.startsWith('RunActivity:')).length).toBeGreaterThan(0);
+  // A reconciliation run a backend starts is traced the same way.
+  const reconciliation = names(reconciled);
+  for (const name of ['RunWorkflow:reconciliation', 'RunActivity:beginReconciliation', 'RunActivity:checkBalances'])
+    expect({ name, kept: reconciliation.has(name) }).toEqual({ name, kept: true });
+  // Workflow spans come only from the sampled runs: the untraced one loaded no tracing.
+  const workflowSide = otlp.spans.filter((s) => /^(RunWorkflow|StartActivity|StartChildWorkflow):/.test(s.name));
+  expect(workflowSide.length).toBeGreaterThan(0);
+  expect(workflowSide.filter((s) => s.traceId !== sampled && s.traceId !== reconciled)).toEqual([]);
 });

@@ -15,20 +15,16 @@ import {
   startCardHarness,
   virtualCard,
   walletAccount,
-  type CardHarness,
 } from '../support/card-harness';
+import { harnessPerFile } from '../support/harness';
 
-let h: CardHarness;
+const h = harnessPerFile(startCardHarness);
 let margin: string;
 let cardNo: string;
 beforeAll(async () => {
-  h = await startCardHarness();
   margin = (await h.provider.createSharedAccount({ accountName: 'Funding pool' })).accountId;
   await h.helper('creditMerchantWallet', { amount: '5', accountId: margin }); // pays the budget card's fee
   cardNo = await virtualCard(h.provider, { cardTypeId: BUDGET_TYPE, accountId: margin });
-});
-afterAll(async () => {
-  await h?.stop();
 });
 
 async function fund(

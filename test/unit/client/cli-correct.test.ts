@@ -5,7 +5,7 @@
 import type { Client } from '@temporalio/client';
 import { runCli } from '../../../client/cli/main';
 import { b2bHolder } from '../../fixtures/holders';
-import { inputFiles } from './cli-run';
+import { inputFiles } from '../../support/input-files';
 
 const files = inputFiles('cli-correct-');
 

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { runCli } from '../../../client/cli/main';
 import { ExitCodes } from '../../../client/cli/context';
-import { inputFiles } from './cli-run';
+import { inputFiles } from '../../support/input-files';
 
 const examples = path.resolve(__dirname, '../../../client/examples');
 const example = (name: string) => path.join(examples, name);

@@ -5,7 +5,8 @@
  */
 import { generateRsaKeyPair } from '../../../api/keys';
 import { USAGE } from '../../../client/cli/main';
-import { inputFiles, runOffline as run } from './cli-run';
+import { inputFiles } from '../../support/input-files';
+import { runOffline as run } from './cli-run';
 
 const keys = generateRsaKeyPair(1024);
 const PIN = '482915';

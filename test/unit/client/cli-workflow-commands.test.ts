@@ -5,7 +5,8 @@
 import { loadDataConverter } from '@temporalio/common/lib/internal-non-workflow';
 import { generateRsaKeyPair } from '../../../api/keys';
 import { runCli, USAGE } from '../../../client/cli/main';
-import { inputFiles, runOffline as run } from './cli-run';
+import { inputFiles } from '../../support/input-files';
+import { runOffline as run } from './cli-run';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 const keys = generateRsaKeyPair(1024);

@@ -1,9 +1,11 @@
 import { keyBeforeStateFields, providerEventKey } from '../../../domain/event-identity';
 import {
   authorizationRecord,
+  card3dsRecord,
   cardholderResult,
   cardOperationRecord,
   providerEvent,
+  workOrderRecord,
 } from '../../fixtures/provider-events';
 
 describe('providerEventKey', () => {
@@ -30,27 +32,8 @@ describe('providerEventKey', () => {
   });
 
   it('keys work orders by tradeStatus and 3DS records by their kind; the earlier key left both out', () => {
-    const work = providerEvent('work', {
-      merchantOrderNo: 'CFwork',
-      orderNo: 'WO1',
-      title: 'Activate',
-      target: 'C1',
-      tradeType: 'CARD_ACTIVE',
-      tradeStatus: 'success',
-      createTime: 1,
-      updateTime: 2,
-    });
-    const code = providerEvent('card_3ds', {
-      cardNo: 'C1',
-      tradeNo: 'T3',
-      currency: 'USD',
-      amount: '0',
-      merchantName: 'activation',
-      values: 'enc',
-      type: 'activation_code',
-      transactionTime: 1,
-      expirationTime: 2,
-    });
+    const work = providerEvent('work', workOrderRecord());
+    const code = providerEvent('card_3ds', card3dsRecord({ tradeNo: 'T3' }));
     expect(providerEventKey(work)).toBe('work|CFwork|success');
     expect(providerEventKey(code)).toBe('card_3ds|T3|activation_code');
     expect(keyBeforeStateFields(work)).toBeUndefined();

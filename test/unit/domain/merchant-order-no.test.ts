@@ -1,26 +1,19 @@
 import fc from 'fast-check';
 import { CARD_MERCHANT_ORDER_NO, MERCHANT_ORDER_NO } from '../../../api/rules';
 import { deriveMerchantOrderNo, ORDER_STEPS } from '../../../domain/merchant-order-no';
-import {
-  cardDepositWorkflow,
-  cardIssuanceWorkflow,
-  cardOperationWorkflows,
-  cardholderOnboardingWorkflow,
-  fundTransferWorkflow,
-  physicalCardActivationWorkflow,
-} from '../../../domain/workflows';
+import { cardOperationWorkflows, WORKFLOWS } from '../../../domain/workflows';
 
 describe('deriveMerchantOrderNo', () => {
   it('is deterministic for the same workflow id and step', () => {
-    expect(cardIssuanceWorkflow.orderKeys('onboarding-c1/card').create).toBe(
-      cardIssuanceWorkflow.orderKeys('onboarding-c1/card').create,
+    expect(WORKFLOWS.cardIssuance.orderKeys('onboarding-c1/card').create).toBe(
+      WORKFLOWS.cardIssuance.orderKeys('onboarding-c1/card').create,
     );
   });
 
   it('differs by step and by workflow id, including split-point ambiguity', () => {
-    const a = cardIssuanceWorkflow.orderKeys('onboarding-c1/card').create;
-    expect(cardDepositWorkflow.orderKeys('onboarding-c1/card').deposit).not.toBe(a);
-    expect(cardIssuanceWorkflow.orderKeys('onboarding-c2/card').create).not.toBe(a);
+    const a = WORKFLOWS.cardIssuance.orderKeys('onboarding-c1/card').create;
+    expect(WORKFLOWS.cardDeposit.orderKeys('onboarding-c1/card').deposit).not.toBe(a);
+    expect(WORKFLOWS.cardIssuance.orderKeys('onboarding-c2/card').create).not.toBe(a);
     expect(deriveMerchantOrderNo('ab', 'c')).not.toBe(deriveMerchantOrderNo('a', 'bc'));
   });
 
@@ -45,11 +38,11 @@ describe('deriveMerchantOrderNo', () => {
   it('gives every step of every workflow its own key (a merchantOrderNo is unique across operation types)', () => {
     const id = 'onboarding-c1/x';
     const keys = [
-      ...Object.values(cardholderOnboardingWorkflow.orderKeys(id)),
-      ...Object.values(cardIssuanceWorkflow.orderKeys(id)),
-      ...Object.values(cardDepositWorkflow.orderKeys(id)),
-      ...Object.values(fundTransferWorkflow.orderKeys(id)),
-      ...Object.values(physicalCardActivationWorkflow.orderKeys(id)),
+      ...Object.values(WORKFLOWS.cardholderOnboarding.orderKeys(id)),
+      ...Object.values(WORKFLOWS.cardIssuance.orderKeys(id)),
+      ...Object.values(WORKFLOWS.cardDeposit.orderKeys(id)),
+      ...Object.values(WORKFLOWS.fundTransfer.orderKeys(id)),
+      ...Object.values(WORKFLOWS.physicalCardActivation.orderKeys(id)),
       ...(['freeze', 'unfreeze', 'updatePin'] as const).map(
         (kind) => cardOperationWorkflows[kind].orderKeys(id).operation,
       ),
@@ -59,7 +52,7 @@ describe('deriveMerchantOrderNo', () => {
 
   it('has no collisions over many distinct inputs', () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 20000; i++) seen.add(cardIssuanceWorkflow.orderKeys(`onboarding-customer-${i}/card`).create);
+    for (let i = 0; i < 20000; i++) seen.add(WORKFLOWS.cardIssuance.orderKeys(`onboarding-customer-${i}/card`).create);
     expect(seen.size).toBe(20000);
   });
 });

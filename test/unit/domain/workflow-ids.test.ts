@@ -1,19 +1,12 @@
-import {
-  assertCustomerRef,
-  cardholderWorkflowId,
-  childWorkflowId,
-  customerRefOf,
-  InvalidCustomerRefError,
-  onboardingWorkflowId,
-} from '../../../domain/workflow-ids';
+import * as ids from '../../../domain/workflow-ids';
 
 describe('workflow ids', () => {
   it('builds onboarding and child ids from the customer reference', () => {
-    expect(onboardingWorkflowId('cust_42.a-b')).toBe('onboarding-cust_42.a-b');
-    expect(cardholderWorkflowId('c1')).toBe('onboarding-c1/cardholder');
-    expect(childWorkflowId('onboarding-c1', 'deposit')).toBe('onboarding-c1/deposit');
-    expect(customerRefOf('onboarding-c1/card')).toBe('c1');
-    expect(customerRefOf('transfer-1')).toBeUndefined();
+    expect(ids.onboardingWorkflowId('cust_42.a-b')).toBe('onboarding-cust_42.a-b');
+    expect(ids.cardholderWorkflowId('c1')).toBe('onboarding-c1/cardholder');
+    expect(ids.childWorkflowId('onboarding-c1', 'deposit')).toBe('onboarding-c1/deposit');
+    expect(ids.customerRefOf('onboarding-c1/card')).toBe('c1');
+    expect(ids.customerRefOf('transfer-1')).toBeUndefined();
   });
 
   it.each([
@@ -23,11 +16,11 @@ describe('workflow ids', () => {
     ['a/card', 'only letters'],
     ['-lead', 'must start with a letter or digit'],
   ])('refuses %j with a message naming the rule', (ref, message) => {
-    expect(() => assertCustomerRef(ref)).toThrow(InvalidCustomerRefError);
-    expect(() => onboardingWorkflowId(ref)).toThrow(message);
+    expect(() => ids.assertCustomerRef(ref)).toThrow(ids.InvalidCustomerRefError);
+    expect(() => ids.onboardingWorkflowId(ref)).toThrow(message);
   });
 
   it('cannot make a child id equal to another customer onboarding id', () => {
-    expect(() => onboardingWorkflowId('a/card')).toThrow(InvalidCustomerRefError);
+    expect(() => ids.onboardingWorkflowId('a/card')).toThrow(ids.InvalidCustomerRefError);
   });
 });

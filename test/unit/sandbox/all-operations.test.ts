@@ -3,12 +3,8 @@
  * and every event payload parses with the schema of its query record.
  */
 import { operations } from '../../../api/operations';
-import {
-  CardAuthFeeRecordSchema,
-  CardAuthTransactionSchema,
-  Card3dsRecordSchema,
-} from '../../../api/schemas/card-records';
 import { CardOperationRecordSchema } from '../../../api/schemas/card';
+import * as cardRecords from '../../../api/schemas/card-records';
 import { CardholderQueryRecordSchema } from '../../../api/schemas/cardholder';
 import { WalletTransactionSchema } from '../../../api/schemas/wallet';
 import { WorkOrderSchema } from '../../../api/schemas/work-order';
@@ -161,9 +157,9 @@ describe('every operation', () => {
 
     const schemas = {
       card_transaction: CardOperationRecordSchema,
-      card_auth_transaction: CardAuthTransactionSchema,
-      card_fee_patch: CardAuthFeeRecordSchema,
-      card_3ds: Card3dsRecordSchema,
+      card_auth_transaction: cardRecords.CardAuthTransactionSchema,
+      card_fee_patch: cardRecords.CardAuthFeeRecordSchema,
+      card_3ds: cardRecords.Card3dsRecordSchema,
       card_holder: CardholderQueryRecordSchema,
       wallet_transaction_v2: WalletTransactionSchema,
       work: WorkOrderSchema,

@@ -1,7 +1,7 @@
 /** Card creation, deposit, freeze/unfreeze with the ledger checked to the cent, and the card rules. */
 import { SandboxErrorCode } from '../../../sandbox/contract';
 import { createHarness, type Harness } from './harness';
-import { approvedB2bHolder, b2bHolder, magicOrderNo, orderNo, TYPES } from './fixtures';
+import { approvedB2bHolder, b2bHolder, magicOrderNo, orderNo, subscriptionCard, TYPES } from './fixtures';
 
 function wallet(h: Harness) {
   return h.call('getAccountInfo', {}).find((a) => a.accountType === 'WALLET')!;
@@ -143,11 +143,7 @@ describe('create card, deposit, freeze, unfreeze', () => {
 
   it('returns sensitive data encrypted and never in clear', async () => {
     const h = createHarness();
-    const { cardNo } = h.call('createCard', {
-      merchantOrderNo: orderNo(),
-      cardTypeId: TYPES.subscription,
-      amount: '0',
-    });
+    const cardNo = subscriptionCard(h);
     expect(h.refusal('getCardSensitiveData', { cardNo }).code).toBe(SandboxErrorCode.state);
     await h.settle();
     const data = h.call('getCardSensitiveData', { cardNo });
@@ -307,11 +303,7 @@ describe('card rules', () => {
   });
 
   it('keeps deposits within rechargeMin/MaxQuota and rechargeDigital', async () => {
-    const { cardNo } = h.call('createCard', {
-      merchantOrderNo: orderNo(),
-      cardTypeId: TYPES.subscription,
-      amount: '0',
-    });
+    const cardNo = subscriptionCard(h);
     await h.settle();
     expect(refuse({ cardNo, merchantOrderNo: orderNo(), amount: '4.99' }, 'depositCard').message).toMatch(
       /^amount: must be between 5 and 10000/,

@@ -34,6 +34,11 @@ export function magicOrderNo(suffix: '_FAIL' | '_STALL'): string {
   return `T${String(counter).padStart(18, '0')}${suffix}`;
 }
 
+/** A subscription card (virtual, no holder, nothing deposited), still being made until the harness settles. */
+export function subscriptionCard(h: Harness): string {
+  return h.call('createCard', { merchantOrderNo: orderNo(), cardTypeId: TYPES.subscription, amount: '0' }).cardNo;
+}
+
 export function b2bHolder(email: string, overrides: Record<string, unknown> = {}) {
   return {
     cardHolderModel: 'B2B' as const,

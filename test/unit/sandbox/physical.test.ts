@@ -2,7 +2,7 @@
 import { SandboxErrorCode } from '../../../sandbox/contract';
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { createHarness, type Harness } from './harness';
-import { b2cHolder, magicOrderNo, orderNo, TYPES } from './fixtures';
+import { b2cHolder, magicOrderNo, orderNo, subscriptionCard, TYPES } from './fixtures';
 
 function printedNumber(seq: number): string {
   const body = `522981${String(seq).padStart(9, '0')}`;
@@ -79,11 +79,7 @@ describe('physical cards', () => {
 
   it('refuses PIN and activation on a virtual card', async () => {
     const h = createHarness();
-    const { cardNo } = h.call('createCard', {
-      merchantOrderNo: orderNo(),
-      cardTypeId: TYPES.subscription,
-      amount: '0',
-    });
+    const cardNo = subscriptionCard(h);
     await h.settle();
     expect(h.refusal('updatePin', { cardNo, merchantOrderNo: orderNo(), pin: '123456' }).message).toMatch(
       /^cardNo: .*physical cards only/,

@@ -26,34 +26,31 @@ describe('file upload request', () => {
     expect(FileUploadRequestSchema.parse(upload('id.jpg', 'image/jpeg', JPEG)).file.data).toBe(JPEG);
   });
 
-  it('requires category "card"', () => {
-    expect(issues(FileUploadRequestSchema, upload('id.jpg', 'image/jpeg', JPEG, 'avatar'))).toEqual([
-      'category: must be "card"',
-    ]);
-  });
-
-  it('refuses another extension', () => {
-    expect(issues(FileUploadRequestSchema, upload('id.gif', 'image/jpeg', JPEG))).toEqual([
+  it.each([
+    ['requires category "card"', upload('id.jpg', 'image/jpeg', JPEG, 'avatar'), 'category: must be "card"'],
+    [
+      'refuses another extension',
+      upload('id.gif', 'image/jpeg', JPEG),
       'file.filename: extension must be one of jpg, png, pdf',
-    ]);
-  });
-
-  it('refuses another content type', () => {
-    expect(issues(FileUploadRequestSchema, upload('id.jpg', 'image/gif', JPEG))).toEqual([
+    ],
+    [
+      'refuses another content type',
+      upload('id.jpg', 'image/gif', JPEG),
       'file.contentType: content type must be one of image/jpeg, image/png, application/pdf',
-    ]);
+    ],
+    [
+      'refuses a mismatch between extension, content type and content',
+      upload('id.png', 'image/png', JPEG),
+      'file.data: extension (png), content type (png) and content (jpg) must agree',
+    ],
+  ])('%s', (_rule, request, message) => {
+    expect(issues(FileUploadRequestSchema, request)).toEqual([message]);
   });
 
   it('refuses content that is none of the kinds (a renamed executable)', () => {
     expect(sniffUploadKind(EXE)).toBeUndefined();
     expect(issues(FileUploadRequestSchema, upload('id.jpg', 'image/jpeg', EXE))).toEqual([
       'file.data: content is not a jpg, png, pdf file',
-    ]);
-  });
-
-  it('refuses a mismatch between extension, content type and content', () => {
-    expect(issues(FileUploadRequestSchema, upload('id.png', 'image/png', JPEG))).toEqual([
-      'file.data: extension (png), content type (png) and content (jpg) must agree',
     ]);
   });
 

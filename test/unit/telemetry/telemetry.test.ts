@@ -1,4 +1,3 @@
-import { configured } from '../../support/configured';
 /**
  * The pieces of cardflow's metrics and tracing that decide something: the metrics address, the
  * outcome of a provider call, the receiver's and codec server's counters (bounded labels), when
@@ -9,14 +8,7 @@ import { SamplingDecision } from '@opentelemetry/sdk-trace-base';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { Registry } from 'prom-client';
 import { callOutcomeOf } from '../../../api/call-outcome';
-import {
-  ProviderAbortedError,
-  ProviderBusinessError,
-  ProviderServerError,
-  ProviderSignatureError,
-  ProviderTimeoutError,
-  ProviderTransportError,
-} from '../../../api/errors';
+import * as errors from '../../../api/errors';
 import { codecServerMetrics } from '../../../codec/metrics';
 import { parseMetricsAddress } from '../../../telemetry/metrics-address';
 import { samplerFor } from '../../../telemetry/sampler';
@@ -25,6 +17,7 @@ import { tracingConfigured } from '../../../telemetry/tracing-config';
 import { receiverMetrics } from '../../../webhooks/metrics';
 import { workerMetrics } from '../../../workers/telemetry';
 import { sampledTraceIn } from '../../../workflows/support/sampled-tracing';
+import { configured } from '../../support/configured';
 
 describe('CARDFLOW_METRICS_ADDRESS', () => {
   it('takes host:port, IPv6 in brackets, and is off when unset', () => {
@@ -61,12 +54,12 @@ describe('CARDFLOW_METRICS_ADDRESS', () => {
 });
 
 it("a provider call's outcome: refused is the provider's decision, ambiguous may have gone through", () => {
-  expect(callOutcomeOf(new ProviderBusinessError({ code: 40001, msg: 'insufficient balance' }))).toBe('refused');
-  expect(callOutcomeOf(new ProviderServerError({ httpStatus: 502 }))).toBe('ambiguous');
-  expect(callOutcomeOf(new ProviderTimeoutError(1000))).toBe('ambiguous');
-  expect(callOutcomeOf(new ProviderTransportError('socket hang up'))).toBe('ambiguous');
-  expect(callOutcomeOf(new ProviderAbortedError())).toBe('aborted');
-  expect(callOutcomeOf(new ProviderSignatureError('mismatch'))).toBe('failed');
+  expect(callOutcomeOf(new errors.ProviderBusinessError({ code: 40001, msg: 'insufficient balance' }))).toBe('refused');
+  expect(callOutcomeOf(new errors.ProviderServerError({ httpStatus: 502 }))).toBe('ambiguous');
+  expect(callOutcomeOf(new errors.ProviderTimeoutError(1000))).toBe('ambiguous');
+  expect(callOutcomeOf(new errors.ProviderTransportError('socket hang up'))).toBe('ambiguous');
+  expect(callOutcomeOf(new errors.ProviderAbortedError())).toBe('aborted');
+  expect(callOutcomeOf(new errors.ProviderSignatureError('mismatch'))).toBe('failed');
   expect(callOutcomeOf(new Error('other'))).toBe('failed');
 });
 
