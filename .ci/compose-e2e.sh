@@ -10,8 +10,8 @@
 #   4. brings the staging stack up with two workers and waits until every service is healthy,
 #   5. a client outside the containers (the checkout's `cardflow` CLI) completes a B2B onboarding
 #      with its deposit; the sandbox's webhooks reach the receiver through its published port,
-#   6. `docker-compose down`, `up` again: the finished workflow is still in history, a new
-#      onboarding completes,
+#   6. `docker-compose stop` (no service may need the SIGKILL at the end of its grace period),
+#      `down`, `up` again: the finished workflow is still in history, a new onboarding completes,
 #   7. `docker-compose down -v`, and checks nothing of the project is left (also on failure).
 # Prints the image build time, the image size and the time from `up` to healthy.
 # Needs root (podman, apt), Go once (stand-in builds) and dist/ of this checkout (npm run build).
@@ -222,8 +222,10 @@ wait_healthy() {
     done < <(podman ps --filter "label=com.docker.compose.project=$project" \
       --format '{{.Names}} {{if .Status}}{{.Status}}{{end}}' | sed -E 's/^([^ ]+) .*\((healthy|unhealthy|starting)\).*$/\1 \2/; t; s/^([^ ]+) .*$/\1 none/')
     for service in postgresql temporal temporal-ui codec-server worker webhooks sandbox; do
-      podman ps --filter "label=com.docker.compose.project=$project" --filter "label=com.docker.compose.service=$service" -q | grep -q . ||
-        pending+=" $service(absent)"
+      running="$(podman ps --filter "label=com.docker.compose.project=$project" --filter "label=com.docker.compose.service=$service" -q | wc -l)"
+      wanted=1
+      [[ $service == worker ]] && wanted=2
+      ((running == wanted)) || pending+=" $service($running of $wanted running)"
     done
     [[ -z "$pending" ]] && return 0
     ((SECONDS < deadline)) || fail "not healthy after 300 s:$pending"
@@ -278,6 +280,17 @@ handled="$(compose logs --no-color webhooks | grep -c '"webhook handled"' || tru
 step "the receiver handled $handled webhook(s) delivered to its published port"
 
 # --- 6. down and up: the data persists --------------------------------------------------------------------
+# Stopped as an operator stops it: each service has its own grace period (compose's 10 s, the
+# workers' stop_grace_period), and none may need the SIGKILL that ends an overdue one (exit 137).
+step "stop: every service ends by itself within its grace period"
+started=$SECONDS
+compose stop >&2
+stop_secs=$((SECONDS - started))
+exits="$(for id in $(podman ps -aq --filter "label=com.docker.compose.project=$project"); do
+  podman inspect --format '{{index .Config.Labels "com.docker.compose.service"}}={{.State.ExitCode}}' "$id"
+done | sort | tr '\n' ' ')"
+step "stopped in ${stop_secs}s; exit codes: $exits"
+grep -qE '=137( |$)' <<<"$exits" && fail "a service had to be killed at the end of its grace period: $exits"
 step "down (volumes kept), up again"
 compose down --timeout 20 >&2
 up

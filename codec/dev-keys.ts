@@ -109,7 +109,7 @@ export function resolveKeyring(
         ? `no payload-encryption key configured: set ${KEYS_ENV}=id:base64key,... or ${KEYS_FILE_ENV}=<path> ` +
             `to the keys of the cardflow worker you talk to (payloads are encrypted; a key of your own could not be read there)`
         : `no payload-encryption key configured: set ${KEYS_ENV}=id:base64key (32-byte key) or ${KEYS_FILE_ENV}=<path> ` +
-            `(generate a key with: npm run codec-server -- --generate-key)`,
+            `(generate a key with: npm run -s codec-server -- --generate-key <id>)`,
     );
   }
   return { keyring: loadOrCreateDevKeyring(options.devKeyDir), source: 'dev-key-file' };

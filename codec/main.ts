@@ -32,7 +32,7 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   if (args.length > 0) {
-    console.error('usage: npm run codec-server [-- --generate-key [id]]');
+    console.error('usage: npm run -s codec-server [-- --generate-key [id]]');
     return 2;
   }
   const { settings, metricsAddress, keyring, source } = loadConfiguration(() => {

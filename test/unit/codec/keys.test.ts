@@ -90,4 +90,11 @@ describe('dev keys', () => {
       'no payload-encryption key configured: set CARDFLOW_CODEC_KEYS',
     );
   });
+
+  it('suggests generating a key with npm -s, so a redirected key file holds the key alone', () => {
+    // Without -s, npm prints its banner to stdout first and `> codec_keys` saves it into the file.
+    expect(() => resolveKeyring({ NODE_ENV: 'production' }, { devKeyDir: tmpdir() })).toThrow(
+      'generate a key with: npm run -s codec-server -- --generate-key',
+    );
+  });
 });
