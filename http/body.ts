@@ -1,6 +1,7 @@
 /**
  * The one way cardflow's HTTP servers (codec server, webhook receiver, provider sandbox) read a
- * request body and bound a request: a body is kept up to a byte limit, and past it the rest is
+ * request body and bound a request (the listeners that read no body, health and `/metrics`, take
+ * the time limits too): a body is kept up to a byte limit, and past it the rest is
  * read and dropped rather than the connection cut, so a client that sends its whole body before
  * reading gets the server's refusal (413, or the sandbox's envelope) instead of a reset or a
  * broken pipe; headers and the whole request must arrive within the server's time limits.
@@ -13,6 +14,11 @@ import type { IncomingMessage, ServerOptions } from 'node:http';
 
 /** A request's headers must have arrived this long after it began, or it is answered 408 and dropped. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
+/**
+ * The whole request of a listener that reads no body (the worker's health listener, `/metrics`):
+ * its headers' time, so a body trickled at it holds the connection no longer than headers would.
+ */
+export const BODILESS_REQUEST_TIMEOUT_MS = DEFAULT_HEADERS_TIMEOUT_MS;
 /** How often Node's server looks for requests past their limits. */
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
