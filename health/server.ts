@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BODILESS_REQUEST_TIMEOUT_MS, serverLimits } from '../http/body';
+import { serverLimits } from '../http/body';
 import type { HealthCheck } from './checks';
 import { healthRoutes } from './routes';
 
@@ -33,7 +33,7 @@ export async function startHealthServer(opts: {
 }): Promise<HealthServer> {
   const routes = healthRoutes(opts.checks);
   // A slow client (headers a byte at a time) is answered 408 and dropped within seconds, as by the other servers.
-  const server = createServer(serverLimits({ requestTimeoutMs: BODILESS_REQUEST_TIMEOUT_MS }), (req, res) => {
+  const server = createServer(serverLimits(), (req, res) => {
     if (!routes(req, res)) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('this listener serves /healthz and /readyz only\n');

@@ -14,11 +14,6 @@ import type { IncomingMessage, ServerOptions } from 'node:http';
 
 /** A request's headers must have arrived this long after it began, or it is answered 408 and dropped. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
-/**
- * The whole request of a listener that reads no body (the worker's health listener, `/metrics`):
- * its headers' time, so a body trickled at it holds the connection no longer than headers would.
- */
-export const BODILESS_REQUEST_TIMEOUT_MS = DEFAULT_HEADERS_TIMEOUT_MS;
 /** How often Node's server looks for requests past their limits. */
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
@@ -90,17 +85,21 @@ export function readBody(
 
 /**
  * Options for `http.createServer`: headers within `headersTimeoutMs`, the whole request (body
- * included) within `requestTimeoutMs` (never less than the headers' limit), checked every second
- * per connection so a slow client is answered 408 and dropped while the others are served.
+ * included) within `requestTimeoutMs` (never less than the headers' limit; absent for a listener
+ * that reads no body, the worker's health listener and `/metrics`, so a body trickled at it holds
+ * the connection no longer than headers would), checked every second per connection so a slow
+ * client is answered 408 and dropped while the others are served.
  */
-export function serverLimits(limits: {
-  headersTimeoutMs?: number | undefined;
-  requestTimeoutMs: number;
-}): ServerOptions {
+export function serverLimits(
+  limits: {
+    headersTimeoutMs?: number | undefined;
+    requestTimeoutMs?: number;
+  } = {},
+): ServerOptions {
   const headersTimeout = limits.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   return {
     headersTimeout,
-    requestTimeout: Math.max(limits.requestTimeoutMs, headersTimeout),
+    requestTimeout: Math.max(limits.requestTimeoutMs ?? headersTimeout, headersTimeout),
     connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
   };
 }
