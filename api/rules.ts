@@ -87,6 +87,16 @@ export function textCharacterIssue(text: string, multiline = false): string | un
   return undefined;
 }
 
+/**
+ * The length rule (in UTF-16 units, as the schemas' `lengthBetween` counts) or character rule
+ * `text` breaks, or undefined: for the input rules written by hand (domain/*-issues), so they
+ * refuse what the schemas refuse, in the same words.
+ */
+export function textRuleIssue(text: string, min: number, max: number, multiline = false): string | undefined {
+  if (text.length < min || text.length > max) return `length must be ${min} to ${max} characters`;
+  return textCharacterIssue(text, multiline);
+}
+
 // ---------------------------------------------------------------------------
 // Patterns
 

@@ -37,6 +37,7 @@ import {
   parseOnboardingInput,
   type SealingOptions,
 } from './validation';
+import { checkPayloadSize } from './payload-size';
 import type { RideOut } from './ride-out';
 import { startRidingOut } from './start';
 
@@ -73,8 +74,9 @@ export interface StartedOnboarding {
 
 /**
  * Starts the onboarding of `input.customerRef`, or returns the existing one. The input is
- * validated with the domain's schema first: an invalid input throws `InvalidInputError` naming
- * each field and rule, and starts nothing.
+ * validated with the domain's schema first, then its encoded size against Temporal's payload limit
+ * (client/payload-size.ts): an invalid input throws `InvalidInputError` naming each field and rule,
+ * and starts nothing.
  */
 export async function startOnboarding(
   client: Client,
@@ -83,6 +85,7 @@ export async function startOnboarding(
 ): Promise<StartedOnboarding> {
   const valid = parseOnboardingInput(input, opts);
   const workflowId = customerOnboardingWorkflow.id(valid.customerRef);
+  await checkPayloadSize(client, `${customerOnboardingWorkflow.type} ${workflowId}`, valid);
   // No `startAttributes` in the input: the onboarding reads what was set from its started event.
   const attributes = startAttributesOf(customerOnboardingWorkflow, workflowId, valid, {
     customerRef: valid.customerRef,

@@ -13,6 +13,7 @@ import type { Exact } from '../domain/exact';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { TRANSFER_TYPES } from '../api/rules';
+import { lengthBetween } from '../api/schemas/primitives';
 import type { FundTransferResult, FundTransferStatus } from '../domain/fund-transfer';
 import { fundTransferWorkflow } from '../domain/workflows';
 import { definedHandle, definedResult, definedStatus, startDefined, type DefinedHandle } from './definitions';
@@ -27,7 +28,8 @@ export const TransferRequestSchema = z
     amount: positiveAmount,
     payerAccountId: idDigits,
     payeeAccountId: idDigits,
-    remark: z.string().max(200, { message: 'length must be at most 200 characters' }).optional(),
+    // The provider's remark is the merchantOrderNo, a space and this (api/schemas/account.ts: 255 in all).
+    remark: lengthBetween(0, 200).optional(),
     customerRef: businessRef.optional(),
     wait: waitOverrides,
   })

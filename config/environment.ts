@@ -10,7 +10,7 @@
  * | `CARDFLOW_ENV` | set to anything but exactly `sandbox` or `production` (a stray space or capital letter included: a value that is almost production is not guessed either way); unset while `CARDFLOW_PROVIDER_BASE_URL` is not loopback (never guessed) |
  * | `CARDFLOW_PROVIDER_BASE_URL` | set but not an http(s) URL |
  * | `sandbox` | the provider host is neither loopback nor listed in `CARDFLOW_SANDBOX_HOSTS` (comma-separated host names) |
- * | `production` | `NODE_ENV` is not `production`; the provider URL is plain http, or its host is loopback or a sandbox host; the API key is a sandbox one (`sandbox_…`); a key file sits in a folder the sandbox generated ({@link SANDBOX_MARKER_FILE}); a codec key is a generated dev key (id `dev-…`); the entry point would start its embedded sandbox for want of a provider URL (`npm start`) |
+ * | `production` | `NODE_ENV` is not `production`; the provider URL is plain http, or its host is loopback or a sandbox host; the API key (inline or in its file) is a sandbox one (`sandbox_…`); a key file sits in a folder the sandbox generated ({@link SANDBOX_MARKER_FILE}); a codec key is a generated dev key (id `dev-…`); the entry point would start its embedded sandbox for want of a provider URL (`npm start`) |
  *
  * Hosts are compared in their canonical form ({@link canonicalHost}): `localhost.`,
  * `[::ffff:127.0.0.1]`, `0.0.0.0`, `2130706433`, `0x7f.1` and `127.1` are all this machine.
@@ -19,6 +19,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
+import { SecretSourceError, secretText } from './variable';
 
 export const CARDFLOW_ENVS = ['sandbox', 'production'] as const;
 export type CardflowEnv = (typeof CARDFLOW_ENVS)[number];
@@ -111,6 +112,19 @@ function codecKeyIds(text: string): string[] {
     .map((part) => part.trim())
     .filter((part) => part !== '' && !part.startsWith('#'))
     .map((part) => part.slice(0, Math.max(0, part.indexOf(':'))).trim());
+}
+
+/**
+ * A secret as the process will read it, inline or from its file (config/variable.ts); undefined
+ * when it cannot be read, which the configuration's own reading reports.
+ */
+function secretIfReadable(env: Env, name: string): { text: string; from: string } | undefined {
+  try {
+    return secretText(env, name);
+  } catch (error) {
+    if (error instanceof SecretSourceError) return undefined;
+    throw error;
+  }
 }
 
 function readIfPresent(file: string): string | undefined {
@@ -206,10 +220,9 @@ export function resolveEnvironment(env: Env = process.env, options: EnvironmentO
         );
       }
     }
-    if (value(env, 'CARDFLOW_PROVIDER_API_KEY')?.startsWith(SANDBOX_API_KEY_PREFIX)) {
-      problems.push(
-        `CARDFLOW_PROVIDER_API_KEY: CARDFLOW_ENV=production holds a sandbox API key (${SANDBOX_API_KEY_PREFIX}…)`,
-      );
+    const apiKey = secretIfReadable(env, 'CARDFLOW_PROVIDER_API_KEY');
+    if (apiKey?.text.startsWith(SANDBOX_API_KEY_PREFIX)) {
+      problems.push(`${apiKey.from}: CARDFLOW_ENV=production holds a sandbox API key (${SANDBOX_API_KEY_PREFIX}…)`);
     }
     for (const name of KEY_FILE_VARIABLES) {
       const file = value(env, name);

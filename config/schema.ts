@@ -452,7 +452,7 @@ export const VARIABLES = {
   }),
   NODE_ENV: variable({
     description:
-      '`production` is required by `CARDFLOW_ENV=production`, and makes the dev codec key and tokenless codec access refused',
+      '`production` is required by `CARDFLOW_ENV=production`, refuses the dev codec key, and makes the codec server refuse token-less requests unless `CARDFLOW_CODEC_SERVER_TOKENLESS` says otherwise',
     default: 'unset',
     readBy: 'every process',
     schema: rules.text(),

@@ -8,7 +8,7 @@
  * domain/physical-card-activation.ts); only the activity opens it.
  */
 import { defineQuery } from '@temporalio/workflow';
-import { CLIENT_REMARK, textCharacterIssue } from '../api/rules';
+import { CLIENT_REMARK, TOKEN_TEXT_MAX, textCharacterIssue, textRuleIssue } from '../api/rules';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
@@ -75,6 +75,11 @@ export function cardOperationInputIssues(
         path: 'sealedPin',
         message: 'looks like a clear PIN; seal it with the merchant public key (encryptSensitive) first',
       });
+    else {
+      // RSA ciphertext in base64: a few hundred characters, never controls or invisible ones.
+      const rule = textRuleIssue(input.sealedPin, 1, TOKEN_TEXT_MAX);
+      if (rule) issues.push({ path: 'sealedPin', message: rule });
+    }
   }
   return issues;
 }

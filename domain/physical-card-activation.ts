@@ -17,10 +17,14 @@
 import { defineQuery } from '@temporalio/workflow';
 import { cmp, scale } from '../api/money';
 import {
+  FREE_TEXT_MAX,
   NO_PIN_PAYMENT_AMOUNT,
   textCharacterIssue,
+  textRuleIssue,
+  TOKEN_TEXT_MAX,
   UPLOAD_KINDS,
   WORK_ORDER_CONTENT,
+  WORK_ORDER_FILES_MAX,
   WORK_ORDER_TITLE,
   AMOUNT_RE,
 } from '../api/rules';
@@ -115,6 +119,10 @@ export function activationInputIssues(input: PhysicalCardActivationInput): Field
         path: 'sealedPin',
         message: 'looks like a clear PIN; seal it with the merchant public key (encryptSensitive) first',
       });
+    } else {
+      // RSA ciphertext in base64: a few hundred characters, never controls or invisible ones.
+      const rule = textRuleIssue(input.sealedPin, 1, TOKEN_TEXT_MAX);
+      if (rule) issues.push({ path: 'sealedPin', message: rule });
     }
     const noPin = input.noPinPaymentAmount;
     if (noPin !== undefined) {
@@ -131,13 +139,25 @@ export function activationInputIssues(input: PhysicalCardActivationInput): Field
     const order = input.workOrder;
     if (!order || !Array.isArray(order.files) || order.files.length === 0) {
       issues.push({ path: 'workOrder.files', message: 'must list at least one supporting file (fileId or ref)' });
+    } else if (order.files.length > WORK_ORDER_FILES_MAX) {
+      issues.push({ path: 'workOrder.files', message: `must list at most ${WORK_ORDER_FILES_MAX} files` });
     } else {
       order.files.forEach((file, i) => {
         const path = `workOrder.files.${i}`;
         if ('fileId' in file) {
           if (typeof file.fileId !== 'string' || file.fileId === '')
             issues.push({ path: `${path}.fileId`, message: 'must not be empty' });
-        } else if (!('ref' in file) || typeof file.ref !== 'string' || !REF_RE.test(file.ref)) {
+          else {
+            const rule = textRuleIssue(file.fileId, 1, FREE_TEXT_MAX);
+            if (rule) issues.push({ path: `${path}.fileId`, message: rule });
+          }
+          return;
+        }
+        const contentType = 'contentType' in file ? file.contentType : undefined;
+        const contentTypeRule =
+          typeof contentType === 'string' ? textRuleIssue(contentType, 0, FREE_TEXT_MAX) : undefined;
+        if (contentTypeRule) issues.push({ path: `${path}.contentType`, message: contentTypeRule });
+        if (!('ref' in file) || typeof file.ref !== 'string' || !REF_RE.test(file.ref)) {
           issues.push({
             path: `${path}.ref`,
             message: 'must be a file name in the worker file store (letters, digits, "_", ".", "-")',

@@ -1,6 +1,7 @@
 /**
  * The one way cardflow's HTTP servers (codec server, webhook receiver, provider sandbox) read a
- * request body and bound a request: a body is kept up to a byte limit, and past it the rest is
+ * request body and bound a request (the listeners that read no body, health and `/metrics`, take
+ * the time limits too): a body is kept up to a byte limit, and past it the rest is
  * read and dropped rather than the connection cut, so a client that sends its whole body before
  * reading gets the server's refusal (413, or the sandbox's envelope) instead of a reset or a
  * broken pipe; headers and the whole request must arrive within the server's time limits.
@@ -84,17 +85,21 @@ export function readBody(
 
 /**
  * Options for `http.createServer`: headers within `headersTimeoutMs`, the whole request (body
- * included) within `requestTimeoutMs` (never less than the headers' limit), checked every second
- * per connection so a slow client is answered 408 and dropped while the others are served.
+ * included) within `requestTimeoutMs` (never less than the headers' limit; absent for a listener
+ * that reads no body, the worker's health listener and `/metrics`, so a body trickled at it holds
+ * the connection no longer than headers would), checked every second per connection so a slow
+ * client is answered 408 and dropped while the others are served.
  */
-export function serverLimits(limits: {
-  headersTimeoutMs?: number | undefined;
-  requestTimeoutMs: number;
-}): ServerOptions {
+export function serverLimits(
+  limits: {
+    headersTimeoutMs?: number | undefined;
+    requestTimeoutMs?: number;
+  } = {},
+): ServerOptions {
   const headersTimeout = limits.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   return {
     headersTimeout,
-    requestTimeout: Math.max(limits.requestTimeoutMs, headersTimeout),
+    requestTimeout: Math.max(limits.requestTimeoutMs ?? headersTimeout, headersTimeout),
     connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
   };
 }

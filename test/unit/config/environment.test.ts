@@ -104,6 +104,18 @@ describe('CARDFLOW_ENV=production', () => {
     ]);
   });
 
+  it('refuses a sandbox API key read from its file too', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cardflow-env-key-'));
+    const file = path.join(dir, 'provider_api_key');
+    writeFileSync(file, 'sandbox_0a1b2c\n');
+    const { CARDFLOW_PROVIDER_API_KEY: _inline, ...withoutInline } = production;
+    expect(problemsOf({ ...withoutInline, CARDFLOW_PROVIDER_API_KEY_FILE: file })).toEqual([
+      'CARDFLOW_PROVIDER_API_KEY_FILE: CARDFLOW_ENV=production holds a sandbox API key (sandbox_…)',
+    ]);
+    writeFileSync(file, 'live_0123456789\n');
+    expect(checkEnvironment({ ...withoutInline, CARDFLOW_PROVIDER_API_KEY_FILE: file })).toBe('production');
+  });
+
   it('refuses key files from a folder the sandbox generated, and accepts them elsewhere', () => {
     const sandboxDir = mkdtempSync(path.join(tmpdir(), 'cardflow-env-sandbox-'));
     ensureSandboxKeys(sandboxDir);

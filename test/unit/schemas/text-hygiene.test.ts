@@ -8,7 +8,9 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { operations } from '../../../api/operations';
-import { FORBIDDEN_TEXT_RULE } from '../../../api/rules';
+import { FORBIDDEN_TEXT_RULE, TOKEN_TEXT_MAX, WORK_ORDER_FILES_MAX } from '../../../api/rules';
+import { parseTransferRequest } from '../../../client/transfers';
+import { InvalidInputError } from '../../../client/validation';
 import { cardOperationInputIssues } from '../../../domain/card-operations';
 import { activationInputIssues } from '../../../domain/physical-card-activation';
 import { CardholderDataSchema } from '../../../domain/cardholder-data';
@@ -222,5 +224,44 @@ describe('the hand-written input rules apply the same character policy', () => {
         workOrder: { title: 'Card', content: 'line one\nline two', files: [{ fileId: 'F1' }] },
       }),
     ).toEqual([]);
+  });
+
+  it.each(['lost\u202ewallet', 'a\u0007b', 'zero\u200bwidth'])('remark %j of a transfer request', (remark) => {
+    const request = { transferRef: 't1', type: 'TRANSFER', amount: '1', payerAccountId: '1', payeeAccountId: '2' };
+    expect(() => parseTransferRequest({ ...request, remark })).toThrow(InvalidInputError);
+    expect(() => parseTransferRequest({ ...request, remark })).toThrow(`remark: ${FORBIDDEN_TEXT_RULE}`);
+    expect(parseTransferRequest({ ...request, remark: 'rent for May' }).remark).toBe('rent for May');
+  });
+
+  it('sealedPin of a PIN change', () => {
+    const pinChange = (sealedPin: string) => cardOperationInputIssues('updatePin', { cardNo: 'C1', sealedPin });
+    expect(pinChange('c2VhbGVk\u0007')).toEqual([{ path: 'sealedPin', message: FORBIDDEN_TEXT_RULE }]);
+    expect(pinChange('A'.repeat(TOKEN_TEXT_MAX + 1))).toEqual([
+      { path: 'sealedPin', message: `length must be 1 to ${TOKEN_TEXT_MAX} characters` },
+    ]);
+    expect(pinChange('c2VhbGVkIFBJTg==')).toEqual([]);
+  });
+
+  it('sealedPin, file ids, content types and the number of files of an activation', () => {
+    const files = (list: { fileId: string }[] | { ref: string; contentType: string }[]) =>
+      activationInputIssues({ cardNo: 'C1', route: 'work_order', workOrder: { files: list } });
+    expect(files([{ fileId: 'F\u200b1' }])).toEqual([
+      { path: 'workOrder.files.0.fileId', message: FORBIDDEN_TEXT_RULE },
+    ]);
+    expect(files([{ fileId: 'F'.repeat(3_000_000) }])).toEqual([
+      { path: 'workOrder.files.0.fileId', message: 'length must be 1 to 255 characters' },
+    ]);
+    expect(files([{ ref: 'id.png', contentType: 'image/png\u202e' }])).toEqual([
+      { path: 'workOrder.files.0.contentType', message: FORBIDDEN_TEXT_RULE },
+    ]);
+    expect(files(Array.from({ length: WORK_ORDER_FILES_MAX + 1 }, () => ({ fileId: 'F1' })))).toEqual([
+      { path: 'workOrder.files', message: `must list at most ${WORK_ORDER_FILES_MAX} files` },
+    ]);
+    expect(files([{ fileId: 'F1' }, { ref: 'id.png', contentType: 'image/png' }] as never)).toEqual([]);
+    const code = (sealedPin: string) => activationInputIssues({ cardNo: 'C1', route: 'activation_code', sealedPin });
+    expect(code('c2VhbGVk\u001b')).toEqual([{ path: 'sealedPin', message: FORBIDDEN_TEXT_RULE }]);
+    expect(code('A'.repeat(TOKEN_TEXT_MAX + 1))).toEqual([
+      { path: 'sealedPin', message: `length must be 1 to ${TOKEN_TEXT_MAX} characters` },
+    ]);
   });
 });
