@@ -10,6 +10,8 @@ import {
   NamespaceNotFoundError,
   WorkflowExecutionAlreadyStartedError,
 } from '@temporalio/common';
+import { runCli } from '../../../client/cli/main';
+import { ExitCodes } from '../../../client/cli/context';
 import { startReconciliation } from '../../../client/reconciliation';
 import { retryOnboarding } from '../../../client/recovery';
 import { isTemporalUnavailable, rideOutDelayMs, ridingOut, TemporalUnavailableError } from '../../../client/ride-out';
@@ -195,4 +197,29 @@ describe('the starts beside startOnce', () => {
       'ALLOW_DUPLICATE_FAILED_ONLY',
     ]);
   });
+});
+
+it('cardflow reconcile waits through "Namespace not found", then exits 4 naming the address, not as configuration', async () => {
+  let starts = 0;
+  const client = {
+    connection: { options: { address: '10.0.0.7:7233' } },
+    workflow: {
+      start: () => {
+        starts += 1;
+        return Promise.reject(new NamespaceNotFoundError('cardflow'));
+      },
+    },
+  } as unknown as Client;
+  const err: string[] = [];
+  const code = await runCli(['reconcile'], {
+    out: () => undefined,
+    err: (line) => err.push(line),
+    env: { CARDFLOW_TEMPORAL_RIDE_OUT_MS: '1000' },
+    connect: () => Promise.resolve({ client, namespace: 'cardflow', close: () => Promise.resolve() }),
+  });
+  expect(code).toBe(ExitCodes.unavailable);
+  expect(starts).toBe(2);
+  expect(err.join('\n')).toMatch(
+    /^cardflow: Temporal at 10\.0\.0\.7:7233 unavailable \(Namespace not found: 'cardflow'\), retrying for up to 1 s\ncardflow: Temporal at 10\.0\.0\.7:7233 unavailable for \d s/,
+  );
 });
