@@ -35,6 +35,8 @@ import {
 } from '../domain/reconciliation';
 import { WorkflowTypes } from '../domain/workflow-types';
 import type { ConfigurationSlice } from '../config/schema';
+import type { RideOut } from './ride-out';
+import { startRidingOut } from './start';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -86,19 +88,32 @@ export interface ReconcileOptions {
   taskQueue?: string;
   /** Workflow id; default `reconcile-<now>`. */
   workflowId?: string;
+  /** How long the start waits for an unavailable Temporal (client/ride-out.ts); default 60 s, with a warning on stderr. */
+  rideOut?: RideOut;
 }
 
-/** Starts one reconciliation run now. */
-export function startReconciliation(
+/**
+ * Starts one reconciliation run now, through a Temporal restart like every start
+ * (client/start.ts): the id is chosen once, so a start retried after its answer was lost finds
+ * the run it made instead of starting a second. An id that already has a run answers with that
+ * run's handle.
+ */
+export async function startReconciliation(
   client: Client,
   input: ReconcileInput,
   opts: ReconcileOptions = {},
 ): Promise<WorkflowHandle> {
-  return client.workflow.start(WorkflowTypes.reconciliation, {
-    workflowId: opts.workflowId ?? reconcileWorkflowId(new Date()),
-    taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
-    args: [input],
-  });
+  const { handle } = await startRidingOut(
+    client,
+    WorkflowTypes.reconciliation,
+    {
+      workflowId: opts.workflowId ?? reconcileWorkflowId(new Date()),
+      taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
+      args: [input],
+    },
+    opts.rideOut,
+  );
+  return handle;
 }
 
 /** Runs one reconciliation to its end and returns the report. */

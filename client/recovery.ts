@@ -9,18 +9,14 @@
  * finds at the provider what the earlier run made (holder, card, transfer, deposit) instead of
  * making it again, and goes on from there. A reuse policy rather than a reset: the new run executes
  * today's code from the start (a bug since fixed is fixed for it too), with no requirement that the
- * failed run's history replay on that code.
+ * failed run's history replay on that code. A resume rides out a Temporal restart like every
+ * start (client/ride-out.ts, client/start.ts): one whose answer was lost finds the run it started.
  *
  * Stop ({@link cancelOnboarding}) is Temporal's cancellation: waits end at once; a mutation the
  * provider may already have is followed to its outcome first; the workflow ends cancelled and its
  * progress says in which stage and what was left at the provider.
  */
-import {
-  type Client,
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowFailedError,
-  type WorkflowHandle,
-} from '@temporalio/client';
+import { type Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import {
   isResumable,
@@ -31,7 +27,9 @@ import {
   type OnboardingResult,
 } from '../domain';
 import { onboardingStartAttributes } from '../domain/start-attributes';
-import { onboardingHandle, type CustomerOnboardingWorkflow, type OnboardingHandle } from './onboarding';
+import { onboardingHandle, type OnboardingHandle } from './onboarding';
+import { addressOf, ridingOut, type RideOut } from './ride-out';
+import { startRidingOut } from './start';
 
 /** The onboarding cannot be resumed or cancelled as asked; `reason` says why, for the operator. */
 export class OnboardingRecoveryError extends Error {
@@ -53,6 +51,8 @@ export interface RetryOnboardingOptions {
   force?: boolean;
   /** @default the task queue the earlier run used */
   taskQueue?: string;
+  /** How long the resume waits for an unavailable Temporal (client/ride-out.ts); default 60 s, with a warning on stderr. */
+  rideOut?: RideOut;
 }
 
 export interface ResumedOnboarding {
@@ -103,41 +103,51 @@ export async function retryOnboarding(
   opts: RetryOnboardingOptions = {},
 ): Promise<ResumedOnboarding> {
   const previous = onboardingHandle(client, customerRef);
+  // Reading the earlier run changes nothing, so it is read again through a Temporal restart.
+  const { description, failure, input } = await ridingOut(
+    addressOf(client),
+    () => earlierRun(client, customerRef, previous, opts.force ?? false),
+    opts.rideOut,
+  );
+  const firstStartedAt = input.resume?.firstStartedAt ?? description.startTime.getTime();
+  const resumed: OnboardingInput = { ...input, resume: { previousRunId: description.runId, firstStartedAt } };
+  const workflowId = previous.workflowId;
+  const { handle, started } = await startRidingOut(
+    client,
+    WorkflowTypes.customerOnboarding,
+    {
+      workflowId,
+      taskQueue: opts.taskQueue ?? description.taskQueue,
+      args: [resumed],
+      typedSearchAttributes: onboardingStartAttributes(customerRef),
+    },
+    opts.rideOut,
+    'ALLOW_DUPLICATE_FAILED_ONLY',
+  );
+  return {
+    workflowId,
+    previousRunId: description.runId,
+    previousStatus: description.status.name,
+    ...(failure ? { failure } : {}),
+    handle: handle as OnboardingHandle,
+    started,
+  };
+}
+
+/** The earlier run of an onboarding to resume: refused while it runs, once it completed, or for a final failure without `force`. */
+async function earlierRun(client: Client, customerRef: string, previous: OnboardingHandle, force: boolean) {
   const description = await previous.describe();
   const status = description.status.name;
   if (status === 'RUNNING') throw new OnboardingRecoveryError(customerRef, 'is still running; nothing to resume');
   if (status === 'COMPLETED') throw new OnboardingRecoveryError(customerRef, 'completed; nothing to resume');
   const failure = status === 'FAILED' ? await failureOf(previous) : undefined;
-  if (failure && !isResumable(failure.type) && !opts.force) {
+  if (failure && !isResumable(failure.type) && !force) {
     throw new OnboardingRecoveryError(
       customerRef,
       `failed with ${failure.type} (${failure.message}), which resuming cannot change; fix the cause and use --force`,
     );
   }
-  const input = await startInputOf(client, previous);
-  const firstStartedAt = input.resume?.firstStartedAt ?? description.startTime.getTime();
-  const resumed: OnboardingInput = { ...input, resume: { previousRunId: description.runId, firstStartedAt } };
-  const workflowId = previous.workflowId;
-  const base = {
-    workflowId,
-    previousRunId: description.runId,
-    previousStatus: status,
-    ...(failure ? { failure } : {}),
-  };
-  try {
-    const handle = await client.workflow.start<CustomerOnboardingWorkflow>(WorkflowTypes.customerOnboarding, {
-      workflowId,
-      taskQueue: opts.taskQueue ?? description.taskQueue,
-      args: [resumed],
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-      workflowIdConflictPolicy: 'FAIL',
-      typedSearchAttributes: onboardingStartAttributes(customerRef),
-    });
-    return { ...base, handle, started: true };
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    return { ...base, handle: client.workflow.getHandle<CustomerOnboardingWorkflow>(workflowId), started: false };
-  }
+  return { description, failure, input: await startInputOf(client, previous) };
 }
 
 export interface CancelledOnboarding {

@@ -79,17 +79,19 @@ export async function startOnce<I extends object, R>(
 export const START_TOKEN_MEMO = 'cardflowStartToken';
 
 /**
- * Starts `type` with `options` under cardflow's id policies (`FAIL`, `REJECT_DUPLICATE`),
- * through a Temporal restart (client/ride-out.ts). A start whose answer was lost (Temporal went
- * away after it committed) is retried and refused as already started: the execution then found
- * carries this call's token in its memo when it is the one this call created, so `started`
- * tells the truth either way and nothing starts twice.
+ * Starts `type` with `options` under cardflow's id policies (`FAIL`, and `REJECT_DUPLICATE`
+ * unless a resume asks for `ALLOW_DUPLICATE_FAILED_ONLY`), through a Temporal restart
+ * (client/ride-out.ts). A start whose answer was lost (Temporal went away after it committed)
+ * is retried and refused as already started: the execution then found carries this call's token
+ * in its memo when it is the one this call created, so `started` tells the truth either way and
+ * nothing starts twice.
  */
 export async function startRidingOut(
   client: Client,
   type: string,
   options: Omit<WorkflowStartOptions, 'workflowIdConflictPolicy' | 'workflowIdReusePolicy'>,
   rideOut?: RideOut,
+  reusePolicy: 'REJECT_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY' = 'REJECT_DUPLICATE',
 ): Promise<{ handle: WorkflowHandle; started: boolean }> {
   const token = randomUUID();
   const memo = { ...options.memo, [START_TOKEN_MEMO]: token };
@@ -102,7 +104,7 @@ export async function startRidingOut(
           memo,
           workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
           workflowIdConflictPolicy: 'FAIL',
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          workflowIdReusePolicy: reusePolicy,
         });
         return { handle: handle as WorkflowHandle, started: true };
       } catch (error) {

@@ -1,10 +1,19 @@
 /**
  * Riding out a Temporal restart (client/ride-out.ts): which errors are worth waiting for, the
  * bounded retry and what it says, and a start retried after its answer was lost, which finds its
- * own execution (client/start.ts) and reports it as started, never starting twice.
+ * own execution (client/start.ts) and reports it as started, never starting twice; a
+ * reconciliation run and a resumed onboarding ride it out like every other start.
  */
 import { type Client, ServiceError } from '@temporalio/client';
-import { NamespaceNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import {
+  defaultPayloadConverter,
+  NamespaceNotFoundError,
+  WorkflowExecutionAlreadyStartedError,
+} from '@temporalio/common';
+import { runCli } from '../../../client/cli/main';
+import { ExitCodes } from '../../../client/cli/context';
+import { startReconciliation } from '../../../client/reconciliation';
+import { retryOnboarding } from '../../../client/recovery';
 import { isTemporalUnavailable, rideOutDelayMs, ridingOut, TemporalUnavailableError } from '../../../client/ride-out';
 import { START_TOKEN_MEMO, startRidingOut } from '../../../client/start';
 import { readConfiguration } from '../../../config/schema';
@@ -128,4 +137,89 @@ describe('startRidingOut', () => {
     const { client } = lostAnswerClient(() => ({ [START_TOKEN_MEMO]: 'another-call' }));
     expect((await startRidingOut(client, 'type', options, quiet)).started).toBe(false);
   });
+});
+
+describe('the starts beside startOnce', () => {
+  const quiet = { limitMs: 5_000, onWait: () => undefined };
+  /** A client whose Temporal is restarting: the first call of each kind meets `outage`. */
+  function restartingClient(outage: () => Error, describeAnswer: Record<string, unknown> = {}) {
+    const starts: Array<{ workflowId: string; workflowIdReusePolicy?: string }> = [];
+    let describes = 0;
+    const client = {
+      connection: { options: { address: '127.0.0.1:7233' } },
+      options: {
+        loadedDataConverter: { payloadCodecs: [], payloadConverter: defaultPayloadConverter },
+      },
+      workflow: {
+        start: (_type: string, options: { workflowId: string; workflowIdReusePolicy?: string }) => {
+          starts.push(options);
+          return starts.length === 1 ? Promise.reject(outage()) : Promise.resolve({ workflowId: options.workflowId });
+        },
+        getHandle: (workflowId: string) => ({
+          workflowId,
+          describe: () =>
+            ++describes === 1 ? Promise.reject(outage()) : Promise.resolve({ workflowId, ...describeAnswer }),
+          fetchHistory: () =>
+            Promise.resolve({
+              events: [
+                {
+                  workflowExecutionStartedEventAttributes: {
+                    input: { payloads: [defaultPayloadConverter.toPayload({ customerRef: 'c-1' })] },
+                  },
+                },
+              ],
+            }),
+        }),
+      },
+    } as unknown as Client;
+    return { client, starts };
+  }
+
+  it('startReconciliation rides out a namespace not (yet) found, with one workflow id', async () => {
+    const { client, starts } = restartingClient(() => new NamespaceNotFoundError('cardflow'));
+    const handle = await startReconciliation(client, {}, { taskQueue: 'q', rideOut: quiet });
+    expect(starts).toHaveLength(2);
+    expect(starts[1]!.workflowId).toBe(starts[0]!.workflowId);
+    expect(handle.workflowId).toBe(starts[0]!.workflowId);
+  });
+
+  it('retryOnboarding rides out an unavailable Temporal, reading and then resuming', async () => {
+    const { client, starts } = restartingClient(unavailable, {
+      runId: 'run-1',
+      taskQueue: 'q',
+      status: { name: 'CANCELLED' },
+      startTime: new Date(0),
+    });
+    const resumed = await retryOnboarding(client, 'c-1', { rideOut: quiet });
+    expect(resumed).toMatchObject({ previousRunId: 'run-1', previousStatus: 'CANCELLED', started: true });
+    expect(starts.map((s) => s.workflowIdReusePolicy)).toEqual([
+      'ALLOW_DUPLICATE_FAILED_ONLY',
+      'ALLOW_DUPLICATE_FAILED_ONLY',
+    ]);
+  });
+});
+
+it('cardflow reconcile waits through "Namespace not found", then exits 4 naming the address, not as configuration', async () => {
+  let starts = 0;
+  const client = {
+    connection: { options: { address: '10.0.0.7:7233' } },
+    workflow: {
+      start: () => {
+        starts += 1;
+        return Promise.reject(new NamespaceNotFoundError('cardflow'));
+      },
+    },
+  } as unknown as Client;
+  const err: string[] = [];
+  const code = await runCli(['reconcile'], {
+    out: () => undefined,
+    err: (line) => err.push(line),
+    env: { CARDFLOW_TEMPORAL_RIDE_OUT_MS: '1000' },
+    connect: () => Promise.resolve({ client, namespace: 'cardflow', close: () => Promise.resolve() }),
+  });
+  expect(code).toBe(ExitCodes.unavailable);
+  expect(starts).toBe(2);
+  expect(err.join('\n')).toMatch(
+    /^cardflow: Temporal at 10\.0\.0\.7:7233 unavailable \(Namespace not found: 'cardflow'\), retrying for up to 1 s\ncardflow: Temporal at 10\.0\.0\.7:7233 unavailable for \d s/,
+  );
 });
