@@ -24,7 +24,7 @@ import type { RunningSandbox } from '../../../sandbox';
 import { b2cHolder } from '../../fixtures/holders';
 import { eventually, physicalCard, uploadIdImages } from '../support/card-harness';
 import { FAST_WAIT, workflowBundle } from '../support/harness';
-import { openEncryptedProof, sixDigits } from './encrypted-world';
+import { openEncryptedProof, personalValues, sixDigits } from './encrypted-world';
 import { decodedHistoryText, exportHistoryBytes, foundIn, holdsCvv, workflowsOnTaskQueue } from './history-scan';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import { plainJson } from '../../../api/json';
@@ -118,15 +118,7 @@ describe('payload encryption of a B2C onboarding and a physical card activation'
       ]);
       expect(workflowIds.size).toBeGreaterThanOrEqual(4);
 
-      const personal = [
-        holder.firstName,
-        holder.lastName,
-        holder.email,
-        holder.mobile,
-        holder.birthday,
-        holder.address,
-        holder.idNumber,
-      ];
+      const personal = [...personalValues(holder), holder.idNumber];
       const neverInHistory = [pin, activationCode, ...cards.map((c) => c.cardNumber)];
       let rawText = '';
       let decodedText = '';

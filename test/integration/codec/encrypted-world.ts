@@ -12,7 +12,9 @@ import { Client, Connection, type DataConverter } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { createProviderClient, type ProviderClient } from '../../../api/client';
 import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../../../sandbox';
+import type { B2bCardholder, B2cCardholder } from '../../../domain/cardholder-data';
 import { startWebhookReceiver } from '../../../webhooks/receiver';
+import { b2bHolder } from '../../fixtures/holders';
 import type { CardflowWorker } from '../../../workers/cardflow-worker';
 import { createWorker } from '../../../workers/create-worker';
 import { workflowBundle } from '../support/harness';
@@ -32,6 +34,23 @@ export function sixDigits(): string {
   return Math.floor(Math.random() * 1e6)
     .toString()
     .padStart(6, '0');
+}
+
+/** A B2B holder of distinctive values (`suffix` in the email, random mobile digits), so a hit in the bytes can only be a leak. */
+export function distinctiveB2bHolder(suffix: string): B2bCardholder {
+  return b2bHolder(`zoltana.${suffix}@example.com`, {
+    mobile: `5557${sixDigits()}`,
+    firstName: 'Zoltana',
+    lastName: 'Quibbleworth',
+    birthday: '1987-03-14',
+    address: '77 Wintergreen Lane',
+    postCode: 'QX7733',
+  });
+}
+
+/** The personal values every holder shape carries: names, contact, birthday and address. */
+export function personalValues(holder: B2bCardholder | B2cCardholder): string[] {
+  return [holder.firstName, holder.lastName, holder.email, holder.mobile, holder.birthday, holder.address];
 }
 
 /** A world whose workers run the tier's workflow bundle (`workflowBundle`; a file warms it in its beforeAll). */

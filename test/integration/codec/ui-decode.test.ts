@@ -23,10 +23,9 @@ import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { createLogger } from '../../../logging/logger';
 import { resolveTemporalCli } from '../../../scripts/lib/temporal-cli';
-import { b2bHolder } from '../../fixtures/holders';
 import { CARD_TYPES, FAST_WAIT, workflowBundle } from '../support/harness';
 import { freePort } from '../../../scripts/lib/free-port';
-import { sixDigits, startEncryptedWorld } from './encrypted-world';
+import { distinctiveB2bHolder, startEncryptedWorld } from './encrypted-world';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const screenshotPath = path.join(repoRoot, '.artifacts', 'codec', 'ui-decoded-onboarding.png');
@@ -35,14 +34,7 @@ const chromiumPath = process.env.CARDFLOW_CHROMIUM ?? '/usr/bin/chromium';
 const keyring = parseKeyList(`ui-proof:${randomBytes(32).toString('base64')}`);
 const dataConverter = createDataConverter(keyring);
 const suffix = Math.random().toString(36).slice(2, 8);
-const holder = b2bHolder(`marguerite.${suffix}@example.com`, {
-  mobile: `5558${sixDigits()}`,
-  firstName: 'Marguerite',
-  lastName: 'Fennimore',
-  birthday: '1979-11-02',
-  address: '12 Larkspur Road',
-  postCode: 'LK1212',
-});
+const holder = distinctiveB2bHolder(suffix);
 
 let env: TestWorkflowEnvironment;
 let codecServer: CodecServer;
