@@ -23,6 +23,9 @@ import { createPostgresFileStore } from '../../storage/postgres-file-store';
 import {
   BUDGET_TYPE,
   account,
+  expectMarginAfterFunding,
+  expectOneActivationWorkOrder,
+  fundingToBudgetCard,
   physicalCard,
   uploadIdImages,
   virtualCard,
@@ -125,11 +128,7 @@ it('physical activation by work order, with a supporting file a backend stored i
   })) as PhysicalCardActivationResult;
   expect(result).toMatchObject({ cardNo, route: 'work_order', cardStatus: 'Normal' });
   expect(result.fileIds).toHaveLength(1);
-  const orders = await w.provider.listWorkOrders({ target: cardNo, pageSize: 100 });
-  expect(orders.records).toHaveLength(1);
-  expect(orders.records[0]).toMatchObject({
-    tradeType: 'CARD_ACTIVE',
-    tradeStatus: 'success',
+  await expectOneActivationWorkOrder(w.provider, cardNo, {
     merchantOrderNo: physicalCardActivationWorkflow.orderKeys(workflowId).workOrder,
   });
 });
@@ -166,15 +165,7 @@ it('a wallet funding credits the on-chain deposit, transfers it on and deposits 
   const handle = await w.client.workflow.start('walletFunding', {
     taskQueue: w.taskQueue,
     workflowId: `cluster-funding-${margin}`,
-    args: [
-      {
-        coinKey: 'USDT_TRC20',
-        wait: FAST_WAIT,
-        expectedAmount: '200',
-        transfer: { payeeAccountId: margin },
-        cardDeposit: { cardNo, cardTypeId: BUDGET_TYPE },
-      },
-    ],
+    args: [{ wait: FAST_WAIT, ...fundingToBudgetCard(margin, cardNo) }],
   });
   await until(
     () => handle.query<{ stage: string }>('fundingStatus'),
@@ -185,12 +176,7 @@ it('a wallet funding credits the on-chain deposit, transfers it on and deposits 
   // USDT_TRC20: 0.5% + 1 fixed fee: 200 - 1.00 - 1 = 198 reaches the wallet and moves on.
   expect(cmp(result.receivedAmount, '198')).toBe(0);
   const deposit = result.deposit!;
-  expect(
-    cmp(
-      (await account(w.provider, margin)).availableBalance,
-      sub(add(marginBefore, '198'), add(deposit.amount, deposit.fee)),
-    ),
-  ).toBe(0);
+  await expectMarginAfterFunding(w.provider, margin, marginBefore, '198', deposit);
   expect(cmp((await w.provider.getCardBalance({ cardNo })).amount, deposit.amount)).toBe(0);
   expect(w.sandbox.commits({ operation: 'transferFunds' }).length - transfersBefore).toBe(1);
   expect(w.sandbox.commits({ operation: 'depositCard' }).filter((c) => c.refs.cardNo === cardNo)).toHaveLength(1);

@@ -3,7 +3,7 @@
  * tests to follow a trace across processes. `OTEL_EXPORTER_OTLP_ENDPOINT=<url>` points an exporter at it.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveOnLoopback } from '../../support/loopback-server';
 
 export interface ReceivedSpan {
   service: string;
@@ -83,15 +83,6 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    spans,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const served = await serveOnLoopback(server);
+  return { url: served.url, spans, stop: served.close };
 }

@@ -30,6 +30,21 @@ async function emit(payload: Record<string, unknown>, category = 'card_transacti
   await sandbox.deliveries.idle();
 }
 
+/** Moves the sandbox clock and waits for the deliveries that came due. */
+async function advance(ms: number): Promise<void> {
+  await sandbox.clock.advance(ms);
+  await sandbox.deliveries.idle();
+}
+
+/** The next delivery comes exactly `ms` of sandbox time from now: not a millisecond earlier. */
+async function expectNextDeliveryIn(ms: number): Promise<void> {
+  const before = receiver.received.length;
+  await advance(ms - 1);
+  expect(receiver.received).toHaveLength(before);
+  await advance(1);
+  expect(receiver.received).toHaveLength(before + 1);
+}
+
 beforeEach(async () => {
   receiver = await new WebhookReceiver().start();
 });
@@ -81,18 +96,9 @@ describe('delivery', () => {
     const [entry] = sandbox.deliveries.log();
     expect(entry).toMatchObject({ status: 'pending', nextAttemptAt: sandbox.clock.now() + 60_000 });
 
-    await sandbox.clock.advance(59_999);
-    await sandbox.deliveries.idle();
-    expect(receiver.received).toHaveLength(1);
-    await sandbox.clock.advance(1);
-    await sandbox.deliveries.idle();
+    await expectNextDeliveryIn(60_000);
     expect(receiver.received).toHaveLength(2);
-
-    await sandbox.clock.advance(299_999);
-    await sandbox.deliveries.idle();
-    expect(receiver.received).toHaveLength(2);
-    await sandbox.clock.advance(1);
-    await sandbox.deliveries.idle();
+    await expectNextDeliveryIn(300_000);
     expect(receiver.received).toHaveLength(3);
 
     const ids = new Set(receiver.received.map((r) => r.headers['x-wsb-request-id']));
@@ -122,20 +128,11 @@ describe('retry schedule scaled by webhookRetryScale', () => {
     await start(0.001);
     receiver.answers = Array.from({ length: 7 }, () => 'http500' as const);
     await emit({ n: 1 });
-    for (const interval of WEBHOOK_RETRY_SCHEDULE_MS) {
-      const before = receiver.received.length;
-      await sandbox.clock.advance(interval * 0.001 - 1);
-      await sandbox.deliveries.idle();
-      expect(receiver.received).toHaveLength(before);
-      await sandbox.clock.advance(1);
-      await sandbox.deliveries.idle();
-      expect(receiver.received).toHaveLength(before + 1);
-    }
+    for (const interval of WEBHOOK_RETRY_SCHEDULE_MS) await expectNextDeliveryIn(interval * 0.001);
     const [entry] = sandbox.deliveries.log();
     expect(entry).toMatchObject({ status: 'failed', nextAttemptAt: null });
     expect(entry!.attempts).toHaveLength(7);
-    await sandbox.clock.advance(10 * 86_400_000);
-    await sandbox.deliveries.idle();
+    await advance(10 * 86_400_000);
     expect(receiver.received).toHaveLength(7);
   });
 
@@ -166,8 +163,7 @@ describe('webhook faults', () => {
   it('drop: the event is never sent and is logged as dropped', async () => {
     sandbox.setFaults({ webhookDropRate: 1 });
     await emit({ n: 1 });
-    await sandbox.clock.advance(86_400_000);
-    await sandbox.deliveries.idle();
+    await advance(86_400_000);
     expect(receiver.received).toHaveLength(0);
     expect(sandbox.deliveries.log()[0]).toMatchObject({ status: 'dropped', faults: ['drop'] });
   });
@@ -193,22 +189,14 @@ describe('webhook faults', () => {
   it('reorder: a held event with no successor is released after 5s of sandbox time', async () => {
     sandbox.setFaults({ webhookReorderRate: 1 });
     await emit({ n: 1 });
-    await sandbox.clock.advance(4_999);
-    await sandbox.deliveries.idle();
-    expect(receiver.received).toHaveLength(0);
-    await sandbox.clock.advance(1);
-    await sandbox.deliveries.idle();
+    await expectNextDeliveryIn(5_000);
     expect(receiver.received).toHaveLength(1);
   });
 
   it('delay: the first attempt waits webhookDelayMs of sandbox time', async () => {
     sandbox.setFaults({ webhookDelayMs: 30_000 });
     await emit({ n: 1 });
-    await sandbox.clock.advance(29_999);
-    await sandbox.deliveries.idle();
-    expect(receiver.received).toHaveLength(0);
-    await sandbox.clock.advance(1);
-    await sandbox.deliveries.idle();
+    await expectNextDeliveryIn(30_000);
     expect(receiver.received).toHaveLength(1);
     expect(sandbox.deliveries.log()[0]).toMatchObject({ status: 'delivered', faults: ['delay'] });
   });

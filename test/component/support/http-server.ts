@@ -4,7 +4,8 @@
  * A handler can also destroy the socket to simulate a reset connection, or never answer.
  */
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { serveOnLoopback } from '../../support/loopback-server';
 
 export interface RecordedRequest {
   method: string;
@@ -58,15 +59,13 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const served = await serveOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: served.url,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return served.close();
+    },
   };
 }

@@ -10,6 +10,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   type RefusedWebhook,
   type WebhookReceiver,
+  type WebhookReceiverOptions,
   startWebhookReceiver,
 } from '../../../webhooks/receiver';
 import { endlessHeaders, postWhole, slowRequest, trickledBody } from '../support/slow-client';
@@ -39,13 +40,20 @@ let forwarder: RecordingForwarder;
 let receiver: WebhookReceiver;
 let refused: RefusedWebhook[];
 
-async function start(): Promise<void> {
+async function start(options: Partial<WebhookReceiverOptions> = {}): Promise<void> {
   receiver = await startWebhookReceiver({
     platformPublicKey: platform.publicKeyBase64Der,
     forwarder,
     dataDir: dir,
     onRefused: (r) => refused.push(r),
+    ...options,
   });
+}
+
+/** Stops the receiver and starts it again on the same data directory, with `options` changed. */
+async function restart(options: Partial<WebhookReceiverOptions> = {}): Promise<void> {
+  await receiver.stop();
+  await start(options);
 }
 
 function post(body: string, category: string, requestId: string, signWith = platform.privateKey): Promise<Response> {
@@ -127,8 +135,7 @@ it('answers 401 to a bad signature and forwards and records nothing', async () =
 it('acknowledges a repeated request id every time but signals once, also after a restart', async () => {
   expect((await post(operationBody, 'card_transaction', 'req-dup')).status).toBe(200);
   expect((await post(operationBody, 'card_transaction', 'req-dup')).status).toBe(200);
-  await receiver.stop();
-  await start();
+  await restart();
   const again = await post(operationBody, 'card_transaction', 'req-dup');
   expect(again.status).toBe(200);
   expect(await again.text()).toBe(WEBHOOK_ACK_BODY);
@@ -193,14 +200,7 @@ it('answers non-200 and records nothing while Temporal is unreachable, then hand
 });
 
 it('refuses a body over the size cap, other methods and other paths', async () => {
-  await receiver.stop();
-  receiver = await startWebhookReceiver({
-    platformPublicKey: platform.publicKeyPem,
-    forwarder,
-    dataDir: dir,
-    maxBodyBytes: 64,
-    onRefused: (r) => refused.push(r),
-  });
+  await restart({ platformPublicKey: platform.publicKeyPem, maxBodyBytes: 64 });
   expect((await post(operationBody, 'card_transaction', 'req-big')).status).toBe(413);
   expect((await fetch(receiver.url)).status).toBe(405);
   expect((await fetch(new URL('/elsewhere', receiver.url), { method: 'POST', body: '{}' })).status).toBe(404);
@@ -214,15 +214,7 @@ it('refuses a body over the size cap, other methods and other paths', async () =
 
 describe('slow clients', () => {
   beforeEach(async () => {
-    await receiver.stop();
-    receiver = await startWebhookReceiver({
-      platformPublicKey: platform.publicKeyPem,
-      forwarder,
-      dataDir: dir,
-      headersTimeoutMs: 3_000,
-      requestTimeoutMs: 4_000,
-      onRefused: (r) => refused.push(r),
-    });
+    await restart({ platformPublicKey: platform.publicKeyPem, headersTimeoutMs: 3_000, requestTimeoutMs: 4_000 });
   });
 
   it('drops a client that sends headers or body a few bytes a second, within its limits, while serving others', async () => {

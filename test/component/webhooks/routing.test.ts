@@ -2,6 +2,7 @@ import { jsonNumber, parseJson, plainJson } from '../../../api/json';
 import type { WalletTransaction } from '../../../api/schemas/wallet';
 import { parseEvent, routeEvent, visibilityQuery } from '../../../webhooks/routing';
 import {
+  authFeeRecord,
   authorizationRecord,
   card3dsRecord,
   cardholderResult,
@@ -48,19 +49,9 @@ describe('routeEvent', () => {
   });
 
   it('routes authorizations, fees and 3DS records by card', () => {
-    const fee = {
-      cardNo: 'C1',
-      tradeNo: 'F1',
-      originTradeNo: 'T1',
-      currency: 'USD',
-      amount: '0.20',
-      type: 'card_patch_fee' as const,
-      status: 'success',
-      transactionTime: 1,
-    };
     for (const event of [
       providerEvent('card_auth_transaction', authorizationRecord()),
-      providerEvent('card_fee_patch', fee),
+      providerEvent('card_fee_patch', authFeeRecord()),
       providerEvent('card_3ds', card3dsRecord()),
     ])
       expect(routeEvent(event).map((l) => l.attribute)).toEqual(['CardflowCardNo']);

@@ -8,7 +8,6 @@
  * for card details: spec "Card sensitive data").
  */
 import { randomBytes } from 'node:crypto';
-import type { WorkflowBundle } from '@temporalio/worker';
 import type { ProviderClient } from '../../../api/client';
 import { decryptSensitive } from '../../../api/sensitive';
 import { sealPin } from '../../../activities/secrets';
@@ -22,11 +21,10 @@ import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, onboardingWorkflowId, activationWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import type { RunningSandbox } from '../../../sandbox';
-import { bundleCardflowWorkflows } from '../../../workers/create-worker';
 import { b2cHolder } from '../../fixtures/holders';
 import { eventually, physicalCard, uploadIdImages } from '../support/card-harness';
-import { FAST_WAIT } from '../support/harness';
-import { connectEncryptingClients, startEncryptedWorld } from './encrypted-world';
+import { FAST_WAIT, workflowBundle } from '../support/harness';
+import { openEncryptedProof, personalValues, sixDigits } from './encrypted-world';
 import { decodedHistoryText, exportHistoryBytes, foundIn, holdsCvv, workflowsOnTaskQueue } from './history-scan';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import { plainJson } from '../../../api/json';
@@ -39,10 +37,6 @@ const codec = new AesGcmPayloadCodec(keyring);
 const B2C_VIRTUAL_TYPE = CARD_TYPE_IDS.b2cVirtual;
 
 const suffix = Math.random().toString(36).slice(2, 8);
-const sixDigits = (): string =>
-  Math.floor(Math.random() * 1e6)
-    .toString()
-    .padStart(6, '0');
 
 /** Distinctive personal values, so a hit in the bytes can only be a leak. */
 function distinctiveB2cHolder(fileIds: readonly string[]): B2cCardholder {
@@ -66,15 +60,11 @@ async function cardSecrets(provider: ProviderClient, sandbox: RunningSandbox, ca
   return { cardNumber: open(sensitive.cardNumber), cvv: open(sensitive.cvv), expiry: open(sensitive.expireDate) };
 }
 
-let bundle: WorkflowBundle;
-beforeAll(async () => {
-  bundle = await bundleCardflowWorkflows();
-}, 120_000);
+beforeAll(workflowBundle, 120_000);
 
 describe('payload encryption of a B2C onboarding and a physical card activation', () => {
   it('keeps ID number, PIN, activation code, card numbers and CVVs out of the exported histories', async () => {
-    const { client, rawClient, nativeConnection, close } = await connectEncryptingClients(dataConverter);
-    const world = await startEncryptedWorld({ client, dataConverter, bundle, label: 'proof-b2c' });
+    const { client, rawClient, nativeConnection, world, close } = await openEncryptedProof(dataConverter, 'proof-b2c');
     const { sandbox, provider, taskQueue } = world;
     const customerRef = `proof-b2c-${suffix}`;
     try {
@@ -128,15 +118,7 @@ describe('payload encryption of a B2C onboarding and a physical card activation'
       ]);
       expect(workflowIds.size).toBeGreaterThanOrEqual(4);
 
-      const personal = [
-        holder.firstName,
-        holder.lastName,
-        holder.email,
-        holder.mobile,
-        holder.birthday,
-        holder.address,
-        holder.idNumber,
-      ];
+      const personal = [...personalValues(holder), holder.idNumber];
       const neverInHistory = [pin, activationCode, ...cards.map((c) => c.cardNumber)];
       let rawText = '';
       let decodedText = '';
@@ -171,7 +153,6 @@ describe('payload encryption of a B2C onboarding and a physical card activation'
         expect(holdsCvv(decodedText, card.cvv, card.expiry)).toBe(false);
       }
     } finally {
-      await world.stop();
       await close();
     }
   }, 120_000);

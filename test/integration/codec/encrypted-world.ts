@@ -9,12 +9,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection, type DataConverter } from '@temporalio/client';
-import type { NativeConnection, WorkflowBundle } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import { createProviderClient, type ProviderClient } from '../../../api/client';
 import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../../../sandbox';
+import type { B2bCardholder, B2cCardholder } from '../../../domain/cardholder-data';
 import { startWebhookReceiver } from '../../../webhooks/receiver';
+import { b2bHolder } from '../../fixtures/holders';
 import type { CardflowWorker } from '../../../workers/cardflow-worker';
 import { createWorker } from '../../../workers/create-worker';
+import { workflowBundle } from '../support/harness';
 import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../support/temporal-env';
 
 export interface EncryptedWorld {
@@ -26,10 +29,34 @@ export interface EncryptedWorld {
   stop(): Promise<void>;
 }
 
+/** Six random digits: part of a distinctive value, so a hit in the bytes can only be a leak. */
+export function sixDigits(): string {
+  return Math.floor(Math.random() * 1e6)
+    .toString()
+    .padStart(6, '0');
+}
+
+/** A B2B holder of distinctive values (`suffix` in the email, random mobile digits), so a hit in the bytes can only be a leak. */
+export function distinctiveB2bHolder(suffix: string): B2bCardholder {
+  return b2bHolder(`zoltana.${suffix}@example.com`, {
+    mobile: `5557${sixDigits()}`,
+    firstName: 'Zoltana',
+    lastName: 'Quibbleworth',
+    birthday: '1987-03-14',
+    address: '77 Wintergreen Lane',
+    postCode: 'QX7733',
+  });
+}
+
+/** The personal values every holder shape carries: names, contact, birthday and address. */
+export function personalValues(holder: B2bCardholder | B2cCardholder): string[] {
+  return [holder.firstName, holder.lastName, holder.email, holder.mobile, holder.birthday, holder.address];
+}
+
+/** A world whose workers run the tier's workflow bundle (`workflowBundle`; a file warms it in its beforeAll). */
 export async function startEncryptedWorld(opts: {
   client: Client;
   dataConverter: DataConverter;
-  bundle: WorkflowBundle;
   /** Names the task queue and the receiver's data directory. */
   label: string;
 }): Promise<EncryptedWorld> {
@@ -43,6 +70,7 @@ export async function startEncryptedWorld(opts: {
   sandbox.setWebhookUrl(receiver.url);
   const provider = createProviderClient(sandbox.clientConfig());
   const taskQueue = uniqueTaskQueue(opts.label);
+  const bundle = await workflowBundle();
   return {
     sandbox,
     provider,
@@ -55,7 +83,7 @@ export async function startEncryptedWorld(opts: {
         activityDeps: withMerchantKey
           ? { provider, merchantPrivateKey: sandbox.keys.merchant.privateKey }
           : { provider },
-        workflowBundle: opts.bundle,
+        workflowBundle: bundle,
         workerOptions: { dataConverter: opts.dataConverter },
       }),
     async stop() {
@@ -68,7 +96,7 @@ export async function startEncryptedWorld(opts: {
 }
 
 /** On the tier's server: a client encrypting with `dataConverter`, one reading the raw (encrypted) payloads, and a worker connection. */
-export async function connectEncryptingClients(dataConverter: DataConverter): Promise<{
+async function connectEncryptingClients(dataConverter: DataConverter): Promise<{
   client: Client;
   rawClient: Client;
   nativeConnection: NativeConnection;
@@ -84,6 +112,29 @@ export async function connectEncryptingClients(dataConverter: DataConverter): Pr
     async close() {
       await nativeConnection.close();
       await connection.close();
+    },
+  };
+}
+
+/** On the tier's server: the encrypting clients and a world on them; `close` stops the world, then the clients. */
+export async function openEncryptedProof(
+  dataConverter: DataConverter,
+  label: string,
+): Promise<{
+  client: Client;
+  rawClient: Client;
+  nativeConnection: NativeConnection;
+  world: EncryptedWorld;
+  close(): Promise<void>;
+}> {
+  const clients = await connectEncryptingClients(dataConverter);
+  const world = await startEncryptedWorld({ client: clients.client, dataConverter, label });
+  return {
+    ...clients,
+    world,
+    async close() {
+      await world.stop();
+      await clients.close();
     },
   };
 }

@@ -6,7 +6,6 @@
  * (ID number), the PIN and the activation code: b2c-activation-export.test.ts.
  */
 import { randomBytes } from 'node:crypto';
-import type { WorkflowBundle } from '@temporalio/worker';
 import { decryptSensitive } from '../../../api/sensitive';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
@@ -15,10 +14,8 @@ import type { OnboardingResult } from '../../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
-import { bundleCardflowWorkflows } from '../../../workers/create-worker';
-import { b2bHolder } from '../../fixtures/holders';
-import { CARD_TYPES, FAST_WAIT } from '../support/harness';
-import { connectEncryptingClients, startEncryptedWorld } from './encrypted-world';
+import { CARD_TYPES, FAST_WAIT, workflowBundle } from '../support/harness';
+import { distinctiveB2bHolder, openEncryptedProof, personalValues } from './encrypted-world';
 import { decodedHistoryText, exportHistoryBytes, holdsCvv, workflowsOnTaskQueue } from './history-scan';
 
 const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);
@@ -26,27 +23,13 @@ const dataConverter = createDataConverter(keyring);
 const codec = new AesGcmPayloadCodec(keyring);
 
 const suffix = Math.random().toString(36).slice(2, 8);
-/** Distinctive values, so a hit in the bytes can only be a leak. */
-const holder = b2bHolder(`zoltana.${suffix}@example.com`, {
-  mobile: `5557${Math.floor(Math.random() * 1e6)
-    .toString()
-    .padStart(6, '0')}`,
-  firstName: 'Zoltana',
-  lastName: 'Quibbleworth',
-  birthday: '1987-03-14',
-  address: '77 Wintergreen Lane',
-  postCode: 'QX7733',
-});
+const holder = distinctiveB2bHolder(suffix);
 
-let bundle: WorkflowBundle;
-beforeAll(async () => {
-  bundle = await bundleCardflowWorkflows();
-}, 120_000);
+beforeAll(workflowBundle, 120_000);
 
 describe('payload encryption of a full onboarding', () => {
   it('keeps personal and card data out of the exported histories, and the codec gives it back', async () => {
-    const { client, rawClient, nativeConnection, close } = await connectEncryptingClients(dataConverter);
-    const world = await startEncryptedWorld({ client, dataConverter, bundle, label: 'proof' });
+    const { client, rawClient, nativeConnection, world, close } = await openEncryptedProof(dataConverter, 'proof');
     const { sandbox, provider, taskQueue } = world;
     const customerRef = `proof-${suffix}`;
     try {
@@ -73,15 +56,7 @@ describe('payload encryption of a full onboarding', () => {
       const workflowIds = await workflowsOnTaskQueue(rawClient, taskQueue);
       expect(workflowIds.length).toBeGreaterThanOrEqual(3);
 
-      const personal = [
-        holder.firstName,
-        holder.lastName,
-        holder.email,
-        holder.mobile,
-        holder.birthday,
-        holder.address,
-        holder.postCode,
-      ];
+      const personal = [...personalValues(holder), holder.postCode];
       let decodedText = '';
       for (const workflowId of workflowIds) {
         const bytes = await exportHistoryBytes(rawClient, workflowId);
@@ -98,7 +73,6 @@ describe('payload encryption of a full onboarding', () => {
       expect(decodedText).not.toContain(cardNumber);
       expect(holdsCvv(decodedText, cvv, expiry)).toBe(false);
     } finally {
-      await world.stop();
       await close();
     }
   }, 120_000);

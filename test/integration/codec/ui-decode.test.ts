@@ -12,7 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Runtime, type WorkflowBundle } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
 import { chromium } from 'playwright-core';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
@@ -23,11 +23,9 @@ import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { createLogger } from '../../../logging/logger';
 import { resolveTemporalCli } from '../../../scripts/lib/temporal-cli';
-import { bundleCardflowWorkflows } from '../../../workers/create-worker';
-import { b2bHolder } from '../../fixtures/holders';
-import { CARD_TYPES, FAST_WAIT } from '../support/harness';
+import { CARD_TYPES, FAST_WAIT, workflowBundle } from '../support/harness';
 import { freePort } from '../../../scripts/lib/free-port';
-import { startEncryptedWorld } from './encrypted-world';
+import { distinctiveB2bHolder, startEncryptedWorld } from './encrypted-world';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const screenshotPath = path.join(repoRoot, '.artifacts', 'codec', 'ui-decoded-onboarding.png');
@@ -36,21 +34,11 @@ const chromiumPath = process.env.CARDFLOW_CHROMIUM ?? '/usr/bin/chromium';
 const keyring = parseKeyList(`ui-proof:${randomBytes(32).toString('base64')}`);
 const dataConverter = createDataConverter(keyring);
 const suffix = Math.random().toString(36).slice(2, 8);
-const holder = b2bHolder(`marguerite.${suffix}@example.com`, {
-  mobile: `5558${Math.floor(Math.random() * 1e6)
-    .toString()
-    .padStart(6, '0')}`,
-  firstName: 'Marguerite',
-  lastName: 'Fennimore',
-  birthday: '1979-11-02',
-  address: '12 Larkspur Road',
-  postCode: 'LK1212',
-});
+const holder = distinctiveB2bHolder(suffix);
 
 let env: TestWorkflowEnvironment;
 let codecServer: CodecServer;
 let uiUrl: string;
-let bundle: WorkflowBundle;
 
 beforeAll(async () => {
   if (!existsSync(chromiumPath))
@@ -76,7 +64,7 @@ beforeAll(async () => {
       log: { format: 'pretty', level: 'warn' },
     },
   });
-  bundle = await bundleCardflowWorkflows();
+  await workflowBundle();
 }, 180_000);
 
 afterAll(async () => {
@@ -88,7 +76,7 @@ describe('the Temporal Web UI with the codec server', () => {
   it('shows the onboarding input decoded', async () => {
     const namespace = env.namespace ?? 'default';
     const client = new Client({ connection: env.connection, namespace, dataConverter });
-    const world = await startEncryptedWorld({ client, dataConverter, bundle, label: 'ui-proof' });
+    const world = await startEncryptedWorld({ client, dataConverter, label: 'ui-proof' });
     const { taskQueue } = world;
     const customerRef = `ui-proof-${suffix}`;
     const workflowId = onboardingWorkflowId(customerRef);

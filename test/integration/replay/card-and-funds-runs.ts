@@ -19,6 +19,7 @@ import {
   BUDGET_TYPE,
   eventually,
   FAST_WAIT,
+  fundingToBudgetCard,
   physicalCard,
   startCardHarness,
   SUBSCRIPTION_TYPE,
@@ -110,12 +111,12 @@ async function walletFundingRun(h: CardHarness, save: SaveHistory): Promise<void
   const margin = (await h.provider.createSharedAccount({ accountName: `Replay funding ${suffix()}` })).accountId;
   await h.helper('creditMerchantWallet', { amount: '5', accountId: margin }); // the budget card's fee
   const cardNo = await virtualCard(h.provider, { cardTypeId: BUDGET_TYPE, accountId: margin });
-  const funding = await start(h, WorkflowTypes.walletFunding, `replay-funding-${suffix()}`, {
-    coinKey: 'USDT_TRC20',
-    expectedAmount: '200',
-    transfer: { payeeAccountId: margin },
-    cardDeposit: { cardNo, cardTypeId: BUDGET_TYPE },
-  });
+  const funding = await start(
+    h,
+    WorkflowTypes.walletFunding,
+    `replay-funding-${suffix()}`,
+    fundingToBudgetCard(margin, cardNo),
+  );
   await eventually(
     () => funding.query<{ stage: string }>('fundingStatus'),
     (s) => s.stage === 'awaiting_deposit',

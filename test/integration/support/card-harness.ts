@@ -8,6 +8,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProviderClient } from '../../../api/client';
+import { add, cmp, sub } from '../../../api/money';
 import type { CardflowActivities } from '../../../activities';
 import { sealPin } from '../../../activities/secrets';
 import { luhnCheckDigit } from '../../../sandbox/random';
@@ -228,6 +229,42 @@ export async function virtualCard(
 
 export async function account(provider: ProviderClient, accountId: string) {
   return provider.getAccount({ accountId });
+}
+
+/**
+ * A wallet funding's input: 200 USDT_TRC20 expected, what arrives moved on to `margin`, which deposits
+ * the most it pays for to the budget card `cardNo`.
+ */
+export function fundingToBudgetCard(margin: string, cardNo: string) {
+  return {
+    coinKey: 'USDT_TRC20',
+    expectedAmount: '200',
+    transfer: { payeeAccountId: margin },
+    cardDeposit: { cardNo, cardTypeId: BUDGET_TYPE },
+  };
+}
+
+/** After a wallet funding, the margin account holds `before` plus what reached it, less the card deposit and fee it paid. */
+export async function expectMarginAfterFunding(
+  provider: ProviderClient,
+  margin: string,
+  before: string,
+  received: string,
+  deposit: { amount: string; fee: string },
+): Promise<void> {
+  const expected = sub(add(before, received), add(deposit.amount, deposit.fee));
+  expect(cmp((await account(provider, margin)).availableBalance, expected)).toBe(0);
+}
+
+/** The card has exactly one work order, a successful CARD_ACTIVE (its activation was submitted once), matching `also`. */
+export async function expectOneActivationWorkOrder(
+  provider: ProviderClient,
+  cardNo: string,
+  also: Record<string, unknown> = {},
+): Promise<void> {
+  const orders = await provider.listWorkOrders({ target: cardNo, pageSize: 100 });
+  expect(orders.records).toHaveLength(1);
+  expect(orders.records[0]).toMatchObject({ tradeType: 'CARD_ACTIVE', tradeStatus: 'success', ...also });
 }
 
 export async function walletAccount(provider: ProviderClient) {

@@ -70,6 +70,46 @@ async function cardRecords(h: CardHarness, cardNo: string, type: string) {
   return (await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, cardNo, type: type as never })).records;
 }
 
+/**
+ * A card operation (`workflowType` with `args`) on the card `card` prepares: the workflow returns `outcome`
+ * under the order number of the one commit, and the card holds one record of `recordType`.
+ */
+function cardOperationScenario(
+  workflowType: string,
+  card: (h: CardHarness) => Promise<string>,
+  outcome: Record<string, unknown>,
+  recordType: string,
+  args: (h: CardHarness) => object = () => ({}),
+): Row['scenario'] {
+  return async (h, arm) => {
+    const cardNo = await card(h);
+    arm();
+    const result = await h.withCardWorker(() =>
+      execute<CardOperationOutcome>(h.client, h.taskQueue, workflowType, id(String(outcome.kind)), {
+        cardNo,
+        ...args(h),
+      }),
+    );
+    return async (commits) => {
+      expect(result).toMatchObject(outcome);
+      expect(commits[0]!.refs.merchantOrderNo).toBe(result.merchantOrderNo);
+      expect(await cardRecords(h, cardNo, recordType)).toHaveLength(1);
+    };
+  };
+}
+
+/** A virtual card the provider has frozen. */
+async function frozenCard(h: CardHarness): Promise<string> {
+  const cardNo = await virtualCard(h.provider);
+  await h.provider.freezeCard({ cardNo, merchantOrderNo: testOrderNo() });
+  await eventually(
+    async () => (await h.provider.getCardInfo({ cardNo })).status,
+    (s) => s === 'Freeze',
+    'the fixture freeze',
+  );
+  return cardNo;
+}
+
 /** A cardholder created while answers drop: passed, and the only holder of its email. */
 async function creationScenario(h: CardHarness, arm: () => void, label: string, holder: object & { email: string }) {
   arm();
@@ -205,59 +245,33 @@ const ROWS: Row[] = [
   {
     operation: 'freezeCard',
     lookups: ['listCardTransactions'],
-    scenario: async (h, arm) => {
-      const cardNo = await virtualCard(h.provider);
-      arm();
-      const result = await h.withCardWorker(() =>
-        execute<CardOperationOutcome>(h.client, h.taskQueue, WorkflowTypes.cardFreeze, id('freeze'), { cardNo }),
-      );
-      return async (commits) => {
-        expect(result).toMatchObject({ kind: 'freeze', status: 'success', cardStatus: 'Freeze' });
-        expect(commits[0]!.refs.merchantOrderNo).toBe(result.merchantOrderNo);
-        expect(await cardRecords(h, cardNo, 'Freeze')).toHaveLength(1);
-      };
-    },
+    scenario: cardOperationScenario(
+      WorkflowTypes.cardFreeze,
+      (h) => virtualCard(h.provider),
+      { kind: 'freeze', status: 'success', cardStatus: 'Freeze' },
+      'Freeze',
+    ),
   },
   {
     operation: 'unfreezeCard',
     lookups: ['listCardTransactions'],
-    scenario: async (h, arm) => {
-      const cardNo = await virtualCard(h.provider);
-      await h.provider.freezeCard({ cardNo, merchantOrderNo: testOrderNo() });
-      await eventually(
-        async () => (await h.provider.getCardInfo({ cardNo })).status,
-        (s) => s === 'Freeze',
-        'the fixture freeze',
-      );
-      arm();
-      const result = await h.withCardWorker(() =>
-        execute<CardOperationOutcome>(h.client, h.taskQueue, WorkflowTypes.cardUnfreeze, id('unfreeze'), { cardNo }),
-      );
-      return async (commits) => {
-        expect(result).toMatchObject({ kind: 'unfreeze', status: 'success', cardStatus: 'Normal' });
-        expect(commits[0]!.refs.merchantOrderNo).toBe(result.merchantOrderNo);
-        expect(await cardRecords(h, cardNo, 'UnFreeze')).toHaveLength(1);
-      };
-    },
+    scenario: cardOperationScenario(
+      WorkflowTypes.cardUnfreeze,
+      frozenCard,
+      { kind: 'unfreeze', status: 'success', cardStatus: 'Normal' },
+      'UnFreeze',
+    ),
   },
   {
     operation: 'updatePin',
     lookups: ['listCardTransactions'],
-    scenario: async (h, arm) => {
-      const { cardNo } = await activePhysicalCard(h);
-      arm();
-      const result = await h.withCardWorker(() =>
-        execute<CardOperationOutcome>(h.client, h.taskQueue, WorkflowTypes.cardPinUpdate, id('pin'), {
-          cardNo,
-          sealedPin: h.seal('907153'),
-        }),
-      );
-      return async (commits) => {
-        expect(result).toMatchObject({ kind: 'updatePin', status: 'success' });
-        expect(commits[0]!.refs.merchantOrderNo).toBe(result.merchantOrderNo);
-        expect(await cardRecords(h, cardNo, 'update_pin')).toHaveLength(1);
-      };
-    },
+    scenario: cardOperationScenario(
+      WorkflowTypes.cardPinUpdate,
+      async (h) => (await activePhysicalCard(h)).cardNo,
+      { kind: 'updatePin', status: 'success' },
+      'update_pin',
+      (h) => ({ sealedPin: h.seal('907153') }),
+    ),
   },
   {
     operation: 'activatePhysicalCard',

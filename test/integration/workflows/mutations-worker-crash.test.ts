@@ -132,22 +132,18 @@ function start(queue: Queue, type: string, workflowId: string, args: Record<stri
   });
 }
 
-/** Reads until `ok`; queries fail while no worker runs. Shows the workers' output on timeout. */
-async function until<T>(
-  read: () => Promise<T>,
-  ok: (value: T) => boolean,
-  what: string,
-  timeoutMs = 150_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read().catch(() => undefined);
-    if (value !== undefined && ok(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(
-        `${what} not reached in time\nworker output:\n${workers.map((w) => w.output().slice(-4000)).join('\n---\n')}`,
-      );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+/** `eventually` with the patience of worker restarts: queries fail while no worker runs; a timeout shows the workers' output. */
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
+  try {
+    const value = await eventually(
+      () => read().catch(() => undefined),
+      (v) => v !== undefined && ok(v),
+      what,
+      150_000,
+    );
+    return value as T;
+  } catch (error) {
+    throw new Error(`${String(error)}\nworker output:\n${workers.map((w) => w.output().slice(-4000)).join('\n---\n')}`);
   }
 }
 

@@ -21,7 +21,14 @@ import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { b2cHolder as sampleB2c } from '../../fixtures/holders';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
-import { eventually, FAST_WAIT, PHYSICAL_TYPE, startCardHarness, uploadIdImages } from '../support/card-harness';
+import {
+  eventually,
+  expectOneActivationWorkOrder,
+  FAST_WAIT,
+  PHYSICAL_TYPE,
+  startCardHarness,
+  uploadIdImages,
+} from '../support/card-harness';
 import { customerRef, failureOf, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
 
 jest.setTimeout(180_000);
@@ -187,9 +194,7 @@ it('work order: a bad activateCard is refused by the validator naming the field,
   });
   expect(result.activation).toMatchObject({ route: 'work_order', workOrderNo: expect.any(String) });
   expect(result.card.cardStatus).toBe('Normal');
-  const orders = await h.provider.listWorkOrders({ target: result.card.cardNo, pageSize: 100 });
-  expect(orders.records).toHaveLength(1);
-  expect(orders.records[0]).toMatchObject({ tradeType: 'CARD_ACTIVE', tradeStatus: 'success' });
+  await expectOneActivationWorkOrder(h.provider, result.card.cardNo);
 });
 
 it('activation given with the input: no wait for delivery, activates as soon as the code arrives; a later activateCard is refused', async () => {

@@ -9,7 +9,13 @@ import { cmp } from '../../../api/money';
 import { type PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
 import { temporal } from '@temporalio/proto';
-import { eventually, FAST_WAIT, physicalCard, startCardHarness } from '../support/card-harness';
+import {
+  eventually,
+  expectOneActivationWorkOrder,
+  FAST_WAIT,
+  physicalCard,
+  startCardHarness,
+} from '../support/card-harness';
 import { harnessPerFile } from '../support/harness';
 import { physicalCardActivationWorkflow } from '../../../domain/workflows';
 import { activationWorkflowId } from '../../../domain/workflow-ids';
@@ -128,12 +134,8 @@ it('route work_order: uploads referenced files, submits CARD_ACTIVE with the car
   expect(result).toMatchObject({ cardNo, route: 'work_order', cardStatus: 'Normal' });
   expect(result.fileIds).toHaveLength(2);
   expect(result.fileIds?.[0]).toBe(uploaded.fileId);
-  const orders = await h.provider.listWorkOrders({ target: cardNo, pageSize: 100 });
   // The dropped submit was committed once; the retry found it instead of submitting again.
-  expect(orders.records).toHaveLength(1);
-  expect(orders.records[0]).toMatchObject({
-    tradeType: 'CARD_ACTIVE',
-    tradeStatus: 'success',
+  await expectOneActivationWorkOrder(h.provider, cardNo, {
     merchantOrderNo: physicalCardActivationWorkflow.orderKeys(workflowId).workOrder,
   });
   expect((await h.provider.getCardInfo({ cardNo })).status).toBe('Normal');

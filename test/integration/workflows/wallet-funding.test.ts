@@ -5,10 +5,11 @@
  * deposit still move money exactly once.
  */
 import { WorkflowFailedError } from '@temporalio/client';
-import { add, cmp, sub } from '../../../api/money';
+import { add, cmp } from '../../../api/money';
 import type { WalletFundingResult } from '../../../domain/wallet-funding';
 import {
   account,
+  expectMarginAfterFunding,
   BUDGET_TYPE,
   eventually,
   FAST_WAIT,
@@ -72,12 +73,7 @@ it('credits the on-chain deposit after fees, transfers it to the MARGIN account 
 
   // The wallet got the deposit and passed it on; the margin got it and paid the card deposit + fee.
   expect(cmp((await walletAccount(h.provider)).availableBalance, walletBefore)).toBe(0);
-  expect(
-    cmp(
-      (await account(h.provider, margin)).availableBalance,
-      sub(add(marginBefore, '198'), add(deposit.amount, deposit.fee)),
-    ),
-  ).toBe(0);
+  await expectMarginAfterFunding(h.provider, margin, marginBefore, '198', deposit);
   expect(cmp((await h.provider.getCardBalance({ cardNo })).amount, deposit.amount)).toBe(0);
   expect(await cardDeposits()).toHaveLength(1);
 });
@@ -130,10 +126,8 @@ it('dropped responses of the transfer and the card deposit still move the money 
     await h.provider.listLedgerEntries({ pageNum: 1, pageSize: 100, bizType: 'fund_transfer', accountId: margin })
   ).records.filter((e) => (e.remark ?? '').startsWith(result.transfer!.merchantOrderNo));
   expect(transfers).toHaveLength(1);
-  expect(
-    cmp(
-      (await account(h.provider, margin)).availableBalance,
-      sub(add(marginBefore, '148.25'), add('100', result.deposit!.fee)),
-    ),
-  ).toBe(0);
+  await expectMarginAfterFunding(h.provider, margin, marginBefore, '148.25', {
+    amount: '100',
+    fee: result.deposit!.fee,
+  });
 });

@@ -69,38 +69,22 @@ describe('correctionOutcome', () => {
 describe('updateCardholder', () => {
   const query = (record: CardholderQueryRecord) => (async () => ({ total: '1', records: [record] })) as never;
 
-  it('a refusal after the provider applied the correction (its answer lost, then 40005) is our update, not a failure', async () => {
-    let sent = 0;
+  /**
+   * Runs updateCardholder (attempt `attempt`) for our correction against a provider whose update call does
+   * `update` and whose query finds `found`; `calls.sent` counts the update calls.
+   */
+  function correct(update: () => Promise<never>, found: CardholderQueryRecord, attempt = 1) {
+    const calls = { sent: 0 };
     const activities = createCardholderActivities(
       deps({
         updateCardholder: async () => {
-          sent += 1;
-          throw new ProviderBusinessError({ code: 40005, msg: 'update is allowed only when status=reject' });
+          calls.sent += 1;
+          return update();
         },
-        queryCardholders: query(holderRecord({})),
+        queryCardholders: query(found),
       }),
     );
-    const review = await new MockActivityEnvironment().run(activities.updateCardholder, {
-      holderId: '1989887271659823105',
-      holder: corrected,
-      correctionAt: ACCEPTED_AT,
-    });
-    expect(review).toMatchObject({ holderId: '1989887271659823105', status: 'wait_audit' });
-    expect(sent).toBe(1);
-  });
-
-  it('a retry finds the correction applied and sends nothing', async () => {
-    let sent = 0;
-    const activities = createCardholderActivities(
-      deps({
-        updateCardholder: async () => {
-          sent += 1;
-          throw new Error('must not be called');
-        },
-        queryCardholders: query(holderRecord({ status: 'under_review', statusFlowLocation: 'channel' })),
-      }),
-    );
-    const review: { status: string } = await new MockActivityEnvironment({ attempt: 2 }).run(
+    const outcome: ReturnType<typeof activities.updateCardholder> = new MockActivityEnvironment({ attempt }).run(
       activities.updateCardholder,
       {
         holderId: '1989887271659823105',
@@ -108,37 +92,44 @@ describe('updateCardholder', () => {
         correctionAt: ACCEPTED_AT,
       },
     );
-    expect(review.status).toBe('under_review');
-    expect(sent).toBe(0);
+    return { outcome, calls };
+  }
+
+  it('a refusal after the provider applied the correction (its answer lost, then 40005) is our update, not a failure', async () => {
+    const { outcome, calls } = correct(async () => {
+      throw new ProviderBusinessError({ code: 40005, msg: 'update is allowed only when status=reject' });
+    }, holderRecord({}));
+    expect(await outcome).toMatchObject({ holderId: '1989887271659823105', status: 'wait_audit' });
+    expect(calls.sent).toBe(1);
+  });
+
+  it('a retry finds the correction applied and sends nothing', async () => {
+    const { outcome, calls } = correct(
+      async () => {
+        throw new Error('must not be called');
+      },
+      holderRecord({ status: 'under_review', statusFlowLocation: 'channel' }),
+      2,
+    );
+    expect((await outcome).status).toBe('under_review');
+    expect(calls.sent).toBe(0);
   });
 
   it('an ambiguous outcome that did not apply fails retryably, to send again; a change by someone else is a conflict', async () => {
-    const lost = createCardholderActivities(
-      deps({
-        updateCardholder: async () => {
-          throw new ProviderTransportError('socket hang up', { code: 'ECONNRESET' });
-        },
-        queryCardholders: query(
-          holderRecord({ status: 'reject', updateTime: ACCEPTED_AT - 10, email: 'old@example.com' }),
-        ),
-      }),
-    );
-    const retried = await new MockActivityEnvironment()
-      .run(lost.updateCardholder, { holderId: '1989887271659823105', holder: corrected, correctionAt: ACCEPTED_AT })
-      .catch((e: unknown) => e);
+    const retried = await correct(
+      async () => {
+        throw new ProviderTransportError('socket hang up', { code: 'ECONNRESET' });
+      },
+      holderRecord({ status: 'reject', updateTime: ACCEPTED_AT - 10, email: 'old@example.com' }),
+    ).outcome.catch((e: unknown) => e);
     expect(retried).toMatchObject({ type: 'ProviderTransportError', nonRetryable: false });
 
-    const changed = createCardholderActivities(
-      deps({
-        updateCardholder: async () => {
-          throw new ProviderBusinessError({ code: 40005, msg: 'not in reject' });
-        },
-        queryCardholders: query(holderRecord({ email: 'dashboard@example.com' })),
-      }),
-    );
-    const conflict = await new MockActivityEnvironment()
-      .run(changed.updateCardholder, { holderId: '1989887271659823105', holder: corrected, correctionAt: ACCEPTED_AT })
-      .catch((e: unknown) => e);
+    const conflict = await correct(
+      async () => {
+        throw new ProviderBusinessError({ code: 40005, msg: 'not in reject' });
+      },
+      holderRecord({ email: 'dashboard@example.com' }),
+    ).outcome.catch((e: unknown) => e);
     expect(conflict).toBeInstanceOf(ApplicationFailure);
     expect(conflict).toMatchObject({ type: 'CorrectionConflict', nonRetryable: true });
   });

@@ -12,7 +12,7 @@ import {
   allowedIdTypes,
 } from '../../../api/schemas/cardholder-requests';
 import { b2bHolder, b2cHolder, requestFields } from '../../fixtures/holders';
-import { issues } from './helpers';
+import { issues, itRefusesEach } from './helpers';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 const BIG_ID = CARD_TYPE_IDS.b2bVirtual;
@@ -56,7 +56,7 @@ describe('v2 create', () => {
     ]);
   });
 
-  it.each([
+  itRefusesEach('B2B refuses', CreateCardholderRequestSchema, b2b, [
     ['merchantOrderNo', 'short', 'merchantOrderNo: length must be 20 to 40 characters'],
     ['areaCode', '+', 'areaCode: length must be 2 to 5 characters'],
     ['areaCode', '+12345', 'areaCode: length must be 2 to 5 characters'],
@@ -79,11 +79,9 @@ describe('v2 create', () => {
     ['address', '1 Main St, Apt 2', 'address: must contain only letters, digits, hyphens and spaces'],
     ['postCode', '1', 'postCode: length must be 2 to 15 characters'],
     ['postCode', '900-01', 'postCode: must contain only letters and digits'],
-  ])('B2B refuses %s = %j', (field, value, message) => {
-    expect(issues(CreateCardholderRequestSchema, { ...b2b, [field]: value })).toContain(message);
-  });
+  ]);
 
-  it.each([
+  itRefusesEach('B2C refuses', CreateCardholderRequestSchema, b2c, [
     ['nationality', 'KP', 'nationality: North Korea (KP) is a restricted country/region and is not accepted'],
     ['gender', 'X', 'gender: must be one of M, F'],
     ['idType', 'SSN', 'idType: must be one of PASSPORT, HK_HKID, DLN, GOVERNMENT_ISSUED_ID_CARD'],
@@ -94,9 +92,7 @@ describe('v2 create', () => {
     ['ipAddress', '2001:db8::1', 'ipAddress: must be an IPv4 address'],
     ['accountPurpose', '网购', 'accountPurpose: must be English text only'],
     ['occupation', '', 'occupation: must not be empty'],
-  ])('B2C refuses %s = %j', (field, value, message) => {
-    expect(issues(CreateCardholderRequestSchema, { ...b2c, [field]: value })).toContain(message);
-  });
+  ]);
 
   it('accepts a leap day', () => {
     expect(issues(CreateCardholderRequestSchema, { ...b2b, birthday: '2000-02-29' })).toEqual([]);

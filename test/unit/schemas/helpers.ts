@@ -11,3 +11,15 @@ export function issues(schema: z.ZodType, input: unknown): string[] {
   const result = schema.safeParse(input);
   return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 }
+
+/** One test a row: the valid request with `field` set to `value` is refused, `message` among its issues. */
+export function itRefusesEach(
+  title: string,
+  schema: z.ZodType,
+  valid: Record<string, unknown>,
+  rows: Array<[field: string, value: unknown, message: string]>,
+): void {
+  it.each(rows)(`${title} %s = %j`, (field, value, message) => {
+    expect(issues(schema, { ...valid, [field]: value })).toContain(message);
+  });
+}

@@ -54,6 +54,12 @@ const NAMES = [
 ];
 
 const all = Object.values(operations);
+/** The names of the operations that `keep` selects, sorted. */
+const namesWhere = (keep: (op: (typeof all)[number]) => boolean) =>
+  all
+    .filter(keep)
+    .map((op) => op.name)
+    .sort();
 
 describe('operation registry', () => {
   it('has exactly the 46 named operations, each keyed by its own name', () => {
@@ -72,11 +78,7 @@ describe('operation registry', () => {
   });
 
   it('marks the deprecated operations of the spec', () => {
-    const deprecated = all
-      .filter((op) => 'deprecated' in op && op.deprecated)
-      .map((op) => op.name)
-      .sort();
-    expect(deprecated).toEqual([
+    expect(namesWhere((op) => 'deprecated' in op && op.deprecated)).toEqual([
       'createCardholderV1',
       'openCard',
       'updateCardholderV1',
@@ -91,11 +93,7 @@ describe('operation registry', () => {
     expect([shapeOf('getAccountInfo'), shapeOf('openCard')]).toEqual(['list', 'list']);
     expect(shapeOf('transferFunds')).toBe('boolean');
     expect(shapeOf('submitWorkOrder')).toBe('bareOrEnvelope');
-    const paged = all
-      .filter((op) => op.shape === 'page')
-      .map((op) => op.name)
-      .sort();
-    expect(paged).toEqual([
+    expect(namesWhere((op) => op.shape === 'page')).toEqual([
       'listAccounts',
       'listCard3dsRecords',
       'listCardAuthFees',
@@ -117,11 +115,7 @@ describe('operation registry', () => {
   });
 
   it('marks state-changing operations as mutating and queries as not', () => {
-    const mutating = all
-      .filter((op) => op.mutating)
-      .map((op) => op.name)
-      .sort();
-    expect(mutating).toEqual([
+    expect(namesWhere((op) => op.mutating)).toEqual([
       'activatePhysicalCard',
       'createCard',
       'createCardholder',

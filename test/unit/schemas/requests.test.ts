@@ -31,7 +31,7 @@ import {
 } from '../../../api/schemas/wallet';
 import { ListWorkOrdersRequestSchema, SubmitWorkOrderRequestSchema } from '../../../api/schemas/work-order';
 import { DAY_MS } from '../../../api/rules';
-import { issues } from './helpers';
+import { issues, itRefusesEach } from './helpers';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 const ORDER_20 = 'm'.repeat(20);
@@ -53,16 +53,14 @@ describe('transferFunds request', () => {
     );
   });
 
-  it.each([
+  itRefusesEach('refuses', TransferFundsRequestSchema, valid, [
     ['type', 'PAYOUT', 'type: must be one of TRANSFER, COLLECTION'],
     ['merchantOrderNo', 'm'.repeat(19), 'merchantOrderNo: length must be 20 to 40 characters'],
     ['merchantOrderNo', 'm'.repeat(41), 'merchantOrderNo: length must be 20 to 40 characters'],
     ['amount', '0', 'amount: must be greater than 0'],
     ['amount', 'ten', 'amount: must be a decimal string such as "10.50"'],
     ['payerAccountId', '12345678901234567890', 'payerAccountId: must be an integer id of at most 19 digits'],
-  ])('refuses %s = %j', (field, value, message) => {
-    expect(issues(TransferFundsRequestSchema, { ...valid, [field]: value })).toContain(message);
-  });
+  ]);
 
   it('refuses a JS number for the amount', () => {
     expect(issues(TransferFundsRequestSchema, { ...valid, amount: 10.5 })).toEqual([
