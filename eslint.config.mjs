@@ -42,13 +42,25 @@ export default tseslint.config(
   },
   {
     // Configuration comes from config/: every variable is declared in config/schema.ts and checked at
-    // start; the environment itself is reached through config/process-env.ts. Exceptions: tests and
-    // bench/ set up their own processes, and scripts/cluster/ hands its environment to the Temporal
-    // and PostgreSQL processes it starts, which are not cardflow's configuration.
+    // start, and a module takes its value parsed (readConfiguration, or readVariable for one); the
+    // environment itself is reached through config/process-env.ts, to hand on whole, never to pick a
+    // variable from. Exceptions: tests and bench/ set up their own processes; scripts/cluster/ hands
+    // its environment to the Temporal and PostgreSQL processes it starts, which are not cardflow's
+    // configuration; and workers/heap-limit.ts reads NODE_OPTIONS, Node's own start-up options
+    // (whether the operator gave the process a heap limit), a fact of the runtime the process runs
+    // in that Node itself has already applied, not a cardflow setting.
     files: ['**/*.ts'],
-    ignores: ['config/**', 'test/**', 'bench/**', 'scripts/cluster/**'],
+    ignores: ['config/**', 'test/**', 'bench/**', 'scripts/cluster/**', 'workers/heap-limit.ts'],
     rules: {
       'no-restricted-properties': ['error', processEnvRestriction],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.type='CallExpression'][object.callee.name='processEnv']",
+          message:
+            'Read a variable through config/ (readConfiguration, readVariable): processEnv() is handed on whole.',
+        },
+      ],
     },
   },
   {

@@ -7,7 +7,8 @@ import type { ActivityDeps } from './deps';
 import { invalidInput, convertingFailures, nonRetryable } from './failures';
 import type { AccountBalance } from './types';
 
-function balanceOf(account: Account): AccountBalance {
+/** The balance fields of an account, the part of it the checks before money moves read. */
+export function balanceOf(account: Account): AccountBalance {
   return {
     accountId: account.accountId,
     accountType: account.accountType,

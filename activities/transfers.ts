@@ -15,7 +15,7 @@ import {
   type TransferAccount,
   type TransferType,
 } from '../domain/fund-transfer';
-import { createAccountHelpers } from './accounts';
+import { balanceOf, createAccountHelpers } from './accounts';
 import { callIdempotent } from './idempotent';
 import type { TransferResult } from './types';
 import type { SharedAccountResult } from '../domain/shared-account';
@@ -29,13 +29,7 @@ export interface TransferAccounts {
 }
 
 function accountOf(a: Account): TransferAccount & { digital: number } {
-  return {
-    accountId: a.accountId,
-    accountType: a.accountType,
-    currency: a.currency,
-    availableBalance: a.availableBalance,
-    digital: a.digital,
-  };
+  return { ...balanceOf(a), digital: a.digital };
 }
 
 function legOf(e: LedgerEntry): LedgerLeg {

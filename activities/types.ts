@@ -4,6 +4,8 @@
  */
 
 export type { CardholderReview, CardOperation } from '../domain/provider-records';
+/** An account's balance, as the checks before money moves read it. */
+export type { TransferAccount as AccountBalance } from '../domain/fund-transfer';
 
 /** Card info without sensitive data (spec: Card; no cardNumber, cvv, validPeriod). */
 export interface CardSummary {
@@ -13,13 +15,6 @@ export interface CardSummary {
   status: string;
   blocked: boolean;
   balance?: { amount: string; currency: string };
-}
-
-export interface AccountBalance {
-  accountId: string;
-  accountType: 'WALLET' | 'MARGIN';
-  currency: string;
-  availableBalance: string;
 }
 
 export interface TransferResult {

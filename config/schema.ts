@@ -17,7 +17,7 @@
 import { z } from 'zod';
 import { AMOUNT_RE } from '../api/rules';
 import { parseDuration } from '../client/reconciliation';
-import { parseLogLevel } from '../logging/logger';
+import { parseLogLevel } from '../logging/level';
 import { parseMetricsAddress } from '../telemetry/metrics-address';
 import {
   DEFAULT_TRACE_RATIO,
@@ -28,6 +28,7 @@ import {
 import { EnvironmentError, type EnvironmentOptions, resolveEnvironment } from './environment';
 import { parseBootstrap, parseDeploymentName, parseOnOff } from './versioning-variables';
 import { parseOrigins } from '../codec/origins';
+import { processEnv } from './process-env';
 import { type Env, rules, secretText, type Sourced, type Variable, variable } from './variable';
 
 const duration = (atLeastMs = 0, atLeast = '') =>
@@ -541,44 +542,24 @@ export class ConfigurationProblems extends Error {
   }
 }
 
+export interface ReadOptions extends EnvironmentOptions {
+  /** Leave out the CARDFLOW_ENV interlock: a process that talks to no provider (the Temporal set-up job). */
+  withoutInterlock?: boolean;
+}
+
 /**
  * Every variable of `env` parsed by its rule, its file form read; a {@link ConfigurationProblems}
  * naming every variable at fault, with the {@link resolveEnvironment} interlock's problems.
  * A variable set to the empty string is unset, except a port: an empty port is a mistake, never
  * "any free port". With nothing wrong but the interlock, its own {@link EnvironmentError}.
  */
-export interface ReadOptions extends EnvironmentOptions {
-  /** Leave out the CARDFLOW_ENV interlock: a process that talks to no provider (the Temporal set-up job). */
-  withoutInterlock?: boolean;
-}
-
 export function readConfiguration(env: Env, options: ReadOptions = {}): Configuration {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
-  for (const [name, declaration] of Object.entries(VARIABLES) as [VariableName, Variable][]) {
-    let text: string | undefined;
-    let from: string = name;
-    if (declaration.fileForm) {
-      try {
-        const found = secretText(env, name);
-        text = found?.text;
-        from = found?.from ?? name;
-      } catch (error) {
-        problems.push((error as Error).message);
-        continue;
-      }
-    } else {
-      const raw = env[name];
-      text = raw?.trim();
-      if (text === '' && raw !== undefined && /_PORT$/.test(name)) {
-        problems.push(`${name}: is set but empty (unset it for the default ${declaration.default})`);
-        continue;
-      }
-    }
-    if (text === undefined || text === '') continue;
-    const parsed = declaration.schema.safeParse(text);
-    if (parsed.success) values[name] = declaration.fileForm ? { value: parsed.data, from } : parsed.data;
-    else problems.push(`${from}: ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+  for (const name of Object.keys(VARIABLES) as VariableName[]) {
+    const read = parseVariable(env, name);
+    if ('problem' in read) problems.push(read.problem);
+    else if (read.value !== undefined) values[name] = read.value;
   }
   // The interlock weighs several variables together; alone, its refusal keeps its own words.
   let refusal: EnvironmentError | undefined;
@@ -594,6 +575,47 @@ export function readConfiguration(env: Env, options: ReadOptions = {}): Configur
     if (!named.has(/^[A-Z0-9_]+/.exec(problem)?.[0])) problems.push(problem);
   if (problems.length > 0) throw new ConfigurationProblems(problems);
   return values as Configuration;
+}
+
+/**
+ * One variable parsed by its rule (undefined when unset), its file form read, or the problem that
+ * names it. A variable set to the empty string is unset, except a port: an empty port is a mistake,
+ * never "any free port".
+ */
+function parseVariable(env: Env, name: VariableName): { value: unknown } | { problem: string } {
+  const declaration: Variable = VARIABLES[name];
+  let text: string | undefined;
+  let from: string = name;
+  if (declaration.fileForm) {
+    try {
+      const found = secretText(env, name);
+      text = found?.text;
+      from = found?.from ?? name;
+    } catch (error) {
+      return { problem: (error as Error).message };
+    }
+  } else {
+    const raw = env[name];
+    text = raw?.trim();
+    if (text === '' && raw !== undefined && /_PORT$/.test(name))
+      return { problem: `${name}: is set but empty (unset it for the default ${declaration.default})` };
+  }
+  if (text === undefined || text === '') return { value: undefined };
+  const parsed = declaration.schema.safeParse(text);
+  if (!parsed.success) return { problem: `${from}: ${parsed.error.issues[0]?.message ?? 'is invalid'}` };
+  return { value: declaration.fileForm ? { value: parsed.data, from } : parsed.data };
+}
+
+/**
+ * One variable of the process's environment, read by its rule as {@link readConfiguration} reads
+ * it: for a module that takes a setting of its own where no entry point hands one down (the
+ * logger's level, whose loggers exist before and after the configuration is read). Throws a
+ * {@link ConfigurationProblems} naming the variable when it breaks its rule.
+ */
+export function readVariable<K extends VariableName>(name: K, env: Env = processEnv()): Configuration[K] {
+  const read = parseVariable(env, name);
+  if ('problem' in read) throw new ConfigurationProblems([read.problem]);
+  return read.value as Configuration[K];
 }
 
 /** {@link readConfiguration} for its problems only: what an entry point runs first. */

@@ -7,13 +7,11 @@
  * (`workflowId`, `runId`, `activityId`, `taskQueue`, `sdkComponent`, ...) becomes top-level fields.
  */
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
+import { readVariable } from '../config/schema';
+import { severity } from './level';
 import { redact, scrubText } from './redact';
-import { processEnv } from '../config/process-env';
 
 export type { LogLevel };
-
-/** Severity order of the SDK's levels. */
-const severity: Record<LogLevel, number> = { TRACE: 10, DEBUG: 20, INFO: 30, WARN: 40, ERROR: 50 };
 
 /**
  * The SDK's own timestamp for forwarded core logs (nanoseconds since the epoch, a bigint), under
@@ -49,17 +47,9 @@ export interface StructuredLogger extends Logger {
   error(message: string, meta?: LogMetadata): void;
 }
 
-/** Reads a level name (`info`, `WARN`, ...); throws on anything else, naming the accepted values. */
-export function parseLogLevel(text: string, source = 'log level'): LogLevel {
-  const upper = text.trim().toUpperCase();
-  if (upper in severity) return upper as LogLevel;
-  throw new Error(`${source} "${text}" is not one of ${Object.keys(severity).join(', ')}`);
-}
-
 /** Creates a logger. See {@link LoggerOptions} for the defaults. */
 export function createLogger(options: LoggerOptions = {}): StructuredLogger {
-  const envLevel = processEnv().CARDFLOW_LOG_LEVEL;
-  const level = options.level ?? (envLevel ? parseLogLevel(envLevel, 'CARDFLOW_LOG_LEVEL') : 'INFO');
+  const level = options.level ?? readVariable('CARDFLOW_LOG_LEVEL') ?? 'INFO';
   const write = options.write ?? ((line: string) => void process.stderr.write(`${line}\n`));
   return new JsonLogger(level, options.base ?? {}, write, options.now ?? (() => new Date()));
 }

@@ -7,10 +7,10 @@
  * retry once the lease has run out. Entries past the retention are deleted at start, as the file
  * log drops them (webhooks/store.ts says why seven days).
  */
+import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import { migrate, openPool } from '../storage/postgres';
 import { DEFAULT_RETENTION_MS, type WebhookClaim, type WebhookEntry, type WebhookStore } from './store';
-import { processEnv } from '../config/process-env';
 
 /** How long a claim holds: far longer than a forward takes (a visibility lookup and a few signals). */
 export const DEFAULT_CLAIM_LEASE_MS = 15_000;
@@ -29,7 +29,10 @@ const SCHEMA = [
 export interface PostgresWebhookStoreOptions {
   /** A pool to use (not closed by the store); default one of its own on `url`. */
   pool?: Pool;
-  /** Who holds a claim, for an operator reading the table; default host name and pid. */
+  /**
+   * Who holds a claim, for an operator reading the table; default the machine's (or container's)
+   * host name, as the operating system gives it, and the pid.
+   */
   replica?: string;
   claimLeaseMs?: number;
   retentionMs?: number;
@@ -40,7 +43,7 @@ export async function openPostgresWebhookStore(
   opts: PostgresWebhookStoreOptions = {},
 ): Promise<WebhookStore> {
   const pool = opts.pool ?? openPool(url, { max: 8 });
-  const replica = opts.replica ?? `${processEnv().HOSTNAME ?? 'receiver'}:${process.pid}`;
+  const replica = opts.replica ?? `${hostname()}:${process.pid}`;
   const leaseMs = opts.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS;
   await migrate(pool, 'webhooks', SCHEMA);
   await pool.query(

@@ -7,7 +7,6 @@
  * thread keeps the limit it started with).
  */
 import { setFlagsFromString } from 'node:v8';
-import { processEnv } from '../config/process-env';
 
 const HEAP_FLAG = /--max-old-space-size(=|\s|$)/;
 
@@ -24,7 +23,7 @@ export function heapLimitChosen(execArgv: readonly string[], nodeOptions: string
 export function limitWorkflowThreadHeap(
   mib: number,
   execArgv: readonly string[] = process.execArgv,
-  nodeOptions: string | undefined = processEnv().NODE_OPTIONS,
+  nodeOptions: string | undefined = process.env.NODE_OPTIONS,
 ): number | undefined {
   if (heapLimitChosen(execArgv, nodeOptions)) return undefined;
   setFlagsFromString(`--max-old-space-size=${mib}`);

@@ -12,13 +12,13 @@ import {
 } from '../domain/card-deposit';
 import { planCardDeposit } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
-import { failIssues, failWith } from './support/failures';
+import { failIssues } from './support/failures';
 import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { trackStatus } from './support/tracked-status';
-import { waitForCardOperation } from './support/waits';
+import { waitForCardOperationSuccess } from './support/waits';
 import { cardDepositWorkflow } from '../domain/workflows';
 
 export async function cardDeposit(input: CardDepositInput): Promise<CardDepositResult> {
@@ -60,16 +60,13 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
       status.operationStatus = sent.status;
 
       enter('awaiting_deposit');
-      const operation = await waitForCardOperation(inbox, sent, cardOperationWait(input.wait));
-      status.operationStatus = operation.status;
-      if (operation.status === 'fail') {
-        fail(
-          failWith(
-            FailureTypes.operationFailed,
-            `deposit ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`,
-          ),
-        );
-      }
+      const operation = await waitForCardOperationSuccess(
+        inbox,
+        sent,
+        cardOperationWait(input.wait),
+        `deposit ${merchantOrderNo}`,
+        { record: (record) => (status.operationStatus = record.status), fail },
+      );
       // depositCard reads the card when the deposit succeeds within its attempt (one activity less);
       // otherwise, and in histories from before it did, the card is read here.
       const card =

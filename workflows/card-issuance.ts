@@ -22,7 +22,7 @@ import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 import { trackStatus } from './support/tracked-status';
-import { waitForCardOperation } from './support/waits';
+import { waitForCardOperationSuccess } from './support/waits';
 import { cardIssuanceWorkflow } from '../domain/workflows';
 
 export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuanceResult> {
@@ -85,16 +85,13 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
       if (created.cardNo) status.cardNo = created.cardNo;
 
       enter('awaiting_creation');
-      const operation = await waitForCardOperation(inbox, created, cardOperationWait(input.wait));
-      status.operationStatus = operation.status;
-      if (operation.status === 'fail') {
-        fail(
-          failWith(
-            FailureTypes.operationFailed,
-            `card creation ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`,
-          ),
-        );
-      }
+      const operation = await waitForCardOperationSuccess(
+        inbox,
+        created,
+        cardOperationWait(input.wait),
+        `card creation ${merchantOrderNo}`,
+        { record: (record) => (status.operationStatus = record.status), fail },
+      );
       const cardNo = operation.cardNo ?? created.cardNo;
       if (!cardNo)
         return fail(

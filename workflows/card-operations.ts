@@ -24,7 +24,7 @@ import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor, type ProviderCalls } from './support/profiles';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
-import { waitForCardOperation } from './support/waits';
+import { waitForCardOperationSuccess } from './support/waits';
 import { cardOperationWorkflows } from '../domain/workflows';
 
 export interface CardOperationStep {
@@ -55,13 +55,9 @@ export async function runCardOperation(inbox: EventInbox, step: CardOperationSte
       ...(step.sealedPin === undefined ? {} : { sealedPin: step.sealedPin }),
     });
     step.onProgress?.('awaiting_operation', sent.status);
-    const operation = await waitForCardOperation(inbox, sent, step.profile);
-    step.onRecord?.(operation);
-    if (operation.status === 'fail')
-      throw failWith(
-        FailureTypes.operationFailed,
-        `${kind} ${merchantOrderNo} failed: ${operation.description ?? 'no description'}`,
-      );
+    const operation = await waitForCardOperationSuccess(inbox, sent, step.profile, `${kind} ${merchantOrderNo}`, {
+      record: step.onRecord,
+    });
     const card = await provider.getCardStatus({ cardNo });
     return { cardNo, kind, merchantOrderNo, orderNo: operation.orderNo, status: 'success', cardStatus: card.status };
   });

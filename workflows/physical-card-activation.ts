@@ -64,18 +64,19 @@ export async function physicalCardActivation(
     return { cardNo, route: input.route, merchantOrderNo, cardStatus: 'Normal', ...extra };
   };
 
-  if (input.route === 'activation_code') {
-    const merchantOrderNo = physicalCardActivationWorkflow.orderKeys(info.workflowId).activate;
-    status.merchantOrderNo = merchantOrderNo;
-    if (card.status === 'Normal') return done(merchantOrderNo);
-    if (card.status !== 'un_activated')
-      fail(
-        failWith(
-          FailureTypes.operationNotAllowed,
-          `card ${cardNo} is ${card.status}; only an un_activated card can be activated`,
-        ),
-      );
+  const orderKeys = physicalCardActivationWorkflow.orderKeys(info.workflowId);
+  const merchantOrderNo = input.route === 'activation_code' ? orderKeys.activate : orderKeys.workOrder;
+  status.merchantOrderNo = merchantOrderNo;
+  if (card.status === 'Normal') return done(merchantOrderNo);
+  if (card.status !== 'un_activated')
+    fail(
+      failWith(
+        FailureTypes.operationNotAllowed,
+        `card ${cardNo} is ${card.status}; only an un_activated card can be activated`,
+      ),
+    );
 
+  if (input.route === 'activation_code') {
     enter('awaiting_code');
     const codeFromEvent = (): ActivationCodeRef | undefined => {
       const record = events.latest(
@@ -156,17 +157,7 @@ export async function physicalCardActivation(
   }
 
   // Route work_order.
-  const merchantOrderNo = physicalCardActivationWorkflow.orderKeys(info.workflowId).workOrder;
-  status.merchantOrderNo = merchantOrderNo;
   const order = input.workOrder as NonNullable<PhysicalCardActivationInput['workOrder']>;
-  if (card.status === 'Normal') return done(merchantOrderNo);
-  if (card.status !== 'un_activated')
-    fail(
-      failWith(
-        FailureTypes.operationNotAllowed,
-        `card ${cardNo} is ${card.status}; only an un_activated card can be activated`,
-      ),
-    );
 
   // Once sent, the uploads and the work order are recorded even if cancelled; only the wait for
   // the provider's decision stops (the work order stays with the provider, and progress says so).

@@ -218,16 +218,37 @@ export async function follow(ctx: CliContext, workflowId: string): Promise<numbe
 export async function printOutcome(ctx: CliContext, workflowId: string): Promise<number> {
   const handle = (await ctx.client()).workflow.getHandle(workflowId);
   const view = statusViewFor((await handle.describe()).type);
+  return printSettled(
+    ctx,
+    { workflowId },
+    workflowId,
+    () => handle.result() as Promise<unknown>,
+    (result) => view.result(result),
+  );
+}
+
+/**
+ * Prints what `result` settles to: the result (0), or the workflow's failure type and message
+ * (1), the failure line naming the workflow as `label`; with --json, `{ ...key, status, result |
+ * failure }`. An error other than the workflow's failure is thrown on.
+ */
+export async function printSettled<T>(
+  ctx: CliContext,
+  key: Record<string, string>,
+  label: string,
+  result: () => Promise<T>,
+  text: (result: T) => string,
+): Promise<number> {
   try {
-    const result: unknown = await handle.result();
-    printResult(ctx, { workflowId, status: 'COMPLETED', result }, () => view.result(result));
+    const value = await result();
+    printResult(ctx, { ...key, status: 'COMPLETED', result: value }, () => text(value));
     return ExitCodes.done;
   } catch (error) {
     if (!(error instanceof WorkflowFailedError)) throw error;
     const cause = error.cause as { type?: string; message?: string } | undefined;
     const failure = { type: cause?.type ?? 'Error', message: cause?.message ?? error.message };
-    if (ctx.values.json) ctx.io.out(JSON.stringify({ workflowId, status: 'FAILED', failure }, null, 2));
-    else ctx.io.err(`${workflowId} failed: ${cause?.type ? `${cause.type}: ` : ''}${failure.message}`);
+    if (ctx.values.json) ctx.io.out(JSON.stringify({ ...key, status: 'FAILED', failure }, null, 2));
+    else ctx.io.err(`${label} failed: ${cause?.type ? `${cause.type}: ` : ''}${failure.message}`);
     return ExitCodes.failed;
   }
 }

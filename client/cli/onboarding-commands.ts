@@ -3,7 +3,7 @@
  * cardholder, activate a delivered physical card, read the result, resume or cancel one that did
  * not complete, and list onboardings the way an operator filters them in the Temporal UI.
  */
-import { type Client, WorkflowFailedError } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import {
   CardflowCardNo,
   CardflowCustomerRef,
@@ -33,6 +33,7 @@ import {
   type Command,
   ExitCodes,
   printResult,
+  printSettled,
   readJsonFile,
   timestamped,
   UsageError,
@@ -47,18 +48,13 @@ function needRef(command: string, ref: string | undefined): string {
 
 /** Prints the onboarding's result (0) or its failure (1); with --json, `{ status, result | failure }`. */
 async function printOnboardingResult(ctx: CliContext, customerRef: string): Promise<number> {
-  try {
-    const result = await awaitResult(await ctx.client(), customerRef);
-    printResult(ctx, { customerRef, status: 'COMPLETED', result }, () => describeResult(result));
-    return ExitCodes.done;
-  } catch (error) {
-    if (!(error instanceof WorkflowFailedError)) throw error;
-    const cause = error.cause as { type?: string; message?: string } | undefined;
-    const failure = { type: cause?.type ?? 'Error', message: cause?.message ?? error.message };
-    if (ctx.values.json) ctx.io.out(JSON.stringify({ customerRef, status: 'FAILED', failure }, null, 2));
-    else ctx.io.err(`onboarding ${customerRef} failed: ${cause?.type ? `${cause.type}: ` : ''}${failure.message}`);
-    return ExitCodes.failed;
-  }
+  return printSettled(
+    ctx,
+    { customerRef },
+    `onboarding ${customerRef}`,
+    async () => awaitResult(await ctx.client(), customerRef),
+    describeResult,
+  );
 }
 
 /** Prints each stage as the onboarding enters it, then its result; interrupted (Ctrl-C): 0, the onboarding goes on. */

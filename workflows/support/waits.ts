@@ -10,9 +10,11 @@
  *   retry policy spaces single probes ever further apart (domain/wait-profile.ts), races it.
  * The loser is cancelled; no loop of timers or activities runs in workflow code.
  */
-import { CancellationScope, condition } from '@temporalio/workflow';
+import { type ApplicationFailure, CancellationScope, condition } from '@temporalio/workflow';
 import type { CardholderReview, CardOperation } from '../../activities/types';
+import { FailureTypes } from '../../domain/failure-types';
 import type { WaitProfile } from '../../domain/wait-profile';
+import { failWith } from './failures';
 import type { EventInbox } from './inbox';
 import { longPollCalls, pollSettings } from './profiles';
 import { isFinalOperationStatus } from '../../api/rules';
@@ -31,8 +33,40 @@ export async function raceSignalAndPoll<T>(fromSignal: () => T | undefined, poll
   }
 }
 
+/** What a workflow waiting for a card operation is told of it. */
+export interface CardOperationReport {
+  /** The operation's final record, however it was learned (its webhook, a poll, the send's answer). */
+  record?: ((operation: CardOperation) => void) | undefined;
+  /** How the workflow fails (its tracker's `fail`); default: the failure is thrown. */
+  fail?: (failure: ApplicationFailure) => never;
+}
+
+/**
+ * The operation of `initial.merchantOrderNo` once it succeeded. A `fail` record becomes
+ * OperationFailed naming `what` (`deposit CF…`) and the provider's description.
+ */
+export async function waitForCardOperationSuccess(
+  inbox: EventInbox,
+  initial: CardOperation,
+  profile: WaitProfile,
+  what: string,
+  report: CardOperationReport = {},
+): Promise<CardOperation> {
+  const operation = await waitForCardOperation(inbox, initial, profile);
+  report.record?.(operation);
+  if (operation.status === 'fail') {
+    const failure = failWith(
+      FailureTypes.operationFailed,
+      `${what} failed: ${operation.description ?? 'no description'}`,
+    );
+    if (report.fail) report.fail(failure);
+    throw failure;
+  }
+  return operation;
+}
+
 /** The operation of `initial.merchantOrderNo` in a final status (success or fail). */
-export async function waitForCardOperation(
+async function waitForCardOperation(
   inbox: EventInbox,
   initial: CardOperation,
   profile: WaitProfile,

@@ -69,13 +69,7 @@ export class StandInEngine implements SandboxEngine {
 }
 
 /** A parsed body with LosslessNumbers turned into JS numbers, for comparing small helper values. */
-export function plain(value: unknown): unknown {
-  if (isLosslessNumber(value)) return Number(String(value));
-  if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
-  return value;
-}
+export { plainNumbers as plain } from '../../../sandbox/server/body';
 
 export interface RawResponse {
   status: number;

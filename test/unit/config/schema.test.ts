@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EnvironmentError } from '../../../config/environment';
-import { ConfigurationProblems, readConfiguration, VARIABLES } from '../../../config/schema';
+import { ConfigurationProblems, readConfiguration, readVariable, VARIABLES } from '../../../config/schema';
 import { withConfigurationTable } from '../../../config/table';
 
 const root = path.join(__dirname, '../../..');
@@ -73,6 +73,17 @@ it('lists every problem at once, each naming its variable and rule', () => {
     'CARDFLOW_METRICS_ADDRESS: must be host:port with a port from 1 to 65535 (e.g. 0.0.0.0:9464)',
     'CARDFLOW_RECONCILE_INTERVAL: must be at least 1m',
   ]);
+});
+
+it('reads one variable by the rule the whole configuration reads it with', () => {
+  expect(readVariable('CARDFLOW_LOG_LEVEL', { CARDFLOW_LOG_LEVEL: ' warn ' })).toBe('WARN');
+  expect(readVariable('CARDFLOW_LOG_LEVEL', { CARDFLOW_LOG_LEVEL: '' })).toBeUndefined();
+  expect(readVariable('CARDFLOW_LOG_LEVEL', {})).toBeUndefined();
+  expect(() => readVariable('CARDFLOW_LOG_LEVEL', { CARDFLOW_LOG_LEVEL: 'loud' })).toThrow(
+    /CARDFLOW_LOG_LEVEL: must be one of TRACE, DEBUG, INFO, WARN, ERROR/,
+  );
+  // A problem elsewhere in the environment is not this variable's.
+  expect(readVariable('CARDFLOW_LOG_LEVEL', { CARDFLOW_LOG_LEVEL: 'error', CARDFLOW_WEBHOOK_PORT: '' })).toBe('ERROR');
 });
 
 it('an empty port is an error, never port 0; other empty variables are unset', () => {

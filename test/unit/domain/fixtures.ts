@@ -1,43 +1,17 @@
 import type { CardType } from '../../../api/schemas/card-type';
 import { b2bHolder as sampleB2b, b2cHolder as sampleB2c } from '../../fixtures/holders';
-import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
+import { CARD_TYPE_IDS, CARD_TYPES } from '../../../sandbox/data/card-types';
 
-/** A card type in program types, shaped like the sandbox's B2B virtual bin. */
+/**
+ * A card type in program types: the sandbox's B2B virtual bin (sandbox/data/card-types.ts), open
+ * to three holder regions only, so the eligibility rules have regions and area codes to refuse.
+ */
 export function cardType(overrides: Partial<CardType> = {}): CardType {
+  const b2bVirtual = CARD_TYPES.find((t) => t.cardTypeId === CARD_TYPE_IDS.b2bVirtual)!;
   return {
-    cardTypeId: CARD_TYPE_IDS.b2bVirtual,
-    organization: 'Visa',
-    country: 'US',
-    mode: 'PREPAID_CARD',
-    bankCardBin: '428852',
-    type: 'Virtual',
-    category: 'PURCHASE',
-    cardName: 'Visa Business Virtual',
-    cardDesc: 'test',
-    cardPrice: '5',
-    cardPriceCurrency: 'USD',
-    support: [],
-    risk: [],
-    needCardHolder: true,
+    ...b2bVirtual,
     supportHolderRegin: ['US', 'GB', 'HK'],
     supportHolderAreaCode: ['+1', '+44', '+852'],
-    needDepositForActiveCard: true,
-    depositAmountMinQuotaForActiveCard: '10',
-    depositAmountMaxQuotaForActiveCard: '10000',
-    fiatCurrency: 'USD',
-    balanceRetentionQuota: '1',
-    status: 'online',
-    rechargeCurrency: 'USD',
-    rechargeMinQuota: '10',
-    rechargeMaxQuota: '50000',
-    rechargeFeeRate: '1.5',
-    rechargeFixedFee: '0',
-    rechargeDigital: 2,
-    enableActiveCard: true,
-    enableDeposit: true,
-    enableFreeze: true,
-    enableUnFreeze: true,
-    metadata: { cardHolderMaxCardLimit: 5, cardHolderModel: 'B2B', supportSettingMcc: true },
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 import { LosslessNumber } from 'lossless-json';
-import { createLogger, formatRecord, parseLogLevel } from '../../../logging/logger';
+import { parseLogLevel } from '../../../logging/level';
+import { createLogger, formatRecord } from '../../../logging/logger';
 import { REDACTED, isRedactedField, redact, scrubText } from '../../../logging/redact';
 
 /** Personal and card values that must never appear in a log line. */
@@ -154,6 +155,22 @@ describe('createLogger', () => {
   it('keeps its own fields when metadata uses the same names', () => {
     const record = JSON.parse(formatRecord('INFO', 'm', { msg: 'other', level: 'x' }, () => new Date(0)));
     expect(record).toMatchObject({ level: 'info', msg: 'm', 'meta.msg': 'other', 'meta.level': 'x' });
+  });
+
+  it('takes its default level from CARDFLOW_LOG_LEVEL, read by the configuration rule', () => {
+    const saved = process.env.CARDFLOW_LOG_LEVEL;
+    try {
+      process.env.CARDFLOW_LOG_LEVEL = 'error';
+      expect(createLogger().level).toBe('ERROR');
+      expect(createLogger({ level: 'DEBUG' }).level).toBe('DEBUG');
+      delete process.env.CARDFLOW_LOG_LEVEL;
+      expect(createLogger().level).toBe('INFO');
+      process.env.CARDFLOW_LOG_LEVEL = 'loud';
+      expect(() => createLogger()).toThrow(/CARDFLOW_LOG_LEVEL: must be one of/);
+    } finally {
+      if (saved === undefined) delete process.env.CARDFLOW_LOG_LEVEL;
+      else process.env.CARDFLOW_LOG_LEVEL = saved;
+    }
   });
 
   it('reads level names and refuses unknown ones', () => {
