@@ -70,16 +70,21 @@ export function cardOperationInputIssues(
   if (kind === 'updatePin') {
     if (typeof input.sealedPin !== 'string' || input.sealedPin === '')
       issues.push({ path: 'sealedPin', message: 'is required (the new PIN sealed with the merchant public key)' });
-    else if (/^\d{1,12}$/.test(input.sealedPin))
-      issues.push({
-        path: 'sealedPin',
-        message: 'looks like a clear PIN; seal it with the merchant public key (encryptSensitive) first',
-      });
     else {
-      // RSA ciphertext in base64: a few hundred characters, never controls or invisible ones.
-      const rule = textRuleIssue(input.sealedPin, 1, TOKEN_TEXT_MAX);
+      const rule = sealedPinIssue(input.sealedPin);
       if (rule) issues.push({ path: 'sealedPin', message: rule });
     }
   }
   return issues;
+}
+
+/**
+ * The rule a present `sealedPin` breaks (a PIN change's, an activation's), or undefined: digits
+ * alone are a PIN sent in clear; a sealed one is RSA ciphertext in base64, a few hundred
+ * characters, never controls or invisible ones.
+ */
+export function sealedPinIssue(sealedPin: string): string | undefined {
+  if (/^\d{1,12}$/.test(sealedPin))
+    return 'looks like a clear PIN; seal it with the merchant public key (encryptSensitive) first';
+  return textRuleIssue(sealedPin, 1, TOKEN_TEXT_MAX);
 }

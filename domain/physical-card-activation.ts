@@ -21,13 +21,13 @@ import {
   NO_PIN_PAYMENT_AMOUNT,
   textCharacterIssue,
   textRuleIssue,
-  TOKEN_TEXT_MAX,
   UPLOAD_KINDS,
   WORK_ORDER_CONTENT,
   WORK_ORDER_FILES_MAX,
   WORK_ORDER_TITLE,
   AMOUNT_RE,
 } from '../api/rules';
+import { sealedPinIssue } from './card-operations';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './workflow-types';
 import type { WaitOverrides } from './wait-profile';
@@ -114,14 +114,8 @@ export function activationInputIssues(input: PhysicalCardActivationInput): Field
         path: 'sealedPin',
         message: 'is required for the activation_code route (the PIN sealed with the merchant public key)',
       });
-    } else if (/^\d{1,12}$/.test(input.sealedPin)) {
-      issues.push({
-        path: 'sealedPin',
-        message: 'looks like a clear PIN; seal it with the merchant public key (encryptSensitive) first',
-      });
     } else {
-      // RSA ciphertext in base64: a few hundred characters, never controls or invisible ones.
-      const rule = textRuleIssue(input.sealedPin, 1, TOKEN_TEXT_MAX);
+      const rule = sealedPinIssue(input.sealedPin);
       if (rule) issues.push({ path: 'sealedPin', message: rule });
     }
     const noPin = input.noPinPaymentAmount;
