@@ -26,7 +26,11 @@ export class ActivationGate {
   private expecting = false;
   private accepted: OnboardingActivationRequest | undefined;
 
-  constructor(activationWorkflowId: string, onAccepted: (request: OnboardingActivationRequest) => void) {
+  /** The activation child's id, the one the Update answers with. */
+  constructor(
+    readonly activationWorkflowId: string,
+    onAccepted: (request: OnboardingActivationRequest) => void,
+  ) {
     setHandler(
       activateCardUpdate,
       (request) => {

@@ -5,8 +5,6 @@
  */
 import type { OnboardingInput } from '../../domain/customer-onboarding';
 import type { OnboardingPlan } from '../../domain/onboarding-plan';
-import { childIdOf } from '../../domain/workflow-definition';
-import { physicalCardActivationWorkflow } from '../../domain/workflows';
 import type { Attributes } from '../support/search';
 import type { DepositStatusTracker } from './funding';
 import type { ActivationGate } from './physical';
@@ -52,10 +50,9 @@ export function showPlan(run: OnboardingRun): void {
       source: funding.source,
       ...(funding.source === 'shared_account' ? { accountId: funding.accountId } : { coinKey: funding.coinKey }),
     };
-  const activationId = childIdOf(physicalCardActivationWorkflow, run.workflowId);
   if (plan.physical)
     progress.activation = {
-      workflowId: activationId,
+      workflowId: run.gate.activationWorkflowId,
       ...(input.activation ? { route: input.activation.route } : {}),
     };
   if (plan.physical && !input.activation) run.gate.expect();

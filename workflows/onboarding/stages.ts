@@ -11,12 +11,7 @@ import { FailureTypes } from '../../domain/failure-types';
 import { DEFAULT_DELIVERY_DEADLINE_MS } from '../../domain/onboarding-physical';
 import type { PhysicalCardActivationResult } from '../../domain/physical-card-activation';
 import { childIdOf } from '../../domain/workflow-definition';
-import {
-  cardholderOnboardingWorkflow,
-  cardIssuanceWorkflow,
-  fundTransferWorkflow,
-  physicalCardActivationWorkflow,
-} from '../../domain/workflows';
+import { cardholderOnboardingWorkflow, cardIssuanceWorkflow, fundTransferWorkflow } from '../../domain/workflows';
 import { runChild } from '../support/children';
 import { failWith } from '../support/failures';
 import { transferToSharedAccount } from './funding';
@@ -122,8 +117,11 @@ async function awaitDelivery(run: OnboardingRun, cardNo: string): Promise<void> 
   const { input, tracker } = run;
   const progress = tracker.status;
   const deadlineMs = input.deliveryDeadlineMs ?? DEFAULT_DELIVERY_DEADLINE_MS;
-  const workflowId = childIdOf(physicalCardActivationWorkflow, run.workflowId);
-  progress.activation = { ...progress.activation, workflowId, deadlineAt: Date.now() + deadlineMs };
+  progress.activation = {
+    ...progress.activation,
+    workflowId: run.gate.activationWorkflowId,
+    deadlineAt: Date.now() + deadlineMs,
+  };
   tracker.enterStage('awaiting_delivery', true, { cardNo });
   if (!(await run.gate.arrived(deadlineMs))) {
     tracker.fail(
