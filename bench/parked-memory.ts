@@ -13,25 +13,18 @@
  * BENCH_PARKED_CONFIGS picks configurations (`default`, `budget`, `cached`; default all three); BENCH_WORKER_NODE runs the
  * worker on another node binary (Node 24's, say) than the bench's.
  */
-import { Client, Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startOnboarding } from '../client/onboarding';
-import { createDataConverter } from '../codec/data-converter';
-import { KEYS_ENV, parseKeyList } from '../codec/keys';
 import { progressQuery } from '../domain/customer-onboarding';
 import { onboardingWorkflowId } from '../domain/workflow-ids';
-import { startSandbox, ZERO_DELAYS } from '../sandbox/index';
-import { startWebhookReceiver } from '../webhooks/receiver';
 import { cacheSizeFor, DEFAULT_CACHE_BUDGET_MIB } from '../workers/config';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { onboardingInput, PARKED, PHASE_TIMEOUT_MS, say, withTimeout } from './harness';
 import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../domain/wait-profile';
 import { DEFAULT_PROBES_PER_SECOND } from '../workers/create-worker';
+import { buildWorker, startProcessStack, startWorkerProcess, stopWorkerProcess } from './process-stack';
 import { mib, percentile } from './stats';
 
 interface Configuration {
@@ -86,57 +79,10 @@ const PARKING_BATCH = 50;
 const CACHED_AT_MOST = 2000;
 const FAST: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
 
-/** The compiled worker as production runs it (`npm run build`: dist/ and the prebuilt workflow bundle). */
-const COMPILED_WORKER = path.join(__dirname, '../dist/workers/main.js');
-
-/** Builds dist/ from the current sources, so the figure is the code's as checked out. */
-export function buildWorker(): void {
-  say('    building the compiled worker (npm run build)');
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: path.join(__dirname, '..'), stdio: 'ignore' });
-}
-
-/** Starts the compiled worker in its own process and resolves once it polls. */
-export async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.env.BENCH_WORKER_NODE ?? process.execPath, [COMPILED_WORKER], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 120_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('polling')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}):\n${output}`)));
-  });
-  child.stdout.resume();
-  child.stderr.resume();
-  return child;
-}
-
-export async function stopWorkerProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(15_000).then(() => child.kill('SIGKILL'))]);
-}
-
 async function measure(env: TestWorkflowEnvironment, config: Configuration): Promise<void> {
   say(`\n  ${config.label}:`);
-  const codecKeys = `bench:${randomBytes(32).toString('base64')}`;
-  const dataConverter = createDataConverter(parseKeyList(codecKeys));
-  const connection = await Connection.connect({ address: env.address });
-  const client = new Client({ connection, dataConverter });
-  const sandbox = await startSandbox({ delays: ZERO_DELAYS, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-'));
-  const receiver = await startWebhookReceiver({ platformPublicKey: sandbox.keys.platform.publicKey, client, dataDir });
-  sandbox.setWebhookUrl(receiver.url);
+  const stack = await startProcessStack(env.address, 'cardflow-bench-');
+  const { client, sandbox } = stack;
   const taskQueue = `bench-parked-${randomUUID().slice(0, 8)}`;
   // Every provider operation the sandbox serves passes through its engine's handle().
   let requests = 0;
@@ -151,18 +97,7 @@ async function measure(env: TestWorkflowEnvironment, config: Configuration): Pro
     if (args[0] === 'createCardholder') holdersInReview += 1;
     return answer;
   };
-  const worker = await startWorkerProcess({
-    ...process.env,
-    ...sandbox.env,
-    ...config.env,
-    CARDFLOW_ENV: 'sandbox',
-    // The bench measures parked onboardings, not the reconciliation schedule's runs.
-    CARDFLOW_RECONCILE_SCHEDULE: '0',
-    TEMPORAL_ADDRESS: env.address,
-    TEMPORAL_NAMESPACE: 'default',
-    CARDFLOW_TASK_QUEUE: taskQueue,
-    [KEYS_ENV]: codecKeys,
-  });
+  const worker = await startWorkerProcess({ ...stack.workerEnv, ...config.env, CARDFLOW_TASK_QUEUE: taskQueue });
   try {
     const idle = rssOf(worker.pid!);
     const t0 = performance.now();
@@ -236,10 +171,7 @@ async function measure(env: TestWorkflowEnvironment, config: Configuration): Pro
     );
   } finally {
     await stopWorkerProcess(worker);
-    await receiver.stop();
-    await sandbox.stop();
-    await connection.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stack.stop();
   }
 }
 

@@ -16,28 +16,22 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import * as otel from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startOnboarding } from '../client/onboarding';
-import { createDataConverter } from '../codec/data-converter';
-import { KEYS_ENV, parseKeyList } from '../codec/keys';
 import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../domain/wait-profile';
 import { onboardingWorkflowId } from '../domain/workflow-ids';
-import { startSandbox, ZERO_DELAYS } from '../sandbox/index';
 import { freePort } from '../scripts/lib/free-port';
 import { samplerFor } from '../telemetry/sampler';
 import { DEFAULT_TRACE_RATIO } from '../telemetry/sampler-setting';
 import { startTracing } from '../telemetry/tracing';
-import { startWebhookReceiver } from '../webhooks/receiver';
 import { ONBOARDINGS, ROUNDS, onboardingInput, say, withTimeout } from './harness';
-import { buildWorker, startWorkerProcess, stopWorkerProcess } from './parked-memory';
+import { buildWorker, startProcessStack, startWorkerProcess, stopWorkerProcess } from './process-stack';
 import { percentile } from './stats';
 
 const FAST: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
@@ -119,14 +113,8 @@ export async function telemetryCost(env: TestWorkflowEnvironment): Promise<void>
     `\n(a) telemetry cost: CPU per onboarding of the compiled worker process, metrics and tracing off vs on, ${ONBOARDINGS} onboardings a batch, ${ROUNDS} rounds (median)`,
   );
   buildWorker();
-  const codecKeys = `bench:${randomBytes(32).toString('base64')}`;
-  const dataConverter = createDataConverter(parseKeyList(codecKeys));
-  const connection = await Connection.connect({ address: env.address });
-  const client = new Client({ connection, dataConverter });
-  const sandbox = await startSandbox({ delays: ZERO_DELAYS, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-telemetry-'));
-  const receiver = await startWebhookReceiver({ platformPublicKey: sandbox.keys.platform.publicKey, client, dataDir });
-  sandbox.setWebhookUrl(receiver.url);
+  const stack = await startProcessStack(env.address, 'cardflow-bench-telemetry-');
+  const { connection, dataConverter, client } = stack;
   const sink = await startOtlpSink();
   // The backend this process plays: its starts traced with the default sampling (registered
   // globally, as a backend's own set-up would) or keeping every trace, spans to the sink.
@@ -147,15 +135,7 @@ export async function telemetryCost(env: TestWorkflowEnvironment): Promise<void>
     traced: tracedClient(backend.tracer),
     'traced-all': tracedClient(keepAll.getTracer('bench-backend')),
   };
-  const common: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...sandbox.env,
-    CARDFLOW_ENV: 'sandbox',
-    CARDFLOW_RECONCILE_SCHEDULE: '0',
-    TEMPORAL_ADDRESS: env.address,
-    TEMPORAL_NAMESPACE: 'default',
-    [KEYS_ENV]: codecKeys,
-  };
+  const common: NodeJS.ProcessEnv = { ...stack.workerEnv };
   for (const name of ['OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG', 'OTEL_EXPORTER_OTLP_ENDPOINT'])
     delete common[name];
   const queues = Object.fromEntries(KINDS.map((k) => [k, `bench-tel-${k}-${randomUUID().slice(0, 8)}`])) as Record<
@@ -252,8 +232,6 @@ export async function telemetryCost(env: TestWorkflowEnvironment): Promise<void>
   } finally {
     if (scraper) clearInterval(scraper);
     await Promise.all(Object.values(workers).map((w) => stopWorkerProcess(w)));
-    await receiver.stop();
-    await sandbox.stop();
     await keepAll.shutdown();
     await backend.shutdown();
     // The backend's global registration ends with this phase.
@@ -261,7 +239,6 @@ export async function telemetryCost(env: TestWorkflowEnvironment): Promise<void>
     otel.context.disable();
     otel.propagation.disable();
     await sink.stop();
-    await connection.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stack.stop();
   }
 }

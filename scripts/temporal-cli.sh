@@ -25,24 +25,21 @@ fi
 
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/cardflow/temporal-cli/$VERSION"
 binary="$cache_dir/temporal"
-if [[ -x "$binary" ]]; then
-  echo "$binary"
-  exit 0
-fi
 
-# shellcheck source=lib/build-cache.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib/build-cache.sh"
-require_go temporal-cli "no Temporal CLI found and Go is not installed: install Go 1.25 or newer (https://go.dev/dl/), or install the Temporal CLI $VERSION and put it on PATH or in TEMPORAL_CLI."
-build_lock temporal-cli "$cache_dir"
-if [[ ! -x "$binary" ]]; then
-  build_staging "$cache_dir"
-  echo "temporal-cli: building the Temporal CLI $VERSION with $(go version) (several minutes on a cold Go cache)..." >&2
-  started=$SECONDS
+is_built() { [[ -x "$binary" ]]; }
+
+build_into() {
+  local staging="$1"
   if ! GOBIN="$staging" go install "$MODULE@$VERSION" >&2; then
     echo "temporal-cli: go install $MODULE@$VERSION failed (see the output above)." >&2
     exit 1
   fi
   mv -f "$staging/temporal" "$binary"
-  echo "temporal-cli: built $binary in $((SECONDS - started))s." >&2
-fi
+}
+
+# shellcheck source=lib/build-cache.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/build-cache.sh"
+build_once temporal-cli "the Temporal CLI $VERSION (several minutes on a cold Go cache)" "$cache_dir" \
+  "no Temporal CLI found and Go is not installed: install Go 1.25 or newer (https://go.dev/dl/), or install the Temporal CLI $VERSION and put it on PATH or in TEMPORAL_CLI." \
+  is_built build_into
 echo "$binary"

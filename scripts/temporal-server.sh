@@ -28,17 +28,11 @@ version="$(compose_version temporal-server temporalio/server TEMPORAL_VERSION)"
 tag="v$version"
 
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/cardflow/temporal-server/$tag"
-if [[ -x "$cache_dir/server" && -x "$cache_dir/sql-tool" && -d "$cache_dir/schema" ]]; then
-  echo "$cache_dir"
-  exit 0
-fi
 
-require_go temporal-server "Go is needed once to build the Temporal server $tag (https://go.dev/dl/), or set TEMPORAL_SERVER_DIR."
-build_lock temporal-server "$cache_dir"
-if [[ ! -x "$cache_dir/server" || ! -x "$cache_dir/sql-tool" || ! -d "$cache_dir/schema" ]]; then
-  build_staging "$cache_dir"
-  echo "temporal-server: building the Temporal server $tag with $(go version)..." >&2
-  started=$SECONDS
+is_built() { [[ -x "$cache_dir/server" && -x "$cache_dir/sql-tool" && -d "$cache_dir/schema" ]]; }
+
+build_into() {
+  local staging="$1" module_dir
   if ! GOBIN="$staging" go install "$MODULE/cmd/server@$tag" "$MODULE/cmd/tools/sql@$tag" >&2; then
     echo "temporal-server: go install $MODULE/cmd/{server,tools/sql}@$tag failed (see the output above)." >&2
     exit 1
@@ -51,6 +45,9 @@ if [[ ! -x "$cache_dir/server" || ! -x "$cache_dir/sql-tool" || ! -d "$cache_dir
   rm -rf "$cache_dir/schema"
   mv "$staging/schema" "$cache_dir/schema"
   mv -f "$staging/server" "$cache_dir/server"
-  echo "temporal-server: built $cache_dir in $((SECONDS - started))s." >&2
-fi
+}
+
+build_once temporal-server "the Temporal server $tag" "$cache_dir" \
+  "Go is needed once to build the Temporal server $tag (https://go.dev/dl/), or set TEMPORAL_SERVER_DIR." \
+  is_built build_into
 echo "$cache_dir"

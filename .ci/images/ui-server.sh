@@ -14,21 +14,18 @@ readonly MODULE="github.com/temporalio/ui-server/v2"
 version="$(compose_version ui-server temporalio/ui TEMPORAL_UI_VERSION)"
 tag="v$version"
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/cardflow/temporal-ui/$tag"
-if [[ -x "$cache_dir/ui-server" ]]; then
-  echo "$cache_dir"
-  exit 0
-fi
-require_go ui-server "Go is needed once to build the Temporal UI server $tag (https://go.dev/dl/)."
-build_lock ui-server "$cache_dir"
-if [[ ! -x "$cache_dir/ui-server" ]]; then
-  build_staging "$cache_dir"
-  echo "ui-server: building the Temporal UI server $tag with $(go version)..." >&2
-  started=$SECONDS
+
+is_built() { [[ -x "$cache_dir/ui-server" ]]; }
+
+build_into() {
+  local staging="$1" module_dir
   module_dir="$(cd "$staging" && go mod download -json "$MODULE@$tag" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
   cp -r "$module_dir" "$staging/src"
   chmod -R u+w "$staging/src"
   (cd "$staging/src" && CGO_ENABLED=0 go build -trimpath -o "$staging/ui-server" ./cmd/server) >&2
   mv -f "$staging/ui-server" "$cache_dir/ui-server"
-  echo "ui-server: built $cache_dir in $((SECONDS - started))s." >&2
-fi
+}
+
+build_once ui-server "the Temporal UI server $tag" "$cache_dir" \
+  "Go is needed once to build the Temporal UI server $tag (https://go.dev/dl/)." is_built build_into
 echo "$cache_dir"

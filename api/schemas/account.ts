@@ -6,19 +6,17 @@ import {
   LEDGER_BIZ_TYPES,
   LEDGER_DIRECTIONS,
   LEDGER_RANGE_DAYS,
-  PAGE_SIZE_MAX,
   TRANSFER_TYPES,
 } from '../rules';
 import {
-  checkTimeRange,
   merchantOrderNo,
   oneOf,
+  optionalText,
+  pagedTimeRangeQuery,
   pageNum,
   pageSize,
   reqPositiveAmount,
   requiredText,
-  timestamp,
-  optionalText,
 } from './fields';
 import { decimal, int, longId, reqLong } from './primitives';
 
@@ -65,17 +63,14 @@ export const ListAccountsRequestSchema = z.object({
 export const GetAccountRequestSchema = z.object({ accountId: reqLong });
 
 /** Ledger history: at most 30 days per query (Limits). */
-export const ListLedgerEntriesRequestSchema = z
-  .object({
-    pageNum,
-    pageSize: pageSize(PAGE_SIZE_MAX),
+export const ListLedgerEntriesRequestSchema = pagedTimeRangeQuery(
+  {
     orderNo: optionalText,
     accountId: reqLong.optional(),
     bizType: oneOf(LEDGER_BIZ_TYPES).optional(),
-    startTime: timestamp.optional(),
-    endTime: timestamp.optional(),
-  })
-  .superRefine(checkTimeRange(LEDGER_RANGE_DAYS));
+  },
+  LEDGER_RANGE_DAYS,
+);
 
 export const CreateSharedAccountRequestSchema = z.object({ accountName: requiredText });
 

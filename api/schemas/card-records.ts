@@ -8,10 +8,9 @@ import {
   CARD_ORGANIZATIONS,
   CARD_TRANSACTION_TYPES,
   OPERATION_STATUSES,
-  PAGE_SIZE_MAX,
   THREE_DS_TYPES,
 } from '../rules';
-import { checkTimeRange, oneOf, pageNum, pageSize, timestamp, optionalText } from './fields';
+import { oneOf, optionalText, pagedTimeRangeQuery } from './fields';
 import { decimal, int, longId, reqLong } from './primitives';
 
 /** Card fees and initial deposits (no webhook for these). */
@@ -112,59 +111,41 @@ export type Card3dsRecord = z.output<typeof Card3dsRecordSchema>;
 // ---------------------------------------------------------------------------
 // Requests (spec: Endpoints, Card records): all paged, at most 100 per page.
 
-const paging = { pageNum, pageSize: pageSize(PAGE_SIZE_MAX) };
-const timeRange = { startTime: timestamp.optional(), endTime: timestamp.optional() };
-
-export const ListCardPurchasesRequestSchema = z
-  .object({ ...paging, merchantOrderNo: optionalText, orderNo: optionalText, ...timeRange })
-  .superRefine(checkTimeRange());
-
-const cardTransactionFilters = {
-  ...paging,
+export const ListCardPurchasesRequestSchema = pagedTimeRangeQuery({
   merchantOrderNo: optionalText,
   orderNo: optionalText,
-  cardNo: optionalText,
-  ...timeRange,
-};
+});
+
+const cardTransactionFilters = { merchantOrderNo: optionalText, orderNo: optionalText, cardNo: optionalText };
 
 /** v1 card transaction query: type is required. */
-export const ListCardTransactionsV1RequestSchema = z
-  .object({ ...cardTransactionFilters, type: oneOf(CARD_TRANSACTION_TYPES) })
-  .superRefine(checkTimeRange());
+export const ListCardTransactionsV1RequestSchema = pagedTimeRangeQuery({
+  ...cardTransactionFilters,
+  type: oneOf(CARD_TRANSACTION_TYPES),
+});
 
-export const ListCardTransactionsRequestSchema = z
-  .object({ ...cardTransactionFilters, type: oneOf(CARD_TRANSACTION_TYPES).optional() })
-  .superRefine(checkTimeRange());
+export const ListCardTransactionsRequestSchema = pagedTimeRangeQuery({
+  ...cardTransactionFilters,
+  type: oneOf(CARD_TRANSACTION_TYPES).optional(),
+});
 
-export const ListCardAuthTransactionsRequestSchema = z
-  .object({
-    ...paging,
-    type: oneOf(AUTH_TRANSACTION_TYPES).optional(),
-    tradeNo: optionalText,
-    cardNo: optionalText,
-    ...timeRange,
-  })
-  .superRefine(checkTimeRange());
+export const ListCardAuthTransactionsRequestSchema = pagedTimeRangeQuery({
+  type: oneOf(AUTH_TRANSACTION_TYPES).optional(),
+  tradeNo: optionalText,
+  cardNo: optionalText,
+});
 
-export const ListCardAuthFeesRequestSchema = z
-  .object({
-    ...paging,
-    cardTypeId: reqLong.optional(),
-    tradeNo: optionalText,
-    cardNo: optionalText,
-    /** tradeNo of the authorization transaction. */
-    originTradeNo: optionalText,
-    tradeType: oneOf(AUTH_FEE_TYPES).optional(),
-    ...timeRange,
-  })
-  .superRefine(checkTimeRange());
+export const ListCardAuthFeesRequestSchema = pagedTimeRangeQuery({
+  cardTypeId: reqLong.optional(),
+  tradeNo: optionalText,
+  cardNo: optionalText,
+  /** tradeNo of the authorization transaction. */
+  originTradeNo: optionalText,
+  tradeType: oneOf(AUTH_FEE_TYPES).optional(),
+});
 
-export const ListCard3dsRecordsRequestSchema = z
-  .object({
-    ...paging,
-    type: oneOf(THREE_DS_TYPES).optional(),
-    tradeNo: optionalText,
-    cardNo: optionalText,
-    ...timeRange,
-  })
-  .superRefine(checkTimeRange());
+export const ListCard3dsRecordsRequestSchema = pagedTimeRangeQuery({
+  type: oneOf(THREE_DS_TYPES).optional(),
+  tradeNo: optionalText,
+  cardNo: optionalText,
+});

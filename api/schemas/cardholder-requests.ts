@@ -20,7 +20,6 @@ import {
   ID_TYPES,
   ID_TYPES_HONG_KONG,
   ID_TYPES_OTHER,
-  PAGE_SIZE_MAX,
   POST_CODE_RE,
   TOKEN_TEXT_MAX,
 } from '../rules';
@@ -33,8 +32,7 @@ import {
   ipv4,
   merchantOrderNo,
   oneOf,
-  pageNum,
-  pageSize,
+  paging,
   requiredText,
   requiredTextOf,
   optionalText,
@@ -232,8 +230,7 @@ export const UpdateCardholderIdvRequestSchema = z.object({ ...updateKeys, ...idv
 /** areaCode and mobile identify a phone together: pass both or neither. */
 export const QueryCardholdersRequestSchema = z
   .object({
-    pageNum,
-    pageSize: pageSize(PAGE_SIZE_MAX),
+    ...paging,
     holderId: reqLong.optional(),
     areaCode: optionalText,
     mobile: optionalText,

@@ -18,6 +18,7 @@ import {
   MERCHANT_ORDER_NO,
   PAGE_NUM_DEFAULT,
   PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
   PIN_RE,
   RESTRICTED_REGIONS,
   isRestrictedRegion,
@@ -122,6 +123,9 @@ export function pageSize(max: number) {
   return reqInt.refine((n) => n >= 1 && n <= max, { message: `must be 1 to ${max}` }).default(PAGE_SIZE_DEFAULT);
 }
 
+/** The paging of most paged queries: pageNum (default 1) and pageSize (default 10, at most 100). */
+export const paging = { pageNum, pageSize: pageSize(PAGE_SIZE_MAX) };
+
 /** Optional page number without a default (work-order list takes pageNum or pageNo). */
 export const optionalPageNumber = pageNumber.optional();
 
@@ -136,14 +140,25 @@ interface TimeRange {
  * startTime <= endTime, and at most `maxDays` apart when both are given (when one is
  * missing the provider applies its default window, which is within the cap).
  */
-export function checkTimeRange(maxDays?: number) {
-  return (value: TimeRange, ctx: z.RefinementCtx): void => {
-    const { startTime, endTime } = value;
-    if (startTime === undefined || endTime === undefined) return;
-    if (startTime > endTime) {
-      ctx.addIssue({ code: 'custom', path: ['startTime'], message: 'must not be after endTime' });
-    } else if (maxDays !== undefined && endTime - startTime > maxDays * DAY_MS) {
-      ctx.addIssue({ code: 'custom', path: ['endTime'], message: `time range must be at most ${maxDays} days` });
-    }
-  };
+function checkTimeRange({ startTime, endTime }: TimeRange, ctx: z.RefinementCtx, maxDays: number | undefined): void {
+  if (startTime === undefined || endTime === undefined) return;
+  if (startTime > endTime) {
+    ctx.addIssue({ code: 'custom', path: ['startTime'], message: 'must not be after endTime' });
+  } else if (maxDays !== undefined && endTime - startTime > maxDays * DAY_MS) {
+    ctx.addIssue({ code: 'custom', path: ['endTime'], message: `time range must be at most ${maxDays} days` });
+  }
+}
+
+/**
+ * A paged query over a time range, as the spec writes its record, ledger and wallet queries: the
+ * {@link paging}, the query's own filters, and an optional startTime and endTime, in order and at
+ * most `maxDays` apart (no cap when absent).
+ */
+export function pagedTimeRangeQuery<Filters extends z.ZodRawShape>(filters: Filters, maxDays?: number) {
+  return (
+    z
+      .object({ ...paging, ...filters, startTime: timestamp.optional(), endTime: timestamp.optional() })
+      // The shape ends with the two times whatever the filters are; zod cannot see that through the generic.
+      .superRefine((value, ctx) => checkTimeRange(value as TimeRange, ctx, maxDays))
+  );
 }

@@ -1,16 +1,7 @@
 /** Crypto wallet: coins, deposit addresses, wallet transactions (v2) and the deprecated deposit orders. */
 import { z } from 'zod';
-import { DEPOSIT_CHAINS, OPERATION_STATUSES, PAGE_SIZE_MAX, WALLET_TX_RANGE_DAYS, WALLET_TX_TYPES } from '../rules';
-import {
-  checkTimeRange,
-  oneOf,
-  pageNum,
-  pageSize,
-  reqPositiveAmount,
-  requiredText,
-  timestamp,
-  optionalText,
-} from './fields';
+import { DEPOSIT_CHAINS, OPERATION_STATUSES, WALLET_TX_RANGE_DAYS, WALLET_TX_TYPES } from '../rules';
+import { oneOf, optionalText, pagedTimeRangeQuery, reqPositiveAmount, requiredText } from './fields';
 import { bool, decimal, int } from './primitives';
 
 export const CoinSchema = z.object({
@@ -119,28 +110,20 @@ export const WalletDepositOrderRequestSchema = z.object({
   amount: reqPositiveAmount,
 });
 
-export const WalletDepositTransactionsRequestSchema = z
-  .object({
-    pageNum,
-    pageSize: pageSize(PAGE_SIZE_MAX),
-    orderNo: optionalText,
-    fromAddress: optionalText,
-    toAddress: optionalText,
-    txId: optionalText,
-    status: oneOf(OPERATION_STATUSES).optional(),
-    startTime: timestamp.optional(),
-    endTime: timestamp.optional(),
-  })
-  .superRefine(checkTimeRange());
+export const WalletDepositTransactionsRequestSchema = pagedTimeRangeQuery({
+  orderNo: optionalText,
+  fromAddress: optionalText,
+  toAddress: optionalText,
+  txId: optionalText,
+  status: oneOf(OPERATION_STATUSES).optional(),
+});
 
 /** Only for a coin with enabled=true. */
 export const CreateWalletAddressRequestSchema = z.object({ coinKey: requiredText });
 
 /** Wallet v2 transactions: at most 90 days per query (Limits). */
-export const ListWalletTransactionsRequestSchema = z
-  .object({
-    pageNum,
-    pageSize: pageSize(PAGE_SIZE_MAX),
+export const ListWalletTransactionsRequestSchema = pagedTimeRangeQuery(
+  {
     coinKey: optionalText,
     coinName: optionalText,
     txHash: optionalText,
@@ -149,7 +132,6 @@ export const ListWalletTransactionsRequestSchema = z
     orderNo: optionalText,
     type: oneOf(WALLET_TX_TYPES).optional(),
     status: oneOf(OPERATION_STATUSES).optional(),
-    startTime: timestamp.optional(),
-    endTime: timestamp.optional(),
-  })
-  .superRefine(checkTimeRange(WALLET_TX_RANGE_DAYS));
+  },
+  WALLET_TX_RANGE_DAYS,
+);

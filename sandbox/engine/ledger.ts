@@ -114,9 +114,10 @@ export function externalFlow(ctx: Ctx, amount: string): void {
   ctx.state.externalCredits = add(ctx.state.externalCredits, amount);
 }
 
-export function createAccount(ctx: Ctx, accountType: Account['accountType'], accountName: string): Account {
-  const account: Account = {
-    accountId: ctx.ids.longId().slice(0, 17),
+/** An account as the provider opens it: in USD, empty, its amounts to two decimals. */
+export function openedAccount(accountId: string, accountName: string, accountType: Account['accountType']): Account {
+  return {
+    accountId,
     accountName,
     accountType,
     currency: 'USD',
@@ -125,6 +126,10 @@ export function createAccount(ctx: Ctx, accountType: Account['accountType'], acc
     frozenBalance: '0',
     digital: 2,
   };
+}
+
+export function createAccount(ctx: Ctx, accountType: Account['accountType'], accountName: string): Account {
+  const account = openedAccount(ctx.ids.longId().slice(0, 17), accountName, accountType);
   ctx.state.accounts.set(account.accountId, account);
   return account;
 }

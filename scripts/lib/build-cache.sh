@@ -42,3 +42,25 @@ require_go() {
     exit 1
   fi
 }
+
+# build_once NAME WHAT DIR NO_GO IS_BUILT BUILD_INTO: makes DIR hold WHAT, built once. IS_BUILT
+# (a function of the caller) answers whether DIR is complete; when it is not, Go is required (NO_GO
+# says what else would do), the build lock is taken, DIR is checked again (another caller may have
+# built it meanwhile), and BUILD_INTO STAGING builds into a fresh staging folder and moves its
+# results into DIR. Progress goes to stderr, so the caller's stdout stays the path alone.
+build_once() {
+  local name="$1" what="$2" dir="$3" no_go="$4" is_built="$5" build_into="$6" started
+  if "$is_built"; then
+    return 0
+  fi
+  require_go "$name" "$no_go"
+  build_lock "$name" "$dir"
+  if "$is_built"; then
+    return 0
+  fi
+  build_staging "$dir"
+  echo "$name: building $what with $(go version)..." >&2
+  started=$SECONDS
+  "$build_into" "$staging"
+  echo "$name: built $dir in $((SECONDS - started))s." >&2
+}

@@ -7,6 +7,7 @@ import type { ActivityDeps, ProviderPort } from '../../../activities/deps';
 import { createActivationActivities, type ActivationOutcome } from '../../../activities/activation';
 import { createTransferActivities } from '../../../activities/transfers';
 import { sealPin } from '../../../activities/secrets';
+import { openedAccount } from '../../../sandbox/engine/ledger';
 
 const merchant = generateRsaKeyPair();
 
@@ -14,16 +15,8 @@ function deps(provider: Partial<ProviderPort>): ActivityDeps {
   return { provider: provider as ProviderPort, merchantPrivateKey: merchant.privateKey };
 }
 
-const account = (accountId: string, accountName: string, accountType: 'WALLET' | 'MARGIN' = 'MARGIN') => ({
-  accountId,
-  accountName,
-  accountType,
-  currency: 'USD',
-  totalBalance: '0',
-  availableBalance: '0',
-  frozenBalance: '0',
-  digital: 2,
-});
+const account = (accountId: string, accountName: string, accountType: 'WALLET' | 'MARGIN' = 'MARGIN') =>
+  openedAccount(accountId, accountName, accountType);
 
 it('activateWithCode opens the code and the PIN for the provider call only; the result carries neither', async () => {
   const sent: Record<string, unknown>[] = [];
