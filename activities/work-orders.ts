@@ -6,13 +6,13 @@
  */
 import { basename } from 'node:path';
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
-import { UPLOAD_CATEGORY, isFinalOperationStatus } from '../api/rules';
+import { UPLOAD_CATEGORY } from '../api/rules';
 import { FailureTypes } from '../domain/failure-types';
 import { workOrderStateOf, type WorkOrderState } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
 import { convertingFailures, nonRetryable } from './failures';
 import { callIdempotent } from './idempotent';
-import { longPoll, type PollSettings } from './long-poll';
+import { longPollFinal, type PollSettings } from './long-poll';
 
 export type { WorkOrderState } from '../domain/provider-records';
 
@@ -94,14 +94,13 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
 
     /** Polls the work order until it succeeds or fails. */
     async awaitWorkOrder(input: { merchantOrderNo: string; poll: PollSettings }): Promise<WorkOrderState> {
-      return longPoll<WorkOrderState | undefined>({
+      return longPollFinal({
         poll: input.poll,
         reprobes: deps.reprobes,
         what: `work order ${input.merchantOrderNo}`,
-        probe: () => findWorkOrder(input.merchantOrderNo),
-        done: (order) => order !== undefined && isFinalOperationStatus(order.tradeStatus),
-        describe: (order) => order?.tradeStatus ?? 'not found',
-      }) as Promise<WorkOrderState>;
+        find: () => findWorkOrder(input.merchantOrderNo),
+        status: (order) => order.tradeStatus,
+      });
     },
   });
 }
