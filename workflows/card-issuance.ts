@@ -20,7 +20,7 @@ import { waitForCardOperationSuccess } from './support/waits';
 import { cardIssuanceWorkflow } from '../domain/workflows';
 
 export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuanceResult> {
-  const info = workflowInfo();
+  const orderKeys = cardIssuanceWorkflow.orderKeys(workflowInfo().workflowId);
   return withCardTypePlan(
     input,
     { stage: 'validating' },
@@ -44,7 +44,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
         let topUpMerchantOrderNo: string | undefined;
         if (input.budgetTopUp) {
           enter('topping_up');
-          topUpMerchantOrderNo = cardIssuanceWorkflow.orderKeys(info.workflowId).budgetTopUp;
+          topUpMerchantOrderNo = orderKeys.budgetTopUp;
           await provider.transferFunds({
             merchantOrderNo: topUpMerchantOrderNo,
             type: 'TRANSFER',
@@ -53,7 +53,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
         }
         const accountId = input.accountId ?? input.budgetTopUp?.payeeAccountId;
 
-        const merchantOrderNo = cardIssuanceWorkflow.orderKeys(info.workflowId).create;
+        const merchantOrderNo = orderKeys.create;
         status.merchantOrderNo = merchantOrderNo;
         attributes.addOrderNo(merchantOrderNo);
         enter('creating');

@@ -2,8 +2,9 @@
  * The start the card's money workflows share (card issuance, card deposit): the provider-call
  * proxy, the inbox of provider events, the search attributes known at start and the tracked
  * status; then, inside the status's guard, the card type (given, or read from the provider) and
- * the plan the card type's bounds allow, failing `not_eligible` with the plan's issues. The
- * order is the one their histories were made with: the card type read is the only command.
+ * the plan the card type's bounds allow, failing `not_eligible` with the plan's issues. Of these
+ * only the card type read (when the starter gave no card type) is a command, sent where both
+ * workflows always sent it, so their saved histories replay.
  */
 import type { QueryDefinition } from '@temporalio/workflow';
 import type { CardType } from '../../api/schemas/card-type';
