@@ -128,3 +128,24 @@ export async function longPollFinal<T>(spec: FinalRecordPoll<T>): Promise<T> {
   // done() accepts only a found record.
   return record as T;
 }
+
+/**
+ * The activity that waits for the record of a merchantOrderNo (a card operation, a work order)
+ * until its status is final: {@link longPollFinal} keyed by the input's merchantOrderNo.
+ */
+export function awaitFinalByOrderNo<T>(spec: {
+  /** What the record is, for the StillWaiting message (`<what> <merchantOrderNo>`). */
+  what: string;
+  find: (merchantOrderNo: string) => Promise<T | undefined>;
+  status: (record: T) => string;
+  reprobes: RateGate | undefined;
+}): (input: { merchantOrderNo: string; poll: PollSettings }) => Promise<T> {
+  return (input) =>
+    longPollFinal({
+      poll: input.poll,
+      reprobes: spec.reprobes,
+      what: `${spec.what} ${input.merchantOrderNo}`,
+      find: () => spec.find(input.merchantOrderNo),
+      status: spec.status,
+    });
+}

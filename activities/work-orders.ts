@@ -12,7 +12,7 @@ import { workOrderStateOf, type WorkOrderState } from '../domain/provider-record
 import type { ActivityDeps } from './deps';
 import { convertingFailures, nonRetryable } from './failures';
 import { callIdempotent } from './idempotent';
-import { longPollFinal, type PollSettings } from './long-poll';
+import { awaitFinalByOrderNo } from './long-poll';
 
 export type { WorkOrderState } from '../domain/provider-records';
 
@@ -93,14 +93,11 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
     },
 
     /** Polls the work order until it succeeds or fails. */
-    async awaitWorkOrder(input: { merchantOrderNo: string; poll: PollSettings }): Promise<WorkOrderState> {
-      return longPollFinal({
-        poll: input.poll,
-        reprobes: deps.reprobes,
-        what: `work order ${input.merchantOrderNo}`,
-        find: () => findWorkOrder(input.merchantOrderNo),
-        status: (order) => order.tradeStatus,
-      });
-    },
+    awaitWorkOrder: awaitFinalByOrderNo({
+      what: 'work order',
+      find: findWorkOrder,
+      status: (order) => order.tradeStatus,
+      reprobes: deps.reprobes,
+    }),
   });
 }
