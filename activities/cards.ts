@@ -10,7 +10,7 @@ import { createAccountHelpers, type BalanceRequirement } from './accounts';
 import type { ActivityDeps } from './deps';
 import { convertingFailures, nonRetryable } from './failures';
 import { callIdempotent } from './idempotent';
-import { longPoll, type PollSettings } from './long-poll';
+import { awaitFinalByOrderNo } from './long-poll';
 import { cardOperationOf, type CardOperation } from '../domain/provider-records';
 import type { CardOperationRecord } from '../api/schemas/card';
 import type { CardSummary } from './types';
@@ -169,16 +169,12 @@ export function createCardActivities(deps: ActivityDeps) {
     getCardOperation,
 
     /** Polls the operation of `merchantOrderNo` until it succeeds or fails. */
-    async awaitCardOperation(input: { merchantOrderNo: string; poll: PollSettings }): Promise<CardOperation> {
-      return longPoll<CardOperation | undefined>({
-        poll: input.poll,
-        reprobes: deps.reprobes,
-        what: `card operation ${input.merchantOrderNo}`,
-        probe: () => findOperation(input.merchantOrderNo),
-        done: (op) => op !== undefined && isFinalOperationStatus(op.status),
-        describe: (op) => op?.status ?? 'not found',
-      }) as Promise<CardOperation>;
-    },
+    awaitCardOperation: awaitFinalByOrderNo({
+      what: 'card operation',
+      find: findOperation,
+      status: (op) => op.status,
+      reprobes: deps.reprobes,
+    }),
 
     /** Card info with balance; never the card number, CVV or expiry. */
     async getCardSummary(input: { cardNo: string }): Promise<CardSummary> {

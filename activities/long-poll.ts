@@ -21,6 +21,7 @@
  */
 import { activityInfo, cancellationSignal, sleep } from '@temporalio/activity';
 import { ProviderError } from '../api/errors';
+import { isFinalOperationStatus } from '../api/rules';
 import { nextPollDelay, REPROBE_DELAYS_MS, type WaitProfile } from '../domain/wait-profile';
 import { stillWaiting } from './failures';
 import { reportProgress } from './heartbeats';
@@ -99,4 +100,52 @@ export async function longPoll<T>(spec: LongPoll<T>): Promise<T> {
     await sleep(progress.delayMs);
     progress = { ...progress, delayMs: nextPollDelay(progress.delayMs, spec.poll) };
   }
+}
+
+/** A record the provider keeps by its key, awaited until its status is final (SUCCESS or FAIL). */
+export interface FinalRecordPoll<T> extends Pick<LongPoll<T>, 'poll' | 'reprobes' | 'what'> {
+  /** The record of the key, or undefined while the provider has none (not yet). */
+  find: () => Promise<T | undefined>;
+  /** The record's operation status. */
+  status: (record: T) => string;
+  /** The heartbeat's description of a record; default its status. */
+  describe?: (record: T) => string;
+  /** The heartbeat's description while there is no record; default `not found`. */
+  absent?: string;
+}
+
+/** {@link longPoll} for a record found by its key until its status is final. */
+export async function longPollFinal<T>(spec: FinalRecordPoll<T>): Promise<T> {
+  const describe = spec.describe ?? spec.status;
+  const record = await longPoll<T | undefined>({
+    poll: spec.poll,
+    reprobes: spec.reprobes,
+    what: spec.what,
+    probe: () => spec.find(),
+    done: (found) => found !== undefined && isFinalOperationStatus(spec.status(found)),
+    describe: (found) => (found === undefined ? (spec.absent ?? 'not found') : describe(found)),
+  });
+  // done() accepts only a found record.
+  return record as T;
+}
+
+/**
+ * The activity that waits for the record of a merchantOrderNo (a card operation, a work order)
+ * until its status is final: {@link longPollFinal} keyed by the input's merchantOrderNo.
+ */
+export function awaitFinalByOrderNo<T>(spec: {
+  /** What the record is, for the StillWaiting message (`<what> <merchantOrderNo>`). */
+  what: string;
+  find: (merchantOrderNo: string) => Promise<T | undefined>;
+  status: (record: T) => string;
+  reprobes: RateGate | undefined;
+}): (input: { merchantOrderNo: string; poll: PollSettings }) => Promise<T> {
+  return (input) =>
+    longPollFinal({
+      poll: input.poll,
+      reprobes: spec.reprobes,
+      what: `${spec.what} ${input.merchantOrderNo}`,
+      find: () => spec.find(input.merchantOrderNo),
+      status: spec.status,
+    });
 }

@@ -9,8 +9,7 @@ import { matchesDeposit, type DepositMatch } from '../domain/wallet-funding';
 import { walletDepositOf, type WalletDeposit } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
 import { convertingFailures, nonRetryable } from './failures';
-import { longPoll, type PollSettings } from './long-poll';
-import { isFinalOperationStatus } from '../api/rules';
+import { longPollFinal, type PollSettings } from './long-poll';
 
 export type { WalletDeposit } from '../domain/provider-records';
 
@@ -65,14 +64,15 @@ export function createWalletActivities(deps: ActivityDeps) {
 
     /** Polls the address's deposits until ours is final (success after its confirmations, or fail). */
     async awaitWalletDeposit(input: { match: DepositMatch; poll: PollSettings }): Promise<WalletDeposit> {
-      return longPoll<WalletDeposit | undefined>({
+      return longPollFinal({
         poll: input.poll,
         reprobes: deps.reprobes,
         what: `a deposit to the ${input.match.address.slice(0, 6)}… address`,
-        probe: () => findDeposit(input.match),
-        done: (tx) => tx !== undefined && isFinalOperationStatus(tx.status),
-        describe: (tx) => (tx ? `${tx.orderNo} ${tx.status}` : 'no deposit yet'),
-      }) as Promise<WalletDeposit>;
+        find: () => findDeposit(input.match),
+        status: (tx) => tx.status,
+        describe: (tx) => `${tx.orderNo} ${tx.status}`,
+        absent: 'no deposit yet',
+      });
     },
   });
 }

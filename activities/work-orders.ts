@@ -6,13 +6,13 @@
  */
 import { basename } from 'node:path';
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
-import { UPLOAD_CATEGORY, isFinalOperationStatus } from '../api/rules';
+import { UPLOAD_CATEGORY } from '../api/rules';
 import { FailureTypes } from '../domain/failure-types';
 import { workOrderStateOf, type WorkOrderState } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
 import { convertingFailures, nonRetryable } from './failures';
 import { callIdempotent } from './idempotent';
-import { longPoll, type PollSettings } from './long-poll';
+import { awaitFinalByOrderNo } from './long-poll';
 
 export type { WorkOrderState } from '../domain/provider-records';
 
@@ -93,15 +93,11 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
     },
 
     /** Polls the work order until it succeeds or fails. */
-    async awaitWorkOrder(input: { merchantOrderNo: string; poll: PollSettings }): Promise<WorkOrderState> {
-      return longPoll<WorkOrderState | undefined>({
-        poll: input.poll,
-        reprobes: deps.reprobes,
-        what: `work order ${input.merchantOrderNo}`,
-        probe: () => findWorkOrder(input.merchantOrderNo),
-        done: (order) => order !== undefined && isFinalOperationStatus(order.tradeStatus),
-        describe: (order) => order?.tradeStatus ?? 'not found',
-      }) as Promise<WorkOrderState>;
-    },
+    awaitWorkOrder: awaitFinalByOrderNo({
+      what: 'work order',
+      find: findWorkOrder,
+      status: (order) => order.tradeStatus,
+      reprobes: deps.reprobes,
+    }),
   });
 }

@@ -4,84 +4,69 @@
  * from the workflow id; then the deposit operation is awaited (webhook first, polling fallback).
  */
 import { workflowInfo } from '@temporalio/workflow';
-import {
-  cardDepositStatusQuery,
-  type CardDepositInput,
-  type CardDepositResult,
-  type CardDepositStatus,
-} from '../domain/card-deposit';
+import { cardDepositStatusQuery, type CardDepositInput, type CardDepositResult } from '../domain/card-deposit';
 import { planCardDeposit } from '../domain/eligibility';
-import { FailureTypes } from '../domain/failure-types';
-import { failIssues } from './support/failures';
 import { settled } from './support/cancellation';
-import { EventInbox } from './support/inbox';
-import { cardOperationWait, providerCallsFor } from './support/profiles';
-import { Attributes, isChild } from './support/search';
-import { trackStatus } from './support/tracked-status';
+import { withCardTypePlan } from './support/card-type-plan';
+import { cardOperationWait } from './support/profiles';
+import { isChild } from './support/search';
 import { waitForCardOperationSuccess } from './support/waits';
 import { cardDepositWorkflow } from '../domain/workflows';
 
 export async function cardDeposit(input: CardDepositInput): Promise<CardDepositResult> {
   const info = workflowInfo();
-  const provider = providerCallsFor(input.wait);
-  const inbox = new EventInbox();
-  const attributes = new Attributes(input.startAttributes);
-  const { status, enter, fail, guard } = trackStatus<CardDepositStatus>(
+  return withCardTypePlan(
+    input,
     { stage: 'validating' },
     cardDepositStatusQuery,
-    inbox,
-  );
+    (cardType) => planCardDeposit(cardType, input.amount),
+    async ({ provider, inbox, attributes, tracker: { status, enter, fail }, plan }) => {
+      status.fee = plan.fee;
 
-  return guard(async () => {
-    const cardType = input.cardType ?? (await provider.getCardType({ cardTypeId: input.cardTypeId }));
-    const planned = planCardDeposit(cardType, input.amount);
-    if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
-    const plan = planned.plan;
-    status.fee = plan.fee;
+      const merchantOrderNo = cardDepositWorkflow.orderKeys(info.workflowId).deposit;
+      status.merchantOrderNo = merchantOrderNo;
+      attributes.addOrderNo(merchantOrderNo);
+      if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: 'card_deposit' });
+      // Once the provider may have it, the mutation is followed to its outcome even if cancelled.
+      return await settled(async () => {
+        enter('depositing');
+        const sent = await provider.depositCard({
+          merchantOrderNo,
+          cardNo: input.cardNo,
+          amount: plan.amount,
+          required: {
+            ...(input.accountId ? { accountId: input.accountId } : {}),
+            total: plan.total,
+            currency: plan.currency,
+          },
+          settleMs: cardOperationWait(input.wait).firstPollMs,
+        });
+        status.operationStatus = sent.status;
 
-    const merchantOrderNo = cardDepositWorkflow.orderKeys(info.workflowId).deposit;
-    status.merchantOrderNo = merchantOrderNo;
-    attributes.addOrderNo(merchantOrderNo);
-    if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: 'card_deposit' });
-    // Once the provider may have it, the mutation is followed to its outcome even if cancelled.
-    return await settled(async () => {
-      enter('depositing');
-      const sent = await provider.depositCard({
-        merchantOrderNo,
-        cardNo: input.cardNo,
-        amount: plan.amount,
-        required: {
-          ...(input.accountId ? { accountId: input.accountId } : {}),
-          total: plan.total,
-          currency: plan.currency,
-        },
-        settleMs: cardOperationWait(input.wait).firstPollMs,
+        enter('awaiting_deposit');
+        const operation = await waitForCardOperationSuccess(
+          inbox,
+          sent,
+          cardOperationWait(input.wait),
+          `deposit ${merchantOrderNo}`,
+          { record: (record) => (status.operationStatus = record.status), fail },
+        );
+        // depositCard reads the card when the deposit succeeds within its attempt (one activity less);
+        // otherwise, and in histories from before it did, the card is read here.
+        const card =
+          sent.card?.cardNo === input.cardNo ? sent.card : await provider.getCardSummary({ cardNo: input.cardNo });
+        enter('completed');
+        return {
+          cardNo: input.cardNo,
+          merchantOrderNo,
+          orderNo: operation.orderNo,
+          amount: plan.amount,
+          fee: operation.fee || plan.fee,
+          ...(operation.receivedAmount ? { receivedAmount: operation.receivedAmount } : {}),
+          currency: operation.currency || plan.currency,
+          ...(card.balance ? { balance: card.balance } : {}),
+        };
       });
-      status.operationStatus = sent.status;
-
-      enter('awaiting_deposit');
-      const operation = await waitForCardOperationSuccess(
-        inbox,
-        sent,
-        cardOperationWait(input.wait),
-        `deposit ${merchantOrderNo}`,
-        { record: (record) => (status.operationStatus = record.status), fail },
-      );
-      // depositCard reads the card when the deposit succeeds within its attempt (one activity less);
-      // otherwise, and in histories from before it did, the card is read here.
-      const card =
-        sent.card?.cardNo === input.cardNo ? sent.card : await provider.getCardSummary({ cardNo: input.cardNo });
-      enter('completed');
-      return {
-        cardNo: input.cardNo,
-        merchantOrderNo,
-        orderNo: operation.orderNo,
-        amount: plan.amount,
-        fee: operation.fee || plan.fee,
-        ...(operation.receivedAmount ? { receivedAmount: operation.receivedAmount } : {}),
-        currency: operation.currency || plan.currency,
-        ...(card.balance ? { balance: card.balance } : {}),
-      };
-    });
-  });
+    },
+  );
 }

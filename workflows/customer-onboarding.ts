@@ -27,14 +27,14 @@
  * The stages are functions of the run (onboarding/run.ts, stages.ts, first-deposit.ts,
  * result.ts); this function registers the handlers, validates, and calls the stages in order.
  */
-import { patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import { cardholderProgressSignal } from '../domain/cardholder-onboarding';
+import { setHandler, workflowInfo } from '@temporalio/workflow';
 import type { OnboardingInput, OnboardingProgress, OnboardingResult } from '../domain/customer-onboarding';
 import { providerEventSignal } from '../domain/provider-event';
 import { childIdOf } from '../domain/workflow-definition';
 import { cardholderOnboardingWorkflow, physicalCardActivationWorkflow } from '../domain/workflows';
 import { DepositStatusTracker } from './onboarding/funding';
 import { ActivationGate } from './onboarding/physical';
+import { ReviewRelay } from './onboarding/review';
 import { firstDepositStage } from './onboarding/first-deposit';
 import { onboardingResult } from './onboarding/result';
 import { chargedAccountOf, showPlan, type OnboardingRun } from './onboarding/run';
@@ -42,9 +42,6 @@ import { cardholderStage, cardStage, physicalStage, sharedAccountStage } from '.
 import { OnboardingTracker } from './onboarding/tracker';
 import { validateOnboarding } from './onboarding/validation';
 import { Attributes, startedWithAttributes } from './support/search';
-
-/** Patch: the awaiting_correction stage (and the return to review) is upserted. */
-const REVIEW_STAGES_SEARCHABLE = 'review-stages-searchable';
 
 export async function customerOnboarding(input: OnboardingInput): Promise<OnboardingResult> {
   const info = workflowInfo();
@@ -54,7 +51,6 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
     stages: [{ stage: 'validating', at: Date.now() }],
     ...(input.resume ? { resumedFrom: input.resume.previousRunId } : {}),
   };
-  const cardholderId = childIdOf(cardholderOnboardingWorkflow, info.workflowId);
   const activationId = childIdOf(physicalCardActivationWorkflow, info.workflowId);
   // Started in cardholder_review (this build's client: domain/start-attributes.ts), the run takes
   // the 10-action path: what the starter set is not upserted again, nor is creating_card. Any
@@ -71,20 +67,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   const gate = new ActivationGate(activationId, (request) => {
     progress.activation = { workflowId: activationId, route: request.route };
   });
-  setHandler(cardholderProgressSignal, (update) => {
-    if (progress.stage !== 'cardholder_review' && progress.stage !== 'awaiting_correction') return;
-    const rejectReason = update.stage === 'awaiting_correction' ? update.rejectReason : undefined;
-    progress.review = {
-      correctionWorkflowId: cardholderId,
-      ...(update.statusFlowLocation ? { statusFlowLocation: update.statusFlowLocation } : {}),
-      ...(rejectReason ? { rejectReason } : {}),
-    };
-    // An onboarding waiting on the customer's correction is found by its stage, like any other wait.
-    tracker.enterStage(
-      update.stage === 'awaiting_correction' ? 'awaiting_correction' : 'cardholder_review',
-      patched(REVIEW_STAGES_SEARCHABLE),
-    );
-  });
+  const review = new ReviewRelay(childIdOf(cardholderOnboardingWorkflow, info.workflowId), tracker);
 
   return tracker.guard(async () => {
     // The whole request, before anything is sent.
@@ -96,6 +79,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       tracker,
       attributes,
       gate,
+      review,
       deposits,
       chargedAccountId: chargedAccountOf(input, validated.plan),
     };

@@ -29,7 +29,6 @@ import { walletDepositOf, type WalletDeposit } from '../domain/provider-records'
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { raceSignalAndPoll } from './support/waits';
-import { childIdOf } from '../domain/workflow-definition';
 import { cardDepositWorkflow, fundTransferWorkflow } from '../domain/workflows';
 import { AMOUNT_RE, LONG_ID_RE, isFinalOperationStatus } from '../api/rules';
 
@@ -125,6 +124,9 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
     confirmations: address.confirmations,
   };
 
+  // The children are started for this customer (their CardflowCustomerRef).
+  const asChild = input.customerRef ? { customerRef: input.customerRef } : {};
+
   // 2. Optionally to a MARGIN account.
   let available = credit;
   if (input.transfer) {
@@ -137,9 +139,6 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
         ]),
       );
     const wallet = await step(() => provider.getAccountBalance({ currency: deposit.receivedCurrency }));
-    const transferId = childIdOf(fundTransferWorkflow, info.workflowId);
-    attributes.addOrderNo(fundTransferWorkflow.orderKeys(transferId).transfer);
-    const asChild = input.customerRef ? { customerRef: input.customerRef } : {};
     // The credited money moves on to completion even if an operator cancels meanwhile.
     const transfer = await step(() =>
       settled(() =>
@@ -153,7 +152,7 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
             ...(input.customerRef ? { customerRef: input.customerRef } : {}),
             ...(input.wait ? { wait: input.wait } : {}),
           },
-          asChild,
+          { ...asChild, routeToParent: attributes },
         ),
       ),
     );
@@ -177,7 +176,6 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
         ]),
       );
     }
-    const asChild = input.customerRef ? { customerRef: input.customerRef } : {};
     const deposited = await step(() =>
       settled(() =>
         runChild(

@@ -4,7 +4,7 @@
  */
 import { CardholderSchema } from '../../api/schemas/cardholder';
 import { PAGE_SIZE_MAX } from '../../api/rules';
-import type { Finding, ReconcileConfig, ReconcileCursor } from '../../domain/reconciliation';
+import type { Finding, ReconcileConfig, ReconcileCursor, ReconcileSource } from '../../domain/reconciliation';
 import type { ProviderOrder } from '../../domain/reconciliation-rules';
 import type { ProviderPort } from '../deps';
 import { reportProgress } from '../heartbeats';
@@ -12,62 +12,81 @@ import type { ReconcilePort } from '../reconciliation-port';
 import { afterSource, PAGES_PER_STEP, type ReconcileStep, type ReconcileWindow } from './cursors';
 import { judgeOrders } from './judging';
 
-/** Reads one page of an order source; `records` are the page's orders, `full` whether more may follow. */
+/** One page of an order source: the orders judged, the records read and the provider's total. */
+interface OrderPage {
+  orders: ProviderOrder[];
+  count: number;
+  total: number;
+}
+
+type PageReader = (provider: ProviderPort, cursor: ReconcileCursor, window: ReconcileWindow) => Promise<OrderPage>;
+
+/** How one order source is read and what of it is judged. */
+interface OrderSource<R> {
+  /**
+   * One page: `slice` is the cursor's time slice, which the sources the provider lists by time
+   * (card operations, wallet transactions) are read by and the others ignore.
+   */
+  read: (
+    provider: ProviderPort,
+    paging: { pageNum: number; pageSize: number },
+    slice: { startTime: number; endTime: number },
+  ) => Promise<{ records: R[]; total: string }>;
+  /**
+   * Whether a record is judged (default: every one). A source the provider cannot list by time
+   * is read whole, and only what changed within the window or is still open is judged.
+   */
+  judged?: (record: R, window: ReconcileWindow) => boolean;
+  order: (record: R) => ProviderOrder;
+}
+
+function pageReader<R>(source: OrderSource<R>): PageReader {
+  return async (provider, cursor, window) => {
+    const page = await source.read(
+      provider,
+      { pageNum: cursor.pageNum, pageSize: PAGE_SIZE_MAX },
+      { startTime: cursor.sliceStart, endTime: cursor.sliceEnd },
+    );
+    const judged = source.judged;
+    const records = judged ? page.records.filter((record) => judged(record, window)) : page.records;
+    return { orders: records.map(source.order), count: page.records.length, total: Number(page.total) };
+  };
+}
+
+/** Every source but the ledger (ledger.ts), which is walked per account. */
+const ORDER_SOURCES: Partial<Record<ReconcileSource, PageReader>> = {
+  cardOperations: pageReader({
+    read: (provider, paging, slice) => provider.listCardTransactions({ ...paging, ...slice }),
+    order: (record) => ({ event: { category: 'card_transaction', record }, time: record.transactionTime }),
+  }),
+  cardholders: pageReader({
+    read: (provider, paging) => provider.queryCardholders(paging),
+    judged: (h, window) => h.updateTime >= window.start || h.status === 'wait_audit' || h.status === 'under_review',
+    // The review result only (CardholderSchema): names, e-mails and phone numbers go no further.
+    order: (h) => ({ event: { category: 'card_holder', record: CardholderSchema.parse(h) }, time: h.updateTime }),
+  }),
+  workOrders: pageReader({
+    read: (provider, paging) => provider.listWorkOrders(paging),
+    judged: (w, window) =>
+      w.updateTime >= window.start || w.tradeStatus === 'wait_process' || w.tradeStatus === 'processing',
+    order: (record) => ({ event: { category: 'work', record }, time: record.updateTime }),
+  }),
+  walletTransactions: pageReader({
+    read: (provider, paging, slice) => provider.listWalletTransactions({ ...paging, ...slice }),
+    // No merchantOrderNo: judged for a stuck status only (an on-chain funding may rightly wait for more).
+    order: (record) => ({ event: { category: 'wallet_transaction_v2', record }, time: record.updateTime }),
+  }),
+} satisfies Record<Exclude<ReconcileSource, 'ledger'>, PageReader>;
+
+/** Reads one page of an order source. */
 export async function orderPage(
   provider: ProviderPort,
   cursor: ReconcileCursor,
   window: ReconcileWindow,
-): Promise<{ orders: ProviderOrder[]; count: number; total: number }> {
-  const paging = { pageNum: cursor.pageNum, pageSize: PAGE_SIZE_MAX };
-  switch (cursor.source) {
-    case 'cardOperations': {
-      const page = await provider.listCardTransactions({
-        ...paging,
-        startTime: cursor.sliceStart,
-        endTime: cursor.sliceEnd,
-      });
-      const orders = page.records.map((record) => ({
-        event: { category: 'card_transaction' as const, record },
-        time: record.transactionTime,
-      }));
-      return { orders, count: page.records.length, total: Number(page.total) };
-    }
-    case 'cardholders': {
-      const page = await provider.queryCardholders(paging);
-      // The review result only (CardholderSchema): names, e-mails and phone numbers go no further.
-      const orders = page.records
-        .filter((h) => h.updateTime >= window.start || h.status === 'wait_audit' || h.status === 'under_review')
-        .map((h) => ({
-          event: { category: 'card_holder' as const, record: CardholderSchema.parse(h) },
-          time: h.updateTime,
-        }));
-      return { orders, count: page.records.length, total: Number(page.total) };
-    }
-    case 'workOrders': {
-      const page = await provider.listWorkOrders(paging);
-      const orders = page.records
-        .filter(
-          (w) => w.updateTime >= window.start || w.tradeStatus === 'wait_process' || w.tradeStatus === 'processing',
-        )
-        .map((record) => ({ event: { category: 'work' as const, record }, time: record.updateTime }));
-      return { orders, count: page.records.length, total: Number(page.total) };
-    }
-    case 'walletTransactions': {
-      const page = await provider.listWalletTransactions({
-        ...paging,
-        startTime: cursor.sliceStart,
-        endTime: cursor.sliceEnd,
-      });
-      // No merchantOrderNo: judged for a stuck status only (an on-chain funding may rightly wait for more).
-      const orders = page.records.map((record) => ({
-        event: { category: 'wallet_transaction_v2' as const, record },
-        time: record.updateTime,
-      }));
-      return { orders, count: page.records.length, total: Number(page.total) };
-    }
-    default:
-      throw new Error(`not an order source: ${cursor.source}`);
-  }
+): Promise<OrderPage> {
+  const read = ORDER_SOURCES[cursor.source];
+  if (!read) throw new Error(`not an order source: ${cursor.source}`);
+  return read(provider, cursor, window);
 }
 
 /** Reads up to {@link PAGES_PER_STEP} pages of an order source from the cursor and judges them. */

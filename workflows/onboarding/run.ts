@@ -8,6 +8,7 @@ import type { OnboardingPlan } from '../../domain/onboarding-plan';
 import type { Attributes } from '../support/search';
 import type { DepositStatusTracker } from './funding';
 import type { ActivationGate } from './physical';
+import type { ReviewRelay } from './review';
 import type { OnboardingTracker } from './tracker';
 import type { ValidatedOnboarding } from './validation';
 
@@ -19,6 +20,7 @@ export interface OnboardingRun extends ValidatedOnboarding {
   /** Its search attributes (the on-chain stage lists the deposit address for the receiver). */
   readonly attributes: Attributes;
   readonly gate: ActivationGate;
+  readonly review: ReviewRelay;
   readonly deposits: DepositStatusTracker;
   /** The account the card and its deposits are charged to (the MARGIN account for shared_account). */
   readonly chargedAccountId: string | undefined;

@@ -25,7 +25,7 @@ export async function cardholderStage(run: OnboardingRun): Promise<OnboardingRes
   if (!(plan.needsHolder && holderData))
     return input.holderId ? { holderId: input.holderId, created: false, resubmissions: 0 } : undefined;
   const progress = tracker.status;
-  progress.review = { correctionWorkflowId: childIdOf(cardholderOnboardingWorkflow, run.workflowId) };
+  progress.review = { correctionWorkflowId: run.review.cardholderWorkflowId };
   tracker.enterStage('cardholder_review');
   const result = await tracker.step(() =>
     runChild(

@@ -17,12 +17,19 @@ import {
   type ResultOf,
   type StartContext,
 } from '../../domain/workflow-definition';
+import type { Attributes } from './search';
 
 export interface ChildOptions extends Pick<StartContext, 'customerRef' | 'routeBy'> {
   /** A child started once per request: `<parentId>/<suffix>` instead of the definition's step. */
   suffix?: string;
   /** @default TERMINATE: the step ends with its parent. */
   parentClosePolicy?: ParentClosePolicy;
+  /**
+   * The parent's search attributes, when the receiver is to route the child's events to the
+   * parent as well: the merchantOrderNos the child starts with are added there (one upsert)
+   * before it starts, derived once with the child's own.
+   */
+  routeToParent?: Attributes;
 }
 
 /** Runs `definition` as a child of the current workflow with `input` (its one input object, without `startAttributes`). */
@@ -33,6 +40,7 @@ export function runChild<D extends AnyWorkflowDefinition>(
 ): Promise<ResultOf<D>> {
   const workflowId = childIdOf(definition, workflowInfo().workflowId, options.suffix);
   const start = startAttributesOf(definition, workflowId, input, options);
+  options.routeToParent?.addOrderNo(...(start.orderNos ?? []));
   return executeChild(definition.type, {
     workflowId,
     args: [{ ...input, startAttributes: start }],

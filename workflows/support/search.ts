@@ -75,13 +75,15 @@ export class Attributes {
   }
 
   /**
-   * Adds `merchantOrderNo` to CardflowOrderNos before the call that sends it, so the webhook
-   * receiver can route its events here (free when the parent set it at start).
+   * Adds the merchantOrderNos to CardflowOrderNos before the call that sends them, so the webhook
+   * receiver can route their events here (one command for those not listed yet; free when the
+   * parent set them at start).
    */
-  addOrderNo(merchantOrderNo: string): void {
+  addOrderNo(...merchantOrderNos: string[]): void {
     const key = orderNosKey();
-    if (!key || this.orderNos.includes(merchantOrderNo)) return;
-    this.orderNos = [...this.orderNos, merchantOrderNo];
+    const added = [...new Set(merchantOrderNos)].filter((orderNo) => !this.orderNos.includes(orderNo));
+    if (!key || !added.length) return;
+    this.orderNos = [...this.orderNos, ...added];
     upsertSearchAttributes([{ key, value: this.orderNos }]);
   }
 }
