@@ -39,7 +39,9 @@ function stateOf(event: ProviderEventBody): string | undefined {
 
 /**
  * The provider's time of an event's record, where the record has one that moves with its state
- * (domain/event-order.ts): an older record retried late loses to a newer one of the same kind.
+ * (domain/event-order.ts): an older record retried late loses to a newer one of the same kind,
+ * and a review state reached again in a later round is told from the earlier one's
+ * (workflows/support/inbox.ts).
  */
 export function recordTimeOf(event: ProviderEventBody): number | undefined {
   switch (event.category) {
@@ -51,15 +53,20 @@ export function recordTimeOf(event: ProviderEventBody): number | undefined {
       return event.record.transactionTime ?? undefined;
     case 'work':
     case 'wallet_transaction_v2':
+    case 'card_holder':
       return event.record.updateTime;
     default:
       return undefined;
   }
 }
 
-/** `category|id|state`, e.g. `card_transaction|CF3a…|success`. */
-export function recordStateKey(category: string, id: string, status: string): string {
-  return `${category}|${id}|${status}`;
+/**
+ * `category|id|state`, e.g. `card_transaction|CF3a…|success`; with `at`, the record's time of
+ * that state (`card_holder|19|reject@1795657053636`), for a state a record can reach again (a
+ * cardholder rejected in one review round and again after its resubmission).
+ */
+export function recordStateKey(category: string, id: string, status: string, at?: number): string {
+  return at === undefined ? `${category}|${id}|${status}` : `${category}|${id}|${status}@${at}`;
 }
 
 /** The state key of an event, or undefined when the record carries no id or state. */

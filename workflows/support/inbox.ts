@@ -10,7 +10,11 @@
  *   wallet_transaction_v2) in arrival order with their typed records, so a wait picks the record
  *   it needs ({@link EventInbox.latest}).
  * States observed by polling are recorded under the same keys, so a late webhook for a state
- * already seen is a repeat too. Plain records, no Maps (STYLE).
+ * already seen is a repeat too. A review is the one record that can reach a state again: a holder
+ * rejected, corrected and resubmitted may be rejected (or pass) once more, so once the workflow
+ * begins a new review round ({@link EventInbox.beginReviewRound}) a `card_holder` event whose
+ * state was seen before is still new when the provider's time of it (`updateTime`) falls in the
+ * new round. Plain records, no Maps (STYLE).
  */
 import { patched } from '@temporalio/workflow';
 import type { CardOperationRecord } from '../../api/schemas/card';
@@ -38,6 +42,13 @@ import {
  * probe; executions started then replay that way.
  */
 export const WORK_AND_3DS_EVENTS_KEPT = 'work-and-3ds-events-kept';
+
+/**
+ * Marks workflows that take a review state recurring in a later round (its `updateTime` after the
+ * round began) as a new event. Before it such an event was a repeat and the round ended by its
+ * probe; executions started then replay that way.
+ */
+export const RECURRING_REVIEW_STATES_KEPT = 'recurring-review-states-kept';
 
 /**
  * The keys of the events already handled, as a plain record. Unbounded for one run; bounded
@@ -78,6 +89,8 @@ export class EventInbox<C extends ProviderEventCategory = (typeof OPERATIONS_AND
   private holders: Record<string, Entry<CardholderReview>[]> = {};
   private kept: ProviderEvent[] = [];
   private counter = 0;
+  /** Per holder, the workflow time its current review round began (absent: the first round). */
+  private reviewRounds: Record<string, number> = {};
 
   /** `categories`: the events kept; the others are dropped (by default card operations and reviews). */
   constructor(private readonly categories: readonly C[] = OPERATIONS_AND_REVIEWS as unknown as readonly C[]) {}
@@ -95,11 +108,22 @@ export class EventInbox<C extends ProviderEventCategory = (typeof OPERATIONS_AND
       ((event.category === 'work' || event.category === 'card_3ds') && patched(WORK_AND_3DS_EVENTS_KEPT)
         ? providerEventKey(event)
         : undefined);
-    if (!key || !this.seen.first(key)) return false;
+    if (!key || !(this.seen.first(key) || this.recursInRound(event))) return false;
     if (event.category === 'card_transaction') return this.addOperation(event.record);
     if (event.category === 'card_holder') return this.addHolder(event.record);
     this.kept.push(event);
     return true;
+  }
+
+  /**
+   * Called before a holder's corrected data is resubmitted: from now on a review state of that
+   * holder seen in an earlier round is new again when the provider changed the record to it
+   * after this moment. A webhook of an earlier round delivered late (its `updateTime` before the
+   * resubmission) stays a repeat, and so does one whose body has no `updateTime`: that round then
+   * ends by its probe, as before.
+   */
+  beginReviewRound(holderId: string): void {
+    this.reviewRounds[holderId] = Date.now();
   }
 
   /** Marks a state observed by polling, so its webhook later counts as a repeat. */
@@ -136,6 +160,18 @@ export class EventInbox<C extends ProviderEventCategory = (typeof OPERATIONS_AND
       if (!best || (recordTimeOf(event) ?? 0) >= (recordTimeOf(best) ?? 0)) best = event;
     }
     return best?.record as ProviderEventRecords[K] | undefined;
+  }
+
+  /** Whether a review event whose state was seen before is the same state reached again in the holder's current round. */
+  private recursInRound(event: ProviderEvent): boolean {
+    if (!isEventOf(event, 'card_holder')) return false;
+    const { holderId, status } = event.record;
+    const roundBegan = this.reviewRounds[holderId];
+    const at = recordTimeOf(event);
+    if (roundBegan === undefined || at === undefined || at < roundBegan) return false;
+    return (
+      this.seen.first(recordStateKey('card_holder', holderId, status, at)) && patched(RECURRING_REVIEW_STATES_KEPT)
+    );
   }
 
   private addOperation(record: CardOperationRecord): boolean {

@@ -7,7 +7,8 @@
  * fund workflows (test/integration/replay/card-and-funds-runs.ts) and the other onboarding paths (physical card, shared_account, budgetTopUp, on_chain:
  * test/integration/replay/onboarding-path-runs.ts) on the dev server and the sandbox and saves
  * their histories (parents and children), and one happy onboarding (`onboarding-happy`);
- * `=onboarding`, `=cards-and-funds`, `=onboarding-paths` or `=happy` re-saves one set only.
+ * `=onboarding`, `=cards-and-funds`, `=onboarding-paths`, `=happy` or `=review-rounds` (a cardholder review
+ * rejected twice) re-saves one set only.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import { WorkflowTypes } from '../../../domain/workflow-types';
 import { bundleCardflowWorkflows } from '../../../workers/create-worker';
 import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
+import { lateReviewProbe } from '../support/late-probe';
 import { assertNothingInClear, RUN_PINS, saveCardAndFundHistories } from './card-and-funds-runs';
 import {
   maskCardNumbers,
@@ -138,11 +140,45 @@ async function saveHappyHistories(): Promise<void> {
   }
 }
 
-const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths', 'happy'] as const;
+/**
+ * One cardholder review rejected twice, then passed (`review-rounds`): each round ends at its
+ * webhook, the second reject a state the first round reached already. The probe looks late
+ * ({@link lateReviewProbe}) so the history is of that path, not of a probe that won the race.
+ */
+async function saveReviewRoundHistories(): Promise<void> {
+  const h = await startHarness();
+  try {
+    await h.withWorker(async () => {
+      const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
+        workflowId: `cardholder-${customerRef('replay-rejected-twice')}`,
+        taskQueue: h.taskQueue,
+        args: [
+          { cardTypeId: CARD_TYPES.b2bWithDeposit, wait: FAST_WAIT, holder: b2bHolder(uniqueEmail('reject.admin')) },
+        ],
+      });
+      for (const email of [uniqueEmail('reject.admin'), uniqueEmail('corrected')]) {
+        const round = (await handle.query(cardholderStatusQuery)).resubmissions;
+        for (;;) {
+          const status = await handle.query(cardholderStatusQuery);
+          if (status.stage === 'awaiting_correction' && status.resubmissions === round) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await handle.executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(email) }] });
+      }
+      await handle.result();
+      await save(REVIEW_ROUND_HISTORY, handle);
+    }, lateReviewProbe(h.provider));
+  } finally {
+    await h.stop();
+  }
+}
+
+const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths', 'happy', 'review-rounds'] as const;
 const HAPPY_HISTORIES = ['onboarding-happy', 'onboarding-happy.cardholder', 'onboarding-happy.card'];
+const REVIEW_ROUND_HISTORY = 'cardholder-rejected-twice';
 
 /**
- * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all four; or a comma-separated list). The
+ * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all five; or a comma-separated list). The
  * onboarding-path files get their printed card numbers masked before the check that no clear
  * value of the run is left.
  */
@@ -152,6 +188,7 @@ async function saveHistories(which: string): Promise<void> {
   if (!sets.length) throw new Error(`CARDFLOW_SAVE_HISTORIES=${which}: expected 1, ${SETS.join(', ')}`);
   if (sets.includes('onboarding')) await saveOnboardingHistories();
   if (sets.includes('happy')) await saveHappyHistories();
+  if (sets.includes('review-rounds')) await saveReviewRoundHistories();
   if (sets.includes('cards-and-funds')) {
     const saved = await saveCardAndFundHistories(save);
     for (const name of saved.names)
@@ -190,7 +227,12 @@ it('replays every saved history without a determinism error', async () => {
   if (process.env.CARDFLOW_SAVE_HISTORIES) await saveHistories(process.env.CARDFLOW_SAVE_HISTORIES);
   const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
   expect(files.length).toBeGreaterThanOrEqual(8 + CARD_AND_FUND_HISTORIES.length + ONBOARDING_PATH_HISTORIES.length);
-  for (const name of [...CARD_AND_FUND_HISTORIES, ...ONBOARDING_PATH_HISTORIES, ...HAPPY_HISTORIES])
+  for (const name of [
+    ...CARD_AND_FUND_HISTORIES,
+    ...ONBOARDING_PATH_HISTORIES,
+    ...HAPPY_HISTORIES,
+    REVIEW_ROUND_HISTORY,
+  ])
     expect(files).toContain(`${name}.json`);
   const histories = files.map((file) => {
     const saved = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { workflowId: string; history: object };
