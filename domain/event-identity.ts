@@ -4,7 +4,7 @@
  * category, its id and its state, never by the delivery's request id alone. The same key is
  * recorded when a poll observes a state, so a late webhook for a state already seen is a repeat.
  */
-import { nonEmpty, type ProviderEventBody } from './provider-event';
+import { nonEmpty, recordStateOf, type ProviderEventBody } from './provider-event';
 
 /** The record id a category is keyed on: merchantOrderNo or orderNo, holderId, tradeNo. */
 export function recordIdOf(event: ProviderEventBody): string | undefined {
@@ -22,18 +22,6 @@ export function recordIdOf(event: ProviderEventBody): string | undefined {
       return nonEmpty(event.record.orderNo);
     case 'physical_card':
       return nonEmpty(event.record.merchantOrderNo);
-  }
-}
-
-/** The state a record is in, as its category names it; a 3DS record never changes, so its kind stands for it. */
-function stateOf(event: ProviderEventBody): string | undefined {
-  switch (event.category) {
-    case 'work':
-      return nonEmpty(event.record.tradeStatus);
-    case 'card_3ds':
-      return nonEmpty(event.record.type);
-    default:
-      return nonEmpty(event.record.status);
   }
 }
 
@@ -72,7 +60,7 @@ export function recordStateKey(category: string, id: string, status: string, at?
 /** The state key of an event, or undefined when the record carries no id or state. */
 export function providerEventKey(event: ProviderEventBody): string | undefined {
   const id = recordIdOf(event);
-  const state = stateOf(event);
+  const state = recordStateOf(event);
   return id && state ? recordStateKey(event.category, id, state) : undefined;
 }
 

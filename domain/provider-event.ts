@@ -78,13 +78,28 @@ export function isFinalEvent(event: ProviderEventBody): boolean {
     case 'card_transaction':
     case 'wallet_transaction_v2':
     case 'physical_card':
-      return isFinalOperationStatus(event.record.status);
     case 'work':
-      return isFinalOperationStatus(event.record.tradeStatus);
+      return isFinalOperationStatus(recordStateOf(event));
     case 'card_holder':
-      return isFinalReviewStatus(event.record.status);
+      return isFinalReviewStatus(recordStateOf(event));
     default:
       return true;
+  }
+}
+
+/**
+ * The state a record is in, as its category names it (a work order's `tradeStatus`, the others'
+ * `status`); a 3DS record never changes, so its kind stands for it. What an event's key
+ * (domain/event-identity.ts) and {@link isFinalEvent} read.
+ */
+export function recordStateOf(event: ProviderEventBody): string | undefined {
+  switch (event.category) {
+    case 'work':
+      return nonEmpty(event.record.tradeStatus);
+    case 'card_3ds':
+      return nonEmpty(event.record.type);
+    default:
+      return nonEmpty(event.record.status);
   }
 }
 
