@@ -49,12 +49,12 @@ export function recordTimeOf(event: ProviderEventBody): number | undefined {
 }
 
 /**
- * `category|id|state`, e.g. `card_transaction|CF3a…|success`; with `at`, the record's time of
- * that state (`card_holder|19|reject@1795657053636`), for a state a record can reach again (a
- * cardholder rejected in one review round and again after its resubmission).
+ * `category|id|state`, e.g. `card_transaction|CF3a…|success`; with `round`, that state in one
+ * review round after the first (`card_holder|19|reject|round 1`), for a state a record can reach
+ * again (a cardholder rejected, resubmitted and rejected once more).
  */
-export function recordStateKey(category: string, id: string, status: string, at?: number): string {
-  return at === undefined ? `${category}|${id}|${status}` : `${category}|${id}|${status}@${at}`;
+export function recordStateKey(category: string, id: string, status: string, round?: number): string {
+  return round === undefined ? `${category}|${id}|${status}` : `${category}|${id}|${status}|round ${round}`;
 }
 
 /** The state key of an event, or undefined when the record carries no id or state. */

@@ -70,6 +70,25 @@ it('takes the second round reject after the first was seen by the probe only', (
   expect(inbox.finalReviewSince(HOLDER, since)).toMatchObject({ status: 'reject' });
 });
 
+it('a second round state its probe saw first is a repeat when its webhook follows', () => {
+  const { inbox, since } = secondRound();
+  inbox.markSeen('card_holder', HOLDER, 'reject');
+  expect(inbox.add(reject(RESUBMITTED + 500, 'r2'))).toBe(false);
+  expect(inbox.finalReviewSince(HOLDER, since)).toBeUndefined();
+  expect(patchedMock).not.toHaveBeenCalled();
+});
+
+it('a third round takes its reject too, and keeps the second round reject delivered late a repeat', () => {
+  const { inbox } = secondRound();
+  inbox.add(reject(RESUBMITTED + 500, 'r2'));
+  jest.spyOn(Date, 'now').mockReturnValue(RESUBMITTED + 60_000);
+  inbox.beginReviewRound(HOLDER);
+  const since = inbox.position;
+  expect(inbox.add(reject(RESUBMITTED + 500, 'r2-retried'))).toBe(false);
+  expect(inbox.add(reject(RESUBMITTED + 60_500, 'r3'))).toBe(true);
+  expect(inbox.finalReviewSince(HOLDER, since)).toMatchObject({ status: 'reject' });
+});
+
 it('an execution started before recurring states were kept drops the second reject, as it did', () => {
   patchedMock.mockReturnValue(false);
   const { inbox, since } = secondRound();
