@@ -20,7 +20,8 @@ import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain
 import { cardholderWorkflowId, childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { bundleCardflowWorkflows } from '../../../workers/create-worker';
-import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle } from '../support/harness';
+import type { CardflowActivities } from '../../../activities';
+import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle, type Harness } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 import { lateReviewProbe } from '../support/late-probe';
 import { assertNothingInClear, RUN_PINS, saveCardAndFundHistories } from './card-and-funds-runs';
@@ -51,60 +52,73 @@ async function save(name: string, handle: WorkflowHandle): Promise<void> {
   );
 }
 
-async function saveOnboardingHistories(): Promise<void> {
+/** Runs `run` on a fresh harness while a worker (its activities changed by `overrides`) polls its queue, then stops the harness. */
+async function withHarnessWorker(
+  run: (h: Harness) => Promise<void>,
+  overrides?: (h: Harness) => Partial<CardflowActivities>,
+): Promise<void> {
   const h = await startHarness();
   try {
-    await h.withWorker(async () => {
-      const start = (ref: string, args: Record<string, unknown>) =>
-        h.client.workflow.start(WorkflowTypes.customerOnboarding, {
-          workflowId: onboardingWorkflowId(ref),
-          taskQueue: h.taskQueue,
-          args: [{ customerRef: ref, wait: FAST_WAIT, ...args }],
-          typedSearchAttributes: onboardingStartAttributes(ref, firstOnboardingStage(args)),
-        });
-      const happy = customerRef('replay-happy');
-      const a = await start(happy, {
-        cardTypeId: CARD_TYPES.b2bWithDeposit,
-        holder: b2bHolder(uniqueEmail('replay')),
-        initialDeposit: '100',
-      });
-      const later = customerRef('replay-deposit');
-      const b = await start(later, { cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '50' });
-      const rejected = customerRef('replay-reject');
-      const c = await start(rejected, {
-        cardTypeId: CARD_TYPES.b2bWithDeposit,
-        holder: b2bHolder(uniqueEmail('reject.admin')),
-        initialDeposit: '20',
-      });
-      const child = h.client.workflow.getHandle(cardholderWorkflowId(rejected));
-      for (;;) {
-        const status = await child.query(cardholderStatusQuery).catch(() => undefined);
-        if (status?.stage === 'awaiting_correction') break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      await child.executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(uniqueEmail('corrected')) }] });
-      await Promise.all([a.result(), b.result(), c.result()]);
-      await save('onboarding-with-holder', a);
-      await save(
-        'onboarding-with-holder.cardholder',
-        h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'cardholder')),
-      );
-      await save('onboarding-with-holder.card', h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'card')));
-      await save('onboarding-deposit-after-creation', b);
-      await save(
-        'onboarding-deposit-after-creation.card',
-        h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'card')),
-      );
-      await save(
-        'onboarding-deposit-after-creation.deposit',
-        h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'deposit')),
-      );
-      await save('onboarding-rejected-corrected', c);
-      await save('onboarding-rejected-corrected.cardholder', child);
-    });
+    await h.withWorker(() => run(h), overrides?.(h));
   } finally {
     await h.stop();
   }
+}
+
+/** Until the cardholder review awaits a correction after `resubmissions` resubmissions. */
+async function awaitingCorrection(handle: WorkflowHandle, resubmissions: number): Promise<void> {
+  for (;;) {
+    const status = await handle.query(cardholderStatusQuery).catch(() => undefined);
+    if (status?.stage === 'awaiting_correction' && status.resubmissions === resubmissions) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function saveOnboardingHistories(): Promise<void> {
+  await withHarnessWorker(async (h) => {
+    const start = (ref: string, args: Record<string, unknown>) =>
+      h.client.workflow.start(WorkflowTypes.customerOnboarding, {
+        workflowId: onboardingWorkflowId(ref),
+        taskQueue: h.taskQueue,
+        args: [{ customerRef: ref, wait: FAST_WAIT, ...args }],
+        typedSearchAttributes: onboardingStartAttributes(ref, firstOnboardingStage(args)),
+      });
+    const happy = customerRef('replay-happy');
+    const a = await start(happy, {
+      cardTypeId: CARD_TYPES.b2bWithDeposit,
+      holder: b2bHolder(uniqueEmail('replay')),
+      initialDeposit: '100',
+    });
+    const later = customerRef('replay-deposit');
+    const b = await start(later, { cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '50' });
+    const rejected = customerRef('replay-reject');
+    const c = await start(rejected, {
+      cardTypeId: CARD_TYPES.b2bWithDeposit,
+      holder: b2bHolder(uniqueEmail('reject.admin')),
+      initialDeposit: '20',
+    });
+    const child = h.client.workflow.getHandle(cardholderWorkflowId(rejected));
+    await awaitingCorrection(child, 0);
+    await child.executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(uniqueEmail('corrected')) }] });
+    await Promise.all([a.result(), b.result(), c.result()]);
+    await save('onboarding-with-holder', a);
+    await save(
+      'onboarding-with-holder.cardholder',
+      h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'cardholder')),
+    );
+    await save('onboarding-with-holder.card', h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'card')));
+    await save('onboarding-deposit-after-creation', b);
+    await save(
+      'onboarding-deposit-after-creation.card',
+      h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'card')),
+    );
+    await save(
+      'onboarding-deposit-after-creation.deposit',
+      h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'deposit')),
+    );
+    await save('onboarding-rejected-corrected', c);
+    await save('onboarding-rejected-corrected.cardholder', child);
+  });
 }
 
 /**
@@ -112,32 +126,27 @@ async function saveOnboardingHistories(): Promise<void> {
  * its children, from the current code, started as the client starts it (in cardholder_review).
  */
 async function saveHappyHistories(): Promise<void> {
-  const h = await startHarness();
-  try {
-    await h.withWorker(async () => {
-      const ref = customerRef('replay-happy');
-      const handle = await h.client.workflow.start(WorkflowTypes.customerOnboarding, {
-        workflowId: onboardingWorkflowId(ref),
-        taskQueue: h.taskQueue,
-        args: [
-          {
-            customerRef: ref,
-            wait: FAST_WAIT,
-            cardTypeId: CARD_TYPES.b2bWithDeposit,
-            holder: b2bHolder(uniqueEmail('replay')),
-            initialDeposit: '100',
-          },
-        ],
-        typedSearchAttributes: onboardingStartAttributes(ref, 'cardholder_review'),
-      });
-      await handle.result();
-      await save('onboarding-happy', handle);
-      for (const step of ['cardholder', 'card'] as const)
-        await save(`onboarding-happy.${step}`, h.client.workflow.getHandle(childWorkflowId(handle.workflowId, step)));
+  await withHarnessWorker(async (h) => {
+    const ref = customerRef('replay-happy');
+    const handle = await h.client.workflow.start(WorkflowTypes.customerOnboarding, {
+      workflowId: onboardingWorkflowId(ref),
+      taskQueue: h.taskQueue,
+      args: [
+        {
+          customerRef: ref,
+          wait: FAST_WAIT,
+          cardTypeId: CARD_TYPES.b2bWithDeposit,
+          holder: b2bHolder(uniqueEmail('replay')),
+          initialDeposit: '100',
+        },
+      ],
+      typedSearchAttributes: onboardingStartAttributes(ref, 'cardholder_review'),
     });
-  } finally {
-    await h.stop();
-  }
+    await handle.result();
+    await save('onboarding-happy', handle);
+    for (const step of ['cardholder', 'card'] as const)
+      await save(`onboarding-happy.${step}`, h.client.workflow.getHandle(childWorkflowId(handle.workflowId, step)));
+  });
 }
 
 /**
@@ -146,9 +155,8 @@ async function saveHappyHistories(): Promise<void> {
  * ({@link lateReviewProbe}) so the history is of that path, not of a probe that won the race.
  */
 async function saveReviewRoundHistories(): Promise<void> {
-  const h = await startHarness();
-  try {
-    await h.withWorker(async () => {
+  await withHarnessWorker(
+    async (h) => {
       const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
         workflowId: `cardholder-${customerRef('replay-rejected-twice')}`,
         taskQueue: h.taskQueue,
@@ -156,21 +164,15 @@ async function saveReviewRoundHistories(): Promise<void> {
           { cardTypeId: CARD_TYPES.b2bWithDeposit, wait: FAST_WAIT, holder: b2bHolder(uniqueEmail('reject.admin')) },
         ],
       });
-      for (const email of [uniqueEmail('reject.admin'), uniqueEmail('corrected')]) {
-        const round = (await handle.query(cardholderStatusQuery)).resubmissions;
-        for (;;) {
-          const status = await handle.query(cardholderStatusQuery);
-          if (status.stage === 'awaiting_correction' && status.resubmissions === round) break;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+      for (const [round, email] of [uniqueEmail('reject.admin'), uniqueEmail('corrected')].entries()) {
+        await awaitingCorrection(handle, round);
         await handle.executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(email) }] });
       }
       await handle.result();
       await save(REVIEW_ROUND_HISTORY, handle);
-    }, lateReviewProbe(h.provider));
-  } finally {
-    await h.stop();
-  }
+    },
+    (h) => lateReviewProbe(h.provider),
+  );
 }
 
 const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths', 'happy', 'review-rounds'] as const;
