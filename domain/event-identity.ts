@@ -4,7 +4,7 @@
  * category, its id and its state, never by the delivery's request id alone. The same key is
  * recorded when a poll observes a state, so a late webhook for a state already seen is a repeat.
  */
-import { nonEmpty, type ProviderEventBody } from './provider-event';
+import { nonEmpty, recordStateOf, type ProviderEventBody } from './provider-event';
 
 /** The record id a category is keyed on: merchantOrderNo or orderNo, holderId, tradeNo. */
 export function recordIdOf(event: ProviderEventBody): string | undefined {
@@ -25,21 +25,11 @@ export function recordIdOf(event: ProviderEventBody): string | undefined {
   }
 }
 
-/** The state a record is in, as its category names it; a 3DS record never changes, so its kind stands for it. */
-function stateOf(event: ProviderEventBody): string | undefined {
-  switch (event.category) {
-    case 'work':
-      return nonEmpty(event.record.tradeStatus);
-    case 'card_3ds':
-      return nonEmpty(event.record.type);
-    default:
-      return nonEmpty(event.record.status);
-  }
-}
-
 /**
  * The provider's time of an event's record, where the record has one that moves with its state
- * (domain/event-order.ts): an older record retried late loses to a newer one of the same kind.
+ * (domain/event-order.ts): an older record retried late loses to a newer one of the same kind,
+ * and a review state reached again in a later round is told from the earlier one's
+ * (workflows/support/inbox.ts).
  */
 export function recordTimeOf(event: ProviderEventBody): number | undefined {
   switch (event.category) {
@@ -51,21 +41,26 @@ export function recordTimeOf(event: ProviderEventBody): number | undefined {
       return event.record.transactionTime ?? undefined;
     case 'work':
     case 'wallet_transaction_v2':
+    case 'card_holder':
       return event.record.updateTime;
     default:
       return undefined;
   }
 }
 
-/** `category|id|state`, e.g. `card_transaction|CF3a…|success`. */
-export function recordStateKey(category: string, id: string, status: string): string {
-  return `${category}|${id}|${status}`;
+/**
+ * `category|id|state`, e.g. `card_transaction|CF3a…|success`; with `round`, that state in one
+ * review round after the first (`card_holder|19|reject|round 1`), for a state a record can reach
+ * again (a cardholder rejected, resubmitted and rejected once more).
+ */
+export function recordStateKey(category: string, id: string, status: string, round?: number): string {
+  return round === undefined ? `${category}|${id}|${status}` : `${category}|${id}|${status}|round ${round}`;
 }
 
 /** The state key of an event, or undefined when the record carries no id or state. */
 export function providerEventKey(event: ProviderEventBody): string | undefined {
   const id = recordIdOf(event);
-  const state = stateOf(event);
+  const state = recordStateOf(event);
   return id && state ? recordStateKey(event.category, id, state) : undefined;
 }
 

@@ -13,7 +13,7 @@ import { defineSignal } from '@temporalio/workflow';
 import { isFinalOperationStatus, isFinalReviewStatus } from '../api/rules';
 import type { ActivateCardResult, CardOperationRecord } from '../api/schemas/card';
 import type { Card3dsRecord, CardAuthFeeRecord, CardAuthTransaction } from '../api/schemas/card-records';
-import type { Cardholder } from '../api/schemas/cardholder';
+import type { Cardholder, CardholderQueryRecord } from '../api/schemas/cardholder';
 import type { WalletTransaction } from '../api/schemas/wallet';
 import type { WorkOrder } from '../api/schemas/work-order';
 
@@ -21,19 +21,24 @@ import type { WorkOrder } from '../api/schemas/work-order';
  * The record each known category carries (provider-notes, Webhooks: the body equals the matching
  * query record). `physical_card` has no query in the spec; its body is the activation's result.
  * A `card_holder` event is the review result, not the query record: names, e-mails and phone
- * numbers never reach a workflow's history.
+ * numbers never reach a workflow's history. It keeps the query record's `updateTime` where the
+ * body has it: the one field that tells a reject (or pass) of a resubmitted review from the same
+ * state of an earlier round (workflows/support/inbox.ts).
  */
 export interface ProviderEventRecords {
   card_transaction: CardOperationRecord;
   card_auth_transaction: CardAuthTransaction;
   card_fee_patch: CardAuthFeeRecord;
   card_3ds: Card3dsRecord;
-  card_holder: Cardholder;
+  card_holder: CardholderEvent;
   wallet_transaction_v2: WalletTransaction;
   work: WorkOrder;
   physical_card: ActivateCardResult;
 }
 export type ProviderEventCategory = keyof ProviderEventRecords;
+
+/** A `card_holder` event's record: the review result, and the query record's time of its last change when the body has it. */
+export type CardholderEvent = Cardholder & { updateTime?: CardholderQueryRecord['updateTime'] | undefined };
 
 /** One event of category `C`. */
 export interface ProviderEventOf<C extends ProviderEventCategory> {
@@ -73,13 +78,28 @@ export function isFinalEvent(event: ProviderEventBody): boolean {
     case 'card_transaction':
     case 'wallet_transaction_v2':
     case 'physical_card':
-      return isFinalOperationStatus(event.record.status);
     case 'work':
-      return isFinalOperationStatus(event.record.tradeStatus);
+      return isFinalOperationStatus(recordStateOf(event));
     case 'card_holder':
-      return isFinalReviewStatus(event.record.status);
+      return isFinalReviewStatus(recordStateOf(event));
     default:
       return true;
+  }
+}
+
+/**
+ * The state a record is in, as its category names it (a work order's `tradeStatus`, the others'
+ * `status`); a 3DS record never changes, so its kind stands for it. What an event's key
+ * (domain/event-identity.ts) and {@link isFinalEvent} read.
+ */
+export function recordStateOf(event: ProviderEventBody): string | undefined {
+  switch (event.category) {
+    case 'work':
+      return nonEmpty(event.record.tradeStatus);
+    case 'card_3ds':
+      return nonEmpty(event.record.type);
+    default:
+      return nonEmpty(event.record.status);
   }
 }
 

@@ -5,13 +5,14 @@
  * The body of a webhook equals the matching query record (provider-notes, Webhooks), so each
  * category reuses the `api/schemas` record schema. Parsing turns lossless numbers into decimal
  * and id strings, which keeps the signal payload JSON-safe and exact. zod drops keys a schema does
- * not declare: a `card_holder` event is parsed with the review-result schema (CardholderSchema),
- * so names, e-mails and phone numbers of the query record never reach workflow history.
+ * not declare: a `card_holder` event is parsed with the review-result schema (CardholderSchema)
+ * and the query record's `updateTime`, so names, e-mails and phone numbers of the query record
+ * never reach workflow history, while a state recurring in a later review round is told apart.
  */
 import type { z } from 'zod';
 import { ActivateCardResultSchema, CardOperationRecordSchema } from '../api/schemas/card';
 import { Card3dsRecordSchema, CardAuthFeeRecordSchema, CardAuthTransactionSchema } from '../api/schemas/card-records';
-import { CardholderSchema } from '../api/schemas/cardholder';
+import { CardholderQueryRecordSchema, CardholderSchema } from '../api/schemas/cardholder';
 import { WalletTransactionSchema } from '../api/schemas/wallet';
 import { WorkOrderSchema } from '../api/schemas/work-order';
 import type { ProviderEventCategory, ProviderEventRecords } from '../domain/provider-event';
@@ -30,6 +31,11 @@ const byOrderNo = { attribute: 'CardflowOrderNos', field: 'merchantOrderNo' } as
 const byCardNo = { attribute: 'CardflowCardNo', field: 'cardNo' } as const;
 const byHolderId = { attribute: 'CardflowHolderId', field: 'holderId' } as const;
 
+/** The review result with the query record's `updateTime`, optional: the spec does not show this event's body. */
+const CardholderEventSchema = CardholderSchema.extend({
+  updateTime: CardholderQueryRecordSchema.shape.updateTime.optional(),
+});
+
 /**
  * Categories from provider-notes (Webhooks). card_transaction carries the merchantOrderNo of the
  * operation (create, deposit, freeze...), so the workflow that sent it is found first, the card's
@@ -40,7 +46,7 @@ export const CATEGORY_RULES: { readonly [C in ProviderEventCategory]: CategoryRu
   card_auth_transaction: { schema: CardAuthTransactionSchema, routes: [byCardNo] },
   card_fee_patch: { schema: CardAuthFeeRecordSchema, routes: [byCardNo] },
   card_3ds: { schema: Card3dsRecordSchema, routes: [byCardNo] },
-  card_holder: { schema: CardholderSchema, routes: [byOrderNo, byHolderId] },
+  card_holder: { schema: CardholderEventSchema, routes: [byOrderNo, byHolderId] },
   // A wallet deposit is on-chain and carries no merchantOrderNo: walletFunding lists its deposit
   // address in CardflowOrderNos (workflows/wallet-funding.ts), so it is found by destinationAddress.
   wallet_transaction_v2: {

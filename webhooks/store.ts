@@ -126,7 +126,11 @@ export async function openFileWebhookStore(opts: FileWebhookStoreOptions = {}): 
   return new FileWebhookStore(await open(file, 'a'), byRequestId);
 }
 
-/** A dedupe key for a delivery without `X-WSB-REQUEST-ID`: the same body is the same record state. */
+/**
+ * A dedupe key for a delivery without `X-WSB-REQUEST-ID`: the same body is the same record state.
+ * A body is the query record with its `updateTime`, so a state reached again later (a cardholder
+ * rejected in a second review round) is another body, never taken for a repeat of the first.
+ */
 export function bodyRequestId(rawBody: Uint8Array): string {
   return `body-sha256-${createHash('sha256').update(rawBody).digest('hex').slice(0, 32)}`;
 }

@@ -184,6 +184,8 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
       enter('resubmitting');
       since = inbox.position;
       const holderId = review.holderId;
+      // The new round may reach the states of the last one again (a second reject): those are new events.
+      inbox.beginReviewRound(holderId);
       review = await settled(() => provider.updateCardholder({ holderId, holder, correctionAt }));
       correction = undefined;
       status.resubmissions += 1;

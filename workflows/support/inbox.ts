@@ -10,7 +10,11 @@
  *   wallet_transaction_v2) in arrival order with their typed records, so a wait picks the record
  *   it needs ({@link EventInbox.latest}).
  * States observed by polling are recorded under the same keys, so a late webhook for a state
- * already seen is a repeat too. Plain records, no Maps (STYLE).
+ * already seen is a repeat too. A review is the one record that can reach a state again: a holder
+ * rejected, corrected and resubmitted may be rejected (or pass) once more, so once the workflow
+ * begins a new review round ({@link EventInbox.beginReviewRound}) review states are also keyed
+ * per round, and a `card_holder` event whose state only an earlier round saw is new when the
+ * provider's time of it (`updateTime`) falls in the new round. Plain records, no Maps (STYLE).
  */
 import { patched } from '@temporalio/workflow';
 import type { CardOperationRecord } from '../../api/schemas/card';
@@ -23,6 +27,7 @@ import {
   isEventOf,
   type ProviderEvent,
   type ProviderEventCategory,
+  type ProviderEventOf,
   type ProviderEventRecords,
 } from '../../domain/provider-event';
 import {
@@ -40,6 +45,13 @@ import {
 export const WORK_AND_3DS_EVENTS_KEPT = 'work-and-3ds-events-kept';
 
 /**
+ * Marks workflows that take a review state recurring in a later round (its `updateTime` after the
+ * round began) as a new event. Before it such an event was a repeat and the round ended by its
+ * probe; executions started then replay that way.
+ */
+export const RECURRING_REVIEW_STATES_KEPT = 'recurring-review-states-kept';
+
+/**
  * The keys of the events already handled, as a plain record. Unbounded for one run; bounded
  * (oldest dropped first) where it is carried across continue-as-new (the card entity's).
  */
@@ -48,6 +60,11 @@ export class SeenKeys {
     private keys: Record<string, true> = {},
     private readonly limit?: number,
   ) {}
+
+  /** Whether `key` was handled, without recording it. */
+  has(key: string): boolean {
+    return this.keys[key] === true;
+  }
 
   /** Records `key` as handled; false when it already was. */
   first(key: string): boolean {
@@ -78,6 +95,8 @@ export class EventInbox<C extends ProviderEventCategory = (typeof OPERATIONS_AND
   private holders: Record<string, Entry<CardholderReview>[]> = {};
   private kept: ProviderEvent[] = [];
   private counter = 0;
+  /** Per holder, its current review round after the first (1: the first resubmission) and the workflow time it began. */
+  private reviewRounds: Record<string, { round: number; began: number }> = {};
 
   /** `categories`: the events kept; the others are dropped (by default card operations and reviews). */
   constructor(private readonly categories: readonly C[] = OPERATIONS_AND_REVIEWS as unknown as readonly C[]) {}
@@ -95,16 +114,30 @@ export class EventInbox<C extends ProviderEventCategory = (typeof OPERATIONS_AND
       ((event.category === 'work' || event.category === 'card_3ds') && patched(WORK_AND_3DS_EVENTS_KEPT)
         ? providerEventKey(event)
         : undefined);
-    if (!key || !this.seen.first(key)) return false;
+    if (!key) return false;
+    if (event.category === 'card_holder' ? !this.firstReviewState(event, key) : !this.seen.first(key)) return false;
     if (event.category === 'card_transaction') return this.addOperation(event.record);
     if (event.category === 'card_holder') return this.addHolder(event.record);
     this.kept.push(event);
     return true;
   }
 
+  /**
+   * Called before a holder's corrected data is resubmitted: from now on a review state of that
+   * holder seen only in an earlier round is new again when the provider changed the record to it
+   * after this moment. A webhook of an earlier round delivered late (its `updateTime` before the
+   * resubmission) stays a repeat, and so does one whose body has no `updateTime`: that round then
+   * ends by its probe, as before.
+   */
+  beginReviewRound(holderId: string): void {
+    this.reviewRounds[holderId] = { round: (this.reviewRounds[holderId]?.round ?? 0) + 1, began: Date.now() };
+  }
+
   /** Marks a state observed by polling, so its webhook later counts as a repeat. */
   markSeen(category: 'card_transaction' | 'card_holder', id: string, status: string): void {
     this.seen.first(recordStateKey(category, id, status));
+    const round = category === 'card_holder' ? this.reviewRounds[id] : undefined;
+    if (round) this.seen.first(recordStateKey(category, id, status, round.round));
   }
 
   /** The operation of `merchantOrderNo` in a final status, if an event brought one. */
@@ -136,6 +169,22 @@ export class EventInbox<C extends ProviderEventCategory = (typeof OPERATIONS_AND
       if (!best || (recordTimeOf(event) ?? 0) >= (recordTimeOf(best) ?? 0)) best = event;
     }
     return best?.record as ProviderEventRecords[K] | undefined;
+  }
+
+  /**
+   * Whether a review event is new: in the first round, its state was never seen; in a later one,
+   * this round has not seen the state, and either no round has, or the provider reached it again
+   * after this round began (`updateTime`).
+   */
+  private firstReviewState(event: ProviderEventOf<'card_holder'>, key: string): boolean {
+    const { holderId, status } = event.record;
+    const current = this.reviewRounds[holderId];
+    if (!current) return this.seen.first(key);
+    const roundKey = recordStateKey('card_holder', holderId, status, current.round);
+    if (this.seen.has(roundKey)) return false;
+    const at = recordTimeOf(event);
+    const recurs = () => at !== undefined && at >= current.began && patched(RECURRING_REVIEW_STATES_KEPT);
+    return (this.seen.first(key) || recurs()) && this.seen.first(roundKey);
   }
 
   private addOperation(record: CardOperationRecord): boolean {

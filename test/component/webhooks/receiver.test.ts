@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateRsaKeyPair } from '../../../api/keys';
-import { WEBHOOK_ACK_BODY, buildSignedWebhook } from '../../../api/signing';
+import { REQUEST_ID_HEADER, WEBHOOK_ACK_BODY, buildSignedWebhook } from '../../../api/signing';
 import type { ProviderEvent } from '../../../domain/provider-event';
 import type { EventForwarder } from '../../../webhooks/forwarder';
 import {
@@ -141,6 +141,36 @@ it('acknowledges a repeated request id every time but signals once, also after a
   expect(await again.text()).toBe(WEBHOOK_ACK_BODY);
   expect(forwarder.calls).toHaveLength(1);
   expect(log()).toHaveLength(1);
+});
+
+it('forwards a review state the holder reaches again in a later round, with the time that tells the rounds apart', async () => {
+  const reject = (updateTime: number) =>
+    `{"holderId":1989887271659823105,"merchantOrderNo":"CFholder01234567890","cardTypeId":7,"statusFlowLocation":"admin","status":"reject","firstName":"Ada","createTime":1700000000000,"updateTime":${updateTime}}`;
+  expect((await post(reject(1700000001000), 'card_holder', 'req-round-1')).status).toBe(200);
+  expect((await post(reject(1700000009000), 'card_holder', 'req-round-2')).status).toBe(200);
+  // Without X-WSB-REQUEST-ID the body stands for the delivery: the later round's differs by its time.
+  const unnamed = (body: string) => {
+    const { [REQUEST_ID_HEADER]: _requestId, ...headers } = buildSignedWebhook({
+      body,
+      category: 'card_holder',
+      requestId: 'dropped',
+      platformPrivateKey: platform.privateKey,
+    }).headers;
+    return fetch(receiver.url, { method: 'POST', headers, body });
+  };
+  expect((await unnamed(reject(1700000020000))).status).toBe(200);
+  expect((await unnamed(reject(1700000030000))).status).toBe(200);
+  expect((await unnamed(reject(1700000030000))).status).toBe(200);
+  expect(forwarder.calls.map((c) => c.event.record)).toEqual(
+    [1700000001000, 1700000009000, 1700000020000, 1700000030000].map((updateTime) => ({
+      holderId: '1989887271659823105',
+      merchantOrderNo: 'CFholder01234567890',
+      cardTypeId: '7',
+      statusFlowLocation: 'admin',
+      status: 'reject',
+      updateTime,
+    })),
+  );
 });
 
 it('signals once when the same request id arrives twice at the same moment', async () => {

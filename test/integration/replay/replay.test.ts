@@ -7,7 +7,8 @@
  * fund workflows (test/integration/replay/card-and-funds-runs.ts) and the other onboarding paths (physical card, shared_account, budgetTopUp, on_chain:
  * test/integration/replay/onboarding-path-runs.ts) on the dev server and the sandbox and saves
  * their histories (parents and children), and one happy onboarding (`onboarding-happy`);
- * `=onboarding`, `=cards-and-funds`, `=onboarding-paths` or `=happy` re-saves one set only.
+ * `=onboarding`, `=cards-and-funds`, `=onboarding-paths`, `=happy` or `=review-rounds` (a cardholder review
+ * rejected twice) re-saves one set only.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,8 +20,10 @@ import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain
 import { cardholderWorkflowId, childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import { bundleCardflowWorkflows } from '../../../workers/create-worker';
-import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle } from '../support/harness';
+import type { CardflowActivities } from '../../../activities';
+import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle, type Harness } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
+import { lateReviewProbe } from '../support/late-probe';
 import { assertNothingInClear, RUN_PINS, saveCardAndFundHistories } from './card-and-funds-runs';
 import {
   maskCardNumbers,
@@ -49,60 +52,73 @@ async function save(name: string, handle: WorkflowHandle): Promise<void> {
   );
 }
 
-async function saveOnboardingHistories(): Promise<void> {
+/** Runs `run` on a fresh harness while a worker (its activities changed by `overrides`) polls its queue, then stops the harness. */
+async function withHarnessWorker(
+  run: (h: Harness) => Promise<void>,
+  overrides?: (h: Harness) => Partial<CardflowActivities>,
+): Promise<void> {
   const h = await startHarness();
   try {
-    await h.withWorker(async () => {
-      const start = (ref: string, args: Record<string, unknown>) =>
-        h.client.workflow.start(WorkflowTypes.customerOnboarding, {
-          workflowId: onboardingWorkflowId(ref),
-          taskQueue: h.taskQueue,
-          args: [{ customerRef: ref, wait: FAST_WAIT, ...args }],
-          typedSearchAttributes: onboardingStartAttributes(ref, firstOnboardingStage(args)),
-        });
-      const happy = customerRef('replay-happy');
-      const a = await start(happy, {
-        cardTypeId: CARD_TYPES.b2bWithDeposit,
-        holder: b2bHolder(uniqueEmail('replay')),
-        initialDeposit: '100',
-      });
-      const later = customerRef('replay-deposit');
-      const b = await start(later, { cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '50' });
-      const rejected = customerRef('replay-reject');
-      const c = await start(rejected, {
-        cardTypeId: CARD_TYPES.b2bWithDeposit,
-        holder: b2bHolder(uniqueEmail('reject.admin')),
-        initialDeposit: '20',
-      });
-      const child = h.client.workflow.getHandle(cardholderWorkflowId(rejected));
-      for (;;) {
-        const status = await child.query(cardholderStatusQuery).catch(() => undefined);
-        if (status?.stage === 'awaiting_correction') break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      await child.executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(uniqueEmail('corrected')) }] });
-      await Promise.all([a.result(), b.result(), c.result()]);
-      await save('onboarding-with-holder', a);
-      await save(
-        'onboarding-with-holder.cardholder',
-        h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'cardholder')),
-      );
-      await save('onboarding-with-holder.card', h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'card')));
-      await save('onboarding-deposit-after-creation', b);
-      await save(
-        'onboarding-deposit-after-creation.card',
-        h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'card')),
-      );
-      await save(
-        'onboarding-deposit-after-creation.deposit',
-        h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'deposit')),
-      );
-      await save('onboarding-rejected-corrected', c);
-      await save('onboarding-rejected-corrected.cardholder', child);
-    });
+    await h.withWorker(() => run(h), overrides?.(h));
   } finally {
     await h.stop();
   }
+}
+
+/** Until the cardholder review awaits a correction after `resubmissions` resubmissions. */
+async function awaitingCorrection(handle: WorkflowHandle, resubmissions: number): Promise<void> {
+  for (;;) {
+    const status = await handle.query(cardholderStatusQuery).catch(() => undefined);
+    if (status?.stage === 'awaiting_correction' && status.resubmissions === resubmissions) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function saveOnboardingHistories(): Promise<void> {
+  await withHarnessWorker(async (h) => {
+    const start = (ref: string, args: Record<string, unknown>) =>
+      h.client.workflow.start(WorkflowTypes.customerOnboarding, {
+        workflowId: onboardingWorkflowId(ref),
+        taskQueue: h.taskQueue,
+        args: [{ customerRef: ref, wait: FAST_WAIT, ...args }],
+        typedSearchAttributes: onboardingStartAttributes(ref, firstOnboardingStage(args)),
+      });
+    const happy = customerRef('replay-happy');
+    const a = await start(happy, {
+      cardTypeId: CARD_TYPES.b2bWithDeposit,
+      holder: b2bHolder(uniqueEmail('replay')),
+      initialDeposit: '100',
+    });
+    const later = customerRef('replay-deposit');
+    const b = await start(later, { cardTypeId: CARD_TYPES.noHolderNoDeposit, initialDeposit: '50' });
+    const rejected = customerRef('replay-reject');
+    const c = await start(rejected, {
+      cardTypeId: CARD_TYPES.b2bWithDeposit,
+      holder: b2bHolder(uniqueEmail('reject.admin')),
+      initialDeposit: '20',
+    });
+    const child = h.client.workflow.getHandle(cardholderWorkflowId(rejected));
+    await awaitingCorrection(child, 0);
+    await child.executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(uniqueEmail('corrected')) }] });
+    await Promise.all([a.result(), b.result(), c.result()]);
+    await save('onboarding-with-holder', a);
+    await save(
+      'onboarding-with-holder.cardholder',
+      h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'cardholder')),
+    );
+    await save('onboarding-with-holder.card', h.client.workflow.getHandle(childWorkflowId(a.workflowId, 'card')));
+    await save('onboarding-deposit-after-creation', b);
+    await save(
+      'onboarding-deposit-after-creation.card',
+      h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'card')),
+    );
+    await save(
+      'onboarding-deposit-after-creation.deposit',
+      h.client.workflow.getHandle(childWorkflowId(b.workflowId, 'deposit')),
+    );
+    await save('onboarding-rejected-corrected', c);
+    await save('onboarding-rejected-corrected.cardholder', child);
+  });
 }
 
 /**
@@ -110,39 +126,61 @@ async function saveOnboardingHistories(): Promise<void> {
  * its children, from the current code, started as the client starts it (in cardholder_review).
  */
 async function saveHappyHistories(): Promise<void> {
-  const h = await startHarness();
-  try {
-    await h.withWorker(async () => {
-      const ref = customerRef('replay-happy');
-      const handle = await h.client.workflow.start(WorkflowTypes.customerOnboarding, {
-        workflowId: onboardingWorkflowId(ref),
-        taskQueue: h.taskQueue,
-        args: [
-          {
-            customerRef: ref,
-            wait: FAST_WAIT,
-            cardTypeId: CARD_TYPES.b2bWithDeposit,
-            holder: b2bHolder(uniqueEmail('replay')),
-            initialDeposit: '100',
-          },
-        ],
-        typedSearchAttributes: onboardingStartAttributes(ref, 'cardholder_review'),
-      });
-      await handle.result();
-      await save('onboarding-happy', handle);
-      for (const step of ['cardholder', 'card'] as const)
-        await save(`onboarding-happy.${step}`, h.client.workflow.getHandle(childWorkflowId(handle.workflowId, step)));
+  await withHarnessWorker(async (h) => {
+    const ref = customerRef('replay-happy');
+    const handle = await h.client.workflow.start(WorkflowTypes.customerOnboarding, {
+      workflowId: onboardingWorkflowId(ref),
+      taskQueue: h.taskQueue,
+      args: [
+        {
+          customerRef: ref,
+          wait: FAST_WAIT,
+          cardTypeId: CARD_TYPES.b2bWithDeposit,
+          holder: b2bHolder(uniqueEmail('replay')),
+          initialDeposit: '100',
+        },
+      ],
+      typedSearchAttributes: onboardingStartAttributes(ref, 'cardholder_review'),
     });
-  } finally {
-    await h.stop();
-  }
+    await handle.result();
+    await save('onboarding-happy', handle);
+    for (const step of ['cardholder', 'card'] as const)
+      await save(`onboarding-happy.${step}`, h.client.workflow.getHandle(childWorkflowId(handle.workflowId, step)));
+  });
 }
 
-const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths', 'happy'] as const;
+/**
+ * One cardholder review rejected twice, then passed (`review-rounds`): each round ends at its
+ * webhook, the second reject a state the first round reached already. The probe looks late
+ * ({@link lateReviewProbe}) so the history is of that path, not of a probe that won the race.
+ */
+async function saveReviewRoundHistories(): Promise<void> {
+  await withHarnessWorker(
+    async (h) => {
+      const handle = await h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
+        workflowId: `cardholder-${customerRef('replay-rejected-twice')}`,
+        taskQueue: h.taskQueue,
+        args: [
+          { cardTypeId: CARD_TYPES.b2bWithDeposit, wait: FAST_WAIT, holder: b2bHolder(uniqueEmail('reject.admin')) },
+        ],
+      });
+      for (const [round, email] of [uniqueEmail('reject.admin'), uniqueEmail('corrected')].entries()) {
+        await awaitingCorrection(handle, round);
+        await handle.executeUpdate(correctCardholderUpdate, { args: [{ holder: b2bHolder(email) }] });
+      }
+      await handle.result();
+      await save(REVIEW_ROUND_HISTORY, handle);
+    },
+    (h) => lateReviewProbe(h.provider),
+  );
+}
+
+const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths', 'happy', 'review-rounds'] as const;
 const HAPPY_HISTORIES = ['onboarding-happy', 'onboarding-happy.cardholder', 'onboarding-happy.card'];
+const REVIEW_ROUND_HISTORY = 'cardholder-rejected-twice';
 
 /**
- * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all four; or a comma-separated list). The
+ * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all five; or a comma-separated list). The
  * onboarding-path files get their printed card numbers masked before the check that no clear
  * value of the run is left.
  */
@@ -152,6 +190,7 @@ async function saveHistories(which: string): Promise<void> {
   if (!sets.length) throw new Error(`CARDFLOW_SAVE_HISTORIES=${which}: expected 1, ${SETS.join(', ')}`);
   if (sets.includes('onboarding')) await saveOnboardingHistories();
   if (sets.includes('happy')) await saveHappyHistories();
+  if (sets.includes('review-rounds')) await saveReviewRoundHistories();
   if (sets.includes('cards-and-funds')) {
     const saved = await saveCardAndFundHistories(save);
     for (const name of saved.names)
@@ -190,7 +229,12 @@ it('replays every saved history without a determinism error', async () => {
   if (process.env.CARDFLOW_SAVE_HISTORIES) await saveHistories(process.env.CARDFLOW_SAVE_HISTORIES);
   const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
   expect(files.length).toBeGreaterThanOrEqual(8 + CARD_AND_FUND_HISTORIES.length + ONBOARDING_PATH_HISTORIES.length);
-  for (const name of [...CARD_AND_FUND_HISTORIES, ...ONBOARDING_PATH_HISTORIES, ...HAPPY_HISTORIES])
+  for (const name of [
+    ...CARD_AND_FUND_HISTORIES,
+    ...ONBOARDING_PATH_HISTORIES,
+    ...HAPPY_HISTORIES,
+    REVIEW_ROUND_HISTORY,
+  ])
     expect(files).toContain(`${name}.json`);
   const histories = files.map((file) => {
     const saved = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { workflowId: string; history: object };

@@ -16,6 +16,7 @@ import {
   harnessPerFile,
 } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
+import { lateReviewProbe } from '../support/late-probe';
 
 const h = harnessPerFile(startHarness);
 
@@ -70,6 +71,46 @@ describe('cardholderOnboarding', () => {
     const holders = await cardholdersByEmail(h.provider, fixedEmail);
     expect(holders.map((x) => [x.holderId, x.status])).toEqual([[result.holderId, 'pass_audit']]);
   });
+
+  it('a second round rejected again ends at its reject webhook, not at its probe', async () => {
+    const handle = await startCardholder('reject-twice', { holder: b2bHolder(uniqueEmail('reject.admin')) });
+    const second = await h.withWorker(async () => {
+      await waitFor(
+        () => handle.query(cardholderStatusQuery),
+        (s) => s.stage === 'awaiting_correction',
+      );
+      // The corrected data is rejected by the platform review too: the same state, a new round.
+      await handle.executeUpdate(correctCardholderUpdate, {
+        args: [{ holder: b2bHolder(uniqueEmail('reject.admin')) }],
+      });
+      return waitFor(
+        () => handle.query(cardholderStatusQuery),
+        (s) => s.stage === 'awaiting_correction' && s.resubmissions === 1,
+      );
+    }, lateReviewProbe(h.provider));
+    await handle.terminate('the test ends here');
+    expect(second).toMatchObject({ statusFlowLocation: 'admin', status: 'reject' });
+
+    const events = (await handle.fetchHistory()).events ?? [];
+    const probes = events.filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'awaitCardholderReview',
+    );
+    expect(probes).toHaveLength(2);
+    const ended = (scheduled: (typeof events)[number]) => {
+      const id = String(scheduled.eventId);
+      return {
+        cancelRequested: events.some(
+          (e) => String(e.activityTaskCancelRequestedEventAttributes?.scheduledEventId) === id,
+        ),
+        completed: events.some((e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === id),
+      };
+    };
+    // Both rounds ended at their reject webhook: the workflow cancelled the probe, which never answered.
+    expect(probes.map(ended)).toEqual([
+      { cancelRequested: true, completed: false },
+      { cancelRequested: true, completed: false },
+    ]);
+  }, 90_000);
 
   it('refuses a correction while the review runs, and ends with ReviewDeadlineExceeded when the review outlasts the deadline', async () => {
     const failure = await h.withWorker(async () => {

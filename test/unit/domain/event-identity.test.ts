@@ -1,4 +1,4 @@
-import { keyBeforeStateFields, providerEventKey } from '../../../domain/event-identity';
+import { keyBeforeStateFields, providerEventKey, recordStateKey, recordTimeOf } from '../../../domain/event-identity';
 import {
   authorizationRecord,
   card3dsRecord,
@@ -29,6 +29,17 @@ describe('providerEventKey', () => {
       'card_auth_transaction|T|authorized',
     );
     expect(providerEventKey(providerEvent('card_holder', cardholderResult({ holderId: '' })))).toBeUndefined();
+  });
+
+  it('keys a review state per round too; the event keeps the state key and gives its time apart', () => {
+    const timed = providerEvent('card_holder', {
+      ...cardholderResult({ holderId: '19', status: 'reject' }),
+      updateTime: 1795657053636,
+    });
+    expect(providerEventKey(timed)).toBe('card_holder|19|reject');
+    expect(recordTimeOf(timed)).toBe(1795657053636);
+    expect(recordTimeOf(providerEvent('card_holder', cardholderResult()))).toBeUndefined();
+    expect(recordStateKey('card_holder', '19', 'reject', 1)).toBe('card_holder|19|reject|round 1');
   });
 
   it('keys work orders by tradeStatus and 3DS records by their kind; the earlier key left both out', () => {
