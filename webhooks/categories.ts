@@ -5,14 +5,14 @@
  * The body of a webhook equals the matching query record (provider-notes, Webhooks), so each
  * category reuses the `api/schemas` record schema. Parsing turns lossless numbers into decimal
  * and id strings, which keeps the signal payload JSON-safe and exact. zod drops keys a schema does
- * not declare: a `card_holder` event is parsed with the review-result schema (CardholderSchema)
- * and the query record's `updateTime`, so names, e-mails and phone numbers of the query record
+ * not declare: a `card_holder` event is parsed with the review result and the query record's
+ * `updateTime` only (CardholderEventSchema), so names, e-mails and phone numbers of the query record
  * never reach workflow history, while a state recurring in a later review round is told apart.
  */
 import type { z } from 'zod';
 import { ActivateCardResultSchema, CardOperationRecordSchema } from '../api/schemas/card';
 import { Card3dsRecordSchema, CardAuthFeeRecordSchema, CardAuthTransactionSchema } from '../api/schemas/card-records';
-import { CardholderQueryRecordSchema, CardholderSchema } from '../api/schemas/cardholder';
+import { CardholderEventSchema } from '../api/schemas/cardholder';
 import { WalletTransactionSchema } from '../api/schemas/wallet';
 import { WorkOrderSchema } from '../api/schemas/work-order';
 import type { ProviderEventCategory, ProviderEventRecords } from '../domain/provider-event';
@@ -30,11 +30,6 @@ export interface CategoryRule<C extends ProviderEventCategory = ProviderEventCat
 const byOrderNo = { attribute: 'CardflowOrderNos', field: 'merchantOrderNo' } as const;
 const byCardNo = { attribute: 'CardflowCardNo', field: 'cardNo' } as const;
 const byHolderId = { attribute: 'CardflowHolderId', field: 'holderId' } as const;
-
-/** The review result with the query record's `updateTime`, optional: the spec does not show this event's body. */
-const CardholderEventSchema = CardholderSchema.extend({
-  updateTime: CardholderQueryRecordSchema.shape.updateTime.optional(),
-});
 
 /**
  * Categories from provider-notes (Webhooks). card_transaction carries the merchantOrderNo of the

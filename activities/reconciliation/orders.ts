@@ -2,7 +2,7 @@
  * The order sources (card operations, cardholders, work orders, wallet transactions) read a page
  * at a time, each order judged against its owner as it is read (judging.ts).
  */
-import { CardholderSchema } from '../../api/schemas/cardholder';
+import { CardholderEventSchema } from '../../api/schemas/cardholder';
 import { PAGE_SIZE_MAX } from '../../api/rules';
 import type { Finding, ReconcileConfig, ReconcileCursor, ReconcileSource } from '../../domain/reconciliation';
 import type { ProviderOrder } from '../../domain/reconciliation-rules';
@@ -62,8 +62,8 @@ const ORDER_SOURCES: Partial<Record<ReconcileSource, PageReader>> = {
   cardholders: pageReader({
     read: (provider, paging) => provider.queryCardholders(paging),
     judged: (h, window) => h.updateTime >= window.start || h.status === 'wait_audit' || h.status === 'under_review',
-    // The review result only (CardholderSchema): names, e-mails and phone numbers go no further.
-    order: (h) => ({ event: { category: 'card_holder', record: CardholderSchema.parse(h) }, time: h.updateTime }),
+    // The review result and its time only, as a webhook carries them: names, e-mails and phone numbers go no further.
+    order: (h) => ({ event: { category: 'card_holder', record: CardholderEventSchema.parse(h) }, time: h.updateTime }),
   }),
   workOrders: pageReader({
     read: (provider, paging) => provider.listWorkOrders(paging),
