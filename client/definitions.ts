@@ -109,8 +109,8 @@ export interface DefinedClient<D extends RequestDefinition, Opts extends StartOp
 
 export interface DefinedClientOptions<D extends RequestDefinition, Opts extends StartOptions> {
   /**
-   * What a start does before the request is parsed into its input, in place of the schema's parse
-   * (an activation seals a clear PIN); still contacts nothing.
+   * The validated request a start uses, in place of the schema's parse alone (an activation also
+   * checks its domain rules and seals a clear PIN); it contacts nothing.
    */
   prepare?: (request: unknown, opts: Opts) => object;
   /** The search attributes a start sets besides the definition's; default: the input's customer. */
