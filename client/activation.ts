@@ -8,45 +8,20 @@
  * contacted, so the workflow only ever sees `sealedPin`. A `sealedPin` sealed elsewhere is
  * accepted as is.
  */
-import type { Client } from '@temporalio/client';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { KeyInput } from '../api/keys';
 import {
-  ACTIVATION_ROUTES,
   activationInputIssues,
+  ActivationRequestSchema,
   type PhysicalCardActivationInput,
-  type PhysicalCardActivationResult,
-  type PhysicalCardActivationStatus,
 } from '../domain/physical-card-activation';
-import { parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
-import { businessRef, cardNoField, amountString } from '../domain/fields';
+import { parseInput, refuse, refuseIssues } from './inputs';
 import { type MerchantKeySource, pinIssues, SEALED_PLACEHOLDER, sealPinForWorkflow } from './sealing';
-import type { StartOptions, Started } from './start';
+import type { StartOptions } from './start';
 import { physicalCardActivationWorkflow } from '../domain/workflows';
-import { definedHandle, definedResult, definedStatus, startDefined, type DefinedHandle } from './definitions';
+import { definedClient, type DefinedHandle } from './definitions';
 
-const fileSchema = z.union([
-  z.object({ fileId: z.string().min(1, { message: 'must not be empty' }) }).strict(),
-  z.object({ ref: z.string(), contentType: z.string().optional() }).strict(),
-]);
-
-/** What a backend or `cardflow activate --file` hands over. */
-export const ActivationRequestSchema = z
-  .object({
-    cardNo: cardNoField,
-    route: z.enum(ACTIVATION_ROUTES, { error: `must be one of ${ACTIVATION_ROUTES.join(', ')}` }),
-    /** Clear 6-digit PIN; sealed here, never sent in clear. */
-    pin: z.string().optional(),
-    sealedPin: z.string().optional(),
-    noPinPaymentAmount: amountString.optional(),
-    workOrder: z
-      .object({ title: z.string().optional(), content: z.string().optional(), files: z.array(fileSchema) })
-      .optional(),
-    customerRef: businessRef.optional(),
-    deadlineMs: z.number().int().positive().optional(),
-    wait: waitOverrides,
-  })
-  .strict();
+/** What a backend or `cardflow activate --file` hands over (domain/physical-card-activation.ts). */
 export type ActivationRequest = z.input<typeof ActivationRequestSchema>;
 
 export interface ActivationStartOptions extends StartOptions {
@@ -54,7 +29,7 @@ export interface ActivationStartOptions extends StartOptions {
   merchantPublicKey?: KeyInput;
 }
 
-const WHAT = 'activation request';
+const WHAT = physicalCardActivationWorkflow.request.what;
 
 /**
  * Validates the request (schema, then the domain's rules), seals the PIN, and returns the
@@ -75,36 +50,21 @@ export function activationInput(request: unknown, merchantPublicKey?: MerchantKe
   return input;
 }
 
+const activations = definedClient(physicalCardActivationWorkflow, {
+  prepare: (request, opts: ActivationStartOptions) => activationInput(request, opts.merchantPublicKey),
+  extras: (input) => ({ customerRef: input.customerRef, cardNo: input.cardNo }),
+});
+
 /** Starts the activation of `request.cardNo`, or returns the existing one (`started: false`). */
-export async function startActivation(
-  client: Client,
-  request: ActivationRequest,
-  opts: ActivationStartOptions = {},
-): Promise<Started<PhysicalCardActivationResult>> {
-  const input = activationInput(request, opts.merchantPublicKey);
-  return startDefined(
-    client,
-    physicalCardActivationWorkflow,
-    input.cardNo,
-    input,
-    { customerRef: input.customerRef, cardNo: input.cardNo },
-    opts,
-  );
-}
+export const startActivation = activations.start;
 
 export type ActivationHandle = DefinedHandle<typeof physicalCardActivationWorkflow>;
 
 /** A handle to the activation of `cardNo` (no call is made). */
-export function activationHandle(client: Client, cardNo: string): ActivationHandle {
-  return definedHandle(client, physicalCardActivationWorkflow, cardNo);
-}
+export const activationHandle = activations.handle;
 
 /** The activation's stage (the `activationStatus` query; a billable action on Temporal Cloud). */
-export async function getActivationStatus(client: Client, cardNo: string): Promise<PhysicalCardActivationStatus> {
-  return definedStatus(client, physicalCardActivationWorkflow, cardNo);
-}
+export const getActivationStatus = activations.status;
 
 /** Waits for the activation; throws `WorkflowFailedError` (cause type e.g. OperationFailed for a failed work order). */
-export async function awaitActivation(client: Client, cardNo: string): Promise<PhysicalCardActivationResult> {
-  return definedResult(client, physicalCardActivationWorkflow, cardNo);
-}
+export const awaitActivation = activations.result;

@@ -28,15 +28,15 @@ import {
   RequestIdSchema,
   unfreezeUpdate,
   updatePinUpdate,
-  type CardDepositOutcome,
   type CardEntityInput,
   type CardSnapshot,
   type DepositRequest,
   type OperationRequest,
   type PinRequest,
 } from '../domain/card-entity';
-import { cardOperationInputIssues, type CardOperationOutcome } from '../domain/card-operations';
-import { parseField, parseInput, refuse, refuseIssues, type waitOverrides } from './inputs';
+import { cardOperationInputIssues } from '../domain/card-operations';
+import { parseField, parseInput, refuse, refuseIssues } from './inputs';
+import type { WaitOverridesSchema } from '../domain/wait-profile';
 import { businessRef, cardNoField, idDigits, positiveAmount } from '../domain/fields';
 import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
 import { addressOf, ridingOut, type RideOut } from './ride-out';
@@ -46,7 +46,7 @@ export interface CardEntityOptions {
   taskQueue?: string;
   /** Used only when this call starts the card's workflow. */
   customerRef?: string;
-  wait?: z.input<typeof waitOverrides>;
+  wait?: z.input<typeof WaitOverridesSchema>;
   /** Needed by {@link updateCardPin} with a clear PIN (client/sealing.ts). */
   merchantPublicKey?: KeyInput;
   /** How long the request waits for an unavailable Temporal (client/ride-out.ts); default 60 s. */
@@ -156,51 +156,28 @@ export function cardRequest<K extends CardRequestKind>(
   return { ...rest, sealedPin: sealed } as CardRequests[K];
 }
 
-/** Freezes the card (Update `freeze`); resolves once the Freeze record succeeded. Failure: `WorkflowUpdateFailedError` (cause type OperationNotAllowed, ...). */
-export async function freezeCard(
-  client: Client,
-  cardNo: string,
-  request: CardRequestInput<'freeze'>,
-  opts: CardEntityOptions = {},
-): Promise<CardOperationOutcome> {
-  return updateWithStart(client, cardNo, freezeUpdate, [cardRequest('freeze', cardNo, request)], opts);
+/** The client function of the card's Update `kind`: validates (and seals) the request, then sends it with Update-with-Start. */
+function cardUpdate<K extends CardRequestKind, Ret>(kind: K, update: UpdateDefinition<Ret, [CardRequests[K]]>) {
+  return async (
+    client: Client,
+    cardNo: string,
+    request: CardRequestInput<K>,
+    opts: CardEntityOptions = {},
+  ): Promise<Ret> =>
+    updateWithStart(client, cardNo, update, [cardRequest(kind, cardNo, request, opts.merchantPublicKey)], opts);
 }
+
+/** Freezes the card (Update `freeze`); resolves once the Freeze record succeeded. Failure: `WorkflowUpdateFailedError` (cause type OperationNotAllowed, ...). */
+export const freezeCard = cardUpdate('freeze', freezeUpdate);
 
 /** Unfreezes the card (Update `unfreeze`). */
-export async function unfreezeCard(
-  client: Client,
-  cardNo: string,
-  request: CardRequestInput<'unfreeze'>,
-  opts: CardEntityOptions = {},
-): Promise<CardOperationOutcome> {
-  return updateWithStart(client, cardNo, unfreezeUpdate, [cardRequest('unfreeze', cardNo, request)], opts);
-}
+export const unfreezeCard = cardUpdate('unfreeze', unfreezeUpdate);
 
 /** Changes the PIN (Update `updatePin`); a clear `pin` is sealed here with `opts.merchantPublicKey`. */
-export async function updateCardPin(
-  client: Client,
-  cardNo: string,
-  request: CardRequestInput<'updatePin'>,
-  opts: CardEntityOptions = {},
-): Promise<CardOperationOutcome> {
-  return updateWithStart(
-    client,
-    cardNo,
-    updatePinUpdate,
-    [cardRequest('updatePin', cardNo, request, opts.merchantPublicKey)],
-    opts,
-  );
-}
+export const updateCardPin = cardUpdate('updatePin', updatePinUpdate);
 
 /** Deposits to the card (Update `deposit`, a `cardDeposit` child); resolves with the amount, fee and balance. */
-export async function depositToCard(
-  client: Client,
-  cardNo: string,
-  request: CardRequestInput<'deposit'>,
-  opts: CardEntityOptions = {},
-): Promise<CardDepositOutcome> {
-  return updateWithStart(client, cardNo, depositUpdate, [cardRequest('deposit', cardNo, request)], opts);
-}
+export const depositToCard = cardUpdate('deposit', depositUpdate);
 
 /** Reads the card from the provider now (Update `refresh`), starting its workflow if needed. */
 export async function refreshCard(client: Client, cardNo: string, opts: CardEntityOptions = {}): Promise<CardSnapshot> {

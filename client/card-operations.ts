@@ -6,34 +6,23 @@
  * which serialize operations on the card; these are for one-off operations.
  */
 import type { Client } from '@temporalio/client';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { KeyInput } from '../api/keys';
 import {
   cardOperationInputIssues,
+  CardOperationRequestSchema,
   type CardOperationInput,
   type CardOperationKind,
   type CardOperationOutcome,
   type CardOperationStatus,
 } from '../domain/card-operations';
-import { parseInput, refuse, refuseIssues, waitOverrides } from './inputs';
-import { businessRef, cardNoField } from '../domain/fields';
+import { parseInput, refuse, refuseIssues } from './inputs';
 import { type MerchantKeySource, pinIssues, SEALED_PLACEHOLDER, sealPinForWorkflow } from './sealing';
 import type { StartOptions, Started } from './start';
 import { cardOperationWorkflows } from '../domain/workflows';
 import { definedHandle, definedResult, definedStatus, startDefined, type DefinedHandle } from './definitions';
 
-export const CardOperationRequestSchema = z
-  .object({
-    cardNo: cardNoField,
-    requestRef: businessRef,
-    clientRemark: z.string().optional(),
-    /** updatePin: the clear new PIN, sealed here. */
-    pin: z.string().optional(),
-    sealedPin: z.string().optional(),
-    customerRef: businessRef.optional(),
-    wait: waitOverrides,
-  })
-  .strict();
+/** What a backend hands over (domain/card-operations.ts). */
 export type CardOperationRequest = z.input<typeof CardOperationRequestSchema>;
 
 export interface CardOperationStartOptions extends StartOptions {

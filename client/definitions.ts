@@ -2,10 +2,14 @@
  * A workflow's client functions, generated from its definition (domain/workflows.ts): the
  * idempotent start under the id its business reference makes, with the search attributes its
  * definition derives (flow, customer, the merchantOrderNos routed at start), and the handle,
- * status and result readers by the same reference. Each lifecycle client (client/transfers.ts,
- * ...) adds only its request schema and what its workflow needs beyond these.
+ * status and result readers by the same reference. {@link definedClient} makes the four of them
+ * for a workflow that a backend starts by a request (its definition's `request`: schema and key),
+ * so each lifecycle client (client/transfers.ts, ...) names and documents them and adds only what
+ * its workflow needs beyond these (a PIN sealed, a deposit address awaited).
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { z } from 'zod';
+import type { Exact } from '../domain/exact';
 import {
   startAttributesOf,
   type AnyWorkflowDefinition,
@@ -13,9 +17,11 @@ import {
   type RefOf,
   type ResultOf,
   type StartContext,
+  type StartRequest,
   type StatusOf,
 } from '../domain/workflow-definition';
 import type { WorkflowType } from '../domain/workflows';
+import { parseInput } from './inputs';
 import { type StartOptions, type Started, startOnce } from './start';
 
 /** A typed handle to a run of the workflow `D`. */
@@ -84,4 +90,53 @@ export function definedResult<D extends AnyWorkflowDefinition>(
   ref: RefOf<D>,
 ): Promise<ResultOf<D>> {
   return definedHandle(client, definition, ref).result();
+}
+
+/** A definition a backend starts by a request. */
+type RequestDefinition = AnyWorkflowDefinition & { readonly request: StartRequest };
+type RequestSchemaOf<D extends RequestDefinition> = D['request']['schema'];
+
+/** The start, handle, status and result functions of a workflow a backend starts by a request. */
+export interface DefinedClient<D extends RequestDefinition, Opts extends StartOptions> {
+  /** Validates a request with the definition's schema; throws `InvalidInputError` naming each field and rule. */
+  parse: (request: unknown) => Exact<z.output<RequestSchemaOf<D>>>;
+  /** Validates `request`, then starts the run its key names, or returns the one that has it (`started: false`). */
+  start: (client: Client, request: z.input<RequestSchemaOf<D>>, opts?: Opts) => Promise<Started<ResultOf<D>>>;
+  handle: (client: Client, ref: RefOf<D>) => DefinedHandle<D>;
+  status: (client: Client, ref: RefOf<D>) => Promise<StatusOf<D>>;
+  result: (client: Client, ref: RefOf<D>) => Promise<ResultOf<D>>;
+}
+
+export interface DefinedClientOptions<D extends RequestDefinition, Opts extends StartOptions> {
+  /**
+   * The validated request a start uses, in place of the schema's parse alone (an activation also
+   * checks its domain rules and seals a clear PIN); it contacts nothing.
+   */
+  prepare?: (request: unknown, opts: Opts) => object;
+  /** The search attributes a start sets besides the definition's; default: the input's customer. */
+  extras?: (input: InputOf<D>) => StartExtras;
+}
+
+/** The client functions of `definition`, from its request (schema and key) and its id, status query and types. */
+export function definedClient<D extends RequestDefinition, Opts extends StartOptions = StartOptions>(
+  definition: D,
+  how: DefinedClientOptions<D, Opts> = {},
+): DefinedClient<D, Opts> {
+  const { schema, what, key, keyInInput } = definition.request;
+  const parse = (request: unknown) => parseInput(schema as RequestSchemaOf<D>, what, request);
+  const extras =
+    how.extras ?? ((input: InputOf<D>) => ({ customerRef: (input as { customerRef?: string }).customerRef }));
+  return {
+    parse,
+    // Async, so an invalid request is a rejected promise like any other failure of a start.
+    start: async (client, request, opts = {} as Opts) => {
+      const valid = (how.prepare ? how.prepare(request, opts) : parse(request)) as Record<string, unknown>;
+      const { [key]: ref, ...rest } = valid;
+      const input = (keyInInput ? valid : rest) as InputOf<D>;
+      return startDefined(client, definition, ref as RefOf<D>, input, extras(input), opts);
+    },
+    handle: (client, ref) => definedHandle(client, definition, ref),
+    status: (client, ref) => definedStatus(client, definition, ref),
+    result: (client, ref) => definedResult(client, definition, ref),
+  };
 }

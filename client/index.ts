@@ -45,7 +45,6 @@ export { MERCHANT_PUBLIC_KEY_ENV, MerchantKeyError, merchantPublicKeyFrom, sealP
 export {
   activationHandle,
   activationInput,
-  ActivationRequestSchema,
   awaitActivation,
   getActivationStatus,
   startActivation,
@@ -59,14 +58,12 @@ export {
   parseTransferRequest,
   startTransfer,
   transferHandle,
-  TransferRequestSchema,
   type TransferHandle,
   type TransferRequest,
 } from './transfers';
 export {
   awaitSharedAccount,
   sharedAccountHandle,
-  SharedAccountRequestSchema,
   startSharedAccount,
   type SharedAccountRequest,
 } from './shared-account';
@@ -74,7 +71,6 @@ export {
   awaitDepositAddress,
   awaitFunding,
   fundingHandle,
-  FundingRequestSchema,
   getFundingStatus,
   parseFundingRequest,
   startWalletFunding,
@@ -85,7 +81,6 @@ export {
   awaitCardOperation,
   cardOperationHandle,
   cardOperationInput,
-  CardOperationRequestSchema,
   getCardOperationStatus,
   startCardOperation,
   type CardOperationHandle,
@@ -117,3 +112,9 @@ export {
   type WorkflowStatusLine,
 } from './workflow-status';
 export * from './describe';
+// The request schemas live with their workflows' definitions; a backend validates with the same ones.
+export { ActivationRequestSchema } from '../domain/physical-card-activation';
+export { CardOperationRequestSchema } from '../domain/card-operations';
+export { FundingRequestSchema } from '../domain/wallet-funding';
+export { SharedAccountRequestSchema } from '../domain/shared-account';
+export { TransferRequestSchema } from '../domain/fund-transfer';

@@ -1,16 +1,13 @@
 /**
  * Shared pieces of the lifecycle clients' input checks (docs/architecture.md, Validation errors):
- * field schemas, the business-reference rule that turns a caller's key into a workflow id, and
  * the conversion of zod issues and the domain's `FieldIssue`s into one {@link InvalidInputError}
- * naming each field and rule, never a value (a PIN or personal data could be one).
+ * naming each field and rule, never a value (a PIN or personal data could be one). The request
+ * schemas themselves live with their workflows' definitions (domain/workflows.ts `request`).
  */
 import { type Exact, exact } from '../domain/exact';
 import { type z } from 'zod';
-import { type FieldIssue, OnboardingInputSchema } from '../domain';
+import type { FieldIssue } from '../domain';
 import { InvalidInputError, issueLines } from './validation';
-
-/** Wait overrides, the same rule the onboarding input has (one source of truth). */
-export const waitOverrides = OnboardingInputSchema.shape.wait;
 
 /** Parses `input` with `schema`; throws {@link InvalidInputError} naming every field and rule. */
 export function parseInput<S extends z.ZodType>(schema: S, what: string, input: unknown): Exact<z.output<S>> {

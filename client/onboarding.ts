@@ -86,21 +86,45 @@ export async function startOnboarding(
   const valid = parseOnboardingInput(input, opts);
   const workflowId = customerOnboardingWorkflow.id(valid.customerRef);
   await checkPayloadSize(client, `${customerOnboardingWorkflow.type} ${workflowId}`, valid);
-  // No `startAttributes` in the input: the onboarding reads what was set from its started event.
-  const attributes = startAttributesOf(customerOnboardingWorkflow, workflowId, valid, {
-    customerRef: valid.customerRef,
+  return startOnboardingRun(client, valid, {
+    taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
     stage: firstOnboardingStage(valid),
+    rideOut: opts.rideOut,
+  });
+}
+
+/** How a run of an onboarding starts: where, in which stage, and whether a closed run's id may start again. */
+export interface OnboardingRun {
+  taskQueue: string;
+  /** CardflowStage at start; the workflow upserts a stage that differs itself. */
+  stage: string;
+  rideOut?: RideOut | undefined;
+  /** REJECT_DUPLICATE for a first start; ALLOW_DUPLICATE_FAILED_ONLY for a resume (client/recovery.ts). */
+  reusePolicy?: 'REJECT_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY';
+}
+
+/**
+ * Starts a run of the onboarding of `input.customerRef` under its id, with the start attributes
+ * its definition derives (customer, flow, `run.stage`), riding out an unavailable Temporal; the
+ * run that already has the id answers `started: false`.
+ */
+export async function startOnboardingRun(
+  client: Client,
+  input: OnboardingInput,
+  run: OnboardingRun,
+): Promise<StartedOnboarding> {
+  const workflowId = customerOnboardingWorkflow.id(input.customerRef);
+  // No `startAttributes` in the input: the onboarding reads what was set from its started event.
+  const attributes = startAttributesOf(customerOnboardingWorkflow, workflowId, input, {
+    customerRef: input.customerRef,
+    stage: run.stage,
   });
   const { handle, started } = await startRidingOut(
     client,
     customerOnboardingWorkflow.type,
-    {
-      workflowId,
-      taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
-      args: [valid],
-      typedSearchAttributes: startAttributes(attributes),
-    },
-    opts.rideOut,
+    { workflowId, taskQueue: run.taskQueue, args: [input], typedSearchAttributes: startAttributes(attributes) },
+    run.rideOut,
+    run.reusePolicy,
   );
   return { workflowId, handle: handle as OnboardingHandle, started };
 }

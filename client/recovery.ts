@@ -21,15 +21,12 @@ import type { Payload } from '@temporalio/common';
 import {
   isResumable,
   progressQuery,
-  WorkflowTypes,
   type OnboardingInput,
   type OnboardingProgress,
   type OnboardingResult,
 } from '../domain';
-import { onboardingStartAttributes } from '../domain/start-attributes';
-import { onboardingHandle, type OnboardingHandle } from './onboarding';
+import { onboardingHandle, startOnboardingRun, type OnboardingHandle } from './onboarding';
 import { addressOf, ridingOut, type RideOut } from './ride-out';
-import { startRidingOut } from './start';
 
 /** The onboarding cannot be resumed or cancelled as asked; `reason` says why, for the operator. */
 export class OnboardingRecoveryError extends Error {
@@ -111,25 +108,19 @@ export async function retryOnboarding(
   );
   const firstStartedAt = input.resume?.firstStartedAt ?? description.startTime.getTime();
   const resumed: OnboardingInput = { ...input, resume: { previousRunId: description.runId, firstStartedAt } };
-  const workflowId = previous.workflowId;
-  const { handle, started } = await startRidingOut(
-    client,
-    WorkflowTypes.customerOnboarding,
-    {
-      workflowId,
-      taskQueue: opts.taskQueue ?? description.taskQueue,
-      args: [resumed],
-      typedSearchAttributes: onboardingStartAttributes(customerRef),
-    },
-    opts.rideOut,
-    'ALLOW_DUPLICATE_FAILED_ONLY',
-  );
+  // A resumed run starts as validating, and moves on to the stage it finds itself.
+  const { workflowId, handle, started } = await startOnboardingRun(client, resumed, {
+    taskQueue: opts.taskQueue ?? description.taskQueue,
+    stage: 'validating',
+    rideOut: opts.rideOut,
+    reusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+  });
   return {
     workflowId,
     previousRunId: description.runId,
     previousStatus: description.status.name,
     ...(failure ? { failure } : {}),
-    handle: handle as OnboardingHandle,
+    handle,
     started,
   };
 }

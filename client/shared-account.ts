@@ -5,53 +5,21 @@
  * execution, and the workflow itself reuses an existing MARGIN account of that name.
  * Its status is the `sharedAccountStatus` query (`cardflow status <workflowId>`).
  */
-import type { Client } from '@temporalio/client';
-import { z } from 'zod';
-import type { SharedAccountResult } from '../domain/shared-account';
+import type { z } from 'zod';
+import type { SharedAccountRequestSchema } from '../domain/shared-account';
 import { sharedAccountWorkflow } from '../domain/workflows';
-import { definedHandle, definedResult, startDefined, type DefinedHandle } from './definitions';
-import { parseInput } from './inputs';
-import { businessRef } from '../domain/fields';
-import type { StartOptions, Started } from './start';
+import { definedClient } from './definitions';
 
-export const SharedAccountRequestSchema = z
-  .object({
-    // Part of the workflow id: printable, no "/" (the child-id separator), trimmed like the id helper does.
-    accountName: z
-      .string({ error: 'is required' })
-      .trim()
-      .min(1, { message: 'is required' })
-      .max(64, { message: 'length must be 1 to 64 characters' })
-      .regex(/^[A-Za-z0-9][A-Za-z0-9 _.-]*$/, {
-        message: 'must start with a letter or digit and contain only letters, digits, spaces, "_", "." and "-"',
-      }),
-    customerRef: businessRef.optional(),
-  })
-  .strict();
 export type SharedAccountRequest = z.input<typeof SharedAccountRequestSchema>;
 
-/** Starts the creation of the shared account `request.accountName`, or returns the existing execution. */
-export async function startSharedAccount(
-  client: Client,
-  request: SharedAccountRequest,
-  opts: StartOptions = {},
-): Promise<Started<SharedAccountResult>> {
-  const input = parseInput(SharedAccountRequestSchema, 'shared account request', request);
-  return startDefined(
-    client,
-    sharedAccountWorkflow,
-    input.accountName,
-    input,
-    { customerRef: input.customerRef },
-    opts,
-  );
-}
+/** The account's client functions, generated from its definition (the CLI's `shared-account` command uses them too). */
+export const sharedAccountClient = definedClient(sharedAccountWorkflow);
 
-export function sharedAccountHandle(client: Client, accountName: string): DefinedHandle<typeof sharedAccountWorkflow> {
-  return definedHandle(client, sharedAccountWorkflow, accountName);
-}
+/** Starts the creation of the shared account `request.accountName`, or returns the existing execution. */
+export const startSharedAccount = sharedAccountClient.start;
+
+/** A handle to the creation of the account `accountName` (no call is made). */
+export const sharedAccountHandle = sharedAccountClient.handle;
 
 /** Waits for the account; `created: false` when one of that name already existed. */
-export async function awaitSharedAccount(client: Client, accountName: string): Promise<SharedAccountResult> {
-  return definedResult(client, sharedAccountWorkflow, accountName);
-}
+export const awaitSharedAccount = sharedAccountClient.result;

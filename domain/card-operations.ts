@@ -11,7 +11,9 @@ import { defineQuery } from '@temporalio/workflow';
 import { CLIENT_REMARK, TOKEN_TEXT_MAX, textCharacterIssue, textRuleIssue } from '../api/rules';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './workflow-types';
-import type { WaitOverrides } from './wait-profile';
+import { z } from 'zod';
+import { businessRef, cardNoField } from './fields';
+import { WaitOverridesSchema, type WaitOverrides } from './wait-profile';
 
 export const CARD_OPERATION_KINDS = ['freeze', 'unfreeze', 'updatePin'] as const;
 export type CardOperationKind = (typeof CARD_OPERATION_KINDS)[number];
@@ -88,3 +90,17 @@ export function sealedPinIssue(sealedPin: string): string | undefined {
     return 'looks like a clear PIN; seal it with the merchant public key (encryptSensitive) first';
   return textRuleIssue(sealedPin, 1, TOKEN_TEXT_MAX);
 }
+
+/** What a backend hands a standalone operation's start: the card and the caller's `requestRef` make its key. */
+export const CardOperationRequestSchema = z
+  .object({
+    cardNo: cardNoField,
+    requestRef: businessRef,
+    clientRemark: z.string().optional(),
+    /** updatePin: the clear new PIN, sealed by the client. */
+    pin: z.string().optional(),
+    sealedPin: z.string().optional(),
+    customerRef: businessRef.optional(),
+    wait: WaitOverridesSchema,
+  })
+  .strict();

@@ -17,7 +17,7 @@ import type { ActivationRoute } from './physical-card-activation';
 import { OnboardingActivationRequestSchema, type OnboardingActivationRequest } from './onboarding-physical';
 import { OnboardingFundingSchema, type FundingSource, type OnboardingFunding } from './onboarding-funding';
 import type { BalanceSummary, FailureSummary } from './workflow-types';
-import type { WaitOverrides } from './wait-profile';
+import { WaitOverridesSchema, type WaitOverrides } from './wait-profile';
 import { requiredText } from '../api/schemas/fields';
 import { amountString as amount, idDigits as digits } from './fields';
 import { CUSTOMER_REF_MAX, CUSTOMER_REF_RE } from './workflow-ids';
@@ -66,19 +66,6 @@ export interface OnboardingResume {
   firstStartedAt: number;
 }
 
-const waitFields = z
-  .object({
-    firstPollMs: z.number().positive(),
-    maxPollMs: z.number().positive(),
-    backoff: z.number().min(1),
-    attemptMs: z.number().positive(),
-    heartbeatTimeoutMs: z.number().positive(),
-    retryInitialIntervalMs: z.number().positive(),
-    retryMaxIntervalMs: z.number().positive(),
-    retryBackoff: z.number().min(1),
-  })
-  .partial();
-
 /** Validates an onboarding request (client, CLI, and the workflow itself); messages name the field. */
 export const OnboardingInputSchema = z.object({
   customerRef: z.string().min(1).max(CUSTOMER_REF_MAX).regex(CUSTOMER_REF_RE, {
@@ -98,20 +85,7 @@ export const OnboardingInputSchema = z.object({
   activation: OnboardingActivationRequestSchema.optional(),
   deliveryDeadlineMs: z.number().int().positive().optional(),
   reviewDeadlineMs: z.number().int().positive().optional(),
-  wait: z
-    .object({
-      cardOperation: waitFields.optional(),
-      review: waitFields.optional(),
-      providerRetry: z
-        .object({
-          maximumAttempts: z.number().int().positive(),
-          initialIntervalMs: z.number().positive(),
-          maximumIntervalMs: z.number().positive(),
-        })
-        .partial()
-        .optional(),
-    })
-    .optional(),
+  wait: WaitOverridesSchema,
   resume: z.object({ previousRunId: requiredText, firstStartedAt: z.number().int().positive() }).optional(),
 });
 

@@ -11,8 +11,11 @@ import { defineQuery } from '@temporalio/workflow';
 import { cmp, scale } from '../api/money';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './workflow-types';
-import type { WaitOverrides } from './wait-profile';
-import { AMOUNT_RE } from '../api/rules';
+import { z } from 'zod';
+import { lengthBetween } from '../api/schemas/primitives';
+import { businessRef, idDigits, positiveAmount } from './fields';
+import { WaitOverridesSchema, type WaitOverrides } from './wait-profile';
+import { AMOUNT_RE, TRANSFER_TYPES } from '../api/rules';
 
 export type TransferType = 'TRANSFER' | 'COLLECTION';
 
@@ -129,3 +132,28 @@ export function transferIssues(
     });
   return issues;
 }
+
+/**
+ * What a backend hands a transfer's start: the caller's `transferRef` (the business key its
+ * workflow id is built from) and the input. Balance, account types and currency need the
+ * provider: the workflow checks them first ({@link transferIssues}), sending nothing.
+ */
+export const TransferRequestSchema = z
+  .object({
+    transferRef: businessRef,
+    type: z.enum(TRANSFER_TYPES, { error: `must be one of ${TRANSFER_TYPES.join(', ')}` }),
+    amount: positiveAmount,
+    payerAccountId: idDigits,
+    payeeAccountId: idDigits,
+    // The provider's remark is the merchantOrderNo, a space and this (api/schemas/account.ts: 255 in all).
+    remark: lengthBetween(0, 200).optional(),
+    customerRef: businessRef.optional(),
+    wait: WaitOverridesSchema,
+  })
+  .strict()
+  .refine((request) => request.payerAccountId !== request.payeeAccountId, {
+    path: ['payeeAccountId'],
+    message: 'must differ from payerAccountId',
+    // It compares two account ids, so only once every field passed its own rule.
+    when: (payload) => payload.issues.length === 0,
+  });

@@ -30,7 +30,9 @@ import {
 import { sealedPinIssue } from './card-operations';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './workflow-types';
-import type { WaitOverrides } from './wait-profile';
+import { z } from 'zod';
+import { amountString, businessRef, cardNoField } from './fields';
+import { WaitOverridesSchema, type WaitOverrides } from './wait-profile';
 
 export const ACTIVATION_ROUTES = ['activation_code', 'work_order'] as const;
 export type ActivationRoute = (typeof ACTIVATION_ROUTES)[number];
@@ -183,3 +185,30 @@ export function activationInputIssues(input: PhysicalCardActivationInput): Field
 }
 
 export const DEFAULT_WORK_ORDER_TITLE = 'Physical card activation';
+
+const activationFileSchema = z.union([
+  z.object({ fileId: z.string().min(1, { message: 'must not be empty' }) }).strict(),
+  z.object({ ref: z.string(), contentType: z.string().optional() }).strict(),
+]);
+
+/**
+ * What a backend or `cardflow activate --file` hands an activation's start: the card number is
+ * the business key (one activation per card). A clear `pin` is sealed by the client before
+ * anything is sent; the workflow only ever sees `sealedPin`.
+ */
+export const ActivationRequestSchema = z
+  .object({
+    cardNo: cardNoField,
+    route: z.enum(ACTIVATION_ROUTES, { error: `must be one of ${ACTIVATION_ROUTES.join(', ')}` }),
+    /** Clear 6-digit PIN; sealed by the client, never sent in clear. */
+    pin: z.string().optional(),
+    sealedPin: z.string().optional(),
+    noPinPaymentAmount: amountString.optional(),
+    workOrder: z
+      .object({ title: z.string().optional(), content: z.string().optional(), files: z.array(activationFileSchema) })
+      .optional(),
+    customerRef: businessRef.optional(),
+    deadlineMs: z.number().int().positive().optional(),
+    wait: WaitOverridesSchema,
+  })
+  .strict();

@@ -9,6 +9,8 @@
  * rules out concurrent creators inside cardflow, and names are the only key the provider offers.
  */
 import { defineQuery } from '@temporalio/workflow';
+import { z } from 'zod';
+import { businessRef } from './fields';
 import type { WaitOverrides } from './wait-profile';
 import type { FailureSummary } from './workflow-types';
 
@@ -35,3 +37,19 @@ export interface SharedAccountStatus {
 }
 
 export const sharedAccountStatusQuery = defineQuery<SharedAccountStatus>('sharedAccountStatus');
+
+/** What a backend hands the account's start: its name is the business key (the provider's create has no other). */
+export const SharedAccountRequestSchema = z
+  .object({
+    // Part of the workflow id: printable, no "/" (the child-id separator), trimmed like the id helper does.
+    accountName: z
+      .string({ error: 'is required' })
+      .trim()
+      .min(1, { message: 'is required' })
+      .max(64, { message: 'length must be 1 to 64 characters' })
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 _.-]*$/, {
+        message: 'must start with a letter or digit and contain only letters, digits, spaces, "_", "." and "-"',
+      }),
+    customerRef: businessRef.optional(),
+  })
+  .strict();

@@ -8,6 +8,8 @@
  * slow waits): each probe is one billable action (an activity retry), so the cost of a wait is
  * its number of probes, logarithmic in its length while the interval grows.
  */
+import { z } from 'zod';
+
 export interface WaitProfile {
   /** First provider poll after the activity starts (ms). */
   firstPollMs: number;
@@ -97,6 +99,35 @@ export interface WaitOverrides {
   /** How long a provider call keeps retrying before its step fails (workflows/support/profiles.ts PROVIDER_CALL). */
   providerRetry?: ProviderRetry;
 }
+
+const waitFields = z
+  .object({
+    firstPollMs: z.number().positive(),
+    maxPollMs: z.number().positive(),
+    backoff: z.number().min(1),
+    attemptMs: z.number().positive(),
+    heartbeatTimeoutMs: z.number().positive(),
+    retryInitialIntervalMs: z.number().positive(),
+    retryMaxIntervalMs: z.number().positive(),
+    retryBackoff: z.number().min(1),
+  })
+  .partial();
+
+/** The rule of {@link WaitOverrides} in every request that may carry them (optional as a whole). */
+export const WaitOverridesSchema = z
+  .object({
+    cardOperation: waitFields.optional(),
+    review: waitFields.optional(),
+    providerRetry: z
+      .object({
+        maximumAttempts: z.number().int().positive(),
+        initialIntervalMs: z.number().positive(),
+        maximumIntervalMs: z.number().positive(),
+      })
+      .partial()
+      .optional(),
+  })
+  .optional();
 
 /** The retry of one provider call (a read, or a mutation with its lookup). */
 export interface ProviderRetry {

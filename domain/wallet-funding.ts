@@ -15,7 +15,9 @@ import { defineQuery } from '@temporalio/workflow';
 import type { CardType } from '../api/schemas/card-type';
 import { cmp, depositFee, money, Money, sub } from '../api/money';
 import type { FailureSummary } from './workflow-types';
-import type { WaitOverrides } from './wait-profile';
+import { z } from 'zod';
+import { businessRef, cardNoField, idDigits, positiveAmount } from './fields';
+import { WaitOverridesSchema, type WaitOverrides } from './wait-profile';
 
 export interface WalletFundingInput {
   coinKey: string;
@@ -133,3 +135,26 @@ export function maxDepositFor(
   if (amount.lessThan(cardType.rechargeMinQuota) || total(amount).greaterThan(available)) return undefined;
   return amount.toFixed(digits);
 }
+
+/** What a backend hands a funding's start: the caller's `fundingRef` (the business key its workflow id is built from) and the input. */
+export const FundingRequestSchema = z
+  .object({
+    fundingRef: businessRef,
+    coinKey: z
+      .string({ error: 'is required' })
+      .regex(/^[A-Za-z0-9_]{1,32}$/, { message: 'must be a coin key such as USDT_TRC20' }),
+    expectedAmount: positiveAmount.optional(),
+    txHash: z
+      .string()
+      .regex(/^[A-Za-z0-9]{8,128}$/, { message: 'must be a transaction hash (letters and digits)' })
+      .optional(),
+    deadlineMs: z.number().int().positive().optional(),
+    transfer: z.object({ payeeAccountId: idDigits, amount: positiveAmount.optional() }).strict().optional(),
+    cardDeposit: z
+      .object({ cardNo: cardNoField, cardTypeId: idDigits, amount: positiveAmount.optional() })
+      .strict()
+      .optional(),
+    customerRef: businessRef.optional(),
+    wait: WaitOverridesSchema,
+  })
+  .strict();

@@ -8,6 +8,7 @@
  * Pure data and pure functions, so workflow code imports it: no Node module, nothing random.
  */
 import type { QueryDefinition } from '@temporalio/workflow';
+import type { z } from 'zod';
 import type { Flow } from './flows';
 import type { StartAttributes } from './start-attributes';
 import type { ChildStep } from './workflow-ids';
@@ -38,10 +39,26 @@ export interface WorkflowDefinition<
    * from its first moment (webhook routing); the ones it adds itself later are not listed here.
    */
   readonly routedAtStart: (keys: Keys, input: Input) => readonly string[];
+  /** What a backend hands its start, and which field is its business key; absent for one no backend starts by a request. */
+  readonly request?: StartRequest;
   /** The status query a client reads; absent for a workflow with none. */
   readonly statusQuery?: QueryDefinition<Status>;
   /** Types only (never set): its input and result, for typed handles and child calls. */
   readonly types?: { readonly input: Input; readonly result: Result };
+}
+
+/**
+ * A start request: its schema (a rule across fields is a refinement of it, so it travels with
+ * the schema), how errors name it, and the field whose value the workflow id is built from.
+ */
+export interface StartRequest<Schema extends z.ZodType = z.ZodType, Key extends string = string> {
+  readonly schema: Schema;
+  /** `<what> is invalid: ...` in errors: "transfer request". */
+  readonly what: string;
+  /** The business key: the request field `id` takes. */
+  readonly key: Key;
+  /** True when the key is also part of the workflow input (a card number), false when it only names the run. */
+  readonly keyInInput: boolean;
 }
 
 /** Any definition, whatever its types. */
@@ -61,8 +78,9 @@ export function defineWorkflow<Input, Result>() {
   return <
     const D extends Omit<
       WorkflowDefinition<string, never, Input, Result>,
-      'types' | 'id' | 'orderKeys' | 'routedAtStart' | 'statusQuery'
+      'types' | 'id' | 'orderKeys' | 'routedAtStart' | 'statusQuery' | 'request'
     > & {
+      readonly request?: StartRequest<z.ZodType<Record<string, unknown>>>;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       readonly id?: (ref: any) => string;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -21,16 +21,32 @@ import {
 } from './cardholder-onboarding';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from './customer-onboarding';
 import { Flows } from './flows';
-import { transferStatusQuery, type FundTransferInput, type FundTransferResult } from './fund-transfer';
+import {
+  transferStatusQuery,
+  TransferRequestSchema,
+  type FundTransferInput,
+  type FundTransferResult,
+} from './fund-transfer';
 import { deriveMerchantOrderNo, ORDER_STEPS } from './merchant-order-no';
 import {
   activationStatusQuery,
+  ActivationRequestSchema,
   type PhysicalCardActivationInput,
   type PhysicalCardActivationResult,
 } from './physical-card-activation';
 import { reconcileReportQuery, reconcileWorkflowId, type ReconcileInput, type ReconcileReport } from './reconciliation';
-import { sharedAccountStatusQuery, type SharedAccountInput, type SharedAccountResult } from './shared-account';
-import { fundingStatusQuery, type WalletFundingInput, type WalletFundingResult } from './wallet-funding';
+import {
+  sharedAccountStatusQuery,
+  SharedAccountRequestSchema,
+  type SharedAccountInput,
+  type SharedAccountResult,
+} from './shared-account';
+import {
+  fundingStatusQuery,
+  FundingRequestSchema,
+  type WalletFundingInput,
+  type WalletFundingResult,
+} from './wallet-funding';
 import { defineWorkflow } from './workflow-definition';
 import {
   activationWorkflowId,
@@ -97,6 +113,7 @@ export const physicalCardActivationWorkflow = defineWorkflow<
   flow: Flows.cardActivation,
   versioning: 'PINNED',
   id: activationWorkflowId,
+  request: { schema: ActivationRequestSchema, what: 'activation request', key: 'cardNo', keyInInput: true },
   childStep: 'activation',
   orderKeys: (workflowId: string) => ({
     activate: deriveMerchantOrderNo(workflowId, ORDER_STEPS.activate),
@@ -114,6 +131,7 @@ export const fundTransferWorkflow = defineWorkflow<FundTransferInput, FundTransf
   flow: Flows.fundTransfer,
   versioning: 'PINNED',
   id: transferWorkflowId,
+  request: { schema: TransferRequestSchema, what: 'transfer request', key: 'transferRef', keyInInput: false },
   childStep: 'transfer',
   orderKeys: (workflowId: string) => ({ transfer: deriveMerchantOrderNo(workflowId, ORDER_STEPS.transfer) }),
   routedAtStart: (keys: { transfer: string }) => [keys.transfer],
@@ -125,6 +143,12 @@ export const sharedAccountWorkflow = defineWorkflow<SharedAccountInput, SharedAc
   flow: Flows.sharedAccount,
   versioning: 'PINNED',
   id: sharedAccountWorkflowId,
+  request: {
+    schema: SharedAccountRequestSchema,
+    what: 'shared account request',
+    key: 'accountName',
+    keyInInput: true,
+  },
   orderKeys: none,
   routedAtStart: nothingRouted,
   statusQuery: sharedAccountStatusQuery,
@@ -135,6 +159,7 @@ export const walletFundingWorkflow = defineWorkflow<WalletFundingInput, WalletFu
   flow: Flows.walletFunding,
   versioning: 'PINNED',
   id: fundingWorkflowId,
+  request: { schema: FundingRequestSchema, what: 'wallet funding request', key: 'fundingRef', keyInInput: false },
   childStep: 'funding',
   // Its mutations are its children's; the deposit address a parent knows is routed at start (StartContext.routeBy).
   orderKeys: none,

@@ -40,10 +40,22 @@ import {
 } from './context';
 import { pinFromStdin } from './workflow-commands';
 
-function needRef(command: string, ref: string | undefined): string {
-  if (!ref) throw new UsageError(`${command} needs a <customerRef>`);
-  onboardingWorkflowId(ref); // refuses an impossible reference before connecting
-  return ref;
+/**
+ * A command on one onboarding: its first argument is the customer reference, refused (naming the
+ * command) when missing or impossible as an id, before anything is contacted.
+ */
+function onOnboarding(
+  command: Omit<Command, 'run'>,
+  run: (ctx: CliContext, customerRef: string) => Promise<number>,
+): Command {
+  return {
+    ...command,
+    run: (ctx, [ref]) => {
+      if (!ref) throw new UsageError(`${command.name} needs a <customerRef>`);
+      onboardingWorkflowId(ref);
+      return run(ctx, ref);
+    },
+  };
 }
 
 /** Prints the onboarding's result (0) or its failure (1); with --json, `{ status, result | failure }`. */
@@ -236,52 +248,64 @@ export const ONBOARDING_COMMANDS: readonly Command[] = [
     options: ['file', 'watch', 'task-queue'],
     run: (ctx) => onboard(ctx),
   },
-  {
-    name: 'progress',
-    usage: ['progress <customerRef> [--watch] [--json]'],
-    summary: 'the stage an onboarding is in, and what it created so far',
-    options: ['watch', 'json'],
-    run: (ctx, [ref]) => progress(ctx, needRef('progress', ref)),
-  },
-  {
-    name: 'correct',
-    usage: ['correct <customerRef> --file fix.json'],
-    summary: 'send corrected cardholder data after a reject; exits 1 if the cardholder step failed instead',
-    options: ['file'],
-    run: (ctx, [ref]) => correct(ctx, needRef('correct', ref)),
-  },
-  {
-    name: 'result',
-    usage: ['result <customerRef> [--json]'],
-    summary: 'wait for the onboarding and print what it created (exit 0), or why it failed (exit 1)',
-    options: ['json'],
-    run: (ctx, [ref]) => printOnboardingResult(ctx, needRef('result', ref)),
-  },
-  {
-    name: 'activate-onboarding',
-    usage: ['activate-onboarding <customerRef> --file activation.json [--pin-stdin] [--watch]'],
-    summary: 'the physical card reached the customer: activate it (the activateCard Update)',
-    options: ['file', 'pin-stdin', 'watch'],
-    run: (ctx, [ref]) => activateOnboarding(ctx, needRef('activate-onboarding', ref)),
-  },
-  {
-    name: 'retry',
-    usage: ['retry <customerRef> [--force] [--watch]'],
-    summary: 'resume an onboarding that failed, was cancelled or terminated: nothing made twice',
-    details: [
-      'A new run of the same workflow id continues from what exists at the provider (docs/exactly-once.md).',
-      'Refused while it runs, once it completed, and for a failure resuming cannot change unless --force.',
-    ],
-    options: ['force', 'watch', 'task-queue'],
-    run: (ctx, [ref]) => retry(ctx, needRef('retry', ref)),
-  },
-  {
-    name: 'cancel',
-    usage: ['cancel <customerRef> [--json]'],
-    summary: 'stop an onboarding that is still running; a mutation under way finishes first',
-    options: ['json'],
-    run: (ctx, [ref]) => cancel(ctx, needRef('cancel', ref)),
-  },
+  onOnboarding(
+    {
+      name: 'progress',
+      usage: ['progress <customerRef> [--watch] [--json]'],
+      summary: 'the stage an onboarding is in, and what it created so far',
+      options: ['watch', 'json'],
+    },
+    progress,
+  ),
+  onOnboarding(
+    {
+      name: 'correct',
+      usage: ['correct <customerRef> --file fix.json'],
+      summary: 'send corrected cardholder data after a reject; exits 1 if the cardholder step failed instead',
+      options: ['file'],
+    },
+    correct,
+  ),
+  onOnboarding(
+    {
+      name: 'result',
+      usage: ['result <customerRef> [--json]'],
+      summary: 'wait for the onboarding and print what it created (exit 0), or why it failed (exit 1)',
+      options: ['json'],
+    },
+    printOnboardingResult,
+  ),
+  onOnboarding(
+    {
+      name: 'activate-onboarding',
+      usage: ['activate-onboarding <customerRef> --file activation.json [--pin-stdin] [--watch]'],
+      summary: 'the physical card reached the customer: activate it (the activateCard Update)',
+      options: ['file', 'pin-stdin', 'watch'],
+    },
+    activateOnboarding,
+  ),
+  onOnboarding(
+    {
+      name: 'retry',
+      usage: ['retry <customerRef> [--force] [--watch]'],
+      summary: 'resume an onboarding that failed, was cancelled or terminated: nothing made twice',
+      details: [
+        'A new run of the same workflow id continues from what exists at the provider (docs/exactly-once.md).',
+        'Refused while it runs, once it completed, and for a failure resuming cannot change unless --force.',
+      ],
+      options: ['force', 'watch', 'task-queue'],
+    },
+    retry,
+  ),
+  onOnboarding(
+    {
+      name: 'cancel',
+      usage: ['cancel <customerRef> [--json]'],
+      summary: 'stop an onboarding that is still running; a mutation under way finishes first',
+      options: ['json'],
+    },
+    cancel,
+  ),
   {
     name: 'list',
     usage: [

@@ -32,12 +32,13 @@ import {
   reportStart,
   UsageError,
 } from './context';
-import { parseField, parseInput } from '../inputs';
+import { parseField } from '../inputs';
 import { cardNoField } from '../../domain/fields';
 import { describeCardOutcome, describeCardSnapshot } from '../describe';
 import { merchantPublicKeyFrom } from '../sealing';
-import { SharedAccountRequestSchema, startSharedAccount } from '../shared-account';
-import { parseTransferRequest, startTransfer } from '../transfers';
+import { sharedAccountClient } from '../shared-account';
+import type { Started } from '../start';
+import { transferClient } from '../transfers';
 import { awaitDepositAddress, parseFundingRequest, startWalletFunding } from '../wallet-funding';
 import { readWorkflowStatus } from '../workflow-status';
 import { cardEntityWorkflowId } from '../../domain/workflow-ids';
@@ -192,19 +193,32 @@ async function status(ctx: CliContext, workflowId: string | undefined): Promise<
   return now.status === 'RUNNING' ? ExitCodes.done : printOutcome(ctx, workflowId);
 }
 
-const transfer = async (ctx: CliContext): Promise<number> => {
-  const request = parseTransferRequest(await readJsonFile(needFile(ctx, 'transfer', 'transfer.json')));
-  return started(ctx, startTransfer(await ctx.client(), request, ctx.startOptions));
-};
+/** A workflow's client as a start command uses it (client/definitions.ts `definedClient`). */
+interface StartableWorkflow<Request> {
+  parse: (request: unknown) => Request;
+  start: (client: Client, request: Request, opts?: CliContext['startOptions']) => Promise<Started<unknown>>;
+}
 
-const sharedAccount = async (ctx: CliContext): Promise<number> => {
-  const request = parseInput(
-    SharedAccountRequestSchema,
-    'shared account request',
-    await readJsonFile(needFile(ctx, 'shared-account', 'account.json')),
-  );
-  return started(ctx, startSharedAccount(await ctx.client(), request, ctx.startOptions));
-};
+/**
+ * `<name> --file <example> [--watch]` for a workflow that needs nothing beyond its request: the
+ * file is validated by the request schema of the workflow's definition before Temporal is
+ * contacted, then started (idempotent by the request's key) and optionally followed.
+ */
+function startCommand<Request>(
+  command: Pick<Command, 'name' | 'summary'> & { example: string },
+  workflow: StartableWorkflow<Request>,
+): Command {
+  const { example, ...rest } = command;
+  return {
+    ...rest,
+    usage: [`${command.name} --file ${example} [--watch]`],
+    options: ['file', 'watch', 'task-queue'],
+    run: async (ctx) => {
+      const request = workflow.parse(await readJsonFile(needFile(ctx, command.name, example)));
+      return started(ctx, workflow.start(await ctx.client(), request, ctx.startOptions));
+    },
+  };
+}
 
 /** The commands of the card and fund workflows. */
 export const WORKFLOW_COMMANDS: readonly Command[] = [
@@ -219,20 +233,18 @@ export const WORKFLOW_COMMANDS: readonly Command[] = [
     options: ['file', 'pin-stdin', 'watch', 'task-queue'],
     run: (ctx) => activate(ctx),
   },
-  {
-    name: 'transfer',
-    usage: ['transfer --file transfer.json [--watch]'],
-    summary: 'move funds WALLET -> MARGIN (TRANSFER) or back (COLLECTION), idempotent by transferRef',
-    options: ['file', 'watch', 'task-queue'],
-    run: (ctx) => transfer(ctx),
-  },
-  {
-    name: 'shared-account',
-    usage: ['shared-account --file account.json [--watch]'],
-    summary: 'create (or find) a shared MARGIN account by name',
-    options: ['file', 'watch', 'task-queue'],
-    run: (ctx) => sharedAccount(ctx),
-  },
+  startCommand(
+    {
+      name: 'transfer',
+      example: 'transfer.json',
+      summary: 'move funds WALLET -> MARGIN (TRANSFER) or back (COLLECTION), idempotent by transferRef',
+    },
+    transferClient,
+  ),
+  startCommand(
+    { name: 'shared-account', example: 'account.json', summary: 'create (or find) a shared MARGIN account by name' },
+    sharedAccountClient,
+  ),
   {
     name: 'fund-wallet',
     usage: ['fund-wallet --file funding.json [--watch]'],

@@ -10,11 +10,11 @@ import { cardRequest, depositToCard, freezeCard } from '../../../client/card-ent
 import { cardOperationInput, startCardOperation } from '../../../client/card-operations';
 import { describeCardSnapshot, describeTransferResult } from '../../../client/describe';
 import { startSharedAccount } from '../../../client/shared-account';
-import { startTransfer } from '../../../client/transfers';
+import { parseTransferRequest, startTransfer } from '../../../client/transfers';
 import { InvalidInputError } from '../../../client/validation';
 import { startWalletFunding } from '../../../client/wallet-funding';
 import { STATUS_VIEWS } from '../../../client/workflow-status';
-import { WorkflowTypes } from '../../../domain';
+import { WORKFLOWS, WorkflowTypes } from '../../../domain';
 import { transferWorkflowId, fundingWorkflowId } from '../../../domain/workflow-ids';
 
 const merchant = generateRsaKeyPair(1024);
@@ -74,6 +74,32 @@ it('business keys become workflow ids; one that cannot be part of an id is refus
   expect(transferWorkflowId('budget-2026-11')).toBe('transfer-budget-2026-11');
   expect(fundingWorkflowId('topup.1')).toBe('funding-topup.1');
   expect(() => transferWorkflowId('a b')).toThrow(/transferRef: must start with a letter or digit/);
+});
+
+it("a definition's request names its business key among its schema's fields", () => {
+  const requested = Object.values(WORKFLOWS).filter((definition) => 'request' in definition);
+  expect(requested.map((definition) => definition.type).sort()).toEqual([
+    'fundTransfer',
+    'physicalCardActivation',
+    'sharedAccount',
+    'walletFunding',
+  ]);
+  for (const { request } of requested) expect(Object.keys(request.schema.shape)).toContain(request.key);
+});
+
+it("payer ≠ payee, the transfer schema's own rule, is told on an otherwise valid request, after the fields' rules", () => {
+  const problems = (request: unknown): readonly string[] => {
+    try {
+      parseTransferRequest(request);
+      return [];
+    } catch (error) {
+      return (error as InvalidInputError).problems;
+    }
+  };
+  const request = { transferRef: 't1', type: 'TRANSFER', amount: '10', payerAccountId: '1', payeeAccountId: '1' };
+  expect(problems(request)).toEqual(['payeeAccountId: must differ from payerAccountId']);
+  expect(problems({ ...request, amount: '-1' })).toEqual([expect.stringMatching(/^amount: /)]);
+  expect(problems({ ...request, payeeAccountId: '2' })).toEqual([]);
 });
 
 it('a clear PIN is sealed into sealedPin and dropped, for the activation, the standalone PIN change and the card workflow', () => {
