@@ -35,7 +35,7 @@ import {
 } from '../domain/reconciliation';
 import { WorkflowTypes } from '../domain/workflow-types';
 import type { ConfigurationSlice } from '../config/schema';
-import type { RideOut } from './ride-out';
+import { addressOf, ridingOut, type RideOut } from './ride-out';
 import { startRidingOut } from './start';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -132,12 +132,15 @@ export interface ScheduleSettings {
   taskQueue?: string;
   /** Default {@link RECONCILE_SCHEDULE_ID}. */
   scheduleId?: string;
+  rideOut?: RideOut | undefined;
 }
 
 /**
  * Creates the schedule that runs reconciliation every `intervalMs`, or brings an existing one to
  * this interval and input: the worker at start and `cardflow reconcile --schedule` may both call
  * it, any number of times. A run still going when the next is due makes that one skip (overlap SKIP).
+ * It rides out a Temporal restart as the starts do: creating, or else updating, is safe to try
+ * again, and a create whose answer was lost is found and updated (`created: false`).
  */
 export async function ensureReconcileSchedule(
   client: Client,
@@ -152,14 +155,20 @@ export async function ensureReconcileSchedule(
     args: [{ config: settings.config } satisfies ReconcileInput],
   };
   const spec = { intervals: [{ every: settings.intervalMs }] };
-  try {
-    await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP' } });
-    return { scheduleId, created: true };
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-  }
-  await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
-  return { scheduleId, created: false };
+  return ridingOut(
+    addressOf(client),
+    async () => {
+      try {
+        await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP' } });
+        return { scheduleId, created: true };
+      } catch (error) {
+        if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+      }
+      await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
+      return { scheduleId, created: false };
+    },
+    settings.rideOut,
+  );
 }
 
 const LABELS: Record<Finding['kind'], string> = {

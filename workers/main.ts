@@ -136,9 +136,14 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
     }
     if (reconcile.schedule) {
       // Every worker makes sure the schedule exists with this interval (idempotent); one that cannot
-      // still serves its tasks, the next start or `cardflow reconcile --schedule` creates it.
+      // still serves its tasks, the next start or `cardflow reconcile --schedule` creates it. So it
+      // tries once rather than riding out a restart before it serves.
       const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
-      await ensureReconcileSchedule(client, { ...reconcile, taskQueue: temporal.taskQueue }).then(
+      await ensureReconcileSchedule(client, {
+        ...reconcile,
+        taskQueue: temporal.taskQueue,
+        rideOut: { limitMs: 0 },
+      }).then(
         ({ scheduleId, created }) =>
           logger.info('cardflow worker: reconciliation scheduled', {
             scheduleId,

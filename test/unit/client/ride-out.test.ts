@@ -4,7 +4,7 @@
  * own execution (client/start.ts) and reports it as started, never starting twice; a
  * reconciliation run and a resumed onboarding ride it out like every other start.
  */
-import { type Client, ServiceError } from '@temporalio/client';
+import { type Client, ScheduleAlreadyRunning, ServiceError } from '@temporalio/client';
 import {
   defaultPayloadConverter,
   NamespaceNotFoundError,
@@ -12,11 +12,12 @@ import {
 } from '@temporalio/common';
 import { runCli } from '../../../client/cli/main';
 import { ExitCodes } from '../../../client/cli/context';
-import { startReconciliation } from '../../../client/reconciliation';
+import { ensureReconcileSchedule, startReconciliation } from '../../../client/reconciliation';
 import { retryOnboarding } from '../../../client/recovery';
 import { isTemporalUnavailable, rideOutDelayMs, ridingOut, TemporalUnavailableError } from '../../../client/ride-out';
 import { START_TOKEN_MEMO, startRidingOut } from '../../../client/start';
 import { readConfiguration } from '../../../config/schema';
+import { RECONCILE_SCHEDULE_ID } from '../../../domain/reconciliation';
 
 /** A gRPC error as @grpc/grpc-js makes it (a status code on an Error). */
 function grpcError(code: number, message: string): Error {
@@ -181,6 +182,31 @@ describe('the starts beside startOnce', () => {
     expect(starts).toHaveLength(2);
     expect(starts[1]!.workflowId).toBe(starts[0]!.workflowId);
     expect(handle.workflowId).toBe(starts[0]!.workflowId);
+  });
+
+  it('ensureReconcileSchedule rides out an unavailable Temporal, and updates what its lost create made', async () => {
+    const calls: string[] = [];
+    const client = {
+      connection: { options: { address: '127.0.0.1:7233' } },
+      schedule: {
+        create: () => {
+          calls.push('create');
+          // The first create commits but its answer is lost; the second finds the schedule.
+          return Promise.reject(
+            calls.length === 1 ? unavailable() : new ScheduleAlreadyRunning('exists', RECONCILE_SCHEDULE_ID),
+          );
+        },
+        getHandle: () => ({
+          update: () => {
+            calls.push('update');
+            return Promise.resolve();
+          },
+        }),
+      },
+    } as unknown as Client;
+    const ensured = await ensureReconcileSchedule(client, { intervalMs: 60_000, config: {}, rideOut: quiet });
+    expect(ensured).toEqual({ scheduleId: RECONCILE_SCHEDULE_ID, created: false });
+    expect(calls).toEqual(['create', 'create', 'update']);
   });
 
   it('retryOnboarding rides out an unavailable Temporal, reading and then resuming', async () => {
