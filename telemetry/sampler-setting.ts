@@ -2,7 +2,7 @@
  * Which traces are kept: head sampling, decided where a trace begins (a backend's start, a webhook
  * receipt, an activity of an untraced workflow) and followed by everything under it, so a kept
  * trace is whole and an unsampled span costs next to nothing (no span recorded, nothing exported;
- * a workflow run loads no tracing at all: workflows/support/sampled-tracing.ts).
+ * a workflow run loads no tracing at all: workflows/interceptors/tracing.ts).
  *
  * The standard variables: `OTEL_TRACES_SAMPLER` (`parentbased_traceidratio`, `parentbased_always_on`,
  * `parentbased_always_off`, `traceidratio`, `always_on`, `always_off`) and `OTEL_TRACES_SAMPLER_ARG`

@@ -37,17 +37,16 @@ export const WORKFLOWS_PATH = require.resolve('../workflows');
 
 /**
  * The workflow interceptors of every cardflow bundle: each workflow's start and outcome counted on
- * the worker's metrics (nothing is recorded when the worker has no metrics endpoint).
+ * the worker's metrics (nothing is recorded when the worker has no metrics endpoint), and
+ * OpenTelemetry spans for the runs whose trace is sampled (workflows/interceptors/tracing.ts).
+ * A worker with tracing off runs the same bundle and drops the spans (its `exporter` sink does
+ * nothing): whether a run traces is read from its history, so a run's commands are the same on
+ * every worker of one build.
  */
-const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../workflows/support/outcome-metrics')];
-
-/**
- * OpenTelemetry's workflow interceptors (a span per workflow run, activity, child and signal,
- * contexts carried in headers) for the runs whose trace is sampled
- * (workflows/support/sampled-tracing.ts), in the traced bundle only: a worker without tracing
- * loads the bundle without them.
- */
-const TRACING_INTERCEPTOR_MODULES = [require.resolve('../workflows/support/sampled-tracing')];
+const WORKFLOW_INTERCEPTOR_MODULES = [
+  require.resolve('../workflows/interceptors/outcome-metrics'),
+  require.resolve('../workflows/interceptors/tracing'),
+];
 
 /**
  * How every cardflow workflow bundle is made: the libraries of
@@ -69,54 +68,27 @@ const BUNDLE_OPTIONS = {
  * and webpack is then never loaded in production); under tsx or jest the sources are bundled.
  */
 export const PREBUILT_BUNDLE_PATH = path.resolve(__dirname, '..', 'workflow-bundle.js');
-/** The same with OpenTelemetry's workflow interceptors, for workers with tracing on. */
-export const PREBUILT_TRACED_BUNDLE_PATH = path.resolve(__dirname, '..', 'workflow-bundle-traced.js');
 
-/** Writes {@link PREBUILT_BUNDLE_PATH} and {@link PREBUILT_TRACED_BUNDLE_PATH} from the compiled workflows (the last step of `npm run build`). */
+/** Writes {@link PREBUILT_BUNDLE_PATH} from the compiled workflows (the last step of `npm run build`). */
 export async function writePrebuiltBundle(): Promise<string[]> {
-  const written: string[] = [];
-  for (const [file, traced] of [
-    [PREBUILT_BUNDLE_PATH, false],
-    [PREBUILT_TRACED_BUNDLE_PATH, true],
-  ] as const) {
-    // The failure converter goes into the bundle: with a prebuilt bundle the worker cannot add it.
-    const { code } = await bundleWorkflowCode({
-      ...bundleOptions(traced),
-      failureConverterPath,
-      logger: quietBundlerLogger,
-    });
-    await writeFile(file, code);
-    written.push(file);
-  }
-  return written;
-}
-
-function bundleOptions(traced: boolean): typeof BUNDLE_OPTIONS {
-  return traced
-    ? {
-        ...BUNDLE_OPTIONS,
-        workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...TRACING_INTERCEPTOR_MODULES],
-      }
-    : BUNDLE_OPTIONS;
+  // The failure converter goes into the bundle: with a prebuilt bundle the worker cannot add it.
+  const { code } = await bundleCardflowWorkflows({ withFailureConverter: true });
+  await writeFile(PREBUILT_BUNDLE_PATH, code);
+  return [PREBUILT_BUNDLE_PATH];
 }
 
 function defaultWorkflowCode(
   bundlerOptions: WorkerOptions['bundlerOptions'],
   interceptors: WorkerOptions['interceptors'],
-  traced: boolean,
 ): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions' | 'interceptors'> {
   const compiled = __filename.endsWith('.js');
-  const prebuilt = traced ? PREBUILT_TRACED_BUNDLE_PATH : PREBUILT_BUNDLE_PATH;
-  return compiled && existsSync(prebuilt)
-    ? { workflowBundle: { codePath: prebuilt }, ...(interceptors ? { interceptors } : {}) }
+  return compiled && existsSync(PREBUILT_BUNDLE_PATH)
+    ? { workflowBundle: { codePath: PREBUILT_BUNDLE_PATH }, ...(interceptors ? { interceptors } : {}) }
     : {
         workflowsPath: BUNDLE_OPTIONS.workflowsPath,
         interceptors: {
           ...interceptors,
-          workflowModules: [
-            ...bundleOptions(traced).workflowInterceptorModules,
-            ...(interceptors?.workflowModules ?? []),
-          ],
+          workflowModules: [...BUNDLE_OPTIONS.workflowInterceptorModules, ...(interceptors?.workflowModules ?? [])],
         },
         bundlerOptions: {
           ...bundlerOptions,
@@ -154,9 +126,8 @@ export interface CreateWorkerOptions {
   /** The probe queue's budget. */
   probes?: ProbeBudget;
   /**
-   * Traces (telemetry/tracing.ts): activities traced, workflow spans exported through the
-   * worker's sink, and the traced bundle (a `workflowBundle` given must be one:
-   * `bundleCardflowWorkflows({ traced: true })`).
+   * Traces (telemetry/tracing.ts): activities traced, and the spans of the workflow runs whose
+   * trace is sampled exported through the worker's sink (without it they are dropped).
    */
   tracing?: Tracing;
   /**
@@ -196,16 +167,18 @@ export const STICKY_TASK_TIMEOUT = '2s';
 /** Bundles the workflows once, for processes that start several workers (tests, bench). */
 export function bundleCardflowWorkflows(
   opts: {
-    traced?: boolean;
     /** Another entry file (a variant of `workflows/`, e.g. a test's incompatible build). */
     workflowsPath?: string;
     webpackConfigHook?: Parameters<typeof bundleWorkflowCode>[0]['webpackConfigHook'];
     /** Bundle the failure converter in, as `npm run build` does (a worker given the bundle cannot add it). */
     withFailureConverter?: boolean;
+    /** Workflow interceptor modules placed before cardflow's own (outermost): a replay's view of the calls. */
+    outerInterceptorModules?: string[];
   } = {},
 ): Promise<WorkflowBundle> {
   return bundleWorkflowCode({
-    ...bundleOptions(opts.traced ?? false),
+    ...BUNDLE_OPTIONS,
+    workflowInterceptorModules: [...(opts.outerInterceptorModules ?? []), ...BUNDLE_OPTIONS.workflowInterceptorModules],
     ...(opts.workflowsPath ? { workflowsPath: opts.workflowsPath } : {}),
     ...(opts.webpackConfigHook ? { webpackConfigHook: opts.webpackConfigHook } : {}),
     ...(opts.withFailureConverter ? { failureConverterPath } : {}),
@@ -213,9 +186,15 @@ export function bundleCardflowWorkflows(
   });
 }
 
+/**
+ * The sinks of a worker without tracing, and of a replay: the spans of sampled runs go nowhere
+ * (a worker that registers no `exporter` sink logs an error for every span).
+ */
+export const DROPPED_SPAN_SINKS = { exporter: { export: { fn: () => undefined } } };
+
 /** The worker options tracing adds: activity interceptors and the workflow spans' sink. */
 function tracingOptions(tracing: Tracing | undefined): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
-  if (!tracing) return {};
+  if (!tracing) return { sinks: DROPPED_SPAN_SINKS };
   const options = { tracer: tracing.tracer };
   return {
     interceptors: {
@@ -240,31 +219,25 @@ const quietBundlerLogger = {
 };
 
 /**
- * The bundle a versioned worker runs and its build id. The build id is the hash of the plain
- * bundle (without OpenTelemetry's workflow interceptors): a traced and an untraced worker of one
- * build run the same workflow code (the interceptors add headers, never commands), so they are
- * one version and a pinned workflow may run on either. A given bundle is hashed as it is; the
- * build's own is `dist/workflow-bundle.js` when compiled, else the sources bundled now exactly as
- * `npm run build` bundles them.
+ * The bundle a versioned worker runs and its build id: the hash of the bundle it runs. Traced and
+ * untraced workers of one build run the same bundle, so they are one version. A given bundle is
+ * hashed as it is; the build's own is `dist/workflow-bundle.js` when compiled, else the sources
+ * bundled now exactly as `npm run build` bundles them.
  */
 export async function versionedWorkflowCode(
   given: BundleSource | undefined,
-  traced: boolean,
 ): Promise<{ workflowBundle: BundleSource; buildId: string }> {
   if (given) {
     const code = 'code' in given ? given.code : await readFile(given.codePath, 'utf8');
     return { workflowBundle: given, buildId: buildIdOf(code) };
   }
-  const prebuilt = traced ? PREBUILT_TRACED_BUNDLE_PATH : PREBUILT_BUNDLE_PATH;
-  if (__filename.endsWith('.js') && existsSync(PREBUILT_BUNDLE_PATH) && existsSync(prebuilt))
+  if (__filename.endsWith('.js') && existsSync(PREBUILT_BUNDLE_PATH))
     return {
-      workflowBundle: { codePath: prebuilt },
+      workflowBundle: { codePath: PREBUILT_BUNDLE_PATH },
       buildId: buildIdOf(await readFile(PREBUILT_BUNDLE_PATH, 'utf8')),
     };
-  const bundle = (withTracing: boolean) =>
-    bundleWorkflowCode({ ...bundleOptions(withTracing), failureConverterPath, logger: quietBundlerLogger });
-  const plain = await bundle(false);
-  return { workflowBundle: traced ? await bundle(true) : plain, buildId: buildIdOf(plain.code) };
+  const bundle = await bundleCardflowWorkflows({ withFailureConverter: true });
+  return { workflowBundle: bundle, buildId: buildIdOf(bundle.code) };
 }
 
 export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowWorker> {
@@ -287,9 +260,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
     ...opts.activityOverrides,
   };
   const traced = tracingOptions(opts.tracing);
-  const versioned = opts.versioning
-    ? await versionedWorkflowCode(opts.workflowBundle, opts.tracing !== undefined)
-    : undefined;
+  const versioned = opts.versioning ? await versionedWorkflowCode(opts.workflowBundle) : undefined;
   // Both SDK Workers poll as the same version, so the probe queue belongs to it too and a pinned
   // workflow's probes run on its own build's activities.
   const deployment = versioned
@@ -319,7 +290,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
       ? { workflowBundle: versioned.workflowBundle }
       : opts.workflowBundle
         ? { workflowBundle: opts.workflowBundle }
-        : defaultWorkflowCode(opts.workerOptions?.bundlerOptions, interceptors, opts.tracing !== undefined)),
+        : defaultWorkflowCode(opts.workerOptions?.bundlerOptions, interceptors)),
   });
   const { maxCachedWorkflows: _cache, ...activityOptions } = opts.workerOptions ?? {};
   const probes = await Worker.create({

@@ -1,6 +1,6 @@
 /**
  * Workflows trace the runs whose trace was kept where it began, and only those
- * (workflows/support/sampled-tracing.ts): a worker with the traced bundle, its spans sent to a
+ * (workflows/interceptors/tracing.ts): a worker with tracing on, its spans sent to a
  * local OTLP receiver, runs an onboarding a backend started with a sampled trace, one it started
  * with an unsampled trace, and one started with no trace at all, and a reconciliation run the
  * backend started with a sampled trace. The sampled ones are traced from the start through the
@@ -15,7 +15,6 @@ import { startOnboarding } from '../../../client/onboarding';
 import { startReconciliation } from '../../../client/reconciliation';
 import { samplerFor } from '../../../telemetry/sampler';
 import { startTracing, type Tracing } from '../../../telemetry/tracing';
-import { bundleCardflowWorkflows } from '../../../workers/create-worker';
 import { type OtlpReceiver, startOtlpReceiver } from '../../cluster/support/otlp-receiver';
 import { b2bOnboarding, customerRef, runCardflowWorker, startHarness, type Harness } from '../support/harness';
 import { testTemporalServer } from '../support/temporal-env';
@@ -88,14 +87,15 @@ it('a sampled start is traced through the workflows to the activities; an unsamp
   const tracedWorker = {
     taskQueue: h.taskQueue,
     activityDeps: { provider: h.provider },
-    workflowBundle: await bundleCardflowWorkflows({ traced: true }),
     tracing,
   };
   const { sampled, unsampled, reconciled, droppedId, untracedId } = await runCardflowWorker(tracedWorker, async () => {
     const kept = await startTraced(true, 'traced-kept');
     const dropped = await startTraced(false, 'traced-dropped');
     const reconciliation = await startTraced(true, 'traced-reconcile', 'reconciliation');
-    const { handle } = await startOnboarding(h.client, onboarding('untraced'), { taskQueue: h.taskQueue });
+    // A backend that does not trace (the tier's own client traces half of the workflows it calls).
+    const plain = new Client({ connection: h.client.connection, namespace: testTemporalServer().namespace });
+    const { handle } = await startOnboarding(plain, onboarding('untraced'), { taskQueue: h.taskQueue });
     await Promise.all([kept.done, dropped.done, reconciliation.done, handle.result()]);
     return {
       sampled: kept.traceId,

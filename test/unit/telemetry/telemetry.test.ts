@@ -16,7 +16,7 @@ import { samplerSetting } from '../../../telemetry/sampler-setting';
 import { tracingConfigured } from '../../../telemetry/tracing-config';
 import { receiverMetrics } from '../../../webhooks/metrics';
 import { workerMetrics } from '../../../workers/telemetry';
-import { sampledTraceIn } from '../../../workflows/support/sampled-tracing';
+import { sampledTraceIn } from '../../../workflows/interceptors/tracing';
 import { configured } from '../../support/configured';
 
 describe('CARDFLOW_METRICS_ADDRESS', () => {
