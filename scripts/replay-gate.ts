@@ -5,9 +5,12 @@
  * CARDFLOW_CODEC_KEYS(_FILE) as for every process) against a workflow bundle, by default the
  * build's own (`npm run build` writes dist/workflow-bundle.js).
  *
- * Exit 0: nothing an upgrading workflow meets breaks. Exit 1: a history of an AUTO_UPGRADE type
- * (cardEntity) does not replay, or with --strict any history does. A PINNED type's failure is
- * listed: its runs must finish on the build that started them (keep that version's workers).
+ * Exit 0: every history this build will meet replays. Exit 1: one does not: a history this build
+ * wrote, one of an AUTO_UPGRADE type (cardEntity), or one no versioned worker wrote (a saved one,
+ * a run opened by unversioned workers). A PINNED type's history written by another build is listed
+ * and not counted: its runs finish on the build that started them (keep that version's workers).
+ * `--moving-pinned` replays and counts those too, before an operator moves such runs onto this
+ * build with a versioning override (docs/versioning.md).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +29,7 @@ async function main(): Promise<number> {
       bundle: { type: 'string' },
       histories: { type: 'string', multiple: true },
       'no-saved': { type: 'boolean' },
-      strict: { type: 'boolean' },
+      'moving-pinned': { type: 'boolean' },
     },
   });
   const bundlePath = path.resolve(values.bundle ?? path.join(ROOT, 'dist', 'workflow-bundle.js'));
@@ -37,15 +40,19 @@ async function main(): Promise<number> {
   const dirs = [...(values['no-saved'] ? [] : [SAVED_HISTORIES]), ...(values.histories ?? [])];
   const histories = await loadHistories(dirs);
   const { dataConverter } = dataConverterFor(readConfiguration(processEnv(), { withoutInterlock: true }));
-  const result = await runReplayGate({ codePath: bundlePath }, histories, { dataConverter });
+  const result = await runReplayGate({ codePath: bundlePath }, histories, {
+    dataConverter,
+    movingPinned: values['moving-pinned'] ?? false,
+  });
+  for (const p of result.pinnedElsewhere)
+    console.log(`pinned to build ${p.buildId}, not counted  ${p.workflowType} ${p.workflowId} (${p.file})`);
   for (const f of result.failures)
-    console.log(
-      `${f.versioning === 'AUTO_UPGRADE' ? 'BLOCKS' : 'pinned'}  ${f.workflowType} ${f.workflowId} (${f.file}): ${f.error}`,
-    );
+    console.log(`DOES NOT REPLAY  ${f.versioning} ${f.workflowType} ${f.workflowId} (${f.file}): ${f.error}`);
   console.log(
-    `replay gate: ${result.replayed} histories from ${dirs.join(', ')} on ${bundlePath}: ${result.failures.length} do not replay, ${result.blocking.length} of them AUTO_UPGRADE`,
+    `replay gate: build ${result.buildId} (${bundlePath}): ${result.replayed} histories from ${dirs.join(', ')} replayed, ` +
+      `${result.failures.length} do not; ${result.pinnedElsewhere.length} pinned to other builds not counted`,
   );
-  const failed = values.strict ? result.failures.length > 0 : result.blocking.length > 0;
+  const failed = result.failures.length > 0;
   return failed ? 1 : 0;
 }
 

@@ -5,10 +5,15 @@
  * (`cardflow histories export`, payloads encrypted, so the replay takes the codec keys). A
  * nondeterminism error names the history and its workflow.
  *
- * With Worker Deployments, pinned workflows never meet a new build, so a failure for a PINNED
- * type says "pinned runs of the older build must finish on it" (expected when the change was
- * meant for new runs only), while a failure for an AUTO_UPGRADE type (cardEntity) blocks the
- * release: those runs move to the new build as soon as it is current.
+ * Each history replays on the bundle with the interceptors its run used: tracing is in every
+ * bundle and decided by the history's own headers (workflows/interceptors/tracing.ts). Which
+ * histories the build will meet, and so must replay:
+ * - those whose workflow tasks this build completed (its build id, read from the history);
+ * - those of AUTO_UPGRADE types (cardEntity), which move to the new build once it is current;
+ * - those completed by no Worker Deployment version (saved histories, runs opened by unversioned
+ *   workers), which move to the current version at their next task.
+ * A PINNED type's history from another build finishes on that build and never meets this one:
+ * it is listed as such and not replayed. Every history the gate counts must replay.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +22,8 @@ import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { WORKFLOW_VERSIONING, type WorkflowVersioning } from '../domain/workflow-versioning';
 import type { WorkflowType } from '../domain/workflow-types';
-import type { BundleSource } from './create-worker';
+import { DROPPED_SPAN_SINKS, type BundleSource } from './create-worker';
+import { buildIdOf } from './versioning';
 
 export interface SavedHistory {
   /** The file it came from. */
@@ -35,12 +41,23 @@ export interface ReplayFinding {
   error: string;
 }
 
+/** A PINNED type's history written by another build: its runs finish there, never on this one. */
+export interface PinnedElsewhere {
+  file: string;
+  workflowId: string;
+  workflowType: string;
+  buildId: string;
+}
+
 export interface ReplayGateResult {
+  /** The build id of the bundle replayed on. */
+  buildId: string;
+  /** Histories replayed: every one this build may meet. */
   replayed: number;
-  /** Histories that do not replay on the bundle. */
+  /** Histories this build may meet that do not replay on it: each blocks the release. */
   failures: ReplayFinding[];
-  /** The failures that block a release: AUTO_UPGRADE types, whose runs move to the new build. */
-  blocking: ReplayFinding[];
+  /** Not replayed, not counted: pinned to another build. */
+  pinnedElsewhere: PinnedElsewhere[];
 }
 
 /** Every `*.json` history of the folders given (files `{ workflowId, history }`), in name order. */
@@ -65,23 +82,55 @@ function versioningOf(workflowType: string): WorkflowVersioning {
   return WORKFLOW_VERSIONING[workflowType as WorkflowType] ?? 'PINNED';
 }
 
-/** Replays `histories` on `bundle`; the data converter opens encrypted payloads of exported ones. */
+/** The build that completed the run's last versioned workflow task; undefined when none was versioned. */
+export function buildIdOfHistory(history: temporal.api.history.v1.IHistory): string | undefined {
+  let buildId: string | undefined;
+  for (const e of history.events ?? []) {
+    const done = e.workflowTaskCompletedEventAttributes;
+    if (!done) continue;
+    // `deployment:buildId` in the string form older servers wrote.
+    const fromString = done.workerDeploymentVersion ? done.workerDeploymentVersion.split(/[:.]/).pop() : undefined;
+    buildId = done.deploymentVersion?.buildId || fromString || buildId;
+  }
+  return buildId;
+}
+
+/** Replays on `bundle` the histories its build may meet; the data converter opens encrypted payloads of exported ones. */
 export async function runReplayGate(
   bundle: BundleSource,
   histories: readonly SavedHistory[],
-  opts: { dataConverter?: DataConverter | LoadedDataConverter } = {},
+  opts: {
+    dataConverter?: DataConverter | LoadedDataConverter;
+    /** Replay and count PINNED histories of other builds too: their runs are about to be moved onto this build. */
+    movingPinned?: boolean;
+  } = {},
 ): Promise<ReplayGateResult> {
+  const buildId = buildIdOf('code' in bundle ? bundle.code : await readFile(bundle.codePath, 'utf8'));
+  const pinnedElsewhere: PinnedElsewhere[] = [];
+  const met: SavedHistory[] = [];
+  for (const h of histories) {
+    const writtenBy = buildIdOfHistory(h.history);
+    if (!opts.movingPinned && writtenBy && writtenBy !== buildId && versioningOf(h.workflowType) === 'PINNED')
+      pinnedElsewhere.push({
+        file: h.file,
+        workflowId: h.workflowId,
+        workflowType: h.workflowType,
+        buildId: writtenBy,
+      });
+    else met.push(h);
+  }
   // Results name the workflow id only; two runs of one id (continue-as-new) come back in order.
   const pending = new Map<string, SavedHistory[]>();
-  for (const h of histories) pending.set(h.workflowId, [...(pending.get(h.workflowId) ?? []), h]);
+  for (const h of met) pending.set(h.workflowId, [...(pending.get(h.workflowId) ?? []), h]);
   const failures: ReplayFinding[] = [];
   const replays = Worker.runReplayHistories(
     {
       workflowBundle: bundle,
+      sinks: DROPPED_SPAN_SINKS,
       ...(opts.dataConverter ? { dataConverter: opts.dataConverter } : {}),
     },
     // The real workflow id: derived ids and merchantOrderNos are read from it.
-    histories.map((h) => ({ workflowId: h.workflowId, history: h.history })),
+    met.map((h) => ({ workflowId: h.workflowId, history: h.history })),
   );
   let replayed = 0;
   for await (const result of replays) {
@@ -96,5 +145,5 @@ export async function runReplayGate(
       error: result.error.message,
     });
   }
-  return { replayed, failures, blocking: failures.filter((f) => f.versioning === 'AUTO_UPGRADE') };
+  return { buildId, replayed, failures, pinnedElsewhere };
 }
