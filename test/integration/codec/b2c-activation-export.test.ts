@@ -7,12 +7,12 @@
  * decoded (the PIN travels sealed, the code is opened inside the activity, and no workflow asks
  * for card details: spec "Card sensitive data").
  */
-import { randomBytes } from 'node:crypto';
 import type { ProviderClient } from '../../../api/client';
 import { decryptSensitive } from '../../../api/sensitive';
 import { sealPin } from '../../../activities/secrets';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
+import { testCodecKeys } from '../support/temporal-env';
 import { AesGcmPayloadCodec } from '../../../codec/payload-codec';
 import type { B2cCardholder } from '../../../domain/cardholder-data';
 import type { OnboardingResult } from '../../../domain/customer-onboarding';
@@ -29,7 +29,7 @@ import { decodedHistoryText, exportHistoryBytes, foundIn, holdsCvv, workflowsOnT
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import { plainJson } from '../../../api/json';
 
-const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);
+const keyring = parseKeyList(testCodecKeys('b2c-proof'));
 const dataConverter = createDataConverter(keyring);
 const codec = new AesGcmPayloadCodec(keyring);
 

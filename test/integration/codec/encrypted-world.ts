@@ -18,7 +18,12 @@ import { b2bHolder } from '../../fixtures/holders';
 import type { CardflowWorker } from '../../../workers/cardflow-worker';
 import { createWorker } from '../../../workers/create-worker';
 import { workflowBundle } from '../support/harness';
-import { connectTestNativeConnection, testTemporalServer, uniqueTaskQueue } from '../support/temporal-env';
+import {
+  connectTestNativeConnection,
+  TEST_MAX_CACHED_WORKFLOWS,
+  testTemporalServer,
+  uniqueTaskQueue,
+} from '../support/temporal-env';
 
 export interface EncryptedWorld {
   sandbox: RunningSandbox;
@@ -84,7 +89,7 @@ export async function startEncryptedWorld(opts: {
           ? { provider, merchantPrivateKey: sandbox.keys.merchant.privateKey }
           : { provider },
         workflowBundle: bundle,
-        workerOptions: { dataConverter: opts.dataConverter },
+        workerOptions: { dataConverter: opts.dataConverter, maxCachedWorkflows: TEST_MAX_CACHED_WORKFLOWS },
       }),
     async stop() {
       await receiver.stop();

@@ -5,10 +5,10 @@
  * gives them back; the card's number and CVV are in no history, not even decoded. The B2C holder
  * (ID number), the PIN and the activation code: b2c-activation-export.test.ts.
  */
-import { randomBytes } from 'node:crypto';
 import { decryptSensitive } from '../../../api/sensitive';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
+import { testCodecKeys } from '../support/temporal-env';
 import { AesGcmPayloadCodec } from '../../../codec/payload-codec';
 import type { OnboardingResult } from '../../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
@@ -18,7 +18,7 @@ import { CARD_TYPES, FAST_WAIT, workflowBundle } from '../support/harness';
 import { distinctiveB2bHolder, openEncryptedProof, personalValues } from './encrypted-world';
 import { decodedHistoryText, exportHistoryBytes, holdsCvv, workflowsOnTaskQueue } from './history-scan';
 
-const keyring = parseKeyList(`proof:${randomBytes(32).toString('base64')}`);
+const keyring = parseKeyList(testCodecKeys('export-proof'));
 const dataConverter = createDataConverter(keyring);
 const codec = new AesGcmPayloadCodec(keyring);
 

@@ -20,10 +20,17 @@ export async function exportHistoryBytes(client: Client, workflowId: string): Pr
 const PATCH_MARKER = 'core_patch';
 
 /**
+ * The header a traced caller's W3C trace context travels in (OpenTelemetry's Temporal
+ * interceptors): the interceptors write it below the data converter, so it never passes through a
+ * codec; it holds trace and span ids and the sampled flag, nothing of a customer's.
+ */
+const TRACE_HEADER = '_tracer-data';
+
+/**
  * Every Payload inside a decoded protobuf message (inputs, results, signals, failures' encoded
  * attributes, memos, headers), except search attributes: the server indexes those, so they never
- * pass through a codec and carry references only (domain/search-attributes.ts); and except the
- * details of patch markers (see PATCH_MARKER).
+ * pass through a codec and carry references only (domain/search-attributes.ts); except the
+ * details of patch markers (see PATCH_MARKER); and except trace contexts (see TRACE_HEADER).
  */
 export function collectPayloads(message: unknown, out: Payload[] = []): Payload[] {
   if (message === null || typeof message !== 'object' || ArrayBuffer.isView(message)) return out;
@@ -37,7 +44,8 @@ export function collectPayloads(message: unknown, out: Payload[] = []): Payload[
     out.push(record);
     return out;
   }
-  for (const [key, value] of Object.entries(record)) if (key !== 'searchAttributes') collectPayloads(value, out);
+  for (const [key, value] of Object.entries(record))
+    if (key !== 'searchAttributes' && key !== TRACE_HEADER) collectPayloads(value, out);
   return out;
 }
 

@@ -6,14 +6,19 @@
  * production-only install of `cardflow` (`npm pack` of this repository, `--omit=dev`).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startSandbox, ZERO_DELAYS, sandboxEnv, type RunningSandbox } from '../../../sandbox';
 import { CARD_TYPES, FAST_WAIT, customerRef } from '../support/harness';
-import { connectTestClient, testTemporalServer, type TestClient } from '../support/temporal-env';
+import {
+  connectTestClient,
+  TEST_MAX_CACHED_WORKFLOWS,
+  testCodecKeys,
+  testTemporalServer,
+  type TestClient,
+} from '../support/temporal-env';
 import { collectPayloads } from '../codec/history-scan';
 import { ENCODING_ENCRYPTED } from '../../../codec/payload-codec';
 
@@ -69,7 +74,7 @@ let sandbox: RunningSandbox;
 let worker: ChildProcess | undefined;
 let workerOutput = '';
 let temporal: TestClient;
-const codecKeys = `k1:${randomBytes(32).toString('base64')}`;
+const codecKeys = testCodecKeys('k1');
 
 /** Only what a deployed process gets: no jest, no repository environment. */
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -193,7 +198,12 @@ it('the compiled worker starts from the production tree on the prebuilt workflow
   const started = Date.now();
   worker = spawn(process.execPath, [path.join(production, 'node_modules/cardflow/dist/workers/main.js')], {
     cwd: production,
-    env: baseEnv({ ...sandboxEnv(sandbox.keys, sandbox.url), CARDFLOW_CODEC_KEYS: codecKeys, NODE_ENV: 'production' }),
+    env: baseEnv({
+      ...sandboxEnv(sandbox.keys, sandbox.url),
+      CARDFLOW_CODEC_KEYS: codecKeys,
+      CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: String(TEST_MAX_CACHED_WORKFLOWS),
+      NODE_ENV: 'production',
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const append = (chunk: Buffer) => (workerOutput += chunk.toString('utf8'));

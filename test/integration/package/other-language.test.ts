@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import type { NativeConnection } from '@temporalio/worker';
 import { createProviderClient, type ProviderClient } from '../../../api/client';
 import { createDataConverter } from '../../../codec/data-converter';
-import { createKeyring } from '../../../codec/keys';
+import { parseKeyList } from '../../../codec/keys';
 import { AesGcmPayloadCodec, ENCODING_ENCRYPTED } from '../../../codec/payload-codec';
 import { startCodecServer, type CodecServer } from '../../../codec/server';
 import { CardflowCustomerRef, CardflowFlow, CardflowStage } from '../../../domain/search-attributes';
@@ -22,6 +22,8 @@ import type { CardflowWorker } from '../../../workers/cardflow-worker';
 import { collectPayloads } from '../codec/history-scan';
 import { CARD_TYPES, FAST_WAIT, customerRef } from '../support/harness';
 import {
+  testCodecKeys,
+  TEST_MAX_CACHED_WORKFLOWS,
   connectTestClient,
   connectTestNativeConnection,
   testTemporalServer,
@@ -32,7 +34,7 @@ import {
 jest.setTimeout(300_000);
 
 const run = promisify(execFile);
-const keyring = createKeyring([{ id: 'k-other-language', key: randomBytes(32).toString('base64') }]);
+const keyring = parseKeyList(testCodecKeys('k-other-language'));
 const token = randomBytes(24).toString('hex');
 const taskQueue = uniqueTaskQueue('other-language');
 
@@ -80,7 +82,7 @@ beforeAll(async () => {
     namespace: testTemporalServer().namespace,
     taskQueue,
     activityDeps: { provider },
-    workerOptions: { dataConverter: createDataConverter(keyring) },
+    workerOptions: { dataConverter: createDataConverter(keyring), maxCachedWorkflows: TEST_MAX_CACHED_WORKFLOWS },
   });
   workerRun = worker.run();
 });

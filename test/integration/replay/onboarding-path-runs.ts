@@ -34,6 +34,7 @@ import {
   eventually,
   FAST_WAIT,
   PHYSICAL_TYPE,
+  printedCardNumber,
   startCardHarness,
   SUBSCRIPTION_TYPE,
   walletAccount,
@@ -169,12 +170,6 @@ const stage = (handle: WorkflowHandle, wanted: OnboardingProgress['stage']) =>
     if (p.stage !== wanted) throw new Error(`${handle.workflowId} failed before ${wanted}: ${p.failure?.type ?? ''}`);
     return p;
   });
-
-/** A fresh number printed on a card of the physical bin (valid check digit), never the masked one. */
-function printedCardNumber(): string {
-  const body = `522981${(1 + (randomBytes(4).readUInt32BE(0) % 999_999_998)).toString().padStart(9, '0')}`;
-  return body + luhnCheckDigit(body);
-}
 
 async function physicalOnboarding(
   h: CardHarness,

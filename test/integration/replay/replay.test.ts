@@ -13,17 +13,18 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
+import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { WorkflowHandle } from '@temporalio/client';
 import { correctCardholderUpdate, cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
 import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
-import { bundleCardflowWorkflows } from '../../../workers/create-worker';
+import { bundleCardflowWorkflows, DROPPED_SPAN_SINKS } from '../../../workers/create-worker';
 import type { CardflowActivities } from '../../../activities';
 import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle, type Harness } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 import { lateReviewProbe } from '../support/late-probe';
+import { TRACING_SWITCHES, tracedHistory } from '../support/cross-replay';
 import { assertNothingInClear, RUN_PINS, saveCardAndFundHistories } from './card-and-funds-runs';
 import {
   maskCardNumbers,
@@ -241,13 +242,69 @@ it('replays every saved history without a determinism error', async () => {
     return { workflowId: saved.workflowId, history: temporal.api.history.v1.History.fromObject(saved.history) };
   });
   const failures: string[] = [];
-  // Both bundles a worker may load: tracing's workflow interceptors must not change a command.
-  const bundles = { untraced: await workflowBundle(), traced: await bundleCardflowWorkflows({ traced: true }) };
+  // As recorded, and with every call traced: tracing must not change a command.
+  const bundles = {
+    recorded: await workflowBundle(),
+    traced: await bundleCardflowWorkflows({ outerInterceptorModules: [TRACING_SWITCHES.traced] }),
+  };
   for (const [name, code] of Object.entries(bundles))
-    for await (const result of Worker.runReplayHistories({ workflowBundle: code }, histories)) {
-      if (result.error) failures.push(`${name} bundle, ${result.workflowId}: ${result.error.message}`);
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: code, sinks: DROPPED_SPAN_SINKS },
+      histories,
+    )) {
+      if (result.error) failures.push(`${name}, ${result.workflowId}: ${result.error.message}`);
     }
   expect(failures).toEqual([]);
+});
+
+const TRACED_BEFORE_ORDER_FIX_DIR = join(DIR, 'traced-before-order-fix');
+
+/** The event types of `history` from the first Update accepted to the next workflow task. */
+function updateTaskEvents(history: temporal.api.history.v1.IHistory): string[] {
+  const types = (history.events ?? []).map((e) => String(temporal.api.enums.v1.EventType[e.eventType ?? 0]));
+  const accepted = types.indexOf('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED');
+  const end = types.indexOf('EVENT_TYPE_WORKFLOW_TASK_SCHEDULED', accepted);
+  return accepted < 0 ? [] : types.slice(accepted, end < 0 ? undefined : end);
+}
+
+it('traced runs of the build before tracing kept the command order replay as its traced workers ran them, and not here', async () => {
+  const files = readdirSync(TRACED_BEFORE_ORDER_FIX_DIR).filter((f) => f.endsWith('.json'));
+  const saved = files.map((file) => {
+    const { workflowId, history } = JSON.parse(readFileSync(join(TRACED_BEFORE_ORDER_FIX_DIR, file), 'utf8')) as {
+      workflowId: string;
+      history: object;
+    };
+    return { file, workflowId, history: temporal.api.history.v1.History.fromObject(history) };
+  });
+  // The saved onboardings are traced and carry the order OpenTelemetry's interceptors wrote.
+  const onboardings = saved.filter((s) => s.file.split('.').length === 2);
+  expect(onboardings.map((s) => s.file).sort()).toEqual([
+    'onboarding-physical-code.json',
+    'onboarding-physical-work-order.json',
+  ]);
+  for (const { history } of onboardings) {
+    expect(tracedHistory(history)).toBe(true);
+    expect(updateTaskEvents(history).slice(0, 3)).toEqual([
+      'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED',
+      'EVENT_TYPE_TIMER_CANCELED',
+      'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED',
+    ]);
+  }
+  const replay = async (bundle: WorkflowBundle) => {
+    const failed: string[] = [];
+    for await (const result of Worker.runReplayHistories({ workflowBundle: bundle, sinks: DROPPED_SPAN_SINKS }, saved))
+      if (result.error) failed.push(`${result.workflowId}: ${result.error.message}`);
+    return failed;
+  };
+  // The earlier build's traced workers finish them (docs/versioning.md: they stay on that build).
+  expect(
+    await replay(await bundleCardflowWorkflows({ outerInterceptorModules: [TRACING_SWITCHES.earlierBuild] })),
+  ).toEqual([]);
+  // This build keeps the order, so the two Update tasks do not replay on it: the replay gate
+  // counts such a run only if it would meet this build.
+  const here = await replay(await workflowBundle());
+  expect(here.map((f) => f.split(':')[0]).sort()).toEqual(onboardings.map((s) => s.workflowId).sort());
+  for (const failure of here) expect(failure).toMatch(/Update machine does not handle this event/);
 });
 
 const EARLIER_BUILD_DIR = join(DIR, 'earlier-build');
@@ -278,7 +335,10 @@ it('the earlier build: every onboarding and child it saved replays here, through
   });
   const failures: string[] = [];
   let replayed = 0;
-  for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, saved)) {
+  for await (const result of Worker.runReplayHistories(
+    { workflowBundle: await workflowBundle(), sinks: DROPPED_SPAN_SINKS },
+    saved,
+  )) {
     replayed += 1;
     if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
   }

@@ -3,7 +3,7 @@
  * a worker whose activities also hold the merchant private key (sealed PINs, activation codes)
  * and a file store directory; plus cards made directly through the provider API as fixtures.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,18 +148,21 @@ export async function approvedPhysicalHolder(provider: ProviderClient): Promise<
   return holder.holderId;
 }
 
+/** A fresh number printed on a card of the physical bin (valid check digit), never the masked one. */
+export function printedCardNumber(): string {
+  const body = `522981${(1 + (randomBytes(4).readUInt32BE(0) % 999_999_998)).toString().padStart(9, '0')}`;
+  return body + luhnCheckDigit(body);
+}
+
 /** An approved B2C holder with an un_activated physical card (card type 1852379830190366723). */
 export async function physicalCard(provider: ProviderClient): Promise<{ cardNo: string; holderId: string }> {
   const holderId = await approvedPhysicalHolder(provider);
-  const printed = `522981${Math.floor(Math.random() * 1e9)
-    .toString()
-    .padStart(9, '0')}`;
   const card = await provider.createCard({
     merchantOrderNo: testOrderNo(),
     holderId,
     cardTypeId: PHYSICAL_TYPE,
     amount: '50',
-    cardNumber: printed + luhnCheckDigit(printed),
+    cardNumber: printedCardNumber(),
   });
   await eventually(
     async () => (await provider.getCardInfo({ cardNo: card.cardNo })).status,

@@ -10,7 +10,10 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cardflowSearchAttributes } from '../../../domain/search-attributes';
 import { resolveTemporalCli } from '../../../scripts/lib/temporal-cli';
-import { addressEnv, namespaceEnv } from './temporal-env';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addressEnv, codecKeysFileEnv, namespaceEnv } from './temporal-env';
 
 /**
  * Setup and teardown run in the jest parent process but may load this file through different
@@ -28,6 +31,7 @@ export function takeStartedEnvironment(): TestWorkflowEnvironment | undefined {
 }
 
 export default async function globalSetup(): Promise<void> {
+  process.env[codecKeysFileEnv] ??= join(mkdtempSync(join(tmpdir(), 'cardflow-test-keys-')), 'codec-keys');
   if (process.env[addressEnv]) return;
   const cliPath = await resolveTemporalCli();
   const env = await TestWorkflowEnvironment.createLocal({

@@ -1,6 +1,33 @@
-/** Jest global teardown of the integration tier: stops the dev server `global-setup.ts` started. */
+/**
+ * Jest global teardown of the integration tier: replays every history the tier made with tracing
+ * switched the other way (cross-replay.ts), then stops the dev server `global-setup.ts` started.
+ * A history that does not replay fails the run.
+ */
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { crossReplay } from './cross-replay';
 import { takeStartedEnvironment } from './global-setup';
+import { codecKeysFileEnv, testTemporalServer } from './temporal-env';
 
 export default async function globalTeardown(): Promise<void> {
-  await takeStartedEnvironment()?.teardown();
+  const env = takeStartedEnvironment();
+  const keysFile = process.env[codecKeysFileEnv];
+  try {
+    const started = Date.now();
+    const report = await crossReplay({ ...testTemporalServer(), ...(keysFile ? { codecKeysFile: keysFile } : {}) });
+    process.stdout.write(
+      `cross-replay: ${report.executions} executions; replayed ${report.replayed.traced} traced runs untraced and ` +
+        `${report.replayed.untraced} untraced runs traced; left out ${report.skipped.foreignType} of test-only types ` +
+        `and ${report.skipped.otherBuild} of other builds; ${report.failures.length} did not replay ` +
+        `(${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+    );
+    if (report.failures.length > 0) {
+      throw new Error(
+        `cross-replay: ${report.failures.length} histories do not replay with tracing switched:\n${report.failures.join('\n')}`,
+      );
+    }
+  } finally {
+    await env?.teardown();
+    if (keysFile) rmSync(dirname(keysFile), { recursive: true, force: true });
+  }
 }

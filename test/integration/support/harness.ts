@@ -19,6 +19,7 @@ import {
   connectTestClient,
   connectTestNativeConnection,
   testTemporalServer,
+  TEST_MAX_CACHED_WORKFLOWS,
   uniqueTaskQueue,
   type TestClient,
 } from './temporal-env';
@@ -60,6 +61,7 @@ export async function runCardflowWorker<T>(
   try {
     const worker = await createWorker({
       ...options,
+      workerOptions: { maxCachedWorkflows: TEST_MAX_CACHED_WORKFLOWS, ...options.workerOptions },
       connection,
       namespace: testTemporalServer().namespace,
       workflowBundle: options.workflowBundle ?? (await workflowBundle()),

@@ -3,14 +3,37 @@
  * `global-setup.ts`): a Client, a NativeConnection, and a Worker running for the duration of one
  * test on a task queue of its own, so tests never steal each other's tasks.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { tracedStarts } from './traced-starts';
 
 /** `host:port` of the integration tier's Temporal frontend, set by the global setup. */
 export const addressEnv = 'CARDFLOW_TEST_TEMPORAL_ADDRESS';
 /** Namespace on that server, set by the global setup. */
 export const namespaceEnv = 'CARDFLOW_TEST_TEMPORAL_NAMESPACE';
+/** File the tests append their codec keys to, so the teardown's replay can open what they encrypted. */
+export const codecKeysFileEnv = 'CARDFLOW_TEST_CODEC_KEYS_FILE';
+
+/**
+ * Workers of the integration tier keep no workflow in their cache: every workflow task replays
+ * the run's whole history (Updates, signals, cancellation, continue-as-new, children) before it
+ * adds commands, so a run whose replay differs from its first execution fails here, not in
+ * production after a worker restart.
+ */
+export const TEST_MAX_CACHED_WORKFLOWS = 0;
+
+/**
+ * Fresh payload-encryption keys for a test's processes (`<label>:<32 random bytes>`, the
+ * CARDFLOW_CODEC_KEYS form), registered for the teardown's replay of the tier's histories.
+ */
+export function testCodecKeys(label: string): string {
+  const keys = `${label}:${randomBytes(32).toString('base64')}`;
+  const file = process.env[codecKeysFileEnv];
+  if (file) appendFileSync(file, `${keys}\n`);
+  return keys;
+}
 
 /** The server's address and namespace; throws if the tier's global setup did not run. */
 export function testTemporalServer(): { address: string; namespace: string } {
@@ -34,11 +57,14 @@ export interface TestClient {
   close(): Promise<void>;
 }
 
-/** A Client on the test server; call `close()` in `afterAll`. */
+/**
+ * A Client on the test server; call `close()` in `afterAll`. It traces half of the workflows it
+ * calls, as a traced backend would (traced-starts.ts).
+ */
 export async function connectTestClient(): Promise<TestClient> {
   const { address, namespace } = testTemporalServer();
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace });
+  const client = new Client({ connection, namespace, interceptors: { workflow: [tracedStarts] } });
   return { client, connection, close: () => connection.close() };
 }
 
@@ -71,7 +97,13 @@ export async function runWithWorker<T>(
   const taskQueue = options.taskQueue ?? uniqueTaskQueue('test');
   const connection = await connectTestNativeConnection();
   try {
-    const worker = await Worker.create({ ...options, connection, namespace, taskQueue });
+    const worker = await Worker.create({
+      maxCachedWorkflows: TEST_MAX_CACHED_WORKFLOWS,
+      ...options,
+      connection,
+      namespace,
+      taskQueue,
+    });
     return await worker.runUntil(() => fn({ taskQueue }));
   } finally {
     await connection.close();

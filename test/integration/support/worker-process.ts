@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
+import { TEST_MAX_CACHED_WORKFLOWS } from './temporal-env';
 
 const ROOT = join(__dirname, '../../..');
 
@@ -49,6 +50,7 @@ export function startWorkerProcess(env: Record<string, string>, opts: { compiled
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       CARDFLOW_RECONCILE_SCHEDULE: '0',
+      CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS: String(TEST_MAX_CACHED_WORKFLOWS),
       CARDFLOW_DEPLOYMENT_NAME: testDeploymentName(env.CARDFLOW_TASK_QUEUE ?? 'cardflow'),
       ...env,
     },

@@ -33,7 +33,7 @@ import {
   startOnboardingWorkflow,
   workflowBundle,
 } from '../support/harness';
-import { connectTestNativeConnection, testTemporalServer } from '../support/temporal-env';
+import { connectTestNativeConnection, TEST_MAX_CACHED_WORKFLOWS, testTemporalServer } from '../support/temporal-env';
 
 jest.setTimeout(300_000);
 
@@ -62,6 +62,7 @@ async function startWorker(code: string | undefined): Promise<CardflowWorker> {
     taskQueue: h.taskQueue,
     activityDeps: { provider: h.provider },
     workflowBundle: { code: code ?? (await workflowBundle()).code },
+    workerOptions: { maxCachedWorkflows: TEST_MAX_CACHED_WORKFLOWS },
     ...(code === undefined ? {} : { versioning: { deploymentName } }),
   });
   running.push({ worker, run: worker.run() });

@@ -21,6 +21,7 @@
  * still need reads.
  */
 import { randomBytes } from 'node:crypto';
+import { testCodecKeys } from '../support/temporal-env';
 import { WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import { operations } from '../../../api/operations';
 import { add, cmp, sub } from '../../../api/money';
@@ -67,7 +68,7 @@ import { cardEntityWorkflowId, activationWorkflowId } from '../../../domain/work
 // Two worker start-ups (each bundles the workflows), on a shared machine.
 jest.setTimeout(300_000);
 
-const codecKeys = `lifecycle-crash:${randomBytes(32).toString('base64')}`;
+const codecKeys = testCodecKeys('lifecycle-crash');
 const run = randomBytes(3).toString('hex');
 
 /** The mutations held, by operation name: how many answers the first worker must be denied. */

@@ -7,14 +7,13 @@
  * converter over a key handed to both worker processes through `CARDFLOW_CODEC_KEYS`: a plain
  * client cannot read query answers or results the worker encoded.
  */
-import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { progressQuery, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
 import { WorkflowTypes } from '../../../domain/workflow-types';
-import { testTemporalServer } from '../support/temporal-env';
+import { testCodecKeys, testTemporalServer } from '../support/temporal-env';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 import {
   CARD_TYPES,
@@ -32,7 +31,7 @@ import { until } from '../../support/until';
 
 jest.setTimeout(180_000);
 
-const codecKeys = `crash-test:${randomBytes(32).toString('base64')}`;
+const codecKeys = testCodecKeys('crash-test');
 
 let h: Harness;
 let client: Client;

@@ -12,6 +12,7 @@
  * ended with a heartbeat timeout.
  */
 import { randomBytes } from 'node:crypto';
+import { testCodecKeys } from '../support/temporal-env';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { operations } from '../../../api/operations';
@@ -30,7 +31,7 @@ import {
 // Worker start-ups (each bundles the workflows) on a shared machine.
 jest.setTimeout(240_000);
 
-const codecKeys = `worker-kill:${randomBytes(32).toString('base64')}`;
+const codecKeys = testCodecKeys('worker-kill');
 const run = randomBytes(3).toString('hex');
 const FREEZE_PATH = operations.freezeCard.path;
 const { TimeoutType } = temporal.api.enums.v1;
