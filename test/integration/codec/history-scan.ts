@@ -27,10 +27,21 @@ const PATCH_MARKER = 'core_patch';
 const TRACE_HEADER = '_tracer-data';
 
 /**
+ * An activity cancelled before any worker started it: the server itself records its cancellation,
+ * with the details `"ACTIVITY_ID_NOT_STARTED"` (json/plain), below any codec and holding nothing
+ * of a customer's. A run reaches it when a wait ends (a webhook arrives) before its probe started.
+ */
+function cancelledBeforeStart(key: string, value: unknown): boolean {
+  if (key !== 'activityTaskCanceledEventAttributes' || value === null || typeof value !== 'object') return false;
+  return Number((value as { startedEventId?: unknown }).startedEventId ?? 0) === 0;
+}
+
+/**
  * Every Payload inside a decoded protobuf message (inputs, results, signals, failures' encoded
  * attributes, memos, headers), except search attributes: the server indexes those, so they never
  * pass through a codec and carry references only (domain/search-attributes.ts); except the
- * details of patch markers (see PATCH_MARKER); and except trace contexts (see TRACE_HEADER).
+ * details of patch markers (see PATCH_MARKER), trace contexts (see TRACE_HEADER) and the server's
+ * record of an activity cancelled before it started (see cancelledBeforeStart).
  */
 export function collectPayloads(message: unknown, out: Payload[] = []): Payload[] {
   if (message === null || typeof message !== 'object' || ArrayBuffer.isView(message)) return out;
@@ -45,7 +56,8 @@ export function collectPayloads(message: unknown, out: Payload[] = []): Payload[
     return out;
   }
   for (const [key, value] of Object.entries(record))
-    if (key !== 'searchAttributes' && key !== TRACE_HEADER) collectPayloads(value, out);
+    if (key !== 'searchAttributes' && key !== TRACE_HEADER && !cancelledBeforeStart(key, value))
+      collectPayloads(value, out);
   return out;
 }
 
