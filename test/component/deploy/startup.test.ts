@@ -3,7 +3,7 @@
  * (config/startup.ts), a secret file they cannot read (`NAME_FILE`) included.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -73,13 +73,16 @@ describe('the secret files of the image are read by the processes themselves', (
     expect(code).toBe(2);
   });
 
-  // root reads any file: the process runs as an unprivileged user (setpriv, util-linux), as root only can.
+  // Root reads any file: the process keeps root's user (so it reaches the checkout wherever it
+  // sits, a folder of mode 0700 included) but runs without the capabilities that override file
+  // permissions (setpriv, util-linux), and the file belongs to another user.
   (process.getuid?.() === 0 ? it : it.skip)('the worker exits 2 when a secret file is unreadable to it', () => {
     const file = join(dir, 'locked');
     writeFileSync(file, 'postgres://u:p@db/cardflow');
+    chownSync(file, 65534, 65534);
     chmodSync(file, 0o600);
-    chmodSync(dir, 0o755);
-    const result = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', TSX, 'workers/main.ts'], {
+    const withoutFileOverride = ['--inh-caps=-all', '--bounding-set=-dac_override,-dac_read_search', '--'];
+    const result = spawnSync('setpriv', [...withoutFileOverride, TSX, 'workers/main.ts'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), NODE_ENV: 'production', CARDFLOW_DATABASE_URL_FILE: file },
       encoding: 'utf8',
