@@ -133,8 +133,14 @@ export const fundTransferWorkflow = defineWorkflow<FundTransferInput, FundTransf
   id: transferWorkflowId,
   request: { schema: TransferRequestSchema, what: 'transfer request', key: 'transferRef', keyInInput: false },
   childStep: 'transfer',
-  orderKeys: (workflowId: string) => ({ transfer: deriveMerchantOrderNo(workflowId, ORDER_STEPS.transfer) }),
-  routedAtStart: (keys: { transfer: string }) => [keys.transfer],
+  orderKeys: (workflowId: string) => ({
+    transfer: deriveMerchantOrderNo(workflowId, ORDER_STEPS.transfer),
+    collection: deriveMerchantOrderNo(workflowId, ORDER_STEPS.collection),
+  }),
+  // A COLLECTION sends its own step's key (workflows/fund-transfer.ts).
+  routedAtStart: (keys: { transfer: string; collection: string }, input: Pick<FundTransferInput, 'type'>) => [
+    input.type === 'COLLECTION' ? keys.collection : keys.transfer,
+  ],
   statusQuery: transferStatusQuery,
 });
 

@@ -1,0 +1,74 @@
+/**
+ * Compensation as a saga: each step that moves money registers what undoes it once it has
+ * committed; when the workflow then fails for good or is cancelled, the compensations run in
+ * reverse order, under cancellation protection so an operator's cancel cannot cut an undo short.
+ * A compensation that cannot give the money back records where it stays instead, so money is
+ * always back where it came from or named.
+ *
+ * Replay: workflows that failed or were cancelled after moving money, before compensations
+ * existed, ended without them; {@link COMPENSATE_MOVED_MONEY} is asked only when compensations
+ * would run, so those histories replay and the happy path records no marker.
+ */
+import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
+import type { CompensationOutcome, MoneyLeft, MoneyReturned } from '../../domain/compensation';
+import { summarize } from './failures';
+
+export const COMPENSATE_MOVED_MONEY = 'compensate-moved-money';
+
+/** What a compensation reports: money it moved back, money it leaves where it is. */
+export interface Undone {
+  returned?: MoneyReturned;
+  remaining?: MoneyLeft[];
+}
+
+interface Compensation {
+  /** What it undoes, for the record of a compensation that failed. */
+  step: string;
+  /** Where the money stays when the compensation itself fails. */
+  ifItFails: () => MoneyLeft[];
+  undo: () => Promise<Undone>;
+}
+
+export class Saga {
+  private readonly compensations: Compensation[] = [];
+
+  /** Registers the undo of a step that has committed. */
+  add(step: string, undo: () => Promise<Undone>, ifItFails: () => MoneyLeft[]): void {
+    this.compensations.push({ step, undo, ifItFails });
+  }
+
+  /**
+   * Runs `body`; if it fails or is cancelled after a step registered a compensation, runs them
+   * (last first), hands what they did to `report`, and re-raises what ended the body.
+   */
+  async compensating<T>(
+    body: () => Promise<T>,
+    report: (outcome: CompensationOutcome, error: unknown) => Error | undefined,
+  ): Promise<T> {
+    try {
+      return await body();
+    } catch (error) {
+      if (this.compensations.length && patched(COMPENSATE_MOVED_MONEY)) {
+        const outcome = await CancellationScope.nonCancellable(() => this.runAll());
+        const replaced = report(outcome, error);
+        if (replaced !== undefined && !isCancellation(error)) throw replaced;
+      }
+      throw error;
+    }
+  }
+
+  private async runAll(): Promise<CompensationOutcome> {
+    const outcome: CompensationOutcome = { returned: [], remaining: [] };
+    for (const c of [...this.compensations].reverse()) {
+      try {
+        const done = await c.undo();
+        if (done.returned) outcome.returned.push(done.returned);
+        outcome.remaining.push(...(done.remaining ?? []));
+      } catch (error) {
+        const why = `${c.step} could not be undone: ${summarize(error).message}`;
+        outcome.remaining.push(...c.ifItFails().map((left) => ({ ...left, why })));
+      }
+    }
+    return outcome;
+  }
+}
