@@ -33,6 +33,8 @@ export interface MoneyLeft {
 export interface CompensationOutcome {
   returned: MoneyReturned[];
   remaining: MoneyLeft[];
+  /** The `strandedMoney` record of `remaining`, open until an operator acknowledges it. */
+  strandedRecord?: string;
 }
 
 /** One sentence for a failure message and the CLI: what went back and what stays. */
@@ -41,7 +43,12 @@ export function describeCompensation(outcome: CompensationOutcome): string {
     ...outcome.returned.map(
       (r) => `returned ${r.amount} ${r.currency} from account ${r.fromAccountId} to ${r.toAccountId}`,
     ),
-    ...outcome.remaining.map((m) => `left ${m.amount} ${m.currency} in ${m.where} ${m.account}: ${m.why}`),
+    ...outcome.remaining.map((m) => `left ${describeLeft(m)}`),
   ];
   return parts.length ? parts.join('; ') : 'no money had moved';
+}
+
+/** Where money left at the provider is and why: `30.52 USD in MARGIN 123: …`. */
+export function describeLeft(m: MoneyLeft): string {
+  return `${m.amount} ${m.currency} in ${m.where} ${m.account}: ${m.why}`;
 }

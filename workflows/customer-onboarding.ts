@@ -75,7 +75,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   });
   const review = new ReviewRelay(childIdOf(cardholderOnboardingWorkflow, info.workflowId), tracker);
 
-  const saga = new Saga();
+  const saga = new Saga(input.customerRef);
 
   // What moved money is undone (or named) when a later step fails for good or an operator cancels.
   return tracker.guard(() =>

@@ -3,14 +3,17 @@
  * committed; when the workflow then fails for good or is cancelled, the compensations run in
  * reverse order, under cancellation protection so an operator's cancel cannot cut an undo short.
  * A compensation that cannot give the money back records where it stays instead, so money is
- * always back where it came from or named.
+ * always back where it came from or named: what stays is kept open in a `strandedMoney` record
+ * (domain/stranded-money.ts) until an operator acknowledges it.
  *
  * Replay: workflows that failed or were cancelled after moving money, before compensations
  * existed, ended without them; {@link COMPENSATE_MOVED_MONEY} is asked only when compensations
  * would run, so those histories replay and the happy path records no marker.
  */
-import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
 import type { CompensationOutcome, MoneyLeft, MoneyReturned } from '../../domain/compensation';
+import { strandedMoneyWorkflow } from '../../domain/workflows';
+import { startAbandoned } from './children';
 import { summarize } from './failures';
 
 export const COMPENSATE_MOVED_MONEY = 'compensate-moved-money';
@@ -32,6 +35,9 @@ interface Compensation {
 export class Saga {
   private readonly compensations: Compensation[] = [];
 
+  /** `customerRef`: whom the money was moved for, named on the record of what stays. */
+  constructor(private readonly customerRef?: string) {}
+
   /** Registers the undo of a step that has committed. */
   add(step: string, undo: () => Promise<Undone>, ifItFails: () => MoneyLeft[]): void {
     this.compensations.push({ step, undo, ifItFails });
@@ -49,12 +55,27 @@ export class Saga {
       return await body();
     } catch (error) {
       if (this.compensations.length && patched(COMPENSATE_MOVED_MONEY)) {
-        const outcome = await CancellationScope.nonCancellable(() => this.runAll());
+        const outcome = await CancellationScope.nonCancellable(async () => {
+          const done = await this.runAll();
+          if (!done.remaining.length) return done;
+          return { ...done, strandedRecord: await this.recordStranded(done.remaining, error) };
+        });
         const replaced = report(outcome, error);
         if (replaced !== undefined && !isCancellation(error)) throw replaced;
       }
       throw error;
     }
+  }
+
+  /** Starts the record of money that stays at the provider, which outlives this workflow until acknowledged. */
+  private recordStranded(left: MoneyLeft[], error: unknown): Promise<string> {
+    const { workflowId, runId } = workflowInfo();
+    const reason = isCancellation(error) ? 'cancelled by an operator' : summarize(error).message;
+    return startAbandoned(
+      strandedMoneyWorkflow,
+      { ...(this.customerRef ? { customerRef: this.customerRef } : {}), sourceWorkflowId: workflowId, reason, left },
+      { ...(this.customerRef ? { customerRef: this.customerRef } : {}), suffix: `stranded.${runId}` },
+    );
   }
 
   private async runAll(): Promise<CompensationOutcome> {
