@@ -46,7 +46,7 @@ import { chargedAccountOf, showPlan, type OnboardingRun } from './onboarding/run
 import { cardholderStage, cardStage, physicalStage, sharedAccountStage } from './onboarding/stages';
 import { OnboardingTracker } from './onboarding/tracker';
 import { validateOnboarding } from './onboarding/validation';
-import { Saga } from './support/saga';
+import { compensatedFailure, Saga } from './support/saga';
 import { Attributes, startedWithAttributes } from './support/search';
 
 export async function customerOnboarding(input: OnboardingInput): Promise<OnboardingResult> {
@@ -79,31 +79,34 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
 
   // What moved money is undone (or named) when a later step fails for good or an operator cancels.
   return tracker.guard(() =>
-    saga.compensating(async () => {
-      // The whole request, before anything is sent.
-      const validated = await validateOnboarding(input, tracker.fail);
-      const run: OnboardingRun = {
-        ...validated,
-        input,
-        workflowId: info.workflowId,
-        tracker,
-        attributes,
-        gate,
-        review,
-        deposits,
-        chargedAccountId: chargedAccountOf(input, validated.plan),
-        saga,
-      };
-      showPlan(run);
-      const cardholder = await cardholderStage(run);
-      const holderId = cardholder?.holderId;
-      const topUpMerchantOrderNo = await sharedAccountStage(run, holderId);
-      // On the 10-action path creating_card is not upserted.
-      const card = await cardStage(run, holderId, !leanStart);
-      const activation = await physicalStage(run, card.cardNo);
-      const firstDeposit = await firstDepositStage(run, card.cardNo);
-      tracker.enterStage('completed', true, { cardNo: card.cardNo });
-      return onboardingResult(run, { ...firstDeposit, cardholder, topUpMerchantOrderNo, card, activation });
-    }, tracker.compensated),
+    saga.compensating(
+      async () => {
+        // The whole request, before anything is sent.
+        const validated = await validateOnboarding(input, tracker.fail);
+        const run: OnboardingRun = {
+          ...validated,
+          input,
+          workflowId: info.workflowId,
+          tracker,
+          attributes,
+          gate,
+          review,
+          deposits,
+          chargedAccountId: chargedAccountOf(input, validated.plan),
+          saga,
+        };
+        showPlan(run);
+        const cardholder = await cardholderStage(run);
+        const holderId = cardholder?.holderId;
+        const topUpMerchantOrderNo = await sharedAccountStage(run, holderId);
+        // On the 10-action path creating_card is not upserted.
+        const card = await cardStage(run, holderId, !leanStart);
+        const activation = await physicalStage(run, card.cardNo);
+        const firstDeposit = await firstDepositStage(run, card.cardNo);
+        tracker.enterStage('completed', true, { cardNo: card.cardNo });
+        return onboardingResult(run, { ...firstDeposit, cardholder, topUpMerchantOrderNo, card, activation });
+      },
+      (outcome, error) => compensatedFailure(progress, outcome, error),
+    ),
   );
 }

@@ -4,12 +4,11 @@
  * (with the ids learned), whether an operator may resume a failure, and what an operator's cancel
  * left under way at the provider.
  */
-import { isCancellation, setHandler, type ApplicationFailure } from '@temporalio/workflow';
-import { describeCompensation, type CompensationOutcome } from '../../domain/compensation';
+import { setHandler, type ApplicationFailure } from '@temporalio/workflow';
 import { progressQuery, type OnboardingProgress, type OnboardingStage } from '../../domain/customer-onboarding';
 import { FailureTypes, isResumable } from '../../domain/failure-types';
 import { type FailureSummary, Flows } from '../../domain/workflow-types';
-import { failWith, propagate, rootApplicationFailure, summarize } from '../support/failures';
+import { propagate } from '../support/failures';
 import type { Attributes } from '../support/search';
 import { Tracker } from '../support/tracked-status';
 
@@ -84,20 +83,6 @@ export class OnboardingTracker extends Tracker<OnboardingProgress> {
     delete progress.failure;
     this.enterStage('cancelled', false);
   }
-
-  /**
-   * What the compensations did after a failure or a cancel, in progress; a failure's message
-   * names it too (the failure is what a failed onboarding's caller gets instead of a result).
-   */
-  readonly compensated = (outcome: CompensationOutcome, error: unknown): ApplicationFailure | undefined => {
-    const progress = this.status;
-    progress.compensation = outcome;
-    if (isCancellation(error)) return undefined;
-    const { type, message } = summarize(error);
-    const said = `${message}; ${describeCompensation(outcome)}`;
-    if (progress.failure) progress.failure.message = said;
-    return failWith(type, said, rootApplicationFailure(error)?.details?.[0]);
-  };
 
   /** A failure reaches the body's end already recorded where it happened (fail, step). */
   protected override escaped(error: unknown): never {

@@ -10,11 +10,22 @@
  * existed, ended without them; {@link COMPENSATE_MOVED_MONEY} is asked only when compensations
  * would run, so those histories replay and the happy path records no marker.
  */
-import { CancellationScope, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
-import type { CompensationOutcome, MoneyLeft, MoneyReturned } from '../../domain/compensation';
+import {
+  CancellationScope,
+  isCancellation,
+  patched,
+  workflowInfo,
+  type ApplicationFailure,
+} from '@temporalio/workflow';
+import {
+  describeCompensation,
+  type CompensationOutcome,
+  type MoneyLeft,
+  type MoneyReturned,
+} from '../../domain/compensation';
 import { strandedMoneyWorkflow } from '../../domain/workflows';
 import { startAbandoned } from './children';
-import { summarize } from './failures';
+import { failWith, rootApplicationFailure, summarize } from './failures';
 
 export const COMPENSATE_MOVED_MONEY = 'compensate-moved-money';
 
@@ -29,7 +40,7 @@ interface Compensation {
   step: string;
   /** Where the money stays when the compensation itself fails. */
   ifItFails: () => MoneyLeft[];
-  undo: () => Promise<Undone>;
+  undo: (soFar: CompensationOutcome) => Promise<Undone>;
 }
 
 export class Saga {
@@ -39,7 +50,7 @@ export class Saga {
   constructor(private readonly customerRef?: string) {}
 
   /** Registers the undo of a step that has committed. */
-  add(step: string, undo: () => Promise<Undone>, ifItFails: () => MoneyLeft[]): void {
+  add(step: string, undo: (soFar: CompensationOutcome) => Promise<Undone>, ifItFails: () => MoneyLeft[]): void {
     this.compensations.push({ step, undo, ifItFails });
   }
 
@@ -82,7 +93,7 @@ export class Saga {
     const outcome: CompensationOutcome = { returned: [], remaining: [] };
     for (const c of [...this.compensations].reverse()) {
       try {
-        const done = await c.undo();
+        const done = await c.undo(outcome);
         if (done.returned) outcome.returned.push(done.returned);
         outcome.remaining.push(...(done.remaining ?? []));
       } catch (error) {
@@ -92,4 +103,28 @@ export class Saga {
     }
     return outcome;
   }
+}
+
+/** A status that reports compensations: what they did, and the failure they followed. */
+export interface CompensatedStatus {
+  compensation?: CompensationOutcome;
+  failure?: { message: string };
+}
+
+/**
+ * Puts what the compensations did in `status`; after a failure (not a cancel) returns the failure
+ * to end with instead, its message naming what went back and what stays, since a failed
+ * workflow's caller gets its failure instead of a result.
+ */
+export function compensatedFailure(
+  status: CompensatedStatus,
+  outcome: CompensationOutcome,
+  error: unknown,
+): ApplicationFailure | undefined {
+  status.compensation = outcome;
+  if (isCancellation(error)) return undefined;
+  const { type, message } = summarize(error);
+  const said = `${message}; ${describeCompensation(outcome)}`;
+  if (status.failure) status.failure.message = said;
+  return failWith(type, said, rootApplicationFailure(error)?.details?.[0]);
 }
