@@ -8,7 +8,12 @@
  */
 import { add, cmp, sub } from '../../../api/money';
 import type { CompensationOutcome } from '../../../domain/compensation';
-import { progressQuery, type OnboardingInput, type OnboardingProgress } from '../../../domain/customer-onboarding';
+import {
+  progressQuery,
+  type OnboardingInput,
+  type OnboardingProgress,
+  type OnboardingResult,
+} from '../../../domain/customer-onboarding';
 import { ORDER_STEPS, deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { cardDepositWorkflow, cardIssuanceWorkflow, fundTransferWorkflow } from '../../../domain/workflows';
@@ -24,6 +29,9 @@ import {
 } from '../support/card-harness';
 import { customerRef, failureOf, harnessPerFile, startOnboardingWorkflow } from '../support/harness';
 import type { WorkflowHandle } from '@temporalio/client';
+import { runCli } from '../../../client/cli/main';
+import { ExitCodes } from '../../../client/cli/context';
+import { testTemporalServer } from '../support/temporal-env';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import { luhnCheckDigit } from '../../../sandbox/random';
 
@@ -224,6 +232,71 @@ describe('a cancel after the shared-account transfer', () => {
     expect(compensation.remaining).toEqual([]);
     expectOnlySpent(before, await balances(margin), '0');
     expect(collectionsOf(input.customerRef)).toBe(1);
+  });
+
+  it('cardflow cancel says what went back; cardflow retry moves it again under a new key and completes', async () => {
+    const margin = await freshMargin();
+    const before = await balances(margin);
+    const input = onboarding('comp-retry', margin, { cardTypeId: GIFT_TYPE, initialDeposit: '30' });
+    const ref = input.customerRef;
+    const out: string[] = [];
+    const cli = (args: string[]) =>
+      runCli([...args, '--task-queue', h.taskQueue], {
+        out: (l) => out.push(l),
+        err: (l) => out.push(l),
+        env: {},
+        connect: async () => ({
+          client: h.client,
+          namespace: testTemporalServer().namespace,
+          close: async () => undefined,
+        }),
+      });
+    const firstKey = fundTransferWorkflow.orderKeys(childWorkflowId(onboardingWorkflowId(ref), 'transfer')).transfer;
+    const sends = (key: string) =>
+      h.sandbox.commits({ operation: 'transferFunds' }).filter((c) => c.refs.merchantOrderNo === key).length;
+    const { result, retried } = await h.withCardWorker(async () => {
+      const handle = await startOnboardingWorkflow(h, input);
+      const firstRun = (await handle.describe()).runId;
+      // As above: the ledger unreadable keeps the transfer confirming while the cancel arrives.
+      h.sandbox.setFaults({ errorRate: 1, operations: ['listLedgerEntries'] });
+      let cancelled: Promise<number>;
+      try {
+        await eventually(
+          async () => sends(firstKey),
+          (n) => n === 1,
+          'the transfer sent',
+        );
+        cancelled = cli(['cancel', ref]);
+        await eventually(
+          async () =>
+            (await handle.fetchHistory()).events?.some(
+              (e) => e.requestCancelExternalWorkflowExecutionInitiatedEventAttributes,
+            ),
+          (asked) => asked === true,
+          'the cancel passed on to the transfer child',
+        );
+      } finally {
+        h.sandbox.setFaults({ reset: true });
+      }
+      expect(await cancelled).toBe(ExitCodes.done);
+      expect(await cli(['retry', ref])).toBe(ExitCodes.done);
+      return {
+        result: (await h.client.workflow.getHandle(onboardingWorkflowId(ref)).result()) as OnboardingResult,
+        retried: firstRun,
+      };
+    });
+    const said = out.join('\n');
+    expect(said).toMatch(/is CANCELLED: stopped in creating_card\nreturned 33\.9 USD from account \d+ to \d+/);
+    expect(said).toContain(
+      `it moves again the 33.9 run ${retried} returned to the WALLET, under a new merchantOrderNo`,
+    );
+    // Moved once, returned once, moved again once under the new run's key; the card holds 30.
+    const againKey = fundTransferWorkflow.orderKeys(`${onboardingWorkflowId(ref)}/transfer.${retried}`).transfer;
+    expect([sends(firstKey), collectionsOf(ref), sends(againKey)]).toEqual([1, 1, 1]);
+    expect(result.topUpMerchantOrderNo).toBe(againKey);
+    expect(cmp((await h.provider.getCardBalance({ cardNo: result.card.cardNo })).amount, '30')).toBe(0);
+    // Card fee 3, the deposit 30 and its fee 0.90.
+    expectOnlySpent(before, await balances(margin), '33.90');
   });
 
   it('while a created physical card awaits delivery: the card keeps its money, nothing was left over', async () => {
