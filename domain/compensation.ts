@@ -45,7 +45,7 @@ export function describeCompensation(outcome: CompensationOutcome): string {
     ),
     ...outcome.remaining.map((m) => `left ${describeLeft(m)}`),
   ];
-  return parts.length ? parts.join('; ') : 'no money had moved';
+  return parts.length ? parts.join('; ') : 'nothing was left to return';
 }
 
 /** Where money left at the provider is and why: `30.52 USD in MARGIN 123: …`. */
