@@ -27,8 +27,6 @@ import { longPoll, type PollSettings } from './long-poll';
 
 /** What a transfer into a MARGIN account left there, as the ledger and the account say now. */
 export interface UnspentTransfer {
-  /** What the transfer's ledger entry brought in ("0" when it is not there). */
-  transferred: string;
   /** What the card operations it paid for took from the account. */
   charged: string;
   /** The account's available balance now. */
@@ -172,30 +170,22 @@ export function createTransferActivities(deps: ActivityDeps) {
 
     /**
      * What a TRANSFER into a MARGIN account left unspent, read at the provider: what its ledger
-     * entry brought in, less what the card operations keyed `chargedBy` took from that account
-     * (their ledger entries), and never more than the account has available now (a shared account
-     * pays other cards too). The compensation returns exactly this.
+     * entry brought in (`transferred`, as the transfer confirmed it), less what the card operations
+     * keyed `chargedBy` took from that account (their ledger entries), and never more than the
+     * account has available now (a shared account pays other cards too). The compensation returns
+     * exactly this.
      */
     async unspentOfTransfer(input: {
-      merchantOrderNo: string;
-      payerAccountId: string;
+      transferred: string;
       accountId: string;
       chargedBy: string[];
     }): Promise<UnspentTransfer> {
-      const legs = await findLegs({
-        merchantOrderNo: input.merchantOrderNo,
-        bizType: 'fund_transfer',
-        payerAccountId: input.payerAccountId,
-        payeeAccountId: input.accountId,
-      });
       const account = await findAccount(input.accountId, undefined);
-      const transferred = legs.payee?.amount ?? '0';
       let charged = '0';
       for (const key of input.chargedBy) charged = add(charged, await chargedBy(input.accountId, key));
-      const left = cmp(transferred, charged) > 0 ? sub(transferred, charged) : '0';
+      const left = cmp(input.transferred, charged) > 0 ? sub(input.transferred, charged) : '0';
       const available = cmp(account.availableBalance, '0') > 0 ? account.availableBalance : '0';
       return {
-        transferred,
         charged,
         available: account.availableBalance,
         currency: account.currency,

@@ -44,8 +44,8 @@ export function returnUnspentTransfer(saga: Saga, t: TransferToReturn): void {
     `the transfer ${moved.merchantOrderNo}`,
     async (): Promise<Undone> => {
       const left = await providerCallsFor(t.wait).unspentOfTransfer({
-        merchantOrderNo: moved.merchantOrderNo,
-        payerAccountId: wallet,
+        // What the MARGIN account's ledger entry of the transfer says it received.
+        transferred: moved.payee.amount,
         accountId: margin,
         chargedBy: t.chargedBy,
       });
