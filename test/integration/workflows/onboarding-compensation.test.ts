@@ -190,49 +190,64 @@ describe('a permanent failure after the shared-account transfer', () => {
 });
 
 describe('a cancel after the shared-account transfer', () => {
-  it('before the card is created: everything goes back, and the record says so', async () => {
-    const margin = await freshMargin();
-    const before = await balances(margin);
-    const input = onboarding('comp-cancel-card', margin, { cardTypeId: GIFT_TYPE, initialDeposit: '30' });
-    const transferKey = fundTransferWorkflow.orderKeys(
-      childWorkflowId(onboardingWorkflowId(input.customerRef), 'transfer'),
-    ).transfer;
-    // The ledger unreadable: the transfer is sent but its confirmation waits, so the cancel lands in between.
-    h.sandbox.setFaults({ errorRate: 1, operations: ['listLedgerEntries'] });
-    const { failure, progress, compensation } = await h.withCardWorker(async () => {
-      const handle = await startOnboardingWorkflow(h, input);
-      try {
-        await eventually(
-          async () =>
-            h.sandbox.commits({ operation: 'transferFunds' }).filter((c) => c.refs.merchantOrderNo === transferKey)
-              .length,
-          (n) => n === 1,
-          'the transfer sent',
-        );
-        await handle.cancel();
-        // The onboarding has asked its transfer child to stop (which finishes what it sent first).
-        await eventually(
-          async () =>
-            (await handle.fetchHistory()).events?.some(
-              (e) => e.requestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-            ),
-          (asked) => asked === true,
-          'the cancel passed on to the transfer child',
-        );
-      } finally {
-        h.sandbox.setFaults({ reset: true });
-      }
-      return ended(handle);
-    });
-    expect(failure?.name).toBe('CancelledFailure');
-    expect(progress.stage).toBe('cancelled');
-    expect(progress.cancellation?.stage).toBe('creating_card');
-    expect(progress.cardNo).toBeUndefined();
-    expect(compensation.returned).toEqual([expect.objectContaining({ fromAccountId: margin })]);
-    expect(compensation.remaining).toEqual([]);
-    expectOnlySpent(before, await balances(margin), '0');
-    expect(collectionsOf(input.customerRef)).toBe(1);
-  });
+  it.each(['funding', 'budgetTopUp'] as const)(
+    'before the card is created (%s): everything goes back once though its answer was lost, and the record says so',
+    async (form) => {
+      const margin = await freshMargin();
+      const before = await balances(margin);
+      const shared = onboarding('comp-cancel-card', margin, { cardTypeId: GIFT_TYPE, initialDeposit: '30' });
+      const { funding: _funding, ...rest } = shared;
+      // Gift card: fee 3, deposit 30 and its 3% fee.
+      const wallet = (await walletAccount(h.provider)).accountId;
+      const input: OnboardingInput =
+        form === 'funding'
+          ? shared
+          : { ...rest, budgetTopUp: { payerAccountId: wallet, payeeAccountId: margin, amount: '33.90' } };
+      const transferKey = fundTransferWorkflow.orderKeys(
+        childWorkflowId(onboardingWorkflowId(input.customerRef), 'transfer'),
+      ).transfer;
+      // The ledger unreadable: the transfer is sent but its confirmation waits, so the cancel lands in between.
+      h.sandbox.setFaults({ errorRate: 1, operations: ['listLedgerEntries'] });
+      const { failure, progress, compensation } = await h.withCardWorker(async () => {
+        const handle = await startOnboardingWorkflow(h, input);
+        try {
+          await eventually(
+            async () =>
+              h.sandbox.commits({ operation: 'transferFunds' }).filter((c) => c.refs.merchantOrderNo === transferKey)
+                .length,
+            (n) => n === 1,
+            'the transfer sent',
+          );
+          await handle.cancel();
+          // The onboarding has asked its transfer child to stop (which finishes what it sent first).
+          await eventually(
+            async () =>
+              (await handle.fetchHistory()).events?.some(
+                (e) => e.requestCancelExternalWorkflowExecutionInitiatedEventAttributes,
+              ),
+            (asked) => asked === true,
+            'the cancel passed on to the transfer child',
+          );
+          // The next transfer sent is the COLLECTION: its answer is lost.
+          h.sandbox.setFaults({ reset: true, dropResponseRate: 1, operations: ['transferFunds'], remaining: 1 });
+          const done = await ended(handle);
+          expect(h.sandbox.faults().remaining).toBe(0);
+          return done;
+        } finally {
+          h.sandbox.setFaults({ reset: true });
+        }
+      });
+      expect(failure?.name).toBe('CancelledFailure');
+      expect(progress.stage).toBe('cancelled');
+      expect(progress.cancellation?.stage).toBe('creating_card');
+      expect(progress.cardNo).toBeUndefined();
+      expect(compensation.returned).toEqual([expect.objectContaining({ fromAccountId: margin })]);
+      expect(cmp(compensation.returned[0]!.amount, '33.90')).toBe(0);
+      expect(compensation.remaining).toEqual([]);
+      expectOnlySpent(before, await balances(margin), '0');
+      expect(collectionsOf(input.customerRef)).toBe(1);
+    },
+  );
 
   it('cardflow cancel says what went back; cardflow retry moves it again under a new key and completes', async () => {
     const margin = await freshMargin();
