@@ -20,7 +20,7 @@ export type { ActivityDeps, ActivityLogger, ProviderPort } from './deps';
 export type * from './types';
 export type { ActivationCodeRef, ActivationOutcome } from './activation';
 export type { CardStatusView } from './card-operations';
-export type { TransferAccounts } from './transfers';
+export type { TransferAccounts, UnspentTransfer } from './transfers';
 export type { DepositAddress, WalletDeposit } from './wallet';
 export type { ReconcileStep, ReconcileWindow } from './reconciliation';
 export type { ReconcilePort } from './reconciliation-port';

@@ -1,11 +1,12 @@
 /**
  * What reconciliation needs of Temporal itself, as a port the worker fills (workers/reconciliation-port.ts):
  * who owns an order (visibility on CardflowOrderNos), the re-delivery of a missed event through the
- * webhook receiver's own forwarder, what running workflows are about to spend, and where the last
- * run ended. Activities reach Temporal only through it, so the rules stay testable without a server.
+ * webhook receiver's own forwarder, what running workflows are about to spend, the money failed
+ * processes left at the provider, and where the last run ended. Activities reach Temporal only through it, so the rules stay testable without a server.
  */
 import type { OwnerRun } from '../domain/reconciliation-rules';
 import type { ProviderEvent } from '../domain/provider-event';
+import type { StrandedMoneyInput } from '../domain/stranded-money';
 
 /** A running workflow that will take `amount` from `accountId` (undefined: the merchant WALLET). */
 export interface RunningSpender {
@@ -15,6 +16,12 @@ export interface RunningSpender {
   accountId?: string;
   /** An onboarding whose card child has started already spends through that child. */
   spendsThroughChild?: boolean;
+}
+
+/** An open `strandedMoney` record and what it names. */
+export interface OpenStrandedRecord {
+  workflowId: string;
+  input: StrandedMoneyInput;
 }
 
 export interface ReconcilePort {
@@ -28,6 +35,8 @@ export interface ReconcilePort {
    * activity's to find out at the provider.
    */
   runningSpenders(taskQueue: string): Promise<RunningSpender[]>;
+  /** The `strandedMoney` records of `taskQueue` still waiting for an operator's acknowledgement. */
+  openStrandedRecords(taskQueue: string): Promise<OpenStrandedRecord[]>;
   /** The window end of the latest completed reconciliation run on `taskQueue` not given its own start, if any. */
   previousWindowEnd(taskQueue: string): Promise<number | undefined>;
 }

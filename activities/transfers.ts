@@ -15,13 +15,26 @@ import {
   type TransferAccount,
   type TransferType,
 } from '../domain/fund-transfer';
+import { add, cmp, sub } from '../api/money';
 import { balanceOf, createAccountHelpers } from './accounts';
+import { createCardActivities } from './cards';
 import { callIdempotent } from './idempotent';
 import type { TransferResult } from './types';
 import type { SharedAccountResult } from '../domain/shared-account';
 import type { ActivityDeps } from './deps';
 import { invalidInput, isAmbiguous, isDuplicateOrder, convertingFailures } from './failures';
 import { longPoll, type PollSettings } from './long-poll';
+
+/** What a transfer into a MARGIN account left there, as the ledger and the account say now. */
+export interface UnspentTransfer {
+  /** What the card operations it paid for took from the account. */
+  charged: string;
+  /** The account's available balance now. */
+  available: string;
+  currency: string;
+  /** What a compensation returns: transferred less charged, at most what is available. */
+  unspent: string;
+}
 
 export interface TransferAccounts {
   payer: TransferAccount & { digital: number };
@@ -78,6 +91,18 @@ export function createTransferActivities(deps: ActivityDeps) {
   }
 
   const { findAccount } = createAccountHelpers(deps);
+  const cards = createCardActivities(deps);
+
+  /** What the card operation keyed `merchantOrderNo` took from `accountId`, per its ledger entries ("0" if it took nothing). */
+  async function chargedBy(accountId: string, merchantOrderNo: string): Promise<string> {
+    const operation = await cards.getCardOperation({ merchantOrderNo });
+    if (operation?.status !== 'success') return '0';
+    const page = await provider.listLedgerEntries(
+      { pageNum: 1, pageSize: 100, accountId, orderNo: operation.orderNo },
+      { signal: cancellationSignal() },
+    );
+    return page.records.filter((e) => e.direction === 'OUT').reduce((sum, e) => add(sum, e.amount), '0');
+  }
 
   return convertingFailures({
     /**
@@ -141,6 +166,31 @@ export function createTransferActivities(deps: ActivityDeps) {
         },
       });
       return value;
+    },
+
+    /**
+     * What a TRANSFER into a MARGIN account left unspent, read at the provider: what its ledger
+     * entry brought in (`transferred`, as the transfer confirmed it), less what the card operations
+     * keyed `chargedBy` took from that account (their ledger entries), and never more than the
+     * account has available now (a shared account pays other cards too). The compensation returns
+     * exactly this.
+     */
+    async unspentOfTransfer(input: {
+      transferred: string;
+      accountId: string;
+      chargedBy: string[];
+    }): Promise<UnspentTransfer> {
+      const account = await findAccount(input.accountId, undefined);
+      let charged = '0';
+      for (const key of input.chargedBy) charged = add(charged, await chargedBy(input.accountId, key));
+      const left = cmp(input.transferred, charged) > 0 ? sub(input.transferred, charged) : '0';
+      const available = cmp(account.availableBalance, '0') > 0 ? account.availableBalance : '0';
+      return {
+        charged,
+        available: account.availableBalance,
+        currency: account.currency,
+        unspent: cmp(left, available) > 0 ? available : left,
+      };
     },
 
     /** Both accounts of a transfer, with balances, types and decimals, for the checks made before sending. */

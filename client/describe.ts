@@ -3,6 +3,7 @@
  * `npm start` and dashboards: business references, amounts and the provider's card ids the
  * merchant already has; never a PIN, an activation code or personal data.
  */
+import { describeCompensation } from '../domain/compensation';
 import type { OnboardingProgress, OnboardingResult, OnboardingStage } from '../domain';
 import type { CardDepositOutcome, CardEntityResult, CardSnapshot } from '../domain/card-entity';
 import type { CardOperationOutcome, CardOperationStatus } from '../domain/card-operations';
@@ -62,6 +63,9 @@ export function describeProgress(progress: OnboardingProgress): string {
   if (progress.holderId) details.push(`holder ${progress.holderId}`);
   if (progress.cardNo) details.push(`card ${progress.cardNo}`);
   if (progress.failure) details.push(`${progress.failure.type}: ${progress.failure.message}`);
+  // A failure's message names it already; a cancel has only this.
+  if (progress.stage === 'cancelled' && progress.compensation)
+    details.push(describeCompensation(progress.compensation));
   return details.length ? `${progress.stage} (${details.join(', ')})` : progress.stage;
 }
 

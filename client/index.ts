@@ -31,6 +31,7 @@ export {
   type ResumedOnboarding,
   type RetryOnboardingOptions,
 } from './recovery';
+export { acknowledgeStranded, getStrandedStatus } from './stranded-money';
 export { watchProgress, watchWorkflow, type WatchOptions, type WatchResult, type WatchTarget } from './progress';
 export { InvalidInputError, parseCardholderCorrection, parseOnboardingInput } from './validation';
 export { startOnce, startRidingOut, START_TOKEN_MEMO, type StartOptions, type Started } from './start';

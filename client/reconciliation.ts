@@ -183,6 +183,7 @@ const LABELS: Record<Finding['kind'], string> = {
   [FINDING_KINDS.balanceMismatch]: 'balance mismatch',
   [FINDING_KINDS.belowFloor]: 'below floor',
   [FINDING_KINDS.belowCommitments]: 'below commitments',
+  [FINDING_KINDS.strandedMoney]: 'stranded money',
 };
 
 function ids(finding: Finding): string {

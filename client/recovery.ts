@@ -7,7 +7,8 @@
  * timed out, never beside a running or a completed one, so one customer reference still has one
  * onboarding. The new run re-derives every child id and merchantOrderNo from that id, so each step
  * finds at the provider what the earlier run made (holder, card, transfer, deposit) instead of
- * making it again, and goes on from there. A reuse policy rather than a reset: the new run executes
+ * making it again, and goes on from there; money an earlier run's compensations moved back is
+ * moved again under a new key, and only that much (what the steps left to do need). A reuse policy rather than a reset: the new run executes
  * today's code from the start (a bug since fixed is fixed for it too), with no requirement that the
  * failed run's history replay on that code. A resume rides out a Temporal restart like every
  * start (client/ride-out.ts, client/start.ts): one whose answer was lost finds the run it started.
@@ -18,9 +19,11 @@
  */
 import { type Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
+import { add } from '../api/money';
 import {
   isResumable,
   progressQuery,
+  type CompensationOutcome,
   type OnboardingInput,
   type OnboardingProgress,
   type OnboardingResult,
@@ -63,6 +66,8 @@ export interface ResumedOnboarding {
   failure?: { type: string; message: string };
   /** False when another resume got there first (its run is `handle`'s). */
   started: boolean;
+  /** What an earlier run's compensations moved back, which the new run moves again (under a new key). */
+  movesAgain?: { amount: string; runId: string };
 }
 
 /** Why a closed run failed: its failure's type and message (through the data converter). */
@@ -101,13 +106,17 @@ export async function retryOnboarding(
 ): Promise<ResumedOnboarding> {
   const previous = onboardingHandle(client, customerRef);
   // Reading the earlier run changes nothing, so it is read again through a Temporal restart.
-  const { description, failure, input } = await ridingOut(
+  const { description, failure, input, compensation } = await ridingOut(
     addressOf(client),
     () => earlierRun(client, customerRef, previous, opts.force ?? false),
     opts.rideOut,
   );
   const firstStartedAt = input.resume?.firstStartedAt ?? description.startTime.getTime();
-  const resumed: OnboardingInput = { ...input, resume: { previousRunId: description.runId, firstStartedAt } };
+  const returned = returnedBy(compensation, description.runId) ?? input.resume?.returned;
+  const resumed: OnboardingInput = {
+    ...input,
+    resume: { previousRunId: description.runId, firstStartedAt, ...(returned ? { returned } : {}) },
+  };
   // A resumed run starts as validating, and moves on to the stage it finds itself.
   const { workflowId, handle, started } = await startOnboardingRun(client, resumed, {
     taskQueue: opts.taskQueue ?? description.taskQueue,
@@ -122,6 +131,7 @@ export async function retryOnboarding(
     ...(failure ? { failure } : {}),
     handle,
     started,
+    ...(returned ? { movesAgain: returned } : {}),
   };
 }
 
@@ -138,7 +148,23 @@ async function earlierRun(client: Client, customerRef: string, previous: Onboard
       `failed with ${failure.type} (${failure.message}), which resuming cannot change; fix the cause and use --force`,
     );
   }
-  return { description, failure, input: await startInputOf(client, previous) };
+  // What its compensations moved back, which the new run moves again (its progress: a worker answers).
+  const progress = await previous.query(progressQuery).catch(() => undefined);
+  return { description, failure, input: await startInputOf(client, previous), compensation: progress?.compensation };
+}
+
+/**
+ * What an earlier run's compensations moved back to the WALLET, for the resumed run to move again
+ * under a key of its own: the earlier transfer's key is spent, and sending it again would find
+ * the money moved when it has come back.
+ */
+function returnedBy(
+  compensation: CompensationOutcome | undefined,
+  runId: string,
+): { amount: string; runId: string } | undefined {
+  const returned = compensation?.returned ?? [];
+  if (!returned.length) return undefined;
+  return { amount: returned.reduce((sum, r) => add(sum, r.amount), '0'), runId };
 }
 
 export interface CancelledOnboarding {

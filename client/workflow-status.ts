@@ -15,6 +15,7 @@ import {
   physicalCardActivationWorkflow,
   reconciliationWorkflow,
   sharedAccountWorkflow,
+  strandedMoneyWorkflow,
   walletFundingWorkflow,
 } from '../domain/workflows';
 import {
@@ -34,6 +35,7 @@ import {
 } from './describe';
 import type { WatchTarget } from './progress';
 import { describeReport } from './reconciliation';
+import { describeStranded } from './stranded-money';
 
 /** One workflow type's status reading and rendering. */
 export interface StatusView<S = unknown, R = unknown> {
@@ -93,6 +95,7 @@ export const STATUS_VIEWS: Readonly<Record<string, StatusView>> = Object.fromEnt
         : 'starting',
     result: describeReport,
   }),
+  view(strandedMoneyWorkflow, { key: (s) => s.stage, line: describeStranded, result: describeStranded }),
 ]);
 
 /** A view for types without one (children such as cardholderOnboarding): describe() only. */

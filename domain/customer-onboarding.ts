@@ -11,6 +11,7 @@
  */
 import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
+import type { CompensationOutcome } from './compensation';
 import { CardholderDataSchema, type CardholderData } from './cardholder-data';
 import type { BudgetTopUp } from './card-issuance';
 import type { ActivationRoute } from './physical-card-activation';
@@ -64,6 +65,11 @@ export interface OnboardingResume {
   previousRunId: string;
   /** When the onboarding first started (epoch ms): on-chain deposits made since then are the customer's. */
   firstStartedAt: number;
+  /**
+   * What an earlier run's compensation moved back to the WALLET, and the run that did: this run
+   * moves that much again, under a key of its own (the earlier transfer's key is spent).
+   */
+  returned?: { amount: string; runId: string };
 }
 
 /** Validates an onboarding request (client, CLI, and the workflow itself); messages name the field. */
@@ -86,7 +92,13 @@ export const OnboardingInputSchema = z.object({
   deliveryDeadlineMs: z.number().int().positive().optional(),
   reviewDeadlineMs: z.number().int().positive().optional(),
   wait: WaitOverridesSchema,
-  resume: z.object({ previousRunId: requiredText, firstStartedAt: z.number().int().positive() }).optional(),
+  resume: z
+    .object({
+      previousRunId: requiredText,
+      firstStartedAt: z.number().int().positive(),
+      returned: z.object({ amount, runId: requiredText }).optional(),
+    })
+    .optional(),
 });
 
 export const ONBOARDING_STAGES = [
@@ -150,6 +162,11 @@ export interface OnboardingProgress {
   };
   /** Why it failed, and whether an operator can resume it (`retryable`: `cardflow retry <customerRef>`). */
   failure?: FailureSummary;
+  /**
+   * After it failed or was cancelled having moved money: what went back and what stays at the
+   * provider (where and why); reconciliation reports what stays until an operator acknowledges it.
+   */
+  compensation?: CompensationOutcome;
   /** When it was cancelled: the stage it was in, and what was still under way at the provider then. */
   cancellation?: { stage: OnboardingStage; pending?: string };
   /** Set on a run that resumes an earlier one. */

@@ -12,5 +12,6 @@ export const Flows = {
   cardOperation: 'card_operation',
   cardEntity: 'card_entity',
   reconciliation: 'reconciliation',
+  strandedMoney: 'stranded_money',
 } as const;
 export type Flow = (typeof Flows)[keyof typeof Flows];

@@ -28,3 +28,5 @@ export * from './wallet-funding';
 export * from './card-operations';
 export * from './card-entity';
 export * from './reconciliation';
+export * from './compensation';
+export * from './stranded-money';

@@ -31,6 +31,8 @@ export const ORDER_STEPS = {
   /** BUDGET_CARD mode: the fund transfer that tops up the charged account before card creation. */
   budgetTopUp: 'card.budget-topup',
   transfer: 'account.transfer',
+  /** A COLLECTION (MARGIN → WALLET), such as the compensation that returns what a transfer left unspent. */
+  collection: 'account.collection',
   activate: 'card.activate',
   activateByWorkOrder: 'card.activate.work-order',
   freeze: 'card.freeze',

@@ -8,6 +8,8 @@ import type { LedgerEntry } from '../api/schemas/account';
 import { nonEmpty, isFinalEvent, type ProviderEventBody } from './provider-event';
 import { ORDER_NO_LENGTH, ORDER_NO_PREFIX, ORDER_STEPS, deriveMerchantOrderNo } from './merchant-order-no';
 import { FINDING_KINDS, type Finding, type LedgerChain, type ReconcileConfig } from './reconciliation';
+import { describeLeft } from './compensation';
+import type { StrandedMoneyInput } from './stranded-money';
 
 const CARDFLOW_ORDER_NO_RE = new RegExp(`^${ORDER_NO_PREFIX}[0-9a-f]{${ORDER_NO_LENGTH - ORDER_NO_PREFIX.length}}$`);
 
@@ -298,4 +300,21 @@ export function balanceFindings(
     });
   }
   return findings;
+}
+
+/** An open `strandedMoney` record: one finding per amount it names, until an operator acknowledges it. */
+export function strandedFindings(record: { workflowId: string; input: StrandedMoneyInput }): Finding[] {
+  const { input } = record;
+  return input.left.map((left) => ({
+    kind: FINDING_KINDS.strandedMoney,
+    ids: {
+      workflowId: record.workflowId,
+      ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+      ...(left.where === 'card' ? { cardNo: left.account } : { accountId: left.account }),
+    },
+    amount: left.amount,
+    currency: left.currency,
+    detail: `${input.sourceWorkflowId} (${input.reason}) left ${describeLeft(left)}`,
+    action: `account for it with the customer, then: cardflow acknowledge ${record.workflowId} --by <you>`,
+  }));
 }

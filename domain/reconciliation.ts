@@ -33,6 +33,12 @@ export const FINDING_KINDS = {
   belowFloor: 'below_floor',
   /** An account's available balance under what running workflows are about to spend from it. */
   belowCommitments: 'below_commitments',
+  /**
+   * Money a failed or cancelled process left at the provider where the API has no way back (a
+   * card's balance, a WALLET credit, a return that failed): reported by every run until an
+   * operator acknowledges its record.
+   */
+  strandedMoney: 'stranded_money',
 } as const;
 export type FindingKind = (typeof FINDING_KINDS)[keyof typeof FINDING_KINDS];
 
@@ -49,6 +55,7 @@ export const FINDINGS_METRIC = {
 
 /** The ids a finding names; business references only, never personal data or a PAN. */
 export interface FindingIds {
+  customerRef?: string;
   merchantOrderNo?: string;
   orderNo?: string;
   workflowId?: string;

@@ -11,6 +11,7 @@
  * (the on-chain txAmount) when given. Addresses are per coin and shared: two fundings waiting
  * on one coin at once must each give a txHash or distinct expected amounts.
  */
+import type { CompensationOutcome } from './compensation';
 import { defineQuery } from '@temporalio/workflow';
 import type { CardType } from '../api/schemas/card-type';
 import { cmp, depositFee, money, Money, sub } from '../api/money';
@@ -72,6 +73,11 @@ export interface WalletFundingStatus {
   depositStatus?: string;
   receivedAmount?: string;
   failure?: FailureSummary;
+  /**
+   * After it failed or was cancelled with the credit in hand: what went back (the transfer's
+   * unspent part) and what stays at the provider (the credit in the WALLET: no wallet withdraw).
+   */
+  compensation?: CompensationOutcome;
 }
 
 export const fundingStatusQuery = defineQuery<WalletFundingStatus>('fundingStatus');

@@ -19,7 +19,7 @@ export const ONBOARDING_ID_PREFIX = 'onboarding-';
  * `cardholder`, `card` and `deposit`, and on its other paths `transfer` (shared_account funding),
  * `activation` (physical card) and `funding` (on_chain).
  */
-export const CHILD_STEPS = ['cardholder', 'card', 'deposit', 'transfer', 'activation', 'funding'] as const;
+export const CHILD_STEPS = ['cardholder', 'card', 'deposit', 'transfer', 'activation', 'funding', 'stranded'] as const;
 export type ChildStep = (typeof CHILD_STEPS)[number];
 
 /** A business reference (customerRef, transferRef, ...) that cannot become a workflow id. */

@@ -47,6 +47,7 @@ import {
   type WalletFundingInput,
   type WalletFundingResult,
 } from './wallet-funding';
+import { strandedStatusQuery, type StrandedMoneyInput, type StrandedMoneyResult } from './stranded-money';
 import { defineWorkflow } from './workflow-definition';
 import {
   activationWorkflowId,
@@ -133,8 +134,14 @@ export const fundTransferWorkflow = defineWorkflow<FundTransferInput, FundTransf
   id: transferWorkflowId,
   request: { schema: TransferRequestSchema, what: 'transfer request', key: 'transferRef', keyInInput: false },
   childStep: 'transfer',
-  orderKeys: (workflowId: string) => ({ transfer: deriveMerchantOrderNo(workflowId, ORDER_STEPS.transfer) }),
-  routedAtStart: (keys: { transfer: string }) => [keys.transfer],
+  orderKeys: (workflowId: string) => ({
+    transfer: deriveMerchantOrderNo(workflowId, ORDER_STEPS.transfer),
+    collection: deriveMerchantOrderNo(workflowId, ORDER_STEPS.collection),
+  }),
+  // A COLLECTION sends its own step's key (workflows/fund-transfer.ts).
+  routedAtStart: (keys: { transfer: string; collection: string }, input: Pick<FundTransferInput, 'type'>) => [
+    input.type === 'COLLECTION' ? keys.collection : keys.transfer,
+  ],
   statusQuery: transferStatusQuery,
 });
 
@@ -219,6 +226,18 @@ export const reconciliationWorkflow = defineWorkflow<ReconcileInput, ReconcileRe
   statusQuery: reconcileReportQuery,
 });
 
+export const strandedMoneyWorkflow = defineWorkflow<StrandedMoneyInput, StrandedMoneyResult>()({
+  type: 'strandedMoney',
+  flow: Flows.strandedMoney,
+  // Open until an operator acknowledges it, which may outlast a build: it follows the current one.
+  versioning: 'AUTO_UPGRADE',
+  // One per run that left money: `<parentId>/stranded.<runId>` (workflows/support/saga.ts).
+  childStep: 'stranded',
+  orderKeys: none,
+  routedAtStart: nothingRouted,
+  statusQuery: strandedStatusQuery,
+});
+
 /** Every workflow the cardflow worker registers, by its type (checked against workflows/registered.ts). */
 export const WORKFLOWS = {
   customerOnboarding: customerOnboardingWorkflow,
@@ -234,6 +253,7 @@ export const WORKFLOWS = {
   cardPinUpdate: cardPinUpdateWorkflow,
   cardEntity: cardEntityWorkflow,
   reconciliation: reconciliationWorkflow,
+  strandedMoney: strandedMoneyWorkflow,
 } as const;
 
 /** A registered workflow's type name. */

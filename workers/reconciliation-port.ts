@@ -2,13 +2,15 @@
  * The Temporal side of reconciliation (activities/reconciliation-port.ts), built by the worker
  * from its own connection and data converter: owners are found on CardflowOrderNos, a missed
  * event goes through the webhook receiver's forwarder with the lookups `routeEvent` gives it (the
- * very signal its webhook would have sent), what running workflows will spend is read from their inputs.
+ * very signal its webhook would have sent), what running workflows will spend and what open
+ * stranded-money records name are read from their inputs.
  */
 import type { DataConverter, Payload } from '@temporalio/common';
 import { Client, WorkflowNotFoundError, type ConnectionLike, type WorkflowExecutionInfo } from '@temporalio/client';
-import type { ReconcilePort, RunningSpender } from '../activities/reconciliation-port';
+import type { OpenStrandedRecord, ReconcilePort, RunningSpender } from '../activities/reconciliation-port';
 import type { OwnerRun } from '../domain/reconciliation-rules';
 import type { ReconcileReport } from '../domain/reconciliation';
+import type { StrandedMoneyInput } from '../domain/stranded-money';
 import { ORDER_NOS_ATTRIBUTE } from '../domain/start-attributes';
 import { childWorkflowId } from '../domain/workflow-ids';
 import { Flows, WorkflowTypes } from '../domain/workflow-types';
@@ -19,6 +21,8 @@ import { routeEvent, visibilityQuery } from '../webhooks/routing';
 const OWNER_BATCH = 50;
 /** Running spending workflows read per reconciliation for commitments. */
 const MAX_COMMITTED_WORKFLOWS = 1000;
+/** Open stranded-money records read per reconciliation (each is a finding until acknowledged). */
+const MAX_STRANDED_RECORDS = 1000;
 /** Completed reconciliation runs looked at to find where the last one that continued the chain ended. */
 const PREVIOUS_RUNS = 10;
 
@@ -109,6 +113,18 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
         spenders.push(spender);
       }
       return spenders;
+    },
+
+    async openStrandedRecords(taskQueue) {
+      const records: OpenStrandedRecord[] = [];
+      for await (const info of client.workflow.list({
+        query: `CardflowFlow = '${Flows.strandedMoney}' AND ExecutionStatus = 'Running'${onQueue(taskQueue)}`,
+      })) {
+        if (records.length >= MAX_STRANDED_RECORDS) break;
+        const input = (await startInput(info)) as StrandedMoneyInput | undefined;
+        if (input && Array.isArray(input.left)) records.push({ workflowId: info.workflowId, input });
+      }
+      return records;
     },
 
     async previousWindowEnd(taskQueue) {

@@ -24,6 +24,11 @@
  * Replay: the merchant-wallet path sends the same commands as before the physical and funding
  * paths existed; those paths only add commands when their input fields ask for them.
  *
+ * Money moved and not used is returned: once the shared-account transfer has committed, its
+ * undo (a COLLECTION of what it left unspent) is registered, and a created card's balance is
+ * recorded as staying there; a later final failure or a cancel runs them (onboarding/compensation.ts,
+ * support/saga.ts), and progress and the failure say what went back and what stays.
+ *
  * The stages are functions of the run (onboarding/run.ts, stages.ts, first-deposit.ts,
  * result.ts); this function registers the handlers, validates, and calls the stages in order.
  */
@@ -41,6 +46,7 @@ import { chargedAccountOf, showPlan, type OnboardingRun } from './onboarding/run
 import { cardholderStage, cardStage, physicalStage, sharedAccountStage } from './onboarding/stages';
 import { OnboardingTracker } from './onboarding/tracker';
 import { validateOnboarding } from './onboarding/validation';
+import { compensatedFailure, Saga } from './support/saga';
 import { Attributes, startedWithAttributes } from './support/search';
 
 export async function customerOnboarding(input: OnboardingInput): Promise<OnboardingResult> {
@@ -69,29 +75,38 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   });
   const review = new ReviewRelay(childIdOf(cardholderOnboardingWorkflow, info.workflowId), tracker);
 
-  return tracker.guard(async () => {
-    // The whole request, before anything is sent.
-    const validated = await validateOnboarding(input, tracker.fail);
-    const run: OnboardingRun = {
-      ...validated,
-      input,
-      workflowId: info.workflowId,
-      tracker,
-      attributes,
-      gate,
-      review,
-      deposits,
-      chargedAccountId: chargedAccountOf(input, validated.plan),
-    };
-    showPlan(run);
-    const cardholder = await cardholderStage(run);
-    const holderId = cardholder?.holderId;
-    const topUpMerchantOrderNo = await sharedAccountStage(run, holderId);
-    // On the 10-action path creating_card is not upserted.
-    const card = await cardStage(run, holderId, !leanStart);
-    const activation = await physicalStage(run, card.cardNo);
-    const firstDeposit = await firstDepositStage(run, card.cardNo);
-    tracker.enterStage('completed', true, { cardNo: card.cardNo });
-    return onboardingResult(run, { ...firstDeposit, cardholder, topUpMerchantOrderNo, card, activation });
-  });
+  const saga = new Saga(input.customerRef);
+
+  // What moved money is undone (or named) when a later step fails for good or an operator cancels.
+  return tracker.guard(() =>
+    saga.compensating(
+      async () => {
+        // The whole request, before anything is sent.
+        const validated = await validateOnboarding(input, tracker.fail);
+        const run: OnboardingRun = {
+          ...validated,
+          input,
+          workflowId: info.workflowId,
+          tracker,
+          attributes,
+          gate,
+          review,
+          deposits,
+          chargedAccountId: chargedAccountOf(input, validated.plan),
+          saga,
+        };
+        showPlan(run);
+        const cardholder = await cardholderStage(run);
+        const holderId = cardholder?.holderId;
+        const topUpMerchantOrderNo = await sharedAccountStage(run, holderId);
+        // On the 10-action path creating_card is not upserted.
+        const card = await cardStage(run, holderId, !leanStart);
+        const activation = await physicalStage(run, card.cardNo);
+        const firstDeposit = await firstDepositStage(run, card.cardNo);
+        tracker.enterStage('completed', true, { cardNo: card.cardNo });
+        return onboardingResult(run, { ...firstDeposit, cardholder, topUpMerchantOrderNo, card, activation });
+      },
+      (outcome, error) => compensatedFailure(progress, outcome, error),
+    ),
+  );
 }

@@ -32,6 +32,9 @@ const LEDGER_DEADLINE_MS = 60 * 60 * 1000;
 /** Transfers started before it refused a short balance in the workflow; they replay that way. */
 export const SHORT_BALANCE_FINDS_EARLIER_TRANSFER = 'short-balance-finds-earlier-transfer';
 
+/** Marks collections keyed by ORDER_STEPS.collection; earlier ones replay with the transfer's key. */
+export const COLLECTION_OWN_KEY = 'collection-own-order-step';
+
 export async function fundTransfer(input: FundTransferInput & StartedWith): Promise<FundTransferResult> {
   const info = workflowInfo();
   const provider = providerCallsFor(input.wait);
@@ -55,7 +58,9 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
       ]),
     );
 
-  const merchantOrderNo = fundTransferWorkflow.orderKeys(info.workflowId).transfer;
+  const keys = fundTransferWorkflow.orderKeys(info.workflowId);
+  // A COLLECTION has a step of its own; collections started before it sent the transfer's key.
+  const merchantOrderNo = input.type === 'COLLECTION' && patched(COLLECTION_OWN_KEY) ? keys.collection : keys.transfer;
   status.merchantOrderNo = merchantOrderNo;
   attributes.addOrderNo(merchantOrderNo);
   // Once the provider may have it, the mutation is followed to its outcome even if cancelled.

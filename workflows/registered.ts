@@ -11,3 +11,4 @@ export { walletFunding } from './wallet-funding';
 export { cardFreeze, cardUnfreeze, cardPinUpdate } from './card-operations';
 export { cardEntity } from './card-entity';
 export { reconciliation } from './reconciliation';
+export { strandedMoney } from './stranded-money';

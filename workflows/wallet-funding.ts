@@ -3,9 +3,15 @@
  * success (webhook where routed, polling otherwise; a deadline marks it expired) → credit the
  * receivedAmount → optionally a `fundTransfer` child to a MARGIN account → optionally a
  * `cardDeposit` child. Nothing moves unless the deposit succeeded.
+ *
+ * Once the credit is in the WALLET, a final failure or a cancel runs compensations
+ * (support/saga.ts): the transfer's unspent part comes back by a COLLECTION
+ * (support/transfer-return.ts), and the credit that did not reach the card, which the provider
+ * cannot withdraw, is named in status and the failure and kept in a strandedMoney record.
  */
 import { workflowInfo } from '@temporalio/workflow';
-import { cmp } from '../api/money';
+import { add, cmp, sub } from '../api/money';
+import type { CompensationOutcome, MoneyLeft } from '../domain/compensation';
 import type { FieldIssue } from '../domain/cardholder-data';
 import { FailureTypes } from '../domain/failure-types';
 import {
@@ -19,9 +25,12 @@ import {
   type WalletFundingResult,
   type WalletFundingStatus,
 } from '../domain/wallet-funding';
+import { childIdOf } from '../domain/workflow-definition';
 import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
+import { compensatedFailure, Saga } from './support/saga';
+import { returnUnspentTransfer } from './support/transfer-return';
 import { runChild } from './support/children';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
 import { EventInbox } from './support/inbox';
@@ -63,139 +72,183 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
     events,
   );
 
-  const issues = inputIssues(input);
-  if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
-  if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.walletFunding });
-  const deadlineMs = input.deadlineMs ?? DEFAULT_FUNDING_DEADLINE_MS;
-  const address = await step(() => provider.prepareDepositAddress({ coinKey: input.coinKey }));
-  status.address = address.address;
-  // Deposits carry no merchantOrderNo; listing the address lets the receiver route
-  // wallet_transaction_v2 events here by destinationAddress (webhooks/categories.ts).
-  attributes.addOrderNo(address.address);
+  const saga = new Saga(input.customerRef);
 
-  // 1. Our deposit, final.
-  enter('awaiting_deposit');
-  const match: DepositMatch = {
-    address: address.address,
-    since: input.depositSince ?? info.startTime.getTime() - DEPOSIT_CLOCK_SKEW_MS,
-    ...(input.txHash ? { txHash: input.txHash } : {}),
-    ...(input.expectedAmount ? { expectedAmount: input.expectedAmount } : {}),
-  };
-  const fromEvent = (): WalletDeposit | undefined => {
-    const record = events.latest(
-      'wallet_transaction_v2',
-      (r) => matchesDeposit(r, match) && isFinalOperationStatus(r.status),
-    );
-    return record ? walletDepositOf(record) : undefined;
-  };
-  const profile = cardOperationWait(input.wait);
-  const calls = longPollCalls(profile, deadlineMs);
-  const deposit = await step(
-    () => raceSignalAndPoll(fromEvent, () => calls.awaitWalletDeposit({ match, poll: pollSettings(profile) })),
-    () =>
-      failWith(
-        FailureTypes.depositExpired,
-        `no ${input.coinKey} deposit to ${address.address} succeeded within ${Math.round(deadlineMs / 1000)} s; nothing was moved`,
-      ),
+  // What moved is returned (or named) when a later step fails for good or an operator cancels.
+  return saga.compensating(
+    async () => {
+      const issues = inputIssues(input);
+      if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
+      if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.walletFunding });
+      const deadlineMs = input.deadlineMs ?? DEFAULT_FUNDING_DEADLINE_MS;
+      const address = await step(() => provider.prepareDepositAddress({ coinKey: input.coinKey }));
+      status.address = address.address;
+      // Deposits carry no merchantOrderNo; listing the address lets the receiver route
+      // wallet_transaction_v2 events here by destinationAddress (webhooks/categories.ts).
+      attributes.addOrderNo(address.address);
+
+      // 1. Our deposit, final.
+      enter('awaiting_deposit');
+      const match: DepositMatch = {
+        address: address.address,
+        since: input.depositSince ?? info.startTime.getTime() - DEPOSIT_CLOCK_SKEW_MS,
+        ...(input.txHash ? { txHash: input.txHash } : {}),
+        ...(input.expectedAmount ? { expectedAmount: input.expectedAmount } : {}),
+      };
+      const fromEvent = (): WalletDeposit | undefined => {
+        const record = events.latest(
+          'wallet_transaction_v2',
+          (r) => matchesDeposit(r, match) && isFinalOperationStatus(r.status),
+        );
+        return record ? walletDepositOf(record) : undefined;
+      };
+      const profile = cardOperationWait(input.wait);
+      const calls = longPollCalls(profile, deadlineMs);
+      const deposit = await step(
+        () => raceSignalAndPoll(fromEvent, () => calls.awaitWalletDeposit({ match, poll: pollSettings(profile) })),
+        () =>
+          failWith(
+            FailureTypes.depositExpired,
+            `no ${input.coinKey} deposit to ${address.address} succeeded within ${Math.round(deadlineMs / 1000)} s; nothing was moved`,
+          ),
+      );
+      status.walletOrderNo = deposit.orderNo;
+      status.depositStatus = deposit.status;
+      if (deposit.status === 'fail') {
+        fail(
+          failWith(
+            FailureTypes.depositFailed,
+            `deposit ${deposit.orderNo} failed: ${deposit.message ?? 'no reason given'}; nothing was moved`,
+          ),
+        );
+      }
+      const credit = deposit.receivedAmount;
+      status.receivedAmount = credit;
+      if (cmp(credit, '0') <= 0)
+        fail(failWith(FailureTypes.depositFailed, `deposit ${deposit.orderNo} credited nothing after fees`));
+
+      const result: WalletFundingResult = {
+        coinKey: address.coinKey,
+        address: address.address,
+        walletOrderNo: deposit.orderNo,
+        ...(deposit.txHash ? { txHash: deposit.txHash } : {}),
+        ...(deposit.txAmount ? { txAmount: deposit.txAmount } : {}),
+        receivedAmount: credit,
+        currency: deposit.receivedCurrency,
+        confirmations: address.confirmations,
+      };
+
+      // The children are started for this customer (their CardflowCustomerRef).
+      const asChild = input.customerRef ? { customerRef: input.customerRef } : {};
+
+      // The customer's credit is in the merchant WALLET now and the provider has no wallet
+      // withdraw: should the funding stop, what of it did not move on stays there, named.
+      let walletId: string | undefined;
+      const creditLeft = (soFar: CompensationOutcome): MoneyLeft[] => {
+        const movedOn = result.transfer?.amount ?? '0';
+        const back = soFar.returned.reduce((sum, r) => add(sum, r.amount), '0');
+        const amount = sub(add(credit, back), movedOn);
+        if (cmp(amount, '0') <= 0) return [];
+        return [
+          {
+            where: 'WALLET',
+            account: walletId ?? `WALLET ${deposit.receivedCurrency}`,
+            amount,
+            currency: deposit.receivedCurrency,
+            why: `the customer's deposit ${deposit.orderNo} stays in the merchant WALLET: the provider has no wallet withdraw`,
+          },
+        ];
+      };
+      saga.add(
+        `the credit of deposit ${deposit.orderNo}`,
+        async (soFar) => {
+          walletId ??= (await provider.getAccountBalance({ currency: deposit.receivedCurrency })).accountId;
+          return { remaining: creditLeft(soFar) };
+        },
+        () => creditLeft({ returned: [], remaining: [] }),
+      );
+
+      // 2. Optionally to a MARGIN account.
+      let available = credit;
+      if (input.transfer) {
+        enter('transferring');
+        const amount = input.transfer.amount ?? credit;
+        if (cmp(amount, credit) > 0)
+          fail(
+            failIssues(FailureTypes.invalidInput, [
+              { path: 'transfer.amount', message: `${amount} exceeds the credited ${credit}` },
+            ]),
+          );
+        const wallet = await step(() => provider.getAccountBalance({ currency: deposit.receivedCurrency }));
+        walletId = wallet.accountId;
+        // The credited money moves on to completion even if an operator cancels meanwhile.
+        const transfer = await step(() =>
+          settled(() =>
+            runChild(
+              fundTransferWorkflow,
+              {
+                type: 'TRANSFER',
+                amount,
+                payerAccountId: wallet.accountId,
+                payeeAccountId: input.transfer!.payeeAccountId,
+                ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+                ...(input.wait ? { wait: input.wait } : {}),
+              },
+              { ...asChild, routeToParent: attributes },
+            ),
+          ),
+        );
+        result.transfer = { merchantOrderNo: transfer.merchantOrderNo, amount: transfer.amount };
+        available = amount;
+        returnUnspentTransfer(saga, {
+          moved: transfer,
+          step: 'transfer',
+          // The card deposit below is charged to the MARGIN account.
+          chargedBy: [cardDepositWorkflow.orderKeys(childIdOf(cardDepositWorkflow, info.workflowId)).deposit],
+          customerRef: input.customerRef,
+          wait: input.wait,
+        });
+      }
+
+      // 3. Optionally to a card.
+      if (input.cardDeposit) {
+        enter('depositing');
+        const target = input.cardDeposit;
+        const cardType = await step(() => provider.getCardType({ cardTypeId: target.cardTypeId }));
+        const amount = target.amount ?? maxDepositFor(available, cardType);
+        if (amount === undefined) {
+          return fail(
+            failIssues(FailureTypes.notEligible, [
+              {
+                path: 'cardDeposit',
+                message: `${available} does not cover the card type's minimum deposit ${cardType.rechargeMinQuota} plus its fee`,
+              },
+            ]),
+          );
+        }
+        const deposited = await step(() =>
+          settled(() =>
+            runChild(
+              cardDepositWorkflow,
+              {
+                cardNo: target.cardNo,
+                amount,
+                cardTypeId: target.cardTypeId,
+                cardType,
+                ...(input.transfer ? { accountId: input.transfer.payeeAccountId } : {}),
+                ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+                ...(input.wait ? { wait: input.wait } : {}),
+              },
+              asChild,
+            ),
+          ),
+        );
+        result.deposit = { merchantOrderNo: deposited.merchantOrderNo, amount: deposited.amount, fee: deposited.fee };
+      }
+
+      enter('completed');
+      return result;
+    },
+    (outcome, error) => compensatedFailure(status, outcome, error),
   );
-  status.walletOrderNo = deposit.orderNo;
-  status.depositStatus = deposit.status;
-  if (deposit.status === 'fail') {
-    fail(
-      failWith(
-        FailureTypes.depositFailed,
-        `deposit ${deposit.orderNo} failed: ${deposit.message ?? 'no reason given'}; nothing was moved`,
-      ),
-    );
-  }
-  const credit = deposit.receivedAmount;
-  status.receivedAmount = credit;
-  if (cmp(credit, '0') <= 0)
-    fail(failWith(FailureTypes.depositFailed, `deposit ${deposit.orderNo} credited nothing after fees`));
-
-  const result: WalletFundingResult = {
-    coinKey: address.coinKey,
-    address: address.address,
-    walletOrderNo: deposit.orderNo,
-    ...(deposit.txHash ? { txHash: deposit.txHash } : {}),
-    ...(deposit.txAmount ? { txAmount: deposit.txAmount } : {}),
-    receivedAmount: credit,
-    currency: deposit.receivedCurrency,
-    confirmations: address.confirmations,
-  };
-
-  // The children are started for this customer (their CardflowCustomerRef).
-  const asChild = input.customerRef ? { customerRef: input.customerRef } : {};
-
-  // 2. Optionally to a MARGIN account.
-  let available = credit;
-  if (input.transfer) {
-    enter('transferring');
-    const amount = input.transfer.amount ?? credit;
-    if (cmp(amount, credit) > 0)
-      fail(
-        failIssues(FailureTypes.invalidInput, [
-          { path: 'transfer.amount', message: `${amount} exceeds the credited ${credit}` },
-        ]),
-      );
-    const wallet = await step(() => provider.getAccountBalance({ currency: deposit.receivedCurrency }));
-    // The credited money moves on to completion even if an operator cancels meanwhile.
-    const transfer = await step(() =>
-      settled(() =>
-        runChild(
-          fundTransferWorkflow,
-          {
-            type: 'TRANSFER',
-            amount,
-            payerAccountId: wallet.accountId,
-            payeeAccountId: input.transfer!.payeeAccountId,
-            ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-            ...(input.wait ? { wait: input.wait } : {}),
-          },
-          { ...asChild, routeToParent: attributes },
-        ),
-      ),
-    );
-    result.transfer = { merchantOrderNo: transfer.merchantOrderNo, amount: transfer.amount };
-    available = amount;
-  }
-
-  // 3. Optionally to a card.
-  if (input.cardDeposit) {
-    enter('depositing');
-    const target = input.cardDeposit;
-    const cardType = await step(() => provider.getCardType({ cardTypeId: target.cardTypeId }));
-    const amount = target.amount ?? maxDepositFor(available, cardType);
-    if (amount === undefined) {
-      return fail(
-        failIssues(FailureTypes.notEligible, [
-          {
-            path: 'cardDeposit',
-            message: `${available} does not cover the card type's minimum deposit ${cardType.rechargeMinQuota} plus its fee`,
-          },
-        ]),
-      );
-    }
-    const deposited = await step(() =>
-      settled(() =>
-        runChild(
-          cardDepositWorkflow,
-          {
-            cardNo: target.cardNo,
-            amount,
-            cardTypeId: target.cardTypeId,
-            cardType,
-            ...(input.transfer ? { accountId: input.transfer.payeeAccountId } : {}),
-            ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-            ...(input.wait ? { wait: input.wait } : {}),
-          },
-          asChild,
-        ),
-      ),
-    );
-    result.deposit = { merchantOrderNo: deposited.merchantOrderNo, amount: deposited.amount, fee: deposited.fee };
-  }
-
-  enter('completed');
-  return result;
 }

@@ -1,9 +1,10 @@
 /**
  * The balance check: every account's available balance against its floor and against what
- * running workflows are about to spend from it.
+ * running workflows are about to spend from it, and the money left at the provider by processes
+ * that failed or were cancelled (open `strandedMoney` records).
  */
 import { add } from '../../api/money';
-import { balanceFindings } from '../../domain/reconciliation-rules';
+import { balanceFindings, strandedFindings } from '../../domain/reconciliation-rules';
 import type { Finding, ReconcileConfig } from '../../domain/reconciliation';
 import { cardDepositWorkflow, cardIssuanceWorkflow } from '../../domain/workflows';
 import { WorkflowTypes } from '../../domain/workflow-types';
@@ -42,7 +43,8 @@ async function pendingCommitments(
 
 /**
  * Every account's available balance against its floor (WALLET: the merchant wallet's; MARGIN:
- * the shared accounts') and against what running workflows are about to spend from it.
+ * the shared accounts') and against what running workflows are about to spend from it; and the
+ * money failed processes left at the provider that no operator has acknowledged yet.
  */
 export async function checkBalances(
   provider: ProviderPort,
@@ -59,5 +61,6 @@ export async function checkBalances(
     const pending = add(commitments[account.accountId] ?? '0', account === wallet ? (commitments[''] ?? '0') : '0');
     findings.push(...balanceFindings(account, floor, pending));
   }
+  for (const record of await port().openStrandedRecords(taskQueue)) findings.push(...strandedFindings(record));
   return findings;
 }

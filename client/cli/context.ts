@@ -60,6 +60,8 @@ export const CLI_OPTIONS = {
   'build-id': { type: 'string' },
   percent: { type: 'string' },
   out: { type: 'string' },
+  by: { type: 'string' },
+  note: { type: 'string' },
 } as const;
 
 export type CliValues = {

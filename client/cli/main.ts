@@ -28,7 +28,7 @@ import { type CliContext, type CliIo, type Command, ExitCodes, UsageError } from
 import { DEPLOYMENT_COMMAND } from './deployment-commands';
 import { HISTORIES_COMMAND } from './history-commands';
 import { ONBOARDING_COMMANDS } from './onboarding-commands';
-import { RECONCILE_COMMAND } from './reconcile-commands';
+import { ACKNOWLEDGE_COMMAND, RECONCILE_COMMAND } from './reconcile-commands';
 import { SANDBOX_COMMAND } from './sandbox-commands';
 import { parseCommandLine } from './parse';
 import { WORKFLOW_COMMANDS } from './workflow-commands';
@@ -44,6 +44,7 @@ export const COMMANDS: readonly Command[] = [
   ...ONBOARDING_COMMANDS,
   ...WORKFLOW_COMMANDS,
   RECONCILE_COMMAND,
+  ACKNOWLEDGE_COMMAND,
   SANDBOX_COMMAND,
   DEPLOYMENT_COMMAND,
   HISTORIES_COMMAND,

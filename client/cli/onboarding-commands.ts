@@ -10,6 +10,7 @@ import {
   CardflowFlow,
   CardflowHolderId,
   CardflowStage,
+  describeCompensation,
   Flows,
   ONBOARDING_STAGES,
   onboardingWorkflowId,
@@ -153,9 +154,12 @@ async function retry(ctx: CliContext, ref: string): Promise<number> {
     ...ctx.startOptions,
   });
   const why = resumed.failure ? ` (${resumed.failure.type}: ${resumed.failure.message})` : '';
+  const again = resumed.movesAgain
+    ? `; it moves again the ${resumed.movesAgain.amount} run ${resumed.movesAgain.runId} returned to the WALLET, under a new merchantOrderNo`
+    : '';
   ctx.io.out(
     resumed.started
-      ? `resumed ${resumed.workflowId}: a new run continues run ${resumed.previousRunId}, which ended ${resumed.previousStatus}${why}`
+      ? `resumed ${resumed.workflowId}: a new run continues run ${resumed.previousRunId}, which ended ${resumed.previousStatus}${why}${again}`
       : `${resumed.workflowId} was already resumed; following that run`,
   );
   return ctx.values.watch ? followOnboarding(ctx, ref) : ExitCodes.done;
@@ -165,11 +169,15 @@ async function cancel(ctx: CliContext, ref: string): Promise<number> {
   const ended = await cancelOnboarding(await ctx.client(), ref);
   const stage = ended.progress?.cancellation?.stage;
   const pending = ended.progress?.cancellation?.pending;
-  printResult(
-    ctx,
-    ended,
-    () =>
+  const compensation = ended.progress?.compensation;
+  const record = compensation?.strandedRecord;
+  printResult(ctx, ended, () =>
+    [
       `${onboardingWorkflowId(ref)} is ${ended.status}${stage ? `: stopped in ${stage}` : ''}${pending ? `; ${pending}` : ''}`,
+      // What went back and what stays at the provider; what stays is reported until acknowledged.
+      ...(compensation ? [describeCompensation(compensation)] : []),
+      ...(record ? [`open record ${record}: cardflow acknowledge ${record} --by <you> once accounted for`] : []),
+    ].join('\n'),
   );
   return ended.status === 'CANCELLED' ? ExitCodes.done : ExitCodes.failed;
 }

@@ -12,6 +12,7 @@ import {
   reconcileSettings,
   runReconciliation,
 } from '../reconciliation';
+import { acknowledgeStranded, describeStranded, getStrandedStatus } from '../stranded-money';
 import { type CliContext, type Command, ExitCodes, printResult, UsageError } from './context';
 
 /** `--since`: an ISO time (`2026-05-01T00:00:00Z`) or a duration back from now (`2h`, `3d`). */
@@ -49,6 +50,34 @@ async function reconcile(ctx: CliContext): Promise<number> {
   printResult(ctx, report, () => describeReport(report));
   return report.driftCount > 0 ? ExitCodes.drift : ExitCodes.done;
 }
+
+/** Ends a `strandedMoney` record once an operator has accounted for the money it names. */
+async function acknowledge(ctx: CliContext, workflowId: string | undefined): Promise<number> {
+  if (!workflowId)
+    throw new UsageError("acknowledge needs the record's workflow id (a stranded_money finding names it)");
+  const by = ctx.values.by?.trim();
+  if (!by) throw new UsageError('--by: is required (who acknowledges the money left at the provider)');
+  const client = await ctx.client();
+  const before = await getStrandedStatus(client, workflowId);
+  const done =
+    before.stage === 'acknowledged'
+      ? before
+      : await acknowledgeStranded(client, workflowId, { by, ...(ctx.values.note ? { note: ctx.values.note } : {}) });
+  printResult(ctx, done, () => `${workflowId} ${describeStranded(done)}`);
+  return ExitCodes.done;
+}
+
+export const ACKNOWLEDGE_COMMAND: Command = {
+  name: 'acknowledge',
+  usage: ['acknowledge <workflowId> --by <name> [--note <text>] [--json]'],
+  summary: 'acknowledge money a failed or cancelled process left at the provider (a stranded_money finding)',
+  details: [
+    '<workflowId>: the strandedMoney record a stranded_money finding names (`cardflow reconcile` lists them).',
+    '--by: who acknowledges it; --note: what was done about the money. The record ends and is no longer reported.',
+  ],
+  options: ['by', 'note', 'json'],
+  run: (ctx, args) => acknowledge(ctx, args[0]),
+};
 
 export const RECONCILE_COMMAND: Command = {
   name: 'reconcile',

@@ -19,6 +19,8 @@ export interface SharedAccountTransfer {
   /** The MARGIN account the card will be charged to. */
   accountId: string;
   amount: string;
+  /** The child's step (its id under the onboarding's): `transfer`, or a later round's. */
+  step: string;
   wait?: WaitOverrides | undefined;
 }
 
@@ -34,7 +36,7 @@ export function transferToSharedAccount(t: SharedAccountTransfer): Promise<FundT
       customerRef: t.customerRef,
       ...(t.wait ? { wait: t.wait } : {}),
     },
-    { customerRef: t.customerRef },
+    { customerRef: t.customerRef, suffix: t.step },
   );
 }
 

@@ -5,6 +5,7 @@
  */
 import type { OnboardingInput } from '../../domain/customer-onboarding';
 import type { OnboardingPlan } from '../../domain/onboarding-plan';
+import type { Saga } from '../support/saga';
 import type { Attributes } from '../support/search';
 import type { DepositStatusTracker } from './funding';
 import type { ActivationGate } from './physical';
@@ -24,6 +25,8 @@ export interface OnboardingRun extends ValidatedOnboarding {
   readonly deposits: DepositStatusTracker;
   /** The account the card and its deposits are charged to (the MARGIN account for shared_account). */
   readonly chargedAccountId: string | undefined;
+  /** What undoes the steps that moved money, should the onboarding then fail or be cancelled. */
+  readonly saga: Saga;
 }
 
 /** The account `plan` charges: the shared MARGIN account, or the one the input names. */

@@ -14,6 +14,7 @@ import { childIdOf } from '../../domain/workflow-definition';
 import { cardholderOnboardingWorkflow, cardIssuanceWorkflow, fundTransferWorkflow } from '../../domain/workflows';
 import { runChild } from '../support/children';
 import { failWith } from '../support/failures';
+import { compensateTransfer, recordCardKeeps, transferRound } from './compensation';
 import { transferToSharedAccount } from './funding';
 import { runActivation } from './physical';
 import { asChild, childCommon, type OnboardingRun } from './run';
@@ -54,7 +55,8 @@ export async function sharedAccountStage(
   const { funding } = run.plan;
   if (funding.source !== 'shared_account' || !transfer) return undefined;
   const progress = tracker.status;
-  const transferId = childIdOf(fundTransferWorkflow, run.workflowId);
+  const round = transferRound(run);
+  const transferId = childIdOf(fundTransferWorkflow, run.workflowId, round.step);
   progress.funding = { ...progress.funding, source: funding.source, transferWorkflowId: transferId };
   tracker.enterStage('transferring', true, { holderId });
   const moved = await tracker.step(() =>
@@ -62,9 +64,12 @@ export async function sharedAccountStage(
       customerRef: input.customerRef,
       accountId: funding.accountId,
       ...transfer,
+      ...(round.amount ? { amount: round.amount } : {}),
+      step: round.step,
       wait: input.wait,
     }),
   );
+  compensateTransfer(run, moved, round.step);
   return moved.merchantOrderNo;
 }
 
@@ -73,14 +78,14 @@ export async function sharedAccountStage(
  * number of a physical card. `upsert` false: the stage is not upserted (seconds; the card child
  * shows it) and holderId goes with the next upsert.
  */
-export function cardStage(
+export async function cardStage(
   run: OnboardingRun,
   holderId: string | undefined,
   upsert: boolean,
 ): Promise<CardIssuanceResult> {
   const { input, plan, cardType, tracker, chargedAccountId } = run;
   tracker.enterStage('creating_card', upsert, { holderId });
-  return tracker.step(() =>
+  const card = await tracker.step(() =>
     runChild(
       cardIssuanceWorkflow,
       {
@@ -96,6 +101,8 @@ export function cardStage(
       asChild(run),
     ),
   );
+  recordCardKeeps(run, card.cardNo);
+  return card;
 }
 
 /** Physical card: waits until it reached the customer (the activateCard Update, unless the input had it), then activates it. */

@@ -6,7 +6,7 @@
  * start (free) and handed to the child in its input so it does not upsert them again; TERMINATE
  * on parent close, so a process never leaves a half-done step running on its own.
  */
-import { executeChild, ParentClosePolicy, workflowInfo } from '@temporalio/workflow';
+import { executeChild, ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
 import { startAttributes } from '../../domain/start-attributes';
 import { WORKFLOW_TASK_TIMEOUT } from '../../domain/task-queue';
 import {
@@ -38,15 +38,39 @@ export function runChild<D extends AnyWorkflowDefinition>(
   input: Omit<InputOf<D>, 'startAttributes'>,
   options: ChildOptions = {},
 ): Promise<ResultOf<D>> {
+  return executeChild(definition.type, childStart(definition, input, options)) as Promise<ResultOf<D>>;
+}
+
+/**
+ * Starts `definition` as a child that outlives this workflow (ABANDON): a record left for an
+ * operator, which this workflow does not wait for. Resolves with its id once started.
+ */
+export async function startAbandoned<D extends AnyWorkflowDefinition>(
+  definition: D,
+  input: Omit<InputOf<D>, 'startAttributes'>,
+  options: Omit<ChildOptions, 'parentClosePolicy'> = {},
+): Promise<string> {
+  const started = await startChild(
+    definition.type,
+    childStart(definition, input, { ...options, parentClosePolicy: ParentClosePolicy.ABANDON }),
+  );
+  return started.workflowId;
+}
+
+function childStart<D extends AnyWorkflowDefinition>(
+  definition: D,
+  input: Omit<InputOf<D>, 'startAttributes'>,
+  options: ChildOptions,
+) {
   const workflowId = childIdOf(definition, workflowInfo().workflowId, options.suffix);
   const start = startAttributesOf(definition, workflowId, input, options);
   options.routeToParent?.addOrderNo(...(start.orderNos ?? []));
-  return executeChild(definition.type, {
+  return {
     workflowId,
     args: [{ ...input, startAttributes: start }],
     parentClosePolicy: options.parentClosePolicy ?? ParentClosePolicy.TERMINATE,
     typedSearchAttributes: startAttributes(start),
     // An attribute of the start command that replay does not compare (workflows started before it replay).
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
-  }) as Promise<ResultOf<D>>;
+  };
 }

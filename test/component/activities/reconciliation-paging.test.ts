@@ -72,6 +72,7 @@ it('pages every source within the spec limits and recomputes the wallet across 3
     ownersOf: async () => ({}),
     redeliver: async () => [],
     runningSpenders: async () => [],
+    openStrandedRecords: async () => [],
     previousWindowEnd: async () => undefined,
   };
   const deps: ActivityDeps = { provider: recording, reconciliation: nobody };

@@ -2,7 +2,8 @@
  * What an operator does with an onboarding that did not complete, on the dev server and the
  * sandbox: a provider that answers 5xx for longer than a step's retries fails the onboarding with a
  * resumable cause; once the provider is back, `retryOnboarding` resumes it to completion without
- * making anything twice (holder, transfer, card, deposit, ledger to the cent). A failure resuming
+ * making anything twice (holder, card, deposit, ledger to the cent; a transfer the failed run
+ * returned is moved again once, under the resumed run's own key). A failure resuming
  * cannot change is refused. `cancelOnboarding` stops a wait at once, and lets a card creation
  * already under way finish before the onboarding ends cancelled.
  */
@@ -16,6 +17,8 @@ import {
 } from '../../../client/recovery';
 import { getProgress } from '../../../client/onboarding';
 import { progressQuery, type OnboardingInput } from '../../../domain/customer-onboarding';
+import { onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { fundTransferWorkflow } from '../../../domain/workflows';
 import type { WaitOverrides } from '../../../domain/wait-profile';
 import { account, BUDGET_TYPE, eventually, FAST_WAIT, startCardHarness, walletAccount } from '../support/card-harness';
 import { b2bOnboarding, CARD_TYPES, customerRef, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
@@ -101,13 +104,13 @@ describe('provider outage longer than a step, then resume', () => {
     expect(cmp((await walletAccount(h.provider)).availableBalance, sub(walletBefore, spent))).toBe(0);
   });
 
-  it('shared_account onboarding: the transfer went through before the outage; the resume finds it, the ledger moves once', async () => {
+  it('shared_account onboarding: the transfer went through before the outage; the failed run returned it, the resume moves it again once under a key of its own', async () => {
     const margin = (await h.provider.createSharedAccount({ accountName: `Resume pool ${customerRef('p')}` })).accountId;
     const ref = customerRef('outage-shared');
     const walletBefore = (await walletAccount(h.provider)).availableBalance;
     const after = h.sandbox.commits().length;
     h.sandbox.setFaults({ errorRate: 1, operations: ['createCard'] });
-    const result = await h.withCardWorker(async () => {
+    const { result, failedRun } = await h.withCardWorker(async () => {
       const handle = await startOnboardingWorkflow(h, {
         customerRef: ref,
         cardTypeId: BUDGET_TYPE,
@@ -116,25 +119,35 @@ describe('provider outage longer than a step, then resume', () => {
         wait: SHORT_RETRY,
       });
       await expect(handle.result()).rejects.toThrow();
-      expect((await failureOf(ref)).failure).toMatchObject({ type: 'ProviderServerError', retryable: true });
+      const failed = await failureOf(ref);
+      expect(failed.failure).toMatchObject({ type: 'ProviderServerError', retryable: true });
+      // A failed run owns no money: what it moved and did not spend went back to the WALLET.
+      expect(failed.compensation?.returned).toEqual([expect.objectContaining({ fromAccountId: margin })]);
       h.sandbox.setFaults({ reset: true });
       const resumed = await retryOnboarding(h.client, ref);
-      return await resumed.handle.result();
+      expect(resumed.movesAgain).toMatchObject({ runId: resumed.previousRunId });
+      return { result: await resumed.handle.result(), failedRun: resumed.previousRunId };
     });
+    // Moved, returned, moved again under the resumed run's own key: each once.
     const transfers = commits('transferFunds', after);
-    expect(transfers).toHaveLength(1);
-    expect(result.topUpMerchantOrderNo).toBe(transfers[0]!.refs.merchantOrderNo);
+    expect(transfers).toHaveLength(3);
+    expect(new Set(transfers.map((t) => t.refs.merchantOrderNo)).size).toBe(3);
+    expect(result.topUpMerchantOrderNo).toBe(transfers[2]!.refs.merchantOrderNo);
+    expect(result.topUpMerchantOrderNo).toBe(
+      fundTransferWorkflow.orderKeys(`${onboardingWorkflowId(ref)}/transfer.${failedRun}`).transfer,
+    );
     expect(commits('createCard', after)).toHaveLength(1);
     expect(commits('depositCard', after)).toHaveLength(1);
-    const moved = (await h.provider.listLedgerEntries({ pageNum: 1, pageSize: 100, accountId: margin })).records.filter(
-      (e) => e.bizType === 'fund_transfer',
-    );
-    expect(moved).toHaveLength(1);
-    expect(cmp((await walletAccount(h.provider)).availableBalance, sub(walletBefore, moved[0]!.amount))).toBe(0);
-    // The MARGIN account received the transfer once and paid the card fee and the deposit with its fee from it.
+    const entries = (await h.provider.listLedgerEntries({ pageNum: 1, pageSize: 100, accountId: margin })).records;
+    const moved = entries.filter((e) => e.bizType === 'fund_transfer');
+    const back = entries.filter((e) => e.bizType === 'fund_collection');
+    expect([moved.length, back.length]).toEqual([2, 1]);
+    expect(cmp(back[0]!.amount, moved[1]!.amount)).toBe(0);
+    // The WALLET paid exactly what the card took; the MARGIN account holds nothing of it.
     const budget = (await h.provider.listCardTypes()).find((t) => t.cardTypeId === BUDGET_TYPE)!;
     const paid = add(budget.cardPrice, result.deposit!.amount, result.deposit!.fee);
-    expect(cmp((await account(h.provider, margin)).availableBalance, sub(moved[0]!.amount, paid))).toBe(0);
+    expect(cmp((await walletAccount(h.provider)).availableBalance, sub(walletBefore, paid))).toBe(0);
+    expect(cmp((await account(h.provider, margin)).availableBalance, '0')).toBe(0);
   });
 });
 

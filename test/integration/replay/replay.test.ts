@@ -7,8 +7,9 @@
  * fund workflows (test/integration/replay/card-and-funds-runs.ts) and the other onboarding paths (physical card, shared_account, budgetTopUp, on_chain:
  * test/integration/replay/onboarding-path-runs.ts) on the dev server and the sandbox and saves
  * their histories (parents and children), and one happy onboarding (`onboarding-happy`);
- * `=onboarding`, `=cards-and-funds`, `=onboarding-paths`, `=happy` or `=review-rounds` (a cardholder review
- * rejected twice) re-saves one set only.
+ * `=onboarding`, `=cards-and-funds`, `=onboarding-paths`, `=happy`, `=review-rounds` (a cardholder review
+ * rejected twice) or `=compensation` (money returned and a stranded-money record:
+ * test/integration/replay/compensation-runs.ts) re-saves one set only.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ import { b2bHolder, uniqueEmail } from '../support/holders';
 import { lateReviewProbe } from '../support/late-probe';
 import { TRACING_SWITCHES, tracedHistory } from '../support/cross-replay';
 import { assertNothingInClear, RUN_PINS, saveCardAndFundHistories } from './card-and-funds-runs';
+import { COMPENSATION_HISTORIES, saveCompensationHistories } from './compensation-runs';
 import {
   maskCardNumbers,
   ONBOARDING_PATH_HISTORIES,
@@ -176,12 +178,12 @@ async function saveReviewRoundHistories(): Promise<void> {
   );
 }
 
-const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths', 'happy', 'review-rounds'] as const;
+const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths', 'happy', 'review-rounds', 'compensation'] as const;
 const HAPPY_HISTORIES = ['onboarding-happy', 'onboarding-happy.cardholder', 'onboarding-happy.card'];
 const REVIEW_ROUND_HISTORY = 'cardholder-rejected-twice';
 
 /**
- * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all five; or a comma-separated list). The
+ * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all six; or a comma-separated list). The
  * onboarding-path files get their printed card numbers masked before the check that no clear
  * value of the run is left.
  */
@@ -196,6 +198,10 @@ async function saveHistories(which: string): Promise<void> {
     const saved = await saveCardAndFundHistories(save);
     for (const name of saved.names)
       assertNothingInClear(name, readFileSync(join(DIR, `${name}.json`), 'utf8'), saved.clearValues);
+  }
+  if (sets.includes('compensation')) {
+    const saved = await saveCompensationHistories(save);
+    expect([...saved.names].sort()).toEqual([...COMPENSATION_HISTORIES].sort());
   }
   if (sets.includes('onboarding-paths')) {
     const saved = await saveOnboardingPathHistories(save);
@@ -235,6 +241,7 @@ it('replays every saved history without a determinism error', async () => {
     ...ONBOARDING_PATH_HISTORIES,
     ...HAPPY_HISTORIES,
     REVIEW_ROUND_HISTORY,
+    ...COMPENSATION_HISTORIES,
   ])
     expect(files).toContain(`${name}.json`);
   const histories = files.map((file) => {

@@ -3,7 +3,8 @@
  * workflow waiting on it; orders and money from outside cardflow reported as external with
  * nothing changed; the provider's own fees and a risk-control cancellation explained, balances
  * recomputed to the cent; a balance floor crossed (the CLI exits 3); a clean run after fault
- * injection; and the schedule, created idempotently, reading on from its previous run.
+ * injection; the schedule, created idempotently, reading on from its previous run; and money a
+ * cancelled onboarding left on its card reported until an operator acknowledges it.
  */
 import { randomUUID } from 'node:crypto';
 import { runCli } from '../../../client/cli/main';
@@ -20,11 +21,15 @@ import {
   type ReconcileReport,
 } from '../../../domain/reconciliation';
 import type { SharedAccountResult } from '../../../domain/shared-account';
+import { progressQuery } from '../../../domain/customer-onboarding';
+import { luhnCheckDigit } from '../../../sandbox/random';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import {
+  approvedPhysicalHolder,
   CARD_TYPES,
   eventually,
   FAST_WAIT,
+  PHYSICAL_TYPE,
   startCardHarness,
   virtualCard,
   walletAccount,
@@ -319,4 +324,64 @@ it('the schedule is created idempotently and each run reads on from the previous
   } finally {
     await schedule.delete();
   }
+});
+
+it('money a cancelled onboarding left on its card is a stranded_money finding until an operator acknowledges it', async () => {
+  const { h, since } = await world();
+  const printed = `522981${Math.floor(Math.random() * 1e9)
+    .toString()
+    .padStart(9, '0')}`;
+  const ref = customerRef('stranded');
+  const out: string[] = [];
+  const cli = (args: string[]) =>
+    runCli([...args, '--task-queue', h.taskQueue], {
+      out: (l) => out.push(l),
+      err: (l) => out.push(l),
+      env: {},
+      connect: async () => ({
+        client: h.client,
+        namespace: testTemporalServer().namespace,
+        close: async () => undefined,
+      }),
+    });
+  const { progress, first, second } = await h.withCardWorker(async () => {
+    // A physical card made with its initial deposit of 50, then cancelled while it awaits delivery.
+    const handle = await startOnboardingWorkflow(h, {
+      customerRef: ref,
+      cardTypeId: PHYSICAL_TYPE,
+      holderId: await approvedPhysicalHolder(h.provider),
+      cardNumber: printed + luhnCheckDigit(printed),
+      initialDeposit: '50',
+      wait: FAST_WAIT,
+    });
+    await eventually(
+      () => handle.query(progressQuery),
+      (p) => p.stage === 'awaiting_delivery' || p.stage === 'failed',
+      'awaiting_delivery',
+    );
+    await handle.cancel();
+    await handle.result().catch(() => undefined);
+    const ended = await handle.query(progressQuery);
+    const found = await reconcile(h, since);
+    const record = ended.compensation?.strandedRecord ?? '';
+    expect(await cli(['acknowledge', record, '--by', 'ops-oncall', '--note', 'customer refunded by card'])).toBe(
+      ExitCodes.done,
+    );
+    return { progress: ended, first: found, second: await reconcile(h, since) };
+  });
+  const record = progress.compensation?.strandedRecord;
+  expect(progress.compensation?.remaining).toEqual([
+    expect.objectContaining({ where: 'card', account: progress.cardNo, amount: '50.00' }),
+  ]);
+  expect(ofKind(first, FINDING_KINDS.strandedMoney)).toEqual([
+    expect.objectContaining({
+      ids: { workflowId: record, customerRef: ref, cardNo: progress.cardNo },
+      amount: '50.00',
+      currency: 'USD',
+      detail: expect.stringContaining('cancelled by an operator'),
+    }),
+  ]);
+  expect(out.join('\n')).toContain(`${record} acknowledged by ops-oncall (customer refunded by card)`);
+  expect((await h.client.workflow.getHandle(record!).describe()).status.name).toBe('COMPLETED');
+  expect(ofKind(second, FINDING_KINDS.strandedMoney)).toEqual([]);
 });

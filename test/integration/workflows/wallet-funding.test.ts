@@ -2,11 +2,15 @@
  * walletFunding end to end on the dev server: an on-chain deposit credited by the sandbox helper,
  * moved to a MARGIN account and deposited to a card charged to it (both as child workflows);
  * failed and expired deposits move nothing; dropped responses of the transfer and the card
- * deposit still move money exactly once.
+ * deposit still move money exactly once. When it stops after the credit (a failure, a cancel),
+ * the transfer's unspent part goes back to the WALLET once, and the customer's credit left in the
+ * WALLET (no wallet withdraw) is named in an open strandedMoney record.
  */
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { add, cmp } from '../../../api/money';
-import type { WalletFundingResult } from '../../../domain/wallet-funding';
+import { ORDER_STEPS, deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
+import { fundingStatusQuery, type WalletFundingResult, type WalletFundingStatus } from '../../../domain/wallet-funding';
+import { fundTransferWorkflow } from '../../../domain/workflows';
 import {
   account,
   expectMarginAfterFunding,
@@ -28,11 +32,13 @@ beforeAll(async () => {
   cardNo = await virtualCard(h.provider, { cardTypeId: BUDGET_TYPE, accountId: margin });
 });
 
-async function fund(
+/** Runs a wallet funding to its end (`during` acts while it runs); its result or failure, and its last status. */
+async function fundWith(
   workflowId: string,
   args: Record<string, unknown>,
   onChain?: Record<string, unknown>,
-): Promise<WalletFundingResult | unknown> {
+  during?: (handle: WorkflowHandle) => Promise<void>,
+): Promise<{ outcome: WalletFundingResult | unknown; status: WalletFundingStatus }> {
   return h.withCardWorker(async () => {
     const handle = await h.client.workflow.start('walletFunding', {
       taskQueue: h.taskQueue,
@@ -40,13 +46,23 @@ async function fund(
       args: [{ coinKey: 'USDT_TRC20', wait: FAST_WAIT, ...args }],
     });
     await eventually(
-      () => handle.query<{ stage: string }>('fundingStatus'),
+      () => handle.query(fundingStatusQuery),
       (s) => s.stage === 'awaiting_deposit',
       'awaiting_deposit',
     );
     if (onChain) await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', ...onChain });
-    return handle.result().catch((e: unknown) => e);
+    await during?.(handle);
+    const outcome = await handle.result().catch((e: unknown) => e);
+    return { outcome, status: await handle.query(fundingStatusQuery) };
   });
+}
+
+async function fund(
+  workflowId: string,
+  args: Record<string, unknown>,
+  onChain?: Record<string, unknown>,
+): Promise<WalletFundingResult | unknown> {
+  return (await fundWith(workflowId, args, onChain)).outcome;
 }
 
 async function cardDeposits() {
@@ -129,5 +145,121 @@ it('dropped responses of the transfer and the card deposit still move the money 
   await expectMarginAfterFunding(h.provider, margin, marginBefore, '148.25', {
     amount: '100',
     fee: result.deposit!.fee,
+  });
+});
+
+describe('stopped after the credit', () => {
+  /** How many times the transfer and its return were sent, by key. */
+  function sent(workflowId: string): { transfer: number; collection: number } {
+    const keys = fundTransferWorkflow.orderKeys(`${workflowId}/transfer`);
+    const collection = deriveMerchantOrderNo(`${workflowId}/transfer.return`, ORDER_STEPS.collection);
+    const commits = h.sandbox.commits({ operation: 'transferFunds' });
+    return {
+      transfer: commits.filter((c) => c.refs.merchantOrderNo === keys.transfer).length,
+      collection: commits.filter((c) => c.refs.merchantOrderNo === collection).length,
+    };
+  }
+
+  /** The WALLET holds its start plus the customer's credit (named), the MARGIN account its start. */
+  async function expectCreditNamed(
+    status: WalletFundingStatus,
+    before: { wallet: string; margin: string },
+    workflowId: string,
+  ) {
+    const credit = status.receivedAmount!;
+    const wallet = await walletAccount(h.provider);
+    const { returned, remaining } = status.compensation!;
+    expect(returned).toEqual([expect.objectContaining({ fromAccountId: margin, toAccountId: wallet.accountId })]);
+    expect(cmp(returned[0]!.amount, credit)).toBe(0);
+    expect(remaining).toEqual([expect.objectContaining({ where: 'WALLET', account: wallet.accountId })]);
+    expect(cmp(remaining[0]!.amount, credit)).toBe(0);
+    const record = await h.client.workflow.getHandle(status.compensation!.strandedRecord!).describe();
+    expect(record.status.name).toBe('RUNNING');
+    expect(cmp(wallet.availableBalance, add(before.wallet, credit))).toBe(0);
+    expect(cmp((await account(h.provider, margin)).availableBalance, before.margin)).toBe(0);
+    expect(sent(workflowId)).toEqual({ transfer: 1, collection: 1 });
+  }
+
+  const balances = async () => ({
+    wallet: (await walletAccount(h.provider)).availableBalance,
+    margin: (await account(h.provider, margin)).availableBalance,
+  });
+
+  it('a card deposit failed for good: the transfer goes back once though both answers were lost', async () => {
+    const before = await balances();
+    // The first drop hits the transfer, the second the COLLECTION that returns it.
+    h.sandbox.setFaults({ dropResponseRate: 1, operations: ['transferFunds'], remaining: 2 });
+    let ended: Awaited<ReturnType<typeof fundWith>>;
+    try {
+      ended = await fundWith(
+        'funding-deposit-failed',
+        {
+          expectedAmount: '90',
+          transfer: { payeeAccountId: margin },
+          // Cents .13: the provider fails the deposit.
+          cardDeposit: { cardNo, cardTypeId: BUDGET_TYPE, amount: '50.13' },
+        },
+        { amount: '90' },
+      );
+      expect(h.sandbox.faults().remaining).toBe(0);
+    } finally {
+      h.sandbox.setFaults({ reset: true });
+    }
+    expect((ended.outcome as WorkflowFailedError).cause).toMatchObject({ type: 'OperationFailed' });
+    expect((ended.outcome as WorkflowFailedError).cause?.message).toMatch(
+      /returned [\d.]+ USD .*; left [\d.]+ USD in WALLET/,
+    );
+    await expectCreditNamed(ended.status, before, 'funding-deposit-failed');
+  });
+
+  it("a credit that does not cover the card type's minimum deposit goes back from the MARGIN account", async () => {
+    const before = await balances();
+    // 2 - 0.01 - 1 = 0.99 credited: under the budget card's minimum of 1 plus its fee.
+    const { outcome, status } = await fundWith(
+      'funding-too-small',
+      { expectedAmount: '2', transfer: { payeeAccountId: margin }, cardDeposit: { cardNo, cardTypeId: BUDGET_TYPE } },
+      { amount: '2' },
+    );
+    expect((outcome as WorkflowFailedError).cause).toMatchObject({ type: 'NotEligible' });
+    await expectCreditNamed(status, before, 'funding-too-small');
+  });
+
+  it('cancelled once the transfer was sent: it finishes, then goes back', async () => {
+    const before = await balances();
+    const workflowId = 'funding-cancelled';
+    // The ledger unreadable: the transfer is sent but not yet confirmed when the cancel arrives.
+    h.sandbox.setFaults({ errorRate: 1, operations: ['listLedgerEntries'] });
+    let ended: Awaited<ReturnType<typeof fundWith>>;
+    try {
+      ended = await fundWith(
+        workflowId,
+        {
+          expectedAmount: '60',
+          transfer: { payeeAccountId: margin },
+          cardDeposit: { cardNo, cardTypeId: BUDGET_TYPE },
+        },
+        { amount: '60' },
+        async (handle) => {
+          await eventually(
+            async () => sent(workflowId).transfer,
+            (n) => n === 1,
+            'the transfer sent',
+          );
+          await handle.cancel();
+          await eventually(
+            async () =>
+              (await handle.fetchHistory()).events?.some((e) => e.workflowExecutionCancelRequestedEventAttributes),
+            (asked) => asked === true,
+            'the cancel recorded',
+          );
+          h.sandbox.setFaults({ reset: true });
+        },
+      );
+    } finally {
+      h.sandbox.setFaults({ reset: true });
+    }
+    expect((ended.outcome as WorkflowFailedError).cause?.name).toBe('CancelledFailure');
+    expect(ended.status.stage).toBe('cancelled');
+    await expectCreditNamed(ended.status, before, workflowId);
   });
 });

@@ -160,6 +160,8 @@ describe('the starts beside startOnce', () => {
           workflowId,
           describe: () =>
             ++describes === 1 ? Promise.reject(outage()) : Promise.resolve({ workflowId, ...describeAnswer }),
+          // The closed run's progress (what its compensations returned): it moved no money.
+          query: () => Promise.resolve({ customerRef: 'c-1', stage: 'cancelled', stages: [] }),
           fetchHistory: () =>
             Promise.resolve({
               events: [

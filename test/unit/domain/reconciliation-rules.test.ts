@@ -16,6 +16,7 @@ import {
   isCardflowOrderNo,
   judgeOrder,
   orderStepOf,
+  strandedFindings,
   walkLedger,
   type LedgerContext,
   type OwnerRun,
@@ -184,6 +185,34 @@ describe('balanceFindings', () => {
     expect(balanceFindings(wallet, '100', undefined).map((f) => f.kind)).toEqual([FINDING_KINDS.belowFloor]);
     expect(balanceFindings(wallet, '99.99', '99.99')).toEqual([]);
     expect(balanceFindings(wallet, undefined, '100.00').map((f) => f.kind)).toEqual([FINDING_KINDS.belowCommitments]);
+  });
+});
+
+describe('strandedFindings', () => {
+  it('names each amount an open record holds: customer, card or account, amount, and how to acknowledge it', () => {
+    const findings = strandedFindings({
+      workflowId: 'onboarding-c1/stranded.r1',
+      input: {
+        customerRef: 'c1',
+        sourceWorkflowId: 'onboarding-c1',
+        reason: 'cancelled by an operator',
+        left: [
+          { where: 'card', account: '4001', amount: '50.00', currency: 'USD', why: 'no card withdraw' },
+          { where: 'MARGIN', account: '7002', amount: '0.01', currency: 'USD', why: 'the return failed' },
+        ],
+      },
+    });
+    expect(findings).toEqual([
+      expect.objectContaining({
+        kind: FINDING_KINDS.strandedMoney,
+        ids: { workflowId: 'onboarding-c1/stranded.r1', customerRef: 'c1', cardNo: '4001' },
+        amount: '50.00',
+        currency: 'USD',
+        detail: 'onboarding-c1 (cancelled by an operator) left 50.00 USD in card 4001: no card withdraw',
+        action: expect.stringContaining('cardflow acknowledge onboarding-c1/stranded.r1'),
+      }),
+      expect.objectContaining({ ids: expect.objectContaining({ accountId: '7002' }), amount: '0.01' }),
+    ]);
   });
 });
 
