@@ -6,7 +6,13 @@
  * Details carry codes and ids only, never the envelope (it may hold personal data).
  */
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { ProviderBusinessError, ProviderError, ProviderServerError, ProviderTransportError } from '../api/errors';
+import {
+  ProviderAbortedError,
+  ProviderBusinessError,
+  ProviderError,
+  ProviderServerError,
+  ProviderTransportError,
+} from '../api/errors';
 import { describeIssues, type FieldIssue } from '../domain/cardholder-data';
 import { FailureTypes, type FailureType } from '../domain/failure-types';
 
@@ -20,7 +26,13 @@ export function isDuplicateOrder(error: unknown): boolean {
   return (error instanceof ProviderBusinessError || error instanceof ProviderServerError) && error.isDuplicateOrder;
 }
 
-/** Converts any error into the failure to throw from an activity. */
+/**
+ * Converts any error into the failure to throw from an activity. A provider call cut short by the
+ * activity's own cancellation signal stays retryable here, though the HTTP layer does not retry
+ * it: when the workflow cancelled the activity no attempt follows anyway, and when the worker shut
+ * down under it the next attempt, on another worker, looks the order up before sending
+ * (idempotent.ts), so a deploy never fails the step.
+ */
 export function toActivityFailure(error: unknown): Error {
   if (error instanceof ApplicationFailure) return error;
   if (error instanceof ProviderError) {
@@ -29,7 +41,7 @@ export function toActivityFailure(error: unknown): Error {
     return ApplicationFailure.create({
       type: error.type,
       message: error.message,
-      nonRetryable: !error.retryable,
+      nonRetryable: !error.retryable && !(error instanceof ProviderAbortedError),
       details: [
         { code, httpStatus: error.httpStatus, requestId: error.requestId, merchantOrderNo: error.merchantOrderNo },
       ],

@@ -7,7 +7,12 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 import { createActivities } from '../../../activities';
 import type { ProviderPort } from '../../../activities/deps';
-import { ProviderBusinessError, ProviderTimeoutError, ProviderValidationError } from '../../../api/errors';
+import {
+  ProviderAbortedError,
+  ProviderBusinessError,
+  ProviderTimeoutError,
+  ProviderValidationError,
+} from '../../../api/errors';
 import { b2bHolder } from '../../fixtures/holders';
 
 const ORDER = 'CF0123456789abcdef0123456789abcd';
@@ -84,6 +89,15 @@ describe('depositCard', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApplicationFailure);
     expect(error).toMatchObject({ type: 'ProviderTimeoutError', nonRetryable: false });
+  });
+
+  it('fails retryably when the call was cut short by the activity being cancelled (a worker shutting down): the next attempt looks the order up first', async () => {
+    const p = provider({ depositCard: jest.fn().mockRejectedValue(new ProviderAbortedError()) });
+    const error = await new MockActivityEnvironment()
+      .run(createActivities({ provider: p }).depositCard, input)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApplicationFailure);
+    expect(error).toMatchObject({ type: 'ProviderAbortedError', nonRetryable: false });
   });
 
   it('refuses with a non-retryable InsufficientBalance before sending when the wallet cannot pay', async () => {
