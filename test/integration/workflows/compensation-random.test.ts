@@ -24,7 +24,6 @@ import type { ProviderRetry } from '../../../domain/wait-profile';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { cardDepositWorkflow, cardIssuanceWorkflow } from '../../../domain/workflows';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
-import { luhnCheckDigit } from '../../../sandbox/random';
 import {
   account,
   approvedPhysicalHolder,
@@ -32,6 +31,7 @@ import {
   eventually,
   FAST_WAIT,
   PHYSICAL_TYPE,
+  printedCardNumber,
   startCardHarness,
   walletAccount,
 } from '../support/card-harness';
@@ -81,14 +81,6 @@ interface Run {
   handle?: WorkflowHandle;
 }
 
-/** A number printed on a card of the physical bin (valid check digit). */
-function printedNumber(random: () => number): string {
-  const body = `522981${Math.floor(random() * 1e9)
-    .toString()
-    .padStart(9, '0')}`;
-  return body + luhnCheckDigit(body);
-}
-
 /** The step a run's magic cents stop: the card creation (gift card, deposit at creation) or the later deposit (budget card). */
 function stalledKey(run: Run): string {
   const id = onboardingWorkflowId(run.input.customerRef);
@@ -122,7 +114,7 @@ async function draw(random: () => number): Promise<Run[]> {
         customerRef: customerRef(`random-${i}`),
         cardTypeId: physical ? PHYSICAL_TYPE : atCreation ? CARD_TYPE_IDS.gift : BUDGET_TYPE,
         // Physical card: made with its deposit (50..5000), then it waits for delivery, where it is cancelled.
-        ...(physical ? { holderId: await approvedPhysicalHolder(h.provider), cardNumber: printedNumber(random) } : {}),
+        ...(physical ? { holderId: await approvedPhysicalHolder(h.provider), cardNumber: printedCardNumber() } : {}),
         initialDeposit: physical ? `${whole + 25}` : `${whole}${cents}`,
         funding: { source: 'shared_account', accountId: margin },
         wait: { ...FAST_WAIT, providerRetry: UNDER_FAULTS_RETRY },

@@ -24,6 +24,7 @@ import {
   eventually,
   FAST_WAIT,
   PHYSICAL_TYPE,
+  printedCardNumber,
   startCardHarness,
   walletAccount,
 } from '../support/card-harness';
@@ -33,7 +34,6 @@ import { runCli } from '../../../client/cli/main';
 import { ExitCodes } from '../../../client/cli/context';
 import { testTemporalServer } from '../support/temporal-env';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
-import { luhnCheckDigit } from '../../../sandbox/random';
 
 /** Gift card: no holder, the deposit goes with create card (25..500 at 3%), card fee 3. */
 const GIFT_TYPE = CARD_TYPE_IDS.gift;
@@ -317,13 +317,10 @@ describe('a cancel after the shared-account transfer', () => {
   it('while a created physical card awaits delivery: the card keeps its money, nothing was left over', async () => {
     const margin = await freshMargin();
     const before = await balances(margin);
-    const printed = `522981${Math.floor(Math.random() * 1e9)
-      .toString()
-      .padStart(9, '0')}`;
     const input = onboarding('comp-cancel-physical', margin, {
       cardTypeId: PHYSICAL_TYPE,
       holderId: await approvedPhysicalHolder(h.provider),
-      cardNumber: printed + luhnCheckDigit(printed),
+      cardNumber: printedCardNumber(),
       initialDeposit: '50',
     });
     const { progress, compensation } = await h.withCardWorker(async () => {
