@@ -24,6 +24,7 @@ import type { ProviderRetry } from '../../../domain/wait-profile';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { cardDepositWorkflow, cardIssuanceWorkflow } from '../../../domain/workflows';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
+import { mulberry32 } from '../../../sandbox/random';
 import {
   account,
   approvedPhysicalHolder,
@@ -47,18 +48,6 @@ jest.setTimeout(600_000);
 
 /** Provider trouble is ridden out quickly, with attempts to spare, so the draw decides the path, not the retries. */
 const UNDER_FAULTS_RETRY: ProviderRetry = { initialIntervalMs: 500, maximumIntervalMs: 4_000, maximumAttempts: 100 };
-
-/** A small deterministic generator (mulberry32), so a seed replays its draw. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Where a run is stopped: the provider fails a step, or an operator cancels while a step stalls or at once. */
 const SCRIPTS = [
@@ -157,7 +146,7 @@ async function drive(run: Run): Promise<void> {
 }
 
 it(`onboardings failed and cancelled at random (seed ${SEED}) leave the ledger exact, every stranded amount a finding, no return sent twice`, async () => {
-  const random = generator(SEED);
+  const random = mulberry32(SEED);
   const runs = await draw(random);
   const since = Date.now();
   const walletBefore = (await walletAccount(h.provider)).availableBalance;

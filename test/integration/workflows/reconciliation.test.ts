@@ -22,7 +22,6 @@ import {
 } from '../../../domain/reconciliation';
 import type { SharedAccountResult } from '../../../domain/shared-account';
 import { progressQuery } from '../../../domain/customer-onboarding';
-import { luhnCheckDigit } from '../../../sandbox/random';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import {
   approvedPhysicalHolder,
@@ -30,6 +29,7 @@ import {
   eventually,
   FAST_WAIT,
   PHYSICAL_TYPE,
+  printedCardNumber,
   startCardHarness,
   virtualCard,
   walletAccount,
@@ -328,9 +328,6 @@ it('the schedule is created idempotently and each run reads on from the previous
 
 it('money a cancelled onboarding left on its card is a stranded_money finding until an operator acknowledges it', async () => {
   const { h, since } = await world();
-  const printed = `522981${Math.floor(Math.random() * 1e9)
-    .toString()
-    .padStart(9, '0')}`;
   const ref = customerRef('stranded');
   const out: string[] = [];
   const cli = (args: string[]) =>
@@ -350,7 +347,7 @@ it('money a cancelled onboarding left on its card is a stranded_money finding un
       customerRef: ref,
       cardTypeId: PHYSICAL_TYPE,
       holderId: await approvedPhysicalHolder(h.provider),
-      cardNumber: printed + luhnCheckDigit(printed),
+      cardNumber: printedCardNumber(),
       initialDeposit: '50',
       wait: FAST_WAIT,
     });
