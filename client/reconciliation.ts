@@ -184,6 +184,7 @@ const LABELS: Record<Finding['kind'], string> = {
   [FINDING_KINDS.belowFloor]: 'below floor',
   [FINDING_KINDS.belowCommitments]: 'below commitments',
   [FINDING_KINDS.strandedMoney]: 'stranded money',
+  [FINDING_KINDS.lateDeposit]: 'late deposit',
 };
 
 function ids(finding: Finding): string {

@@ -5,6 +5,7 @@
  */
 import { add, cmp, sub } from '../api/money';
 import type { LedgerEntry } from '../api/schemas/account';
+import type { WalletTransaction } from '../api/schemas/wallet';
 import { nonEmpty, isFinalEvent, type ProviderEventBody } from './provider-event';
 import { ORDER_NO_LENGTH, ORDER_NO_PREFIX, ORDER_STEPS, deriveMerchantOrderNo } from './merchant-order-no';
 import { FINDING_KINDS, type Finding, type LedgerChain, type ReconcileConfig } from './reconciliation';
@@ -29,6 +30,10 @@ export interface OwnerRun {
   runId: string;
   /** Temporal's execution status name: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, TIMED_OUT, CONTINUED_AS_NEW. */
   status: string;
+  /** When the run closed (epoch ms); absent while it runs. */
+  closeTime?: number;
+  /** Its CardflowCustomerRef, when set. */
+  customerRef?: string;
 }
 
 /**
@@ -317,4 +322,77 @@ export function strandedFindings(record: { workflowId: string; input: StrandedMo
     detail: `${input.sourceWorkflowId} (${input.reason}) left ${describeLeft(left)}`,
     action: `account for it with the customer, then: cardflow acknowledge ${record.workflowId} --by <you>`,
   }));
+}
+
+/**
+ * A customer's on-chain deposit that no cardflow funding took: the deposit succeeded (its
+ * `updateTime`, the last change of a final record) after every workflow listing its destination
+ * address in CardflowOrderNos (`runs`: the walletFunding and its onboarding) had closed. Such a
+ * credit sits in the merchant WALLET (no wallet withdraw) with no workflow and no `strandedMoney`
+ * record naming it.
+ *
+ * Why the close time and not the owners' own accounts of which deposit they took: a funding can
+ * only take a deposit that has succeeded, so one that succeeded after every owner closed was taken
+ * by none, and a funding that did take its deposit was still open when it succeeded; whatever of
+ * that credit it then left behind its compensation already names in a strandedMoney record
+ * (`stranded_money`), which this rule therefore never reports twice. Visibility gives the close
+ * time of every owner in the one `ownersOf` lookup, where the deposit each one took is only in its
+ * history. What it misses: a deposit that had succeeded but that its funding had not seen yet (its
+ * webhook, its next poll) when an operator's cancel ended it.
+ *
+ * A kind of its own, not `stranded_money`: that one is an open record a process wrote, cleared by
+ * acknowledging the record; a late deposit has neither process nor record, and clears as every
+ * order finding does, once the runs whose window holds the deposit have reported it.
+ *
+ * An address no cardflow workflow listed is not a funding's (the merchant's own top-up): no
+ * finding. A running owner may still take the deposit: none either. Addresses are per coin and
+ * shared (domain/wallet-funding.ts), so the customer is named only when exactly one customer's
+ * funding ended without completing; with none or several, the detail says so.
+ */
+export function lateDepositFinding(
+  deposit: Pick<
+    WalletTransaction,
+    | 'orderNo'
+    | 'type'
+    | 'status'
+    | 'destinationAddress'
+    | 'receivedAmount'
+    | 'receivedCurrency'
+    | 'coinKey'
+    | 'updateTime'
+  >,
+  runs: readonly OwnerRun[],
+  walletAccountId: string | undefined,
+): Finding | undefined {
+  if (deposit.type !== 'DEPOSIT' || deposit.status !== 'success' || cmp(deposit.receivedAmount, '0') <= 0) return;
+  if (!runs.length || runs.some((r) => r.status === 'RUNNING' || r.closeTime === undefined)) return;
+  const lastClose = Math.max(...runs.map((r) => r.closeTime!));
+  if (deposit.updateTime <= lastClose) return;
+  const stopped = runs.filter((r) => r.status !== 'COMPLETED' && r.status !== 'CONTINUED_AS_NEW');
+  const customers = [...new Set(stopped.map((r) => r.customerRef).filter((ref): ref is string => !!ref))].sort();
+  const last = runs.find((r) => r.closeTime === lastClose)!;
+  const account = walletAccountId ?? `WALLET ${deposit.receivedCurrency}`;
+  const theirs = customers.length === 1 ? stopped.find((r) => r.customerRef === customers[0])! : undefined;
+  const whose = theirs
+    ? `customer ${customers[0]}'s funding ${theirs.workflowId} ended ${theirs.status}`
+    : customers.length > 1
+      ? `the fundings of customers ${customers.join(', ')} ended without it`
+      : 'every funding of the address had completed with an earlier deposit';
+  return {
+    kind: FINDING_KINDS.lateDeposit,
+    ids: {
+      orderNo: deposit.orderNo,
+      workflowId: last.workflowId,
+      ...(customers.length === 1 ? { customerRef: customers[0] } : {}),
+      accountId: account,
+    },
+    amount: deposit.receivedAmount,
+    currency: deposit.receivedCurrency,
+    detail:
+      `${deposit.coinKey} deposit ${deposit.orderNo} to ${deposit.destinationAddress} credited ${deposit.receivedAmount} ${deposit.receivedCurrency} ` +
+      `to the merchant WALLET ${account} at ${new Date(deposit.updateTime).toISOString()}, after ${whose} ` +
+      `(last at ${new Date(lastClose).toISOString()}): no workflow took it`,
+    action:
+      "confirm whose deposit it is (txHash, payer's address), then put it to use (cardflow retry <customerRef>: a resumed onboarding counts deposits since its first start) or refund the customer outside cardflow",
+  };
 }

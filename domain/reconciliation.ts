@@ -39,6 +39,11 @@ export const FINDING_KINDS = {
    * operator acknowledges its record.
    */
   strandedMoney: 'stranded_money',
+  /**
+   * A customer's on-chain deposit credited to the merchant WALLET after every cardflow funding
+   * that listed its address had ended: no workflow took it and none recorded it.
+   */
+  lateDeposit: 'late_deposit',
 } as const;
 export type FindingKind = (typeof FINDING_KINDS)[keyof typeof FINDING_KINDS];
 

@@ -15,6 +15,7 @@ import {
   explainLedgerEntry,
   isCardflowOrderNo,
   judgeOrder,
+  lateDepositFinding,
   orderStepOf,
   strandedFindings,
   walkLedger,
@@ -22,7 +23,7 @@ import {
   type OwnerRun,
   type ProviderOrder,
 } from '../../../domain/reconciliation-rules';
-import { cardholderResult, cardOperationRecord } from '../../fixtures/provider-events';
+import { cardholderResult, cardOperationRecord, walletTransactionRecord } from '../../fixtures/provider-events';
 
 const NOW = 1_700_000_000_000;
 const config = DEFAULT_RECONCILE_CONFIG;
@@ -213,6 +214,63 @@ describe('strandedFindings', () => {
       }),
       expect.objectContaining({ ids: expect.objectContaining({ accountId: '7002' }), amount: '0.01' }),
     ]);
+  });
+});
+
+describe('lateDepositFinding', () => {
+  const credited = walletTransactionRecord({ orderNo: 'W9', status: 'success', updateTime: NOW });
+  const closed = (status: string, closeTime: number, workflowId = 'onboarding-c1/funding'): OwnerRun => ({
+    workflowId,
+    runId: 'r1',
+    status,
+    closeTime,
+    customerRef: 'c1',
+  });
+
+  it('reports a credited deposit that arrived after every funding of its address had ended: customer, WALLET, amount', () => {
+    const runs = [closed('CANCELLED', NOW - 60_000), closed('CANCELLED', NOW - 59_000, 'onboarding-c1')];
+    expect(lateDepositFinding(credited, runs, '1001')).toEqual({
+      kind: FINDING_KINDS.lateDeposit,
+      ids: { orderNo: 'W9', workflowId: 'onboarding-c1', customerRef: 'c1', accountId: '1001' },
+      amount: '118.40',
+      currency: 'USD',
+      detail: expect.stringContaining("after customer c1's funding onboarding-c1/funding ended CANCELLED"),
+      action: expect.stringContaining('cardflow retry'),
+    });
+    expect(lateDepositFinding(credited, runs, undefined)?.ids.accountId).toBe('WALLET USD');
+  });
+
+  it('after a funding that completed with an earlier deposit: reported, no customer named', () => {
+    const finding = lateDepositFinding(credited, [{ ...closed('COMPLETED', NOW - 1), customerRef: 'c2' }], '1001');
+    expect(finding?.ids).toEqual({ orderNo: 'W9', workflowId: 'onboarding-c1/funding', accountId: '1001' });
+    expect(finding?.detail).toContain('completed with an earlier deposit');
+  });
+
+  it('names no customer when several fundings of the shared address stopped', () => {
+    const runs = [closed('FAILED', NOW - 2), { ...closed('TERMINATED', NOW - 1, 'funding-x'), customerRef: 'c2' }];
+    const finding = lateDepositFinding(credited, runs, '1001');
+    expect(finding?.ids.customerRef).toBeUndefined();
+    expect(finding?.detail).toContain('customers c1, c2 ended without it');
+  });
+
+  it('not the deposit a funding took (it succeeded while the funding ran; its compensation names what stayed)', () => {
+    expect(lateDepositFinding(credited, [closed('COMPLETED', NOW + 5_000)], '1001')).toBeUndefined();
+    expect(lateDepositFinding(credited, [closed('FAILED', NOW + 5_000)], '1001')).toBeUndefined();
+    expect(lateDepositFinding(credited, [closed('CANCELLED', NOW)], '1001')).toBeUndefined();
+  });
+
+  it('nothing while a funding of the address still runs, for an address no funding listed, or a deposit not credited', () => {
+    const running = { workflowId: 'funding-y', runId: 'r2', status: 'RUNNING' };
+    expect(lateDepositFinding(credited, [closed('CANCELLED', NOW - 1), running], '1001')).toBeUndefined();
+    expect(lateDepositFinding(credited, [], '1001')).toBeUndefined();
+    const runs = [closed('CANCELLED', NOW - 1)];
+    for (const other of [
+      { status: 'processing' as const },
+      { status: 'fail' as const },
+      { receivedAmount: '0' },
+      { type: 'WITHDRAW' as const },
+    ])
+      expect(lateDepositFinding({ ...credited, ...other }, runs, '1001')).toBeUndefined();
   });
 });
 
