@@ -12,6 +12,7 @@ import type { OwnerRun } from '../domain/reconciliation-rules';
 import type { ReconcileReport } from '../domain/reconciliation';
 import type { StrandedMoneyInput } from '../domain/stranded-money';
 import { ORDER_NOS_ATTRIBUTE } from '../domain/start-attributes';
+import { CardflowCustomerRef } from '../domain/search-attributes';
 import { childWorkflowId } from '../domain/workflow-ids';
 import { Flows, WorkflowTypes } from '../domain/workflow-types';
 import { createTemporalForwarder } from '../webhooks/forwarder';
@@ -39,7 +40,15 @@ function onQueue(taskQueue: string): string {
 }
 
 function ownerRun(info: WorkflowExecutionInfo): OwnerRun {
-  return { workflowId: info.workflowId, runId: info.runId, status: info.status.name };
+  const ref = info.typedSearchAttributes.get(CardflowCustomerRef);
+  return {
+    workflowId: info.workflowId,
+    runId: info.runId,
+    status: info.status.name,
+    // A late deposit is judged on when its address's owners closed and whose they were.
+    ...(info.closeTime ? { closeTime: info.closeTime.getTime() } : {}),
+    ...(ref ? { customerRef: ref } : {}),
+  };
 }
 
 export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {

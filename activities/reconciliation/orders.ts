@@ -73,7 +73,8 @@ const ORDER_SOURCES: Partial<Record<ReconcileSource, PageReader>> = {
   }),
   walletTransactions: pageReader({
     read: (provider, paging, slice) => provider.listWalletTransactions({ ...paging, ...slice }),
-    // No merchantOrderNo: judged for a stuck status only (an on-chain funding may rightly wait for more).
+    // No merchantOrderNo: judged for a stuck status (an on-chain funding may rightly wait for more)
+    // and, credited, against the fundings of its address for one that came after they ended (judging.ts).
     order: (record) => ({ event: { category: 'wallet_transaction_v2', record }, time: record.updateTime }),
   }),
 } satisfies Record<Exclude<ReconcileSource, 'ledger'>, PageReader>;
@@ -105,7 +106,7 @@ export async function orderStep(
     const page = await orderPage(provider, { ...cursor, pageNum }, window);
     calls += 1;
     read += page.count;
-    findings.push(...(await judgeOrders(port, page.orders, config)));
+    findings.push(...(await judgeOrders(provider, port, page.orders, config)));
     reportProgress({ source: cursor.source, pageNum });
     const done = page.count < PAGE_SIZE_MAX || pageNum * PAGE_SIZE_MAX >= page.total;
     if (done) {

@@ -3,8 +3,10 @@
  * workflow waiting on it; orders and money from outside cardflow reported as external with
  * nothing changed; the provider's own fees and a risk-control cancellation explained, balances
  * recomputed to the cent; a balance floor crossed (the CLI exits 3); a clean run after fault
- * injection; the schedule, created idempotently, reading on from its previous run; and money a
- * cancelled onboarding left on its card reported until an operator acknowledges it.
+ * injection; the schedule, created idempotently, reading on from its previous run; money a
+ * cancelled onboarding left on its card reported until an operator acknowledges it; and a
+ * customer's on-chain deposit that arrived after its onboarding was cancelled reported, where a
+ * completed onboarding's own deposit is not.
  */
 import { randomUUID } from 'node:crypto';
 import { runCli } from '../../../client/cli/main';
@@ -21,7 +23,9 @@ import {
   type ReconcileReport,
 } from '../../../domain/reconciliation';
 import type { SharedAccountResult } from '../../../domain/shared-account';
-import { progressQuery } from '../../../domain/customer-onboarding';
+import { progressQuery, type OnboardingResult } from '../../../domain/customer-onboarding';
+import { getPaymentInstructions } from '../../../client/onboarding';
+import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflow-types';
 import {
   approvedPhysicalHolder,
@@ -31,6 +35,7 @@ import {
   PHYSICAL_TYPE,
   printedCardNumber,
   startCardHarness,
+  SUBSCRIPTION_TYPE,
   virtualCard,
   walletAccount,
   type CardHarness,
@@ -381,4 +386,79 @@ it('money a cancelled onboarding left on its card is a stranded_money finding un
   expect(out.join('\n')).toContain(`${record} acknowledged by ops-oncall (customer refunded by card)`);
   expect((await h.client.workflow.getHandle(record!).describe()).status.name).toBe('COMPLETED');
   expect(ofKind(second, FINDING_KINDS.strandedMoney)).toEqual([]);
+});
+
+describe('an on-chain deposit after its onboarding ended', () => {
+  /** An on_chain onboarding's address, once it waits for the customer's payment. */
+  async function awaitingPayment(h: CardHarness, ref: string) {
+    const handle = await startOnboardingWorkflow(h, {
+      customerRef: ref,
+      cardTypeId: SUBSCRIPTION_TYPE,
+      funding: { source: 'on_chain', coinKey: 'USDT_TRC20', expectedAmount: '120' },
+      wait: FAST_WAIT,
+    });
+    await eventually(
+      () => handle.query(progressQuery),
+      (p) => (p.stage === 'awaiting_payment' && p.funding?.address !== undefined) || p.stage === 'failed',
+      'awaiting_payment',
+    );
+    const address = (await getPaymentInstructions(h.client, ref))?.address;
+    if (!address) throw new Error(`${ref} shows no deposit address`);
+    return { handle, address };
+  }
+
+  /** The customer pays 120 USDT to `address`; resolves once the provider has credited it. */
+  async function customerPays(h: CardHarness, address: string): Promise<string> {
+    const tx = await h.helper<{ orderNo: string }>('creditWalletDeposit', {
+      coinKey: 'USDT_TRC20',
+      amount: '120',
+      address,
+    });
+    const listed = async () =>
+      (await h.provider.listWalletTransactions({ pageNum: 1, pageSize: 100 })).records.find(
+        (r) => r.orderNo === tx.orderNo,
+      )?.status;
+    await eventually(listed, (s) => s === 'success' || s === 'fail', 'the deposit credited');
+    return tx.orderNo;
+  }
+
+  it('cancelled while awaiting payment, then paid: one late_deposit finding names the customer, the WALLET and the credit', async () => {
+    const { h, since } = await world();
+    const ref = customerRef('late');
+    const wallet = await walletAccount(h.provider);
+    const { report, orderNo } = await h.withCardWorker(async () => {
+      const { handle, address } = await awaitingPayment(h, ref);
+      await handle.cancel();
+      await handle.result().catch(() => undefined);
+      const funding = h.client.workflow.getHandle(childWorkflowId(onboardingWorkflowId(ref), 'funding'));
+      await eventually(
+        async () => (await funding.describe()).status.name,
+        (s) => s !== 'RUNNING',
+        'the funding child closed',
+      );
+      const orderNo = await customerPays(h, address);
+      return { orderNo, report: await reconcile(h, since) };
+    });
+    // 120 less USDT_TRC20's 0.5% and 1: 118.40 credited to the merchant WALLET, taken by no one.
+    expect(ofKind(report, FINDING_KINDS.lateDeposit)).toEqual([
+      expect.objectContaining({
+        ids: expect.objectContaining({ orderNo, customerRef: ref, accountId: wallet.accountId }),
+        amount: '118.40',
+        currency: 'USD',
+      }),
+    ]);
+  });
+
+  it('a completed onboarding’s own deposit is no late deposit', async () => {
+    const { h, since } = await world();
+    const ref = customerRef('paid');
+    const { report, result } = await h.withCardWorker(async () => {
+      const { handle, address } = await awaitingPayment(h, ref);
+      await customerPays(h, address);
+      const result = (await handle.result()) as OnboardingResult;
+      return { result, report: await reconcile(h, since) };
+    });
+    expect(result.onChainDeposit?.receivedAmount).toBe('118.40');
+    expect(ofKind(report, FINDING_KINDS.lateDeposit)).toEqual([]);
+  });
 });
