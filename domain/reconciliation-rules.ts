@@ -345,9 +345,10 @@ export function strandedFindings(record: { workflowId: string; input: StrandedMo
  * order finding does, once the runs whose window holds the deposit have reported it.
  *
  * An address no cardflow workflow listed is not a funding's (the merchant's own top-up): no
- * finding. A running owner may still take the deposit: none either. Addresses are per coin and
- * shared (domain/wallet-funding.ts), so the customer is named only when exactly one customer's
- * funding ended without completing; with none or several, the detail says so.
+ * finding. A running owner may still take the deposit: none either (addresses are per coin and
+ * shared, so any running funding of the coin holds it back: docs/reconciliation.md, Limits). For
+ * the same reason the customer is named only when exactly one customer's funding ended without
+ * completing; with none or several, the detail says so.
  */
 export function lateDepositFinding(
   deposit: Pick<
