@@ -164,34 +164,25 @@ function loadTracing(): Tracing {
     handleQuery: (input, next) =>
       traced(`HandleQuery:${input.queryName}`, extractContextFromHeaders(input.headers), () => next(input)),
   };
+  /** A call that starts work elsewhere, in a span named `name`, the span's context in the work's headers. */
+  const handingOn = <I extends { headers: Headers }, R>(
+    name: string,
+    input: I,
+    next: (input: I) => R,
+    onError?: (span: OtelApi.Span, error: unknown) => void,
+  ): R => traced(name, undefined, () => next({ ...input, headers: headersWithContext(input.headers) }), onError);
+
   const outbound: Outbound = {
-    scheduleActivity: (input, next) =>
-      traced(`StartActivity:${input.activityType}`, undefined, () =>
-        next({ ...input, headers: headersWithContext(input.headers) }),
-      ),
-    scheduleLocalActivity: (input, next) =>
-      traced(`StartActivity:${input.activityType}`, undefined, () =>
-        next({ ...input, headers: headersWithContext(input.headers) }),
-      ),
+    scheduleActivity: (input, next) => handingOn(`StartActivity:${input.activityType}`, input, next),
+    scheduleLocalActivity: (input, next) => handingOn(`StartActivity:${input.activityType}`, input, next),
     startNexusOperation: (input, next) =>
       traced(`StartNexusOperation:${input.service}/${input.operation}`, undefined, () =>
         next({ ...input, headers: nexusHeadersWithContext(input.headers) }),
       ),
-    startChildWorkflowExecution: (input, next) =>
-      traced(`StartChildWorkflow:${input.workflowType}`, undefined, () =>
-        next({ ...input, headers: headersWithContext(input.headers) }),
-      ),
-    signalWorkflow: (input, next) =>
-      traced(`SignalWorkflow:${input.signalName}`, undefined, () =>
-        next({ ...input, headers: headersWithContext(input.headers) }),
-      ),
+    startChildWorkflowExecution: (input, next) => handingOn(`StartChildWorkflow:${input.workflowType}`, input, next),
+    signalWorkflow: (input, next) => handingOn(`SignalWorkflow:${input.signalName}`, input, next),
     continueAsNew: (input, next) =>
-      traced(
-        `ContinueAsNew:${input.options.workflowType}`,
-        undefined,
-        () => next({ ...input, headers: headersWithContext(input.headers) }),
-        acceptContinueAsNew,
-      ),
+      handingOn(`ContinueAsNew:${input.options.workflowType}`, input, next, acceptContinueAsNew),
     getLogAttributes: (input, next) => {
       const spanContext = api.trace.getSpan(api.context.active())?.spanContext();
       if (!spanContext || !api.isSpanContextValid(spanContext)) return next(input);
