@@ -14,11 +14,12 @@ export interface CliRun {
 export async function runCliOn(
   temporal: { client: Client; namespace: string },
   args: readonly string[],
-  opts: { env?: Record<string, string>; stdin?: string; out?: string[] } = {},
+  opts: { env?: Record<string, string>; stdin?: string; out?: string[]; err?: string[] } = {},
 ): Promise<CliRun> {
-  // A caller's own `out` array fills while the command runs, for a test that watches it.
+  // A caller's own `out` (and `err`) arrays fill while the command runs, for a test that watches
+  // them; one array given as both reads the two streams interleaved, as a terminal shows them.
   const out = opts.out ?? [];
-  const err: string[] = [];
+  const err = opts.err ?? [];
   const { stdin } = opts;
   const code = await runCli(args, {
     out: (line) => out.push(line),

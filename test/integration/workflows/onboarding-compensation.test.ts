@@ -30,8 +30,8 @@ import {
 } from '../support/card-harness';
 import { customerRef, failureOf, harnessPerFile, startOnboardingWorkflow } from '../support/harness';
 import type { WorkflowHandle } from '@temporalio/client';
-import { runCli } from '../../../client/cli/main';
 import { ExitCodes } from '../../../client/cli/context';
+import { runCliOn } from '../../support/run-cli';
 import { testTemporalServer } from '../support/temporal-env';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
@@ -90,6 +90,18 @@ function onboarding(label: string, margin: string, overrides: Partial<Onboarding
     wait: FAST_WAIT,
     ...overrides,
   };
+}
+
+/** Until the cancelled onboarding has asked its transfer child to stop (which finishes what it sent first). */
+async function cancelPassedOn(handle: WorkflowHandle): Promise<void> {
+  await eventually(
+    async () =>
+      (await handle.fetchHistory()).events?.some(
+        (e) => e.requestCancelExternalWorkflowExecutionInitiatedEventAttributes,
+      ),
+    (asked) => asked === true,
+    'the cancel passed on to the transfer child',
+  );
 }
 
 async function ended(handle: WorkflowHandle) {
@@ -219,15 +231,7 @@ describe('a cancel after the shared-account transfer', () => {
             'the transfer sent',
           );
           await handle.cancel();
-          // The onboarding has asked its transfer child to stop (which finishes what it sent first).
-          await eventually(
-            async () =>
-              (await handle.fetchHistory()).events?.some(
-                (e) => e.requestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-              ),
-            (asked) => asked === true,
-            'the cancel passed on to the transfer child',
-          );
+          await cancelPassedOn(handle);
           // The next transfer sent is the COLLECTION: its answer is lost.
           h.sandbox.setFaults({ reset: true, dropResponseRate: 1, operations: ['transferFunds'], remaining: 1 });
           const done = await ended(handle);
@@ -255,17 +259,14 @@ describe('a cancel after the shared-account transfer', () => {
     const input = onboarding('comp-retry', margin, { cardTypeId: GIFT_TYPE, initialDeposit: '30' });
     const ref = input.customerRef;
     const out: string[] = [];
-    const cli = (args: string[]) =>
-      runCli([...args, '--task-queue', h.taskQueue], {
-        out: (l) => out.push(l),
-        err: (l) => out.push(l),
-        env: {},
-        connect: async () => ({
-          client: h.client,
-          namespace: testTemporalServer().namespace,
-          close: async () => undefined,
-        }),
-      });
+    const cli = async (args: string[]) =>
+      (
+        await runCliOn(
+          { client: h.client, namespace: testTemporalServer().namespace },
+          [...args, '--task-queue', h.taskQueue],
+          { out, err: out },
+        )
+      ).code;
     const firstKey = fundTransferWorkflow.orderKeys(childWorkflowId(onboardingWorkflowId(ref), 'transfer')).transfer;
     const sends = (key: string) =>
       h.sandbox.commits({ operation: 'transferFunds' }).filter((c) => c.refs.merchantOrderNo === key).length;
@@ -282,14 +283,7 @@ describe('a cancel after the shared-account transfer', () => {
           'the transfer sent',
         );
         cancelled = cli(['cancel', ref]);
-        await eventually(
-          async () =>
-            (await handle.fetchHistory()).events?.some(
-              (e) => e.requestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-            ),
-          (asked) => asked === true,
-          'the cancel passed on to the transfer child',
-        );
+        await cancelPassedOn(handle);
       } finally {
         h.sandbox.setFaults({ reset: true });
       }

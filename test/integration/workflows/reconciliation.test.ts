@@ -9,8 +9,8 @@
  * completed onboarding's own deposit is not.
  */
 import { randomUUID } from 'node:crypto';
-import { runCli } from '../../../client/cli/main';
 import { ExitCodes } from '../../../client/cli/context';
+import { runCliOn } from '../../support/run-cli';
 import { ensureReconcileSchedule, runReconciliation } from '../../../client/reconciliation';
 import type { CardDepositResult } from '../../../domain/card-deposit';
 import type { CardIssuanceResult } from '../../../domain/card-issuance';
@@ -170,17 +170,18 @@ it('an authorization fee and a card cancelled at a high-risk merchant: explained
 it('a floor crossed: the warning appears and cardflow reconcile exits 3', async () => {
   const { h } = await world({ walletBalance: '500.00' });
   const out: string[] = [];
-  const cli = (args: string[], command = 'reconcile') =>
-    runCli([command, ...args, '--task-queue', h.taskQueue], {
-      out: (l) => out.push(l),
-      err: (l) => out.push(l),
-      env: { CARDFLOW_BALANCE_FLOOR: '1000.00' },
-      connect: async () => ({
-        client: h.client,
-        namespace: testTemporalServer().namespace,
-        close: async () => undefined,
-      }),
-    });
+  const cli = async (args: string[], command = 'reconcile') =>
+    (
+      await runCliOn(
+        { client: h.client, namespace: testTemporalServer().namespace },
+        [command, ...args, '--task-queue', h.taskQueue],
+        {
+          env: { CARDFLOW_BALANCE_FLOOR: '1000.00' },
+          out,
+          err: out,
+        },
+      )
+    ).code;
   const code = await h.withCardWorker(() => cli(['--since', '1m', '--json']));
   expect(code).toBe(ExitCodes.drift);
   const report = JSON.parse(out.join('\n')) as ReconcileReport;
@@ -335,17 +336,14 @@ it('money a cancelled onboarding left on its card is a stranded_money finding un
   const { h, since } = await world();
   const ref = customerRef('stranded');
   const out: string[] = [];
-  const cli = (args: string[]) =>
-    runCli([...args, '--task-queue', h.taskQueue], {
-      out: (l) => out.push(l),
-      err: (l) => out.push(l),
-      env: {},
-      connect: async () => ({
-        client: h.client,
-        namespace: testTemporalServer().namespace,
-        close: async () => undefined,
-      }),
-    });
+  const cli = async (args: string[]) =>
+    (
+      await runCliOn(
+        { client: h.client, namespace: testTemporalServer().namespace },
+        [...args, '--task-queue', h.taskQueue],
+        { out, err: out },
+      )
+    ).code;
   const { progress, first, second } = await h.withCardWorker(async () => {
     // A physical card made with its initial deposit of 50, then cancelled while it awaits delivery.
     const handle = await startOnboardingWorkflow(h, {
