@@ -1,7 +1,9 @@
 /**
  * Onboardings failed and cancelled at random points, under provider faults (errors and dropped
- * answers on every operation) and a worker restart while they run, on the dev server against the
- * sandbox. Each funds its card through a MARGIN account of its own, so what each leaves there is
+ * answers on every operation) and worker kills while they run, on the dev server against the
+ * sandbox. The workers are real worker processes (`workers/main.ts`): the first is killed
+ * (SIGKILL) shortly after the starts, the second at a random moment while the runs are driven to
+ * their ends, and a third finishes them, so a kill can land in any step, compensation included. Each funds its card through a MARGIN account of its own, so what each leaves there is
  * its own. At the end, with the faults off:
  *
  * - the ledger is exact: every MARGIN account holds only what a `stranded_money` finding names
@@ -14,7 +16,7 @@
  * The seed is printed and can be set (CARDFLOW_RANDOM_SEED), as can the number of onboardings
  * (CARDFLOW_RANDOM_RUNS, default 6), so a failing draw can be run again.
  */
-import type { WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { add, cmp, sub } from '../../../api/money';
 import { runReconciliation } from '../../../client/reconciliation';
 import { progressQuery, type OnboardingInput, type OnboardingProgress } from '../../../domain/customer-onboarding';
@@ -35,10 +37,38 @@ import {
   printedCardNumber,
   startCardHarness,
   walletAccount,
+  workerProcessEnv,
 } from '../support/card-harness';
-import { customerRef, harnessPerFile, startOnboardingWorkflow } from '../support/harness';
+import { customerRef, encryptingClient, harnessPerFile, startOnboardingWorkflow } from '../support/harness';
+import { testCodecKeys } from '../support/temporal-env';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 
 const h = harnessPerFile(startCardHarness);
+const codecKeys = testCodecKeys('compensation-random');
+const workers: WorkerProcess[] = [];
+let client: Client;
+
+/** A worker process on the harness's queue, polling (its start-up bundles the workflows). */
+async function workerProcess(): Promise<WorkerProcess> {
+  const worker = startWorkerProcess(
+    workerProcessEnv(h, {
+      providerUrl: h.sandbox.env.CARDFLOW_PROVIDER_BASE_URL!,
+      taskQueue: h.taskQueue,
+      codecKeys,
+    }),
+  );
+  workers.push(worker);
+  await worker.polling(150_000);
+  return worker;
+}
+
+beforeAll(() => {
+  client = encryptingClient(h, codecKeys);
+});
+
+afterAll(async () => {
+  await Promise.all(workers.map((w) => w.stop('SIGKILL')));
+});
 
 const SEED = Number(process.env.CARDFLOW_RANDOM_SEED ?? Date.now() % 2_147_483_647);
 const RUNS = Number(process.env.CARDFLOW_RANDOM_RUNS ?? 6);
@@ -120,7 +150,13 @@ async function drive(run: Run): Promise<void> {
   if (run.script === 'physical-card-then-cancel') {
     const waiting = await eventually(
       async () =>
-        (await handle.describe()).status.name === 'RUNNING' ? (await handle.query(progressQuery)).stage : 'closed',
+        (await handle.describe()).status.name === 'RUNNING'
+          ? // No worker answers a query in the moments after a kill: asked again.
+            await handle.query(progressQuery).then(
+              (p) => p.stage,
+              () => 'unanswered',
+            )
+          : 'closed',
       (stage) => stage === 'awaiting_delivery' || stage === 'closed',
       `${run.input.customerRef} awaiting delivery`,
       300_000,
@@ -155,24 +191,34 @@ it(`onboardings failed and cancelled at random (seed ${SEED}) leave the ledger e
   h.sandbox.setFaults({ errorRate: 0.2, dropResponseRate: 0.2 });
   let ended: { run: Run; progress: OnboardingProgress }[];
   let findings: Finding[];
+  const kills: string[] = [];
   try {
-    // A first worker starts them and is stopped while they run; a second one takes them over.
-    await h.withCardWorker(async () => {
-      for (const run of runs) run.handle = await startOnboardingWorkflow(h, run.input);
-      await new Promise((resolve) => setTimeout(resolve, 500 + random() * 1_500));
+    // A first worker starts them and is killed while they run; a second takes them over and is
+    // killed at a random moment while they are driven; a third finishes them.
+    const first = await workerProcess();
+    for (const run of runs) run.handle = await startOnboardingWorkflow({ client, taskQueue: h.taskQueue }, run.input);
+    const firstKillMs = 500 + Math.floor(random() * 1_500);
+    await new Promise((resolve) => setTimeout(resolve, firstKillMs));
+    await first.stop('SIGKILL');
+    kills.push(`${firstKillMs} ms after the starts`);
+    const second = await workerProcess();
+    const secondKillMs = 2_000 + Math.floor(random() * 10_000);
+    const driven = Promise.all(runs.map(drive));
+    const killed = new Promise<void>((resolve) => setTimeout(resolve, secondKillMs)).then(async () => {
+      await second.stop('SIGKILL');
+      kills.push(`${secondKillMs} ms into the drive`);
+      await workerProcess();
     });
-    ended = await h.withCardWorker(async () => {
-      await Promise.all(runs.map(drive));
-      h.sandbox.setFaults({ reset: true });
-      const progress = await Promise.all(runs.map((run) => run.handle!.query(progressQuery)));
-      const report = await runReconciliation(
-        h.client,
-        { since },
-        { taskQueue: h.taskQueue, workflowId: `reconcile-random-${SEED}` },
-      );
-      findings = report.findings.filter((f) => f.kind === FINDING_KINDS.strandedMoney);
-      return runs.map((run, i) => ({ run, progress: progress[i]! }));
-    });
+    await Promise.all([driven, killed]);
+    h.sandbox.setFaults({ reset: true });
+    const progress = await Promise.all(runs.map((run) => run.handle!.query(progressQuery)));
+    const report = await runReconciliation(
+      client,
+      { since },
+      { taskQueue: h.taskQueue, workflowId: `reconcile-random-${SEED}` },
+    );
+    findings = report.findings.filter((f) => f.kind === FINDING_KINDS.strandedMoney);
+    ended = runs.map((run, i) => ({ run, progress: progress[i]! }));
   } finally {
     h.sandbox.setFaults({ reset: true });
   }
@@ -224,7 +270,7 @@ it(`onboardings failed and cancelled at random (seed ${SEED}) leave the ledger e
     return c;
   }, {});
   process.stdout.write(
-    `compensation-random seed ${SEED}: ${JSON.stringify(counts)}; stranded findings ${findings!.length}; returns ${
+    `compensation-random seed ${SEED}: ${JSON.stringify(counts)}; worker kills ${kills.join(', ')}; stranded findings ${findings!.length}; returns ${
       h.sandbox
         .commits({ operation: 'transferFunds' })
         .filter((c) => ended.some(({ run }) => collectionKey(run) === c.refs.merchantOrderNo)).length
