@@ -9,7 +9,8 @@
 #      server process exits 2 naming the missing setting,
 #   4. brings the staging stack up with two workers and waits until every service is healthy,
 #   5. a client outside the containers (the checkout's `cardflow` CLI) completes a B2B onboarding
-#      with its deposit; the sandbox's webhooks reach the receiver through its published port,
+#      with its deposit; the sandbox's webhooks reach the receiver through its published port; the
+#      stack's Prometheus has every cardflow process and the Temporal server up and every rule evaluated,
 #   6. `docker-compose stop` (no service may need the SIGKILL at the end of its grace period),
 #      `down`, `up` again: the finished workflow is still in history, a new onboarding completes,
 #   7. `docker-compose down -v`, and checks nothing of the project is left (also on failure).
@@ -112,6 +113,7 @@ webhook_port="$(free_port)"
 temporal_port="$(free_port)"
 ui_port="$(free_port)"
 codec_port="$(free_port)"
+prometheus_port="$(free_port)"
 # The receiver is published on the host's own address, the one the provider would call, and the
 # sandbox calls it there: from the sandbox's network out to the host and back in through the
 # published port. (Not on 0.0.0.0, compose's default: podman's Docker API with netavark 1.4 turns
@@ -131,6 +133,7 @@ CARDFLOW_WEBHOOK_BIND=$host_ip
 CARDFLOW_WEBHOOK_PORT=$webhook_port
 CARDFLOW_UI_PORT=$ui_port
 CARDFLOW_CODEC_PORT=$codec_port
+CARDFLOW_PROMETHEUS_PORT=$prometheus_port
 CARDFLOW_SANDBOX_WEBHOOK_URL=http://$host_ip:$webhook_port/webhooks
 CI_TEMPORAL_PORT=$temporal_port
 EOF
@@ -221,7 +224,7 @@ wait_healthy() {
       esac
     done < <(podman ps --filter "label=com.docker.compose.project=$project" \
       --format '{{.Names}} {{if .Status}}{{.Status}}{{end}}' | sed -E 's/^([^ ]+) .*\((healthy|unhealthy|starting)\).*$/\1 \2/; t; s/^([^ ]+) .*$/\1 none/')
-    for service in postgresql temporal temporal-ui codec-server worker webhooks sandbox; do
+    for service in postgresql temporal temporal-ui codec-server worker webhooks prometheus sandbox; do
       running="$(podman ps --filter "label=com.docker.compose.project=$project" --filter "label=com.docker.compose.service=$service" -q | wc -l)"
       wanted=1
       [[ $service == worker ]] && wanted=2
@@ -278,6 +281,39 @@ onboard ci-compose-1
 handled="$(compose logs --no-color webhooks | grep -c '"webhook handled"' || true)"
 ((handled > 0)) || fail "no webhook reached the receiver through its published port"
 step "the receiver handled $handled webhook(s) delivered to its published port"
+
+# The stack observes itself: its Prometheus (published on the host's loopback) has every cardflow
+# process and the Temporal server up, both workers included, and has evaluated every shipped rule
+# without error since the stack came up.
+prometheus_check() {
+  node -e "
+    const base = 'http://127.0.0.1:' + process.argv[1];
+    const get = async (path) => (await (await fetch(base + path)).json()).data;
+    (async () => {
+      const targets = (await get('/api/v1/targets?state=active')).activeTargets;
+      const want = { 'cardflow-worker': 2, 'cardflow-webhooks': 1, 'cardflow-codec-server': 1, temporal: 1 };
+      const problems = [];
+      for (const [job, count] of Object.entries(want)) {
+        const up = targets.filter((t) => t.labels.job === job && t.health === 'up').length;
+        if (up !== count) problems.push(job + ': ' + up + ' of ' + count + ' up');
+      }
+      const down = targets.filter((t) => t.health !== 'up').map((t) => t.labels.job + '@' + t.labels.instance + ' ' + t.health + ' ' + t.lastError);
+      if (down.length) problems.push('not up: ' + down.join('; '));
+      const rules = (await get('/api/v1/rules')).groups.flatMap((g) => g.rules);
+      const unevaluated = rules.filter((r) => r.health !== 'ok' || r.lastEvaluation.startsWith('0001'));
+      if (!rules.length) problems.push('no rules loaded');
+      if (unevaluated.length) problems.push('rules not evaluated: ' + unevaluated.map((r) => r.name + ' ' + r.health + ' ' + (r.lastError || '')).join('; '));
+      if (problems.length) { console.log(problems.join(' | ')); process.exit(1); }
+      console.log(targets.length + ' targets up, ' + rules.length + ' rules evaluated');
+    })().catch((e) => { console.log(String(e)); process.exit(1); });
+  " "$prometheus_port"
+}
+deadline=$((SECONDS + 120))
+until observed="$(prometheus_check)"; do
+  ((SECONDS < deadline)) || fail "the stack's Prometheus: $observed"
+  sleep 5
+done
+step "Prometheus: $observed"
 
 # --- 6. down and up: the data persists --------------------------------------------------------------------
 # Stopped as an operator stops it: each service has its own grace period (compose's 10 s, the

@@ -142,4 +142,13 @@ ui_key="$({
 } | sha256sum | cut -c1-32)"
 build_image "docker.io/temporalio/ui:$ui_version" "$here/temporal-ui.Containerfile" "$scratch/ui" "$ui_key"
 
+# --- prom/prometheus -----------------------------------------------------------------------------
+prometheus_version="$(sed -n 's|.*image: prom/prometheus:${PROMETHEUS_VERSION:-\([^}]*\)}.*|\1|p' docker-compose.yml)"
+prometheus_key="$({
+  echo "$base_id"
+  cat "$here/prometheus.Containerfile"
+} | sha256sum | cut -c1-32)"
+mkdir -p "$scratch/prometheus"
+build_image "docker.io/prom/prometheus:$prometheus_version" "$here/prometheus.Containerfile" "$scratch/prometheus" "$prometheus_key"
+
 podman images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -v '<none>' >&2
