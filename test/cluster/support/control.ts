@@ -2,11 +2,12 @@
  * The cluster tier's one Temporal cluster is started by the global setup, in jest's parent
  * process, which alone owns its processes. Tests reach it through this small loopback endpoint to
  * inflict the faults a deployment meets: SIGKILL a history host and start it again, restart
- * PostgreSQL. Addresses travel to the test processes in environment variables.
+ * PostgreSQL, back it up and restore it over destroyed data. Addresses travel to the test processes in environment variables.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RunningPostgres } from '../../../scripts/cluster/postgres';
+import { join } from 'node:path';
+import type { BackupTaken, RunningPostgres } from '../../../scripts/cluster/postgres';
 import { type HostName, HOSTS, type RunningTemporalCluster } from '../../../scripts/cluster/temporal-cluster';
 
 export const CLUSTER_ENV = {
@@ -40,20 +41,55 @@ export function clusterSettings(): ClusterSettings {
   };
 }
 
-/** `POST /kill/<host>` (SIGKILL), `POST /start/<host>`, `POST /restart/postgresql`. */
-export async function startControlServer(pg: RunningPostgres, temporal: RunningTemporalCluster): Promise<Server> {
+/**
+ * The restore of the drill (docs/production.md, "Backup and restore"): every Temporal host
+ * stopped, PostgreSQL's data destroyed and the backup restored into a fresh data directory, then
+ * the hosts started again, frontend first; the cardflow processes stay up and reconnect.
+ */
+async function restoreCluster(pg: RunningPostgres, temporal: RunningTemporalCluster, from: string) {
+  const started = Date.now();
+  await Promise.all(HOSTS.map((host) => temporal.host(host).stop('SIGTERM')));
+  await pg.restore(from);
+  for (const host of ['frontend', ...HOSTS.filter((h) => h !== 'frontend')] as HostName[]) await temporal.restart(host);
+  return { ms: Date.now() - started };
+}
+
+/**
+ * `POST /kill/<host>` (SIGKILL), `POST /start/<host>`, `POST /restart/postgresql`;
+ * `POST /backup/postgresql` (answers the backup's bytes and time) and `POST /restore/postgresql`
+ * (the latest backup; answers the restore's time), under `backupDir`.
+ */
+export async function startControlServer(
+  pg: RunningPostgres,
+  temporal: RunningTemporalCluster,
+  backupDir: string,
+): Promise<Server> {
+  let latestBackup: string | undefined;
   const server = createServer((req, res) => {
     const [, action, target] = (req.url ?? '').split('/');
     const host = HOSTS.find((h): h is HostName => h === target);
-    const act = async () => {
+    const act = async (): Promise<object | void> => {
       if (req.method !== 'POST') throw new Error('POST only');
       if (action === 'kill' && host) return temporal.host(host).stop('SIGKILL');
       if (action === 'start' && host) return temporal.restart(host);
       if (action === 'restart' && target === 'postgresql') return pg.restart();
+      if (action === 'backup' && target === 'postgresql') {
+        const into = join(backupDir, `backup-${Date.now()}`);
+        const taken = await pg.backup(into);
+        latestBackup = into;
+        return taken;
+      }
+      if (action === 'restore' && target === 'postgresql') {
+        if (!latestBackup) throw new Error('no backup taken yet');
+        return restoreCluster(pg, temporal, latestBackup);
+      }
       throw new Error(`unknown control ${req.url}`);
     };
     act().then(
-      () => res.writeHead(204).end(),
+      (answer) =>
+        answer
+          ? res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer))
+          : res.writeHead(204).end(),
       (error: unknown) => res.writeHead(500).end(error instanceof Error ? error.message : String(error)),
     );
   });
@@ -69,4 +105,13 @@ export function controlUrl(server: Server): string {
 export async function control(path: `/kill/${HostName}` | `/start/${HostName}` | '/restart/postgresql'): Promise<void> {
   const response = await fetch(`${clusterSettings().controlUrl}${path}`, { method: 'POST' });
   if (response.status !== 204) throw new Error(`control ${path}: ${response.status} ${await response.text()}`);
+}
+
+/** Backs the cluster's PostgreSQL up, or restores the latest backup; resolves with what it measured. */
+export async function controlDrill(path: '/backup/postgresql'): Promise<BackupTaken>;
+export async function controlDrill(path: '/restore/postgresql'): Promise<{ ms: number }>;
+export async function controlDrill(path: '/backup/postgresql' | '/restore/postgresql'): Promise<object> {
+  const response = await fetch(`${clusterSettings().controlUrl}${path}`, { method: 'POST' });
+  if (response.status !== 200) throw new Error(`control ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as object;
 }

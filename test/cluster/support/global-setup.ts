@@ -55,7 +55,7 @@ export default async function globalSetup(): Promise<void> {
       namespace: 'cardflow',
       dynamicConfigFile: testDynamicConfig(dir),
     });
-    const control = await startControlServer(pg, temporal);
+    const control = await startControlServer(pg, temporal, join(dir, 'backups'));
     (globalThis as Holder)[stateKey] = { group, control, dir };
     process.env[CLUSTER_ENV.address] = temporal.address;
     process.env[CLUSTER_ENV.namespace] = temporal.namespace;
