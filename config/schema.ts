@@ -258,6 +258,14 @@ export const VARIABLES = {
     fileForm: true,
     schema: z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' }),
   }),
+  CARDFLOW_DATABASE_ADMIN_URL: variable({
+    description:
+      "PostgreSQL's administrator, for the database set-up job alone (deploy/setup-database.ts): it creates the role and database `CARDFLOW_DATABASE_URL` names, with only the rights cardflow needs (`postgres://admin:password@host:5432/postgres`)",
+    default: 'unset',
+    readBy: 'set-up job',
+    fileForm: true,
+    schema: z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' }),
+  }),
   // Webhook receiver
   CARDFLOW_WEBHOOK_HOST: variable({
     description: 'address the webhook receiver binds (it also answers `GET /healthz` and `GET /readyz`)',

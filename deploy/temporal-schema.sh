@@ -8,8 +8,8 @@
 # Environment: POSTGRES_HOST, POSTGRES_PORT, POSTGRES_USER, POSTGRES_PASSWORD_FILE,
 # TEMPORAL_DB (default temporal), TEMPORAL_VISIBILITY_DB (default temporal_visibility),
 # TEMPORAL_SQL_TOOL (default temporal-sql-tool, on the image's PATH),
-# TEMPORAL_SCHEMA_DIR (default /etc/temporal/schema/postgresql/v12, the image's copy),
-# CARDFLOW_DB (optional: cardflow's own database, created empty; its stores create their tables).
+# TEMPORAL_SCHEMA_DIR (default /etc/temporal/schema/postgresql/v12, the image's copy).
+# cardflow's own database and role are the next job's (deploy/setup-database.ts).
 set -eu
 
 : "${POSTGRES_HOST:?}" "${POSTGRES_USER:?}" "${POSTGRES_PASSWORD_FILE:?}"
@@ -33,7 +33,4 @@ setup() {
 
 setup "${TEMPORAL_DB:-temporal}" temporal
 setup "${TEMPORAL_VISIBILITY_DB:-temporal_visibility}" visibility
-if [ -n "${CARDFLOW_DB:-}" ]; then
-  sql --db "$CARDFLOW_DB" create-database 2>/dev/null || echo "temporal-schema: database $CARDFLOW_DB already exists"
-fi
 echo "temporal-schema: done"

@@ -13,7 +13,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../lib/free-port';
-import { CARDFLOW_DATABASE, startPostgres } from './postgres';
+import { setUpCardflowDatabase } from './cardflow-database';
+import { startPostgres } from './postgres';
 import { ProcessGroup, waitUntil } from './processes';
 import { startServices } from './services';
 import { startTemporalCluster } from './temporal-cluster';
@@ -78,11 +79,12 @@ async function main(): Promise<void> {
     const providerEnv = readEnvFile(envFile);
 
     const codecKeys = `cluster:${randomBytes(32).toString('base64')}`;
+    const databaseUrl = await setUpCardflowDatabase(pg);
     const services = await startServices(group, {
       dir,
       temporalAddress: temporal.address,
       namespace: NAMESPACE,
-      databaseUrl: pg.url(CARDFLOW_DATABASE),
+      databaseUrl,
       codecKeys,
       providerEnv,
       webhookPort,
@@ -97,7 +99,7 @@ async function main(): Promise<void> {
         `  webhooks (haproxy)     ${services.webhookUrl} -> ${services.receivers.length} receivers`,
         `  workers                ${services.workers.length} on one task queue`,
         `  codec server           ${services.codecServerUrl}`,
-        `  cardflow's database    ${pg.url(CARDFLOW_DATABASE)}`,
+        `  cardflow's database    ${databaseUrl}`,
         `  metrics (/metrics)     ${[...services.metricsTargets.map((t) => `${t.name} ${t.address}`), ...Object.entries(temporal.metricsTargets).map(([host, address]) => `temporal-${host} ${address}`)].join(', ')}`,
         'to drive it from another terminal:',
         `  export TEMPORAL_ADDRESS=${temporal.address} TEMPORAL_NAMESPACE=${NAMESPACE} CARDFLOW_CODEC_KEYS='${codecKeys}'`,

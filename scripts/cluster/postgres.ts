@@ -6,14 +6,21 @@
  * (created by Debian's package) and owns its directory.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../lib/free-port';
 import { type ManagedProcess, type ProcessGroup, waitUntil } from './processes';
-
-/** cardflow's own database (its stores), beside Temporal's two; created by deploy/temporal-schema.sh. */
-export const CARDFLOW_DATABASE = 'cardflow';
 
 export interface RunningPostgres {
   host: string;

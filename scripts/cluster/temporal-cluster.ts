@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { createServer } from 'node:net';
-import { CARDFLOW_DATABASE, type RunningPostgres } from './postgres';
+import type { RunningPostgres } from './postgres';
 import { type ManagedProcess, type ProcessGroup, waitUntil } from './processes';
 
 const run = promisify(execFile);
@@ -70,7 +70,6 @@ function databaseEnv(pg: RunningPostgres): Record<string, string> {
     POSTGRES_PASSWORD_FILE: pg.passwordFile,
     TEMPORAL_DB: 'temporal',
     TEMPORAL_VISIBILITY_DB: 'temporal_visibility',
-    CARDFLOW_DB: CARDFLOW_DATABASE,
   };
 }
 

@@ -135,7 +135,7 @@ it('a backup taken with onboardings in flight, restored over destroyed data: eve
   process.stdout.write(
     `restore drill: ${IN_FLIGHT} onboardings in flight at the backup (${before.length} completed between backup and restore); ` +
       `backup ${(backup.bytes / 1e6).toFixed(1)} MB in ${backup.ms} ms; restore (hosts stopped, data destroyed, restored, hosts up) ` +
-      `${restore.ms} ms; all completed ${completedSecs} s after the restore; provider commits after the restore ` +
+      `${restore.ms} ms (stop ${restore.stopMs}, database ${restore.databaseMs}, start ${restore.startMs}); all completed ${completedSecs} s after the restore; provider commits after the restore ` +
       `${w.sandbox.commits().length - commitsBeforeRestore}; duplicates ${duplicates.length}\n`,
   );
 });

@@ -49,9 +49,12 @@ export function clusterSettings(): ClusterSettings {
 async function restoreCluster(pg: RunningPostgres, temporal: RunningTemporalCluster, from: string) {
   const started = Date.now();
   await Promise.all(HOSTS.map((host) => temporal.host(host).stop('SIGTERM')));
+  const stopped = Date.now();
   await pg.restore(from);
+  const restored = Date.now();
   for (const host of ['frontend', ...HOSTS.filter((h) => h !== 'frontend')] as HostName[]) await temporal.restart(host);
-  return { ms: Date.now() - started };
+  const now = Date.now();
+  return { ms: now - started, stopMs: stopped - started, databaseMs: restored - stopped, startMs: now - restored };
 }
 
 /**
@@ -109,7 +112,9 @@ export async function control(path: `/kill/${HostName}` | `/start/${HostName}` |
 
 /** Backs the cluster's PostgreSQL up, or restores the latest backup; resolves with what it measured. */
 export async function controlDrill(path: '/backup/postgresql'): Promise<BackupTaken>;
-export async function controlDrill(path: '/restore/postgresql'): Promise<{ ms: number }>;
+export async function controlDrill(
+  path: '/restore/postgresql',
+): Promise<{ ms: number; stopMs: number; databaseMs: number; startMs: number }>;
 export async function controlDrill(path: '/backup/postgresql' | '/restore/postgresql'): Promise<object> {
   const response = await fetch(`${clusterSettings().controlUrl}${path}`, { method: 'POST' });
   if (response.status !== 200) throw new Error(`control ${path}: ${response.status} ${await response.text()}`);

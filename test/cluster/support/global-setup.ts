@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CARDFLOW_DATABASE, startPostgres } from '../../../scripts/cluster/postgres';
+import { setUpCardflowDatabase } from '../../../scripts/cluster/cardflow-database';
+import { startPostgres } from '../../../scripts/cluster/postgres';
 import { ProcessGroup } from '../../../scripts/cluster/processes';
 import { startTemporalCluster } from '../../../scripts/cluster/temporal-cluster';
 import { CLUSTER_ENV, controlUrl, startControlServer } from './control';
@@ -59,7 +60,7 @@ export default async function globalSetup(): Promise<void> {
     (globalThis as Holder)[stateKey] = { group, control, dir };
     process.env[CLUSTER_ENV.address] = temporal.address;
     process.env[CLUSTER_ENV.namespace] = temporal.namespace;
-    process.env[CLUSTER_ENV.databaseUrl] = pg.url(CARDFLOW_DATABASE);
+    process.env[CLUSTER_ENV.databaseUrl] = await setUpCardflowDatabase(pg);
     process.env[CLUSTER_ENV.control] = controlUrl(control);
     process.env[CLUSTER_ENV.temporalMetrics] = Object.values(temporal.metricsTargets).join(',');
     process.stderr.write(`\ncluster tier: cluster up in ${Date.now() - started} ms, logs in ${dir}\n`);

@@ -49,7 +49,6 @@ it('declares every CARDFLOW_ variable the production code names', () => {
     'CARDFLOW_TASK_QUEUE',
     'CARDFLOW_ORDER_NO_RE',
     'CARDFLOW_DATABASE',
-    'CARDFLOW_DB',
   ];
   const undeclared = [...named].filter((n) => !declared.has(n) && !notVariables.includes(n)).sort();
   expect(undeclared).toEqual([]);
