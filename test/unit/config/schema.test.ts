@@ -44,12 +44,7 @@ it('declares every CARDFLOW_ variable the production code names', () => {
     Object.entries(VARIABLES).flatMap(([name, v]) => (v.fileForm ? [name, `${name}_FILE`] : [name])),
   );
   // Constants that are no variables.
-  const notVariables = [
-    'CARDFLOW_ENVS',
-    'CARDFLOW_TASK_QUEUE',
-    'CARDFLOW_ORDER_NO_RE',
-    'CARDFLOW_DATABASE',
-  ];
+  const notVariables = ['CARDFLOW_ENVS', 'CARDFLOW_TASK_QUEUE', 'CARDFLOW_ORDER_NO_RE', 'CARDFLOW_DATABASE'];
   const undeclared = [...named].filter((n) => !declared.has(n) && !notVariables.includes(n)).sort();
   expect(undeclared).toEqual([]);
 });
