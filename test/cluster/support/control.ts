@@ -44,7 +44,7 @@ export function clusterSettings(): ClusterSettings {
 /**
  * The restore of the drill (docs/production.md, "Backup and restore"): every Temporal host
  * stopped, PostgreSQL's data destroyed and the backup restored into a fresh data directory, then
- * the hosts started again, frontend first; the cardflow processes stay up and reconnect.
+ * the hosts started again; the cardflow processes stay up and reconnect.
  */
 async function restoreCluster(pg: RunningPostgres, temporal: RunningTemporalCluster, from: string) {
   const started = Date.now();
@@ -52,7 +52,8 @@ async function restoreCluster(pg: RunningPostgres, temporal: RunningTemporalClus
   const stopped = Date.now();
   await pg.restore(from);
   const restored = Date.now();
-  for (const host of ['frontend', ...HOSTS.filter((h) => h !== 'frontend')] as HostName[]) await temporal.restart(host);
+  // Together: the frontend serves once history hosts have joined the ring.
+  await Promise.all(HOSTS.map((host) => temporal.restart(host)));
   const now = Date.now();
   return { ms: now - started, stopMs: stopped - started, databaseMs: restored - stopped, startMs: now - restored };
 }
