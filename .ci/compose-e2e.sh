@@ -13,6 +13,8 @@
 #      stack's Prometheus has every cardflow process and the Temporal server up and every rule evaluated,
 #   6. `docker-compose stop` (no service may need the SIGKILL at the end of its grace period),
 #      `down`, `up` again: the finished workflow is still in history, a new onboarding completes,
+#   6b. an upgrade by docs/production.md's steps: build B (this commit with a workflow file changed)
+#      beside build A, onboardings parked on A complete on A, new ones run on B, A is retired,
 #   7. `docker-compose down -v`, and checks nothing of the project is left (also on failure).
 # Prints the image build time, the image size and the time from `up` to healthy.
 # Needs root (podman, apt), Go once (stand-in builds) and dist/ of this checkout (npm run build).
@@ -136,7 +138,15 @@ CARDFLOW_CODEC_PORT=$codec_port
 CARDFLOW_PROMETHEUS_PORT=$prometheus_port
 CARDFLOW_SANDBOX_WEBHOOK_URL=http://$host_ip:$webhook_port/webhooks
 CI_TEMPORAL_PORT=$temporal_port
+CI_DYNAMIC_CONFIG=$work/dynamic-config.yaml
 EOF
+{
+  cat deploy/temporal/dynamic-config.yaml
+  printf '%s\n' '# CI only (.ci/compose.ci.yml): the rollout ends in seconds.' \
+    'matching.wv.VersionDrainageStatusRefreshInterval:' '  - value: 3s' \
+    'matching.wv.VersionDrainageStatusVisibilityGracePeriod:' '  - value: 3s' \
+    'matching.PollerHistoryTTL:' '  - value: 10s'
+} >"$work/dynamic-config.yaml"
 
 # --- 3. the image ------------------------------------------------------------------------------------
 # The documented `up --build` builds it; built first here to time it and check it before the stack.
@@ -334,6 +344,120 @@ step "healthy ${up_secs}s after the second up"
 cli result ci-compose-1 --json >/dev/null || fail "the finished onboarding ci-compose-1 is gone after down and up"
 step "ci-compose-1 is still in history"
 onboard ci-compose-2
+
+# --- 6b. an upgrade: build B beside build A, by the documented steps --------------------------------------
+# Build B is this commit with one workflow file changed (a comment: the bundle, and so the build
+# id, differ), built as the new release's checkout would build it.
+step "upgrade: building build B (image tag next)"
+git clone -q --no-local "$work/cardflow" "$work/next"
+echo '// release B (CI upgrade drill)' >>"$work/next/workflows/index.ts"
+cp .env "$work/next/.env"
+(cd "$work/next" && CARDFLOW_IMAGE_TAG=next docker-compose -f docker-compose.yml build worker >&2)
+
+# Reads what the Temporal client sees, with the checkout's built client: the build a workflow
+# runs on, and the holder a parked onboarding's review waits on.
+cat >"$work/probe.js" <<'PROBE'
+const [what, arg] = process.argv.slice(2);
+const d = (m) => require(process.env.CHECKOUT + '/dist/' + m);
+const { Client, Connection } = require(process.env.CHECKOUT + '/node_modules/@temporalio/client');
+(async () => {
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+  const keys = d('codec/keys').parseKeyFile(require('fs').readFileSync(process.env.CARDFLOW_CODEC_KEYS_FILE, 'utf8'), 'codec_keys');
+  const client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE, dataConverter: d('codec/data-converter').createDataConverter(keys) });
+  if (what === 'holder') {
+    const handle = client.workflow.getHandle(d('domain/workflow-ids').cardholderWorkflowId(arg));
+    const s = await handle.query(d('domain/cardholder-onboarding').cardholderStatusQuery);
+    if (s.stage !== 'in_review' || !s.holderId) throw new Error('not in review yet: ' + s.stage);
+    console.log(s.holderId);
+  } else if (what === 'build') {
+    const raw = await client.workflowService.describeWorkflowExecution({ namespace: process.env.TEMPORAL_NAMESPACE, execution: { workflowId: arg } });
+    const info = raw.workflowExecutionInfo;
+    const status = require(process.env.CHECKOUT + '/node_modules/@temporalio/proto').temporal.api.enums.v1.WorkflowExecutionStatus[info.status];
+    console.log((info.versioningInfo?.deploymentVersion?.buildId ?? 'none') + ' ' + status);
+  }
+  await connection.close();
+})().catch((e) => { console.error(e.message); process.exit(1); });
+PROBE
+probe() {
+  env -i PATH="$PATH" HOME="$HOME" CHECKOUT="$checkout" TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" \
+    TEMPORAL_NAMESPACE=cardflow-staging CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/deploy/secrets/codec_keys" \
+    node "$work/probe.js" "$@"
+}
+# retry SECONDS command...: runs the command until it succeeds, printing its output; fails after SECONDS.
+retry() {
+  local deadline=$((SECONDS + $1)) out
+  shift
+  until out="$("$@" 2>&1)"; do
+    ((SECONDS < deadline)) || fail "$* did not succeed: $out"
+    sleep 3
+  done
+  echo "$out"
+}
+deployment_json() { compose exec -T worker-next node bin/cardflow.js deployment list --json; }
+# The build id of the version whose routing starts with $1 (current, none, ...), from deployment_json.
+build_with_routing() { node -e "const v=JSON.parse(require('fs').readFileSync(0,'utf8')).versions.find((x)=>x.routing.startsWith(process.argv[1])); if(!v) process.exit(1); console.log(v.buildId)" "$1"; }
+new_build() { deployment_json | build_with_routing none; }
+old_drained() { deployment_json | node -e "const v=JSON.parse(require('fs').readFileSync(0,'utf8')).versions.find((x)=>x.buildId===process.argv[1]); process.exit(v && v.drainage==='drained' ? 0 : 1)" "$OLD_BUILD"; }
+
+# Two onboardings parked in review on build A (the `review.stall` email).
+parked=(ci-rollout-a1 ci-rollout-a2)
+for ref in "${parked[@]}"; do
+  node -e "const c=require('$checkout/client/examples/customer.json'); c.customerRef='$ref'; c.holder.email='review.stall+$ref@example.com'; require('fs').writeFileSync('$work/$ref.json', JSON.stringify(c))"
+  cli onboard --file "$work/$ref.json" >&2
+done
+holders=()
+for ref in "${parked[@]}"; do holders+=("$(retry 120 probe holder "$ref")"); done
+OLD_BUILD="$(probe build "onboarding-${parked[0]}" | cut -d' ' -f1)"
+[[ "$OLD_BUILD" != none ]] || fail "the parked onboarding runs on no build"
+step "upgrade: ${#parked[@]} onboardings parked in review on build A $OLD_BUILD"
+
+# The documented steps. Each block runs as printed, its docker-compose lines through CI's compose
+# (its additions), with the variables the docs name.
+rollout_block() {
+  local script
+  script="$(awk -v marker="<!-- ci:$1 -->" '
+    index($0, marker) { found = 1; next }
+    found && /^ *```sh$/ { inside = 1; next }
+    inside && /^ *```$/ { exit }
+    inside { sub(/^   /, ""); print }' docs/production.md)"
+  [[ -n "$script" ]] || fail "docs/production.md has no ci:$1 block"
+  step "running docs/production.md ci:$1 as printed:"
+  sed 's/^/    /' <<<"$script" >&2
+  (
+    export NEW_TAG=next NEW_BUILD OLD_BUILD
+    docker-compose() { compose "$@"; }
+    eval "$script"
+  ) >&2
+}
+# The new build id is what its workers poll as: `deployment list` shows it once they have started.
+# The start block runs once its set-current is accepted (the server refuses until B's workers
+# polled both queues): its up and list are idempotent, so the block is simply run again.
+NEW_BUILD=""
+CARDFLOW_NEXT_IMAGE_TAG=next compose --profile rollout up -d --no-deps --scale worker-next=2 worker-next >&2
+NEW_BUILD="$(retry 180 new_build)"
+[[ "$NEW_BUILD" != "$OLD_BUILD" ]] || fail "build B has build A's id $OLD_BUILD"
+retry 120 rollout_block compose-rollout-start >/dev/null
+step "upgrade: build B $NEW_BUILD is current"
+
+# New work goes to B; A's parked onboardings are decided and complete on A.
+onboard ci-rollout-b1
+[[ "$(probe build onboarding-ci-rollout-b1 | cut -d' ' -f1)" == "$NEW_BUILD" ]] || fail "a new onboarding did not run on build B"
+for holder in "${holders[@]}"; do
+  compose exec -T worker node bin/cardflow.js sandbox review "$holder" --approve >&2
+done
+for ref in "${parked[@]}"; do
+  out="$(timeout 180 bash -c "$(declare -f cli); checkout='$checkout' work='$work' temporal_port='$temporal_port'; cli result '$ref' --json")" ||
+    fail "parked onboarding $ref did not complete after the upgrade: $out"
+  [[ "$(probe build "onboarding-$ref")" == "$OLD_BUILD COMPLETED" ]] || fail "$ref did not complete on build A"
+done
+step "upgrade: a new onboarding ran on B; the parked ones completed on A"
+
+retry 180 old_drained >/dev/null
+retry 120 rollout_block compose-rollout-retire >/dev/null
+rollout_block compose-rollout-finish
+remaining="$(compose exec -T worker node bin/cardflow.js deployment list --json | node -e "console.log(JSON.parse(require('fs').readFileSync(0,'utf8')).versions.map((v)=>v.buildId).join(' '))")"
+[[ "$remaining" == "$NEW_BUILD" ]] || fail "after the upgrade the deployment holds '$remaining', not B $NEW_BUILD alone"
+step "upgrade: build A drained and retired; the worker service runs B ($remaining)"
 
 # --- 7. down, nothing left --------------------------------------------------------------------------------
 compose down -v --remove-orphans --timeout 20 >&2
