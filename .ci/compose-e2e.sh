@@ -393,7 +393,7 @@ retry() {
   done
   echo "$out"
 }
-deployment_json() { compose exec -T worker-next node bin/cardflow.js deployment list --json; }
+deployment_json() { compose --profile rollout exec -T worker-next node bin/cardflow.js deployment list --json; }
 # The build id of the version whose routing starts with $1 (current, none, ...), from deployment_json.
 build_with_routing() { node -e "const v=JSON.parse(require('fs').readFileSync(0,'utf8')).versions.find((x)=>x.routing.startsWith(process.argv[1])); if(!v) process.exit(1); console.log(v.buildId)" "$1"; }
 new_build() { deployment_json | build_with_routing none; }
