@@ -28,6 +28,8 @@ import { healthRoutes } from '../health/routes';
 import { type StructuredLogger, createLogger } from '../logging/logger';
 import { openPool } from '../storage/postgres';
 import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
+import { compiledBuildId } from '../workers/versioning';
+import { cardflowVersion } from '../config/version';
 import { startTracing } from '../telemetry/tracing';
 import { createTemporalForwarder } from './forwarder';
 import { receiverMetrics } from './metrics';
@@ -112,7 +114,9 @@ async function main(logger: StructuredLogger): Promise<void> {
   const pool = databaseUrl ? openPool(databaseUrl, { max: 8 }) : undefined;
   const store = pool && databaseUrl ? await openPostgresWebhookStore(databaseUrl, { pool }) : undefined;
   const logging = receiverLogging(logger);
-  const registry = metricsAddress ? createProcessRegistry() : undefined;
+  const registry = metricsAddress
+    ? createProcessRegistry({ buildId: compiledBuildId(), version: cardflowVersion() })
+    : undefined;
   const metrics = registry ? receiverMetrics(registry) : undefined;
   const receiver = await startWebhookReceiver({
     platformPublicKey,

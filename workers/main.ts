@@ -38,7 +38,10 @@ import { startVisibilityMetrics } from './visibility-metrics';
 import { startTracing, traceProviderCall } from '../telemetry/tracing';
 import { entryPointArgs } from '../config/command-line';
 import { processEnv } from '../config/process-env';
-import { bootstrapCurrentVersion, versionString, versioningSettings } from './versioning';
+import { bootstrapCurrentVersion, compiledBuildId, versionString, versioningSettings } from './versioning';
+import { recordBuildInfo } from '../telemetry/build-info';
+import { sampleProcessMemory } from '../telemetry/process-memory';
+import { cardflowVersion } from '../config/version';
 
 /** Everything the worker reads from the environment and secret files, before contacting anything. */
 function workerSettings(env: Record<string, string | undefined>) {
@@ -169,9 +172,12 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
         probeTaskQueue(temporal.taskQueue),
       );
       initFindingsCounter(meter, { namespace: temporal.namespace, taskQueue: temporal.taskQueue });
+      recordBuildInfo(meter, { buildId: version?.buildId ?? compiledBuildId(), version: cardflowVersion() });
     }
+    const stopMemory = meter && metrics ? sampleProcessMemory(meter, metrics.sampleIntervalMs) : undefined;
     const stop = (signal: NodeJS.Signals) => {
       visibility?.stop();
+      stopMemory?.();
       logger.info('cardflow worker: shutting down', { signal });
       if (worker.getState() === 'RUNNING') worker.shutdown();
     };
