@@ -271,6 +271,13 @@ export const VARIABLES = {
     readBy: 'receiver',
     schema: rules.port(),
   }),
+  CARDFLOW_WEBHOOK_DRAIN_SECONDS: variable({
+    description:
+      "on SIGTERM the receiver fails `/readyz` at once and keeps accepting this long before it stops accepting connections, so a load balancer's health checks move traffic away first: at least their interval times their failure count",
+    default: '`5`',
+    readBy: 'receiver',
+    schema: rules.wholeNumber(0, 3_600, ' of seconds'),
+  }),
   CARDFLOW_WEBHOOK_DATA_DIR: variable({
     description: "without a database: the receiver's delivery log and dedupe folder (one receiver)",
     default: '`.data/webhooks`',
