@@ -14,12 +14,15 @@
  * repeat leaves one unreferenced file at the provider, which carries no money and no state.
  *
  * Implementations: a directory (the embedded default, one machine) and PostgreSQL (production:
- * every worker and backend sees the same files; `storage/postgres-file-store.ts`).
+ * every worker and backend sees the same files; `storage/postgres-file-store.ts`). Both keep each
+ * file's content as their {@link FileSealer} makes it: encrypted with the codec keys when built by
+ * `fileStoreFor` (storage/file-sealing.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { UPLOAD_KINDS } from '../api/rules';
+import { CLEAR_FILES, type FileSealer } from './file-sealing';
 
 export interface StoredFile {
   /** `<sha256 hex>.<ext>` for stored content; older workflows may name a plain file instead. */
@@ -72,7 +75,7 @@ function uploadRecordName(scope: string, ref: string): string {
  * The embedded default: files under `dir` by reference, recorded uploads under `dir/.uploads`.
  * One machine only; production configures the PostgreSQL store.
  */
-export function createDirectoryFileStore(dir: string): FileStore {
+export function createDirectoryFileStore(dir: string, sealer: FileSealer = CLEAR_FILES): FileStore {
   const uploads = join(dir, '.uploads');
   const writeAtomically = async (file: string, data: Uint8Array | string) => {
     const staging = `${file}.${process.pid}.tmp`;
@@ -83,13 +86,13 @@ export function createDirectoryFileStore(dir: string): FileStore {
     async put(data, filename) {
       const stored = contentRef(data, filename);
       await mkdir(dir, { recursive: true });
-      await writeAtomically(join(dir, stored.ref), data);
+      await writeAtomically(join(dir, stored.ref), await sealer.seal(data));
       return stored;
     },
     async get(ref) {
       const name = plainName(ref);
       try {
-        const data = await readFile(join(dir, name));
+        const data = await sealer.open(await readFile(join(dir, name)));
         return { ref, contentType: uploadKindOf(name)?.contentType ?? 'application/octet-stream', data };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
