@@ -39,9 +39,11 @@ export function createPostgresFileStore(url: string, opts: { pool?: Pool; sealer
     async put(data, filename) {
       const stored = contentRef(data, filename);
       await ready;
-      // Same content, same reference: a second put changes nothing.
+      // Same content, same reference: a second put keeps the stored content and only renews
+      // stored_at, so the retention counts from the latest put (deleteUploadedBefore).
       await pool.query(
-        'INSERT INTO cardflow_files (ref, content_type, data) VALUES ($1, $2, $3) ON CONFLICT (ref) DO NOTHING',
+        `INSERT INTO cardflow_files (ref, content_type, data) VALUES ($1, $2, $3)
+         ON CONFLICT (ref) DO UPDATE SET stored_at = now()`,
         [stored.ref, stored.contentType, Buffer.from(await sealer.seal(data))],
       );
       return stored;
@@ -72,6 +74,15 @@ export function createPostgresFileStore(url: string, opts: { pool?: Pool; sealer
          ON CONFLICT (scope, ref) DO UPDATE SET file_id = EXCLUDED.file_id, recorded_at = now()`,
         [scope, ref, fileId],
       );
+    },
+    async deleteUploadedBefore(cutoff) {
+      await ready;
+      const { rowCount } = await pool.query(
+        `DELETE FROM cardflow_files f
+          WHERE (SELECT max(u.recorded_at) FROM cardflow_file_uploads u WHERE u.ref = f.ref) BETWEEN f.stored_at AND $1`,
+        [cutoff],
+      );
+      return rowCount ?? 0;
     },
     async close() {
       if (!opts.pool) await pool.end();
