@@ -4,32 +4,19 @@
  * stores: the upload's fileId stays recorded for the workflow that needs it; a file never
  * uploaded, or stored again since its upload, is kept. Cut-offs are given, not waited for.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileStoreFor } from '../../../storage/from-config';
 import type { FileStore } from '../../../storage/file-store';
 import { configured } from '../../support/configured';
-import { type TestPostgres, startTestPostgres } from '../support/postgres';
+import { type StoreKind, fileStoresUnderTest } from '../support/file-stores';
 
 const ID_PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.from('id photo')]);
 const NOTE = Buffer.from('%PDF-1.4\n% delivery note\n');
 const NOT_YET = Buffer.from('%PDF-1.4\n% waiting for its upload\n');
 
-let pg: TestPostgres;
-let dir: string;
-beforeAll(async () => {
-  pg = await startTestPostgres();
-}, 60_000);
-afterAll(async () => pg?.stop());
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'cardflow-file-retention-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const stores = fileStoresUnderTest('cardflow-file-retention-');
 
-async function storeOf(kind: 'directory' | 'postgresql'): Promise<FileStore> {
-  const url = kind === 'postgresql' ? await pg.database() : undefined;
-  return fileStoreFor(configured({ CARDFLOW_FILE_STORE_DIR: dir, ...(url ? { CARDFLOW_DATABASE_URL: url } : {}) }));
+async function storeOf(kind: StoreKind): Promise<FileStore> {
+  return fileStoreFor(configured((await stores.variables(kind)).env));
 }
 
 it.each(['directory', 'postgresql'] as const)(

@@ -6,14 +6,13 @@
  * once it is gone (naming the key). A file stored in clear by an earlier build still reads.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { fileStoreFor } from '../../../storage/from-config';
 import { contentRef } from '../../../storage/file-store';
 import { configured } from '../../support/configured';
-import { type TestPostgres, startTestPostgres } from '../support/postgres';
+import { fileStoresUnderTest } from '../support/file-stores';
 
 /** A scanned ID photo: the marker stands for a face, a passport number, an address. */
 const MARKER = 'PASSPORT-P99887766-ZOLTANA-QUIBBLEWORTH';
@@ -22,16 +21,7 @@ const PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(
 const key = () => randomBytes(32).toString('base64');
 const [oldKey, newKey] = [`k2026a:${key()}`, `k2026b:${key()}`];
 
-let pg: TestPostgres;
-let dir: string;
-beforeAll(async () => {
-  pg = await startTestPostgres();
-}, 60_000);
-afterAll(async () => pg?.stop());
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'cardflow-files-at-rest-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const stores = fileStoresUnderTest('cardflow-files-at-rest-');
 
 /** Every byte the directory store holds, file by file. */
 function directoryBytes(root: string): Buffer[] {
@@ -57,14 +47,9 @@ const holdsMarker = (bytes: Buffer[]) => bytes.some((b) => b.includes(MARKER));
 it.each(['directory', 'postgresql'] as const)(
   'the %s store keeps no file content in clear, and reads it back across a key rotation',
   async (kind) => {
-    const url = kind === 'postgresql' ? await pg.database() : undefined;
-    const settings = (keys: string) =>
-      configured({
-        CARDFLOW_CODEC_KEYS: keys,
-        CARDFLOW_FILE_STORE_DIR: dir,
-        ...(url ? { CARDFLOW_DATABASE_URL: url } : {}),
-      });
-    const scan = () => (url ? databaseBytes(url) : Promise.resolve(directoryBytes(dir)));
+    const { url, env } = await stores.variables(kind);
+    const settings = (keys: string) => configured({ ...env, CARDFLOW_CODEC_KEYS: keys });
+    const scan = () => (url ? databaseBytes(url) : Promise.resolve(directoryBytes(stores.dir)));
 
     const before = fileStoreFor(settings(oldKey));
     const { ref } = await before.put(PHOTO, 'passport.jpg');
@@ -91,7 +76,7 @@ it.each(['directory', 'postgresql'] as const)(
 
 it('a file stored in clear before encryption still reads', async () => {
   const { ref } = contentRef(PHOTO, 'passport.jpg');
-  writeFileSync(path.join(dir, ref), PHOTO);
-  const store = fileStoreFor(configured({ CARDFLOW_CODEC_KEYS: oldKey, CARDFLOW_FILE_STORE_DIR: dir }));
+  writeFileSync(path.join(stores.dir, ref), PHOTO);
+  const store = fileStoreFor(configured({ CARDFLOW_CODEC_KEYS: oldKey, CARDFLOW_FILE_STORE_DIR: stores.dir }));
   expect(Buffer.from((await store.get(ref))!.data).equals(PHOTO)).toBe(true);
 });
