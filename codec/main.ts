@@ -17,6 +17,8 @@ import { keysCheck } from '../health/checks';
 import { healthRoutes } from '../health/routes';
 import { createLogger } from '../logging/logger';
 import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
+import { compiledBuildId } from '../workers/versioning';
+import { cardflowVersion } from '../config/version';
 import { codecServerOptions } from './config';
 import { resolveKeyring } from './dev-keys';
 import { generateKeyBase64 } from './keys';
@@ -44,7 +46,9 @@ async function main(args: string[]): Promise<number> {
     };
   });
   const logger = createLogger({ base: { service: 'codec-server' } });
-  const registry = metricsAddress ? createProcessRegistry() : undefined;
+  const registry = metricsAddress
+    ? createProcessRegistry({ buildId: compiledBuildId(), version: cardflowVersion() })
+    : undefined;
   const server = await startCodecServer({
     ...settings,
     keyring,

@@ -250,6 +250,13 @@ export const VARIABLES = {
     readBy: 'worker',
     schema: rules.text(),
   }),
+  CARDFLOW_FILE_RETENTION_DAYS: variable({
+    description:
+      'days a supporting file is kept after the provider confirmed its upload; then the worker deletes it (its fileId stays recorded). `0`: at the next hourly sweep',
+    default: '`7`',
+    readBy: 'worker',
+    schema: rules.wholeNumber(0, 3_650, ' of days'),
+  }),
   CARDFLOW_DATABASE_URL: variable({
     description:
       "production stores in PostgreSQL, shared by every replica: the receivers' delivery log and dedupe, the work-order supporting files (`postgres://user:password@host:5432/db`; tables created at start)",
@@ -278,6 +285,13 @@ export const VARIABLES = {
     default: '`4100`',
     readBy: 'receiver',
     schema: rules.port(),
+  }),
+  CARDFLOW_WEBHOOK_DRAIN_SECONDS: variable({
+    description:
+      "on SIGTERM the receiver fails `/readyz` at once and keeps accepting this long before it stops accepting connections, so a load balancer's health checks move traffic away first: at least their interval times their failure count",
+    default: '`5`',
+    readBy: 'receiver',
+    schema: rules.wholeNumber(0, 3_600, ' of seconds'),
   }),
   CARDFLOW_WEBHOOK_DATA_DIR: variable({
     description: "without a database: the receiver's delivery log and dedupe folder (one receiver)",

@@ -5,11 +5,13 @@
  * It implements the Temporal SDK's `Logger` interface, so the same object serves our own code and
  * the worker runtime: `Runtime.install({ logger: createLogger() })`. The SDK's metadata
  * (`workflowId`, `runId`, `activityId`, `taskQueue`, `sdkComponent`, ...) becomes top-level fields.
+ * A line written inside a span carries its `trace_id` and `span_id` (logging/trace-context.ts).
  */
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
 import { readVariable } from '../config/schema';
 import { severity } from './level';
 import { redact, scrubText } from './redact';
+import { activeTraceFields } from './trace-context';
 
 export type { LogLevel };
 
@@ -68,7 +70,7 @@ class JsonLogger implements StructuredLogger {
 
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
     if ((severity[level] ?? severity.INFO) < severity[this.level]) return;
-    this.write(formatRecord(level, message, { ...this.base, ...meta }, this.now));
+    this.write(formatRecord(level, message, { ...this.base, ...activeTraceFields(), ...meta }, this.now));
   }
 
   trace(message: string, meta?: LogMetadata): void {

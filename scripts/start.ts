@@ -12,7 +12,9 @@
  * payloads and failure messages reach Temporal encrypted, with CARDFLOW_CODEC_KEYS(_FILE)
  * or, outside production, the dev key of `.data/codec/dev-keys.json`. Progress lines for people
  * go to stdout as plain text; machine events (webhook deliveries, codec server requests, the
- * Temporal SDK's warnings) are JSON lines on stderr (`logging/logger.ts`, CARDFLOW_LOG_LEVEL).
+ * Temporal SDK's warnings) are JSON lines (`logging/logger.ts`, CARDFLOW_LOG_LEVEL) in
+ * `.data/npm-start.log`, written anew by each run and named in the output, so they do not
+ * interleave with the stages; errors go to stderr as well.
  *
  * Configuration only, no code change, to leave loopback:
  * - TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE, TEMPORAL_API_KEY / mTLS, see client/connection.ts):
@@ -33,7 +35,7 @@ import {
   type WorkerOptions,
   type WorkflowBundle,
 } from '@temporalio/worker';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { type ProviderConfig, providerConfig } from '../api/config';
 import { createProviderClient } from '../api/client';
@@ -246,6 +248,23 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
 
 const clock = () => new Date().toISOString().slice(11, 19);
 
+/** Where this run's JSON log lines go (see the header). */
+const LOG_FILE = path.join(__dirname, '..', '.data', 'npm-start.log');
+
+/**
+ * A logger's `write` into {@link LOG_FILE}, emptied first; error lines also to stderr, so a failure
+ * shows where the person looks. Synchronous writes: nothing is lost when the process exits.
+ */
+function logFileWriter(): (line: string) => void {
+  mkdirSync(path.dirname(LOG_FILE), { recursive: true });
+  const fd = openSync(LOG_FILE, 'w');
+  return (line) => {
+    writeSync(fd, `${line}\n`);
+    // formatRecord writes `level` first.
+    if (line.startsWith('{"level":"error"')) process.stderr.write(`${line}\n`);
+  };
+}
+
 /**
  * `npm start`'s worker is a version like every worker; on a developer's own dev server each start
  * makes its build current (CARDFLOW_DEPLOYMENT_BOOTSTRAP defaults to `always` here), so edited
@@ -264,14 +283,18 @@ async function main(): Promise<void> {
   const env = processEnv();
   // Without a provider URL this starts its own sandbox: production must name the real provider.
   const configuration = readConfiguration(env, { embedsSandbox: true });
-  const logger = createLogger({ base: { service: 'cardflow-start' } });
+  const write = logFileWriter();
+  console.log(
+    `${clock()}  logs: JSON lines of the receiver, worker, codec server and SDK in ${path.relative(process.cwd(), LOG_FILE)}`,
+  );
+  const logger = createLogger({ base: { service: 'cardflow-start' }, write });
   // One ordered shutdown on Ctrl-C instead of the SDK's own signal handling. The SDK's messages,
   // core's included (forwarded), come out as our JSON lines; below WARN only when CARDFLOW_LOG_LEVEL
   // asks (they would drown the progress lines).
   const sdkLevel = configuration.CARDFLOW_LOG_LEVEL ?? 'WARN';
   Runtime.install({
     shutdownSignals: [],
-    logger: createLogger({ level: sdkLevel, base: { service: 'cardflow-worker' } }),
+    logger: createLogger({ level: sdkLevel, base: { service: 'cardflow-worker' }, write }),
     telemetryOptions: { logging: { filter: { core: sdkLevel, other: 'ERROR' }, forward: {} } },
   });
 
@@ -280,7 +303,11 @@ async function main(): Promise<void> {
     `${clock()}  payloads encrypted with key ${codec.currentKeyId} (${codec.keySource === 'env' ? 'CARDFLOW_CODEC_KEYS' : 'dev key file .data/codec/dev-keys.json'})`,
   );
   // One line per decode request (the Web UI sends many per page): only at CARDFLOW_LOG_LEVEL=info or below.
-  const codecLogger = createLogger({ level: sdkLevel, base: { service: 'cardflow-start', component: 'codec-server' } });
+  const codecLogger = createLogger({
+    level: sdkLevel,
+    base: { service: 'cardflow-start', component: 'codec-server' },
+    write,
+  });
   const codecServer = await startEmbeddedCodecServer(configuration, { logger: codecLogger });
   console.log(`${clock()}  codec server ${codecServer.reused ? 'already running' : 'started'} at ${codecServer.url}`);
 

@@ -14,12 +14,15 @@
  * repeat leaves one unreferenced file at the provider, which carries no money and no state.
  *
  * Implementations: a directory (the embedded default, one machine) and PostgreSQL (production:
- * every worker and backend sees the same files; `storage/postgres-file-store.ts`).
+ * every worker and backend sees the same files; `storage/postgres-file-store.ts`). Both keep each
+ * file's content as their {@link FileSealer} makes it: encrypted with the codec keys when built by
+ * `fileStoreFor` (storage/file-sealing.ts).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { UPLOAD_KINDS } from '../api/rules';
+import { CLEAR_FILES, type FileSealer } from './file-sealing';
 
 export interface StoredFile {
   /** `<sha256 hex>.<ext>` for stored content; older workflows may name a plain file instead. */
@@ -37,6 +40,13 @@ export interface FileStore {
   uploadedFileId(scope: string, ref: string): Promise<string | undefined>;
   /** Records the fileId an upload of `ref` by workflow `scope` returned. */
   recordUpload(scope: string, ref: string, fileId: string): Promise<void>;
+  /**
+   * Deletes the content of every file the provider has taken since it was last stored, when that
+   * upload was recorded before `cutoff` (the retention: storage/file-retention.ts). The upload
+   * records stay, so the workflows that uploaded a file reuse its fileId without it. A file not
+   * uploaded since it was last stored is kept: a workflow may still need it. Returns how many.
+   */
+  deleteUploadedBefore(cutoff: Date): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -64,6 +74,14 @@ function plainName(ref: string): string {
   return name;
 }
 
+/**
+ * Wall-clock milliseconds with the fraction `performance.now()` adds: a file's own timestamps are
+ * coarse (a kernel tick), too coarse to tell a put from the upload recorded right after it.
+ */
+function preciseNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 function uploadRecordName(scope: string, ref: string): string {
   return `${createHash('sha256').update(`${scope}\u0000${ref}`).digest('hex')}.json`;
 }
@@ -72,7 +90,7 @@ function uploadRecordName(scope: string, ref: string): string {
  * The embedded default: files under `dir` by reference, recorded uploads under `dir/.uploads`.
  * One machine only; production configures the PostgreSQL store.
  */
-export function createDirectoryFileStore(dir: string): FileStore {
+export function createDirectoryFileStore(dir: string, sealer: FileSealer = CLEAR_FILES): FileStore {
   const uploads = join(dir, '.uploads');
   const writeAtomically = async (file: string, data: Uint8Array | string) => {
     const staging = `${file}.${process.pid}.tmp`;
@@ -83,13 +101,17 @@ export function createDirectoryFileStore(dir: string): FileStore {
     async put(data, filename) {
       const stored = contentRef(data, filename);
       await mkdir(dir, { recursive: true });
-      await writeAtomically(join(dir, stored.ref), data);
+      const file = join(dir, stored.ref);
+      await writeAtomically(file, await sealer.seal(data));
+      // When it was last stored, for the retention (deleteUploadedBefore).
+      const at = preciseNow() / 1000;
+      await utimes(file, at, at);
       return stored;
     },
     async get(ref) {
       const name = plainName(ref);
       try {
-        const data = await readFile(join(dir, name));
+        const data = await sealer.open(await readFile(join(dir, name)));
         return { ref, contentType: uploadKindOf(name)?.contentType ?? 'application/octet-stream', data };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -109,7 +131,41 @@ export function createDirectoryFileStore(dir: string): FileStore {
     },
     async recordUpload(scope, ref, fileId) {
       await mkdir(uploads, { recursive: true });
-      await writeAtomically(join(uploads, uploadRecordName(scope, ref)), JSON.stringify({ scope, ref, fileId }));
+      await writeAtomically(
+        join(uploads, uploadRecordName(scope, ref)),
+        JSON.stringify({ scope, ref, fileId, recordedAt: preciseNow() }),
+      );
+    },
+    async deleteUploadedBefore(cutoff) {
+      // The latest upload of each file (records written before `recordedAt` existed: their mtime).
+      const uploadedAt = new Map<string, number>();
+      for (const name of await readdir(uploads).catch(() => [] as string[])) {
+        if (!name.endsWith('.json')) continue;
+        const file = join(uploads, name);
+        const [record, info] = await Promise.all([readFile(file, 'utf8'), stat(file)]).catch(() => [
+          undefined,
+          undefined,
+        ]);
+        if (!record || !info) continue;
+        const { ref, recordedAt } = JSON.parse(record) as { ref?: unknown; recordedAt?: unknown };
+        const at = typeof recordedAt === 'number' ? recordedAt : info.mtimeMs;
+        if (typeof ref === 'string') uploadedAt.set(ref, Math.max(uploadedAt.get(ref) ?? 0, at));
+      }
+      let deleted = 0;
+      for (const [ref, at] of uploadedAt) {
+        if (at >= cutoff.getTime()) continue;
+        const file = join(dir, plainName(ref));
+        // Stored again after its last upload (a put rewrites it): another workflow may need it.
+        const stored = await stat(file).catch(() => undefined);
+        if (!stored || stored.mtimeMs > at) continue;
+        await unlink(file).then(
+          () => deleted++,
+          (error: NodeJS.ErrnoException) => {
+            if (error.code !== 'ENOENT') throw error;
+          },
+        );
+      }
+      return deleted;
     },
     async close() {},
   };

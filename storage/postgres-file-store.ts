@@ -5,6 +5,7 @@
  * Supporting files are photos and PDFs of a few megabytes at most, well within a bytea value.
  */
 import type { Pool } from 'pg';
+import { CLEAR_FILES, type FileSealer } from './file-sealing';
 import { type FileStore, contentRef } from './file-store';
 import { migrate, openPool } from './postgres';
 
@@ -28,7 +29,8 @@ const SCHEMA = [
  * The PostgreSQL file store on `url`. Its tables are created at once (in the background; every
  * call waits for that), so a worker configured with a wrong URL fails its first upload loudly.
  */
-export function createPostgresFileStore(url: string, opts: { pool?: Pool } = {}): FileStore {
+export function createPostgresFileStore(url: string, opts: { pool?: Pool; sealer?: FileSealer } = {}): FileStore {
+  const sealer = opts.sealer ?? CLEAR_FILES;
   const pool = opts.pool ?? openPool(url, { max: 4 });
   const ready = migrate(pool, 'files', SCHEMA);
   // Reported by the first call that awaits it; not an unhandled rejection meanwhile.
@@ -37,10 +39,12 @@ export function createPostgresFileStore(url: string, opts: { pool?: Pool } = {})
     async put(data, filename) {
       const stored = contentRef(data, filename);
       await ready;
-      // Same content, same reference: a second put changes nothing.
+      // Same content, same reference: a second put keeps the stored content and only renews
+      // stored_at, so the retention counts from the latest put (deleteUploadedBefore).
       await pool.query(
-        'INSERT INTO cardflow_files (ref, content_type, data) VALUES ($1, $2, $3) ON CONFLICT (ref) DO NOTHING',
-        [stored.ref, stored.contentType, Buffer.from(data)],
+        `INSERT INTO cardflow_files (ref, content_type, data) VALUES ($1, $2, $3)
+         ON CONFLICT (ref) DO UPDATE SET stored_at = now()`,
+        [stored.ref, stored.contentType, Buffer.from(await sealer.seal(data))],
       );
       return stored;
     },
@@ -51,7 +55,9 @@ export function createPostgresFileStore(url: string, opts: { pool?: Pool } = {})
         [ref],
       );
       const row = rows[0];
-      return row ? { ref, contentType: row.content_type, data: new Uint8Array(row.data) } : undefined;
+      return row
+        ? { ref, contentType: row.content_type, data: new Uint8Array(await sealer.open(row.data)) }
+        : undefined;
     },
     async uploadedFileId(scope, ref) {
       await ready;
@@ -68,6 +74,15 @@ export function createPostgresFileStore(url: string, opts: { pool?: Pool } = {})
          ON CONFLICT (scope, ref) DO UPDATE SET file_id = EXCLUDED.file_id, recorded_at = now()`,
         [scope, ref, fileId],
       );
+    },
+    async deleteUploadedBefore(cutoff) {
+      await ready;
+      const { rowCount } = await pool.query(
+        `DELETE FROM cardflow_files f
+          WHERE (SELECT max(u.recorded_at) FROM cardflow_file_uploads u WHERE u.ref = f.ref) BETWEEN f.stored_at AND $1`,
+        [cutoff],
+      );
+      return rowCount ?? 0;
     },
     async close() {
       if (!opts.pool) await pool.end();

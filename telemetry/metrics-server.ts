@@ -9,12 +9,17 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { serverLimits } from '../http/body';
+import { type BuildInfo, registerBuildInfo } from './build-info';
 import type { MetricsAddress } from './metrics-address';
 
-/** A registry holding Node's default process metrics, for one process's own metrics to join. */
-export function createProcessRegistry(): Registry {
+/**
+ * A registry holding Node's default process metrics (memory, CPU, event-loop lag) and
+ * `cardflow_build_info`, for one process's own metrics to join.
+ */
+export function createProcessRegistry(build: BuildInfo): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registerBuildInfo(registry, build);
   return registry;
 }
 

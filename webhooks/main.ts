@@ -13,21 +13,26 @@
  * | CARDFLOW_LOG_LEVEL | `trace` ... `error`, default `info`; JSON lines on stderr (`logging/logger.ts`) |
  * | OTEL_EXPORTER_OTLP_ENDPOINT ... | traces of each delivery and the signal it sends (telemetry/tracing.ts); unset: none |
  * | CARDFLOW_METRICS_ADDRESS | `host:port` serving Prometheus metrics at `/metrics` (webhooks/metrics.ts); unset: none |
+ * | CARDFLOW_WEBHOOK_DRAIN_SECONDS | default 5: on SIGTERM, how long `/readyz` fails while connections are still accepted |
  *
  * `GET /healthz` and `GET /readyz` (Temporal, the database when configured, the keys) are answered
  * on the same port (health/routes.ts). A missing or malformed setting exits 2 (config/startup.ts).
  *
- * SIGINT / SIGTERM stop accepting, finish the deliveries in progress, and exit.
+ * SIGTERM fails readiness at once, keeps serving for the drain interval (health/drain.ts), then
+ * stops accepting, finishes the deliveries in progress, and exits; SIGINT skips the drain.
  */
 import { publicKeyFrom } from '../api/keys';
 import { temporalSettingsFromEnv } from '../client/connection';
 import { dataConverterFor } from '../codec/data-converter';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { databaseCheck, keysCheck, temporalCheck } from '../health/checks';
+import { createDrain } from '../health/drain';
 import { healthRoutes } from '../health/routes';
 import { type StructuredLogger, createLogger } from '../logging/logger';
 import { openPool } from '../storage/postgres';
 import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
+import { compiledBuildId } from '../workers/versioning';
+import { cardflowVersion } from '../config/version';
 import { startTracing } from '../telemetry/tracing';
 import { createTemporalForwarder } from './forwarder';
 import { receiverMetrics } from './metrics';
@@ -38,6 +43,9 @@ import { connectReceiverTemporal } from './temporal-client';
 import { entryPointArgs } from '../config/command-line';
 import { type ConfigurationSlice, readConfiguration } from '../config/schema';
 import { processEnv } from '../config/process-env';
+
+/** Long enough for haproxy of `npm run cluster` (checks every 500 ms); raise it for slower balancers. */
+const DEFAULT_DRAIN_SECONDS = 5;
 
 /** The platform public key the configuration names, or an error naming the variables to set. */
 export function platformPublicKeyFrom(config: ConfigurationSlice<'CARDFLOW_PLATFORM_PUBLIC_KEY'>) {
@@ -91,13 +99,14 @@ export function receiverSettings(env: Record<string, string | undefined>) {
     codec: dataConverterFor(config),
     databaseUrl: config.CARDFLOW_DATABASE_URL?.value,
     metricsAddress: config.CARDFLOW_METRICS_ADDRESS,
+    drainMs: (config.CARDFLOW_WEBHOOK_DRAIN_SECONDS ?? DEFAULT_DRAIN_SECONDS) * 1000,
   };
 }
 
 async function main(logger: StructuredLogger): Promise<void> {
-  const { config, env, platformPublicKey, host, port, dataDir, codec, databaseUrl, metricsAddress } = loadConfiguration(
-    () => receiverSettings(processEnv()),
-  );
+  const { config, env, platformPublicKey, host, port, dataDir, codec, databaseUrl, metricsAddress, drainMs } =
+    loadConfiguration(() => receiverSettings(processEnv()));
+  const drain = createDrain(drainMs);
   const { dataConverter, keySource, currentKeyId } = codec;
   const tracing = startTracing('webhooks', config);
   const temporal = await connectReceiverTemporal({
@@ -112,7 +121,9 @@ async function main(logger: StructuredLogger): Promise<void> {
   const pool = databaseUrl ? openPool(databaseUrl, { max: 8 }) : undefined;
   const store = pool && databaseUrl ? await openPostgresWebhookStore(databaseUrl, { pool }) : undefined;
   const logging = receiverLogging(logger);
-  const registry = metricsAddress ? createProcessRegistry() : undefined;
+  const registry = metricsAddress
+    ? createProcessRegistry({ buildId: compiledBuildId(), version: cardflowVersion() })
+    : undefined;
   const metrics = registry ? receiverMetrics(registry) : undefined;
   const receiver = await startWebhookReceiver({
     platformPublicKey,
@@ -131,6 +142,7 @@ async function main(logger: StructuredLogger): Promise<void> {
       metrics?.onRefused(refused);
     },
     health: healthRoutes([
+      drain.check,
       temporalCheck(temporal.connection),
       ...(pool ? [databaseCheck(pool)] : []),
       keysCheck('keys', () => `codec key ${currentKeyId} (${keySource}), platform public key`),
@@ -149,9 +161,16 @@ async function main(logger: StructuredLogger): Promise<void> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info('stopping the webhook receiver', { signal });
-    receiver
-      .stop()
+    // SIGTERM is an orchestrator's (compose, Kubernetes), with a balancer to drain; SIGINT is a
+    // person's Ctrl-C, who waits for nothing.
+    const drained = signal === 'SIGTERM';
+    logger.info(
+      drained
+        ? 'stopping the webhook receiver: not ready, still accepting until the drain ends'
+        : 'stopping the webhook receiver',
+      { signal, ...(drained ? { drainMs } : {}) },
+    );
+    (drained ? drain.drainThenStop(() => receiver.stop()) : receiver.stop())
       .then(() => metricsServer?.stop())
       .then(() => store?.close())
       .then(() => pool?.end())

@@ -16,7 +16,6 @@ import {
 } from '@temporalio/worker';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import {
   OpenTelemetryActivityInboundInterceptor,
   OpenTelemetryActivityOutboundInterceptor,
@@ -30,7 +29,8 @@ import { CARDFLOW_TASK_QUEUE, probeTaskQueue } from '../domain/task-queue';
 import { CardflowWorker } from './cardflow-worker';
 import { cacheSizeFor, DEFAULT_CACHE_BUDGET_MIB } from './config';
 import { createReconcilePort } from './reconciliation-port';
-import { buildIdOf, deploymentOptions } from './versioning';
+import { PREBUILT_BUNDLE_PATH, buildIdOf, deploymentOptions } from './versioning';
+import { snakeCaseActivityMetricTags } from './metric-tags';
 
 /** Entry file of the workflow bundle. */
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -61,13 +61,6 @@ const BUNDLE_OPTIONS = {
   ],
   workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
 };
-
-/**
- * The workflow bundle `npm run build` writes next to the compiled code (`dist/workflow-bundle.js`).
- * A compiled worker loads it instead of running webpack at start-up (seconds of CPU per start,
- * and webpack is then never loaded in production); under tsx or jest the sources are bundled.
- */
-export const PREBUILT_BUNDLE_PATH = path.resolve(__dirname, '..', 'workflow-bundle.js');
 
 /** Writes {@link PREBUILT_BUNDLE_PATH} from the compiled workflows (the last step of `npm run build`). */
 export async function writePrebuiltBundle(): Promise<string[]> {
@@ -273,7 +266,11 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
     : {};
   const interceptors: WorkerOptions['interceptors'] = {
     ...opts.workerOptions?.interceptors,
-    activity: [...(traced.interceptors?.activity ?? []), ...(opts.workerOptions?.interceptors?.activity ?? [])],
+    activity: [
+      ...(traced.interceptors?.activity ?? []),
+      ...(opts.workerOptions?.interceptors?.activity ?? []),
+      snakeCaseActivityMetricTags,
+    ],
   };
   const workflows = await Worker.create({
     maxCachedWorkflows: cacheSizeFor(DEFAULT_CACHE_BUDGET_MIB),

@@ -23,6 +23,7 @@ import { keysCheck, temporalCheck } from '../health/checks';
 import { type HealthServer, parseListenAddress, startHealthServer } from '../health/server';
 import { createLogger } from '../logging/logger';
 import { fileStoreFor } from '../storage/from-config';
+import { DEFAULT_FILE_RETENTION_DAYS, startFileRetention } from '../storage/file-retention';
 import { loadTemporalWorkerConfig, workerTuning } from './config';
 import { createWorker, DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
 import { limitWorkflowThreadHeap } from './heap-limit';
@@ -38,7 +39,10 @@ import { startVisibilityMetrics } from './visibility-metrics';
 import { startTracing, traceProviderCall } from '../telemetry/tracing';
 import { entryPointArgs } from '../config/command-line';
 import { processEnv } from '../config/process-env';
-import { bootstrapCurrentVersion, versionString, versioningSettings } from './versioning';
+import { bootstrapCurrentVersion, compiledBuildId, versionString, versioningSettings } from './versioning';
+import { recordBuildInfo } from '../telemetry/build-info';
+import { sampleProcessMemory } from '../telemetry/process-memory';
+import { cardflowVersion } from '../config/version';
 
 /** Everything the worker reads from the environment and secret files, before contacting anything. */
 function workerSettings(env: Record<string, string | undefined>) {
@@ -96,6 +100,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
   let healthServer: HealthServer | undefined;
   try {
     const { probes, workflowHeapMib, ...workerOptions } = tuning;
+    const fileStore = fileStoreFor(config);
     // Before the worker creates its workflow threads: they take the limit in force then.
     const heapLimitMib = limitWorkflowThreadHeap(workflowHeapMib);
     const worker = await createWorker({
@@ -106,7 +111,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       activityDeps: {
         provider,
         merchantPrivateKey: providerSettings.merchantPrivateKey,
-        fileStore: fileStoreFor(config),
+        fileStore,
       },
       workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerOptions },
       probes,
@@ -169,9 +174,18 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
         probeTaskQueue(temporal.taskQueue),
       );
       initFindingsCounter(meter, { namespace: temporal.namespace, taskQueue: temporal.taskQueue });
+      recordBuildInfo(meter, { buildId: version?.buildId ?? compiledBuildId(), version: cardflowVersion() });
     }
+    const stopMemory = meter && metrics ? sampleProcessMemory(meter, metrics.sampleIntervalMs) : undefined;
+    const stopFileRetention = startFileRetention(fileStore, {
+      retentionDays: config.CARDFLOW_FILE_RETENTION_DAYS ?? DEFAULT_FILE_RETENTION_DAYS,
+      onSwept: (deleted) => logger.info('cardflow worker: uploaded supporting files deleted', { deleted }),
+      onError: (error) => logger.warn('cardflow worker: supporting files not swept', { error }),
+    });
     const stop = (signal: NodeJS.Signals) => {
       visibility?.stop();
+      stopMemory?.();
+      stopFileRetention();
       logger.info('cardflow worker: shutting down', { signal });
       if (worker.getState() === 'RUNNING') worker.shutdown();
     };

@@ -88,7 +88,7 @@ export function recordProbeBudget(meter: MetricMeter, budget: Required<ProbeBudg
  */
 export function initFindingsCounter(meter: MetricMeter, worker: { namespace: string; taskQueue: string }): void {
   const findings = meter
-    .withTags({ ...worker, workflowType: WorkflowTypes.reconciliation })
+    .withTags({ ...worker, workflow_type: WorkflowTypes.reconciliation })
     .createCounter(FINDINGS_METRIC.name, undefined, FINDINGS_METRIC.description);
   for (const kind of Object.values(FINDING_KINDS)) findings.add(0, { kind });
 }

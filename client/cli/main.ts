@@ -13,8 +13,6 @@
  * CARDFLOW_MERCHANT_PUBLIC_KEY(_FILE) (client/sealing.ts).
  */
 import type { Client } from '@temporalio/client';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { CodecKeyError } from '../../codec/data-converter';
 import { EnvironmentError } from '../../config/environment';
 import { type Configuration, ConfigurationProblems, readConfiguration } from '../../config/schema';
@@ -33,6 +31,7 @@ import { SANDBOX_COMMAND } from './sandbox-commands';
 import { parseCommandLine } from './parse';
 import { WORKFLOW_COMMANDS } from './workflow-commands';
 import { processEnv } from '../../config/process-env';
+import { cardflowVersion } from '../../config/version';
 
 export type { CliIo } from './context';
 
@@ -71,26 +70,9 @@ export function commandHelp(command: Command): string {
   ].join('\n');
 }
 
-/** cardflow's version: from its package.json, found upwards from this file (source or compiled). */
-function version(): string {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      // `cardflow` in a checkout or the image, `@cardflow/client` when installed by a backend.
-      if ((pkg.name === 'cardflow' || pkg.name === '@cardflow/client') && pkg.version) return pkg.version;
-    } catch {
-      // not here: look one folder up
-    }
-  }
-  return 'unknown';
-}
-
 /** Runs one command; resolves with the process exit code ({@link ExitCodes}). */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const parsed = parseCommandLine(argv, COMMANDS, { usage: USAGE, commandHelp, version });
+  const parsed = parseCommandLine(argv, COMMANDS, { usage: USAGE, commandHelp, version: cardflowVersion });
   if (parsed.kind === 'print') {
     io[parsed.to](parsed.text);
     return parsed.code;

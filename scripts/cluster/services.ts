@@ -124,6 +124,8 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
           CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: opts.providerEnv.CARDFLOW_PLATFORM_PUBLIC_KEY_FILE ?? '',
           CARDFLOW_WEBHOOK_HOST: '127.0.0.1',
           CARDFLOW_WEBHOOK_PORT: String(port),
+          // haproxy checks every 500 ms and drops a receiver after one failure (haproxy.ts).
+          CARDFLOW_WEBHOOK_DRAIN_SECONDS: '1',
         },
       }),
     );

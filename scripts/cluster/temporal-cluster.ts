@@ -102,6 +102,11 @@ export async function startTemporalCluster(
     serverDir?: string;
     /** Dynamic configuration to use instead of deploy/temporal/dynamic-config.yaml (a test's faster settings). */
     dynamicConfigFile?: string;
+    /**
+     * History shards of a throwaway cluster, instead of the production 512 in
+     * deploy/temporal/cluster.yaml (docs/production.md: each shard costs memory and idle work).
+     */
+    historyShards?: number;
   },
 ): Promise<RunningTemporalCluster> {
   const serverDir = opts.serverDir ?? (await temporalServerDir());
@@ -137,6 +142,7 @@ export async function startTemporalCluster(
     SQL_PASSWORD: pg.password,
     TEMPORAL_DYNAMIC_CONFIG_FILE: opts.dynamicConfigFile ?? join(ROOT, 'deploy/temporal/dynamic-config.yaml'),
     ...(process.env.TEMPORAL_LOG_LEVEL ? { TEMPORAL_LOG_LEVEL: process.env.TEMPORAL_LOG_LEVEL } : {}),
+    ...(opts.historyShards ? { TEMPORAL_NUM_HISTORY_SHARDS: String(opts.historyShards) } : {}),
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
     // The non-history processes render the history section too; history-a's ports are those.
     ...Object.fromEntries(Object.entries(historyPorts['history-a']).map(([k, v]) => [k, String(v)])),

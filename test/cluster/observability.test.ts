@@ -101,6 +101,21 @@ function labelValues(text: string): string[] {
   return values;
 }
 
+/** Each sample line's metric name with its label names. */
+function labelNames(text: string): Array<{ metric: string; names: string[] }> {
+  const found: Array<{ metric: string; names: string[] }> = [];
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(.*)\}/.exec(line);
+    if (!match) continue;
+    const names = [...match[2]!.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="(?:[^"\\]|\\.)*"/g)].map((m) => m[1]!);
+    found.push({ metric: match[1]!, names });
+  }
+  return found;
+}
+
+/** The labels the SDK's worker meter adds to what is recorded through it (docs/observability.md, "Label names"). */
+const SDK_TAGS = new Set(['namespace', 'taskQueue']);
+
 const fullOnboarding = { ref: customerRef('observe-b2b'), email: uniqueEmail('observe.b2b') };
 
 it('after a full onboarding, no label of any endpoint names the customer, the holder, the card or personal data', async () => {
@@ -145,10 +160,29 @@ it('after a full onboarding, no label of any endpoint names the customer, the ho
   expect(all).toMatch(/cardflow_provider_calls_total\{[^}]*operation="createCard"[^}]*outcome="ok"/);
   expect(all).toMatch(/cardflow_webhook_deliveries_total\{[^}]*outcome="forwarded"/);
   expect(all).toMatch(
-    /cardflow_workflows_closed_total\{[^}]*outcome="completed"[^}]*workflowType="customerOnboarding"/,
+    /cardflow_workflows_closed_total\{[^}]*outcome="completed"[^}]*workflow_type="customerOnboarding"/,
   );
   expect(all).toMatch(/cardflow_codec_requests_total\{[^}]*code="400"/);
   expect(all).toMatch(/temporal_workflow_task_schedule_to_start_latency_seconds_bucket/);
+  // Every cardflow process says which build it runs and how much memory it holds, and names
+  // every label of its cardflow_ metrics in snake_case (the SDK's own tags aside).
+  for (const { address } of w.services.metricsTargets) {
+    const text = scraped[address]!;
+    expect({
+      address,
+      buildInfo: /^cardflow_build_info\{(?=[^}]*build_id="\w+")(?=[^}]*version="[^"]+")[^}]*\} 1$/m.test(text),
+    }).toEqual({ address, buildInfo: true });
+    expect({ address, rss: /^process_resident_memory_bytes(\{[^}]*\})? [1-9]/m.test(text) }).toEqual({
+      address,
+      rss: true,
+    });
+    const camel = labelNames(text)
+      .filter(({ metric }) => metric.startsWith('cardflow_'))
+      .flatMap(({ metric, names }) =>
+        names.filter((n) => !SDK_TAGS.has(n) && !/^[a-z][a-z0-9_]*$/.test(n)).map((n) => `${metric}{${n}}`),
+      );
+    expect({ address, camel }).toEqual({ address, camel: [] });
+  }
   for (const [address, text] of Object.entries(scraped)) {
     const values = labelValues(text);
     expect(values.length).toBeGreaterThan(0);

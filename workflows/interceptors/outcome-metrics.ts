@@ -11,6 +11,11 @@
  * built-in sink, never as commands: histories replay unchanged with or without this interceptor.
  * A workflow task that fails and runs again before anything was recorded may count twice; a
  * terminated or timed-out workflow is never seen here (the server's metrics count those).
+ *
+ * The SDK tags everything recorded through the workflow meter with `workflowType`; it is renamed
+ * `workflow_type` here, the snake_case the SDK's own `temporal_` metrics and cardflow's labels use
+ * (docs/observability.md, "Label names"). The `namespace` and `taskQueue` the worker adds after
+ * this hook stay as the SDK spells them.
  */
 import {
   ApplicationFailure,
@@ -18,10 +23,12 @@ import {
   isCancellation,
   metricMeter,
   workflowInfo,
+  type GetMetricTagsInput,
   type Next,
   type WorkflowExecuteInput,
   type WorkflowInboundCallsInterceptor,
   type WorkflowInterceptorsFactory,
+  type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
 
 /** A failure type is a code constant; anything else (a type made of data) is reported as `other`. */
@@ -49,4 +56,17 @@ class OutcomeMetrics implements WorkflowInboundCallsInterceptor {
   }
 }
 
-export const interceptors: WorkflowInterceptorsFactory = () => ({ inbound: [new OutcomeMetrics()] });
+class SnakeCaseMetricTags implements WorkflowOutboundCallsInterceptor {
+  getMetricTags(
+    input: GetMetricTagsInput,
+    next: Next<WorkflowOutboundCallsInterceptor, 'getMetricTags'>,
+  ): GetMetricTagsInput {
+    const { workflowType, ...tags } = next(input);
+    return workflowType === undefined ? tags : { ...tags, workflow_type: workflowType };
+  }
+}
+
+export const interceptors: WorkflowInterceptorsFactory = () => ({
+  inbound: [new OutcomeMetrics()],
+  outbound: [new SnakeCaseMetricTags()],
+});

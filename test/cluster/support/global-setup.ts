@@ -15,6 +15,8 @@ import { ProcessGroup } from '../../../scripts/cluster/processes';
 import { startTemporalCluster } from '../../../scripts/cluster/temporal-cluster';
 import { CLUSTER_ENV, controlUrl, startControlServer } from './control';
 
+const TEST_HISTORY_SHARDS = 4;
+
 const stateKey = Symbol.for('cardflow.test.cluster');
 type Holder = typeof globalThis & { [stateKey]?: { group: ProcessGroup; control: Server; dir: string } };
 
@@ -55,6 +57,10 @@ export default async function globalSetup(): Promise<void> {
     const temporal = await startTemporalCluster(group, pg, {
       namespace: 'cardflow',
       dynamicConfigFile: testDynamicConfig(dir),
+      // Four, not the production 512: still spread over both history hosts (killing one moves
+      // shards that hold running workflows) without 512 shards' memory and idle polling on a
+      // machine that runs the whole tier. The count is what a test cluster may choose freely.
+      historyShards: TEST_HISTORY_SHARDS,
     });
     const control = await startControlServer(pg, temporal, join(dir, 'backups'));
     (globalThis as Holder)[stateKey] = { group, control, dir };

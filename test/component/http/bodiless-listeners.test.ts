@@ -29,7 +29,7 @@ it.each([
     async () => {
       const server = await startMetricsServer(
         { host: '127.0.0.1', port: 0, bindAddress: '127.0.0.1:0' },
-        createProcessRegistry(),
+        createProcessRegistry({ buildId: 'test', version: '0.0.0' }),
       );
       return { url: new URL(server.url).origin, path: '/metrics', stop: () => server.stop() };
     },

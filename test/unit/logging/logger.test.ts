@@ -1,3 +1,5 @@
+import { context as otelContext, trace as otelTrace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { LosslessNumber } from 'lossless-json';
 import { parseLogLevel } from '../../../logging/level';
 import { createLogger, formatRecord } from '../../../logging/logger';
@@ -178,5 +180,47 @@ describe('createLogger', () => {
     expect(() => parseLogLevel('loud', 'CARDFLOW_LOG_LEVEL')).toThrow(
       'CARDFLOW_LOG_LEVEL "loud" is not one of TRACE, DEBUG, INFO, WARN, ERROR',
     );
+  });
+});
+
+describe('trace context', () => {
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  beforeAll(() => otelContext.setGlobalContextManager(contextManager));
+  afterAll(() => {
+    otelContext.disable();
+    contextManager.disable();
+  });
+  const spanContext = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1 };
+
+  it('every line written inside a span carries its trace and span ids; lines outside carry none', async () => {
+    const { lines, logger } = captureLogger();
+    const child = logger.child({ component: 'webhooks' });
+    logger.info('before');
+    await otelContext.with(
+      otelTrace.setSpan(otelContext.active(), otelTrace.wrapSpanContext(spanContext)),
+      async () => {
+        logger.info('inside');
+        await Promise.resolve();
+        child.warn('inside, after an await, from a child logger');
+      },
+    );
+    logger.info('after');
+    const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const traced = { trace_id: spanContext.traceId, span_id: spanContext.spanId, trace_flags: '01' };
+    expect(records[0]).not.toHaveProperty('trace_id');
+    expect(records[1]).toMatchObject({ msg: 'inside', ...traced });
+    expect(records[2]).toMatchObject({ component: 'webhooks', ...traced });
+    expect(records[3]).not.toHaveProperty('trace_id');
+  });
+
+  it("keeps the ids a workflow's line brings (its own span, through the SDK's log sink)", () => {
+    const { lines, logger } = captureLogger();
+    otelContext.with(otelTrace.setSpan(otelContext.active(), otelTrace.wrapSpanContext(spanContext)), () =>
+      logger.info('from a workflow', { trace_id: 'aaaabbbbccccddddeeeeffff00001111', span_id: '1111222233334444' }),
+    );
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      trace_id: 'aaaabbbbccccddddeeeeffff00001111',
+      span_id: '1111222233334444',
+    });
   });
 });
