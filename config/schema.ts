@@ -28,6 +28,7 @@ import {
 import { EnvironmentError, type EnvironmentOptions, resolveEnvironment } from './environment';
 import { parseBootstrap, parseDeploymentName, parseOnOff } from './versioning-variables';
 import { parseOrigins } from '../codec/origins';
+import { parseResourceAttributes } from './resource-attributes';
 import { processEnv } from './process-env';
 import { type Env, rules, secretText, type Sourced, type Variable, variable } from './variable';
 
@@ -443,6 +444,13 @@ export const VARIABLES = {
     default: '`cardflow-<process>` (`cardflow-worker`, `cardflow-webhooks`, ...)',
     readBy: 'worker, receiver',
     schema: rules.text(),
+  }),
+  OTEL_RESOURCE_ATTRIBUTES: variable({
+    description:
+      'more attributes of the traces a process exports, `key=value` pairs separated by commas (`deployment.environment=production,service.namespace=payments`); `OTEL_SERVICE_NAME` wins over a `service.name` here',
+    default: 'unset: `service.name` and `service.version` only',
+    readBy: 'worker, receiver',
+    schema: parsedBy(parseResourceAttributes),
   }),
   OTEL_TRACES_SAMPLER: variable({
     description:

@@ -2,7 +2,7 @@
  * OpenTelemetry traces, off unless an OTLP endpoint is configured with the standard variables:
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL, e.g. `http://collector:4318/v1/traces`) or
  * `OTEL_EXPORTER_OTLP_ENDPOINT` (the base, `/v1/traces` added), OTLP over HTTP (JSON). Also read:
- * `OTEL_SERVICE_NAME` (default `cardflow-<process>`), `OTEL_SDK_DISABLED=true` and
+ * `OTEL_SERVICE_NAME` (default `cardflow-<process>`), `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_SDK_DISABLED=true` and
  * `OTEL_TRACES_EXPORTER=none` (off whatever the endpoint), and the sampler (telemetry/sampler.ts:
  * by default one trace in ten begun here is kept, and every trace a caller kept). Off, nothing is
  * installed: no tracer provider, no interceptor, no span, and workers load the workflow bundle
@@ -19,6 +19,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { cardflowVersion } from '../config/version';
 import { samplerFor } from './sampler';
 import type { ConfigurationSlice } from '../config/schema';
 import { samplerSetting } from './sampler-setting';
@@ -28,7 +29,9 @@ export { tracingConfigured };
 
 /** What {@link startTracing} reads: where traces go, the service's name, the sampler. */
 export type TracingSettings = TracingVariables &
-  ConfigurationSlice<'OTEL_SERVICE_NAME' | 'OTEL_TRACES_SAMPLER' | 'OTEL_TRACES_SAMPLER_ARG'>;
+  ConfigurationSlice<
+    'OTEL_SERVICE_NAME' | 'OTEL_RESOURCE_ATTRIBUTES' | 'OTEL_TRACES_SAMPLER' | 'OTEL_TRACES_SAMPLER_ARG'
+  >;
 
 export interface Tracing {
   tracer: otel.Tracer;
@@ -46,7 +49,7 @@ export interface Tracing {
  */
 export function startTracing(service: string, config: TracingSettings): Tracing | undefined {
   if (!tracingConfigured(config)) return undefined;
-  const resource = new Resource({ 'service.name': config.OTEL_SERVICE_NAME ?? `cardflow-${service}` });
+  const resource = tracingResource(service, config);
   // The exporter reads OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT itself; the URL comes from the configuration.
   const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(config) }), {
     scheduledDelayMillis: 1000,
@@ -63,6 +66,23 @@ export function startTracing(service: string, config: TracingSettings): Tracing 
     spanProcessor,
     shutdown: () => provider.shutdown(),
   };
+}
+
+/**
+ * What the exported spans say about their process: `OTEL_RESOURCE_ATTRIBUTES`, then
+ * `service.version` (the package's, unless set there) and `service.name` (`OTEL_SERVICE_NAME`,
+ * else one set there, else `cardflow-<process>`), as the specification orders them.
+ */
+export function tracingResource(
+  service: string,
+  config: ConfigurationSlice<'OTEL_SERVICE_NAME' | 'OTEL_RESOURCE_ATTRIBUTES'>,
+): Resource {
+  const given = config.OTEL_RESOURCE_ATTRIBUTES ?? {};
+  return new Resource({
+    'service.version': cardflowVersion(),
+    ...given,
+    'service.name': config.OTEL_SERVICE_NAME ?? given['service.name'] ?? `cardflow-${service}`,
+  });
 }
 
 /** The OTLP/HTTP traces URL: the signal's own variable, else the base endpoint plus `/v1/traces`. */
