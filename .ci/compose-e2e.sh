@@ -425,7 +425,9 @@ rollout_block() {
   sed 's/^/    /' <<<"$script" >&2
   (
     export NEW_TAG=next NEW_BUILD OLD_BUILD
-    docker-compose() { compose "$@"; }
+    # `command`: the real docker-compose, with what CI's compose adds (this function's own name
+    # would otherwise call itself).
+    docker-compose() { command docker-compose -f docker-compose.yml -f "$checkout/.ci/compose.ci.yml" --profile staging "$@"; }
     eval "$script"
   ) >&2
 }
