@@ -423,13 +423,11 @@ rollout_block() {
   [[ -n "$script" ]] || fail "docs/production.md has no ci:$1 block"
   step "running docs/production.md ci:$1 as printed:"
   sed 's/^/    /' <<<"$script" >&2
-  (
-    export NEW_TAG=next NEW_BUILD OLD_BUILD
-    # `command`: the real docker-compose, with what CI's compose adds (this function's own name
-    # would otherwise call itself).
-    docker-compose() { command docker-compose -f docker-compose.yml -f "$checkout/.ci/compose.ci.yml" --profile staging "$@"; }
-    eval "$script"
-  ) >&2
+  # A bash of its own, so -e holds (a caller's `until` would switch it off in a subshell), with
+  # docker-compose as CI's compose: `command` reaches the real binary, with CI's additions.
+  NEW_TAG=next NEW_BUILD="$NEW_BUILD" OLD_BUILD="$OLD_BUILD" CI_CHECKOUT="$checkout" bash -euo pipefail -c '
+    docker-compose() { command docker-compose -f docker-compose.yml -f "$CI_CHECKOUT/.ci/compose.ci.yml" --profile staging "$@"; }
+    '"$script" >&2
 }
 # The new build id is what its workers poll as: `deployment list` shows it once they have started.
 # The start block runs once its set-current is accepted (the server refuses until B's workers
@@ -444,8 +442,12 @@ step "upgrade: build B $NEW_BUILD is current"
 # New work goes to B; A's parked onboardings are decided and complete on A.
 onboard ci-rollout-b1
 [[ "$(probe build onboarding-ci-rollout-b1 | cut -d' ' -f1)" == "$NEW_BUILD" ]] || fail "a new onboarding did not run on build B"
+# Both review stages (platform, then bank) pass.
 for holder in "${holders[@]}"; do
-  compose exec -T worker node bin/cardflow.js sandbox review "$holder" --approve >&2
+  for stage in platform bank; do
+    compose exec -T worker node bin/cardflow.js sandbox review "$holder" --approve --json >"$work/review.json" ||
+      fail "the $stage review of $holder was not decided: $(cat "$work/review.json")"
+  done
 done
 for ref in "${parked[@]}"; do
   out="$(timeout 180 bash -c "$(declare -f cli); checkout='$checkout' work='$work' temporal_port='$temporal_port'; cli result '$ref' --json")" ||
