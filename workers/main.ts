@@ -23,6 +23,7 @@ import { keysCheck, temporalCheck } from '../health/checks';
 import { type HealthServer, parseListenAddress, startHealthServer } from '../health/server';
 import { createLogger } from '../logging/logger';
 import { fileStoreFor } from '../storage/from-config';
+import { notificationSettings, openUndeliveredStore } from '../notifications/from-config';
 import { loadTemporalWorkerConfig, workerTuning } from './config';
 import { createWorker, DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
 import { limitWorkflowThreadHeap } from './heap-limit';
@@ -56,6 +57,7 @@ function workerSettings(env: Record<string, string | undefined>) {
     health: healthAddress ? parseListenAddress(healthAddress, 'CARDFLOW_WORKER_HEALTH_ADDRESS') : undefined,
     metrics: workerMetrics(config),
     versioning: versioningSettings(config),
+    notifications: notificationSettings(config),
   };
 }
 
@@ -70,6 +72,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
     health,
     metrics,
     versioning,
+    notifications,
   } = loadConfiguration(() => workerSettings(env));
   const { dataConverter, keySource, currentKeyId } = codec;
   const logger = createLogger({ base: { service: 'worker' } });
@@ -107,6 +110,8 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
         provider,
         merchantPrivateKey: providerSettings.merchantPrivateKey,
         fileStore: fileStoreFor(config),
+        // With CARDFLOW_NOTIFY_URL: signed notifications to the merchant's backend (docs/notifications.md).
+        ...(notifications ? { notifications: { ...notifications, store: await openUndeliveredStore(config) } } : {}),
       },
       workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerOptions },
       probes,
@@ -187,6 +192,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       workflowHeapMib: heapLimitMib ?? 'the process limit',
       metrics: metrics ? `http://${metrics.bindAddress}/metrics` : 'off',
       tracing: tracing ? 'otlp' : 'off',
+      notifications: notifications ? new URL(notifications.target.url).origin : 'off',
       version: version ? versionString(version) : 'unversioned',
     });
     const running = worker.run();
