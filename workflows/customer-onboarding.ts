@@ -120,8 +120,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
       saga.compensating(
         async () => {
           // The whole request, before anything is sent.
-          const validated = await validateOnboarding(input, tracker.fail);
-          notifier.enable(validated);
+          const validated = await validateOnboarding(input, tracker.fail, notifier);
           const run: OnboardingRun = {
             ...validated,
             input,

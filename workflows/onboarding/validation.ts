@@ -11,7 +11,7 @@ import { FailureTypes } from '../../domain/failure-types';
 import { fundingOf, planSharedAccountTransfer } from '../../domain/onboarding-funding';
 import { planOnboarding, type OnboardingPlan } from '../../domain/onboarding-plan';
 import type { DepositAddress } from '../../activities';
-import type { NotificationPlan } from '../../domain/notifications';
+import type { Notifier } from '../support/notifier';
 import { failIssues, failWith, summarize } from '../support/failures';
 import { providerCallsFor } from '../support/profiles';
 
@@ -31,13 +31,12 @@ export interface ValidatedOnboarding {
   transfer?: { payerAccountId: string; amount: string };
   /** on_chain: the merchant's deposit address for the coin (shown to the customer once the card exists). */
   depositAddress?: DepositAddress;
-  /** The worker's notification plan (absent: no URL configured). */
-  notifications?: NotificationPlan;
 }
 
 export async function validateOnboarding(
   input: OnboardingInput,
   fail: (failure: ApplicationFailure) => never,
+  notifier: Pick<Notifier, 'enable'>,
 ): Promise<ValidatedOnboarding> {
   const info = workflowInfo();
   const provider = providerCallsFor(input.wait);
@@ -68,12 +67,12 @@ export async function validateOnboarding(
     ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
   });
 
-  // The worker's notification plan, when it has one (workflows/support/notifier.ts).
-  const notifications = prepared.notifications ? { notifications: prepared.notifications } : {};
+  // The worker's notification plan, when it has one: a refusal from here on is told to the backend.
+  notifier.enable(prepared);
   const planning = planOnboarding(input, cardType);
   if ('issues' in planning) return fail(failIssues(FailureTypes.notEligible, planning.issues));
   const plan = planning.plan;
-  const planned = { cardType, plan, legacyTopUp, ...notifications };
+  const planned = { cardType, plan, legacyTopUp };
   if (legacyTopUp) return { ...planned, plan: { ...plan, funding: { source: 'merchant_wallet' } } };
 
   if (plan.funding.source === 'shared_account') {
@@ -106,7 +105,7 @@ export async function validateOnboarding(
     const { notifications: _plan, ...depositAddress } = await provider.prepareDepositAddress({
       coinKey: plan.funding.coinKey,
     });
-    return { ...planned, depositAddress, ...notifications };
+    return { ...planned, depositAddress };
   } catch (error) {
     if (isCancellation(error)) throw error;
     const { type, message } = summarize(error);
