@@ -26,6 +26,13 @@ export const NotificationTypes = {
   fundingFailed: 'funding.failed',
   reconciliationFindings: 'reconciliation.findings',
   cardThreeDs: 'card.three_ds',
+  // The per-card workflow's events (emitted once it is hooked up: docs/notifications.md).
+  cardIssued: 'card.issued',
+  cardStatusChanged: 'card.status_changed',
+  cardBlocked: 'card.blocked',
+  cardUnblocked: 'card.unblocked',
+  cardCancelled: 'card.cancelled',
+  cardTransaction: 'card.transaction',
 } as const;
 
 export type NotificationType = (typeof NotificationTypes)[keyof typeof NotificationTypes];
@@ -45,6 +52,13 @@ const FINDING_ID_NAMES = [
 
 const failure = z.object({ type: z.string(), message: z.string(), retryable: z.boolean().optional() });
 const stage = z.enum(ONBOARDING_STAGES);
+/** A block, unblock or cancel of a card: the operation's key and outcome. */
+const cardOperation = z.object({
+  cardNo: z.string(),
+  customerRef: z.string().optional(),
+  merchantOrderNo: z.string().optional(),
+  cardStatus: z.string(),
+});
 const customerRef = z.string().optional();
 
 /** What each event type carries in `data`. */
@@ -141,6 +155,36 @@ export const NotificationDataSchemas = {
     merchantName: z.string(),
     /** After this the code is void (ISO time). */
     expiresAt: z.string(),
+  }),
+  [NotificationTypes.cardIssued]: z.object({
+    cardNo: z.string(),
+    cardTypeId: z.string(),
+    customerRef,
+    holderId: z.string().optional(),
+    cardStatus: z.string(),
+  }),
+  [NotificationTypes.cardStatusChanged]: z.object({
+    cardNo: z.string(),
+    status: z.string(),
+    previousStatus: z.string().optional(),
+  }),
+  [NotificationTypes.cardBlocked]: cardOperation,
+  [NotificationTypes.cardUnblocked]: cardOperation,
+  [NotificationTypes.cardCancelled]: cardOperation.extend({
+    /** What the cancel returned to the account the card is charged to. */
+    amountReturned: amount.optional(),
+    currency: z.string().optional(),
+  }),
+  [NotificationTypes.cardTransaction]: z.object({
+    cardNo: z.string(),
+    kind: z.enum(['authorization', 'settlement', 'refund', 'fee', 'overdraft']),
+    tradeNo: z.string(),
+    originTradeNo: z.string().optional(),
+    amount,
+    currency: z.string(),
+    /** The provider's status of the record (authorized, settled, declined, ...). */
+    status: z.string(),
+    merchantName: z.string().optional(),
   }),
 } as const satisfies Record<NotificationType, z.ZodType>;
 
