@@ -12,6 +12,8 @@
  *
  * Replay: only a run whose first activity returned a plan emits, behind the {@link NOTIFY_BACKEND}
  * patch; the histories of runs before notifications existed never had a plan and replay as before.
+ * The patch costs its run one action (the SDK upserts TemporalChangeVersion with its marker); the
+ * plan in the first activity's result alone already keeps those histories apart, so it could go.
  */
 import { CancellationScope, patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { CardflowActivities } from '../../activities';
