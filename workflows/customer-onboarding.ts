@@ -15,7 +15,8 @@
  * (B2B holder reviewed in a minute, card with its initial deposit) reaches no patch and costs 10
  * actions (bench (b)): 3 workflow starts, 4 activities (prepareOnboarding, createCardholder, the
  * review probe the webhook cancels, createCard, which also reads the card), the `completed`
- * upsert (with holderId and cardNo) and the 2 webhooks' signals.
+ * upsert (with holderId and cardNo) and the 2 webhooks' signals. With notifications to the
+ * backend on, 3 more (its stage change and result, and the patch's upsert: docs/notifications.md).
  *
  * Replay: onboardings run pinned to the build that started them (Worker Deployments), so a
  * change of this family's commands ships as a new build that open onboardings never meet; the

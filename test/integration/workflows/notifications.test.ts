@@ -168,6 +168,33 @@ it('every event type arrives once per event id, signed, in order per workflow, t
   }
 });
 
+it("an operator's cancel of an onboarding waiting in review is told, after its stage change", async () => {
+  const input = b2bOnboarding('review.stall');
+  const workflowId = onboardingWorkflowId(input.customerRef);
+  await withNotifyingWorker(async () => {
+    const handle = await startOnboardingWorkflow(h, input);
+    await eventually(
+      () => handle.query(progressQuery),
+      (p) => p.stage === 'cardholder_review',
+      'review',
+    );
+    // The stage change is delivered while the onboarding waits, not held back to its end.
+    await eventually(
+      () => Promise.resolve(eventsOf(workflowId, backend.delivered(SECRET)).length),
+      (n) => n === 1,
+      'the stage change',
+    );
+    await handle.cancel();
+    await expect(handle.result()).rejects.toThrow();
+  });
+  const events = eventsOf(workflowId, backend.delivered(SECRET));
+  expect(events.map((e) => e.type)).toEqual([
+    NotificationTypes.onboardingStageChanged,
+    NotificationTypes.onboardingCancelled,
+  ]);
+  expect(events[1]!.data).toMatchObject({ customerRef: input.customerRef, stage: 'cardholder_review' });
+});
+
 it('an event the window could not deliver is recorded, listed, and delivered by `events resend` with its id', async () => {
   backend.failAll(true);
   const workflowId = id('notify-undelivered');
