@@ -5,6 +5,7 @@
 import type { ProviderClient } from '../api/client';
 import type { KeyInput } from '../api/keys';
 import type { FileStore } from '../storage/file-store';
+import type { NotificationDeps } from './notifications';
 import type { RateGate } from './rate-gate';
 import type { ReconcilePort } from './reconciliation-port';
 
@@ -64,4 +65,9 @@ export interface ActivityDeps {
    * the worker gives the probe budget's rate (workers/create-worker.ts); default unlimited.
    */
   reprobes?: RateGate;
+  /**
+   * The merchant backend's endpoint, its signing secret and the undelivered store, when
+   * CARDFLOW_NOTIFY_URL is set (activities/notifications.ts); absent, workflows emit nothing.
+   */
+  notifications?: NotificationDeps;
 }

@@ -10,6 +10,7 @@ import { createCardActivities } from './cards';
 import { createCardholderActivities } from './cardholders';
 import type { ActivityDeps } from './deps';
 import { pulsing } from './heartbeats';
+import { createNotificationActivities } from './notifications';
 import { createOnboardingActivities } from './onboarding';
 import { createReconciliationActivities } from './reconciliation';
 import { createTransferActivities } from './transfers';
@@ -25,6 +26,7 @@ export type { DepositAddress, WalletDeposit } from './wallet';
 export type { ReconcileStep, ReconcileWindow } from './reconciliation';
 export type { ReconcilePort } from './reconciliation-port';
 export type { WorkOrderState } from './work-orders';
+export type { NotificationDeps, ThreeDsRelayOutcome } from './notifications';
 
 /** Every activity heartbeats while it runs when its options give a heartbeat timeout (activities/heartbeats.ts). */
 export function createActivities(deps: ActivityDeps) {
@@ -39,6 +41,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createTransferActivities(deps),
     ...createWalletActivities(deps),
     ...createReconciliationActivities(deps),
+    ...createNotificationActivities(deps),
   });
 }
 

@@ -9,22 +9,27 @@ import { FailureTypes } from '../domain/failure-types';
 import { createAccountHelpers } from './accounts';
 import type { ActivityDeps } from './deps';
 import { convertingFailures, nonRetryable } from './failures';
+import { notificationPlanOf } from './notifications';
+import type { NotificationPlan } from '../domain/notifications';
 import type { AccountBalance } from './types';
 
 export function createOnboardingActivities(deps: ActivityDeps) {
   const { findAccount } = createAccountHelpers(deps);
   return convertingFailures({
-    /** The card type, and the account that will pay (accountId, or the WALLET in the card's currency). */
+    /**
+     * The card type, and the account that will pay (accountId, or the WALLET in the card's
+     * currency); with the worker's notification plan, so telling the onboarding costs no action.
+     */
     async prepareOnboarding(input: {
       cardTypeId: string;
       accountId?: string;
-    }): Promise<{ cardType: CardType; account: AccountBalance }> {
+    }): Promise<{ cardType: CardType; account: AccountBalance; notifications?: NotificationPlan }> {
       const types = await deps.provider.listCardTypes({}, { signal: cancellationSignal() });
       const cardType = types.find((t) => t.cardTypeId === input.cardTypeId);
       if (!cardType)
         throw nonRetryable(FailureTypes.cardTypeNotFound, `cardTypeId: card type ${input.cardTypeId} does not exist`);
       const account = await findAccount(input.accountId, cardType.rechargeCurrency);
-      return { cardType, account };
+      return { cardType, account, ...notificationPlanOf(deps) };
     },
   });
 }

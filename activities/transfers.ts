@@ -24,6 +24,8 @@ import type { SharedAccountResult } from '../domain/shared-account';
 import type { ActivityDeps } from './deps';
 import { invalidInput, isAmbiguous, isDuplicateOrder, convertingFailures } from './failures';
 import { longPoll, type PollSettings } from './long-poll';
+import { notificationPlanOf } from './notifications';
+import type { NotificationPlan } from '../domain/notifications';
 
 /** What a transfer into a MARGIN account left there, as the ledger and the account say now. */
 export interface UnspentTransfer {
@@ -39,6 +41,8 @@ export interface UnspentTransfer {
 export interface TransferAccounts {
   payer: TransferAccount & { digital: number };
   payee: TransferAccount & { digital: number };
+  /** The worker's notification plan (activities/notifications.ts), read with the accounts for free. */
+  notifications?: NotificationPlan;
 }
 
 function accountOf(a: Account): TransferAccount & { digital: number } {
@@ -200,7 +204,7 @@ export function createTransferActivities(deps: ActivityDeps) {
         provider.getAccount({ accountId: input.payerAccountId }, { signal }),
         provider.getAccount({ accountId: input.payeeAccountId }, { signal }),
       ]);
-      return { payer: accountOf(payer), payee: accountOf(payee) };
+      return { payer: accountOf(payer), payee: accountOf(payee), ...notificationPlanOf(deps) };
     },
 
     /** Polls the ledger until both legs of the transfer keyed `merchantOrderNo` are there. */

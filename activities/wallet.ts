@@ -10,6 +10,8 @@ import { walletDepositOf, type WalletDeposit } from '../domain/provider-records'
 import type { ActivityDeps } from './deps';
 import { convertingFailures, nonRetryable } from './failures';
 import { longPollFinal, type PollSettings } from './long-poll';
+import { notificationPlanOf } from './notifications';
+import type { NotificationPlan } from '../domain/notifications';
 
 export type { WalletDeposit } from '../domain/provider-records';
 
@@ -41,7 +43,9 @@ export function createWalletActivities(deps: ActivityDeps) {
 
   return convertingFailures({
     /** The deposit address of `coinKey`: an existing one, else a new one (only for an enabled coin that takes deposits). */
-    async prepareDepositAddress(input: { coinKey: string }): Promise<DepositAddress> {
+    async prepareDepositAddress(input: {
+      coinKey: string;
+    }): Promise<DepositAddress & { notifications?: NotificationPlan }> {
       const signal = cancellationSignal();
       const coin = (await provider.listCoins({}, { signal })).find((c) => c.coinKey === input.coinKey);
       if (!coin) throw nonRetryable(FailureTypes.notEligible, `coinKey: coin ${input.coinKey} does not exist`);
@@ -59,6 +63,8 @@ export function createWalletActivities(deps: ActivityDeps) {
         coinName: coin.coinName,
         address: address.address,
         confirmations: coin.confirmations,
+        // The plan, for walletFunding whose first activity this is (activities/notifications.ts).
+        ...notificationPlanOf(deps),
       };
     },
 

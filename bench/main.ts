@@ -9,10 +9,12 @@
  * | BENCH_PARKED | 10000 | onboardings parked in review for the memory figure |
  * | BENCH_WAIT_REAL_S | 12 | real seconds each wait of (b) lasts on the compressed clock (at least 120x) |
  * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
- * | BENCH_PHASES | a,b,d,e,f | which figures to produce ((c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`; (f) onboardings with and without worker kills and provider errors; (a) ends with the worker's CPU per onboarding with metrics and tracing off and on (default sampling and every trace kept), `t` runs that alone) |
+ * | BENCH_PHASES | a,b,d,e,f,n | which figures to produce ((n) notifications per second and Temporal actions per notification; (c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`; (f) onboardings with and without worker kills and provider errors; (a) ends with the worker's CPU per onboarding with metrics and tracing off and on (default sampling and every trace kept), `t` runs that alone) |
  * | BENCH_FAULT_ONBOARDINGS | 24 | onboardings of each run of (f) |
  * | BENCH_FAULT_KILL_EVERY_S | 10 | (f): a worker process is SIGKILLed this often |
  * | BENCH_ROUNDS | 3 | measured rounds of (a), each an onboarding batch and its baselines |
+ * | BENCH_NOTIFY_CARDS | 100 | (n): cards, one workflow each |
+ * | BENCH_NOTIFY_PER_CARD | 10 | (n): authorizations notified per card |
  */
 import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -47,6 +49,7 @@ import { waitCost } from './wait-cost';
 import { parkedMemory } from './parked-memory';
 import { faultCost } from './fault-cost';
 import { telemetryCost } from './telemetry-cost';
+import { notificationCost } from './notification-cost';
 import { entryPointArgs } from '../config/command-line';
 
 type BaselineType = 'baselineWorkflow' | 'baselineShapedWorkflow' | 'baselineFeaturedWorkflow';
@@ -308,6 +311,7 @@ async function main(): Promise<void> {
       await parkedMemory(env);
     }
     if (PHASES.has('f')) await faultCost(env.address);
+    if (PHASES.has('n')) await notificationCost(env, bundle);
   } finally {
     await env.teardown();
   }

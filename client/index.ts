@@ -119,3 +119,17 @@ export { CardOperationRequestSchema } from '../domain/card-operations';
 export { FundingRequestSchema } from '../domain/wallet-funding';
 export { SharedAccountRequestSchema } from '../domain/shared-account';
 export { TransferRequestSchema } from '../domain/fund-transfer';
+// Notifications to the backend: verify and parse what cardflow sends (docs/notifications.md).
+export {
+  constructEvent,
+  DEFAULT_TOLERANCE_SECONDS,
+  NotificationSignatureError,
+  NotificationTypes,
+  SIGNATURE_HEADER,
+  testSignatureHeader,
+  type NotificationData,
+  type NotificationEvent,
+  type NotificationType,
+  type VerifyOptions,
+} from './notifications';
+export { NotificationEventSchema } from '../domain/notifications';

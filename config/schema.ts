@@ -300,6 +300,35 @@ export const VARIABLES = {
     readBy: 'receiver',
     schema: rules.text(),
   }),
+  // Notifications to the merchant's backend (docs/notifications.md)
+  CARDFLOW_NOTIFY_URL: variable({
+    description:
+      "the merchant backend's endpoint that receives cardflow's signed notifications (onboarding, transfer, funding, reconciliation and 3DS events); with it `CARDFLOW_NOTIFY_SECRET` is required",
+    default: 'unset: no notifications, and workflows pay no action for them',
+    readBy: 'worker, CLI',
+    schema: rules.url(),
+  }),
+  CARDFLOW_NOTIFY_SECRET: variable({
+    description:
+      'the signing secret of the notifications (HMAC-SHA256, header `Cardflow-Signature`), shared with the backend; at least 32 characters',
+    default: '',
+    readBy: 'worker, CLI',
+    fileForm: true,
+    schema: z.string().min(32, { message: 'must be at least 32 characters' }),
+  }),
+  CARDFLOW_NOTIFY_WINDOW: variable({
+    description:
+      'how long one notification is retried (backoff from 1 s to 1 min) before it is recorded undeliverable (`cardflow events list`); a workflow ends only after its notifications are delivered or recorded',
+    default: '`1h`',
+    readBy: 'worker',
+    schema: duration(1000, '1s'),
+  }),
+  CARDFLOW_NOTIFY_DATA_DIR: variable({
+    description: 'without a database: where undeliverable notifications are recorded (one machine)',
+    default: '`.data/notifications`',
+    readBy: 'worker, CLI',
+    schema: rules.text(),
+  }),
   // Codec
   CARDFLOW_CODEC_KEYS: variable({
     description: 'payload keys `id:base64key,...`, first is current (the file form holds the list or a JSON key file)',

@@ -47,6 +47,14 @@ export const FailureTypes = {
   /** A sealed secret (PIN, activation code) could not be opened with the merchant key. */
   sealedSecretInvalid: 'SealedSecretInvalid',
 
+  // Notifications to the merchant's backend (docs/notifications.md).
+  /** The backend did not answer a notification with a 2xx (or could not be reached); retryable. */
+  notificationNotDelivered: 'NotificationNotDelivered',
+  /** A 3DS record was not (yet) found at the provider; retryable until the relay's bound. */
+  threeDsRecordNotFound: 'ThreeDsRecordNotFound',
+  /** A 3DS record expired before its code reached the backend; recorded undeliverable. */
+  threeDsExpired: 'ThreeDsExpired',
+
   // The physical card path of an onboarding.
   /** An `activateCard` Update sent when none can be taken (not a physical card, or one already accepted). */
   activationNotExpected: 'ActivationNotExpected',

@@ -29,7 +29,8 @@ export interface ProviderEventRecords {
   card_transaction: CardOperationRecord;
   card_auth_transaction: CardAuthTransaction;
   card_fee_patch: CardAuthFeeRecord;
-  card_3ds: Card3dsRecord;
+  /** Without `values` (webhooks/categories.ts): workflows handle a 3DS record by its tradeNo only. */
+  card_3ds: Omit<Card3dsRecord, 'values'>;
   card_holder: CardholderEvent;
   wallet_transaction_v2: WalletTransaction;
   work: WorkOrder;

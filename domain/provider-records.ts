@@ -121,6 +121,8 @@ export interface ActivationCodeRef {
   expirationTime: number;
 }
 
-export function activationCodeRefOf(record: Card3dsRecord): ActivationCodeRef {
+export function activationCodeRefOf(
+  record: Pick<Card3dsRecord, 'tradeNo' | 'transactionTime' | 'expirationTime'>,
+): ActivationCodeRef {
   return { tradeNo: record.tradeNo, transactionTime: record.transactionTime, expirationTime: record.expirationTime };
 }

@@ -8,6 +8,7 @@
  * the configuration, the finding model, the report and its query, and the workflow ids.
  */
 import { defineQuery } from '@temporalio/workflow';
+import type { NotificationPlan } from './notifications';
 
 /** Every kind of finding. `missed_event` is the one reconciliation repairs itself. */
 export const FINDING_KINDS = {
@@ -255,7 +256,13 @@ export interface ReconcileInput {
   until?: number;
   config?: Partial<ReconcileConfig>;
   /** Set by continue-as-new: where paging stands and what was found so far. */
-  carried?: { cursor: ReconcileCursor; report: ReconcileReport; config: ReconcileConfig };
+  carried?: {
+    cursor: ReconcileCursor;
+    report: ReconcileReport;
+    config: ReconcileConfig;
+    /** The worker's notification plan, learnt by the first run (domain/notifications.ts). */
+    notifications?: NotificationPlan;
+  };
 }
 
 /** The report so far (running) or the final one; a completed run answers it too. */

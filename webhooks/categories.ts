@@ -40,7 +40,9 @@ export const CATEGORY_RULES: { readonly [C in ProviderEventCategory]: CategoryRu
   card_transaction: { schema: CardOperationRecordSchema, routes: [byOrderNo, byCardNo] },
   card_auth_transaction: { schema: CardAuthTransactionSchema, routes: [byCardNo] },
   card_fee_patch: { schema: CardAuthFeeRecordSchema, routes: [byCardNo] },
-  card_3ds: { schema: Card3dsRecordSchema, routes: [byCardNo] },
+  // Without `values`: the code or URL, even encrypted, never enters a workflow history or the
+  // delivery log; the activity that needs it reads the record by its tradeNo (docs/notifications.md).
+  card_3ds: { schema: Card3dsRecordSchema.omit({ values: true }), routes: [byCardNo] },
   card_holder: { schema: CardholderEventSchema, routes: [byOrderNo, byHolderId] },
   // A wallet deposit is on-chain and carries no merchantOrderNo: walletFunding lists its deposit
   // address in CardflowOrderNos (workflows/wallet-funding.ts), so it is found by destinationAddress.

@@ -24,6 +24,7 @@ import { type HealthServer, parseListenAddress, startHealthServer } from '../hea
 import { createLogger } from '../logging/logger';
 import { fileStoreFor } from '../storage/from-config';
 import { DEFAULT_FILE_RETENTION_DAYS, startFileRetention } from '../storage/file-retention';
+import { notificationSettings, openUndeliveredStore } from '../notifications/from-config';
 import { loadTemporalWorkerConfig, workerTuning } from './config';
 import { createWorker, DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
 import { limitWorkflowThreadHeap } from './heap-limit';
@@ -60,6 +61,7 @@ function workerSettings(env: Record<string, string | undefined>) {
     health: healthAddress ? parseListenAddress(healthAddress, 'CARDFLOW_WORKER_HEALTH_ADDRESS') : undefined,
     metrics: workerMetrics(config),
     versioning: versioningSettings(config),
+    notifications: notificationSettings(config),
   };
 }
 
@@ -74,6 +76,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
     health,
     metrics,
     versioning,
+    notifications,
   } = loadConfiguration(() => workerSettings(env));
   const { dataConverter, keySource, currentKeyId } = codec;
   const logger = createLogger({ base: { service: 'worker' } });
@@ -112,6 +115,8 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
         provider,
         merchantPrivateKey: providerSettings.merchantPrivateKey,
         fileStore,
+        // With CARDFLOW_NOTIFY_URL: signed notifications to the merchant's backend (docs/notifications.md).
+        ...(notifications ? { notifications: { ...notifications, store: await openUndeliveredStore(config) } } : {}),
       },
       workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerOptions },
       probes,
@@ -201,6 +206,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
       workflowHeapMib: heapLimitMib ?? 'the process limit',
       metrics: metrics ? `http://${metrics.bindAddress}/metrics` : 'off',
       tracing: tracing ? 'otlp' : 'off',
+      notifications: notifications ? new URL(notifications.target.url).origin : 'off',
       version: version ? versionString(version) : 'unversioned',
     });
     const running = worker.run();

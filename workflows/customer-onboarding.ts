@@ -15,7 +15,8 @@
  * (B2B holder reviewed in a minute, card with its initial deposit) reaches no patch and costs 10
  * actions (bench (b)): 3 workflow starts, 4 activities (prepareOnboarding, createCardholder, the
  * review probe the webhook cancels, createCard, which also reads the card), the `completed`
- * upsert (with holderId and cardNo) and the 2 webhooks' signals.
+ * upsert (with holderId and cardNo) and the 2 webhooks' signals. With notifications to the
+ * backend on, 3 more (its stage change and result, and the patch's upsert: docs/notifications.md).
  *
  * Replay: onboardings run pinned to the build that started them (Worker Deployments), so a
  * change of this family's commands ships as a new build that open onboardings never meet; the
@@ -32,7 +33,8 @@
  * The stages are functions of the run (onboarding/run.ts, stages.ts, first-deposit.ts,
  * result.ts); this function registers the handlers, validates, and calls the stages in order.
  */
-import { setHandler, workflowInfo } from '@temporalio/workflow';
+import { isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
+import { NotificationTypes } from '../domain/notifications';
 import type { OnboardingInput, OnboardingProgress, OnboardingResult } from '../domain/customer-onboarding';
 import { providerEventSignal } from '../domain/provider-event';
 import { childIdOf } from '../domain/workflow-definition';
@@ -46,6 +48,8 @@ import { chargedAccountOf, showPlan, type OnboardingRun } from './onboarding/run
 import { cardholderStage, cardStage, physicalStage, sharedAccountStage } from './onboarding/stages';
 import { OnboardingTracker } from './onboarding/tracker';
 import { validateOnboarding } from './onboarding/validation';
+import { summarize } from './support/failures';
+import { Notifier } from './support/notifier';
 import { compensatedFailure, Saga } from './support/saga';
 import { Attributes, startedWithAttributes } from './support/search';
 
@@ -76,37 +80,73 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   const review = new ReviewRelay(childIdOf(cardholderOnboardingWorkflow, info.workflowId), tracker);
 
   const saga = new Saga(input.customerRef);
+  // Stage changes and the result, told to the merchant's backend when the worker has a URL.
+  const notifier = new Notifier();
+  const { customerRef } = input;
+  tracker.onStage = (stage, previousStage) =>
+    notifier.emit(NotificationTypes.onboardingStageChanged, { customerRef, stage, previousStage });
+
+  try {
+    const result = await onboard();
+    notifier.emit(NotificationTypes.onboardingCompleted, {
+      customerRef,
+      cardTypeId: result.cardTypeId,
+      ...(result.cardholder ? { holderId: result.cardholder.holderId } : {}),
+      cardNo: result.card.cardNo,
+      cardStatus: result.card.cardStatus,
+    });
+    await notifier.flush();
+    return result;
+  } catch (error) {
+    const { cancellation, failure } = progress;
+    if (isCancellation(error))
+      notifier.emit(NotificationTypes.onboardingCancelled, {
+        customerRef,
+        stage: cancellation?.stage ?? progress.stage,
+        ...(cancellation?.pending ? { pending: cancellation.pending } : {}),
+      });
+    else
+      notifier.emit(NotificationTypes.onboardingFailed, {
+        customerRef,
+        stage: [...progress.stages].reverse().find((s) => s.stage !== 'failed')?.stage ?? progress.stage,
+        failure: failure ?? summarize(error),
+      });
+    await notifier.flush();
+    throw error;
+  }
 
   // What moved money is undone (or named) when a later step fails for good or an operator cancels.
-  return tracker.guard(() =>
-    saga.compensating(
-      async () => {
-        // The whole request, before anything is sent.
-        const validated = await validateOnboarding(input, tracker.fail);
-        const run: OnboardingRun = {
-          ...validated,
-          input,
-          workflowId: info.workflowId,
-          tracker,
-          attributes,
-          gate,
-          review,
-          deposits,
-          chargedAccountId: chargedAccountOf(input, validated.plan),
-          saga,
-        };
-        showPlan(run);
-        const cardholder = await cardholderStage(run);
-        const holderId = cardholder?.holderId;
-        const topUpMerchantOrderNo = await sharedAccountStage(run, holderId);
-        // On the 10-action path creating_card is not upserted.
-        const card = await cardStage(run, holderId, !leanStart);
-        const activation = await physicalStage(run, card.cardNo);
-        const firstDeposit = await firstDepositStage(run, card.cardNo);
-        tracker.enterStage('completed', true, { cardNo: card.cardNo });
-        return onboardingResult(run, { ...firstDeposit, cardholder, topUpMerchantOrderNo, card, activation });
-      },
-      (outcome, error) => compensatedFailure(progress, outcome, error),
-    ),
-  );
+  function onboard(): Promise<OnboardingResult> {
+    return tracker.guard(() =>
+      saga.compensating(
+        async () => {
+          // The whole request, before anything is sent.
+          const validated = await validateOnboarding(input, tracker.fail, notifier);
+          const run: OnboardingRun = {
+            ...validated,
+            input,
+            workflowId: info.workflowId,
+            tracker,
+            attributes,
+            gate,
+            review,
+            deposits,
+            chargedAccountId: chargedAccountOf(input, validated.plan),
+            saga,
+          };
+          showPlan(run);
+          const cardholder = await cardholderStage(run);
+          const holderId = cardholder?.holderId;
+          const topUpMerchantOrderNo = await sharedAccountStage(run, holderId);
+          // On the 10-action path creating_card is not upserted.
+          const card = await cardStage(run, holderId, !leanStart);
+          const activation = await physicalStage(run, card.cardNo);
+          const firstDeposit = await firstDepositStage(run, card.cardNo);
+          tracker.enterStage('completed', true, { cardNo: card.cardNo });
+          return onboardingResult(run, { ...firstDeposit, cardholder, topUpMerchantOrderNo, card, activation });
+        },
+        (outcome, error) => compensatedFailure(progress, outcome, error),
+      ),
+    );
+  }
 }

@@ -5,7 +5,8 @@
  * key and the provider answers "Duplicate order number"); then both ledger legs are found and
  * checked to the cent.
  */
-import { patched, workflowInfo } from '@temporalio/workflow';
+import { isCancellation, patched, workflowInfo } from '@temporalio/workflow';
+import { NotificationTypes } from '../domain/notifications';
 import { cmp } from '../api/money';
 import { affordabilityIssue } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
@@ -19,7 +20,8 @@ import {
   type FundTransferStatus,
 } from '../domain/fund-transfer';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith } from './support/failures';
+import { failIssues, failWith, summarize } from './support/failures';
+import { Notifier } from './support/notifier';
 import { settled } from './support/cancellation';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
 import { Attributes, isChild, type StartedWith } from './support/search';
@@ -35,16 +37,56 @@ export const SHORT_BALANCE_FINDS_EARLIER_TRANSFER = 'short-balance-finds-earlier
 /** Marks collections keyed by ORDER_STEPS.collection; earlier ones replay with the transfer's key. */
 export const COLLECTION_OWN_KEY = 'collection-own-order-step';
 
+/**
+ * The transfer, and its result told to the merchant's backend (support/notifier.ts): completed,
+ * or failed (a cancel included) with the failure the workflow ends with.
+ */
 export async function fundTransfer(input: FundTransferInput & StartedWith): Promise<FundTransferResult> {
+  const notifier = new Notifier();
+  const known: { merchantOrderNo?: string } = {};
+  const customerRef = input.customerRef ? { customerRef: input.customerRef } : {};
+  try {
+    const result = await transfer(input, notifier, known);
+    notifier.emit(NotificationTypes.transferCompleted, {
+      ...customerRef,
+      type: result.type,
+      merchantOrderNo: result.merchantOrderNo,
+      amount: result.amount,
+      currency: result.currency,
+      payerAccountId: result.payer.accountId,
+      payeeAccountId: result.payee.accountId,
+    });
+    await notifier.flush();
+    return result;
+  } catch (error) {
+    notifier.emit(NotificationTypes.transferFailed, {
+      ...customerRef,
+      type: input.type,
+      amount: input.amount,
+      ...known,
+      failure: isCancellation(error) ? { type: 'Cancelled', message: 'cancelled by an operator' } : summarize(error),
+    });
+    await notifier.flush();
+    throw error;
+  }
+}
+
+async function transfer(
+  input: FundTransferInput & StartedWith,
+  notifier: Notifier,
+  known: { merchantOrderNo?: string },
+): Promise<FundTransferResult> {
   const info = workflowInfo();
   const provider = providerCallsFor(input.wait);
   const attributes = new Attributes(input.startAttributes);
   const { status, enter, fail, step } = trackStatus<FundTransferStatus>({ stage: 'validating' }, transferStatusQuery);
   if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.fundTransfer });
 
-  const { payer, payee } = await step(() =>
+  const accounts = await step(() =>
     provider.prepareTransfer({ payerAccountId: input.payerAccountId, payeeAccountId: input.payeeAccountId }),
   );
+  notifier.enable(accounts);
+  const { payer, payee } = accounts;
   const issues = transferIssues(input.type, input.amount, payer, payee, payer.digital);
   if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
   const short = affordabilityIssue(payer.availableBalance, input.amount, payer.currency);
@@ -62,6 +104,7 @@ export async function fundTransfer(input: FundTransferInput & StartedWith): Prom
   // A COLLECTION has a step of its own; collections started before it sent the transfer's key.
   const merchantOrderNo = input.type === 'COLLECTION' && patched(COLLECTION_OWN_KEY) ? keys.collection : keys.transfer;
   status.merchantOrderNo = merchantOrderNo;
+  known.merchantOrderNo = merchantOrderNo;
   attributes.addOrderNo(merchantOrderNo);
   // Once the provider may have it, the mutation is followed to its outcome even if cancelled.
   return await settled(async () => {

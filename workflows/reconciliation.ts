@@ -21,7 +21,10 @@ import {
   type ReconcileCursor,
   type ReconcileInput,
   type ReconcileReport,
+  type Finding,
 } from '../domain/reconciliation';
+import { NotificationTypes } from '../domain/notifications';
+import { Notifier } from './support/notifier';
 import { Flows } from '../domain/workflow-types';
 import { countFindings } from './support/finding-metrics';
 import { NON_RETRYABLE_TYPES } from './support/profiles';
@@ -52,12 +55,21 @@ export async function reconciliation(input: ReconcileInput & { stepsPerRun?: num
   setHandler(reconcileReportQuery, () => report);
 
   let cursor: ReconcileCursor | undefined = input.carried?.cursor;
+  // Findings are told to the merchant's backend when the worker has a URL (support/notifier.ts);
+  // the plan learnt by the first run is carried across continue-as-new.
+  const notifier = new Notifier();
+  notifier.enable(input.carried);
+  const tell = (findings: readonly Finding[]) => {
+    if (findings.length > 0)
+      notifier.emit(NotificationTypes.reconciliationFindings, { window: report!.window, findings: [...findings] });
+  };
   if (!input.carried) {
     const begun = await beginReconciliation({
       ...(input.since === undefined ? {} : { since: input.since }),
       ...(input.until === undefined ? {} : { until: input.until }),
       config,
     });
+    notifier.enable(begun);
     report = { ...emptyReport(begun.window), ...(input.since === undefined ? {} : { sinceGiven: true }) };
     cursor = begun.cursor;
     upsertSearchAttributes([
@@ -71,12 +83,20 @@ export async function reconciliation(input: ReconcileInput & { stepsPerRun?: num
   for (let steps = 0; cursor; steps++) {
     if (steps >= stepsPerRun || workflowInfo().continueAsNewSuggested) {
       upsertSearchAttributes([{ key: CardflowFindings, value: current.findingCount }]);
+      await notifier.flush();
+      const notifications = notifier.current;
       await continueAsNew<typeof reconciliation>({
         ...(input.stepsPerRun === undefined ? {} : { stepsPerRun: input.stepsPerRun }),
-        carried: { cursor, report: { ...current, runs: current.runs + 1 }, config },
+        carried: {
+          cursor,
+          report: { ...current, runs: current.runs + 1 },
+          config,
+          ...(notifications ? { notifications } : {}),
+        },
       });
     }
     const step = await reconcileStep({ cursor, window: current.window, config });
+    tell(step.findings);
     current = withFindings(current, step.findings);
     current = {
       ...current,
@@ -88,12 +108,15 @@ export async function reconciliation(input: ReconcileInput & { stepsPerRun?: num
     cursor = step.next;
   }
 
-  current = { ...withFindings(current, await checkBalances({ config })), status: 'completed' };
+  const balances = await checkBalances({ config });
+  tell(balances);
+  current = { ...withFindings(current, balances), status: 'completed' };
   report = current;
   upsertSearchAttributes([
     { key: CardflowFindings, value: current.findingCount },
     { key: CardflowStage, value: current.driftCount > 0 ? 'drift' : 'clean' },
   ]);
   countFindings(current);
+  await notifier.flush();
   return current;
 }

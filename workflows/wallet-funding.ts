@@ -9,7 +9,9 @@
  * (support/transfer-return.ts), and the credit that did not reach the card, which the provider
  * cannot withdraw, is named in status and the failure and kept in a strandedMoney record.
  */
-import { workflowInfo } from '@temporalio/workflow';
+import { isCancellation, workflowInfo } from '@temporalio/workflow';
+import { NotificationTypes } from '../domain/notifications';
+import { Notifier } from './support/notifier';
 import { add, cmp, sub } from '../api/money';
 import type { CompensationOutcome, MoneyLeft } from '../domain/compensation';
 import type { FieldIssue } from '../domain/cardholder-data';
@@ -27,7 +29,7 @@ import {
 } from '../domain/wallet-funding';
 import { childIdOf } from '../domain/workflow-definition';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith } from './support/failures';
+import { failIssues, failWith, summarize } from './support/failures';
 import { settled } from './support/cancellation';
 import { compensatedFailure, Saga } from './support/saga';
 import { returnUnspentTransfer } from './support/transfer-return';
@@ -61,7 +63,46 @@ function inputIssues(input: WalletFundingInput): FieldIssue[] {
   return issues;
 }
 
+/**
+ * The funding, and its result told to the merchant's backend (support/notifier.ts): completed, or
+ * failed (a cancel included) with the failure the workflow ends with.
+ */
 export async function walletFunding(input: WalletFundingInput & StartedWith): Promise<WalletFundingResult> {
+  const notifier = new Notifier();
+  const known: { address?: string } = {};
+  const customerRef = input.customerRef ? { customerRef: input.customerRef } : {};
+  try {
+    const result = await funding(input, notifier, known);
+    notifier.emit(NotificationTypes.fundingCompleted, {
+      ...customerRef,
+      coinKey: result.coinKey,
+      address: result.address,
+      walletOrderNo: result.walletOrderNo,
+      receivedAmount: result.receivedAmount,
+      currency: result.currency,
+      ...(result.txHash ? { txHash: result.txHash } : {}),
+      ...(result.transfer ? { transfer: result.transfer } : {}),
+      ...(result.deposit ? { deposit: result.deposit } : {}),
+    });
+    await notifier.flush();
+    return result;
+  } catch (error) {
+    notifier.emit(NotificationTypes.fundingFailed, {
+      ...customerRef,
+      coinKey: input.coinKey,
+      ...known,
+      failure: isCancellation(error) ? { type: 'Cancelled', message: 'cancelled by an operator' } : summarize(error),
+    });
+    await notifier.flush();
+    throw error;
+  }
+}
+
+async function funding(
+  input: WalletFundingInput & StartedWith,
+  notifier: Notifier,
+  known: { address?: string },
+): Promise<WalletFundingResult> {
   const info = workflowInfo();
   const provider = providerCallsFor(input.wait);
   const attributes = new Attributes(input.startAttributes);
@@ -81,8 +122,12 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
       if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
       if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.walletFunding });
       const deadlineMs = input.deadlineMs ?? DEFAULT_FUNDING_DEADLINE_MS;
-      const address = await step(() => provider.prepareDepositAddress({ coinKey: input.coinKey }));
+      const { notifications, ...address } = await step(() =>
+        provider.prepareDepositAddress({ coinKey: input.coinKey }),
+      );
+      notifier.enable({ notifications });
       status.address = address.address;
+      known.address = address.address;
       // Deposits carry no merchantOrderNo; listing the address lets the receiver route
       // wallet_transaction_v2 events here by destinationAddress (webhooks/categories.ts).
       attributes.addOrderNo(address.address);

@@ -20,6 +20,8 @@ import { checkBalances } from './balances';
 import { firstCursor, type ReconcileStep, type ReconcileWindow } from './cursors';
 import { ledgerStep } from './ledger';
 import { orderStep } from './orders';
+import { notificationPlanOf } from '../notifications';
+import type { NotificationPlan } from '../../domain/notifications';
 
 export { PAGES_PER_STEP, type ReconcileStep, type ReconcileWindow } from './cursors';
 
@@ -43,7 +45,7 @@ export function createReconciliationActivities(deps: ActivityDeps) {
       since?: number;
       until?: number;
       config: ReconcileConfig;
-    }): Promise<{ window: ReconcileWindow; cursor: ReconcileCursor }> {
+    }): Promise<{ window: ReconcileWindow; cursor: ReconcileCursor; notifications?: NotificationPlan }> {
       const end = input.until ?? Date.now();
       let start = input.since;
       if (start === undefined) {
@@ -52,7 +54,7 @@ export function createReconciliationActivities(deps: ActivityDeps) {
       }
       start = Math.min(start, end);
       const window = { start, end };
-      return { window, cursor: firstCursor(window, input.config) };
+      return { window, cursor: firstCursor(window, input.config), ...notificationPlanOf(deps) };
     },
 
     /** Reads up to {@link PAGES_PER_STEP} pages from the cursor, judges them, repairs missed events. */

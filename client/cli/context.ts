@@ -62,6 +62,9 @@ export const CLI_OPTIONS = {
   out: { type: 'string' },
   by: { type: 'string' },
   note: { type: 'string' },
+  all: { type: 'boolean' },
+  'forward-to': { type: 'string' },
+  port: { type: 'string' },
 } as const;
 
 export type CliValues = {

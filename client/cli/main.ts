@@ -24,6 +24,7 @@ import { MerchantKeyError } from '../sealing';
 import { InvalidInputError } from '../validation';
 import { type CliContext, type CliIo, type Command, ExitCodes, UsageError } from './context';
 import { DEPLOYMENT_COMMAND } from './deployment-commands';
+import { EVENTS_COMMAND, LISTEN_COMMAND } from './event-commands';
 import { HISTORIES_COMMAND } from './history-commands';
 import { ONBOARDING_COMMANDS } from './onboarding-commands';
 import { ACKNOWLEDGE_COMMAND, RECONCILE_COMMAND } from './reconcile-commands';
@@ -47,6 +48,8 @@ export const COMMANDS: readonly Command[] = [
   SANDBOX_COMMAND,
   DEPLOYMENT_COMMAND,
   HISTORIES_COMMAND,
+  EVENTS_COMMAND,
+  LISTEN_COMMAND,
 ];
 
 const EXIT_CODES_HELP = `exit codes: ${ExitCodes.done} done, ${ExitCodes.failed} failed (the workflow failed or was refused), ${ExitCodes.usage} bad usage or input (nothing started), ${ExitCodes.drift} reconciliation found drift, ${ExitCodes.unavailable} Temporal unavailable (still down after CARDFLOW_TEMPORAL_RIDE_OUT_MS, default 60 s)`;

@@ -18,9 +18,17 @@ export interface StageIds {
   cardNo?: string;
 }
 
+const TERMINAL_STAGES: readonly OnboardingStage[] = ['completed', 'failed', 'cancelled'];
+
 export class OnboardingTracker extends Tracker<OnboardingProgress> {
   /** What the failure says in the UI when an operator can resume the onboarding. */
   private readonly resumeHint: string;
+
+  /**
+   * Told of each stage the onboarding moves to that is upserted as its CardflowStage (so not
+   * creating_card on the 10-action path), terminal ones aside: they end in a result of their own.
+   */
+  onStage: ((stage: OnboardingStage, previous: OnboardingStage) => void) | undefined;
 
   constructor(
     progress: OnboardingProgress,
@@ -37,8 +45,10 @@ export class OnboardingTracker extends Tracker<OnboardingProgress> {
    */
   readonly enterStage = (stage: OnboardingStage, upsert = true, ids: StageIds = {}): void => {
     const progress = this.status;
-    if (progress.stage !== stage) progress.stages.push({ stage, at: Date.now() });
+    const previous = progress.stage;
+    if (previous !== stage) progress.stages.push({ stage, at: Date.now() });
     progress.stage = stage;
+    if (upsert && previous !== stage && !TERMINAL_STAGES.includes(stage)) this.onStage?.(stage, previous);
     if (ids.holderId) progress.holderId = ids.holderId;
     if (ids.cardNo) progress.cardNo = ids.cardNo;
     if (upsert)

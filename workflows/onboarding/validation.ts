@@ -11,6 +11,7 @@ import { FailureTypes } from '../../domain/failure-types';
 import { fundingOf, planSharedAccountTransfer } from '../../domain/onboarding-funding';
 import { planOnboarding, type OnboardingPlan } from '../../domain/onboarding-plan';
 import type { DepositAddress } from '../../activities';
+import type { Notifier } from '../support/notifier';
 import { failIssues, failWith, summarize } from '../support/failures';
 import { providerCallsFor } from '../support/profiles';
 
@@ -35,6 +36,7 @@ export interface ValidatedOnboarding {
 export async function validateOnboarding(
   input: OnboardingInput,
   fail: (failure: ApplicationFailure) => never,
+  notifier: Pick<Notifier, 'enable'>,
 ): Promise<ValidatedOnboarding> {
   const info = workflowInfo();
   const provider = providerCallsFor(input.wait);
@@ -60,15 +62,18 @@ export async function validateOnboarding(
   const requested = fundingOf(input);
   const chargedAccountId =
     requested.source === 'shared_account' && !legacyTopUp ? requested.accountId : input.accountId;
-  const { cardType, account } = await provider.prepareOnboarding({
+  const { cardType, account, ...prepared } = await provider.prepareOnboarding({
     cardTypeId: input.cardTypeId,
     ...(chargedAccountId ? { accountId: chargedAccountId } : {}),
   });
 
-  const planned = planOnboarding(input, cardType);
-  if ('issues' in planned) return fail(failIssues(FailureTypes.notEligible, planned.issues));
-  const plan = planned.plan;
-  if (legacyTopUp) return { cardType, plan: { ...plan, funding: { source: 'merchant_wallet' } }, legacyTopUp };
+  // The worker's notification plan, when it has one: a refusal from here on is told to the backend.
+  notifier.enable(prepared);
+  const planning = planOnboarding(input, cardType);
+  if ('issues' in planning) return fail(failIssues(FailureTypes.notEligible, planning.issues));
+  const plan = planning.plan;
+  const planned = { cardType, plan, legacyTopUp };
+  if (legacyTopUp) return { ...planned, plan: { ...plan, funding: { source: 'merchant_wallet' } } };
 
   if (plan.funding.source === 'shared_account') {
     const { payerAccountId } = plan.funding;
@@ -81,7 +86,7 @@ export async function validateOnboarding(
     // A resumed run may have moved or spent this money already: each step checks what it still needs.
     if (transfer.shortfalls.length && !input.resume)
       fail(failIssues(FailureTypes.insufficientBalance, transfer.shortfalls));
-    return { cardType, plan, legacyTopUp, transfer: { payerAccountId: payer.accountId, amount: transfer.amount } };
+    return { ...planned, transfer: { payerAccountId: payer.accountId, amount: transfer.amount } };
   }
   // on_chain: the merchant pays only the card (fee, and the initial deposit a card type requires at creation).
   const needed = plan.funding.source === 'on_chain' ? plan.creation.total : plan.needed;
@@ -92,16 +97,15 @@ export async function validateOnboarding(
         { ...short, message: `account ${account.accountId} ${short.message}` },
       ]),
     );
-  if (plan.funding.source !== 'on_chain') return { cardType, plan, legacyTopUp };
+  if (plan.funding.source !== 'on_chain') return planned;
   // The coin must take deposits (spec: Coin enabled, enableDeposit) before a card is made for it.
   // Finding or creating the merchant's address moves no money and is reused by walletFunding.
   try {
-    return {
-      cardType,
-      plan,
-      legacyTopUp,
-      depositAddress: await provider.prepareDepositAddress({ coinKey: plan.funding.coinKey }),
-    };
+    // The onboarding learnt the notification plan from prepareOnboarding already.
+    const { notifications: _plan, ...depositAddress } = await provider.prepareDepositAddress({
+      coinKey: plan.funding.coinKey,
+    });
+    return { ...planned, depositAddress };
   } catch (error) {
     if (isCancellation(error)) throw error;
     const { type, message } = summarize(error);

@@ -1,0 +1,67 @@
+/**
+ * For the merchant's backend: turning a notification cardflow sent into a typed event, after its
+ * signature and age are checked (docs/notifications.md has the recipe and the catalogue). Like
+ * stripe-node's `webhooks.constructEvent`: give it the raw body exactly as received.
+ */
+import { NotificationEventSchema, type NotificationEvent } from '../domain/notifications';
+import {
+  NotificationSignatureError,
+  signatureHeader,
+  verifySignature,
+  type VerifyOptions,
+} from '../notifications/signature';
+
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  NotificationSignatureError,
+  SIGNATURE_HEADER,
+  type VerifyOptions,
+} from '../notifications/signature';
+export {
+  NotificationTypes,
+  type NotificationData,
+  type NotificationEvent,
+  type NotificationType,
+} from '../domain/notifications';
+
+/**
+ * Verifies `rawBody` against the `Cardflow-Signature` header with the signing secret (constant
+ * time, timestamp within `toleranceSeconds`, default 300) and returns the event, typed by its
+ * `type`. Throws a {@link NotificationSignatureError}: `reason` is `no_header`,
+ * `malformed_header`, `no_secret`, `mismatch` (a changed body or another secret), `too_old` (a
+ * replay) or `bad_payload` (signed, but not an event of the catalogue). Dedupe on `event.id`:
+ * delivery is at least once.
+ */
+export function constructEvent(
+  rawBody: string | Uint8Array,
+  header: string | string[] | undefined,
+  secret: string,
+  opts: VerifyOptions = {},
+): NotificationEvent {
+  verifySignature(rawBody, header, secret, opts);
+  const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new NotificationSignatureError('bad_payload', 'the signed body is not JSON');
+  }
+  const parsed = NotificationEventSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new NotificationSignatureError(
+      'bad_payload',
+      `the signed body is not a cardflow event: ${issue ? `${issue.path.join('.') || 'body'} ${issue.message}` : 'invalid'} (a newer cardflow? update the client)`,
+    );
+  }
+  return parsed.data;
+}
+
+/** A signed header for `rawBody`, for a backend's own tests of its endpoint. */
+export function testSignatureHeader(
+  rawBody: string,
+  secret: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): string {
+  return signatureHeader(secret, timestamp, rawBody);
+}

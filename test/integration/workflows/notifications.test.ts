@@ -1,0 +1,236 @@
+/**
+ * Notifications to the merchant's backend on the dev server, a real HTTP server standing in for
+ * the backend (test/support/notification-backend.ts): every event type the workflows emit
+ * (onboarding stage changes and results, transfers, fundings, reconciliation findings) arrives
+ * with one id per event and a signature the client's constructEvent verifies, also when the
+ * backend answers 500 for a while; a workflow's events arrive in the order it emitted them. What
+ * the window cannot deliver is recorded, listed by `cardflow events list` and delivered by
+ * `cardflow events resend <id>` with its id unchanged. A worker without a URL emits nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CreateWorkerOptions } from '../../../workers/create-worker';
+import { runReconciliation } from '../../../client/reconciliation';
+import { progressQuery } from '../../../domain/customer-onboarding';
+import { fundingStatusQuery } from '../../../domain/wallet-funding';
+import { NotificationTypes, type NotificationEvent } from '../../../domain/notifications';
+import { onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { openFileUndeliveredStore, type UndeliveredStore } from '../../../notifications/store';
+import { startNotificationBackend, type NotificationBackend } from '../../support/notification-backend';
+import { runCliOn } from '../../support/run-cli';
+import { eventually, FAST_WAIT, startCardHarness, virtualCard } from '../support/card-harness';
+import { b2bOnboarding, harnessPerFile, runCardflowWorker, startOnboardingWorkflow } from '../support/harness';
+import { testTemporalServer } from '../support/temporal-env';
+
+jest.setTimeout(180_000);
+
+const SECRET = 'notify-test-secret-0123456789abcdef0123';
+const h = harnessPerFile(startCardHarness);
+let backend: NotificationBackend;
+let store: UndeliveredStore;
+let storeDir: string;
+let margin: string;
+
+beforeAll(async () => {
+  backend = await startNotificationBackend();
+  storeDir = await mkdtemp(join(tmpdir(), 'cardflow-notifications-'));
+  store = await openFileUndeliveredStore(storeDir);
+  margin = (await h.provider.createSharedAccount({ accountName: `Notify ${randomUUID().slice(0, 6)}` })).accountId;
+  walletId = (await h.provider.getAccountInfo()).find(
+    (a) => a.accountType === 'WALLET' && a.currency === 'USD',
+  )!.accountId;
+});
+afterAll(async () => {
+  await backend?.close();
+});
+
+const id = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+
+/** Runs `fn` while a worker with notifications to the backend polls (`windowMs`: the delivery window). */
+function withNotifyingWorker<T>(fn: () => Promise<T>, windowMs = 120_000): Promise<T> {
+  const options: Omit<CreateWorkerOptions, 'connection' | 'namespace'> = {
+    taskQueue: h.taskQueue,
+    activityDeps: {
+      provider: h.provider,
+      merchantPrivateKey: h.sandbox.keys.merchant.privateKey,
+      fileStore: h.fileStore,
+      notifications: { target: { url: backend.url, secret: SECRET }, deliveryWindowMs: windowMs, store },
+    },
+  };
+  return runCardflowWorker(options, fn);
+}
+
+function transfer(workflowId: string, amount: string) {
+  return h.client.workflow.execute('fundTransfer', {
+    taskQueue: h.taskQueue,
+    workflowId,
+    args: [{ type: 'TRANSFER', amount, payerAccountId: walletId, payeeAccountId: margin, wait: FAST_WAIT }],
+  });
+}
+let walletId: string;
+
+/** The delivered events of one workflow, first delivery of each id only, in arrival order. */
+function eventsOf(workflowId: string, delivered: NotificationEvent[]): NotificationEvent[] {
+  const seen = new Set<string>();
+  return delivered.filter((e) => e.workflowId === workflowId && !seen.has(e.id) && seen.add(e.id));
+}
+
+it('every event type arrives once per event id, signed, in order per workflow, through a backend answering 500 for a while', async () => {
+  const since = Date.now() - 1000;
+  backend.failNext(4);
+  const ids = {
+    transfer: id('notify-transfer'),
+    refused: id('notify-refused'),
+    funding: id('notify-funding'),
+    expired: id('notify-expired'),
+    reconcile: id('notify-reconcile'),
+  };
+  const onboarding = b2bOnboarding('notify');
+  const notEligible = b2bOnboarding('notify', { initialDeposit: '99999999' });
+  // A card made outside cardflow: reconciliation reports its order as external.
+  await virtualCard(h.provider, { deposit: '5' });
+
+  await withNotifyingWorker(async () => {
+    await transfer(ids.transfer, '5');
+    await expect(transfer(ids.refused, '999999999')).rejects.toThrow();
+    const funding = await h.client.workflow.start('walletFunding', {
+      taskQueue: h.taskQueue,
+      workflowId: ids.funding,
+      args: [{ coinKey: 'USDT_TRC20', expectedAmount: '20', wait: FAST_WAIT }],
+    });
+    await eventually(
+      () => funding.query(fundingStatusQuery),
+      (s) => s.stage === 'awaiting_deposit',
+      'awaiting_deposit',
+    );
+    await h.helper('creditWalletDeposit', { coinKey: 'USDT_TRC20', amount: '20' });
+    await funding.result();
+    await expect(
+      h.client.workflow.execute('walletFunding', {
+        taskQueue: h.taskQueue,
+        workflowId: ids.expired,
+        // A transaction that never comes: the address's earlier deposit is not it.
+        args: [{ coinKey: 'USDT_TRC20', deadlineMs: 2_000, txHash: 'e'.repeat(64), wait: FAST_WAIT }],
+      }),
+    ).rejects.toThrow();
+    const onboarded = await startOnboardingWorkflow(h, onboarding);
+    await onboarded.result();
+    const refused = await startOnboardingWorkflow(h, notEligible);
+    await expect(refused.result()).rejects.toThrow();
+    expect((await refused.query(progressQuery)).stage).toBe('failed');
+    await runReconciliation(h.client, { since }, { taskQueue: h.taskQueue, workflowId: ids.reconcile });
+  });
+
+  // Every request that was taken verifies; the 500s were retried.
+  expect(backend.received.filter((r) => r.status === 500)).toHaveLength(4);
+  const delivered = backend.delivered(SECRET);
+  // A redelivered id carries the same event.
+  const byId = new Map<string, string>();
+  for (const event of delivered) {
+    const text = JSON.stringify(event);
+    expect(byId.get(event.id) ?? text).toBe(text);
+    byId.set(event.id, text);
+  }
+
+  const types = (workflowId: string) => eventsOf(workflowId, delivered).map((e) => e.type);
+  expect(types(ids.transfer)).toEqual([NotificationTypes.transferCompleted]);
+  expect(eventsOf(ids.transfer, delivered)[0]!.data).toMatchObject({ amount: '5', payeeAccountId: margin });
+  expect(types(ids.refused)).toEqual([NotificationTypes.transferFailed]);
+  expect(types(ids.funding)).toEqual([NotificationTypes.fundingCompleted]);
+  expect(eventsOf(ids.funding, delivered)[0]!.data).toMatchObject({ coinKey: 'USDT_TRC20' });
+  expect(types(ids.expired)).toEqual([NotificationTypes.fundingFailed]);
+  expect(eventsOf(ids.expired, delivered)[0]!.data).toMatchObject({ failure: { type: 'DepositExpired' } });
+
+  const onboardingEvents = eventsOf(onboardingWorkflowId(onboarding.customerRef), delivered);
+  expect(onboardingEvents.map((e) => e.type)).toEqual([
+    NotificationTypes.onboardingStageChanged,
+    NotificationTypes.onboardingCompleted,
+  ]);
+  expect(onboardingEvents[0]!.data).toMatchObject({ stage: 'cardholder_review', previousStage: 'validating' });
+  expect(onboardingEvents[1]!.data).toMatchObject({ customerRef: onboarding.customerRef });
+  const failedEvents = eventsOf(onboardingWorkflowId(notEligible.customerRef), delivered);
+  expect(failedEvents.map((e) => e.type)).toEqual([NotificationTypes.onboardingFailed]);
+  expect(failedEvents[0]!.data).toMatchObject({ stage: 'validating', failure: { type: expect.any(String) } });
+
+  const findings = delivered.filter((e) => e.type === NotificationTypes.reconciliationFindings);
+  expect(findings.length).toBeGreaterThan(0);
+  expect(findings.every((e) => e.workflowId.startsWith(ids.reconcile))).toBe(true);
+
+  // Every event was delivered; nothing was recorded undeliverable.
+  expect(await store.list({ pending: true })).toEqual([]);
+  // No card data in any notification: no PAN-like number, no cvv or expiry field.
+  for (const r of backend.received) {
+    expect(r.body).not.toMatch(/"(cardNumber|cvv|expireDate|validPeriod)"/);
+    expect(r.body).not.toMatch(/\b\d{16}\b/);
+    expect(r.body).not.toContain(onboarding.holder!.email);
+  }
+});
+
+it("an operator's cancel of an onboarding waiting in review is told, after its stage change", async () => {
+  const input = b2bOnboarding('review.stall');
+  const workflowId = onboardingWorkflowId(input.customerRef);
+  await withNotifyingWorker(async () => {
+    const handle = await startOnboardingWorkflow(h, input);
+    await eventually(
+      () => handle.query(progressQuery),
+      (p) => p.stage === 'cardholder_review',
+      'review',
+    );
+    // The stage change is delivered while the onboarding waits, not held back to its end.
+    await eventually(
+      () => Promise.resolve(eventsOf(workflowId, backend.delivered(SECRET)).length),
+      (n) => n === 1,
+      'the stage change',
+    );
+    await handle.cancel();
+    await expect(handle.result()).rejects.toThrow();
+  });
+  const events = eventsOf(workflowId, backend.delivered(SECRET));
+  expect(events.map((e) => e.type)).toEqual([
+    NotificationTypes.onboardingStageChanged,
+    NotificationTypes.onboardingCancelled,
+  ]);
+  expect(events[1]!.data).toMatchObject({ customerRef: input.customerRef, stage: 'cardholder_review' });
+});
+
+it('an event the window could not deliver is recorded, listed, and delivered by `events resend` with its id', async () => {
+  backend.failAll(true);
+  const workflowId = id('notify-undelivered');
+  await withNotifyingWorker(() => transfer(workflowId, '1'), 3_000);
+  const [entry] = (await store.list({ pending: true })).filter((e) => e.workflowId === workflowId);
+  expect(entry).toMatchObject({ type: NotificationTypes.transferCompleted, reason: expect.stringMatching(/500/) });
+
+  const temporal = { client: h.client, namespace: testTemporalServer().namespace };
+  const env = {
+    CARDFLOW_NOTIFY_URL: backend.url,
+    CARDFLOW_NOTIFY_SECRET: SECRET,
+    CARDFLOW_NOTIFY_DATA_DIR: storeDir,
+  };
+  const listed = await runCliOn(temporal, ['events', 'list'], { env });
+  expect(listed.code).toBe(0);
+  expect(listed.out).toContain(entry!.id);
+
+  backend.failAll(false);
+  const resent = await runCliOn(temporal, ['events', 'resend', entry!.id], { env });
+  expect(resent).toMatchObject({ code: 0, out: `${entry!.id}: delivered (200)` });
+  const delivered = eventsOf(workflowId, backend.delivered(SECRET));
+  expect(delivered.map((e) => e.id)).toEqual([entry!.id]);
+  expect(await store.get(entry!.id)).toMatchObject({ resentAt: expect.any(String) });
+  expect((await runCliOn(temporal, ['events', 'list'], { env })).out).not.toContain(entry!.id);
+});
+
+it('a worker without a notification URL sends nothing and its workflow schedules no notification activity', async () => {
+  const before = backend.received.length;
+  const workflowId = id('notify-off');
+  await h.withCardWorker(() => transfer(workflowId, '1'));
+  expect(backend.received.length).toBe(before);
+  const history = await h.client.workflow.getHandle(workflowId).fetchHistory();
+  const types = (history.events ?? []).flatMap((e) => {
+    const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
+    return name ? [name] : [];
+  });
+  expect(types).not.toContain('deliverNotifications');
+  expect(types).not.toContain('recordUndelivered');
+});

@@ -1,0 +1,108 @@
+/**
+ * A workflow's notifications to the merchant's backend (docs/notifications.md). `emit` never
+ * waits: the event is queued and delivered by activities, one batch after another, so a workflow's
+ * events reach the backend in the order it emitted them, and a backend that is down never holds
+ * the workflow's own steps back. `flush` waits until every queued event was delivered, or recorded
+ * undeliverable once the delivery window ran out; a workflow flushes before it ends (an activity
+ * still pending when its workflow closes is abandoned).
+ *
+ * Cost: nothing unless the worker has a URL configured, which the workflow learns from the result
+ * of its first activity ({@link Notifier.enable}; no activity of its own). Then one delivery
+ * activity per batch: events emitted while a delivery is in flight go together in the next one.
+ *
+ * Replay: only a run whose first activity returned a plan emits, behind the {@link NOTIFY_BACKEND}
+ * patch; the histories of runs before notifications existed never had a plan and replay as before.
+ * The patch costs its run one action (the SDK upserts TemporalChangeVersion with its marker); the
+ * plan in the first activity's result alone already keeps those histories apart, so it could go.
+ */
+import { CancellationScope, patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import type { CardflowActivities } from '../../activities';
+import {
+  workflowEventId,
+  type NotificationData,
+  type NotificationEvent,
+  type NotificationPlan,
+  type NotificationType,
+} from '../../domain/notifications';
+import { summarize } from './failures';
+
+/** Marks runs that notify the backend. */
+export const NOTIFY_BACKEND = 'notify-backend';
+
+/**
+ * One delivery: each attempt one request per event (10 s timeout each); a dead worker's attempt
+ * is retried after the 5 s heartbeat timeout; the retry policy backs off from 1 s to 1 min until
+ * the plan's delivery window (schedule-to-close) runs out.
+ */
+function deliveryOptions(plan: NotificationPlan): ActivityOptions {
+  return {
+    startToCloseTimeout: '2m',
+    heartbeatTimeout: '5s',
+    scheduleToCloseTimeout: plan.deliveryWindowMs,
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+  };
+}
+
+/** Recording what could not be delivered: the store is ours, so it is retried without a limit. */
+const { recordUndelivered } = proxyActivities<CardflowActivities>({
+  startToCloseTimeout: '1m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+export class Notifier {
+  private plan: NotificationPlan | undefined;
+  private seq = 0;
+  private readonly pending: NotificationEvent[] = [];
+  private draining: Promise<void> | undefined;
+
+  /** Turns notifications on when the worker sent a plan with its first activity's result. */
+  enable(result: { notifications?: NotificationPlan | undefined } | undefined): void {
+    const plan = result?.notifications;
+    if (plan && !this.plan && patched(NOTIFY_BACKEND)) this.plan = plan;
+  }
+
+  /** The plan, to carry across continue-as-new. */
+  get current(): NotificationPlan | undefined {
+    return this.plan;
+  }
+
+  /** Queues an event (nothing when notifications are off); its id is the run's and its place in it. */
+  emit<T extends NotificationType>(type: T, data: NotificationData<T>): void {
+    const plan = this.plan;
+    if (!plan) return;
+    const info = workflowInfo();
+    this.pending.push({
+      id: workflowEventId(info.runId, ++this.seq),
+      type,
+      created: new Date(Date.now()).toISOString(),
+      workflowId: info.workflowId,
+      data,
+    } as NotificationEvent);
+    this.draining ??= this.drain(plan);
+  }
+
+  /** Waits until every queued event is delivered or recorded undeliverable; never cancelled. */
+  async flush(): Promise<void> {
+    while (this.draining) await CancellationScope.nonCancellable(() => this.draining!);
+  }
+
+  private async drain(plan: NotificationPlan): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const events = this.pending.splice(0);
+        // An operator's cancel of the workflow does not cancel what it tells the backend.
+        await CancellationScope.nonCancellable(() => this.deliver(plan, events));
+      }
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  private async deliver(plan: NotificationPlan, events: NotificationEvent[]): Promise<void> {
+    try {
+      await proxyActivities<CardflowActivities>(deliveryOptions(plan)).deliverNotifications({ events });
+    } catch (error) {
+      await recordUndelivered({ events, reason: summarize(error).message });
+    }
+  }
+}
