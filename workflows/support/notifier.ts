@@ -10,12 +10,13 @@
  * of its first activity ({@link Notifier.enable}; no activity of its own). Then one delivery
  * activity per batch: events emitted while a delivery is in flight go together in the next one.
  *
- * Replay: only a run whose first activity returned a plan emits, behind the {@link NOTIFY_BACKEND}
- * patch; the histories of runs before notifications existed never had a plan and replay as before.
- * The patch costs its run one action (the SDK upserts TemporalChangeVersion with its marker); the
- * plan in the first activity's result alone already keeps those histories apart, so it could go.
+ * Replay: only a run whose first activity returned a plan emits. The histories of runs before
+ * notifications existed hold first-activity results without one, so they replay as before, and a
+ * run that meets this code after its first activity completed elsewhere never emits. No
+ * `patched()` marker is needed for that, and none is paid for: a marker costs its run an action
+ * (the SDK upserts TemporalChangeVersion with it).
  */
-import { CancellationScope, patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { CancellationScope, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { CardflowActivities } from '../../activities';
 import {
   workflowEventId,
@@ -25,9 +26,6 @@ import {
   type NotificationType,
 } from '../../domain/notifications';
 import { summarize } from './failures';
-
-/** Marks runs that notify the backend. */
-export const NOTIFY_BACKEND = 'notify-backend';
 
 /**
  * One delivery: each attempt one request per event (10 s timeout each); a dead worker's attempt
@@ -58,7 +56,7 @@ export class Notifier {
   /** Turns notifications on when the worker sent a plan with its first activity's result. */
   enable(result: { notifications?: NotificationPlan | undefined } | undefined): void {
     const plan = result?.notifications;
-    if (plan && !this.plan && patched(NOTIFY_BACKEND)) this.plan = plan;
+    if (plan && !this.plan) this.plan = plan;
   }
 
   /** The plan, to carry across continue-as-new. */
