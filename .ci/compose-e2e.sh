@@ -260,10 +260,11 @@ cli() {
     node "$checkout/bin/cardflow.js" "$@"
 }
 
-# A B2B customer with an initial deposit (client/examples/customer.json), under a fresh reference.
+# A B2B customer with an initial deposit (client/examples/customer.json), under a fresh reference
+# and e-mail address (the provider refuses a second holder with the same one).
 onboard() {
   local ref="$1" file="$work/$1.json"
-  node -e "const c=require('$checkout/client/examples/customer.json'); c.customerRef='$ref'; require('fs').writeFileSync('$file', JSON.stringify(c))"
+  node -e "const c=require('$checkout/client/examples/customer.json'); c.customerRef='$ref'; c.holder.email='$ref@example.com'; require('fs').writeFileSync('$file', JSON.stringify(c))"
   cli onboard --file "$file" >&2
   local out
   out="$(timeout 180 bash -c "$(declare -f cli); checkout='$checkout' work='$work' temporal_port='$temporal_port'; cli result '$ref' --json")" ||
