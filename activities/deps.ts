@@ -41,6 +41,8 @@ export type ProviderPort = Pick<
   | 'listWalletTransactions'
   // Reconciliation: the authorizations behind the provider's fees.
   | 'listCardAuthTransactions'
+  // The card entity's catch-up: fee records it may have missed.
+  | 'listCardAuthFees'
 >;
 
 /** Structured logger; never pass personal data or card numbers in `fields`. */

@@ -29,6 +29,8 @@ import { type StructuredLogger, createLogger } from '../logging/logger';
 import { openPool } from '../storage/postgres';
 import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
 import { startTracing } from '../telemetry/tracing';
+import { createCardEntityDelivery } from './card-route';
+import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import { createTemporalForwarder } from './forwarder';
 import { receiverMetrics } from './metrics';
 import { tracedForwarder } from './tracing';
@@ -117,6 +119,9 @@ async function main(logger: StructuredLogger): Promise<void> {
   const receiver = await startWebhookReceiver({
     platformPublicKey,
     forwarder: tracing ? tracedForwarder(forwarder, tracing.tracer) : forwarder,
+    cardEntities: createCardEntityDelivery(temporal.client, {
+      taskQueue: config.CARDFLOW_TASK_QUEUE ?? CARDFLOW_TASK_QUEUE,
+    }),
     ...(store ? { store } : {}),
     host,
     port,
