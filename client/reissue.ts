@@ -5,7 +5,7 @@
  * it is asked. Refused while the old card still holds money (its balance must be withdrawn, or a
  * cancelled card's balance be back on the account first), as its card workflow knows it.
  */
-import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { cmp } from '../api/money';
 import { exact } from '../domain/exact';
 import { CARDFLOW_TASK_QUEUE, WORKFLOW_TASK_TIMEOUT } from '../domain';
@@ -90,7 +90,7 @@ export async function reissueCard(
     ...(customerRef ? { customerRef } : {}),
     ...(opts.wait ? { wait: exact(opts.wait) } : {}),
   };
-  const started = await client.workflow.start(cardIssuanceWorkflow.type, {
+  const start = client.workflow.start(cardIssuanceWorkflow.type, {
     workflowId,
     taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
     args: [input],
@@ -101,6 +101,11 @@ export async function reissueCard(
     typedSearchAttributes: startAttributes(
       startAttributesOf(cardIssuanceWorkflow, workflowId, input, customerRef ? { customerRef } : {}),
     ),
+  });
+  // Completed already (a repeat after it made the card): its result is the card it made.
+  const started = await start.catch((error: unknown) => {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle(workflowId);
+    throw error;
   });
   return (await started.result()) as CardIssuanceResult;
 }

@@ -208,9 +208,8 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
             FailureTypes.operationFailed,
             `work order ${order.orderNo} to lift the block of card ${cardNo} failed: ${order.description ?? 'no description'}`,
           );
-        const sentAt = Date.now();
         await longPollCalls(profile).awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(profile) });
-        card.learnUnblocked(sentAt);
+        card.learnUnblocked();
         return card.remember<CardUnblockOutcome>(req.requestId, {
           cardNo,
           kind: 'unblock',

@@ -318,9 +318,16 @@ export class CardState {
     this.carried.cancellation = { ...this.carried.cancellation, ...(reason ? { reason } : {}) };
   }
 
-  /** The unblock work order succeeded and the card was read Normal. */
-  learnUnblocked(sentAt: number): void {
-    this.learnRead({ status: 'Normal', blocked: false }, sentAt, false);
+  /**
+   * The unblock work order succeeded and the card was then read Normal: that read follows the
+   * block's record whatever the clocks say, so it moves the status past it.
+   */
+  learnUnblocked(): void {
+    const state = this.carried;
+    state.blocked = false;
+    delete state.blockedAt;
+    if (!this.isCancelled) learnCardStatus(state, 'Normal', Math.max(Date.now(), (state.statusAt ?? 0) + 1));
+    state.asOf = Date.now();
   }
 
   /** Records an event's key as handled; false when it already was. */
