@@ -3,32 +3,9 @@
  * BUDGET_CARD top-up) before anything is sent, optionally tops up the charged account, creates
  * the card with a merchantOrderNo derived from the workflow id, waits for the create operation
  * to succeed (webhook first, polling as fallback) and reads card info without sensitive data
- * (createCard's answer carries it when the card was made within the activity's attempt). The
- * card's own workflow (`cardEntity`, `card-<cardNo>`) is then started, so the card is followed from
- * its first day; it outlives this workflow (ABANDON), and one already started (by the card's first
- * webhook) is left as it is.
+ * (createCard's answer carries it when the card was made within the activity's attempt).
  */
-
-/** Runs started before cardIssuance started the card's workflow replay without that command. */
-export const CARD_ENTITY_AT_ISSUANCE_PATCH = 'card-issuance-starts-card-entity';
-
-/** Starts the card's workflow unless it already runs (signal-with-start of its first webhook may have won). */
-async function followCard(input: CardEntityInput): Promise<void> {
-  try {
-    await startChild(cardEntityWorkflow.type, {
-      workflowId: cardEntityWorkflow.id(input.cardNo),
-      args: [input],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-      typedSearchAttributes: cardEntityStartAttributes(input),
-      workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
-}
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, patched, startChild, workflowInfo } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import { cardIssuanceStatusQuery, type CardIssuanceInput, type CardIssuanceResult } from '../domain/card-issuance';
 import type { FieldIssue } from '../domain/cardholder-data';
 import { planCardCreation } from '../domain/eligibility';
@@ -40,10 +17,7 @@ import { withCardTypePlan } from './support/card-type-plan';
 import { cardOperationWait } from './support/profiles';
 import { isChild } from './support/search';
 import { waitForCardOperationSuccess } from './support/waits';
-import { cardEntityWorkflow, cardIssuanceWorkflow } from '../domain/workflows';
-import { cardEntityStartAttributes } from '../domain/card-entity-start';
-import type { CardEntityInput } from '../domain/card-entity';
-import { WORKFLOW_TASK_TIMEOUT } from '../domain/task-queue';
+import { cardIssuanceWorkflow } from '../domain/workflows';
 
 export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuanceResult> {
   const orderKeys = cardIssuanceWorkflow.orderKeys(workflowInfo().workflowId);
@@ -120,12 +94,6 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
           enter('reading_card');
           card = await provider.getCardSummary({ cardNo });
         }
-        if (patched(CARD_ENTITY_AT_ISSUANCE_PATCH))
-          await followCard({
-            cardNo,
-            ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-            ...(input.wait ? { wait: input.wait } : {}),
-          });
         enter('completed');
         return {
           cardNo,
