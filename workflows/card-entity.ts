@@ -9,7 +9,7 @@
  *   operations are booked by type (domain/card-ledger.ts), a `blocked` record makes the card
  *   blocked, a cancel ends it. An event that moved money gets the balance read from the provider.
  * - The receiver starts it with signal-with-start on the first event of a card it does not follow
- *   (webhooks/card-route.ts); cardIssuance starts it for the cards it makes. A fresh run catches up
+ *   (webhooks/card-route.ts); the createCard activity starts it for the cards cardflow makes (workers/card-entity-port.ts). A fresh run catches up
  *   from the record queries (and so does `refresh`), so what happened while nobody followed the
  *   card is learned by the same rules, and repeats are ignored.
  * - A blocked card refuses freeze, unfreeze and deposit before any call; `requestUnblock` submits
