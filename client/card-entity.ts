@@ -101,7 +101,7 @@ export function cardEntityStartOptions(input: CardEntityInput, taskQueue: string
   return {
     workflowId,
     taskQueue,
-    args: [input] as [CardEntityInput],
+    args: [{ ...input, attributesSetAtStart: true }] as [CardEntityInput],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' as const,
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
     typedSearchAttributes: cardEntityStartAttributes(input),

@@ -120,6 +120,8 @@ export interface CardEntityInput {
   refreshIntervalMs?: number;
   /** Set by the workflow itself when it continues as new. */
   carried?: CardEntityState;
+  /** The starter set the card's search attributes at start (domain/card-entity-start.ts): the workflow upserts none. */
+  attributesSetAtStart?: boolean;
 }
 
 export interface CardEntityResult {

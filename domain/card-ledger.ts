@@ -11,9 +11,6 @@
  */
 import { add, cmp, sub } from '../api/money';
 
-/** Authorization types (spec: Card authorization transaction, type). */
-export const AUTHORIZATION_TYPES = ['auth', 'refund', 'verification', 'Void', 'maintain_fee'] as const;
-
 /**
  * Totals over the card's life, decimal strings in the card's currency (counts as numbers).
  * - held: authorized and not yet settled or reversed;

@@ -257,9 +257,10 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     }
   });
 
-  // Continue-as-new keeps the search attributes: a carried run does not upsert what the first one set.
+  // Continue-as-new keeps the search attributes: a carried run does not upsert what the first one
+  // set, nor does a run whose starter set them (cardEntityStartAttributes, `attributesSetAtStart`).
   const mine = { cardNo, customerRef: input.customerRef, flow: Flows.cardEntity };
-  if (!isChild()) new Attributes(input.carried ? mine : {}).set(mine);
+  if (!isChild()) new Attributes(input.carried || input.attributesSetAtStart ? mine : {}).set(mine);
   if (card.carried.asOf === undefined) {
     if (life) await catchUp();
     await refresh();
