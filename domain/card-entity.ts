@@ -84,7 +84,7 @@ export interface CardEntityState {
   entries?: CardLedgerEntry[];
   /** An event moved the card's money since the last read: the balance is read from the provider. */
   balanceStale?: boolean;
-  /** Newest provider time among the records learned: the catch-up queries start there. */
+  /** Newest provider time among the records the last catch-up read: the next catch-up starts there. */
   recordsUpTo?: number;
   cancellation?: CardCancellation;
 }

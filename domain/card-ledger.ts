@@ -53,6 +53,8 @@ export interface CardLedgerEntry {
   /** What the entry did, in words of the spec (e.g. `settled (difference -0.50)`, `fee paid from platform_reserve`). */
   effect: string;
   at: number;
+  /** A Void's or refund's originTradeNo: the auth it reverses or refunds. */
+  origin?: string;
 }
 
 export const KEPT_LEDGER_ENTRIES = 50;
@@ -89,17 +91,20 @@ interface AuthorizationStep {
   status: string;
   authorizedAmount: string;
   settleAmount?: string | undefined;
+  origin?: string | undefined;
   transactionTime: number;
 }
 
 /**
  * One authorization record, seen for the first time in this `status`; `previous`: the status the
- * same tradeNo had before (undefined: first seen, or no longer among the kept ones).
+ * same tradeNo had before (undefined: first seen, or no longer among the kept ones); `reversed`:
+ * a Void already learned names this auth as its origin (its failure is a reversal, not a decline).
  */
 export function authorizationStep(
   totals: CardTotals,
   r: AuthorizationStep,
   previous: { status: string; authorizedAmount: string } | undefined,
+  reversed = false,
 ): LedgerStep {
   const t = { ...totals };
   let effect: string;
@@ -121,6 +126,9 @@ export function authorizationStep(
       // A held auth that fails was reversed (its Void record carries the amount).
       t.held = sub(t.held, previous.authorizedAmount);
       effect = 'reversed';
+    } else if (reversed) {
+      effect = 'reversed';
+      moved = false;
     } else {
       t.declined += 1;
       effect = 'declined';
@@ -157,6 +165,7 @@ export function authorizationStep(
       amount,
       effect,
       at: r.transactionTime,
+      ...(r.origin ? { origin: r.origin } : {}),
     },
     moved,
   };

@@ -107,6 +107,8 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     for (const record of found.operations) learn({ category: 'card_transaction', record });
     for (const record of found.authorizations) learn({ category: 'card_auth_transaction', record });
     for (const record of found.fees) learn({ category: 'card_fee_patch', record });
+    const times = [...found.operations, ...found.authorizations, ...found.fees].map((r) => r.transactionTime ?? 0);
+    card.caughtUp(times.length ? Math.max(...times) : undefined);
   };
 
   const refresh = async (): Promise<CardSnapshot> => {

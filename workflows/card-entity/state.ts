@@ -99,8 +99,12 @@ export class CardState {
       const settleAmount = nonEmpty(r.settleAmount);
       const previous = state.authorizations.find((a) => a.tradeNo === tradeNo);
       if (!previous) state.authorizationCount += 1;
-      if (!previous || movesForward(previous.status, r.status, (s) => AUTHORIZATION_FINAL.includes(s)))
-        this.book(authorizationStep(this.totals, { ...r, tradeNo, settleAmount }, previous), r.transactionTime);
+      if (!previous || movesForward(previous.status, r.status, (s) => AUTHORIZATION_FINAL.includes(s))) {
+        const origin = nonEmpty(r.originTradeNo);
+        const reversed = (state.entries ?? []).some((e) => e.type === 'Void' && e.origin === tradeNo);
+        this.book(authorizationStep(this.totals, { ...r, tradeNo, settleAmount, origin }, previous, reversed));
+        if (r.type === 'Void' && origin) this.correctReversedOrigin(origin);
+      }
       const merchantName = nonEmpty(r.merchantName);
       const description = nonEmpty(r.description);
       const summary: AuthorizationSummary = {
@@ -121,7 +125,7 @@ export class CardState {
       const tradeNo = nonEmpty(r.tradeNo);
       if (!tradeNo) return;
       const deduction = nonEmpty(r.deductionSourceFunds);
-      this.book(feeStep(this.totals, { ...r, tradeNo }), r.transactionTime ?? undefined);
+      this.book(feeStep(this.totals, { ...r, tradeNo }));
       state.fees = keepLatest(
         state.fees,
         {
@@ -137,7 +141,7 @@ export class CardState {
     } else if (event.category === 'card_transaction') {
       const record = event.record;
       const step = operationStep(this.totals, record);
-      if (step) this.book(step, record.transactionTime);
+      if (step) this.book(step);
       if (this.isCancelled) return;
       // A late retry of an older record (a freeze retried after the unfreeze) leaves the status alone.
       const { type, description, remark } = record;
@@ -178,13 +182,33 @@ export class CardState {
     this.carried.balanceStale = false;
   }
 
+  /**
+   * A Void names the auth it reverses: if that auth was learned failed without its hold first (a
+   * catch-up or a reordered webhook), it was booked as a decline, and is a reversal.
+   */
+  private correctReversedOrigin(origin: string): void {
+    const state = this.carried;
+    const entries = state.entries ?? [];
+    const booked = entries.find((e) => e.kind === 'authorization' && e.ref === origin && e.effect === 'declined');
+    if (!booked) return;
+    state.entries = entries.map((e) => (e === booked ? { ...e, effect: 'reversed' } : e));
+    state.totals = { ...this.totals, declined: Math.max(0, this.totals.declined - 1) };
+  }
+
   /** Keeps a step of the card's money: its totals and its entry; money moved marks the balance stale. */
-  private book(step: LedgerStep, at: number | undefined): void {
+  private book(step: LedgerStep): void {
     const state = this.carried;
     state.totals = step.totals;
     state.entries = appendEntry(state.entries ?? [], step.entry);
     if (step.moved) state.balanceStale = true;
-    if (at !== undefined && at > (state.recordsUpTo ?? 0)) state.recordsUpTo = at;
+  }
+
+  /**
+   * A catch-up read the records up to provider time `newest`: the next one starts there. Only a
+   * catch-up moves it; a webhook's record can be newer than records no webhook brought.
+   */
+  caughtUp(newest: number | undefined): void {
+    if (newest !== undefined && newest > (this.carried.recordsUpTo ?? 0)) this.carried.recordsUpTo = newest;
   }
 
   /** The cancel record succeeded and its balance is back on the account (or there was none). */

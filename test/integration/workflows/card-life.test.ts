@@ -119,6 +119,8 @@ it('an untouched card: every authorization type, fee, withdrawal and overdraft l
     expect(cmp(seen.totals!.feeReversals, '0')).toBeGreaterThan(0);
     expect(cmp(seen.totals!.feesFromPlatformReserve, seen.totals!.feeReversals)).toBe(0);
     expect(cmp(seen.totals!.feesFromCard, '0')).toBeGreaterThan(0);
+    // The fixture's deposit came before the workflow ran: only its first catch-up can have learned it.
+    expect(seen.entries?.filter((e) => e.type === 'deposit').map((e) => e.amount)).toEqual(['100.00']);
 
     // Every webhook of the card again, newest first, under new request ids: nothing changes.
     const delivered = h.sandbox.deliveries
@@ -204,6 +206,13 @@ it('a cancel reports the amount returned to the account; a reissue is refused wh
     expect(entry).toBeDefined();
     expect(cmp(result.cancellation!.returnedAmount!, entry!.amount)).toBe(0);
     expect(cmp(result.cancellation!.returnedAmount!, '25')).toBe(0);
+    // A late repeat of the cancel finds the workflow completed: acknowledged, nothing started again.
+    const cancel = h.sandbox.deliveries
+      .log()
+      .find((d) => d.category === 'card_transaction' && d.payload.cardNo === cardNo && d.payload.type === 'cancel');
+    await deliverAgain(cancel!.body, cancel!.category);
+    const latest = await h.client.workflow.getHandle(cardEntityWorkflowId(cardNo)).describe();
+    expect(latest.status.name).toBe('COMPLETED');
 
     const creates = async () =>
       (await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, type: 'create' })).records.length;

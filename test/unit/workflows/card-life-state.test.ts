@@ -157,3 +157,22 @@ it('the receiver starts a card workflow for the card’s own events, only signal
   const freeze = providerEvent('card_transaction', cardOperationRecord({ cardNo: 'C9', type: 'Freeze' }));
   expect(lookupsBesideCard(freeze, routeEvent(freeze)).map((l) => l.attribute)).toEqual(['CardflowOrderNos']);
 });
+
+it('an auth learned failed before its hold (catch-up, reordered webhooks) is a reversal once its Void names it, in either order', () => {
+  for (const voidFirst of [false, true]) {
+    const card = new CardState('C1', undefined);
+    const failed = auth({ tradeNo: 'A2', authorizedAmount: '7', status: 'failed', transactionTime: T + 2 });
+    const reversal = auth({
+      tradeNo: 'V1',
+      type: 'Void',
+      authorizedAmount: '7',
+      status: 'succeed',
+      originTradeNo: 'A2',
+    });
+    for (const event of voidFirst ? [reversal, failed] : [failed, reversal]) card.learnEvent(event);
+    card.learnEvent(auth({ tradeNo: 'A2', authorizedAmount: '7' })); // the hold, last: older, ignored
+    const { totals, entries } = card.snapshot(0);
+    expect(totals).toMatchObject({ declined: 0, voided: '7', held: '0' });
+    expect(entries?.find((e) => e.ref === 'A2')?.effect).toBe('reversed');
+  }
+});
