@@ -3,7 +3,7 @@
  * v2, deposit, the operation record lookup by merchantOrderNo, the long-poll over an operation,
  * and card info without sensitive data (also read by create and deposit once they succeed).
  */
-import { cancellationSignal, sleep } from '@temporalio/activity';
+import { cancellationSignal, log, sleep } from '@temporalio/activity';
 import type { CardType } from '../api/schemas/card-type';
 import { FailureTypes } from '../domain/failure-types';
 import { createAccountHelpers, type BalanceRequirement } from './accounts';
@@ -110,6 +110,23 @@ export function createCardActivities(deps: ActivityDeps) {
     }
   }
 
+  /**
+   * A card made here gets its own workflow now (`cardEntity`), so it is followed from its issuance
+   * on without a command in the issuing workflow. Best effort: a card whose workflow could not be
+   * started is followed from its first own event, which the receiver delivers with signal-with-start.
+   */
+  async function followCard(created: CardOperation): Promise<void> {
+    if (!deps.cardEntities || !created.cardNo || created.status === 'fail') return;
+    try {
+      await deps.cardEntities.follow({ cardNo: created.cardNo });
+    } catch (error) {
+      if (cancellationSignal().aborted) throw error;
+      (deps.logger ?? log).warn('the card workflow of a new card was not started; its first event will start it', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
   async function getCardOperation(input: { merchantOrderNo: string }): Promise<CardOperation | null> {
     return (await findOperation(input.merchantOrderNo)) ?? null;
   }
@@ -151,6 +168,7 @@ export function createCardActivities(deps: ActivityDeps) {
           { signal },
         ),
       );
+      await followCard(created);
       return withCard(created);
     },
 

@@ -42,7 +42,14 @@ export type ProviderPort = Pick<
   | 'listWalletTransactions'
   // Reconciliation: the authorizations behind the provider's fees.
   | 'listCardAuthTransactions'
+  // The card entity's catch-up: fee records it may have missed.
+  | 'listCardAuthFees'
 >;
+
+/** Starts the workflow that follows a card for its whole life (`cardEntity`), unless it runs already. */
+export interface CardEntityPort {
+  follow(input: { cardNo: string; customerRef?: string }): Promise<void>;
+}
 
 /** Structured logger; never pass personal data or card numbers in `fields`. */
 export interface ActivityLogger {
@@ -58,6 +65,8 @@ export interface ActivityDeps {
   merchantPrivateKey?: KeyInput;
   /** Where work-order supporting files referenced by `{ ref }` are read, and their uploads recorded. */
   fileStore?: FileStore;
+  /** Where a card made by createCard gets its own workflow; the worker provides it (workers/card-entity-port.ts). */
+  cardEntities?: CardEntityPort;
   /** Temporal as reconciliation reads and signals it; the worker provides it (workers/reconciliation-port.ts). */
   reconciliation?: ReconcilePort;
   /**

@@ -6,6 +6,7 @@
 import { createAccountActivities } from './accounts';
 import { createActivationActivities } from './activation';
 import { createCardOperationActivities } from './card-operations';
+import { createCardRecordActivities } from './card-records';
 import { createCardActivities } from './cards';
 import { createCardholderActivities } from './cardholders';
 import type { ActivityDeps } from './deps';
@@ -21,6 +22,7 @@ export type { ActivityDeps, ActivityLogger, ProviderPort } from './deps';
 export type * from './types';
 export type { ActivationCodeRef, ActivationOutcome } from './activation';
 export type { CardStatusView } from './card-operations';
+export type { CancelReturn, CardRecordsSince } from './card-records';
 export type { TransferAccounts, UnspentTransfer } from './transfers';
 export type { DepositAddress, WalletDeposit } from './wallet';
 export type { ReconcileStep, ReconcileWindow } from './reconciliation';
@@ -38,6 +40,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createActivationActivities(deps),
     ...createWorkOrderActivities(deps),
     ...createCardOperationActivities(deps),
+    ...createCardRecordActivities(deps),
     ...createTransferActivities(deps),
     ...createWalletActivities(deps),
     ...createReconciliationActivities(deps),

@@ -7,9 +7,11 @@
  * |---|---|---|
  * | BENCH_ONBOARDINGS | 50 | onboardings (and baseline workflows) for the throughput figure |
  * | BENCH_PARKED | 10000 | onboardings parked in review for the memory figure |
+ * | BENCH_IDLE_CARDS | 10000 | cards whose parked cardEntity the (g) memory figure holds |
+ * | BENCH_IDLE_WATCH_S | 60 | how long (g) watches the parked cards for actions while idle |
  * | BENCH_WAIT_REAL_S | 12 | real seconds each wait of (b) lasts on the compressed clock (at least 120x) |
  * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
- * | BENCH_PHASES | a,b,d,e,f,n | which figures to produce ((n) notifications per second and Temporal actions per notification; (c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`; (f) onboardings with and without worker kills and provider errors; (a) ends with the worker's CPU per onboarding with metrics and tracing off and on (default sampling and every trace kept), `t` runs that alone) |
+ * | BENCH_PHASES | a,b,d,e,f,g,n | which figures to produce ((g) idle cards: worker memory and actions per idle card per month; (n) notifications per second and Temporal actions per notification; (c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`; (f) onboardings with and without worker kills and provider errors; (a) ends with the worker's CPU per onboarding with metrics and tracing off and on (default sampling and every trace kept), `t` runs that alone) |
  * | BENCH_FAULT_ONBOARDINGS | 24 | onboardings of each run of (f) |
  * | BENCH_FAULT_KILL_EVERY_S | 10 | (f): a worker process is SIGKILLed this often |
  * | BENCH_ROUNDS | 3 | measured rounds of (a), each an onboarding batch and its baselines |
@@ -47,6 +49,7 @@ import { type BenchCluster, type BenchTemporal, startBenchCluster } from './clus
 import { freePort } from '../scripts/lib/free-port';
 import { waitCost } from './wait-cost';
 import { parkedMemory } from './parked-memory';
+import { idleCards } from './idle-cards';
 import { faultCost } from './fault-cost';
 import { telemetryCost } from './telemetry-cost';
 import { notificationCost } from './notification-cost';
@@ -312,6 +315,7 @@ async function main(): Promise<void> {
     }
     if (PHASES.has('f')) await faultCost(env.address);
     if (PHASES.has('n')) await notificationCost(env, bundle);
+    if (PHASES.has('g')) await idleCards(env);
   } finally {
     await env.teardown();
   }
@@ -324,7 +328,7 @@ if (require.main === module) {
     name: 'npm run bench',
     summary: 'prints the performance figures, asserting nothing (bench/main.ts says what each phase measures)',
     details: [
-      'Sizes and phases: BENCH_ONBOARDINGS, BENCH_PARKED, BENCH_WAIT_REAL_S, BENCH_PHASE_TIMEOUT_S, BENCH_PHASES (bench/main.ts).',
+      'Sizes and phases: BENCH_ONBOARDINGS, BENCH_PARKED, BENCH_IDLE_CARDS, BENCH_WAIT_REAL_S, BENCH_PHASE_TIMEOUT_S, BENCH_PHASES (bench/main.ts).',
     ],
   });
   main().catch((error: unknown) => {

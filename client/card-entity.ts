@@ -16,8 +16,8 @@ import { type Client, WithStartWorkflowOperation, WorkflowExecutionAlreadyStarte
 import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import type { KeyInput } from '../api/keys';
-import { CARDFLOW_TASK_QUEUE, CardflowCardNo, startAttributes, WORKFLOW_TASK_TIMEOUT } from '../domain';
-import { startAttributesOf } from '../domain/workflow-definition';
+import { CARDFLOW_TASK_QUEUE, WORKFLOW_TASK_TIMEOUT } from '../domain';
+import { cardEntityStartAttributes } from '../domain/card-entity-start';
 import { cardEntityWorkflow } from '../domain/workflows';
 import { definedHandle, type DefinedHandle } from './definitions';
 import {
@@ -26,6 +26,10 @@ import {
   freezeUpdate,
   refreshUpdate,
   RequestIdSchema,
+  requestUnblockUpdate,
+  unblockRequestIssues,
+  type CardUnblockOutcome,
+  type UnblockRequest,
   unfreezeUpdate,
   updatePinUpdate,
   type CardEntityInput,
@@ -66,12 +70,42 @@ const OperationSchema = z.object({ requestId: RequestIdSchema, clientRemark: z.s
 const PinSchema = z
   .object({ requestId: RequestIdSchema, pin: z.string().optional(), sealedPin: z.string().optional() })
   .strict();
+const UnblockSchema = z
+  .object({
+    requestId: RequestIdSchema,
+    files: z.array(
+      z.union([
+        z.object({ fileId: z.string() }).strict(),
+        z.object({ ref: z.string(), contentType: z.string().optional() }).strict(),
+      ]),
+    ),
+    title: z.string().optional(),
+    content: z.string().optional(),
+  })
+  .strict();
 const DepositSchema = z.object({ requestId: RequestIdSchema, amount: positiveAmount, cardTypeId: idDigits }).strict();
 
 export type CardEntityHandle = DefinedHandle<typeof cardEntityWorkflow>;
 
 export function cardEntityHandle(client: Client, cardNo: string): CardEntityHandle {
   return definedHandle(client, cardEntityWorkflow, parseField(cardNoField, 'cardNo', cardNo));
+}
+
+/**
+ * How a card's workflow is started, by whoever meets the card first (a client's Update-with-Start,
+ * the receiver's signal-with-start): id `card-<cardNo>`, its attributes set at start (free), and
+ * reuse ALLOW_DUPLICATE_FAILED_ONLY, so the workflow of a cancelled card is never started again.
+ */
+export function cardEntityStartOptions(input: CardEntityInput, taskQueue: string) {
+  const workflowId = cardEntityWorkflow.id(input.cardNo);
+  return {
+    workflowId,
+    taskQueue,
+    args: [{ ...input, attributesSetAtStart: true }] as [CardEntityInput],
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' as const,
+    workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
+    typedSearchAttributes: cardEntityStartAttributes(input),
+  };
 }
 
 /** Sends `update` to the card's workflow, starting the workflow when it does not run. */
@@ -94,16 +128,8 @@ async function updateWithStart<Ret, Args extends unknown[]>(
   // answered once by the card's workflow, which keys requests by their requestId.
   const startWorkflowOperation = () =>
     new WithStartWorkflowOperation(cardEntityWorkflow.type, {
-      workflowId: cardEntityWorkflow.id(valid),
-      taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
-      args: [input],
+      ...cardEntityStartOptions(input, opts.taskQueue ?? CARDFLOW_TASK_QUEUE),
       workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-      workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
-      typedSearchAttributes: [
-        ...startAttributes(startAttributesOf(cardEntityWorkflow, cardEntityWorkflow.id(valid), input, { customerRef })),
-        { key: CardflowCardNo, value: valid },
-      ],
     });
   try {
     return await ridingOut(
@@ -187,4 +213,22 @@ export async function refreshCard(client: Client, cardNo: string, opts: CardEnti
 /** Status, balance and recent authorizations as the running workflow knows them (the `card` query). */
 export async function getCardSnapshot(client: Client, cardNo: string): Promise<CardSnapshot> {
   return cardEntityHandle(client, cardNo).query(cardSnapshotQuery);
+}
+
+/**
+ * Asks the issuing bank to lift the card's block (Update `requestUnblock`): the files are uploaded,
+ * the OTHER work order is submitted with them, and the answer comes once the work order succeeded
+ * and the card reads Normal. Refused (OperationNotAllowed) for a card that is not blocked.
+ */
+export async function requestCardUnblock(
+  client: Client,
+  cardNo: string,
+  request: UnblockRequest,
+  opts: CardEntityOptions = {},
+): Promise<CardUnblockOutcome> {
+  const what = 'unblock request';
+  parseField(cardNoField, 'cardNo', cardNo);
+  const valid = parseInput(UnblockSchema, what, request);
+  refuseIssues(what, unblockRequestIssues(valid));
+  return updateWithStart(client, cardNo, requestUnblockUpdate, [valid], opts);
 }

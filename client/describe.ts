@@ -5,8 +5,10 @@
  */
 import { describeCompensation } from '../domain/compensation';
 import type { OnboardingProgress, OnboardingResult, OnboardingStage } from '../domain';
-import type { CardDepositOutcome, CardEntityResult, CardSnapshot } from '../domain/card-entity';
-import type { CardOperationOutcome, CardOperationStatus } from '../domain/card-operations';
+import type { CardCancellation, CardEntityOutcome, CardEntityResult, CardSnapshot } from '../domain/card-entity';
+import type { CardTotals } from '../domain/card-ledger';
+import { cmp } from '../api/money';
+import type { CardOperationStatus } from '../domain/card-operations';
 import type { FundTransferResult, FundTransferStatus, LedgerLeg } from '../domain/fund-transfer';
 import type { PhysicalCardActivationResult, PhysicalCardActivationStatus } from '../domain/physical-card-activation';
 import type { SharedAccountResult } from '../domain/shared-account';
@@ -164,11 +166,33 @@ export function describeCardOperationStatus(s: CardOperationStatus): string {
   );
 }
 
-export function describeCardOutcome(o: CardOperationOutcome | CardDepositOutcome): string {
+export function describeCardOutcome(o: CardEntityOutcome): string {
   if (o.kind === 'deposit') {
     return `deposited ${o.amount} to card ${o.cardNo}, fee ${o.fee} (order ${o.merchantOrderNo})${o.balance ? `; balance ${o.balance.amount} ${o.balance.currency}` : ''}`;
   }
+  if (o.kind === 'unblock') {
+    return `block of card ${o.cardNo} lifted by work order ${o.workOrderNo} (order ${o.merchantOrderNo}); card is ${o.cardStatus}`;
+  }
   return `${o.kind} of card ${o.cardNo}: ${o.status}, card is ${o.cardStatus} (order ${o.merchantOrderNo})`;
+}
+
+/** How many of the latest entries `card status` prints. */
+const SHOWN_ENTRIES = 5;
+
+/** The totals that are not zero, as `name amount` (the record's money over the card's life). */
+function describeTotals(totals: CardTotals): string | undefined {
+  const parts = Object.entries(totals)
+    .filter(([, value]) => (typeof value === 'number' ? value !== 0 : cmp(value, '0') !== 0))
+    .map(([name, value]) => `${name} ${value}`);
+  return parts.length ? `totals: ${parts.join(', ')}` : undefined;
+}
+
+function describeCancellation(c: CardCancellation): string {
+  const returned =
+    c.returnedAmount === undefined
+      ? 'its balance is not back on the account yet'
+      : `${c.returnedAmount}${c.currency ? ` ${c.currency}` : ''} returned to account ${c.accountId ?? '(none: the card held nothing)'}`;
+  return `cancelled${c.reason ? ` (${c.reason})` : ''}: ${returned}`;
 }
 
 export function describeCardSnapshot(s: CardSnapshot): string {
@@ -178,9 +202,20 @@ export function describeCardSnapshot(s: CardSnapshot): string {
     s.pending ? `${s.pending} operation${s.pending === 1 ? '' : 's'} pending` : undefined,
     s.asOf ? `as of ${new Date(s.asOf).toISOString()}` : undefined,
   ].filter(Boolean);
-  return `card ${s.cardNo}: ${s.cancelled ? 'cancel' : (s.status ?? 'unknown')} (${parts.join(', ')})`;
+  const lines = [`card ${s.cardNo}: ${s.cancelled ? 'cancel' : (s.status ?? 'unknown')} (${parts.join(', ')})`];
+  if (s.blocked)
+    lines.push(
+      '  blocked by the issuing bank: lift it with `cardflow card unblock <cardNo> --request <id> --file <ref>`',
+    );
+  if (s.cancellation) lines.push(`  ${describeCancellation(s.cancellation)}`);
+  const totals = s.totals ? describeTotals(s.totals) : undefined;
+  if (totals) lines.push(`  ${totals}`);
+  for (const e of (s.entries ?? []).slice(-SHOWN_ENTRIES))
+    lines.push(`  ${new Date(e.at).toISOString()} ${e.kind} ${e.type} ${e.status} ${e.amount}: ${e.effect} (${e.ref})`);
+  return lines.join('\n');
 }
 
 export function describeCardEntityResult(r: CardEntityResult): string {
-  return `card ${r.cardNo} is cancelled${r.reason ? `: ${r.reason}` : ''} (${r.authorizationCount} authorizations over ${r.runs} runs)`;
+  const returned = r.cancellation?.returnedAmount;
+  return `card ${r.cardNo} is cancelled${r.reason ? `: ${r.reason}` : ''} (${r.authorizationCount} authorizations over ${r.runs} runs)${returned === undefined ? '' : `; ${returned}${r.cancellation?.currency ? ` ${r.cancellation.currency}` : ''} returned to its account`}`;
 }

@@ -94,6 +94,7 @@ export {
   CardWorkflowClosedError,
   depositToCard,
   freezeCard,
+  requestCardUnblock,
   getCardSnapshot,
   refreshCard,
   unfreezeCard,
@@ -104,6 +105,7 @@ export {
   type CardRequestKind,
   type CardRequests,
 } from './card-entity';
+export { CardReissueRefusedError, reissueCard, type ReissueOptions } from './reissue';
 export {
   readWorkflowStatus,
   STATUS_VIEWS,

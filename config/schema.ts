@@ -91,7 +91,7 @@ export const VARIABLES = {
   CARDFLOW_TASK_QUEUE: variable({
     description: 'task queue of the worker; its probes run on `<queue>-probes`',
     default: '`cardflow`',
-    readBy: 'worker, CLI',
+    readBy: 'worker, CLI, webhook receiver',
     schema: rules.text(),
   }),
   CARDFLOW_TEMPORAL_RIDE_OUT_MS: variable({

@@ -17,6 +17,8 @@ import type { BalanceSummary } from './workflow-types';
 import type { CardOperationOutcome } from './card-operations';
 import type { WaitOverrides } from './wait-profile';
 import { advance, movesForward, readTime, type ReachedState } from './event-order';
+import { workOrderIssues, type WorkOrderFile } from './physical-card-activation';
+import type { CardLedgerEntry, CardTotals } from './card-ledger';
 
 const REQUEST_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -66,6 +68,37 @@ export interface CardEntityState {
   /** Runs so far (1 + continue-as-new count). */
   run: number;
   cancelReason?: string;
+  /**
+   * Blocked by the issuing bank (a `blocked` record, or a read with blocked=true), and the
+   * workflow time it was learned: only a read sent after that time lifts it (spec: a block is
+   * lifted only by a manual application, an OTHER work order).
+   */
+  blocked?: boolean;
+  blockedAt?: number;
+  /** Card type and holder, from the card reads: what a reissue needs. */
+  cardTypeId?: string;
+  holderId?: string;
+  /** Money totals over the card's life (domain/card-ledger.ts). Absent in runs carried before they were kept. */
+  totals?: CardTotals;
+  /** The latest authorization steps, fees and money-moving operations, newest last. */
+  entries?: CardLedgerEntry[];
+  /** An event moved the card's money since the last read: the balance is read from the provider. */
+  balanceStale?: boolean;
+  /** Newest provider time among the records the last catch-up read: the next catch-up starts there. */
+  recordsUpTo?: number;
+  cancellation?: CardCancellation;
+}
+
+/** The card's cancellation as the entity followed it (spec: Card operation record, type cancel; ledger bizType card_cancel). */
+export interface CardCancellation {
+  reason?: string;
+  /** The cancel record's orderNo, once known. */
+  orderNo?: string;
+  /** What came back to the account (`card_cancel` in the ledger; "0" when the card held nothing). */
+  returnedAmount?: string;
+  currency?: string;
+  /** The account it returned to. */
+  accountId?: string;
 }
 
 export const KEPT_AUTHORIZATIONS = 50;
@@ -80,10 +113,15 @@ export interface CardEntityInput {
   wait?: WaitOverrides;
   /** Continue as new once history passes this many events (default 2000; the server suggests it too). */
   maxHistoryEvents?: number;
-  /** How often the card is re-read when nothing happens (ms; default 6 hours): a lost cancel webhook only delays the end. */
+  /**
+   * How often the card is re-read when nothing happens (ms; default 6 hours), in runs started
+   * before the entity parked without timers; newer runs fire no timer while idle.
+   */
   refreshIntervalMs?: number;
   /** Set by the workflow itself when it continues as new. */
   carried?: CardEntityState;
+  /** The starter set the card's search attributes at start (domain/card-entity-start.ts): the workflow upserts none. */
+  attributesSetAtStart?: boolean;
 }
 
 export interface CardEntityResult {
@@ -92,6 +130,10 @@ export interface CardEntityResult {
   reason?: string;
   authorizationCount: number;
   runs: number;
+  /** The cancellation with the amount returned to the account (absent in runs from before it was followed). */
+  cancellation?: CardCancellation;
+  cardTypeId?: string;
+  holderId?: string;
 }
 
 export interface CardSnapshot {
@@ -106,6 +148,14 @@ export interface CardSnapshot {
   fees: FeeSummary[];
   authorizationCount: number;
   run: number;
+  /** True while the issuing bank's block holds (status then reads `blocked`). */
+  blocked?: boolean;
+  totals?: CardTotals;
+  /** The latest entries of the card's record, newest last. */
+  entries?: CardLedgerEntry[];
+  cancellation?: CardCancellation;
+  cardTypeId?: string;
+  holderId?: string;
 }
 
 export interface CardDepositOutcome {
@@ -117,7 +167,17 @@ export interface CardDepositOutcome {
   balance?: BalanceSummary;
 }
 
-export type CardEntityOutcome = CardOperationOutcome | CardDepositOutcome;
+/** A block lifted through an OTHER work order (Update `requestUnblock`). */
+export interface CardUnblockOutcome {
+  cardNo: string;
+  kind: 'unblock';
+  merchantOrderNo: string;
+  workOrderNo: string;
+  fileIds: string[];
+  cardStatus: 'Normal';
+}
+
+export type CardEntityOutcome = CardOperationOutcome | CardDepositOutcome | CardUnblockOutcome;
 
 export interface OperationRequest {
   /** The caller's id of this request: a repeat returns the first answer and sends nothing new. */
@@ -133,6 +193,16 @@ export interface DepositRequest {
   amount: string;
   cardTypeId: string;
 }
+/** The manual application that lifts a bank block (spec: Work orders, tradeType OTHER; target the card). */
+export interface UnblockRequest {
+  requestId: string;
+  files: WorkOrderFile[];
+  title?: string;
+  content?: string;
+}
+
+/** The title of an unblock work order when the request names none. */
+export const DEFAULT_UNBLOCK_TITLE = 'Request to lift the issuing bank block';
 
 /** The caller's id of a request, checked alike by the client and by the workflow's validators. */
 export const RequestIdSchema = z
@@ -152,6 +222,11 @@ export function requestIdIssues(requestId: unknown): FieldIssue[] {
   return issuesOf(RequestIdFieldSchema.safeParse({ requestId }));
 }
 
+/** What is wrong with an unblock request's files, title and content (nothing: an empty list). */
+export function unblockRequestIssues(request: Partial<UnblockRequest> | undefined): FieldIssue[] {
+  return workOrderIssues(request, '');
+}
+
 /** What is wrong with a deposit request's amount and card type (nothing: an empty list). */
 export function depositRequestIssues(request: unknown): FieldIssue[] {
   return issuesOf(DepositFieldsSchema.safeParse(request));
@@ -164,6 +239,13 @@ export const updatePinUpdate = defineUpdate<CardOperationOutcome, [PinRequest]>(
 export const depositUpdate = defineUpdate<CardDepositOutcome, [DepositRequest]>('deposit');
 /** Reads the card now (status and balance). */
 export const refreshUpdate = defineUpdate<CardSnapshot, []>('refresh');
+/** Lifts a bank block: uploads the files, submits the OTHER work order, waits for it and for the card to be Normal. */
+export const requestUnblockUpdate = defineUpdate<CardUnblockOutcome, [UnblockRequest]>('requestUnblock');
+
+/** The refusal of an operation the bank's block forbids: it names the block and the way out. */
+export function blockedRefusal(cardNo: string, kind: string): string {
+  return `card ${cardNo} is blocked by the issuing bank; ${kind} cannot lift or change that. The only way out is a manual application: requestUnblock (cardflow card unblock) submits an OTHER work order with supporting files`;
+}
 
 /** Appends `item` to a bounded list, replacing an entry with the same key. */
 export function keepLatest<T>(list: T[], item: T, key: (t: T) => string, max: number): T[] {

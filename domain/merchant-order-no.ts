@@ -54,6 +54,9 @@ export function deriveMerchantOrderNo(workflowId: string, step: string): string 
  * The step of a card entity's request: the requestId is the caller's idempotency key, so the same
  * request repeated, even after the entity continued as new, sends the same merchantOrderNo.
  */
-export function entityOrderStep(kind: 'freeze' | 'unfreeze' | 'updatePin' | 'deposit', requestId: string): string {
+export function entityOrderStep(
+  kind: 'freeze' | 'unfreeze' | 'updatePin' | 'deposit' | 'unblock',
+  requestId: string,
+): string {
   return `card.${kind}.${requestId}`;
 }

@@ -132,55 +132,68 @@ export function activationInputIssues(input: PhysicalCardActivationInput): Field
       }
     }
   } else {
-    const order = input.workOrder;
-    if (!order || !Array.isArray(order.files) || order.files.length === 0) {
-      issues.push({ path: 'workOrder.files', message: 'must list at least one supporting file (fileId or ref)' });
-    } else if (order.files.length > WORK_ORDER_FILES_MAX) {
-      issues.push({ path: 'workOrder.files', message: `must list at most ${WORK_ORDER_FILES_MAX} files` });
-    } else {
-      order.files.forEach((file, i) => {
-        const path = `workOrder.files.${i}`;
-        if ('fileId' in file) {
-          if (typeof file.fileId !== 'string' || file.fileId === '')
-            issues.push({ path: `${path}.fileId`, message: 'must not be empty' });
-          else {
-            const rule = textRuleIssue(file.fileId, 1, FREE_TEXT_MAX);
-            if (rule) issues.push({ path: `${path}.fileId`, message: rule });
-          }
-          return;
-        }
-        const contentType = 'contentType' in file ? file.contentType : undefined;
-        const contentTypeRule =
-          typeof contentType === 'string' ? textRuleIssue(contentType, 0, FREE_TEXT_MAX) : undefined;
-        if (contentTypeRule) issues.push({ path: `${path}.contentType`, message: contentTypeRule });
-        if (!('ref' in file) || typeof file.ref !== 'string' || !REF_RE.test(file.ref)) {
-          issues.push({
-            path: `${path}.ref`,
-            message: 'must be a file name in the worker file store (letters, digits, "_", ".", "-")',
-          });
-        } else if (!EXTENSIONS.includes(file.ref.toLowerCase().split('.').pop() ?? '')) {
-          issues.push({ path: `${path}.ref`, message: `must end in one of .${EXTENSIONS.join(', .')}` });
-        }
-      });
-    }
-    const title = order?.title;
-    if (title !== undefined && (title.length < WORK_ORDER_TITLE.min || title.length > WORK_ORDER_TITLE.max)) {
-      issues.push({
-        path: 'workOrder.title',
-        message: `length must be ${WORK_ORDER_TITLE.min} to ${WORK_ORDER_TITLE.max} characters`,
-      });
-    }
-    if (order?.content !== undefined && order.content.length > WORK_ORDER_CONTENT.max) {
-      issues.push({
-        path: 'workOrder.content',
-        message: `length must be at most ${WORK_ORDER_CONTENT.max} characters`,
-      });
-    }
-    const titleRule = typeof title === 'string' ? textCharacterIssue(title) : undefined;
-    if (titleRule) issues.push({ path: 'workOrder.title', message: titleRule });
-    const contentRule = typeof order?.content === 'string' ? textCharacterIssue(order.content, true) : undefined;
-    if (contentRule) issues.push({ path: 'workOrder.content', message: contentRule });
+    issues.push(...workOrderIssues(input.workOrder, 'workOrder'));
   }
+  return issues;
+}
+
+/**
+ * Rules a work order's supporting files, title and content break (spec: Work orders; File
+ * upload), their paths under `prefix` (the activation's `workOrder`; none for an unblock request).
+ */
+export function workOrderIssues(
+  order: { title?: string | undefined; content?: string | undefined; files?: WorkOrderFile[] } | undefined,
+  prefix: string,
+): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const at = (field: string) => (prefix ? `${prefix}.${field}` : field);
+  if (!order || !Array.isArray(order.files) || order.files.length === 0) {
+    issues.push({ path: at('files'), message: 'must list at least one supporting file (fileId or ref)' });
+  } else if (order.files.length > WORK_ORDER_FILES_MAX) {
+    issues.push({ path: at('files'), message: `must list at most ${WORK_ORDER_FILES_MAX} files` });
+  } else {
+    order.files.forEach((file, i) => {
+      const path = at(`files.${i}`);
+      if ('fileId' in file) {
+        if (typeof file.fileId !== 'string' || file.fileId === '')
+          issues.push({ path: `${path}.fileId`, message: 'must not be empty' });
+        else {
+          const rule = textRuleIssue(file.fileId, 1, FREE_TEXT_MAX);
+          if (rule) issues.push({ path: `${path}.fileId`, message: rule });
+        }
+        return;
+      }
+      const contentType = 'contentType' in file ? file.contentType : undefined;
+      const contentTypeRule =
+        typeof contentType === 'string' ? textRuleIssue(contentType, 0, FREE_TEXT_MAX) : undefined;
+      if (contentTypeRule) issues.push({ path: `${path}.contentType`, message: contentTypeRule });
+      if (!('ref' in file) || typeof file.ref !== 'string' || !REF_RE.test(file.ref)) {
+        issues.push({
+          path: `${path}.ref`,
+          message: 'must be a file name in the worker file store (letters, digits, "_", ".", "-")',
+        });
+      } else if (!EXTENSIONS.includes(file.ref.toLowerCase().split('.').pop() ?? '')) {
+        issues.push({ path: `${path}.ref`, message: `must end in one of .${EXTENSIONS.join(', .')}` });
+      }
+    });
+  }
+  const title = order?.title;
+  if (title !== undefined && (title.length < WORK_ORDER_TITLE.min || title.length > WORK_ORDER_TITLE.max)) {
+    issues.push({
+      path: at('title'),
+      message: `length must be ${WORK_ORDER_TITLE.min} to ${WORK_ORDER_TITLE.max} characters`,
+    });
+  }
+  if (order?.content !== undefined && order.content.length > WORK_ORDER_CONTENT.max) {
+    issues.push({
+      path: at('content'),
+      message: `length must be at most ${WORK_ORDER_CONTENT.max} characters`,
+    });
+  }
+  const titleRule = typeof title === 'string' ? textCharacterIssue(title) : undefined;
+  if (titleRule) issues.push({ path: at('title'), message: titleRule });
+  const contentRule = typeof order?.content === 'string' ? textCharacterIssue(order.content, true) : undefined;
+  if (contentRule) issues.push({ path: at('content'), message: contentRule });
   return issues;
 }
 

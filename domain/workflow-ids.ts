@@ -125,3 +125,8 @@ export function fundingWorkflowId(fundingRef: string): string {
   assertBusinessRef('fundingRef', fundingRef);
   return `funding-${fundingRef}`;
 }
+
+/** `card-reissue-<cardNo>`: the one card issuance that replaces card `cardNo` (a repeat finds it). */
+export function cardReissueWorkflowId(cardNo: string): string {
+  return `card-reissue-${cardNo}`;
+}

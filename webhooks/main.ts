@@ -34,6 +34,8 @@ import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-
 import { compiledBuildId } from '../workers/versioning';
 import { cardflowVersion } from '../config/version';
 import { startTracing } from '../telemetry/tracing';
+import { createCardEntityDelivery } from './card-route';
+import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import { createTemporalForwarder } from './forwarder';
 import { receiverMetrics } from './metrics';
 import { tracedForwarder } from './tracing';
@@ -128,6 +130,9 @@ async function main(logger: StructuredLogger): Promise<void> {
   const receiver = await startWebhookReceiver({
     platformPublicKey,
     forwarder: tracing ? tracedForwarder(forwarder, tracing.tracer) : forwarder,
+    cardEntities: createCardEntityDelivery(temporal.client, {
+      taskQueue: config.CARDFLOW_TASK_QUEUE ?? CARDFLOW_TASK_QUEUE,
+    }),
     ...(store ? { store } : {}),
     host,
     port,

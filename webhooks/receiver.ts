@@ -17,6 +17,7 @@ import type { KeyInput } from '../api/keys';
 import { WEBHOOK_ACK_BODY, WebhookSignatureError, verifyWebhook } from '../api/signing';
 import type { HealthRoutes } from '../health/routes';
 import { BodyTooLargeError, readBody, serverLimits } from '../http/body';
+import { type CardEntityDelivery, cardDelivery, lookupsBesideCard } from './card-route';
 import { type EventForwarder, createTemporalForwarder } from './forwarder';
 import { parseEvent, routeEvent } from './routing';
 import {
@@ -82,6 +83,8 @@ export interface WebhookReceiverOptions {
   log?: (line: string) => void;
   /** `/healthz` and `/readyz` (health/routes.ts), answered beside the webhook path. */
   health?: HealthRoutes;
+  /** The card-level path (webhooks/card-route.ts): each card's events reach `card-<cardNo>`, started if needed. */
+  cardEntities?: CardEntityDelivery;
 }
 
 export interface RefusedWebhook {
@@ -150,7 +153,14 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
       entry = { ...base, outcome: 'not_forwarded', record: parsed.event.record };
     } else {
       const event = { ...parsed.event, requestId };
-      const workflowIds = await forwarder.forward(event, routeEvent(event));
+      // Card-level path first: the card's own workflow, by its derived id; then the other owners.
+      const toCard = opts.cardEntities ? cardDelivery(event) : undefined;
+      const card = toCard ? await opts.cardEntities?.deliver(event, toCard) : undefined;
+      const others = await forwarder.forward(
+        event,
+        card ? lookupsBesideCard(event, routeEvent(event)) : routeEvent(event),
+      );
+      const workflowIds = card ? [card, ...others.filter((id) => id !== card)] : others;
       entry = {
         ...base,
         outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner',

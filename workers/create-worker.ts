@@ -29,6 +29,7 @@ import { CARDFLOW_TASK_QUEUE, probeTaskQueue } from '../domain/task-queue';
 import { CardflowWorker } from './cardflow-worker';
 import { cacheSizeFor, DEFAULT_CACHE_BUDGET_MIB } from './config';
 import { createReconcilePort } from './reconciliation-port';
+import { createCardEntityPort } from './card-entity-port';
 import { PREBUILT_BUNDLE_PATH, buildIdOf, deploymentOptions } from './versioning';
 import { snakeCaseActivityMetricTags } from './metric-tags';
 
@@ -244,12 +245,20 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
       namespace,
       ...(opts.workerOptions?.dataConverter ? { dataConverter: opts.workerOptions.dataConverter } : {}),
     });
+  const cardEntities =
+    opts.activityDeps.cardEntities ??
+    createCardEntityPort({
+      connection: opts.connection,
+      namespace,
+      taskQueue,
+      ...(opts.workerOptions?.dataConverter ? { dataConverter: opts.workerOptions.dataConverter } : {}),
+    });
   const perSecond = opts.probes?.perSecond ?? DEFAULT_PROBES_PER_SECOND;
   // Re-probes after a probe that could not ask are not activity attempts, which the server's
   // limit counts: they take the same budget in this worker (activities/long-poll.ts).
   const reprobes = opts.activityDeps.reprobes ?? createRateGate(perSecond);
   const activities = {
-    ...createActivities({ ...opts.activityDeps, reconciliation, reprobes }),
+    ...createActivities({ ...opts.activityDeps, reconciliation, cardEntities, reprobes }),
     ...opts.activityOverrides,
   };
   const traced = tracingOptions(opts.tracing);

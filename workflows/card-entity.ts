@@ -5,11 +5,21 @@
  *   projected status, then run one at a time in arrival order (a ticket queue). A repeated
  *   requestId returns the first answer; its merchantOrderNo is derived from the requestId, so
  *   even a repeat after continue-as-new makes the provider act once.
- * - Authorization (card_auth_transaction) and fee (card_fee_patch) webhooks are recorded; card
- *   operation webhooks (card_transaction, routed by cardNo) move the status and reveal a cancel.
- * - The card is re-read every `refreshIntervalMs`, so a lost cancel webhook only delays the end.
+ * - Every provider event of the card reaches `learn` (one place): authorizations, fees and card
+ *   operations are booked by type (domain/card-ledger.ts), a `blocked` record makes the card
+ *   blocked, a cancel ends it. An event that moved money gets the balance read from the provider.
+ * - The receiver starts it with signal-with-start on the first event of a card it does not follow
+ *   (webhooks/card-route.ts); the createCard activity starts it for the cards cardflow makes (workers/card-entity-port.ts). A fresh run catches up
+ *   from the record queries (and so does `refresh`), so what happened while nobody followed the
+ *   card is learned by the same rules, and repeats are ignored.
+ * - A blocked card refuses freeze, unfreeze and deposit before any call; `requestUnblock` submits
+ *   the OTHER work order with its files, waits for its decision and for the card to be Normal.
+ * - Parked, it waits on its handlers alone: no timer fires while nothing happens (runs started
+ *   before that re-read the card every `refreshIntervalMs`).
  * - Before history grows large it waits for its handlers, then continues as new with its state.
- * - It ends when the card is cancelled (e.g. risk control after a high-risk purchase).
+ * - When the card is cancelled (risk control after a high-risk purchase, or the provider) it
+ *   records why, waits for the balance to be back on the account (`card_cancel` in the ledger),
+ *   and ends with the amount returned.
  *
  * What it knows of the card is a `CardState` (card-entity/state.ts, no commands), its requests'
  * checks and order a `CardRequests` (card-entity/requests.ts); this function registers the
@@ -20,6 +30,7 @@ import {
   condition,
   continueAsNew,
   ParentClosePolicy,
+  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -27,17 +38,23 @@ import {
   cardSnapshotQuery,
   depositUpdate,
   freezeUpdate,
+  DEFAULT_UNBLOCK_TITLE,
   refreshUpdate,
+  requestUnblockUpdate,
   unfreezeUpdate,
   updatePinUpdate,
   type CardDepositOutcome,
   type CardEntityInput,
   type CardEntityResult,
   type CardSnapshot,
+  type CardUnblockOutcome,
+  type UnblockRequest,
 } from '../domain/card-entity';
 import type { CardOperationKind, CardOperationOutcome } from '../domain/card-operations';
 import { deriveMerchantOrderNo, entityOrderStep } from '../domain/merchant-order-no';
-import { providerEventSignal } from '../domain/provider-event';
+import { providerEventSignal, type ProviderEventBody } from '../domain/provider-event';
+import { FailureTypes } from '../domain/failure-types';
+import { isFinalOperationStatus } from '../api/rules';
 import { Flows } from '../domain/workflow-types';
 import { cardDepositWorkflow } from '../domain/workflows';
 import { runCardOperation } from './card-operations';
@@ -46,11 +63,17 @@ import { CardState } from './card-entity/state';
 import { runChild } from './support/children';
 import { failWith, summarize } from './support/failures';
 import { EventInbox } from './support/inbox';
-import { cardOperationWait, providerCallsFor } from './support/profiles';
+import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor, reviewWait } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 
 export const DEFAULT_MAX_HISTORY_EVENTS = 2000;
 export const DEFAULT_REFRESH_INTERVAL_MS = 6 * 60 * 60 * 1000;
+/**
+ * The card's whole life: catch-up from the record queries, balance reads after money moved, the
+ * cancel followed to its return, and no timer while parked. Runs that started before it replay
+ * their own commands (the 6-hour re-read, the end right at the cancel).
+ */
+export const CARD_LIFE_PATCH = 'card-entity-life';
 
 /** The clientRemark of a freeze or unfreeze request, when it has one. */
 function remarkOf(req: { clientRemark?: string } | undefined): OperationFields {
@@ -59,6 +82,7 @@ function remarkOf(req: { clientRemark?: string } | undefined): OperationFields {
 
 export async function cardEntity(input: CardEntityInput): Promise<CardEntityResult> {
   const info = workflowInfo();
+  const life = patched(CARD_LIFE_PATCH);
   const provider = providerCallsFor(input.wait);
   const { cardNo } = input;
   const card = new CardState(cardNo, input.carried);
@@ -67,8 +91,29 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
   const profile = cardOperationWait(input.wait);
   const maxEvents = input.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS;
 
+  /**
+   * Every provider event of the card, from a webhook or from a catch-up, is learned here and only
+   * here: a step that tells others about an event (a notification) belongs beside `learnEvent`.
+   */
+  const learn = (event: ProviderEventBody & { requestId?: string }): void => {
+    if (event.requestId !== undefined) inbox.add(event as Parameters<typeof inbox.add>[0]);
+    card.learnEvent(event);
+  };
+
+  /** Learns the records the webhooks may have missed (the entity was not running, or one was lost). */
+  const catchUp = async (): Promise<void> => {
+    const since = card.carried.recordsUpTo;
+    const found = await provider.cardRecordsSince({ cardNo, ...(since === undefined ? {} : { since }) });
+    for (const record of found.operations) learn({ category: 'card_transaction', record });
+    for (const record of found.authorizations) learn({ category: 'card_auth_transaction', record });
+    for (const record of found.fees) learn({ category: 'card_fee_patch', record });
+    const times = [...found.operations, ...found.authorizations, ...found.fees].map((r) => r.transactionTime ?? 0);
+    card.caughtUp(times.length ? Math.max(...times) : undefined);
+  };
+
   const refresh = async (): Promise<CardSnapshot> => {
     const sentAt = Date.now();
+    if (life) card.readingBalance();
     const read = await provider.getCardSummary({ cardNo });
     card.learnRead(read, sentAt, requests.pending === 0);
     return card.snapshot(requests.pending);
@@ -129,10 +174,70 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
       }),
     );
 
-  setHandler(providerEventSignal, (event) => {
-    inbox.add(event);
-    card.learnEvent(event);
-  });
+  const unblock = (req: UnblockRequest): Promise<CardUnblockOutcome> =>
+    requests.once(req.requestId, () =>
+      requests.serialized(async () => {
+        requests.requireBlocked();
+        const merchantOrderNo = deriveMerchantOrderNo(info.workflowId, entityOrderStep('unblock', req.requestId));
+        const fileIds: string[] = [];
+        for (const file of req.files) {
+          if ('fileId' in file) fileIds.push(file.fileId);
+          else
+            fileIds.push(
+              (
+                await provider.uploadStoredFile({
+                  ref: file.ref,
+                  ...(file.contentType ? { contentType: file.contentType } : {}),
+                })
+              ).fileId,
+            );
+        }
+        // Spec, States: a block is lifted only by a manual application, the OTHER work order on the card.
+        let order = await provider.submitWorkOrder({
+          merchantOrderNo,
+          title: req.title ?? DEFAULT_UNBLOCK_TITLE,
+          target: cardNo,
+          ...(req.content === undefined ? {} : { content: req.content }),
+          files: fileIds,
+          tradeType: 'OTHER',
+        });
+        if (!isFinalOperationStatus(order.tradeStatus)) {
+          const slow = reviewWait(input.wait);
+          order = await longPollCalls(slow).awaitWorkOrder({ merchantOrderNo, poll: pollSettings(slow) });
+        }
+        if (order.tradeStatus === 'fail')
+          throw failWith(
+            FailureTypes.operationFailed,
+            `work order ${order.orderNo} to lift the block of card ${cardNo} failed: ${order.description ?? 'no description'}`,
+          );
+        await longPollCalls(profile).awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(profile) });
+        card.learnUnblocked();
+        return card.remember<CardUnblockOutcome>(req.requestId, {
+          cardNo,
+          kind: 'unblock',
+          merchantOrderNo,
+          workOrderNo: order.orderNo,
+          fileIds,
+          cardStatus: 'Normal',
+        });
+      }),
+    );
+
+  /** The loop's read: in a run with the card's life, a read that fails for good is tried at the next event. */
+  const refreshQuietly = async (): Promise<void> => {
+    if (!life) {
+      await refresh();
+      return;
+    }
+    try {
+      await refresh();
+    } catch {
+      card.readingBalance();
+    }
+  };
+
+  setHandler(providerEventSignal, learn);
+  setHandler(requestUnblockUpdate, unblock, { validator: (req) => requests.validateUnblock(req) });
   setHandler(cardSnapshotQuery, () => card.snapshot(requests.pending));
   setHandler(freezeUpdate, (req) => operate('freeze', req.requestId, remarkOf(req)), {
     validator: (req) => requests.validateOperation(req?.requestId, 'freeze', remarkOf(req)),
@@ -146,6 +251,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
   setHandler(depositUpdate, deposit, { validator: (req) => requests.validateDeposit(req) });
   setHandler(refreshUpdate, async () => {
     try {
+      if (life) await catchUp();
       return await refresh();
     } catch (error) {
       const summary = summarize(error);
@@ -153,15 +259,22 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     }
   });
 
-  // Continue-as-new keeps the search attributes: a carried run does not upsert what the first one set.
+  // Continue-as-new keeps the search attributes: a carried run does not upsert what the first one
+  // set, nor does a run whose starter set them (cardEntityStartAttributes, `attributesSetAtStart`).
   const mine = { cardNo, customerRef: input.customerRef, flow: Flows.cardEntity };
-  if (!isChild()) new Attributes(input.carried ? mine : {}).set(mine);
-  if (card.carried.asOf === undefined) await refresh();
+  if (!isChild()) new Attributes(input.carried || input.attributesSetAtStart ? mine : {}).set(mine);
+  if (card.carried.asOf === undefined) {
+    if (life) await catchUp();
+    await refresh();
+  }
 
   const historyIsLarge = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents;
   const interval = input.refreshIntervalMs ?? DEFAULT_REFRESH_INTERVAL_MS;
+  const readBalance = () => life && card.balanceStale;
   while (!card.cancelled) {
-    const woke = await condition(() => card.cancelled || historyIsLarge(), interval);
+    const wake = () => card.cancelled || historyIsLarge() || readBalance();
+    // Parked: no timer, only the handlers wake it (a signal, an Update).
+    const woke = life ? await condition(wake).then(() => true) : await condition(wake, interval);
     if (card.cancelled) break;
     if (woke && historyIsLarge()) {
       await condition(allHandlersFinished);
@@ -170,8 +283,13 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
         await continueAsNew<typeof cardEntity>({ ...rest, carried: card.carried });
       }
     } else {
-      await refresh();
+      await refreshQuietly();
     }
+  }
+  if (life && !card.cancelReturned) {
+    // The cancel is recorded; the card's balance goes back to its account (card_cancel in the ledger).
+    const returned = await longPollCalls(profile).awaitCancelReturn({ cardNo, poll: pollSettings(profile) });
+    card.learnCancelReturn(returned);
   }
   await condition(allHandlersFinished);
   return card.result();

@@ -8,8 +8,8 @@
  */
 import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { PIN_RE } from '../../api/rules';
-import { type CardDepositOutcome } from '../../domain/card-entity';
-import type { CardOperationOutcome } from '../../domain/card-operations';
+import type { CardEntityOutcome } from '../../domain/card-entity';
+import { CardReissueRefusedError, reissueCard } from '../reissue';
 import { activationInput, startActivation } from '../activation';
 import {
   cardRequest,
@@ -17,6 +17,7 @@ import {
   freezeCard,
   getCardSnapshot,
   refreshCard,
+  requestCardUnblock,
   unfreezeCard,
   updateCardPin,
   type CardRequestKind,
@@ -43,12 +44,14 @@ import { awaitDepositAddress, parseFundingRequest, startWalletFunding } from '..
 import { readWorkflowStatus } from '../workflow-status';
 import { cardEntityWorkflowId } from '../../domain/workflow-ids';
 
-const CARD_ACTIONS: Record<string, CardRequestKind | 'status'> = {
+const CARD_ACTIONS: Record<string, CardRequestKind | 'status' | 'unblock' | 'reissue'> = {
   freeze: 'freeze',
   unfreeze: 'unfreeze',
   pin: 'updatePin',
   deposit: 'deposit',
   status: 'status',
+  unblock: 'unblock',
+  reissue: 'reissue',
 };
 
 /** The PIN from standard input (first line), or undefined without --pin-stdin. */
@@ -114,14 +117,20 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
     printResult(ctx, snapshot, () => describeCardSnapshot(snapshot));
     return ExitCodes.done;
   }
+  if (kind === 'reissue') return reissue(ctx, cardNo);
   if (!ctx.values.request)
     throw new UsageError(
       `card ${action} needs --request <id> (its idempotency key: the same id again does not act twice)`,
     );
   const base = { requestId: ctx.values.request };
   // Each branch validates (and seals) now, and returns the call to make once connected.
-  let send: (client: Client) => Promise<CardOperationOutcome | CardDepositOutcome>;
-  if (kind === 'updatePin') {
+  let send: (client: Client) => Promise<CardEntityOutcome>;
+  if (kind === 'unblock') {
+    if (!ctx.values.file)
+      throw new UsageError('card unblock needs --file <ref> (a supporting file in the worker file store)');
+    const request = { ...base, files: [{ ref: ctx.values.file }] };
+    send = (client) => requestCardUnblock(client, cardNo, request, opts);
+  } else if (kind === 'updatePin') {
     const pin = await pinFromStdin(ctx);
     if (pin === undefined) throw new UsageError('card pin needs --pin-stdin (the new PIN on standard input)');
     const request = cardRequest('updatePin', cardNo, { ...base, pin }, () => merchantPublicKeyFrom(ctx.config));
@@ -153,6 +162,22 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
     ctx.io.err(
       `card ${action} of ${cardNo} refused or failed: ${cause?.type ? `${cause.type}: ` : ''}${cause?.message ?? error.message}`,
     );
+    return 1;
+  }
+}
+
+/** `card reissue <cardNo>`: the card that replaces it (one per old card), refused while the old one holds money. */
+async function reissue(ctx: CliContext, cardNo: string): Promise<number> {
+  try {
+    const made = await reissueCard(await ctx.client(), cardNo, {
+      ...ctx.startOptions,
+      ...(ctx.values.amount === undefined ? {} : { initialDeposit: ctx.values.amount }),
+    });
+    printResult(ctx, made, () => `card ${cardNo} reissued as card ${made.cardNo} (${made.cardStatus})`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CardReissueRefusedError)) throw error;
+    ctx.io.err(error.message);
     return 1;
   }
 }
@@ -259,9 +284,22 @@ export const WORKFLOW_COMMANDS: readonly Command[] = [
       'card pin <cardNo> --request <id> --pin-stdin',
       'card deposit <cardNo> --request <id> --amount <decimal> --card-type <id>',
       'card status <cardNo> [--refresh] [--watch] [--json]',
+      'card unblock <cardNo> --request <id> --file <ref>',
+      'card reissue <cardNo> [--amount <initial deposit>] [--json]',
     ],
     summary: "operate a card through its workflow (card-<cardNo>); --request is the operation's idempotency key",
-    options: ['request', 'remark', 'pin-stdin', 'amount', 'card-type', 'refresh', 'watch', 'json', 'task-queue'],
+    options: [
+      'request',
+      'remark',
+      'pin-stdin',
+      'amount',
+      'card-type',
+      'file',
+      'refresh',
+      'watch',
+      'json',
+      'task-queue',
+    ],
     run: (ctx, [action, cardNo]) => card(ctx, action, cardNo),
   },
   {

@@ -5,8 +5,11 @@
  */
 import type { ApplicationFailure } from '@temporalio/workflow';
 import {
+  blockedRefusal,
   depositRequestIssues,
   requestIdIssues,
+  unblockRequestIssues,
+  type UnblockRequest,
   type CardEntityOutcome,
   type DepositRequest,
 } from '../../domain/card-entity';
@@ -43,6 +46,9 @@ export class CardRequests {
     if (!this.admits(requestId)) return;
     const issues = cardOperationInputIssues(kind, { cardNo: this.card.cardNo, ...fields });
     if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
+    // Checked before the status: a blocked card reads Freeze at the provider, and an unfreeze would only be refused there.
+    if (this.card.blocked && kind !== 'updatePin')
+      throw failWith(FailureTypes.operationNotAllowed, blockedRefusal(this.card.cardNo, kind));
     const projected = this.card.projected;
     if (projected !== undefined && !CARD_OPERATION_FROM[kind].includes(projected)) {
       throw failWith(
@@ -54,9 +60,31 @@ export class CardRequests {
 
   /** The validator of the deposit Update: as an operation's, and its amount and card type by the shared field rules. */
   validateDeposit(request: Partial<DepositRequest> | undefined): void {
-    this.admits(request?.requestId);
+    const fresh = this.admits(request?.requestId);
     const issues = depositRequestIssues(request);
     if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
+    if (fresh && this.card.blocked)
+      throw failWith(FailureTypes.operationNotAllowed, blockedRefusal(this.card.cardNo, 'deposit'));
+  }
+
+  /**
+   * The validator of the requestUnblock Update: its files, title and content by the work order
+   * rules, and a card the issuing bank has blocked (any other card needs no application).
+   */
+  validateUnblock(request: Partial<UnblockRequest> | undefined): void {
+    if (!this.admits(request?.requestId)) return;
+    const issues = unblockRequestIssues(request);
+    if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
+    this.requireBlocked();
+  }
+
+  /** Refuses an unblock for a card known not to be blocked (a card not read yet is given the benefit of the doubt). */
+  requireBlocked(): void {
+    if (this.card.projected !== undefined && !this.card.blocked)
+      throw failWith(
+        FailureTypes.operationNotAllowed,
+        `card ${this.card.cardNo} is not blocked by the issuing bank (status ${this.card.projected}); an unblock work order is only for a blocked card`,
+      );
   }
 
   /** Runs a request once: a repeat gets the finished answer, or shares the running one. */

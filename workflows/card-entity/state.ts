@@ -7,6 +7,7 @@
  * provider and hands it what came back.
  */
 import {
+  AUTHORIZATION_FINAL,
   KEPT_AUTHORIZATIONS,
   KEPT_EVENT_KEYS,
   KEPT_FEES,
@@ -23,10 +24,19 @@ import {
   type CardEntityState,
   type CardSnapshot,
 } from '../../domain/card-entity';
+import {
+  appendEntry,
+  authorizationStep,
+  feeStep,
+  operationStep,
+  zeroTotals,
+  type LedgerStep,
+} from '../../domain/card-ledger';
+import type { CancelReturn } from '../../activities';
 import type { CardOperationKind } from '../../domain/card-operations';
 import { keyBeforeStateFields, recordStateKey } from '../../domain/event-identity';
-import { readTime } from '../../domain/event-order';
-import { cardNoOf, nonEmpty, type ProviderEvent } from '../../domain/provider-event';
+import { movesForward, readTime } from '../../domain/event-order';
+import { cardNoOf, nonEmpty, type ProviderEventBody } from '../../domain/provider-event';
 import type { BalanceSummary } from '../../domain/workflow-types';
 import { SeenKeys } from '../support/inbox';
 
@@ -78,7 +88,7 @@ export class CardState {
   }
 
   /** Learns from a provider event routed to this workflow (another card's is ignored, a repeat too). */
-  learnEvent(event: ProviderEvent): void {
+  learnEvent(event: ProviderEventBody): void {
     if (cardNoOf(event) !== this.cardNo) return;
     if (!this.firstSeen(keyBeforeStateFields(event))) return;
     const state = this.carried;
@@ -86,8 +96,15 @@ export class CardState {
       const r = event.record;
       const tradeNo = nonEmpty(r.tradeNo);
       if (!tradeNo) return;
-      if (!state.authorizations.some((a) => a.tradeNo === tradeNo)) state.authorizationCount += 1;
       const settleAmount = nonEmpty(r.settleAmount);
+      const previous = state.authorizations.find((a) => a.tradeNo === tradeNo);
+      if (!previous) state.authorizationCount += 1;
+      if (!previous || movesForward(previous.status, r.status, (s) => AUTHORIZATION_FINAL.includes(s))) {
+        const origin = nonEmpty(r.originTradeNo);
+        const reversed = (state.entries ?? []).some((e) => e.type === 'Void' && e.origin === tradeNo);
+        this.book(authorizationStep(this.totals, { ...r, tradeNo, settleAmount, origin }, previous, reversed));
+        if (r.type === 'Void' && origin) this.correctReversedOrigin(origin);
+      }
       const merchantName = nonEmpty(r.merchantName);
       const description = nonEmpty(r.description);
       const summary: AuthorizationSummary = {
@@ -108,6 +125,7 @@ export class CardState {
       const tradeNo = nonEmpty(r.tradeNo);
       if (!tradeNo) return;
       const deduction = nonEmpty(r.deductionSourceFunds);
+      this.book(feeStep(this.totals, { ...r, tradeNo }));
       state.fees = keepLatest(
         state.fees,
         {
@@ -120,22 +138,123 @@ export class CardState {
         (f) => f.tradeNo,
         KEPT_FEES,
       );
-    } else if (event.category === 'card_transaction' && !this.isCancelled) {
+    } else if (event.category === 'card_transaction') {
+      const record = event.record;
+      const step = operationStep(this.totals, record);
+      if (step) this.book(step);
+      if (this.isCancelled) return;
       // A late retry of an older record (a freeze retried after the unfreeze) leaves the status alone.
-      const { type, description, remark } = event.record;
-      if (learnCardRecord(state, event.record) && type === 'cancel')
+      const { type, description, remark } = record;
+      const moved = learnCardRecord(state, record);
+      if (moved && type === 'blocked') {
+        state.blocked = true;
+        state.blockedAt = Date.now();
+      }
+      if (moved && type === 'cancel') {
         this.markCancelled(nonEmpty(description) ?? nonEmpty(remark));
+        state.cancellation = { ...state.cancellation, orderNo: record.orderNo };
+      }
     }
+  }
+
+  /** The money totals over the card's life (zero in a run carried before they were kept). */
+  get totals() {
+    return this.carried.totals ?? zeroTotals();
+  }
+
+  /** True when an event moved the card's money since the last read: the balance is read next. */
+  get balanceStale(): boolean {
+    return this.carried.balanceStale === true;
+  }
+
+  /** True while the issuing bank's block holds. */
+  get blocked(): boolean {
+    return this.carried.blocked === true;
+  }
+
+  /** What the cancellation returned to the account, once followed to its end. */
+  get cancelReturned(): boolean {
+    return this.carried.cancellation?.returnedAmount !== undefined;
+  }
+
+  /** A balance read is being sent: an event that moves money meanwhile asks for another. */
+  readingBalance(): void {
+    this.carried.balanceStale = false;
+  }
+
+  /**
+   * A Void names the auth it reverses: if that auth was learned failed without its hold first (a
+   * catch-up or a reordered webhook), it was booked as a decline, and is a reversal.
+   */
+  private correctReversedOrigin(origin: string): void {
+    const state = this.carried;
+    const entries = state.entries ?? [];
+    const booked = entries.find((e) => e.kind === 'authorization' && e.ref === origin && e.effect === 'declined');
+    if (!booked) return;
+    state.entries = entries.map((e) => (e === booked ? { ...e, effect: 'reversed' } : e));
+    state.totals = { ...this.totals, declined: Math.max(0, this.totals.declined - 1) };
+  }
+
+  /** Keeps a step of the card's money: its totals and its entry; money moved marks the balance stale. */
+  private book(step: LedgerStep): void {
+    const state = this.carried;
+    state.totals = step.totals;
+    state.entries = appendEntry(state.entries ?? [], step.entry);
+    if (step.moved) state.balanceStale = true;
+  }
+
+  /**
+   * A catch-up read the records up to provider time `newest`: the next one starts there. Only a
+   * catch-up moves it; a webhook's record can be newer than records no webhook brought.
+   */
+  caughtUp(newest: number | undefined): void {
+    if (newest !== undefined && newest > (this.carried.recordsUpTo ?? 0)) this.carried.recordsUpTo = newest;
+  }
+
+  /** The cancel record succeeded and its balance is back on the account (or there was none). */
+  learnCancelReturn(returned: CancelReturn): void {
+    const state = this.carried;
+    if (!state.cancelReason && returned.reason) state.cancelReason = returned.reason;
+    state.cancellation = {
+      ...state.cancellation,
+      ...(state.cancelReason ? { reason: state.cancelReason } : {}),
+      orderNo: returned.orderNo,
+      returnedAmount: returned.returnedAmount,
+      ...(returned.currency ? { currency: returned.currency } : {}),
+      ...(returned.accountId ? { accountId: returned.accountId } : {}),
+    };
+    state.balance = { amount: '0', currency: returned.currency ?? state.balance?.currency ?? '' };
+    state.balanceStale = false;
   }
 
   /**
    * Learns from a card read sent at workflow time `sentAt`: its balance, and its status unless the
    * card is already known cancelled. `idle`: nothing is queued, so the projection follows.
    */
-  learnRead(card: { status: string; balance?: BalanceSummary | undefined }, sentAt: number, idle: boolean): void {
+  learnRead(
+    card: {
+      status: string;
+      balance?: BalanceSummary | undefined;
+      blocked?: boolean;
+      cardTypeId?: string;
+      holderId?: string;
+    },
+    sentAt: number,
+    idle: boolean,
+  ): void {
     const state = this.carried;
     state.asOf = Date.now();
     if (card.balance) state.balance = card.balance;
+    if (card.cardTypeId) state.cardTypeId = card.cardTypeId;
+    if (card.holderId) state.holderId = card.holderId;
+    if (card.blocked === true && !state.blocked) {
+      state.blocked = true;
+      state.blockedAt = sentAt;
+    } else if (card.blocked === false && state.blocked && sentAt >= (state.blockedAt ?? 0)) {
+      // Only a read sent after the block was learned lifts it (the block's webhook may overtake the read).
+      state.blocked = false;
+      delete state.blockedAt;
+    }
     if (card.status === 'cancel') this.markCancelled(state.cancelReason);
     else if (!this.isCancelled) learnCardRead(state, card.status, sentAt);
     if (idle) this.settle();
@@ -190,6 +309,12 @@ export class CardState {
       fees: state.fees,
       authorizationCount: state.authorizationCount,
       run: state.run,
+      ...(state.blocked ? { status: 'blocked', blocked: true } : {}),
+      totals: this.totals,
+      entries: state.entries ?? [],
+      ...(state.cancellation ? { cancellation: state.cancellation } : {}),
+      ...(state.cardTypeId ? { cardTypeId: state.cardTypeId } : {}),
+      ...(state.holderId ? { holderId: state.holderId } : {}),
     };
   }
 
@@ -202,6 +327,9 @@ export class CardState {
       ...(state.cancelReason ? { reason: state.cancelReason } : {}),
       authorizationCount: state.authorizationCount,
       runs: state.run,
+      ...(state.cancellation ? { cancellation: state.cancellation } : {}),
+      ...(state.cardTypeId ? { cardTypeId: state.cardTypeId } : {}),
+      ...(state.holderId ? { holderId: state.holderId } : {}),
     };
   }
 
@@ -209,7 +337,21 @@ export class CardState {
     this.isCancelled = true;
     this.carried.status = 'cancel';
     this.projection = 'cancel';
+    this.carried.blocked = false;
     if (reason) this.carried.cancelReason = reason;
+    this.carried.cancellation = { ...this.carried.cancellation, ...(reason ? { reason } : {}) };
+  }
+
+  /**
+   * The unblock work order succeeded and the card was then read Normal: that read follows the
+   * block's record whatever the clocks say, so it moves the status past it.
+   */
+  learnUnblocked(): void {
+    const state = this.carried;
+    state.blocked = false;
+    delete state.blockedAt;
+    if (!this.isCancelled) learnCardStatus(state, 'Normal', Math.max(Date.now(), (state.statusAt ?? 0) + 1));
+    state.asOf = Date.now();
   }
 
   /** Records an event's key as handled; false when it already was. */

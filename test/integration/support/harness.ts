@@ -11,6 +11,7 @@ import type { WorkflowBundle } from '@temporalio/worker';
 import { createProviderClient, type ProviderClient } from '../../../api/client';
 import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../webhooks/receiver';
+import { createCardEntityDelivery } from '../../../webhooks/card-route';
 import type { CardflowActivities } from '../../../activities';
 import { bundleCardflowWorkflows, createWorker, type CreateWorkerOptions } from '../../../workers/create-worker';
 import { createDataConverter } from '../../../codec/data-converter';
@@ -105,17 +106,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   process.stderr.write(`sandbox seed ${sandbox.seed}\n`);
   const temporal = await connectTestClient();
   const dataDir = await mkdtemp(join(tmpdir(), 'cardflow-webhooks-'));
+  const taskQueue = uniqueTaskQueue('cardflow');
   let receiver: WebhookReceiver | undefined;
   if (options.webhooks !== false) {
     receiver = await startWebhookReceiver({
       platformPublicKey: sandbox.keys.platform.publicKey,
       client: temporal.client,
       dataDir,
+      // A card's first event starts its workflow on this test's task queue, with the tests' quick waits.
+      cardEntities: createCardEntityDelivery(temporal.client, { taskQueue, input: { wait: FAST_WAIT } }),
     });
     sandbox.setWebhookUrl(receiver.url);
   }
   const provider = createProviderClient(sandbox.clientConfig());
-  const taskQueue = uniqueTaskQueue('cardflow');
   return {
     sandbox,
     provider,

@@ -1,0 +1,95 @@
+/**
+ * The card-level path of the receiver: every event that names a card reaches that card's workflow
+ * (`cardEntity`, id `card-<cardNo>`, a derived id: no lookup). The card's own events
+ * (authorizations, fees, 3DS records, and the operations the provider starts: blocked, cancel,
+ * withdraw, overdraft_statement) are sent with signal-with-start, so the first event of a card
+ * nobody follows yet (one made outside cardflow, or before the entity existed) starts its workflow,
+ * which then catches up from the record queries. Operations a merchant sends (create, deposit,
+ * Freeze, UnFreeze, update_pin) have a sender that follows them; the card's workflow gets them only
+ * when it runs, so a card made elsewhere is not followed from its create record alone.
+ *
+ * The workflow of a cancelled card has completed and is never started again (reuse policy
+ * ALLOW_DUPLICATE_FAILED_ONLY): a late event for it is left to the other routes.
+ */
+import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { cardEntityStartOptions } from '../client/card-entity';
+import type { CardEntityInput } from '../domain/card-entity';
+import { cardNoField } from '../domain/fields';
+import { cardNoOf, providerEventSignal, type ProviderEvent, type ProviderEventBody } from '../domain/provider-event';
+import { cardEntityWorkflow } from '../domain/workflows';
+import type { RouteLookup } from './routing';
+
+/** Card operation types the provider starts on its own: no cardflow workflow sent them. */
+const PROVIDER_OPERATIONS: readonly string[] = ['blocked', 'cancel', 'withdraw', 'overdraft_statement'];
+
+/** Where a card-level event goes: the card, and whether it may start the card's workflow. */
+export interface CardDelivery {
+  cardNo: string;
+  start: boolean;
+}
+
+/** The card-level delivery of an event, or undefined for an event that names no (well-formed) card. */
+export function cardDelivery(event: ProviderEventBody): CardDelivery | undefined {
+  const cardNo = cardNoOf(event);
+  if (!cardNo || !cardNoField.safeParse(cardNo).success) return undefined;
+  switch (event.category) {
+    case 'card_auth_transaction':
+    case 'card_fee_patch':
+    case 'card_3ds':
+      return { cardNo, start: true };
+    case 'card_transaction':
+      return { cardNo, start: PROVIDER_OPERATIONS.includes(event.record.type) };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The lookups still needed once the card's workflow has the event: the sender of an operation (by
+ * merchantOrderNo), and for 3DS records the other workflows of the card (a physical card's
+ * activation waits for its activation code). Authorization and fee events concern the card's
+ * workflow alone.
+ */
+export function lookupsBesideCard(event: ProviderEventBody, lookups: readonly RouteLookup[]): RouteLookup[] {
+  if (event.category === 'card_3ds') return [...lookups];
+  return lookups.filter((lookup) => lookup.attribute !== 'CardflowCardNo');
+}
+
+/** Delivers an event to its card's workflow; resolves with the workflow id, or undefined when it did not reach one. */
+export interface CardEntityDelivery {
+  deliver(event: ProviderEvent, delivery: CardDelivery): Promise<string | undefined>;
+}
+
+export interface CardEntityDeliveryOptions {
+  /** The cardflow worker's task queue, where a started card workflow runs. */
+  taskQueue: string;
+  /** Input fields of a card workflow this delivery starts (e.g. a test's wait profile). */
+  input?: Omit<CardEntityInput, 'cardNo' | 'carried'>;
+}
+
+export function createCardEntityDelivery(client: Client, opts: CardEntityDeliveryOptions): CardEntityDelivery {
+  return {
+    async deliver(event, { cardNo, start }) {
+      const workflowId = cardEntityWorkflow.id(cardNo);
+      try {
+        if (start) {
+          const { args, ...options } = cardEntityStartOptions({ ...opts.input, cardNo }, opts.taskQueue);
+          await client.workflow.signalWithStart(cardEntityWorkflow.type, {
+            ...options,
+            args,
+            signal: providerEventSignal,
+            signalArgs: [event],
+          });
+        } else {
+          await client.workflow.getHandle(workflowId).signal(providerEventSignal, event);
+        }
+        return workflowId;
+      } catch (error) {
+        // Not running and not to be started, or completed (the card is cancelled).
+        if (error instanceof WorkflowNotFoundError || error instanceof WorkflowExecutionAlreadyStartedError)
+          return undefined;
+        throw error;
+      }
+    },
+  };
+}
