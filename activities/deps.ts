@@ -5,6 +5,7 @@
 import type { ProviderClient } from '../api/client';
 import type { KeyInput } from '../api/keys';
 import type { FileStore } from '../storage/file-store';
+import type { RouteRecorder } from '../storage/route-store';
 import type { RateGate } from './rate-gate';
 import type { ReconcilePort } from './reconciliation-port';
 
@@ -64,4 +65,10 @@ export interface ActivityDeps {
    * the worker gives the probe budget's rate (workers/create-worker.ts); default unlimited.
    */
   reprobes?: RateGate;
+  /**
+   * Where the mutations record the route of their merchantOrderNo (and the cardholder and deposit
+   * activities their holderId and address) before calling the provider, for the webhook receiver
+   * (storage/route-store.ts); the worker gives the configured store. Absent: no routes (unit tests).
+   */
+  routes?: RouteRecorder;
 }

@@ -1,15 +1,18 @@
 /**
  * Forwards a parsed event to its owners as `providerEventSignal` through Temporal.
  *
- * Owners are looked up with the visibility queries `routeEvent` builds, in priority order; every
- * running match of the first query that finds any is signalled (a card's events concern each
- * running workflow of that card; each one keys its handling on the record's identity and status).
- * Errors other than "workflow not found" (it finished between lookup and signal) propagate, so the
- * receiver answers non-200 and the provider retries later.
+ * Owners are looked up with the lookups `routeEvent` builds, in priority order; every owner the
+ * first lookup that finds any gives is signalled (a shared deposit address concerns each running
+ * funding of its coin; each workflow keys its handling on the record's identity and status).
+ * Order, cardholder and address lookups read the route store (storage/route-store.ts) and signal
+ * by workflow id, never asking visibility; a route whose workflow has closed is dropped. Errors
+ * other than "workflow not found" (it finished) propagate, so the receiver answers non-200 and the
+ * provider retries later.
  */
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ProviderEvent, providerEventSignal } from '../domain/provider-event';
+import { type RouteStore, createFileRouteStore } from '../storage/route-store';
 import type { RouteLookup } from './routing';
 
 /** Signals an event to its owners; resolves with the workflow ids signalled (empty: no running owner). */
@@ -25,8 +28,12 @@ export interface TemporalForwarderOptions {
   /**
    * Pauses before asking visibility again when no owner is found, default [500, 1500] ms. Visibility
    * is eventually consistent: a workflow that has just set its search attribute may not be listed yet.
+   * Not for an event found by route only: a route is written before its call, so one not found
+   * now is not coming.
    */
   noOwnerRetryDelaysMs?: readonly number[];
+  /** Where the workers record routes; default the machine's route file (storage/route-store.ts). */
+  routes?: Pick<RouteStore, 'owners' | 'drop'>;
 }
 
 const GRPC_INVALID_ARGUMENT = 3;
@@ -47,7 +54,9 @@ export function createTemporalForwarder(client: Client, opts: TemporalForwarderO
 
   const log = opts.log ?? (() => undefined);
 
-  async function owners(lookup: RouteLookup): Promise<Array<{ workflowId: string; runId: string }>> {
+  async function owners(
+    lookup: Extract<RouteLookup, { query: string }>,
+  ): Promise<Array<{ workflowId: string; runId: string }>> {
     const found: Array<{ workflowId: string; runId: string }> = [];
     try {
       for await (const info of client.workflow.list({ query: lookup.query, pageSize: maxOwners })) {
@@ -65,8 +74,31 @@ export function createTemporalForwarder(client: Client, opts: TemporalForwarderO
     return found;
   }
 
+  const routes = opts.routes ?? createFileRouteStore();
+
+  /** Signals the owners recorded for the key; a route to a workflow that has closed is forgotten. */
+  async function signalRouted(event: ProviderEvent, key: string): Promise<string[]> {
+    const signalled: string[] = [];
+    for (const owner of (await routes.owners(key)).slice(-maxOwners)) {
+      try {
+        // By workflow id alone: the run current now, also after a continue-as-new.
+        await client.workflow.getHandle(owner.workflowId).signal(providerEventSignal, event);
+        signalled.push(owner.workflowId);
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+        await routes.drop(key, owner);
+      }
+    }
+    return signalled;
+  }
+
   async function attempt(event: ProviderEvent, lookups: readonly RouteLookup[]): Promise<string[]> {
     for (const lookup of lookups) {
+      if ('key' in lookup) {
+        const routed = await signalRouted(event, lookup.key);
+        if (routed.length > 0) return routed;
+        continue;
+      }
       const signalled: string[] = [];
       for (const owner of await owners(lookup)) {
         try {
@@ -85,6 +117,8 @@ export function createTemporalForwarder(client: Client, opts: TemporalForwarderO
     async forward(event, lookups) {
       if (lookups.length === 0) return [];
       let signalled = await attempt(event, lookups);
+      // Asked again only when visibility was asked: a route is never late.
+      if (!lookups.some((lookup) => 'query' in lookup)) return signalled;
       for (const delay of retryDelays) {
         if (signalled.length > 0) break;
         await sleep(delay);

@@ -22,7 +22,7 @@ import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startu
 import { keysCheck, temporalCheck } from '../health/checks';
 import { type HealthServer, parseListenAddress, startHealthServer } from '../health/server';
 import { createLogger } from '../logging/logger';
-import { fileStoreFor } from '../storage/from-config';
+import { fileStoreFor, routeStoreFor } from '../storage/from-config';
 import { loadTemporalWorkerConfig, workerTuning } from './config';
 import { createWorker, DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
 import { limitWorkflowThreadHeap } from './heap-limit';
@@ -107,6 +107,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
         provider,
         merchantPrivateKey: providerSettings.merchantPrivateKey,
         fileStore: fileStoreFor(config),
+        routes: routeStoreFor(config),
       },
       workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerOptions },
       probes,
