@@ -9,7 +9,8 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { generateRsaKeyPair } from '../../../api/keys';
 import { WEBHOOK_ACK_BODY, buildSignedWebhook } from '../../../api/signing';
-import { CardflowCardNo } from '../../../domain/search-attributes';
+import { CardflowCardNo, CardflowOrderNos } from '../../../domain/search-attributes';
+import { until } from '../../support/until';
 import { type RouteStore, createFileRouteStore, routeKey } from '../../../storage/route-store';
 import { type HandledWebhook, type WebhookReceiver, startWebhookReceiver } from '../../../webhooks/receiver';
 import { type ReceiverTemporal, connectReceiverTemporal } from '../../../webhooks/temporal-client';
@@ -146,10 +147,14 @@ it('routes by a route another receiver reads too, and forgets a route whose work
           workflowId: `webhook-it-${randomUUID()}`,
           args: [{ expect }],
         });
-      // A delivery before any route: acknowledged and recorded as nobody's (docs/architecture.md).
+      // A delivery before any route: acknowledged and recorded as nobody's (docs/architecture.md),
+      // after one look at visibility for a run of a build that recorded no routes.
       const earlyId = `req-${randomUUID()}`;
       expect((await postTo(second.url, deposit('success'), earlyId)).status).toBe(200);
       expect(handled.find((h) => h.requestId === earlyId)?.outcome).toBe('no_owner');
+      expect(listQueries.splice(queriesBefore)).toEqual([
+        `CardflowOrderNos = '${address}' AND ExecutionStatus = 'Running'`,
+      ]);
 
       // A shared deposit address: two fundings watch it; the first closes after one event.
       const [closing, watching] = [await start(1), await start(2)];
@@ -173,6 +178,30 @@ it('routes by a route another receiver reads too, and forgets a route whose work
     await second.stop();
   }
   expect(listQueries.slice(queriesBefore)).toEqual([]);
+});
+
+it('finds a run of a build that recorded no routes by the search attribute it set, once', async () => {
+  const orderNo = `CF${randomUUID().replace(/-/g, '')}`;
+  const queriesBefore = listQueries.length;
+  await runWithWorker({ workflowsPath: require.resolve('./event-sink.workflow') }, async ({ taskQueue }) => {
+    const handle = await temporal.client.workflow.start<typeof eventSink>('eventSink', {
+      taskQueue,
+      workflowId: `webhook-it-${randomUUID()}`,
+      args: [{ expect: 1 }],
+      typedSearchAttributes: [{ key: CardflowOrderNos, value: [orderNo] }],
+    });
+    // Visibility is eventually consistent: the provider's retry comes later, here at once.
+    await until(
+      async () => {
+        const requestId = `req-${randomUUID()}`;
+        await post(operationBody(orderNo, 'C-old-build', 'success'), 'card_transaction', requestId);
+        return handled.find((h) => h.requestId === requestId)?.outcome;
+      },
+      (outcome) => outcome === 'signalled',
+    );
+    expect(await handle.result()).toHaveLength(1);
+  });
+  expect(listQueries.slice(queriesBefore)).toContain(`CardflowOrderNos = '${orderNo}' AND ExecutionStatus = 'Running'`);
 });
 
 it('answers 503 while the route store cannot be read, so the provider delivers it again', async () => {

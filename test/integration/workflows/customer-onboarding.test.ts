@@ -90,7 +90,8 @@ describe('customerOnboarding', () => {
     expect(signalled).toEqual(
       expect.arrayContaining([childWorkflowId(parentId, 'cardholder'), childWorkflowId(parentId, 'card')]),
     );
-    expect(h.receiverListQueries).toEqual([]);
+    // (A card's event arriving after the card child closed is still looked up by the card.)
+    expect(h.receiverListQueries.filter((query) => !query.startsWith('CardflowCardNo'))).toEqual([]);
     // Started in cardholder_review, the parent upserts once, on completion, with the ids it
     // learned; creating_card is not upserted (10 actions in all, bench (b)).
     const upserts = parent!.flatMap((e) => {
