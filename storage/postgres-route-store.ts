@@ -2,8 +2,8 @@
  * Routes in PostgreSQL (`CARDFLOW_DATABASE_URL`), shared by every worker and every receiver
  * replica: one row per key and workflow id. A worker's insert commits before its provider call,
  * so any receiver that gets the event reads the route (storage/route-store.ts says what a route
- * is). Rows of closed workflows are deleted by the receiver that finds them closed, and rows not
- * recorded again within the retention are deleted at start.
+ * is). Rows of closed workflows are marked closed by the receiver that finds them closed, and
+ * rows not recorded again within the retention are deleted at start.
  */
 import type { Pool } from 'pg';
 import { migrate, openPool } from './postgres';
@@ -17,6 +17,7 @@ const SCHEMA = [
      route_key text NOT NULL,
      workflow_id text NOT NULL,
      recorded_at timestamptz NOT NULL,
+     closed boolean NOT NULL DEFAULT false,
      PRIMARY KEY (route_key, workflow_id)
    )`,
   `CREATE INDEX IF NOT EXISTS cardflow_routes_recorded_at ON cardflow_routes (recorded_at)`,
@@ -47,23 +48,23 @@ export function createPostgresRouteStore(url: string, opts: PostgresRouteStoreOp
       await prepared();
       await pool.query(
         `INSERT INTO cardflow_routes (route_key, workflow_id, recorded_at) VALUES ($1, $2, clock_timestamp())
-         ON CONFLICT (route_key, workflow_id) DO UPDATE SET recorded_at = EXCLUDED.recorded_at`,
+         ON CONFLICT (route_key, workflow_id) DO UPDATE SET recorded_at = EXCLUDED.recorded_at, closed = false`,
         [key, workflowId],
       );
     },
     async owners(key): Promise<RouteOwner[]> {
       await prepared();
-      // recorded_at as text: the exact value drop compares, without a round trip through Date (milliseconds).
-      const { rows } = await pool.query<{ workflow_id: string; recorded_at: string }>(
-        'SELECT workflow_id, recorded_at::text AS recorded_at FROM cardflow_routes WHERE route_key = $1 ORDER BY recorded_at',
+      // recorded_at as text: the exact value markClosed compares, without a round trip through Date (milliseconds).
+      const { rows } = await pool.query<{ workflow_id: string; recorded_at: string; closed: boolean }>(
+        'SELECT workflow_id, recorded_at::text AS recorded_at, closed FROM cardflow_routes WHERE route_key = $1 ORDER BY recorded_at',
         [key],
       );
-      return rows.map((r) => ({ workflowId: r.workflow_id, recordedAt: r.recorded_at }));
+      return rows.map((r) => ({ workflowId: r.workflow_id, recordedAt: r.recorded_at, closed: r.closed }));
     },
-    async drop(key, owner) {
+    async markClosed(key, owner) {
       await prepared();
       await pool.query(
-        'DELETE FROM cardflow_routes WHERE route_key = $1 AND workflow_id = $2 AND recorded_at::text = $3',
+        'UPDATE cardflow_routes SET closed = true WHERE route_key = $1 AND workflow_id = $2 AND recorded_at::text = $3',
         [key, owner.workflowId, owner.recordedAt],
       );
     },

@@ -26,11 +26,13 @@ export function routeKey(kind: RouteKind, value: string): string {
   return `${kind}:${value}`;
 }
 
-/** One owner of a key, with the version of its route (so a stale route is dropped, never a fresh one). */
+/** One owner of a key, with the version of its route (so a stale route is closed, never a fresh one). */
 export interface RouteOwner {
   workflowId: string;
-  /** When the route was last recorded, as the store reports it; {@link RouteStore.drop} compares it. */
+  /** When the route was last recorded, as the store reports it; {@link RouteStore.markClosed} compares it. */
   recordedAt: string;
+  /** Its workflow was found closed: not signalled again, but the key still counts as routed. */
+  closed: boolean;
 }
 
 /** The side the workers write. */
@@ -40,13 +42,14 @@ export interface RouteRecorder {
 }
 
 export interface RouteStore extends RouteRecorder {
-  /** Every workflow id recorded for `key`, as of now (a write that resolved before is seen). */
+  /** Every workflow id recorded for `key`, closed ones included, as of now (a write that resolved before is seen). */
   owners(key: string): Promise<RouteOwner[]>;
   /**
-   * Forgets `owner` of `key` (its workflow has closed), unless the route was recorded again since
-   * `owner.recordedAt` (a new run under the same id calling with the same key).
+   * Marks `owner` of `key` closed (its workflow has finished), unless the route was recorded again
+   * since `owner.recordedAt` (a new run under the same id calling with the same key). Kept, not
+   * deleted: a key whose owners have all closed is ours and done, not one no route was recorded for.
    */
-  drop(key: string, owner: RouteOwner): Promise<void>;
+  markClosed(key: string, owner: RouteOwner): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,13 +57,13 @@ export interface RouteStore extends RouteRecorder {
 export const DEFAULT_ROUTE_DIR = path.join('.data', 'routes');
 export const ROUTE_LOG = 'routes.jsonl';
 
-/** One line of the file: a route recorded, or (`drop`) one forgotten. */
+/** One line of the file: a route recorded, or (`closed`) one whose workflow was found closed. */
 interface RouteLine {
   k: string;
   w: string;
-  /** ISO time written; for a drop, the `recordedAt` of the route it forgets. */
+  /** ISO time written; for `closed`, the `recordedAt` of the route it closes. */
   t: string;
-  drop?: true;
+  closed?: true;
 }
 
 /**
@@ -76,8 +79,8 @@ interface RouteLine {
 export function createFileRouteStore(opts: { dir?: string } = {}): RouteStore {
   const dir = path.resolve(opts.dir ?? DEFAULT_ROUTE_DIR);
   const file = path.join(dir, ROUTE_LOG);
-  /** key → workflow id → recordedAt, as of `offset`. */
-  const routes = new Map<string, Map<string, string>>();
+  /** key → workflow id → its route, as of `offset`. */
+  const routes = new Map<string, Map<string, { t: string; closed: boolean }>>();
   let offset = 0;
   let partial = '';
   let reading: Promise<void> = Promise.resolve();
@@ -86,14 +89,13 @@ export function createFileRouteStore(opts: { dir?: string } = {}): RouteStore {
   const ensureDir = () => (ready ??= mkdir(dir, { recursive: true }).then(() => undefined));
 
   function apply(line: RouteLine): void {
-    const owners = routes.get(line.k) ?? new Map<string, string>();
-    if (line.drop) {
-      if (owners.get(line.w) === line.t) owners.delete(line.w);
+    const owners = routes.get(line.k) ?? new Map<string, { t: string; closed: boolean }>();
+    if (line.closed) {
+      if (owners.get(line.w)?.t === line.t) owners.set(line.w, { t: line.t, closed: true });
     } else {
-      owners.set(line.w, line.t);
+      owners.set(line.w, { t: line.t, closed: false });
     }
-    if (owners.size) routes.set(line.k, owners);
-    else routes.delete(line.k);
+    routes.set(line.k, owners);
   }
 
   async function readNew(): Promise<void> {
@@ -150,13 +152,14 @@ export function createFileRouteStore(opts: { dir?: string } = {}): RouteStore {
     },
     async owners(key) {
       await catchUp();
-      return [...(routes.get(key) ?? new Map<string, string>())].map(([workflowId, recordedAt]) => ({
+      return [...(routes.get(key) ?? [])].map(([workflowId, { t, closed }]) => ({
         workflowId,
-        recordedAt,
+        recordedAt: t,
+        closed,
       }));
     },
-    async drop(key, owner) {
-      await append({ k: key, w: owner.workflowId, t: owner.recordedAt, drop: true });
+    async markClosed(key, owner) {
+      await append({ k: key, w: owner.workflowId, t: owner.recordedAt, closed: true });
     },
     async close() {
       await reading.catch(() => undefined);

@@ -5,7 +5,7 @@
  * first lookup that finds any gives is signalled (a shared deposit address concerns each running
  * funding of its coin; each workflow keys its handling on the record's identity and status).
  * Order, cardholder and address lookups read the route store (storage/route-store.ts) and signal
- * by workflow id, never asking visibility; a route whose workflow has closed is dropped. A key
+ * by workflow id, never asking visibility; a route whose workflow has closed is marked so. A key
  * no route was ever recorded for is asked of visibility once, for the runs of a build that
  * recorded none (`unroutedFallback`; docs/architecture.md, Routing). Errors
  * other than "workflow not found" (it finished) propagate, so the receiver answers non-200 and the
@@ -45,7 +45,7 @@ export interface TemporalForwarderOptions {
    */
   noOwnerRetryDelaysMs?: readonly number[];
   /** Where the workers record routes; default the machine's route file (storage/route-store.ts). */
-  routes?: Pick<RouteStore, 'owners' | 'drop'>;
+  routes?: Pick<RouteStore, 'owners' | 'markClosed'>;
   /**
    * For a key no route was ever recorded for, ask visibility once (by the search attribute the
    * workflows still set), default true: runs started on a build that did not record routes yet
@@ -96,21 +96,21 @@ export function createTemporalForwarder(client: Client, opts: TemporalForwarderO
   const unroutedFallback = opts.unroutedFallback ?? true;
 
   /**
-   * Signals the owners recorded for the key; a route to a workflow that has closed is forgotten.
+   * Signals the open owners recorded for the key; a route to a workflow found closed is marked so.
    * `undefined` when no route was recorded for the key at all.
    */
   async function signalRouted(event: ProviderEvent, key: string): Promise<string[] | undefined> {
     const recorded = await routes.owners(key);
     if (recorded.length === 0) return undefined;
     const signalled: string[] = [];
-    for (const owner of recorded.slice(-maxOwners)) {
+    for (const owner of recorded.filter((o) => !o.closed).slice(-maxOwners)) {
       try {
         // By workflow id alone: the run current now, also after a continue-as-new.
         await client.workflow.getHandle(owner.workflowId).signal(providerEventSignal, event);
         signalled.push(owner.workflowId);
       } catch (error) {
         if (!(error instanceof WorkflowNotFoundError)) throw error;
-        await routes.drop(key, owner);
+        await routes.markClosed(key, owner);
       }
     }
     return signalled;

@@ -1,4 +1,4 @@
-/** Routes in PostgreSQL: shared by every worker and receiver, several owners per key, drops compare the version seen. */
+/** Routes in PostgreSQL: shared by every worker and receiver, several owners per key, closing compares the version seen. */
 import { createPostgresRouteStore } from '../../../storage/postgres-route-store';
 import type { RouteStore } from '../../../storage/route-store';
 import { type TestPostgres, startTestPostgres } from '../support/postgres';
@@ -34,15 +34,17 @@ it("lets every receiver read at once the routes any worker recorded, each key's 
   expect(await receiverB.owners('order:nobody')).toEqual([]);
 });
 
-it('drops a route only as it was seen: one recorded again since stays', async () => {
+it('marks a route closed only as it was seen: one recorded again since stays open', async () => {
   const url = await pg.database();
   const [worker, receiver] = [store(url), store(url)];
   await worker.record('order:CF2', 'w1');
   const [seen] = await receiver.owners('order:CF2');
   await worker.record('order:CF2', 'w1');
-  await receiver.drop('order:CF2', seen!);
+  await receiver.markClosed('order:CF2', seen!);
   const [fresh] = await receiver.owners('order:CF2');
-  expect(fresh?.workflowId).toBe('w1');
-  await receiver.drop('order:CF2', fresh!);
-  expect(await receiver.owners('order:CF2')).toEqual([]);
+  expect(fresh).toMatchObject({ workflowId: 'w1', closed: false });
+  await receiver.markClosed('order:CF2', fresh!);
+  expect(await receiver.owners('order:CF2')).toEqual([{ ...fresh, closed: true }]);
+  await worker.record('order:CF2', 'w1');
+  expect((await receiver.owners('order:CF2')).map((o) => o.closed)).toEqual([false]);
 });

@@ -1,6 +1,6 @@
 /**
  * The file route store: what one process (a worker) records, another (the receiver) reads at its
- * next lookup; several owners per key; a drop forgets only the route it saw.
+ * next lookup; several owners per key; marking one closed closes only the route it saw.
  */
 import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,20 +37,21 @@ it("reads at each lookup what another store on the same file recorded before, as
   expect(await ids(createFileRouteStore({ dir }), 'address:T1')).toHaveLength(3);
 });
 
-it('drops a route only as it was seen: one recorded again since stays', async () => {
+it('marks a route closed only as it was seen: one recorded again since stays open', async () => {
   const worker = createFileRouteStore({ dir });
   const receiver = createFileRouteStore({ dir });
   await worker.record('order:CF2', 'w1');
   await worker.record('order:CF3', 'w1');
   const [seen] = await receiver.owners('order:CF2');
-  await receiver.drop('order:CF2', seen!);
-  expect(await receiver.owners('order:CF2')).toEqual([]);
+  expect(seen?.closed).toBe(false);
+  await receiver.markClosed('order:CF2', seen!);
+  expect(await receiver.owners('order:CF2')).toEqual([{ ...seen, closed: true }]);
   const [stale] = await receiver.owners('order:CF3');
   await new Promise((resolve) => setTimeout(resolve, 5));
   await worker.record('order:CF3', 'w1'); // a new run under the same id, calling again
-  await receiver.drop('order:CF3', stale!);
-  expect(await ids(receiver, 'order:CF3')).toEqual(['w1']);
-  expect(await ids(createFileRouteStore({ dir }), 'order:CF2')).toEqual([]);
+  await receiver.markClosed('order:CF3', stale!);
+  expect((await receiver.owners('order:CF3')).map((o) => o.closed)).toEqual([false]);
+  expect((await createFileRouteStore({ dir }).owners('order:CF2')).map((o) => o.closed)).toEqual([true]);
 });
 
 it('waits for the rest of a line being written, and skips a torn one', async () => {
