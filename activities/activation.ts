@@ -71,6 +71,7 @@ export function createActivationActivities(deps: ActivityDeps) {
     }): Promise<ActivationOutcome> {
       const { merchantOrderNo, cardNo } = input;
       const { value } = await callIdempotent<ActivationOutcome>({
+        routes: deps.routes,
         merchantOrderNo,
         lookup: async () => {
           const card = await provider.getCardInfo({ cardNo, onlySimpleInfo: true }, { signal: cancellationSignal() });

@@ -40,6 +40,7 @@ export function createCardOperationActivities(deps: ActivityDeps) {
     }): Promise<CardOperation> {
       const { kind, merchantOrderNo, cardNo } = input;
       const { value } = await callIdempotent<CardOperation>({
+        routes: deps.routes,
         merchantOrderNo,
         lookup: async () => (await cards.getCardOperation({ merchantOrderNo })) ?? undefined,
         send: async () => {

@@ -11,6 +11,7 @@ import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';
 import { isAmbiguous, convertingFailures, nonRetryable } from './failures';
 import { callIdempotent } from './idempotent';
+import { recordRoute } from './routes';
 import { longPoll, type PollSettings } from './long-poll';
 import { cardholderReviewOf, type CardholderReview } from '../domain/provider-records';
 
@@ -101,6 +102,7 @@ export function createCardholderActivities(deps: ActivityDeps) {
       const { merchantOrderNo, cardTypeId, holder } = input;
       const signal = cancellationSignal();
       const { value } = await callIdempotent<CardholderReview>({
+        routes: deps.routes,
         merchantOrderNo,
         lookup: () => query({ merchantOrderNo }),
         send: async () =>
@@ -115,6 +117,8 @@ export function createCardholderActivities(deps: ActivityDeps) {
                 ),
           ),
       });
+      // A later correction's review events may carry only the holderId.
+      await recordRoute(deps.routes, 'holder', value.holderId);
       return value;
     },
 
@@ -136,6 +140,8 @@ export function createCardholderActivities(deps: ActivityDeps) {
       const { holderId, holder } = input;
       const correctionAt = input.correctionAt ?? activityInfo().scheduledTimestampMs;
       const signal = cancellationSignal();
+      // The correction carries no merchantOrderNo: its review events are routed by the holderId.
+      await recordRoute(deps.routes, 'holder', holderId);
       const earlier = async (): Promise<CardholderReview | undefined> => {
         const current = await queryRecord({ holderId });
         if (!current) throw new Error(`cardholder ${holderId} not found`);

@@ -72,6 +72,7 @@ export function createCardActivities(deps: ActivityDeps) {
   ): Promise<CardOperation> {
     const { merchantOrderNo, required } = input;
     const { value } = await callIdempotent<CardOperation>({
+      routes: deps.routes,
       merchantOrderNo,
       lookup: () => findOperation(merchantOrderNo),
       ...(required ? { precheck: () => requireBalance(required, amountField) } : {}),

@@ -6,6 +6,7 @@ import type { ProviderClient } from '../api/client';
 import type { KeyInput } from '../api/keys';
 import type { FileStore } from '../storage/file-store';
 import type { NotificationDeps } from './notifications';
+import type { RouteRecorder } from '../storage/route-store';
 import type { RateGate } from './rate-gate';
 import type { ReconcilePort } from './reconciliation-port';
 
@@ -79,4 +80,10 @@ export interface ActivityDeps {
    * CARDFLOW_NOTIFY_URL is set (activities/notifications.ts); absent, workflows emit nothing.
    */
   notifications?: NotificationDeps;
+  /**
+   * Where the mutations record the route of their merchantOrderNo (and the cardholder and deposit
+   * activities their holderId and address) before calling the provider, for the webhook receiver
+   * (storage/route-store.ts); the worker gives the configured store. Absent: no routes (unit tests).
+   */
+  routes?: RouteRecorder;
 }

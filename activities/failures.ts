@@ -2,7 +2,8 @@
  * Provider failures as Temporal failures. An error crossing the activity boundary is an
  * `ApplicationFailure` with the provider error's stable `type` (api/errors.ts) and
  * `nonRetryable` when retrying cannot help (validation, business rejection, bad signature);
- * transport errors, timeouts and 5xx stay retryable and the activity retry policy backs off.
+ * transport errors, timeouts and 5xx stay retryable and back off (activities/retry-delay.ts: set
+ * by the activity, so a heartbeat timeout does not make the next provider failure wait longer).
  * Details carry codes and ids only, never the envelope (it may hold personal data).
  */
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
@@ -15,6 +16,7 @@ import {
 } from '../api/errors';
 import { describeIssues, type FieldIssue } from '../domain/cardholder-data';
 import { FailureTypes, type FailureType } from '../domain/failure-types';
+import { withReportedBackoff } from './retry-delay';
 
 /** The outcome is unknown: the call may have reached the provider (transport, timeout, 5xx). */
 export function isAmbiguous(error: unknown): boolean {
@@ -52,7 +54,8 @@ export function toActivityFailure(error: unknown): Error {
 
 /**
  * The activities of a factory, each converting whatever it throws with {@link toActivityFailure}:
- * the one place a provider error becomes an `ApplicationFailure` with its type and retryability.
+ * the one place a provider error becomes an `ApplicationFailure` with its type and retryability,
+ * and a retryable one gets its backoff (activities/retry-delay.ts).
  */
 export function convertingFailures<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
   const converted: Record<string, unknown> = {};
@@ -61,7 +64,7 @@ export function convertingFailures<T extends Record<string, (...args: never[]) =
       try {
         return await run(...args);
       } catch (error) {
-        throw toActivityFailure(error);
+        throw withReportedBackoff(toActivityFailure(error));
       }
     };
   }

@@ -12,10 +12,15 @@
  * metrics, workers/telemetry.ts; the activity type is the SDK's `activity_type` label): `reason`
  * `retry` (an earlier attempt's fate is unknown), `ambiguous` (this attempt's answer was) or
  * `precheck`; `result` `found` (the order existed: a duplicate avoided) or `absent`.
+ *
+ * Before anything is sent, the merchantOrderNo is recorded as a route to this workflow
+ * (activities/routes.ts), so the webhook receiver finds it by that key when the events come.
  */
 import { Context, activityInfo } from '@temporalio/activity';
 import { FailureTypes } from '../domain/failure-types';
+import type { RouteRecorder } from '../storage/route-store';
 import { isAmbiguous, isDuplicateOrder, retryable } from './failures';
+import { recordRoute } from './routes';
 
 export interface IdempotentCall<T> {
   merchantOrderNo: string;
@@ -28,6 +33,8 @@ export interface IdempotentCall<T> {
    * may have gone through and spent the balance; the provider's own check then applies.
    */
   precheck?: () => Promise<void>;
+  /** Where the route `order:<merchantOrderNo>` is recorded before the call (ActivityDeps.routes). */
+  routes: RouteRecorder | undefined;
 }
 
 /** Where the result came from, for logs and tests. */
@@ -44,6 +51,7 @@ async function lookUp<T>(call: IdempotentCall<T>, reason: LookupReason): Promise
 }
 
 export async function callIdempotent<T>(call: IdempotentCall<T>): Promise<{ value: T; source: IdempotentSource }> {
+  await recordRoute(call.routes, 'order', call.merchantOrderNo);
   if (activityInfo().attempt > 1) {
     const earlier = await lookUp(call, 'retry');
     if (earlier !== undefined) return { value: earlier, source: 'found' };

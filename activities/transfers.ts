@@ -127,6 +127,7 @@ export function createTransferActivities(deps: ActivityDeps) {
       const { merchantOrderNo } = input;
       const bizType = TRANSFER_DIRECTIONS[input.type].bizType;
       const { value } = await callIdempotent<TransferResult>({
+        routes: deps.routes,
         merchantOrderNo,
         lookup: async () => {
           const legs = await findLegs({

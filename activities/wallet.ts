@@ -12,6 +12,7 @@ import { convertingFailures, nonRetryable } from './failures';
 import { longPollFinal, type PollSettings } from './long-poll';
 import { notificationPlanOf } from './notifications';
 import type { NotificationPlan } from '../domain/notifications';
+import { recordRoute } from './routes';
 
 export type { WalletDeposit } from '../domain/provider-records';
 
@@ -57,6 +58,9 @@ export function createWalletActivities(deps: ActivityDeps) {
       }
       const existing = (await provider.listWalletAddresses({}, { signal })).find((a) => a.coinKey === coin.coinKey);
       const address = existing ?? (await provider.createWalletAddress({ coinKey: coin.coinKey }, { signal }));
+      // Deposits carry no merchantOrderNo: they are routed by the address, recorded before the
+      // workflow shows it to anyone who could pay to it.
+      await recordRoute(deps.routes, 'address', address.address);
       return {
         coinKey: coin.coinKey,
         chain: coin.chain,

@@ -72,6 +72,7 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
     }): Promise<WorkOrderState> {
       const { merchantOrderNo } = input;
       const { value } = await callIdempotent<WorkOrderState>({
+        routes: deps.routes,
         merchantOrderNo,
         lookup: () => findWorkOrder(merchantOrderNo),
         send: async () =>

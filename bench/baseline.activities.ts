@@ -1,14 +1,15 @@
 /**
  * The baselines' activities: a no-op, what a provider call costs Temporal without the provider,
  * and a no-op whose answer comes back later as a signal, the way a provider's webhook reaches a
- * workflow through the receiver's forwarder (a visibility lookup of the running owner, then a
- * signal), without the receiver's own work (signature, parsing, delivery log).
+ * workflow through the receiver's forwarder (the route the activity recorded before its call,
+ * read back, then a signal), without the receiver's own work (signature, parsing, delivery log).
  */
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { providerEventSignal, type ProviderEvent } from '../domain/provider-event';
 import { createTemporalForwarder } from '../webhooks/forwarder';
 import { routeEvent } from '../webhooks/routing';
+import { createFileRouteStore, routeKey } from '../storage/route-store';
 
 export async function noop(_input: { step: number }): Promise<void> {}
 
@@ -29,8 +30,10 @@ function answerFor(key: string): ProviderEvent {
 
 /** The baseline worker's activities; `client` sends the answers. */
 export function baselineActivities(client: Client) {
-  // The receiver's own routing and forwarder: the same lookups, retries while visibility lags, and signal.
-  const forwarder = createTemporalForwarder(client);
+  // The receiver's own routing and forwarder: the same route lookups and signal, over the route
+  // file the activities record in (storage/route-store.ts).
+  const routes = createFileRouteStore();
+  const forwarder = createTemporalForwarder(client, { routes });
   const forward = async (event: ProviderEvent) => {
     const owners = await forwarder.forward(event, routeEvent(event));
     if (owners.length === 0) throw new Error(`no running baseline workflow for answer ${event.requestId}`);
@@ -39,11 +42,12 @@ export function baselineActivities(client: Client) {
     noop,
     /**
      * Completes at once; its answer is signalled right after, as a webhook follows a provider call:
-     * to the workflow visibility lists under `key`, or, with `lookup: false`, straight to the
-     * workflow that called (as a receiver that knew each key's workflow would).
+     * to the workflow whose route it recorded for `key` first (as cardflow's activities do before
+     * their call), or, with `lookup: false`, straight to the workflow that called.
      */
     async noopAnswered(input: { key: string; lookup: boolean }): Promise<void> {
       const caller = Context.current().info.workflowExecution?.workflowId;
+      if (input.lookup && caller !== undefined) await routes.record(routeKey('order', input.key), caller);
       const event = answerFor(input.key);
       setImmediate(() => {
         const sent =

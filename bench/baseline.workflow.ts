@@ -7,7 +7,8 @@
  * - `baselineFeaturedWorkflow`: the shaped baseline plus the other Temporal features the onboarding
  *   uses: children started with a search attribute that routes their answers, as many
  *   search-attribute upserts of the parent's stage as the onboarding makes, and in each child an answer
- *   signalled after a visibility lookup, as a webhook reaches its workflow. What it loses against
+ *   signalled after a route lookup (recorded by the activity before it answers), as a webhook
+ *   reaches its workflow. What it loses against
  *   the shaped baseline is Temporal's price for those features, not cardflow's code.
  */
 import {
@@ -61,7 +62,7 @@ export async function baselineAnsweredChild(input: {
 
 /**
  * The shaped baseline with the onboarding's upserts, routed children and signalled answers; with
- * `lookups: false` the answers skip the visibility lookup, which tells its share of the features' price.
+ * `lookups: false` the answers skip the route lookup, which tells its share of the features' price.
  */
 export async function baselineFeaturedWorkflow(input: {
   activities: number;

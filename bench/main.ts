@@ -92,11 +92,11 @@ const workflowTasks = (histories: Awaited<ReturnType<typeof collectHistories>>) 
  * routing, validation, waits), since the shaped baseline pays Temporal for the same parent, the
  * same children and the same number of activities. The featured baseline adds to the shaped one
  * the Temporal features the onboarding uses besides (children started with a routing search
- * attribute, stage upserts, answers signalled after a visibility lookup), which splits the gap:
+ * attribute, stage upserts, answers signalled after a route lookup), which splits the gap:
  * featured / shaped is Temporal's price for those features, the most onboarding / shaped can be
  * while cardflow uses them; onboarding / featured is what cardflow's own work leaves. The direct
  * batch is the featured baseline with its answers signalled by workflow id, which tells the
- * visibility lookups' share of the features' price.
+ * route lookups' share of the features' price.
  */
 async function throughput(
   env: BenchTemporal,
@@ -226,14 +226,14 @@ async function throughput(
     `  same no-ops in the onboarding's shape (a parent + ${shape.children} children in sequence): ${spread(rates('shaped'))} per second (${shapedShape.events} events, ${shapedShape.tasks} workflow tasks)`,
   );
   say(
-    `  the shaped no-ops with the onboarding's other Temporal features (children started with a routing search attribute, ${shape.upserts} stage upserts, ${shape.children} answers signalled after a visibility lookup): ${spread(rates('featured'))} per second (${featuredShape.events} events, ${featuredShape.tasks} workflow tasks)`,
+    `  the shaped no-ops with the onboarding's other Temporal features (children started with a routing search attribute, ${shape.upserts} stage upserts, ${shape.children} answers signalled after a route lookup): ${spread(rates('featured'))} per second (${featuredShape.events} events, ${featuredShape.tasks} workflow tasks)`,
   );
   say(
     `  ratio featured / shaped, per round: ${spread(rounds.map((r) => r.featured.rate / r.shaped.rate))} (what those features cost: the most onboarding / shaped can be while cardflow uses them); ` +
       `onboarding / featured ${spread(rounds.map((r) => r.onboarding.rate / r.featured.rate))} (what cardflow's own work leaves)`,
   );
   say(
-    `  the featured baseline with its answers signalled by workflow id, without the visibility lookup: ${spread(rates('direct'))} per second; ` +
+    `  the featured baseline with its answers signalled by workflow id, without the route lookup: ${spread(rates('direct'))} per second; ` +
       `ratio direct / shaped ${spread(rounds.map((r) => r.direct.rate / r.shaped.rate))} (the lookups' share of the features' price)`,
   );
   say(
@@ -255,7 +255,7 @@ async function throughput(
     );
   say(`\n${latencyHeading}, loopback, ${latencies.length} signalled deliveries during ${heading.split(' ')[0]}:`);
   say(
-    `  p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (includes the visibility lookup and the delivery-log fsync)`,
+    `  p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (includes the route lookup and the delivery-log fsync)`,
   );
   say(
     `  event-loop delay of the worker's process meanwhile (activities and clients; sandbox and receiver run apart): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`,

@@ -260,8 +260,9 @@ export const VARIABLES = {
   }),
   CARDFLOW_DATABASE_URL: variable({
     description:
-      "production stores in PostgreSQL, shared by every replica: the receivers' delivery log and dedupe, the work-order supporting files (`postgres://user:password@host:5432/db`; tables created at start)",
-    default: 'unset: local files (`.data/webhooks`, `CARDFLOW_FILE_STORE_DIR`), one machine, one receiver',
+      "production stores in PostgreSQL, shared by every replica: the receivers' delivery log and dedupe, the webhook routes the workers record, the work-order supporting files (`postgres://user:password@host:5432/db`; tables created at start)",
+    default:
+      'unset: local files (`.data/webhooks`, `.data/routes`, `CARDFLOW_FILE_STORE_DIR`), one machine, one receiver',
     readBy: 'worker, receiver',
     fileForm: true,
     schema: z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' }),

@@ -54,7 +54,7 @@ import type { SandboxDelays } from '../sandbox/contract';
 import { type RunningSandbox, ensureSandboxKeys, startSandbox } from '../sandbox/index';
 import { receiverLogging } from '../webhooks/main';
 import { type WebhookReceiver, type WebhookReceiverOptions, startWebhookReceiver } from '../webhooks/receiver';
-import { fileStoreFor } from '../storage/from-config';
+import { fileStoreFor, routeStoreFor } from '../storage/from-config';
 import { createWorker } from '../workers/create-worker';
 import type { CardflowWorker } from '../workers/cardflow-worker';
 import { startDevServer, stopDevServer } from './dev-server';
@@ -139,10 +139,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const keys = opts.provider
       ? undefined
       : ensureSandboxKeys(opts.sandbox?.keysDir ?? path.join(repoRoot, '.data', 'sandbox'));
+    // The worker records routes where the receiver reads them (storage/route-store.ts).
+    const routes = routeStoreFor(opts.configuration);
+    stops.push(() => routes.close());
     const receiver = await startWebhookReceiver({
       ...opts.receiver,
       platformPublicKey: opts.provider?.platformPublicKey ?? keys!.platform.publicKey,
       client: temporal.client,
+      routes,
     });
     stops.push(() => receiver.stop());
 
@@ -174,6 +178,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         provider,
         merchantPrivateKey: providerConfig.merchantPrivateKey,
         fileStore: fileStoreFor(opts.configuration),
+        routes,
       },
       ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : {}),
       workerOptions: { shutdownGraceTime: '10s', ...opts.workerOptions, dataConverter },

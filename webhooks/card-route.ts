@@ -52,7 +52,7 @@ export function cardDelivery(event: ProviderEventBody): CardDelivery | undefined
  */
 export function lookupsBesideCard(event: ProviderEventBody, lookups: readonly RouteLookup[]): RouteLookup[] {
   if (event.category === 'card_3ds') return [...lookups];
-  return lookups.filter((lookup) => lookup.attribute !== 'CardflowCardNo');
+  return lookups.filter((lookup) => !('attribute' in lookup) || lookup.attribute !== 'CardflowCardNo');
 }
 
 /** Delivers an event to its card's workflow; resolves with the workflow id, or undefined when it did not reach one. */

@@ -1,6 +1,7 @@
 /**
  * What the receiver knows about each webhook category: the schema its body parses with, and
- * which fields name the workflow that owns the event.
+ * which fields name the workflow that owns the event (by a recorded route, or for card-level
+ * events by the card).
  *
  * The body of a webhook equals the matching query record (provider-notes, Webhooks), so each
  * category reuses the `api/schemas` record schema. Parsing turns lossless numbers into decimal
@@ -16,20 +17,27 @@ import { CardholderEventSchema } from '../api/schemas/cardholder';
 import { WalletTransactionSchema } from '../api/schemas/wallet';
 import { WorkOrderSchema } from '../api/schemas/work-order';
 import type { ProviderEventCategory, ProviderEventRecords } from '../domain/provider-event';
+import type { RouteKind } from '../storage/route-store';
 
 /** A visibility lookup key: a custom search attribute and the field of the record that holds its value. */
-export type RouteAttribute = 'CardflowOrderNos' | 'CardflowCardNo' | 'CardflowHolderId';
+export type RouteAttribute = 'CardflowCardNo';
+
+/**
+ * How an event finds its owner from one field of its record: by the route a workflow recorded
+ * for the key (`kind`, storage/route-store.ts), or by a visibility query on `attribute`.
+ */
+export type RouteRule = { kind: RouteKind; field: string } | { attribute: RouteAttribute; field: string };
 
 export interface CategoryRule<C extends ProviderEventCategory = ProviderEventCategory> {
   /** The record schema (spec: the matching query record). */
   schema: z.ZodType<ProviderEventRecords[C], unknown>;
   /** Lookups in priority order: the first that finds a running owner wins. */
-  routes: ReadonlyArray<{ attribute: RouteAttribute; field: string }>;
+  routes: readonly RouteRule[];
 }
 
-const byOrderNo = { attribute: 'CardflowOrderNos', field: 'merchantOrderNo' } as const;
+const byOrderNo = { kind: 'order', field: 'merchantOrderNo' } as const;
 const byCardNo = { attribute: 'CardflowCardNo', field: 'cardNo' } as const;
-const byHolderId = { attribute: 'CardflowHolderId', field: 'holderId' } as const;
+const byHolderId = { kind: 'holder', field: 'holderId' } as const;
 
 /**
  * Categories from provider-notes (Webhooks). card_transaction carries the merchantOrderNo of the
@@ -44,13 +52,13 @@ export const CATEGORY_RULES: { readonly [C in ProviderEventCategory]: CategoryRu
   // delivery log; the activity that needs it reads the record by its tradeNo (docs/notifications.md).
   card_3ds: { schema: Card3dsRecordSchema.omit({ values: true }), routes: [byCardNo] },
   card_holder: { schema: CardholderEventSchema, routes: [byOrderNo, byHolderId] },
-  // A wallet deposit is on-chain and carries no merchantOrderNo: walletFunding lists its deposit
-  // address in CardflowOrderNos (workflows/wallet-funding.ts), so it is found by destinationAddress.
+  // A wallet deposit is on-chain and carries no merchantOrderNo: the activity that prepares the
+  // deposit address records it as a route (activities/wallet.ts), so it is found by destinationAddress.
   wallet_transaction_v2: {
     schema: WalletTransactionSchema,
     routes: [
-      { attribute: 'CardflowOrderNos', field: 'orderNo' },
-      { attribute: 'CardflowOrderNos', field: 'destinationAddress' },
+      { kind: 'order', field: 'orderNo' },
+      { kind: 'address', field: 'destinationAddress' },
     ],
   },
   work: { schema: WorkOrderSchema, routes: [byOrderNo] },

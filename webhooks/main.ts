@@ -6,7 +6,7 @@
  * | CARDFLOW_PLATFORM_PUBLIC_KEY or CARDFLOW_PLATFORM_PUBLIC_KEY_FILE | the platform public key (PEM or base64 X.509 DER), as for the provider client |
  * | CARDFLOW_WEBHOOK_HOST | default 127.0.0.1; put a TLS proxy in front for the provider to reach it |
  * | CARDFLOW_WEBHOOK_PORT | default 4100 |
- * | CARDFLOW_DATABASE_URL | the delivery log and dedupe in PostgreSQL, shared by every replica (production, several receivers behind a load balancer) |
+ * | CARDFLOW_DATABASE_URL | the delivery log, dedupe and routes in PostgreSQL, shared by every replica and worker (production, several receivers behind a load balancer); unset: routes in `.data/routes` |
  * | CARDFLOW_WEBHOOK_DATA_DIR | without a database URL: delivery log directory, default `.data/webhooks` (one receiver) |
  * | TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY ... | see `client/connection.ts` |
  * | CARDFLOW_CODEC_KEYS or CARDFLOW_CODEC_KEYS_FILE | payload keys: the signals it sends carry provider records, so they are encrypted like every payload; required when NODE_ENV=production |
@@ -30,6 +30,8 @@ import { createDrain } from '../health/drain';
 import { healthRoutes } from '../health/routes';
 import { type StructuredLogger, createLogger } from '../logging/logger';
 import { openPool } from '../storage/postgres';
+import { createPostgresRouteStore } from '../storage/postgres-route-store';
+import { createFileRouteStore } from '../storage/route-store';
 import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
 import { compiledBuildId } from '../workers/versioning';
 import { cardflowVersion } from '../config/version';
@@ -118,9 +120,11 @@ async function main(logger: StructuredLogger): Promise<void> {
     tracing: tracing !== undefined,
     logger,
   });
-  const forwarder = createTemporalForwarder(temporal.client);
-  // One pool for the delivery log and the readiness check.
+  // One pool for the delivery log, the routes and the readiness check.
   const pool = databaseUrl ? openPool(databaseUrl, { max: 8 }) : undefined;
+  // Routes the workers record before their provider calls: the owners of orders, holders, addresses.
+  const routes = pool && databaseUrl ? createPostgresRouteStore(databaseUrl, { pool }) : createFileRouteStore();
+  const forwarder = createTemporalForwarder(temporal.client, { routes });
   const store = pool && databaseUrl ? await openPostgresWebhookStore(databaseUrl, { pool }) : undefined;
   const logging = receiverLogging(logger);
   const registry = metricsAddress
@@ -178,6 +182,7 @@ async function main(logger: StructuredLogger): Promise<void> {
     (drained ? drain.drainThenStop(() => receiver.stop()) : receiver.stop())
       .then(() => metricsServer?.stop())
       .then(() => store?.close())
+      .then(() => routes.close())
       .then(() => pool?.end())
       .then(() => temporal.close())
       .then(() => tracing?.shutdown())

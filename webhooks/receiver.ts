@@ -19,6 +19,7 @@ import type { HealthRoutes } from '../health/routes';
 import { BodyTooLargeError, readBody, serverLimits } from '../http/body';
 import { type CardEntityDelivery, cardDelivery, lookupsBesideCard } from './card-route';
 import { type EventForwarder, createTemporalForwarder } from './forwarder';
+import type { RouteStore } from '../storage/route-store';
 import { parseEvent, routeEvent } from './routing';
 import {
   type WebhookEntry,
@@ -51,6 +52,8 @@ export interface WebhookReceiverOptions {
   /** Temporal client used to find and signal owners; or pass `forwarder` directly. */
   client?: Client;
   forwarder?: EventForwarder;
+  /** With `client`: where the workers record routes (storage/route-store.ts); default the machine's route file. */
+  routes?: RouteStore;
   /** The delivery log; default a file store under `dataDir`. */
   store?: WebhookStore;
   /** Directory of the default file store; default `.data/webhooks`. */
@@ -113,7 +116,9 @@ function failure(res: ServerResponse, status: number, msg: string): void {
 
 /** Starts the receiver on loopback (by default) and resolves once it listens. */
 export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promise<WebhookReceiver> {
-  const chosen = opts.forwarder ?? (opts.client ? createTemporalForwarder(opts.client) : undefined);
+  const chosen =
+    opts.forwarder ??
+    (opts.client ? createTemporalForwarder(opts.client, opts.routes ? { routes: opts.routes } : {}) : undefined);
   if (!chosen) throw new Error('startWebhookReceiver: pass a Temporal `client` or a `forwarder`');
   const forwarder: EventForwarder = chosen;
   const ownStore = opts.store === undefined;

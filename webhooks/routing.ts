@@ -1,10 +1,11 @@
 /**
- * Routing, as pure functions: which running workflows own a webhook event.
+ * Routing, as pure functions: which lookups find the workflows that own a webhook event.
  *
- * No in-memory routing table: owners are found through Temporal visibility on
- * the search attributes the workflows set (`domain/search-attributes.ts`), which survives any
- * restart of the receiver. Only running executions are asked: a finished workflow cannot act on an
- * event, and an event nobody owns is acknowledged and recorded, not failed (provider-notes, Webhooks).
+ * Orders, cardholders and deposit addresses are found by key in the route store, where the
+ * activity recorded the route before the provider call that produced the event
+ * (storage/route-store.ts; docs/architecture.md, Routing): strongly consistent, no visibility
+ * query. Card-level events are found by the card. An event nobody owns is acknowledged and
+ * recorded, not failed (provider-notes, Webhooks).
  */
 import { z } from 'zod';
 import {
@@ -13,14 +14,15 @@ import {
   type ProviderEventBody,
   type ProviderEventCategory,
 } from '../domain/provider-event';
+import { type RouteKind, routeKey } from '../storage/route-store';
 import { CATEGORY_RULES, type RouteAttribute, isKnownCategory } from './categories';
 
-/** One visibility lookup: `query` lists the running workflows whose `attribute` holds `value`. */
-export interface RouteLookup {
-  attribute: RouteAttribute;
-  value: string;
-  query: string;
-}
+/**
+ * One lookup: `key` in the route store (a route recorded by the workflow that made the call), or
+ * a visibility `query` listing the running workflows whose `attribute` holds `value`.
+ */
+export type RouteLookup =
+  { kind: RouteKind; value: string; key: string } | { attribute: RouteAttribute; value: string; query: string };
 
 /**
  * Values that can be embedded in a visibility query literally. Provider references are letters,
@@ -31,7 +33,7 @@ export interface RouteLookup {
 const SAFE_VALUE_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /** The visibility query for one lookup; `undefined` when the value is not a safe reference. */
-export function visibilityQuery(attribute: RouteAttribute, value: string): string | undefined {
+export function visibilityQuery(attribute: string, value: string): string | undefined {
   if (!SAFE_VALUE_RE.test(value)) return undefined;
   return `${attribute} = '${value}' AND ExecutionStatus = 'Running'`;
 }
@@ -39,7 +41,8 @@ export function visibilityQuery(attribute: RouteAttribute, value: string): strin
 /**
  * The lookups for an event, in priority order (the first that finds a running owner wins):
  * card_transaction by merchantOrderNo then cardNo, card_holder by merchantOrderNo then holderId,
- * wallet_transaction_v2 by orderNo then destinationAddress, card-level events by cardNo. A record
+ * wallet_transaction_v2 by orderNo then destinationAddress (all three by route), card-level
+ * events by cardNo. A record
  * without any routing field, or an event no workflow acts on (a non-final card operation or
  * review, domain/provider-event.ts `isFinalEvent`), has none: it is acknowledged and recorded, not
  * signalled.
@@ -48,11 +51,15 @@ export function routeEvent(event: ProviderEventBody): RouteLookup[] {
   if (!isForwarded(event)) return [];
   const fields = event.record as Readonly<Record<string, unknown>>;
   const lookups: RouteLookup[] = [];
-  for (const { attribute, field } of CATEGORY_RULES[event.category].routes) {
-    const raw = fields[field];
+  for (const rule of CATEGORY_RULES[event.category].routes) {
+    const raw = fields[rule.field];
     if (typeof raw !== 'string' || raw === '') continue;
-    const query = visibilityQuery(attribute, raw);
-    if (query) lookups.push({ attribute, value: raw, query });
+    if ('kind' in rule) {
+      lookups.push({ kind: rule.kind, value: raw, key: routeKey(rule.kind, raw) });
+      continue;
+    }
+    const query = visibilityQuery(rule.attribute, raw);
+    if (query) lookups.push({ attribute: rule.attribute, value: raw, query });
   }
   return lookups;
 }

@@ -22,6 +22,7 @@ import {
   makeWorkflowExporter,
 } from '@temporalio/interceptors-opentelemetry';
 import { createActivities, type ActivityDeps, type CardflowActivities } from '../activities';
+import { createFileRouteStore } from '../storage/route-store';
 import { createRateGate } from '../activities/rate-gate';
 import type { Tracing } from '../telemetry/tracing';
 import { failureConverterPath } from '../codec/data-converter';
@@ -257,8 +258,10 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
   // Re-probes after a probe that could not ask are not activity attempts, which the server's
   // limit counts: they take the same budget in this worker (activities/long-poll.ts).
   const reprobes = opts.activityDeps.reprobes ?? createRateGate(perSecond);
+  // Routes for the webhook receiver: the embedded default is the machine's route file.
+  const routes = opts.activityDeps.routes ?? createFileRouteStore();
   const activities = {
-    ...createActivities({ ...opts.activityDeps, reconciliation, cardEntities, reprobes }),
+    ...createActivities({ ...opts.activityDeps, reconciliation, cardEntities, reprobes, routes }),
     ...opts.activityOverrides,
   };
   const traced = tracingOptions(opts.tracing);

@@ -22,7 +22,7 @@ import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startu
 import { keysCheck, temporalCheck } from '../health/checks';
 import { type HealthServer, parseListenAddress, startHealthServer } from '../health/server';
 import { createLogger } from '../logging/logger';
-import { fileStoreFor } from '../storage/from-config';
+import { fileStoreFor, routeStoreFor } from '../storage/from-config';
 import { DEFAULT_FILE_RETENTION_DAYS, startFileRetention } from '../storage/file-retention';
 import { notificationSettings, openUndeliveredStore } from '../notifications/from-config';
 import { loadTemporalWorkerConfig, workerTuning } from './config';
@@ -115,6 +115,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
         provider,
         merchantPrivateKey: providerSettings.merchantPrivateKey,
         fileStore,
+        routes: routeStoreFor(config),
         // With CARDFLOW_NOTIFY_URL: signed notifications to the merchant's backend (docs/notifications.md).
         ...(notifications ? { notifications: { ...notifications, store: await openUndeliveredStore(config) } } : {}),
       },

@@ -182,7 +182,7 @@ it('a wallet funding credits the on-chain deposit, transfers it on and deposits 
   expect(w.sandbox.commits({ operation: 'depositCard' }).filter((c) => c.refs.cardNo === cardNo)).toHaveLength(1);
 });
 
-it('registers every search attribute on SQL visibility, KeywordList included, and the receivers signal through PostgreSQL', async () => {
+it('registers every search attribute on SQL visibility, KeywordList included, and the receivers signal by the routes the workers recorded in PostgreSQL', async () => {
   const { address, namespace, databaseUrl } = clusterSettings();
   const connection = await Connection.connect({ address });
   try {
@@ -203,6 +203,16 @@ it('registers every search attribute on SQL visibility, KeywordList included, an
       "SELECT count(*)::int AS n FROM cardflow_webhook_deliveries WHERE entry->>'outcome' = 'signalled'",
     );
     expect(rows[0]!.n).toBeGreaterThan(0);
+    // Each signalled to the workflows whose activity recorded the route of its key (order, holder,
+    // address) in the same database, before the provider call: the workers' and the receivers' store.
+    const routed = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM cardflow_webhook_deliveries d
+        WHERE d.entry->>'outcome' = 'signalled' AND d.entry->>'category' IN ('card_holder', 'wallet_transaction_v2')
+          AND NOT EXISTS (
+            SELECT 1 FROM jsonb_array_elements_text(d.entry->'workflowIds') AS w(id)
+             WHERE NOT EXISTS (SELECT 1 FROM cardflow_routes r WHERE r.workflow_id = w.id))`,
+    );
+    expect(routed.rows[0]!.n).toBeGreaterThan(0);
   } finally {
     await pool.end();
   }

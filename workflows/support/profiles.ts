@@ -24,16 +24,20 @@ export const NON_RETRYABLE_TYPES = [
  * notices a dead worker: the activity heartbeats while it runs (activities/heartbeats.ts, a call
  * answered within 1.8 s sends none), so a call in flight on a killed worker is retried after 3 s.
  * The start-to-close bounds a live attempt: a mutation makes at most three requests (lookup,
- * send, lookup), each within the HTTP client's 15 s timeout, so 60 s. The retry policy owns the
- * backoff (1 s doubling to 1 min) for about 15 minutes of provider trouble. docs/timeouts.md
- * lists every timeout and why.
+ * send, lookup), each within the HTTP client's 15 s timeout, so 60 s. Provider failures back off
+ * 1 s doubling to 1 min, for about 15 minutes of provider trouble; that backoff is set by the
+ * activity on each failure it reports (activities/retry-delay.ts), while the policy's own
+ * coefficient is 1: a heartbeat timeout (a dead worker, or a live one starved of CPU that missed
+ * its heartbeats) is retried after 1 s every time, never after a wait that grew with each miss.
+ * Replay compares an activity's type and id, not its retry policy: runs in flight replay.
+ * docs/timeouts.md lists every timeout and why.
  */
 export const PROVIDER_CALL: ActivityOptions = {
   startToCloseTimeout: '60s',
   heartbeatTimeout: '3s',
   retry: {
     initialInterval: '1s',
-    backoffCoefficient: 2,
+    backoffCoefficient: 1,
     maximumInterval: '1m',
     maximumAttempts: 20,
     nonRetryableErrorTypes: NON_RETRYABLE_TYPES,

@@ -1,6 +1,6 @@
 import { jsonNumber, parseJson, plainJson } from '../../../api/json';
 import type { WalletTransaction } from '../../../api/schemas/wallet';
-import { parseEvent, routeEvent, visibilityQuery } from '../../../webhooks/routing';
+import { type RouteLookup, parseEvent, routeEvent, visibilityQuery } from '../../../webhooks/routing';
 import {
   authFeeRecord,
   authorizationRecord,
@@ -16,17 +16,16 @@ import {
 const TRC20_ADDRESS = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 const BEP20_ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
+/** A lookup as one string: the route store key, or `attribute=value` for a visibility query. */
+const shown = (lookup: RouteLookup) => ('key' in lookup ? lookup.key : `${lookup.attribute}=${lookup.value}`);
+
 describe('routeEvent', () => {
-  it('routes a card operation by merchantOrderNo first, then by cardNo', () => {
+  it('routes a card operation by the route of its merchantOrderNo first, then by cardNo', () => {
     const lookups = routeEvent(
       providerEvent('card_transaction', cardOperationRecord({ merchantOrderNo: 'CFabc123', cardNo: '8812345' })),
     );
     expect(lookups).toEqual([
-      {
-        attribute: 'CardflowOrderNos',
-        value: 'CFabc123',
-        query: "CardflowOrderNos = 'CFabc123' AND ExecutionStatus = 'Running'",
-      },
+      { kind: 'order', value: 'CFabc123', key: 'order:CFabc123' },
       {
         attribute: 'CardflowCardNo',
         value: '8812345',
@@ -37,14 +36,14 @@ describe('routeEvent', () => {
 
   it('routes a card operation without merchantOrderNo by card only', () => {
     const record = cardOperationRecord({ merchantOrderNo: null, cardNo: '8812345', status: 'fail' });
-    expect(routeEvent(providerEvent('card_transaction', record)).map((l) => l.attribute)).toEqual(['CardflowCardNo']);
+    expect(routeEvent(providerEvent('card_transaction', record)).map(shown)).toEqual(['CardflowCardNo=8812345']);
   });
 
-  it('routes a cardholder review result by merchantOrderNo, then holderId', () => {
+  it('routes a cardholder review result by the routes of its merchantOrderNo, then of its holderId', () => {
     const record = cardholderResult({ holderId: '1989887271659823105', merchantOrderNo: 'CF1', status: 'reject' });
-    expect(routeEvent(providerEvent('card_holder', record)).map((l) => `${l.attribute}=${l.value}`)).toEqual([
-      'CardflowOrderNos=CF1',
-      'CardflowHolderId=1989887271659823105',
+    expect(routeEvent(providerEvent('card_holder', record)).map(shown)).toEqual([
+      'order:CF1',
+      'holder:1989887271659823105',
     ]);
   });
 
@@ -54,7 +53,7 @@ describe('routeEvent', () => {
       providerEvent('card_fee_patch', authFeeRecord()),
       providerEvent('card_3ds', card3dsRecord()),
     ])
-      expect(routeEvent(event).map((l) => l.attribute)).toEqual(['CardflowCardNo']);
+      expect(routeEvent(event).map((l) => ('attribute' in l ? l.attribute : l.kind))).toEqual(['CardflowCardNo']);
   });
 
   it('routes a work order by merchantOrderNo', () => {
@@ -62,24 +61,19 @@ describe('routeEvent', () => {
     expect(routeEvent(work).map((l) => l.value)).toEqual(['CFwork']);
   });
 
-  it('routes a wallet transaction by orderNo, then by the deposit address a funding workflow listed', () => {
+  it('routes a wallet transaction by orderNo, then by the deposit address a funding workflow recorded', () => {
     const deposit = (overrides: Partial<WalletTransaction>) =>
       providerEvent('wallet_transaction_v2', walletTransactionRecord(overrides));
-    expect(
-      routeEvent(deposit({ orderNo: 'W77', destinationAddress: TRC20_ADDRESS })).map(
-        (l) => `${l.attribute}=${l.value}`,
-      ),
-    ).toEqual(['CardflowOrderNos=W77', `CardflowOrderNos=${TRC20_ADDRESS}`]);
+    expect(routeEvent(deposit({ orderNo: 'W77', destinationAddress: TRC20_ADDRESS })).map(shown)).toEqual([
+      'order:W77',
+      `address:${TRC20_ADDRESS}`,
+    ]);
     expect(routeEvent(deposit({ orderNo: '', destinationAddress: BEP20_ADDRESS }))).toEqual([
-      {
-        attribute: 'CardflowOrderNos',
-        value: BEP20_ADDRESS,
-        query: `CardflowOrderNos = '${BEP20_ADDRESS}' AND ExecutionStatus = 'Running'`,
-      },
+      { kind: 'address', value: BEP20_ADDRESS, key: `address:${BEP20_ADDRESS}` },
     ]);
   });
 
-  it('accepts on-chain addresses as safe query values', () => {
+  it('accepts on-chain addresses as safe query values (reconciliation lists owners by them)', () => {
     expect(visibilityQuery('CardflowOrderNos', TRC20_ADDRESS)).toBe(
       `CardflowOrderNos = '${TRC20_ADDRESS}' AND ExecutionStatus = 'Running'`,
     );
@@ -104,23 +98,15 @@ describe('routeEvent', () => {
 
   it('keeps signalling intermediate authorization statuses (card-entity records authorized ones)', () => {
     const authorized = providerEvent('card_auth_transaction', authorizationRecord({ status: 'authorized' }));
-    expect(routeEvent(authorized).map((l) => l.attribute)).toEqual(['CardflowCardNo']);
+    expect(routeEvent(authorized).map(shown)).toEqual([`CardflowCardNo=${authorized.record.cardNo}`]);
   });
 
-  it('refuses values that could widen the visibility query', () => {
+  it('refuses values that could widen the visibility query, and looks others up as plain keys', () => {
     expect(
       routeEvent(
         providerEvent('card_transaction', cardOperationRecord({ merchantOrderNo: "x' OR 'a'='a", cardNo: 'C 1' })),
-      ),
-    ).toEqual([]);
-    expect(
-      routeEvent(
-        providerEvent(
-          'wallet_transaction_v2',
-          walletTransactionRecord({ orderNo: '', destinationAddress: "T1' OR 'a'='a" }),
-        ),
-      ),
-    ).toEqual([]);
+      ).map(shown),
+    ).toEqual(["order:x' OR 'a'='a"]);
     expect(visibilityQuery('CardflowCardNo', "a'b")).toBeUndefined();
     expect(visibilityQuery('CardflowCardNo', '')).toBeUndefined();
   });

@@ -61,7 +61,12 @@ export async function startCardHarness(options: HarnessOptions = {}): Promise<Ca
       runCardflowWorker(
         {
           taskQueue: h.taskQueue,
-          activityDeps: { provider, merchantPrivateKey: h.sandbox.keys.merchant.privateKey, fileStore },
+          activityDeps: {
+            provider,
+            merchantPrivateKey: h.sandbox.keys.merchant.privateKey,
+            fileStore,
+            routes: h.routes,
+          },
           ...(overrides ? { activityOverrides: overrides } : {}),
         },
         fn,

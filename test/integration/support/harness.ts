@@ -10,8 +10,9 @@ import { Client, type WorkflowFailedError, type WorkflowHandle } from '@temporal
 import type { WorkflowBundle } from '@temporalio/worker';
 import { createProviderClient, type ProviderClient } from '../../../api/client';
 import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
-import { startWebhookReceiver, type WebhookReceiver } from '../../../webhooks/receiver';
+import { type HandledWebhook, startWebhookReceiver, type WebhookReceiver } from '../../../webhooks/receiver';
 import { createCardEntityDelivery } from '../../../webhooks/card-route';
+import { createFileRouteStore, type RouteStore } from '../../../storage/route-store';
 import type { CardflowActivities } from '../../../activities';
 import { bundleCardflowWorkflows, createWorker, type CreateWorkerOptions } from '../../../workers/create-worker';
 import { createDataConverter } from '../../../codec/data-converter';
@@ -80,6 +81,12 @@ export interface Harness {
   client: Client;
   taskQueue: string;
   receiver?: WebhookReceiver;
+  /** The routes the workers record and the receiver reads (a route file of the harness's own). */
+  routes: RouteStore;
+  /** The visibility list queries the receiver made: routing by route makes none. */
+  receiverListQueries: string[];
+  /** Every delivery the receiver answered. */
+  handled: HandledWebhook[];
   /** Runs `fn` while a cardflow worker polls the harness's task queue. */
   withWorker<T>(fn: () => Promise<T>, overrides?: Partial<CardflowActivities>): Promise<T>;
   stop(): Promise<void>;
@@ -107,14 +114,26 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const temporal = await connectTestClient();
   const dataDir = await mkdtemp(join(tmpdir(), 'cardflow-webhooks-'));
   const taskQueue = uniqueTaskQueue('cardflow');
+  const routes = createFileRouteStore({ dir: join(dataDir, 'routes') });
+  const receiverListQueries: string[] = [];
+  const handled: HandledWebhook[] = [];
   let receiver: WebhookReceiver | undefined;
   if (options.webhooks !== false) {
+    // The receiver's own client, so its visibility queries (and only its) are counted.
+    const receiverClient = new Client({ connection: temporal.connection, namespace: testTemporalServer().namespace });
+    const list = receiverClient.workflow.list.bind(receiverClient.workflow);
+    receiverClient.workflow.list = (listOptions) => {
+      receiverListQueries.push(listOptions?.query ?? '');
+      return list(listOptions);
+    };
     receiver = await startWebhookReceiver({
       platformPublicKey: sandbox.keys.platform.publicKey,
-      client: temporal.client,
+      client: receiverClient,
       dataDir,
       // A card's first event starts its workflow on this test's task queue, with the tests' quick waits.
       cardEntities: createCardEntityDelivery(temporal.client, { taskQueue, input: { wait: FAST_WAIT } }),
+      routes,
+      onHandled: (delivery) => handled.push(delivery),
     });
     sandbox.setWebhookUrl(receiver.url);
   }
@@ -126,9 +145,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     client: temporal.client,
     taskQueue,
     ...(receiver ? { receiver } : {}),
+    routes,
+    receiverListQueries,
+    handled,
     withWorker: (fn, overrides) =>
       runCardflowWorker(
-        { taskQueue, activityDeps: { provider }, ...(overrides ? { activityOverrides: overrides } : {}) },
+        { taskQueue, activityDeps: { provider, routes }, ...(overrides ? { activityOverrides: overrides } : {}) },
         fn,
       ),
     async stop() {

@@ -60,7 +60,7 @@ async function startWorker(code: string | undefined): Promise<CardflowWorker> {
     connection,
     namespace: testTemporalServer().namespace,
     taskQueue: h.taskQueue,
-    activityDeps: { provider: h.provider },
+    activityDeps: { provider: h.provider, routes: h.routes },
     workflowBundle: { code: code ?? (await workflowBundle()).code },
     workerOptions: { maxCachedWorkflows: TEST_MAX_CACHED_WORKFLOWS },
     ...(code === undefined ? {} : { versioning: { deploymentName } }),

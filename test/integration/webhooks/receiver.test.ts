@@ -1,6 +1,7 @@
 /**
  * The webhook receiver against the real dev server: a signed provider event reaches the running
- * workflow that owns it, found by visibility on the search attributes it was started with.
+ * workflow that owns it, found by the route recorded for its merchantOrderNo (never asking
+ * visibility), or for a card-level event by the card.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { generateRsaKeyPair } from '../../../api/keys';
 import { WEBHOOK_ACK_BODY, buildSignedWebhook } from '../../../api/signing';
 import { CardflowCardNo, CardflowOrderNos } from '../../../domain/search-attributes';
+import { until } from '../../support/until';
+import { type RouteStore, createFileRouteStore, routeKey } from '../../../storage/route-store';
 import { type HandledWebhook, type WebhookReceiver, startWebhookReceiver } from '../../../webhooks/receiver';
 import { type ReceiverTemporal, connectReceiverTemporal } from '../../../webhooks/temporal-client';
 import {
@@ -18,6 +21,7 @@ import {
   runWithWorker,
   testTemporalServer,
 } from '../support/temporal-env';
+import { walletTransactionRecord } from '../../fixtures/provider-events';
 import { type eventSink, receivedEventsQuery } from './event-sink.workflow';
 
 jest.setTimeout(120_000);
@@ -27,6 +31,9 @@ let temporal: TestClient;
 let receiverTemporal: ReceiverTemporal;
 let receiver: WebhookReceiver;
 let dir: string;
+let routes: RouteStore;
+/** The visibility list queries the receivers' client made (routing by route must make none). */
+const listQueries: string[] = [];
 const handled: HandledWebhook[] = [];
 
 function operationBody(merchantOrderNo: string, cardNo: string, status: string): string {
@@ -47,11 +54,19 @@ beforeAll(async () => {
     env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace },
     dataConverter: {},
   });
+  const list = receiverTemporal.client.workflow.list.bind(receiverTemporal.client.workflow);
+  receiverTemporal.client.workflow.list = (options) => {
+    listQueries.push(options?.query ?? '');
+    return list(options);
+  };
   dir = mkdtempSync(path.join(tmpdir(), 'cardflow-webhooks-it-'));
+  // Where the workers would record routes; the tests record as the activities do.
+  routes = createFileRouteStore({ dir: path.join(dir, 'routes') });
   receiver = await startWebhookReceiver({
     platformPublicKey: platform.publicKeyPem,
     client: receiverTemporal.client,
     dataDir: dir,
+    routes,
     onHandled: (h) => handled.push(h),
   });
 });
@@ -63,19 +78,18 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('signals a card operation to the running workflow that used its merchantOrderNo, once per request id', async () => {
+it('signals a card operation to the workflow that recorded the route of its merchantOrderNo, once per request id, asking no visibility', async () => {
   const orderNo = `CF${randomUUID().replace(/-/g, '')}`;
   const cardNo = `C${Date.now()}`;
+  const queriesBefore = listQueries.length;
   await runWithWorker({ workflowsPath: require.resolve('./event-sink.workflow') }, async ({ taskQueue }) => {
     const handle = await temporal.client.workflow.start<typeof eventSink>('eventSink', {
       taskQueue,
       workflowId: `webhook-it-${randomUUID()}`,
       args: [{ expect: 2 }],
-      typedSearchAttributes: [
-        { key: CardflowOrderNos, value: [orderNo] },
-        { key: CardflowCardNo, value: cardNo },
-      ],
     });
+    // As the activity does before it sends the operation.
+    await routes.record(routeKey('order', orderNo), handle.workflowId);
     // A non-final status is acknowledged and recorded, but no workflow acts on it: not signalled.
     const progressId = `req-${randomUUID()}`;
     const progress = await post(operationBody(orderNo, cardNo, 'processing'), 'card_transaction', progressId);
@@ -101,6 +115,118 @@ it('signals a card operation to the running workflow that used its merchantOrder
     expect(await handle.query(receivedEventsQuery)).toHaveLength(2);
     expect(handled.filter((h) => h.requestId === repeatId).map((h) => h.outcome)).toEqual(['signalled', 'duplicate']);
   });
+  expect(listQueries.slice(queriesBefore)).toEqual([]);
+});
+
+it('routes by a route another receiver reads too, and stops signalling a workflow found closed', async () => {
+  const second = await startWebhookReceiver({
+    platformPublicKey: platform.publicKeyPem,
+    client: receiverTemporal.client,
+    dataDir: mkdtempSync(path.join(dir, 'second-')),
+    routes: createFileRouteStore({ dir: path.join(dir, 'routes') }),
+    onHandled: (h) => handled.push(h),
+  });
+  const queriesBefore = listQueries.length;
+  const address = `T${randomUUID().replace(/-/g, '')}`;
+  const deposit = (status: 'success' | 'fail') =>
+    JSON.stringify(walletTransactionRecord({ orderNo: '', destinationAddress: address, status }));
+  const postTo = (url: string, body: string, requestId: string) => {
+    const signed = buildSignedWebhook({
+      body,
+      category: 'wallet_transaction_v2',
+      requestId,
+      platformPrivateKey: platform.privateKey,
+    });
+    return fetch(url, { method: 'POST', headers: signed.headers, body: signed.body });
+  };
+  try {
+    await runWithWorker({ workflowsPath: require.resolve('./event-sink.workflow') }, async ({ taskQueue }) => {
+      const start = (expect: number) =>
+        temporal.client.workflow.start<typeof eventSink>('eventSink', {
+          taskQueue,
+          workflowId: `webhook-it-${randomUUID()}`,
+          args: [{ expect }],
+        });
+      // A delivery before any route: acknowledged and recorded as nobody's (docs/architecture.md),
+      // after one look at visibility for a run of a build that recorded no routes.
+      const earlyId = `req-${randomUUID()}`;
+      expect((await postTo(second.url, deposit('success'), earlyId)).status).toBe(200);
+      expect(handled.find((h) => h.requestId === earlyId)?.outcome).toBe('no_owner');
+      expect(listQueries.splice(queriesBefore)).toEqual([
+        `CardflowOrderNos = '${address}' AND ExecutionStatus = 'Running'`,
+      ]);
+
+      // A shared deposit address: two fundings watch it; the first closes after one event.
+      const [closing, watching] = [await start(1), await start(2)];
+      await routes.record(routeKey('address', address), closing.workflowId);
+      await routes.record(routeKey('address', address), watching.workflowId);
+      const firstId = `req-${randomUUID()}`;
+      expect((await postTo(second.url, deposit('success'), firstId)).status).toBe(200);
+      expect(handled.find((h) => h.requestId === firstId)?.workflowIds.sort()).toEqual(
+        [closing.workflowId, watching.workflowId].sort(),
+      );
+      await closing.result();
+      const nextId = `req-${randomUUID()}`;
+      expect((await postTo(receiver.url, deposit('fail'), nextId)).status).toBe(200);
+      expect(handled.find((h) => h.requestId === nextId)?.workflowIds).toEqual([watching.workflowId]);
+      expect(await watching.result()).toHaveLength(2);
+      const owners = await routes.owners(routeKey('address', address));
+      expect(owners.filter((o) => !o.closed).map((o) => o.workflowId)).toEqual([watching.workflowId]);
+      expect(owners.filter((o) => o.closed).map((o) => o.workflowId)).toEqual([closing.workflowId]);
+    });
+  } finally {
+    await second.stop();
+  }
+  expect(listQueries.slice(queriesBefore)).toEqual([]);
+});
+
+it('finds a run of a build that recorded no routes by the search attribute it set, once', async () => {
+  const orderNo = `CF${randomUUID().replace(/-/g, '')}`;
+  const queriesBefore = listQueries.length;
+  await runWithWorker({ workflowsPath: require.resolve('./event-sink.workflow') }, async ({ taskQueue }) => {
+    const handle = await temporal.client.workflow.start<typeof eventSink>('eventSink', {
+      taskQueue,
+      workflowId: `webhook-it-${randomUUID()}`,
+      args: [{ expect: 1 }],
+      typedSearchAttributes: [{ key: CardflowOrderNos, value: [orderNo] }],
+    });
+    // Visibility is eventually consistent: the provider's retry comes later, here at once.
+    await until(
+      async () => {
+        const requestId = `req-${randomUUID()}`;
+        await post(operationBody(orderNo, 'C-old-build', 'success'), 'card_transaction', requestId);
+        return handled.find((h) => h.requestId === requestId)?.outcome;
+      },
+      (outcome) => outcome === 'signalled',
+    );
+    expect(await handle.result()).toHaveLength(1);
+  });
+  expect(listQueries.slice(queriesBefore)).toContain(`CardflowOrderNos = '${orderNo}' AND ExecutionStatus = 'Running'`);
+});
+
+it('answers 503 while the route store cannot be read, so the provider delivers it again', async () => {
+  const failing: RouteStore = {
+    ...routes,
+    owners: () => Promise.reject(new Error('database unavailable')),
+  };
+  const third = await startWebhookReceiver({
+    platformPublicKey: platform.publicKeyPem,
+    client: receiverTemporal.client,
+    dataDir: mkdtempSync(path.join(dir, 'third-')),
+    routes: failing,
+  });
+  try {
+    const signed = buildSignedWebhook({
+      body: operationBody(`CF${randomUUID().replace(/-/g, '')}`, 'C1', 'success'),
+      category: 'card_transaction',
+      requestId: `req-${randomUUID()}`,
+      platformPrivateKey: platform.privateKey,
+    });
+    const response = await fetch(third.url, { method: 'POST', headers: signed.headers, body: signed.body });
+    expect(response.status).toBe(503);
+  } finally {
+    await third.stop();
+  }
 });
 
 it('routes a card-level event by cardNo and records an event nobody owns', async () => {

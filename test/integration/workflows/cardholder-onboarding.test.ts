@@ -95,7 +95,12 @@ describe('cardholderOnboarding', () => {
     const probes = events.filter(
       (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'awaitCardholderReview',
     );
-    expect(probes).toHaveLength(2);
+    // The first round's probe, and the second's unless its reject webhook was in the inbox before
+    // its wait began (routed by key, a webhook no longer waits for visibility to index its owner).
+    expect(probes.length).toBeGreaterThanOrEqual(1);
+    expect(probes.length).toBeLessThanOrEqual(2);
+    const signalled = events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'providerEvent');
+    expect(signalled.length).toBeGreaterThanOrEqual(2);
     const ended = (scheduled: (typeof events)[number]) => {
       const id = String(scheduled.eventId);
       return {
@@ -106,10 +111,7 @@ describe('cardholderOnboarding', () => {
       };
     };
     // Both rounds ended at their reject webhook: the workflow cancelled the probe, which never answered.
-    expect(probes.map(ended)).toEqual([
-      { cancelRequested: true, completed: false },
-      { cancelRequested: true, completed: false },
-    ]);
+    expect(probes.map(ended)).toEqual(probes.map(() => ({ cancelRequested: true, completed: false })));
   }, 90_000);
 
   it('refuses a correction while the review runs, and ends with ReviewDeadlineExceeded when the review outlasts the deadline', async () => {

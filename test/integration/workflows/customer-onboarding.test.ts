@@ -82,6 +82,16 @@ describe('customerOnboarding', () => {
       ),
     ).toEqual([]);
     expect(activitiesScheduled(card!)).toEqual(['createCard']);
+    // The cardholder review and the card creation reached their workflows as webhooks, found by
+    // the routes their activities recorded (merchantOrderNo), without a visibility query.
+    const signals = (of: HistoryEvent[]) => of.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
+    expect([signals(cardholder!), signals(card!)]).toEqual([1, 1]);
+    const signalled = h.handled.filter((d) => d.outcome === 'signalled').flatMap((d) => d.workflowIds);
+    expect(signalled).toEqual(
+      expect.arrayContaining([childWorkflowId(parentId, 'cardholder'), childWorkflowId(parentId, 'card')]),
+    );
+    // (A card's event arriving after the card child closed is still looked up by the card.)
+    expect(h.receiverListQueries.filter((query) => !query.startsWith('CardflowCardNo'))).toEqual([]);
     // Started in cardholder_review, the parent upserts once, on completion, with the ids it
     // learned; creating_card is not upserted (10 actions in all, bench (b)).
     const upserts = parent!.flatMap((e) => {

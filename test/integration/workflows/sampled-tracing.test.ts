@@ -86,7 +86,7 @@ async function startTraced(
 it('a sampled start is traced through the workflows to the activities; an unsampled or untraced one exports no workflow span', async () => {
   const tracedWorker = {
     taskQueue: h.taskQueue,
-    activityDeps: { provider: h.provider },
+    activityDeps: { provider: h.provider, routes: h.routes },
     tracing,
   };
   const { sampled, unsampled, reconciled, droppedId, untracedId } = await runCardflowWorker(tracedWorker, async () => {

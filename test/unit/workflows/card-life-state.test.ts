@@ -155,7 +155,9 @@ it('the receiver starts a card workflow for the card’s own events, only signal
   // The card's workflow has it: an authorization needs no lookup; an operation still reaches its sender.
   expect(lookupsBesideCard(authEvent, routeEvent(authEvent))).toEqual([]);
   const freeze = providerEvent('card_transaction', cardOperationRecord({ cardNo: 'C9', type: 'Freeze' }));
-  expect(lookupsBesideCard(freeze, routeEvent(freeze)).map((l) => l.attribute)).toEqual(['CardflowOrderNos']);
+  expect(lookupsBesideCard(freeze, routeEvent(freeze)).map((l) => ('kind' in l ? l.kind : l.attribute))).toEqual([
+    'order',
+  ]);
 });
 
 it('an auth learned failed before its hold (catch-up, reordered webhooks) is a reversal once its Void names it, in either order', () => {

@@ -1,0 +1,168 @@
+/**
+ * Routes: which workflow owns the provider events of a key (a merchantOrderNo, a holderId, a
+ * deposit address). The activity that is about to make the provider call that will produce the
+ * events records `key → its workflow id` durably before it calls (activities/routes.ts); the
+ * webhook receiver reads the key of a delivery and signals the workflow ids it finds. A key read
+ * after it was written is always found, unlike a visibility list query (eventually consistent,
+ * rate-limited), which is why routing no longer asks visibility (docs/architecture.md, Routing).
+ *
+ * Routes name workflow ids, never run ids: a signal by workflow id reaches the run current now,
+ * so a workflow that continued as new (or was reset) still gets the events of the keys an
+ * earlier run recorded. A key may have several owners: a shared per-coin deposit address is
+ * watched by every running funding of that coin.
+ *
+ * This file holds the embedded default, one append-only file that every process of one machine
+ * shares (the workers write, the receivers read); several machines share the PostgreSQL store
+ * (storage/postgres-route-store.ts).
+ */
+import { mkdir, open, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/** What a key names: an order (merchantOrderNo, or a wallet orderNo), a cardholder, a deposit address. */
+export type RouteKind = 'order' | 'holder' | 'address';
+
+/** The key under which `value` of `kind` is stored: kinds never collide (`order:…`, `holder:…`, `address:…`). */
+export function routeKey(kind: RouteKind, value: string): string {
+  return `${kind}:${value}`;
+}
+
+/** One owner of a key, with the version of its route (so a stale route is closed, never a fresh one). */
+export interface RouteOwner {
+  workflowId: string;
+  /** When the route was last recorded, as the store reports it; {@link RouteStore.markClosed} compares it. */
+  recordedAt: string;
+  /** Its workflow was found closed: not signalled again, but the key still counts as routed. */
+  closed: boolean;
+}
+
+/** The side the workers write. */
+export interface RouteRecorder {
+  /** Records `key → workflowId` durably (or refreshes it) before resolving. */
+  record(key: string, workflowId: string): Promise<void>;
+}
+
+export interface RouteStore extends RouteRecorder {
+  /** Every workflow id recorded for `key`, closed ones included, as of now (a write that resolved before is seen). */
+  owners(key: string): Promise<RouteOwner[]>;
+  /**
+   * Marks `owner` of `key` closed (its workflow has finished), unless the route was recorded again
+   * since `owner.recordedAt` (a new run under the same id calling with the same key). Kept, not
+   * deleted: a key whose owners have all closed is ours and done, not one no route was recorded for.
+   */
+  markClosed(key: string, owner: RouteOwner): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The default directory of the file store, under the working directory (git-ignored `.data/`). */
+export const DEFAULT_ROUTE_DIR = path.join('.data', 'routes');
+export const ROUTE_LOG = 'routes.jsonl';
+
+/** One line of the file: a route recorded, or (`closed`) one whose workflow was found closed. */
+interface RouteLine {
+  k: string;
+  w: string;
+  /** ISO time written; for `closed`, the `recordedAt` of the route it closes. */
+  t: string;
+  closed?: true;
+}
+
+/**
+ * The file store: every process appends whole lines to one file opened with O_APPEND (each line
+ * is one write, so lines of several processes never interleave) and syncs it before resolving;
+ * a reader reads what was appended since its last read before every lookup, so a route a worker
+ * wrote before its provider call is seen by the receiver that gets the event. Nothing is kept
+ * open between calls, so workers and tests need not close it. The file grows by one line per
+ * activity attempt that records: it belongs with the dev server's data and goes when that is
+ * reset (never rewritten while open: another process would go on appending to the old file);
+ * production uses PostgreSQL.
+ */
+export function createFileRouteStore(opts: { dir?: string } = {}): RouteStore {
+  const dir = path.resolve(opts.dir ?? DEFAULT_ROUTE_DIR);
+  const file = path.join(dir, ROUTE_LOG);
+  /** key → workflow id → its route, as of `offset`. */
+  const routes = new Map<string, Map<string, { t: string; closed: boolean }>>();
+  let offset = 0;
+  let partial = '';
+  let reading: Promise<void> = Promise.resolve();
+  let ready: Promise<void> | undefined;
+
+  const ensureDir = () => (ready ??= mkdir(dir, { recursive: true }).then(() => undefined));
+
+  function apply(line: RouteLine): void {
+    const owners = routes.get(line.k) ?? new Map<string, { t: string; closed: boolean }>();
+    if (line.closed) {
+      if (owners.get(line.w)?.t === line.t) owners.set(line.w, { t: line.t, closed: true });
+    } else {
+      owners.set(line.w, { t: line.t, closed: false });
+    }
+    routes.set(line.k, owners);
+  }
+
+  async function readNew(): Promise<void> {
+    const size = await stat(file).then(
+      (s) => s.size,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return 0;
+        throw error;
+      },
+    );
+    if (size <= offset) return;
+    const handle = await open(file, 'r');
+    try {
+      const buffer = Buffer.alloc(size - offset);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
+      offset += bytesRead;
+      const text = partial + buffer.subarray(0, bytesRead).toString('utf8');
+      const lines = text.split('\n');
+      // The last piece is a line still being written (or empty): kept until its newline arrives.
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line.trim() === '') continue;
+        try {
+          apply(JSON.parse(line) as RouteLine);
+        } catch {
+          // A line torn by a crash mid-write: its activity failed before calling, and records again.
+        }
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Reads what other processes appended; one read at a time, in order. */
+  function catchUp(): Promise<void> {
+    reading = reading.then(readNew, readNew);
+    return reading;
+  }
+
+  async function append(line: RouteLine): Promise<void> {
+    await ensureDir();
+    const handle = await open(file, 'a');
+    try {
+      await handle.write(`${JSON.stringify(line)}\n`);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  return {
+    async record(key, workflowId) {
+      await append({ k: key, w: workflowId, t: new Date().toISOString() });
+    },
+    async owners(key) {
+      await catchUp();
+      return [...(routes.get(key) ?? [])].map(([workflowId, { t, closed }]) => ({
+        workflowId,
+        recordedAt: t,
+        closed,
+      }));
+    },
+    async markClosed(key, owner) {
+      await append({ k: key, w: owner.workflowId, t: owner.recordedAt, closed: true });
+    },
+    async close() {
+      await reading.catch(() => undefined);
+    },
+  };
+}
