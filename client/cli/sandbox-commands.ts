@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseJson, plainJson } from '../../api/json';
 import { AMOUNT_RE } from '../../api/rules';
 import { resolveEnvironment } from '../../config/environment';
+import { SecretSourceError, secretText } from '../../config/variable';
 import { type CliContext, type Command, ExitCodes, parseJsonText, printResult, UsageError } from './context';
 
 interface SandboxTarget {
@@ -25,10 +26,17 @@ function sandboxOf(ctx: CliContext): SandboxTarget {
   const env = ctx.io.env;
   const resolved = resolveEnvironment(env);
   if (resolved.env === 'production') throw new UsageError('sandbox commands are refused with CARDFLOW_ENV=production');
-  const apiKey = env.CARDFLOW_PROVIDER_API_KEY?.trim();
+  // The key as every process reads a secret: CARDFLOW_PROVIDER_API_KEY, or the file _FILE names.
+  let apiKey: string | undefined;
+  try {
+    apiKey = secretText(env, 'CARDFLOW_PROVIDER_API_KEY')?.text || undefined;
+  } catch (error) {
+    if (error instanceof SecretSourceError) throw new UsageError(error.message);
+    throw error;
+  }
   if (!resolved.provider || !apiKey)
     throw new UsageError(
-      'sandbox commands need CARDFLOW_PROVIDER_BASE_URL and CARDFLOW_PROVIDER_API_KEY (npm run sandbox prints them)',
+      'sandbox commands need CARDFLOW_PROVIDER_BASE_URL and CARDFLOW_PROVIDER_API_KEY or CARDFLOW_PROVIDER_API_KEY_FILE (npm run sandbox prints them)',
     );
   if (!resolved.providerIsSandbox)
     throw new UsageError(

@@ -131,6 +131,19 @@ it('sandbox trigger authorization, commits and resend drive the sandbox from the
     refs: { cardNo?: string };
   }>;
   expect(commits.filter((c) => c.refs.cardNo === cardNo)).toHaveLength(1);
+  // The key read from the file CARDFLOW_PROVIDER_API_KEY_FILE names, as a deployed process has it.
+  const fromFile = await runCliOn(
+    { client: h.client, namespace: testTemporalServer().namespace },
+    ['sandbox', 'commits', '--operation', 'createCard', '--json'],
+    {
+      env: {
+        CARDFLOW_PROVIDER_BASE_URL: h.sandbox.url,
+        CARDFLOW_PROVIDER_API_KEY_FILE: files.file('provider-api-key', `${h.sandbox.keys.apiKey}\n`),
+      },
+    },
+  );
+  expect(fromFile.code).toBe(ExitCodes.done);
+  expect(JSON.parse(fromFile.out)).toEqual(commits);
 
   const delivered = h.sandbox.deliveries.log().filter((d) => d.status === 'delivered');
   const last = delivered.at(-1)!;
