@@ -86,6 +86,8 @@ export function statusNotices(
   after: CardMark,
   ids: { customerRef?: string | undefined; merchantOrderNo?: string | undefined } = {},
 ): CardNotice[] {
+  // A cancel ends the block with the card: `card.cancelled` tells it, once it knows what came back.
+  if (after.status === 'cancel') return [];
   const operation = {
     cardNo,
     ...(ids.customerRef ? { customerRef: ids.customerRef } : {}),
@@ -95,9 +97,8 @@ export function statusNotices(
     return [{ type: NotificationTypes.cardBlocked, data: { ...operation, cardStatus: 'blocked' } }];
   if (before.blocked && !after.blocked)
     return [{ type: NotificationTypes.cardUnblocked, data: { ...operation, cardStatus: after.status ?? 'Normal' } }];
-  // The first status a fresh entity learns is no move; a cancel waits for its `card.cancelled`.
-  if (before.status === undefined || after.status === undefined) return [];
-  if (after.status === before.status || after.status === 'cancel') return [];
+  // The first status a fresh entity learns is no move.
+  if (before.status === undefined || after.status === undefined || after.status === before.status) return [];
   return [
     {
       type: NotificationTypes.cardStatusChanged,

@@ -71,6 +71,8 @@ it('tells the block set and lifted, a status move, and nothing for a first statu
   ]);
   expect(statusNotices('C1', { blocked: false }, { status: 'Normal', blocked: false })).toEqual([]);
   expect(statusNotices('C1', { status: 'Normal', blocked: false }, { status: 'cancel', blocked: false })).toEqual([]);
+  // A blocked card cancelled: the cancel lifts the block flag, but that is no unblock.
+  expect(statusNotices('C1', { status: 'Freeze', blocked: true }, { status: 'cancel', blocked: false })).toEqual([]);
 });
 
 it('relays a 3DS code or URL by its tradeNo, never an activation code', () => {
