@@ -230,18 +230,32 @@ it('an event the window could not deliver is recorded, listed, and delivered by 
   expect((await runCliOn(temporal, ['events', 'list'], { env })).out).not.toContain(entry!.id);
 });
 
-it('a worker without a notification URL sends nothing and its workflow schedules no notification activity', async () => {
+it('a worker without a notification URL sends nothing and its workflows schedule no notification activity', async () => {
   const before = backend.received.length;
   const workflowId = id('notify-off');
-  await h.withCardWorker(() => transfer(workflowId, '1'));
-  expect(backend.received.length).toBe(before);
-  const history = await h.client.workflow.getHandle(workflowId).fetchHistory();
-  const types = (history.events ?? []).flatMap((e) => {
-    const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
-    return name ? [name] : [];
+  // A card's workflow too, through an authorization, a 3DS code, a block and its cancel.
+  const cardNo = await virtualCard(h.provider, { deposit: '5' });
+  await h.withCardWorker(async () => {
+    await transfer(workflowId, '1');
+    await h.helper('authorizeCard', { cardNo, type: 'auth', amount: '2' });
+    await h.helper('issue3ds', { cardNo, type: 'third_3ds_otp', amount: '2' });
+    await h.helper('blockCard', { cardNo, reason: 'Suspected fraud' });
+    await h.sandbox.deliveries.idle();
+    await h.helper('cancelCard', { cardNo, reason: 'closed by the customer' });
+    await h.client.workflow.getHandle(cardEntityWorkflowId(cardNo)).result();
   });
-  expect(types).not.toContain('deliverNotifications');
-  expect(types).not.toContain('recordUndelivered');
+  expect(backend.received.length).toBe(before);
+  for (const checked of [workflowId, cardEntityWorkflowId(cardNo)]) {
+    const history = await h.client.workflow.getHandle(checked).fetchHistory();
+    const types = (history.events ?? []).flatMap((e) => {
+      const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
+      return name ? [name] : [];
+    });
+    expect(types.length).toBeGreaterThan(0);
+    expect(types).not.toContain('deliverNotifications');
+    expect(types).not.toContain('recordUndelivered');
+    expect(types).not.toContain('relayThreeDs');
+  }
 });
 
 /** Posts a delivered webhook to the receiver again under a new request id (an at-least-once repeat). */
