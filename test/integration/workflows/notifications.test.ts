@@ -7,7 +7,8 @@
  * the window cannot deliver is recorded, listed by `cardflow events list` and delivered by
  * `cardflow events resend <id>` with its id unchanged. A worker without a URL emits nothing.
  * A card no client touched tells its authorization, settlement, block and cancel once each, also
- * when webhooks come again and out of order, and relays a 3DS code its history never holds.
+ * when webhooks come again and out of order, and relays a 3DS code its history never holds; its
+ * later runs (continue-as-new) keep telling; without a URL it schedules nothing more.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
@@ -18,7 +19,7 @@ import { decryptSensitive } from '../../../api/sensitive';
 import { buildSignedWebhook } from '../../../api/signing';
 import type { CreateWorkerOptions } from '../../../workers/create-worker';
 import { refreshCard } from '../../../client/card-entity';
-import { cardSnapshotQuery, type CardEntityResult } from '../../../domain/card-entity';
+import { cardSnapshotQuery, freezeUpdate, unfreezeUpdate, type CardEntityResult } from '../../../domain/card-entity';
 import { cardEntityWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { runReconciliation } from '../../../client/reconciliation';
 import { progressQuery } from '../../../domain/customer-onboarding';
@@ -382,4 +383,55 @@ it('an untouched card tells each event once, also repeated and reordered, and re
   for (const { tradeNo } of issued) expect(decoded.text).toContain(tradeNo);
   expect(foundIn(decoded.text, values)).toEqual([]);
   expect(foundIn(bytes.toString('latin1'), values)).toEqual([]);
+});
+
+it("a card's workflow keeps telling after it continues as new: status moves once each, a later authorization, its cancel", async () => {
+  const cardNo = await virtualCard(h.provider, { deposit: '20' });
+  const workflowId = cardEntityWorkflowId(cardNo);
+  let firstRun = '';
+  let held = '';
+  await withNotifyingWorker(async () => {
+    const handle = await h.client.workflow.start('cardEntity', {
+      taskQueue: h.taskQueue,
+      workflowId,
+      args: [{ cardNo, wait: FAST_WAIT, maxHistoryEvents: 25 }],
+    });
+    firstRun = handle.firstExecutionRunId;
+    // The first status the entity learns (its first read) is no move: the freezes below are.
+    await eventually(
+      () => handle.query(cardSnapshotQuery),
+      (s) => s.status === 'Normal',
+      'the first read',
+    );
+    await handle.executeUpdate(freezeUpdate, { args: [{ requestId: 'n1' }] });
+    await handle.executeUpdate(unfreezeUpdate, { args: [{ requestId: 'n2' }] });
+    await handle.executeUpdate(freezeUpdate, { args: [{ requestId: 'n3' }] });
+    await handle.executeUpdate(unfreezeUpdate, { args: [{ requestId: 'n4' }] });
+    const latest = h.client.workflow.getHandle(workflowId);
+    await eventually(
+      () => latest.query(cardSnapshotQuery),
+      (s) => s.run >= 2,
+      'continue-as-new',
+    );
+    held = (await h.helper<{ tradeNo: string }>('authorizeCard', { cardNo, type: 'auth', amount: '3', settle: false }))
+      .tradeNo;
+    await h.sandbox.deliveries.idle();
+    await h.helper('cancelCard', { cardNo, reason: 'closed by the customer' });
+    await latest.result();
+  });
+  const delivered = eventsOf(workflowId, backend.delivered(SECRET));
+  const moves = delivered.flatMap((e) =>
+    e.type === NotificationTypes.cardStatusChanged ? [`${e.data.previousStatus}>${e.data.status}`] : [],
+  );
+  expect(moves).toEqual(['Normal>Freeze', 'Freeze>Normal', 'Normal>Freeze', 'Freeze>Normal']);
+  const prefix = `evt_${firstRun.replace(/-/g, '')}_`;
+  const authorization = delivered.find((e) => e.type === NotificationTypes.cardTransaction && e.data.tradeNo === held);
+  // Told by a later run, which learned from its carried state that notifications are on.
+  expect(authorization?.id.startsWith(prefix)).toBe(false);
+  expect(authorization?.data).toMatchObject({ kind: 'authorization', status: 'authorized' });
+  expect(delivered.at(-1)).toMatchObject({
+    type: NotificationTypes.cardCancelled,
+    data: { cardNo, amountReturned: expect.any(String) },
+  });
+  expect(delivered.filter((e) => e.id.startsWith(prefix)).length).toBeGreaterThan(0);
 });
