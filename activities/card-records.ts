@@ -9,9 +9,11 @@ import { cmp } from '../api/money';
 import type { CardOperationRecord } from '../api/schemas/card';
 import type { CardAuthFeeRecord, CardAuthTransaction } from '../api/schemas/card-records';
 import { FailureTypes } from '../domain/failure-types';
+import type { NotificationPlan } from '../domain/notifications';
 import type { ActivityDeps } from './deps';
 import { convertingFailures, nonRetryable } from './failures';
 import { longPoll, type PollSettings } from './long-poll';
+import { notificationPlanOf } from './notifications';
 
 /** Most records of each kind one catch-up reads (the newest page); older ones are the reconciliation's. */
 export const CATCH_UP_PAGE = 50;
@@ -21,6 +23,8 @@ export interface CardRecordsSince {
   authorizations: CardAuthTransaction[];
   fees: CardAuthFeeRecord[];
   operations: CardOperationRecord[];
+  /** The notification plan, for the card entity whose first activity this is (activities/notifications.ts). */
+  notifications?: NotificationPlan;
 }
 
 /** A cancellation followed to its end: the cancel record and what came back to the account. */
@@ -68,6 +72,7 @@ export function createCardRecordActivities(deps: ActivityDeps) {
         authorizations: oldestFirst(authorizations.records, since),
         fees: oldestFirst(fees.records, since),
         operations: oldestFirst(operations.records, since),
+        ...notificationPlanOf(deps),
       };
     },
 

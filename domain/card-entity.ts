@@ -19,6 +19,7 @@ import type { WaitOverrides } from './wait-profile';
 import { advance, movesForward, readTime, type ReachedState } from './event-order';
 import { workOrderIssues, type WorkOrderFile } from './physical-card-activation';
 import type { CardLedgerEntry, CardTotals } from './card-ledger';
+import type { NotificationPlan } from './notifications';
 
 const REQUEST_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -87,6 +88,11 @@ export interface CardEntityState {
   /** Newest provider time among the records the last catch-up read: the next catch-up starts there. */
   recordsUpTo?: number;
   cancellation?: CardCancellation;
+  /**
+   * Notifications to the merchant's backend are on (the plan its first run's catch-up returned):
+   * a carried run tells what it learns as its first run did. Absent: off.
+   */
+  notifications?: NotificationPlan;
 }
 
 /** The card's cancellation as the entity followed it (spec: Card operation record, type cancel; ledger bizType card_cancel). */

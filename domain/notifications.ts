@@ -26,7 +26,7 @@ export const NotificationTypes = {
   fundingFailed: 'funding.failed',
   reconciliationFindings: 'reconciliation.findings',
   cardThreeDs: 'card.three_ds',
-  // The per-card workflow's events (emitted once it is hooked up: docs/notifications.md).
+  // The per-card workflow's events (docs/notifications.md, card events; card.issued is not sent yet).
   cardIssued: 'card.issued',
   cardStatusChanged: 'card.status_changed',
   cardBlocked: 'card.blocked',

@@ -16,6 +16,11 @@
  *   the OTHER work order with its files, waits for its decision and for the card to be Normal.
  * - Parked, it waits on its handlers alone: no timer fires while nothing happens (runs started
  *   before that re-read the card every `refreshIntervalMs`).
+ * - With a notification URL configured (the plan comes with its first catch-up and is carried),
+ *   what it learns anew is told to the merchant's backend (docs/notifications.md, card events):
+ *   transactions, the block set and lifted, status moves, the cancel with what it returned; a 3DS
+ *   code or URL is relayed by its ids (workflows/support/three-ds-relay.ts). Without one its
+ *   commands are those it always had.
  * - Before history grows large it waits for its handlers, then continues as new with its state.
  * - When the card is cancelled (risk control after a high-risk purchase, or the provider) it
  *   records why, waits for the balance to be back on the account (`card_cancel` in the ledger),
@@ -52,7 +57,8 @@ import {
 } from '../domain/card-entity';
 import type { CardOperationKind, CardOperationOutcome } from '../domain/card-operations';
 import { deriveMerchantOrderNo, entityOrderStep } from '../domain/merchant-order-no';
-import { providerEventSignal, type ProviderEventBody } from '../domain/provider-event';
+import { NotificationTypes } from '../domain/notifications';
+import { nonEmpty, providerEventSignal, type ProviderEventBody } from '../domain/provider-event';
 import { FailureTypes } from '../domain/failure-types';
 import { isFinalOperationStatus } from '../api/rules';
 import { Flows } from '../domain/workflow-types';
@@ -60,9 +66,18 @@ import { cardDepositWorkflow } from '../domain/workflows';
 import { runCardOperation } from './card-operations';
 import { CardRequests, type OperationFields } from './card-entity/requests';
 import { CardState } from './card-entity/state';
+import {
+  relayedThreeDs,
+  statusNotices,
+  transactionNotice,
+  type CardMark,
+  type CardNotice,
+} from './card-entity/notices';
 import { runChild } from './support/children';
 import { failWith, summarize } from './support/failures';
 import { EventInbox } from './support/inbox';
+import { Notifier } from './support/notifier';
+import { relayThreeDsRecord } from './support/three-ds-relay';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor, reviewWait } from './support/profiles';
 import { Attributes, isChild } from './support/search';
 
@@ -91,19 +106,61 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
   const profile = cardOperationWait(input.wait);
   const maxEvents = input.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS;
 
+  // Notifications (docs/notifications.md, card events): on when the first run's catch-up returned
+  // a plan, which the carried state keeps. A fresh run learns before its catch-up answers (the
+  // event that started it): what that tells waits for the answer, then goes or is dropped.
+  const notifier = new Notifier();
+  notifier.enable(input.carried);
+  let held: (() => void)[] | undefined = life && input.carried === undefined ? [] : undefined;
+  const tell = (step: () => void): void => {
+    if (held) held.push(step);
+    else step();
+  };
+  const emit = (notice: CardNotice): void => tell(() => notifier.emit(notice.type, notice.data));
+  /** The 3DS relays under way: awaited before the run ends or continues as new. */
+  const relays: Promise<unknown>[] = [];
+  const relayed = new Set<string>();
+  const relay = (tradeNo: string): void =>
+    tell(() => {
+      if (!notifier.current || relayed.has(tradeNo)) return;
+      relayed.add(tradeNo);
+      relays.push(relayThreeDsRecord({ cardNo, tradeNo }));
+    });
+  const mark = (): CardMark => ({ status: card.carried.status, blocked: card.blocked });
+  /** Tells the block set or lifted, or the status moved, by a step of the state after `before`. */
+  const tellMoves = (before: CardMark, merchantOrderNo?: string): void => {
+    for (const notice of statusNotices(cardNo, before, mark(), { customerRef: input.customerRef, merchantOrderNo }))
+      emit(notice);
+  };
+  const deliverNotices = async (): Promise<void> => {
+    while (relays.length > 0) await Promise.all(relays.splice(0));
+    await notifier.flush();
+  };
+
   /**
    * Every provider event of the card, from a webhook or from a catch-up, is learned here and only
-   * here: a step that tells others about an event (a notification) belongs beside `learnEvent`.
+   * here, and told here when it is new: a repeat is told once.
    */
   const learn = (event: ProviderEventBody & { requestId?: string }): void => {
     if (event.requestId !== undefined) inbox.add(event as Parameters<typeof inbox.add>[0]);
-    card.learnEvent(event);
+    const before = mark();
+    if (!card.learnEvent(event)) return;
+    const transaction = transactionNotice(cardNo, event);
+    if (transaction) emit({ type: NotificationTypes.cardTransaction, data: transaction });
+    tellMoves(before, event.category === 'card_transaction' ? nonEmpty(event.record.merchantOrderNo) : undefined);
+    const threeDs = relayedThreeDs(event);
+    if (threeDs) relay(threeDs);
   };
 
   /** Learns the records the webhooks may have missed (the entity was not running, or one was lost). */
   const catchUp = async (): Promise<void> => {
     const since = card.carried.recordsUpTo;
     const found = await provider.cardRecordsSince({ cardNo, ...(since === undefined ? {} : { since }) });
+    notifier.enable(found);
+    if (notifier.current) card.carried.notifications = notifier.current;
+    const waiting = held;
+    held = undefined;
+    for (const step of waiting ?? []) step();
     for (const record of found.operations) learn({ category: 'card_transaction', record });
     for (const record of found.authorizations) learn({ category: 'card_auth_transaction', record });
     for (const record of found.fees) learn({ category: 'card_fee_patch', record });
@@ -115,7 +172,9 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     const sentAt = Date.now();
     if (life) card.readingBalance();
     const read = await provider.getCardSummary({ cardNo });
+    const before = mark();
     card.learnRead(read, sentAt, requests.pending === 0);
+    tellMoves(before);
     return card.snapshot(requests.pending);
   };
 
@@ -141,7 +200,9 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
             recordTime = operation.transactionTime;
           },
         });
+        const before = mark();
         card.learnOperation(outcome.cardStatus, recordTime, sentAt);
+        tellMoves(before, outcome.merchantOrderNo);
         return card.remember(requestId, outcome);
       });
     });
@@ -211,7 +272,9 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
             `work order ${order.orderNo} to lift the block of card ${cardNo} failed: ${order.description ?? 'no description'}`,
           );
         await longPollCalls(profile).awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(profile) });
+        const before = mark();
         card.learnUnblocked();
+        tellMoves(before, merchantOrderNo);
         return card.remember<CardUnblockOutcome>(req.requestId, {
           cardNo,
           kind: 'unblock',
@@ -278,6 +341,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     if (card.cancelled) break;
     if (woke && historyIsLarge()) {
       await condition(allHandlersFinished);
+      if (notifier.current) await deliverNotices();
       if (!card.cancelled) {
         const { carried: _previous, ...rest } = input;
         await continueAsNew<typeof cardEntity>({ ...rest, carried: card.carried });
@@ -290,7 +354,17 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
     // The cancel is recorded; the card's balance goes back to its account (card_cancel in the ledger).
     const returned = await longPollCalls(profile).awaitCancelReturn({ cardNo, poll: pollSettings(profile) });
     card.learnCancelReturn(returned);
+    tell(() =>
+      notifier.emit(NotificationTypes.cardCancelled, {
+        cardNo,
+        ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+        cardStatus: 'cancel',
+        amountReturned: returned.returnedAmount,
+        ...(returned.currency ? { currency: returned.currency } : {}),
+      }),
+    );
   }
   await condition(allHandlersFinished);
+  if (notifier.current) await deliverNotices();
   return card.result();
 }

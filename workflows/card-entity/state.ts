@@ -87,15 +87,19 @@ export class CardState {
     this.projection = this.carried.status;
   }
 
-  /** Learns from a provider event routed to this workflow (another card's is ignored, a repeat too). */
-  learnEvent(event: ProviderEventBody): void {
-    if (cardNoOf(event) !== this.cardNo) return;
-    if (!this.firstSeen(keyBeforeStateFields(event))) return;
+  /**
+   * Learns from a provider event routed to this workflow (another card's is ignored, a repeat
+   * too). True when it took the event as new: what tells others about it (a notification) reads
+   * that, so a repeat is told once.
+   */
+  learnEvent(event: ProviderEventBody): boolean {
+    if (cardNoOf(event) !== this.cardNo) return false;
+    if (!this.firstSeen(keyBeforeStateFields(event))) return false;
     const state = this.carried;
     if (event.category === 'card_auth_transaction') {
       const r = event.record;
       const tradeNo = nonEmpty(r.tradeNo);
-      if (!tradeNo) return;
+      if (!tradeNo) return false;
       const settleAmount = nonEmpty(r.settleAmount);
       const previous = state.authorizations.find((a) => a.tradeNo === tradeNo);
       if (!previous) state.authorizationCount += 1;
@@ -123,7 +127,7 @@ export class CardState {
     } else if (event.category === 'card_fee_patch') {
       const r = event.record;
       const tradeNo = nonEmpty(r.tradeNo);
-      if (!tradeNo) return;
+      if (!tradeNo) return false;
       const deduction = nonEmpty(r.deductionSourceFunds);
       this.book(feeStep(this.totals, { ...r, tradeNo }));
       state.fees = keepLatest(
@@ -142,7 +146,7 @@ export class CardState {
       const record = event.record;
       const step = operationStep(this.totals, record);
       if (step) this.book(step);
-      if (this.isCancelled) return;
+      if (this.isCancelled) return true;
       // A late retry of an older record (a freeze retried after the unfreeze) leaves the status alone.
       const { type, description, remark } = record;
       const moved = learnCardRecord(state, record);
@@ -155,6 +159,7 @@ export class CardState {
         state.cancellation = { ...state.cancellation, orderNo: record.orderNo };
       }
     }
+    return true;
   }
 
   /** The money totals over the card's life (zero in a run carried before they were kept). */

@@ -6,20 +6,29 @@
  * backend answers 500 for a while; a workflow's events arrive in the order it emitted them. What
  * the window cannot deliver is recorded, listed by `cardflow events list` and delivered by
  * `cardflow events resend <id>` with its id unchanged. A worker without a URL emits nothing.
+ * A card no client touched tells its authorization, settlement, block and cancel once each, also
+ * when webhooks come again and out of order, and relays a 3DS code its history never holds; its
+ * later runs (continue-as-new) keep telling; without a URL it schedules nothing more.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cmp } from '../../../api/money';
+import { decryptSensitive } from '../../../api/sensitive';
+import { buildSignedWebhook } from '../../../api/signing';
 import type { CreateWorkerOptions } from '../../../workers/create-worker';
+import { refreshCard } from '../../../client/card-entity';
+import { cardSnapshotQuery, freezeUpdate, unfreezeUpdate, type CardEntityResult } from '../../../domain/card-entity';
+import { cardEntityWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { runReconciliation } from '../../../client/reconciliation';
 import { progressQuery } from '../../../domain/customer-onboarding';
 import { fundingStatusQuery } from '../../../domain/wallet-funding';
 import { NotificationTypes, type NotificationEvent } from '../../../domain/notifications';
-import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { openFileUndeliveredStore, type UndeliveredStore } from '../../../notifications/store';
 import { startNotificationBackend, type NotificationBackend } from '../../support/notification-backend';
 import { runCliOn } from '../../support/run-cli';
+import { decodedHistoryText, exportHistoryBytes, foundIn } from '../codec/history-scan';
 import { eventually, FAST_WAIT, startCardHarness, virtualCard } from '../support/card-harness';
 import { b2bOnboarding, harnessPerFile, runCardflowWorker, startOnboardingWorkflow } from '../support/harness';
 import { testTemporalServer } from '../support/temporal-env';
@@ -56,6 +65,7 @@ function withNotifyingWorker<T>(fn: () => Promise<T>, windowMs = 120_000): Promi
       provider: h.provider,
       merchantPrivateKey: h.sandbox.keys.merchant.privateKey,
       fileStore: h.fileStore,
+      routes: h.routes,
       notifications: { target: { url: backend.url, secret: SECRET }, deliveryWindowMs: windowMs, store },
     },
   };
@@ -221,16 +231,207 @@ it('an event the window could not deliver is recorded, listed, and delivered by 
   expect((await runCliOn(temporal, ['events', 'list'], { env })).out).not.toContain(entry!.id);
 });
 
-it('a worker without a notification URL sends nothing and its workflow schedules no notification activity', async () => {
+it('a worker without a notification URL sends nothing and its workflows schedule no notification activity', async () => {
   const before = backend.received.length;
   const workflowId = id('notify-off');
-  await h.withCardWorker(() => transfer(workflowId, '1'));
-  expect(backend.received.length).toBe(before);
-  const history = await h.client.workflow.getHandle(workflowId).fetchHistory();
-  const types = (history.events ?? []).flatMap((e) => {
-    const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
-    return name ? [name] : [];
+  // A card's workflow too, through an authorization, a 3DS code, a block and its cancel.
+  const cardNo = await virtualCard(h.provider, { deposit: '5' });
+  await h.withCardWorker(async () => {
+    await transfer(workflowId, '1');
+    await h.helper('authorizeCard', { cardNo, type: 'auth', amount: '2' });
+    await h.helper('issue3ds', { cardNo, type: 'third_3ds_otp', amount: '2' });
+    await h.helper('blockCard', { cardNo, reason: 'Suspected fraud' });
+    await h.sandbox.deliveries.idle();
+    await h.helper('cancelCard', { cardNo, reason: 'closed by the customer' });
+    await h.client.workflow.getHandle(cardEntityWorkflowId(cardNo)).result();
   });
-  expect(types).not.toContain('deliverNotifications');
-  expect(types).not.toContain('recordUndelivered');
+  expect(backend.received.length).toBe(before);
+  for (const checked of [workflowId, cardEntityWorkflowId(cardNo)]) {
+    const history = await h.client.workflow.getHandle(checked).fetchHistory();
+    const types = (history.events ?? []).flatMap((e) => {
+      const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
+      return name ? [name] : [];
+    });
+    expect(types.length).toBeGreaterThan(0);
+    expect(types).not.toContain('deliverNotifications');
+    expect(types).not.toContain('recordUndelivered');
+    expect(types).not.toContain('relayThreeDs');
+  }
+});
+
+/** Posts a delivered webhook to the receiver again under a new request id (an at-least-once repeat). */
+async function deliverAgain(body: string, category: string): Promise<void> {
+  const signed = buildSignedWebhook({
+    body,
+    category,
+    requestId: `again-${randomUUID()}`,
+    platformPrivateKey: h.sandbox.keys.platform.privateKey,
+  });
+  const response = await fetch(h.receiver!.url, { method: 'POST', headers: signed.headers, body: signed.body });
+  expect(response.status).toBe(200);
+}
+
+it('an untouched card tells each event once, also repeated and reordered, and relays a 3DS code its history never holds', async () => {
+  const cardNo = await virtualCard(h.provider, { deposit: '50' });
+  const workflowId = cardEntityWorkflowId(cardNo);
+  const handle = h.client.workflow.getHandle(workflowId);
+  const before = backend.received.length;
+  const issued: { tradeNo: string; value: string }[] = [];
+  let result: CardEntityResult | undefined;
+  let held = '';
+
+  await withNotifyingWorker(async () => {
+    held = (
+      await h.helper<{ tradeNo: string }>('authorizeCard', {
+        cardNo,
+        type: 'auth',
+        amount: '20',
+        merchantName: 'Book Shop',
+        settle: false,
+      })
+    ).tradeNo;
+    await h.helper('settleAuthorization', { tradeNo: held, settleAmount: '20' });
+    await h.sandbox.deliveries.idle();
+    await eventually(
+      () => handle.query(cardSnapshotQuery).catch(() => undefined),
+      (s) => s?.authorizations.some((a) => a.tradeNo === held && a.status === 'succeed') === true,
+      'the settlement, learned by the workflow the first event started',
+    );
+    // The settlement again, then the authorization it settled (older) again: repeats, told never.
+    const deliveries = h.sandbox.deliveries
+      .log()
+      .filter((d) => d.category === 'card_auth_transaction' && d.payload.tradeNo === held);
+    expect(deliveries.length).toBeGreaterThanOrEqual(2);
+    for (const d of [...deliveries].reverse()) await deliverAgain(d.body, d.category);
+    // An Update runs after the signals delivered before it, and catches up from the queries (repeats again).
+    await refreshCard(h.client, cardNo, { taskQueue: h.taskQueue, wait: FAST_WAIT });
+
+    for (const type of ['third_3ds_otp', 'auth_url'] as const)
+      issued.push(await h.helper<{ tradeNo: string; value: string }>('issue3ds', { cardNo, type, amount: '9.99' }));
+    for (const { tradeNo } of issued) {
+      const event = await eventually(
+        () => Promise.resolve(backend.delivered(SECRET).find((e) => e.id === `evt_3ds_${tradeNo}`)),
+        (e) => e !== undefined,
+        `the 3DS record ${tradeNo} at the backend`,
+      );
+      // It arrived no later than now, and the code is still good now.
+      expect(Date.parse((event!.data as { expiresAt: string }).expiresAt)).toBeGreaterThan(Date.now());
+    }
+
+    await h.helper('blockCard', { cardNo, reason: 'Suspected fraud' });
+    await eventually(
+      () => Promise.resolve(eventsOf(workflowId, backend.delivered(SECRET))),
+      (events) => events.some((e) => e.type === NotificationTypes.cardBlocked),
+      'card.blocked at the backend',
+    );
+    await h.helper('cancelCard', { cardNo, reason: 'closed by the customer' });
+    result = (await handle.result()) as CardEntityResult;
+  });
+
+  const received = backend.received.slice(before);
+  // Every request was taken and verifies (constructEvent checks the signature); each id came once.
+  expect(received.every((r) => r.status === 200)).toBe(true);
+  const delivered = backend.delivered(SECRET).filter((e) => e.workflowId === workflowId);
+  expect(delivered.length).toBe(received.filter((r) => r.body.includes(`"workflowId":"${workflowId}"`)).length);
+  const ids = delivered.map((e) => e.id);
+  expect(new Set(ids).size).toBe(ids.length);
+
+  // Each record told once: one event per (kind, tradeNo, status).
+  const transactions = delivered.flatMap((e) => (e.type === NotificationTypes.cardTransaction ? [e.data] : []));
+  const keys = transactions.map((t) => `${t.kind} ${t.tradeNo} ${t.status}`);
+  expect(new Set(keys).size).toBe(keys.length);
+  const heldEvents = transactions.filter((t) => t.tradeNo === held);
+  expect(heldEvents.map((t) => [t.kind, t.status, t.merchantName])).toEqual([
+    ['authorization', 'authorized', 'Book Shop'],
+    ['settlement', 'succeed', 'Book Shop'],
+  ]);
+  expect(heldEvents.every((t) => cmp(t.amount, '20') === 0)).toBe(true);
+  const told = (type: string) => delivered.filter((e) => e.type === type).map((e) => e.data);
+  // The block and the cancel, nothing else of the card's status (a cancel lifting the block is no unblock).
+  expect(
+    delivered
+      .map((e) => e.type)
+      .filter((t) => t !== NotificationTypes.cardTransaction && t !== NotificationTypes.cardThreeDs),
+  ).toEqual([NotificationTypes.cardBlocked, NotificationTypes.cardCancelled]);
+  expect(told(NotificationTypes.cardBlocked)).toEqual([expect.objectContaining({ cardNo, cardStatus: 'blocked' })]);
+  expect(told(NotificationTypes.cardCancelled)).toEqual([
+    expect.objectContaining({ cardNo, cardStatus: 'cancel', amountReturned: result!.cancellation!.returnedAmount }),
+  ]);
+  expect(delivered.at(-1)!.type).toBe(NotificationTypes.cardCancelled);
+
+  // The 3DS codes arrived before they expired, as card.three_ds events of the card's workflow.
+  for (const { tradeNo, value } of issued) {
+    const [event] = delivered.filter((e) => e.id === `evt_3ds_${tradeNo}`);
+    expect(event?.type).toBe(NotificationTypes.cardThreeDs);
+    const data = event!.data as { otp?: string; authUrl?: string };
+    expect(data.otp ?? data.authUrl).toBe(value);
+  }
+
+  // No card data in any event: the card's number, CVV and expiry are nowhere.
+  const sensitive = await h.provider.getCardSensitiveData({ cardNo });
+  const pan = decryptSensitive(sensitive.cardNumber!, h.sandbox.keys.merchant.privateKey);
+  for (const r of received) {
+    expect(r.body).not.toMatch(/"(cardNumber|cvv|expireDate|validPeriod)"/);
+    expect(r.body).not.toContain(pan);
+  }
+
+  // The card workflow's history, every payload decoded (this worker runs without codec keys, so
+  // the identity codec): the 3DS records' ids are there, their code and URL are not.
+  const bytes = await exportHistoryBytes(h.client, workflowId);
+  const decoded = await decodedHistoryText(bytes, { encode: async (p) => p, decode: async (p) => p });
+  const values = issued.map((i) => i.value);
+  for (const { tradeNo } of issued) expect(decoded.text).toContain(tradeNo);
+  expect(foundIn(decoded.text, values)).toEqual([]);
+  expect(foundIn(bytes.toString('latin1'), values)).toEqual([]);
+});
+
+it("a card's workflow keeps telling after it continues as new: status moves once each, a later authorization, its cancel", async () => {
+  const cardNo = await virtualCard(h.provider, { deposit: '20' });
+  const workflowId = cardEntityWorkflowId(cardNo);
+  let firstRun = '';
+  let held = '';
+  await withNotifyingWorker(async () => {
+    const handle = await h.client.workflow.start('cardEntity', {
+      taskQueue: h.taskQueue,
+      workflowId,
+      args: [{ cardNo, wait: FAST_WAIT, maxHistoryEvents: 25 }],
+    });
+    firstRun = handle.firstExecutionRunId;
+    // The first status the entity learns (its first read) is no move: the freezes below are.
+    await eventually(
+      () => handle.query(cardSnapshotQuery),
+      (s) => s.status === 'Normal',
+      'the first read',
+    );
+    await handle.executeUpdate(freezeUpdate, { args: [{ requestId: 'n1' }] });
+    await handle.executeUpdate(unfreezeUpdate, { args: [{ requestId: 'n2' }] });
+    await handle.executeUpdate(freezeUpdate, { args: [{ requestId: 'n3' }] });
+    await handle.executeUpdate(unfreezeUpdate, { args: [{ requestId: 'n4' }] });
+    const latest = h.client.workflow.getHandle(workflowId);
+    await eventually(
+      () => latest.query(cardSnapshotQuery),
+      (s) => s.run >= 2,
+      'continue-as-new',
+    );
+    held = (await h.helper<{ tradeNo: string }>('authorizeCard', { cardNo, type: 'auth', amount: '3', settle: false }))
+      .tradeNo;
+    await h.sandbox.deliveries.idle();
+    await h.helper('cancelCard', { cardNo, reason: 'closed by the customer' });
+    await latest.result();
+  });
+  const delivered = eventsOf(workflowId, backend.delivered(SECRET));
+  const moves = delivered.flatMap((e) =>
+    e.type === NotificationTypes.cardStatusChanged ? [`${e.data.previousStatus}>${e.data.status}`] : [],
+  );
+  expect(moves).toEqual(['Normal>Freeze', 'Freeze>Normal', 'Normal>Freeze', 'Freeze>Normal']);
+  const prefix = `evt_${firstRun.replace(/-/g, '')}_`;
+  const authorization = delivered.find((e) => e.type === NotificationTypes.cardTransaction && e.data.tradeNo === held);
+  // Told by a later run, which learned from its carried state that notifications are on.
+  expect(authorization?.id.startsWith(prefix)).toBe(false);
+  expect(authorization?.data).toMatchObject({ kind: 'authorization', status: 'authorized' });
+  expect(delivered.at(-1)).toMatchObject({
+    type: NotificationTypes.cardCancelled,
+    data: { cardNo, amountReturned: expect.any(String) },
+  });
+  expect(delivered.filter((e) => e.id.startsWith(prefix)).length).toBeGreaterThan(0);
 });
