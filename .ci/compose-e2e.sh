@@ -373,7 +373,7 @@ const { Client, Connection } = require(process.env.CHECKOUT + '/node_modules/@te
   } else if (what === 'build') {
     const raw = await client.workflowService.describeWorkflowExecution({ namespace: process.env.TEMPORAL_NAMESPACE, execution: { workflowId: arg } });
     const info = raw.workflowExecutionInfo;
-    const status = require(process.env.CHECKOUT + '/node_modules/@temporalio/proto').temporal.api.enums.v1.WorkflowExecutionStatus[info.status];
+    const status = require(process.env.CHECKOUT + '/node_modules/@temporalio/proto').temporal.api.enums.v1.WorkflowExecutionStatus[info.status].replace('WORKFLOW_EXECUTION_STATUS_', '');
     console.log((info.versioningInfo?.deploymentVersion?.buildId ?? 'none') + ' ' + status);
   }
   await connection.close();
@@ -453,7 +453,8 @@ done
 for ref in "${parked[@]}"; do
   out="$(timeout 180 bash -c "$(declare -f cli); checkout='$checkout' work='$work' temporal_port='$temporal_port'; cli result '$ref' --json")" ||
     fail "parked onboarding $ref did not complete after the upgrade: $out"
-  [[ "$(probe build "onboarding-$ref")" == "$OLD_BUILD COMPLETED" ]] || fail "$ref did not complete on build A"
+  ran="$(probe build "onboarding-$ref")"
+  [[ "$ran" == "$OLD_BUILD COMPLETED" ]] || fail "$ref did not complete on build A $OLD_BUILD: $ran"
 done
 step "upgrade: a new onboarding ran on B; the parked ones completed on A"
 

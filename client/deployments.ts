@@ -42,6 +42,12 @@ export interface VersionView {
   drainage: 'active' | 'draining' | 'drained' | 'unknown';
   /** Open executions whose last workflow task ran on this version (visibility, counted now). */
   openWorkflows: number;
+  /**
+   * Of those, the pinned ones: they finish on this version. The others (auto-upgrade, such as a
+   * parked `cardEntity`) move to the current version at their next task, so they do not keep a
+   * version from being retired.
+   */
+  pinnedOpen: number;
   createdAt?: string;
   /** When it last stopped being current or ramping. */
   deactivatedAt?: string;
@@ -80,10 +86,16 @@ async function describe(client: Client, deploymentName: string) {
   }
 }
 
-/** Open executions on one version, by visibility. */
-export async function countOpen(client: Client, deploymentName: string, buildId: string): Promise<number> {
+/** Open executions on one version, by visibility; `pinned`: only those pinned to it. */
+export async function countOpen(
+  client: Client,
+  deploymentName: string,
+  buildId: string,
+  opts: { pinned?: boolean } = {},
+): Promise<number> {
+  const pinned = opts.pinned ? ` AND TemporalWorkflowVersioningBehavior = 'Pinned'` : '';
   const { count } = await client.workflow.count(
-    `TemporalWorkerDeploymentVersion = '${versionKey(deploymentName, buildId)}' AND ExecutionStatus = 'Running'`,
+    `TemporalWorkerDeploymentVersion = '${versionKey(deploymentName, buildId)}' AND ExecutionStatus = 'Running'${pinned}`,
   );
   return count;
 }
@@ -119,6 +131,7 @@ export async function describeDeployment(client: Client, deploymentName: string)
       ...(routing === 'ramping' ? { rampPercent } : {}),
       drainage,
       openWorkflows: await countOpen(client, deploymentName, buildId),
+      pinnedOpen: await countOpen(client, deploymentName, buildId, { pinned: true }),
       ...(createdAt ? { createdAt } : {}),
       ...(deactivatedAt ? { deactivatedAt } : {}),
     });
@@ -231,16 +244,18 @@ export async function rollback(client: Client, deploymentName: string, to?: stri
 }
 
 /**
- * Deletes a drained version: refused while it is current or ramping, while any workflow is open on
- * it (visibility, counted now), and by the server while its drainage is not settled or its workers
- * still poll (stop them first).
+ * Deletes a drained version: refused while it is current or ramping, while a workflow pinned to it
+ * is open (visibility, counted now; auto-upgrade ones move on at their next task), and by the
+ * server while its drainage is not settled or its workers still poll (stop them first).
  */
 export async function retireVersion(client: Client, deploymentName: string, buildId: string): Promise<void> {
   const version = known(await describeDeployment(client, deploymentName), buildId);
   if (version.routing !== 'none')
     throw new DeploymentError(`build ${buildId} is ${version.routing}: make another version current first`);
-  if (version.openWorkflows > 0)
-    throw new DeploymentError(`build ${buildId} still has ${version.openWorkflows} open workflows: it has not drained`);
+  if (version.pinnedOpen > 0)
+    throw new DeploymentError(
+      `build ${buildId} still has ${version.pinnedOpen} open pinned workflows: it has not drained`,
+    );
   await refusedAsDeploymentError(`retire ${buildId}`, () =>
     client.workflowService.deleteWorkerDeploymentVersion({
       namespace: client.options.namespace,
@@ -258,12 +273,13 @@ export function describeView(view: DeploymentView): string {
       v.routing === 'ramping' ? `ramping ${v.rampPercent}%` : v.routing,
       v.drainage,
       String(v.openWorkflows),
+      String(v.pinnedOpen),
       v.createdAt ?? '',
     ].join('  '),
   );
   return [
     `deployment ${view.deploymentName}: current ${view.current ?? 'unversioned'}${view.ramping ? `, ramping ${view.ramping.buildId} at ${view.ramping.percent}%` : ''}`,
-    'build id          routing  drainage  open  created',
+    'build id          routing  drainage  open  pinned  created',
     ...rows,
   ].join('\n');
 }

@@ -115,9 +115,9 @@ export const DEPLOYMENT_COMMAND: Command = {
   summary: "roll out a build: the deployment's versions, open workflows and drainage; current, ramp, rollback, retire",
   details: [
     'Every worker polls as <deployment>:<build id>, the build id a hash of its workflow bundle (docs/versioning.md).',
-    'list: each version with its routing (current, ramping N%), drainage (draining: pinned workflows still open; drained: none) and open workflows.',
+    'list: each version with its routing (current, ramping N%), drainage (draining: pinned workflows still open; drained: none), open workflows and the pinned ones among them.',
     'rollback: stops a ramp; without one, makes the previously current version (or --build-id) current again. Pinned workflows never move.',
-    'retire: deletes a drained version whose workers have stopped; refused while anything is open on it.',
+    'retire: deletes a drained version whose workers have stopped; refused while a workflow pinned to it is open.',
     '--deployment <name>: default CARDFLOW_DEPLOYMENT_NAME, else cardflow.',
   ],
   options: ['deployment', 'build-id', 'percent', 'json'],

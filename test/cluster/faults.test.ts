@@ -62,9 +62,7 @@ async function startOnce(input: OnboardingInput): Promise<WorkflowHandle> {
 
 /** Range id of each history shard, from the Temporal database of the tier's cluster. */
 async function shardRanges(): Promise<Map<number, bigint>> {
-  const url = new URL(clusterSettings().databaseUrl);
-  url.pathname = '/temporal';
-  const client = new PgClient({ connectionString: url.toString() });
+  const client = new PgClient({ connectionString: clusterSettings().temporalDatabaseUrl });
   await client.connect();
   try {
     const { rows } = await client.query<{ shard_id: number; range_id: string }>(

@@ -14,6 +14,8 @@ export const CLUSTER_ENV = {
   address: 'CARDFLOW_CLUSTER_TEMPORAL_ADDRESS',
   namespace: 'CARDFLOW_CLUSTER_TEMPORAL_NAMESPACE',
   databaseUrl: 'CARDFLOW_CLUSTER_DATABASE_URL',
+  /** Temporal's own database, as its administrator (cardflow's role may not open it). */
+  temporalDatabaseUrl: 'CARDFLOW_CLUSTER_TEMPORAL_DATABASE_URL',
   control: 'CARDFLOW_CLUSTER_CONTROL_URL',
   /** `host:port` of each Temporal host's Prometheus metrics, comma-separated. */
   temporalMetrics: 'CARDFLOW_CLUSTER_TEMPORAL_METRICS',
@@ -23,6 +25,7 @@ export interface ClusterSettings {
   address: string;
   namespace: string;
   databaseUrl: string;
+  temporalDatabaseUrl: string;
   controlUrl: string;
 }
 
@@ -37,6 +40,7 @@ export function clusterSettings(): ClusterSettings {
     address: read(CLUSTER_ENV.address),
     namespace: read(CLUSTER_ENV.namespace),
     databaseUrl: read(CLUSTER_ENV.databaseUrl),
+    temporalDatabaseUrl: read(CLUSTER_ENV.temporalDatabaseUrl),
     controlUrl: read(CLUSTER_ENV.control),
   };
 }

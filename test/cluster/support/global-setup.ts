@@ -67,6 +67,7 @@ export default async function globalSetup(): Promise<void> {
     process.env[CLUSTER_ENV.address] = temporal.address;
     process.env[CLUSTER_ENV.namespace] = temporal.namespace;
     process.env[CLUSTER_ENV.databaseUrl] = await setUpCardflowDatabase(pg);
+    process.env[CLUSTER_ENV.temporalDatabaseUrl] = pg.url('temporal');
     process.env[CLUSTER_ENV.control] = controlUrl(control);
     process.env[CLUSTER_ENV.temporalMetrics] = Object.values(temporal.metricsTargets).join(',');
     process.stderr.write(`\ncluster tier: cluster up in ${Date.now() - started} ms, logs in ${dir}\n`);
