@@ -181,7 +181,7 @@ it('moves an unversioned onboarding to the first version, keeps A’s onboarding
   expect(view.versions.find((v) => v.buildId === buildA)?.openWorkflows).toBeGreaterThanOrEqual(parked.length);
   const retire = await cli('deployment', 'retire', '--build-id', buildA);
   expect(retire.code).toBe(1);
-  expect(retire.err).toMatch(/open workflows/);
+  expect(retire.err).toMatch(/open pinned workflows/);
 
   // A's onboardings, approved now, finish on A: no nondeterminism, one holder and one card each.
   for (const p of parked) passReview(h, p.holderId);
