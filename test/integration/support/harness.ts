@@ -3,12 +3,15 @@
  * through the tier's dev server, a provider client, and cardflow workers on a task queue of
  * the test's own. The workflow bundle is built once per test file.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { WorkflowBundle } from '@temporalio/worker';
 import { createProviderClient, type ProviderClient } from '../../../api/client';
+import { buildSignedWebhook } from '../../../api/signing';
+import { runCliOn } from '../../support/run-cli';
 import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
 import { type HandledWebhook, startWebhookReceiver, type WebhookReceiver } from '../../../webhooks/receiver';
 import { createCardEntityDelivery } from '../../../webhooks/card-route';
@@ -277,4 +280,37 @@ export function failureOf(handle: WorkflowHandle): Promise<Error | undefined> {
     () => undefined,
     (e: WorkflowFailedError) => e.cause,
   );
+}
+
+/**
+ * Posts a delivered webhook to `h`'s receiver again under a new request id (an at-least-once
+ * repeat of the provider), signed with the sandbox's platform key; expects it accepted.
+ */
+export async function deliverAgain(
+  h: Pick<Harness, 'sandbox' | 'receiver'>,
+  delivery: { body: string; category: string },
+): Promise<void> {
+  const signed = buildSignedWebhook({
+    body: delivery.body,
+    category: delivery.category,
+    requestId: `again-${randomUUID()}`,
+    platformPrivateKey: h.sandbox.keys.platform.privateKey,
+  });
+  const response = await fetch(h.receiver!.url, { method: 'POST', headers: signed.headers, body: signed.body });
+  expect(response.status).toBe(200);
+}
+
+/**
+ * The `cardflow` CLI on `h`'s server and task queue, both of its streams read into `out` as a
+ * terminal shows them; each call resolves with the exit code.
+ */
+export function cliOn(h: Pick<Harness, 'client' | 'taskQueue'>, out: string[]): (args: string[]) => Promise<number> {
+  return async (args) =>
+    (
+      await runCliOn(
+        { client: h.client, namespace: testTemporalServer().namespace },
+        [...args, '--task-queue', h.taskQueue],
+        { out, err: out },
+      )
+    ).code;
 }

@@ -6,16 +6,14 @@
  * order, and its balance is the sandbox's; a bank block refuses an unfreeze and is lifted through
  * the OTHER work order; a cancel reports what came back to the account; a reissue makes one card.
  */
-import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { cmp } from '../../../api/money';
-import { buildSignedWebhook } from '../../../api/signing';
 import { cardSnapshotQuery, type CardEntityResult, type CardSnapshot } from '../../../domain/card-entity';
 import { cardEntityWorkflowId } from '../../../domain/workflow-ids';
 import { refreshCard, requestCardUnblock, unfreezeCard } from '../../../client/card-entity';
 import { CardReissueRefusedError, reissueCard } from '../../../client/reissue';
 import { eventually, FAST_WAIT, startCardHarness, virtualCard } from '../support/card-harness';
-import { harnessPerFile } from '../support/harness';
+import { deliverAgain, harnessPerFile } from '../support/harness';
 
 const h = harnessPerFile(startCardHarness);
 
@@ -33,18 +31,6 @@ async function snapshotOf(cardNo: string): Promise<CardSnapshot | undefined> {
 async function sandboxBalance(cardNo: string): Promise<string> {
   const card = await h.provider.getCardInfo({ cardNo, onlySimpleInfo: false });
   return card.balanceInfo?.amount ?? '0';
-}
-
-/** Posts a delivered webhook to the receiver again under a new request id (an at-least-once repeat). */
-async function deliverAgain(body: string, category: string): Promise<void> {
-  const signed = buildSignedWebhook({
-    body,
-    category,
-    requestId: `again-${randomUUID()}`,
-    platformPrivateKey: h.sandbox.keys.platform.privateKey,
-  });
-  const response = await fetch(h.receiver!.url, { method: 'POST', headers: signed.headers, body: signed.body });
-  expect(response.status).toBe(200);
 }
 
 const options = () => ({ taskQueue: h.taskQueue, wait: FAST_WAIT });
@@ -127,7 +113,7 @@ it('an untouched card: every authorization type, fee, withdrawal and overdraft l
       .log()
       .filter((d) => CARD_CATEGORIES.includes(d.category) && d.payload.cardNo === cardNo)
       .reverse();
-    for (const d of delivered) await deliverAgain(d.body, d.category);
+    for (const d of delivered) await deliverAgain(h, d);
     // An Update runs after the signals delivered before it; `refresh` also catches up from the queries (repeats again).
     const after = await refreshCard(h.client, cardNo, options());
     expect(after.totals).toEqual(seen.totals);
@@ -210,7 +196,7 @@ it('a cancel reports the amount returned to the account; a reissue is refused wh
     const cancel = h.sandbox.deliveries
       .log()
       .find((d) => d.category === 'card_transaction' && d.payload.cardNo === cardNo && d.payload.type === 'cancel');
-    await deliverAgain(cancel!.body, cancel!.category);
+    await deliverAgain(h, cancel!);
     const latest = await h.client.workflow.getHandle(cardEntityWorkflowId(cardNo)).describe();
     expect(latest.status.name).toBe('COMPLETED');
 

@@ -16,7 +16,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cmp } from '../../../api/money';
 import { decryptSensitive } from '../../../api/sensitive';
-import { buildSignedWebhook } from '../../../api/signing';
 import type { CreateWorkerOptions } from '../../../workers/create-worker';
 import { refreshCard } from '../../../client/card-entity';
 import { cardSnapshotQuery, freezeUpdate, unfreezeUpdate, type CardEntityResult } from '../../../domain/card-entity';
@@ -30,7 +29,13 @@ import { startNotificationBackend, type NotificationBackend } from '../../suppor
 import { runCliOn } from '../../support/run-cli';
 import { decodedHistoryText, exportHistoryBytes, foundIn } from '../codec/history-scan';
 import { eventually, FAST_WAIT, startCardHarness, virtualCard } from '../support/card-harness';
-import { b2bOnboarding, harnessPerFile, runCardflowWorker, startOnboardingWorkflow } from '../support/harness';
+import {
+  b2bOnboarding,
+  deliverAgain,
+  harnessPerFile,
+  runCardflowWorker,
+  startOnboardingWorkflow,
+} from '../support/harness';
 import { testTemporalServer } from '../support/temporal-env';
 
 jest.setTimeout(180_000);
@@ -259,18 +264,6 @@ it('a worker without a notification URL sends nothing and its workflows schedule
   }
 });
 
-/** Posts a delivered webhook to the receiver again under a new request id (an at-least-once repeat). */
-async function deliverAgain(body: string, category: string): Promise<void> {
-  const signed = buildSignedWebhook({
-    body,
-    category,
-    requestId: `again-${randomUUID()}`,
-    platformPrivateKey: h.sandbox.keys.platform.privateKey,
-  });
-  const response = await fetch(h.receiver!.url, { method: 'POST', headers: signed.headers, body: signed.body });
-  expect(response.status).toBe(200);
-}
-
 it('an untouched card tells each event once, also repeated and reordered, and relays a 3DS code its history never holds', async () => {
   const cardNo = await virtualCard(h.provider, { deposit: '50' });
   const workflowId = cardEntityWorkflowId(cardNo);
@@ -302,7 +295,7 @@ it('an untouched card tells each event once, also repeated and reordered, and re
       .log()
       .filter((d) => d.category === 'card_auth_transaction' && d.payload.tradeNo === held);
     expect(deliveries.length).toBeGreaterThanOrEqual(2);
-    for (const d of [...deliveries].reverse()) await deliverAgain(d.body, d.category);
+    for (const d of [...deliveries].reverse()) await deliverAgain(h, d);
     // An Update runs after the signals delivered before it, and catches up from the queries (repeats again).
     await refreshCard(h.client, cardNo, { taskQueue: h.taskQueue, wait: FAST_WAIT });
 

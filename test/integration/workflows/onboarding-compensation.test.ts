@@ -28,11 +28,9 @@ import {
   startCardHarness,
   walletAccount,
 } from '../support/card-harness';
-import { customerRef, failureOf, harnessPerFile, startOnboardingWorkflow } from '../support/harness';
+import { cliOn, customerRef, failureOf, harnessPerFile, startOnboardingWorkflow } from '../support/harness';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ExitCodes } from '../../../client/cli/context';
-import { runCliOn } from '../../support/run-cli';
-import { testTemporalServer } from '../support/temporal-env';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 /** Gift card: no holder, the deposit goes with create card (25..500 at 3%), card fee 3. */
@@ -259,14 +257,7 @@ describe('a cancel after the shared-account transfer', () => {
     const input = onboarding('comp-retry', margin, { cardTypeId: GIFT_TYPE, initialDeposit: '30' });
     const ref = input.customerRef;
     const out: string[] = [];
-    const cli = async (args: string[]) =>
-      (
-        await runCliOn(
-          { client: h.client, namespace: testTemporalServer().namespace },
-          [...args, '--task-queue', h.taskQueue],
-          { out, err: out },
-        )
-      ).code;
+    const cli = cliOn(h, out);
     const firstKey = fundTransferWorkflow.orderKeys(childWorkflowId(onboardingWorkflowId(ref), 'transfer')).transfer;
     const sends = (key: string) =>
       h.sandbox.commits({ operation: 'transferFunds' }).filter((c) => c.refs.merchantOrderNo === key).length;

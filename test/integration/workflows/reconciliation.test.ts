@@ -40,7 +40,7 @@ import {
   walletAccount,
   type CardHarness,
 } from '../support/card-harness';
-import { customerRef, startOnboardingWorkflow, type HarnessOptions } from '../support/harness';
+import { cliOn, customerRef, startOnboardingWorkflow, type HarnessOptions } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 import { testTemporalServer } from '../support/temporal-env';
 
@@ -336,14 +336,7 @@ it('money a cancelled onboarding left on its card is a stranded_money finding un
   const { h, since } = await world();
   const ref = customerRef('stranded');
   const out: string[] = [];
-  const cli = async (args: string[]) =>
-    (
-      await runCliOn(
-        { client: h.client, namespace: testTemporalServer().namespace },
-        [...args, '--task-queue', h.taskQueue],
-        { out, err: out },
-      )
-    ).code;
+  const cli = cliOn(h, out);
   const { progress, first, second } = await h.withCardWorker(async () => {
     // A physical card made with its initial deposit of 50, then cancelled while it awaits delivery.
     const handle = await startOnboardingWorkflow(h, {
