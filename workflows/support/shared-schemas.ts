@@ -1,6 +1,7 @@
 /**
- * cardflow's own zod schemas that workflow code uses (the onboarding input, the activation
- * request, cardholder data, funding, the request primitives under them), built once per worker
+ * cardflow's own zod schemas that workflow code uses (every module of the workflow bundle that
+ * builds one: the workflows' inputs and requests, cardholder data, funding, notifications, wait
+ * profiles, the definitions' schemas and the request primitives under them), built once per worker
  * and shared by every run, like the libraries of shared-libraries.ts: a module in the bundle's
  * `preloadModules` (workers/create-worker.ts) runs once and the SDK deep-freezes what it exports.
  * Built per run they were about a quarter of the workflow thread's CPU per onboarding (three runs,
@@ -28,10 +29,19 @@ import * as cardholderRequests from '../../api/schemas/cardholder-requests';
 import * as apiFields from '../../api/schemas/fields';
 import * as primitives from '../../api/schemas/primitives';
 import * as cardholderData from '../../domain/cardholder-data';
+import * as cardEntity from '../../domain/card-entity';
+import * as cardOperations from '../../domain/card-operations';
 import * as customerOnboarding from '../../domain/customer-onboarding';
 import * as domainFields from '../../domain/fields';
+import * as fundTransfer from '../../domain/fund-transfer';
+import * as notifications from '../../domain/notifications';
 import * as onboardingFunding from '../../domain/onboarding-funding';
 import * as onboardingPhysical from '../../domain/onboarding-physical';
+import * as physicalCardActivation from '../../domain/physical-card-activation';
+import * as sharedAccount from '../../domain/shared-account';
+import * as waitProfile from '../../domain/wait-profile';
+import * as walletFunding from '../../domain/wallet-funding';
+import * as workflowDefinition from '../../domain/workflow-definition';
 
 type Bag = Record<string | symbol, unknown>;
 
@@ -112,6 +122,15 @@ export const sharedSchemaModules = [
   onboardingFunding,
   onboardingPhysical,
   customerOnboarding,
+  cardEntity,
+  cardOperations,
+  fundTransfer,
+  notifications,
+  physicalCardActivation,
+  sharedAccount,
+  waitProfile,
+  walletFunding,
+  workflowDefinition,
 ];
 
 for (const module of sharedSchemaModules) {
