@@ -29,6 +29,7 @@ import { EnvironmentError, type EnvironmentOptions, resolveEnvironment } from '.
 import { parseBootstrap, parseDeploymentName, parseOnOff } from './versioning-variables';
 import { parseOrigins } from '../codec/origins';
 import { parseResourceAttributes } from './resource-attributes';
+import { parseOtlpProtocol, parseTraceExporter } from './otlp-export';
 import { processEnv } from './process-env';
 import { type Env, rules, secretText, type Sourced, type Variable, variable } from './variable';
 
@@ -464,10 +465,29 @@ export const VARIABLES = {
     schema: rules.text(),
   }),
   OTEL_TRACES_EXPORTER: variable({
-    description: '`none` turns tracing off',
+    description:
+      '`otlp` (to the endpoint above), `console` (each span printed on stdout, no endpoint needed) or `none` (tracing off); others are refused',
     default: '`otlp`',
     readBy: 'worker, receiver, client',
-    schema: rules.text(),
+    schema: parsedBy(parseTraceExporter),
+  }),
+  OTEL_EXPORTER_OTLP_PROTOCOL: variable({
+    description: 'the OTLP encoding: `http/protobuf` or `http/json` (`grpc` is refused: cardflow exports over HTTP)',
+    default: '`http/protobuf`',
+    readBy: 'worker, receiver, client',
+    schema: parsedBy(parseOtlpProtocol),
+  }),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: variable({
+    description: 'the same for traces alone, winning over `OTEL_EXPORTER_OTLP_PROTOCOL`',
+    default: 'unset',
+    readBy: 'worker, receiver, client',
+    schema: parsedBy(parseOtlpProtocol),
+  }),
+  OTEL_BSP_SCHEDULE_DELAY: variable({
+    description: 'ms between two exports of the spans a process has buffered',
+    default: '`1000`',
+    readBy: 'worker, receiver, client',
+    schema: rules.wholeNumber(1, 600_000, ' of milliseconds'),
   }),
   OTEL_SERVICE_NAME: variable({
     description: 'the `service.name` of the traces a process exports',

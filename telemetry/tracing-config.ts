@@ -9,9 +9,16 @@ export type TracingVariables = ConfigurationSlice<
   'OTEL_SDK_DISABLED' | 'OTEL_TRACES_EXPORTER' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' | 'OTEL_EXPORTER_OTLP_ENDPOINT'
 >;
 
-/** True when an OTLP traces endpoint is set and neither `OTEL_SDK_DISABLED` nor `OTEL_TRACES_EXPORTER=none` turns it off. */
+/**
+ * True when traces have somewhere to go: `OTEL_TRACES_EXPORTER=console`, or an OTLP traces
+ * endpoint with the default exporter; false whenever `OTEL_SDK_DISABLED=true` or the exporter is
+ * `none`. An OTLP exporter without an endpoint stays off rather than sending to a default
+ * address nobody set up.
+ */
 export function tracingConfigured(config: TracingVariables): boolean {
   if (config.OTEL_SDK_DISABLED?.toLowerCase() === 'true') return false;
-  if (config.OTEL_TRACES_EXPORTER?.toLowerCase() === 'none') return false;
+  const exporter = config.OTEL_TRACES_EXPORTER ?? 'otlp';
+  if (exporter === 'none') return false;
+  if (exporter === 'console') return true;
   return Boolean(config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? config.OTEL_EXPORTER_OTLP_ENDPOINT);
 }

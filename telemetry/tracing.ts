@@ -1,10 +1,20 @@
 /**
  * OpenTelemetry traces, off unless an OTLP endpoint is configured with the standard variables:
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL, e.g. `http://collector:4318/v1/traces`) or
- * `OTEL_EXPORTER_OTLP_ENDPOINT` (the base, `/v1/traces` added), OTLP over HTTP (JSON). Also read:
- * `OTEL_SERVICE_NAME` (default `cardflow-<process>`), `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_SDK_DISABLED=true` and
- * `OTEL_TRACES_EXPORTER=none` (off whatever the endpoint), and the sampler (telemetry/sampler.ts:
- * by default one trace in ten begun here is kept, and every trace a caller kept). Off, nothing is
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` (the base, `/v1/traces` added), OTLP over HTTP in the encoding of
+ * `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL` (`http/protobuf` unless `http/json`), or
+ * `OTEL_TRACES_EXPORTER=console` (spans printed, no endpoint). Also read: `OTEL_SERVICE_NAME`
+ * (default `cardflow-<process>`), `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_BSP_SCHEDULE_DELAY`,
+ * `OTEL_SDK_DISABLED=true` and `OTEL_TRACES_EXPORTER=none` (off whatever the endpoint), and the
+ * sampler (telemetry/sampler.ts: by default one trace in ten begun here is kept, and every trace
+ * a caller kept); the exporter reads `OTEL_EXPORTER_OTLP_HEADERS` and `_TIMEOUT` itself.
+ *
+ * A setup of its own rather than OpenTelemetry's Node SDK: the SDK reads `process.env` by itself
+ * (no `_FILE` secrets, no error naming the variable before start, a second parse of what the
+ * configuration already checked), starts metrics and logs pipelines cardflow does not use
+ * (metrics go to Prometheus), and hides the span processor the worker's workflow span sink must
+ * share. What it would honour beyond these variables (propagators other than W3C trace context,
+ * resource detectors, grpc) cardflow does not use. Off, nothing is
  * installed: no tracer provider, no interceptor, no span, and workers load the workflow bundle
  * without the tracing interceptors (workers/create-worker.ts).
  *
@@ -16,9 +26,16 @@
  */
 import * as otel from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { Resource } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { cardflowVersion } from '../config/version';
 import { samplerFor } from './sampler';
 import type { ConfigurationSlice } from '../config/schema';
@@ -30,7 +47,13 @@ export { tracingConfigured };
 /** What {@link startTracing} reads: where traces go, the service's name, the sampler. */
 export type TracingSettings = TracingVariables &
   ConfigurationSlice<
-    'OTEL_SERVICE_NAME' | 'OTEL_RESOURCE_ATTRIBUTES' | 'OTEL_TRACES_SAMPLER' | 'OTEL_TRACES_SAMPLER_ARG'
+    | 'OTEL_SERVICE_NAME'
+    | 'OTEL_RESOURCE_ATTRIBUTES'
+    | 'OTEL_TRACES_SAMPLER'
+    | 'OTEL_TRACES_SAMPLER_ARG'
+    | 'OTEL_EXPORTER_OTLP_PROTOCOL'
+    | 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    | 'OTEL_BSP_SCHEDULE_DELAY'
   >;
 
 export interface Tracing {
@@ -50,9 +73,8 @@ export interface Tracing {
 export function startTracing(service: string, config: TracingSettings): Tracing | undefined {
   if (!tracingConfigured(config)) return undefined;
   const resource = tracingResource(service, config);
-  // The exporter reads OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT itself; the URL comes from the configuration.
-  const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(config) }), {
-    scheduledDelayMillis: 1000,
+  const spanProcessor = new BatchSpanProcessor(traceExporter(config), {
+    scheduledDelayMillis: config.OTEL_BSP_SCHEDULE_DELAY ?? 1000,
   });
   const provider = new BasicTracerProvider({
     resource,
@@ -83,6 +105,15 @@ export function tracingResource(
     ...given,
     'service.name': config.OTEL_SERVICE_NAME ?? given['service.name'] ?? `cardflow-${service}`,
   });
+}
+
+/** Where spans go: stdout, or the OTLP endpoint in the configured encoding. */
+function traceExporter(config: TracingSettings): SpanExporter {
+  if (config.OTEL_TRACES_EXPORTER === 'console') return new ConsoleSpanExporter();
+  const protocol = config.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? config.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
+  // The exporters read OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT themselves; the URL comes from the configuration.
+  const url = tracesUrl(config);
+  return protocol === 'http/json' ? new OtlpJsonExporter({ url }) : new OtlpProtobufExporter({ url });
 }
 
 /** The OTLP/HTTP traces URL: the signal's own variable, else the base endpoint plus `/v1/traces`. */

@@ -43,13 +43,13 @@ beforeAll(async () => {
   // trace it begins. So do the cardflow processes here (the webhook receipts begin traces);
   // test/integration/workflows/sampled-tracing.test.ts checks what sampling leaves out.
   const keepAll = { OTEL_TRACES_SAMPLER: 'parentbased_always_on' };
-  backendTracing = startTracing('backend', configured({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, ...keepAll }))!;
+  backendTracing = startTracing('backend', configured({ ...otlp.env, ...keepAll }))!;
   w = await startClusterWorld({
     label: 'observe',
     services: {
       metrics: { sampleSeconds: 1 },
       codecServer: true,
-      extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, ...keepAll },
+      extraEnv: { ...otlp.env, ...keepAll },
     },
   });
   const byJob = (job: string) => w.services.metricsTargets.filter((t) => t.job === job).map((t) => t.address);

@@ -1,6 +1,7 @@
 /**
  * A tiny OTLP/HTTP (JSON) trace receiver on loopback, port 0: it keeps every span it is sent, for
- * tests to follow a trace across processes. `OTEL_EXPORTER_OTLP_ENDPOINT=<url>` points an exporter at it.
+ * tests to follow a trace across processes. Its `env` points an exporter at it in JSON (cardflow's
+ * default encoding is protobuf, which it refuses with 415, so a forgotten setting shows).
  */
 import { createServer } from 'node:http';
 import { serveOnLoopback } from '../../support/loopback-server';
@@ -51,6 +52,8 @@ function attributesOf(list: OtlpAttribute[] = []): Record<string, string | numbe
 export interface OtlpReceiver {
   /** The base URL, for `OTEL_EXPORTER_OTLP_ENDPOINT`. */
   url: string;
+  /** The variables that send a process's traces here. */
+  env: { OTEL_EXPORTER_OTLP_ENDPOINT: string; OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' };
   spans: ReceivedSpan[];
   stop(): Promise<void>;
 }
@@ -84,5 +87,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     });
   });
   const served = await serveOnLoopback(server);
-  return { url: served.url, spans, stop: served.close };
+  return {
+    url: served.url,
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: served.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+    spans,
+    stop: served.close,
+  };
 }

@@ -31,7 +31,7 @@ beforeAll(async () => {
   // the process's, which the backend's tracers below use too). It keeps every trace it begins
   // itself, so only the start's decision can keep a run's activities out of the traces.
   tracing = startTracing('worker', {
-    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+    ...otlp.env,
     OTEL_TRACES_SAMPLER: 'parentbased_always_on',
   })!;
   h = await startHarness();

@@ -65,9 +65,7 @@ afterAll(async () => {
 });
 
 async function worker(traced: boolean): Promise<WorkerProcess> {
-  const tracing: Record<string, string> = traced
-    ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_TRACES_SAMPLER: 'parentbased_always_on' }
-    : {};
+  const tracing: Record<string, string> = traced ? { ...otlp.env, OTEL_TRACES_SAMPLER: 'parentbased_always_on' } : {};
   const started = startWorkerProcess({
     ...workerProcessEnv(h, { providerUrl: h.sandbox.clientConfig().baseUrl, taskQueue: h.taskQueue, codecKeys }),
     ...tracing,
