@@ -10,7 +10,8 @@
 #   4. brings the staging stack up with two workers and waits until every service is healthy,
 #   5. a client outside the containers (the checkout's `cardflow` CLI) completes a B2B onboarding
 #      with its deposit; the sandbox's webhooks reach the receiver through its published port; the
-#      stack's Prometheus has every cardflow process and the Temporal server up and every rule evaluated,
+#      stack's Prometheus has every cardflow process and the Temporal server up and every rule evaluated;
+#      the Temporal frontend (mutual TLS) serves the CLI with its certificate and refuses it without,
 #   6. `docker-compose stop` (no service may need the SIGKILL at the end of its grace period),
 #      `down`, `up` again: the finished workflow is still in history, a new onboarding completes,
 #   6b. an upgrade by docs/production.md's steps: build B (this commit with a workflow file changed)
@@ -299,7 +300,13 @@ http_status() { node -e "fetch(process.argv[1], process.argv[2] ? { method: 'POS
 [[ "$(http_status "http://127.0.0.1:$codec_port/decode" '{"payloads":[]}')" == 401 ]] ||
   fail "the codec server answered a request without its token"
 step "Web UI answers; codec server ready and refusing requests without its token"
-# The frontend refuses a client without a certificate; the Web UI, with its own, reads the namespace.
+onboard ci-compose-1
+handled="$(compose logs --no-color webhooks | grep -c '"webhook handled"' || true)"
+((handled > 0)) || fail "no webhook reached the receiver through its published port"
+step "the receiver handled $handled webhook(s) delivered to its published port"
+# The frontend answers the operators' CLI with its certificate and refuses it without one; the Web
+# UI, with its own, reads the namespace.
+cli deployment list >/dev/null || fail "the CLI with its certificate could not list the deployment"
 if env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production CARDFLOW_ENV=sandbox TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" \
   TEMPORAL_NAMESPACE=cardflow-staging CARDFLOW_TEMPORAL_RIDE_OUT_MS=0 \
   CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/deploy/secrets/codec_keys" node "$checkout/bin/cardflow.js" deployment list >/dev/null 2>&1; then
@@ -307,11 +314,7 @@ if env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production CARDFLOW_ENV=sandbox TEM
 fi
 [[ "$(http_status "http://127.0.0.1:$ui_port/api/v1/namespaces/cardflow-staging")" == 200 ]] ||
   fail "the Web UI does not reach the Temporal frontend with its certificate"
-step "the Temporal frontend refuses a client without a certificate; the Web UI reaches it with its own"
-onboard ci-compose-1
-handled="$(compose logs --no-color webhooks | grep -c '"webhook handled"' || true)"
-((handled > 0)) || fail "no webhook reached the receiver through its published port"
-step "the receiver handled $handled webhook(s) delivered to its published port"
+step "the Temporal frontend serves the CLI with its certificate, refuses it without; the Web UI reaches it with its own"
 
 # The stack observes itself: its Prometheus (published on the host's loopback) has every cardflow
 # process and the Temporal server up, both workers included, and has evaluated every shipped rule
