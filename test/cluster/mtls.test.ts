@@ -4,7 +4,9 @@
  * (scripts/make-certs.sh), and it runs an authorizer, so no `--allow-no-auth`. A plaintext client,
  * a TLS client without a certificate and one whose certificate another CA signed are refused; a
  * client with its certificate reads the namespace, and an operator's `cardflow` CLI configured by
- * `TEMPORAL_TLS_*` alone (client/connection.ts, through `@temporalio/envconfig`) lists deployments.
+ * `TEMPORAL_TLS_*` alone (client/connection.ts, through `@temporalio/envconfig`) reaches the server.
+ * The same through haproxy passing TCP through (a balancer in front of frontends): the server,
+ * not the balancer, checks the certificate, and the server's certificate names `haproxy`.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,19 +14,31 @@ import path from 'node:path';
 import { Connection, type TLSConfig } from '@temporalio/client';
 import { runCli } from '../../client/cli/main';
 import { ExitCodes } from '../../client/cli/context';
+import { startTcpPassthrough } from '../../scripts/cluster/haproxy';
+import { ProcessGroup } from '../../scripts/cluster/processes';
 import { makeTemporalCerts, temporalTlsEnv, temporalTlsOptions } from '../../scripts/cluster/temporal-tls';
 import { CLUSTER_ENV, clusterSettings } from './support/control';
 
 let otherCa: string;
+let dir: string;
+let group: ProcessGroup;
+/** haproxy in TCP mode in front of the frontend. */
+let balanced: string;
 beforeAll(async () => {
-  otherCa = mkdtempSync(path.join(tmpdir(), 'cardflow-other-ca-'));
+  dir = mkdtempSync(path.join(tmpdir(), 'cardflow-mtls-'));
+  otherCa = path.join(dir, 'other-ca');
   await makeTemporalCerts(otherCa);
+  group = new ProcessGroup(dir);
+  balanced = (await startTcpPassthrough(group, dir, 'temporal', [clusterSettings().address])).address;
 });
-afterAll(() => rmSync(otherCa, { recursive: true, force: true }));
+afterAll(async () => {
+  await group?.stopAll();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** What the frontend answers a client connecting with `tls`: the namespace's name, or the refusal. */
-async function describeNamespaceWith(tls: TLSConfig | undefined): Promise<string> {
-  const { address, namespace } = clusterSettings();
+async function describeNamespaceWith(tls: TLSConfig | undefined, address = clusterSettings().address): Promise<string> {
+  const { namespace } = clusterSettings();
   let connection: Connection | undefined;
   try {
     connection = await Connection.connect({ address, connectTimeout: 3_000, ...(tls ? { tls } : {}) });
@@ -55,6 +69,21 @@ it('refuses a plaintext client, a TLS client without a certificate, and a certif
 it('serves a client presenting its certificate', async () => {
   const { tlsDir, namespace } = clusterSettings();
   expect(await describeNamespaceWith(temporalTlsOptions(tlsDir, 'client'))).toBe(`namespace ${namespace}`);
+});
+
+it('through haproxy passing TCP through: served with the certificate (server name haproxy), refused without', async () => {
+  const { tlsDir, namespace } = clusterSettings();
+  const ours = temporalTlsOptions(tlsDir, 'client');
+  expect(await describeNamespaceWith({ ...ours, serverNameOverride: 'haproxy' }, balanced)).toBe(
+    `namespace ${namespace}`,
+  );
+  expect(
+    await describeNamespaceWith(
+      { serverNameOverride: 'haproxy', serverRootCACertificate: ours.serverRootCACertificate! },
+      balanced,
+    ),
+  ).toMatch(/^refused: /);
+  expect(await describeNamespaceWith(undefined, balanced)).toMatch(/^refused: /);
 });
 
 it("an operator's cardflow CLI connects by TEMPORAL_TLS_* alone, and without them is refused", async () => {
