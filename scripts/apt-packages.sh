@@ -13,11 +13,11 @@
 #   chromium       the Web UI decoding test (integration; CARDFLOW_CHROMIUM names another browser)
 #   prometheus     promtool checks the alert rules; the cluster tier's Prometheus (CI only)
 #   docker-compose `docker-compose config` of the production topology (CI only)
-#   openssl        scripts/make-certs.sh: the cluster tier's mTLS certificates, and the compose set-up's (CI only)
+#   openssl        scripts/make-certs.sh (the Temporal mTLS certificates): its component test, the cluster tier
 set -euo pipefail
 
 case "${1:-}" in
-  test) wanted=(postgresql haproxy chromium) ;;
+  test) wanted=(postgresql haproxy chromium openssl) ;;
   ci) wanted=(chromium docker-compose postgresql haproxy prometheus openssl) ;;
   *)
     echo "usage: bash scripts/apt-packages.sh test|ci" >&2

@@ -21,6 +21,10 @@
 # explains (the containers read them as unprivileged users); the CA key alone is 600.
 set -euo pipefail
 
+if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  exit 0
+fi
 if [[ $# -lt 1 || "$1" == -* ]]; then
   echo "usage: bash scripts/make-certs.sh DIR [SERVER_NAME...]" >&2
   exit 64
