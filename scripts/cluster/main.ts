@@ -6,7 +6,8 @@
  * temp folder, printed at start. Ctrl-C (or SIGTERM) stops every process, clients first.
  *
  * Not included: the Temporal Web UI, which ships as a container image only; point one at the
- * printed frontend address and codec server if you have Docker.
+ * printed frontend address and codec server if you have Docker, with the `ui` certificate of the
+ * run's `temporal-tls/` folder (the frontend wants mutual TLS, docs/operations.md).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
