@@ -55,7 +55,8 @@ if ! grep -q "temporalio/admin-tools:\${TEMPORAL_ADMINTOOLS_VERSION:-$version-" 
 fi
 # What the running stack relies on, in the resolved file (the staging profile, so every service):
 # a health check on every long-running service but the UI, the project's own Temporal
-# configuration mounted, and no token-less codec access unless a deployment asks for it.
+# configuration mounted, the frontend behind mutual TLS for every client, and no token-less codec
+# access unless a deployment asks for it.
 # docker-compose (v1) is Python with PyYAML, so python3 reads its output.
 env -u CARDFLOW_CODEC_SERVER_TOKENLESS docker-compose -f docker-compose.yml --env-file deploy/staging.env --profile staging config |
   python3 -c '
@@ -71,6 +72,25 @@ if not any(str(v).endswith(":/etc/cardflow/temporal:ro") or (isinstance(v, dict)
     problems.append("temporal does not mount deploy/temporal")
 if "--config etc/cardflow/temporal --env cluster" not in " ".join(temporal.get("entrypoint", [])):
     problems.append("temporal does not run with deploy/temporal/cluster.yaml")
+# The frontend locked down: no `--allow-no-auth`, its certificate mounted, and every client of it
+# presenting a certificate that is mounted into it (the UI by its own variables).
+if "--allow-no-auth" in " ".join(temporal.get("entrypoint", [])):
+    problems.append("temporal runs with --allow-no-auth")
+def mounted(service):
+    return {"/run/secrets/" + (s if isinstance(s, str) else s.get("target") or s["source"]) for s in service.get("secrets", [])}
+if not {"/run/secrets/ca.pem", "/run/secrets/server.pem", "/run/secrets/server-key.pem"} <= mounted(temporal):
+    problems.append("temporal does not mount its CA, certificate and key (ca.pem, server.pem, server-key.pem)")
+for name, service in services.items():
+    env = service.get("environment") or {}
+    if name == "temporal" or "TEMPORAL_ADDRESS" not in env:
+        continue
+    keys = ["TEMPORAL_TLS_CA", "TEMPORAL_TLS_CERT", "TEMPORAL_TLS_KEY"] if name == "temporal-ui" else [
+        "TEMPORAL_TLS_SERVER_CA_CERT_PATH", "TEMPORAL_TLS_CLIENT_CERT_PATH", "TEMPORAL_TLS_CLIENT_KEY_PATH"]
+    for key in keys:
+        if not env.get(key):
+            problems.append(f"{name} connects to Temporal without {key}")
+        elif env[key] not in mounted(service):
+            problems.append(f"{name}: {key}={env[key]} is not one of its secrets")
 if services["codec-server"]["environment"].get("CARDFLOW_CODEC_SERVER_TOKENLESS") != "never":
     problems.append("the codec server lets requests without the token in by default")
 for problem in problems:

@@ -10,7 +10,8 @@
 #   4. brings the staging stack up with two workers and waits until every service is healthy,
 #   5. a client outside the containers (the checkout's `cardflow` CLI) completes a B2B onboarding
 #      with its deposit; the sandbox's webhooks reach the receiver through its published port; the
-#      stack's Prometheus has every cardflow process and the Temporal server up and every rule evaluated,
+#      stack's Prometheus has every cardflow process and the Temporal server up and every rule evaluated;
+#      the Temporal frontend (mutual TLS) serves the CLI with its certificate and refuses it without,
 #   6. `docker-compose stop` (no service may need the SIGKILL at the end of its grace period),
 #      `down`, `up` again: the finished workflow is still in history, a new onboarding completes,
 #   6b. an upgrade by docs/production.md's steps: build B (this commit with a workflow file changed)
@@ -103,9 +104,12 @@ for block in compose-setup compose-staging; do
   sed 's/^/    /' <<<"$script" >&2
   bash -euo pipefail -c "$script" >&2
 done
-for secret in postgres_password codec_server_token codec_keys database_url database_admin_url; do
+for secret in postgres_password codec_server_token codec_keys database_url database_admin_url \
+  temporal-tls/ca.pem temporal-tls/server.pem temporal-tls/server-key.pem temporal-tls/worker.pem \
+  temporal-tls/webhooks.pem temporal-tls/client.pem temporal-tls/ui.pem temporal-tls/cli.pem; do
   [[ -s "deploy/secrets/$secret" ]] || fail "the documented steps left deploy/secrets/$secret empty"
 done
+[[ "$(stat -c %a deploy/secrets/temporal-tls/ca-key.pem)" == 600 ]] || fail "the CA's key is not 600 after the documented steps"
 [[ "$(stat -c %a deploy/secrets)" == 700 ]] || fail "deploy/secrets is not 700 after the documented steps"
 [[ "$(stat -c %a deploy/secrets/codec_keys)" == 644 ]] || fail "codec_keys is not 644 after the documented steps"
 grep -qE '^k2026a:[A-Za-z0-9+/]{43}=$' deploy/secrets/codec_keys || fail "codec_keys is not one id:base64key line"
@@ -253,8 +257,16 @@ up() {
   up_secs=$((SECONDS - started))
 }
 
+# An operator's shell: the frontend by its published port, with the CLI's certificate of the stack's
+# CA (docs/operations.md, "Temporal mTLS").
+tls_env() {
+  local certs="$work/cardflow/deploy/secrets/temporal-tls"
+  echo TEMPORAL_TLS_SERVER_CA_CERT_PATH="$certs/ca.pem" TEMPORAL_TLS_CLIENT_CERT_PATH="$certs/cli.pem" \
+    TEMPORAL_TLS_CLIENT_KEY_PATH="$certs/cli-key.pem" TEMPORAL_TLS_SERVER_NAME=temporal
+}
 cli() {
-  env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production CARDFLOW_ENV=sandbox \
+  # shellcheck disable=SC2046 # tls_env prints NAME=path words without spaces
+  env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production CARDFLOW_ENV=sandbox $(tls_env) \
     TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" TEMPORAL_NAMESPACE=cardflow-staging \
     CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/deploy/secrets/codec_keys" \
     node "$checkout/bin/cardflow.js" "$@"
@@ -267,7 +279,7 @@ onboard() {
   node -e "const c=require('$checkout/client/examples/customer.json'); c.customerRef='$ref'; c.holder.email='$ref@example.com'; require('fs').writeFileSync('$file', JSON.stringify(c))"
   cli onboard --file "$file" >&2
   local out
-  out="$(timeout 180 bash -c "$(declare -f cli); checkout='$checkout' work='$work' temporal_port='$temporal_port'; cli result '$ref' --json")" ||
+  out="$(timeout 180 bash -c "$(declare -f cli tls_env); checkout='$checkout' work='$work' temporal_port='$temporal_port'; cli result '$ref' --json")" ||
     fail "onboarding $ref did not complete: $out"
   node -e "
     const r = JSON.parse(require('fs').readFileSync(0, 'utf8'));
@@ -292,6 +304,17 @@ onboard ci-compose-1
 handled="$(compose logs --no-color webhooks | grep -c '"webhook handled"' || true)"
 ((handled > 0)) || fail "no webhook reached the receiver through its published port"
 step "the receiver handled $handled webhook(s) delivered to its published port"
+# The frontend answers the operators' CLI with its certificate and refuses it without one; the Web
+# UI, with its own, reads the namespace.
+cli deployment list >/dev/null || fail "the CLI with its certificate could not list the deployment"
+if env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production CARDFLOW_ENV=sandbox TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" \
+  TEMPORAL_NAMESPACE=cardflow-staging CARDFLOW_TEMPORAL_RIDE_OUT_MS=0 \
+  CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/deploy/secrets/codec_keys" node "$checkout/bin/cardflow.js" deployment list >/dev/null 2>&1; then
+  fail "the Temporal frontend answered a client without a certificate"
+fi
+[[ "$(http_status "http://127.0.0.1:$ui_port/api/v1/namespaces/cardflow-staging")" == 200 ]] ||
+  fail "the Web UI does not reach the Temporal frontend with its certificate"
+step "the Temporal frontend serves the CLI with its certificate, refuses it without; the Web UI reaches it with its own"
 
 # The stack observes itself: its Prometheus (published on the host's loopback) has every cardflow
 # process and the Temporal server up, both workers included, and has evaluated every shipped rule
@@ -361,8 +384,10 @@ cat >"$work/probe.js" <<'PROBE'
 const [what, arg] = process.argv.slice(2);
 const d = (m) => require(process.env.CHECKOUT + '/dist/' + m);
 const { Client, Connection } = require(process.env.CHECKOUT + '/node_modules/@temporalio/client');
+const { loadClientConnectConfig } = require(process.env.CHECKOUT + '/node_modules/@temporalio/envconfig');
 (async () => {
-  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+  // Address and TLS from TEMPORAL_*, as every cardflow process reads them.
+  const connection = await Connection.connect(loadClientConnectConfig().connectionOptions);
   const keys = d('codec/keys').parseKeyFile(require('fs').readFileSync(process.env.CARDFLOW_CODEC_KEYS_FILE, 'utf8'), 'codec_keys');
   const client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE, dataConverter: d('codec/data-converter').createDataConverter(keys) });
   if (what === 'holder') {
@@ -380,7 +405,8 @@ const { Client, Connection } = require(process.env.CHECKOUT + '/node_modules/@te
 })().catch((e) => { console.error(e.message); process.exit(1); });
 PROBE
 probe() {
-  env -i PATH="$PATH" HOME="$HOME" CHECKOUT="$checkout" TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" \
+  # shellcheck disable=SC2046 # tls_env prints NAME=path words without spaces
+  env -i PATH="$PATH" HOME="$HOME" CHECKOUT="$checkout" $(tls_env) TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" \
     TEMPORAL_NAMESPACE=cardflow-staging CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/deploy/secrets/codec_keys" \
     node "$work/probe.js" "$@"
 }
@@ -451,7 +477,7 @@ for holder in "${holders[@]}"; do
   done
 done
 for ref in "${parked[@]}"; do
-  out="$(timeout 180 bash -c "$(declare -f cli); checkout='$checkout' work='$work' temporal_port='$temporal_port'; cli result '$ref' --json")" ||
+  out="$(timeout 180 bash -c "$(declare -f cli tls_env); checkout='$checkout' work='$work' temporal_port='$temporal_port'; cli result '$ref' --json")" ||
     fail "parked onboarding $ref did not complete after the upgrade: $out"
   ran="$(probe build "onboarding-$ref")"
   [[ "$ran" == "$OLD_BUILD COMPLETED" ]] || fail "$ref did not complete on build A $OLD_BUILD: $ran"

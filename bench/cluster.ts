@@ -11,6 +11,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { startPostgres } from '../scripts/cluster/postgres';
 import { ProcessGroup } from '../scripts/cluster/processes';
 import { startTemporalCluster } from '../scripts/cluster/temporal-cluster';
+import { temporalTlsEnv, temporalTlsOptions } from '../scripts/cluster/temporal-tls';
 
 /** What the bench's phases need of a Temporal server: a client and a worker connection. */
 export interface BenchTemporal {
@@ -18,6 +19,8 @@ export interface BenchTemporal {
   nativeConnection: NativeConnection;
   /** host:port of the frontend, for processes the bench starts (the receiver of (a)). */
   address: string;
+  /** `TEMPORAL_TLS_*` for those processes, when the server wants mutual TLS (the cluster does). */
+  clientEnv?: Record<string, string>;
 }
 
 export interface BenchCluster extends BenchTemporal {
@@ -30,11 +33,16 @@ export async function startBenchCluster(): Promise<BenchCluster> {
   try {
     const pg = await startPostgres(group, path.join(dir, 'postgresql'));
     // The bench's workers and clients use the SDK's default namespace, as on the dev server.
-    const cluster = await startTemporalCluster(group, pg, { namespace: 'default' });
-    const connection = await Connection.connect({ address: cluster.address });
-    const nativeConnection = await NativeConnection.connect({ address: cluster.address });
+    const cluster = await startTemporalCluster(group, pg, {
+      namespace: 'default',
+      tlsDir: path.join(dir, 'temporal-tls'),
+    });
+    const tls = temporalTlsOptions(cluster.tlsDir, 'client');
+    const connection = await Connection.connect({ address: cluster.address, tls });
+    const nativeConnection = await NativeConnection.connect({ address: cluster.address, tls });
     return {
       address: cluster.address,
+      clientEnv: temporalTlsEnv(cluster.tlsDir, 'webhooks'),
       client: new Client({ connection, namespace: 'default' }),
       nativeConnection,
       async stop() {

@@ -7,6 +7,7 @@
  */
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,7 +37,9 @@ async function sandbox(delays: Partial<SandboxDelays>): Promise<() => Promise<vo
 async function receiver(address: string): Promise<() => Promise<void>> {
   // Over the native connection, as webhooks/main.ts connects (webhooks/temporal-client.ts); signals
   // as the bench's own client sends them (the bench's Temporal client carries no codec).
-  const connection = await NativeConnection.connect({ address });
+  // TLS as the environment says (TEMPORAL_TLS_*, the cluster's), as every cardflow process reads it.
+  const { connectionOptions } = loadClientConnectConfig();
+  const connection = await NativeConnection.connect({ ...connectionOptions, address });
   const client = new Client({ connection });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-receiver-'));
   const latencies: number[] = [];

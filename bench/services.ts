@@ -88,6 +88,7 @@ export async function withCardflowApart<T>(
   const provider = createProviderClient(providerConfig(readConfiguration(sandbox.env)));
   try {
     receiver = await startService(['receiver', env.address], {
+      ...env.clientEnv,
       CARDFLOW_PLATFORM_PUBLIC_KEY: sandbox.env.CARDFLOW_PLATFORM_PUBLIC_KEY ?? '',
     });
     sandbox.ask({ type: 'webhook-url', url: receiver.url });

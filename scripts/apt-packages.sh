@@ -13,11 +13,12 @@
 #   chromium       the Web UI decoding test (integration; CARDFLOW_CHROMIUM names another browser)
 #   prometheus     promtool checks the alert rules; the cluster tier's Prometheus (CI only)
 #   docker-compose `docker-compose config` of the production topology (CI only)
+#   openssl        scripts/make-certs.sh (the Temporal mTLS certificates): its component test, the cluster tier
 set -euo pipefail
 
 case "${1:-}" in
-  test) wanted=(postgresql haproxy chromium) ;;
-  ci) wanted=(chromium docker-compose postgresql haproxy prometheus) ;;
+  test) wanted=(postgresql haproxy chromium openssl) ;;
+  ci) wanted=(chromium docker-compose postgresql haproxy prometheus openssl) ;;
   *)
     echo "usage: bash scripts/apt-packages.sh test|ci" >&2
     exit 64
@@ -33,6 +34,7 @@ present() {
     chromium) [[ -n "${CARDFLOW_CHROMIUM:-}" && -x "${CARDFLOW_CHROMIUM}" ]] || [[ -x /usr/bin/chromium ]] ;;
     prometheus) command -v promtool >/dev/null 2>&1 ;;
     docker-compose) command -v docker-compose >/dev/null 2>&1 && dpkg -s docker-compose >/dev/null 2>&1 ;;
+    openssl) command -v openssl >/dev/null 2>&1 ;;
   esac
 }
 

@@ -18,4 +18,15 @@ codec:
   passAccessToken: ${TEMPORAL_CODEC_PASS_ACCESS_TOKEN:-false}
   includeCredentials: ${TEMPORAL_CODEC_INCLUDE_CREDENTIALS:-false}
 YAML
+# Mutual TLS with the frontend, from the upstream image's variables.
+if [ -n "${TEMPORAL_TLS_CA:-}" ]; then
+  cat >>config/docker.yaml <<YAML
+tls:
+  caFile: ${TEMPORAL_TLS_CA}
+  certFile: ${TEMPORAL_TLS_CERT:-}
+  keyFile: ${TEMPORAL_TLS_KEY:-}
+  enableHostVerification: ${TEMPORAL_TLS_ENABLE_HOST_VERIFICATION:-false}
+  serverName: "${TEMPORAL_TLS_SERVER_NAME:-}"
+YAML
+fi
 exec ./ui-server --env docker start

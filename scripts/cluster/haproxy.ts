@@ -60,6 +60,44 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * haproxy passing TCP through to `backends` (`127.0.0.1:<port>` each), TLS untouched end to end:
+ * the balancer in front of Temporal frontends, whose callers present their certificates to the
+ * server itself. Resolves with its `127.0.0.1:<port>` once it listens.
+ */
+export async function startTcpPassthrough(
+  group: ProcessGroup,
+  dir: string,
+  name: string,
+  backends: readonly string[],
+): Promise<{ address: string; process: ManagedProcess }> {
+  const port = await freePort();
+  const configFile = join(dir, `haproxy-${name}.cfg`);
+  writeFileSync(
+    configFile,
+    [
+      'global',
+      '  maxconn 1024',
+      'defaults',
+      '  mode tcp',
+      '  timeout connect 2s',
+      // gRPC streams (long polls) stay open for minutes.
+      '  timeout client 10m',
+      '  timeout server 10m',
+      `frontend ${name}`,
+      `  bind 127.0.0.1:${port}`,
+      `  default_backend ${name}-servers`,
+      `backend ${name}-servers`,
+      '  balance roundrobin',
+      ...backends.map((address, i) => `  server s${i + 1} ${address} check inter 500ms`),
+      '',
+    ].join('\n'),
+  );
+  const p = group.spawn({ name: `haproxy-${name}`, command: haproxyBinary(), args: ['-f', configFile, '-db'] });
+  await waitUntil(`haproxy ${name} listening on ${port}`, () => listening(port), { process: p });
+  return { address: `127.0.0.1:${port}`, process: p };
+}
+
 export async function startLoadBalancer(
   group: ProcessGroup,
   dir: string,

@@ -6,7 +6,8 @@
  * temp folder, printed at start. Ctrl-C (or SIGTERM) stops every process, clients first.
  *
  * Not included: the Temporal Web UI, which ships as a container image only; point one at the
- * printed frontend address and codec server if you have Docker.
+ * printed frontend address and codec server if you have Docker, with the `ui` certificate of the
+ * run's `temporal-tls/` folder (the frontend wants mutual TLS, docs/operations.md).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { startPostgres } from './postgres';
 import { ProcessGroup, waitUntil } from './processes';
 import { startServices } from './services';
 import { startTemporalCluster } from './temporal-cluster';
+import { temporalTlsEnv } from './temporal-tls';
 import { entryPointArgs } from '../../config/command-line';
 
 const ROOT = join(__dirname, '../..');
@@ -52,7 +54,7 @@ async function main(): Promise<void> {
     console.log(`cluster: logs in ${dir}`);
     const pg = await startPostgres(group, join(dir, 'postgresql'));
     console.log(`cluster: PostgreSQL on ${pg.host}:${pg.port}`);
-    const temporal = await startTemporalCluster(group, pg, { namespace: NAMESPACE });
+    const temporal = await startTemporalCluster(group, pg, { namespace: NAMESPACE, tlsDir: join(dir, 'temporal-tls') });
     console.log(`cluster: Temporal frontend on ${temporal.address}, namespace ${NAMESPACE}`);
 
     const webhookPort = await freePort();
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
     const services = await startServices(group, {
       dir,
       temporalAddress: temporal.address,
+      temporalTlsDir: temporal.tlsDir,
       namespace: NAMESPACE,
       databaseUrl,
       codecKeys,
@@ -103,6 +106,9 @@ async function main(): Promise<void> {
         `  metrics (/metrics)     ${[...services.metricsTargets.map((t) => `${t.name} ${t.address}`), ...Object.entries(temporal.metricsTargets).map(([host, address]) => `temporal-${host} ${address}`)].join(', ')}`,
         'to drive it from another terminal:',
         `  export TEMPORAL_ADDRESS=${temporal.address} TEMPORAL_NAMESPACE=${NAMESPACE} CARDFLOW_CODEC_KEYS='${codecKeys}'`,
+        `  export ${Object.entries(temporalTlsEnv(temporal.tlsDir, 'cli'))
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`,
         `  set -a; . ${envFile}; set +a; npx cardflow --help`,
         'Ctrl-C stops everything.',
       ].join('\n'),

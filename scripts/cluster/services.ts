@@ -10,12 +10,15 @@ import { join } from 'node:path';
 import { freePort } from '../lib/free-port';
 import { type RunningLoadBalancer, startLoadBalancer } from './haproxy';
 import { type ManagedProcess, type ProcessGroup, waitUntil } from './processes';
+import { temporalTlsEnv } from './temporal-tls';
 
 const ROOT = join(__dirname, '../..');
 
 export interface ServicesOptions {
   dir: string;
   temporalAddress: string;
+  /** The cluster's certificates: workers connect with theirs, receivers with theirs (mutual TLS). */
+  temporalTlsDir: string;
   namespace: string;
   databaseUrl: string;
   /** `id:base64key` list every process gets (payloads written by one decrypt on all). */
@@ -101,7 +104,13 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
       command: process.execPath,
       args: ['--import', 'tsx', join(ROOT, 'workers/main.ts')],
       cwd: ROOT,
-      env: { ...common, ...opts.providerEnv, ...(await metricsEnv('worker', name)), ...env },
+      env: {
+        ...common,
+        ...temporalTlsEnv(opts.temporalTlsDir, 'worker'),
+        ...opts.providerEnv,
+        ...(await metricsEnv('worker', name)),
+        ...env,
+      },
     });
   };
   const workers: ManagedProcess[] = [];
@@ -120,6 +129,7 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
         cwd: ROOT,
         env: {
           ...common,
+          ...temporalTlsEnv(opts.temporalTlsDir, 'webhooks'),
           ...(await metricsEnv('webhooks', `receiver-${i}`)),
           CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: opts.providerEnv.CARDFLOW_PLATFORM_PUBLIC_KEY_FILE ?? '',
           CARDFLOW_WEBHOOK_HOST: '127.0.0.1',

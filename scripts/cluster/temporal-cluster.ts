@@ -4,6 +4,8 @@
  * (the script compose runs too), and one process per service: frontend, matching, worker, and two
  * history hosts on distinct ports, all rendering deploy/temporal/cluster.yaml from their
  * environment. Then the namespace and cardflow's search attributes, by deploy/setup-temporal.ts.
+ * Locked down as in production: mutual TLS with certificates scripts/make-certs.sh makes for the
+ * run, the default authorizer, no `--allow-no-auth`.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { Client as PgClient } from 'pg';
 import { createServer } from 'node:net';
 import type { RunningPostgres } from './postgres';
 import { type ManagedProcess, type ProcessGroup, waitUntil } from './processes';
+import { makeTemporalCerts, temporalTlsEnv, temporalTlsOptions } from './temporal-tls';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '../..');
@@ -22,8 +25,10 @@ export type HostName = 'frontend' | 'matching' | 'worker' | 'history-a' | 'histo
 export const HOSTS: readonly HostName[] = ['history-a', 'history-b', 'matching', 'frontend', 'worker'];
 
 export interface RunningTemporalCluster {
-  /** `127.0.0.1:<port>` of the frontend's gRPC. */
+  /** `127.0.0.1:<port>` of the frontend's gRPC (mutual TLS: certificates in {@link tlsDir}). */
   address: string;
+  /** The CA and the client certificates (scripts/make-certs.sh; scripts/cluster/temporal-tls.ts). */
+  tlsDir: string;
   namespace: string;
   host(name: HostName): ManagedProcess;
   /** `127.0.0.1:<port>` of each host's Prometheus metrics (`/metrics`). */
@@ -84,8 +89,12 @@ async function hasClusterMetadata(pg: RunningPostgres): Promise<boolean> {
   }
 }
 
-async function isServing(address: string): Promise<boolean> {
-  const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+async function isServing(address: string, tlsDir: string): Promise<boolean> {
+  const connection = await Connection.connect({
+    address,
+    connectTimeout: 2_000,
+    tls: temporalTlsOptions(tlsDir, 'client'),
+  });
   try {
     await connection.workflowService.getSystemInfo({});
     return true;
@@ -99,6 +108,8 @@ export async function startTemporalCluster(
   pg: RunningPostgres,
   opts: {
     namespace: string;
+    /** Where the certificates are made (their own folder of the run). */
+    tlsDir: string;
     serverDir?: string;
     /** Dynamic configuration to use instead of deploy/temporal/dynamic-config.yaml (a test's faster settings). */
     dynamicConfigFile?: string;
@@ -118,6 +129,7 @@ export async function startTemporalCluster(
       TEMPORAL_SCHEMA_DIR: join(serverDir, 'schema/postgresql/v12'),
     },
   });
+  await makeTemporalCerts(opts.tlsDir);
   const taken = new Set<number>();
   const port = () => freeMembershipPort(taken);
   const ports = {
@@ -140,6 +152,7 @@ export async function startTemporalCluster(
     PATH: process.env.PATH ?? '',
     ...databaseEnv(pg),
     SQL_PASSWORD: pg.password,
+    TEMPORAL_SERVER_TLS_DIR: opts.tlsDir,
     TEMPORAL_DYNAMIC_CONFIG_FILE: opts.dynamicConfigFile ?? join(ROOT, 'deploy/temporal/dynamic-config.yaml'),
     ...(process.env.TEMPORAL_LOG_LEVEL ? { TEMPORAL_LOG_LEVEL: process.env.TEMPORAL_LOG_LEVEL } : {}),
     ...(opts.historyShards ? { TEMPORAL_NUM_HISTORY_SHARDS: String(opts.historyShards) } : {}),
@@ -156,10 +169,7 @@ export async function startTemporalCluster(
     const p = group.spawn({
       name: `temporal-${name}`,
       command: join(serverDir, 'server'),
-      args: ['--root', ROOT, '--config', 'deploy/temporal', '--env', 'cluster', '--allow-no-auth', 'start'].concat([
-        '--service',
-        service,
-      ]),
+      args: ['--root', ROOT, '--config', 'deploy/temporal', '--env', 'cluster', 'start'].concat(['--service', service]),
       env: {
         ...baseEnv,
         ...Object.fromEntries(Object.entries(own).map(([k, v]) => [k, String(v)])),
@@ -180,7 +190,7 @@ export async function startTemporalCluster(
     process: hosts.get(first!)!,
   });
   for (const name of rest) launch(name);
-  await waitUntil(`the Temporal frontend serving on ${address}`, () => isServing(address), {
+  await waitUntil(`the Temporal frontend serving on ${address}`, () => isServing(address, opts.tlsDir), {
     timeoutMs: 120_000,
     process: hosts.get('frontend')!,
   });
@@ -191,12 +201,14 @@ export async function startTemporalCluster(
       HOME: process.env.HOME ?? '',
       TEMPORAL_ADDRESS: address,
       TEMPORAL_NAMESPACE: opts.namespace,
+      ...temporalTlsEnv(opts.tlsDir, 'client'),
       CARDFLOW_NAMESPACE_RETENTION_DAYS: '1',
       CARDFLOW_LOG_LEVEL: 'warn',
     },
   });
   return {
     address,
+    tlsDir: opts.tlsDir,
     namespace: opts.namespace,
     host: (name) => hosts.get(name)!,
     metricsTargets: Object.fromEntries(HOSTS.map((name) => [name, `127.0.0.1:${metricsPorts[name]}`])) as Record<
@@ -206,7 +218,10 @@ export async function startTemporalCluster(
     async restart(name) {
       const p = launch(name);
       // A host is up when its gRPC port accepts; the frontend's answer says the cluster serves.
-      await waitUntil(`temporal ${name} back`, () => isServing(address), { timeoutMs: 60_000, process: p });
+      await waitUntil(`temporal ${name} back`, () => isServing(address, opts.tlsDir), {
+        timeoutMs: 60_000,
+        process: p,
+      });
     },
   };
 }

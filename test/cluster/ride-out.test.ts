@@ -15,6 +15,7 @@ import { startOnboarding } from '../../client/onboarding';
 import type { OnboardingResult } from '../../domain/customer-onboarding';
 import { onboardingWorkflowId } from '../../domain/workflow-ids';
 import { CARD_TYPES, FAST_WAIT, customerRef } from '../integration/support/harness';
+import { temporalTlsEnv } from '../../scripts/cluster/temporal-tls';
 import { clusterSettings, control } from './support/control';
 import { type ClusterWorld, startClusterWorld } from './support/world';
 
@@ -33,7 +34,7 @@ afterAll(async () => {
 async function onboard(ref: string, env: Record<string, string> = {}) {
   const file = path.join(dir, `${ref}.json`);
   writeFileSync(file, JSON.stringify({ customerRef: ref, cardTypeId: CARD_TYPES.noHolderNoDeposit, wait: FAST_WAIT }));
-  const { address, namespace } = clusterSettings();
+  const { address, namespace, tlsDir } = clusterSettings();
   const out: string[] = [];
   const err: string[] = [];
   const code = await runCli(['onboard', '--file', file], {
@@ -42,6 +43,7 @@ async function onboard(ref: string, env: Record<string, string> = {}) {
     env: {
       TEMPORAL_ADDRESS: address,
       TEMPORAL_NAMESPACE: namespace,
+      ...temporalTlsEnv(tlsDir, 'cli'),
       CARDFLOW_CODEC_KEYS: w.codecKeys,
       CARDFLOW_TASK_QUEUE: w.taskQueue,
       ...env,

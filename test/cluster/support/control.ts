@@ -12,17 +12,22 @@ import { type HostName, HOSTS, type RunningTemporalCluster } from '../../../scri
 
 export const CLUSTER_ENV = {
   address: 'CARDFLOW_CLUSTER_TEMPORAL_ADDRESS',
+  /** The cluster's CA and client certificates (mutual TLS; scripts/cluster/temporal-tls.ts). */
+  tlsDir: 'CARDFLOW_CLUSTER_TEMPORAL_TLS_DIR',
   namespace: 'CARDFLOW_CLUSTER_TEMPORAL_NAMESPACE',
   databaseUrl: 'CARDFLOW_CLUSTER_DATABASE_URL',
   /** Temporal's own database, as its administrator (cardflow's role may not open it). */
   temporalDatabaseUrl: 'CARDFLOW_CLUSTER_TEMPORAL_DATABASE_URL',
   control: 'CARDFLOW_CLUSTER_CONTROL_URL',
+  /** The folder of the cluster's logs (`temporal-<host>.log`, ...). */
+  logDir: 'CARDFLOW_CLUSTER_LOG_DIR',
   /** `host:port` of each Temporal host's Prometheus metrics, comma-separated. */
   temporalMetrics: 'CARDFLOW_CLUSTER_TEMPORAL_METRICS',
 } as const;
 
 export interface ClusterSettings {
   address: string;
+  tlsDir: string;
   namespace: string;
   databaseUrl: string;
   temporalDatabaseUrl: string;
@@ -38,6 +43,7 @@ export function clusterSettings(): ClusterSettings {
   };
   return {
     address: read(CLUSTER_ENV.address),
+    tlsDir: read(CLUSTER_ENV.tlsDir),
     namespace: read(CLUSTER_ENV.namespace),
     databaseUrl: read(CLUSTER_ENV.databaseUrl),
     temporalDatabaseUrl: read(CLUSTER_ENV.temporalDatabaseUrl),

@@ -56,6 +56,7 @@ export default async function globalSetup(): Promise<void> {
     const pg = await startPostgres(group, join(dir, 'postgresql'));
     const temporal = await startTemporalCluster(group, pg, {
       namespace: 'cardflow',
+      tlsDir: join(dir, 'temporal-tls'),
       dynamicConfigFile: testDynamicConfig(dir),
       // Four, not the production 512: still spread over both history hosts (killing one moves
       // shards that hold running workflows) without 512 shards' memory and idle polling on a
@@ -65,6 +66,8 @@ export default async function globalSetup(): Promise<void> {
     const control = await startControlServer(pg, temporal, join(dir, 'backups'));
     (globalThis as Holder)[stateKey] = { group, control, dir };
     process.env[CLUSTER_ENV.address] = temporal.address;
+    process.env[CLUSTER_ENV.tlsDir] = temporal.tlsDir;
+    process.env[CLUSTER_ENV.logDir] = dir;
     process.env[CLUSTER_ENV.namespace] = temporal.namespace;
     process.env[CLUSTER_ENV.databaseUrl] = await setUpCardflowDatabase(pg);
     process.env[CLUSTER_ENV.temporalDatabaseUrl] = pg.url('temporal');

@@ -16,6 +16,7 @@ import { parseKeyList } from '../../../codec/keys';
 import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
 import { ProcessGroup } from '../../../scripts/cluster/processes';
 import { type RunningServices, type ServicesOptions, startServices } from '../../../scripts/cluster/services';
+import { temporalTlsOptions } from '../../../scripts/cluster/temporal-tls';
 import { clusterSettings } from './control';
 
 export interface ClusterWorld {
@@ -56,6 +57,7 @@ export async function startClusterWorld(opts: {
     const services = await startServices(group, {
       dir,
       temporalAddress: cluster.address,
+      temporalTlsDir: cluster.tlsDir,
       namespace: cluster.namespace,
       databaseUrl: cluster.databaseUrl,
       codecKeys,
@@ -64,7 +66,10 @@ export async function startClusterWorld(opts: {
       ...opts.services,
     });
     sandbox.setWebhookUrl(services.webhookUrl);
-    connection = await Connection.connect({ address: cluster.address });
+    connection = await Connection.connect({
+      address: cluster.address,
+      tls: temporalTlsOptions(cluster.tlsDir, 'client'),
+    });
     const client = new Client({
       connection,
       namespace: cluster.namespace,
