@@ -22,7 +22,7 @@ import { holderEligibilityIssues } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { orderNosKey } from '../domain/start-attributes';
 import type { CardType } from '../api/schemas/card-type';
-import { failIssues, failWith, isTimeout, summarize } from './support/failures';
+import { isTimeout, nonRetryable, summarize } from '../domain/failures';
 import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
 import { providerCallsFor, reviewWait } from './support/profiles';
@@ -86,10 +86,13 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
     {
       validator: ({ holder: corrected }) => {
         if (status.stage !== 'awaiting_correction' || correction !== undefined || !cardType) {
-          throw failWith(FailureTypes.correctionNotExpected, `no reject awaits correction (stage: ${status.stage})`);
+          throw nonRetryable(
+            FailureTypes.correctionNotExpected,
+            `no reject awaits correction (stage: ${status.stage})`,
+          );
         }
         const problem = correctionIssues(cardType, holder, corrected, input.existingCards ?? 0);
-        if (problem) throw failIssues(problem.type, problem.issues);
+        if (problem) throw nonRetryable(problem.type, problem.issues);
       },
     },
   );
@@ -117,10 +120,10 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
 
   return guard(async () => {
     const dataIssues = cardholderDataIssues(holder);
-    if (dataIssues.length) fail(failIssues(FailureTypes.invalidInput, dataIssues));
+    if (dataIssues.length) fail(FailureTypes.invalidInput, dataIssues);
     cardType ??= await provider.getCardType({ cardTypeId: input.cardTypeId });
     const eligibility = holderEligibilityIssues(cardType, holder, { existingCards: input.existingCards ?? 0 });
-    if (eligibility.length) fail(failIssues(FailureTypes.notEligible, eligibility));
+    if (eligibility.length) fail(FailureTypes.notEligible, eligibility);
 
     const merchantOrderNo = cardholderOnboardingWorkflow.orderKeys(info.workflowId).create;
     attributes.addOrderNo(merchantOrderNo);
@@ -144,10 +147,8 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
         } catch (error) {
           if (isTimeout(error))
             fail(
-              failWith(
-                FailureTypes.reviewDeadlineExceeded,
-                `cardholder ${review.holderId} was not approved before the deadline`,
-              ),
+              FailureTypes.reviewDeadlineExceeded,
+              `cardholder ${review.holderId} was not approved before the deadline`,
             );
           throw error;
         }
@@ -174,10 +175,8 @@ export async function cardholderOnboarding(input: CardholderOnboardingInput): Pr
       const remaining = deadlineAt - Date.now();
       if (remaining <= 0 || !(await condition(() => correction !== undefined, remaining))) {
         fail(
-          failWith(
-            FailureTypes.reviewDeadlineExceeded,
-            `cardholder ${review.holderId} was rejected and no correction arrived before the deadline`,
-          ),
+          FailureTypes.reviewDeadlineExceeded,
+          `cardholder ${review.holderId} was rejected and no correction arrived before the deadline`,
         );
       }
       holder = correction as CardholderData;

@@ -18,7 +18,7 @@ import {
   type PhysicalCardActivationStatus,
 } from '../domain/physical-card-activation';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith } from './support/failures';
+import { nonRetryable } from '../domain/failures';
 import { settled } from './support/cancellation';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor, reviewWait } from './support/profiles';
 import { EventInbox } from './support/inbox';
@@ -47,7 +47,7 @@ export async function physicalCardActivation(
   );
 
   const issues = activationInputIssues(input);
-  if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
+  if (issues.length) fail(FailureTypes.invalidInput, issues);
   const { cardNo } = input;
   // card_3ds and physical_card events name the card (webhooks/categories.ts).
   attributes.set({ cardNo, ...(isChild() ? {} : { customerRef: input.customerRef, flow: Flows.cardActivation }) });
@@ -70,10 +70,8 @@ export async function physicalCardActivation(
   if (card.status === 'Normal') return done(merchantOrderNo);
   if (card.status !== 'un_activated')
     fail(
-      failWith(
-        FailureTypes.operationNotAllowed,
-        `card ${cardNo} is ${card.status}; only an un_activated card can be activated`,
-      ),
+      FailureTypes.operationNotAllowed,
+      `card ${cardNo} is ${card.status}; only an un_activated card can be activated`,
     );
 
   if (input.route === 'activation_code') {
@@ -90,7 +88,7 @@ export async function physicalCardActivation(
       () =>
         raceSignalAndPoll(codeFromEvent, () => codeCalls.awaitActivationCode({ cardNo, poll: pollSettings(slowWait) })),
       () =>
-        failWith(
+        nonRetryable(
           FailureTypes.activationCodeTimeout,
           `no activation code arrived for card ${cardNo} before the deadline`,
         ),
@@ -112,10 +110,8 @@ export async function physicalCardActivation(
       );
       if (outcome.status === 'fail')
         fail(
-          failWith(
-            FailureTypes.operationFailed,
-            `activation ${merchantOrderNo} failed: ${outcome.remark ?? 'no description'}`,
-          ),
+          FailureTypes.operationFailed,
+          `activation ${merchantOrderNo} failed: ${outcome.remark ?? 'no description'}`,
         );
 
       enter('confirming');
@@ -139,17 +135,15 @@ export async function physicalCardActivation(
               remark: undefined,
             })),
           () =>
-            failWith(
+            nonRetryable(
               FailureTypes.activationNotConfirmed,
               `card ${cardNo} did not become Normal after activation ${merchantOrderNo}`,
             ),
         );
         if (confirmed.status !== 'success')
           fail(
-            failWith(
-              FailureTypes.operationFailed,
-              `activation ${merchantOrderNo} failed: ${confirmed.remark ?? 'no description'}`,
-            ),
+            FailureTypes.operationFailed,
+            `activation ${merchantOrderNo} failed: ${confirmed.remark ?? 'no description'}`,
           );
       }
       return done(merchantOrderNo);
@@ -211,7 +205,7 @@ export async function physicalCardActivation(
     workOrder = await step(
       () => raceSignalAndPoll(fromEvent, () => calls.awaitWorkOrder({ merchantOrderNo, poll: pollSettings(slowWait) })),
       () =>
-        failWith(
+        nonRetryable(
           FailureTypes.activationNotConfirmed,
           `work order ${workOrder.orderNo} was not decided before the deadline`,
         ),
@@ -220,10 +214,8 @@ export async function physicalCardActivation(
   }
   if (workOrder.tradeStatus === 'fail') {
     fail(
-      failWith(
-        FailureTypes.operationFailed,
-        `work order ${workOrder.orderNo} failed: ${workOrder.description ?? 'no description'}`,
-      ),
+      FailureTypes.operationFailed,
+      `work order ${workOrder.orderNo} failed: ${workOrder.description ?? 'no description'}`,
     );
   }
 
@@ -232,7 +224,7 @@ export async function physicalCardActivation(
   await step(
     () => confirmCalls.awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(quickWait) }),
     () =>
-      failWith(
+      nonRetryable(
         FailureTypes.activationNotConfirmed,
         `card ${cardNo} did not become Normal after work order ${workOrder.orderNo}`,
       ),

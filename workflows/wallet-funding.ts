@@ -29,7 +29,7 @@ import {
 } from '../domain/wallet-funding';
 import { childIdOf } from '../domain/workflow-definition';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith, summarize } from './support/failures';
+import { nonRetryable, summarize } from '../domain/failures';
 import { settled } from './support/cancellation';
 import { compensatedFailure, Saga } from './support/saga';
 import { returnUnspentTransfer } from './support/transfer-return';
@@ -119,7 +119,7 @@ async function funding(
   return saga.compensating(
     async () => {
       const issues = inputIssues(input);
-      if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
+      if (issues.length) fail(FailureTypes.invalidInput, issues);
       if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.walletFunding });
       const deadlineMs = input.deadlineMs ?? DEFAULT_FUNDING_DEADLINE_MS;
       const { notifications, ...address } = await step(() =>
@@ -152,7 +152,7 @@ async function funding(
       const deposit = await step(
         () => raceSignalAndPoll(fromEvent, () => calls.awaitWalletDeposit({ match, poll: pollSettings(profile) })),
         () =>
-          failWith(
+          nonRetryable(
             FailureTypes.depositExpired,
             `no ${input.coinKey} deposit to ${address.address} succeeded within ${Math.round(deadlineMs / 1000)} s; nothing was moved`,
           ),
@@ -161,16 +161,14 @@ async function funding(
       status.depositStatus = deposit.status;
       if (deposit.status === 'fail') {
         fail(
-          failWith(
-            FailureTypes.depositFailed,
-            `deposit ${deposit.orderNo} failed: ${deposit.message ?? 'no reason given'}; nothing was moved`,
-          ),
+          FailureTypes.depositFailed,
+          `deposit ${deposit.orderNo} failed: ${deposit.message ?? 'no reason given'}; nothing was moved`,
         );
       }
       const credit = deposit.receivedAmount;
       status.receivedAmount = credit;
       if (cmp(credit, '0') <= 0)
-        fail(failWith(FailureTypes.depositFailed, `deposit ${deposit.orderNo} credited nothing after fees`));
+        fail(FailureTypes.depositFailed, `deposit ${deposit.orderNo} credited nothing after fees`);
 
       const result: WalletFundingResult = {
         coinKey: address.coinKey,
@@ -219,11 +217,9 @@ async function funding(
         enter('transferring');
         const amount = input.transfer.amount ?? credit;
         if (cmp(amount, credit) > 0)
-          fail(
-            failIssues(FailureTypes.invalidInput, [
-              { path: 'transfer.amount', message: `${amount} exceeds the credited ${credit}` },
-            ]),
-          );
+          fail(FailureTypes.invalidInput, [
+            { path: 'transfer.amount', message: `${amount} exceeds the credited ${credit}` },
+          ]);
         const wallet = await step(() => provider.getAccountBalance({ currency: deposit.receivedCurrency }));
         walletId = wallet.accountId;
         // The credited money moves on to completion even if an operator cancels meanwhile.
@@ -262,14 +258,12 @@ async function funding(
         const cardType = await step(() => provider.getCardType({ cardTypeId: target.cardTypeId }));
         const amount = target.amount ?? maxDepositFor(available, cardType);
         if (amount === undefined) {
-          return fail(
-            failIssues(FailureTypes.notEligible, [
-              {
-                path: 'cardDeposit',
-                message: `${available} does not cover the card type's minimum deposit ${cardType.rechargeMinQuota} plus its fee`,
-              },
-            ]),
-          );
+          return fail(FailureTypes.notEligible, [
+            {
+              path: 'cardDeposit',
+              message: `${available} does not cover the card type's minimum deposit ${cardType.rechargeMinQuota} plus its fee`,
+            },
+          ]);
         }
         const deposited = await step(() =>
           settled(() =>
