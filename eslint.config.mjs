@@ -15,6 +15,13 @@ const processEnvRestriction = {
   message: 'Read configuration through config/ (config/schema.ts declares every variable).',
 };
 
+// Failures are made by domain/failures.ts (nonRetryable, retryable, stillWaiting), never by hand.
+const failureFactoryRestrictions = ['nonRetryable', 'retryable', 'create'].map((property) => ({
+  object: 'ApplicationFailure',
+  property,
+  message: 'Raise failures through domain/failures.ts (nonRetryable(type, reason), retryable, stillWaiting).',
+}));
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', '.artifacts/**', 'coverage/**', 'dist/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -64,21 +71,13 @@ export default tseslint.config(
     },
   },
   {
-    // Activities give up for good in one way: activities/failures.ts's `nonRetryable(type, message)`,
-    // with a type registered in domain/failure-types.ts (provider errors convert there too).
-    files: ['activities/**/*.ts'],
+    // Workflows and activities raise failures in one way: domain/failures.ts's `nonRetryable(type,
+    // reason)`, `retryable`, `stillWaiting`, with a type registered in domain/failure-types.ts
+    // (provider errors convert in activities/failures.ts).
+    files: ['activities/**/*.ts', 'workflows/**/*.ts'],
     ignores: ['activities/failures.ts'],
     rules: {
-      'no-restricted-properties': [
-        'error',
-        processEnvRestriction,
-        ...['nonRetryable', 'retryable', 'create'].map((property) => ({
-          object: 'ApplicationFailure',
-          property,
-          message:
-            'Raise failures through activities/failures.ts (nonRetryable(type, message), retryable, invalidInput).',
-        })),
-      ],
+      'no-restricted-properties': ['error', processEnvRestriction, ...failureFactoryRestrictions],
     },
   },
   {

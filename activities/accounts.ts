@@ -4,7 +4,8 @@ import type { Account } from '../api/schemas/account';
 import { affordabilityIssue } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';
-import { invalidInput, convertingFailures, nonRetryable } from './failures';
+import { convertingFailures } from './failures';
+import { nonRetryable } from '../domain/failures';
 import type { AccountBalance } from './types';
 
 /** The balance fields of an account, the part of it the checks before money moves read. */
@@ -47,10 +48,9 @@ export function createAccountHelpers({ provider }: ActivityDeps) {
     const account = await findAccount(required.accountId, required.currency);
     const issue = affordabilityIssue(account.availableBalance, required.total, required.currency, path);
     if (issue)
-      throw invalidInput(
-        [{ ...issue, message: `account ${account.accountId} ${issue.message}` }],
-        FailureTypes.insufficientBalance,
-      );
+      throw nonRetryable(FailureTypes.insufficientBalance, [
+        { ...issue, message: `account ${account.accountId} ${issue.message}` },
+      ]);
   }
 
   return { findAccount, requireBalance };

@@ -11,7 +11,8 @@ import type { CardAuthFeeRecord, CardAuthTransaction } from '../api/schemas/card
 import { FailureTypes } from '../domain/failure-types';
 import type { NotificationPlan } from '../domain/notifications';
 import type { ActivityDeps } from './deps';
-import { convertingFailures, nonRetryable } from './failures';
+import { convertingFailures } from './failures';
+import { nonRetryable } from '../domain/failures';
 import { longPoll, type PollSettings } from './long-poll';
 import { notificationPlanOf } from './notifications';
 

@@ -4,9 +4,11 @@
  * `nonRetryable` when retrying cannot help (validation, business rejection, bad signature);
  * transport errors, timeouts and 5xx stay retryable and back off (activities/retry-delay.ts: set
  * by the activity, so a heartbeat timeout does not make the next provider failure wait longer).
- * Details carry codes and ids only, never the envelope (it may hold personal data).
+ * Details carry codes and ids only, never the envelope (it may hold personal data). cardflow's
+ * own failures (nonRetryable, retryable, stillWaiting) come from domain/failures.ts, shared with
+ * the workflows.
  */
-import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/common';
 import {
   ProviderAbortedError,
   ProviderBusinessError,
@@ -14,8 +16,6 @@ import {
   ProviderServerError,
   ProviderTransportError,
 } from '../api/errors';
-import { describeIssues, type FieldIssue } from '../domain/cardholder-data';
-import { FailureTypes, type FailureType } from '../domain/failure-types';
 import { withReportedBackoff } from './retry-delay';
 
 /** The outcome is unknown: the call may have reached the provider (transport, timeout, 5xx). */
@@ -69,36 +69,4 @@ export function convertingFailures<T extends Record<string, (...args: never[]) =
     };
   }
   return converted as T;
-}
-
-/**
- * The one way an activity gives up for good: a failure of a registered type (domain/failure-types.ts)
- * that the retry policy does not retry, because the same request meets the same answer.
- */
-export function nonRetryable(type: FailureType, message: string): ApplicationFailure {
-  return ApplicationFailure.create({ type, message, nonRetryable: true });
-}
-
-/** A failure of a registered type that the retry policy retries (the answer may change). */
-export function retryable(type: FailureType, message: string): ApplicationFailure {
-  return ApplicationFailure.create({ type, message, nonRetryable: false });
-}
-
-/** A request refused before anything was sent. */
-export function invalidInput(
-  issues: readonly FieldIssue[],
-  type: string = FailureTypes.invalidInput,
-): ApplicationFailure {
-  return ApplicationFailure.create({ type, message: describeIssues(issues), nonRetryable: true, details: [issues] });
-}
-
-/** Not there yet: retry later (benign, so it is not logged as an error). */
-export function stillWaiting(message: string, nextRetryDelayMs?: number): ApplicationFailure {
-  return ApplicationFailure.create({
-    type: FailureTypes.stillWaiting,
-    message,
-    nonRetryable: false,
-    category: ApplicationFailureCategory.BENIGN,
-    ...(nextRetryDelayMs === undefined ? {} : { nextRetryDelay: nextRetryDelayMs }),
-  });
 }

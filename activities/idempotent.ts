@@ -19,7 +19,8 @@
 import { Context, activityInfo } from '@temporalio/activity';
 import { FailureTypes } from '../domain/failure-types';
 import type { RouteRecorder } from '../storage/route-store';
-import { isAmbiguous, isDuplicateOrder, retryable } from './failures';
+import { isAmbiguous, isDuplicateOrder } from './failures';
+import { retryable } from '../domain/failures';
 import { recordRoute } from './routes';
 
 export interface IdempotentCall<T> {

@@ -23,7 +23,7 @@ import { activityInfo, cancellationSignal, sleep } from '@temporalio/activity';
 import { ProviderError } from '../api/errors';
 import { isFinalOperationStatus } from '../api/rules';
 import { nextPollDelay, REPROBE_DELAYS_MS, type WaitProfile } from '../domain/wait-profile';
-import { stillWaiting } from './failures';
+import { stillWaiting } from '../domain/failures';
 import { reportProgress } from './heartbeats';
 import { UNLIMITED, type RateGate } from './rate-gate';
 

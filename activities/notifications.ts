@@ -23,7 +23,8 @@ import {
 import { NotificationNotDelivered, postNotification, type NotificationTarget } from '../notifications/sender';
 import type { UndeliveredStore } from '../notifications/store';
 import type { ActivityDeps } from './deps';
-import { convertingFailures, nonRetryable, retryable } from './failures';
+import { convertingFailures } from './failures';
+import { nonRetryable, retryable } from '../domain/failures';
 import { reportProgress } from './heartbeats';
 import { openSealed } from './secrets';
 

@@ -7,7 +7,7 @@
 import type { KeyInput } from '../api/keys';
 import { decryptSensitive, encryptSensitive } from '../api/sensitive';
 import { FailureTypes } from '../domain/failure-types';
-import { nonRetryable } from './failures';
+import { nonRetryable } from '../domain/failures';
 
 /** What a backend calls before starting a workflow that needs a PIN: seal it with the merchant public key. */
 export function sealPin(pin: string, merchantPublicKey: KeyInput): string {

@@ -22,7 +22,8 @@ import { callIdempotent } from './idempotent';
 import type { TransferResult } from './types';
 import type { SharedAccountResult } from '../domain/shared-account';
 import type { ActivityDeps } from './deps';
-import { invalidInput, isAmbiguous, isDuplicateOrder, convertingFailures } from './failures';
+import { isAmbiguous, isDuplicateOrder, convertingFailures } from './failures';
+import { nonRetryable } from '../domain/failures';
 import { longPoll, type PollSettings } from './long-poll';
 import { notificationPlanOf } from './notifications';
 import type { NotificationPlan } from '../domain/notifications';
@@ -142,10 +143,9 @@ export function createTransferActivities(deps: ActivityDeps) {
           const payer = await findAccount(input.payerAccountId, undefined);
           const issue = affordabilityIssue(payer.availableBalance, input.amount, payer.currency, 'amount');
           if (issue) {
-            throw invalidInput(
-              [{ ...issue, message: `account ${payer.accountId} ${issue.message}` }],
-              FailureTypes.insufficientBalance,
-            );
+            throw nonRetryable(FailureTypes.insufficientBalance, [
+              { ...issue, message: `account ${payer.accountId} ${issue.message}` },
+            ]);
           }
         },
         send: async () => {

@@ -10,7 +10,8 @@ import { UPLOAD_CATEGORY } from '../api/rules';
 import { FailureTypes } from '../domain/failure-types';
 import { workOrderStateOf, type WorkOrderState } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
-import { convertingFailures, nonRetryable } from './failures';
+import { convertingFailures } from './failures';
+import { nonRetryable } from '../domain/failures';
 import { callIdempotent } from './idempotent';
 import { awaitFinalByOrderNo } from './long-poll';
 

@@ -13,6 +13,7 @@
  * ├── ProviderSignatureError   response signature missing or wrong; not retryable
  * └── ProviderResponseError    response does not match the spec's shape; not retryable
  */
+import { ProviderErrorTypes, type ProviderErrorType } from './error-types';
 
 /**
  * Failure code our sandbox uses for a reused merchantOrderNo (`SandboxErrorCode.duplicateOrder`
@@ -34,8 +35,8 @@ export interface ProviderErrorContext {
 }
 
 export abstract class ProviderError extends Error {
-  /** Stable classification string; survives minification and crosses the activity boundary. */
-  abstract readonly type: string;
+  /** Stable classification string (api/error-types.ts); survives minification and crosses the activity boundary. */
+  abstract readonly type: ProviderErrorType;
   /** Whether trying the same call again can help (the Temporal retry policy owns the backoff). */
   abstract readonly retryable: boolean;
   readonly operation: string | undefined;
@@ -64,7 +65,7 @@ export abstract class ProviderError extends Error {
  * with the SAME merchantOrderNo (a "Duplicate order number" answer then means it went through).
  */
 export class ProviderTransportError extends ProviderError {
-  readonly type: string = 'ProviderTransportError';
+  readonly type: ProviderErrorType = ProviderErrorTypes.transport;
   readonly retryable: boolean = true;
   /** The low-level error code (ECONNRESET, ECONNREFUSED, UND_ERR_SOCKET...), when known. */
   readonly code: string | undefined;
@@ -76,7 +77,7 @@ export class ProviderTransportError extends ProviderError {
 
 /** No complete answer within the timeout; the outcome is unknown, as for a transport error. */
 export class ProviderTimeoutError extends ProviderTransportError {
-  override readonly type = 'ProviderTimeoutError';
+  override readonly type = ProviderErrorTypes.timeout;
   constructor(
     readonly timeoutMs: number,
     context: ProviderErrorContext = {},
@@ -87,7 +88,7 @@ export class ProviderTimeoutError extends ProviderTransportError {
 
 /** The caller's AbortSignal fired (e.g. activity cancellation); outcome unknown; not retried. */
 export class ProviderAbortedError extends ProviderTransportError {
-  override readonly type = 'ProviderAbortedError';
+  override readonly type = ProviderErrorTypes.aborted;
   override readonly retryable = false;
   constructor(context: ProviderErrorContext = {}) {
     super('request aborted by the caller (outcome unknown)', { ...context, code: 'ABORTED' });
@@ -101,7 +102,7 @@ export function isDuplicateOrderFailure(code: number | undefined, msg: string | 
 
 /** HTTP 5xx: the provider failed; retry (a mutating call keeps its merchantOrderNo). */
 export class ProviderServerError extends ProviderError {
-  readonly type = 'ProviderServerError';
+  readonly type = ProviderErrorTypes.server;
   readonly retryable = true;
   /** Envelope code and msg when the 5xx carried an envelope. */
   readonly code: number | undefined;
@@ -131,7 +132,7 @@ export const RETRYABLE_BUSINESS_CODES: readonly number[] = [500, 429];
 
 /** The provider answered with a failure envelope `{success:false, code, msg}`. */
 export class ProviderBusinessError extends ProviderError {
-  readonly type = 'ProviderBusinessError';
+  readonly type = ProviderErrorTypes.business;
   readonly retryable: boolean;
   readonly code: number;
   readonly msg: string;
@@ -162,7 +163,7 @@ function describeIssues(issues: readonly Issue[]): string {
 
 /** The request breaks a rule of the spec; raised before any network call; retrying cannot help. */
 export class ProviderValidationError extends ProviderError {
-  readonly type = 'ProviderValidationError';
+  readonly type = ProviderErrorTypes.validation;
   readonly retryable = false;
   constructor(
     readonly issues: readonly Issue[],
@@ -174,7 +175,7 @@ export class ProviderValidationError extends ProviderError {
 
 /** The response's X-WSB-SIGNATURE is missing or does not verify with the platform public key. */
 export class ProviderSignatureError extends ProviderError {
-  readonly type = 'ProviderSignatureError';
+  readonly type = ProviderErrorTypes.signature;
   readonly retryable = false;
   constructor(
     readonly reason: 'missing' | 'mismatch',
@@ -196,7 +197,7 @@ export class ProviderSignatureError extends ProviderError {
  * schema. `issues` name the fields, never their values.
  */
 export class ProviderResponseError extends ProviderError {
-  readonly type = 'ProviderResponseError';
+  readonly type = ProviderErrorTypes.response;
   readonly retryable = false;
   constructor(
     message: string,

@@ -6,6 +6,7 @@
  * connection is an ambiguous outcome that only its activity's lookup rule may resolve
  * (docs/exactly-once.md).
  */
+import { ProviderErrorTypes } from './error-types';
 import { ProviderTransportError } from './errors';
 
 /** Connection-level failures (Node errno codes and undici's socket errors). */
@@ -40,6 +41,6 @@ export function connectionErrorCode(error: unknown): string | undefined {
 export function shouldRetryTransport(error: unknown, retriesSoFar: number): boolean {
   if (retriesSoFar >= MAX_TRANSPORT_RETRIES) return false;
   if (!(error instanceof ProviderTransportError)) return false;
-  if (error.type !== 'ProviderTransportError') return false; // timeout and abort subclasses
+  if (error.type !== ProviderErrorTypes.transport) return false; // timeout and abort subclasses
   return error.code !== undefined && RETRYABLE_CONNECTION_CODES.has(error.code);
 }

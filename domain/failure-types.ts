@@ -2,8 +2,10 @@
  * Every `ApplicationFailure.type` cardflow's workflows and activities raise, in one registry.
  * Clients and tests branch on these, never on messages or class names. Provider failures keep the
  * provider client's own `type` (`ProviderBusinessError`, `ProviderValidationError`, ... in
- * api/errors.ts).
+ * api/error-types.ts). domain/failures.ts raises them.
  */
+import { ProviderErrorTypes, type ProviderErrorType } from '../api/error-types';
+
 export const FailureTypes = {
   /** A workflow input breaks a rule; the message names the field. Nothing was sent. */
   invalidInput: 'InvalidInput',
@@ -63,6 +65,9 @@ export const FailureTypes = {
 } as const;
 export type FailureType = (typeof FailureTypes)[keyof typeof FailureTypes];
 
+/** Every failure type cardflow knows: its own and the provider client's. */
+export type KnownFailureType = FailureType | ProviderErrorType;
+
 /**
  * Failures that resuming cannot change: the request itself (the customer's data, the card type),
  * or a final decision of the provider (an operation it failed, a cancelled card, a failed on-chain
@@ -80,7 +85,7 @@ const FINAL_FAILURE_TYPES: readonly string[] = [
   FailureTypes.activationNotExpected,
   // A request the provider client refused before sending it breaks a rule of the spec: the same
   // request breaks it again.
-  'ProviderValidationError',
+  ProviderErrorTypes.validation,
 ];
 
 /** True when an onboarding that failed with `type` can be resumed to completion once its cause is gone. */

@@ -52,14 +52,14 @@ const WORKFLOW_INTERCEPTOR_MODULES = [
 
 /**
  * How every cardflow workflow bundle is made: the libraries of
- * `workflows/support/shared-libraries.ts` and the schemas of `workflows/support/shared-schemas.ts`
+ * `workflows/preload/shared-libraries.ts` and the schemas of `workflows/preload/shared-schemas.ts`
  * are evaluated once per worker and shared by every workflow run, instead of once per run.
  */
 const BUNDLE_OPTIONS = {
   workflowsPath: WORKFLOWS_PATH,
   preloadModules: [
-    require.resolve('../workflows/support/shared-libraries'),
-    require.resolve('../workflows/support/shared-schemas'),
+    require.resolve('../workflows/preload/shared-libraries'),
+    require.resolve('../workflows/preload/shared-schemas'),
   ],
   workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
 };

@@ -74,7 +74,7 @@ import {
   type CardNotice,
 } from './card-entity/notices';
 import { runChild } from './support/children';
-import { failWith, summarize } from './support/failures';
+import { nonRetryable, rethrown, summarize } from '../domain/failures';
 import { EventInbox } from './support/inbox';
 import { Notifier } from './support/notifier';
 import { relayThreeDsRecord } from './support/three-ds-relay';
@@ -267,7 +267,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
           order = await longPollCalls(slow).awaitWorkOrder({ merchantOrderNo, poll: pollSettings(slow) });
         }
         if (order.tradeStatus === 'fail')
-          throw failWith(
+          throw nonRetryable(
             FailureTypes.operationFailed,
             `work order ${order.orderNo} to lift the block of card ${cardNo} failed: ${order.description ?? 'no description'}`,
           );
@@ -318,7 +318,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
       return await refresh();
     } catch (error) {
       const summary = summarize(error);
-      throw failWith(summary.type, summary.message);
+      throw rethrown(summary);
     }
   });
 

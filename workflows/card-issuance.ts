@@ -11,7 +11,6 @@ import type { FieldIssue } from '../domain/cardholder-data';
 import { planCardCreation } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { physicalCardIssues } from '../domain/onboarding-physical';
-import { failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
 import { withCardTypePlan } from './support/card-type-plan';
 import { cardOperationWait } from './support/profiles';
@@ -37,7 +36,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
           message: `applies to shared card (BUDGET_CARD) mode; card type ${cardType.cardTypeId} is ${cardType.mode}`,
         });
       }
-      if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
+      if (issues.length) fail(FailureTypes.invalidInput, issues);
 
       // Once the provider may have it, the mutation is followed to its outcome even if cancelled.
       return await settled(async () => {
@@ -80,9 +79,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
         );
         const cardNo = operation.cardNo ?? created.cardNo;
         if (!cardNo)
-          return fail(
-            failWith(FailureTypes.operationFailed, `card creation ${merchantOrderNo} succeeded without a cardNo`),
-          );
+          return fail(FailureTypes.operationFailed, `card creation ${merchantOrderNo} succeeded without a cardNo`);
         status.cardNo = cardNo;
         // A child's parent records the card number; standalone, this workflow does.
         if (!isChild()) attributes.set({ cardNo, customerRef: input.customerRef, flow: 'card_issuance' });

@@ -18,7 +18,6 @@ import { FailureTypes } from '../domain/failure-types';
 import type { CardOperation } from '../domain/provider-records';
 import type { WaitProfile } from '../domain/wait-profile';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith } from './support/failures';
 import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor, type ProviderCalls } from './support/profiles';
@@ -78,16 +77,14 @@ async function cardOperationWorkflow(
   );
 
   const issues = cardOperationInputIssues(kind, input);
-  if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
+  if (issues.length) fail(FailureTypes.invalidInput, issues);
   if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: Flows.cardOperation });
   return step(async () => {
     const card = await provider.getCardStatus({ cardNo: input.cardNo });
     if (!CARD_OPERATION_FROM[kind].includes(card.status) || card.blocked) {
       fail(
-        failWith(
-          FailureTypes.operationNotAllowed,
-          `card ${input.cardNo} is ${card.blocked ? 'blocked' : card.status}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`,
-        ),
+        FailureTypes.operationNotAllowed,
+        `card ${input.cardNo} is ${card.blocked ? 'blocked' : card.status}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`,
       );
     }
     const merchantOrderNo = cardOperationWorkflows[kind].orderKeys(info.workflowId).operation;

@@ -21,13 +21,14 @@ import {
 import { holderEligibilityIssues } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { orderNosKey } from '../domain/start-attributes';
+import type { WaitProfile } from '../domain/wait-profile';
 import type { CardType } from '../api/schemas/card-type';
-import { failIssues, failWith, isTimeout, summarize } from './support/failures';
+import { isTimeout, nonRetryable, summarize } from '../domain/failures';
 import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
 import { providerCallsFor, reviewWait } from './support/profiles';
 import { Attributes, isChild } from './support/search';
-import { trackStatus } from './support/tracked-status';
+import { trackStatus, type Tracker } from './support/tracked-status';
 import { waitForReview } from './support/waits';
 import { cardholderOnboardingWorkflow } from '../domain/workflows';
 
@@ -53,150 +54,199 @@ function correctionIssues(
 }
 
 export async function cardholderOnboarding(input: CardholderOnboardingInput): Promise<CardholderOnboardingResult> {
-  const info = workflowInfo();
-  const provider = providerCallsFor(input.wait);
-  const inbox = new EventInbox();
-  const attributes = new Attributes(input.startAttributes);
-  const deadlineAt = Date.now() + (input.reviewDeadlineMs ?? DEFAULT_REVIEW_DEADLINE_MS);
-  let cardType: CardType | undefined = input.cardType;
-  let holder = input.holder;
-  let correction: CardholderData | undefined;
+  const run = new CardholderRun(input);
+  return run.tracker.guard(() => run.onboard());
+}
+
+/**
+ * One holder's onboarding: its status and handlers (the signal, then the query, then the Update:
+ * the order the saved histories were made with), the holder data as corrected so far, and the
+ * steps from the check to the approval.
+ */
+class CardholderRun {
+  private readonly info = workflowInfo();
+  private readonly provider: ReturnType<typeof providerCallsFor>;
+  private readonly inbox = new EventInbox();
+  private readonly attributes: Attributes;
+  private readonly deadlineAt: number;
+  readonly tracker: Tracker<CardholderOnboardingStatus>;
+  private cardType: CardType | undefined;
+  private holder: CardholderData;
+  private correction: CardholderData | undefined;
   /** When the pending correction was accepted: the holder changing after it is how a lost answer is recognised. */
-  let correctionAt = 0;
+  private correctionAt = 0;
   /** Corrections accepted so far, and how many of them were sent. */
-  let accepted = 0;
-  let sent = 0;
+  private accepted = 0;
+  private sent = 0;
+  /** Where in the inbox the current submission's events begin. */
+  private since = 0;
 
-  // The signal, then the query, then the Update: the order the saved histories were made with.
-  const tracker = trackStatus<CardholderOnboardingStatus>(
-    { stage: 'validating', resubmissions: 0, deadlineAt },
-    cardholderStatusQuery,
-    inbox,
-  );
-  const { status, fail, guard } = tracker;
-  setHandler(
-    correctCardholderUpdate,
-    async ({ holder: corrected }) => {
-      correction = corrected;
-      correctionAt = Date.now();
-      const mine = ++accepted;
-      await condition(() => sent >= mine || status.stage === 'failed');
-      return status;
-    },
-    {
-      validator: ({ holder: corrected }) => {
-        if (status.stage !== 'awaiting_correction' || correction !== undefined || !cardType) {
-          throw failWith(FailureTypes.correctionNotExpected, `no reject awaits correction (stage: ${status.stage})`);
-        }
-        const problem = correctionIssues(cardType, holder, corrected, input.existingCards ?? 0);
-        if (problem) throw failIssues(problem.type, problem.issues);
+  constructor(private readonly input: CardholderOnboardingInput) {
+    this.provider = providerCallsFor(input.wait);
+    this.attributes = new Attributes(input.startAttributes);
+    this.deadlineAt = Date.now() + (input.reviewDeadlineMs ?? DEFAULT_REVIEW_DEADLINE_MS);
+    this.cardType = input.cardType;
+    this.holder = input.holder;
+    this.tracker = trackStatus<CardholderOnboardingStatus>(
+      { stage: 'validating', resubmissions: 0, deadlineAt: this.deadlineAt },
+      cardholderStatusQuery,
+      this.inbox,
+    );
+    this.acceptCorrections();
+  }
+
+  /** The `correctCardholder` Update: validated corrected data, answered once it was sent. */
+  private acceptCorrections(): void {
+    const { status } = this.tracker;
+    setHandler(
+      correctCardholderUpdate,
+      async ({ holder: corrected }) => {
+        this.correction = corrected;
+        this.correctionAt = Date.now();
+        const mine = ++this.accepted;
+        await condition(() => this.sent >= mine || status.stage === 'failed');
+        return status;
       },
-    },
-  );
+      {
+        validator: ({ holder: corrected }) => {
+          if (status.stage !== 'awaiting_correction' || this.correction !== undefined || !this.cardType) {
+            throw nonRetryable(
+              FailureTypes.correctionNotExpected,
+              `no reject awaits correction (stage: ${status.stage})`,
+            );
+          }
+          const problem = correctionIssues(this.cardType, this.holder, corrected, this.input.existingCards ?? 0);
+          if (problem) throw nonRetryable(problem.type, problem.issues);
+        },
+      },
+    );
+  }
 
-  const notifyParent = async (progress: CardholderProgress) => {
-    if (!input.notifyParent || !info.parent) return;
-    try {
-      await getExternalWorkflowHandle(info.parent.workflowId, info.parent.runId).signal(
-        cardholderProgressSignal,
-        progress,
-      );
-    } catch (error) {
-      log.warn('could not tell the parent about cardholder progress', { error: summarize(error).message });
-    }
-  };
-  /** Moves to a stage; with a review, the status also shows the holder and where its review stands. */
-  const enter = (stage: CardholderStage, review?: CardholderReview) => {
-    tracker.enter(stage);
-    if (review) {
-      status.holderId = review.holderId;
-      status.status = review.status;
-      status.statusFlowLocation = review.statusFlowLocation;
-    }
-  };
-
-  return guard(async () => {
-    const dataIssues = cardholderDataIssues(holder);
-    if (dataIssues.length) fail(failIssues(FailureTypes.invalidInput, dataIssues));
-    cardType ??= await provider.getCardType({ cardTypeId: input.cardTypeId });
-    const eligibility = holderEligibilityIssues(cardType, holder, { existingCards: input.existingCards ?? 0 });
-    if (eligibility.length) fail(failIssues(FailureTypes.notEligible, eligibility));
-
-    const merchantOrderNo = cardholderOnboardingWorkflow.orderKeys(info.workflowId).create;
+  /** Checks, creates, and follows the review through each reject and correction until approved. */
+  async onboard(): Promise<CardholderOnboardingResult> {
+    const { input, provider, attributes, inbox } = this;
+    await this.validate();
+    const merchantOrderNo = cardholderOnboardingWorkflow.orderKeys(this.info.workflowId).create;
     attributes.addOrderNo(merchantOrderNo);
-    enter('submitting');
+    this.enter('submitting');
     // Events that arrive from here on belong to this submission.
-    let since = inbox.position;
+    this.since = inbox.position;
     // A create or correction that may have reached the provider is recorded even if cancelled meanwhile.
     let review = await settled(() =>
-      provider.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder }),
+      provider.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder: this.holder }),
     );
-    enter('in_review', review);
+    this.enter('in_review', review);
     // card_holder webhooks route by CardflowOrderNos (set at start for a child) or by holderId.
     if (!isChild()) attributes.set({ holderId: review.holderId, customerRef: input.customerRef, flow: 'cardholder' });
     else if (!orderNosKey()) attributes.set({ holderId: review.holderId });
     const profile = reviewWait(input.wait);
 
     for (;;) {
-      if (review.status !== 'pass_audit' && review.status !== 'reject') {
-        try {
-          review = await waitForReview(inbox, review.holderId, since, profile, deadlineAt - Date.now());
-        } catch (error) {
-          if (isTimeout(error))
-            fail(
-              failWith(
-                FailureTypes.reviewDeadlineExceeded,
-                `cardholder ${review.holderId} was not approved before the deadline`,
-              ),
-            );
-          throw error;
-        }
-      }
+      review = await this.decided(review, profile);
       if (review.status === 'pass_audit') {
-        enter('approved', review);
+        this.enter('approved', review);
         return {
           holderId: review.holderId,
           status: 'pass_audit',
           merchantOrderNo,
-          resubmissions: status.resubmissions,
+          resubmissions: this.tracker.status.resubmissions,
         };
       }
-
-      // reject: wait for corrected data (spec: update only when status=reject).
-      enter('awaiting_correction', review);
-      status.rejectReason = review.description ?? 'rejected without a description';
-      await notifyParent({
-        stage: 'awaiting_correction',
-        holderId: review.holderId,
-        statusFlowLocation: review.statusFlowLocation,
-        rejectReason: status.rejectReason,
-      });
-      const remaining = deadlineAt - Date.now();
-      if (remaining <= 0 || !(await condition(() => correction !== undefined, remaining))) {
-        fail(
-          failWith(
-            FailureTypes.reviewDeadlineExceeded,
-            `cardholder ${review.holderId} was rejected and no correction arrived before the deadline`,
-          ),
-        );
-      }
-      holder = correction as CardholderData;
-      enter('resubmitting');
-      since = inbox.position;
-      const holderId = review.holderId;
-      // The new round may reach the states of the last one again (a second reject): those are new events.
-      inbox.beginReviewRound(holderId);
-      review = await settled(() => provider.updateCardholder({ holderId, holder, correctionAt }));
-      correction = undefined;
-      status.resubmissions += 1;
-      sent += 1;
-      delete status.rejectReason;
-      enter('in_review', review);
-      await notifyParent({
-        stage: 'in_review',
-        holderId: review.holderId,
-        statusFlowLocation: review.statusFlowLocation,
-      });
+      await this.awaitCorrection(review);
+      review = await this.resubmit(review);
     }
-  });
+  }
+
+  /** The holder's data and the card type's rules for holders, before anything is sent. */
+  private async validate(): Promise<void> {
+    const { input, tracker } = this;
+    const dataIssues = cardholderDataIssues(this.holder);
+    if (dataIssues.length) tracker.fail(FailureTypes.invalidInput, dataIssues);
+    this.cardType ??= await this.provider.getCardType({ cardTypeId: input.cardTypeId });
+    const eligibility = holderEligibilityIssues(this.cardType, this.holder, {
+      existingCards: input.existingCards ?? 0,
+    });
+    if (eligibility.length) tracker.fail(FailureTypes.notEligible, eligibility);
+  }
+
+  /** The review's decision (pass_audit or reject), waited for unless it came with the submission. */
+  private async decided(review: CardholderReview, profile: WaitProfile): Promise<CardholderReview> {
+    if (review.status === 'pass_audit' || review.status === 'reject') return review;
+    try {
+      return await waitForReview(this.inbox, review.holderId, this.since, profile, this.deadlineAt - Date.now());
+    } catch (error) {
+      if (isTimeout(error))
+        this.tracker.fail(
+          FailureTypes.reviewDeadlineExceeded,
+          `cardholder ${review.holderId} was not approved before the deadline`,
+        );
+      throw error;
+    }
+  }
+
+  /** A reject: waits for corrected data (spec: update only when status=reject) until the deadline. */
+  private async awaitCorrection(review: CardholderReview): Promise<void> {
+    const { status } = this.tracker;
+    this.enter('awaiting_correction', review);
+    status.rejectReason = review.description ?? 'rejected without a description';
+    await this.notifyParent({
+      stage: 'awaiting_correction',
+      holderId: review.holderId,
+      statusFlowLocation: review.statusFlowLocation,
+      rejectReason: status.rejectReason,
+    });
+    const remaining = this.deadlineAt - Date.now();
+    if (remaining <= 0 || !(await condition(() => this.correction !== undefined, remaining))) {
+      this.tracker.fail(
+        FailureTypes.reviewDeadlineExceeded,
+        `cardholder ${review.holderId} was rejected and no correction arrived before the deadline`,
+      );
+    }
+  }
+
+  /** Sends the accepted correction, which starts a new review round. */
+  private async resubmit(review: CardholderReview): Promise<CardholderReview> {
+    const { status } = this.tracker;
+    const holder = this.correction as CardholderData;
+    this.holder = holder;
+    this.enter('resubmitting');
+    this.since = this.inbox.position;
+    const holderId = review.holderId;
+    // The new round may reach the states of the last one again (a second reject): those are new events.
+    this.inbox.beginReviewRound(holderId);
+    const correctionAt = this.correctionAt;
+    const resubmitted = await settled(() => this.provider.updateCardholder({ holderId, holder, correctionAt }));
+    this.correction = undefined;
+    status.resubmissions += 1;
+    this.sent += 1;
+    delete status.rejectReason;
+    this.enter('in_review', resubmitted);
+    await this.notifyParent({
+      stage: 'in_review',
+      holderId: resubmitted.holderId,
+      statusFlowLocation: resubmitted.statusFlowLocation,
+    });
+    return resubmitted;
+  }
+
+  /** Moves to a stage; with a review, the status also shows the holder and where its review stands. */
+  private enter(stage: CardholderStage, review?: CardholderReview): void {
+    const { status } = this.tracker;
+    this.tracker.enter(stage);
+    if (review) {
+      status.holderId = review.holderId;
+      status.status = review.status;
+      status.statusFlowLocation = review.statusFlowLocation;
+    }
+  }
+
+  private async notifyParent(progress: CardholderProgress): Promise<void> {
+    const { parent } = this.info;
+    if (!this.input.notifyParent || !parent) return;
+    try {
+      await getExternalWorkflowHandle(parent.workflowId, parent.runId).signal(cardholderProgressSignal, progress);
+    } catch (error) {
+      log.warn('could not tell the parent about cardholder progress', { error: summarize(error).message });
+    }
+  }
 }

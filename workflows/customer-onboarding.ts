@@ -48,7 +48,7 @@ import { chargedAccountOf, showPlan, type OnboardingRun } from './onboarding/run
 import { cardholderStage, cardStage, physicalStage, sharedAccountStage } from './onboarding/stages';
 import { OnboardingTracker } from './onboarding/tracker';
 import { validateOnboarding } from './onboarding/validation';
-import { summarize } from './support/failures';
+import { summarize } from '../domain/failures';
 import { Notifier } from './support/notifier';
 import { compensatedFailure, Saga } from './support/saga';
 import { Attributes, startedWithAttributes } from './support/search';

@@ -20,7 +20,7 @@ import {
   type FundTransferStatus,
 } from '../domain/fund-transfer';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith, summarize } from './support/failures';
+import { nonRetryable, summarize } from '../domain/failures';
 import { Notifier } from './support/notifier';
 import { settled } from './support/cancellation';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
@@ -88,17 +88,13 @@ async function transfer(
   notifier.enable(accounts);
   const { payer, payee } = accounts;
   const issues = transferIssues(input.type, input.amount, payer, payee, payer.digital);
-  if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
+  if (issues.length) fail(FailureTypes.invalidInput, issues);
   const short = affordabilityIssue(payer.availableBalance, input.amount, payer.currency);
   // A short balance may mean this transfer already went through (a resumed onboarding runs its
   // transfer child again): the transfer activity then finds it in the ledger by its key, or
   // refuses with the same InsufficientBalance before anything is sent.
   if (short && !patched(SHORT_BALANCE_FINDS_EARLIER_TRANSFER))
-    fail(
-      failIssues(FailureTypes.insufficientBalance, [
-        { ...short, message: `account ${payer.accountId} ${short.message}` },
-      ]),
-    );
+    fail(FailureTypes.insufficientBalance, [{ ...short, message: `account ${payer.accountId} ${short.message}` }]);
 
   const keys = fundTransferWorkflow.orderKeys(info.workflowId);
   // A COLLECTION has a step of its own; collections started before it sent the transfer's key.
@@ -133,7 +129,7 @@ async function transfer(
           poll: pollSettings(profile),
         }),
       () =>
-        failWith(
+        nonRetryable(
           FailureTypes.transferNotInLedger,
           `transfer ${merchantOrderNo} was sent but its ledger entries did not appear`,
         ),
@@ -141,10 +137,8 @@ async function transfer(
     for (const leg of [legs.payer, legs.payee]) {
       if (cmp(leg.amount, input.amount) !== 0) {
         fail(
-          failWith(
-            FailureTypes.transferNotInLedger,
-            `transfer ${merchantOrderNo}: ledger entry ${leg.txId} of account ${leg.accountId} is ${leg.amount}, not ${input.amount}`,
-          ),
+          FailureTypes.transferNotInLedger,
+          `transfer ${merchantOrderNo}: ledger entry ${leg.txId} of account ${leg.accountId} is ${leg.amount}, not ${input.amount}`,
         );
       }
     }

@@ -25,6 +25,7 @@ import {
 } from '../domain/reconciliation';
 import { NotificationTypes } from '../domain/notifications';
 import { Notifier } from './support/notifier';
+import { FailureTypes } from '../domain/failure-types';
 import { Flows } from '../domain/workflow-types';
 import { countFindings } from './support/finding-metrics';
 import { NON_RETRYABLE_TYPES } from './support/profiles';
@@ -45,7 +46,7 @@ const { beginReconciliation, reconcileStep, checkBalances } = proxyActivities<Ca
     backoffCoefficient: 2,
     maximumInterval: '1m',
     maximumAttempts: 20,
-    nonRetryableErrorTypes: [...NON_RETRYABLE_TYPES, 'ReconciliationNotConfigured'],
+    nonRetryableErrorTypes: [...NON_RETRYABLE_TYPES, FailureTypes.reconciliationNotConfigured],
   },
 });
 

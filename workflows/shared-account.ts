@@ -7,7 +7,6 @@ import {
   type SharedAccountStatus,
 } from '../domain/shared-account';
 import { Flows } from '../domain/workflow-types';
-import { failWith } from './support/failures';
 import { providerCallsFor } from './support/profiles';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
@@ -18,7 +17,7 @@ export async function sharedAccount(input: SharedAccountInput & StartedWith): Pr
     sharedAccountStatusQuery,
   );
   const accountName = typeof input.accountName === 'string' ? input.accountName.trim() : '';
-  if (!accountName) return fail(failWith(FailureTypes.invalidInput, 'accountName: is required'));
+  if (!accountName) return fail(FailureTypes.invalidInput, 'accountName: is required');
   status.accountName = accountName;
   if (!isChild())
     new Attributes(input.startAttributes).set({ customerRef: input.customerRef, flow: Flows.sharedAccount });

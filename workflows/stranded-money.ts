@@ -4,8 +4,9 @@
  * its end, so it replays under every build (it is AUTO_UPGRADE: a record may stay open longer
  * than a build lives).
  */
-import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import { condition, setHandler } from '@temporalio/workflow';
 import { FailureTypes } from '../domain/failure-types';
+import { nonRetryable } from '../domain/failures';
 import {
   acknowledgeStrandedUpdate,
   strandedStatusQuery,
@@ -27,11 +28,10 @@ export async function strandedMoney(input: StrandedMoneyInput): Promise<Stranded
     {
       validator: (ack) => {
         if (typeof ack?.by !== 'string' || ack.by.trim() === '')
-          throw ApplicationFailure.create({
-            type: FailureTypes.invalidInput,
-            message: 'by: is required (who acknowledges the money left at the provider)',
-            nonRetryable: true,
-          });
+          throw nonRetryable(
+            FailureTypes.invalidInput,
+            'by: is required (who acknowledges the money left at the provider)',
+          );
       },
     },
   );

@@ -9,7 +9,8 @@
  * (support/transfer-return.ts), and the credit that did not reach the card, which the provider
  * cannot withdraw, is named in status and the failure and kept in a strandedMoney record.
  */
-import { isCancellation, workflowInfo } from '@temporalio/workflow';
+import { isCancellation, workflowInfo, type WorkflowInfo } from '@temporalio/workflow';
+import type { DepositAddress } from '../activities';
 import { NotificationTypes } from '../domain/notifications';
 import { Notifier } from './support/notifier';
 import { add, cmp, sub } from '../api/money';
@@ -29,7 +30,7 @@ import {
 } from '../domain/wallet-funding';
 import { childIdOf } from '../domain/workflow-definition';
 import { Flows } from '../domain/workflow-types';
-import { failIssues, failWith, summarize } from './support/failures';
+import { nonRetryable, summarize } from '../domain/failures';
 import { settled } from './support/cancellation';
 import { compensatedFailure, Saga } from './support/saga';
 import { returnUnspentTransfer } from './support/transfer-return';
@@ -38,7 +39,7 @@ import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from
 import { EventInbox } from './support/inbox';
 import { walletDepositOf, type WalletDeposit } from '../domain/provider-records';
 import { Attributes, isChild, type StartedWith } from './support/search';
-import { trackStatus } from './support/tracked-status';
+import { trackStatus, type Tracker } from './support/tracked-status';
 import { raceSignalAndPoll } from './support/waits';
 import { cardDepositWorkflow, fundTransferWorkflow } from '../domain/workflows';
 import { AMOUNT_RE, LONG_ID_RE, isFinalOperationStatus } from '../api/rules';
@@ -98,6 +99,19 @@ export async function walletFunding(input: WalletFundingInput & StartedWith): Pr
   }
 }
 
+/** What the funding's steps work with: its input, the provider, its events, status and saga. */
+interface Funding {
+  input: WalletFundingInput & StartedWith;
+  info: WorkflowInfo;
+  provider: ReturnType<typeof providerCallsFor>;
+  attributes: Attributes;
+  events: EventInbox<'wallet_transaction_v2'>;
+  tracker: Tracker<WalletFundingStatus>;
+  saga: Saga;
+  /** The merchant WALLET the credit is in, once read. */
+  wallet: { accountId?: string };
+}
+
 async function funding(
   input: WalletFundingInput & StartedWith,
   notifier: Notifier,
@@ -107,70 +121,21 @@ async function funding(
   const provider = providerCallsFor(input.wait);
   const attributes = new Attributes(input.startAttributes);
   const events = new EventInbox(['wallet_transaction_v2']);
-  const { status, enter, fail, step } = trackStatus<WalletFundingStatus>(
-    { stage: 'validating' },
-    fundingStatusQuery,
-    events,
-  );
+  const tracker = trackStatus<WalletFundingStatus>({ stage: 'validating' }, fundingStatusQuery, events);
 
   const saga = new Saga(input.customerRef);
+  const run: Funding = { input, info, provider, attributes, events, tracker, saga, wallet: {} };
 
   // What moved is returned (or named) when a later step fails for good or an operator cancels.
   return saga.compensating(
     async () => {
-      const issues = inputIssues(input);
-      if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
-      if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.walletFunding });
-      const deadlineMs = input.deadlineMs ?? DEFAULT_FUNDING_DEADLINE_MS;
-      const { notifications, ...address } = await step(() =>
-        provider.prepareDepositAddress({ coinKey: input.coinKey }),
-      );
-      notifier.enable({ notifications });
-      status.address = address.address;
-      known.address = address.address;
-      // Deposits carry no merchantOrderNo; listing the address lets the receiver route
-      // wallet_transaction_v2 events here by destinationAddress (webhooks/categories.ts).
-      attributes.addOrderNo(address.address);
-
+      const address = await prepareAddress(run, notifier, known);
       // 1. Our deposit, final.
-      enter('awaiting_deposit');
-      const match: DepositMatch = {
-        address: address.address,
-        since: input.depositSince ?? info.startTime.getTime() - DEPOSIT_CLOCK_SKEW_MS,
-        ...(input.txHash ? { txHash: input.txHash } : {}),
-        ...(input.expectedAmount ? { expectedAmount: input.expectedAmount } : {}),
-      };
-      const fromEvent = (): WalletDeposit | undefined => {
-        const record = events.latest(
-          'wallet_transaction_v2',
-          (r) => matchesDeposit(r, match) && isFinalOperationStatus(r.status),
-        );
-        return record ? walletDepositOf(record) : undefined;
-      };
-      const profile = cardOperationWait(input.wait);
-      const calls = longPollCalls(profile, deadlineMs);
-      const deposit = await step(
-        () => raceSignalAndPoll(fromEvent, () => calls.awaitWalletDeposit({ match, poll: pollSettings(profile) })),
-        () =>
-          failWith(
-            FailureTypes.depositExpired,
-            `no ${input.coinKey} deposit to ${address.address} succeeded within ${Math.round(deadlineMs / 1000)} s; nothing was moved`,
-          ),
-      );
-      status.walletOrderNo = deposit.orderNo;
-      status.depositStatus = deposit.status;
-      if (deposit.status === 'fail') {
-        fail(
-          failWith(
-            FailureTypes.depositFailed,
-            `deposit ${deposit.orderNo} failed: ${deposit.message ?? 'no reason given'}; nothing was moved`,
-          ),
-        );
-      }
+      const deposit = await awaitDeposit(run, address);
       const credit = deposit.receivedAmount;
-      status.receivedAmount = credit;
+      tracker.status.receivedAmount = credit;
       if (cmp(credit, '0') <= 0)
-        fail(failWith(FailureTypes.depositFailed, `deposit ${deposit.orderNo} credited nothing after fees`));
+        tracker.fail(FailureTypes.depositFailed, `deposit ${deposit.orderNo} credited nothing after fees`);
 
       const result: WalletFundingResult = {
         coinKey: address.coinKey,
@@ -182,118 +147,198 @@ async function funding(
         currency: deposit.receivedCurrency,
         confirmations: address.confirmations,
       };
-
-      // The children are started for this customer (their CardflowCustomerRef).
-      const asChild = input.customerRef ? { customerRef: input.customerRef } : {};
-
-      // The customer's credit is in the merchant WALLET now and the provider has no wallet
-      // withdraw: should the funding stop, what of it did not move on stays there, named.
-      let walletId: string | undefined;
-      const creditLeft = (soFar: CompensationOutcome): MoneyLeft[] => {
-        const movedOn = result.transfer?.amount ?? '0';
-        const back = soFar.returned.reduce((sum, r) => add(sum, r.amount), '0');
-        const amount = sub(add(credit, back), movedOn);
-        if (cmp(amount, '0') <= 0) return [];
-        return [
-          {
-            where: 'WALLET',
-            account: walletId ?? `WALLET ${deposit.receivedCurrency}`,
-            amount,
-            currency: deposit.receivedCurrency,
-            why: `the customer's deposit ${deposit.orderNo} stays in the merchant WALLET: the provider has no wallet withdraw`,
-          },
-        ];
-      };
-      saga.add(
-        `the credit of deposit ${deposit.orderNo}`,
-        async (soFar) => {
-          walletId ??= (await provider.getAccountBalance({ currency: deposit.receivedCurrency })).accountId;
-          return { remaining: creditLeft(soFar) };
-        },
-        () => creditLeft({ returned: [], remaining: [] }),
-      );
+      keepCreditNamed(run, deposit, result);
 
       // 2. Optionally to a MARGIN account.
-      let available = credit;
-      if (input.transfer) {
-        enter('transferring');
-        const amount = input.transfer.amount ?? credit;
-        if (cmp(amount, credit) > 0)
-          fail(
-            failIssues(FailureTypes.invalidInput, [
-              { path: 'transfer.amount', message: `${amount} exceeds the credited ${credit}` },
-            ]),
-          );
-        const wallet = await step(() => provider.getAccountBalance({ currency: deposit.receivedCurrency }));
-        walletId = wallet.accountId;
-        // The credited money moves on to completion even if an operator cancels meanwhile.
-        const transfer = await step(() =>
-          settled(() =>
-            runChild(
-              fundTransferWorkflow,
-              {
-                type: 'TRANSFER',
-                amount,
-                payerAccountId: wallet.accountId,
-                payeeAccountId: input.transfer!.payeeAccountId,
-                ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-                ...(input.wait ? { wait: input.wait } : {}),
-              },
-              { ...asChild, routeToParent: attributes },
-            ),
-          ),
-        );
-        result.transfer = { merchantOrderNo: transfer.merchantOrderNo, amount: transfer.amount };
-        available = amount;
-        returnUnspentTransfer(saga, {
-          moved: transfer,
-          step: 'transfer',
-          // The card deposit below is charged to the MARGIN account.
-          chargedBy: [cardDepositWorkflow.orderKeys(childIdOf(cardDepositWorkflow, info.workflowId)).deposit],
-          customerRef: input.customerRef,
-          wait: input.wait,
-        });
-      }
-
+      const available = input.transfer ? await transferOn(run, deposit, result) : credit;
       // 3. Optionally to a card.
-      if (input.cardDeposit) {
-        enter('depositing');
-        const target = input.cardDeposit;
-        const cardType = await step(() => provider.getCardType({ cardTypeId: target.cardTypeId }));
-        const amount = target.amount ?? maxDepositFor(available, cardType);
-        if (amount === undefined) {
-          return fail(
-            failIssues(FailureTypes.notEligible, [
-              {
-                path: 'cardDeposit',
-                message: `${available} does not cover the card type's minimum deposit ${cardType.rechargeMinQuota} plus its fee`,
-              },
-            ]),
-          );
-        }
-        const deposited = await step(() =>
-          settled(() =>
-            runChild(
-              cardDepositWorkflow,
-              {
-                cardNo: target.cardNo,
-                amount,
-                cardTypeId: target.cardTypeId,
-                cardType,
-                ...(input.transfer ? { accountId: input.transfer.payeeAccountId } : {}),
-                ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-                ...(input.wait ? { wait: input.wait } : {}),
-              },
-              asChild,
-            ),
-          ),
-        );
-        result.deposit = { merchantOrderNo: deposited.merchantOrderNo, amount: deposited.amount, fee: deposited.fee };
-      }
+      if (input.cardDeposit) await depositToCard(run, available, result);
 
-      enter('completed');
+      tracker.enter('completed');
       return result;
     },
-    (outcome, error) => compensatedFailure(status, outcome, error),
+    (outcome, error) => compensatedFailure(tracker.status, outcome, error),
   );
+}
+
+/** The input checked, then the merchant's deposit address for the coin, listed for routing. */
+async function prepareAddress(
+  { input, provider, attributes, tracker }: Funding,
+  notifier: Notifier,
+  known: { address?: string },
+): Promise<DepositAddress> {
+  const issues = inputIssues(input);
+  if (issues.length) tracker.fail(FailureTypes.invalidInput, issues);
+  if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.walletFunding });
+  const { notifications, ...address } = await tracker.step(() =>
+    provider.prepareDepositAddress({ coinKey: input.coinKey }),
+  );
+  notifier.enable({ notifications });
+  tracker.status.address = address.address;
+  known.address = address.address;
+  // Deposits carry no merchantOrderNo; listing the address lets the receiver route
+  // wallet_transaction_v2 events here by destinationAddress (webhooks/categories.ts).
+  attributes.addOrderNo(address.address);
+  return address;
+}
+
+/** The customer's deposit to the address reaching a final status (its webhook, or the long poll) before the deadline. */
+async function awaitDeposit(
+  { input, info, events, tracker }: Funding,
+  address: DepositAddress,
+): Promise<WalletDeposit> {
+  const { status, fail } = tracker;
+  const deadlineMs = input.deadlineMs ?? DEFAULT_FUNDING_DEADLINE_MS;
+  tracker.enter('awaiting_deposit');
+  const match: DepositMatch = {
+    address: address.address,
+    since: input.depositSince ?? info.startTime.getTime() - DEPOSIT_CLOCK_SKEW_MS,
+    ...(input.txHash ? { txHash: input.txHash } : {}),
+    ...(input.expectedAmount ? { expectedAmount: input.expectedAmount } : {}),
+  };
+  const fromEvent = (): WalletDeposit | undefined => {
+    const record = events.latest(
+      'wallet_transaction_v2',
+      (r) => matchesDeposit(r, match) && isFinalOperationStatus(r.status),
+    );
+    return record ? walletDepositOf(record) : undefined;
+  };
+  const profile = cardOperationWait(input.wait);
+  const calls = longPollCalls(profile, deadlineMs);
+  const deposit = await tracker.step(
+    () => raceSignalAndPoll(fromEvent, () => calls.awaitWalletDeposit({ match, poll: pollSettings(profile) })),
+    () =>
+      nonRetryable(
+        FailureTypes.depositExpired,
+        `no ${input.coinKey} deposit to ${address.address} succeeded within ${Math.round(deadlineMs / 1000)} s; nothing was moved`,
+      ),
+  );
+  status.walletOrderNo = deposit.orderNo;
+  status.depositStatus = deposit.status;
+  if (deposit.status === 'fail') {
+    fail(
+      FailureTypes.depositFailed,
+      `deposit ${deposit.orderNo} failed: ${deposit.message ?? 'no reason given'}; nothing was moved`,
+    );
+  }
+  return deposit;
+}
+
+/**
+ * The customer's credit is in the merchant WALLET now and the provider has no wallet withdraw:
+ * should the funding stop, what of it did not move on stays there, named.
+ */
+function keepCreditNamed({ provider, saga, wallet }: Funding, deposit: WalletDeposit, result: WalletFundingResult) {
+  const credit = deposit.receivedAmount;
+  const creditLeft = (soFar: CompensationOutcome): MoneyLeft[] => {
+    const movedOn = result.transfer?.amount ?? '0';
+    const back = soFar.returned.reduce((sum, r) => add(sum, r.amount), '0');
+    const amount = sub(add(credit, back), movedOn);
+    if (cmp(amount, '0') <= 0) return [];
+    return [
+      {
+        where: 'WALLET',
+        account: wallet.accountId ?? `WALLET ${deposit.receivedCurrency}`,
+        amount,
+        currency: deposit.receivedCurrency,
+        why: `the customer's deposit ${deposit.orderNo} stays in the merchant WALLET: the provider has no wallet withdraw`,
+      },
+    ];
+  };
+  saga.add(
+    `the credit of deposit ${deposit.orderNo}`,
+    async (soFar) => {
+      wallet.accountId ??= (await provider.getAccountBalance({ currency: deposit.receivedCurrency })).accountId;
+      return { remaining: creditLeft(soFar) };
+    },
+    () => creditLeft({ returned: [], remaining: [] }),
+  );
+}
+
+/** The children are started for this customer (their CardflowCustomerRef). */
+function asChildOf(input: WalletFundingInput): { customerRef?: string } {
+  return input.customerRef ? { customerRef: input.customerRef } : {};
+}
+
+/** A `fundTransfer` child moves the credit (or part of it) to the MARGIN account; returns what is available there. */
+async function transferOn(
+  { input, info, provider, attributes, tracker, saga, wallet }: Funding,
+  deposit: WalletDeposit,
+  result: WalletFundingResult,
+): Promise<string> {
+  const { fail, step } = tracker;
+  const target = input.transfer!;
+  const credit = deposit.receivedAmount;
+  tracker.enter('transferring');
+  const amount = target.amount ?? credit;
+  if (cmp(amount, credit) > 0)
+    fail(FailureTypes.invalidInput, [{ path: 'transfer.amount', message: `${amount} exceeds the credited ${credit}` }]);
+  const account = await step(() => provider.getAccountBalance({ currency: deposit.receivedCurrency }));
+  wallet.accountId = account.accountId;
+  // The credited money moves on to completion even if an operator cancels meanwhile.
+  const transfer = await step(() =>
+    settled(() =>
+      runChild(
+        fundTransferWorkflow,
+        {
+          type: 'TRANSFER',
+          amount,
+          payerAccountId: account.accountId,
+          payeeAccountId: target.payeeAccountId,
+          ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+          ...(input.wait ? { wait: input.wait } : {}),
+        },
+        { ...asChildOf(input), routeToParent: attributes },
+      ),
+    ),
+  );
+  result.transfer = { merchantOrderNo: transfer.merchantOrderNo, amount: transfer.amount };
+  returnUnspentTransfer(saga, {
+    moved: transfer,
+    step: 'transfer',
+    // The card deposit below is charged to the MARGIN account.
+    chargedBy: [cardDepositWorkflow.orderKeys(childIdOf(cardDepositWorkflow, info.workflowId)).deposit],
+    customerRef: input.customerRef,
+    wait: input.wait,
+  });
+  return amount;
+}
+
+/** A `cardDeposit` child puts what is available (or the amount asked) on the card. */
+async function depositToCard(
+  { input, provider, tracker }: Funding,
+  available: string,
+  result: WalletFundingResult,
+): Promise<void> {
+  const { fail, step } = tracker;
+  const target = input.cardDeposit!;
+  tracker.enter('depositing');
+  const cardType = await step(() => provider.getCardType({ cardTypeId: target.cardTypeId }));
+  const amount = target.amount ?? maxDepositFor(available, cardType);
+  if (amount === undefined) {
+    return fail(FailureTypes.notEligible, [
+      {
+        path: 'cardDeposit',
+        message: `${available} does not cover the card type's minimum deposit ${cardType.rechargeMinQuota} plus its fee`,
+      },
+    ]);
+  }
+  const deposited = await step(() =>
+    settled(() =>
+      runChild(
+        cardDepositWorkflow,
+        {
+          cardNo: target.cardNo,
+          amount,
+          cardTypeId: target.cardTypeId,
+          cardType,
+          ...(input.transfer ? { accountId: input.transfer.payeeAccountId } : {}),
+          ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+          ...(input.wait ? { wait: input.wait } : {}),
+        },
+        asChildOf(input),
+      ),
+    ),
+  );
+  result.deposit = { merchantOrderNo: deposited.merchantOrderNo, amount: deposited.amount, fee: deposited.fee };
 }

@@ -15,7 +15,7 @@ import {
 } from '../../domain/card-entity';
 import { CARD_OPERATION_FROM, cardOperationInputIssues, type CardOperationKind } from '../../domain/card-operations';
 import { FailureTypes } from '../../domain/failure-types';
-import { failIssues, failWith, summarize } from '../support/failures';
+import { nonRetryable, rethrown, summarize } from '../../domain/failures';
 import { TicketQueue } from '../support/ticket-queue';
 import type { CardState } from './state';
 
@@ -45,13 +45,13 @@ export class CardRequests {
   validateOperation(requestId: unknown, kind: CardOperationKind, fields: OperationFields = {}): void {
     if (!this.admits(requestId)) return;
     const issues = cardOperationInputIssues(kind, { cardNo: this.card.cardNo, ...fields });
-    if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
+    if (issues.length) throw nonRetryable(FailureTypes.invalidInput, issues);
     // Checked before the status: a blocked card reads Freeze at the provider, and an unfreeze would only be refused there.
     if (this.card.blocked && kind !== 'updatePin')
-      throw failWith(FailureTypes.operationNotAllowed, blockedRefusal(this.card.cardNo, kind));
+      throw nonRetryable(FailureTypes.operationNotAllowed, blockedRefusal(this.card.cardNo, kind));
     const projected = this.card.projected;
     if (projected !== undefined && !CARD_OPERATION_FROM[kind].includes(projected)) {
-      throw failWith(
+      throw nonRetryable(
         FailureTypes.operationNotAllowed,
         `card ${this.card.cardNo} is (or will be) ${projected}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`,
       );
@@ -62,9 +62,9 @@ export class CardRequests {
   validateDeposit(request: Partial<DepositRequest> | undefined): void {
     const fresh = this.admits(request?.requestId);
     const issues = depositRequestIssues(request);
-    if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
+    if (issues.length) throw nonRetryable(FailureTypes.invalidInput, issues);
     if (fresh && this.card.blocked)
-      throw failWith(FailureTypes.operationNotAllowed, blockedRefusal(this.card.cardNo, 'deposit'));
+      throw nonRetryable(FailureTypes.operationNotAllowed, blockedRefusal(this.card.cardNo, 'deposit'));
   }
 
   /**
@@ -74,14 +74,14 @@ export class CardRequests {
   validateUnblock(request: Partial<UnblockRequest> | undefined): void {
     if (!this.admits(request?.requestId)) return;
     const issues = unblockRequestIssues(request);
-    if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
+    if (issues.length) throw nonRetryable(FailureTypes.invalidInput, issues);
     this.requireBlocked();
   }
 
   /** Refuses an unblock for a card known not to be blocked (a card not read yet is given the benefit of the doubt). */
   requireBlocked(): void {
     if (this.card.projected !== undefined && !this.card.blocked)
-      throw failWith(
+      throw nonRetryable(
         FailureTypes.operationNotAllowed,
         `card ${this.card.cardNo} is not blocked by the issuing bank (status ${this.card.projected}); an unblock work order is only for a blocked card`,
       );
@@ -112,7 +112,7 @@ export class CardRequests {
       );
     } catch (error) {
       const summary = summarize(error);
-      throw failWith(summary.type, summary.message);
+      throw rethrown(summary);
     }
   }
 
@@ -122,13 +122,13 @@ export class CardRequests {
    */
   private admits(requestId: unknown): boolean {
     const issues = requestIdIssues(requestId);
-    if (issues.length) throw failIssues(FailureTypes.invalidInput, issues);
+    if (issues.length) throw nonRetryable(FailureTypes.invalidInput, issues);
     if (typeof requestId !== 'string' || this.card.answer(requestId) || requestId in this.running) return false;
     if (this.card.cancelled) throw this.cancelledFailure();
     return true;
   }
 
   private cancelledFailure(): ApplicationFailure {
-    return failWith(FailureTypes.cardCancelled, `card ${this.card.cardNo} is cancelled`);
+    return nonRetryable(FailureTypes.cardCancelled, `card ${this.card.cardNo} is cancelled`);
   }
 }

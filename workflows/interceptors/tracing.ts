@@ -78,31 +78,11 @@ interface Tracing {
   dispose(): void;
 }
 
-// Required where used, not imported: the modules are evaluated only in the runs that trace.
-/* eslint-disable @typescript-eslint/no-require-imports */
 /**
- * Spans that end when the traced call's own result settles: each wrapper hands back exactly what
- * the next interceptor returned. Same span names, attributes and propagation as OpenTelemetry's
- * interceptors, and the same span exporter (the worker's `exporter` sink).
+ * The span wrappers over `tracer`: `traced` runs a call in a new span and hands back exactly what
+ * the call returned, ending the span as a side reaction to it (never awaiting it).
  */
-function loadTracing(): Tracing {
-  // Patches the workflow isolate for OpenTelemetry (`performance`, ...) before any of its modules loads.
-  require('@temporalio/interceptors-opentelemetry/lib/workflow/runtime');
-  const api = require('@opentelemetry/api') as typeof OtelApi;
-  const { BasicTracerProvider, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof TraceBase;
-  const { ContextManager } =
-    require('@temporalio/interceptors-opentelemetry/lib/workflow/context-manager') as typeof ContextManagerModule;
-  const { SpanExporter } =
-    require('@temporalio/interceptors-opentelemetry/lib/workflow/span-exporter') as typeof SpanExporterModule;
-  const { extractContextFromHeaders, headersWithContext, nexusHeadersWithContext, UPDATE_ID_ATTR_KEY } =
-    require('@temporalio/interceptors-opentelemetry/lib/instrumentation') as typeof Instrumentation;
-
-  const contextManager = new ContextManager();
-  const provider = new BasicTracerProvider();
-  provider.addSpanProcessor(new SimpleSpanProcessor(new SpanExporter()));
-  provider.register({ contextManager });
-  const tracer = provider.getTracer('@temporalio/interceptor-workflow');
-
+function spanWrappers(api: typeof OtelApi, tracer: OtelApi.Tracer) {
   const failed = (span: OtelApi.Span, error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     span.setStatus({ code: api.SpanStatusCode.ERROR, message });
@@ -140,6 +120,36 @@ function loadTracing(): Tracing {
     else succeeded(span);
     return result;
   }
+
+  return { traced, acceptContinueAsNew };
+}
+
+// Required where used, not imported: the modules are evaluated only in the runs that trace.
+/* eslint-disable @typescript-eslint/no-require-imports */
+/**
+ * Spans that end when the traced call's own result settles: each wrapper hands back exactly what
+ * the next interceptor returned. Same span names, attributes and propagation as OpenTelemetry's
+ * interceptors, and the same span exporter (the worker's `exporter` sink).
+ */
+function loadTracing(): Tracing {
+  // Patches the workflow isolate for OpenTelemetry (`performance`, ...) before any of its modules loads.
+  require('@temporalio/interceptors-opentelemetry/lib/workflow/runtime');
+  const api = require('@opentelemetry/api') as typeof OtelApi;
+  const { BasicTracerProvider, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof TraceBase;
+  const { ContextManager } =
+    require('@temporalio/interceptors-opentelemetry/lib/workflow/context-manager') as typeof ContextManagerModule;
+  const { SpanExporter } =
+    require('@temporalio/interceptors-opentelemetry/lib/workflow/span-exporter') as typeof SpanExporterModule;
+  const { extractContextFromHeaders, headersWithContext, nexusHeadersWithContext, UPDATE_ID_ATTR_KEY } =
+    require('@temporalio/interceptors-opentelemetry/lib/instrumentation') as typeof Instrumentation;
+
+  const contextManager = new ContextManager();
+  const provider = new BasicTracerProvider();
+  provider.addSpanProcessor(new SimpleSpanProcessor(new SpanExporter()));
+  provider.register({ contextManager });
+  const tracer = provider.getTracer('@temporalio/interceptor-workflow');
+
+  const { traced, acceptContinueAsNew } = spanWrappers(api, tracer);
 
   const inbound: Inbound = {
     execute: (input, next) =>

@@ -14,7 +14,7 @@ import {
 import { type PhysicalCardActivationResult } from '../../domain/physical-card-activation';
 import type { WaitOverrides } from '../../domain/wait-profile';
 import { physicalCardActivationWorkflow } from '../../domain/workflows';
-import { failIssues, failWith } from '../support/failures';
+import { nonRetryable } from '../../domain/failures';
 import { runChild } from '../support/children';
 
 /**
@@ -59,19 +59,19 @@ export class ActivationGate {
 
   private validate(request: unknown): void {
     if (!this.expecting) {
-      throw failWith(
+      throw nonRetryable(
         FailureTypes.activationNotExpected,
         'activateCard: this onboarding takes no activation request (not a physical card type, still validating, or the request came with the input)',
       );
     }
     if (this.accepted)
-      throw failWith(
+      throw nonRetryable(
         FailureTypes.activationNotExpected,
         `activateCard: an activation request (route ${this.accepted.route}) was already accepted`,
       );
     const parsed = OnboardingActivationRequestSchema.safeParse(request);
     if (!parsed.success)
-      throw failIssues(
+      throw nonRetryable(
         FailureTypes.invalidInput,
         parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
       );

@@ -13,7 +13,6 @@ import type { PhysicalCardActivationResult } from '../../domain/physical-card-ac
 import { childIdOf } from '../../domain/workflow-definition';
 import { cardholderOnboardingWorkflow, cardIssuanceWorkflow, fundTransferWorkflow } from '../../domain/workflows';
 import { runChild } from '../support/children';
-import { failWith } from '../support/failures';
 import { compensateTransfer, recordCardKeeps, transferRound } from './compensation';
 import { transferToSharedAccount } from './funding';
 import { runActivation } from './physical';
@@ -114,7 +113,7 @@ export async function physicalStage(
   if (!run.plan.physical) return undefined;
   if (!input.activation) await awaitDelivery(run, cardNo);
   const request = input.activation ?? run.gate.request;
-  if (!request) return tracker.fail(failWith(FailureTypes.activationNotExpected, 'no activation request'));
+  if (!request) return tracker.fail(FailureTypes.activationNotExpected, 'no activation request');
   tracker.enterStage('activating', true, { cardNo });
   return tracker.step(() => runActivation({ cardNo, request, customerRef: input.customerRef, wait: input.wait }));
 }
@@ -132,10 +131,8 @@ async function awaitDelivery(run: OnboardingRun, cardNo: string): Promise<void> 
   tracker.enterStage('awaiting_delivery', true, { cardNo });
   if (!(await run.gate.arrived(deadlineMs))) {
     tracker.fail(
-      failWith(
-        FailureTypes.deliveryDeadlineExceeded,
-        `no activateCard request within ${Math.round(deadlineMs / 1000)} s of creating card ${cardNo}; it stays un_activated`,
-      ),
+      FailureTypes.deliveryDeadlineExceeded,
+      `no activateCard request within ${Math.round(deadlineMs / 1000)} s of creating card ${cardNo}; it stays un_activated`,
     );
   }
   delete progress.activation?.deadlineAt;

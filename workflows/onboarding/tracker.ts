@@ -8,7 +8,7 @@ import { setHandler, type ApplicationFailure } from '@temporalio/workflow';
 import { progressQuery, type OnboardingProgress, type OnboardingStage } from '../../domain/customer-onboarding';
 import { FailureTypes, isResumable } from '../../domain/failure-types';
 import { type FailureSummary, Flows } from '../../domain/workflow-types';
-import { propagate } from '../support/failures';
+import { propagate } from '../../domain/failures';
 import type { Attributes } from '../support/search';
 import { Tracker } from '../support/tracked-status';
 

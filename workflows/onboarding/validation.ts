@@ -3,7 +3,7 @@
  *: its shape, then the plan against the card type
  * (domain/onboarding-plan.ts), then the balances of the accounts that will pay.
  */
-import { isCancellation, patched, workflowInfo, type ApplicationFailure } from '@temporalio/workflow';
+import { isCancellation, patched, workflowInfo } from '@temporalio/workflow';
 import type { CardType } from '../../api/schemas/card-type';
 import { OnboardingInputSchema, type OnboardingInput } from '../../domain/customer-onboarding';
 import { affordabilityIssue } from '../../domain/eligibility';
@@ -12,8 +12,9 @@ import { fundingOf, planSharedAccountTransfer } from '../../domain/onboarding-fu
 import { planOnboarding, type OnboardingPlan } from '../../domain/onboarding-plan';
 import type { DepositAddress } from '../../activities';
 import type { Notifier } from '../support/notifier';
-import { failIssues, failWith, summarize } from '../support/failures';
+import { rethrown, summarize } from '../../domain/failures';
 import { providerCallsFor } from '../support/profiles';
+import type { Fail } from '../support/tracked-status';
 
 /**
  * Marks onboardings that read `budgetTopUp` as shared_account funding (a `fundTransfer` child).
@@ -35,7 +36,7 @@ export interface ValidatedOnboarding {
 
 export async function validateOnboarding(
   input: OnboardingInput,
-  fail: (failure: ApplicationFailure) => never,
+  fail: Fail,
   notifier: Pick<Notifier, 'enable'>,
 ): Promise<ValidatedOnboarding> {
   const info = workflowInfo();
@@ -43,19 +44,12 @@ export async function validateOnboarding(
   const parsed = OnboardingInputSchema.safeParse(input);
   if (!parsed.success) {
     fail(
-      failIssues(
-        FailureTypes.invalidInput,
-        parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-      ),
+      FailureTypes.invalidInput,
+      parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
     );
   }
   if (!info.workflowId.endsWith(`-${input.customerRef}`)) {
-    fail(
-      failWith(
-        FailureTypes.invalidInput,
-        `customerRef: ${input.customerRef} does not match workflow id ${info.workflowId}`,
-      ),
-    );
+    fail(FailureTypes.invalidInput, `customerRef: ${input.customerRef} does not match workflow id ${info.workflowId}`);
   }
   const legacyTopUp =
     input.budgetTopUp !== undefined && input.funding === undefined && !patched(BUDGET_TOP_UP_AS_FUNDING);
@@ -70,7 +64,7 @@ export async function validateOnboarding(
   // The worker's notification plan, when it has one: a refusal from here on is told to the backend.
   notifier.enable(prepared);
   const planning = planOnboarding(input, cardType);
-  if ('issues' in planning) return fail(failIssues(FailureTypes.notEligible, planning.issues));
+  if ('issues' in planning) return fail(FailureTypes.notEligible, planning.issues);
   const plan = planning.plan;
   const planned = { cardType, plan, legacyTopUp };
   if (legacyTopUp) return { ...planned, plan: { ...plan, funding: { source: 'merchant_wallet' } } };
@@ -82,21 +76,16 @@ export async function validateOnboarding(
       currency: cardType.rechargeCurrency,
     });
     const transfer = planSharedAccountTransfer(plan.funding, plan.needed, payer, account);
-    if (transfer.issues.length) fail(failIssues(FailureTypes.invalidInput, transfer.issues));
+    if (transfer.issues.length) fail(FailureTypes.invalidInput, transfer.issues);
     // A resumed run may have moved or spent this money already: each step checks what it still needs.
-    if (transfer.shortfalls.length && !input.resume)
-      fail(failIssues(FailureTypes.insufficientBalance, transfer.shortfalls));
+    if (transfer.shortfalls.length && !input.resume) fail(FailureTypes.insufficientBalance, transfer.shortfalls);
     return { ...planned, transfer: { payerAccountId: payer.accountId, amount: transfer.amount } };
   }
   // on_chain: the merchant pays only the card (fee, and the initial deposit a card type requires at creation).
   const needed = plan.funding.source === 'on_chain' ? plan.creation.total : plan.needed;
   const short = affordabilityIssue(account.availableBalance, needed, account.currency, 'initialDeposit');
   if (short && !input.resume)
-    fail(
-      failIssues(FailureTypes.insufficientBalance, [
-        { ...short, message: `account ${account.accountId} ${short.message}` },
-      ]),
-    );
+    fail(FailureTypes.insufficientBalance, [{ ...short, message: `account ${account.accountId} ${short.message}` }]);
   if (plan.funding.source !== 'on_chain') return planned;
   // The coin must take deposits (spec: Coin enabled, enableDeposit) before a card is made for it.
   // Finding or creating the merchant's address moves no money and is reused by walletFunding.
@@ -109,6 +98,6 @@ export async function validateOnboarding(
   } catch (error) {
     if (isCancellation(error)) throw error;
     const { type, message } = summarize(error);
-    return fail(failWith(type, message.startsWith('coinKey:') ? `funding.${message}` : message));
+    return fail(rethrown({ type, message: message.startsWith('coinKey:') ? `funding.${message}` : message }));
   }
 }

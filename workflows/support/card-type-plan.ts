@@ -12,7 +12,6 @@ import type { FieldIssue } from '../../domain/cardholder-data';
 import { FailureTypes } from '../../domain/failure-types';
 import type { StartAttributes } from '../../domain/start-attributes';
 import type { WaitOverrides } from '../../domain/wait-profile';
-import { failIssues } from './failures';
 import { EventInbox } from './inbox';
 import { providerCallsFor, type ProviderCalls } from './profiles';
 import { Attributes } from './search';
@@ -56,7 +55,7 @@ export function withCardTypePlan<S extends StageStatus, P, R>(
   return tracker.guard(async () => {
     const cardType = input.cardType ?? (await provider.getCardType({ cardTypeId: input.cardTypeId }));
     const planned = planFor(cardType);
-    if ('issues' in planned) return tracker.fail(failIssues(FailureTypes.notEligible, planned.issues));
+    if ('issues' in planned) return tracker.fail(FailureTypes.notEligible, planned.issues);
     return await body({ provider, inbox, attributes, tracker, cardType, plan: planned.plan });
   });
 }

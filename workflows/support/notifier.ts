@@ -25,7 +25,7 @@ import {
   type NotificationPlan,
   type NotificationType,
 } from '../../domain/notifications';
-import { summarize } from './failures';
+import { summarize } from '../../domain/failures';
 
 /**
  * One delivery: each attempt one request per event (10 s timeout each); a dead worker's attempt

@@ -4,15 +4,16 @@
  */
 import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { CardflowActivities } from '../../activities';
-import { FailureTypes } from '../../domain/failure-types';
+import { ProviderErrorTypes } from '../../api/error-types';
+import { FailureTypes, type KnownFailureType } from '../../domain/failure-types';
 import { probeTaskQueue } from '../../domain/task-queue';
 import { CARD_OPERATION_WAIT, REVIEW_WAIT, type WaitOverrides, type WaitProfile } from '../../domain/wait-profile';
 
 /** Failures that repeat identically on retry (provider client types and ours). */
-export const NON_RETRYABLE_TYPES = [
-  'ProviderValidationError',
-  'ProviderSignatureError',
-  'ProviderResponseError',
+export const NON_RETRYABLE_TYPES: KnownFailureType[] = [
+  ProviderErrorTypes.validation,
+  ProviderErrorTypes.signature,
+  ProviderErrorTypes.response,
   FailureTypes.invalidInput,
   FailureTypes.notEligible,
   FailureTypes.insufficientBalance,

@@ -25,7 +25,7 @@ import {
 } from '../../domain/compensation';
 import { strandedMoneyWorkflow } from '../../domain/workflows';
 import { startAbandoned } from './children';
-import { failWith, rootApplicationFailure, summarize } from './failures';
+import { rethrown, rootApplicationFailure, summarize } from '../../domain/failures';
 
 export const COMPENSATE_MOVED_MONEY = 'compensate-moved-money';
 
@@ -126,5 +126,5 @@ export function compensatedFailure(
   const { type, message } = summarize(error);
   const said = `${message}; ${describeCompensation(outcome)}`;
   if (status.failure) status.failure.message = said;
-  return failWith(type, said, rootApplicationFailure(error)?.details?.[0]);
+  return rethrown({ type, message: said }, rootApplicationFailure(error)?.details?.[0]);
 }

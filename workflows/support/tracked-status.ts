@@ -2,20 +2,31 @@
  * The one progress and failure idiom every workflow shares: a progress status answered by its
  * query, provider events (webhooks forwarded by signal) fed to the workflow's inbox, and a
  * {@link Tracker} that moves the status to a stage, records a failure in it and throws. A
- * workflow fails one way: `fail(failure)` for a rule it checks itself, `step(run)` around an
- * activity or child whose failure becomes its own, and `guard(body)` around the whole body where
- * anything else may escape. Registering handlers issues no command, so a workflow using this
+ * workflow fails one way: `fail(type, reason)` for a rule it checks itself (the failure of
+ * domain/failures.ts's `nonRetryable`), `step(run)` around an activity or child whose failure
+ * becomes its own, and `guard(body)` around the whole body where anything else may escape. Registering handlers issues no command, so a workflow using this
  * replays the histories it made before.
  */
 import { isCancellation, setHandler, type ApplicationFailure, type QueryDefinition } from '@temporalio/workflow';
+import type { FieldIssue } from '../../domain/cardholder-data';
+import type { FailureType } from '../../domain/failure-types';
+import { isTimeout, nonRetryable, propagate, rethrown, summarize } from '../../domain/failures';
 import { providerEventSignal, type ProviderEvent } from '../../domain/provider-event';
 import type { FailureSummary } from '../../domain/workflow-types';
-import { failWith, isTimeout, propagate, summarize } from './failures';
 
 /** The least a progress status carries: where the process is, and why it failed. */
 export interface StageStatus {
   stage: string;
   failure?: FailureSummary;
+}
+
+/**
+ * How a workflow fails for a rule it checks itself: with a failure already made, or with a type
+ * and its reason (a message, or the field issues), made by domain/failures.ts's `nonRetryable`.
+ */
+export interface Fail {
+  (failure: ApplicationFailure): never;
+  (type: FailureType, reason: string | readonly FieldIssue[]): never;
 }
 
 /** Where provider events go (the workflow's Inbox). */
@@ -35,8 +46,12 @@ export class Tracker<S extends StageStatus> {
   /** Moves the status to `stage`. */
   readonly enter = (stage: S['stage']): void => this.moveTo(stage);
 
-  /** Records the failure as the status's (stage `failed`) and throws it. */
-  readonly fail = (failure: ApplicationFailure): never => {
+  /**
+   * Records the failure as the status's (stage `failed`) and throws it: a failure already made,
+   * or one made here from its type and reason ({@link nonRetryable}: a message, or field issues).
+   */
+  readonly fail: Fail = (first: ApplicationFailure | FailureType, reason?: string | readonly FieldIssue[]): never => {
+    const failure = typeof first === 'string' ? nonRetryable(first, reason ?? '') : first;
     this.record({ type: failure.type ?? 'Error', message: failure.message });
     this.moveTo('failed');
     return this.raise(failure);
@@ -100,7 +115,7 @@ export class Tracker<S extends StageStatus> {
 
   /** Throws the failure a step ended with, as this workflow's own. */
   protected raiseFrom(_error: unknown, summary: FailureSummary): never {
-    throw failWith(summary.type, summary.message);
+    throw rethrown(summary);
   }
 
   /** What {@link guard} does with anything but a cancellation escaping the body. */

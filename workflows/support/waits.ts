@@ -14,7 +14,7 @@ import { type ApplicationFailure, CancellationScope, condition } from '@temporal
 import type { CardholderReview, CardOperation } from '../../activities/types';
 import { FailureTypes } from '../../domain/failure-types';
 import type { WaitProfile } from '../../domain/wait-profile';
-import { failWith } from './failures';
+import { nonRetryable } from '../../domain/failures';
 import type { EventInbox } from './inbox';
 import { longPollCalls, pollSettings } from './profiles';
 import { isFinalOperationStatus } from '../../api/rules';
@@ -55,7 +55,7 @@ export async function waitForCardOperationSuccess(
   const operation = await waitForCardOperation(inbox, initial, profile);
   report.record?.(operation);
   if (operation.status === 'fail') {
-    const failure = failWith(
+    const failure = nonRetryable(
       FailureTypes.operationFailed,
       `${what} failed: ${operation.description ?? 'no description'}`,
     );

@@ -8,7 +8,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { createActivities } from '../../../activities';
 import type { ProviderPort } from '../../../activities/deps';
-import { stillWaiting } from '../../../activities/failures';
+import { stillWaiting } from '../../../domain/failures';
 import { reportedFailureDelayMs, withReportedBackoff } from '../../../activities/retry-delay';
 import { ProviderServerError, ProviderValidationError } from '../../../api/errors';
 

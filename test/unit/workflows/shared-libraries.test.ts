@@ -1,5 +1,5 @@
 /**
- * Workers preload the libraries of workflows/support/shared-libraries.ts once and share them,
+ * Workers preload the libraries of workflows/preload/shared-libraries.ts once and share them,
  * deep-frozen by the SDK, between workflow runs; each run then builds cardflow's own schemas on
  * top of them. Frozen here as the SDK freezes them (every value reachable from the modules'
  * exports, and zod's globals), after which the workflow-side schemas, money and merchantOrderNo
@@ -14,7 +14,7 @@ import { b2bHolder } from '../../fixtures/holders';
 import { deepFreeze } from './deep-freeze';
 
 it('the schemas, money and order keys of workflows work on frozen shared libraries', () => {
-  jest.requireActual('../../../workflows/support/shared-libraries');
+  jest.requireActual('../../../workflows/preload/shared-libraries');
   for (const shared of ['zod', 'decimal.js', 'lossless-json', '@noble/hashes/sha2', '@noble/hashes/utils'])
     deepFreeze(jest.requireActual(shared));
   const zodGlobals = globalThis as { __zod_globalConfig?: unknown; __zod_globalRegistry?: unknown };

@@ -1,5 +1,5 @@
 /**
- * Workers preload the schemas of workflows/support/shared-schemas.ts once and share them,
+ * Workers preload the schemas of workflows/preload/shared-schemas.ts once and share them,
  * deep-frozen by the SDK, between workflow runs. Frozen here as the SDK freezes them (with the
  * libraries under them), after which they must validate as before: what zod fills in on first
  * use and a pattern's lastIndex would throw here first.
@@ -10,9 +10,9 @@ import type * as OnboardingPhysical from '../../../domain/onboarding-physical';
 import { b2bHolder } from '../../fixtures/holders';
 import { deepFreeze } from './deep-freeze';
 
-it('the schemas workers share (workflows/support/shared-schemas.ts) validate alike once frozen as the worker freezes them', () => {
-  jest.requireActual('../../../workflows/support/shared-libraries');
-  const shared = jest.requireActual<{ sharedSchemaModules: object[] }>('../../../workflows/support/shared-schemas');
+it('the schemas workers share (workflows/preload/shared-schemas.ts) validate alike once frozen as the worker freezes them', () => {
+  jest.requireActual('../../../workflows/preload/shared-libraries');
+  const shared = jest.requireActual<{ sharedSchemaModules: object[] }>('../../../workflows/preload/shared-schemas');
   for (const library of ['zod', 'decimal.js', 'lossless-json']) deepFreeze(jest.requireActual(library));
   for (const module of shared.sharedSchemaModules) deepFreeze(module);
   // What they import is shared too: the patterns exported with the field rules among it.

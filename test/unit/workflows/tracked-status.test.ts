@@ -4,6 +4,7 @@
  */
 import { ActivityFailure, ApplicationFailure, RetryState, TimeoutFailure, TimeoutType } from '@temporalio/common';
 import { defineQuery, setHandler } from '@temporalio/workflow';
+import { FailureTypes } from '../../../domain/failure-types';
 import { providerEventSignal, type ProviderEvent } from '../../../domain/provider-event';
 import { trackStatus, type StageStatus } from '../../../workflows/support/tracked-status';
 import { cardOperationRecord, providerEvent } from '../../fixtures/provider-events';
@@ -51,6 +52,39 @@ it('fail records the failure in the status and throws the same failure', () => {
   });
   expect(() => fail(failure)).toThrow(failure);
   expect(status).toEqual({ stage: 'failed', failure: { type: 'InvalidInput', message: 'amount: must be positive' } });
+});
+
+it('fail(type, issues) makes the non-retryable failure that names each field, with the issues as its details', () => {
+  const { status, fail } = trackStatus<Status>({ stage: 'sending' }, statusQuery);
+  const issues = [
+    { path: 'amount', message: 'must be positive' },
+    { path: 'currency', message: 'is required' },
+  ];
+  let thrown: unknown;
+  try {
+    fail(FailureTypes.invalidInput, issues);
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(ApplicationFailure);
+  expect(thrown).toMatchObject({
+    type: 'InvalidInput',
+    message: 'amount: must be positive; currency: is required',
+    nonRetryable: true,
+    details: [issues],
+  });
+  expect(status.failure).toEqual({ type: 'InvalidInput', message: 'amount: must be positive; currency: is required' });
+});
+
+it('fail(type, message) makes a non-retryable failure without details', () => {
+  const { status, fail } = trackStatus<Status>({ stage: 'sending' }, statusQuery);
+  expect(() => fail(FailureTypes.operationFailed, 'card creation o-1 failed')).toThrow(
+    expect.objectContaining({ type: 'OperationFailed', nonRetryable: true, details: undefined }),
+  );
+  expect(status).toEqual({
+    stage: 'failed',
+    failure: { type: 'OperationFailed', message: 'card creation o-1 failed' },
+  });
 });
 
 describe('step', () => {

@@ -6,7 +6,7 @@
  */
 import { ActivityFailure, ApplicationFailure, RetryState, TimeoutFailure, TimeoutType } from '@temporalio/common';
 import { FailureTypes } from '../../../domain/failure-types';
-import { isTimeout } from '../../../workflows/support/failures';
+import { isTimeout } from '../../../domain/failures';
 
 const activityFailure = (cause: Error) =>
   new ActivityFailure('failed', 'awaitCardholderReview', '1', RetryState.TIMEOUT, 'id', cause);
