@@ -1,6 +1,6 @@
 /**
  * Every module the workflow bundle reaches that builds zod schemas is in the preloaded
- * `sharedSchemaModules` (workflows/support/shared-schemas.ts); one left out is rebuilt on every
+ * `sharedSchemaModules` (workflows/preload/shared-schemas.ts); one left out is rebuilt on every
  * workflow run and replay, which bench (a) showed as most of the workflow thread's CPU. The
  * bundle's reach is followed here through the value imports of the workflows' entry module, as
  * the bundler follows them (type-only imports are erased and load nothing).
@@ -37,7 +37,7 @@ function bundleReach(entry: string): Map<string, boolean> {
 }
 
 it('every module of the workflow bundle that builds zod schemas is preloaded and shared', () => {
-  const sharedSchemas = path.join(ROOT, 'workflows/support/shared-schemas.ts');
+  const sharedSchemas = path.join(ROOT, 'workflows/preload/shared-schemas.ts');
   const preloaded = new Set(
     [...readFileSync(sharedSchemas, 'utf8').matchAll(IMPORT)]
       .map(([, , specifier]) => (specifier?.startsWith('.') ? resolveModule(sharedSchemas, specifier) : undefined))
@@ -48,7 +48,7 @@ it('every module of the workflow bundle that builds zod schemas is preloaded and
   // The sanity check that the walk sees the bundle: the onboarding's input schema is in it.
   expect(building).toContain('domain/customer-onboarding.ts');
   const rebuiltPerRun = building.filter(
-    (file) => !preloaded.has(path.join(ROOT, file)) && !file.startsWith('workflows/support/shared-'),
+    (file) => !preloaded.has(path.join(ROOT, file)) && !file.startsWith('workflows/preload/'),
   );
   expect(rebuiltPerRun).toEqual([]);
 });
