@@ -12,7 +12,6 @@ export * from './provider-event';
 export * from './search-attributes';
 export * from './start-attributes';
 // Each workflow's definition (domain/workflows.ts), and the module of its input, result and status.
-export * from './flows';
 export * from './workflow-definition';
 export * from './workflows';
 export * from './customer-onboarding';

@@ -25,7 +25,7 @@ import {
 } from '../domain/reconciliation';
 import { NotificationTypes } from '../domain/notifications';
 import { Notifier } from './support/notifier';
-import { Flows } from '../domain/workflow-types';
+import { reconciliationWorkflow } from '../domain/workflows';
 import { countFindings } from './support/finding-metrics';
 import { NON_RETRYABLE_TYPES } from './support/profiles';
 
@@ -73,7 +73,7 @@ export async function reconciliation(input: ReconcileInput & { stepsPerRun?: num
     report = { ...emptyReport(begun.window), ...(input.since === undefined ? {} : { sinceGiven: true }) };
     cursor = begun.cursor;
     upsertSearchAttributes([
-      { key: CardflowFlow, value: Flows.reconciliation },
+      { key: CardflowFlow, value: reconciliationWorkflow.flow },
       { key: CardflowStage, value: 'running' },
     ]);
   }

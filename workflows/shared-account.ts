@@ -6,7 +6,7 @@ import {
   type SharedAccountResult,
   type SharedAccountStatus,
 } from '../domain/shared-account';
-import { Flows } from '../domain/workflow-types';
+import { sharedAccountWorkflow } from '../domain/workflows';
 import { failWith } from './support/failures';
 import { providerCallsFor } from './support/profiles';
 import { Attributes, isChild, type StartedWith } from './support/search';
@@ -21,7 +21,7 @@ export async function sharedAccount(input: SharedAccountInput & StartedWith): Pr
   if (!accountName) return fail(failWith(FailureTypes.invalidInput, 'accountName: is required'));
   status.accountName = accountName;
   if (!isChild())
-    new Attributes(input.startAttributes).set({ customerRef: input.customerRef, flow: Flows.sharedAccount });
+    new Attributes(input.startAttributes).set({ customerRef: input.customerRef, flow: sharedAccountWorkflow.flow });
   const account = await step(() => providerCallsFor(input.wait).ensureSharedAccount({ accountName }));
   status.accountId = account.accountId;
   enter('completed');

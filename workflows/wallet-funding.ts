@@ -28,7 +28,6 @@ import {
   type WalletFundingStatus,
 } from '../domain/wallet-funding';
 import { childIdOf } from '../domain/workflow-definition';
-import { Flows } from '../domain/workflow-types';
 import { failIssues, failWith, summarize } from './support/failures';
 import { settled } from './support/cancellation';
 import { compensatedFailure, Saga } from './support/saga';
@@ -40,7 +39,7 @@ import { walletDepositOf, type WalletDeposit } from '../domain/provider-records'
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
 import { raceSignalAndPoll } from './support/waits';
-import { cardDepositWorkflow, fundTransferWorkflow } from '../domain/workflows';
+import { cardDepositWorkflow, fundTransferWorkflow, walletFundingWorkflow } from '../domain/workflows';
 import { AMOUNT_RE, LONG_ID_RE, isFinalOperationStatus } from '../api/rules';
 
 function inputIssues(input: WalletFundingInput): FieldIssue[] {
@@ -120,7 +119,7 @@ async function funding(
     async () => {
       const issues = inputIssues(input);
       if (issues.length) fail(failIssues(FailureTypes.invalidInput, issues));
-      if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.walletFunding });
+      if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: walletFundingWorkflow.flow });
       const deadlineMs = input.deadlineMs ?? DEFAULT_FUNDING_DEADLINE_MS;
       const { notifications, ...address } = await step(() =>
         provider.prepareDepositAddress({ coinKey: input.coinKey }),

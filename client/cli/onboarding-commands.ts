@@ -11,7 +11,8 @@ import {
   CardflowHolderId,
   CardflowStage,
   describeCompensation,
-  Flows,
+  customerOnboardingWorkflow,
+  FLOWS,
   ONBOARDING_STAGES,
   onboardingWorkflowId,
   type OnboardingProgress,
@@ -191,11 +192,11 @@ function literal(option: string, value: string): string {
 
 /** The visibility query `cardflow list` runs, from its filters (default: onboardings). */
 export function listQuery(values: CliContext['values']): string {
-  const clauses = [`${CardflowFlow.name} = ${literal('flow', values.flow ?? Flows.onboarding)}`];
+  const clauses = [`${CardflowFlow.name} = ${literal('flow', values.flow ?? customerOnboardingWorkflow.flow)}`];
   if (values.stage) {
     if (
       !(ONBOARDING_STAGES as readonly string[]).includes(values.stage) &&
-      (values.flow ?? Flows.onboarding) === Flows.onboarding
+      (values.flow ?? customerOnboardingWorkflow.flow) === customerOnboardingWorkflow.flow
     )
       throw new UsageError(`--stage: must be one of ${ONBOARDING_STAGES.join(', ')}`);
     clauses.push(`${CardflowStage.name} = ${literal('stage', values.stage)}`);
@@ -320,7 +321,7 @@ export const ONBOARDING_COMMANDS: readonly Command[] = [
       'list [--stage <stage>] [--card <cardNo>] [--holder <holderId>] [--customer <ref>] [--flow <flow>] [--limit N] [--json]',
     ],
     summary: 'find workflows through their search attributes (default: onboardings), as the Temporal UI filters them',
-    details: [`Stages: ${ONBOARDING_STAGES.join(', ')}.`, `Flows: ${Object.values(Flows).join(', ')}.`],
+    details: [`Stages: ${ONBOARDING_STAGES.join(', ')}.`, `Flows: ${FLOWS.join(', ')}.`],
     options: ['stage', 'card', 'holder', 'customer', 'flow', 'limit', 'json'],
     run: (ctx) => list(ctx),
   },

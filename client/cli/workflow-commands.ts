@@ -37,10 +37,9 @@ import { parseField } from '../inputs';
 import { cardNoField } from '../../domain/fields';
 import { describeCardOutcome, describeCardSnapshot } from '../describe';
 import { merchantPublicKeyFrom } from '../sealing';
-import { sharedAccountClient } from '../shared-account';
-import type { Started } from '../start';
-import { transferClient } from '../transfers';
-import { awaitDepositAddress, parseFundingRequest, startWalletFunding } from '../wallet-funding';
+import { workflowClients } from '../definitions';
+import type { StartRequest } from '../../domain/workflow-definition';
+import { awaitDepositAddress } from '../wallet-funding';
 import { readWorkflowStatus } from '../workflow-status';
 import { cardEntityWorkflowId } from '../../domain/workflow-ids';
 
@@ -87,8 +86,9 @@ async function activate(ctx: CliContext): Promise<number> {
 }
 
 async function fundWallet(ctx: CliContext): Promise<number> {
-  const request = parseFundingRequest(await readJsonFile(needFile(ctx, 'fund-wallet', 'funding.json')));
-  const s = await startWalletFunding(await ctx.client(), request, ctx.startOptions);
+  const fundings = workflowClients.walletFunding;
+  const request = fundings.parse(await readJsonFile(needFile(ctx, 'fund-wallet', 'funding.json')));
+  const s = await fundings.start(await ctx.client(), request, ctx.startOptions);
   reportStart(ctx, s);
   const status = await awaitDepositAddress(
     await ctx.client(),
@@ -218,32 +218,29 @@ async function status(ctx: CliContext, workflowId: string | undefined): Promise<
   return now.status === 'RUNNING' ? ExitCodes.done : printOutcome(ctx, workflowId);
 }
 
-/** A workflow's client as a start command uses it (client/definitions.ts `definedClient`). */
-interface StartableWorkflow<Request> {
-  parse: (request: unknown) => Request;
-  start: (client: Client, request: Request, opts?: CliContext['startOptions']) => Promise<Started<unknown>>;
-}
-
 /**
- * `<name> --file <example> [--watch]` for a workflow that needs nothing beyond its request: the
- * file is validated by the request schema of the workflow's definition before Temporal is
- * contacted, then started (idempotent by the request's key) and optionally followed.
+ * `<name> --file <example> [--watch]` for each workflow whose definition has a start command
+ * (domain/workflow-definition.ts `StartRequest.command`): the file is validated by the request
+ * schema of the workflow's definition before Temporal is contacted, then started (idempotent by
+ * the request's key) and optionally followed.
  */
-function startCommand<Request>(
-  command: Pick<Command, 'name' | 'summary'> & { example: string },
-  workflow: StartableWorkflow<Request>,
-): Command {
+const START_COMMANDS: readonly Command[] = Object.values(workflowClients).flatMap((workflow) => {
+  const request: StartRequest = workflow.definition.request;
+  const command = request.command;
+  if (!command) return [];
   const { example, ...rest } = command;
-  return {
-    ...rest,
-    usage: [`${command.name} --file ${example} [--watch]`],
-    options: ['file', 'watch', 'task-queue'],
-    run: async (ctx) => {
-      const request = workflow.parse(await readJsonFile(needFile(ctx, command.name, example)));
-      return started(ctx, workflow.start(await ctx.client(), request, ctx.startOptions));
+  return [
+    {
+      ...rest,
+      usage: [`${command.name} --file ${example} [--watch]`],
+      options: ['file', 'watch', 'task-queue'],
+      run: async (ctx: CliContext) => {
+        const request = workflow.parse(await readJsonFile(needFile(ctx, command.name, example)));
+        return started(ctx, workflow.start(await ctx.client(), request as never, ctx.startOptions));
+      },
     },
-  };
-}
+  ];
+});
 
 /** The commands of the card and fund workflows. */
 export const WORKFLOW_COMMANDS: readonly Command[] = [
@@ -258,18 +255,7 @@ export const WORKFLOW_COMMANDS: readonly Command[] = [
     options: ['file', 'pin-stdin', 'watch', 'task-queue'],
     run: (ctx) => activate(ctx),
   },
-  startCommand(
-    {
-      name: 'transfer',
-      example: 'transfer.json',
-      summary: 'move funds WALLET -> MARGIN (TRANSFER) or back (COLLECTION), idempotent by transferRef',
-    },
-    transferClient,
-  ),
-  startCommand(
-    { name: 'shared-account', example: 'account.json', summary: 'create (or find) a shared MARGIN account by name' },
-    sharedAccountClient,
-  ),
+  ...START_COMMANDS,
   {
     name: 'fund-wallet',
     usage: ['fund-wallet --file funding.json [--watch]'],

@@ -7,7 +7,8 @@
 import { setHandler, type ApplicationFailure } from '@temporalio/workflow';
 import { progressQuery, type OnboardingProgress, type OnboardingStage } from '../../domain/customer-onboarding';
 import { FailureTypes, isResumable } from '../../domain/failure-types';
-import { type FailureSummary, Flows } from '../../domain/workflow-types';
+import type { FailureSummary } from '../../domain/workflow-types';
+import { customerOnboardingWorkflow } from '../../domain/workflows';
 import { propagate } from '../support/failures';
 import type { Attributes } from '../support/search';
 import { Tracker } from '../support/tracked-status';
@@ -54,7 +55,7 @@ export class OnboardingTracker extends Tracker<OnboardingProgress> {
     if (upsert)
       this.attributes.set({
         customerRef: progress.customerRef,
-        flow: Flows.onboarding,
+        flow: customerOnboardingWorkflow.flow,
         stage,
         ...(progress.holderId ? { holderId: progress.holderId } : {}),
         ...(progress.cardNo ? { cardNo: progress.cardNo } : {}),
