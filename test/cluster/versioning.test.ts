@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { refreshCard } from '../../client/card-entity';
-import { countOpen, describeDeployment, type DeploymentView } from '../../client/deployments';
+import { countOpen, describeDeployment, type DeploymentView } from '../../temporal/deployments';
 import { createDataConverter } from '../../codec/data-converter';
 import { parseKeyList } from '../../codec/keys';
 import { bundleCardflowWorkflows } from '../../workers/create-worker';

@@ -30,7 +30,7 @@ import {
 } from '../support/card-harness';
 import { cliOn, customerRef, failureOf, harnessPerFile, startOnboardingWorkflow } from '../support/harness';
 import type { WorkflowHandle } from '@temporalio/client';
-import { ExitCodes } from '../../../client/cli/context';
+import { ExitCodes } from '../../../cli/context';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 /** Gift card: no holder, the deposit goes with create card (25..500 at 3%), card fee 3. */

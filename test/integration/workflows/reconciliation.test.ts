@@ -9,7 +9,7 @@
  * completed onboarding's own deposit is not.
  */
 import { randomUUID } from 'node:crypto';
-import { ExitCodes } from '../../../client/cli/context';
+import { ExitCodes } from '../../../cli/context';
 import { runCliOn } from '../../support/run-cli';
 import { ensureReconcileSchedule, runReconciliation } from '../../../client/reconciliation';
 import type { CardDepositResult } from '../../../domain/card-deposit';

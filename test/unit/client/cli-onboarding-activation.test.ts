@@ -4,7 +4,7 @@
  * file or standard input) with the merchant public key, and never prints the PIN.
  */
 import { generateRsaKeyPair } from '../../../api/keys';
-import { USAGE } from '../../../client/cli/main';
+import { USAGE } from '../../../cli/main';
 import { inputFiles } from '../../support/input-files';
 import { runOffline as run } from './cli-run';
 

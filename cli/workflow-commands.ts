@@ -7,10 +7,10 @@
  * play that role for the start commands.
  */
 import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { PIN_RE } from '../../api/rules';
-import type { CardEntityOutcome } from '../../domain/card-entity';
-import { CardReissueRefusedError, reissueCard } from '../reissue';
-import { activationInput, startActivation } from '../activation';
+import { PIN_RE } from '../api/rules';
+import type { CardEntityOutcome } from '../domain/card-entity';
+import { CardReissueRefusedError, reissueCard } from '../client/reissue';
+import { activationInput, startActivation } from '../client/activation';
 import {
   cardRequest,
   depositToCard,
@@ -21,7 +21,7 @@ import {
   unfreezeCard,
   updateCardPin,
   type CardRequestKind,
-} from '../card-entity';
+} from '../client/card-entity';
 import {
   type CliContext,
   type Command,
@@ -33,15 +33,15 @@ import {
   reportStart,
   UsageError,
 } from './context';
-import { parseField } from '../inputs';
-import { cardNoField } from '../../domain/fields';
-import { describeCardOutcome, describeCardSnapshot } from '../describe';
-import { merchantPublicKeyFrom } from '../sealing';
-import { workflowClients } from '../definitions';
-import type { StartRequest } from '../../domain/workflow-definition';
-import { awaitDepositAddress } from '../wallet-funding';
-import { readWorkflowStatus } from '../workflow-status';
-import { cardEntityWorkflowId } from '../../domain/workflow-ids';
+import { parseField } from '../client/inputs';
+import { cardNoField } from '../domain/fields';
+import { describeCardOutcome, describeCardSnapshot } from '../client/describe';
+import { merchantPublicKeyFrom } from '../client/sealing';
+import { workflowClients } from '../client/definitions';
+import type { StartRequest } from '../domain/workflow-definition';
+import { awaitDepositAddress } from '../client/wallet-funding';
+import { readWorkflowStatus } from '../client/workflow-status';
+import { cardEntityWorkflowId } from '../domain/workflow-ids';
 
 const CARD_ACTIONS: Record<string, CardRequestKind | 'status' | 'unblock' | 'reissue'> = {
   freeze: 'freeze',

@@ -16,8 +16,8 @@ import {
   ONBOARDING_STAGES,
   onboardingWorkflowId,
   type OnboardingProgress,
-} from '../../domain';
-import { describeProgress, describeResult, workflowUiUrl } from '../describe';
+} from '../domain';
+import { describeProgress, describeResult, workflowUiUrl } from '../client/describe';
 import {
   activateOnboardingCard,
   awaitResult,
@@ -25,11 +25,11 @@ import {
   onboardingHandle,
   startOnboarding,
   submitCorrection,
-} from '../onboarding';
-import { watchProgress } from '../progress';
-import { cancelOnboarding, retryOnboarding } from '../recovery';
-import { merchantPublicKeyFrom } from '../sealing';
-import { parseActivationRequest, parseCardholderCorrection, parseOnboardingInput } from '../validation';
+} from '../client/onboarding';
+import { watchProgress } from '../client/progress';
+import { cancelOnboarding, retryOnboarding } from '../client/recovery';
+import { merchantPublicKeyFrom } from '../client/sealing';
+import { parseActivationRequest, parseCardholderCorrection, parseOnboardingInput } from '../client/validation';
 import {
   type CliContext,
   type Command,
