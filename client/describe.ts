@@ -13,7 +13,7 @@ import type { FundTransferResult, FundTransferStatus, LedgerLeg } from '../domai
 import type { PhysicalCardActivationResult, PhysicalCardActivationStatus } from '../domain/physical-card-activation';
 import type { SharedAccountResult } from '../domain/shared-account';
 import type { WalletFundingResult, WalletFundingStatus } from '../domain/wallet-funding';
-import type { FailureSummary } from '../domain/workflow-types';
+import type { FailureSummary } from '../domain/summaries';
 /** What each onboarding stage means, for people (CLI help, dashboards). */
 export const STAGE_DESCRIPTIONS: Readonly<Record<OnboardingStage, string>> = {
   validating: 'checking the request against the card type and balances; nothing sent yet',

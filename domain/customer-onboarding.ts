@@ -17,7 +17,7 @@ import type { BudgetTopUp } from './card-issuance';
 import type { ActivationRoute } from './physical-card-activation';
 import { OnboardingActivationRequestSchema, type OnboardingActivationRequest } from './onboarding-physical';
 import { OnboardingFundingSchema, type FundingSource, type OnboardingFunding } from './onboarding-funding';
-import type { BalanceSummary, FailureSummary } from './workflow-types';
+import type { BalanceSummary, FailureSummary } from './summaries';
 import { WaitOverridesSchema, type WaitOverrides } from './wait-profile';
 import { requiredText } from '../api/schemas/fields';
 import { amountString as amount, idDigits as digits } from './fields';

@@ -1,7 +1,7 @@
 /** Shared definitions of cardflow's durable processes: one import for the client, webhooks, CLI and bench. */
 export * from './task-queue';
 export * from './workflow-ids';
-export * from './workflow-types';
+export * from './summaries';
 export * from './merchant-order-no';
 export * from './failure-types';
 export * from './wait-profile';

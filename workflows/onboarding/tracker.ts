@@ -7,7 +7,7 @@
 import { setHandler, type ApplicationFailure } from '@temporalio/workflow';
 import { progressQuery, type OnboardingProgress, type OnboardingStage } from '../../domain/customer-onboarding';
 import { FailureTypes, isResumable } from '../../domain/failure-types';
-import type { FailureSummary } from '../../domain/workflow-types';
+import type { FailureSummary } from '../../domain/summaries';
 import { customerOnboardingWorkflow } from '../../domain/workflows';
 import { propagate } from '../support/failures';
 import type { Attributes } from '../support/search';

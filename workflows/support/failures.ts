@@ -2,7 +2,7 @@
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/workflow';
 import { describeIssues, type FieldIssue } from '../../domain/cardholder-data';
 import { FailureTypes } from '../../domain/failure-types';
-import type { FailureSummary } from '../../domain/workflow-types';
+import type { FailureSummary } from '../../domain/summaries';
 
 export function failWith(type: string, message: string, details?: unknown): ApplicationFailure {
   return ApplicationFailure.create({

@@ -9,7 +9,7 @@
  */
 import { isCancellation, setHandler, type ApplicationFailure, type QueryDefinition } from '@temporalio/workflow';
 import { providerEventSignal, type ProviderEvent } from '../../domain/provider-event';
-import type { FailureSummary } from '../../domain/workflow-types';
+import type { FailureSummary } from '../../domain/summaries';
 import { failWith, isTimeout, propagate, summarize } from './failures';
 
 /** The least a progress status carries: where the process is, and why it failed. */

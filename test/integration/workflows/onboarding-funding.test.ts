@@ -9,7 +9,7 @@ import { add, cmp, sub } from '../../../api/money';
 import { getPaymentInstructions } from '../../../client/onboarding';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/summaries';
 import {
   account,
   BUDGET_TYPE,

@@ -26,7 +26,7 @@ import type { SharedAccountResult } from '../../../domain/shared-account';
 import { progressQuery, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { getPaymentInstructions } from '../../../client/onboarding';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/summaries';
 import {
   approvedPhysicalHolder,
   CARD_TYPES,
