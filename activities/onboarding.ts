@@ -11,7 +11,7 @@ import type { ActivityDeps } from './deps';
 import { convertingFailures, nonRetryable } from './failures';
 import { notificationPlanOf } from './notifications';
 import type { NotificationPlan } from '../domain/notifications';
-import type { AccountBalance } from './types';
+import type { TransferAccount } from './types';
 
 export function createOnboardingActivities(deps: ActivityDeps) {
   const { findAccount } = createAccountHelpers(deps);
@@ -23,7 +23,7 @@ export function createOnboardingActivities(deps: ActivityDeps) {
     async prepareOnboarding(input: {
       cardTypeId: string;
       accountId?: string;
-    }): Promise<{ cardType: CardType; account: AccountBalance; notifications?: NotificationPlan }> {
+    }): Promise<{ cardType: CardType; account: TransferAccount; notifications?: NotificationPlan }> {
       const types = await deps.provider.listCardTypes({}, { signal: cancellationSignal() });
       const cardType = types.find((t) => t.cardTypeId === input.cardTypeId);
       if (!cardType)

@@ -149,7 +149,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.err(error.message);
       return ExitCodes.failed;
     }
-    if (error instanceof UsageError || (error instanceof Error && error.name === 'InvalidCustomerRefError')) {
+    if (error instanceof UsageError || (error instanceof Error && error.name === 'InvalidBusinessRefError')) {
       io.err(`${error.message}\n${commandHelp(command)}`);
       return ExitCodes.usage;
     }

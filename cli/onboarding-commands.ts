@@ -120,7 +120,7 @@ async function progress(ctx: CliContext, ref: string): Promise<number> {
 }
 
 async function correct(ctx: CliContext, ref: string): Promise<number> {
-  if (!ctx.values.file) throw new UsageError('correct needs --file <fix.json>');
+  if (!ctx.values.file) throw new UsageError('correct needs --file <correction.json>');
   const correction = parseCardholderCorrection(await readJsonFile(ctx.values.file));
   const status = await submitCorrection(await ctx.client(), ref, correction);
   // The Update answers once the correction was resubmitted, or once the cardholder step failed.
@@ -137,7 +137,7 @@ async function correct(ctx: CliContext, ref: string): Promise<number> {
 }
 
 async function activateOnboarding(ctx: CliContext, ref: string): Promise<number> {
-  if (!ctx.values.file) throw new UsageError('activate-onboarding needs --file <activation.json>');
+  if (!ctx.values.file) throw new UsageError('activate-onboarding needs --file <activation-code.json>');
   const raw = await readJsonFile(ctx.values.file);
   // The PIN comes from the file or, better, standard input; it is sealed before anything is contacted.
   const pin = await pinFromStdin(ctx);
@@ -269,7 +269,7 @@ export const ONBOARDING_COMMANDS: readonly Command[] = [
   onOnboarding(
     {
       name: 'correct',
-      usage: ['correct <customerRef> --file fix.json'],
+      usage: ['correct <customerRef> --file correction.json'],
       summary: 'send corrected cardholder data after a reject; exits 1 if the cardholder step failed instead',
       options: ['file'],
     },
@@ -287,7 +287,7 @@ export const ONBOARDING_COMMANDS: readonly Command[] = [
   onOnboarding(
     {
       name: 'activate-onboarding',
-      usage: ['activate-onboarding <customerRef> --file activation.json [--pin-stdin] [--watch]'],
+      usage: ['activate-onboarding <customerRef> --file activation-code.json [--pin-stdin] [--watch]'],
       summary: 'the physical card reached the customer: activate it (the activateCard Update)',
       options: ['file', 'pin-stdin', 'watch'],
     },

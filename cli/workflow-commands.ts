@@ -75,7 +75,7 @@ async function started(ctx: CliContext, start: Promise<{ workflowId: string; sta
 }
 
 async function activate(ctx: CliContext): Promise<number> {
-  const request = await readJsonFile(needFile(ctx, 'activate', 'activation.json'));
+  const request = await readJsonFile(needFile(ctx, 'activate', 'card-activation.json'));
   const pin = await pinFromStdin(ctx);
   if (pin !== undefined && request !== null && typeof request === 'object' && 'pin' in request)
     throw new UsageError('activate: the PIN is in the file and on standard input; give it once');
@@ -246,7 +246,7 @@ const START_COMMANDS: readonly Command[] = Object.values(workflowClients).flatMa
 export const WORKFLOW_COMMANDS: readonly Command[] = [
   {
     name: 'activate',
-    usage: ['activate --file activation.json [--pin-stdin] [--watch]'],
+    usage: ['activate --file card-activation.json [--pin-stdin] [--watch]'],
     summary: 'activate a physical card, by activation code (PIN on standard input) or by work order',
     details: [
       'The file is { cardNo, route: "activation_code" } or { cardNo, route: "work_order", workOrder: { files } }.',

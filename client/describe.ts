@@ -42,7 +42,7 @@ export function describeProgress(progress: OnboardingProgress): string {
     details.push(progress.review.statusFlowLocation === 'admin' ? 'platform review' : 'bank review');
   if (progress.review?.rejectReason) details.push(`rejected: ${progress.review.rejectReason}`);
   if (progress.stage === 'awaiting_correction' && progress.review)
-    details.push(`send a correction with: cardflow correct ${progress.customerRef} --file fix.json`);
+    details.push(`send a correction with: cardflow correct ${progress.customerRef} --file correction.json`);
   if (progress.stage === 'transferring' && progress.funding?.accountId)
     details.push(`to shared account ${progress.funding.accountId}`);
   if (progress.stage === 'awaiting_delivery') {

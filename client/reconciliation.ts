@@ -33,7 +33,7 @@ import {
   type ReconcileInput,
   type ReconcileReport,
 } from '../domain/reconciliation';
-import { WorkflowTypes } from '../domain/summaries';
+import { WorkflowTypes } from '../domain/workflows';
 import type { ConfigurationSlice } from '../config/schema';
 import { addressOf, ridingOut, type RideOut } from '../temporal/ride-out';
 import { startRidingOut } from './start';

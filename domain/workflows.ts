@@ -177,7 +177,7 @@ export const sharedAccountWorkflow = defineWorkflow<SharedAccountInput, SharedAc
     keyInInput: true,
     command: {
       name: 'shared-account',
-      example: 'account.json',
+      example: 'shared-account.json',
       summary: 'create (or find) a shared MARGIN account by name',
     },
   },

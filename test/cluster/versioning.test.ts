@@ -23,7 +23,7 @@ import { buildIdOf } from '../../workers/versioning';
 import { cardholderStatusQuery } from '../../domain/cardholder-onboarding';
 import type { OnboardingResult } from '../../domain/customer-onboarding';
 import { cardEntityWorkflowId, cardholderWorkflowId } from '../../domain/workflow-ids';
-import type { WorkflowType } from '../../domain/summaries';
+import type { WorkflowType } from '../../domain/workflows';
 import { WORKFLOW_VERSIONING } from '../../domain/workflow-versioning';
 import type { ManagedProcess } from '../../scripts/cluster/processes';
 import { b2bOnboarding, cardholdersByEmail, startOnboardingWorkflow } from '../integration/support/harness';
