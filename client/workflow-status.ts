@@ -90,7 +90,7 @@ const RENDERINGS: { readonly [T in WorkflowType]?: Rendering<T> } = {
   strandedMoney: { key: (s) => s.stage, line: describeStranded, result: describeStranded },
 };
 
-/** For a workflow a backend starts with no rendering written: its status and result as JSON. */
+/** For a workflow a backend starts with no rendering written: its status (when it has a query) and result as JSON. */
 const AS_JSON: Omit<StatusView, 'query'> = {
   key: (s) => JSON.stringify(s),
   line: (s) => JSON.stringify(s),
@@ -106,7 +106,7 @@ export const STATUS_VIEWS: {
 } = Object.fromEntries(
   (Object.values(WORKFLOWS) as readonly AnyWorkflowDefinition[]).flatMap((definition) => {
     const rendering = (RENDERINGS as Record<string, Omit<StatusView, 'query'> | undefined>)[definition.type];
-    if (!rendering && !(definition.id && definition.statusQuery)) return [];
+    if (!rendering && !definition.id) return [];
     const query = definition.statusQuery as QueryDefinition<unknown> | undefined;
     return [[definition.type, { ...(rendering ?? AS_JSON), ...(query ? { query } : {}) }]];
   }),
