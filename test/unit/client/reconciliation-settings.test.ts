@@ -14,7 +14,7 @@ import {
   emptyReport,
   withFindings,
 } from '../../../domain/reconciliation';
-import { runOffline as run } from './cli-run';
+import { runOffline as run } from '../cli/cli-run';
 
 it('reads durations and floors, keeping the defaults for what is not set', () => {
   expect(parseDuration('90s')).toBe(90_000);
