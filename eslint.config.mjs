@@ -120,6 +120,8 @@ export default tseslint.config(
                 '**/webhooks/**',
                 '**/workers/**',
                 '**/client/**',
+                '**/cli/**',
+                '**/temporal/**',
               ],
               allowTypeImports: true,
               message: 'Workflows may import activity signatures as types only (import type).',

@@ -36,7 +36,7 @@ fail() {
   exit 1
 }
 
-[[ -f dist/client/cli/main.js ]] || npm run build >&2
+[[ -f dist/cli/main.js ]] || npm run build >&2
 
 # The base and the node stand-in now (the image build needs them); the others while it builds.
 bash .ci/images/build.sh node

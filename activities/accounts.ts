@@ -6,10 +6,10 @@ import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';
 import { convertingFailures } from './failures';
 import { nonRetryable } from '../domain/failures';
-import type { AccountBalance } from './types';
+import type { TransferAccount } from './types';
 
 /** The balance fields of an account, the part of it the checks before money moves read. */
-export function balanceOf(account: Account): AccountBalance {
+export function balanceOf(account: Account): TransferAccount {
   return {
     accountId: account.accountId,
     accountType: account.accountType,
@@ -27,7 +27,7 @@ export interface BalanceRequirement {
 }
 
 export function createAccountHelpers({ provider }: ActivityDeps) {
-  async function findAccount(accountId: string | undefined, currency: string | undefined): Promise<AccountBalance> {
+  async function findAccount(accountId: string | undefined, currency: string | undefined): Promise<TransferAccount> {
     const signal = cancellationSignal();
     if (accountId !== undefined) return balanceOf(await provider.getAccount({ accountId }, { signal }));
     const accounts = await provider.getAccountInfo({}, { signal });
@@ -61,7 +61,7 @@ export function createAccountActivities(deps: ActivityDeps) {
 
   return convertingFailures({
     /** Available balance of an account (the WALLET in `currency` when no id is given). */
-    async getAccountBalance(input: { accountId?: string; currency?: string }): Promise<AccountBalance> {
+    async getAccountBalance(input: { accountId?: string; currency?: string }): Promise<TransferAccount> {
       return await findAccount(input.accountId, input.currency);
     },
   });

@@ -12,7 +12,7 @@ import { convertingFailures } from './failures';
 import { nonRetryable } from '../domain/failures';
 import { notificationPlanOf } from './notifications';
 import type { NotificationPlan } from '../domain/notifications';
-import type { AccountBalance } from './types';
+import type { TransferAccount } from './types';
 
 export function createOnboardingActivities(deps: ActivityDeps) {
   const { findAccount } = createAccountHelpers(deps);
@@ -24,7 +24,7 @@ export function createOnboardingActivities(deps: ActivityDeps) {
     async prepareOnboarding(input: {
       cardTypeId: string;
       accountId?: string;
-    }): Promise<{ cardType: CardType; account: AccountBalance; notifications?: NotificationPlan }> {
+    }): Promise<{ cardType: CardType; account: TransferAccount; notifications?: NotificationPlan }> {
       const types = await deps.provider.listCardTypes({}, { signal: cancellationSignal() });
       const cardType = types.find((t) => t.cardTypeId === input.cardTypeId);
       if (!cardType)

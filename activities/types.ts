@@ -5,7 +5,7 @@
 
 export type { CardholderReview, CardOperation } from '../domain/provider-records';
 /** An account's balance, as the checks before money moves read it. */
-export type { TransferAccount as AccountBalance } from '../domain/fund-transfer';
+export type { TransferAccount } from '../domain/fund-transfer';
 
 /** Card info without sensitive data (spec: Card; no cardNumber, cvv, validPeriod). */
 export interface CardSummary {

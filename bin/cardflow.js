@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `cardflow …`: the compiled CLI (dist/client/cli/main.js, what an installed copy and the image
+// `cardflow …`: the compiled CLI (dist/cli/main.js, what an installed copy and the image
 // run). In a checkout with its dev dependencies, the TypeScript sources run through tsx instead,
 // so a change to the CLI takes effect without a rebuild.
 'use strict';
@@ -7,7 +7,7 @@ const { existsSync } = require('node:fs');
 const path = require('node:path');
 
 function sourceRunner() {
-  if (!existsSync(path.join(__dirname, '../client/cli/main.ts'))) return undefined;
+  if (!existsSync(path.join(__dirname, '../cli/main.ts'))) return undefined;
   try {
     return require('tsx/cjs/api');
   } catch {
@@ -16,5 +16,5 @@ function sourceRunner() {
 }
 
 const tsx = sourceRunner();
-const cli = tsx ? tsx.require('../client/cli/main.ts', __filename) : require('../dist/client/cli/main.js');
+const cli = tsx ? tsx.require('../cli/main.ts', __filename) : require('../dist/cli/main.js');
 cli.main(process.argv.slice(2));

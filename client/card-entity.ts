@@ -43,7 +43,7 @@ import { parseField, parseInput, refuse, refuseIssues } from './inputs';
 import type { WaitOverridesSchema } from '../domain/wait-profile';
 import { businessRef, cardNoField, idDigits, positiveAmount } from '../domain/fields';
 import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
-import { addressOf, ridingOut, type RideOut } from './ride-out';
+import { addressOf, ridingOut, type RideOut } from '../temporal/ride-out';
 
 export interface CardEntityOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE`. */
@@ -53,7 +53,7 @@ export interface CardEntityOptions {
   wait?: z.input<typeof WaitOverridesSchema>;
   /** Needed by {@link updateCardPin} with a clear PIN (client/sealing.ts). */
   merchantPublicKey?: KeyInput;
-  /** How long the request waits for an unavailable Temporal (client/ride-out.ts); default 60 s. */
+  /** How long the request waits for an unavailable Temporal (temporal/ride-out.ts); default 60 s. */
   rideOut?: RideOut;
 }
 

@@ -3,9 +3,10 @@
  * idempotent start under the id its business reference makes, with the search attributes its
  * definition derives (flow, customer, the merchantOrderNos routed at start), and the handle,
  * status and result readers by the same reference. {@link definedClient} makes the four of them
- * for a workflow that a backend starts by a request (its definition's `request`: schema and key),
- * so each lifecycle client (client/transfers.ts, ...) names and documents them and adds only what
- * its workflow needs beyond these (a PIN sealed, a deposit address awaited).
+ * for a workflow that a backend starts by a request (its definition's `request`: schema and key);
+ * {@link workflowClients} holds them for every such workflow, by type, so a new workflow's client
+ * needs no file of its own. Only what a workflow needs beyond these is written by hand (a PIN
+ * sealed, client/activation.ts; a deposit address awaited, client/wallet-funding.ts).
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { z } from 'zod';
@@ -20,7 +21,7 @@ import {
   type StartRequest,
   type StatusOf,
 } from '../domain/workflow-definition';
-import type { WorkflowType } from '../domain/workflows';
+import { WORKFLOWS, type WorkflowType } from '../domain/workflows';
 import { parseInput } from './inputs';
 import { type StartOptions, type Started, startOnce } from './start';
 
@@ -96,8 +97,13 @@ export function definedResult<D extends AnyWorkflowDefinition>(
 type RequestDefinition = AnyWorkflowDefinition & { readonly request: StartRequest };
 type RequestSchemaOf<D extends RequestDefinition> = D['request']['schema'];
 
+/** What a backend hands the start of `D`: its request schema's input. */
+export type RequestOf<D extends RequestDefinition> = z.input<RequestSchemaOf<D>>;
+
 /** The start, handle, status and result functions of a workflow a backend starts by a request. */
 export interface DefinedClient<D extends RequestDefinition, Opts extends StartOptions> {
+  /** The definition these functions are made from. */
+  definition: D;
   /** Validates a request with the definition's schema; throws `InvalidInputError` naming each field and rule. */
   parse: (request: unknown) => Exact<z.output<RequestSchemaOf<D>>>;
   /** Validates `request`, then starts the run its key names, or returns the one that has it (`started: false`). */
@@ -127,6 +133,7 @@ export function definedClient<D extends RequestDefinition, Opts extends StartOpt
   const extras =
     how.extras ?? ((input: InputOf<D>) => ({ customerRef: (input as { customerRef?: string }).customerRef }));
   return {
+    definition,
     parse,
     // Async, so an invalid request is a rejected promise like any other failure of a start.
     start: async (client, request, opts = {} as Opts) => {
@@ -140,3 +147,25 @@ export function definedClient<D extends RequestDefinition, Opts extends StartOpt
     result: (client, ref) => definedResult(client, definition, ref),
   };
 }
+
+/** The types of the workflows a backend starts by a request alone (no `prepared` step). */
+type PlainRequestType = {
+  [T in WorkflowType]: (typeof WORKFLOWS)[T] extends { readonly request: { readonly prepared: true } }
+    ? never
+    : (typeof WORKFLOWS)[T] extends RequestDefinition
+      ? T
+      : never;
+}[WorkflowType];
+
+/**
+ * The client functions of every workflow a backend starts by its request alone, by type
+ * (`workflowClients.fundTransfer.start(client, request)`): derived from the definitions, so a new
+ * one is here as soon as its definition has a `request`.
+ */
+export const workflowClients = Object.fromEntries(
+  (Object.values(WORKFLOWS) as readonly AnyWorkflowDefinition[]).flatMap((definition) =>
+    definition.request && !definition.request.prepared
+      ? [[definition.type, definedClient(definition as RequestDefinition)]]
+      : [],
+  ),
+) as { readonly [T in PlainRequestType]: DefinedClient<(typeof WORKFLOWS)[T], StartOptions> };

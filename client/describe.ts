@@ -13,7 +13,7 @@ import type { FundTransferResult, FundTransferStatus, LedgerLeg } from '../domai
 import type { PhysicalCardActivationResult, PhysicalCardActivationStatus } from '../domain/physical-card-activation';
 import type { SharedAccountResult } from '../domain/shared-account';
 import type { WalletFundingResult, WalletFundingStatus } from '../domain/wallet-funding';
-import type { FailureSummary } from '../domain/workflow-types';
+import type { FailureSummary } from '../domain/summaries';
 /** What each onboarding stage means, for people (CLI help, dashboards). */
 export const STAGE_DESCRIPTIONS: Readonly<Record<OnboardingStage, string>> = {
   validating: 'checking the request against the card type and balances; nothing sent yet',
@@ -42,7 +42,7 @@ export function describeProgress(progress: OnboardingProgress): string {
     details.push(progress.review.statusFlowLocation === 'admin' ? 'platform review' : 'bank review');
   if (progress.review?.rejectReason) details.push(`rejected: ${progress.review.rejectReason}`);
   if (progress.stage === 'awaiting_correction' && progress.review)
-    details.push(`send a correction with: cardflow correct ${progress.customerRef} --file fix.json`);
+    details.push(`send a correction with: cardflow correct ${progress.customerRef} --file correction.json`);
   if (progress.stage === 'transferring' && progress.funding?.accountId)
     details.push(`to shared account ${progress.funding.accountId}`);
   if (progress.stage === 'awaiting_delivery') {

@@ -1,3 +1,5 @@
+import type { fundTransferWorkflow, sharedAccountWorkflow, walletFundingWorkflow } from '../domain/workflows';
+import { workflowClients, type DefinedHandle, type RequestOf } from './definitions';
 export { transferWorkflowId, fundingWorkflowId } from '../domain/workflow-ids';
 /**
  * cardflow's client library for backend services: start (idempotently, by a business key),
@@ -9,7 +11,7 @@ export {
   temporalSettingsFromEnv,
   type TemporalClientHandle,
   type TemporalSettings,
-} from './connection';
+} from '../temporal/connection';
 export {
   awaitResult,
   getProgress,
@@ -41,7 +43,7 @@ export {
   ridingOut,
   TemporalUnavailableError,
   type RideOut,
-} from './ride-out';
+} from '../temporal/ride-out';
 export { MERCHANT_PUBLIC_KEY_ENV, MerchantKeyError, merchantPublicKeyFrom, sealPinForWorkflow } from './sealing';
 export {
   activationHandle,
@@ -53,31 +55,40 @@ export {
   type ActivationRequest,
   type ActivationStartOptions,
 } from './activation';
-export {
-  awaitTransfer,
-  getTransferStatus,
-  parseTransferRequest,
-  startTransfer,
-  transferHandle,
-  type TransferHandle,
-  type TransferRequest,
-} from './transfers';
-export {
-  awaitSharedAccount,
-  sharedAccountHandle,
-  startSharedAccount,
-  type SharedAccountRequest,
-} from './shared-account';
-export {
-  awaitDepositAddress,
-  awaitFunding,
-  fundingHandle,
-  getFundingStatus,
-  parseFundingRequest,
-  startWalletFunding,
-  type FundingHandle,
-  type FundingRequest,
-} from './wallet-funding';
+export { definedClient, workflowClients, type DefinedClient, type DefinedHandle, type RequestOf } from './definitions';
+export { awaitDepositAddress } from './wallet-funding';
+// The named functions of the workflows a backend starts by a request alone: each is its entry in
+// `workflowClients`, made from the workflow's definition (their documentation is `DefinedClient`'s).
+
+/** Fund transfers, workflow `fundTransfer`, id `transfer-<transferRef>` (domain/fund-transfer.ts). */
+export const {
+  parse: parseTransferRequest,
+  start: startTransfer,
+  handle: transferHandle,
+  status: getTransferStatus,
+  result: awaitTransfer,
+} = workflowClients.fundTransfer;
+export type TransferRequest = RequestOf<typeof fundTransferWorkflow>;
+export type TransferHandle = DefinedHandle<typeof fundTransferWorkflow>;
+
+/** Shared (MARGIN) accounts, workflow `sharedAccount`, id `shared-account-<accountName>` (domain/shared-account.ts). */
+export const {
+  start: startSharedAccount,
+  handle: sharedAccountHandle,
+  result: awaitSharedAccount,
+} = workflowClients.sharedAccount;
+export type SharedAccountRequest = RequestOf<typeof sharedAccountWorkflow>;
+
+/** Wallet funding, workflow `walletFunding`, id `funding-<fundingRef>` (domain/wallet-funding.ts). */
+export const {
+  parse: parseFundingRequest,
+  start: startWalletFunding,
+  handle: fundingHandle,
+  status: getFundingStatus,
+  result: awaitFunding,
+} = workflowClients.walletFunding;
+export type FundingRequest = RequestOf<typeof walletFundingWorkflow>;
+export type FundingHandle = DefinedHandle<typeof walletFundingWorkflow>;
 export {
   awaitCardOperation,
   cardOperationHandle,

@@ -33,9 +33,9 @@ import {
   type ReconcileInput,
   type ReconcileReport,
 } from '../domain/reconciliation';
-import { WorkflowTypes } from '../domain/workflow-types';
+import { WorkflowTypes } from '../domain/workflows';
 import type { ConfigurationSlice } from '../config/schema';
-import { addressOf, ridingOut, type RideOut } from './ride-out';
+import { addressOf, ridingOut, type RideOut } from '../temporal/ride-out';
 import { startRidingOut } from './start';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -88,7 +88,7 @@ export interface ReconcileOptions {
   taskQueue?: string;
   /** Workflow id; default `reconcile-<now>`. */
   workflowId?: string;
-  /** How long the start waits for an unavailable Temporal (client/ride-out.ts); default 60 s, with a warning on stderr. */
+  /** How long the start waits for an unavailable Temporal (temporal/ride-out.ts); default 60 s, with a warning on stderr. */
   rideOut?: RideOut;
 }
 

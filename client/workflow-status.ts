@@ -7,17 +7,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { QueryDefinition } from '@temporalio/common';
 import type { AnyWorkflowDefinition, ResultOf, StatusOf } from '../domain/workflow-definition';
-import {
-  cardEntityWorkflow,
-  cardOperationWorkflows,
-  customerOnboardingWorkflow,
-  fundTransferWorkflow,
-  physicalCardActivationWorkflow,
-  reconciliationWorkflow,
-  sharedAccountWorkflow,
-  strandedMoneyWorkflow,
-  walletFundingWorkflow,
-} from '../domain/workflows';
+import { WORKFLOWS, type WorkflowType } from '../domain/workflows';
 import {
   describeActivationResult,
   describeActivationStatus,
@@ -46,46 +36,48 @@ export interface StatusView<S = unknown, R = unknown> {
   result: (result: R) => string;
 }
 
-/** The view of `definition`: its status query (from the definition) and how its status and result read. */
-function view<D extends AnyWorkflowDefinition>(
-  definition: D,
-  rendering: Omit<StatusView<StatusOf<D>, ResultOf<D>>, 'query'>,
-): [string, StatusView] {
-  const query = definition.statusQuery as QueryDefinition<StatusOf<D>> | undefined;
-  return [definition.type, { ...rendering, ...(query ? { query } : {}) } as unknown as StatusView];
-}
+type DefinitionOf<T extends WorkflowType> = (typeof WORKFLOWS)[T];
 
-const cardOperation = {
-  key: (s: StatusOf<typeof cardOperationWorkflows.freeze>) => `${s.stage}/${s.operationStatus ?? ''}`,
+/** How a workflow type's status and result read: its view without the query, which its definition gives. */
+type Rendering<T extends WorkflowType> = Omit<
+  StatusView<StatusOf<DefinitionOf<T>>, ResultOf<DefinitionOf<T>>>,
+  'query'
+>;
+
+const cardOperation: Rendering<'cardFreeze' | 'cardUnfreeze' | 'cardPinUpdate'> = {
+  key: (s) => `${s.stage}/${s.operationStatus ?? ''}`,
   line: describeCardOperationStatus,
   result: describeCardOutcome,
 };
 
-export const STATUS_VIEWS: Readonly<Record<string, StatusView>> = Object.fromEntries([
-  view(customerOnboardingWorkflow, { key: (p) => p.stage, line: describeProgress, result: describeResult }),
-  view(physicalCardActivationWorkflow, {
+/** The renderings written for a type, checked against its definition's status and result. */
+const RENDERINGS: { readonly [T in WorkflowType]?: Rendering<T> } = {
+  customerOnboarding: { key: (p) => p.stage, line: describeProgress, result: describeResult },
+  physicalCardActivation: {
     key: (s) => `${s.stage}/${s.workOrderStatus ?? ''}`,
     line: describeActivationStatus,
     result: describeActivationResult,
-  }),
-  view(fundTransferWorkflow, { key: (s) => s.stage, line: describeTransferStatus, result: describeTransferResult }),
-  view(sharedAccountWorkflow, {
+  },
+  fundTransfer: { key: (s) => s.stage, line: describeTransferStatus, result: describeTransferResult },
+  sharedAccount: {
     key: (s) => s.stage,
     line: (s) => `${s.stage}${s.accountId ? ` (account ${s.accountId})` : ''}`,
     result: describeSharedAccountResult,
-  }),
-  view(walletFundingWorkflow, {
+  },
+  walletFunding: {
     key: (s) => `${s.stage}/${s.address ?? ''}/${s.depositStatus ?? ''}`,
     line: describeFundingStatus,
     result: describeFundingResult,
-  }),
-  ...Object.values(cardOperationWorkflows).map((definition) => view(definition, cardOperation)),
-  view(cardEntityWorkflow, {
+  },
+  cardFreeze: cardOperation,
+  cardUnfreeze: cardOperation,
+  cardPinUpdate: cardOperation,
+  cardEntity: {
     key: (s) => JSON.stringify([s.status, s.cancelled, s.pending, s.balance, s.authorizationCount]),
     line: describeCardSnapshot,
     result: describeCardEntityResult,
-  }),
-  view(reconciliationWorkflow, {
+  },
+  reconciliation: {
     key: (r) => (r ? `${r.runs}/${JSON.stringify(r.read)}/${r.findingCount}` : ''),
     line: (r) =>
       r
@@ -94,15 +86,38 @@ export const STATUS_VIEWS: Readonly<Record<string, StatusView>> = Object.fromEnt
             .join(', ')}; ${r.findingCount} finding(s)`
         : 'starting',
     result: describeReport,
+  },
+  strandedMoney: { key: (s) => s.stage, line: describeStranded, result: describeStranded },
+};
+
+/** For a workflow a backend starts with no rendering written: its status (when it has a query) and result as JSON. */
+const AS_JSON: Omit<StatusView, 'query'> = {
+  key: (s) => JSON.stringify(s),
+  line: (s) => JSON.stringify(s),
+  result: (r) => JSON.stringify(r),
+};
+
+/**
+ * The view of each workflow type that has one, typed by its definition: its status query from the
+ * definition and its rendering; a child only a parent starts has none (describe() tells).
+ */
+export const STATUS_VIEWS: {
+  readonly [T in WorkflowType]?: StatusView<StatusOf<DefinitionOf<T>>, ResultOf<DefinitionOf<T>>>;
+} = Object.fromEntries(
+  (Object.values(WORKFLOWS) as readonly AnyWorkflowDefinition[]).flatMap((definition) => {
+    const rendering = (RENDERINGS as Record<string, Omit<StatusView, 'query'> | undefined>)[definition.type];
+    if (!rendering && !definition.id) return [];
+    const query = definition.statusQuery as QueryDefinition<unknown> | undefined;
+    return [[definition.type, { ...(rendering ?? AS_JSON), ...(query ? { query } : {}) }]];
   }),
-  view(strandedMoneyWorkflow, { key: (s) => s.stage, line: describeStranded, result: describeStranded }),
-]);
+);
 
 /** A view for types without one (children such as cardholderOnboarding): describe() only. */
 const DESCRIBE_ONLY: StatusView = { key: () => '', line: () => '', result: (r) => JSON.stringify(r) };
 
 export function statusViewFor(workflowType: string): StatusView {
-  return (Object.hasOwn(STATUS_VIEWS, workflowType) ? STATUS_VIEWS[workflowType] : undefined) ?? DESCRIBE_ONLY;
+  const views = STATUS_VIEWS as Readonly<Record<string, StatusView | undefined>>;
+  return (Object.hasOwn(views, workflowType) ? views[workflowType] : undefined) ?? DESCRIBE_ONLY;
 }
 
 export interface WorkflowStatusLine {

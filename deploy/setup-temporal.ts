@@ -4,7 +4,7 @@
  * namespace when it is missing and adds the project's custom search attributes
  * (`domain/search-attributes.ts`, the one list the dev server registers too). Idempotent.
  *
- * Connection from the same variables as every other process (`client/connection.ts`):
+ * Connection from the same variables as every other process (`temporal/connection.ts`):
  * `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, TLS / API key. `CARDFLOW_NAMESPACE_RETENTION_DAYS`
  * (default 30) sets the retention of a new namespace: how long closed histories, and so the
  * codec keys that decrypt them, must be kept (docs/production.md, "Key rotation").
@@ -17,7 +17,7 @@ import { Connection } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
-import { temporalSettingsFromEnv } from '../client/connection';
+import { temporalSettingsFromEnv } from '../temporal/connection';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { createLogger } from '../logging/logger';

@@ -5,7 +5,7 @@
  */
 import { defineQuery } from '@temporalio/workflow';
 import type { CardType } from '../api/schemas/card-type';
-import type { BalanceSummary, FailureSummary } from './workflow-types';
+import type { BalanceSummary, FailureSummary } from './summaries';
 import type { WaitOverrides } from './wait-profile';
 import type { StartAttributes } from './start-attributes';
 

@@ -13,7 +13,7 @@ import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { FieldIssue } from './cardholder-data';
 import { amountString, idDigits } from './fields';
-import type { BalanceSummary } from './workflow-types';
+import type { BalanceSummary } from './summaries';
 import type { CardOperationOutcome } from './card-operations';
 import type { WaitOverrides } from './wait-profile';
 import { advance, movesForward, readTime, type ReachedState } from './event-order';

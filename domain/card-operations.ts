@@ -10,7 +10,7 @@
 import { defineQuery } from '@temporalio/workflow';
 import { CLIENT_REMARK, TOKEN_TEXT_MAX, textCharacterIssue, textRuleIssue } from '../api/rules';
 import type { FieldIssue } from './cardholder-data';
-import type { FailureSummary } from './workflow-types';
+import type { FailureSummary } from './summaries';
 import { z } from 'zod';
 import { businessRef, cardNoField } from './fields';
 import { WaitOverridesSchema, type WaitOverrides } from './wait-profile';

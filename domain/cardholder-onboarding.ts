@@ -7,7 +7,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CardType } from '../api/schemas/card-type';
 import type { CardholderData } from './cardholder-data';
-import type { FailureSummary } from './workflow-types';
+import type { FailureSummary } from './summaries';
 import type { WaitOverrides } from './wait-profile';
 import type { StartAttributes } from './start-attributes';
 

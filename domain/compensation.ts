@@ -13,7 +13,7 @@ export interface MoneyReturned {
   toAccountId: string;
   amount: string;
   currency: string;
-  /** The compensation's own key (ORDER_STEPS.collection under its child's id). */
+  /** The compensation's own key (the fund transfer's `collection` step under its child's id). */
   merchantOrderNo: string;
 }
 

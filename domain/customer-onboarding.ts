@@ -17,11 +17,11 @@ import type { BudgetTopUp } from './card-issuance';
 import type { ActivationRoute } from './physical-card-activation';
 import { OnboardingActivationRequestSchema, type OnboardingActivationRequest } from './onboarding-physical';
 import { OnboardingFundingSchema, type FundingSource, type OnboardingFunding } from './onboarding-funding';
-import type { BalanceSummary, FailureSummary } from './workflow-types';
+import type { BalanceSummary, FailureSummary } from './summaries';
 import { WaitOverridesSchema, type WaitOverrides } from './wait-profile';
 import { requiredText } from '../api/schemas/fields';
 import { amountString as amount, idDigits as digits } from './fields';
-import { CUSTOMER_REF_MAX, CUSTOMER_REF_RE } from './workflow-ids';
+import { BUSINESS_REF_MAX, BUSINESS_REF_RE } from './workflow-ids';
 
 export interface OnboardingInput {
   /** The merchant's reference for the customer: becomes the workflow id. No personal data. */
@@ -74,7 +74,7 @@ export interface OnboardingResume {
 
 /** Validates an onboarding request (client, CLI, and the workflow itself); messages name the field. */
 export const OnboardingInputSchema = z.object({
-  customerRef: z.string().min(1).max(CUSTOMER_REF_MAX).regex(CUSTOMER_REF_RE, {
+  customerRef: z.string().min(1).max(BUSINESS_REF_MAX).regex(BUSINESS_REF_RE, {
     message: 'must start with a letter or digit and contain only letters, digits, "_", "." and "-"',
   }),
   cardTypeId: digits,

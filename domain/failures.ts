@@ -21,7 +21,7 @@ import {
 } from '@temporalio/common';
 import { describeIssues, type FieldIssue } from './cardholder-data';
 import { FailureTypes, type FailureType } from './failure-types';
-import type { FailureSummary } from './workflow-types';
+import type { FailureSummary } from './summaries';
 
 /**
  * A failure for good of a registered type. `reason` is its message, or the field issues it

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { cmp } from '../api/money';
 import { AMOUNT_RE, DECIMAL_TEXT_MAX, LONG_ID_RE } from '../api/rules';
-import { CUSTOMER_REF_MAX, CUSTOMER_REF_RE } from './workflow-ids';
+import { BUSINESS_REF_MAX, BUSINESS_REF_RE } from './workflow-ids';
 
 /** A Long id (accountId, cardTypeId, holderId) as a digit string. */
 export const idDigits = z
@@ -42,7 +42,7 @@ export const cardNoField = z
 export const businessRef = z
   .string({ error: 'is required' })
   .min(1, { message: 'is required' })
-  .max(CUSTOMER_REF_MAX, { message: `length must be 1 to ${CUSTOMER_REF_MAX} characters` })
-  .regex(CUSTOMER_REF_RE, {
+  .max(BUSINESS_REF_MAX, { message: `length must be 1 to ${BUSINESS_REF_MAX} characters` })
+  .regex(BUSINESS_REF_RE, {
     message: 'must start with a letter or digit and contain only letters, digits, "_", "." and "-"',
   });

@@ -10,7 +10,7 @@
 import { defineQuery } from '@temporalio/workflow';
 import { cmp, scale } from '../api/money';
 import type { FieldIssue } from './cardholder-data';
-import type { FailureSummary } from './workflow-types';
+import type { FailureSummary } from './summaries';
 import { z } from 'zod';
 import { lengthBetween } from '../api/schemas/primitives';
 import { businessRef, idDigits, positiveAmount } from './fields';

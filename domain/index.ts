@@ -1,7 +1,7 @@
 /** Shared definitions of cardflow's durable processes: one import for the client, webhooks, CLI and bench. */
 export * from './task-queue';
 export * from './workflow-ids';
-export * from './workflow-types';
+export * from './summaries';
 export * from './merchant-order-no';
 export * from './failure-types';
 export * from './wait-profile';
@@ -12,7 +12,6 @@ export * from './provider-event';
 export * from './search-attributes';
 export * from './start-attributes';
 // Each workflow's definition (domain/workflows.ts), and the module of its input, result and status.
-export * from './flows';
 export * from './workflow-definition';
 export * from './workflows';
 export * from './customer-onboarding';

@@ -5,8 +5,8 @@
  * provider answers "Duplicate order number" instead of acting twice (provider-notes, Responses).
  *
  * A merchantOrderNo is unique across all operation types at the provider, so each step of a
- * workflow gets its own name ({@link ORDER_STEPS}). Each workflow's definition (domain/workflows.ts,
- * `orderKeys`) gives its keys: the workflow sends them, and whoever starts it (a parent, the client) lists the same ones
+ * workflow gets its own name. Each workflow's definition (domain/workflows.ts,
+ * `orderSteps`) names its steps and so gives its keys: the workflow sends them, and whoever starts it (a parent, the client) lists the same ones
  * in its search attributes so webhooks reach it from its first moment (webhook routing).
  *
  * SHA-256 comes from `@noble/hashes` (pure JS): this module runs inside the workflow bundle,
@@ -22,24 +22,6 @@ export const ORDER_NO_PREFIX = 'CF';
  * deposit bound of 35 (api/rules.ts), so one length fits every operation; 30 hex digits = 120 bits.
  */
 export const ORDER_NO_LENGTH = 32;
-
-/** The steps that send a merchantOrderNo, one name per provider mutation of a workflow. */
-export const ORDER_STEPS = {
-  cardholderCreate: 'cardholder.create',
-  cardCreate: 'card.create',
-  cardDeposit: 'card.deposit',
-  /** BUDGET_CARD mode: the fund transfer that tops up the charged account before card creation. */
-  budgetTopUp: 'card.budget-topup',
-  transfer: 'account.transfer',
-  /** A COLLECTION (MARGIN → WALLET), such as the compensation that returns what a transfer left unspent. */
-  collection: 'account.collection',
-  activate: 'card.activate',
-  activateByWorkOrder: 'card.activate.work-order',
-  freeze: 'card.freeze',
-  unfreeze: 'card.unfreeze',
-  updatePin: 'card.update-pin',
-} as const;
-export type OrderStep = (typeof ORDER_STEPS)[keyof typeof ORDER_STEPS];
 
 /** `CF` + hex of SHA-256(workflowId, step): deterministic, alphanumeric, {@link ORDER_NO_LENGTH} characters. */
 export function deriveMerchantOrderNo(workflowId: string, step: string): string {

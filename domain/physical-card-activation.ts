@@ -29,7 +29,7 @@ import {
 } from '../api/rules';
 import { sealedPinIssue } from './card-operations';
 import type { FieldIssue } from './cardholder-data';
-import type { FailureSummary } from './workflow-types';
+import type { FailureSummary } from './summaries';
 import { z } from 'zod';
 import { amountString, businessRef, cardNoField } from './fields';
 import { WaitOverridesSchema, type WaitOverrides } from './wait-profile';

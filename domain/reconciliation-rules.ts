@@ -7,7 +7,8 @@ import { add, cmp, sub } from '../api/money';
 import type { LedgerEntry } from '../api/schemas/account';
 import type { WalletTransaction } from '../api/schemas/wallet';
 import { nonEmpty, isFinalEvent, type ProviderEventBody } from './provider-event';
-import { ORDER_NO_LENGTH, ORDER_NO_PREFIX, ORDER_STEPS, deriveMerchantOrderNo } from './merchant-order-no';
+import { ORDER_NO_LENGTH, ORDER_NO_PREFIX, deriveMerchantOrderNo } from './merchant-order-no';
+import { ORDER_STEPS } from './workflows';
 import { FINDING_KINDS, type Finding, type LedgerChain, type ReconcileConfig } from './reconciliation';
 import { describeLeft } from './compensation';
 import type { StrandedMoneyInput } from './stranded-money';
@@ -21,7 +22,7 @@ export function isCardflowOrderNo(merchantOrderNo: string | null | undefined): m
 
 /** The step of `workflowId` that derives `merchantOrderNo` (a card entity's request steps are not listed). */
 export function orderStepOf(workflowId: string, merchantOrderNo: string): string | undefined {
-  return Object.values(ORDER_STEPS).find((step) => deriveMerchantOrderNo(workflowId, step) === merchantOrderNo);
+  return ORDER_STEPS.find((step) => deriveMerchantOrderNo(workflowId, step) === merchantOrderNo);
 }
 
 /** One execution of the workflow that lists an order in CardflowOrderNos. */

@@ -12,7 +12,7 @@ import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
 import { businessRef } from './fields';
 import type { WaitOverrides } from './wait-profile';
-import type { FailureSummary } from './workflow-types';
+import type { FailureSummary } from './summaries';
 
 export interface SharedAccountInput {
   accountName: string;

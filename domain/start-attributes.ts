@@ -11,7 +11,7 @@
 import { SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
 import { CardflowCustomerRef, CardflowFlow, CardflowStage, cardflowSearchAttributes } from './search-attributes';
-import type { Flow } from './workflow-types';
+import type { Flow } from './workflows';
 
 export const ORDER_NOS_ATTRIBUTE = 'CardflowOrderNos';
 

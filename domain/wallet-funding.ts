@@ -15,7 +15,7 @@ import type { CompensationOutcome } from './compensation';
 import { defineQuery } from '@temporalio/workflow';
 import type { CardType } from '../api/schemas/card-type';
 import { cmp, depositFee, money, Money, sub } from '../api/money';
-import type { FailureSummary } from './workflow-types';
+import type { FailureSummary } from './summaries';
 import { z } from 'zod';
 import { businessRef, cardNoField, idDigits, positiveAmount } from './fields';
 import { WaitOverridesSchema, type WaitOverrides } from './wait-profile';

@@ -9,8 +9,9 @@
  */
 import type { QueryDefinition } from '@temporalio/workflow';
 import type { z } from 'zod';
-import type { Flow } from './flows';
+import { deriveMerchantOrderNo } from './merchant-order-no';
 import type { StartAttributes } from './start-attributes';
+import type { Flow } from './workflows';
 import type { ChildStep } from './workflow-ids';
 import type { WorkflowVersioning } from './workflow-versioning';
 
@@ -24,15 +25,20 @@ export interface WorkflowDefinition<
 > {
   /** The workflow type: the exported function name in workflows/registered.ts. */
   readonly type: Type;
-  /** Its CardflowFlow value. */
-  readonly flow: Flow;
+  /** Its CardflowFlow value: what operators filter on to list one kind of process. */
+  readonly flow: string;
   /** PINNED to the build that started a run, or AUTO_UPGRADE to the current build (docs/versioning.md). */
   readonly versioning: WorkflowVersioning;
   /** The id a backend starts it under, from its business reference; absent for a workflow only a parent starts. */
   readonly id?: (ref: Ref) => string;
   /** The id suffix a parent gives it as a child: `<parentId>/<childStep>`; absent for one no parent starts. */
   readonly childStep?: ChildStep;
-  /** The merchantOrderNos it sends, one per provider mutation, from its workflow id. */
+  /**
+   * The step name of each provider mutation it sends a merchantOrderNo for, by key name: unique
+   * across every workflow, since a merchantOrderNo is unique across operation types at the provider.
+   */
+  readonly orderSteps: { readonly [K in keyof Keys]: string };
+  /** The merchantOrderNos it sends, one per provider mutation, from its workflow id (derived from `orderSteps`). */
   readonly orderKeys: (workflowId: string) => Keys;
   /**
    * The keys its starter lists in CardflowOrderNos, so the webhooks of its first mutation reach it
@@ -43,6 +49,11 @@ export interface WorkflowDefinition<
   readonly request?: StartRequest;
   /** The status query a client reads; absent for a workflow with none. */
   readonly statusQuery?: QueryDefinition<Status>;
+  /**
+   * The money a running one will take from an account, read from its input, so reconciliation
+   * counts it as committed; absent for a workflow that moves none of its own.
+   */
+  readonly spends?: (input: Input) => Spending | undefined;
   /** Types only (never set): its input and result, for typed handles and child calls. */
   readonly types?: { readonly input: Input; readonly result: Result };
 }
@@ -59,6 +70,34 @@ export interface StartRequest<Schema extends z.ZodType = z.ZodType, Key extends 
   readonly key: Key;
   /** True when the key is also part of the workflow input (a card number), false when it only names the run. */
   readonly keyInInput: boolean;
+  /**
+   * True when a start must prepare the request beyond its schema (an activation seals a clear
+   * PIN): its client functions are written with that step (client/activation.ts), so the generic
+   * ones (client/definitions.ts `workflowClients`) leave it out.
+   */
+  readonly prepared?: boolean;
+  /**
+   * The CLI's `<name> --file <example> [--watch]` start command, for a workflow that needs
+   * nothing beyond its request (the file validated by `schema` before Temporal is contacted).
+   */
+  readonly command?: StartCommand;
+}
+
+/** A start command of the CLI: its name, the example file its usage names, and what it does. */
+export interface StartCommand {
+  readonly name: string;
+  readonly example: string;
+  readonly summary: string;
+}
+
+/** What a running workflow will take, as reconciliation counts it. */
+export interface Spending {
+  /** A decimal string. */
+  readonly amount: string;
+  /** The account it is taken from, when the input names it. */
+  readonly accountId?: string | undefined;
+  /** The child it spends through once that child has started (an onboarding's card issuance). */
+  readonly throughChild?: ChildStep;
 }
 
 /** Any definition, whatever its types. */
@@ -71,28 +110,42 @@ export type StatusOf<D> = D extends { readonly statusQuery?: QueryDefinition<inf
 export type RefOf<D> = D extends { readonly id?: (ref: infer R) => string } ? R : never;
 
 /**
- * `defineWorkflow<Input, Result>()({...})`: the definition as written (its literal type name,
- * its key names), checked against the shape, carrying its input and result types.
+ * `defineWorkflow<Input, Result>()({...})`: the definition as written (its literal type name and
+ * flow, its key names), checked against the shape, carrying its input and result types, with its
+ * `orderKeys` derived from its `orderSteps`.
  */
 export function defineWorkflow<Input, Result>() {
   return <
     const D extends Omit<
       WorkflowDefinition<string, never, Input, Result>,
-      'types' | 'id' | 'orderKeys' | 'routedAtStart' | 'statusQuery' | 'request'
+      'types' | 'id' | 'orderSteps' | 'orderKeys' | 'routedAtStart' | 'statusQuery' | 'request'
     > & {
       readonly request?: StartRequest<z.ZodType<Record<string, unknown>>>;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       readonly id?: (ref: any) => string;
+      readonly orderSteps: Readonly<Record<string, string>>;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      readonly orderKeys: (workflowId: string) => any;
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      readonly routedAtStart: (keys: any, input: Input) => readonly string[];
+      readonly routedAtStart?: (keys: any, input: Input) => readonly string[];
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       readonly statusQuery?: QueryDefinition<any>;
     },
   >(
     definition: D,
-  ): D & { readonly types?: { readonly input: Input; readonly result: Result } } => definition;
+  ): D & {
+    readonly orderKeys: (workflowId: string) => { readonly [K in keyof D['orderSteps']]: string };
+    readonly routedAtStart: (
+      keys: { readonly [K in keyof D['orderSteps']]: string },
+      input: Input,
+    ) => readonly string[];
+    readonly types?: { readonly input: Input; readonly result: Result };
+  } => ({
+    ...definition,
+    orderKeys: (workflowId: string) =>
+      Object.fromEntries(
+        Object.entries(definition.orderSteps).map(([key, step]) => [key, deriveMerchantOrderNo(workflowId, step)]),
+      ) as { readonly [K in keyof D['orderSteps']]: string },
+    routedAtStart: definition.routedAtStart ?? (() => []),
+  });
 }
 
 /** Where a start stands in the search attributes besides flow and order keys. */
@@ -114,7 +167,7 @@ export function startAttributesOf<I>(
   const orderNos = [...definition.routedAtStart(definition.orderKeys(workflowId), input), ...(context.routeBy ?? [])];
   return {
     ...(context.customerRef ? { customerRef: context.customerRef } : {}),
-    flow: definition.flow,
+    flow: definition.flow as Flow,
     ...(context.stage ? { stage: context.stage } : {}),
     ...(orderNos.length ? { orderNos } : {}),
   };

@@ -8,9 +8,13 @@
  * onboarding id, whereas `onboarding-a-card` would be customer `a-card`'s).
  */
 
-/** Letters, digits, `_`, `.`, `-`; no `/` (child separator), no spaces, no personal data by convention. */
-export const CUSTOMER_REF_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-export const CUSTOMER_REF_MAX = 64;
+/**
+ * Every business reference a workflow id is built from (customerRef, transferRef, fundingRef, a
+ * card operation's requestRef): letters, digits, `_`, `.`, `-`; no `/` (child separator), no
+ * spaces, no personal data by convention.
+ */
+export const BUSINESS_REF_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+export const BUSINESS_REF_MAX = 64;
 
 export const ONBOARDING_ID_PREFIX = 'onboarding-';
 
@@ -23,19 +27,19 @@ export const CHILD_STEPS = ['cardholder', 'card', 'deposit', 'transfer', 'activa
 export type ChildStep = (typeof CHILD_STEPS)[number];
 
 /** A business reference (customerRef, transferRef, ...) that cannot become a workflow id. */
-export class InvalidCustomerRefError extends Error {
-  readonly type = 'InvalidCustomerRef';
+export class InvalidBusinessRefError extends Error {
+  readonly type = 'InvalidBusinessRef';
   constructor(message: string) {
     super(message);
-    this.name = 'InvalidCustomerRefError';
+    this.name = 'InvalidBusinessRefError';
   }
 }
 
 /** Why `value` cannot be the business reference `field` of a workflow id, or undefined when it can. */
 export function businessRefProblem(field: string, value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length === 0) return `${field}: is required (a non-empty string)`;
-  if (value.length > CUSTOMER_REF_MAX) return `${field}: length must be 1 to ${CUSTOMER_REF_MAX} characters`;
-  if (!CUSTOMER_REF_RE.test(value)) {
+  if (value.length > BUSINESS_REF_MAX) return `${field}: length must be 1 to ${BUSINESS_REF_MAX} characters`;
+  if (!BUSINESS_REF_RE.test(value)) {
     return `${field}: must start with a letter or digit and contain only letters, digits, "_", "." and "-"`;
   }
   return undefined;
@@ -48,10 +52,10 @@ export function customerRefProblem(customerRef: unknown): string | undefined {
 
 function assertBusinessRef(field: string, value: unknown): asserts value is string {
   const problem = businessRefProblem(field, value);
-  if (problem) throw new InvalidCustomerRefError(problem);
+  if (problem) throw new InvalidBusinessRefError(problem);
 }
 
-/** Throws {@link InvalidCustomerRefError} naming the rule when `customerRef` is unusable. */
+/** Throws {@link InvalidBusinessRefError} naming the rule when `customerRef` is unusable. */
 export function assertCustomerRef(customerRef: unknown): asserts customerRef is string {
   assertBusinessRef('customerRef', customerRef);
 }
@@ -114,17 +118,23 @@ export function sharedAccountWorkflowId(accountName: string): string {
   return `shared-account-${accountName.trim()}`;
 }
 
-/** `transfer-<transferRef>`. */
-export function transferWorkflowId(transferRef: string): string {
-  assertBusinessRef('transferRef', transferRef);
-  return `transfer-${transferRef}`;
+/**
+ * The id function of a workflow a backend starts by the business reference `field`:
+ * `<prefix><ref>`, refusing a reference that cannot be part of a workflow id
+ * ({@link InvalidBusinessRefError} naming `field` and the rule).
+ */
+export function businessRefWorkflowId(prefix: string, field: string): (ref: string) => string {
+  return (ref) => {
+    assertBusinessRef(field, ref);
+    return `${prefix}${ref}`;
+  };
 }
 
+/** `transfer-<transferRef>`. */
+export const transferWorkflowId = businessRefWorkflowId('transfer-', 'transferRef');
+
 /** `funding-<fundingRef>`. */
-export function fundingWorkflowId(fundingRef: string): string {
-  assertBusinessRef('fundingRef', fundingRef);
-  return `funding-${fundingRef}`;
-}
+export const fundingWorkflowId = businessRefWorkflowId('funding-', 'fundingRef');
 
 /** `card-reissue-<cardNo>`: the one card issuance that replaces card `cardNo` (a repeat finds it). */
 export function cardReissueWorkflowId(cardNo: string): string {

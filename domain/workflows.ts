@@ -20,14 +20,12 @@ import {
   type CardholderOnboardingResult,
 } from './cardholder-onboarding';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from './customer-onboarding';
-import { Flows } from './flows';
 import {
   transferStatusQuery,
   TransferRequestSchema,
   type FundTransferInput,
   type FundTransferResult,
 } from './fund-transfer';
-import { deriveMerchantOrderNo, ORDER_STEPS } from './merchant-order-no';
 import {
   activationStatusQuery,
   ActivationRequestSchema,
@@ -48,7 +46,7 @@ import {
   type WalletFundingResult,
 } from './wallet-funding';
 import { strandedStatusQuery, type StrandedMoneyInput, type StrandedMoneyResult } from './stranded-money';
-import { defineWorkflow } from './workflow-definition';
+import { defineWorkflow, type Spending } from './workflow-definition';
 import {
   activationWorkflowId,
   cardEntityWorkflowId,
@@ -57,53 +55,63 @@ import {
   onboardingWorkflowId,
   sharedAccountWorkflowId,
   transferWorkflowId,
+  type ChildStep,
 } from './workflow-ids';
 
-const none = () => ({});
-const nothingRouted = () => [];
+const none = {};
+
+/** A card's initial deposit from the account it charges, when it has one. */
+function initialDepositOf(
+  input: { initialDeposit?: string; accountId?: string },
+  throughChild?: ChildStep,
+): Spending | undefined {
+  if (input.initialDeposit === undefined) return undefined;
+  return { amount: input.initialDeposit, accountId: input.accountId, ...(throughChild ? { throughChild } : {}) };
+}
 
 export const customerOnboardingWorkflow = defineWorkflow<OnboardingInput, OnboardingResult>()({
   type: 'customerOnboarding',
-  flow: Flows.onboarding,
+  flow: 'onboarding',
   versioning: 'PINNED',
   id: onboardingWorkflowId,
-  orderKeys: none,
-  routedAtStart: nothingRouted,
+  orderSteps: none,
   statusQuery: progressQuery,
+  // Its initial deposit, through its card child once that has started.
+  spends: (input) => initialDepositOf(input, 'card'),
 });
 
 export const cardholderOnboardingWorkflow = defineWorkflow<CardholderOnboardingInput, CardholderOnboardingResult>()({
   type: 'cardholderOnboarding',
-  flow: Flows.cardholder,
+  flow: 'cardholder',
   versioning: 'PINNED',
   childStep: 'cardholder',
-  orderKeys: (workflowId: string) => ({ create: deriveMerchantOrderNo(workflowId, ORDER_STEPS.cardholderCreate) }),
+  orderSteps: { create: 'cardholder.create' },
   routedAtStart: (keys: { create: string }) => [keys.create],
   statusQuery: cardholderStatusQuery,
 });
 
 export const cardIssuanceWorkflow = defineWorkflow<CardIssuanceInput, CardIssuanceResult>()({
   type: 'cardIssuance',
-  flow: Flows.cardIssuance,
+  flow: 'card_issuance',
   versioning: 'PINNED',
   childStep: 'card',
-  orderKeys: (workflowId: string) => ({
-    create: deriveMerchantOrderNo(workflowId, ORDER_STEPS.cardCreate),
-    budgetTopUp: deriveMerchantOrderNo(workflowId, ORDER_STEPS.budgetTopUp),
-  }),
+  // budgetTopUp: BUDGET_CARD mode's fund transfer that tops up the charged account before card creation.
+  orderSteps: { create: 'card.create', budgetTopUp: 'card.budget-topup' },
   // The budget top-up is added by the child itself, only in the mode that sends it.
   routedAtStart: (keys: { create: string }) => [keys.create],
   statusQuery: cardIssuanceStatusQuery,
+  spends: (input) => initialDepositOf(input),
 });
 
 export const cardDepositWorkflow = defineWorkflow<CardDepositInput, CardDepositResult>()({
   type: 'cardDeposit',
-  flow: Flows.cardDeposit,
+  flow: 'card_deposit',
   versioning: 'PINNED',
   childStep: 'deposit',
-  orderKeys: (workflowId: string) => ({ deposit: deriveMerchantOrderNo(workflowId, ORDER_STEPS.cardDeposit) }),
+  orderSteps: { deposit: 'card.deposit' },
   routedAtStart: (keys: { deposit: string }) => [keys.deposit],
   statusQuery: cardDepositStatusQuery,
+  spends: (input) => ({ amount: input.amount, accountId: input.accountId }),
 });
 
 export const physicalCardActivationWorkflow = defineWorkflow<
@@ -111,15 +119,18 @@ export const physicalCardActivationWorkflow = defineWorkflow<
   PhysicalCardActivationResult
 >()({
   type: 'physicalCardActivation',
-  flow: Flows.cardActivation,
+  flow: 'card_activation',
   versioning: 'PINNED',
   id: activationWorkflowId,
-  request: { schema: ActivationRequestSchema, what: 'activation request', key: 'cardNo', keyInInput: true },
+  request: {
+    schema: ActivationRequestSchema,
+    what: 'activation request',
+    key: 'cardNo',
+    keyInInput: true,
+    prepared: true,
+  },
   childStep: 'activation',
-  orderKeys: (workflowId: string) => ({
-    activate: deriveMerchantOrderNo(workflowId, ORDER_STEPS.activate),
-    workOrder: deriveMerchantOrderNo(workflowId, ORDER_STEPS.activateByWorkOrder),
-  }),
+  orderSteps: { activate: 'card.activate', workOrder: 'card.activate.work-order' },
   // Only the route the input takes sends its key.
   routedAtStart: (keys: { activate: string; workOrder: string }, input: Pick<PhysicalCardActivationInput, 'route'>) => [
     input.route === 'activation_code' ? keys.activate : keys.workOrder,
@@ -129,25 +140,34 @@ export const physicalCardActivationWorkflow = defineWorkflow<
 
 export const fundTransferWorkflow = defineWorkflow<FundTransferInput, FundTransferResult>()({
   type: 'fundTransfer',
-  flow: Flows.fundTransfer,
+  flow: 'fund_transfer',
   versioning: 'PINNED',
   id: transferWorkflowId,
-  request: { schema: TransferRequestSchema, what: 'transfer request', key: 'transferRef', keyInInput: false },
+  request: {
+    schema: TransferRequestSchema,
+    what: 'transfer request',
+    key: 'transferRef',
+    keyInInput: false,
+    command: {
+      name: 'transfer',
+      example: 'transfer.json',
+      summary: 'move funds WALLET -> MARGIN (TRANSFER) or back (COLLECTION), idempotent by transferRef',
+    },
+  },
   childStep: 'transfer',
-  orderKeys: (workflowId: string) => ({
-    transfer: deriveMerchantOrderNo(workflowId, ORDER_STEPS.transfer),
-    collection: deriveMerchantOrderNo(workflowId, ORDER_STEPS.collection),
-  }),
+  // collection: a COLLECTION (MARGIN → WALLET), such as the compensation that returns what a transfer left unspent.
+  orderSteps: { transfer: 'account.transfer', collection: 'account.collection' },
   // A COLLECTION sends its own step's key (workflows/fund-transfer.ts).
   routedAtStart: (keys: { transfer: string; collection: string }, input: Pick<FundTransferInput, 'type'>) => [
     input.type === 'COLLECTION' ? keys.collection : keys.transfer,
   ],
   statusQuery: transferStatusQuery,
+  spends: (input) => ({ amount: input.amount, accountId: input.payerAccountId }),
 });
 
 export const sharedAccountWorkflow = defineWorkflow<SharedAccountInput, SharedAccountResult>()({
   type: 'sharedAccount',
-  flow: Flows.sharedAccount,
+  flow: 'shared_account',
   versioning: 'PINNED',
   id: sharedAccountWorkflowId,
   request: {
@@ -155,22 +175,25 @@ export const sharedAccountWorkflow = defineWorkflow<SharedAccountInput, SharedAc
     what: 'shared account request',
     key: 'accountName',
     keyInInput: true,
+    command: {
+      name: 'shared-account',
+      example: 'shared-account.json',
+      summary: 'create (or find) a shared MARGIN account by name',
+    },
   },
-  orderKeys: none,
-  routedAtStart: nothingRouted,
+  orderSteps: none,
   statusQuery: sharedAccountStatusQuery,
 });
 
 export const walletFundingWorkflow = defineWorkflow<WalletFundingInput, WalletFundingResult>()({
   type: 'walletFunding',
-  flow: Flows.walletFunding,
+  flow: 'wallet_funding',
   versioning: 'PINNED',
   id: fundingWorkflowId,
   request: { schema: FundingRequestSchema, what: 'wallet funding request', key: 'fundingRef', keyInInput: false },
   childStep: 'funding',
   // Its mutations are its children's; the deposit address a parent knows is routed at start (StartContext.routeBy).
-  orderKeys: none,
-  routedAtStart: nothingRouted,
+  orderSteps: none,
   statusQuery: fundingStatusQuery,
 });
 
@@ -180,14 +203,21 @@ export interface CardOperationRef {
   requestRef: string;
 }
 
+/** The step of each standalone card operation's one mutation. */
+const CARD_OPERATION_STEPS = {
+  freeze: 'card.freeze',
+  unfreeze: 'card.unfreeze',
+  updatePin: 'card.update-pin',
+} as const satisfies Record<CardOperationKind, string>;
+
 function cardOperationWorkflow<T extends string>(type: T, kind: CardOperationKind) {
   return defineWorkflow<CardOperationInput, CardOperationOutcome>()({
     type,
-    flow: Flows.cardOperation,
+    flow: 'card_operation',
     versioning: 'PINNED',
     kind,
     id: (ref: CardOperationRef) => cardOperationWorkflowId(kind, ref.cardNo, ref.requestRef),
-    orderKeys: (workflowId: string) => ({ operation: deriveMerchantOrderNo(workflowId, ORDER_STEPS[kind]) }),
+    orderSteps: { operation: CARD_OPERATION_STEPS[kind] },
     routedAtStart: (keys: { operation: string }) => [keys.operation],
     statusQuery: cardOperationStatusQuery,
   });
@@ -206,35 +236,32 @@ export const cardOperationWorkflows = {
 
 export const cardEntityWorkflow = defineWorkflow<CardEntityInput, CardEntityResult>()({
   type: 'cardEntity',
-  flow: Flows.cardEntity,
+  flow: 'card_entity',
   // Lives as long as its card (years): it follows the current build and changes with patches.
   versioning: 'AUTO_UPGRADE',
   id: cardEntityWorkflowId,
   // Its keys are per request (domain/merchant-order-no.ts `entityOrderStep`), not per workflow.
-  orderKeys: none,
-  routedAtStart: nothingRouted,
+  orderSteps: none,
   statusQuery: cardSnapshotQuery,
 });
 
 export const reconciliationWorkflow = defineWorkflow<ReconcileInput, ReconcileReport>()({
   type: 'reconciliation',
-  flow: Flows.reconciliation,
+  flow: 'reconciliation',
   versioning: 'PINNED',
   id: reconcileWorkflowId,
-  orderKeys: none,
-  routedAtStart: nothingRouted,
+  orderSteps: none,
   statusQuery: reconcileReportQuery,
 });
 
 export const strandedMoneyWorkflow = defineWorkflow<StrandedMoneyInput, StrandedMoneyResult>()({
   type: 'strandedMoney',
-  flow: Flows.strandedMoney,
+  flow: 'stranded_money',
   // Open until an operator acknowledges it, which may outlast a build: it follows the current one.
   versioning: 'AUTO_UPGRADE',
   // One per run that left money: `<parentId>/stranded.<runId>` (workflows/support/saga.ts).
   childStep: 'stranded',
-  orderKeys: none,
-  routedAtStart: nothingRouted,
+  orderSteps: none,
   statusQuery: strandedStatusQuery,
 });
 
@@ -263,3 +290,18 @@ export type WorkflowType = keyof typeof WORKFLOWS;
 export const WorkflowTypes = Object.fromEntries(Object.keys(WORKFLOWS).map((type) => [type, type])) as {
   readonly [T in WorkflowType]: T;
 };
+
+/** A CardflowFlow value: the search attribute operators filter on to list one kind of process. */
+export type Flow = (typeof WORKFLOWS)[WorkflowType]['flow'];
+
+/** Every flow, once each, in the order of the definitions. */
+export const FLOWS: readonly Flow[] = [...new Set(Object.values(WORKFLOWS).map((definition) => definition.flow))];
+
+/**
+ * Every step that sends a merchantOrderNo (each workflow's `orderSteps`), so a key can be traced
+ * back to its step (domain/reconciliation-rules.ts); a card entity's are per request
+ * (domain/merchant-order-no.ts `entityOrderStep`).
+ */
+export const ORDER_STEPS: readonly string[] = Object.values(WORKFLOWS).flatMap((definition) =>
+  Object.values(definition.orderSteps),
+);

@@ -19,7 +19,7 @@ const distDir = path.join(root, 'dist');
 export const CLIENT_PACKAGE_DIR = path.join(root, '.artifacts', 'client-package');
 
 /** What the package exports (`.`, `./codec`, `./domain`) and the CLI, as paths under dist/. */
-const ENTRY_POINTS = ['client/index.js', 'client/cli/main.js', 'codec/index.js', 'domain/index.js'];
+const ENTRY_POINTS = ['client/index.js', 'cli/main.js', 'codec/index.js', 'domain/index.js'];
 const FORBIDDEN_FOLDERS = ['workers', 'activities', 'workflows', 'webhooks', 'sandbox'];
 const FORBIDDEN_PACKAGES = ['@temporalio/worker'];
 
@@ -151,7 +151,7 @@ export function clientManifest(cut: Cut, rootPackage: RootPackage): Record<strin
 
 const BIN = `#!/usr/bin/env node
 'use strict';
-require('../client/cli/main.js').main(process.argv.slice(2));
+require('../cli/main.js').main(process.argv.slice(2));
 `;
 
 const README = `# @cardflow/client

@@ -17,7 +17,7 @@
  * interleave with the stages; errors go to stderr as well.
  *
  * Configuration only, no code change, to leave loopback:
- * - TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE, TEMPORAL_API_KEY / mTLS, see client/connection.ts):
+ * - TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE, TEMPORAL_API_KEY / mTLS, see temporal/connection.ts):
  *   use that Temporal instead of starting the dev server; CARDFLOW_TEMPORAL_UI_URL for links.
  * - CARDFLOW_PROVIDER_BASE_URL (+ the other CARDFLOW_PROVIDER_* / key variables of api/config.ts):
  *   the real provider instead of the sandbox. Register the receiver's public URL in the provider's
@@ -39,7 +39,7 @@ import { mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { type ProviderConfig, providerConfig } from '../api/config';
 import { createProviderClient } from '../api/client';
-import { connectTemporalClient, type TemporalClientHandle } from '../client/connection';
+import { connectTemporalClient, type TemporalClientHandle } from '../temporal/connection';
 import { describeProgress, describeResult, workflowUiUrl } from '../client/describe';
 import { dataConverterFor } from '../codec/data-converter';
 import { EnvironmentError } from '../config/environment';

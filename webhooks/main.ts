@@ -8,7 +8,7 @@
  * | CARDFLOW_WEBHOOK_PORT | default 4100 |
  * | CARDFLOW_DATABASE_URL | the delivery log, dedupe and routes in PostgreSQL, shared by every replica and worker (production, several receivers behind a load balancer); unset: routes in `.data/routes` |
  * | CARDFLOW_WEBHOOK_DATA_DIR | without a database URL: delivery log directory, default `.data/webhooks` (one receiver) |
- * | TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY ... | see `client/connection.ts` |
+ * | TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY ... | see `temporal/connection.ts` |
  * | CARDFLOW_CODEC_KEYS or CARDFLOW_CODEC_KEYS_FILE | payload keys: the signals it sends carry provider records, so they are encrypted like every payload; required when NODE_ENV=production |
  * | CARDFLOW_LOG_LEVEL | `trace` ... `error`, default `info`; JSON lines on stderr (`logging/logger.ts`) |
  * | OTEL_EXPORTER_OTLP_ENDPOINT ... | traces of each delivery and the signal it sends (telemetry/tracing.ts); unset: none |
@@ -22,7 +22,7 @@
  * stops accepting, finishes the deliveries in progress, and exits; SIGINT skips the drain.
  */
 import { publicKeyFrom } from '../api/keys';
-import { temporalSettingsFromEnv } from '../client/connection';
+import { temporalSettingsFromEnv } from '../temporal/connection';
 import { dataConverterFor } from '../codec/data-converter';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { databaseCheck, keysCheck, temporalCheck } from '../health/checks';

@@ -4,13 +4,13 @@
  * visibility lookup and a signal; through grpc-js, HTTP/2 framing, metadata and the channel's
  * bookkeeping ran in the receiver's JavaScript and were its largest cost per delivery: 2.9-3.4 ms
  * of CPU per lookup and signal against 1.3-1.9 ms natively (300 of each, three rounds). The native connection takes the same settings from the environment
- * (client/connection.ts, `@temporalio/envconfig` types them for it), answers the same health
+ * (temporal/connection.ts, `@temporalio/envconfig` types them for it), answers the same health
  * check, and the client on top of it (data converter, interceptors) is the same.
  */
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import { Client, type DataConverter } from '@temporalio/client';
 import { NativeConnection, type NativeConnectionOptions, Runtime } from '@temporalio/worker';
-import { temporalSettingsFromEnv } from '../client/connection';
+import { temporalSettingsFromEnv } from '../temporal/connection';
 import { type Configuration, readConfiguration } from '../config/schema';
 import { processEnv } from '../config/process-env';
 import { tracingConfigured } from '../telemetry/tracing-config';

@@ -1,7 +1,7 @@
 /**
  * Worker configuration from the environment. Provider settings come from `api/config.ts`
  * (CARDFLOW_PROVIDER_*). The Temporal connection is read exactly as the client reads it
- * (`client/connection.ts`, through `@temporalio/envconfig`), so the same variables reach Temporal
+ * (`temporal/connection.ts`, through `@temporalio/envconfig`), so the same variables reach Temporal
  * Cloud: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TEMPORAL_API_KEY`, mTLS
  * (`TEMPORAL_TLS_CLIENT_CERT_PATH`, `TEMPORAL_TLS_CLIENT_KEY_PATH`, ...) or a `TEMPORAL_PROFILE`.
  *
@@ -18,7 +18,7 @@
  * | CARDFLOW_PROBE_SLOTS | 50: probes running at once in one worker |
  */
 import type { NativeConnectionOptions } from '@temporalio/worker';
-import { temporalSettingsFromEnv } from '../client/connection';
+import { temporalSettingsFromEnv } from '../temporal/connection';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import type { ProbeBudget } from './create-worker';
 import type { ConfigurationSlice } from '../config/schema';
@@ -55,7 +55,7 @@ export function loadTemporalWorkerConfig(
     },
     config,
   );
-  // envconfig types its options for NativeConnection; client/connection.ts widens them for the client.
+  // envconfig types its options for NativeConnection; temporal/connection.ts widens them for the client.
   const connectionOptions = settings.connectionOptions as NativeConnectionOptions;
   return {
     connectionOptions,

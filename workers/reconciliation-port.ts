@@ -3,7 +3,7 @@
  * from its own connection and data converter: owners are found on CardflowOrderNos, a missed
  * event goes through the webhook receiver's forwarder with the lookups `routeEvent` gives it (the
  * very signal its webhook would have sent), what running workflows will spend and what open
- * stranded-money records name are read from their inputs.
+ * stranded-money records name are read from their inputs (each spending definition's `spends`).
  */
 import type { DataConverter, Payload } from '@temporalio/common';
 import { Client, WorkflowNotFoundError, type ConnectionLike, type WorkflowExecutionInfo } from '@temporalio/client';
@@ -13,8 +13,9 @@ import type { ReconcileReport } from '../domain/reconciliation';
 import type { StrandedMoneyInput } from '../domain/stranded-money';
 import { ORDER_NOS_ATTRIBUTE } from '../domain/start-attributes';
 import { CardflowCustomerRef } from '../domain/search-attributes';
+import type { AnyWorkflowDefinition, InputOf } from '../domain/workflow-definition';
 import { childWorkflowId } from '../domain/workflow-ids';
-import { Flows, WorkflowTypes } from '../domain/workflow-types';
+import { reconciliationWorkflow, strandedMoneyWorkflow, WORKFLOWS } from '../domain/workflows';
 import { createTemporalForwarder } from '../webhooks/forwarder';
 import { routeEvent, visibilityQuery } from '../webhooks/routing';
 
@@ -33,6 +34,11 @@ export interface ReconcilePortOptions {
   /** The worker's data converter: signals and inputs are encoded as every other cardflow payload. */
   dataConverter?: DataConverter;
 }
+
+/** The workflows that move money of their own, by type: each definition's `spends` reads what from its input. */
+const SPENDERS: Readonly<Record<string, AnyWorkflowDefinition>> = Object.fromEntries(
+  (Object.values(WORKFLOWS) as readonly AnyWorkflowDefinition[]).flatMap((d) => (d.spends ? [[d.type, d]] : [])),
+);
 
 /** `AND TaskQueue = '…'` for a queue name a query may carry literally; none for another (never widened, only unscoped). */
 function onQueue(taskQueue: string): string {
@@ -91,27 +97,28 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
     redeliver: (event) => forwarder.forward(event, routeEvent(event)),
 
     async runningSpenders(taskQueue) {
-      const flows = [Flows.onboarding, Flows.cardIssuance, Flows.cardDeposit, Flows.fundTransfer];
+      const flows = [...new Set(Object.values(SPENDERS).map((definition) => definition.flow))];
       const spenders: RunningSpender[] = [];
       let seen = 0;
       for await (const info of client.workflow.list({
         query: `CardflowFlow IN (${flows.map((f) => `'${f}'`).join(', ')}) AND ExecutionStatus = 'Running'${onQueue(taskQueue)}`,
       })) {
         if (++seen > MAX_COMMITTED_WORKFLOWS) break;
-        const input = await startInput(info);
-        // What each will take: a deposit's or transfer's amount, a card's initial deposit.
-        const amount = input?.amount ?? input?.initialDeposit;
-        if (typeof amount !== 'string') continue;
-        const accountId = input?.payerAccountId ?? input?.accountId;
+        const definition = Object.hasOwn(SPENDERS, info.type) ? SPENDERS[info.type] : undefined;
+        if (!definition) continue;
+        // The input its definition's `spends` is typed by, as the workflow was started with it.
+        const input = (await startInput(info)) as InputOf<typeof definition> | undefined;
+        const spending = input === undefined ? undefined : definition.spends?.(input);
+        if (typeof spending?.amount !== 'string') continue;
         const spender: RunningSpender = {
           workflowId: info.workflowId,
           workflowType: info.type,
-          amount,
-          ...(typeof accountId === 'string' ? { accountId } : {}),
+          amount: spending.amount,
+          ...(typeof spending.accountId === 'string' ? { accountId: spending.accountId } : {}),
         };
-        if (info.type === WorkflowTypes.customerOnboarding) {
-          const card = client.workflow.getHandle(childWorkflowId(info.workflowId, 'card'));
-          spender.spendsThroughChild = await card.describe().then(
+        if (spending.throughChild) {
+          const child = client.workflow.getHandle(childWorkflowId(info.workflowId, spending.throughChild));
+          spender.spendsThroughChild = await child.describe().then(
             () => true,
             (error: unknown) => {
               if (error instanceof WorkflowNotFoundError) return false;
@@ -127,7 +134,7 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
     async openStrandedRecords(taskQueue) {
       const records: OpenStrandedRecord[] = [];
       for await (const info of client.workflow.list({
-        query: `CardflowFlow = '${Flows.strandedMoney}' AND ExecutionStatus = 'Running'${onQueue(taskQueue)}`,
+        query: `CardflowFlow = '${strandedMoneyWorkflow.flow}' AND ExecutionStatus = 'Running'${onQueue(taskQueue)}`,
       })) {
         if (records.length >= MAX_STRANDED_RECORDS) break;
         const input = (await startInput(info)) as StrandedMoneyInput | undefined;
@@ -140,7 +147,7 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
       let end: number | undefined;
       let seen = 0;
       for await (const info of client.workflow.list({
-        query: `CardflowFlow = '${Flows.reconciliation}' AND ExecutionStatus = 'Completed'${onQueue(taskQueue)}`,
+        query: `CardflowFlow = '${reconciliationWorkflow.flow}' AND ExecutionStatus = 'Completed'${onQueue(taskQueue)}`,
       })) {
         if (++seen > PREVIOUS_RUNS) break;
         const report = (await client.workflow.getHandle(info.workflowId, info.runId).result()) as

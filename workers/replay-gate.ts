@@ -21,7 +21,7 @@ import { type LoadedDataConverter, type DataConverter } from '@temporalio/common
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { WORKFLOW_VERSIONING, type WorkflowVersioning } from '../domain/workflow-versioning';
-import type { WorkflowType } from '../domain/workflow-types';
+import type { WorkflowType } from '../domain/workflows';
 import { DROPPED_SPAN_SINKS, type BundleSource } from './create-worker';
 import { buildIdOf } from './versioning';
 

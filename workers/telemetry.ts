@@ -17,7 +17,7 @@ import type { MetricMeter } from '@temporalio/common';
 import type { TelemetryOptions } from '@temporalio/worker';
 import type { ProviderCallRecord } from '../api/call-outcome';
 import { FINDING_KINDS, FINDINGS_METRIC } from '../domain/reconciliation';
-import { WorkflowTypes } from '../domain/workflow-types';
+import { WorkflowTypes } from '../domain/workflows';
 import type { ConfigurationSlice } from '../config/schema';
 import type { ProbeBudget } from './create-worker';
 import { DEFAULT_SAMPLE_INTERVAL_MS } from './visibility-metrics';

@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
-import { DEFAULT_DEPLOYMENT_NAME, versionKey } from '../client/deployments';
+import { DEFAULT_DEPLOYMENT_NAME, versionKey } from '../temporal/deployments';
 import type { BootstrapMode } from '../config/versioning-variables';
 import type { ConfigurationSlice } from '../config/schema';
 import { DEFAULT_WORKFLOW_VERSIONING } from '../domain/workflow-versioning';

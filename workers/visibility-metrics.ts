@@ -16,7 +16,7 @@
 import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 import { CardflowStage } from '../domain/search-attributes';
-import { WorkflowTypes } from '../domain/workflow-types';
+import { WorkflowTypes } from '../domain/workflows';
 
 /** Running onboardings listed per sample at most. */
 export const MAX_LISTED = 20_000;

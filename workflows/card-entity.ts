@@ -61,8 +61,7 @@ import { NotificationTypes } from '../domain/notifications';
 import { nonEmpty, providerEventSignal, type ProviderEventBody } from '../domain/provider-event';
 import { FailureTypes } from '../domain/failure-types';
 import { isFinalOperationStatus } from '../api/rules';
-import { Flows } from '../domain/workflow-types';
-import { cardDepositWorkflow } from '../domain/workflows';
+import { cardDepositWorkflow, cardEntityWorkflow } from '../domain/workflows';
 import { runCardOperation } from './card-operations';
 import { CardRequests, type OperationFields } from './card-entity/requests';
 import { CardState } from './card-entity/state';
@@ -324,7 +323,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
 
   // Continue-as-new keeps the search attributes: a carried run does not upsert what the first one
   // set, nor does a run whose starter set them (cardEntityStartAttributes, `attributesSetAtStart`).
-  const mine = { cardNo, customerRef: input.customerRef, flow: Flows.cardEntity };
+  const mine = { cardNo, customerRef: input.customerRef, flow: cardEntityWorkflow.flow };
   if (!isChild()) new Attributes(input.carried || input.attributesSetAtStart ? mine : {}).set(mine);
   if (card.carried.asOf === undefined) {
     if (life) await catchUp();

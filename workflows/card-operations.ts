@@ -17,7 +17,6 @@ import {
 import { FailureTypes } from '../domain/failure-types';
 import type { CardOperation } from '../domain/provider-records';
 import type { WaitProfile } from '../domain/wait-profile';
-import { Flows } from '../domain/workflow-types';
 import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';
 import { cardOperationWait, providerCallsFor, type ProviderCalls } from './support/profiles';
@@ -78,7 +77,8 @@ async function cardOperationWorkflow(
 
   const issues = cardOperationInputIssues(kind, input);
   if (issues.length) fail(FailureTypes.invalidInput, issues);
-  if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: Flows.cardOperation });
+  if (!isChild())
+    attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: cardOperationWorkflows[kind].flow });
   return step(async () => {
     const card = await provider.getCardStatus({ cardNo: input.cardNo });
     if (!CARD_OPERATION_FROM[kind].includes(card.status) || card.blocked) {

@@ -19,7 +19,6 @@ import {
   type FundTransferResult,
   type FundTransferStatus,
 } from '../domain/fund-transfer';
-import { Flows } from '../domain/workflow-types';
 import { nonRetryable, summarize } from '../domain/failures';
 import { Notifier } from './support/notifier';
 import { settled } from './support/cancellation';
@@ -80,7 +79,7 @@ async function transfer(
   const provider = providerCallsFor(input.wait);
   const attributes = new Attributes(input.startAttributes);
   const { status, enter, fail, step } = trackStatus<FundTransferStatus>({ stage: 'validating' }, transferStatusQuery);
-  if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.fundTransfer });
+  if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: fundTransferWorkflow.flow });
 
   const accounts = await step(() =>
     provider.prepareTransfer({ payerAccountId: input.payerAccountId, payeeAccountId: input.payeeAccountId }),

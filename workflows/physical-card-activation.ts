@@ -18,7 +18,6 @@ import {
   type PhysicalCardActivationStatus,
 } from '../domain/physical-card-activation';
 import type { WaitProfile } from '../domain/wait-profile';
-import { Flows } from '../domain/workflow-types';
 import { nonRetryable } from '../domain/failures';
 import { settled } from './support/cancellation';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor, reviewWait } from './support/profiles';
@@ -69,7 +68,10 @@ export async function physicalCardActivation(
   if (issues.length) fail(FailureTypes.invalidInput, issues);
   const { cardNo } = input;
   // card_3ds and physical_card events name the card (webhooks/categories.ts).
-  attributes.set({ cardNo, ...(isChild() ? {} : { customerRef: input.customerRef, flow: Flows.cardActivation }) });
+  attributes.set({
+    cardNo,
+    ...(isChild() ? {} : { customerRef: input.customerRef, flow: physicalCardActivationWorkflow.flow }),
+  });
   const deadlineAt = Date.now() + (input.deadlineMs ?? DEFAULT_ACTIVATION_DEADLINE_MS);
   const slowWait = reviewWait(input.wait);
   const quickWait = cardOperationWait(input.wait);

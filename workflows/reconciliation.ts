@@ -9,6 +9,7 @@
  * result, and its finding count is the search attribute CardflowFindings (the Temporal UI lists the
  * runs that found something); its findings by kind are counted on the worker's metrics.
  */
+import { reconciliationWorkflow } from '../domain/workflows';
 import { continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { CardflowActivities } from '../activities';
 import { CardflowFindings, CardflowFlow, CardflowStage } from '../domain/search-attributes';
@@ -26,7 +27,6 @@ import {
 import { NotificationTypes } from '../domain/notifications';
 import { Notifier } from './support/notifier';
 import { FailureTypes } from '../domain/failure-types';
-import { Flows } from '../domain/workflow-types';
 import { countFindings } from './support/finding-metrics';
 import { NON_RETRYABLE_TYPES } from './support/profiles';
 
@@ -74,7 +74,7 @@ export async function reconciliation(input: ReconcileInput & { stepsPerRun?: num
     report = { ...emptyReport(begun.window), ...(input.since === undefined ? {} : { sinceGiven: true }) };
     cursor = begun.cursor;
     upsertSearchAttributes([
-      { key: CardflowFlow, value: Flows.reconciliation },
+      { key: CardflowFlow, value: reconciliationWorkflow.flow },
       { key: CardflowStage, value: 'running' },
     ]);
   }

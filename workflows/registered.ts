@@ -1,4 +1,4 @@
-/** The workflows the cardflow worker registers, by type; their names are `WorkflowTypes` (domain/workflow-types.ts). */
+/** The workflows the cardflow worker registers, by type; their names are `WorkflowTypes` (domain/summaries.ts). */
 export { customerOnboarding } from './customer-onboarding';
 export { cardholderOnboarding } from './cardholder-onboarding';
 export { cardIssuance } from './card-issuance';

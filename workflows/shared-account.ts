@@ -1,4 +1,5 @@
 /** `sharedAccount` (domain/shared-account.ts): one MARGIN account per name, found or created. */
+import { sharedAccountWorkflow } from '../domain/workflows';
 import { FailureTypes } from '../domain/failure-types';
 import {
   sharedAccountStatusQuery,
@@ -6,7 +7,6 @@ import {
   type SharedAccountResult,
   type SharedAccountStatus,
 } from '../domain/shared-account';
-import { Flows } from '../domain/workflow-types';
 import { providerCallsFor } from './support/profiles';
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus } from './support/tracked-status';
@@ -20,7 +20,7 @@ export async function sharedAccount(input: SharedAccountInput & StartedWith): Pr
   if (!accountName) return fail(FailureTypes.invalidInput, 'accountName: is required');
   status.accountName = accountName;
   if (!isChild())
-    new Attributes(input.startAttributes).set({ customerRef: input.customerRef, flow: Flows.sharedAccount });
+    new Attributes(input.startAttributes).set({ customerRef: input.customerRef, flow: sharedAccountWorkflow.flow });
   const account = await step(() => providerCallsFor(input.wait).ensureSharedAccount({ accountName }));
   status.accountId = account.accountId;
   enter('completed');

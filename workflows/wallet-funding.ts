@@ -29,7 +29,6 @@ import {
   type WalletFundingStatus,
 } from '../domain/wallet-funding';
 import { childIdOf } from '../domain/workflow-definition';
-import { Flows } from '../domain/workflow-types';
 import { nonRetryable, summarize } from '../domain/failures';
 import { settled } from './support/cancellation';
 import { compensatedFailure, Saga } from './support/saga';
@@ -41,7 +40,7 @@ import { walletDepositOf, type WalletDeposit } from '../domain/provider-records'
 import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus, type Tracker } from './support/tracked-status';
 import { raceSignalAndPoll } from './support/waits';
-import { cardDepositWorkflow, fundTransferWorkflow } from '../domain/workflows';
+import { cardDepositWorkflow, fundTransferWorkflow, walletFundingWorkflow } from '../domain/workflows';
 import { AMOUNT_RE, LONG_ID_RE, isFinalOperationStatus } from '../api/rules';
 
 function inputIssues(input: WalletFundingInput): FieldIssue[] {
@@ -169,7 +168,7 @@ async function prepareAddress(
 ): Promise<DepositAddress> {
   const issues = inputIssues(input);
   if (issues.length) tracker.fail(FailureTypes.invalidInput, issues);
-  if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: Flows.walletFunding });
+  if (!isChild()) attributes.set({ customerRef: input.customerRef, flow: walletFundingWorkflow.flow });
   const { notifications, ...address } = await tracker.step(() =>
     provider.prepareDepositAddress({ coinKey: input.coinKey }),
   );

@@ -6,8 +6,7 @@
 import { add } from '../../api/money';
 import { balanceFindings, strandedFindings } from '../../domain/reconciliation-rules';
 import type { Finding, ReconcileConfig } from '../../domain/reconciliation';
-import { cardDepositWorkflow, cardIssuanceWorkflow } from '../../domain/workflows';
-import { WorkflowTypes } from '../../domain/workflow-types';
+import { cardDepositWorkflow, cardIssuanceWorkflow, WorkflowTypes } from '../../domain/workflows';
 import type { ProviderPort } from '../deps';
 import type { ReconcilePort } from '../reconciliation-port';
 

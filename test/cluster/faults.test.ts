@@ -13,7 +13,7 @@ import { add, cmp, sub } from '../../api/money';
 import type { OnboardingInput, OnboardingResult } from '../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../domain/workflow-ids';
-import { WorkflowTypes } from '../../domain/workflow-types';
+import { WorkflowTypes } from '../../domain/workflows';
 import { CARD_TYPES as SANDBOX_CARD_TYPES } from '../../sandbox/data/card-types';
 import { walletAccount } from '../integration/support/card-harness';
 import { CARD_TYPES, FAST_WAIT, cardholdersByEmail, customerRef } from '../integration/support/harness';

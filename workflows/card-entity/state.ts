@@ -37,7 +37,7 @@ import type { CardOperationKind } from '../../domain/card-operations';
 import { keyBeforeStateFields, recordStateKey } from '../../domain/event-identity';
 import { movesForward, readTime } from '../../domain/event-order';
 import { cardNoOf, nonEmpty, type ProviderEventBody } from '../../domain/provider-event';
-import type { BalanceSummary } from '../../domain/workflow-types';
+import type { BalanceSummary } from '../../domain/summaries';
 import { SeenKeys } from '../support/inbox';
 
 /** Status a successful operation leaves the card in, as the validators project it. */

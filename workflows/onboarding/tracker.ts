@@ -4,10 +4,11 @@
  * (with the ids learned), whether an operator may resume a failure, and what an operator's cancel
  * left under way at the provider.
  */
+import { customerOnboardingWorkflow } from '../../domain/workflows';
 import { setHandler, type ApplicationFailure } from '@temporalio/workflow';
 import { progressQuery, type OnboardingProgress, type OnboardingStage } from '../../domain/customer-onboarding';
 import { FailureTypes, isResumable } from '../../domain/failure-types';
-import { type FailureSummary, Flows } from '../../domain/workflow-types';
+import type { FailureSummary } from '../../domain/summaries';
 import { propagate } from '../../domain/failures';
 import type { Attributes } from '../support/search';
 import { Tracker } from '../support/tracked-status';
@@ -54,7 +55,7 @@ export class OnboardingTracker extends Tracker<OnboardingProgress> {
     if (upsert)
       this.attributes.set({
         customerRef: progress.customerRef,
-        flow: Flows.onboarding,
+        flow: customerOnboardingWorkflow.flow,
         stage,
         ...(progress.holderId ? { holderId: progress.holderId } : {}),
         ...(progress.cardNo ? { cardNo: progress.cardNo } : {}),

@@ -15,7 +15,7 @@ import {
   CardflowHolderId,
   CardflowStage,
 } from '../../domain/search-attributes';
-import type { Flow } from '../../domain/workflow-types';
+import type { Flow } from '../../domain/workflows';
 
 export interface AttributeChanges {
   customerRef?: string | undefined;

@@ -12,7 +12,7 @@ import type { FieldIssue } from '../../domain/cardholder-data';
 import type { FailureType } from '../../domain/failure-types';
 import { isTimeout, nonRetryable, propagate, rethrown, summarize } from '../../domain/failures';
 import { providerEventSignal, type ProviderEvent } from '../../domain/provider-event';
-import type { FailureSummary } from '../../domain/workflow-types';
+import type { FailureSummary } from '../../domain/summaries';
 
 /** The least a progress status carries: where the process is, and why it failed. */
 export interface StageStatus {

@@ -4,7 +4,7 @@
  * sender with 200 only when the backend took it (502 otherwise, so the worker retries), and with
  * the secret set refuses a tampered notification without forwarding it.
  */
-import { runCli } from '../../../client/cli/main';
+import { runCli } from '../../../cli/main';
 import { NotificationTypes, type NotificationEvent } from '../../../domain/notifications';
 import { postNotification } from '../../../notifications/sender';
 import { SIGNATURE_HEADER, signatureHeader } from '../../../notifications/signature';

@@ -22,14 +22,18 @@ import {
 import { awaitCardOperation, getCardOperationStatus, startCardOperation } from '../../../client/card-operations';
 import { inputFiles } from '../../support/input-files';
 import { runCliOn } from '../../support/run-cli';
-import { awaitSharedAccount, startSharedAccount } from '../../../client/shared-account';
-import { awaitTransfer, getTransferStatus, startTransfer, type TransferRequest } from '../../../client/transfers';
 import {
   awaitDepositAddress,
   awaitFunding,
+  awaitSharedAccount,
+  awaitTransfer,
   getFundingStatus,
+  getTransferStatus,
+  startSharedAccount,
+  startTransfer,
   startWalletFunding,
-} from '../../../client/wallet-funding';
+  type TransferRequest,
+} from '../../../client';
 import { harnessPerFile } from '../support/harness';
 import { testTemporalServer } from '../support/temporal-env';
 import { temporal } from '@temporalio/proto';

@@ -19,7 +19,7 @@ import type { OnboardingResult } from '../../../domain/customer-onboarding';
 import { type PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, onboardingWorkflowId, activationWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import type { RunningSandbox } from '../../../sandbox';
 import { b2cHolder } from '../../fixtures/holders';
 import { eventually, physicalCard, uploadIdImages } from '../support/card-harness';

@@ -13,7 +13,7 @@ import { AesGcmPayloadCodec } from '../../../codec/payload-codec';
 import type { OnboardingResult } from '../../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import { CARD_TYPES, FAST_WAIT, workflowBundle } from '../support/harness';
 import { distinctiveB2bHolder, openEncryptedProof, personalValues } from './encrypted-world';
 import { decodedHistoryText, exportHistoryBytes, holdsCvv, workflowsOnTaskQueue } from './history-scan';

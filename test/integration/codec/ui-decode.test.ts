@@ -20,7 +20,7 @@ import { type CodecServer, startCodecServer } from '../../../codec/server';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardflowSearchAttributes } from '../../../domain/search-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import { createLogger } from '../../../logging/logger';
 import { resolveTemporalCli } from '../../../scripts/lib/temporal-cli';
 import { CARD_TYPES, FAST_WAIT, workflowBundle } from '../support/harness';

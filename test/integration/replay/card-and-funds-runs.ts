@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { startReconciliation } from '../../../client/reconciliation';
 import { cardSnapshotQuery, depositUpdate, freezeUpdate, unfreezeUpdate } from '../../../domain/card-entity';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import {
   activePhysicalCard,
   BUDGET_TYPE,

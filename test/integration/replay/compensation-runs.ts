@@ -17,7 +17,7 @@ import { acknowledgeStranded } from '../../../client/stranded-money';
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { fundingStatusQuery } from '../../../domain/wallet-funding';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import {
   BUDGET_TYPE,

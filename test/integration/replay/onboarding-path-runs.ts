@@ -26,7 +26,7 @@ import { activateOnboardingCard } from '../../../client/onboarding';
 import { progressQuery, type OnboardingInput, type OnboardingProgress } from '../../../domain/customer-onboarding';
 import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import { luhnCheckDigit } from '../../../sandbox/random';
 import {
   approvedPhysicalHolder,

@@ -19,7 +19,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { correctCardholderUpdate, cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
 import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import { bundleCardflowWorkflows, DROPPED_SPAN_SINKS } from '../../../workers/create-worker';
 import type { CardflowActivities } from '../../../activities';
 import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle, type Harness } from '../support/harness';

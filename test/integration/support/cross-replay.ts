@@ -16,7 +16,7 @@ import { temporal } from '@temporalio/proto';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import { bundleCardflowWorkflows, DROPPED_SPAN_SINKS } from '../../../workers/create-worker';
 import { buildIdOf } from '../../../workers/versioning';
 import { sampledTraceIn } from '../../../workflows/interceptors/tracing';

@@ -32,7 +32,7 @@ import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../../../domain/w
 import type { OnboardingInput } from '../../../domain/customer-onboarding';
 import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import { b2bHolder, uniqueEmail } from './holders';
 

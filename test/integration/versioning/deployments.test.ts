@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { refreshCard } from '../../../client/card-entity';
-import { countOpen, describeDeployment, type DeploymentView } from '../../../client/deployments';
+import { countOpen, describeDeployment, type DeploymentView } from '../../../temporal/deployments';
 import { runCliOn, type CliRun } from '../../support/run-cli';
 import { cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
 import type { OnboardingResult } from '../../../domain/customer-onboarding';

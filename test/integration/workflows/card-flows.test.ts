@@ -1,7 +1,7 @@
 import type { WorkflowFailedError } from '@temporalio/client';
 import type { CardDepositResult } from '../../../domain/card-deposit';
 import type { CardIssuanceResult } from '../../../domain/card-issuance';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import {
   CARD_TYPES,
   FAST_WAIT,

@@ -5,7 +5,7 @@ import {
   type CardholderOnboardingInput,
   type CardholderOnboardingResult,
 } from '../../../domain/cardholder-onboarding';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import {
   CARD_TYPES,
   FAST_WAIT,

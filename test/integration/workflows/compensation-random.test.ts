@@ -20,11 +20,11 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { add, cmp, sub } from '../../../api/money';
 import { runReconciliation } from '../../../client/reconciliation';
 import { progressQuery, type OnboardingInput, type OnboardingProgress } from '../../../domain/customer-onboarding';
-import { ORDER_STEPS, deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
+import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
 import { FINDING_KINDS, type Finding } from '../../../domain/reconciliation';
 import type { ProviderRetry } from '../../../domain/wait-profile';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { cardDepositWorkflow, cardIssuanceWorkflow } from '../../../domain/workflows';
+import { cardDepositWorkflow, cardIssuanceWorkflow, fundTransferWorkflow } from '../../../domain/workflows';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import { mulberry32 } from '../../../sandbox/random';
 import {
@@ -111,7 +111,7 @@ function stalledKey(run: Run): string {
 function collectionKey(run: Run): string {
   return deriveMerchantOrderNo(
     `${onboardingWorkflowId(run.input.customerRef)}/transfer.return`,
-    ORDER_STEPS.collection,
+    fundTransferWorkflow.orderSteps.collection,
   );
 }
 

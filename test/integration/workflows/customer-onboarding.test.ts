@@ -1,6 +1,6 @@
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import {
   CardflowCardNo,
   CardflowCustomerRef,

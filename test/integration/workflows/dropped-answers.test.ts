@@ -22,7 +22,7 @@ import type { FundTransferResult } from '../../../domain/fund-transfer';
 import { activationStatusQuery, type PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
 import type { SharedAccountResult } from '../../../domain/shared-account';
 import { fundingStatusQuery, type WalletFundingResult } from '../../../domain/wallet-funding';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import { idvHolder } from '../../fixtures/holders';
 import {
   account,

@@ -38,7 +38,7 @@ import type { FundTransferResult } from '../../../domain/fund-transfer';
 import type { PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
 import type { SharedAccountResult } from '../../../domain/shared-account';
 import type { WalletFundingResult } from '../../../domain/wallet-funding';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import { cardholdersByEmail, encryptingClient } from '../support/harness';
 import { idvHolder } from '../../fixtures/holders';
 import { b2bHolder, uniqueEmail } from '../support/holders';

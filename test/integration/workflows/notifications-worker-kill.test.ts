@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { NotificationTypes } from '../../../domain/notifications';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import { startNotificationBackend, type NotificationBackend } from '../../support/notification-backend';
 import { FAST_WAIT, startCardHarness, workerProcessEnv, type CardHarness } from '../support/card-harness';
 import { encryptingClient } from '../support/harness';

@@ -14,7 +14,7 @@ import {
   type OnboardingProgress,
   type OnboardingResult,
 } from '../../../domain/customer-onboarding';
-import { ORDER_STEPS, deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
+import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { cardDepositWorkflow, cardIssuanceWorkflow, fundTransferWorkflow } from '../../../domain/workflows';
 import {
@@ -30,7 +30,7 @@ import {
 } from '../support/card-harness';
 import { cliOn, customerRef, failureOf, harnessPerFile, startOnboardingWorkflow } from '../support/harness';
 import type { WorkflowHandle } from '@temporalio/client';
-import { ExitCodes } from '../../../client/cli/context';
+import { ExitCodes } from '../../../cli/context';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 
 /** Gift card: no holder, the deposit goes with create card (25..500 at 3%), card fee 3. */
@@ -48,7 +48,10 @@ async function freshMargin(): Promise<string> {
 
 /** The COLLECTIONs sent with the return key of `ref`'s transfer child `step`. */
 function collectionsOf(ref: string, step = 'transfer'): number {
-  const key = deriveMerchantOrderNo(`${onboardingWorkflowId(ref)}/${step}.return`, ORDER_STEPS.collection);
+  const key = deriveMerchantOrderNo(
+    `${onboardingWorkflowId(ref)}/${step}.return`,
+    fundTransferWorkflow.orderSteps.collection,
+  );
   return h.sandbox.commits({ operation: 'transferFunds' }).filter((c) => c.refs.merchantOrderNo === key).length;
 }
 

@@ -9,7 +9,7 @@ import { add, cmp, sub } from '../../../api/money';
 import { getPaymentInstructions } from '../../../client/onboarding';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes, fundTransferWorkflow } from '../../../domain/workflows';
 import {
   account,
   BUDGET_TYPE,
@@ -20,7 +20,6 @@ import {
   walletAccount,
 } from '../support/card-harness';
 import { customerRef, failureOf, startOnboardingWorkflow, harnessPerFile } from '../support/harness';
-import { fundTransferWorkflow } from '../../../domain/workflows';
 
 jest.setTimeout(180_000);
 

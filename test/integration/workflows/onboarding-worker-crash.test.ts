@@ -12,7 +12,7 @@ import { progressQuery, type OnboardingResult } from '../../../domain/customer-o
 import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import { testCodecKeys, testTemporalServer } from '../support/temporal-env';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 import {

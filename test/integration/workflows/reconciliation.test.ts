@@ -9,13 +9,13 @@
  * completed onboarding's own deposit is not.
  */
 import { randomUUID } from 'node:crypto';
-import { ExitCodes } from '../../../client/cli/context';
+import { ExitCodes } from '../../../cli/context';
 import { runCliOn } from '../../support/run-cli';
 import { ensureReconcileSchedule, runReconciliation } from '../../../client/reconciliation';
 import type { CardDepositResult } from '../../../domain/card-deposit';
 import type { CardIssuanceResult } from '../../../domain/card-issuance';
 import type { FundTransferResult } from '../../../domain/fund-transfer';
-import { cardDepositWorkflow } from '../../../domain/workflows';
+import { cardDepositWorkflow, WorkflowTypes } from '../../../domain/workflows';
 import {
   FINDING_KINDS,
   reconcileReportQuery,
@@ -26,7 +26,6 @@ import type { SharedAccountResult } from '../../../domain/shared-account';
 import { progressQuery, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { getPaymentInstructions } from '../../../client/onboarding';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
-import { WorkflowTypes } from '../../../domain/workflow-types';
 import {
   approvedPhysicalHolder,
   CARD_TYPES,

@@ -8,7 +8,7 @@
  */
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { add, cmp } from '../../../api/money';
-import { ORDER_STEPS, deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
+import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
 import { fundingStatusQuery, type WalletFundingResult, type WalletFundingStatus } from '../../../domain/wallet-funding';
 import { fundTransferWorkflow } from '../../../domain/workflows';
 import {
@@ -152,7 +152,10 @@ describe('stopped after the credit', () => {
   /** How many times the transfer and its return were sent, by key. */
   function sent(workflowId: string): { transfer: number; collection: number } {
     const keys = fundTransferWorkflow.orderKeys(`${workflowId}/transfer`);
-    const collection = deriveMerchantOrderNo(`${workflowId}/transfer.return`, ORDER_STEPS.collection);
+    const collection = deriveMerchantOrderNo(
+      `${workflowId}/transfer.return`,
+      fundTransferWorkflow.orderSteps.collection,
+    );
     const commits = h.sandbox.commits({ operation: 'transferFunds' });
     return {
       transfer: commits.filter((c) => c.refs.merchantOrderNo === keys.transfer).length,

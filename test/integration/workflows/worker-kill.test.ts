@@ -17,7 +17,7 @@ import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { operations } from '../../../api/operations';
 import type { CardOperationOutcome } from '../../../domain/card-operations';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import { until } from '../../support/until';
 import { FAST_WAIT, startCardHarness, virtualCard, workerProcessEnv, type CardHarness } from '../support/card-harness';
 import { encryptingClient } from '../support/harness';

@@ -1,4 +1,4 @@
-import { connectTemporalClient } from '../../../client/connection';
+import { connectTemporalClient } from '../../../temporal/connection';
 import { CodecKeyError } from '../../../codec/keys';
 import { EnvironmentError } from '../../../config/environment';
 

@@ -14,7 +14,7 @@ import { checkPayloadSize, PAYLOAD_LIMIT_BYTES } from '../../../client/payload-s
 import { InvalidInputError } from '../../../client/validation';
 import { createDataConverter } from '../../../codec/data-converter';
 import { generateKeyBase64, parseKeyList } from '../../../codec/keys';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 
 const client = new Client({
   connection: Connection.lazy({ address: '127.0.0.1:1' }),

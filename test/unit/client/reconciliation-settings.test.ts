@@ -5,8 +5,8 @@ import { configured } from '../../support/configured';
  * contacted: durations and floors from the environment, `--since` as a time or a duration back,
  * each bad value named; and the report as a table.
  */
-import { parseSince } from '../../../client/cli/reconcile-commands';
-import { ExitCodes } from '../../../client/cli/context';
+import { parseSince } from '../../../cli/reconcile-commands';
+import { ExitCodes } from '../../../cli/context';
 import { describeReport, parseDuration, reconcileSettings } from '../../../client/reconciliation';
 import {
   DEFAULT_RECONCILE_INTERVAL_MS,
@@ -14,7 +14,7 @@ import {
   emptyReport,
   withFindings,
 } from '../../../domain/reconciliation';
-import { runOffline as run } from './cli-run';
+import { runOffline as run } from '../cli/cli-run';
 
 it('reads durations and floors, keeping the defaults for what is not set', () => {
   expect(parseDuration('90s')).toBe(90_000);

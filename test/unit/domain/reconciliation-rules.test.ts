@@ -1,6 +1,6 @@
 import type { LedgerEntry } from '../../../api/schemas/account';
-import { deriveMerchantOrderNo, ORDER_STEPS } from '../../../domain/merchant-order-no';
-import { cardDepositWorkflow } from '../../../domain/workflows';
+import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
+import { cardDepositWorkflow, fundTransferWorkflow } from '../../../domain/workflows';
 import {
   DEFAULT_RECONCILE_CONFIG,
   FINDING_KINDS,
@@ -44,9 +44,9 @@ describe('whose an order is', () => {
     expect(isCardflowOrderNo(ours)).toBe(true);
     expect(isCardflowOrderNo('SHOP-20240101-000001')).toBe(false);
     expect(isCardflowOrderNo(`${ours}x`)).toBe(false);
-    expect(orderStepOf('onboarding-a/deposit', ours)).toBe(ORDER_STEPS.cardDeposit);
+    expect(orderStepOf('onboarding-a/deposit', ours)).toBe(cardDepositWorkflow.orderSteps.deposit);
     expect(orderStepOf('onboarding-b/deposit', ours)).toBeUndefined();
-    expect(isCardflowOrderNo(deriveMerchantOrderNo('transfer-x', ORDER_STEPS.transfer))).toBe(true);
+    expect(isCardflowOrderNo(deriveMerchantOrderNo('transfer-x', fundTransferWorkflow.orderSteps.transfer))).toBe(true);
   });
 
   it('speaks for an order through its running run, else its completed one', () => {
@@ -147,7 +147,7 @@ describe('explainLedgerEntry', () => {
   it("explains an authorization's fee by its authorization, a transfer by the key in its remark", () => {
     expect(explainLedgerEntry(entry({ orderNo: 'T1', bizType: 'card_auth_fee_patch' }), context)).toBe('provider');
     expect(explainLedgerEntry(entry({ orderNo: 'T9', bizType: 'card_auth_fee_patch' }), context)).toBe('unexplained');
-    const transfer = deriveMerchantOrderNo('transfer-x', ORDER_STEPS.transfer);
+    const transfer = deriveMerchantOrderNo('transfer-x', fundTransferWorkflow.orderSteps.transfer);
     expect(explainLedgerEntry(entry({ bizType: 'fund_transfer', remark: `${transfer} top-up` }), context)).toBe(
       'cardflow',
     );

@@ -16,11 +16,11 @@ describe('workflow ids', () => {
     ['a/card', 'only letters'],
     ['-lead', 'must start with a letter or digit'],
   ])('refuses %j with a message naming the rule', (ref, message) => {
-    expect(() => ids.assertCustomerRef(ref)).toThrow(ids.InvalidCustomerRefError);
+    expect(() => ids.assertCustomerRef(ref)).toThrow(ids.InvalidBusinessRefError);
     expect(() => ids.onboardingWorkflowId(ref)).toThrow(message);
   });
 
   it('cannot make a child id equal to another customer onboarding id', () => {
-    expect(() => ids.onboardingWorkflowId('a/card')).toThrow(ids.InvalidCustomerRefError);
+    expect(() => ids.onboardingWorkflowId('a/card')).toThrow(ids.InvalidBusinessRefError);
   });
 });

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { z } from 'zod';
 import { operations } from '../../../api/operations';
 import { FORBIDDEN_TEXT_RULE, TOKEN_TEXT_MAX, WORK_ORDER_FILES_MAX } from '../../../api/rules';
-import { parseTransferRequest } from '../../../client/transfers';
+import { parseTransferRequest } from '../../../client';
 import { InvalidInputError } from '../../../client/validation';
 import { cardOperationInputIssues } from '../../../domain/card-operations';
 import { activationInputIssues } from '../../../domain/physical-card-activation';

@@ -10,8 +10,8 @@ function fakeDist(files: Record<string, string>): string {
   const all: Record<string, string> = {
     'client/index.js': '',
     'client/index.d.ts': '',
-    'client/cli/main.js': '',
-    'client/cli/main.d.ts': '',
+    'cli/main.js': '',
+    'cli/main.d.ts': '',
     'codec/index.js': '',
     'codec/index.d.ts': '',
     'domain/index.js': '',
@@ -41,8 +41,8 @@ describe('the client cut', () => {
     });
     expect(cutClient(dist)).toEqual({
       files: [
-        'client/cli/main.d.ts',
-        'client/cli/main.js',
+        'cli/main.d.ts',
+        'cli/main.js',
         'client/converter.js',
         'client/index.d.ts',
         'client/index.js',

@@ -6,7 +6,7 @@ import { configured } from '../../support/configured';
  */
 import { temporal } from '@temporalio/proto';
 import { WORKFLOW_VERSIONING } from '../../../domain/workflow-versioning';
-import { WorkflowTypes } from '../../../domain/workflow-types';
+import { WorkflowTypes } from '../../../domain/workflows';
 import * as workflows from '../../../workflows';
 import { bootstrapCurrentVersion, buildIdOf, versioningSettings } from '../../../workers/versioning';
 

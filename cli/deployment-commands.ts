@@ -13,7 +13,7 @@ import {
   retireVersion,
   rollback,
   setCurrentVersion,
-} from '../deployments';
+} from '../temporal/deployments';
 import { type CliContext, type Command, ExitCodes, UsageError } from './context';
 
 export function deploymentName(ctx: CliContext): string {

@@ -1,10 +1,4 @@
-/**
- * Workflow type names (each the exported function name in `workflows/registered.ts`) come from the
- * definitions (domain/workflows.ts); flow names are the values of the CardflowFlow search
- * attribute (domain/flows.ts), so operators can list one kind of process.
- */
-export { WorkflowTypes, type WorkflowType } from './workflows';
-export { Flows, type Flow } from './flows';
+/** The summaries progress and status queries report: a balance, a failure. */
 
 /** A card's balance as the provider reports it (balanceInfo.amount is the available balance). */
 export interface BalanceSummary {

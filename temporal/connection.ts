@@ -118,7 +118,7 @@ export async function connectTemporalClient(
     configuration?: Configuration;
     dataConverter?: DataConverter;
     connectTimeoutMs?: number;
-    /** Waits for a Temporal that is restarting (client/ride-out.ts); without it, one try. */
+    /** Waits for a Temporal that is restarting (temporal/ride-out.ts); without it, one try. */
     rideOut?: RideOut;
     /**
      * First check that something listens at the address, failing with a

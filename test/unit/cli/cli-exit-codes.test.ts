@@ -5,8 +5,8 @@
  * never quoting the file.
  */
 import path from 'node:path';
-import { runCli } from '../../../client/cli/main';
-import { ExitCodes } from '../../../client/cli/context';
+import { runCli } from '../../../cli/main';
+import { ExitCodes } from '../../../cli/context';
 import { inputFiles } from '../../support/input-files';
 
 const examples = path.resolve(__dirname, '../../../client/examples');

@@ -3,7 +3,7 @@
  * step failed meanwhile (exit 1, with the failure), never "sent" for a correction that did not apply.
  */
 import type { Client } from '@temporalio/client';
-import { runCli } from '../../../client/cli/main';
+import { runCli } from '../../../cli/main';
 import { b2bHolder } from '../../fixtures/holders';
 import { inputFiles } from '../../support/input-files';
 

@@ -6,22 +6,22 @@
  *
  * Input files are validated with the domain's schemas before anything is contacted: a bad file
  * prints each field and rule it breaks (never the values) and exits 2 having started nothing.
- * Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ... (`client/connection.ts`); payload keys:
+ * Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ... (`temporal/connection.ts`); payload keys:
  * CARDFLOW_CODEC_KEYS(_FILE), else outside production the dev key of `npm start` (the input it
  * sends holds personal data, so it is encrypted like every payload); the Web UI base for links:
  * CARDFLOW_TEMPORAL_UI_URL (default http://127.0.0.1:8233); a PIN is sealed with
  * CARDFLOW_MERCHANT_PUBLIC_KEY(_FILE) (client/sealing.ts).
  */
 import type { Client } from '@temporalio/client';
-import { CodecKeyError } from '../../codec/data-converter';
-import { EnvironmentError } from '../../config/environment';
-import { type Configuration, ConfigurationProblems, readConfiguration } from '../../config/schema';
-import { CardWorkflowClosedError } from '../card-entity';
-import { connectTemporalClient, TemporalUnreachableError } from '../connection';
-import { DEFAULT_RIDE_OUT_MS, isTemporalUnavailable, TemporalUnavailableError } from '../ride-out';
-import { OnboardingRecoveryError } from '../recovery';
-import { MerchantKeyError } from '../sealing';
-import { InvalidInputError } from '../validation';
+import { CodecKeyError } from '../codec/data-converter';
+import { EnvironmentError } from '../config/environment';
+import { type Configuration, ConfigurationProblems, readConfiguration } from '../config/schema';
+import { CardWorkflowClosedError } from '../client/card-entity';
+import { connectTemporalClient, TemporalUnreachableError } from '../temporal/connection';
+import { DEFAULT_RIDE_OUT_MS, isTemporalUnavailable, TemporalUnavailableError } from '../temporal/ride-out';
+import { OnboardingRecoveryError } from '../client/recovery';
+import { MerchantKeyError } from '../client/sealing';
+import { InvalidInputError } from '../client/validation';
 import { type CliContext, type CliIo, type Command, ExitCodes, UsageError } from './context';
 import { DEPLOYMENT_COMMAND } from './deployment-commands';
 import { EVENTS_COMMAND, LISTEN_COMMAND } from './event-commands';
@@ -31,8 +31,8 @@ import { ACKNOWLEDGE_COMMAND, RECONCILE_COMMAND } from './reconcile-commands';
 import { SANDBOX_COMMAND } from './sandbox-commands';
 import { parseCommandLine } from './parse';
 import { WORKFLOW_COMMANDS } from './workflow-commands';
-import { processEnv } from '../../config/process-env';
-import { cardflowVersion } from '../../config/version';
+import { processEnv } from '../config/process-env';
+import { cardflowVersion } from '../config/version';
 
 export type { CliIo } from './context';
 
@@ -92,7 +92,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return ExitCodes.usage;
   }
   const uiBase = config.CARDFLOW_TEMPORAL_UI_URL ?? 'http://127.0.0.1:8233';
-  // A Temporal restart is waited out (client/ride-out.ts), saying so on stderr.
+  // A Temporal restart is waited out (temporal/ride-out.ts), saying so on stderr.
   const limitMs = config.CARDFLOW_TEMPORAL_RIDE_OUT_MS ?? DEFAULT_RIDE_OUT_MS;
   const rideOut = { limitMs, onWait: (message: string) => io.err(`cardflow: ${message}`) };
   // Keys are resolved only when Temporal is contacted, so a bad input file is reported first.
@@ -149,7 +149,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.err(error.message);
       return ExitCodes.failed;
     }
-    if (error instanceof UsageError || (error instanceof Error && error.name === 'InvalidCustomerRefError')) {
+    if (error instanceof UsageError || (error instanceof Error && error.name === 'InvalidBusinessRefError')) {
       io.err(`${error.message}\n${commandHelp(command)}`);
       return ExitCodes.usage;
     }

@@ -12,10 +12,10 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NotificationSignatureError, SIGNATURE_HEADER, verifySignature } from '../../notifications/signature';
-import { notificationSettings, openUndeliveredStore } from '../../notifications/from-config';
-import { NotificationNotDelivered, postNotification } from '../../notifications/sender';
-import type { UndeliveredEntry } from '../../notifications/store';
+import { NotificationSignatureError, SIGNATURE_HEADER, verifySignature } from '../notifications/signature';
+import { notificationSettings, openUndeliveredStore } from '../notifications/from-config';
+import { NotificationNotDelivered, postNotification } from '../notifications/sender';
+import type { UndeliveredEntry } from '../notifications/store';
 import { type CliContext, type Command, ExitCodes, printResult, timestamped, UsageError } from './context';
 
 /** The port `listen` takes by default. */

@@ -11,12 +11,13 @@ import {
   CardflowHolderId,
   CardflowStage,
   describeCompensation,
-  Flows,
+  customerOnboardingWorkflow,
+  FLOWS,
   ONBOARDING_STAGES,
   onboardingWorkflowId,
   type OnboardingProgress,
-} from '../../domain';
-import { describeProgress, describeResult, workflowUiUrl } from '../describe';
+} from '../domain';
+import { describeProgress, describeResult, workflowUiUrl } from '../client/describe';
 import {
   activateOnboardingCard,
   awaitResult,
@@ -24,11 +25,11 @@ import {
   onboardingHandle,
   startOnboarding,
   submitCorrection,
-} from '../onboarding';
-import { watchProgress } from '../progress';
-import { cancelOnboarding, retryOnboarding } from '../recovery';
-import { merchantPublicKeyFrom } from '../sealing';
-import { parseActivationRequest, parseCardholderCorrection, parseOnboardingInput } from '../validation';
+} from '../client/onboarding';
+import { watchProgress } from '../client/progress';
+import { cancelOnboarding, retryOnboarding } from '../client/recovery';
+import { merchantPublicKeyFrom } from '../client/sealing';
+import { parseActivationRequest, parseCardholderCorrection, parseOnboardingInput } from '../client/validation';
 import {
   type CliContext,
   type Command,
@@ -119,7 +120,7 @@ async function progress(ctx: CliContext, ref: string): Promise<number> {
 }
 
 async function correct(ctx: CliContext, ref: string): Promise<number> {
-  if (!ctx.values.file) throw new UsageError('correct needs --file <fix.json>');
+  if (!ctx.values.file) throw new UsageError('correct needs --file <correction.json>');
   const correction = parseCardholderCorrection(await readJsonFile(ctx.values.file));
   const status = await submitCorrection(await ctx.client(), ref, correction);
   // The Update answers once the correction was resubmitted, or once the cardholder step failed.
@@ -136,7 +137,7 @@ async function correct(ctx: CliContext, ref: string): Promise<number> {
 }
 
 async function activateOnboarding(ctx: CliContext, ref: string): Promise<number> {
-  if (!ctx.values.file) throw new UsageError('activate-onboarding needs --file <activation.json>');
+  if (!ctx.values.file) throw new UsageError('activate-onboarding needs --file <activation-code.json>');
   const raw = await readJsonFile(ctx.values.file);
   // The PIN comes from the file or, better, standard input; it is sealed before anything is contacted.
   const pin = await pinFromStdin(ctx);
@@ -191,11 +192,11 @@ function literal(option: string, value: string): string {
 
 /** The visibility query `cardflow list` runs, from its filters (default: onboardings). */
 export function listQuery(values: CliContext['values']): string {
-  const clauses = [`${CardflowFlow.name} = ${literal('flow', values.flow ?? Flows.onboarding)}`];
+  const clauses = [`${CardflowFlow.name} = ${literal('flow', values.flow ?? customerOnboardingWorkflow.flow)}`];
   if (values.stage) {
     if (
       !(ONBOARDING_STAGES as readonly string[]).includes(values.stage) &&
-      (values.flow ?? Flows.onboarding) === Flows.onboarding
+      (values.flow ?? customerOnboardingWorkflow.flow) === customerOnboardingWorkflow.flow
     )
       throw new UsageError(`--stage: must be one of ${ONBOARDING_STAGES.join(', ')}`);
     clauses.push(`${CardflowStage.name} = ${literal('stage', values.stage)}`);
@@ -268,7 +269,7 @@ export const ONBOARDING_COMMANDS: readonly Command[] = [
   onOnboarding(
     {
       name: 'correct',
-      usage: ['correct <customerRef> --file fix.json'],
+      usage: ['correct <customerRef> --file correction.json'],
       summary: 'send corrected cardholder data after a reject; exits 1 if the cardholder step failed instead',
       options: ['file'],
     },
@@ -286,7 +287,7 @@ export const ONBOARDING_COMMANDS: readonly Command[] = [
   onOnboarding(
     {
       name: 'activate-onboarding',
-      usage: ['activate-onboarding <customerRef> --file activation.json [--pin-stdin] [--watch]'],
+      usage: ['activate-onboarding <customerRef> --file activation-code.json [--pin-stdin] [--watch]'],
       summary: 'the physical card reached the customer: activate it (the activateCard Update)',
       options: ['file', 'pin-stdin', 'watch'],
     },
@@ -320,7 +321,7 @@ export const ONBOARDING_COMMANDS: readonly Command[] = [
       'list [--stage <stage>] [--card <cardNo>] [--holder <holderId>] [--customer <ref>] [--flow <flow>] [--limit N] [--json]',
     ],
     summary: 'find workflows through their search attributes (default: onboardings), as the Temporal UI filters them',
-    details: [`Stages: ${ONBOARDING_STAGES.join(', ')}.`, `Flows: ${Object.values(Flows).join(', ')}.`],
+    details: [`Stages: ${ONBOARDING_STAGES.join(', ')}.`, `Flows: ${FLOWS.join(', ')}.`],
     options: ['stage', 'card', 'holder', 'customer', 'flow', 'limit', 'json'],
     run: (ctx) => list(ctx),
   },

@@ -4,7 +4,7 @@
  * those closed within --since (default 7d), payloads left encrypted as the server stores them.
  */
 import path from 'node:path';
-import { exportHistories } from '../history-export';
+import { exportHistories } from '../client/history-export';
 import { parseSince } from './reconcile-commands';
 import { deploymentName } from './deployment-commands';
 import { type CliContext, type Command, ExitCodes, printResult, UsageError } from './context';

@@ -7,10 +7,10 @@
  * play that role for the start commands.
  */
 import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { PIN_RE } from '../../api/rules';
-import type { CardEntityOutcome } from '../../domain/card-entity';
-import { CardReissueRefusedError, reissueCard } from '../reissue';
-import { activationInput, startActivation } from '../activation';
+import { PIN_RE } from '../api/rules';
+import type { CardEntityOutcome } from '../domain/card-entity';
+import { CardReissueRefusedError, reissueCard } from '../client/reissue';
+import { activationInput, startActivation } from '../client/activation';
 import {
   cardRequest,
   depositToCard,
@@ -21,7 +21,7 @@ import {
   unfreezeCard,
   updateCardPin,
   type CardRequestKind,
-} from '../card-entity';
+} from '../client/card-entity';
 import {
   type CliContext,
   type Command,
@@ -33,16 +33,15 @@ import {
   reportStart,
   UsageError,
 } from './context';
-import { parseField } from '../inputs';
-import { cardNoField } from '../../domain/fields';
-import { describeCardOutcome, describeCardSnapshot } from '../describe';
-import { merchantPublicKeyFrom } from '../sealing';
-import { sharedAccountClient } from '../shared-account';
-import type { Started } from '../start';
-import { transferClient } from '../transfers';
-import { awaitDepositAddress, parseFundingRequest, startWalletFunding } from '../wallet-funding';
-import { readWorkflowStatus } from '../workflow-status';
-import { cardEntityWorkflowId } from '../../domain/workflow-ids';
+import { parseField } from '../client/inputs';
+import { cardNoField } from '../domain/fields';
+import { describeCardOutcome, describeCardSnapshot } from '../client/describe';
+import { merchantPublicKeyFrom } from '../client/sealing';
+import { workflowClients } from '../client/definitions';
+import type { StartRequest } from '../domain/workflow-definition';
+import { awaitDepositAddress } from '../client/wallet-funding';
+import { readWorkflowStatus } from '../client/workflow-status';
+import { cardEntityWorkflowId } from '../domain/workflow-ids';
 
 const CARD_ACTIONS: Record<string, CardRequestKind | 'status' | 'unblock' | 'reissue'> = {
   freeze: 'freeze',
@@ -76,7 +75,7 @@ async function started(ctx: CliContext, start: Promise<{ workflowId: string; sta
 }
 
 async function activate(ctx: CliContext): Promise<number> {
-  const request = await readJsonFile(needFile(ctx, 'activate', 'activation.json'));
+  const request = await readJsonFile(needFile(ctx, 'activate', 'card-activation.json'));
   const pin = await pinFromStdin(ctx);
   if (pin !== undefined && request !== null && typeof request === 'object' && 'pin' in request)
     throw new UsageError('activate: the PIN is in the file and on standard input; give it once');
@@ -87,8 +86,9 @@ async function activate(ctx: CliContext): Promise<number> {
 }
 
 async function fundWallet(ctx: CliContext): Promise<number> {
-  const request = parseFundingRequest(await readJsonFile(needFile(ctx, 'fund-wallet', 'funding.json')));
-  const s = await startWalletFunding(await ctx.client(), request, ctx.startOptions);
+  const fundings = workflowClients.walletFunding;
+  const request = fundings.parse(await readJsonFile(needFile(ctx, 'fund-wallet', 'funding.json')));
+  const s = await fundings.start(await ctx.client(), request, ctx.startOptions);
   reportStart(ctx, s);
   const status = await awaitDepositAddress(
     await ctx.client(),
@@ -218,38 +218,35 @@ async function status(ctx: CliContext, workflowId: string | undefined): Promise<
   return now.status === 'RUNNING' ? ExitCodes.done : printOutcome(ctx, workflowId);
 }
 
-/** A workflow's client as a start command uses it (client/definitions.ts `definedClient`). */
-interface StartableWorkflow<Request> {
-  parse: (request: unknown) => Request;
-  start: (client: Client, request: Request, opts?: CliContext['startOptions']) => Promise<Started<unknown>>;
-}
-
 /**
- * `<name> --file <example> [--watch]` for a workflow that needs nothing beyond its request: the
- * file is validated by the request schema of the workflow's definition before Temporal is
- * contacted, then started (idempotent by the request's key) and optionally followed.
+ * `<name> --file <example> [--watch]` for each workflow whose definition has a start command
+ * (domain/workflow-definition.ts `StartRequest.command`): the file is validated by the request
+ * schema of the workflow's definition before Temporal is contacted, then started (idempotent by
+ * the request's key) and optionally followed.
  */
-function startCommand<Request>(
-  command: Pick<Command, 'name' | 'summary'> & { example: string },
-  workflow: StartableWorkflow<Request>,
-): Command {
+const START_COMMANDS: readonly Command[] = Object.values(workflowClients).flatMap((workflow) => {
+  const request: StartRequest = workflow.definition.request;
+  const command = request.command;
+  if (!command) return [];
   const { example, ...rest } = command;
-  return {
-    ...rest,
-    usage: [`${command.name} --file ${example} [--watch]`],
-    options: ['file', 'watch', 'task-queue'],
-    run: async (ctx) => {
-      const request = workflow.parse(await readJsonFile(needFile(ctx, command.name, example)));
-      return started(ctx, workflow.start(await ctx.client(), request, ctx.startOptions));
+  return [
+    {
+      ...rest,
+      usage: [`${command.name} --file ${example} [--watch]`],
+      options: ['file', 'watch', 'task-queue'],
+      run: async (ctx: CliContext) => {
+        const request = workflow.parse(await readJsonFile(needFile(ctx, command.name, example)));
+        return started(ctx, workflow.start(await ctx.client(), request as never, ctx.startOptions));
+      },
     },
-  };
-}
+  ];
+});
 
 /** The commands of the card and fund workflows. */
 export const WORKFLOW_COMMANDS: readonly Command[] = [
   {
     name: 'activate',
-    usage: ['activate --file activation.json [--pin-stdin] [--watch]'],
+    usage: ['activate --file card-activation.json [--pin-stdin] [--watch]'],
     summary: 'activate a physical card, by activation code (PIN on standard input) or by work order',
     details: [
       'The file is { cardNo, route: "activation_code" } or { cardNo, route: "work_order", workOrder: { files } }.',
@@ -258,18 +255,7 @@ export const WORKFLOW_COMMANDS: readonly Command[] = [
     options: ['file', 'pin-stdin', 'watch', 'task-queue'],
     run: (ctx) => activate(ctx),
   },
-  startCommand(
-    {
-      name: 'transfer',
-      example: 'transfer.json',
-      summary: 'move funds WALLET -> MARGIN (TRANSFER) or back (COLLECTION), idempotent by transferRef',
-    },
-    transferClient,
-  ),
-  startCommand(
-    { name: 'shared-account', example: 'account.json', summary: 'create (or find) a shared MARGIN account by name' },
-    sharedAccountClient,
-  ),
+  ...START_COMMANDS,
   {
     name: 'fund-wallet',
     usage: ['fund-wallet --file funding.json [--watch]'],

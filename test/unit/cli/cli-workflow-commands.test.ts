@@ -4,7 +4,7 @@
  */
 import { loadDataConverter } from '@temporalio/common/lib/internal-non-workflow';
 import { generateRsaKeyPair } from '../../../api/keys';
-import { runCli, USAGE } from '../../../client/cli/main';
+import { runCli, USAGE } from '../../../cli/main';
 import { inputFiles } from '../../support/input-files';
 import { runOffline as run } from './cli-run';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';

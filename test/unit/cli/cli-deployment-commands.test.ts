@@ -2,7 +2,7 @@
  * `cardflow deployment` and `cardflow histories`: bad usage is exit 2 naming the option and the
  * rule, before anything is contacted (the connect function throws if it is reached).
  */
-import { runCli } from '../../../client/cli/main';
+import { runCli } from '../../../cli/main';
 
 async function cli(args: string[], env: Record<string, string> = {}) {
   const out: string[] = [];

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { COMMANDS, commandHelp, runCli, USAGE } from '../../../client/cli/main';
-import { ExitCodes } from '../../../client/cli/context';
-import { listQuery } from '../../../client/cli/onboarding-commands';
+import { COMMANDS, commandHelp, runCli, USAGE } from '../../../cli/main';
+import { ExitCodes } from '../../../cli/context';
+import { listQuery } from '../../../cli/onboarding-commands';
 import { runOffline as run } from './cli-run';
 
 const version = (JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as { version: string })

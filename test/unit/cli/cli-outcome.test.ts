@@ -1,11 +1,11 @@
 /**
- * How the CLI prints a workflow's end (client/cli/context.ts printSettled, behind `result`,
+ * How the CLI prints a workflow's end (cli/context.ts printSettled, behind `result`,
  * `status --watch` and the onboarding commands): the result (exit 0) or the failure's type and
  * message naming the workflow (exit 1), as a line or with --json as `{ ...key, status, ... }`.
  */
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, RetryState } from '@temporalio/common';
-import { type CliContext, ExitCodes, printSettled } from '../../../client/cli/context';
+import { type CliContext, ExitCodes, printSettled } from '../../../cli/context';
 
 function context(json: boolean) {
   const out: string[] = [];

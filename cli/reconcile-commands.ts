@@ -4,15 +4,15 @@
  * nothing or repaired all it found. `--schedule` creates or updates the Temporal Schedule that runs
  * it every CARDFLOW_RECONCILE_INTERVAL (the worker does the same at start).
  */
-import { type ReconcileReport } from '../../domain/reconciliation';
+import { type ReconcileReport } from '../domain/reconciliation';
 import {
   describeReport,
   ensureReconcileSchedule,
   parseDuration,
   reconcileSettings,
   runReconciliation,
-} from '../reconciliation';
-import { acknowledgeStranded, describeStranded, getStrandedStatus } from '../stranded-money';
+} from '../client/reconciliation';
+import { acknowledgeStranded, describeStranded, getStrandedStatus } from '../client/stranded-money';
 import { type CliContext, type Command, ExitCodes, printResult, UsageError } from './context';
 
 /** `--since`: an ISO time (`2026-05-01T00:00:00Z`) or a duration back from now (`2h`, `3d`). */

@@ -1,10 +1,10 @@
 /**
- * `cardflow activate-onboarding <customerRef> --file activation.json [--pin-stdin]`: refuses bad
+ * `cardflow activate-onboarding <customerRef> --file activation-code.json [--pin-stdin]`: refuses bad
  * usage and bad requests with exit 2 before anything is contacted, seals a clear PIN (from the
  * file or standard input) with the merchant public key, and never prints the PIN.
  */
 import { generateRsaKeyPair } from '../../../api/keys';
-import { USAGE } from '../../../client/cli/main';
+import { USAGE } from '../../../cli/main';
 import { inputFiles } from '../../support/input-files';
 import { runOffline as run } from './cli-run';
 
@@ -15,7 +15,7 @@ const { file } = inputFiles('cardflow-cli-activation-');
 const withKey = { CARDFLOW_MERCHANT_PUBLIC_KEY: keys.publicKeyPem };
 
 it('is listed in the usage', () => {
-  expect(USAGE).toContain('cardflow activate-onboarding <customerRef> --file activation.json');
+  expect(USAGE).toContain('cardflow activate-onboarding <customerRef> --file activation-code.json');
 });
 
 it.each([

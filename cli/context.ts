@@ -4,14 +4,14 @@
  * connected client (so input is validated before anything is contacted), `--json` output, and the
  * follow-to-the-end watcher.
  */
-import type { Configuration } from '../../config/schema';
+import type { Configuration } from '../config/schema';
 import { type Client, WorkflowFailedError } from '@temporalio/client';
 import { readFile } from 'node:fs/promises';
-import type { TemporalClientHandle } from '../connection';
-import type { RideOut } from '../ride-out';
-import { workflowUiUrl } from '../describe';
-import { watchWorkflow } from '../progress';
-import { statusViewFor, watchTargetFor } from '../workflow-status';
+import type { TemporalClientHandle } from '../temporal/connection';
+import type { RideOut } from '../temporal/ride-out';
+import { workflowUiUrl } from '../client/describe';
+import { watchWorkflow } from '../client/progress';
+import { statusViewFor, watchTargetFor } from '../client/workflow-status';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -82,7 +82,7 @@ export const ExitCodes = {
   usage: 2,
   /** Reconciliation found drift (findings that ask for an operator). */
   drift: 3,
-  /** Temporal stayed unavailable for the whole ride-out (CARDFLOW_TEMPORAL_RIDE_OUT_MS, client/ride-out.ts). */
+  /** Temporal stayed unavailable for the whole ride-out (CARDFLOW_TEMPORAL_RIDE_OUT_MS, temporal/ride-out.ts). */
   unavailable: 4,
 } as const;
 

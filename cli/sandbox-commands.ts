@@ -6,10 +6,10 @@
  * and CARDFLOW_PROVIDER_API_KEY name (what `npm run sandbox` prints); refused in production.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseJson, plainJson } from '../../api/json';
-import { AMOUNT_RE } from '../../api/rules';
-import { resolveEnvironment } from '../../config/environment';
-import { SecretSourceError, secretText } from '../../config/variable';
+import { parseJson, plainJson } from '../api/json';
+import { AMOUNT_RE } from '../api/rules';
+import { resolveEnvironment } from '../config/environment';
+import { SecretSourceError, secretText } from '../config/variable';
 import { type CliContext, type Command, ExitCodes, parseJsonText, printResult, UsageError } from './context';
 
 interface SandboxTarget {

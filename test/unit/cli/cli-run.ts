@@ -2,7 +2,7 @@
  * Runs the `cardflow` CLI in-process for unit tests: output captured, Temporal never reached (the
  * connection is refused), so a test sees whether a command validated its input before connecting.
  */
-import { runCli } from '../../../client/cli/main';
+import { runCli } from '../../../cli/main';
 
 export interface OfflineRun {
   code: number;

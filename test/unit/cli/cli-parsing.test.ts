@@ -5,9 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { COMMANDS, commandHelp, runCli, USAGE } from '../../../client/cli/main';
-import { ExitCodes } from '../../../client/cli/context';
-import { argumentLimit } from '../../../client/cli/parse';
+import { COMMANDS, commandHelp, runCli, USAGE } from '../../../cli/main';
+import { ExitCodes } from '../../../cli/context';
+import { argumentLimit } from '../../../cli/parse';
 import { runOffline as run } from './cli-run';
 
 const command = (name: string) => COMMANDS.find((c) => c.name === name)!;
