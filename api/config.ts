@@ -14,7 +14,7 @@
  * | CARDFLOW_VERIFY_RESPONSE_SIGNATURES | default true; `false`/`0` turns response verification off |
  */
 import type { KeyObject } from 'node:crypto';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice, schemaDefault } from '../config/schema';
 import type { Sourced } from '../config/variable';
 import { KeyFormatError, privateKeyFrom, publicKeyFrom } from './keys';
 
@@ -31,12 +31,12 @@ export interface ProviderConfig {
   verifyResponseSignatures: boolean;
 }
 
-export const DEFAULT_TIMEOUT_MS = 15000;
+export const DEFAULT_TIMEOUT_MS = schemaDefault('CARDFLOW_PROVIDER_TIMEOUT_MS');
 /**
  * Enough for a worker's provider calls in flight at once (each activity holds a connection only
  * for the duration of one request); a provider hanging on every connection stalls the others.
  */
-export const DEFAULT_CONNECTIONS = 32;
+export const DEFAULT_CONNECTIONS = schemaDefault('CARDFLOW_PROVIDER_CONNECTIONS');
 
 /** The configuration is incomplete or wrong; `problems` lists every variable at fault. */
 export class ProviderConfigError extends Error {
@@ -106,8 +106,8 @@ export function providerConfig(config: ProviderVariables): ProviderConfig {
     apiKey,
     merchantPrivateKey,
     platformPublicKey,
-    timeoutMs: config.CARDFLOW_PROVIDER_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS,
-    connections: config.CARDFLOW_PROVIDER_CONNECTIONS ?? DEFAULT_CONNECTIONS,
-    verifyResponseSignatures: config.CARDFLOW_VERIFY_RESPONSE_SIGNATURES ?? true,
+    timeoutMs: configured(config, 'CARDFLOW_PROVIDER_TIMEOUT_MS'),
+    connections: configured(config, 'CARDFLOW_PROVIDER_CONNECTIONS'),
+    verifyResponseSignatures: configured(config, 'CARDFLOW_VERIFY_RESPONSE_SIGNATURES'),
   };
 }

@@ -14,13 +14,13 @@ import { Client, Connection, type ConnectionOptions, type DataConverter } from '
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { connect as tcpConnect } from 'node:net';
 import { dataConverterFor } from '../codec/data-converter';
-import { type Configuration, type ConfigurationSlice, readConfiguration } from '../config/schema';
+import { type Configuration, type ConfigurationSlice, readConfiguration, schemaDefault } from '../config/schema';
 import { ridingOut, type RideOut } from './ride-out';
 import { tracingConfigured } from '../telemetry/tracing-config';
 import { processEnv } from '../config/process-env';
 
-export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
-export const DEFAULT_TEMPORAL_NAMESPACE = 'default';
+export const DEFAULT_TEMPORAL_ADDRESS = schemaDefault('TEMPORAL_ADDRESS');
+export const DEFAULT_TEMPORAL_NAMESPACE = schemaDefault('TEMPORAL_NAMESPACE');
 
 export interface TemporalSettings {
   connectionOptions: ConnectionOptions;

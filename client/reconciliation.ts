@@ -24,7 +24,6 @@ import {
 } from '@temporalio/client';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import {
-  DEFAULT_RECONCILE_INTERVAL_MS,
   FINDING_KINDS,
   RECONCILE_SCHEDULE_ID,
   reconcileWorkflowId,
@@ -34,18 +33,9 @@ import {
   type ReconcileReport,
 } from '../domain/reconciliation';
 import { WorkflowTypes } from '../domain/workflow-types';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice } from '../config/schema';
 import { addressOf, ridingOut, type RideOut } from './ride-out';
 import { startRidingOut } from './start';
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `90s`, `15m`, `1h`, `2d` or plain milliseconds; undefined for anything else. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d{1,9})(ms|s|m|h|d)?$/.exec(text.trim());
-  if (!match) return undefined;
-  return Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!;
-}
 
 /** The variables reconciliation reads (config/schema.ts checks each one's rule). */
 export type ReconcileVariables = ConfigurationSlice<
@@ -79,7 +69,7 @@ export function reconcileSettings(config: ReconcileVariables): {
   set('sharedAccountFloor', config.CARDFLOW_SHARED_ACCOUNT_FLOOR);
   return {
     config: thresholds,
-    intervalMs: config.CARDFLOW_RECONCILE_INTERVAL ?? DEFAULT_RECONCILE_INTERVAL_MS,
+    intervalMs: configured(config, 'CARDFLOW_RECONCILE_INTERVAL'),
     schedule: config.CARDFLOW_RECONCILE_SCHEDULE !== '0',
   };
 }

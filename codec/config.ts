@@ -13,8 +13,8 @@
  *
  * Keys come from `CARDFLOW_CODEC_KEYS` / `CARDFLOW_CODEC_KEYS_FILE` (`codec/keys.ts`).
  */
-import type { ConfigurationSlice } from '../config/schema';
-import { type CodecServerOptions, DEFAULT_MAX_BODY_BYTES, DEFAULT_UI_ORIGINS, type TokenlessAccess } from './server';
+import { configured, type ConfigurationSlice } from '../config/schema';
+import type { CodecServerOptions, TokenlessAccess } from './server';
 
 export type CodecServerEnvOptions = Required<
   Pick<CodecServerOptions, 'host' | 'port' | 'tokenlessAccess' | 'allowedOrigins' | 'maxBodyBytes'>
@@ -38,11 +38,11 @@ export function codecServerOptions(config: CodecServerVariables): CodecServerEnv
     config.CARDFLOW_CODEC_SERVER_TOKENLESS ?? (config.NODE_ENV === 'production' ? 'never' : 'loopback');
   const token = config.CARDFLOW_CODEC_SERVER_TOKEN?.value;
   return {
-    host: config.CARDFLOW_CODEC_SERVER_HOST ?? '127.0.0.1',
-    port: config.CARDFLOW_CODEC_SERVER_PORT ?? 8888,
+    host: configured(config, 'CARDFLOW_CODEC_SERVER_HOST'),
+    port: configured(config, 'CARDFLOW_CODEC_SERVER_PORT'),
     ...(token === undefined ? {} : { token }),
     tokenlessAccess,
-    allowedOrigins: config.CARDFLOW_CODEC_SERVER_ORIGINS ?? DEFAULT_UI_ORIGINS,
-    maxBodyBytes: config.CARDFLOW_CODEC_SERVER_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
+    allowedOrigins: configured(config, 'CARDFLOW_CODEC_SERVER_ORIGINS'),
+    maxBodyBytes: configured(config, 'CARDFLOW_CODEC_SERVER_MAX_BODY_BYTES'),
   };
 }

@@ -27,15 +27,16 @@ import type { AddressInfo } from 'node:net';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { z } from 'zod';
 import type { HealthRoutes } from '../health/routes';
+import { schemaDefault } from '../config/schema';
 import { BodyTooLargeError, readBody, serverLimits } from '../http/body';
 import type { StructuredLogger } from '../logging/logger';
 import type { CodecKeyring } from './keys';
 import { AesGcmPayloadCodec, PayloadDecryptionError } from './payload-codec';
 
 /** The dev server's Web UI, under both names a browser may use for it. */
-export const DEFAULT_UI_ORIGINS: readonly string[] = ['http://127.0.0.1:8233', 'http://localhost:8233'];
+const DEFAULT_UI_ORIGINS = schemaDefault('CARDFLOW_CODEC_SERVER_ORIGINS');
 /** Request bodies above this are refused (413). A history page decodes many payloads at once. */
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = schemaDefault('CARDFLOW_CODEC_SERVER_MAX_BODY_BYTES');
 /** The whole request, body included: a history page's 8 MiB at 4 Mbit/s, and no slow client longer. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
 /** Shorter tokens are refused at start-up. */
@@ -49,9 +50,9 @@ export interface CodecServerOptions {
   keyring?: CodecKeyring;
   /** A codec to serve instead of one built from `keyring` (tests). */
   codec?: PayloadCodec;
-  /** Listen address. Default `127.0.0.1`. */
+  /** Listen address. Default `CARDFLOW_CODEC_SERVER_HOST`'s. */
   host?: string;
-  /** Listen port; 0 picks a free one. Default 8888. */
+  /** Listen port; 0 picks a free one. Default `CARDFLOW_CODEC_SERVER_PORT`'s. */
   port?: number;
   /** Bearer token; at least {@link MIN_TOKEN_LENGTH} characters. Required when `tokenlessAccess` is `never`. */
   token?: string;
@@ -264,10 +265,14 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 8888, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
+    server.listen(
+      options.port ?? schemaDefault('CARDFLOW_CODEC_SERVER_PORT'),
+      options.host ?? schemaDefault('CARDFLOW_CODEC_SERVER_HOST'),
+      () => {
+        server.off('error', reject);
+        resolve();
+      },
+    );
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -37,7 +37,6 @@ import { compiledBuildId } from '../workers/versioning';
 import { cardflowVersion } from '../config/version';
 import { startTracing } from '../telemetry/tracing';
 import { createCardEntityDelivery } from './card-route';
-import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import { createTemporalForwarder } from './forwarder';
 import { receiverMetrics } from './metrics';
 import { tracedForwarder } from './tracing';
@@ -45,11 +44,8 @@ import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 import { connectReceiverTemporal } from './temporal-client';
 import { entryPointArgs } from '../config/command-line';
-import { type ConfigurationSlice, readConfiguration } from '../config/schema';
+import { configured, type ConfigurationSlice, readConfiguration } from '../config/schema';
 import { processEnv } from '../config/process-env';
-
-/** Long enough for haproxy of `npm run cluster` (checks every 500 ms); raise it for slower balancers. */
-const DEFAULT_DRAIN_SECONDS = 5;
 
 /** The platform public key the configuration names, or an error naming the variables to set. */
 export function platformPublicKeyFrom(config: ConfigurationSlice<'CARDFLOW_PLATFORM_PUBLIC_KEY'>) {
@@ -97,13 +93,13 @@ export function receiverSettings(env: Record<string, string | undefined>) {
     config,
     env,
     platformPublicKey,
-    host: config.CARDFLOW_WEBHOOK_HOST ?? '127.0.0.1',
-    port: config.CARDFLOW_WEBHOOK_PORT ?? 4100,
-    dataDir: config.CARDFLOW_WEBHOOK_DATA_DIR,
+    host: configured(config, 'CARDFLOW_WEBHOOK_HOST'),
+    port: configured(config, 'CARDFLOW_WEBHOOK_PORT'),
+    dataDir: configured(config, 'CARDFLOW_WEBHOOK_DATA_DIR'),
     codec: dataConverterFor(config),
     databaseUrl: config.CARDFLOW_DATABASE_URL?.value,
     metricsAddress: config.CARDFLOW_METRICS_ADDRESS,
-    drainMs: (config.CARDFLOW_WEBHOOK_DRAIN_SECONDS ?? DEFAULT_DRAIN_SECONDS) * 1000,
+    drainMs: configured(config, 'CARDFLOW_WEBHOOK_DRAIN_SECONDS') * 1000,
   };
 }
 
@@ -135,7 +131,7 @@ async function main(logger: StructuredLogger): Promise<void> {
     platformPublicKey,
     forwarder: tracing ? tracedForwarder(forwarder, tracing.tracer) : forwarder,
     cardEntities: createCardEntityDelivery(temporal.client, {
-      taskQueue: config.CARDFLOW_TASK_QUEUE ?? CARDFLOW_TASK_QUEUE,
+      taskQueue: configured(config, 'CARDFLOW_TASK_QUEUE'),
     }),
     ...(store ? { store } : {}),
     host,

@@ -19,9 +19,8 @@
  */
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { temporalSettingsFromEnv } from '../client/connection';
-import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import type { ProbeBudget } from './create-worker';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice, schemaDefault } from '../config/schema';
 
 export interface TemporalWorkerConfig {
   /** Address, TLS and API key as envconfig resolved them. */
@@ -59,9 +58,9 @@ export function loadTemporalWorkerConfig(
   const connectionOptions = settings.connectionOptions as NativeConnectionOptions;
   return {
     connectionOptions,
-    address: connectionOptions.address ?? '127.0.0.1:7233',
+    address: connectionOptions.address ?? schemaDefault('TEMPORAL_ADDRESS'),
     namespace: settings.namespace,
-    taskQueue: config.CARDFLOW_TASK_QUEUE ?? CARDFLOW_TASK_QUEUE,
+    taskQueue: configured(config, 'CARDFLOW_TASK_QUEUE'),
   };
 }
 
@@ -74,7 +73,7 @@ export function loadTemporalWorkerConfig(
  */
 export const MIB_PER_CACHED_WORKFLOW = 2;
 /** The default memory budget of the workflow cache (bench (d) prints the worker's RSS with it). */
-export const DEFAULT_CACHE_BUDGET_MIB = 384;
+export const DEFAULT_CACHE_BUDGET_MIB = schemaDefault('CARDFLOW_WORKER_CACHE_BUDGET_MIB');
 
 /** The cache size a memory budget allows. */
 export function cacheSizeFor(budgetMib: number): number {

@@ -17,13 +17,13 @@ import { createProviderClient } from '../api/client';
 import { providerConfig } from '../api/config';
 import { ensureReconcileSchedule, reconcileSettings } from '../client/reconciliation';
 import { dataConverterFor } from '../codec/data-converter';
-import { readConfiguration } from '../config/schema';
+import { configured, readConfiguration } from '../config/schema';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { keysCheck, temporalCheck } from '../health/checks';
 import { type HealthServer, parseListenAddress, startHealthServer } from '../health/server';
 import { createLogger } from '../logging/logger';
 import { fileStoreFor, routeStoreFor } from '../storage/from-config';
-import { DEFAULT_FILE_RETENTION_DAYS, startFileRetention } from '../storage/file-retention';
+import { startFileRetention } from '../storage/file-retention';
 import { notificationSettings, openUndeliveredStore } from '../notifications/from-config';
 import { loadTemporalWorkerConfig, workerTuning } from './config';
 import { createWorker, DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
@@ -184,7 +184,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
     }
     const stopMemory = meter && metrics ? sampleProcessMemory(meter, metrics.sampleIntervalMs) : undefined;
     const stopFileRetention = startFileRetention(fileStore, {
-      retentionDays: config.CARDFLOW_FILE_RETENTION_DAYS ?? DEFAULT_FILE_RETENTION_DAYS,
+      retentionDays: configured(config, 'CARDFLOW_FILE_RETENTION_DAYS'),
       onSwept: (deleted) => logger.info('cardflow worker: uploaded supporting files deleted', { deleted }),
       onError: (error) => logger.warn('cardflow worker: supporting files not swept', { error }),
     });

@@ -16,9 +16,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
-import { DEFAULT_DEPLOYMENT_NAME, versionKey } from '../client/deployments';
+import { versionKey } from '../client/deployments';
 import type { BootstrapMode } from '../config/versioning-variables';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice } from '../config/schema';
 import { DEFAULT_WORKFLOW_VERSIONING } from '../domain/workflow-versioning';
 
 export type { BootstrapMode };
@@ -47,9 +47,9 @@ export function versioningSettings(
 ): VersioningSettings {
   const bundlePath = config.CARDFLOW_WORKFLOW_BUNDLE;
   return {
-    enabled: config.CARDFLOW_WORKER_VERSIONING ?? true,
-    deploymentName: config.CARDFLOW_DEPLOYMENT_NAME ?? DEFAULT_DEPLOYMENT_NAME,
-    bootstrap: config.CARDFLOW_DEPLOYMENT_BOOTSTRAP ?? 'first',
+    enabled: configured(config, 'CARDFLOW_WORKER_VERSIONING'),
+    deploymentName: configured(config, 'CARDFLOW_DEPLOYMENT_NAME'),
+    bootstrap: configured(config, 'CARDFLOW_DEPLOYMENT_BOOTSTRAP'),
     ...(bundlePath === undefined ? {} : { bundlePath }),
   };
 }

@@ -5,13 +5,8 @@
  * it every CARDFLOW_RECONCILE_INTERVAL (the worker does the same at start).
  */
 import { type ReconcileReport } from '../../domain/reconciliation';
-import {
-  describeReport,
-  ensureReconcileSchedule,
-  parseDuration,
-  reconcileSettings,
-  runReconciliation,
-} from '../reconciliation';
+import { describeReport, ensureReconcileSchedule, reconcileSettings, runReconciliation } from '../reconciliation';
+import { parseDuration } from '../../config/values/duration';
 import { acknowledgeStranded, describeStranded, getStrandedStatus } from '../stranded-money';
 import { type CliContext, type Command, ExitCodes, printResult, UsageError } from './context';
 
