@@ -3,15 +3,10 @@
  * every missing variable and unreadable key is reported in one error; key material never appears
  * in a message.
  *
- * | variable | |
- * |---|---|
- * | CARDFLOW_PROVIDER_BASE_URL | http(s) URL, required |
- * | CARDFLOW_PROVIDER_API_KEY or CARDFLOW_PROVIDER_API_KEY_FILE | exactly one, required |
- * | CARDFLOW_MERCHANT_PRIVATE_KEY or CARDFLOW_MERCHANT_PRIVATE_KEY_FILE | exactly one; PEM or base64 PKCS#8 DER |
- * | CARDFLOW_PLATFORM_PUBLIC_KEY or CARDFLOW_PLATFORM_PUBLIC_KEY_FILE | exactly one; PEM or base64 X.509 DER |
- * | CARDFLOW_PROVIDER_TIMEOUT_MS | default 15000 |
- * | CARDFLOW_PROVIDER_CONNECTIONS | keep-alive connections to the provider, default 32 (a call waiting for a connection waits inside its timeout) |
- * | CARDFLOW_VERIFY_RESPONSE_SIGNATURES | default true; `false`/`0` turns response verification off |
+ * Its variables (`CARDFLOW_PROVIDER_*`, the merchant and platform keys,
+ * `CARDFLOW_VERIFY_RESPONSE_SIGNATURES`), with their meanings, defaults and rules: README's
+ * configuration table, generated from config/schema.ts (`npm run config-table`).
+ * A call waiting for one of the pool's connections waits inside its timeout.
  */
 import type { KeyObject } from 'node:crypto';
 import { configured, type ConfigurationSlice, schemaDefault } from '../config/schema';

@@ -4,17 +4,9 @@
  * idempotent: created once, brought to the configured interval and input when it exists), and the
  * report as a readable table.
  *
- * | variable | default |
- * |---|---|
- * | CARDFLOW_RECONCILE_INTERVAL | 1h |
- * | CARDFLOW_RECONCILE_OVERLAP | 10m |
- * | CARDFLOW_RECONCILE_FIRST_LOOKBACK | 24h |
- * | CARDFLOW_RECONCILE_OPERATION_SLA | 30m |
- * | CARDFLOW_RECONCILE_REVIEW_SLA | 72h |
- * | CARDFLOW_RECONCILE_EVENT_GRACE | 5m |
- * | CARDFLOW_BALANCE_FLOOR | none (merchant WALLET floor) |
- * | CARDFLOW_SHARED_ACCOUNT_FLOOR | none (each MARGIN account's floor) |
- * | CARDFLOW_RECONCILE_SCHEDULE | on; `0` keeps the worker from creating the schedule |
+ * Its variables (`CARDFLOW_RECONCILE_*`, `CARDFLOW_BALANCE_FLOOR`,
+ * `CARDFLOW_SHARED_ACCOUNT_FLOOR`), with their meanings, defaults and rules: README's
+ * configuration table, generated from config/schema.ts (`npm run config-table`).
  */
 import {
   type Client,

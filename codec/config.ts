@@ -1,15 +1,9 @@
 /**
  * Codec server settings from the parsed configuration (config/schema.ts), shared by `codec/main.ts` (the container / CLI
- * entry point) and the embedded stack (`npm start`), so both read the same variables:
+ * entry point) and the embedded stack (`npm start`), so both read the same variables.
  *
- * | variable | default |
- * |---|---|
- * | `CARDFLOW_CODEC_SERVER_HOST` | `127.0.0.1` |
- * | `CARDFLOW_CODEC_SERVER_PORT` | `8888` |
- * | `CARDFLOW_CODEC_SERVER_TOKEN` or `CARDFLOW_CODEC_SERVER_TOKEN_FILE` | none |
- * | `CARDFLOW_CODEC_SERVER_TOKENLESS` (`never`, `loopback`, `any`) | `never` when `NODE_ENV=production`, else `loopback` |
- * | `CARDFLOW_CODEC_SERVER_ORIGINS` (comma-separated) | `http://127.0.0.1:8233,http://localhost:8233` |
- * | `CARDFLOW_CODEC_SERVER_MAX_BODY_BYTES` | 8 MiB |
+ * Its variables (`CARDFLOW_CODEC_SERVER_*`), with their meanings, defaults and rules: README's
+ * configuration table, generated from config/schema.ts (`npm run config-table`).
  *
  * Keys come from `CARDFLOW_CODEC_KEYS` / `CARDFLOW_CODEC_KEYS_FILE` (`codec/keys.ts`).
  */

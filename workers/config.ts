@@ -5,17 +5,10 @@
  * Cloud: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TEMPORAL_API_KEY`, mTLS
  * (`TEMPORAL_TLS_CLIENT_CERT_PATH`, `TEMPORAL_TLS_CLIENT_KEY_PATH`, ...) or a `TEMPORAL_PROFILE`.
  *
- * | variable | default |
- * |---|---|
- * | TEMPORAL_ADDRESS (alias CARDFLOW_TEMPORAL_ADDRESS) | 127.0.0.1:7233 |
- * | TEMPORAL_NAMESPACE (alias CARDFLOW_TEMPORAL_NAMESPACE) | default |
- * | CARDFLOW_TASK_QUEUE | cardflow |
- * | CARDFLOW_WORKER_CACHE_BUDGET_MIB | 384: memory for cached workflows, about 2 MiB each (192 cached) |
- * | CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS | derived from the budget; set it to size the cache directly |
- * | CARDFLOW_WORKER_HEAP_MIB | the cache's memory plus 128: V8 heap limit of the workflow threads |
- * | CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES | the SDK's (100) |
- * | CARDFLOW_PROBES_PER_SECOND | 20: probes of long waits started per second, across every worker |
- * | CARDFLOW_PROBE_SLOTS | 50: probes running at once in one worker |
+ * Its variables (Temporal's address and namespace with the worker's aliases,
+ * `CARDFLOW_TASK_QUEUE`, `CARDFLOW_WORKER_*`, `CARDFLOW_PROBE*`), with their meanings, defaults
+ * and rules: README's configuration table, generated from config/schema.ts (`npm run
+ * config-table`).
  */
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { temporalSettingsFromEnv } from '../client/connection';

@@ -9,7 +9,7 @@
  * Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ... (`client/connection.ts`); payload keys:
  * CARDFLOW_CODEC_KEYS(_FILE), else outside production the dev key of `npm start` (the input it
  * sends holds personal data, so it is encrypted like every payload); the Web UI base for links:
- * CARDFLOW_TEMPORAL_UI_URL (default http://127.0.0.1:8233); a PIN is sealed with
+ * CARDFLOW_TEMPORAL_UI_URL; a PIN is sealed with
  * CARDFLOW_MERCHANT_PUBLIC_KEY(_FILE) (client/sealing.ts).
  */
 import type { Client } from '@temporalio/client';
