@@ -39,14 +39,11 @@ export function loadTemporalWorkerConfig(
 ): TemporalWorkerConfig {
   const address = config.CARDFLOW_TEMPORAL_ADDRESS ?? config.TEMPORAL_ADDRESS;
   const namespace = config.CARDFLOW_TEMPORAL_NAMESPACE ?? config.TEMPORAL_NAMESPACE;
-  const settings = temporalSettingsFromEnv(
-    {
-      ...env,
-      TEMPORAL_ADDRESS: address,
-      TEMPORAL_NAMESPACE: namespace,
-    },
-    config,
-  );
+  const settings = temporalSettingsFromEnv(env, {
+    ...config,
+    TEMPORAL_ADDRESS: address,
+    TEMPORAL_NAMESPACE: namespace,
+  });
   // envconfig types its options for NativeConnection; client/connection.ts widens them for the client.
   const connectionOptions = settings.connectionOptions as NativeConnectionOptions;
   return {
