@@ -18,19 +18,15 @@ export interface ProviderConfig {
   apiKey: string;
   merchantPrivateKey: KeyObject;
   platformPublicKey: KeyObject;
-  /** Whole-request timeout; default 15000. */
+  /** Whole-request timeout; default `CARDFLOW_PROVIDER_TIMEOUT_MS`'s. */
   timeoutMs: number;
   /** Size of the connection pool; default {@link DEFAULT_CONNECTIONS}. */
   connections?: number;
-  /** Verify X-WSB-SIGNATURE on responses; default true. */
+  /** Verify X-WSB-SIGNATURE on responses; default `CARDFLOW_VERIFY_RESPONSE_SIGNATURES`'s. */
   verifyResponseSignatures: boolean;
 }
 
-export const DEFAULT_TIMEOUT_MS = schemaDefault('CARDFLOW_PROVIDER_TIMEOUT_MS');
-/**
- * Enough for a worker's provider calls in flight at once (each activity holds a connection only
- * for the duration of one request); a provider hanging on every connection stalls the others.
- */
+/** The pool's size when none is given (config/schema.ts says why it is enough). */
 export const DEFAULT_CONNECTIONS = schemaDefault('CARDFLOW_PROVIDER_CONNECTIONS');
 
 /** The configuration is incomplete or wrong; `problems` lists every variable at fault. */

@@ -231,6 +231,8 @@ export const VARIABLES = {
   }),
   CARDFLOW_PROVIDER_CONNECTIONS: variable({
     description: 'keep-alive connections to the provider per process',
+    // Enough for a worker's provider calls in flight at once (each activity holds a connection only
+    // for the duration of one request); a provider hanging on every connection stalls the others.
     default: '32',
     readBy: 'worker',
     schema: rules.wholeNumber(1, 9999),
