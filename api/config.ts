@@ -3,18 +3,13 @@
  * every missing variable and unreadable key is reported in one error; key material never appears
  * in a message.
  *
- * | variable | |
- * |---|---|
- * | CARDFLOW_PROVIDER_BASE_URL | http(s) URL, required |
- * | CARDFLOW_PROVIDER_API_KEY or CARDFLOW_PROVIDER_API_KEY_FILE | exactly one, required |
- * | CARDFLOW_MERCHANT_PRIVATE_KEY or CARDFLOW_MERCHANT_PRIVATE_KEY_FILE | exactly one; PEM or base64 PKCS#8 DER |
- * | CARDFLOW_PLATFORM_PUBLIC_KEY or CARDFLOW_PLATFORM_PUBLIC_KEY_FILE | exactly one; PEM or base64 X.509 DER |
- * | CARDFLOW_PROVIDER_TIMEOUT_MS | default 15000 |
- * | CARDFLOW_PROVIDER_CONNECTIONS | keep-alive connections to the provider, default 32 (a call waiting for a connection waits inside its timeout) |
- * | CARDFLOW_VERIFY_RESPONSE_SIGNATURES | default true; `false`/`0` turns response verification off |
+ * Its variables (`CARDFLOW_PROVIDER_*`, the merchant and platform keys,
+ * `CARDFLOW_VERIFY_RESPONSE_SIGNATURES`), with their meanings, defaults and rules: README's
+ * configuration table, generated from config/schema.ts (`npm run config-table`).
+ * A call waiting for one of the pool's connections waits inside its timeout.
  */
 import type { KeyObject } from 'node:crypto';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice, schemaDefault } from '../config/schema';
 import type { Sourced } from '../config/variable';
 import { KeyFormatError, privateKeyFrom, publicKeyFrom } from './keys';
 
@@ -23,20 +18,16 @@ export interface ProviderConfig {
   apiKey: string;
   merchantPrivateKey: KeyObject;
   platformPublicKey: KeyObject;
-  /** Whole-request timeout; default 15000. */
+  /** Whole-request timeout; default `CARDFLOW_PROVIDER_TIMEOUT_MS`'s. */
   timeoutMs: number;
   /** Size of the connection pool; default {@link DEFAULT_CONNECTIONS}. */
   connections?: number;
-  /** Verify X-WSB-SIGNATURE on responses; default true. */
+  /** Verify X-WSB-SIGNATURE on responses; default `CARDFLOW_VERIFY_RESPONSE_SIGNATURES`'s. */
   verifyResponseSignatures: boolean;
 }
 
-export const DEFAULT_TIMEOUT_MS = 15000;
-/**
- * Enough for a worker's provider calls in flight at once (each activity holds a connection only
- * for the duration of one request); a provider hanging on every connection stalls the others.
- */
-export const DEFAULT_CONNECTIONS = 32;
+/** The pool's size when none is given (config/schema.ts says why it is enough). */
+export const DEFAULT_CONNECTIONS = schemaDefault('CARDFLOW_PROVIDER_CONNECTIONS');
 
 /** The configuration is incomplete or wrong; `problems` lists every variable at fault. */
 export class ProviderConfigError extends Error {
@@ -106,8 +97,8 @@ export function providerConfig(config: ProviderVariables): ProviderConfig {
     apiKey,
     merchantPrivateKey,
     platformPublicKey,
-    timeoutMs: config.CARDFLOW_PROVIDER_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS,
-    connections: config.CARDFLOW_PROVIDER_CONNECTIONS ?? DEFAULT_CONNECTIONS,
-    verifyResponseSignatures: config.CARDFLOW_VERIFY_RESPONSE_SIGNATURES ?? true,
+    timeoutMs: configured(config, 'CARDFLOW_PROVIDER_TIMEOUT_MS'),
+    connections: configured(config, 'CARDFLOW_PROVIDER_CONNECTIONS'),
+    verifyResponseSignatures: configured(config, 'CARDFLOW_VERIFY_RESPONSE_SIGNATURES'),
   };
 }

@@ -15,7 +15,7 @@ export {
   createProviderClientFor,
   paginate,
 } from './client';
-export { DEFAULT_TIMEOUT_MS, type ProviderConfig, ProviderConfigError, providerConfig } from './config';
+export { type ProviderConfig, ProviderConfigError, providerConfig } from './config';
 export { type Envelope, asEnvelope, extractData, interpretResponse } from './envelope';
 export {
   DUPLICATE_ORDER_CODE,

@@ -104,8 +104,7 @@ export const ADDRESS_RE = /^[A-Za-z0-9\- ]+$/;
 export const POST_CODE_RE = /^[a-zA-Z0-9]{1,15}$/;
 /** PIN of activate and update PIN: exactly 6 digits. */
 export const PIN_RE = /^\d{6}$/;
-/** A decimal amount as the program carries it: a string, never a JS number (`"10.50"`; no sign). */
-export const AMOUNT_RE = /^(0|[1-9]\d*)(\.\d+)?$/;
+export { AMOUNT_RE } from '../config/values/amount';
 /** A signed decimal, as the wire may carry one (ledger amounts, balances). */
 export const DECIMAL_RE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 /** A Long id (accountId, cardTypeId, holderId...) as a digit string: 19 digits survive, a JS number would not. */

@@ -28,7 +28,7 @@ import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../domain/wait-pr
 import { onboardingWorkflowId } from '../domain/workflow-ids';
 import { freePort } from '../scripts/lib/free-port';
 import { samplerFor } from '../telemetry/sampler';
-import { DEFAULT_TRACE_RATIO } from '../telemetry/sampler-setting';
+import { DEFAULT_TRACE_RATIO } from '../config/values/sampler';
 import { startTracing } from '../telemetry/tracing';
 import { ONBOARDINGS, ROUNDS, onboardingInput, say, withTimeout } from './harness';
 import { buildWorker, startProcessStack, startWorkerProcess, stopWorkerProcess } from './process-stack';

@@ -3,10 +3,10 @@
  * operator runs it (docs/versioning.md). The deployment is --deployment, else
  * CARDFLOW_DEPLOYMENT_NAME, else `cardflow`, as the workers read it.
  */
+import { deploymentNameIssue } from '../config/values/deployment-name';
+import { configured } from '../config/schema';
 import {
-  DEFAULT_DEPLOYMENT_NAME,
   DeploymentError,
-  deploymentNameIssue,
   describeDeployment,
   describeView,
   rampVersion,
@@ -23,7 +23,7 @@ export function deploymentName(ctx: CliContext): string {
     if (issue) throw new UsageError(`--deployment: ${issue}`);
     return given;
   }
-  return ctx.config.CARDFLOW_DEPLOYMENT_NAME ?? DEFAULT_DEPLOYMENT_NAME;
+  return configured(ctx.config, 'CARDFLOW_DEPLOYMENT_NAME');
 }
 
 function buildId(ctx: CliContext, required: true): string;

@@ -9,16 +9,16 @@
  * Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ... (`temporal/connection.ts`); payload keys:
  * CARDFLOW_CODEC_KEYS(_FILE), else outside production the dev key of `npm start` (the input it
  * sends holds personal data, so it is encrypted like every payload); the Web UI base for links:
- * CARDFLOW_TEMPORAL_UI_URL (default http://127.0.0.1:8233); a PIN is sealed with
+ * CARDFLOW_TEMPORAL_UI_URL; a PIN is sealed with
  * CARDFLOW_MERCHANT_PUBLIC_KEY(_FILE) (client/sealing.ts).
  */
 import type { Client } from '@temporalio/client';
 import { CodecKeyError } from '../codec/data-converter';
 import { EnvironmentError } from '../config/environment';
-import { type Configuration, ConfigurationProblems, readConfiguration } from '../config/schema';
+import { configured, type Configuration, ConfigurationProblems, readConfiguration } from '../config/schema';
 import { CardWorkflowClosedError } from '../client/card-entity';
 import { connectTemporalClient, TemporalUnreachableError } from '../temporal/connection';
-import { DEFAULT_RIDE_OUT_MS, isTemporalUnavailable, TemporalUnavailableError } from '../temporal/ride-out';
+import { isTemporalUnavailable, TemporalUnavailableError } from '../temporal/ride-out';
 import { OnboardingRecoveryError } from '../client/recovery';
 import { MerchantKeyError } from '../client/sealing';
 import { InvalidInputError } from '../client/validation';
@@ -91,9 +91,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.err(`${error.message}\nnothing was started`);
     return ExitCodes.usage;
   }
-  const uiBase = config.CARDFLOW_TEMPORAL_UI_URL ?? 'http://127.0.0.1:8233';
+  const uiBase = configured(config, 'CARDFLOW_TEMPORAL_UI_URL');
   // A Temporal restart is waited out (temporal/ride-out.ts), saying so on stderr.
-  const limitMs = config.CARDFLOW_TEMPORAL_RIDE_OUT_MS ?? DEFAULT_RIDE_OUT_MS;
+  const limitMs = configured(config, 'CARDFLOW_TEMPORAL_RIDE_OUT_MS');
   const rideOut = { limitMs, onWait: (message: string) => io.err(`cardflow: ${message}`) };
   // Keys are resolved only when Temporal is contacted, so a bad input file is reported first.
   // A ride-out of 0 tries once: then nothing listening at the address fails in 2 s, naming it,

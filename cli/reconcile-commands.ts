@@ -8,10 +8,10 @@ import { type ReconcileReport } from '../domain/reconciliation';
 import {
   describeReport,
   ensureReconcileSchedule,
-  parseDuration,
   reconcileSettings,
   runReconciliation,
 } from '../client/reconciliation';
+import { parseDuration } from '../config/values/duration';
 import { acknowledgeStranded, describeStranded, getStrandedStatus } from '../client/stranded-money';
 import { type CliContext, type Command, ExitCodes, printResult, UsageError } from './context';
 

@@ -4,17 +4,9 @@
  * idempotent: created once, brought to the configured interval and input when it exists), and the
  * report as a readable table.
  *
- * | variable | default |
- * |---|---|
- * | CARDFLOW_RECONCILE_INTERVAL | 1h |
- * | CARDFLOW_RECONCILE_OVERLAP | 10m |
- * | CARDFLOW_RECONCILE_FIRST_LOOKBACK | 24h |
- * | CARDFLOW_RECONCILE_OPERATION_SLA | 30m |
- * | CARDFLOW_RECONCILE_REVIEW_SLA | 72h |
- * | CARDFLOW_RECONCILE_EVENT_GRACE | 5m |
- * | CARDFLOW_BALANCE_FLOOR | none (merchant WALLET floor) |
- * | CARDFLOW_SHARED_ACCOUNT_FLOOR | none (each MARGIN account's floor) |
- * | CARDFLOW_RECONCILE_SCHEDULE | on; `0` keeps the worker from creating the schedule |
+ * Its variables (`CARDFLOW_RECONCILE_*`, `CARDFLOW_BALANCE_FLOOR`,
+ * `CARDFLOW_SHARED_ACCOUNT_FLOOR`), with their meanings, defaults and rules: README's
+ * configuration table, generated from config/schema.ts (`npm run config-table`).
  */
 import {
   type Client,
@@ -24,7 +16,6 @@ import {
 } from '@temporalio/client';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import {
-  DEFAULT_RECONCILE_INTERVAL_MS,
   FINDING_KINDS,
   RECONCILE_SCHEDULE_ID,
   reconcileWorkflowId,
@@ -34,18 +25,9 @@ import {
   type ReconcileReport,
 } from '../domain/reconciliation';
 import { WorkflowTypes } from '../domain/workflows';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice } from '../config/schema';
 import { addressOf, ridingOut, type RideOut } from '../temporal/ride-out';
 import { startRidingOut } from './start';
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `90s`, `15m`, `1h`, `2d` or plain milliseconds; undefined for anything else. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d{1,9})(ms|s|m|h|d)?$/.exec(text.trim());
-  if (!match) return undefined;
-  return Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!;
-}
 
 /** The variables reconciliation reads (config/schema.ts checks each one's rule). */
 export type ReconcileVariables = ConfigurationSlice<
@@ -79,7 +61,7 @@ export function reconcileSettings(config: ReconcileVariables): {
   set('sharedAccountFloor', config.CARDFLOW_SHARED_ACCOUNT_FLOOR);
   return {
     config: thresholds,
-    intervalMs: config.CARDFLOW_RECONCILE_INTERVAL ?? DEFAULT_RECONCILE_INTERVAL_MS,
+    intervalMs: configured(config, 'CARDFLOW_RECONCILE_INTERVAL'),
     schedule: config.CARDFLOW_RECONCILE_SCHEDULE !== '0',
   };
 }

@@ -1,20 +1,14 @@
 /**
  * Codec server settings from the parsed configuration (config/schema.ts), shared by `codec/main.ts` (the container / CLI
- * entry point) and the embedded stack (`npm start`), so both read the same variables:
+ * entry point) and the embedded stack (`npm start`), so both read the same variables.
  *
- * | variable | default |
- * |---|---|
- * | `CARDFLOW_CODEC_SERVER_HOST` | `127.0.0.1` |
- * | `CARDFLOW_CODEC_SERVER_PORT` | `8888` |
- * | `CARDFLOW_CODEC_SERVER_TOKEN` or `CARDFLOW_CODEC_SERVER_TOKEN_FILE` | none |
- * | `CARDFLOW_CODEC_SERVER_TOKENLESS` (`never`, `loopback`, `any`) | `never` when `NODE_ENV=production`, else `loopback` |
- * | `CARDFLOW_CODEC_SERVER_ORIGINS` (comma-separated) | `http://127.0.0.1:8233,http://localhost:8233` |
- * | `CARDFLOW_CODEC_SERVER_MAX_BODY_BYTES` | 8 MiB |
+ * Its variables (`CARDFLOW_CODEC_SERVER_*`), with their meanings, defaults and rules: README's
+ * configuration table, generated from config/schema.ts (`npm run config-table`).
  *
  * Keys come from `CARDFLOW_CODEC_KEYS` / `CARDFLOW_CODEC_KEYS_FILE` (`codec/keys.ts`).
  */
-import type { ConfigurationSlice } from '../config/schema';
-import { type CodecServerOptions, DEFAULT_MAX_BODY_BYTES, DEFAULT_UI_ORIGINS, type TokenlessAccess } from './server';
+import { configured, type ConfigurationSlice } from '../config/schema';
+import type { CodecServerOptions, TokenlessAccess } from './server';
 
 export type CodecServerEnvOptions = Required<
   Pick<CodecServerOptions, 'host' | 'port' | 'tokenlessAccess' | 'allowedOrigins' | 'maxBodyBytes'>
@@ -38,11 +32,11 @@ export function codecServerOptions(config: CodecServerVariables): CodecServerEnv
     config.CARDFLOW_CODEC_SERVER_TOKENLESS ?? (config.NODE_ENV === 'production' ? 'never' : 'loopback');
   const token = config.CARDFLOW_CODEC_SERVER_TOKEN?.value;
   return {
-    host: config.CARDFLOW_CODEC_SERVER_HOST ?? '127.0.0.1',
-    port: config.CARDFLOW_CODEC_SERVER_PORT ?? 8888,
+    host: configured(config, 'CARDFLOW_CODEC_SERVER_HOST'),
+    port: configured(config, 'CARDFLOW_CODEC_SERVER_PORT'),
     ...(token === undefined ? {} : { token }),
     tokenlessAccess,
-    allowedOrigins: config.CARDFLOW_CODEC_SERVER_ORIGINS ?? DEFAULT_UI_ORIGINS,
-    maxBodyBytes: config.CARDFLOW_CODEC_SERVER_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
+    allowedOrigins: configured(config, 'CARDFLOW_CODEC_SERVER_ORIGINS'),
+    maxBodyBytes: configured(config, 'CARDFLOW_CODEC_SERVER_MAX_BODY_BYTES'),
   };
 }

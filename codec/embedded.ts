@@ -10,7 +10,7 @@
  * ```
  */
 import type { StructuredLogger } from '../logging/logger';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice } from '../config/schema';
 import { type CodecServerVariables, codecServerOptions } from './config';
 import { type KeySource, type KeyVariables, resolveKeyring } from './dev-keys';
 import { type CodecServer, startCodecServer } from './server';
@@ -21,9 +21,9 @@ export interface EmbeddedCodecServer extends CodecServer {
   keySource?: KeySource;
 }
 
-/** `http://127.0.0.1:<CARDFLOW_CODEC_SERVER_PORT or 8888>`: what the dev server's UI is given. */
+/** `http://127.0.0.1:<CARDFLOW_CODEC_SERVER_PORT>`: what the dev server's UI is given. */
 export function embeddedCodecEndpoint(config: ConfigurationSlice<'CARDFLOW_CODEC_SERVER_PORT'>): string {
-  return `http://127.0.0.1:${config.CARDFLOW_CODEC_SERVER_PORT ?? 8888}`;
+  return `http://127.0.0.1:${configured(config, 'CARDFLOW_CODEC_SERVER_PORT')}`;
 }
 
 /** `temporal server start-dev` arguments pointing its Web UI at the codec server. */
@@ -31,9 +31,9 @@ export function uiCodecEndpointArgs(endpoint: string): string[] {
   return ['--ui-codec-endpoint', endpoint];
 }
 
-/** The dev server UI's origins: `CARDFLOW_TEMPORAL_UI_PORT` (default 8233) under both loopback names. */
+/** The dev server UI's origins: `CARDFLOW_TEMPORAL_UI_PORT` under both loopback names. */
 function devUiOrigins(config: ConfigurationSlice<'CARDFLOW_TEMPORAL_UI_PORT'>): string[] {
-  const port = config.CARDFLOW_TEMPORAL_UI_PORT ?? 8233;
+  const port = configured(config, 'CARDFLOW_TEMPORAL_UI_PORT');
   return [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
 }
 

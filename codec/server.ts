@@ -27,15 +27,16 @@ import type { AddressInfo } from 'node:net';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { z } from 'zod';
 import type { HealthRoutes } from '../health/routes';
+import { schemaDefault } from '../config/schema';
 import { BodyTooLargeError, readBody, serverLimits } from '../http/body';
 import type { StructuredLogger } from '../logging/logger';
 import type { CodecKeyring } from './keys';
 import { AesGcmPayloadCodec, PayloadDecryptionError } from './payload-codec';
 
 /** The dev server's Web UI, under both names a browser may use for it. */
-export const DEFAULT_UI_ORIGINS: readonly string[] = ['http://127.0.0.1:8233', 'http://localhost:8233'];
+const DEFAULT_UI_ORIGINS = schemaDefault('CARDFLOW_CODEC_SERVER_ORIGINS');
 /** Request bodies above this are refused (413). A history page decodes many payloads at once. */
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = schemaDefault('CARDFLOW_CODEC_SERVER_MAX_BODY_BYTES');
 /** The whole request, body included: a history page's 8 MiB at 4 Mbit/s, and no slow client longer. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
 /** Shorter tokens are refused at start-up. */
@@ -49,9 +50,9 @@ export interface CodecServerOptions {
   keyring?: CodecKeyring;
   /** A codec to serve instead of one built from `keyring` (tests). */
   codec?: PayloadCodec;
-  /** Listen address. Default `127.0.0.1`. */
+  /** Listen address. Default `CARDFLOW_CODEC_SERVER_HOST`'s. */
   host?: string;
-  /** Listen port; 0 picks a free one. Default 8888. */
+  /** Listen port; 0 picks a free one. Default `CARDFLOW_CODEC_SERVER_PORT`'s. */
   port?: number;
   /** Bearer token; at least {@link MIN_TOKEN_LENGTH} characters. Required when `tokenlessAccess` is `never`. */
   token?: string;
@@ -131,8 +132,19 @@ class HttpError extends Error {
   }
 }
 
-/** Starts the codec server; resolves once it listens. Throws on unsafe options (no token and no tokenless access). */
-export async function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
+/** What every request of one codec server checks against: its options resolved once. */
+interface CodecService {
+  codec: PayloadCodec;
+  tokenlessAccess: TokenlessAccess;
+  /** SHA-256 of the bearer token; undefined when none is configured. */
+  tokenDigest: Buffer | undefined;
+  allowedOrigins: ReadonlySet<string>;
+  maxBodyBytes: number;
+  options: CodecServerOptions;
+}
+
+/** The options checked and resolved; throws on unsafe ones (no token and no tokenless access). */
+function codecService(options: CodecServerOptions): CodecService {
   const codec = options.codec ?? (options.keyring ? new AesGcmPayloadCodec(options.keyring) : undefined);
   if (!codec) throw new Error('startCodecServer: give keyring (or codec)');
   const tokenlessAccess = options.tokenlessAccess ?? 'never';
@@ -143,77 +155,19 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
   if (token === undefined && tokenlessAccess === 'never') {
     throw new Error('codec server: no bearer token configured and tokenless access is "never"; nobody could call it');
   }
-  const tokenDigest = token === undefined ? undefined : digest(token);
-  const allowedOrigins = new Set(options.allowedOrigins ?? DEFAULT_UI_ORIGINS);
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const logger = options.logger;
+  return {
+    codec,
+    tokenlessAccess,
+    tokenDigest: token === undefined ? undefined : digest(token),
+    allowedOrigins: new Set(options.allowedOrigins ?? DEFAULT_UI_ORIGINS),
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    options,
+  };
+}
 
-  /** Undefined when the request may proceed; else why not (401). */
-  function refusal(req: IncomingMessage): string | undefined {
-    const header = req.headers.authorization;
-    if (header === undefined || header === '') {
-      if (tokenlessAccess === 'any') return undefined;
-      if (tokenlessAccess === 'loopback' && isLoopback(req.socket.remoteAddress)) return undefined;
-      return 'missing bearer token';
-    }
-    const match = /^Bearer[ ]+(.+)$/i.exec(header);
-    // Hashing first gives equal lengths, so timingSafeEqual compares without leaking the length.
-    if (!match || tokenDigest === undefined || !timingSafeEqual(digest(match[1]!.trim()), tokenDigest))
-      return 'invalid bearer token';
-    return undefined;
-  }
-
-  function setCors(req: IncomingMessage, res: ServerResponse): void {
-    const origin = req.headers.origin;
-    res.setHeader('Vary', 'Origin');
-    if (origin === undefined || !allowedOrigins.has(origin)) return;
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    // For the UI's "Include cross-origin credentials" setting (fetch credentials: 'include').
-    res.setHeader('Access-Control-Allow-Credentials', 'true');
-  }
-
-  function send(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
-    const text = JSON.stringify(body);
-    res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...extraHeaders });
-    res.end(text);
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<{ route?: Route; count?: number }> {
-    const url = new URL(req.url ?? '/', 'http://codec.invalid');
-    setCors(req, res);
-    const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin))
-      throw new HttpError(403, `origin ${origin} is not allowed`);
-    const route = matchRoute(url.pathname);
-    if (!route) throw new HttpError(404, 'not found: use POST /encode or POST /decode');
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, {
-        'Access-Control-Allow-Methods': 'POST, OPTIONS',
-        'Access-Control-Allow-Headers': 'Content-Type, X-Namespace, Authorization',
-        'Access-Control-Max-Age': '600',
-        // Chrome's Private Network Access preflight, for a UI served from a public address.
-        ...(req.headers['access-control-request-private-network'] === 'true'
-          ? { 'Access-Control-Allow-Private-Network': 'true' }
-          : {}),
-      });
-      res.end();
-      return { route };
-    }
-    if (req.method !== 'POST') throw new HttpError(405, 'method not allowed: use POST');
-    const why = refusal(req);
-    if (why !== undefined) throw new HttpError(401, why);
-    const payloads = parseBody(await readLimited(req, maxBodyBytes));
-    let result: Payload[];
-    try {
-      result = route.op === 'encode' ? await codec!.encode(payloads) : await codec!.decode(payloads);
-    } catch (error) {
-      if (error instanceof PayloadDecryptionError) throw new HttpError(422, error.message);
-      throw error;
-    }
-    send(res, 200, { payloads: result.map(toJsonPayload) });
-    return { route, count: payloads.length };
-  }
-
+/** Starts the codec server; resolves once it listens. Throws on unsafe options (no token and no tokenless access). */
+export async function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
+  const service = codecService(options);
   // Slow clients (a few bytes a second) are answered 408 and dropped once past the limits, checked
   // every second; each connection has its own clock, so the others are served meanwhile.
   const limits = serverLimits({
@@ -222,52 +176,21 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
   });
   const server = createServer(limits, (req, res) => {
     if (options.health?.(req, res)) return;
-    handle(req, res).then(
-      ({ route, count }) => {
-        options.onAnswered?.({
-          status: res.statusCode,
-          ...(route ? { op: route.op } : {}),
-          ...(count === undefined ? {} : { payloads: count }),
-        });
-        logger?.info('codec request', {
-          method: req.method,
-          status: res.statusCode,
-          op: route?.op,
-          namespace: namespaceOf(req, route),
-          payloads: count,
-        });
-      },
-      (error: unknown) => {
-        const status = error instanceof HttpError ? error.status : 500;
-        const message = error instanceof HttpError ? error.message : 'internal error';
-        const headers: Record<string, string> =
-          status === 401
-            ? { 'WWW-Authenticate': 'Bearer realm="cardflow-codec"' }
-            : status === 405
-              ? { Allow: 'POST, OPTIONS' }
-              : {};
-        if (!res.headersSent) send(res, status, { error: message }, headers);
-        else res.end();
-        const route = matchRoute(new URL(req.url ?? '/', 'http://codec.invalid').pathname);
-        options.onAnswered?.({ status, ...(route ? { op: route.op } : {}) });
-        const log = status >= 500 ? logger?.error.bind(logger) : logger?.warn.bind(logger);
-        log?.('codec request refused', {
-          method: req.method,
-          path: safePath(req),
-          status,
-          reason: message,
-          error: status >= 500 ? error : undefined,
-        });
-      },
+    handleRequest(service, req, res).then(
+      (served) => reportServed(service, req, res, served),
+      (error: unknown) => answerFailure(service, req, res, error),
     );
   });
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 8888, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
+    server.listen(
+      options.port ?? schemaDefault('CARDFLOW_CODEC_SERVER_PORT'),
+      options.host ?? schemaDefault('CARDFLOW_CODEC_SERVER_HOST'),
+      () => {
+        server.off('error', reject);
+        resolve();
+      },
+    );
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -279,6 +202,129 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
         server.closeAllConnections();
       }),
   };
+}
+
+/** A request served: its route (when the path was the codec's) and the payloads it carried. */
+interface Served {
+  route?: Route;
+  count?: number;
+}
+
+/**
+ * One request, as the Temporal UI or CLI calls the codec: CORS and the origin, the route, a
+ * preflight answered, then the method, the token, the body, and the payloads encoded or decoded.
+ * A refusal is thrown as an {@link HttpError}.
+ */
+async function handleRequest(service: CodecService, req: IncomingMessage, res: ServerResponse): Promise<Served> {
+  const url = new URL(req.url ?? '/', 'http://codec.invalid');
+  setCors(service, req, res);
+  const origin = req.headers.origin;
+  if (origin !== undefined && !service.allowedOrigins.has(origin))
+    throw new HttpError(403, `origin ${origin} is not allowed`);
+  const route = matchRoute(url.pathname);
+  if (!route) throw new HttpError(404, 'not found: use POST /encode or POST /decode');
+  if (req.method === 'OPTIONS') {
+    answerPreflight(req, res);
+    return { route };
+  }
+  if (req.method !== 'POST') throw new HttpError(405, 'method not allowed: use POST');
+  const why = refusal(service, req);
+  if (why !== undefined) throw new HttpError(401, why);
+  const payloads = parseBody(await readLimited(req, service.maxBodyBytes));
+  let result: Payload[];
+  try {
+    result = route.op === 'encode' ? await service.codec.encode(payloads) : await service.codec.decode(payloads);
+  } catch (error) {
+    if (error instanceof PayloadDecryptionError) throw new HttpError(422, error.message);
+    throw error;
+  }
+  send(res, 200, { payloads: result.map(toJsonPayload) });
+  return { route, count: payloads.length };
+}
+
+/** Undefined when the request may proceed; else why not (401). */
+function refusal({ tokenlessAccess, tokenDigest }: CodecService, req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (header === undefined || header === '') {
+    if (tokenlessAccess === 'any') return undefined;
+    if (tokenlessAccess === 'loopback' && isLoopback(req.socket.remoteAddress)) return undefined;
+    return 'missing bearer token';
+  }
+  const match = /^Bearer[ ]+(.+)$/i.exec(header);
+  // Hashing first gives equal lengths, so timingSafeEqual compares without leaking the length.
+  if (!match || tokenDigest === undefined || !timingSafeEqual(digest(match[1]!.trim()), tokenDigest))
+    return 'invalid bearer token';
+  return undefined;
+}
+
+function setCors({ allowedOrigins }: CodecService, req: IncomingMessage, res: ServerResponse): void {
+  const origin = req.headers.origin;
+  res.setHeader('Vary', 'Origin');
+  if (origin === undefined || !allowedOrigins.has(origin)) return;
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  // For the UI's "Include cross-origin credentials" setting (fetch credentials: 'include').
+  res.setHeader('Access-Control-Allow-Credentials', 'true');
+}
+
+function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(204, {
+    'Access-Control-Allow-Methods': 'POST, OPTIONS',
+    'Access-Control-Allow-Headers': 'Content-Type, X-Namespace, Authorization',
+    'Access-Control-Max-Age': '600',
+    // Chrome's Private Network Access preflight, for a UI served from a public address.
+    ...(req.headers['access-control-request-private-network'] === 'true'
+      ? { 'Access-Control-Allow-Private-Network': 'true' }
+      : {}),
+  });
+  res.end();
+}
+
+function send(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...extraHeaders });
+  res.end(text);
+}
+
+/** A served request counted and logged (never its body). */
+function reportServed({ options }: CodecService, req: IncomingMessage, res: ServerResponse, served: Served): void {
+  const { route, count } = served;
+  options.onAnswered?.({
+    status: res.statusCode,
+    ...(route ? { op: route.op } : {}),
+    ...(count === undefined ? {} : { payloads: count }),
+  });
+  options.logger?.info('codec request', {
+    method: req.method,
+    status: res.statusCode,
+    op: route?.op,
+    namespace: namespaceOf(req, route),
+    payloads: count,
+  });
+}
+
+/** A refused or failed request answered with its status (500 for anything unforeseen), counted and logged. */
+function answerFailure({ options }: CodecService, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  const { logger } = options;
+  const status = error instanceof HttpError ? error.status : 500;
+  const message = error instanceof HttpError ? error.message : 'internal error';
+  const headers: Record<string, string> =
+    status === 401
+      ? { 'WWW-Authenticate': 'Bearer realm="cardflow-codec"' }
+      : status === 405
+        ? { Allow: 'POST, OPTIONS' }
+        : {};
+  if (!res.headersSent) send(res, status, { error: message }, headers);
+  else res.end();
+  const route = matchRoute(new URL(req.url ?? '/', 'http://codec.invalid').pathname);
+  options.onAnswered?.({ status, ...(route ? { op: route.op } : {}) });
+  const log = status >= 500 ? logger?.error.bind(logger) : logger?.warn.bind(logger);
+  log?.('codec request refused', {
+    method: req.method,
+    path: safePath(req),
+    status,
+    reason: message,
+    error: status >= 500 ? error : undefined,
+  });
 }
 
 function namespaceOf(req: IncomingMessage, route: Route | undefined): string | undefined {

@@ -4,7 +4,7 @@
  * test fails when README holds another text.
  */
 import { VARIABLES } from './schema';
-import type { Variable } from './variable';
+import { defaultText, type Variable } from './variable';
 
 export const TABLE_START = '<!-- config-table:start (generated from config/schema.ts by npm run config-table) -->';
 export const TABLE_END = '<!-- config-table:end -->';
@@ -17,7 +17,7 @@ function cell(text: string): string {
 export function configurationTable(): string {
   const rows = (Object.entries(VARIABLES) as [string, Variable][]).map(([name, v]) => {
     const names = v.fileForm ? `\`${name}\` / \`${name}_FILE\`` : `\`${name}\``;
-    return `| ${names} | ${cell(v.description)} | ${cell(v.default)} | ${cell(v.readBy)} |`;
+    return `| ${names} | ${cell(v.description)} | ${cell(defaultText(v))} | ${cell(v.readBy)} |`;
   });
   return ['| variable | meaning | default | read by |', '|---|---|---|---|', ...rows].join('\n');
 }

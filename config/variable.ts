@@ -11,8 +11,16 @@ export type Env = Record<string, string | undefined>;
 export interface Variable<T = unknown> {
   /** What it means, for README's table (Markdown). */
   description: string;
-  /** The default, as README shows it (Markdown); empty when there is none. */
-  default: string;
+  /**
+   * The variable's text when it is unset, read by `schema` as a set one is: the one place a default
+   * is written ({@link configured} in config/schema.ts hands it to readers; README's table shows it).
+   */
+  default?: string;
+  /**
+   * What unset means where no one text says it ("unset: no listener"), or a remark after the
+   * default; for README's table (Markdown).
+   */
+  unset?: string;
   /** Who reads it, for README's table: `worker`, `receiver`, `codec server`, `CLI`, `npm start`, ... */
   readBy: string;
   /**
@@ -24,10 +32,17 @@ export interface Variable<T = unknown> {
   schema: z.ZodType<T, string>;
 }
 
-export function variable<T, const F extends boolean = false>(
-  declaration: Variable<T> & { fileForm?: F },
-): Variable<T> & { fileForm?: F } {
-  return declaration;
+export function variable<T, const F extends boolean = false, const D extends string | undefined = undefined>(
+  declaration: Variable<T> & { fileForm?: F; default?: D },
+): Variable<T> & { fileForm?: F; default: D } {
+  return declaration as Variable<T> & { fileForm?: F; default: D };
+}
+
+/** The default as README's table shows it (Markdown): the text in code, then the remark. */
+export function defaultText(declaration: Variable): string {
+  if (declaration.default === undefined) return declaration.unset ?? '';
+  const text = `\`${declaration.default}\``;
+  return declaration.unset === undefined ? text : `${text} ${declaration.unset}`;
 }
 
 /**

@@ -3,7 +3,7 @@
  * workers/ because the configuration schema checks them in every process, the CLI included,
  * and the installable client never reaches workers/.
  */
-import { deploymentNameIssue } from '../temporal/deployments';
+import { deploymentNameIssue } from './values/deployment-name';
 
 /** What the environment says about a worker's place in its deployment. */
 export type BootstrapMode = 'first' | 'always' | 'off';

@@ -21,7 +21,7 @@ import { temporalSettingsFromEnv } from '../temporal/connection';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { createLogger } from '../logging/logger';
-import { readConfiguration } from '../config/schema';
+import { configured, readConfiguration } from '../config/schema';
 import { processEnv } from '../config/process-env';
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     const config = readConfiguration(processEnv(), { withoutInterlock: true });
     return {
       ...temporalSettingsFromEnv(processEnv(), config),
-      retentionDays: config.CARDFLOW_NAMESPACE_RETENTION_DAYS ?? 30,
+      retentionDays: configured(config, 'CARDFLOW_NAMESPACE_RETENTION_DAYS'),
     };
   });
   const connection = await connect(connectionOptions);

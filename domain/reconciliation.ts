@@ -9,6 +9,8 @@
  */
 import { defineQuery } from '@temporalio/workflow';
 import type { NotificationPlan } from './notifications';
+import { parseDuration } from '../config/values/duration';
+import { RECONCILE_WINDOW_DEFAULTS } from '../config/values/reconcile-windows';
 
 /** Every kind of finding. `missed_event` is the one reconciliation repairs itself. */
 export const FINDING_KINDS = {
@@ -112,16 +114,17 @@ export interface ReconcileConfig {
   sharedAccountFloor?: string;
 }
 
-export const DEFAULT_RECONCILE_CONFIG: ReconcileConfig = {
-  overlapMs: 10 * 60_000,
-  firstLookbackMs: 24 * 60 * 60_000,
-  operationSlaMs: 30 * 60_000,
-  reviewSlaMs: 3 * 24 * 60 * 60_000,
-  eventGraceMs: 5 * 60_000,
-};
+const windowMs = (name: keyof typeof RECONCILE_WINDOW_DEFAULTS): number =>
+  parseDuration(RECONCILE_WINDOW_DEFAULTS[name])!;
 
-/** The schedule runs once an hour unless CARDFLOW_RECONCILE_INTERVAL says otherwise. */
-export const DEFAULT_RECONCILE_INTERVAL_MS = 60 * 60_000;
+/** The windows a reconciliation uses when its input sets none: the variables' defaults. */
+export const DEFAULT_RECONCILE_CONFIG: ReconcileConfig = {
+  overlapMs: windowMs('CARDFLOW_RECONCILE_OVERLAP'),
+  firstLookbackMs: windowMs('CARDFLOW_RECONCILE_FIRST_LOOKBACK'),
+  operationSlaMs: windowMs('CARDFLOW_RECONCILE_OPERATION_SLA'),
+  reviewSlaMs: windowMs('CARDFLOW_RECONCILE_REVIEW_SLA'),
+  eventGraceMs: windowMs('CARDFLOW_RECONCILE_EVENT_GRACE'),
+};
 
 /** The sources reconciliation reads, in the order it reads them. */
 export const RECONCILE_SOURCES = [

@@ -5,7 +5,9 @@
  * thousands of parked customers' probes are rate-limited on their own and never take the slots
  * or the provider budget of a customer's card creation.
  */
-export const CARDFLOW_TASK_QUEUE = 'cardflow';
+import { DEFAULT_TASK_QUEUE } from '../config/values/task-queue';
+
+export const CARDFLOW_TASK_QUEUE = DEFAULT_TASK_QUEUE;
 
 /** The probe queue that goes with a workflow task queue (a workflow derives it from its own). */
 export function probeTaskQueue(taskQueue: string): string {

@@ -8,8 +8,8 @@
  * A line written inside a span carries its `trace_id` and `span_id` (logging/trace-context.ts).
  */
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
-import { readVariable } from '../config/schema';
-import { severity } from './level';
+import { readVariable, schemaDefault } from '../config/schema';
+import { severity } from '../config/values/log-level';
 import { redact, scrubText } from './redact';
 import { activeTraceFields } from './trace-context';
 
@@ -26,7 +26,7 @@ const logTimestamp = Symbol.for('log_timestamp');
 const reserved = new Set(['level', 'time', 'msg']);
 
 export interface LoggerOptions {
-  /** Lowest level written. Default `CARDFLOW_LOG_LEVEL`, else `INFO`. */
+  /** Lowest level written. Default `CARDFLOW_LOG_LEVEL`, else its schema default. */
   level?: LogLevel;
   /** Fields on every record (service name, ...). Redacted like any other field. */
   base?: LogMetadata;
@@ -51,7 +51,7 @@ export interface StructuredLogger extends Logger {
 
 /** Creates a logger. See {@link LoggerOptions} for the defaults. */
 export function createLogger(options: LoggerOptions = {}): StructuredLogger {
-  const level = options.level ?? readVariable('CARDFLOW_LOG_LEVEL') ?? 'INFO';
+  const level = options.level ?? readVariable('CARDFLOW_LOG_LEVEL') ?? schemaDefault('CARDFLOW_LOG_LEVEL');
   const write = options.write ?? ((line: string) => void process.stderr.write(`${line}\n`));
   return new JsonLogger(level, options.base ?? {}, write, options.now ?? (() => new Date()));
 }

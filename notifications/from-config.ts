@@ -3,12 +3,10 @@
  * CARDFLOW_NOTIFY_*, CARDFLOW_DATABASE_URL), for the worker and the CLI.
  */
 import path from 'node:path';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice } from '../config/schema';
 import type { NotificationTarget } from './sender';
 import { openPostgresUndeliveredStore } from './postgres-store';
 import { openFileUndeliveredStore, type UndeliveredStore } from './store';
-
-export const DEFAULT_DELIVERY_WINDOW_MS = 60 * 60 * 1000;
 
 export interface NotificationSettings {
   target: NotificationTarget;
@@ -24,7 +22,7 @@ export function notificationSettings(
   const secret = config.CARDFLOW_NOTIFY_SECRET?.value;
   if (!secret)
     throw new Error('CARDFLOW_NOTIFY_SECRET (or CARDFLOW_NOTIFY_SECRET_FILE): required with CARDFLOW_NOTIFY_URL');
-  return { target: { url, secret }, deliveryWindowMs: config.CARDFLOW_NOTIFY_WINDOW ?? DEFAULT_DELIVERY_WINDOW_MS };
+  return { target: { url, secret }, deliveryWindowMs: configured(config, 'CARDFLOW_NOTIFY_WINDOW') };
 }
 
 /** PostgreSQL with CARDFLOW_DATABASE_URL, else the file under CARDFLOW_NOTIFY_DATA_DIR. */
@@ -33,5 +31,5 @@ export function openUndeliveredStore(
 ): Promise<UndeliveredStore> {
   const url = config.CARDFLOW_DATABASE_URL?.value;
   if (url) return openPostgresUndeliveredStore(url);
-  return openFileUndeliveredStore(path.resolve(config.CARDFLOW_NOTIFY_DATA_DIR ?? path.join('.data', 'notifications')));
+  return openFileUndeliveredStore(path.resolve(configured(config, 'CARDFLOW_NOTIFY_DATA_DIR')));
 }

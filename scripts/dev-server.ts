@@ -20,7 +20,7 @@ import { embeddedCodecEndpoint, uiCodecEndpointArgs } from '../codec/embedded';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
 import { repoRoot, resolveTemporalCli, searchAttributeArgs } from './lib/temporal-cli';
 import { processEnv } from '../config/process-env';
-import { type ConfigurationSlice, readConfiguration } from '../config/schema';
+import { configured, type ConfigurationSlice, readConfiguration } from '../config/schema';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 
 /** Everything the dev server writes: database, log, pid file. Git-ignored (`.data/`). */
@@ -30,9 +30,9 @@ const stateFile = path.join(devServerDataDir, 'dev-server.json');
 const logFile = path.join(devServerDataDir, 'dev-server.log');
 
 export interface DevServerOptions {
-  /** Frontend gRPC port; default `CARDFLOW_TEMPORAL_PORT` or 7233. */
+  /** Frontend gRPC port; default `CARDFLOW_TEMPORAL_PORT`. */
   port?: number;
-  /** Web UI port; default `CARDFLOW_TEMPORAL_UI_PORT` or 8233. */
+  /** Web UI port; default `CARDFLOW_TEMPORAL_UI_PORT`. */
   uiPort?: number;
   /** SQLite file; default `.data/temporal/dev-server.sqlite`. */
   dbFilename?: string;
@@ -122,8 +122,8 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   if (running) return running;
 
   const config = opts.configuration ?? {};
-  const port = opts.port ?? config.CARDFLOW_TEMPORAL_PORT ?? 7233;
-  const uiPort = opts.uiPort ?? config.CARDFLOW_TEMPORAL_UI_PORT ?? 8233;
+  const port = opts.port ?? configured(config, 'CARDFLOW_TEMPORAL_PORT');
+  const uiPort = opts.uiPort ?? configured(config, 'CARDFLOW_TEMPORAL_UI_PORT');
   const cliPath = opts.cliPath ?? (await resolveTemporalCli());
   const uiCodecEndpoint =
     opts.uiCodecEndpoint === undefined ? embeddedCodecEndpoint(config) : opts.uiCodecEndpoint || undefined;

@@ -59,7 +59,7 @@ import { createWorker } from '../workers/create-worker';
 import type { CardflowWorker } from '../workers/cardflow-worker';
 import { startDevServer, stopDevServer } from './dev-server';
 import { entryPointArgs } from '../config/command-line';
-import { type Configuration, ConfigurationProblems, readConfiguration } from '../config/schema';
+import { type Configuration, ConfigurationProblems, readConfiguration, schemaDefault } from '../config/schema';
 import { processEnv } from '../config/process-env';
 import { bootstrapCurrentVersion, type BootstrapMode, versionString, versioningSettings } from '../workers/versioning';
 
@@ -128,7 +128,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   try {
     // Resolved before anything starts: a bad or missing key fails here, with the codec's message.
     const dataConverter = opts.dataConverter ?? dataConverterFor(opts.configuration).dataConverter;
-    const address = opts.connectionOptions.address ?? '127.0.0.1:7233';
+    const address = opts.connectionOptions.address ?? schemaDefault('TEMPORAL_ADDRESS');
     const temporal = await connectTemporalClient({
       env: { ...processEnv(), TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: opts.namespace },
       configuration: opts.configuration,
@@ -340,7 +340,7 @@ async function main(): Promise<void> {
       await local.close();
     }
   }
-  uiBase ??= 'http://127.0.0.1:8233';
+  uiBase ??= schemaDefault('CARDFLOW_TEMPORAL_UI_URL');
   const config = loadClientConnectConfig({
     overrideEnvVars: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
   });

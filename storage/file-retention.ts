@@ -12,8 +12,6 @@ import type { FileStore } from './file-store';
 const DAY_MS = 86_400_000;
 const SWEEP_EVERY_MS = 3_600_000;
 
-export const DEFAULT_FILE_RETENTION_DAYS = 7;
-
 /** Runs the sweep now and every hour until the returned function is called; never holds the process open. */
 export function startFileRetention(
   store: FileStore,

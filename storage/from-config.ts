@@ -1,16 +1,16 @@
 /**
  * The file store and the route store the configuration names. `CARDFLOW_DATABASE_URL` set:
  * PostgreSQL, which every worker and backend reaches (production, several machines). Otherwise
- * local files (supporting files in `CARDFLOW_FILE_STORE_DIR`, default `.data/files`; routes in
+ * local files (supporting files in `CARDFLOW_FILE_STORE_DIR`; routes in
  * `.data/routes`), the embedded default shared by the processes of one machine. Either way each
  * supporting file is encrypted with the codec keys (storage/file-sealing.ts).
  */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { type FileStore, createDirectoryFileStore } from './file-store';
 import { createPostgresFileStore } from './postgres-file-store';
 import { createPostgresRouteStore } from './postgres-route-store';
 import { type RouteStore, createFileRouteStore } from './route-store';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice } from '../config/schema';
 import { type KeyVariables, resolveKeyring } from '../codec/dev-keys';
 import { codecFileSealer } from './file-sealing';
 
@@ -20,7 +20,7 @@ export function fileStoreFor(
   const sealer = codecFileSealer(resolveKeyring(config).keyring);
   const url = config.CARDFLOW_DATABASE_URL?.value;
   if (url) return createPostgresFileStore(url, { sealer });
-  return createDirectoryFileStore(resolve(config.CARDFLOW_FILE_STORE_DIR ?? join('.data', 'files')), sealer);
+  return createDirectoryFileStore(resolve(configured(config, 'CARDFLOW_FILE_STORE_DIR')), sealer);
 }
 
 /** Where workers record routes and receivers read them (storage/route-store.ts). */

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { serverLimits } from '../http/body';
 import { type BuildInfo, registerBuildInfo } from './build-info';
-import type { MetricsAddress } from './metrics-address';
+import type { MetricsAddress } from '../config/values/metrics-address';
 
 /**
  * A registry holding Node's default process metrics (memory, CPU, event-loop lag) and

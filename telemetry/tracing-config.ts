@@ -2,7 +2,7 @@
  * Whether the environment asks for OpenTelemetry traces (telemetry/tracing.ts), without loading
  * OpenTelemetry: the client library reads it to add its interceptor.
  */
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice } from '../config/schema';
 
 /** The variables that say whether and where traces go. */
 export type TracingVariables = ConfigurationSlice<
@@ -17,7 +17,7 @@ export type TracingVariables = ConfigurationSlice<
  */
 export function tracingConfigured(config: TracingVariables): boolean {
   if (config.OTEL_SDK_DISABLED?.toLowerCase() === 'true') return false;
-  const exporter = config.OTEL_TRACES_EXPORTER ?? 'otlp';
+  const exporter = configured(config, 'OTEL_TRACES_EXPORTER');
   if (exporter === 'none') return false;
   if (exporter === 'console') return true;
   return Boolean(config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? config.OTEL_EXPORTER_OTLP_ENDPOINT);

@@ -38,7 +38,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { cardflowVersion } from '../config/version';
 import { samplerFor } from './sampler';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice } from '../config/schema';
 import { samplerSetting } from './sampler-setting';
 import { tracingConfigured, type TracingVariables } from './tracing-config';
 
@@ -74,7 +74,7 @@ export function startTracing(service: string, config: TracingSettings): Tracing 
   if (!tracingConfigured(config)) return undefined;
   const resource = tracingResource(service, config);
   const spanProcessor = new BatchSpanProcessor(traceExporter(config), {
-    scheduledDelayMillis: config.OTEL_BSP_SCHEDULE_DELAY ?? 1000,
+    scheduledDelayMillis: configured(config, 'OTEL_BSP_SCHEDULE_DELAY'),
   });
   const provider = new BasicTracerProvider({
     resource,
@@ -110,7 +110,7 @@ export function tracingResource(
 /** Where spans go: stdout, or the OTLP endpoint in the configured encoding. */
 function traceExporter(config: TracingSettings): SpanExporter {
   if (config.OTEL_TRACES_EXPORTER === 'console') return new ConsoleSpanExporter();
-  const protocol = config.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? config.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
+  const protocol = config.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? configured(config, 'OTEL_EXPORTER_OTLP_PROTOCOL');
   // The exporters read OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT themselves; the URL comes from the configuration.
   const url = tracesUrl(config);
   return protocol === 'http/json' ? new OtlpJsonExporter({ url }) : new OtlpProtobufExporter({ url });

@@ -14,13 +14,13 @@ import { Client, Connection, type ConnectionOptions, type DataConverter } from '
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { connect as tcpConnect } from 'node:net';
 import { dataConverterFor } from '../codec/data-converter';
-import { type Configuration, type ConfigurationSlice, readConfiguration } from '../config/schema';
+import { type Configuration, type ConfigurationSlice, readConfiguration, schemaDefault } from '../config/schema';
 import { ridingOut, type RideOut } from './ride-out';
 import { tracingConfigured } from '../telemetry/tracing-config';
 import { processEnv } from '../config/process-env';
 
-export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
-export const DEFAULT_TEMPORAL_NAMESPACE = 'default';
+export const DEFAULT_TEMPORAL_ADDRESS = schemaDefault('TEMPORAL_ADDRESS');
+export const DEFAULT_TEMPORAL_NAMESPACE = schemaDefault('TEMPORAL_NAMESPACE');
 
 export interface TemporalSettings {
   connectionOptions: ConnectionOptions;
@@ -29,18 +29,24 @@ export interface TemporalSettings {
 
 /**
  * The connection settings `@temporalio/envconfig` reads from `env` and the optional profile
- * file (the API key as the configuration read it, so it has a file form too): its own variables and rules, as the Temporal CLI reads them, which is
- * why config/schema.ts declares only the address and namespace.
+ * file: its own variables and rules, as the Temporal CLI reads them, which is why
+ * config/schema.ts declares only the address, namespace and API key. Those three it takes as the
+ * configuration parsed them (the key inline or from its file), never from `env` again.
  */
 export function temporalSettingsFromEnv(
   env: Record<string, string | undefined>,
-  configuration: ConfigurationSlice<'TEMPORAL_API_KEY'>,
+  configuration: ConfigurationSlice<'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_API_KEY'>,
 ): TemporalSettings {
-  // The API key as the schema read it: inline or from its file (a mounted secret).
-  const apiKey = configuration.TEMPORAL_API_KEY?.value;
-  const overrideEnvVars = Object.fromEntries(
-    Object.entries({ ...env, TEMPORAL_API_KEY: apiKey }).filter((e): e is [string, string] => typeof e[1] === 'string'),
-  );
+  const parsed = {
+    TEMPORAL_ADDRESS: configuration.TEMPORAL_ADDRESS,
+    TEMPORAL_NAMESPACE: configuration.TEMPORAL_NAMESPACE,
+    TEMPORAL_API_KEY: configuration.TEMPORAL_API_KEY?.value,
+  };
+  const given = (entries: Record<string, string | undefined>) =>
+    Object.entries(entries).filter((e): e is [string, string] => typeof e[1] === 'string');
+  // A parsed value replaces the raw one. The key is only ever the parsed one: its raw text may be a
+  // blank, or stand beside its file form.
+  const overrideEnvVars = Object.fromEntries([...given({ ...env, TEMPORAL_API_KEY: undefined }), ...given(parsed)]);
   const config = loadClientConnectConfig({ overrideEnvVars });
   // envconfig types its options for the worker's NativeConnection; the client Connection takes the same fields.
   const connectionOptions = { ...config.connectionOptions } as ConnectionOptions;

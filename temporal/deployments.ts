@@ -8,16 +8,6 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
-export const DEFAULT_DEPLOYMENT_NAME = 'cardflow';
-
-/** Temporal's rules for a deployment name (`:` and `.` separate it from the build id in version strings). */
-export function deploymentNameIssue(name: string): string | undefined {
-  if (!name) return 'must not be empty';
-  if (name.length > 100) return 'must be at most 100 characters';
-  if (!/^[A-Za-z0-9_-]+$/.test(name)) return 'may hold only letters, digits, - and _';
-  return undefined;
-}
-
 /** A refused routing change (what is refused and why), before or from the server. */
 export class DeploymentError extends Error {}
 

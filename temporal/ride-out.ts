@@ -11,9 +11,10 @@
  * for restarts that outlast it and for the answers it does not retry.
  */
 import { NamespaceNotFoundError } from '@temporalio/common';
+import { schemaDefault } from '../config/schema';
 
 /** How long a start or a CLI command waits for Temporal to come back, by default. */
-export const DEFAULT_RIDE_OUT_MS = 60_000;
+export const DEFAULT_RIDE_OUT_MS = schemaDefault('CARDFLOW_TEMPORAL_RIDE_OUT_MS');
 
 /** gRPC status codes of a server that is not (yet) serving. */
 const UNAVAILABLE = 14;

@@ -1,19 +1,10 @@
 /**
  * The webhook receiver as its own process: `npm run webhooks` (`node dist/webhooks/main.js`; `tsx webhooks/main.ts` from the sources).
  *
- * | variable | |
- * |---|---|
- * | CARDFLOW_PLATFORM_PUBLIC_KEY or CARDFLOW_PLATFORM_PUBLIC_KEY_FILE | the platform public key (PEM or base64 X.509 DER), as for the provider client |
- * | CARDFLOW_WEBHOOK_HOST | default 127.0.0.1; put a TLS proxy in front for the provider to reach it |
- * | CARDFLOW_WEBHOOK_PORT | default 4100 |
- * | CARDFLOW_DATABASE_URL | the delivery log, dedupe and routes in PostgreSQL, shared by every replica and worker (production, several receivers behind a load balancer); unset: routes in `.data/routes` |
- * | CARDFLOW_WEBHOOK_DATA_DIR | without a database URL: delivery log directory, default `.data/webhooks` (one receiver) |
- * | TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY ... | see `temporal/connection.ts` |
- * | CARDFLOW_CODEC_KEYS or CARDFLOW_CODEC_KEYS_FILE | payload keys: the signals it sends carry provider records, so they are encrypted like every payload; required when NODE_ENV=production |
- * | CARDFLOW_LOG_LEVEL | `trace` ... `error`, default `info`; JSON lines on stderr (`logging/logger.ts`) |
- * | OTEL_EXPORTER_OTLP_ENDPOINT ... | traces of each delivery and the signal it sends (telemetry/tracing.ts); unset: none |
- * | CARDFLOW_METRICS_ADDRESS | `host:port` serving Prometheus metrics at `/metrics` (webhooks/metrics.ts); unset: none |
- * | CARDFLOW_WEBHOOK_DRAIN_SECONDS | default 5: on SIGTERM, how long `/readyz` fails while connections are still accepted |
+ * Its variables (`CARDFLOW_WEBHOOK_*`, the platform key, the database, codec keys, Temporal's,
+ * logging, tracing and metrics), with their meanings, defaults and rules: README's configuration
+ * table, generated from config/schema.ts (`npm run config-table`).
+ * The receiver binds loopback by default: put a TLS proxy in front for the provider to reach it.
  *
  * `GET /healthz` and `GET /readyz` (Temporal, the database when configured, the keys) are answered
  * on the same port (health/routes.ts). A missing or malformed setting exits 2 (config/startup.ts).
@@ -37,7 +28,6 @@ import { compiledBuildId } from '../workers/versioning';
 import { cardflowVersion } from '../config/version';
 import { startTracing } from '../telemetry/tracing';
 import { createCardEntityDelivery } from './card-route';
-import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import { createTemporalForwarder } from './forwarder';
 import { receiverMetrics } from './metrics';
 import { tracedForwarder } from './tracing';
@@ -45,11 +35,8 @@ import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 import { connectReceiverTemporal } from './temporal-client';
 import { entryPointArgs } from '../config/command-line';
-import { type ConfigurationSlice, readConfiguration } from '../config/schema';
+import { configured, type ConfigurationSlice, readConfiguration } from '../config/schema';
 import { processEnv } from '../config/process-env';
-
-/** Long enough for haproxy of `npm run cluster` (checks every 500 ms); raise it for slower balancers. */
-const DEFAULT_DRAIN_SECONDS = 5;
 
 /** The platform public key the configuration names, or an error naming the variables to set. */
 export function platformPublicKeyFrom(config: ConfigurationSlice<'CARDFLOW_PLATFORM_PUBLIC_KEY'>) {
@@ -97,13 +84,13 @@ export function receiverSettings(env: Record<string, string | undefined>) {
     config,
     env,
     platformPublicKey,
-    host: config.CARDFLOW_WEBHOOK_HOST ?? '127.0.0.1',
-    port: config.CARDFLOW_WEBHOOK_PORT ?? 4100,
-    dataDir: config.CARDFLOW_WEBHOOK_DATA_DIR,
+    host: configured(config, 'CARDFLOW_WEBHOOK_HOST'),
+    port: configured(config, 'CARDFLOW_WEBHOOK_PORT'),
+    dataDir: configured(config, 'CARDFLOW_WEBHOOK_DATA_DIR'),
     codec: dataConverterFor(config),
     databaseUrl: config.CARDFLOW_DATABASE_URL?.value,
     metricsAddress: config.CARDFLOW_METRICS_ADDRESS,
-    drainMs: (config.CARDFLOW_WEBHOOK_DRAIN_SECONDS ?? DEFAULT_DRAIN_SECONDS) * 1000,
+    drainMs: configured(config, 'CARDFLOW_WEBHOOK_DRAIN_SECONDS') * 1000,
   };
 }
 
@@ -135,7 +122,7 @@ async function main(logger: StructuredLogger): Promise<void> {
     platformPublicKey,
     forwarder: tracing ? tracedForwarder(forwarder, tracing.tracer) : forwarder,
     cardEntities: createCardEntityDelivery(temporal.client, {
-      taskQueue: config.CARDFLOW_TASK_QUEUE ?? CARDFLOW_TASK_QUEUE,
+      taskQueue: configured(config, 'CARDFLOW_TASK_QUEUE'),
     }),
     ...(store ? { store } : {}),
     host,

@@ -19,6 +19,7 @@ import type { HealthRoutes } from '../health/routes';
 import { BodyTooLargeError, readBody, serverLimits } from '../http/body';
 import { type CardEntityDelivery, cardDelivery, lookupsBesideCard } from './card-route';
 import { type EventForwarder, createTemporalForwarder } from './forwarder';
+import type { ProviderEvent } from '../domain/provider-event';
 import type { RouteStore } from '../storage/route-store';
 import { parseEvent, routeEvent } from './routing';
 import {
@@ -114,135 +115,207 @@ function failure(res: ServerResponse, status: number, msg: string): void {
   answer(res, status, JSON.stringify({ success: false, code: status, msg, data: null }));
 }
 
-/** Starts the receiver on loopback (by default) and resolves once it listens. */
-export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promise<WebhookReceiver> {
+/** One delivery's outcome before its timings are added. */
+type Settled = Omit<HandledWebhook, 'receivedAtMs' | 'settledAtMs'>;
+
+/** What every delivery of one receiver shares: its options resolved once, and the deliveries in progress. */
+interface Receiver {
+  opts: WebhookReceiverOptions;
+  forwarder: EventForwarder;
+  store: WebhookStore;
+  pathname: string;
+  maxBodyBytes: number;
+  claimWaitMs: number;
+  log: (line: string) => void;
+  /** Deliveries being handled, by request id: a concurrent repeat waits for the first instead of signalling twice. */
+  inFlight: Map<string, Promise<Settled>>;
+}
+
+/** A delivery that passed the signature check: its category, request id and parsed body. */
+interface VerifiedDelivery {
+  category: string;
+  requestId: string;
+  rawBody: Buffer;
+  payload: unknown;
+}
+
+/** Answers a request the receiver will not take (nothing forwarded, nothing recorded). */
+function refuse(
+  rx: Receiver,
+  res: ServerResponse,
+  httpStatus: 401 | 404 | 405 | 413,
+  message: string,
+  reason = message,
+): undefined {
+  rx.opts.onRefused?.({ httpStatus, kind: 'refused', reason });
+  failure(res, httpStatus, message);
+  return undefined;
+}
+
+/**
+ * One request, as the provider's webhook goes through the receiver: the request read and its
+ * signature checked, a repeat answered as a duplicate, otherwise the event handled once (routed,
+ * signalled, recorded) and acknowledged.
+ */
+async function handleRequest(rx: Receiver, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const receivedAtMs = performance.now();
+  const rawBody = await readWebhookBody(rx, req, res);
+  if (rawBody === undefined) return;
+  const delivery = verifyDelivery(rx, req, res, rawBody);
+  if (delivery === undefined) return;
+  const settled = await handleOnce(rx, delivery);
+  answer(res, 200, WEBHOOK_ACK_BODY);
+  const targets = settled.workflowIds.length ? ` -> ${settled.workflowIds.join(', ')}` : '';
+  rx.log(`webhook ${settled.category || '(no category)'} ${settled.requestId}: ${settled.outcome}${targets}`);
+  rx.opts.onHandled?.({ ...settled, receivedAtMs, settledAtMs: performance.now() });
+}
+
+/** The raw body of a POST to the webhook path, or undefined once the request is refused. */
+async function readWebhookBody(rx: Receiver, req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> {
+  const url = new URL(req.url ?? '/', 'http://receiver');
+  if (url.pathname !== rx.pathname) return refuse(rx, res, 404, `webhooks are accepted at ${rx.pathname}`);
+  if (req.method !== 'POST') return refuse(rx, res, 405, 'webhooks are POST requests');
+  try {
+    return await readBody(req, { limit: rx.maxBodyBytes });
+  } catch (error) {
+    // The rest of the body is read and dropped (bounded by the request timeout), never cut off: a
+    // client that sends it all before reading gets the 413, not a broken pipe.
+    if (error instanceof BodyTooLargeError) return refuse(rx, res, 413, `body larger than ${rx.maxBodyBytes} bytes`);
+    throw error;
+  }
+}
+
+/** The delivery `X-WSB-SIGNATURE` vouches for, or undefined once it is refused (401). */
+function verifyDelivery(
+  rx: Receiver,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rawBody: Buffer,
+): VerifiedDelivery | undefined {
+  let verified: ReturnType<typeof verifyWebhook>;
+  try {
+    verified = verifyWebhook({ rawBody, headers: req.headers, platformPublicKey: rx.opts.platformPublicKey });
+  } catch (error) {
+    if (!(error instanceof WebhookSignatureError)) throw error;
+    if (error.problem !== 'bad_json') {
+      rx.log(`webhook rejected: ${error.problem}`);
+      return refuse(rx, res, 401, error.message, error.problem);
+    }
+    // Signed by the provider but not JSON: retrying cannot fix it, so it is recorded as unparseable.
+    verified = {
+      category: req.headers['x-wsb-category'] as string | undefined,
+      requestId: req.headers['x-wsb-request-id'] as string | undefined,
+      payload: undefined,
+    };
+  }
+  return {
+    category: verified.category ?? '',
+    requestId: verified.requestId?.trim() || bodyRequestId(rawBody),
+    rawBody,
+    payload: verified.payload,
+  };
+}
+
+/**
+ * A delivery handled once across repeats: one already recorded, or in progress here, or claimed
+ * by another replica that records it, is a duplicate; otherwise it is settled. A failure is not
+ * recorded, so the provider's retry handles it again.
+ */
+async function handleOnce(rx: Receiver, delivery: VerifiedDelivery): Promise<Settled> {
+  const { requestId, category } = delivery;
+  const duplicate: Settled = { requestId, category, outcome: 'duplicate', workflowIds: [] };
+  if (await rx.store.get(requestId)) return duplicate;
+  const running = rx.inFlight.get(requestId);
+  if (running) {
+    await running; // throws like the first one did: the provider retries both
+    return duplicate;
+  }
+  const work = (async () => {
+    if ((await claim(rx, requestId)) === 'handled') return duplicate;
+    try {
+      return await settle(rx, delivery);
+    } catch (error) {
+      // Not recorded: let the provider's retry claim it at once, on whichever replica it reaches.
+      await rx.store.release?.(requestId).catch(() => undefined);
+      throw error;
+    }
+  })();
+  rx.inFlight.set(requestId, work);
+  try {
+    return await work;
+  } finally {
+    rx.inFlight.delete(requestId);
+  }
+}
+
+/** Takes the right to forward, waiting while another replica holds it (until it records or its lease ends). */
+async function claim(rx: Receiver, requestId: string): Promise<'claimed' | 'handled'> {
+  if (!rx.store.claim) return 'claimed';
+  const deadline = Date.now() + rx.claimWaitMs;
+  for (;;) {
+    const found = await rx.store.claim(requestId);
+    if (found !== 'busy') return found;
+    if (Date.now() > deadline) throw new Error(`delivery ${requestId} is being forwarded by another receiver`);
+    await sleep(250);
+  }
+}
+
+/** The delivery parsed by its category's schema, signalled to its owners, and recorded. */
+async function settle(rx: Receiver, delivery: VerifiedDelivery): Promise<Settled> {
+  const { requestId, category, rawBody } = delivery;
+  const parsed = parseEvent(category, delivery.payload);
+  const base = { requestId, category, recordedAt: '', workflowIds: [] as string[] };
+  let entry: WebhookEntry;
+  if (parsed.kind === 'unknown_category') {
+    entry = { ...base, outcome: 'unknown_category', body: rawBody.toString('utf8') };
+  } else if (parsed.kind === 'unparseable') {
+    entry = { ...base, outcome: 'unparseable', problem: parsed.problem };
+  } else if (parsed.kind === 'not_forwarded') {
+    entry = { ...base, outcome: 'not_forwarded', record: parsed.event.record };
+  } else {
+    const event = { ...parsed.event, requestId };
+    const workflowIds = await signalOwners(rx, event);
+    entry = { ...base, outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner', workflowIds, record: event.record };
+  }
+  entry.recordedAt = new Date().toISOString();
+  await rx.store.append(entry);
+  return { requestId, category, outcome: entry.outcome, workflowIds: entry.workflowIds };
+}
+
+/** Signals the event's owners, the card's own workflow first (by its derived id), then the others; their ids. */
+async function signalOwners(rx: Receiver, event: ProviderEvent): Promise<string[]> {
+  const toCard = rx.opts.cardEntities ? cardDelivery(event) : undefined;
+  const card = toCard ? await rx.opts.cardEntities?.deliver(event, toCard) : undefined;
+  const others = await rx.forwarder.forward(
+    event,
+    card ? lookupsBesideCard(event, routeEvent(event)) : routeEvent(event),
+  );
+  return card ? [card, ...others.filter((id) => id !== card)] : others;
+}
+
+/** The forwarder the options name, or one over their Temporal client. */
+function forwarderOf(opts: WebhookReceiverOptions): EventForwarder {
   const chosen =
     opts.forwarder ??
     (opts.client ? createTemporalForwarder(opts.client, opts.routes ? { routes: opts.routes } : {}) : undefined);
   if (!chosen) throw new Error('startWebhookReceiver: pass a Temporal `client` or a `forwarder`');
-  const forwarder: EventForwarder = chosen;
+  return chosen;
+}
+
+/** Starts the receiver on loopback (by default) and resolves once it listens. */
+export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promise<WebhookReceiver> {
+  const forwarder = forwarderOf(opts);
   const ownStore = opts.store === undefined;
-  const store = opts.store ?? (await openFileWebhookStore(opts.dataDir ? { dir: opts.dataDir } : {}));
-  const pathname = opts.path ?? '/webhooks';
-  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const log = opts.log ?? (() => undefined);
-  const refuse = (res: ServerResponse, httpStatus: 401 | 404 | 405 | 413, message: string, reason = message): void => {
-    opts.onRefused?.({ httpStatus, kind: 'refused', reason });
-    failure(res, httpStatus, message);
+  const rx: Receiver = {
+    opts,
+    forwarder,
+    store: opts.store ?? (await openFileWebhookStore(opts.dataDir ? { dir: opts.dataDir } : {})),
+    pathname: opts.path ?? '/webhooks',
+    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    claimWaitMs: opts.claimWaitMs ?? 5_000,
+    log: opts.log ?? (() => undefined),
+    inFlight: new Map(),
   };
-  /** Deliveries being handled, by request id: a concurrent repeat waits for the first instead of signalling twice. */
-  const inFlight = new Map<string, Promise<Omit<HandledWebhook, 'receivedAtMs' | 'settledAtMs'>>>();
-
-  const claimWaitMs = opts.claimWaitMs ?? 5_000;
-  /** Takes the right to forward, waiting while another replica holds it (until it records or its lease ends). */
-  async function claim(requestId: string): Promise<'claimed' | 'handled'> {
-    if (!store.claim) return 'claimed';
-    const deadline = Date.now() + claimWaitMs;
-    for (;;) {
-      const found = await store.claim(requestId);
-      if (found !== 'busy') return found;
-      if (Date.now() > deadline) throw new Error(`delivery ${requestId} is being forwarded by another receiver`);
-      await sleep(250);
-    }
-  }
-
-  async function settle(requestId: string, category: string, rawBody: Buffer, payload: unknown) {
-    const parsed = parseEvent(category, payload);
-    const base = { requestId, category, recordedAt: '', workflowIds: [] as string[] };
-    let entry: WebhookEntry;
-    if (parsed.kind === 'unknown_category') {
-      entry = { ...base, outcome: 'unknown_category', body: rawBody.toString('utf8') };
-    } else if (parsed.kind === 'unparseable') {
-      entry = { ...base, outcome: 'unparseable', problem: parsed.problem };
-    } else if (parsed.kind === 'not_forwarded') {
-      entry = { ...base, outcome: 'not_forwarded', record: parsed.event.record };
-    } else {
-      const event = { ...parsed.event, requestId };
-      // Card-level path first: the card's own workflow, by its derived id; then the other owners.
-      const toCard = opts.cardEntities ? cardDelivery(event) : undefined;
-      const card = toCard ? await opts.cardEntities?.deliver(event, toCard) : undefined;
-      const others = await forwarder.forward(
-        event,
-        card ? lookupsBesideCard(event, routeEvent(event)) : routeEvent(event),
-      );
-      const workflowIds = card ? [card, ...others.filter((id) => id !== card)] : others;
-      entry = {
-        ...base,
-        outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner',
-        workflowIds,
-        record: event.record,
-      };
-    }
-    entry.recordedAt = new Date().toISOString();
-    await store.append(entry);
-    return { requestId, category, outcome: entry.outcome, workflowIds: entry.workflowIds };
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const receivedAtMs = performance.now();
-    const url = new URL(req.url ?? '/', 'http://receiver');
-    if (url.pathname !== pathname) return refuse(res, 404, `webhooks are accepted at ${pathname}`);
-    if (req.method !== 'POST') return refuse(res, 405, 'webhooks are POST requests');
-    let rawBody: Buffer;
-    try {
-      rawBody = await readBody(req, { limit: maxBodyBytes });
-    } catch (error) {
-      // The rest of the body is read and dropped (bounded by the request timeout), never cut off: a
-      // client that sends it all before reading gets the 413, not a broken pipe.
-      if (error instanceof BodyTooLargeError) return refuse(res, 413, `body larger than ${maxBodyBytes} bytes`);
-      throw error;
-    }
-    let verified: ReturnType<typeof verifyWebhook>;
-    try {
-      verified = verifyWebhook({ rawBody, headers: req.headers, platformPublicKey: opts.platformPublicKey });
-    } catch (error) {
-      if (!(error instanceof WebhookSignatureError)) throw error;
-      if (error.problem !== 'bad_json') {
-        log(`webhook rejected: ${error.problem}`);
-        return refuse(res, 401, error.message, error.problem);
-      }
-      // Signed by the provider but not JSON: retrying cannot fix it, so it is recorded as unparseable below.
-      verified = {
-        category: req.headers['x-wsb-category'] as string | undefined,
-        requestId: req.headers['x-wsb-request-id'] as string | undefined,
-        payload: undefined,
-      };
-    }
-    const category = verified.category ?? '';
-    const requestId = verified.requestId?.trim() || bodyRequestId(rawBody);
-    const report = (handled: Omit<HandledWebhook, 'receivedAtMs' | 'settledAtMs'>) => {
-      answer(res, 200, WEBHOOK_ACK_BODY);
-      log(
-        `webhook ${handled.category || '(no category)'} ${handled.requestId}: ${handled.outcome}${handled.workflowIds.length ? ` -> ${handled.workflowIds.join(', ')}` : ''}`,
-      );
-      opts.onHandled?.({ ...handled, receivedAtMs, settledAtMs: performance.now() });
-    };
-    const seen = await store.get(requestId);
-    if (seen) return report({ requestId, category, outcome: 'duplicate', workflowIds: [] });
-    const running = inFlight.get(requestId);
-    if (running) {
-      await running; // throws like the first one did: the provider retries both
-      return report({ requestId, category, outcome: 'duplicate', workflowIds: [] });
-    }
-    const work = (async () => {
-      if ((await claim(requestId)) === 'handled')
-        return { requestId, category, outcome: 'duplicate' as const, workflowIds: [] };
-      try {
-        return await settle(requestId, category, rawBody, verified.payload);
-      } catch (error) {
-        // Not recorded: let the provider's retry claim it at once, on whichever replica it reaches.
-        await store.release?.(requestId).catch(() => undefined);
-        throw error;
-      }
-    })();
-    inFlight.set(requestId, work);
-    try {
-      report(await work);
-    } finally {
-      inFlight.delete(requestId);
-    }
-  }
-
   // A provider sends a webhook's few kilobytes at once: a client still sending its headers or body
   // after these limits is answered 408 and dropped (checked every second, per connection, so the
   // others are served meanwhile), and cannot hold connections open a few bytes at a time.
@@ -252,10 +325,10 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   });
   const server = createServer(limits, (req, res) => {
     if (opts.health?.(req, res)) return;
-    handle(req, res).catch((error: unknown) => {
+    handleRequest(rx, req, res).catch((error: unknown) => {
       // Temporal unreachable, disk full...: not acknowledged, so the provider delivers it again.
       const reason = error instanceof Error ? error.message : String(error);
-      log(`webhook not handled, provider will retry: ${reason}`);
+      rx.log(`webhook not handled, provider will retry: ${reason}`);
       opts.onRefused?.({ httpStatus: 503, kind: 'failed', reason });
       if (!res.headersSent) failure(res, 503, 'temporarily unable to process the event; retry later');
     });
@@ -267,14 +340,14 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${host}:${address.port}${pathname}`,
+    url: `http://${host}:${address.port}${rx.pathname}`,
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      await Promise.allSettled([...inFlight.values()]);
-      if (ownStore) await store.close();
+      await Promise.allSettled([...rx.inFlight.values()]);
+      if (ownStore) await rx.store.close();
     },
   };
 }

@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { schemaDefault } from '../config/schema';
 
 export type WebhookOutcome = 'signalled' | 'no_owner' | 'not_forwarded' | 'unknown_category' | 'unparseable';
 
@@ -57,7 +58,7 @@ export interface WebhookStore {
 }
 
 export interface FileWebhookStoreOptions {
-  /** Directory of the log; default `.data/webhooks` under the working directory. */
+  /** Directory of the log; default `CARDFLOW_WEBHOOK_DATA_DIR`'s, under the working directory. */
   dir?: string;
   /** Entries older than this are dropped at open; default 7 days. */
   retentionMs?: number;
@@ -104,7 +105,7 @@ class FileWebhookStore implements WebhookStore {
 
 /** Opens (creating if needed) the delivery log, loads the request ids it holds, drops expired entries. */
 export async function openFileWebhookStore(opts: FileWebhookStoreOptions = {}): Promise<WebhookStore> {
-  const dir = opts.dir ?? path.join(process.cwd(), '.data', 'webhooks');
+  const dir = path.resolve(opts.dir ?? schemaDefault('CARDFLOW_WEBHOOK_DATA_DIR'));
   const retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_MS;
   const now = opts.now ?? Date.now;
   await mkdir(dir, { recursive: true });

@@ -5,23 +5,15 @@
  * Cloud: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TEMPORAL_API_KEY`, mTLS
  * (`TEMPORAL_TLS_CLIENT_CERT_PATH`, `TEMPORAL_TLS_CLIENT_KEY_PATH`, ...) or a `TEMPORAL_PROFILE`.
  *
- * | variable | default |
- * |---|---|
- * | TEMPORAL_ADDRESS (alias CARDFLOW_TEMPORAL_ADDRESS) | 127.0.0.1:7233 |
- * | TEMPORAL_NAMESPACE (alias CARDFLOW_TEMPORAL_NAMESPACE) | default |
- * | CARDFLOW_TASK_QUEUE | cardflow |
- * | CARDFLOW_WORKER_CACHE_BUDGET_MIB | 384: memory for cached workflows, about 2 MiB each (192 cached) |
- * | CARDFLOW_WORKER_MAX_CACHED_WORKFLOWS | derived from the budget; set it to size the cache directly |
- * | CARDFLOW_WORKER_HEAP_MIB | the cache's memory plus 128: V8 heap limit of the workflow threads |
- * | CARDFLOW_WORKER_MAX_CONCURRENT_ACTIVITIES | the SDK's (100) |
- * | CARDFLOW_PROBES_PER_SECOND | 20: probes of long waits started per second, across every worker |
- * | CARDFLOW_PROBE_SLOTS | 50: probes running at once in one worker |
+ * Its variables (Temporal's address and namespace with the worker's aliases,
+ * `CARDFLOW_TASK_QUEUE`, `CARDFLOW_WORKER_*`, `CARDFLOW_PROBES_PER_SECOND`, `CARDFLOW_PROBE_SLOTS`), with their meanings, defaults
+ * and rules: README's configuration table, generated from config/schema.ts (`npm run
+ * config-table`).
  */
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { temporalSettingsFromEnv } from '../temporal/connection';
-import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import type { ProbeBudget } from './create-worker';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice, schemaDefault } from '../config/schema';
 
 export interface TemporalWorkerConfig {
   /** Address, TLS and API key as envconfig resolved them. */
@@ -47,21 +39,18 @@ export function loadTemporalWorkerConfig(
 ): TemporalWorkerConfig {
   const address = config.CARDFLOW_TEMPORAL_ADDRESS ?? config.TEMPORAL_ADDRESS;
   const namespace = config.CARDFLOW_TEMPORAL_NAMESPACE ?? config.TEMPORAL_NAMESPACE;
-  const settings = temporalSettingsFromEnv(
-    {
-      ...env,
-      TEMPORAL_ADDRESS: address,
-      TEMPORAL_NAMESPACE: namespace,
-    },
-    config,
-  );
+  const settings = temporalSettingsFromEnv(env, {
+    ...config,
+    TEMPORAL_ADDRESS: address,
+    TEMPORAL_NAMESPACE: namespace,
+  });
   // envconfig types its options for NativeConnection; temporal/connection.ts widens them for the client.
   const connectionOptions = settings.connectionOptions as NativeConnectionOptions;
   return {
     connectionOptions,
-    address: connectionOptions.address ?? '127.0.0.1:7233',
+    address: connectionOptions.address ?? schemaDefault('TEMPORAL_ADDRESS'),
     namespace: settings.namespace,
-    taskQueue: config.CARDFLOW_TASK_QUEUE ?? CARDFLOW_TASK_QUEUE,
+    taskQueue: configured(config, 'CARDFLOW_TASK_QUEUE'),
   };
 }
 
@@ -74,7 +63,7 @@ export function loadTemporalWorkerConfig(
  */
 export const MIB_PER_CACHED_WORKFLOW = 2;
 /** The default memory budget of the workflow cache (bench (d) prints the worker's RSS with it). */
-export const DEFAULT_CACHE_BUDGET_MIB = 384;
+export const DEFAULT_CACHE_BUDGET_MIB = schemaDefault('CARDFLOW_WORKER_CACHE_BUDGET_MIB');
 
 /** The cache size a memory budget allows. */
 export function cacheSizeFor(budgetMib: number): number {

@@ -33,6 +33,7 @@ import { createReconcilePort } from './reconciliation-port';
 import { createCardEntityPort } from './card-entity-port';
 import { PREBUILT_BUNDLE_PATH, buildIdOf, deploymentOptions } from './versioning';
 import { snakeCaseActivityMetricTags } from './metric-tags';
+import { schemaDefault } from '../config/schema';
 
 /** Entry file of the workflow bundle. */
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -147,9 +148,9 @@ export interface ProbeBudget {
 }
 
 /** A provider answers a few hundred requests a second; probes take a small, steady share of that. */
-export const DEFAULT_PROBES_PER_SECOND = 20;
+export const DEFAULT_PROBES_PER_SECOND = schemaDefault('CARDFLOW_PROBES_PER_SECOND');
 /** An operation's long poll may hold its slot for minutes (heartbeating): enough slots that those never block probes. */
-export const DEFAULT_PROBE_SLOTS = 50;
+export const DEFAULT_PROBE_SLOTS = schemaDefault('CARDFLOW_PROBE_SLOTS');
 
 /**
  * How long a workflow task waits on the worker that has the workflow cached before any worker

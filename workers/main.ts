@@ -17,13 +17,13 @@ import { createProviderClient } from '../api/client';
 import { providerConfig } from '../api/config';
 import { ensureReconcileSchedule, reconcileSettings } from '../client/reconciliation';
 import { dataConverterFor } from '../codec/data-converter';
-import { readConfiguration } from '../config/schema';
+import { configured, readConfiguration } from '../config/schema';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
 import { keysCheck, temporalCheck } from '../health/checks';
 import { type HealthServer, parseListenAddress, startHealthServer } from '../health/server';
 import { createLogger } from '../logging/logger';
 import { fileStoreFor, routeStoreFor } from '../storage/from-config';
-import { DEFAULT_FILE_RETENTION_DAYS, startFileRetention } from '../storage/file-retention';
+import { startFileRetention } from '../storage/file-retention';
 import { notificationSettings, openUndeliveredStore } from '../notifications/from-config';
 import { loadTemporalWorkerConfig, workerTuning } from './config';
 import { createWorker, DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
@@ -65,163 +65,59 @@ function workerSettings(env: Record<string, string | undefined>) {
   };
 }
 
+type WorkerSettings = ReturnType<typeof workerSettings>;
+type Logger = ReturnType<typeof createLogger>;
+type Tracing = ReturnType<typeof startTracing>;
+type Meter = ReturnType<typeof Runtime.instance>['metricMeter'];
+type CardflowWorker = Awaited<ReturnType<typeof createWorker>>;
+
+/** What the worker process runs on once it started: its settings and the things built from them. */
+interface WorkerProcess {
+  settings: WorkerSettings;
+  logger: Logger;
+  connection: NativeConnection;
+  /** The Runtime's meter, when metrics are configured. */
+  meter: Meter | undefined;
+  tracing: Tracing;
+}
+
+/**
+ * The worker process: reads its configuration (exit 2 when wrong), installs the Runtime, connects,
+ * creates the worker, starts what runs beside it (health listener, reconciliation schedule, gauges,
+ * file retention), polls until SIGINT or SIGTERM, and closes what it opened.
+ */
 export async function runWorkerProcess(env: Record<string, string | undefined> = processEnv()): Promise<void> {
-  const {
-    config,
-    temporal,
-    provider: providerSettings,
-    codec,
-    reconcile,
-    tuning,
-    health,
-    metrics,
-    versioning,
-    notifications,
-  } = loadConfiguration(() => workerSettings(env));
-  const { dataConverter, keySource, currentKeyId } = codec;
+  const settings = loadConfiguration(() => workerSettings(env));
   const logger = createLogger({ base: { service: 'worker' } });
-  // Our own signal handling, so shutdown is one ordered sequence. The same logger for the SDK
-  // (workflow and activity ids as fields) and, forwarded, for core's messages. Metrics, when
-  // configured, on the Runtime's Prometheus endpoint (workers/telemetry.ts).
-  Runtime.install({
-    shutdownSignals: [],
-    logger,
-    telemetryOptions: {
-      logging: { filter: { core: logger.level, other: 'ERROR' }, forward: {} },
-      ...(metrics ? { metrics: prometheusTelemetry(metrics.bindAddress) } : {}),
-    },
-  });
-  const meter = metrics ? Runtime.instance().metricMeter : undefined;
+  const meter = installRuntime(logger, settings.metrics);
   // Traces when an OTLP endpoint is configured (telemetry/tracing.ts); nothing installed otherwise.
-  const tracing = startTracing('worker', config);
+  const tracing = startTracing('worker', settings.config);
   const provider = createProviderClient({
-    ...providerSettings,
+    ...settings.provider,
     ...(meter ? { onCall: providerCallMetrics(meter) } : {}),
     ...(tracing ? { wrapCall: (call, send) => traceProviderCall(tracing.tracer, call, send) } : {}),
   });
-  const connection = await NativeConnection.connect(temporal.connectionOptions);
+  const connection = await NativeConnection.connect(settings.temporal.connectionOptions);
+  const proc: WorkerProcess = { settings, logger, connection, meter, tracing };
   let healthServer: HealthServer | undefined;
   try {
-    const { probes, workflowHeapMib, ...workerOptions } = tuning;
-    const fileStore = fileStoreFor(config);
+    const fileStore = fileStoreFor(settings.config);
     // Before the worker creates its workflow threads: they take the limit in force then.
-    const heapLimitMib = limitWorkflowThreadHeap(workflowHeapMib);
-    const worker = await createWorker({
-      connection,
-      namespace: temporal.namespace,
-      taskQueue: temporal.taskQueue,
-      // The merchant key opens sealed PINs and activation codes inside the activities that need them.
-      activityDeps: {
-        provider,
-        merchantPrivateKey: providerSettings.merchantPrivateKey,
-        fileStore,
-        routes: routeStoreFor(config),
-        // With CARDFLOW_NOTIFY_URL: signed notifications to the merchant's backend (docs/notifications.md).
-        ...(notifications ? { notifications: { ...notifications, store: await openUndeliveredStore(config) } } : {}),
-      },
-      workerOptions: { shutdownGraceTime: '10s', dataConverter, ...workerOptions },
-      probes,
-      ...(tracing ? { tracing } : {}),
-      ...(versioning.enabled ? { versioning: { deploymentName: versioning.deploymentName } } : {}),
-      ...(versioning.bundlePath ? { workflowBundle: { codePath: versioning.bundlePath } } : {}),
-    });
-    const version = worker.workflows.options.workerDeploymentOptions?.version;
-    if (health) {
-      // Ready while the worker polls and its Temporal connection answers (health/server.ts).
-      healthServer = await startHealthServer({
-        ...health,
-        checks: [
-          {
-            name: 'worker',
-            check: async () => {
-              const state = worker.getState();
-              if (state !== 'RUNNING') throw new Error(`the worker is ${state}, not polling`);
-              return `polling ${temporal.taskQueue}`;
-            },
-          },
-          temporalCheck(connection),
-          keysCheck('codec-keys', () => `codec key ${currentKeyId} (${keySource})`),
-        ],
-      });
-      logger.info('cardflow worker: health listener', { url: healthServer.url });
-    }
-    if (reconcile.schedule) {
-      // Every worker makes sure the schedule exists with this interval (idempotent); one that cannot
-      // still serves its tasks, the next start or `cardflow reconcile --schedule` creates it. So it
-      // tries once rather than riding out a restart before it serves.
-      const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
-      await ensureReconcileSchedule(client, {
-        ...reconcile,
-        taskQueue: temporal.taskQueue,
-        rideOut: { limitMs: 0 },
-      }).then(
-        ({ scheduleId, created }) =>
-          logger.info('cardflow worker: reconciliation scheduled', {
-            scheduleId,
-            created,
-            every: reconcile.intervalMs,
-          }),
-        (error: unknown) => logger.warn('cardflow worker: reconciliation schedule not ensured', { error }),
-      );
-    }
-    const visibility =
-      meter && metrics
-        ? startVisibilityMetrics({
-            client: new Client({ connection, namespace: temporal.namespace, dataConverter }),
-            meter,
-            intervalMs: metrics.sampleIntervalMs,
-            onError: (error) => logger.warn('cardflow worker: visibility metrics not sampled', { error }),
-          })
-        : undefined;
-    if (meter) {
-      recordProbeBudget(
-        meter,
-        { perSecond: probes.perSecond ?? DEFAULT_PROBES_PER_SECOND, slots: probes.slots ?? DEFAULT_PROBE_SLOTS },
-        probeTaskQueue(temporal.taskQueue),
-      );
-      initFindingsCounter(meter, { namespace: temporal.namespace, taskQueue: temporal.taskQueue });
-      recordBuildInfo(meter, { buildId: version?.buildId ?? compiledBuildId(), version: cardflowVersion() });
-    }
-    const stopMemory = meter && metrics ? sampleProcessMemory(meter, metrics.sampleIntervalMs) : undefined;
-    const stopFileRetention = startFileRetention(fileStore, {
-      retentionDays: config.CARDFLOW_FILE_RETENTION_DAYS ?? DEFAULT_FILE_RETENTION_DAYS,
-      onSwept: (deleted) => logger.info('cardflow worker: uploaded supporting files deleted', { deleted }),
-      onError: (error) => logger.warn('cardflow worker: supporting files not swept', { error }),
-    });
+    const heapLimitMib = limitWorkflowThreadHeap(settings.tuning.workflowHeapMib);
+    const worker = await buildWorker(proc, provider, fileStore);
+    healthServer = await startWorkerHealth(proc, worker);
+    if (settings.reconcile.schedule) await scheduleReconciliation(proc);
+    const stopBeside = startBesideWorker(proc, worker, fileStore);
     const stop = (signal: NodeJS.Signals) => {
-      visibility?.stop();
-      stopMemory?.();
-      stopFileRetention();
+      stopBeside();
       logger.info('cardflow worker: shutting down', { signal });
       if (worker.getState() === 'RUNNING') worker.shutdown();
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    logger.info('cardflow worker: polling', {
-      taskQueue: temporal.taskQueue,
-      address: temporal.address,
-      namespace: temporal.namespace,
-      codecKeyId: currentKeyId,
-      codecKeySource: keySource,
-      maxCachedWorkflows: worker.workflows.options.maxCachedWorkflows,
-      workflowHeapMib: heapLimitMib ?? 'the process limit',
-      metrics: metrics ? `http://${metrics.bindAddress}/metrics` : 'off',
-      tracing: tracing ? 'otlp' : 'off',
-      notifications: notifications ? new URL(notifications.target.url).origin : 'off',
-      version: version ? versionString(version) : 'unversioned',
-    });
+    logger.info('cardflow worker: polling', pollingSummary(proc, worker, heapLimitMib));
     const running = worker.run();
-    if (version && versioning.bootstrap !== 'off')
-      // The version exists once this worker's pollers reached the server, so this runs beside them.
-      bootstrapCurrentVersion(connection, {
-        namespace: temporal.namespace,
-        version,
-        identity: worker.workflows.options.identity,
-        mode: versioning.bootstrap,
-      }).then(
-        ({ outcome, current }) => logger.info('cardflow worker: deployment checked', { outcome, current }),
-        (error: unknown) => logger.warn('cardflow worker: could not make the first version current', { error }),
-      );
+    bootstrapVersion(proc, worker);
     await running;
     logger.info('cardflow worker: stopped');
   } finally {
@@ -230,6 +126,190 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
     await provider.close();
     await tracing?.shutdown();
   }
+}
+
+/**
+ * Our own signal handling, so shutdown is one ordered sequence. The same logger for the SDK
+ * (workflow and activity ids as fields) and, forwarded, for core's messages. Metrics, when
+ * configured, on the Runtime's Prometheus endpoint (workers/telemetry.ts); their meter.
+ */
+function installRuntime(logger: Logger, metrics: WorkerSettings['metrics']): Meter | undefined {
+  Runtime.install({
+    shutdownSignals: [],
+    logger,
+    telemetryOptions: {
+      logging: { filter: { core: logger.level, other: 'ERROR' }, forward: {} },
+      ...(metrics ? { metrics: prometheusTelemetry(metrics.bindAddress) } : {}),
+    },
+  });
+  return metrics ? Runtime.instance().metricMeter : undefined;
+}
+
+/** The worker on both task queues, with its activities' dependencies, versioning and tuning. */
+async function buildWorker(
+  { settings, connection, tracing }: WorkerProcess,
+  provider: ReturnType<typeof createProviderClient>,
+  fileStore: ReturnType<typeof fileStoreFor>,
+): Promise<CardflowWorker> {
+  const { config, temporal, versioning, notifications } = settings;
+  const { probes, workflowHeapMib: _heap, ...workerOptions } = settings.tuning;
+  return createWorker({
+    connection,
+    namespace: temporal.namespace,
+    taskQueue: temporal.taskQueue,
+    // The merchant key opens sealed PINs and activation codes inside the activities that need them.
+    activityDeps: {
+      provider,
+      merchantPrivateKey: settings.provider.merchantPrivateKey,
+      fileStore,
+      routes: routeStoreFor(config),
+      // With CARDFLOW_NOTIFY_URL: signed notifications to the merchant's backend (docs/notifications.md).
+      ...(notifications ? { notifications: { ...notifications, store: await openUndeliveredStore(config) } } : {}),
+    },
+    workerOptions: { shutdownGraceTime: '10s', dataConverter: settings.codec.dataConverter, ...workerOptions },
+    probes,
+    ...(tracing ? { tracing } : {}),
+    ...(versioning.enabled ? { versioning: { deploymentName: versioning.deploymentName } } : {}),
+    ...(versioning.bundlePath ? { workflowBundle: { codePath: versioning.bundlePath } } : {}),
+  });
+}
+
+/** With a health address: ready while the worker polls and its Temporal connection answers (health/server.ts). */
+async function startWorkerHealth(
+  { settings, logger, connection }: WorkerProcess,
+  worker: CardflowWorker,
+): Promise<HealthServer | undefined> {
+  if (!settings.health) return undefined;
+  const { currentKeyId, keySource } = settings.codec;
+  const healthServer = await startHealthServer({
+    ...settings.health,
+    checks: [
+      {
+        name: 'worker',
+        check: async () => {
+          const state = worker.getState();
+          if (state !== 'RUNNING') throw new Error(`the worker is ${state}, not polling`);
+          return `polling ${settings.temporal.taskQueue}`;
+        },
+      },
+      temporalCheck(connection),
+      keysCheck('codec-keys', () => `codec key ${currentKeyId} (${keySource})`),
+    ],
+  });
+  logger.info('cardflow worker: health listener', { url: healthServer.url });
+  return healthServer;
+}
+
+/**
+ * Every worker makes sure the schedule exists with this interval (idempotent); one that cannot
+ * still serves its tasks, the next start or `cardflow reconcile --schedule` creates it. So it
+ * tries once rather than riding out a restart before it serves.
+ */
+async function scheduleReconciliation({ settings, logger, connection }: WorkerProcess): Promise<void> {
+  const { temporal, reconcile } = settings;
+  const client = new Client({ connection, namespace: temporal.namespace, dataConverter: settings.codec.dataConverter });
+  await ensureReconcileSchedule(client, {
+    ...reconcile,
+    taskQueue: temporal.taskQueue,
+    rideOut: { limitMs: 0 },
+  }).then(
+    ({ scheduleId, created }) =>
+      logger.info('cardflow worker: reconciliation scheduled', {
+        scheduleId,
+        created,
+        every: reconcile.intervalMs,
+      }),
+    (error: unknown) => logger.warn('cardflow worker: reconciliation schedule not ensured', { error }),
+  );
+}
+
+/**
+ * What runs beside the worker until shutdown: the visibility and memory gauges and the probe budget
+ * with metrics, and the supporting files' retention; the function that stops them.
+ */
+function startBesideWorker(
+  { settings, logger, connection, meter }: WorkerProcess,
+  worker: CardflowWorker,
+  fileStore: ReturnType<typeof fileStoreFor>,
+): () => void {
+  const { temporal, metrics, config } = settings;
+  const { probes } = settings.tuning;
+  const visibility =
+    meter && metrics
+      ? startVisibilityMetrics({
+          client: new Client({
+            connection,
+            namespace: temporal.namespace,
+            dataConverter: settings.codec.dataConverter,
+          }),
+          meter,
+          intervalMs: metrics.sampleIntervalMs,
+          onError: (error) => logger.warn('cardflow worker: visibility metrics not sampled', { error }),
+        })
+      : undefined;
+  if (meter) {
+    const version = worker.workflows.options.workerDeploymentOptions?.version;
+    recordProbeBudget(
+      meter,
+      { perSecond: probes.perSecond ?? DEFAULT_PROBES_PER_SECOND, slots: probes.slots ?? DEFAULT_PROBE_SLOTS },
+      probeTaskQueue(temporal.taskQueue),
+    );
+    initFindingsCounter(meter, { namespace: temporal.namespace, taskQueue: temporal.taskQueue });
+    recordBuildInfo(meter, { buildId: version?.buildId ?? compiledBuildId(), version: cardflowVersion() });
+  }
+  const stopMemory = meter && metrics ? sampleProcessMemory(meter, metrics.sampleIntervalMs) : undefined;
+  const stopFileRetention = startFileRetention(fileStore, {
+    retentionDays: configured(config, 'CARDFLOW_FILE_RETENTION_DAYS'),
+    onSwept: (deleted) => logger.info('cardflow worker: uploaded supporting files deleted', { deleted }),
+    onError: (error) => logger.warn('cardflow worker: supporting files not swept', { error }),
+  });
+  return () => {
+    visibility?.stop();
+    stopMemory?.();
+    stopFileRetention();
+  };
+}
+
+/** What the worker's start-up line says it runs. */
+function pollingSummary(
+  { settings, tracing }: WorkerProcess,
+  worker: CardflowWorker,
+  heapLimitMib: number | undefined,
+) {
+  const { temporal, codec, metrics, notifications } = settings;
+  const version = worker.workflows.options.workerDeploymentOptions?.version;
+  return {
+    taskQueue: temporal.taskQueue,
+    address: temporal.address,
+    namespace: temporal.namespace,
+    codecKeyId: codec.currentKeyId,
+    codecKeySource: codec.keySource,
+    maxCachedWorkflows: worker.workflows.options.maxCachedWorkflows,
+    workflowHeapMib: heapLimitMib ?? 'the process limit',
+    metrics: metrics ? `http://${metrics.bindAddress}/metrics` : 'off',
+    tracing: tracing ? 'otlp' : 'off',
+    notifications: notifications ? new URL(notifications.target.url).origin : 'off',
+    version: version ? versionString(version) : 'unversioned',
+  };
+}
+
+/**
+ * Makes this worker's version current as `CARDFLOW_DEPLOYMENT_BOOTSTRAP` says. The version exists
+ * once this worker's pollers reached the server, so this runs beside them, never awaited.
+ */
+function bootstrapVersion({ settings, logger, connection }: WorkerProcess, worker: CardflowWorker): void {
+  const version = worker.workflows.options.workerDeploymentOptions?.version;
+  const { bootstrap } = settings.versioning;
+  if (!version || bootstrap === 'off') return;
+  bootstrapCurrentVersion(connection, {
+    namespace: settings.temporal.namespace,
+    version,
+    identity: worker.workflows.options.identity,
+    mode: bootstrap,
+  }).then(
+    ({ outcome, current }) => logger.info('cardflow worker: deployment checked', { outcome, current }),
+    (error: unknown) => logger.warn('cardflow worker: could not make the first version current', { error }),
+  );
 }
 
 if (require.main === module) {

@@ -18,9 +18,8 @@ import type { TelemetryOptions } from '@temporalio/worker';
 import type { ProviderCallRecord } from '../api/call-outcome';
 import { FINDING_KINDS, FINDINGS_METRIC } from '../domain/reconciliation';
 import { WorkflowTypes } from '../domain/workflows';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice } from '../config/schema';
 import type { ProbeBudget } from './create-worker';
-import { DEFAULT_SAMPLE_INTERVAL_MS } from './visibility-metrics';
 
 /** Buckets in seconds: a provider answers in tens of milliseconds, its timeout is tens of seconds. */
 export const PROVIDER_CALL_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -101,17 +100,16 @@ export interface WorkerMetricsSettings {
 }
 
 /**
- * `CARDFLOW_METRICS_ADDRESS` (off when unset) and `CARDFLOW_METRICS_SAMPLE_SECONDS` (default 30,
- * the visibility gauges' interval).
+ * `CARDFLOW_METRICS_ADDRESS` (off when unset) and `CARDFLOW_METRICS_SAMPLE_SECONDS` (the
+ * visibility gauges' interval).
  */
 export function workerMetrics(
   config: ConfigurationSlice<'CARDFLOW_METRICS_ADDRESS' | 'CARDFLOW_METRICS_SAMPLE_SECONDS'>,
 ): WorkerMetricsSettings | undefined {
   const address = config.CARDFLOW_METRICS_ADDRESS;
   if (!address) return undefined;
-  const seconds = config.CARDFLOW_METRICS_SAMPLE_SECONDS;
   return {
     bindAddress: address.bindAddress,
-    sampleIntervalMs: seconds === undefined ? DEFAULT_SAMPLE_INTERVAL_MS : seconds * 1000,
+    sampleIntervalMs: configured(config, 'CARDFLOW_METRICS_SAMPLE_SECONDS') * 1000,
   };
 }

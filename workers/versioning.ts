@@ -4,21 +4,18 @@
  * worker runs, the thing that decides whether a history replays, so two workers run one version
  * exactly when they run the same workflow code, whatever the clock or the image tag says.
  *
- * | variable | default |
- * |---|---|
- * | CARDFLOW_DEPLOYMENT_NAME | cardflow: the Worker Deployment this worker is a version of |
- * | CARDFLOW_WORKER_VERSIONING | on; `off` polls unversioned (only for the move from unversioned workers) |
- * | CARDFLOW_DEPLOYMENT_BOOTSTRAP | on: make this version current when the deployment never had one; `always`: at every start (`npm start`); `off` |
- * | CARDFLOW_WORKFLOW_BUNDLE | the build's own bundle; a path runs that prebuilt bundle instead (another build beside this one) |
+ * Its variables (`CARDFLOW_DEPLOYMENT_NAME`, `CARDFLOW_WORKER_VERSIONING`,
+ * `CARDFLOW_DEPLOYMENT_BOOTSTRAP`, `CARDFLOW_WORKFLOW_BUNDLE`), with their meanings, defaults and
+ * rules: README's configuration table, generated from config/schema.ts (`npm run config-table`).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
-import { DEFAULT_DEPLOYMENT_NAME, versionKey } from '../temporal/deployments';
+import { versionKey } from '../temporal/deployments';
 import type { BootstrapMode } from '../config/versioning-variables';
-import type { ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice } from '../config/schema';
 import { DEFAULT_WORKFLOW_VERSIONING } from '../domain/workflow-versioning';
 
 export type { BootstrapMode };
@@ -47,9 +44,9 @@ export function versioningSettings(
 ): VersioningSettings {
   const bundlePath = config.CARDFLOW_WORKFLOW_BUNDLE;
   return {
-    enabled: config.CARDFLOW_WORKER_VERSIONING ?? true,
-    deploymentName: config.CARDFLOW_DEPLOYMENT_NAME ?? DEFAULT_DEPLOYMENT_NAME,
-    bootstrap: config.CARDFLOW_DEPLOYMENT_BOOTSTRAP ?? 'first',
+    enabled: configured(config, 'CARDFLOW_WORKER_VERSIONING'),
+    deploymentName: configured(config, 'CARDFLOW_DEPLOYMENT_NAME'),
+    bootstrap: configured(config, 'CARDFLOW_DEPLOYMENT_BOOTSTRAP'),
     ...(bundlePath === undefined ? {} : { bundlePath }),
   };
 }

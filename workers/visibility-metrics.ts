@@ -17,11 +17,12 @@ import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 import { CardflowStage } from '../domain/search-attributes';
 import { WorkflowTypes } from '../domain/workflows';
+import { schemaDefault } from '../config/schema';
 
 /** Running onboardings listed per sample at most. */
 export const MAX_LISTED = 20_000;
 /** Default interval between samples. */
-export const DEFAULT_SAMPLE_INTERVAL_MS = 30_000;
+export const DEFAULT_SAMPLE_INTERVAL_MS = schemaDefault('CARDFLOW_METRICS_SAMPLE_SECONDS') * 1000;
 
 export interface VisibilityMetrics {
   /** Takes one sample now (the interval also does). */

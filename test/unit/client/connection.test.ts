@@ -1,4 +1,5 @@
-import { connectTemporalClient } from '../../../temporal/connection';
+import { connectTemporalClient, temporalSettingsFromEnv } from '../../../temporal/connection';
+import { readConfiguration } from '../../../config/schema';
 import { CodecKeyError } from '../../../codec/keys';
 import { EnvironmentError } from '../../../config/environment';
 
@@ -20,4 +21,14 @@ describe('connectTemporalClient refuses before contacting Temporal', () => {
     await expect(refused).rejects.toThrow(CodecKeyError);
     await expect(refused).rejects.toThrow(/set CARDFLOW_CODEC_KEYS=.* or CARDFLOW_CODEC_KEYS_FILE=/);
   });
+});
+
+it('takes the address, namespace and API key as the configuration parsed them, not from the raw environment again', () => {
+  const env = { TEMPORAL_ADDRESS: ' temporal.internal:7233 ', TEMPORAL_NAMESPACE: 'payments', TEMPORAL_API_KEY: ' ' };
+  const settings = temporalSettingsFromEnv(env, readConfiguration(env));
+  expect(settings.connectionOptions.address).toBe('temporal.internal:7233');
+  expect(settings.namespace).toBe('payments');
+  // A blank key is no key: no TLS switched on for it.
+  expect(settings.connectionOptions.apiKey).toBeUndefined();
+  expect(settings.connectionOptions.tls).toBeUndefined();
 });

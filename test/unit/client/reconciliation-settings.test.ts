@@ -7,13 +7,9 @@ import { configured } from '../../support/configured';
  */
 import { parseSince } from '../../../cli/reconcile-commands';
 import { ExitCodes } from '../../../cli/context';
-import { describeReport, parseDuration, reconcileSettings } from '../../../client/reconciliation';
-import {
-  DEFAULT_RECONCILE_INTERVAL_MS,
-  FINDING_KINDS,
-  emptyReport,
-  withFindings,
-} from '../../../domain/reconciliation';
+import { describeReport, reconcileSettings } from '../../../client/reconciliation';
+import { parseDuration } from '../../../config/values/duration';
+import { FINDING_KINDS, emptyReport, withFindings } from '../../../domain/reconciliation';
 import { runOffline as run } from '../cli/cli-run';
 
 it('reads durations and floors, keeping the defaults for what is not set', () => {
@@ -24,7 +20,7 @@ it('reads durations and floors, keeping the defaults for what is not set', () =>
   expect(parseDuration('1.5h')).toBeUndefined();
   expect(reconcileSettings(configured({}))).toEqual({
     config: {},
-    intervalMs: DEFAULT_RECONCILE_INTERVAL_MS,
+    intervalMs: 3_600_000,
     schedule: true,
   });
   expect(

@@ -7,8 +7,15 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EnvironmentError } from '../../../config/environment';
-import { ConfigurationProblems, readConfiguration, readVariable, VARIABLES } from '../../../config/schema';
-import { withConfigurationTable } from '../../../config/table';
+import {
+  configured,
+  ConfigurationProblems,
+  readConfiguration,
+  readVariable,
+  schemaDefault,
+  VARIABLES,
+} from '../../../config/schema';
+import { configurationTable, withConfigurationTable } from '../../../config/table';
 
 const root = path.join(__dirname, '../../..');
 
@@ -25,6 +32,18 @@ function problemsOf(env: Record<string, string>): readonly string[] {
 it("README's configuration table is the one generated from the schema (npm run config-table)", () => {
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
   expect(readme).toBe(withConfigurationTable(readme));
+});
+
+it('holds each default as the text of its variable, read by its rule as a set value is', () => {
+  expect(schemaDefault('CARDFLOW_CODEC_SERVER_PORT')).toBe(8888);
+  expect(schemaDefault('CARDFLOW_NOTIFY_WINDOW')).toBe(3_600_000);
+  expect(schemaDefault('CARDFLOW_CODEC_SERVER_ORIGINS')).toEqual(['http://127.0.0.1:8233', 'http://localhost:8233']);
+  expect(schemaDefault('CARDFLOW_DEPLOYMENT_BOOTSTRAP')).toBe('first');
+  // A set value wins, a falsy one included; an unset one takes the default.
+  expect(configured(readConfiguration({ CARDFLOW_CODEC_SERVER_PORT: '0' }), 'CARDFLOW_CODEC_SERVER_PORT')).toBe(0);
+  expect(configured(readConfiguration({}), 'CARDFLOW_WORKER_VERSIONING')).toBe(true);
+  // README shows the text itself, with the remark after it.
+  expect(configurationTable()).toContain('| `384` (192 cached) |');
 });
 
 it('declares every CARDFLOW_ variable the production code names', () => {

@@ -1,7 +1,7 @@
 import { context as otelContext, trace as otelTrace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { LosslessNumber } from 'lossless-json';
-import { parseLogLevel } from '../../../logging/level';
+import { parseLogLevel } from '../../../config/values/log-level';
 import { createLogger, formatRecord } from '../../../logging/logger';
 import { REDACTED, isRedactedField, redact, scrubText } from '../../../logging/redact';
 

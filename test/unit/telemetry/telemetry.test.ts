@@ -10,7 +10,7 @@ import { Registry } from 'prom-client';
 import { callOutcomeOf } from '../../../api/call-outcome';
 import * as errors from '../../../api/errors';
 import { codecServerMetrics } from '../../../codec/metrics';
-import { parseMetricsAddress } from '../../../telemetry/metrics-address';
+import { parseMetricsAddress } from '../../../config/values/metrics-address';
 import { samplerFor } from '../../../telemetry/sampler';
 import { samplerSetting } from '../../../telemetry/sampler-setting';
 import { tracingConfigured } from '../../../telemetry/tracing-config';

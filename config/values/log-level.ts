@@ -1,4 +1,4 @@
-/** The log levels, in the Temporal SDK's names, and their order. */
+/** The log levels, in the Temporal SDK's names, and their order: the rule of `CARDFLOW_LOG_LEVEL` and the logger's filter. */
 import type { LogLevel } from '@temporalio/common';
 
 /** Severity order of the SDK's levels. */

@@ -1,7 +1,7 @@
 /**
  * The rule of `CARDFLOW_CODEC_SERVER_ORIGINS`: the browser origins allowed to call the codec
- * server, each exactly `scheme://host[:port]` as a browser sends it in `Origin`. Apart from the
- * server so that the configuration schema checks it without reaching the HTTP server.
+ * server, each exactly `scheme://host[:port]` as a browser sends it in `Origin`. Here, at the
+ * bottom of the layering, so that the configuration schema checks it without reaching the server.
  */
 
 /** The comma-separated origins; throws an Error naming the first that is not an exact origin. */
