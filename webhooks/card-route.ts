@@ -13,7 +13,7 @@
  */
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { cardEntityStartOptions } from '../client/card-entity';
-import type { CardEntityInput } from '../domain/card-entity';
+import { cardEntityInputFor, type CardEntityStartContext } from '../domain/card-entity-start';
 import { cardNoField } from '../domain/fields';
 import { cardNoOf, providerEventSignal, type ProviderEvent, type ProviderEventBody } from '../domain/provider-event';
 import { cardEntityWorkflow } from '../domain/workflows';
@@ -63,8 +63,8 @@ export interface CardEntityDelivery {
 export interface CardEntityDeliveryOptions {
   /** The cardflow worker's task queue, where a started card workflow runs. */
   taskQueue: string;
-  /** Input fields of a card workflow this delivery starts (e.g. a test's wait profile). */
-  input?: Omit<CardEntityInput, 'cardNo' | 'carried'>;
+  /** What a card workflow this delivery starts is given beyond its card number (e.g. a test's wait profile). */
+  input?: CardEntityStartContext;
 }
 
 export function createCardEntityDelivery(client: Client, opts: CardEntityDeliveryOptions): CardEntityDelivery {
@@ -73,7 +73,7 @@ export function createCardEntityDelivery(client: Client, opts: CardEntityDeliver
       const workflowId = cardEntityWorkflow.id(cardNo);
       try {
         if (start) {
-          const { args, ...options } = cardEntityStartOptions({ ...opts.input, cardNo }, opts.taskQueue);
+          const { args, ...options } = cardEntityStartOptions(cardEntityInputFor(cardNo, opts.input), opts.taskQueue);
           await client.workflow.signalWithStart(cardEntityWorkflow.type, {
             ...options,
             args,
