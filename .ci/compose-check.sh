@@ -71,6 +71,13 @@ if not any(str(v).endswith(":/etc/cardflow/temporal:ro") or (isinstance(v, dict)
     problems.append("temporal does not mount deploy/temporal")
 if "--config etc/cardflow/temporal --env cluster" not in " ".join(temporal.get("entrypoint", [])):
     problems.append("temporal does not run with deploy/temporal/cluster.yaml")
+worker = services["worker"]
+if worker["environment"].get("CARDFLOW_NOTIFY_SECRET_FILE") != "/run/secrets/notify_secret" or not any(
+    (v if isinstance(v, str) else v.get("source")) == "notify_secret" for v in worker.get("secrets", [])
+):
+    problems.append("the worker does not get the notification signing secret as the notify_secret file")
+if "CARDFLOW_NOTIFY_SECRET" in worker["environment"]:
+    problems.append("the notification signing secret is in the environment, not a file")
 if services["codec-server"]["environment"].get("CARDFLOW_CODEC_SERVER_TOKENLESS") != "never":
     problems.append("the codec server lets requests without the token in by default")
 for problem in problems:

@@ -103,7 +103,7 @@ for block in compose-setup compose-staging; do
   sed 's/^/    /' <<<"$script" >&2
   bash -euo pipefail -c "$script" >&2
 done
-for secret in postgres_password codec_server_token codec_keys database_url database_admin_url; do
+for secret in postgres_password codec_server_token codec_keys database_url database_admin_url notify_secret; do
   [[ -s "deploy/secrets/$secret" ]] || fail "the documented steps left deploy/secrets/$secret empty"
 done
 [[ "$(stat -c %a deploy/secrets)" == 700 ]] || fail "deploy/secrets is not 700 after the documented steps"
