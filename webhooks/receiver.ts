@@ -17,10 +17,10 @@ import type { KeyInput } from '../api/keys';
 import { WEBHOOK_ACK_BODY, WebhookSignatureError, verifyWebhook } from '../api/signing';
 import type { HealthRoutes } from '../health/routes';
 import { BodyTooLargeError, readBody, serverLimits } from '../http/body';
-import { type CardEntityDelivery, cardDelivery, lookupsBesideCard } from './card-route';
+import { type CardEntityDelivery, deliverToOwners } from './card-route';
 import { type EventForwarder, createTemporalForwarder } from './forwarder';
 import type { RouteStore } from '../storage/route-store';
-import { parseEvent, routeEvent } from './routing';
+import { parseEvent } from './routing';
 import {
   type WebhookEntry,
   type WebhookOutcome,
@@ -159,13 +159,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     } else {
       const event = { ...parsed.event, requestId };
       // Card-level path first: the card's own workflow, by its derived id; then the other owners.
-      const toCard = opts.cardEntities ? cardDelivery(event) : undefined;
-      const card = toCard ? await opts.cardEntities?.deliver(event, toCard) : undefined;
-      const others = await forwarder.forward(
-        event,
-        card ? lookupsBesideCard(event, routeEvent(event)) : routeEvent(event),
-      );
-      const workflowIds = card ? [card, ...others.filter((id) => id !== card)] : others;
+      const workflowIds = await deliverToOwners(event, { cardEntities: opts.cardEntities, forwarder });
       entry = {
         ...base,
         outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner',

@@ -1,8 +1,9 @@
 /**
  * The Temporal side of reconciliation (activities/reconciliation-port.ts), built by the worker
  * from its own connection and data converter: owners are found on CardflowOrderNos, a missed
- * event goes through the webhook receiver's forwarder with the lookups `routeEvent` gives it (the
- * very signal its webhook would have sent), what running workflows will spend and what open
+ * event goes the webhook receiver's own way (`deliverToOwners`: the card's workflow by
+ * signal-with-start, then the forwarder with the lookups `routeEvent` gives it, the very signals
+ * its webhook would have sent), what running workflows will spend and what open
  * stranded-money records name are read from their inputs.
  */
 import type { DataConverter, Payload } from '@temporalio/common';
@@ -16,7 +17,10 @@ import { CardflowCustomerRef } from '../domain/search-attributes';
 import { childWorkflowId } from '../domain/workflow-ids';
 import { Flows, WorkflowTypes } from '../domain/workflow-types';
 import { createTemporalForwarder } from '../webhooks/forwarder';
-import { routeEvent, visibilityQuery } from '../webhooks/routing';
+import { visibilityQuery } from '../webhooks/routing';
+import { cardDelivery, createCardEntityDelivery, deliverToOwners } from '../webhooks/card-route';
+import type { CardEntityStartContext } from '../domain/card-entity-start';
+import { cardEntityWorkflow } from '../domain/workflows';
 
 /** merchantOrderNos per visibility query (`CardflowOrderNos IN (...)`). */
 const OWNER_BATCH = 50;
@@ -30,6 +34,10 @@ const PREVIOUS_RUNS = 10;
 export interface ReconcilePortOptions {
   connection: ConnectionLike;
   namespace: string;
+  /** The worker's task queue, where a card's workflow that a re-delivery starts runs. */
+  taskQueue: string;
+  /** What such a card workflow is given beyond its card number (as the receiver's delivery gives it). */
+  cardEntityInput?: CardEntityStartContext;
   /** The worker's data converter: signals and inputs are encoded as every other cardflow payload. */
   dataConverter?: DataConverter;
 }
@@ -59,6 +67,11 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
   });
   // No pause-and-ask-again: a workflow that is not listed as running now is not waiting on the event.
   const forwarder = createTemporalForwarder(client, { noOwnerRetryDelaysMs: [] });
+  // The receiver's card-level path: a card's own event starts the card's workflow when it is not running.
+  const cardEntities = createCardEntityDelivery(client, {
+    taskQueue: opts.taskQueue,
+    ...(opts.cardEntityInput ? { input: opts.cardEntityInput } : {}),
+  });
 
   async function startInput(info: WorkflowExecutionInfo): Promise<Record<string, unknown> | undefined> {
     const history = await client.workflow.getHandle(info.workflowId, info.runId).fetchHistory();
@@ -88,7 +101,24 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
       return owners;
     },
 
-    redeliver: (event) => forwarder.forward(event, routeEvent(event)),
+    redeliver: (event) => deliverToOwners(event, { cardEntities, forwarder }),
+
+    async deliverToCard(event) {
+      const delivery = cardDelivery(event);
+      if (!delivery?.start) return undefined;
+      const running = await client.workflow
+        .getHandle(cardEntityWorkflow.id(delivery.cardNo))
+        .describe()
+        .then(
+          (described) => described.status.name === 'RUNNING',
+          (error: unknown) => {
+            if (error instanceof WorkflowNotFoundError) return false;
+            throw error;
+          },
+        );
+      const workflowId = await cardEntities.deliver(event, delivery);
+      return workflowId ? { workflowId, started: !running } : undefined;
+    },
 
     async runningSpenders(taskQueue) {
       const flows = [Flows.onboarding, Flows.cardIssuance, Flows.cardDeposit, Flows.fundTransfer];
