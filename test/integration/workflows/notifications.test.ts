@@ -481,6 +481,9 @@ it('a card cardflow issues is announced once, as card.issued with its customer, 
   const history = await handle.fetchHistory();
   const started = history.events![0]!.workflowExecutionStartedEventAttributes!;
   const input = defaultPayloadConverter.fromPayload(started.input!.payloads![0]!);
-  expect(input).toEqual({ ...cardEntityInputFor(card!.cardNo, { customerRef: ref, wait: FAST_WAIT }), attributesSetAtStart: true });
+  expect(input).toEqual({
+    ...cardEntityInputFor(card!.cardNo, { customerRef: ref, wait: FAST_WAIT }),
+    attributesSetAtStart: true,
+  });
   expect((await handle.describe()).typedSearchAttributes.get(CardflowCustomerRef)).toBe(ref);
 });
