@@ -65,7 +65,7 @@ function buildIdsOf(history: History): Set<string> {
   return ids;
 }
 
-async function fetchHistory(connection: Connection, namespace: string, workflowId: string, runId: string) {
+export async function fetchHistory(connection: Connection, namespace: string, workflowId: string, runId: string) {
   const events: temporal.api.history.v1.IHistoryEvent[] = [];
   let nextPageToken: Uint8Array | undefined;
   do {
@@ -81,7 +81,7 @@ async function fetchHistory(connection: Connection, namespace: string, workflowI
 }
 
 /** The codec keys the tier's tests registered (one `id:key` per line), as one key list. */
-function registeredKeys(file: string | undefined): string {
+export function registeredKeys(file: string | undefined): string {
   if (!file || !existsSync(file)) return '';
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).join(',');
 }

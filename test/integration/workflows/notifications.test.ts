@@ -401,7 +401,8 @@ it("a card's workflow keeps telling after it continues as new: status moves once
     const handle = await h.client.workflow.start('cardEntity', {
       taskQueue: h.taskQueue,
       workflowId,
-      args: [{ cardNo, wait: FAST_WAIT, maxHistoryEvents: 25 }],
+      // Room for the first read, card.issued and a freeze or two before it continues as new.
+      args: [{ cardNo, wait: FAST_WAIT, maxHistoryEvents: 32 }],
     });
     firstRun = handle.firstExecutionRunId;
     // The first status the entity learns (its first read) is no move: the freezes below are.
