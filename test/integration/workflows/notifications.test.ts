@@ -6,9 +6,11 @@
  * backend answers 500 for a while; a workflow's events arrive in the order it emitted them. What
  * the window cannot deliver is recorded, listed by `cardflow events list` and delivered by
  * `cardflow events resend <id>` with its id unchanged. A worker without a URL emits nothing.
- * A card no client touched tells its authorization, settlement, block and cancel once each, also
+ * A card no client touched tells that it exists, its authorization, settlement, block and cancel once each, also
  * when webhooks come again and out of order, and relays a 3DS code its history never holds; its
- * later runs (continue-as-new) keep telling; without a URL it schedules nothing more.
+ * later runs (continue-as-new) keep telling; without a URL it schedules nothing more. A card cardflow
+ * issues is announced once as card.issued with its customer, by the card workflow the createCard
+ * activity started with the input a client's first call would give it.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
