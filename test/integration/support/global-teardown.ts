@@ -23,6 +23,7 @@ export default async function globalTeardown(): Promise<void> {
         `and ${report.skipped.otherBuild} of other builds; ${report.failures.length} did not replay ` +
         `(${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
     );
+    const scanStarted = Date.now();
     const scanned = await scanHistoriesForIssuedSecrets({
       ...testTemporalServer(),
       ...(keysFile ? { codecKeysFile: keysFile } : {}),
@@ -31,7 +32,7 @@ export default async function globalTeardown(): Promise<void> {
     process.stdout.write(
       `3DS scan: ${scanned.histories} histories searched for the ${scanned.issued} OTPs and authorization URLs the ` +
         `sandboxes issued (payloads decoded with the codec; ${scanned.unreadable} no registered key opens); ` +
-        `${scanned.finds.length} found\n`,
+        `${scanned.finds.length} found (${((Date.now() - scanStarted) / 1000).toFixed(1)} s)\n`,
     );
     if (report.failures.length > 0) {
       throw new Error(

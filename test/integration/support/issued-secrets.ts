@@ -59,6 +59,7 @@ export function readIssuedSecrets(file: string | undefined): IssuedSecret[] {
 }
 
 export interface IssuedSecretScan {
+  /** Histories searched: none when nothing was issued (nothing to search for). */
   histories: number;
   issued: number;
   /** Payloads no registered key opens (searched only as stored). */
