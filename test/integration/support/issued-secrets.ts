@@ -17,7 +17,7 @@ import { decryptSensitive } from '../../../api/sensitive';
 import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
 import { collectPayloads, foundIn } from '../codec/history-scan';
-import { fetchHistory, registeredKeys } from './cross-replay';
+import { everyExecution, fetchHistory, registeredKeys } from './cross-replay';
 
 /** File the harnesses append the issued 3DS values to (one JSON object per line), set by the global setup. */
 export const issuedSecretsFileEnv = 'CARDFLOW_TEST_ISSUED_3DS_FILE';
@@ -91,32 +91,23 @@ export async function scanHistoriesForIssuedSecrets(opts: {
   const values = issued.map((i) => i.value);
   const connection = await Connection.connect({ address: opts.address });
   try {
-    let nextPageToken: Uint8Array | undefined;
-    do {
-      const page = await connection.workflowService.listWorkflowExecutions({
-        namespace: opts.namespace,
-        pageSize: 1000,
-        ...(nextPageToken ? { nextPageToken } : {}),
-      });
-      for (const execution of page.executions) {
-        const workflowId = execution.execution?.workflowId ?? '';
-        const history = await fetchHistory(connection, opts.namespace, workflowId, execution.execution?.runId ?? '');
-        scan.histories += 1;
-        const texts = [Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1')];
-        for (const payload of collectPayloads(history)) {
-          try {
-            texts.push(Buffer.from((await decode(payload)).data ?? []).toString('utf8'));
-          } catch {
-            scan.unreadable += 1;
-          }
-        }
-        for (const value of foundIn(texts.join('\n'), values)) {
-          const what = issued.find((i) => i.value === value)!;
-          scan.finds.push(`${workflowId} holds the ${what.kind} of 3DS record ${what.tradeNo}`);
+    for await (const execution of everyExecution(connection, opts.namespace)) {
+      const workflowId = execution.execution?.workflowId ?? '';
+      const history = await fetchHistory(connection, opts.namespace, workflowId, execution.execution?.runId ?? '');
+      scan.histories += 1;
+      const texts = [Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1')];
+      for (const payload of collectPayloads(history)) {
+        try {
+          texts.push(Buffer.from((await decode(payload)).data ?? []).toString('utf8'));
+        } catch {
+          scan.unreadable += 1;
         }
       }
-      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-    } while (nextPageToken);
+      for (const value of foundIn(texts.join('\n'), values)) {
+        const what = issued.find((i) => i.value === value)!;
+        scan.finds.push(`${workflowId} holds the ${what.kind} of 3DS record ${what.tradeNo}`);
+      }
+    }
     return scan;
   } finally {
     await connection.close();
