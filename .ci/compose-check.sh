@@ -91,6 +91,13 @@ for name, service in services.items():
             problems.append(f"{name} connects to Temporal without {key}")
         elif env[key] not in mounted(service):
             problems.append(f"{name}: {key}={env[key]} is not one of its secrets")
+worker = services["worker"]
+if worker["environment"].get("CARDFLOW_NOTIFY_SECRET_FILE") != "/run/secrets/notify_secret" or not any(
+    (v if isinstance(v, str) else v.get("source")) == "notify_secret" for v in worker.get("secrets", [])
+):
+    problems.append("the worker does not get the notification signing secret as the notify_secret file")
+if "CARDFLOW_NOTIFY_SECRET" in worker["environment"]:
+    problems.append("the notification signing secret is in the environment, not a file")
 if services["codec-server"]["environment"].get("CARDFLOW_CODEC_SERVER_TOKENLESS") != "never":
     problems.append("the codec server lets requests without the token in by default")
 for problem in problems:

@@ -106,7 +106,7 @@ for block in compose-setup compose-staging; do
 done
 for secret in postgres_password codec_server_token codec_keys database_url database_admin_url \
   temporal-tls/ca.pem temporal-tls/server.pem temporal-tls/server-key.pem temporal-tls/worker.pem \
-  temporal-tls/webhooks.pem temporal-tls/client.pem temporal-tls/ui.pem temporal-tls/cli.pem; do
+  temporal-tls/webhooks.pem temporal-tls/client.pem temporal-tls/ui.pem temporal-tls/cli.pem notify_secret; do
   [[ -s "deploy/secrets/$secret" ]] || fail "the documented steps left deploy/secrets/$secret empty"
 done
 [[ "$(stat -c %a deploy/secrets/temporal-tls/ca-key.pem)" == 600 ]] || fail "the CA's key is not 600 after the documented steps"

@@ -5,6 +5,7 @@
  */
 import { cancellationSignal, log, sleep } from '@temporalio/activity';
 import type { CardType } from '../api/schemas/card-type';
+import { cardEntityInputFor, type CardEntityStartContext } from '../domain/card-entity-start';
 import { FailureTypes } from '../domain/failure-types';
 import { createAccountHelpers, type BalanceRequirement } from './accounts';
 import type { ActivityDeps } from './deps';
@@ -114,13 +115,14 @@ export function createCardActivities(deps: ActivityDeps) {
 
   /**
    * A card made here gets its own workflow now (`cardEntity`), so it is followed from its issuance
-   * on without a command in the issuing workflow. Best effort: a card whose workflow could not be
+   * on without a command in the issuing workflow; `context` (the issuing flow's customerRef and
+   * waits) makes it the workflow a client's first call would have started. Best effort: a card whose workflow could not be
    * started is followed from its first own event, which the receiver delivers with signal-with-start.
    */
-  async function followCard(created: CardOperation): Promise<void> {
+  async function followCard(created: CardOperation, context: CardEntityStartContext | undefined): Promise<void> {
     if (!deps.cardEntities || !created.cardNo || created.status === 'fail') return;
     try {
-      await deps.cardEntities.follow({ cardNo: created.cardNo });
+      await deps.cardEntities.follow(cardEntityInputFor(created.cardNo, context));
     } catch (error) {
       if (cancellationSignal().aborted) throw error;
       (deps.logger ?? log).warn('the card workflow of a new card was not started; its first event will start it', {
@@ -155,6 +157,8 @@ export function createCardActivities(deps: ActivityDeps) {
         accountId?: string;
         /** Physical cards: the number printed on the card (never logged). */
         cardNumber?: string;
+        /** What the card's own workflow starts with besides the card number (the issuing flow's). */
+        follow?: CardEntityStartContext;
       },
     ): Promise<CardOperationWithCard> {
       const created = await sendOperation(input, 'initialDeposit', (signal) =>
@@ -170,7 +174,7 @@ export function createCardActivities(deps: ActivityDeps) {
           { signal },
         ),
       );
-      await followCard(created);
+      await followCard(created, input.follow);
       return withCard(created);
     },
 

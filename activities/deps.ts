@@ -4,6 +4,7 @@
  */
 import type { ProviderClient } from '../api/client';
 import type { KeyInput } from '../api/keys';
+import type { CardEntityInput } from '../domain/card-entity';
 import type { FileStore } from '../storage/file-store';
 import type { NotificationDeps } from './notifications';
 import type { RouteRecorder } from '../storage/route-store';
@@ -49,7 +50,7 @@ export type ProviderPort = Pick<
 
 /** Starts the workflow that follows a card for its whole life (`cardEntity`), unless it runs already. */
 export interface CardEntityPort {
-  follow(input: { cardNo: string; customerRef?: string }): Promise<void>;
+  follow(input: CardEntityInput): Promise<void>;
 }
 
 /** Structured logger; never pass personal data or card numbers in `fields`. */

@@ -27,8 +27,16 @@ export interface OpenStrandedRecord {
 export interface ReconcilePort {
   /** Every execution listing each of `orderNos` in CardflowOrderNos, any status (at most 100 per call). */
   ownersOf(orderNos: readonly string[]): Promise<Record<string, OwnerRun[]>>;
-  /** Signals the event to its running owners exactly as the webhook receiver would; resolves with the ids signalled. */
+  /**
+   * Delivers the event exactly as the webhook receiver would: to its card's workflow (started when
+   * the event is the card's own), then its running owners; resolves with the ids signalled.
+   */
   redeliver(event: ProviderEvent): Promise<string[]>;
+  /**
+   * Delivers a card's own event to the card's workflow with signal-with-start: its id, and whether
+   * it was not running before (this started it); undefined when the workflow has ended (the card is cancelled).
+   */
+  deliverToCard(event: ProviderEvent): Promise<{ workflowId: string; started: boolean } | undefined>;
   /**
    * The running workflows of `taskQueue` (one cardflow deployment) that spend money, with what
    * their input says they will take and from which account; whether they already did is the

@@ -17,7 +17,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import type { KeyInput } from '../api/keys';
 import { CARDFLOW_TASK_QUEUE, WORKFLOW_TASK_TIMEOUT } from '../domain';
-import { cardEntityStartAttributes } from '../domain/card-entity-start';
+import { cardEntityInputFor, cardEntityStartAttributes } from '../domain/card-entity-start';
 import { cardEntityWorkflow } from '../domain/workflows';
 import { definedHandle, type DefinedHandle } from './definitions';
 import {
@@ -119,11 +119,7 @@ async function updateWithStart<Ret, Args extends unknown[]>(
   const valid = parseField(cardNoField, 'cardNo', cardNo);
   const customerRef =
     opts.customerRef === undefined ? undefined : parseField(businessRef, 'customerRef', opts.customerRef);
-  const input: CardEntityInput = {
-    cardNo: valid,
-    ...(customerRef ? { customerRef } : {}),
-    ...(opts.wait ? { wait: exact(opts.wait) } : {}),
-  };
+  const input = cardEntityInputFor(valid, { customerRef, wait: opts.wait ? exact(opts.wait) : undefined });
   // An operation is used once: each try of the ride-out makes its own. A retried request is
   // answered once by the card's workflow, which keys requests by their requestId.
   const startWorkflowOperation = () =>

@@ -1,14 +1,31 @@
 /**
- * The search attributes a card's workflow (`cardEntity`) starts with, whoever starts it: a client's
- * Update-with-Start, the receiver's signal-with-start, or cardIssuance when it has made the card.
- * Set at start (free), so the workflow upserts nothing.
+ * How a card's workflow (`cardEntity`) starts, whoever starts it: a client's Update-with-Start, the
+ * receiver's signal-with-start, or the createCard activity when it has made the card. Its input and
+ * its search attributes are derived here, so every starter starts the same workflow; the
+ * attributes are set at start (free), so the workflow upserts nothing.
  */
 import type { SearchAttributePair } from '@temporalio/common';
 import type { CardEntityInput } from './card-entity';
+import type { WaitOverrides } from './wait-profile';
 import { CardflowCardNo } from './search-attributes';
 import { startAttributes } from './start-attributes';
 import { startAttributesOf } from './workflow-definition';
 import { cardEntityWorkflow } from './workflows';
+
+/** What a starter knows of the card beyond its number: whose it is, and the waits its flows run with. */
+export interface CardEntityStartContext {
+  customerRef?: string | undefined;
+  wait?: WaitOverrides | undefined;
+}
+
+/** The input a card's workflow starts with, from its card number and what its starter knows. */
+export function cardEntityInputFor(cardNo: string, context: CardEntityStartContext = {}): CardEntityInput {
+  return {
+    cardNo,
+    ...(context.customerRef ? { customerRef: context.customerRef } : {}),
+    ...(context.wait ? { wait: context.wait } : {}),
+  };
+}
 
 export function cardEntityStartAttributes(input: CardEntityInput): SearchAttributePair[] {
   const workflowId = cardEntityWorkflow.id(input.cardNo);

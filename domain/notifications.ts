@@ -26,7 +26,7 @@ export const NotificationTypes = {
   fundingFailed: 'funding.failed',
   reconciliationFindings: 'reconciliation.findings',
   cardThreeDs: 'card.three_ds',
-  // The per-card workflow's events (docs/notifications.md, card events; card.issued is not sent yet).
+  // The per-card workflow's events (docs/notifications.md, card events).
   cardIssued: 'card.issued',
   cardStatusChanged: 'card.status_changed',
   cardBlocked: 'card.blocked',
@@ -234,4 +234,12 @@ export function workflowEventId(runId: string, seq: number): string {
 /** The id of the 3DS event of a provider record: one per record, however often it is relayed. */
 export function threeDsEventId(tradeNo: string): string {
   return `evt_3ds_${tradeNo}`;
+}
+
+/**
+ * The id of a card's `card.issued`: one per card, so a card whose workflow an operator terminated
+ * and a later event started again is not announced as new under another id.
+ */
+export function cardIssuedEventId(cardNo: string): string {
+  return `evt_issued_${cardNo}`;
 }

@@ -107,6 +107,12 @@ export function recordStateOf(event: ProviderEventBody): string | undefined {
 /** The categories whose non-final events no workflow acts on: the receiver records them without a signal. */
 export const FINAL_ONLY_CATEGORIES: readonly ProviderEventCategory[] = ['card_transaction', 'card_holder'];
 
+/**
+ * Card operation types the provider starts on its own (no merchant sent them): the card's own
+ * events, which start the card's workflow when it is not running (webhooks/card-route.ts).
+ */
+export const PROVIDER_CARD_OPERATIONS: readonly string[] = ['blocked', 'cancel', 'withdraw', 'overdraft_statement'];
+
 /** A text field's value, or undefined when absent or empty (records mark "none" either way). */
 export function nonEmpty(value: string | null | undefined): string | undefined {
   return value === null || value === undefined || value === '' ? undefined : value;

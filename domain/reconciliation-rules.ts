@@ -6,7 +6,7 @@
 import { add, cmp, sub } from '../api/money';
 import type { LedgerEntry } from '../api/schemas/account';
 import type { WalletTransaction } from '../api/schemas/wallet';
-import { nonEmpty, isFinalEvent, type ProviderEventBody } from './provider-event';
+import { nonEmpty, isFinalEvent, PROVIDER_CARD_OPERATIONS, type ProviderEventBody } from './provider-event';
 import { ORDER_NO_LENGTH, ORDER_NO_PREFIX, deriveMerchantOrderNo } from './merchant-order-no';
 import { ORDER_STEPS } from './workflows';
 import { FINDING_KINDS, type Finding, type LedgerChain, type ReconcileConfig } from './reconciliation';
@@ -90,13 +90,20 @@ const isPendingReview = (status: string) => status === 'wait_audit' || status ==
 export interface OrderVerdict {
   finding?: Finding;
   redeliver: boolean;
+  /**
+   * A card's own event (an operation the provider started): delivered to the card's workflow with
+   * signal-with-start; `finding` is reported only when that started the workflow (nobody followed the card).
+   */
+  toCard?: { finding: Finding };
 }
 
 /**
  * Compares one provider order with its owner (`runs`: every execution listing its merchantOrderNo).
  *
  * - not cardflow's merchantOrderNo: external (a direct API call, the dashboard), nothing changed;
- *   an order without one is the provider's own (a risk-control cancel, an overdraft statement);
+ *   an order without one is the provider's own (a risk-control cancel, an overdraft statement): a
+ *   card's own operation, final and older than the event grace, goes to the card's workflow
+ *   (`toCard`), which learns each record once, so no such event waits for a workflow to start;
  * - cardflow's and no workflow lists it: orphan;
  * - final (a review: passed), older than the event grace, and its owner still running: the owner
  *   missed the event, which is re-delivered (the verdict's finding is then marked repaired by the caller);
@@ -127,7 +134,23 @@ export function judgeOrder(
     },
   });
   if (merchantOrderNo === undefined) {
-    return pending && age > (review ? config.reviewSlaMs : config.operationSlaMs) ? stuck() : { redeliver: false };
+    if (pending && age > (review ? config.reviewSlaMs : config.operationSlaMs)) return stuck();
+    const cardNo = ids.cardNo;
+    const ownCardEvent =
+      order.event.category === 'card_transaction' && PROVIDER_CARD_OPERATIONS.includes(order.event.record.type);
+    if (!ownCardEvent || !cardNo || pending || !isFinalEvent(order.event) || age < config.eventGraceMs)
+      return { redeliver: false };
+    return {
+      redeliver: false,
+      toCard: {
+        finding: {
+          kind: FINDING_KINDS.missedEvent,
+          ids,
+          detail: `${describeOrder(order)}, while no workflow followed card ${cardNo}`,
+          action: `delivered to the card's workflow, which it started (signal-with-start, as the receiver does)`,
+        },
+      },
+    };
   }
   if (!isCardflowOrderNo(merchantOrderNo)) {
     return {

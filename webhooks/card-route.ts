@@ -13,14 +13,18 @@
  */
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { cardEntityStartOptions } from '../client/card-entity';
-import type { CardEntityInput } from '../domain/card-entity';
+import { cardEntityInputFor, type CardEntityStartContext } from '../domain/card-entity-start';
 import { cardNoField } from '../domain/fields';
-import { cardNoOf, providerEventSignal, type ProviderEvent, type ProviderEventBody } from '../domain/provider-event';
+import {
+  cardNoOf,
+  PROVIDER_CARD_OPERATIONS,
+  providerEventSignal,
+  type ProviderEvent,
+  type ProviderEventBody,
+} from '../domain/provider-event';
 import { cardEntityWorkflow } from '../domain/workflows';
-import type { RouteLookup } from './routing';
-
-/** Card operation types the provider starts on its own: no cardflow workflow sent them. */
-const PROVIDER_OPERATIONS: readonly string[] = ['blocked', 'cancel', 'withdraw', 'overdraft_statement'];
+import type { EventForwarder } from './forwarder';
+import { routeEvent, type RouteLookup } from './routing';
 
 /** Where a card-level event goes: the card, and whether it may start the card's workflow. */
 export interface CardDelivery {
@@ -38,7 +42,7 @@ export function cardDelivery(event: ProviderEventBody): CardDelivery | undefined
     case 'card_3ds':
       return { cardNo, start: true };
     case 'card_transaction':
-      return { cardNo, start: PROVIDER_OPERATIONS.includes(event.record.type) };
+      return { cardNo, start: PROVIDER_CARD_OPERATIONS.includes(event.record.type) };
     default:
       return undefined;
   }
@@ -63,8 +67,8 @@ export interface CardEntityDelivery {
 export interface CardEntityDeliveryOptions {
   /** The cardflow worker's task queue, where a started card workflow runs. */
   taskQueue: string;
-  /** Input fields of a card workflow this delivery starts (e.g. a test's wait profile). */
-  input?: Omit<CardEntityInput, 'cardNo' | 'carried'>;
+  /** What a card workflow this delivery starts is given beyond its card number (e.g. a test's wait profile). */
+  input?: CardEntityStartContext;
 }
 
 export function createCardEntityDelivery(client: Client, opts: CardEntityDeliveryOptions): CardEntityDelivery {
@@ -73,7 +77,7 @@ export function createCardEntityDelivery(client: Client, opts: CardEntityDeliver
       const workflowId = cardEntityWorkflow.id(cardNo);
       try {
         if (start) {
-          const { args, ...options } = cardEntityStartOptions({ ...opts.input, cardNo }, opts.taskQueue);
+          const { args, ...options } = cardEntityStartOptions(cardEntityInputFor(cardNo, opts.input), opts.taskQueue);
           await client.workflow.signalWithStart(cardEntityWorkflow.type, {
             ...options,
             args,
@@ -92,4 +96,23 @@ export function createCardEntityDelivery(client: Client, opts: CardEntityDeliver
       }
     },
   };
+}
+
+/**
+ * Delivers an event to every workflow it concerns, as the receiver does and reconciliation's
+ * re-delivery does again: the card's workflow first, by its derived id (signal-with-start for the
+ * card's own events), then the other owners `routeEvent` finds. Resolves with the ids signalled,
+ * the card's first.
+ */
+export async function deliverToOwners(
+  event: ProviderEvent,
+  route: { cardEntities?: CardEntityDelivery | undefined; forwarder: EventForwarder },
+): Promise<string[]> {
+  const toCard = route.cardEntities ? cardDelivery(event) : undefined;
+  const card = toCard ? await route.cardEntities?.deliver(event, toCard) : undefined;
+  const others = await route.forwarder.forward(
+    event,
+    card ? lookupsBesideCard(event, routeEvent(event)) : routeEvent(event),
+  );
+  return card ? [card, ...others.filter((id) => id !== card)] : others;
 }

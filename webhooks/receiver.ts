@@ -17,11 +17,10 @@ import type { KeyInput } from '../api/keys';
 import { WEBHOOK_ACK_BODY, WebhookSignatureError, verifyWebhook } from '../api/signing';
 import type { HealthRoutes } from '../health/routes';
 import { BodyTooLargeError, readBody, serverLimits } from '../http/body';
-import { type CardEntityDelivery, cardDelivery, lookupsBesideCard } from './card-route';
+import { type CardEntityDelivery, deliverToOwners } from './card-route';
 import { type EventForwarder, createTemporalForwarder } from './forwarder';
-import type { ProviderEvent } from '../domain/provider-event';
 import type { RouteStore } from '../storage/route-store';
-import { parseEvent, routeEvent } from './routing';
+import { parseEvent } from './routing';
 import {
   type WebhookEntry,
   type WebhookOutcome,
@@ -274,23 +273,13 @@ async function settle(rx: Receiver, delivery: VerifiedDelivery): Promise<Settled
     entry = { ...base, outcome: 'not_forwarded', record: parsed.event.record };
   } else {
     const event = { ...parsed.event, requestId };
-    const workflowIds = await signalOwners(rx, event);
+    // The card's own workflow first, by its derived id, then the other owners (webhooks/card-route.ts).
+    const workflowIds = await deliverToOwners(event, { cardEntities: rx.opts.cardEntities, forwarder: rx.forwarder });
     entry = { ...base, outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner', workflowIds, record: event.record };
   }
   entry.recordedAt = new Date().toISOString();
   await rx.store.append(entry);
   return { requestId, category, outcome: entry.outcome, workflowIds: entry.workflowIds };
-}
-
-/** Signals the event's owners, the card's own workflow first (by its derived id), then the others; their ids. */
-async function signalOwners(rx: Receiver, event: ProviderEvent): Promise<string[]> {
-  const toCard = rx.opts.cardEntities ? cardDelivery(event) : undefined;
-  const card = toCard ? await rx.opts.cardEntities?.deliver(event, toCard) : undefined;
-  const others = await rx.forwarder.forward(
-    event,
-    card ? lookupsBesideCard(event, routeEvent(event)) : routeEvent(event),
-  );
-  return card ? [card, ...others.filter((id) => id !== card)] : others;
 }
 
 /** The forwarder the options name, or one over their Temporal client. */

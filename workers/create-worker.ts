@@ -245,6 +245,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
     createReconcilePort({
       connection: opts.connection,
       namespace,
+      taskQueue,
       ...(opts.workerOptions?.dataConverter ? { dataConverter: opts.workerOptions.dataConverter } : {}),
     });
   const cardEntities =

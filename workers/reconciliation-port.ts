@@ -1,8 +1,9 @@
 /**
  * The Temporal side of reconciliation (activities/reconciliation-port.ts), built by the worker
  * from its own connection and data converter: owners are found on CardflowOrderNos, a missed
- * event goes through the webhook receiver's forwarder with the lookups `routeEvent` gives it (the
- * very signal its webhook would have sent), what running workflows will spend and what open
+ * event goes the webhook receiver's own way (`deliverToOwners`: the card's workflow by
+ * signal-with-start, then the forwarder with the lookups `routeEvent` gives it, the very signals
+ * its webhook would have sent), what running workflows will spend and what open
  * stranded-money records name are read from their inputs (each spending definition's `spends`).
  */
 import type { DataConverter, Payload } from '@temporalio/common';
@@ -15,9 +16,16 @@ import { ORDER_NOS_ATTRIBUTE } from '../domain/start-attributes';
 import { CardflowCustomerRef } from '../domain/search-attributes';
 import type { AnyWorkflowDefinition, InputOf } from '../domain/workflow-definition';
 import { childWorkflowId } from '../domain/workflow-ids';
-import { reconciliationWorkflow, strandedMoneyWorkflow, WORKFLOWS } from '../domain/workflows';
+import { cardEntityWorkflow, reconciliationWorkflow, strandedMoneyWorkflow, WORKFLOWS } from '../domain/workflows';
 import { createTemporalForwarder } from '../webhooks/forwarder';
-import { routeEvent, visibilityQuery } from '../webhooks/routing';
+import { visibilityQuery } from '../webhooks/routing';
+import {
+  cardDelivery,
+  type CardEntityDelivery,
+  createCardEntityDelivery,
+  deliverToOwners,
+} from '../webhooks/card-route';
+import type { CardEntityStartContext } from '../domain/card-entity-start';
 
 /** merchantOrderNos per visibility query (`CardflowOrderNos IN (...)`). */
 const OWNER_BATCH = 50;
@@ -31,6 +39,10 @@ const PREVIOUS_RUNS = 10;
 export interface ReconcilePortOptions {
   connection: ConnectionLike;
   namespace: string;
+  /** The worker's task queue, where a card's workflow that a re-delivery starts runs. */
+  taskQueue: string;
+  /** What such a card workflow is given beyond its card number (as the receiver's delivery gives it). */
+  cardEntityInput?: CardEntityStartContext;
   /** The worker's data converter: signals and inputs are encoded as every other cardflow payload. */
   dataConverter?: DataConverter;
 }
@@ -57,6 +69,42 @@ function ownerRun(info: WorkflowExecutionInfo): OwnerRun {
   };
 }
 
+/** The input a workflow was started with, decoded as the client decodes payloads. */
+async function startInputOf(client: Client, info: WorkflowExecutionInfo): Promise<Record<string, unknown> | undefined> {
+  const history = await client.workflow.getHandle(info.workflowId, info.runId).fetchHistory();
+  const payloads = (history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? []) as Payload[];
+  if (!payloads.length) return undefined;
+  const { payloadCodecs, payloadConverter } = client.options.loadedDataConverter;
+  let decoded = payloads;
+  for (const codec of [...payloadCodecs].reverse()) decoded = await codec.decode(decoded);
+  return payloadConverter.fromPayload<Record<string, unknown>>(decoded[0]!);
+}
+
+/**
+ * A card's own provider operation sent to the card's workflow, started when nobody follows the
+ * card; says whether this delivery started it.
+ */
+async function deliverToCardWorkflow(
+  client: Client,
+  cardEntities: CardEntityDelivery,
+  event: Parameters<ReconcilePort['redeliver']>[0],
+): Promise<{ workflowId: string; started: boolean } | undefined> {
+  const delivery = cardDelivery(event);
+  if (!delivery?.start) return undefined;
+  const running = await client.workflow
+    .getHandle(cardEntityWorkflow.id(delivery.cardNo))
+    .describe()
+    .then(
+      (described) => described.status.name === 'RUNNING',
+      (error: unknown) => {
+        if (error instanceof WorkflowNotFoundError) return false;
+        throw error;
+      },
+    );
+  const workflowId = await cardEntities.deliver(event, delivery);
+  return workflowId ? { workflowId, started: !running } : undefined;
+}
+
 export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
   const client = new Client({
     connection: opts.connection,
@@ -65,16 +113,13 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
   });
   // No pause-and-ask-again: a workflow that is not listed as running now is not waiting on the event.
   const forwarder = createTemporalForwarder(client, { noOwnerRetryDelaysMs: [] });
+  // The receiver's card-level path: a card's own event starts the card's workflow when it is not running.
+  const cardEntities = createCardEntityDelivery(client, {
+    taskQueue: opts.taskQueue,
+    ...(opts.cardEntityInput ? { input: opts.cardEntityInput } : {}),
+  });
 
-  async function startInput(info: WorkflowExecutionInfo): Promise<Record<string, unknown> | undefined> {
-    const history = await client.workflow.getHandle(info.workflowId, info.runId).fetchHistory();
-    const payloads = (history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? []) as Payload[];
-    if (!payloads.length) return undefined;
-    const { payloadCodecs, payloadConverter } = client.options.loadedDataConverter;
-    let decoded = payloads;
-    for (const codec of [...payloadCodecs].reverse()) decoded = await codec.decode(decoded);
-    return payloadConverter.fromPayload<Record<string, unknown>>(decoded[0]!);
-  }
+  const startInput = (info: WorkflowExecutionInfo) => startInputOf(client, info);
 
   return {
     async ownersOf(orderNos) {
@@ -94,7 +139,9 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
       return owners;
     },
 
-    redeliver: (event) => forwarder.forward(event, routeEvent(event)),
+    redeliver: (event) => deliverToOwners(event, { cardEntities, forwarder }),
+
+    deliverToCard: (event) => deliverToCardWorkflow(client, cardEntities, event),
 
     async runningSpenders(taskQueue) {
       const flows = [...new Set(Object.values(SPENDERS).map((definition) => definition.flow))];

@@ -18,7 +18,7 @@
  *   before that re-read the card every `refreshIntervalMs`).
  * - With a notification URL configured (the plan comes with its first catch-up and is carried),
  *   what it learns anew is told to the merchant's backend (docs/notifications.md, card events):
- *   transactions, the block set and lifted, status moves, the cancel with what it returned; a 3DS
+ *   the card issued (its first run, after the first read), transactions, the block set and lifted, status moves, the cancel with what it returned; a 3DS
  *   code or URL is relayed by its ids (workflows/support/three-ds-relay.ts). Without one its
  *   commands are those it always had.
  * - Before history grows large it waits for its handlers, then continues as new with its state.
@@ -57,7 +57,7 @@ import {
 } from '../domain/card-entity';
 import type { CardOperationKind, CardOperationOutcome } from '../domain/card-operations';
 import { deriveMerchantOrderNo, entityOrderStep } from '../domain/merchant-order-no';
-import { NotificationTypes } from '../domain/notifications';
+import { cardIssuedEventId, NotificationTypes } from '../domain/notifications';
 import { nonEmpty, providerEventSignal, type ProviderEventBody } from '../domain/provider-event';
 import { FailureTypes } from '../domain/failure-types';
 import { isFinalOperationStatus } from '../api/rules';
@@ -88,6 +88,8 @@ export const DEFAULT_REFRESH_INTERVAL_MS = 6 * 60 * 60 * 1000;
  * their own commands (the 6-hour re-read, the end right at the cancel).
  */
 export const CARD_LIFE_PATCH = 'card-entity-life';
+/** `card.issued` told after the first read; runs that read their card before replay without it. */
+export const CARD_ISSUED_PATCH = 'card-entity-issued';
 
 /** The clientRemark of a freeze or unfreeze request, when it has one. */
 function remarkOf(req: { clientRemark?: string } | undefined): OperationFields {
@@ -327,7 +329,21 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
   if (!isChild()) new Attributes(input.carried || input.attributesSetAtStart ? mine : {}).set(mine);
   if (card.carried.asOf === undefined) {
     if (life) await catchUp();
-    await refresh();
+    const first = await refresh();
+    // The card's first run tells the backend the card exists, once per card (its id is the card's).
+    // Runs that read the card before this was told replay without it.
+    if (life && notifier.current && first.cardTypeId && !first.cancelled && patched(CARD_ISSUED_PATCH))
+      notifier.emit(
+        NotificationTypes.cardIssued,
+        {
+          cardNo,
+          cardTypeId: first.cardTypeId,
+          ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+          ...(first.holderId ? { holderId: first.holderId } : {}),
+          cardStatus: first.status ?? 'unknown',
+        },
+        cardIssuedEventId(cardNo),
+      );
   }
 
   const historyIsLarge = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents;

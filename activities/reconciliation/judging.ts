@@ -14,7 +14,7 @@ import {
 import type { WalletTransaction } from '../../api/schemas/wallet';
 import type { ProviderPort } from '../deps';
 import type { ReconcilePort } from '../reconciliation-port';
-import { redeliver } from './redelivery';
+import { deliverToCard, redeliver } from './redelivery';
 
 /** A credited deposit of the page: the only wallet transactions a funding could have left behind. */
 function creditedDeposit(order: ProviderOrder): WalletTransaction | undefined {
@@ -51,6 +51,10 @@ export async function judgeOrders(
     const verdict = judgeOrder(order, key ? (owners[key] ?? []) : [], now, config);
     if (verdict.finding)
       findings.push(verdict.redeliver ? await redeliver(port(), order, key, verdict.finding, now) : verdict.finding);
+    if (verdict.toCard) {
+      const followed = await deliverToCard(port(), order, verdict.toCard.finding, now);
+      if (followed) findings.push(followed);
+    }
     const deposit = deposits[i];
     const runs = deposit ? (owners[deposit.destinationAddress] ?? []) : [];
     if (!deposit || !lateDepositFinding(deposit, runs, undefined)) continue;

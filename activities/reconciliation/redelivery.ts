@@ -1,6 +1,7 @@
 /**
  * Repairs are re-deliveries only: a missed event goes to its workflow as the signal its webhook
- * would have sent (`routeEvent` + the receiver's forwarder, behind the port); nothing here
+ * would have sent (the receiver's own path, webhooks/card-route.ts `deliverToOwners`, behind the
+ * port: the card's workflow by signal-with-start, then `routeEvent`'s owners); nothing here
  * mutates anything at the provider.
  */
 import type { Finding } from '../../domain/reconciliation';
@@ -20,4 +21,22 @@ export async function redeliver(
   return signalled.length
     ? { ...finding, repaired: true, action: `re-delivered to ${signalled.join(', ')}` }
     : { ...finding, action: `${finding.action}: no running owner took it; check the workflow` };
+}
+
+/**
+ * Delivers a card's own event (an operation the provider started) to the card's workflow, starting
+ * it when nobody followed the card; `finding` only then, repaired: a running workflow that had the
+ * event ignores the repeat, and one that missed it learns it now.
+ */
+export async function deliverToCard(
+  port: ReconcilePort,
+  order: ProviderOrder,
+  finding: Finding,
+  now: number,
+): Promise<Finding | undefined> {
+  const record = order.event.record as { orderNo?: string };
+  const event = { ...order.event, requestId: `reconcile-card-${record.orderNo ?? 'order'}-${now}` };
+  const delivered = await port.deliverToCard(event);
+  if (!delivered?.started) return undefined;
+  return { ...finding, ids: { ...finding.ids, workflowId: delivered.workflowId }, repaired: true };
 }

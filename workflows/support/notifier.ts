@@ -64,13 +64,16 @@ export class Notifier {
     return this.plan;
   }
 
-  /** Queues an event (nothing when notifications are off); its id is the run's and its place in it. */
-  emit<T extends NotificationType>(type: T, data: NotificationData<T>): void {
+  /**
+   * Queues an event (nothing when notifications are off); its id is the run's and its place in it,
+   * unless the event has an id of its own, derived from what it is about (`id`).
+   */
+  emit<T extends NotificationType>(type: T, data: NotificationData<T>, id?: string): void {
     const plan = this.plan;
     if (!plan) return;
     const info = workflowInfo();
     this.pending.push({
-      id: workflowEventId(info.runId, ++this.seq),
+      id: id ?? workflowEventId(info.runId, ++this.seq),
       type,
       created: new Date(Date.now()).toISOString(),
       workflowId: info.workflowId,

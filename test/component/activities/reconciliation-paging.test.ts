@@ -71,6 +71,7 @@ it('pages every source within the spec limits and recomputes the wallet across 3
   const nobody: ReconcilePort = {
     ownersOf: async () => ({}),
     redeliver: async () => [],
+    deliverToCard: async () => undefined,
     runningSpenders: async () => [],
     openStrandedRecords: async () => [],
     previousWindowEnd: async () => undefined,

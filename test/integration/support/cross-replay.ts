@@ -65,7 +65,7 @@ function buildIdsOf(history: History): Set<string> {
   return ids;
 }
 
-async function fetchHistory(connection: Connection, namespace: string, workflowId: string, runId: string) {
+export async function fetchHistory(connection: Connection, namespace: string, workflowId: string, runId: string) {
   const events: temporal.api.history.v1.IHistoryEvent[] = [];
   let nextPageToken: Uint8Array | undefined;
   do {
@@ -80,8 +80,22 @@ async function fetchHistory(connection: Connection, namespace: string, workflowI
   return temporal.api.history.v1.History.create({ events });
 }
 
+/** Every execution on the server (every type, every run), a page of the visibility list at a time. */
+export async function* everyExecution(connection: Connection, namespace: string) {
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await connection.workflowService.listWorkflowExecutions({
+      namespace,
+      pageSize: 1000,
+      ...(nextPageToken ? { nextPageToken } : {}),
+    });
+    yield* page.executions;
+    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+  } while (nextPageToken);
+}
+
 /** The codec keys the tier's tests registered (one `id:key` per line), as one key list. */
-function registeredKeys(file: string | undefined): string {
+export function registeredKeys(file: string | undefined): string {
   if (!file || !existsSync(file)) return '';
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).join(',');
 }
@@ -106,29 +120,20 @@ export async function crossReplay(opts: {
       traced: [],
       untraced: [],
     };
-    let nextPageToken: Uint8Array | undefined;
-    do {
-      const page = await connection.workflowService.listWorkflowExecutions({
-        namespace: opts.namespace,
-        pageSize: 1000,
-        ...(nextPageToken ? { nextPageToken } : {}),
-      });
-      for (const execution of page.executions) {
-        report.executions += 1;
-        const workflowId = execution.execution?.workflowId ?? '';
-        if (!types.has(execution.type?.name ?? '')) {
-          report.skipped.foreignType += 1;
-          continue;
-        }
-        const history = await fetchHistory(connection, opts.namespace, workflowId, execution.execution?.runId ?? '');
-        if ([...buildIdsOf(history)].some((id) => id !== ownBuild)) {
-          report.skipped.otherBuild += 1;
-          continue;
-        }
-        groups[tracedHistory(history) ? 'traced' : 'untraced'].push({ workflowId, history });
+    for await (const execution of everyExecution(connection, opts.namespace)) {
+      report.executions += 1;
+      const workflowId = execution.execution?.workflowId ?? '';
+      if (!types.has(execution.type?.name ?? '')) {
+        report.skipped.foreignType += 1;
+        continue;
       }
-      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-    } while (nextPageToken);
+      const history = await fetchHistory(connection, opts.namespace, workflowId, execution.execution?.runId ?? '');
+      if ([...buildIdsOf(history)].some((id) => id !== ownBuild)) {
+        report.skipped.otherBuild += 1;
+        continue;
+      }
+      groups[tracedHistory(history) ? 'traced' : 'untraced'].push({ workflowId, history });
+    }
 
     const keys = registeredKeys(opts.codecKeysFile);
     const dataConverter = keys ? createDataConverter(parseKeyList(keys)) : undefined;

@@ -12,8 +12,9 @@ import { cardflowSearchAttributes } from '../../../domain/search-attributes';
 import { resolveTemporalCli } from '../../../scripts/lib/temporal-cli';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { addressEnv, codecKeysFileEnv, namespaceEnv } from './temporal-env';
+import { issuedSecretsFileEnv } from './issued-secrets';
 
 /**
  * Setup and teardown run in the jest parent process but may load this file through different
@@ -32,6 +33,8 @@ export function takeStartedEnvironment(): TestWorkflowEnvironment | undefined {
 
 export default async function globalSetup(): Promise<void> {
   process.env[codecKeysFileEnv] ??= join(mkdtempSync(join(tmpdir(), 'cardflow-test-keys-')), 'codec-keys');
+  // Beside the keys (and removed with them): the 3DS values the sandboxes issued, for the teardown's scan.
+  process.env[issuedSecretsFileEnv] ??= join(dirname(process.env[codecKeysFileEnv]), 'issued-3ds');
   if (process.env[addressEnv]) return;
   const cliPath = await resolveTemporalCli();
   const env = await TestWorkflowEnvironment.createLocal({

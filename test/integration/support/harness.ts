@@ -35,6 +35,7 @@ import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflows';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import { b2bHolder, uniqueEmail } from './holders';
+import { recordIssuedSecrets } from './issued-secrets';
 
 /** Fast waits for the zero-delay sandbox. */
 export const FAST_WAIT: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
@@ -158,6 +159,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ),
     async stop() {
       await receiver?.stop();
+      // What the sandbox issued, for the tier's scan of every history (issued-secrets.ts).
+      await recordIssuedSecrets(provider, sandbox.keys.merchant.privateKey);
       await sandbox.stop();
       await provider.close();
       await temporal.close();

@@ -6,9 +6,11 @@
  * backend answers 500 for a while; a workflow's events arrive in the order it emitted them. What
  * the window cannot deliver is recorded, listed by `cardflow events list` and delivered by
  * `cardflow events resend <id>` with its id unchanged. A worker without a URL emits nothing.
- * A card no client touched tells its authorization, settlement, block and cancel once each, also
+ * A card no client touched tells that it exists, its authorization, settlement, block and cancel once each, also
  * when webhooks come again and out of order, and relays a 3DS code its history never holds; its
- * later runs (continue-as-new) keep telling; without a URL it schedules nothing more.
+ * later runs (continue-as-new) keep telling; without a URL it schedules nothing more. A card cardflow
+ * issues is announced once as card.issued with its customer, by the card workflow the createCard
+ * activity started with the input a client's first call would give it.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
@@ -23,12 +25,19 @@ import { cardEntityWorkflowId, onboardingWorkflowId } from '../../../domain/work
 import { runReconciliation } from '../../../client/reconciliation';
 import { progressQuery } from '../../../domain/customer-onboarding';
 import { fundingStatusQuery } from '../../../domain/wallet-funding';
-import { NotificationTypes, type NotificationEvent } from '../../../domain/notifications';
+import { cardIssuedEventId, NotificationTypes, type NotificationEvent } from '../../../domain/notifications';
 import { openFileUndeliveredStore, type UndeliveredStore } from '../../../notifications/store';
 import { startNotificationBackend, type NotificationBackend } from '../../support/notification-backend';
 import { runCliOn } from '../../support/run-cli';
 import { decodedHistoryText, exportHistoryBytes, foundIn } from '../codec/history-scan';
-import { eventually, FAST_WAIT, startCardHarness, virtualCard } from '../support/card-harness';
+import {
+  CARD_TYPES,
+  eventually,
+  FAST_WAIT,
+  startCardHarness,
+  SUBSCRIPTION_TYPE,
+  virtualCard,
+} from '../support/card-harness';
 import {
   b2bOnboarding,
   deliverAgain,
@@ -37,6 +46,10 @@ import {
   startOnboardingWorkflow,
 } from '../support/harness';
 import { testTemporalServer } from '../support/temporal-env';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { cardEntityInputFor } from '../../../domain/card-entity-start';
+import { CardflowCustomerRef } from '../../../domain/search-attributes';
+import type { CardIssuanceResult } from '../../../domain/card-issuance';
 
 jest.setTimeout(180_000);
 
@@ -340,12 +353,15 @@ it('an untouched card tells each event once, also repeated and reordered, and re
   ]);
   expect(heldEvents.every((t) => cmp(t.amount, '20') === 0)).toBe(true);
   const told = (type: string) => delivered.filter((e) => e.type === type).map((e) => e.data);
-  // The block and the cancel, nothing else of the card's status (a cancel lifting the block is no unblock).
+  // The card issued, the block and the cancel, nothing else of the card's status (a cancel lifting the block is no unblock).
   expect(
     delivered
       .map((e) => e.type)
       .filter((t) => t !== NotificationTypes.cardTransaction && t !== NotificationTypes.cardThreeDs),
-  ).toEqual([NotificationTypes.cardBlocked, NotificationTypes.cardCancelled]);
+  ).toEqual([NotificationTypes.cardIssued, NotificationTypes.cardBlocked, NotificationTypes.cardCancelled]);
+  // A card made outside cardflow is announced once its workflow first read it; no customer is known.
+  expect(told(NotificationTypes.cardIssued)).toEqual([{ cardNo, cardTypeId: SUBSCRIPTION_TYPE, cardStatus: 'Normal' }]);
+  expect(delivered.find((e) => e.type === NotificationTypes.cardIssued)!.id).toBe(cardIssuedEventId(cardNo));
   expect(told(NotificationTypes.cardBlocked)).toEqual([expect.objectContaining({ cardNo, cardStatus: 'blocked' })]);
   expect(told(NotificationTypes.cardCancelled)).toEqual([
     expect.objectContaining({ cardNo, cardStatus: 'cancel', amountReturned: result!.cancellation!.returnedAmount }),
@@ -387,7 +403,8 @@ it("a card's workflow keeps telling after it continues as new: status moves once
     const handle = await h.client.workflow.start('cardEntity', {
       taskQueue: h.taskQueue,
       workflowId,
-      args: [{ cardNo, wait: FAST_WAIT, maxHistoryEvents: 25 }],
+      // Room for the first read, card.issued and a freeze or two before it continues as new.
+      args: [{ cardNo, wait: FAST_WAIT, maxHistoryEvents: 32 }],
     });
     firstRun = handle.firstExecutionRunId;
     // The first status the entity learns (its first read) is no move: the freezes below are.
@@ -427,4 +444,49 @@ it("a card's workflow keeps telling after it continues as new: status moves once
     data: { cardNo, amountReturned: expect.any(String) },
   });
   expect(delivered.filter((e) => e.id.startsWith(prefix)).length).toBeGreaterThan(0);
+});
+
+it('a card cardflow issues is announced once, as card.issued with its customer, by the card workflow the issuance started as a client would', async () => {
+  const ref = id('issued');
+  let card: CardIssuanceResult | undefined;
+  await withNotifyingWorker(async () => {
+    card = (await h.client.workflow.execute('cardIssuance', {
+      taskQueue: h.taskQueue,
+      workflowId: id('notify-issue'),
+      args: [{ cardTypeId: CARD_TYPES.noHolderNoDeposit, customerRef: ref, wait: FAST_WAIT }],
+    })) as CardIssuanceResult;
+    const workflowId = cardEntityWorkflowId(card.cardNo);
+    await eventually(
+      () => Promise.resolve(backend.delivered(SECRET).filter((e) => e.workflowId === workflowId)),
+      (events) => events.some((e) => e.type === NotificationTypes.cardIssued),
+      'card.issued at the backend',
+    );
+    // Asked again (a client's refresh reaches the running workflow): not announced again.
+    await refreshCard(h.client, card.cardNo, { taskQueue: h.taskQueue, customerRef: ref, wait: FAST_WAIT });
+    await h.helper('cancelCard', { cardNo: card.cardNo, reason: 'closed by the customer' });
+    await h.client.workflow.getHandle(workflowId).result();
+  });
+  const workflowId = cardEntityWorkflowId(card!.cardNo);
+  const issued = backend.delivered(SECRET).filter((e) => e.type === NotificationTypes.cardIssued);
+  const ofCard = issued.filter((e) => e.workflowId === workflowId);
+  expect(new Set(ofCard.map((e) => e.id))).toEqual(new Set([cardIssuedEventId(card!.cardNo)]));
+  // Only the documented fields: no card data beyond the provider's id of the card.
+  expect(ofCard[0]!.data).toEqual({
+    cardNo: card!.cardNo,
+    cardTypeId: CARD_TYPES.noHolderNoDeposit,
+    customerRef: ref,
+    cardStatus: 'Normal',
+  });
+  expect(eventsOf(workflowId, backend.delivered(SECRET))[0]!.type).toBe(NotificationTypes.cardIssued);
+
+  // The createCard activity started the card's workflow with what a client's first call gives it.
+  const handle = h.client.workflow.getHandle(workflowId);
+  const history = await handle.fetchHistory();
+  const started = history.events![0]!.workflowExecutionStartedEventAttributes!;
+  const input = defaultPayloadConverter.fromPayload(started.input!.payloads![0]!);
+  expect(input).toEqual({
+    ...cardEntityInputFor(card!.cardNo, { customerRef: ref, wait: FAST_WAIT }),
+    attributesSetAtStart: true,
+  });
+  expect((await handle.describe()).typedSearchAttributes.get(CardflowCustomerRef)).toBe(ref);
 });

@@ -1,6 +1,6 @@
 /**
  * Reconciliation on the dev server against the sandbox: a missed event re-delivered to the
- * workflow waiting on it; orders and money from outside cardflow reported as external with
+ * workflow waiting on it; a card's own event whose webhook was lost starting the card's workflow; orders and money from outside cardflow reported as external with
  * nothing changed; the provider's own fees and a risk-control cancellation explained, balances
  * recomputed to the cent; a balance floor crossed (the CLI exits 3); a clean run after fault
  * injection; the schedule, created idempotently, reading on from its previous run; money a
@@ -9,6 +9,8 @@
  * completed onboarding's own deposit is not.
  */
 import { randomUUID } from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { cardSnapshotQuery } from '../../../domain/card-entity';
 import { ExitCodes } from '../../../cli/context';
 import { runCliOn } from '../../support/run-cli';
 import { ensureReconcileSchedule, runReconciliation } from '../../../client/reconciliation';
@@ -25,7 +27,7 @@ import {
 import type { SharedAccountResult } from '../../../domain/shared-account';
 import { progressQuery, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { getPaymentInstructions } from '../../../client/onboarding';
-import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { cardEntityWorkflowId, childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import {
   approvedPhysicalHolder,
   CARD_TYPES,
@@ -108,6 +110,40 @@ it('a webhook dropped and polling slowed: the event is re-delivered and the wait
   expect(
     h.sandbox.commits({ operation: 'depositCard' }).filter((c) => c.refs.merchantOrderNo === merchantOrderNo),
   ).toHaveLength(1);
+});
+
+it("a card's own event whose webhook was lost starts the card's workflow, as the receiver would have", async () => {
+  const { h, since } = await world({ faults: { webhookDropRate: 1 } });
+  const cardNo = await virtualCard(h.provider);
+  await h.helper('blockCard', { cardNo, reason: 'Suspected fraud' });
+  const card = h.client.workflow.getHandle(cardEntityWorkflowId(cardNo));
+  // Its webhook was dropped: nothing started the card's workflow.
+  await expect(card.describe()).rejects.toThrow(WorkflowNotFoundError);
+
+  const report = await h.withCardWorker(async () => {
+    const first = await reconcile(h, since, { eventGraceMs: 0 });
+    // The workflow the re-delivery started learned the block.
+    await eventually(
+      () => card.query(cardSnapshotQuery),
+      (s) => s.status === 'blocked',
+      'the block in the card workflow',
+    );
+    return first;
+  });
+  expect(ofKind(report, FINDING_KINDS.missedEvent)).toEqual([
+    expect.objectContaining({
+      repaired: true,
+      ids: expect.objectContaining({ cardNo, workflowId: cardEntityWorkflowId(cardNo) }),
+    }),
+  ]);
+  expect((await card.describe()).status.name).toBe('RUNNING');
+  // Run again while the card's workflow runs: delivered again, ignored there, and no finding.
+  const again = await h.withCardWorker(async () => {
+    const second = await reconcile(h, since, { eventGraceMs: 0 });
+    expect((await card.query(cardSnapshotQuery)).status).toBe('blocked');
+    return second;
+  });
+  expect(ofKind(again, FINDING_KINDS.missedEvent)).toEqual([]);
 });
 
 it('an order made outside cardflow and a dashboard adjustment: reported as external, nothing changed', async () => {

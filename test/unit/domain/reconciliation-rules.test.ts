@@ -88,6 +88,19 @@ describe('judgeOrder', () => {
     expect(riskCancel).toEqual({ redeliver: false });
   });
 
+  it("sends a card's own operation past the event grace to the card's workflow, with the finding for when that started it", () => {
+    const own = (type: 'blocked' | 'cancel' | 'deposit', age: number) =>
+      judgeOrder(operation({ merchantOrderNo: null, type }, age), [], NOW, config);
+    expect(own('blocked', config.eventGraceMs - 1)).toEqual({ redeliver: false });
+    expect(own('blocked', config.eventGraceMs + 1)).toMatchObject({
+      redeliver: false,
+      toCard: { finding: { kind: FINDING_KINDS.missedEvent } },
+    });
+    expect(own('cancel', config.eventGraceMs + 1).toCard).toBeDefined();
+    // An operation a merchant sends is followed by its sender, not started from here.
+    expect(own('deposit', config.eventGraceMs + 1)).toEqual({ redeliver: false });
+  });
+
   it('reports an operation pending past its SLA as stuck, not before', () => {
     const pending = (age: number) => judgeOrder(operation({ status: 'processing' }, age), [running], NOW, config);
     expect(pending(config.operationSlaMs + 1).finding?.kind).toBe(FINDING_KINDS.stuckOrder);
