@@ -1,0 +1,173 @@
+/**
+ * One run of `cardEntity` (workflows/card-entity.ts): what it knows of the card, its requests, its
+ * inbox, and what it tells the merchant's backend. Every provider event is learned here (`learn`),
+ * the provider's records are caught up here and the card is read here; the handlers
+ * (card-entity/handlers.ts) and the run's loop work through it.
+ */
+import { workflowInfo } from '@temporalio/workflow';
+import type { CardEntityInput, CardSnapshot } from '../../domain/card-entity';
+import { cardIssuedEventId, NotificationTypes } from '../../domain/notifications';
+import { nonEmpty, type ProviderEventBody } from '../../domain/provider-event';
+import { CardRequests } from './requests';
+import { CardState } from './state';
+import { relayedThreeDs, statusNotices, transactionNotice, type CardMark, type CardNotice } from './notices';
+import { EventInbox } from '../support/inbox';
+import { Notifier } from '../support/notifier';
+import { relayThreeDsRecord } from '../support/three-ds-relay';
+import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from '../support/profiles';
+
+export class CardRun {
+  readonly info = workflowInfo();
+  readonly provider: ReturnType<typeof providerCallsFor>;
+  readonly cardNo: string;
+  readonly card: CardState;
+  readonly requests: CardRequests;
+  readonly inbox = new EventInbox();
+  readonly profile: ReturnType<typeof cardOperationWait>;
+  // Notifications (docs/notifications.md, card events): on when the first run's catch-up returned
+  // a plan, which the carried state keeps. A fresh run learns before its catch-up answers (the
+  // event that started it): what that tells waits for the answer, then goes or is dropped.
+  readonly notifier = new Notifier();
+  private held: (() => void)[] | undefined;
+  /** The 3DS relays under way: awaited before the run ends or continues as new. */
+  private readonly relays: Promise<unknown>[] = [];
+  private readonly relayed = new Set<string>();
+
+  /** `life`: the run has the card's whole life (CARD_LIFE_PATCH). */
+  constructor(
+    readonly input: CardEntityInput,
+    readonly life: boolean,
+  ) {
+    this.provider = providerCallsFor(input.wait);
+    this.cardNo = input.cardNo;
+    this.card = new CardState(input.cardNo, input.carried);
+    this.requests = new CardRequests(this.card);
+    this.profile = cardOperationWait(input.wait);
+    this.notifier.enable(input.carried);
+    this.held = life && input.carried === undefined ? [] : undefined;
+  }
+
+  /** Runs a telling step now, or once the first catch-up has said whether notifications are on. */
+  tell(step: () => void): void {
+    if (this.held) this.held.push(step);
+    else step();
+  }
+
+  private emit(notice: CardNotice): void {
+    this.tell(() => this.notifier.emit(notice.type, notice.data));
+  }
+
+  private relay(tradeNo: string): void {
+    this.tell(() => {
+      if (!this.notifier.current || this.relayed.has(tradeNo)) return;
+      this.relayed.add(tradeNo);
+      this.relays.push(relayThreeDsRecord({ cardNo: this.cardNo, tradeNo }));
+    });
+  }
+
+  mark(): CardMark {
+    return { status: this.card.carried.status, blocked: this.card.blocked };
+  }
+
+  /** Tells the block set or lifted, or the status moved, by a step of the state after `before`. */
+  tellMoves(before: CardMark, merchantOrderNo?: string): void {
+    const context = { customerRef: this.input.customerRef, merchantOrderNo };
+    for (const notice of statusNotices(this.cardNo, before, this.mark(), context)) this.emit(notice);
+  }
+
+  async deliverNotices(): Promise<void> {
+    while (this.relays.length > 0) await Promise.all(this.relays.splice(0));
+    await this.notifier.flush();
+  }
+
+  /**
+   * Every provider event of the card, from a webhook or from a catch-up, is learned here and only
+   * here, and told here when it is new: a repeat is told once.
+   */
+  learn(event: ProviderEventBody & { requestId?: string }): void {
+    if (event.requestId !== undefined) this.inbox.add(event as Parameters<EventInbox['add']>[0]);
+    const before = this.mark();
+    if (!this.card.learnEvent(event)) return;
+    const transaction = transactionNotice(this.cardNo, event);
+    if (transaction) this.emit({ type: NotificationTypes.cardTransaction, data: transaction });
+    this.tellMoves(before, event.category === 'card_transaction' ? nonEmpty(event.record.merchantOrderNo) : undefined);
+    const threeDs = relayedThreeDs(event);
+    if (threeDs) this.relay(threeDs);
+  }
+
+  /** Learns the records the webhooks may have missed (the entity was not running, or one was lost). */
+  async catchUp(): Promise<void> {
+    const { card, cardNo, notifier } = this;
+    const since = card.carried.recordsUpTo;
+    const found = await this.provider.cardRecordsSince({ cardNo, ...(since === undefined ? {} : { since }) });
+    notifier.enable(found);
+    if (notifier.current) card.carried.notifications = notifier.current;
+    const waiting = this.held;
+    this.held = undefined;
+    for (const step of waiting ?? []) step();
+    for (const record of found.operations) this.learn({ category: 'card_transaction', record });
+    for (const record of found.authorizations) this.learn({ category: 'card_auth_transaction', record });
+    for (const record of found.fees) this.learn({ category: 'card_fee_patch', record });
+    const times = [...found.operations, ...found.authorizations, ...found.fees].map((r) => r.transactionTime ?? 0);
+    card.caughtUp(times.length ? Math.max(...times) : undefined);
+  }
+
+  async refresh(): Promise<CardSnapshot> {
+    const sentAt = Date.now();
+    if (this.life) this.card.readingBalance();
+    const read = await this.provider.getCardSummary({ cardNo: this.cardNo });
+    const before = this.mark();
+    this.card.learnRead(read, sentAt, this.requests.pending === 0);
+    this.tellMoves(before);
+    return this.card.snapshot(this.requests.pending);
+  }
+
+  /** The loop's read: in a run with the card's life, a read that fails for good is tried at the next event. */
+  async refreshQuietly(): Promise<void> {
+    if (!this.life) {
+      await this.refresh();
+      return;
+    }
+    try {
+      await this.refresh();
+    } catch {
+      this.card.readingBalance();
+    }
+  }
+
+  /**
+   * The card's first run tells the backend the card exists, once per card (its id is the card's).
+   * Runs that read the card before this was told replay without it (`issuedPatched` is asked last).
+   */
+  tellIssued(first: CardSnapshot, issuedPatched: () => boolean): void {
+    const { cardNo, input, notifier } = this;
+    if (this.life && notifier.current && first.cardTypeId && !first.cancelled && issuedPatched())
+      notifier.emit(
+        NotificationTypes.cardIssued,
+        {
+          cardNo,
+          cardTypeId: first.cardTypeId,
+          ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+          ...(first.holderId ? { holderId: first.holderId } : {}),
+          cardStatus: first.status ?? 'unknown',
+        },
+        cardIssuedEventId(cardNo),
+      );
+  }
+
+  /** The cancel is recorded; the card's balance goes back to its account (card_cancel in the ledger). */
+  async awaitCancelReturn(): Promise<void> {
+    const { cardNo, input, profile } = this;
+    const returned = await longPollCalls(profile).awaitCancelReturn({ cardNo, poll: pollSettings(profile) });
+    this.card.learnCancelReturn(returned);
+    this.tell(() =>
+      this.notifier.emit(NotificationTypes.cardCancelled, {
+        cardNo,
+        ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+        cardStatus: 'cancel',
+        amountReturned: returned.returnedAmount,
+        ...(returned.currency ? { currency: returned.currency } : {}),
+      }),
+    );
+  }
+}
