@@ -18,6 +18,7 @@ import { cancelCard, overdraftStatement } from './card-operations';
 import { getCardType } from './card-types';
 import { paramError, stateError, notFound, type Ctx } from './context';
 import { collectFee, credit, debit, externalFlow, getAccount } from './ledger';
+import type { CardTypeDef } from '../data/card-types';
 import type { AuthFee, AuthTransaction, Card, ThreeDsRecord } from './state';
 import { authFeeWire, authWire, threeDsWire } from './wire';
 
@@ -203,107 +204,129 @@ export function authorize(ctx: Ctx, input: AuthorizationInput): unknown {
   const card = getCard(ctx, input.cardNo);
   const type = getCardType(ctx, card.cardTypeId);
   switch (input.type) {
-    case 'auth': {
-      const amount = requireAmount(input);
-      const a = newAuth(ctx, card, input, amount);
-      if (card.status !== 'Normal' || card.blocked)
-        return authWire(decline(ctx, a, `Declined: card is ${card.blocked ? 'blocked' : card.status}`));
-      if (isRisky(ctx, card, input)) {
-        decline(ctx, a, 'Declined: high-risk merchant; the card is frozen and cancelled by risk control');
-        card.status = 'Freeze';
-        cancelCard(ctx, card.cardNo, null, 'Risk control: spending at a high-risk merchant of the card type');
-        return authWire(a);
-      }
-      const limit = type.metadata.spendingControls?.find((s) => s.interval === 'PER_TRANSACTION');
-      if (limit && cmp(amount, limit.amount) > 0)
-        return authWire(decline(ctx, a, `Declined: exceeds the per-transaction limit ${limit.amount}`));
-      if (cmp(card.balance, amount) < 0) return authWire(decline(ctx, a, 'Declined: insufficient card balance'));
-      card.balance = sub(card.balance, amount);
-      externalFlow(ctx, sub('0', amount));
-      a.held = amount;
-      a.status = 'authorized';
-      record(ctx, a, 'Authorized');
-      if (input.settle !== false) {
-        const cancel = ctx.later(ctx.deps.delays.cardOperationMs, () => {
-          ctx.state.pendingSettlements.delete(a.tradeNo);
-          if (a.status === 'authorized') settle(ctx, a, input.settleAmount);
-        });
-        ctx.state.pendingSettlements.set(a.tradeNo, cancel);
-      }
-      return authWire(a);
-    }
-    case 'Void': {
-      const origin = findOrigin(ctx, card, input.originTradeNo);
-      if (origin.status !== 'authorized')
-        throw stateError(
-          'originTradeNo',
-          `auth ${origin.tradeNo} is ${origin.status}; only an unsettled (authorized) auth can be voided — use refund after settlement`,
-        );
-      cancelSettlement(ctx, origin.tradeNo);
-      const released = origin.held;
-      const a = newAuth(ctx, card, { ...input, merchantName: origin.merchantName ?? undefined }, released);
-      card.balance = add(card.balance, released);
-      externalFlow(ctx, released);
-      origin.held = '0';
-      origin.status = 'failed';
-      origin.description = `Reversed by ${a.tradeNo}`;
-      emitAuth(ctx, origin);
-      return authWire(record(ctx, a, 'Reversal'));
-    }
-    case 'refund': {
-      const amount = requireAmount(input);
-      const origin = findOrigin(ctx, card, input.originTradeNo);
-      if (origin.status !== 'succeed')
-        throw stateError(
-          'originTradeNo',
-          `auth ${origin.tradeNo} is ${origin.status}; a refund needs a settled auth (use Void before settlement)`,
-        );
-      const refunded = ctx.state.auths
-        .filter((x) => x.type === 'refund' && x.originTradeNo === origin.tradeNo && x.status === 'succeed')
-        .reduce((s, x) => add(s, x.amount), '0');
-      const left = sub(origin.settleAmount ?? origin.authorizedAmount, refunded);
-      if (cmp(amount, left) > 0)
-        throw paramError('amount', `exceeds what is left to refund on ${origin.tradeNo} (${left})`);
-      const a = newAuth(
-        ctx,
-        card,
-        { ...input, merchantName: input.merchantName ?? origin.merchantName ?? undefined },
-        amount,
-      );
-      externalFlow(ctx, amount);
-      if (card.status === 'cancel') {
-        // The card is gone: the refund goes to the card's account.
-        credit(ctx, getAccount(ctx, card.accountId), {
-          amount,
-          bizType: 'card_refund',
-          orderNo: a.tradeNo,
-          remark: `refund to cancelled card ${card.cardNo}`,
-        });
-      } else {
-        card.balance = add(card.balance, amount);
-      }
-      return authWire(record(ctx, a, 'Refund'));
-    }
-    case 'verification': {
-      const a = newAuth(ctx, card, input, '0');
-      if (card.status !== 'Normal' || card.blocked)
-        return authWire(decline(ctx, a, `Declined: card is ${card.status}`));
-      return authWire(record(ctx, a, 'Card verification'));
-    }
-    case 'maintain_fee': {
-      const amount = requireAmount(input);
-      if (card.status === 'cancel' || card.status === 'fail' || card.status === 'pending') {
-        throw stateError('cardNo', `card ${card.cardNo} is ${card.status}; no card fees apply`);
-      }
-      const a = newAuth(ctx, card, { ...input, merchantName: input.merchantName ?? 'CARD MAINTENANCE FEE' }, amount);
-      card.balance = sub(card.balance, amount);
-      collectFee(ctx, amount);
-      a.fee = amount;
-      record(ctx, a, 'Card fee');
-      overdraftStatement(ctx, card);
-      return authWire(a);
-    }
+    case 'auth':
+      return purchase(ctx, card, type, input);
+    case 'Void':
+      return voidAuth(ctx, card, input);
+    case 'refund':
+      return refund(ctx, card, input);
+    case 'verification':
+      return verify(ctx, card, input);
+    case 'maintain_fee':
+      return maintenanceFee(ctx, card, input);
   }
+}
+
+/**
+ * An auth: declined (card not usable, high-risk merchant, over the limit, short of balance) or
+ * held, then settled after the card operation delay unless told not to.
+ */
+function purchase(ctx: Ctx, card: Card, type: CardTypeDef, input: AuthorizationInput): unknown {
+  const amount = requireAmount(input);
+  const a = newAuth(ctx, card, input, amount);
+  if (card.status !== 'Normal' || card.blocked)
+    return authWire(decline(ctx, a, `Declined: card is ${card.blocked ? 'blocked' : card.status}`));
+  if (isRisky(ctx, card, input)) {
+    decline(ctx, a, 'Declined: high-risk merchant; the card is frozen and cancelled by risk control');
+    card.status = 'Freeze';
+    cancelCard(ctx, card.cardNo, null, 'Risk control: spending at a high-risk merchant of the card type');
+    return authWire(a);
+  }
+  const limit = type.metadata.spendingControls?.find((s) => s.interval === 'PER_TRANSACTION');
+  if (limit && cmp(amount, limit.amount) > 0)
+    return authWire(decline(ctx, a, `Declined: exceeds the per-transaction limit ${limit.amount}`));
+  if (cmp(card.balance, amount) < 0) return authWire(decline(ctx, a, 'Declined: insufficient card balance'));
+  card.balance = sub(card.balance, amount);
+  externalFlow(ctx, sub('0', amount));
+  a.held = amount;
+  a.status = 'authorized';
+  record(ctx, a, 'Authorized');
+  if (input.settle !== false) {
+    const cancel = ctx.later(ctx.deps.delays.cardOperationMs, () => {
+      ctx.state.pendingSettlements.delete(a.tradeNo);
+      if (a.status === 'authorized') settle(ctx, a, input.settleAmount);
+    });
+    ctx.state.pendingSettlements.set(a.tradeNo, cancel);
+  }
+  return authWire(a);
+}
+
+/** A Void: releases an unsettled auth's hold. */
+function voidAuth(ctx: Ctx, card: Card, input: AuthorizationInput): unknown {
+  const origin = findOrigin(ctx, card, input.originTradeNo);
+  if (origin.status !== 'authorized')
+    throw stateError(
+      'originTradeNo',
+      `auth ${origin.tradeNo} is ${origin.status}; only an unsettled (authorized) auth can be voided — use refund after settlement`,
+    );
+  cancelSettlement(ctx, origin.tradeNo);
+  const released = origin.held;
+  const a = newAuth(ctx, card, { ...input, merchantName: origin.merchantName ?? undefined }, released);
+  card.balance = add(card.balance, released);
+  externalFlow(ctx, released);
+  origin.held = '0';
+  origin.status = 'failed';
+  origin.description = `Reversed by ${a.tradeNo}`;
+  emitAuth(ctx, origin);
+  return authWire(record(ctx, a, 'Reversal'));
+}
+
+/** A refund of a settled auth, up to what is left of it; to the account once the card is cancelled. */
+function refund(ctx: Ctx, card: Card, input: AuthorizationInput): unknown {
+  const amount = requireAmount(input);
+  const origin = findOrigin(ctx, card, input.originTradeNo);
+  if (origin.status !== 'succeed')
+    throw stateError(
+      'originTradeNo',
+      `auth ${origin.tradeNo} is ${origin.status}; a refund needs a settled auth (use Void before settlement)`,
+    );
+  const refunded = ctx.state.auths
+    .filter((x) => x.type === 'refund' && x.originTradeNo === origin.tradeNo && x.status === 'succeed')
+    .reduce((s, x) => add(s, x.amount), '0');
+  const left = sub(origin.settleAmount ?? origin.authorizedAmount, refunded);
+  if (cmp(amount, left) > 0)
+    throw paramError('amount', `exceeds what is left to refund on ${origin.tradeNo} (${left})`);
+  const a = newAuth(
+    ctx,
+    card,
+    { ...input, merchantName: input.merchantName ?? origin.merchantName ?? undefined },
+    amount,
+  );
+  externalFlow(ctx, amount);
+  if (card.status === 'cancel') {
+    // The card is gone: the refund goes to the card's account.
+    credit(ctx, getAccount(ctx, card.accountId), {
+      amount,
+      bizType: 'card_refund',
+      orderNo: a.tradeNo,
+      remark: `refund to cancelled card ${card.cardNo}`,
+    });
+  } else {
+    card.balance = add(card.balance, amount);
+  }
+  return authWire(record(ctx, a, 'Refund'));
+}
+
+/** A card verification: no amount, declined unless the card is usable. */
+function verify(ctx: Ctx, card: Card, input: AuthorizationInput): unknown {
+  const a = newAuth(ctx, card, input, '0');
+  if (card.status !== 'Normal' || card.blocked) return authWire(decline(ctx, a, `Declined: card is ${card.status}`));
+  return authWire(record(ctx, a, 'Card verification'));
+}
+
+/** A card maintenance fee, taken from the card balance (an overdraft is stated). */
+function maintenanceFee(ctx: Ctx, card: Card, input: AuthorizationInput): unknown {
+  const amount = requireAmount(input);
+  if (card.status === 'cancel' || card.status === 'fail' || card.status === 'pending') {
+    throw stateError('cardNo', `card ${card.cardNo} is ${card.status}; no card fees apply`);
+  }
+  const a = newAuth(ctx, card, { ...input, merchantName: input.merchantName ?? 'CARD MAINTENANCE FEE' }, amount);
+  card.balance = sub(card.balance, amount);
+  collectFee(ctx, amount);
+  a.fee = amount;
+  record(ctx, a, 'Card fee');
+  overdraftStatement(ctx, card);
+  return authWire(a);
 }
 
 function addThreeDs(ctx: Ctx, r: ThreeDsRecord): void {

@@ -88,189 +88,201 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
+function send(deps: HandlerDeps, res: ServerResponse, envelope: Envelope, status = 200): void {
+  if (!res.headersSent && !res.destroyed) sendEnvelope(res, envelope, deps.platformPrivateKey, status);
+}
+
+function requireApiKey(deps: HandlerDeps, req: IncomingMessage): void {
+  const key = headerValue(req.headers, API_KEY_HEADER)?.trim();
+  if (!key) throw new Reject(SandboxErrorCode.unauthorized, 'X-WSB-API-KEY header is missing');
+  if (!sameSecret(key, deps.apiKey))
+    throw new Reject(SandboxErrorCode.unauthorized, 'X-WSB-API-KEY is not a known API key');
+}
+
+function requireSignature(deps: HandlerDeps, req: IncomingMessage, signedBytes: Uint8Array): void {
+  const signature = headerValue(req.headers, SIGNATURE_HEADER)?.trim();
+  if (!signature) throw new Reject(SandboxErrorCode.badSignature, 'X-WSB-SIGNATURE header is missing');
+  if (!verifySignature(signedBytes, signature, deps.merchantPublicKey)) {
+    throw new Reject(
+      SandboxErrorCode.badSignature,
+      'X-WSB-SIGNATURE does not verify: sign the exact body bytes (the literal {} for the file upload) with SHA256withRSA and the merchant private key, base64',
+    );
+  }
+}
+
+async function body(req: IncomingMessage, limit: number): Promise<Buffer> {
+  try {
+    return await readSandboxBody(req, limit);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError)
+      throw new Reject(
+        SandboxErrorCode.badRequest,
+        `request body too large: ${error.received} bytes, the limit is ${limit}`,
+      );
+    if (error instanceof BodyIncompleteError)
+      throw new Reject(SandboxErrorCode.badRequest, `request body could not be read: ${error.message}`);
+    throw error;
+  }
+}
+
+function jsonObject(bytes: Buffer): Record<string, unknown> {
+  const text = bytes.length === 0 ? EMPTY_BODY : bytes.toString('utf8');
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch (err) {
+    throw new Reject(SandboxErrorCode.badRequest, `malformed JSON body: ${(err as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new Reject(SandboxErrorCode.badRequest, 'the JSON body must be an object');
+  }
+  return value as Record<string, unknown>;
+}
+
+function validate(op: OperationDef, input: Record<string, unknown>): Record<string, unknown> {
+  const parsed = op.request.safeParse(input);
+  if (!parsed.success) throw new Reject(SandboxErrorCode.parameter, describeZodError(parsed.error));
+  return parsed.data as Record<string, unknown>;
+}
+
+/** A provider request's parsed, validated parameters (and the file of the upload). */
+interface ReadOperation {
+  request: Record<string, unknown>;
+  file?: UploadedFile;
+}
+
+/** Reads a provider request up to the parsed, validated parameters (and the file of the upload). */
+async function readOperation(deps: HandlerDeps, req: IncomingMessage, op: OperationDef): Promise<ReadOperation> {
+  if (op.multipart) return readMultipartOperation(deps, req, op);
+  const bytes = await body(req, JSON_BODY_LIMIT);
+  requireApiKey(deps, req);
+  requireSignature(deps, req, bytes.length === 0 ? Buffer.from(EMPTY_BODY) : bytes);
+  if (mediaType(req) !== 'application/json')
+    throw new Reject(SandboxErrorCode.badRequest, 'Content-Type must be application/json');
+  return { request: validate(op, jsonObject(bytes)) };
+}
+
+/** The file upload: signed over the literal {}, its fields and first `file` part from the multipart body. */
+async function readMultipartOperation(
+  deps: HandlerDeps,
+  req: IncomingMessage,
+  op: OperationDef,
+): Promise<ReadOperation> {
+  const contentType = req.headers['content-type'];
+  const bytes = await body(req, MULTIPART_BODY_LIMIT);
+  requireApiKey(deps, req);
+  requireSignature(deps, req, Buffer.from(EMPTY_BODY));
+  if (contentType === undefined || !isMultipartFormData(contentType) || !/;\s*boundary=/i.test(contentType))
+    throw new Reject(SandboxErrorCode.badRequest, 'Content-Type must be multipart/form-data with a boundary');
+  let parts;
+  try {
+    parts = await parseMultipart(bytes, contentType);
+  } catch (err) {
+    if (err instanceof MultipartError)
+      throw new Reject(SandboxErrorCode.badRequest, `malformed multipart body: ${err.message}`);
+    throw err;
+  }
+  const fields: Record<string, unknown> = {};
+  let file: UploadedFile | undefined;
+  for (const part of parts) {
+    if (part.filename !== undefined) {
+      if (part.name === 'file' && !file) {
+        file = {
+          filename: part.filename,
+          contentType: part.contentType ?? 'application/octet-stream',
+          data: new Uint8Array(part.data),
+        };
+      }
+    } else if (!(part.name in fields)) {
+      fields[part.name] = part.data.toString('utf8');
+    }
+  }
+  // The request schema sees the file as the client gave it ({filename, contentType, data}).
+  const { file: validFile, ...request } = validate(op, file ? { ...fields, file } : fields);
+  return { request, file: validFile as UploadedFile };
+}
+
+async function handleOperation(
+  deps: HandlerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  op: OperationDef,
+): Promise<void> {
+  const { request, file } = await readOperation(deps, req, op);
+  const fault = deps.faults.forRequest(op.name);
+  if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+  if (fault.kind === 'error') {
+    send(
+      deps,
+      res,
+      failureEnvelope(SandboxErrorCode.internal, 'injected internal error (sandbox fault): nothing was changed'),
+      500,
+    );
+    return;
+  }
+  const data = deps.engine.handle(op.name, request, file);
+  if (op.mutating) deps.onCommit?.(op.name, request, data, fault.kind === 'drop');
+  if (fault.kind === 'drop') {
+    // The change is committed; the caller never hears of it (sandbox fault).
+    res.socket?.destroy();
+    res.destroy();
+    return;
+  }
+  send(deps, res, successEnvelope(data));
+}
+
+async function handleHelper(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
+  const bytes = await body(req, JSON_BODY_LIMIT);
+  requireApiKey(deps, req);
+  const input = helperBody(jsonObject(bytes)) as Record<string, unknown>;
+  // Own properties only: `/sandbox/constructor` must not reach Object.prototype.
+  const helper = Object.hasOwn(deps.shellHelpers, name)
+    ? deps.shellHelpers[name]
+    : Object.hasOwn(deps.engine.helpers, name)
+      ? deps.engine.helpers[name]
+      : undefined;
+  if (!helper) {
+    const known = [...Object.keys(deps.shellHelpers), ...Object.keys(deps.engine.helpers)].sort();
+    throw new Reject(
+      SandboxErrorCode.badRequest,
+      `no sandbox helper ${HELPER_PREFIX}${name}; known: ${known.join(', ')}`,
+    );
+  }
+  send(deps, res, successEnvelope(await helper(input)));
+}
+
+async function dispatch(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = pathOf(req.url);
+  const op = deps.routes.operationAt(path);
+  const helperName = path.startsWith(HELPER_PREFIX) ? path.slice(HELPER_PREFIX.length) : undefined;
+  if (!op && !helperName) throw new Reject(SandboxErrorCode.badRequest, `no operation at path ${path.slice(0, 200)}`);
+  if (req.method !== 'POST')
+    throw new Reject(SandboxErrorCode.badRequest, `method ${req.method ?? '?'} not allowed: every operation is a POST`);
+  if (op) await handleOperation(deps, req, res, op);
+  else await handleHelper(deps, req, res, helperName!);
+}
+
+/** Answers a request that failed: a signed failure envelope, a 500 only for what nobody decided. */
+function answerFailure(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  if (err instanceof Reject || err instanceof SandboxError) {
+    send(deps, res, failureEnvelope(err.code, err.message));
+  } else if (err instanceof z.ZodError) {
+    send(deps, res, failureEnvelope(SandboxErrorCode.parameter, describeZodError(err)));
+  } else {
+    deps.log?.(`sandbox: internal error on ${pathOf(req.url).slice(0, 200)}: ${(err as Error)?.stack ?? String(err)}`);
+    send(
+      deps,
+      res,
+      failureEnvelope(SandboxErrorCode.internal, `internal sandbox error: ${(err as Error)?.message ?? String(err)}`),
+      500,
+    );
+  }
+  // Unread body bytes (e.g. a GET or an unknown path with a body) are drained so the connection stays usable.
+  if (!req.complete) req.resume();
+}
+
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const send = (res: ServerResponse, envelope: Envelope, status = 200) => {
-    if (!res.headersSent && !res.destroyed) sendEnvelope(res, envelope, deps.platformPrivateKey, status);
-  };
-
-  function requireApiKey(req: IncomingMessage): void {
-    const key = headerValue(req.headers, API_KEY_HEADER)?.trim();
-    if (!key) throw new Reject(SandboxErrorCode.unauthorized, 'X-WSB-API-KEY header is missing');
-    if (!sameSecret(key, deps.apiKey))
-      throw new Reject(SandboxErrorCode.unauthorized, 'X-WSB-API-KEY is not a known API key');
-  }
-
-  function requireSignature(req: IncomingMessage, signedBytes: Uint8Array): void {
-    const signature = headerValue(req.headers, SIGNATURE_HEADER)?.trim();
-    if (!signature) throw new Reject(SandboxErrorCode.badSignature, 'X-WSB-SIGNATURE header is missing');
-    if (!verifySignature(signedBytes, signature, deps.merchantPublicKey)) {
-      throw new Reject(
-        SandboxErrorCode.badSignature,
-        'X-WSB-SIGNATURE does not verify: sign the exact body bytes (the literal {} for the file upload) with SHA256withRSA and the merchant private key, base64',
-      );
-    }
-  }
-
-  async function body(req: IncomingMessage, limit: number): Promise<Buffer> {
-    try {
-      return await readSandboxBody(req, limit);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError)
-        throw new Reject(
-          SandboxErrorCode.badRequest,
-          `request body too large: ${error.received} bytes, the limit is ${limit}`,
-        );
-      if (error instanceof BodyIncompleteError)
-        throw new Reject(SandboxErrorCode.badRequest, `request body could not be read: ${error.message}`);
-      throw error;
-    }
-  }
-
-  function jsonObject(bytes: Buffer): Record<string, unknown> {
-    const text = bytes.length === 0 ? EMPTY_BODY : bytes.toString('utf8');
-    let value: unknown;
-    try {
-      value = parseJson(text);
-    } catch (err) {
-      throw new Reject(SandboxErrorCode.badRequest, `malformed JSON body: ${(err as Error).message}`);
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new Reject(SandboxErrorCode.badRequest, 'the JSON body must be an object');
-    }
-    return value as Record<string, unknown>;
-  }
-
-  function validate(op: OperationDef, input: Record<string, unknown>): Record<string, unknown> {
-    const parsed = op.request.safeParse(input);
-    if (!parsed.success) throw new Reject(SandboxErrorCode.parameter, describeZodError(parsed.error));
-    return parsed.data as Record<string, unknown>;
-  }
-
-  /** Reads a provider request up to the parsed, validated parameters (and the file of the upload). */
-  async function readOperation(
-    req: IncomingMessage,
-    op: OperationDef,
-  ): Promise<{ request: Record<string, unknown>; file?: UploadedFile }> {
-    if (op.multipart) {
-      const contentType = req.headers['content-type'];
-      const bytes = await body(req, MULTIPART_BODY_LIMIT);
-      requireApiKey(req);
-      requireSignature(req, Buffer.from(EMPTY_BODY));
-      if (contentType === undefined || !isMultipartFormData(contentType) || !/;\s*boundary=/i.test(contentType))
-        throw new Reject(SandboxErrorCode.badRequest, 'Content-Type must be multipart/form-data with a boundary');
-      let parts;
-      try {
-        parts = await parseMultipart(bytes, contentType);
-      } catch (err) {
-        if (err instanceof MultipartError)
-          throw new Reject(SandboxErrorCode.badRequest, `malformed multipart body: ${err.message}`);
-        throw err;
-      }
-      const fields: Record<string, unknown> = {};
-      let file: UploadedFile | undefined;
-      for (const part of parts) {
-        if (part.filename !== undefined) {
-          if (part.name === 'file' && !file) {
-            file = {
-              filename: part.filename,
-              contentType: part.contentType ?? 'application/octet-stream',
-              data: new Uint8Array(part.data),
-            };
-          }
-        } else if (!(part.name in fields)) {
-          fields[part.name] = part.data.toString('utf8');
-        }
-      }
-      // The request schema sees the file as the client gave it ({filename, contentType, data}).
-      const { file: validFile, ...request } = validate(op, file ? { ...fields, file } : fields);
-      return { request, file: validFile as UploadedFile };
-    }
-    const bytes = await body(req, JSON_BODY_LIMIT);
-    requireApiKey(req);
-    requireSignature(req, bytes.length === 0 ? Buffer.from(EMPTY_BODY) : bytes);
-    if (mediaType(req) !== 'application/json')
-      throw new Reject(SandboxErrorCode.badRequest, 'Content-Type must be application/json');
-    return { request: validate(op, jsonObject(bytes)) };
-  }
-
-  async function handleOperation(req: IncomingMessage, res: ServerResponse, op: OperationDef): Promise<void> {
-    const { request, file } = await readOperation(req, op);
-    const fault = deps.faults.forRequest(op.name);
-    if (fault.latencyMs > 0) await sleep(fault.latencyMs);
-    if (fault.kind === 'error') {
-      send(
-        res,
-        failureEnvelope(SandboxErrorCode.internal, 'injected internal error (sandbox fault): nothing was changed'),
-        500,
-      );
-      return;
-    }
-    const data = deps.engine.handle(op.name, request, file);
-    if (op.mutating) deps.onCommit?.(op.name, request, data, fault.kind === 'drop');
-    if (fault.kind === 'drop') {
-      // The change is committed; the caller never hears of it (sandbox fault).
-      res.socket?.destroy();
-      res.destroy();
-      return;
-    }
-    send(res, successEnvelope(data));
-  }
-
-  async function handleHelper(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
-    const bytes = await body(req, JSON_BODY_LIMIT);
-    requireApiKey(req);
-    const input = helperBody(jsonObject(bytes)) as Record<string, unknown>;
-    // Own properties only: `/sandbox/constructor` must not reach Object.prototype.
-    const helper = Object.hasOwn(deps.shellHelpers, name)
-      ? deps.shellHelpers[name]
-      : Object.hasOwn(deps.engine.helpers, name)
-        ? deps.engine.helpers[name]
-        : undefined;
-    if (!helper) {
-      const known = [...Object.keys(deps.shellHelpers), ...Object.keys(deps.engine.helpers)].sort();
-      throw new Reject(
-        SandboxErrorCode.badRequest,
-        `no sandbox helper ${HELPER_PREFIX}${name}; known: ${known.join(', ')}`,
-      );
-    }
-    send(res, successEnvelope(await helper(input)));
-  }
-
-  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = pathOf(req.url);
-    const op = deps.routes.operationAt(path);
-    const helperName = path.startsWith(HELPER_PREFIX) ? path.slice(HELPER_PREFIX.length) : undefined;
-    if (!op && !helperName) throw new Reject(SandboxErrorCode.badRequest, `no operation at path ${path.slice(0, 200)}`);
-    if (req.method !== 'POST')
-      throw new Reject(
-        SandboxErrorCode.badRequest,
-        `method ${req.method ?? '?'} not allowed: every operation is a POST`,
-      );
-    if (op) await handleOperation(req, res, op);
-    else await handleHelper(req, res, helperName!);
-  }
-
   return (req, res) => {
-    dispatch(req, res).catch((err: unknown) => {
-      if (err instanceof Reject || err instanceof SandboxError) {
-        send(res, failureEnvelope(err.code, err.message));
-      } else if (err instanceof z.ZodError) {
-        send(res, failureEnvelope(SandboxErrorCode.parameter, describeZodError(err)));
-      } else {
-        deps.log?.(
-          `sandbox: internal error on ${pathOf(req.url).slice(0, 200)}: ${(err as Error)?.stack ?? String(err)}`,
-        );
-        send(
-          res,
-          failureEnvelope(
-            SandboxErrorCode.internal,
-            `internal sandbox error: ${(err as Error)?.message ?? String(err)}`,
-          ),
-          500,
-        );
-      }
-      // Unread body bytes (e.g. a GET or an unknown path with a body) are drained so the connection stays usable.
-      if (!req.complete) req.resume();
-    });
+    dispatch(deps, req, res).catch((err: unknown) => answerFailure(deps, req, res, err));
   };
 }
