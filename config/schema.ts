@@ -740,7 +740,7 @@ export function readInterlock(env: Env): InterlockConfiguration {
   return interlockOf(new Map(), env);
 }
 
-/** One variable as read: its parsed value, or the problem that names it with the text its rule refused. */
+/** One variable as read: its parsed value, or the problem that names it (with the text its rule refused, unless a secret). */
 type VariableRead = { value: unknown } | { problem: string; text?: string };
 
 /**
@@ -768,7 +768,11 @@ function parseVariable(env: Env, name: VariableName): VariableRead {
   }
   if (text === undefined || text === '') return { value: undefined };
   const parsed = declaration.schema.safeParse(text);
-  if (!parsed.success) return { problem: `${from}: ${parsed.error.issues[0]?.message ?? 'is invalid'}`, text };
+  if (!parsed.success) {
+    const problem = `${from}: ${parsed.error.issues[0]?.message ?? 'is invalid'}`;
+    // A secret's text never leaves its reading, not even refused.
+    return declaration.fileForm ? { problem } : { problem, text };
+  }
   return { value: declaration.fileForm ? { value: parsed.data, from } : parsed.data };
 }
 
