@@ -9,7 +9,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseJson, plainJson } from '../api/json';
 import { AMOUNT_RE } from '../api/rules';
 import { resolveEnvironment } from '../config/environment';
-import { SecretSourceError, secretText } from '../config/variable';
 import { type CliContext, type Command, ExitCodes, parseJsonText, printResult, UsageError } from './context';
 
 interface SandboxTarget {
@@ -18,22 +17,16 @@ interface SandboxTarget {
 }
 
 /**
- * The sandbox to call, from the interlock's one reading of the configuration (config/environment.ts):
- * the API key goes to a `/sandbox/` path only when the environment is a sandbox and the provider
- * host is this machine or a listed sandbox host, never to anything production could mean.
+ * The sandbox to call, from the interlock's verdict on the configuration the CLI read once
+ * (config/environment.ts): the API key goes to a `/sandbox/` path only when the environment is a
+ * sandbox and the provider host is this machine or a listed sandbox host, never to anything
+ * production could mean.
  */
 function sandboxOf(ctx: CliContext): SandboxTarget {
-  const env = ctx.io.env;
-  const resolved = resolveEnvironment(env);
+  const resolved = resolveEnvironment(ctx.config);
   if (resolved.env === 'production') throw new UsageError('sandbox commands are refused with CARDFLOW_ENV=production');
   // The key as every process reads a secret: CARDFLOW_PROVIDER_API_KEY, or the file _FILE names.
-  let apiKey: string | undefined;
-  try {
-    apiKey = secretText(env, 'CARDFLOW_PROVIDER_API_KEY')?.text || undefined;
-  } catch (error) {
-    if (error instanceof SecretSourceError) throw new UsageError(error.message);
-    throw error;
-  }
+  const apiKey = ctx.config.CARDFLOW_PROVIDER_API_KEY?.value;
   if (!resolved.provider || !apiKey)
     throw new UsageError(
       'sandbox commands need CARDFLOW_PROVIDER_BASE_URL and CARDFLOW_PROVIDER_API_KEY or CARDFLOW_PROVIDER_API_KEY_FILE (npm run sandbox prints them)',

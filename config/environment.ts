@@ -16,10 +16,10 @@
  * `[::ffff:127.0.0.1]`, `0.0.0.0`, `2130706433`, `0x7f.1` and `127.1` are all this machine.
  * Unset with a loopback provider (or none) is the local default of a checkout: a sandbox.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
-import { SecretSourceError, secretText } from './variable';
+import type { Sourced } from './variable';
 
 export const CARDFLOW_ENVS = ['sandbox', 'production'] as const;
 export type CardflowEnv = (typeof CARDFLOW_ENVS)[number];
@@ -32,13 +32,30 @@ export const SANDBOX_API_KEY_PREFIX = 'sandbox_';
 export const DEV_CODEC_KEY_ID_PREFIX = 'dev-';
 
 /** Variables holding key files whose folder production checks for {@link SANDBOX_MARKER_FILE}. */
-const KEY_FILE_VARIABLES = [
+export const KEY_FILE_VARIABLES = [
   'CARDFLOW_PROVIDER_API_KEY_FILE',
   'CARDFLOW_MERCHANT_PRIVATE_KEY_FILE',
   'CARDFLOW_MERCHANT_PUBLIC_KEY_FILE',
   'CARDFLOW_PLATFORM_PUBLIC_KEY_FILE',
   'CARDFLOW_CODEC_KEYS_FILE',
 ] as const;
+export type KeyFileVariable = (typeof KEY_FILE_VARIABLES)[number];
+
+/**
+ * The values the interlock weighs, as config/schema.ts's readConfiguration parsed them (a
+ * Configuration is one): `CARDFLOW_ENV` exactly as set, untrimmed, and the `_FILE` paths of the key
+ * files, whose folders production checks. The interlock reads nothing else of the environment.
+ */
+export interface InterlockConfiguration {
+  CARDFLOW_ENV?: string | undefined;
+  /** The text as set, trimmed: the interlock refuses it when it is no http(s) URL with a host. */
+  CARDFLOW_PROVIDER_BASE_URL?: string | undefined;
+  CARDFLOW_SANDBOX_HOSTS?: string | undefined;
+  NODE_ENV?: string | undefined;
+  CARDFLOW_PROVIDER_API_KEY?: Sourced | undefined;
+  CARDFLOW_CODEC_KEYS?: Sourced | undefined;
+  keyFiles?: Partial<Record<KeyFileVariable, string>>;
+}
 
 /** The configuration mixes environments; `problems` names each variable and the rule it breaks. */
 export class EnvironmentError extends Error {
@@ -48,15 +65,8 @@ export class EnvironmentError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
 function isCardflowEnv(text: string): text is CardflowEnv {
   return (CARDFLOW_ENVS as readonly string[]).includes(text);
-}
-
-function value(env: Env, name: string): string | undefined {
-  const raw = env[name]?.trim();
-  return raw ? raw : undefined;
 }
 
 /**
@@ -93,8 +103,8 @@ export function isLoopbackHost(host: string): boolean {
   return h === '::1' || h === '::';
 }
 
-function sandboxHosts(env: Env): string[] {
-  return (value(env, 'CARDFLOW_SANDBOX_HOSTS') ?? '')
+function sandboxHosts(list: string | undefined): string[] {
+  return (list ?? '')
     .split(',')
     .map((h) => canonicalHost(h))
     .filter((h): h is string => h !== undefined);
@@ -112,27 +122,6 @@ function codecKeyIds(text: string): string[] {
     .map((part) => part.trim())
     .filter((part) => part !== '' && !part.startsWith('#'))
     .map((part) => part.slice(0, Math.max(0, part.indexOf(':'))).trim());
-}
-
-/**
- * A secret as the process will read it, inline or from its file (config/variable.ts); undefined
- * when it cannot be read, which the configuration's own reading reports.
- */
-function secretIfReadable(env: Env, name: string): { text: string; from: string } | undefined {
-  try {
-    return secretText(env, name);
-  } catch (error) {
-    if (error instanceof SecretSourceError) return undefined;
-    throw error;
-  }
-}
-
-function readIfPresent(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 /** What a process's configuration means, once normalised and checked ({@link resolveEnvironment}). */
@@ -153,24 +142,26 @@ export interface EnvironmentOptions {
 }
 
 /**
- * Which environment `env` means, or an {@link EnvironmentError} naming every variable and rule
- * that contradicts it. Reads only the environment and the folders of the key files it names.
+ * Which environment `config` means, or an {@link EnvironmentError} naming every variable and rule
+ * that contradicts it. Reads only the folders of the key files it names.
  */
-export function checkEnvironment(env: Env = process.env, options: EnvironmentOptions = {}): CardflowEnv {
-  return resolveEnvironment(env, options).env;
+export function checkEnvironment(config: InterlockConfiguration, options: EnvironmentOptions = {}): CardflowEnv {
+  return resolveEnvironment(config, options).env;
 }
 
 /**
- * The one reading of the interlock's variables: `CARDFLOW_ENV` and the provider URL normalised and
- * validated once, every rule of the table above checked. Callers act on the result (e.g. the CLI's
+ * The interlock's verdict on the values readConfiguration parsed (config/schema.ts): the provider
+ * URL normalised, every rule of the table above checked. Callers act on the result (e.g. the CLI's
  * sandbox commands call a sandbox only when {@link ResolvedEnvironment.providerIsSandbox}), never
  * on the raw variables.
  */
-export function resolveEnvironment(env: Env = process.env, options: EnvironmentOptions = {}): ResolvedEnvironment {
+export function resolveEnvironment(
+  config: InterlockConfiguration,
+  options: EnvironmentOptions = {},
+): ResolvedEnvironment {
   const problems: string[] = [];
-  const rawEnv = env.CARDFLOW_ENV;
-  const declared = rawEnv === undefined || rawEnv === '' ? undefined : rawEnv;
-  const baseUrl = value(env, 'CARDFLOW_PROVIDER_BASE_URL');
+  const declared = config.CARDFLOW_ENV === '' ? undefined : config.CARDFLOW_ENV;
+  const baseUrl = config.CARDFLOW_PROVIDER_BASE_URL;
   let provider: URL | undefined;
   if (baseUrl !== undefined) {
     provider = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
@@ -180,7 +171,8 @@ export function resolveEnvironment(env: Env = process.env, options: EnvironmentO
   const providerHost = provider === undefined ? undefined : canonicalHost(provider.hostname);
   const providerIsLoopback = provider !== undefined && isLoopbackHost(provider.hostname);
   const providerIsSandbox =
-    provider !== undefined && (providerIsLoopback || sandboxHosts(env).includes(providerHost ?? ''));
+    provider !== undefined &&
+    (providerIsLoopback || sandboxHosts(config.CARDFLOW_SANDBOX_HOSTS).includes(providerHost ?? ''));
   const resolved = (cardflowEnv: CardflowEnv): ResolvedEnvironment => ({
     env: cardflowEnv,
     ...(provider ? { provider } : {}),
@@ -207,8 +199,10 @@ export function resolveEnvironment(env: Env = process.env, options: EnvironmentO
       );
     }
   } else {
-    if (env.NODE_ENV !== 'production') {
-      problems.push(`NODE_ENV: CARDFLOW_ENV=production needs NODE_ENV=production (got ${env.NODE_ENV ?? 'nothing'})`);
+    if (config.NODE_ENV !== 'production') {
+      problems.push(
+        `NODE_ENV: CARDFLOW_ENV=production needs NODE_ENV=production (got ${config.NODE_ENV ?? 'nothing'})`,
+      );
     }
     if (provider !== undefined) {
       if (provider.protocol !== 'https:') {
@@ -220,22 +214,20 @@ export function resolveEnvironment(env: Env = process.env, options: EnvironmentO
         );
       }
     }
-    const apiKey = secretIfReadable(env, 'CARDFLOW_PROVIDER_API_KEY');
-    if (apiKey?.text.startsWith(SANDBOX_API_KEY_PREFIX)) {
+    const apiKey = config.CARDFLOW_PROVIDER_API_KEY;
+    if (apiKey?.value.startsWith(SANDBOX_API_KEY_PREFIX)) {
       problems.push(`${apiKey.from}: CARDFLOW_ENV=production holds a sandbox API key (${SANDBOX_API_KEY_PREFIX}…)`);
     }
     for (const name of KEY_FILE_VARIABLES) {
-      const file = value(env, name);
+      const file = config.keyFiles?.[name];
       if (file !== undefined && existsSync(path.join(path.dirname(path.resolve(file)), SANDBOX_MARKER_FILE))) {
         problems.push(`${name}: CARDFLOW_ENV=production reads a key from a folder the sandbox generated (${file})`);
       }
     }
-    const keysInline = value(env, 'CARDFLOW_CODEC_KEYS');
-    const keysFile = value(env, 'CARDFLOW_CODEC_KEYS_FILE');
-    const keyText = keysInline ?? (keysFile === undefined ? undefined : readIfPresent(keysFile));
-    if (keyText !== undefined && codecKeyIds(keyText).some((id) => id.startsWith(DEV_CODEC_KEY_ID_PREFIX))) {
+    const codecKeys = config.CARDFLOW_CODEC_KEYS;
+    if (codecKeys && codecKeyIds(codecKeys.value).some((id) => id.startsWith(DEV_CODEC_KEY_ID_PREFIX))) {
       problems.push(
-        `${keysInline !== undefined ? 'CARDFLOW_CODEC_KEYS' : 'CARDFLOW_CODEC_KEYS_FILE'}: CARDFLOW_ENV=production holds a dev codec key (id ${DEV_CODEC_KEY_ID_PREFIX}…)`,
+        `${codecKeys.from}: CARDFLOW_ENV=production holds a dev codec key (id ${DEV_CODEC_KEY_ID_PREFIX}…)`,
       );
     }
     if (provider === undefined && options.embedsSandbox) {

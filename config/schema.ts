@@ -22,7 +22,13 @@ import { parseDuration } from './values/duration';
 import { parseLogLevel } from './values/log-level';
 import { parseMetricsAddress } from './values/metrics-address';
 import { DEFAULT_TRACE_RATIO, parseSamplerName, parseSamplerRatio } from './values/sampler';
-import { EnvironmentError, type EnvironmentOptions, resolveEnvironment } from './environment';
+import {
+  EnvironmentError,
+  type EnvironmentOptions,
+  type InterlockConfiguration,
+  KEY_FILE_VARIABLES,
+  resolveEnvironment,
+} from './environment';
 import { parseBootstrap, parseDeploymentName, parseOnOff } from './versioning-variables';
 import { parseOrigins } from './values/origins';
 import { RECONCILE_WINDOW_DEFAULTS } from './values/reconcile-windows';
@@ -30,7 +36,16 @@ import { DEFAULT_TASK_QUEUE } from './values/task-queue';
 import { parseResourceAttributes } from './resource-attributes';
 import { parseOtlpProtocol, parseTraceExporter } from './values/otlp-export';
 import { processEnv } from './process-env';
-import { defaultText, type Env, rules, secretText, type Sourced, type Variable, variable } from './variable';
+import {
+  defaultText,
+  type Env,
+  rules,
+  secretFile,
+  secretText,
+  type Sourced,
+  type Variable,
+  variable,
+} from './variable';
 
 const duration = (atLeastMs = 0, atLeast = '') =>
   z
@@ -520,7 +535,8 @@ export const VARIABLES = {
       'exactly `sandbox` or `production` (any other value, a stray space or capital included, refuses to start, naming it): which provider this process may talk to; every entry point refuses a mixed configuration (`config/environment.ts`: production needs `NODE_ENV=production`, https, a host that is neither loopback in any spelling (`localhost.`, `[::ffff:127.0.0.1]`, `0.0.0.0`, `2130706433`, `127.1`) nor a sandbox host, no `sandbox_` API key, no key files the sandbox generated, no dev codec key; `npm start` also needs `CARDFLOW_PROVIDER_BASE_URL`, or it would start its sandbox). Sandbox commands of the CLI call only loopback or a `CARDFLOW_SANDBOX_HOSTS` host',
     unset: 'unset: allowed only with a loopback provider (or none), treated as `sandbox`',
     readBy: 'every process',
-    // Checked whole, with the variables it weighs, by resolveEnvironment (readConfiguration).
+    // Read untrimmed, then checked whole, with the variables it weighs, by resolveEnvironment (readConfiguration).
+    exact: true,
     schema: rules.text(),
   }),
   CARDFLOW_SANDBOX_HOSTS: variable({
@@ -663,15 +679,17 @@ export interface ReadOptions extends EnvironmentOptions {
 export function readConfiguration(env: Env, options: ReadOptions = {}): Configuration {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
+  const reads = new Map<VariableName, VariableRead>();
   for (const name of Object.keys(VARIABLES) as VariableName[]) {
     const read = parseVariable(env, name);
+    reads.set(name, read);
     if ('problem' in read) problems.push(read.problem);
     else if (read.value !== undefined) values[name] = read.value;
   }
   // The interlock weighs several variables together; alone, its refusal keeps its own words.
   let refusal: EnvironmentError | undefined;
   try {
-    if (!options.withoutInterlock) resolveEnvironment(env, options);
+    if (!options.withoutInterlock) resolveEnvironment(interlockOf(reads, env), options);
   } catch (error) {
     if (!(error instanceof EnvironmentError)) throw error;
     refusal = error;
@@ -684,12 +702,53 @@ export function readConfiguration(env: Env, options: ReadOptions = {}): Configur
   return values as Configuration;
 }
 
+/** The variables the interlock weighs (config/environment.ts). */
+const INTERLOCK_VARIABLES = [
+  'CARDFLOW_ENV',
+  'CARDFLOW_PROVIDER_BASE_URL',
+  'CARDFLOW_SANDBOX_HOSTS',
+  'NODE_ENV',
+  'CARDFLOW_PROVIDER_API_KEY',
+  'CARDFLOW_CODEC_KEYS',
+] as const satisfies readonly (VariableName & keyof InterlockConfiguration)[];
+
+/**
+ * What the interlock weighs, from the variables as read once: each parsed value; a provider URL its
+ * rule refuses as its text, which the interlock refuses in its own words (a problem readConfiguration
+ * lists once); the key files' `_FILE` paths, whose folders production checks.
+ */
+function interlockOf(reads: ReadonlyMap<VariableName, VariableRead>, env: Env): InterlockConfiguration {
+  const config: Record<string, unknown> = {};
+  for (const name of INTERLOCK_VARIABLES) {
+    const read = reads.get(name) ?? parseVariable(env, name);
+    const value = 'value' in read ? read.value : read.text;
+    if (value !== undefined) config[name] = value;
+  }
+  const keyFiles = Object.fromEntries(
+    KEY_FILE_VARIABLES.map((name) => [name, secretFile(env, name.replace(/_FILE$/, ''))]).filter(
+      ([, file]) => file !== undefined,
+    ),
+  );
+  return { ...(config as InterlockConfiguration), keyFiles };
+}
+
+/**
+ * The interlock's variables of `env`, read by their rules as {@link readConfiguration} reads them:
+ * for a caller that weighs the interlock alone ({@link resolveEnvironment}).
+ */
+export function readInterlock(env: Env): InterlockConfiguration {
+  return interlockOf(new Map(), env);
+}
+
+/** One variable as read: its parsed value, or the problem that names it (with the text its rule refused, unless a secret). */
+type VariableRead = { value: unknown } | { problem: string; text?: string };
+
 /**
  * One variable parsed by its rule (undefined when unset), its file form read, or the problem that
  * names it. A variable set to the empty string is unset, except a port: an empty port is a mistake,
- * never "any free port".
+ * never "any free port". An {@link Variable.exact} variable is parsed untrimmed.
  */
-function parseVariable(env: Env, name: VariableName): { value: unknown } | { problem: string } {
+function parseVariable(env: Env, name: VariableName): VariableRead {
   const declaration: Variable = VARIABLES[name];
   let text: string | undefined;
   let from: string = name;
@@ -703,13 +762,17 @@ function parseVariable(env: Env, name: VariableName): { value: unknown } | { pro
     }
   } else {
     const raw = env[name];
-    text = raw?.trim();
+    text = declaration.exact ? raw : raw?.trim();
     if (text === '' && raw !== undefined && /_PORT$/.test(name))
       return { problem: `${name}: is set but empty (unset it for the default ${defaultText(declaration)})` };
   }
   if (text === undefined || text === '') return { value: undefined };
   const parsed = declaration.schema.safeParse(text);
-  if (!parsed.success) return { problem: `${from}: ${parsed.error.issues[0]?.message ?? 'is invalid'}` };
+  if (!parsed.success) {
+    const problem = `${from}: ${parsed.error.issues[0]?.message ?? 'is invalid'}`;
+    // A secret's text never leaves its reading, not even refused.
+    return declaration.fileForm ? { problem } : { problem, text };
+  }
   return { value: declaration.fileForm ? { value: parsed.data, from } : parsed.data };
 }
 

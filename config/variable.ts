@@ -28,7 +28,12 @@ export interface Variable<T = unknown> {
    * parsed value then comes with the name it was read from ({@link Sourced}).
    */
   fileForm?: boolean;
-  /** The value's rule: parses the trimmed, non-empty text. */
+  /**
+   * Read as set, untrimmed (only the empty string is unset), where a value that is almost right must
+   * be refused, naming it, rather than read as the right one (`CARDFLOW_ENV`).
+   */
+  exact?: boolean;
+  /** The value's rule: parses the trimmed (or, {@link exact}, the untouched), non-empty text. */
   schema: z.ZodType<T, string>;
 }
 
@@ -67,7 +72,7 @@ export class SecretSourceError extends Error {
  */
 export function secretText(env: Env, name: string): { text: string; from: string } | undefined {
   const inline = env[name]?.trim() || undefined;
-  const file = env[`${name}_FILE`]?.trim() || undefined;
+  const file = secretFile(env, name);
   if (inline !== undefined && file !== undefined) throw new SecretSourceError(`${name} and ${name}_FILE: set only one`);
   if (inline !== undefined) return { text: inline, from: name };
   if (file === undefined) return undefined;
@@ -78,6 +83,11 @@ export function secretText(env: Env, name: string): { text: string; from: string
       `${name}_FILE=${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
+}
+
+/** The path `NAME_FILE` names, trimmed; undefined when unset or blank. */
+export function secretFile(env: Env, name: string): string | undefined {
+  return env[`${name}_FILE`]?.trim() || undefined;
 }
 
 /** Rules shared by several variables. */

@@ -44,9 +44,10 @@ export function temporalSettingsFromEnv(
   };
   const given = (entries: Record<string, string | undefined>) =>
     Object.entries(entries).filter((e): e is [string, string] => typeof e[1] === 'string');
-  // A parsed value replaces the raw one. The key is only ever the parsed one: its raw text may be a
-  // blank, or stand beside its file form.
-  const overrideEnvVars = Object.fromEntries([...given({ ...env, TEMPORAL_API_KEY: undefined }), ...given(parsed)]);
+  // The three are only ever the parsed values: a raw text may be a blank (unset, as the schema reads
+  // it) or, for the key, stand beside its file form.
+  const unparsed = { ...env, TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: undefined, TEMPORAL_API_KEY: undefined };
+  const overrideEnvVars = Object.fromEntries([...given(unparsed), ...given(parsed)]);
   const config = loadClientConnectConfig({ overrideEnvVars });
   // envconfig types its options for the worker's NativeConnection; the client Connection takes the same fields.
   const connectionOptions = { ...config.connectionOptions } as ConnectionOptions;

@@ -3,7 +3,8 @@
  * does not take refused as bad usage, `list`'s visibility query built only from safe values, and the
  * sandbox commands' usage checked before anything is contacted.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { COMMANDS, commandHelp, runCli, USAGE } from '../../../cli/main';
 import { ExitCodes } from '../../../cli/context';
@@ -122,6 +123,26 @@ describe('sandbox', () => {
     expect(mixed.err).toMatch(/^refusing to start, the environment is ambiguous or mixed:\n- NODE_ENV: /);
     expect(mixed.err).toMatch(/CARDFLOW_PROVIDER_API_KEY: CARDFLOW_ENV=production holds a sandbox API key/);
     expect(mixed.err).toMatch(/nothing was started$/);
+  });
+  it('sends the API key the configuration read, from its file form too', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cardflow-cli-sandbox-key-'));
+    const file = path.join(dir, 'provider_api_key');
+    writeFileSync(file, 'sandbox_from_file\n');
+    const fetchSpy = jest
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(() => Promise.resolve(new Response(JSON.stringify({ success: true, data: {} }))));
+    try {
+      const triggered = await run(['sandbox', 'trigger', 'authorization', '--card', 'C1', '--amount', '1.00'], {
+        env: { CARDFLOW_PROVIDER_BASE_URL: 'http://127.0.0.1:9', CARDFLOW_PROVIDER_API_KEY_FILE: file },
+      });
+      expect(triggered.code).toBe(ExitCodes.done);
+      const [url, init] = fetchSpy.mock.calls[0]!;
+      expect(url).toBe('http://127.0.0.1:9/sandbox/authorizeCard');
+      expect((init?.headers as Record<string, string>)['X-WSB-API-KEY']).toBe('sandbox_from_file');
+    } finally {
+      fetchSpy.mockRestore();
+      rmSync(dir, { recursive: true });
+    }
   });
   it.each([
     ['CARDFLOW_ENV with a stray space', { CARDFLOW_ENV: 'production ' }],

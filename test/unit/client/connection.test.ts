@@ -32,3 +32,10 @@ it('takes the address, namespace and API key as the configuration parsed them, n
   expect(settings.connectionOptions.apiKey).toBeUndefined();
   expect(settings.connectionOptions.tls).toBeUndefined();
 });
+
+it('reads a blank address or namespace as unset, as the schema does, never hands the blank to envconfig', () => {
+  const env = { TEMPORAL_ADDRESS: '  ', TEMPORAL_NAMESPACE: ' ' };
+  const settings = temporalSettingsFromEnv(env, readConfiguration(env));
+  expect(settings.connectionOptions.address).toBe('127.0.0.1:7233');
+  expect(settings.namespace).toBe('default');
+});

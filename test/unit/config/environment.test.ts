@@ -8,6 +8,7 @@ import {
   isLoopbackHost,
   resolveEnvironment,
 } from '../../../config/environment';
+import { readInterlock } from '../../../config/schema';
 import { ensureSandboxKeys, KEY_FILES } from '../../../sandbox/keys';
 import { thrownBy } from '../../support/thrown';
 
@@ -22,11 +23,11 @@ const production = {
 };
 
 const problemsOf = (env: Record<string, string | undefined>): readonly string[] =>
-  thrownBy(() => checkEnvironment(env), EnvironmentError).problems;
+  thrownBy(() => checkEnvironment(readInterlock(env)), EnvironmentError).problems;
 
 describe('CARDFLOW_ENV', () => {
   it('accepts a clean production configuration', () => {
-    expect(checkEnvironment(production)).toBe('production');
+    expect(checkEnvironment(readInterlock(production))).toBe('production');
   });
 
   it('refuses a value other than sandbox or production', () => {
@@ -36,9 +37,11 @@ describe('CARDFLOW_ENV', () => {
   });
 
   it('treats unset as a sandbox when the provider is on loopback or not configured', () => {
-    expect(checkEnvironment({})).toBe('sandbox');
-    expect(checkEnvironment({ CARDFLOW_PROVIDER_BASE_URL: 'http://127.0.0.1:8787' })).toBe('sandbox');
-    expect(checkEnvironment({ CARDFLOW_PROVIDER_BASE_URL: 'http://localhost:8787/api' })).toBe('sandbox');
+    expect(checkEnvironment(readInterlock({}))).toBe('sandbox');
+    expect(checkEnvironment(readInterlock({ CARDFLOW_PROVIDER_BASE_URL: 'http://127.0.0.1:8787' }))).toBe('sandbox');
+    expect(checkEnvironment(readInterlock({ CARDFLOW_PROVIDER_BASE_URL: 'http://localhost:8787/api' }))).toBe(
+      'sandbox',
+    );
   });
 
   it('never guesses when unset and the provider is remote', () => {
@@ -51,15 +54,17 @@ describe('CARDFLOW_ENV', () => {
 
 describe('CARDFLOW_ENV=sandbox', () => {
   it('accepts loopback and the hosts of CARDFLOW_SANDBOX_HOSTS', () => {
-    expect(checkEnvironment({ CARDFLOW_ENV: 'sandbox', CARDFLOW_PROVIDER_BASE_URL: 'http://[::1]:8787' })).toBe(
-      'sandbox',
-    );
     expect(
-      checkEnvironment({
-        CARDFLOW_ENV: 'sandbox',
-        CARDFLOW_PROVIDER_BASE_URL: 'http://sandbox:8787',
-        CARDFLOW_SANDBOX_HOSTS: 'other, sandbox',
-      }),
+      checkEnvironment(readInterlock({ CARDFLOW_ENV: 'sandbox', CARDFLOW_PROVIDER_BASE_URL: 'http://[::1]:8787' })),
+    ).toBe('sandbox');
+    expect(
+      checkEnvironment(
+        readInterlock({
+          CARDFLOW_ENV: 'sandbox',
+          CARDFLOW_PROVIDER_BASE_URL: 'http://sandbox:8787',
+          CARDFLOW_SANDBOX_HOSTS: 'other, sandbox',
+        }),
+      ),
     ).toBe('sandbox');
   });
 
@@ -113,7 +118,9 @@ describe('CARDFLOW_ENV=production', () => {
       'CARDFLOW_PROVIDER_API_KEY_FILE: CARDFLOW_ENV=production holds a sandbox API key (sandbox_…)',
     ]);
     writeFileSync(file, 'live_0123456789\n');
-    expect(checkEnvironment({ ...withoutInline, CARDFLOW_PROVIDER_API_KEY_FILE: file })).toBe('production');
+    expect(checkEnvironment(readInterlock({ ...withoutInline, CARDFLOW_PROVIDER_API_KEY_FILE: file }))).toBe(
+      'production',
+    );
   });
 
   it('refuses key files from a folder the sandbox generated, and accepts them elsewhere', () => {
@@ -132,10 +139,12 @@ describe('CARDFLOW_ENV=production', () => {
       `CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: CARDFLOW_ENV=production reads a key from a folder the sandbox generated (${path.join(sandboxDir, KEY_FILES.platformPublic)})`,
     ]);
     expect(
-      checkEnvironment({
-        ...production,
-        CARDFLOW_MERCHANT_PRIVATE_KEY_FILE: path.join(ownDir, 'merchant-private.pem'),
-      }),
+      checkEnvironment(
+        readInterlock({
+          ...production,
+          CARDFLOW_MERCHANT_PRIVATE_KEY_FILE: path.join(ownDir, 'merchant-private.pem'),
+        }),
+      ),
     ).toBe('production');
   });
 
@@ -242,11 +251,13 @@ describe('the interlock cannot be slipped', () => {
   it.each(['http://localhost.:8787', 'http://[::ffff:127.0.0.1]:8787', 'http://2130706433:8787', 'http://Sandbox.:1'])(
     'a sandbox may use %s (loopback in any spelling, or a listed host)',
     (url) => {
-      const resolved = resolveEnvironment({
-        CARDFLOW_ENV: 'sandbox',
-        CARDFLOW_PROVIDER_BASE_URL: url,
-        CARDFLOW_SANDBOX_HOSTS: ' sandbox ',
-      });
+      const resolved = resolveEnvironment(
+        readInterlock({
+          CARDFLOW_ENV: 'sandbox',
+          CARDFLOW_PROVIDER_BASE_URL: url,
+          CARDFLOW_SANDBOX_HOSTS: ' sandbox ',
+        }),
+      );
       expect(resolved).toMatchObject({ env: 'sandbox', providerIsSandbox: true });
     },
   );
@@ -262,16 +273,21 @@ describe('the interlock cannot be slipped', () => {
 
   it('an entry point that embeds a sandbox (npm start) refuses production without a provider URL', () => {
     const { CARDFLOW_PROVIDER_BASE_URL: _url, ...noUrl } = production;
-    expect(checkEnvironment(noUrl)).toBe('production');
-    expect(thrownBy(() => checkEnvironment(noUrl, { embedsSandbox: true }), EnvironmentError).problems).toEqual([
+    expect(checkEnvironment(readInterlock(noUrl))).toBe('production');
+    expect(
+      thrownBy(() => checkEnvironment(readInterlock(noUrl), { embedsSandbox: true }), EnvironmentError).problems,
+    ).toEqual([
       'CARDFLOW_PROVIDER_BASE_URL: CARDFLOW_ENV=production needs the provider URL here; without one this would start its embedded sandbox',
     ]);
-    expect(checkEnvironment(production, { embedsSandbox: true })).toBe('production');
-    expect(checkEnvironment({}, { embedsSandbox: true })).toBe('sandbox');
+    expect(checkEnvironment(readInterlock(production), { embedsSandbox: true })).toBe('production');
+    expect(checkEnvironment(readInterlock({}), { embedsSandbox: true })).toBe('sandbox');
   });
 
   it('says a remote provider is no sandbox, so no command sends it a sandbox call', () => {
-    expect(resolveEnvironment(production)).toMatchObject({ env: 'production', providerIsSandbox: false });
-    expect(resolveEnvironment({})).toEqual({ env: 'sandbox', providerIsSandbox: false });
+    expect(resolveEnvironment(readInterlock(production))).toMatchObject({
+      env: 'production',
+      providerIsSandbox: false,
+    });
+    expect(resolveEnvironment(readInterlock({}))).toEqual({ env: 'sandbox', providerIsSandbox: false });
   });
 });

@@ -140,3 +140,28 @@ it('the interlock alone keeps its own refusal; with other problems, one list hol
     'CARDFLOW_ENV="Production": must be exactly sandbox or production',
   ]);
 });
+
+it('reads CARDFLOW_ENV exactly as set, where every other variable is trimmed', () => {
+  expect(readConfiguration({ CARDFLOW_ENV: 'sandbox' }).CARDFLOW_ENV).toBe('sandbox');
+  expect(readConfiguration({ CARDFLOW_SANDBOX_HOSTS: ' sandbox ' }).CARDFLOW_SANDBOX_HOSTS).toBe('sandbox');
+  expect(problemsOf({ CARDFLOW_ENV: 'sandbox ', CARDFLOW_PROBE_SLOTS: '0' })).toEqual([
+    'CARDFLOW_PROBE_SLOTS: must be a whole number from 1 to 9999999',
+    'CARDFLOW_ENV="sandbox ": must be exactly sandbox or production',
+  ]);
+});
+
+it('weighs the sandbox API key the configuration read from its file', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cardflow-schema-interlock-'));
+  const file = path.join(dir, 'provider_api_key');
+  writeFileSync(file, 'sandbox_0a1b2c\n');
+  const production = { CARDFLOW_ENV: 'production', NODE_ENV: 'production', CARDFLOW_PROVIDER_API_KEY_FILE: file };
+  expect(() => readConfiguration(production)).toThrow(
+    'CARDFLOW_PROVIDER_API_KEY_FILE: CARDFLOW_ENV=production holds a sandbox API key',
+  );
+  writeFileSync(file, 'live_0123456789\n');
+  expect(readConfiguration(production).CARDFLOW_PROVIDER_API_KEY).toEqual({
+    value: 'live_0123456789',
+    from: 'CARDFLOW_PROVIDER_API_KEY_FILE',
+  });
+  rmSync(dir, { recursive: true });
+});
