@@ -17,7 +17,7 @@ import { keysCheck } from '../health/checks';
 import { healthRoutes } from '../health/routes';
 import { createLogger } from '../logging/logger';
 import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
-import { compiledBuildId } from '../workers/versioning';
+import { compiledBuildId } from '../telemetry/build-id';
 import { cardflowVersion } from '../config/version';
 import { codecServerOptions } from './config';
 import { resolveKeyring } from './dev-keys';

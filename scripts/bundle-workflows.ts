@@ -1,6 +1,6 @@
 /**
  * Last step of `npm run build`: `node dist/scripts/bundle-workflows.js` writes the workflow bundle
- * the compiled worker loads at start-up (workers/versioning.ts, PREBUILT_BUNDLE_PATH).
+ * the compiled worker loads at start-up (telemetry/build-id.ts, PREBUILT_BUNDLE_PATH).
  */
 import { writePrebuiltBundle } from '../workers/create-worker';
 

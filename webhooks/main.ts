@@ -24,7 +24,7 @@ import { openPool } from '../storage/postgres';
 import { createPostgresRouteStore } from '../storage/postgres-route-store';
 import { createFileRouteStore } from '../storage/route-store';
 import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
-import { compiledBuildId } from '../workers/versioning';
+import { compiledBuildId } from '../telemetry/build-id';
 import { cardflowVersion } from '../config/version';
 import { startTracing } from '../telemetry/tracing';
 import { createCardEntityDelivery } from './card-route';

@@ -31,7 +31,8 @@ import { CardflowWorker } from './cardflow-worker';
 import { cacheSizeFor, DEFAULT_CACHE_BUDGET_MIB } from './config';
 import { createReconcilePort } from './reconciliation-port';
 import { createCardEntityPort } from './card-entity-port';
-import { PREBUILT_BUNDLE_PATH, buildIdOf, deploymentOptions } from './versioning';
+import { PREBUILT_BUNDLE_PATH, buildIdOf } from '../telemetry/build-id';
+import { deploymentOptions } from './versioning';
 import { snakeCaseActivityMetricTags } from './metric-tags';
 import { schemaDefault } from '../config/schema';
 

@@ -19,7 +19,7 @@ import { createDataConverter } from '../../codec/data-converter';
 import { parseKeyList } from '../../codec/keys';
 import { bundleCardflowWorkflows } from '../../workers/create-worker';
 import { loadHistories, runReplayGate } from '../../workers/replay-gate';
-import { buildIdOf } from '../../workers/versioning';
+import { buildIdOf } from '../../telemetry/build-id';
 import { cardholderStatusQuery } from '../../domain/cardholder-onboarding';
 import type { OnboardingResult } from '../../domain/customer-onboarding';
 import { cardEntityWorkflowId, cardholderWorkflowId } from '../../domain/workflow-ids';

@@ -18,7 +18,7 @@ import { createDataConverter } from '../../../codec/data-converter';
 import { parseKeyList } from '../../../codec/keys';
 import { WorkflowTypes } from '../../../domain/workflows';
 import { bundleCardflowWorkflows, DROPPED_SPAN_SINKS } from '../../../workers/create-worker';
-import { buildIdOf } from '../../../workers/versioning';
+import { buildIdOf } from '../../../telemetry/build-id';
 import { sampledTraceIn } from '../../../workflows/interceptors/tracing';
 
 /**

@@ -21,7 +21,8 @@ import type { OnboardingResult } from '../../../domain/customer-onboarding';
 import { cardEntityWorkflowId, cardholderWorkflowId } from '../../../domain/workflow-ids';
 import type { CardflowWorker } from '../../../workers/cardflow-worker';
 import { createWorker } from '../../../workers/create-worker';
-import { bootstrapCurrentVersion, buildIdOf } from '../../../workers/versioning';
+import { bootstrapCurrentVersion } from '../../../workers/versioning';
+import { buildIdOf } from '../../../telemetry/build-id';
 import { writeIncompatibleBuild } from '../../support/incompatible-build';
 import { until } from '../../support/until';
 import {

@@ -8,7 +8,8 @@ import { temporal } from '@temporalio/proto';
 import { WORKFLOW_VERSIONING } from '../../../domain/workflow-versioning';
 import { WorkflowTypes } from '../../../domain/workflows';
 import * as workflows from '../../../workflows';
-import { bootstrapCurrentVersion, buildIdOf, versioningSettings } from '../../../workers/versioning';
+import { bootstrapCurrentVersion, versioningSettings } from '../../../workers/versioning';
+import { buildIdOf } from '../../../telemetry/build-id';
 
 describe('versioningSettings', () => {
   it('defaults: versioned, deployment cardflow, first version made current', () => {
