@@ -17,7 +17,7 @@ import { CARD_OPERATION_FROM, cardOperationInputIssues, type CardOperationKind }
 import { FailureTypes } from '../../domain/failure-types';
 import { nonRetryable, rethrown, summarize } from '../../domain/failures';
 import { TicketQueue } from '../support/ticket-queue';
-import type { CardState } from './state';
+import { BEFORE_ACTIVATION, type CardState } from './state';
 
 /** What an operation request carries beyond its requestId. */
 export interface OperationFields {
@@ -49,8 +49,13 @@ export class CardRequests {
     // Checked before the status: a blocked card reads Freeze at the provider, and an unfreeze would only be refused there.
     if (this.card.blocked && kind !== 'updatePin')
       throw nonRetryable(FailureTypes.operationNotAllowed, blockedRefusal(this.card.cardNo, kind));
+    // A card read before its activation may be active by now: the provider decides.
     const projected = this.card.projected;
-    if (projected !== undefined && !CARD_OPERATION_FROM[kind].includes(projected)) {
+    if (
+      projected !== undefined &&
+      !BEFORE_ACTIVATION.includes(projected) &&
+      !CARD_OPERATION_FROM[kind].includes(projected)
+    ) {
       throw nonRetryable(
         FailureTypes.operationNotAllowed,
         `card ${this.card.cardNo} is (or will be) ${projected}; ${kind} needs ${CARD_OPERATION_FROM[kind].join(' or ')}`,

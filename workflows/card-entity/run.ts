@@ -4,7 +4,7 @@
  * the provider's records are caught up here and the card is read here; the handlers
  * (card-entity/handlers.ts) and the run's loop work through it.
  */
-import { workflowInfo } from '@temporalio/workflow';
+import { patched, workflowInfo } from '@temporalio/workflow';
 import type { CardEntityInput, CardSnapshot } from '../../domain/card-entity';
 import { cardIssuedEventId, NotificationTypes } from '../../domain/notifications';
 import { nonEmpty, type ProviderEventBody } from '../../domain/provider-event';
@@ -15,6 +15,12 @@ import { EventInbox } from '../support/inbox';
 import { Notifier } from '../support/notifier';
 import { relayThreeDsRecord } from '../support/three-ds-relay';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from '../support/profiles';
+
+/**
+ * An activation's result makes the card Normal. Runs that were sent one before (by a visibility
+ * lookup of the card) replay ignoring it.
+ */
+export const CARD_ACTIVATION_PATCH = 'card-entity-activation';
 
 export class CardRun {
   readonly info = workflowInfo();
@@ -87,7 +93,7 @@ export class CardRun {
   learn(event: ProviderEventBody & { requestId?: string }): void {
     if (event.requestId !== undefined) this.inbox.add(event as Parameters<EventInbox['add']>[0]);
     const before = this.mark();
-    if (!this.card.learnEvent(event)) return;
+    if (!this.card.learnEvent(event, () => patched(CARD_ACTIVATION_PATCH))) return;
     const transaction = transactionNotice(this.cardNo, event);
     if (transaction) this.emit({ type: NotificationTypes.cardTransaction, data: transaction });
     this.tellMoves(before, event.category === 'card_transaction' ? nonEmpty(event.record.merchantOrderNo) : undefined);

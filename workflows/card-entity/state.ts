@@ -40,6 +40,12 @@ import { cardNoOf, nonEmpty, type ProviderEventBody } from '../../domain/provide
 import type { BalanceSummary } from '../../domain/summaries';
 import { SeenKeys } from '../support/inbox';
 
+/**
+ * Statuses a card leaves without an operation record: creation finishing, or its activation,
+ * whose result this workflow may hear of only at its next read. A request is not refused on them.
+ */
+export const BEFORE_ACTIVATION: readonly string[] = ['pending', 'un_activated'];
+
 /** Status a successful operation leaves the card in, as the validators project it. */
 const TARGET_STATUS: Partial<Record<CardOperationKind, string>> = { freeze: 'Freeze', unfreeze: 'Normal' };
 
@@ -92,10 +98,14 @@ export class CardState {
    * too). True when it took the event as new: what tells others about it (a notification) reads
    * that, so a repeat is told once.
    */
-  learnEvent(event: ProviderEventBody): boolean {
+  learnEvent(event: ProviderEventBody, learnsActivation: () => boolean = () => false): boolean {
     if (cardNoOf(event) !== this.cardNo) return false;
     if (!this.firstSeen(keyBeforeStateFields(event))) return false;
     const state = this.carried;
+    if (event.category === 'physical_card') {
+      if (event.record.status === 'success' && learnsActivation()) this.learnActivated();
+      return true;
+    }
     if (event.category === 'card_auth_transaction') {
       const r = event.record;
       const tradeNo = nonEmpty(r.tradeNo);
@@ -160,6 +170,18 @@ export class CardState {
       }
     }
     return true;
+  }
+
+  /**
+   * The card's activation succeeded: it left un_activated (or a status not read yet). The result
+   * carries no provider time, so it stands for the moment it was learned, as a read sent then
+   * would; a card already past activation (frozen since, say) keeps the status it was learned in.
+   */
+  private learnActivated(): void {
+    const before = (status: string | undefined) => status === undefined || BEFORE_ACTIVATION.includes(status);
+    if (!before(this.carried.status) || !learnCardStatus(this.carried, 'Normal', readTime(Date.now()))) return;
+    // A queued operation projects the status it leaves; otherwise the projection is the card's.
+    if (before(this.projection)) this.projection = 'Normal';
   }
 
   /** The money totals over the card's life (zero in a run carried before they were kept). */

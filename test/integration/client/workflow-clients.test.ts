@@ -175,8 +175,16 @@ it('client: activation with a clear PIN sealed by the client, standalone freeze/
       (s) => s.stage === 'awaiting_code',
       'awaiting_code',
     );
+    // The card's workflow reads the card un_activated; the activation's result tells it the card is Normal.
+    const entity = { ...opts(), wait: FAST_WAIT, merchantPublicKey: key };
+    expect((await refreshCard(h.client, cardNo, entity)).status).toBe('un_activated');
     await h.helper('issueActivationCode', { cardNo });
     expect(await awaitActivation(h.client, cardNo)).toMatchObject({ cardNo, cardStatus: 'Normal' });
+    await eventually(
+      () => getCardSnapshot(h.client, cardNo),
+      (s) => s.status === 'Normal',
+      'the card workflow learns the activation',
+    );
 
     const freeze = await startCardOperation(
       h.client,
@@ -194,7 +202,6 @@ it('client: activation with a clear PIN sealed by the client, standalone freeze/
     expect(await awaitCardOperation(h.client, 'unfreeze', virtual, 'u1')).toMatchObject({ cardStatus: 'Normal' });
 
     // The per-card workflow: started by the first Update, later ones reach it.
-    const entity = { ...opts(), wait: FAST_WAIT, merchantPublicKey: key };
     expect(await freezeCard(h.client, virtual, { requestId: 'e1' }, entity)).toMatchObject({
       kind: 'freeze',
       cardStatus: 'Freeze',

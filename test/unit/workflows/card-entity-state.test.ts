@@ -127,3 +127,30 @@ it('carries its record across continue-as-new: the run count, the seen keys and 
   expect(cancelled.cancelled).toBe(true);
   expect(cancelled.projected).toBe('cancel');
 });
+
+it('an activation result makes an un_activated card Normal (a frozen one keeps its status), and a card read before its activation is not refused', () => {
+  const activated = (status: 'success' | 'fail', merchantOrderNo = 'ACT1') =>
+    providerEvent('physical_card', { merchantOrderNo, cardNo: 'C1', type: 'card_activated', status });
+  const card = new CardState('C1', undefined);
+  const requests = new CardRequests(card);
+  card.learnRead({ status: 'un_activated' }, T, true);
+  // Read before its activation, the card may be active by now: the provider decides.
+  expect(() => requests.validateOperation('p1', 'updatePin', { sealedPin: 'sealed' })).not.toThrow();
+  expect(() => requests.validateOperation('f1', 'freeze')).not.toThrow();
+  // Without the patch (a run sent one before) the result is ignored, as it always was.
+  card.learnEvent(activated('success', 'ACT0'), () => false);
+  expect(card.projected).toBe('un_activated');
+  card.learnEvent(activated('fail'), () => true);
+  expect(card.projected).toBe('un_activated');
+  card.learnEvent(activated('success'), () => true);
+  expect(card.snapshot(0).status).toBe('Normal');
+  expect(card.projected).toBe('Normal');
+  expect(refusal(() => requests.validateOperation('u1', 'unfreeze')).type).toBe(FailureTypes.operationNotAllowed);
+
+  const frozen = new CardState('C1', undefined);
+  frozen.learnEvent(
+    providerEvent('card_transaction', cardOperationRecord({ cardNo: 'C1', type: 'Freeze', transactionTime: T })),
+  );
+  frozen.learnEvent(activated('success'), () => true);
+  expect(frozen.snapshot(0).status).toBe('Freeze');
+});

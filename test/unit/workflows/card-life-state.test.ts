@@ -151,6 +151,17 @@ it('the receiver starts a card workflow for the card’s own events, only signal
     expect(cardDelivery(providerEvent('card_transaction', cardOperationRecord({ cardNo: 'C9', type })))?.start).toBe(
       false,
     );
+  // An activation's result: the only word that the card left un_activated.
+  const activation = providerEvent('physical_card', {
+    merchantOrderNo: 'ACT9',
+    cardNo: 'C9',
+    type: 'card_activated',
+    status: 'success',
+  });
+  expect(cardDelivery(activation)).toEqual({ cardNo: 'C9', start: true });
+  expect(
+    lookupsBesideCard(activation, routeEvent(activation)).map((l) => ('kind' in l ? l.kind : l.attribute)),
+  ).toEqual(['order']);
   expect(cardDelivery(auth({ cardNo: "C9' OR 1=1" }))).toBeUndefined();
   // The card's workflow has it: an authorization needs no lookup; an operation still reaches its sender.
   expect(lookupsBesideCard(authEvent, routeEvent(authEvent))).toEqual([]);
