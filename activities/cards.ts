@@ -5,6 +5,7 @@
  */
 import { cancellationSignal, log, sleep } from '@temporalio/activity';
 import type { CardType } from '../api/schemas/card-type';
+import type { CardBirth } from '../domain/card-entity';
 import { cardEntityInputFor, type CardEntityStartContext } from '../domain/card-entity-start';
 import { FailureTypes } from '../domain/failure-types';
 import { createAccountHelpers, type BalanceRequirement } from './accounts';
@@ -13,6 +14,7 @@ import { convertingFailures } from './failures';
 import { nonRetryable } from '../domain/failures';
 import { callIdempotent } from './idempotent';
 import { awaitFinalByOrderNo } from './long-poll';
+import { notificationPlanOf } from './notifications';
 import { cardOperationOf, type CardOperation } from '../domain/provider-records';
 import type { CardOperationRecord } from '../api/schemas/card';
 import type { CardSummary } from './types';
@@ -119,16 +121,33 @@ export function createCardActivities(deps: ActivityDeps) {
    * waits) makes it the workflow a client's first call would have started. Best effort: a card whose workflow could not be
    * started is followed from its first own event, which the receiver delivers with signal-with-start.
    */
-  async function followCard(created: CardOperation, context: CardEntityStartContext | undefined): Promise<void> {
+  async function followCard(
+    created: CardOperationWithCard,
+    context: CardEntityStartContext | undefined,
+    readAt: number,
+  ): Promise<void> {
     if (!deps.cardEntities || !created.cardNo || created.status === 'fail') return;
+    const born = birthOf(created, readAt);
     try {
-      await deps.cardEntities.follow(cardEntityInputFor(created.cardNo, context));
+      await deps.cardEntities.follow({ ...cardEntityInputFor(created.cardNo, context), ...(born ? { born } : {}) });
     } catch (error) {
       if (cancellationSignal().aborted) throw error;
       (deps.logger ?? log).warn('the card workflow of a new card was not started; its first event will start it', {
         error: error instanceof Error ? error.message : String(error),
       });
     }
+  }
+
+  /**
+   * A card made within the attempt and read after it: its workflow learns it from this
+   * (`CardBirth`) instead of catching up and reading it again.
+   */
+  function birthOf(created: CardOperationWithCard, readAt: number): CardBirth | undefined {
+    const { card, transactionTime, ...create } = created;
+    if (created.status !== 'success' || !card || card.cardNo !== created.cardNo || transactionTime === undefined)
+      return undefined;
+    const { cardNo: _cardNo, ...read } = card;
+    return { create: { ...create, transactionTime }, card: read, readAt, ...notificationPlanOf(deps) };
   }
 
   async function getCardOperation(input: { merchantOrderNo: string }): Promise<CardOperation | null> {
@@ -174,8 +193,10 @@ export function createCardActivities(deps: ActivityDeps) {
           { signal },
         ),
       );
-      await followCard(created, input.follow);
-      return withCard(created);
+      const readAt = Date.now();
+      const made = await withCard(created);
+      await followCard(made, input.follow, readAt);
+      return made;
     },
 
     /** Deposit to a card; checks the paying account covers amount + fee first; idempotent by merchantOrderNo. */

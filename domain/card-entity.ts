@@ -20,6 +20,7 @@ import { advance, movesForward, readTime, type ReachedState } from './event-orde
 import { workOrderIssues, type WorkOrderFile } from './physical-card-activation';
 import type { CardLedgerEntry, CardTotals } from './card-ledger';
 import type { NotificationPlan } from './notifications';
+import type { CardOperation } from './provider-records';
 
 const REQUEST_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -128,6 +129,23 @@ export interface CardEntityInput {
   carried?: CardEntityState;
   /** The starter set the card's search attributes at start (domain/card-entity-start.ts): the workflow upserts none. */
   attributesSetAtStart?: boolean;
+  /** Given by the activity that made the card (activities/cards.ts): what its first run learns instead of reading. */
+  born?: CardBirth;
+}
+
+/**
+ * What the activity that made a card knew when it started the card's workflow: the create record,
+ * final, and the card read after it, sent at `readAt` (the activity's clock), with the
+ * notification plan a catch-up would have returned. Nothing else has happened to a card this new,
+ * so the first run learns these instead of catching up and reading the card: its first task
+ * parks it. An event that came first started the workflow itself (signal-with-start), with a
+ * catch-up, and this start found it running.
+ */
+export interface CardBirth {
+  create: CardOperation & { transactionTime: number };
+  card: { status: string; blocked?: boolean; cardTypeId?: string; holderId?: string; balance?: BalanceSummary };
+  readAt: number;
+  notifications?: NotificationPlan;
 }
 
 export interface CardEntityResult {

@@ -58,6 +58,27 @@ export function cardOperationOf(record: CardOperationRecord, merchantOrderNo: st
   };
 }
 
+/**
+ * The record an operation was made from ({@link cardOperationOf} the other way): what a workflow
+ * learns as if its webhook had come, keyed the same, so the webhook is then a repeat.
+ */
+export function cardOperationRecordOf(operation: CardOperation & { transactionTime: number }): CardOperationRecord {
+  return {
+    orderNo: operation.orderNo,
+    merchantOrderNo: operation.merchantOrderNo,
+    cardNo: operation.cardNo ?? null,
+    // The operation was read from such a record, whose type is one of the spec's.
+    type: operation.type as CardOperationRecord['type'],
+    status: operation.status,
+    amount: operation.amount,
+    fee: operation.fee,
+    receivedAmount: operation.receivedAmount ?? null,
+    currency: operation.currency,
+    description: operation.description ?? null,
+    transactionTime: operation.transactionTime,
+  };
+}
+
 /** The review of a review result or a query record (the description, or its deprecated twin respMsg). */
 export function cardholderReviewOf(record: Cardholder | CardholderQueryRecord): CardholderReview {
   const description = nonEmpty('description' in record ? record.description : undefined) ?? nonEmpty(record.respMsg);

@@ -9,7 +9,9 @@
  *   operations are booked by type (domain/card-ledger.ts), a `blocked` record makes the card
  *   blocked, a cancel ends it. An event that moved money gets the balance read from the provider.
  * - The receiver starts it with signal-with-start on the first event of a card it does not follow
- *   (webhooks/card-route.ts); the createCard activity starts it for the cards cardflow makes (workers/card-entity-port.ts). A fresh run catches up
+ *   (webhooks/card-route.ts); the createCard activity starts it for the cards cardflow makes
+ *   (workers/card-entity-port.ts), with the card as it has just read it (`CardBirth`), which that
+ *   first run learns instead of catching up and reading. Any other fresh run catches up
  *   from the record queries (and so does `refresh`), so what happened while nobody followed the
  *   card is learned by the same rules, and repeats are ignored.
  * - A blocked card refuses freeze, unfreeze and deposit before any call; `requestUnblock` submits
@@ -49,14 +51,24 @@ export const CARD_LIFE_PATCH = 'card-entity-life';
 /** `card.issued` told after the first read; runs that read their card before replay without it. */
 export const CARD_ISSUED_PATCH = 'card-entity-issued';
 
+/**
+ * A first run started by the activity that made its card learns the card from its input
+ * (`CardBirth`): no catch-up, no read, and no other patch asked (the card's life and `card.issued`
+ * come with it). A run given a birth by a newer starter but begun by an older build replays as
+ * that build ran it: the marker is absent, so it takes the older path.
+ */
+export const CARD_BORN_PATCH = 'card-entity-born';
+
 export async function cardEntity(input: CardEntityInput): Promise<CardEntityResult> {
-  const run = new CardRun(input, patched(CARD_LIFE_PATCH));
+  const born = input.born !== undefined && input.carried === undefined && patched(CARD_BORN_PATCH);
+  const run = new CardRun(input, born || patched(CARD_LIFE_PATCH));
   registerHandlers(run);
   // Continue-as-new keeps the search attributes: a carried run does not upsert what the first one
   // set, nor does a run whose starter set them (cardEntityStartAttributes, `attributesSetAtStart`).
   const mine = { cardNo: input.cardNo, customerRef: input.customerRef, flow: cardEntityWorkflow.flow };
   if (!isChild()) new Attributes(input.carried || input.attributesSetAtStart ? mine : {}).set(mine);
-  if (run.card.carried.asOf === undefined) await readFirst(run);
+  if (born && input.born) run.tellIssued(run.learnBirth(input.born), () => true);
+  else if (run.card.carried.asOf === undefined) await readFirst(run);
   await followUntilCancelled(run);
   if (run.life && !run.card.cancelReturned) await run.awaitCancelReturn();
   await condition(allHandlersFinished);
@@ -91,7 +103,7 @@ async function followUntilCancelled(run: CardRun): Promise<void> {
       await condition(allHandlersFinished);
       if (run.notifier.current) await run.deliverNotices();
       if (!card.cancelled) {
-        const { carried: _previous, ...rest } = input;
+        const { carried: _previous, born: _born, ...rest } = input;
         await continueAsNew<typeof cardEntity>({ ...rest, carried: card.carried });
       }
     } else {

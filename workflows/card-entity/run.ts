@@ -5,9 +5,10 @@
  * (card-entity/handlers.ts) and the run's loop work through it.
  */
 import { patched, workflowInfo } from '@temporalio/workflow';
-import type { CardEntityInput, CardSnapshot } from '../../domain/card-entity';
+import type { CardBirth, CardEntityInput, CardSnapshot } from '../../domain/card-entity';
 import { cardIssuedEventId, NotificationTypes } from '../../domain/notifications';
 import { nonEmpty, type ProviderEventBody } from '../../domain/provider-event';
+import { cardOperationRecordOf } from '../../domain/provider-records';
 import { CardRequests } from './requests';
 import { CardState } from './state';
 import { relayedThreeDs, statusNotices, transactionNotice, type CardMark, type CardNotice } from './notices';
@@ -101,6 +102,13 @@ export class CardRun {
     if (threeDs) this.relay(threeDs);
   }
 
+  /** Whether notifications are on is known: the telling steps held until then go (or are dropped). */
+  private release(): void {
+    const waiting = this.held;
+    this.held = undefined;
+    for (const step of waiting ?? []) step();
+  }
+
   /** Learns the records the webhooks may have missed (the entity was not running, or one was lost). */
   async catchUp(): Promise<void> {
     const { card, cardNo, notifier } = this;
@@ -108,14 +116,27 @@ export class CardRun {
     const found = await this.provider.cardRecordsSince({ cardNo, ...(since === undefined ? {} : { since }) });
     notifier.enable(found);
     if (notifier.current) card.carried.notifications = notifier.current;
-    const waiting = this.held;
-    this.held = undefined;
-    for (const step of waiting ?? []) step();
+    this.release();
     for (const record of found.operations) this.learn({ category: 'card_transaction', record });
     for (const record of found.authorizations) this.learn({ category: 'card_auth_transaction', record });
     for (const record of found.fees) this.learn({ category: 'card_fee_patch', record });
     const times = [...found.operations, ...found.authorizations, ...found.fees].map((r) => r.transactionTime ?? 0);
     card.caughtUp(times.length ? Math.max(...times) : undefined);
+  }
+
+  /**
+   * The card as the activity that made it knew it (`CardBirth`): the notification plan, the create
+   * record learned as its webhook would be, and the read after it. What waited for the plan goes.
+   */
+  learnBirth(birth: CardBirth): CardSnapshot {
+    const { card, notifier } = this;
+    notifier.enable(birth);
+    if (notifier.current) card.carried.notifications = notifier.current;
+    this.release();
+    this.learn({ category: 'card_transaction', record: cardOperationRecordOf(birth.create) });
+    card.caughtUp(birth.create.transactionTime);
+    card.learnRead(birth.card, birth.readAt, true);
+    return card.snapshot(this.requests.pending);
   }
 
   async refresh(): Promise<CardSnapshot> {

@@ -219,3 +219,42 @@ export function assertNothingInClear(name: string, text: string, clearValues: st
       throw new Error(`history ${name} contains a clear PIN or activation code its run used`);
   }
 }
+
+/** The saved history of a card cardflow issued, whose workflow learned the card from its birth. */
+export const BORN_CARD_HISTORY = 'card-entity-born';
+
+/**
+ * A card cardflow issues (`card-born`): the createCard activity starts the card's workflow with
+ * the create record and the read after it (`CardBirth`, marker `card-entity-born`), so its first
+ * task parks it; an authorization (declined: the card holds nothing) is recorded, then the card is
+ * cancelled and the workflow follows the balance back to the account.
+ */
+export async function saveBornCardHistory(saveOne: SaveHistory): Promise<void> {
+  const h = await startCardHarness();
+  try {
+    await h.withCardWorker(async () => {
+      const issuance = await start(h, WorkflowTypes.cardIssuance, `replay-issue-${suffix()}`, {
+        cardTypeId: SUBSCRIPTION_TYPE,
+        customerRef: `replay-born-${suffix()}`,
+      });
+      const { cardNo } = (await issuance.result()) as { cardNo: string };
+      const entity = h.client.workflow.getHandle(cardEntityWorkflowId(cardNo));
+      await eventually(
+        () => entity.query(cardSnapshotQuery),
+        (s) => s.status === 'Normal',
+        'the card workflow born with its card',
+      );
+      await h.helper('authorizeCard', { cardNo, type: 'auth', amount: '3.20', merchantName: 'Coffee Shop' });
+      await eventually(
+        () => entity.query(cardSnapshotQuery),
+        (s) => s.authorizations.length > 0,
+        'the authorization webhook',
+      );
+      await h.helper('cancelCard', { cardNo, reason: 'closed by the customer' });
+      await entity.result();
+      await saveOne(BORN_CARD_HISTORY, entity);
+    });
+  } finally {
+    await h.stop();
+  }
+}

@@ -26,7 +26,7 @@ import { CARD_TYPES, FAST_WAIT, customerRef, startHarness, workflowBundle, type 
 import { b2bHolder, uniqueEmail } from '../support/holders';
 import { lateReviewProbe } from '../support/late-probe';
 import { TRACING_SWITCHES, tracedHistory } from '../support/cross-replay';
-import { assertNothingInClear, RUN_PINS, saveCardAndFundHistories } from './card-and-funds-runs';
+import { assertNothingInClear, RUN_PINS, saveBornCardHistory, saveCardAndFundHistories } from './card-and-funds-runs';
 import { COMPENSATION_HISTORIES, saveCompensationHistories } from './compensation-runs';
 import {
   maskCardNumbers,
@@ -178,12 +178,20 @@ async function saveReviewRoundHistories(): Promise<void> {
   );
 }
 
-const SETS = ['onboarding', 'cards-and-funds', 'onboarding-paths', 'happy', 'review-rounds', 'compensation'] as const;
+const SETS = [
+  'onboarding',
+  'cards-and-funds',
+  'onboarding-paths',
+  'happy',
+  'review-rounds',
+  'compensation',
+  'card-born',
+] as const;
 const HAPPY_HISTORIES = ['onboarding-happy', 'onboarding-happy.cardholder', 'onboarding-happy.card'];
 const REVIEW_ROUND_HISTORY = 'cardholder-rejected-twice';
 
 /**
- * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all six; or a comma-separated list). The
+ * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all seven; or a comma-separated list). The
  * onboarding-path files get their printed card numbers masked before the check that no clear
  * value of the run is left.
  */
@@ -199,6 +207,7 @@ async function saveHistories(which: string): Promise<void> {
     for (const name of saved.names)
       assertNothingInClear(name, readFileSync(join(DIR, `${name}.json`), 'utf8'), saved.clearValues);
   }
+  if (sets.includes('card-born')) await saveBornCardHistory(save);
   if (sets.includes('compensation')) {
     const saved = await saveCompensationHistories(save);
     expect([...saved.names].sort()).toEqual([...COMPENSATION_HISTORIES].sort());

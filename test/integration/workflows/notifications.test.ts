@@ -484,9 +484,24 @@ it('a card cardflow issues is announced once, as card.issued with its customer, 
   const history = await handle.fetchHistory();
   const started = history.events![0]!.workflowExecutionStartedEventAttributes!;
   const input = defaultPayloadConverter.fromPayload(started.input!.payloads![0]!);
+  // With what it knew of the card it had just made: the create record and the read after it.
   expect(input).toEqual({
     ...cardEntityInputFor(card!.cardNo, { customerRef: ref, wait: FAST_WAIT }),
     attributesSetAtStart: true,
+    born: {
+      create: expect.objectContaining({ cardNo: card!.cardNo, type: 'create', status: 'success' }),
+      card: expect.objectContaining({ cardTypeId: CARD_TYPES.noHolderNoDeposit, status: 'Normal' }),
+      readAt: expect.any(Number),
+      notifications: expect.objectContaining({ deliveryWindowMs: expect.any(Number) }),
+    },
   });
+  // So the card's workflow neither caught up nor read the card before the client's refresh asked it to.
+  const events = history.events!;
+  const activities = (upTo: number) =>
+    events.slice(0, upTo).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+  const refreshed = events.findIndex((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
+  expect(refreshed).toBeGreaterThan(0);
+  expect(new Set(activities(refreshed))).toEqual(new Set(['deliverNotifications']));
+  expect(activities(events.length)).toContain('cardRecordsSince');
   expect((await handle.describe()).typedSearchAttributes.get(CardflowCustomerRef)).toBe(ref);
 });
