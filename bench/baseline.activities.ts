@@ -2,11 +2,13 @@
  * The baselines' activities: a no-op, what a provider call costs Temporal without the provider,
  * and a no-op whose answer comes back later as a signal, the way a provider's webhook reaches a
  * workflow through the receiver's forwarder (the route the activity recorded before its call,
- * read back, then a signal), without the receiver's own work (signature, parsing, delivery log).
+ * read back, then a signal), without the receiver's own work (signature, parsing, delivery log);
+ * the card child's also starts the card's workflow, as createCard does.
  */
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { providerEventSignal, type ProviderEvent } from '../domain/provider-event';
+import { CardflowCardNo } from '../domain/search-attributes';
 import { createTemporalForwarder } from '../webhooks/forwarder';
 import { routeEvent } from '../webhooks/routing';
 import { createFileRouteStore, routeKey } from '../storage/route-store';
@@ -45,8 +47,17 @@ export function baselineActivities(client: Client) {
      * to the workflow whose route it recorded for `key` first (as cardflow's activities do before
      * their call), or, with `lookup: false`, straight to the workflow that called.
      */
-    async noopAnswered(input: { key: string; lookup: boolean }): Promise<void> {
-      const caller = Context.current().info.workflowExecution?.workflowId;
+    async noopAnswered(input: { key: string; lookup: boolean; startsCard?: boolean }): Promise<void> {
+      const { info } = Context.current();
+      const caller = info.workflowExecution?.workflowId;
+      // As createCard starts the card's workflow once it has made the card.
+      if (input.startsCard)
+        await client.workflow.start('baselineCardWorkflow', {
+          taskQueue: info.taskQueue,
+          workflowId: `baseline-card-${input.key}`,
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          typedSearchAttributes: [{ key: CardflowCardNo, value: input.key }],
+        });
       if (input.lookup && caller !== undefined) await routes.record(routeKey('order', input.key), caller);
       const event = answerFor(input.key);
       setImmediate(() => {

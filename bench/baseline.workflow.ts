@@ -8,8 +8,10 @@
  *   uses: children started with a search attribute that routes their answers, as many
  *   search-attribute upserts of the parent's stage as the onboarding makes, and in each child an answer
  *   signalled after a route lookup (recorded by the activity before it answers), as a webhook
- *   reaches its workflow. What it loses against
- *   the shaped baseline is Temporal's price for those features, not cardflow's code.
+ *   reaches its workflow, and the card's own workflow (as `cardEntity` is for a card cardflow
+ *   makes): started by the activity that answers the last child, with its search attribute, and
+ *   parked until a signal. What it loses against the shaped baseline is Temporal's price for
+ *   those features, not cardflow's code.
  */
 import {
   condition,
@@ -49,13 +51,16 @@ export async function baselineAnsweredChild(input: {
   activities: number;
   key: string;
   lookup: boolean;
+  /** Its answering activity also starts a card's workflow (the card child's does). */
+  startsCard?: boolean;
 }): Promise<number> {
   let answers = 0;
   setHandler(providerEventSignal, () => {
     answers += 1;
   });
   for (let i = 0; i < input.activities - 1; i++) await noop({ step: i });
-  if (input.activities > 0) await noopAnswered({ key: input.key, lookup: input.lookup });
+  if (input.activities > 0)
+    await noopAnswered({ key: input.key, lookup: input.lookup, ...(input.startsCard ? { startsCard: true } : {}) });
   await condition(() => answers > 0);
   return input.activities;
 }
@@ -70,6 +75,8 @@ export async function baselineFeaturedWorkflow(input: {
   lookups?: boolean;
   /** Stage upserts of the parent, as many as the onboarding makes: the last at the end, the others before the first children. @default children + 1 */
   upserts?: number;
+  /** The last child's answering activity starts a card's workflow ({@link baselineCardWorkflow}). */
+  cardWorkflow?: boolean;
 }): Promise<number> {
   const { inParent, perChild } = spread(input);
   const { workflowId } = workflowInfo();
@@ -78,11 +85,24 @@ export async function baselineFeaturedWorkflow(input: {
   for (let c = 0; c < input.children; c++) {
     if (c < upserts - 1) upsertSearchAttributes([{ key: CardflowStage, value: `child-${c}` }]);
     const key = `${workflowId}-${c}`;
+    const startsCard = input.cardWorkflow === true && c === input.children - 1;
     await executeChild(baselineAnsweredChild, {
-      args: [{ activities: perChild, key, lookup: input.lookups ?? true }],
+      args: [{ activities: perChild, key, lookup: input.lookups ?? true, ...(startsCard ? { startsCard } : {}) }],
       typedSearchAttributes: [{ key: CardflowOrderNos, value: [key] }],
     });
   }
   if (upserts > 0) upsertSearchAttributes([{ key: CardflowStage, value: 'done' }]);
   return input.activities;
+}
+
+/**
+ * A card's workflow in the featured baseline: started by an activity with its card's search
+ * attribute set at start, it parks on its signal handler, as a card nobody touches does.
+ */
+export async function baselineCardWorkflow(): Promise<void> {
+  let signalled = false;
+  setHandler(providerEventSignal, () => {
+    signalled = true;
+  });
+  await condition(() => signalled);
 }

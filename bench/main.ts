@@ -27,7 +27,8 @@ import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../domain/wait-profile';
 import { cardflowSearchAttributes } from '../domain/search-attributes';
-import { onboardingWorkflowId } from '../domain/workflow-ids';
+import { cardEntityWorkflowId, onboardingWorkflowId } from '../domain/workflow-ids';
+import type { OnboardingResult } from '../domain/customer-onboarding';
 import { ZERO_DELAYS } from '../sandbox/index';
 import { resolveTemporalCli } from '../scripts/lib/temporal-cli';
 import { bundleCardflowWorkflows, createWorker } from '../workers/create-worker';
@@ -141,6 +142,14 @@ async function throughput(
     return baselineWorker.runUntil(async () => {
       const [warm] = await runOnboardings(env.client, ctx.taskQueue, 1, 'warmup', fast);
       const histories = await collectHistories(env.client, onboardingWorkflowId(warm!));
+      // The card's own workflow, which the createCard activity started (not a child).
+      const { card } = (await env.client.workflow.getHandle(onboardingWorkflowId(warm!)).result()) as OnboardingResult;
+      const cardHistory = await env.client.workflow.getHandle(cardEntityWorkflowId(card.cardNo)).fetchHistory();
+      const cardEvents = cardHistory.events ?? [];
+      const cardShape = {
+        events: cardEvents.length,
+        tasks: workflowTasks([{ workflowId: cardEntityWorkflowId(card.cardNo), events: cardEvents }]),
+      };
       const shape = {
         activities: histories.reduce(
           (n, h) => n + h.events.filter((e) => e.activityTaskScheduledEventAttributes).length,
@@ -153,7 +162,15 @@ async function throughput(
         upserts: histories[0]!.events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length,
       };
       const runBaseline = async (type: BaselineType, count: number, lookups = true) => {
-        const args = [{ activities: shape.activities, children: shape.children, lookups, upserts: shape.upserts }];
+        const args = [
+          {
+            activities: shape.activities,
+            children: shape.children,
+            lookups,
+            upserts: shape.upserts,
+            cardWorkflow: true,
+          },
+        ];
         const handles = await Promise.all(
           Array.from({ length: count }, () =>
             env.client.workflow.start(type, {
@@ -217,10 +234,10 @@ async function throughput(
             `onboarding / shaped ${(onboarding.rate / shaped.rate).toFixed(2)}`,
         );
       }
-      return { shape, flatShape, shapedShape, featuredShape, rounds };
+      return { shape, cardShape, flatShape, shapedShape, featuredShape, rounds };
     });
   });
-  const { shape, flatShape, shapedShape, featuredShape, rounds } = result;
+  const { shape, cardShape, flatShape, shapedShape, featuredShape, rounds } = result;
   const rates = (k: BatchKind) => rounds.map((r) => r[k].rate);
   const cpuMedian = (k: BatchKind) =>
     cpuMedianOf(
@@ -228,7 +245,7 @@ async function throughput(
       median,
     );
   say(
-    `  onboardings completed per second: ${spread(rates('onboarding'))} (${shape.events} history events and ${shape.tasks} workflow tasks each, over ${shape.children + 1} workflows, ${shape.activities} activities)`,
+    `  onboardings completed per second: ${spread(rates('onboarding'))} (${shape.events} history events and ${shape.tasks} workflow tasks each, over ${shape.children + 1} workflows, ${shape.activities} activities; and the card's own workflow, started by createCard: ${cardShape.events} events, ${cardShape.tasks} workflow tasks until it parks)`,
   );
   say(
     `  baseline (one workflow, ${shape.activities} no-op activities in sequence, same server, same run): ${spread(rates('flat'))} per second (${flatShape.events} events, ${flatShape.tasks} workflow tasks)`,
@@ -237,7 +254,7 @@ async function throughput(
     `  same no-ops in the onboarding's shape (a parent + ${shape.children} children in sequence): ${spread(rates('shaped'))} per second (${shapedShape.events} events, ${shapedShape.tasks} workflow tasks)`,
   );
   say(
-    `  the shaped no-ops with the onboarding's other Temporal features (children started with a routing search attribute, ${shape.upserts} stage upserts, ${shape.children} answers signalled after a route lookup): ${spread(rates('featured'))} per second (${featuredShape.events} events, ${featuredShape.tasks} workflow tasks)`,
+    `  the shaped no-ops with the onboarding's other Temporal features (children started with a routing search attribute, ${shape.upserts} stage upserts, ${shape.children} answers signalled after a route lookup, a card's workflow started by an activity and parked): ${spread(rates('featured'))} per second (${featuredShape.events} events, ${featuredShape.tasks} workflow tasks, the card's workflow included)`,
   );
   say(
     `  ratio featured / shaped, per round: ${spread(rounds.map((r) => r.featured.rate / r.shaped.rate))} (what those features cost: the most onboarding / shaped can be while cardflow uses them); ` +
