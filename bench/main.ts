@@ -98,7 +98,8 @@ const workflowTasks = (histories: Awaited<ReturnType<typeof collectHistories>>) 
  * routing, validation, waits), since the shaped baseline pays Temporal for the same parent, the
  * same children and the same number of activities. The featured baseline adds to the shaped one
  * the Temporal features the onboarding uses besides (children started with a routing search
- * attribute, stage upserts, answers signalled after a route lookup), which splits the gap:
+ * attribute, stage upserts, answers signalled after a route lookup, the card's own workflow
+ * started by an activity and left parked), which splits the gap:
  * featured / shaped is Temporal's price for those features, the most onboarding / shaped can be
  * while cardflow uses them; onboarding / featured is what cardflow's own work leaves. The direct
  * batch is the featured baseline with its answers signalled by workflow id, which tells the
