@@ -53,15 +53,15 @@ export const CARD_ISSUED_PATCH = 'card-entity-issued';
 
 /**
  * A first run started by the activity that made its card learns the card from its input
- * (`CardBirth`): no catch-up, no read, and no other patch asked (the card's life and `card.issued`
- * come with it). A run given a birth by a newer starter but begun by an older build replays as
+ * (`CardBirth`): no catch-up, no read, and no other patch asked (the card's life, `card.issued`
+ * and learning an activation come with it). A run given a birth by a newer starter but begun by an older build replays as
  * that build ran it: the marker is absent, so it takes the older path.
  */
 export const CARD_BORN_PATCH = 'card-entity-born';
 
 export async function cardEntity(input: CardEntityInput): Promise<CardEntityResult> {
   const born = input.born !== undefined && input.carried === undefined && patched(CARD_BORN_PATCH);
-  const run = new CardRun(input, born || patched(CARD_LIFE_PATCH));
+  const run = new CardRun(input, born || patched(CARD_LIFE_PATCH), born);
   registerHandlers(run);
   // Continue-as-new keeps the search attributes: a carried run does not upsert what the first one
   // set, nor does a run whose starter set them (cardEntityStartAttributes, `attributesSetAtStart`).

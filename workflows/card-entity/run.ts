@@ -40,10 +40,14 @@ export class CardRun {
   private readonly relays: Promise<unknown>[] = [];
   private readonly relayed = new Set<string>();
 
-  /** `life`: the run has the card's whole life (CARD_LIFE_PATCH). */
+  /**
+   * `life`: the run has the card's whole life (CARD_LIFE_PATCH). `born`: the run began with its
+   * card's birth (CARD_BORN_PATCH), on code that learns activations: it asks no patch for them.
+   */
   constructor(
     readonly input: CardEntityInput,
     readonly life: boolean,
+    private readonly born = false,
   ) {
     this.provider = providerCallsFor(input.wait);
     this.cardNo = input.cardNo;
@@ -94,7 +98,7 @@ export class CardRun {
   learn(event: ProviderEventBody & { requestId?: string }): void {
     if (event.requestId !== undefined) this.inbox.add(event as Parameters<EventInbox['add']>[0]);
     const before = this.mark();
-    if (!this.card.learnEvent(event, () => patched(CARD_ACTIVATION_PATCH))) return;
+    if (!this.card.learnEvent(event, () => this.born || patched(CARD_ACTIVATION_PATCH))) return;
     const transaction = transactionNotice(this.cardNo, event);
     if (transaction) this.emit({ type: NotificationTypes.cardTransaction, data: transaction });
     this.tellMoves(before, event.category === 'card_transaction' ? nonEmpty(event.record.merchantOrderNo) : undefined);

@@ -17,7 +17,9 @@ import { activateOnboardingCard } from '../../../client/onboarding';
 import type { B2cCardholder } from '../../../domain/cardholder-data';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { activateCardUpdate } from '../../../domain/onboarding-physical';
-import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { cardEntityWorkflowId, childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
+import { cardSnapshotQuery } from '../../../domain/card-entity';
+import { CARD_BORN_PATCH } from '../../../workflows/card-entity';
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { b2cHolder as sampleB2c } from '../../fixtures/holders';
 import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
@@ -131,11 +133,21 @@ it('activation code: creates the card un_activated, waits for activateCard, acti
       route: 'activation_code',
       activationWorkflowId: childWorkflowId(handle.workflowId, 'activation'),
     });
-    return {
-      result: (await handle.result()) as OnboardingResult,
-      progress: await handle.query(progressQuery),
-      code: issued.activationCode,
-    };
+    const done = (await handle.result()) as OnboardingResult;
+    // The card's workflow, born with the card un_activated, learns the activation from its result.
+    const entity = h.client.workflow.getHandle(cardEntityWorkflowId(done.card.cardNo));
+    await eventually(
+      () => entity.query(cardSnapshotQuery),
+      (s) => s.status === 'Normal',
+      'the card workflow learns the activation',
+    );
+    const patches = (await entity.fetchHistory()).events!.flatMap((e) => {
+      const details = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+      return details ? [(JSON.parse(Buffer.from(details).toString('utf8')) as { id: string }).id] : [];
+    });
+    // Born on this code: the birth's marker covers learning the activation.
+    expect(patches).toEqual([CARD_BORN_PATCH]);
+    return { result: done, progress: await handle.query(progressQuery), code: issued.activationCode };
   });
   expect(progress.stages.map((s) => s.stage)).toEqual([
     'validating',
