@@ -2,9 +2,9 @@
  * The card-level path of the receiver: every event that names a card reaches that card's workflow
  * (`cardEntity`, id `card-<cardNo>`, a derived id: no lookup). The card's own events
  * (authorizations, fees, 3DS records, activation results, and the operations the provider
- * starts: blocked, cancel, withdraw, overdraft_statement) are sent with signal-with-start, so the first event of a card
- * nobody follows yet (one made outside cardflow, or before the entity existed) starts its workflow,
- * which then catches up from the record queries. Operations a merchant sends (create, deposit,
+ * starts: blocked, cancel, withdraw, overdraft_statement) are sent with signal-with-start, so the
+ * first event of a card nobody follows yet (one made outside cardflow, or before the entity
+ * existed) starts its workflow, which then catches up from the record queries. Operations a merchant sends (create, deposit,
  * Freeze, UnFreeze, update_pin) have a sender that follows them; the card's workflow gets them only
  * when it runs, so a card made elsewhere is not followed from its create record alone.
  *

@@ -54,8 +54,8 @@ export const CARD_ISSUED_PATCH = 'card-entity-issued';
 /**
  * A first run started by the activity that made its card learns the card from its input
  * (`CardBirth`): no catch-up, no read, and no other patch asked (the card's life, `card.issued`
- * and learning an activation come with it). A run given a birth by a newer starter but begun by an older build replays as
- * that build ran it: the marker is absent, so it takes the older path.
+ * and learning an activation come with it). A run given a birth by a newer starter but begun by
+ * an older build replays as that build ran it: the marker is absent, so it takes the older path.
  */
 export const CARD_BORN_PATCH = 'card-entity-born';
 
