@@ -133,6 +133,15 @@ export interface CardEntityInput {
   born?: CardBirth;
 }
 
+/** What a card read tells the card's workflow (the card info without sensitive data). */
+export interface CardRead {
+  status: string;
+  balance?: BalanceSummary | undefined;
+  blocked?: boolean;
+  cardTypeId?: string;
+  holderId?: string;
+}
+
 /**
  * What the activity that made a card knew when it started the card's workflow: the create record,
  * final, and the card read after it, sent at `readAt` (the activity's clock), with the
@@ -143,7 +152,7 @@ export interface CardEntityInput {
  */
 export interface CardBirth {
   create: CardOperation & { transactionTime: number };
-  card: { status: string; blocked?: boolean; cardTypeId?: string; holderId?: string; balance?: BalanceSummary };
+  card: CardRead;
   readAt: number;
   notifications?: NotificationPlan;
 }

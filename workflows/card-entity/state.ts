@@ -22,6 +22,7 @@ import {
   type CardEntityOutcome,
   type CardEntityResult,
   type CardEntityState,
+  type CardRead,
   type CardSnapshot,
 } from '../../domain/card-entity';
 import {
@@ -258,17 +259,7 @@ export class CardState {
    * Learns from a card read sent at workflow time `sentAt`: its balance, and its status unless the
    * card is already known cancelled. `idle`: nothing is queued, so the projection follows.
    */
-  learnRead(
-    card: {
-      status: string;
-      balance?: BalanceSummary | undefined;
-      blocked?: boolean;
-      cardTypeId?: string;
-      holderId?: string;
-    },
-    sentAt: number,
-    idle: boolean,
-  ): void {
+  learnRead(card: CardRead, sentAt: number, idle: boolean): void {
     const state = this.carried;
     state.asOf = Date.now();
     if (card.balance) state.balance = card.balance;
