@@ -12,6 +12,7 @@ import { convertingFailures } from './failures';
 import { nonRetryable } from '../domain/failures';
 import { callIdempotent } from './idempotent';
 import { longPoll, type PollSettings } from './long-poll';
+import { recordRoute } from './routes';
 import { openSealed } from './secrets';
 
 export type { ActivationCodeRef } from '../domain/provider-records';
@@ -45,8 +46,13 @@ export function createActivationActivities(deps: ActivityDeps) {
   }
 
   return convertingFailures({
-    /** Polls until the card has an unexpired activation_code record; returns its tradeNo (never the value). */
+    /**
+     * Polls until the card has an unexpired activation_code record; returns its tradeNo (never the
+     * value). The card's route to this workflow is recorded first, so the code's card_3ds webhook
+     * reaches the activation as well as the card's own workflow, and the poll is only its fallback.
+     */
     async awaitActivationCode(input: { cardNo: string; poll: PollSettings }): Promise<ActivationCodeRef> {
+      await recordRoute(deps.routes, 'card', input.cardNo);
       return longPoll<ActivationCodeRef | undefined>({
         poll: input.poll,
         reprobes: deps.reprobes,

@@ -7,7 +7,7 @@ import type { KeyInput } from '../api/keys';
 import type { CardEntityInput } from '../domain/card-entity';
 import type { FileStore } from '../storage/file-store';
 import type { NotificationDeps } from './notifications';
-import type { RouteRecorder } from '../storage/route-store';
+import type { RouteStore } from '../storage/route-store';
 import type { RateGate } from './rate-gate';
 import type { ReconcilePort } from './reconciliation-port';
 
@@ -84,7 +84,8 @@ export interface ActivityDeps {
   /**
    * Where the mutations record the route of their merchantOrderNo (and the cardholder and deposit
    * activities their holderId and address) before calling the provider, for the webhook receiver
-   * (storage/route-store.ts); the worker gives the configured store. Absent: no routes (unit tests).
+   * (storage/route-store.ts); the worker gives the configured store, which reconciliation's
+   * re-delivery also reads. Absent: no routes (unit tests).
    */
-  routes?: RouteRecorder;
+  routes?: RouteStore;
 }

@@ -9,7 +9,7 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { providerEventSignal, type ProviderEvent } from '../domain/provider-event';
 import { CardflowCardNo } from '../domain/search-attributes';
-import { createTemporalForwarder } from '../webhooks/forwarder';
+import { createRouteForwarder } from '../webhooks/forwarder';
 import { routeEvent } from '../webhooks/routing';
 import { createFileRouteStore, routeKey } from '../storage/route-store';
 
@@ -35,7 +35,7 @@ export function baselineActivities(client: Client) {
   // The receiver's own routing and forwarder: the same route lookups and signal, over the route
   // file the activities record in (storage/route-store.ts).
   const routes = createFileRouteStore();
-  const forwarder = createTemporalForwarder(client, { routes });
+  const forwarder = createRouteForwarder(client, { routes });
   const forward = async (event: ProviderEvent) => {
     const owners = await forwarder.forward(event, routeEvent(event));
     if (owners.length === 0) throw new Error(`no running baseline workflow for answer ${event.requestId}`);

@@ -13,6 +13,7 @@ import {
   describeCompensation,
   customerOnboardingWorkflow,
   FLOWS,
+  isQueryLiteral,
   ONBOARDING_STAGES,
   onboardingWorkflowId,
   type OnboardingProgress,
@@ -185,8 +186,7 @@ async function cancel(ctx: CliContext, ref: string): Promise<number> {
 
 /** A visibility query value: letters, digits and `_ . : -` only, so no input can widen the query. */
 function literal(option: string, value: string): string {
-  if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(value))
-    throw new UsageError(`--${option}: must be letters, digits, "_", ".", ":" or "-"`);
+  if (!isQueryLiteral(value)) throw new UsageError(`--${option}: must be letters, digits, "_", ".", ":" or "-"`);
   return `'${value}'`;
 }
 

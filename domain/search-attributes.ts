@@ -23,8 +23,9 @@ export const CardflowCardNo = defineSearchAttributeKey('CardflowCardNo', SearchA
 export const CardflowStage = defineSearchAttributeKey('CardflowStage', SearchAttributeType.KEYWORD);
 /**
  * Every merchantOrderNo (the spec's idempotency key) the workflow has used, added before the
- * call is made: the webhook receiver finds the owner of a `card_transaction` event with
- * `CardflowOrderNos = '<merchantOrderNo>'`, a lookup that survives any restart.
+ * call is made: reconciliation finds which workflow ordered what it meets in the provider's
+ * records with `CardflowOrderNos IN (…)`, and an operator lists by it. (Webhooks find their
+ * owner by the route store, never by this attribute.)
  */
 export const CardflowOrderNos = defineSearchAttributeKey('CardflowOrderNos', SearchAttributeType.KEYWORD_LIST);
 /** Which workflow kind this is (e.g. card creation, deposit), so one filter lists one flow. */
@@ -43,3 +44,16 @@ export const cardflowSearchAttributes: readonly SearchAttributeKey<SearchAttribu
   CardflowFlow,
   CardflowFindings,
 ];
+
+/**
+ * Values that can be embedded in a visibility query literally. Provider references are letters,
+ * digits, `_` and `-`, and so are on-chain deposit addresses (TRC20 base58 `T…`, BEP20/ERC20
+ * `0x…` hex); anything else (a quote, a space) is refused rather than escaped, so a crafted value
+ * can never widen a query.
+ */
+const SAFE_VALUE_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/** True for a value a visibility query may carry literally between quotes. */
+export function isQueryLiteral(value: string): boolean {
+  return SAFE_VALUE_RE.test(value);
+}

@@ -1,7 +1,8 @@
 /**
  * Routes: which workflow owns the provider events of a key (a merchantOrderNo, a holderId, a
- * deposit address). The activity that is about to make the provider call that will produce the
- * events records `key → its workflow id` durably before it calls (activities/routes.ts); the
+ * deposit address, a card awaited). The activity that is about to make the provider call that
+ * will produce the events, or to wait for them, records `key → its workflow id` durably before it
+ * calls (activities/routes.ts); the
  * webhook receiver reads the key of a delivery and signals the workflow ids it finds. A key read
  * after it was written is always found, unlike a visibility list query (eventually consistent,
  * rate-limited), which is why routing no longer asks visibility (docs/architecture.md, Routing).
@@ -18,10 +19,14 @@
 import { mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-/** What a key names: an order (merchantOrderNo, or a wallet orderNo), a cardholder, a deposit address. */
-export type RouteKind = 'order' | 'holder' | 'address';
+/**
+ * What a key names: an order (merchantOrderNo, or a wallet orderNo), a cardholder, a deposit
+ * address, or a card whose own records a workflow waits for beside the card's workflow (a physical
+ * card's activation, for its activation code).
+ */
+export type RouteKind = 'order' | 'holder' | 'address' | 'card';
 
-/** The key under which `value` of `kind` is stored: kinds never collide (`order:…`, `holder:…`, `address:…`). */
+/** The key under which `value` of `kind` is stored: kinds never collide (`order:…`, `holder:…`, `card:…`). */
 export function routeKey(kind: RouteKind, value: string): string {
   return `${kind}:${value}`;
 }

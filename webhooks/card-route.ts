@@ -24,7 +24,7 @@ import {
 } from '../domain/provider-event';
 import { cardEntityWorkflow } from '../domain/workflows';
 import type { EventForwarder } from './forwarder';
-import { routeEvent, type RouteLookup } from './routing';
+import { routeEvent } from './routing';
 
 /** Where a card-level event goes: the card, and whether it may start the card's workflow. */
 export interface CardDelivery {
@@ -49,17 +49,6 @@ export function cardDelivery(event: ProviderEventBody): CardDelivery | undefined
     default:
       return undefined;
   }
-}
-
-/**
- * The lookups still needed once the card's workflow has the event: the sender of an operation (by
- * merchantOrderNo), and for 3DS records the other workflows of the card (a physical card's
- * activation waits for its activation code). Authorization and fee events concern the card's
- * workflow alone.
- */
-export function lookupsBesideCard(event: ProviderEventBody, lookups: readonly RouteLookup[]): RouteLookup[] {
-  if (event.category === 'card_3ds') return [...lookups];
-  return lookups.filter((lookup) => !('attribute' in lookup) || lookup.attribute !== 'CardflowCardNo');
 }
 
 /** Delivers an event to its card's workflow; resolves with the workflow id, or undefined when it did not reach one. */
@@ -113,9 +102,6 @@ export async function deliverToOwners(
 ): Promise<string[]> {
   const toCard = route.cardEntities ? cardDelivery(event) : undefined;
   const card = toCard ? await route.cardEntities?.deliver(event, toCard) : undefined;
-  const others = await route.forwarder.forward(
-    event,
-    card ? lookupsBesideCard(event, routeEvent(event)) : routeEvent(event),
-  );
+  const others = await route.forwarder.forward(event, routeEvent(event));
   return card ? [card, ...others.filter((id) => id !== card)] : others;
 }

@@ -1,7 +1,8 @@
 /**
  * What the receiver knows about each webhook category: the schema its body parses with, and
- * which fields name the workflow that owns the event (by a recorded route, or for card-level
- * events by the card).
+ * which fields name the workflows that own the event by a recorded route. Every event that names a
+ * card also reaches that card's own workflow, by its derived id (webhooks/card-route.ts), so a
+ * card number is a route here only where another workflow waits for the card's records.
  *
  * The body of a webhook equals the matching query record (provider-notes, Webhooks), so each
  * category reuses the `api/schemas` record schema. Parsing turns lossless numbers into decimal
@@ -19,14 +20,11 @@ import { WorkOrderSchema } from '../api/schemas/work-order';
 import type { ProviderEventCategory, ProviderEventRecords } from '../domain/provider-event';
 import type { RouteKind } from '../storage/route-store';
 
-/** A visibility lookup key: a custom search attribute and the field of the record that holds its value. */
-export type RouteAttribute = 'CardflowCardNo';
-
-/**
- * How an event finds its owner from one field of its record: by the route a workflow recorded
- * for the key (`kind`, storage/route-store.ts), or by a visibility query on `attribute`.
- */
-export type RouteRule = { kind: RouteKind; field: string } | { attribute: RouteAttribute; field: string };
+/** How an event finds its owner from one field of its record: the route a workflow recorded for `kind:<field>`. */
+export interface RouteRule {
+  kind: RouteKind;
+  field: string;
+}
 
 export interface CategoryRule<C extends ProviderEventCategory = ProviderEventCategory> {
   /** The record schema (spec: the matching query record). */
@@ -36,21 +34,22 @@ export interface CategoryRule<C extends ProviderEventCategory = ProviderEventCat
 }
 
 const byOrderNo = { kind: 'order', field: 'merchantOrderNo' } as const;
-const byCardNo = { attribute: 'CardflowCardNo', field: 'cardNo' } as const;
 const byHolderId = { kind: 'holder', field: 'holderId' } as const;
 
 /**
- * Categories from provider-notes (Webhooks). card_transaction carries the merchantOrderNo of the
- * operation (create, deposit, freeze...), so the workflow that sent it is found first, the card's
- * workflows second. Authorization, fee, 3DS and physical-card events only name the card.
+ * Categories from provider-notes (Webhooks). card_transaction and physical_card carry the
+ * merchantOrderNo of the operation (create, deposit, freeze, activation...): the workflow that
+ * sent it recorded that route. Authorization and fee events concern the card's workflow alone; a
+ * 3DS record also reaches a workflow that recorded the card because it waits for one (a physical
+ * card's activation code, activities/activation.ts).
  */
 export const CATEGORY_RULES: { readonly [C in ProviderEventCategory]: CategoryRule<C> } = {
-  card_transaction: { schema: CardOperationRecordSchema, routes: [byOrderNo, byCardNo] },
-  card_auth_transaction: { schema: CardAuthTransactionSchema, routes: [byCardNo] },
-  card_fee_patch: { schema: CardAuthFeeRecordSchema, routes: [byCardNo] },
+  card_transaction: { schema: CardOperationRecordSchema, routes: [byOrderNo] },
+  card_auth_transaction: { schema: CardAuthTransactionSchema, routes: [] },
+  card_fee_patch: { schema: CardAuthFeeRecordSchema, routes: [] },
   // Without `values`: the code or URL, even encrypted, never enters a workflow history or the
   // delivery log; the activity that needs it reads the record by its tradeNo (docs/notifications.md).
-  card_3ds: { schema: Card3dsRecordSchema.omit({ values: true }), routes: [byCardNo] },
+  card_3ds: { schema: Card3dsRecordSchema.omit({ values: true }), routes: [{ kind: 'card', field: 'cardNo' }] },
   card_holder: { schema: CardholderEventSchema, routes: [byOrderNo, byHolderId] },
   // A wallet deposit is on-chain and carries no merchantOrderNo: the activity that prepares the
   // deposit address records it as a route (activities/wallet.ts), so it is found by destinationAddress.
@@ -63,7 +62,7 @@ export const CATEGORY_RULES: { readonly [C in ProviderEventCategory]: CategoryRu
   },
   work: { schema: WorkOrderSchema, routes: [byOrderNo] },
   // The spec has no query for it: its body is the activation's result (the activate operation's data).
-  physical_card: { schema: ActivateCardResultSchema, routes: [byOrderNo, byCardNo] },
+  physical_card: { schema: ActivateCardResultSchema, routes: [byOrderNo] },
 };
 
 /** True for a category this code knows (the others are acknowledged and recorded, never signalled). */

@@ -28,7 +28,7 @@ import { compiledBuildId } from '../telemetry/build-id';
 import { cardflowVersion } from '../config/version';
 import { startTracing } from '../telemetry/tracing';
 import { createCardEntityDelivery } from './card-route';
-import { createTemporalForwarder } from './forwarder';
+import { createRouteForwarder } from './forwarder';
 import { receiverMetrics } from './metrics';
 import { tracedForwarder } from './tracing';
 import { openPostgresWebhookStore } from './postgres-store';
@@ -111,7 +111,7 @@ async function main(logger: StructuredLogger): Promise<void> {
   const pool = databaseUrl ? openPool(databaseUrl, { max: 8 }) : undefined;
   // Routes the workers record before their provider calls: the owners of orders, holders, addresses.
   const routes = pool && databaseUrl ? createPostgresRouteStore(databaseUrl, { pool }) : createFileRouteStore();
-  const forwarder = createTemporalForwarder(temporal.client, { routes });
+  const forwarder = createRouteForwarder(temporal.client, { routes });
   const store = pool && databaseUrl ? await openPostgresWebhookStore(databaseUrl, { pool }) : undefined;
   const logging = receiverLogging(logger);
   const registry = metricsAddress

@@ -27,7 +27,7 @@ const OUTCOME_NAMES: Record<HandledWebhook['outcome'], string> = {
   unparseable: 'unparseable',
 };
 
-/** Seconds; a signal normally lands in tens of milliseconds, a visibility retry adds 0.5 s and 1.5 s. */
+/** Seconds; a signal normally lands in tens of milliseconds, seconds only when Temporal or the route store is slow. */
 const SIGNAL_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 function categoryLabel(category: string): string {

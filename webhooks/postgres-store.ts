@@ -12,7 +12,7 @@ import type { Pool } from 'pg';
 import { migrate, openPool } from '../storage/postgres';
 import { DEFAULT_RETENTION_MS, type WebhookClaim, type WebhookEntry, type WebhookStore } from './store';
 
-/** How long a claim holds: far longer than a forward takes (a visibility lookup and a few signals). */
+/** How long a claim holds: far longer than a forward takes (a route lookup and a few signals). */
 export const DEFAULT_CLAIM_LEASE_MS = 15_000;
 
 const SCHEMA = [

@@ -18,7 +18,7 @@ import { WEBHOOK_ACK_BODY, WebhookSignatureError, verifyWebhook } from '../api/s
 import type { HealthRoutes } from '../health/routes';
 import { BodyTooLargeError, readBody, serverLimits } from '../http/body';
 import { type CardEntityDelivery, deliverToOwners } from './card-route';
-import { type EventForwarder, createTemporalForwarder } from './forwarder';
+import { type EventForwarder, createRouteForwarder } from './forwarder';
 import type { RouteStore } from '../storage/route-store';
 import { parseEvent } from './routing';
 import {
@@ -286,7 +286,7 @@ async function settle(rx: Receiver, delivery: VerifiedDelivery): Promise<Settled
 function forwarderOf(opts: WebhookReceiverOptions): EventForwarder {
   const chosen =
     opts.forwarder ??
-    (opts.client ? createTemporalForwarder(opts.client, opts.routes ? { routes: opts.routes } : {}) : undefined);
+    (opts.client ? createRouteForwarder(opts.client, opts.routes ? { routes: opts.routes } : {}) : undefined);
   if (!chosen) throw new Error('startWebhookReceiver: pass a Temporal `client` or a `forwarder`');
   return chosen;
 }

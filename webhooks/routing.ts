@@ -4,8 +4,8 @@
  * Orders, cardholders and deposit addresses are found by key in the route store, where the
  * activity recorded the route before the provider call that produced the event
  * (storage/route-store.ts; docs/architecture.md, Routing): strongly consistent, no visibility
- * query. Card-level events are found by the card. An event nobody owns is acknowledged and
- * recorded, not failed (provider-notes, Webhooks).
+ * query. Card-level events reach the card's workflow by its derived id (webhooks/card-route.ts).
+ * An event nobody owns is acknowledged and recorded, not failed (provider-notes, Webhooks).
  */
 import { z } from 'zod';
 import {
@@ -15,37 +15,23 @@ import {
   type ProviderEventCategory,
 } from '../domain/provider-event';
 import { type RouteKind, routeKey } from '../storage/route-store';
-import { CATEGORY_RULES, type RouteAttribute, isKnownCategory } from './categories';
+import { CATEGORY_RULES, isKnownCategory } from './categories';
 
-/**
- * One lookup: `key` in the route store (a route recorded by the workflow that made the call), or
- * a visibility `query` listing the running workflows whose `attribute` holds `value`.
- */
-export type RouteLookup =
-  { kind: RouteKind; value: string; key: string } | { attribute: RouteAttribute; value: string; query: string };
-
-/**
- * Values that can be embedded in a visibility query literally. Provider references are letters,
- * digits, `_` and `-`, and so are on-chain deposit addresses (TRC20 base58 `T…`, BEP20/ERC20
- * `0x…` hex); anything else (a quote, a space) is refused rather than escaped, so a crafted body
- * can never widen the query.
- */
-const SAFE_VALUE_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
-
-/** The visibility query for one lookup; `undefined` when the value is not a safe reference. */
-export function visibilityQuery(attribute: string, value: string): string | undefined {
-  if (!SAFE_VALUE_RE.test(value)) return undefined;
-  return `${attribute} = '${value}' AND ExecutionStatus = 'Running'`;
+/** One lookup: `key` in the route store, a route recorded by the workflow that made the call or waits. */
+export interface RouteLookup {
+  kind: RouteKind;
+  value: string;
+  key: string;
 }
 
 /**
  * The lookups for an event, in priority order (the first that finds a running owner wins):
- * card_transaction by merchantOrderNo then cardNo, card_holder by merchantOrderNo then holderId,
- * wallet_transaction_v2 by orderNo then destinationAddress (all three by route), card-level
- * events by cardNo. A record
- * without any routing field, or an event no workflow acts on (a non-final card operation or
- * review, domain/provider-event.ts `isFinalEvent`), has none: it is acknowledged and recorded, not
- * signalled.
+ * card_transaction and physical_card by merchantOrderNo, card_holder by merchantOrderNo then
+ * holderId, wallet_transaction_v2 by orderNo then destinationAddress, work by merchantOrderNo,
+ * card_3ds by the card awaited. A record without any routing field, or an event no workflow acts
+ * on (a non-final card operation or review, domain/provider-event.ts `isFinalEvent`), has none:
+ * it is acknowledged and recorded, not signalled. The card's own workflow is not among them: it
+ * has a derived id (webhooks/card-route.ts).
  */
 export function routeEvent(event: ProviderEventBody): RouteLookup[] {
   if (!isForwarded(event)) return [];
@@ -54,12 +40,7 @@ export function routeEvent(event: ProviderEventBody): RouteLookup[] {
   for (const rule of CATEGORY_RULES[event.category].routes) {
     const raw = fields[rule.field];
     if (typeof raw !== 'string' || raw === '') continue;
-    if ('kind' in rule) {
-      lookups.push({ kind: rule.kind, value: raw, key: routeKey(rule.kind, raw) });
-      continue;
-    }
-    const query = visibilityQuery(rule.attribute, raw);
-    if (query) lookups.push({ attribute: rule.attribute, value: raw, query });
+    lookups.push({ kind: rule.kind, value: raw, key: routeKey(rule.kind, raw) });
   }
   return lookups;
 }

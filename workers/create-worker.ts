@@ -240,6 +240,8 @@ export async function versionedWorkflowCode(
 export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowWorker> {
   const taskQueue = opts.taskQueue ?? CARDFLOW_TASK_QUEUE;
   const namespace = opts.namespace ?? 'default';
+  // Routes for the webhook receiver: the embedded default is the machine's route file.
+  const routes = opts.activityDeps.routes ?? createFileRouteStore();
   // Reconciliation reads visibility and re-delivers events through the worker's own connection.
   const reconciliation =
     opts.activityDeps.reconciliation ??
@@ -247,6 +249,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
       connection: opts.connection,
       namespace,
       taskQueue,
+      routes,
       ...(opts.workerOptions?.dataConverter ? { dataConverter: opts.workerOptions.dataConverter } : {}),
     });
   const cardEntities =
@@ -261,8 +264,6 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
   // Re-probes after a probe that could not ask are not activity attempts, which the server's
   // limit counts: they take the same budget in this worker (activities/long-poll.ts).
   const reprobes = opts.activityDeps.reprobes ?? createRateGate(perSecond);
-  // Routes for the webhook receiver: the embedded default is the machine's route file.
-  const routes = opts.activityDeps.routes ?? createFileRouteStore();
   const activities = {
     ...createActivities({ ...opts.activityDeps, reconciliation, cardEntities, reprobes, routes }),
     ...opts.activityOverrides,

@@ -13,12 +13,12 @@ import type { OwnerRun } from '../domain/reconciliation-rules';
 import type { ReconcileReport } from '../domain/reconciliation';
 import type { StrandedMoneyInput } from '../domain/stranded-money';
 import { ORDER_NOS_ATTRIBUTE } from '../domain/start-attributes';
-import { CardflowCustomerRef } from '../domain/search-attributes';
+import { CardflowCustomerRef, isQueryLiteral } from '../domain/search-attributes';
 import type { AnyWorkflowDefinition, InputOf } from '../domain/workflow-definition';
 import { childWorkflowId } from '../domain/workflow-ids';
 import { cardEntityWorkflow, reconciliationWorkflow, strandedMoneyWorkflow, WORKFLOWS } from '../domain/workflows';
-import { createTemporalForwarder } from '../webhooks/forwarder';
-import { visibilityQuery } from '../webhooks/routing';
+import { createRouteForwarder } from '../webhooks/forwarder';
+import type { RouteStore } from '../storage/route-store';
 import {
   cardDelivery,
   type CardEntityDelivery,
@@ -45,6 +45,8 @@ export interface ReconcilePortOptions {
   cardEntityInput?: CardEntityStartContext;
   /** The worker's data converter: signals and inputs are encoded as every other cardflow payload. */
   dataConverter?: DataConverter;
+  /** Where the worker's activities record routes: a re-delivered event finds its owners as the receiver's would. */
+  routes: Pick<RouteStore, 'owners' | 'markClosed'>;
 }
 
 /** The workflows that move money of their own, by type: each definition's `spends` reads what from its input. */
@@ -111,8 +113,7 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
     namespace: opts.namespace,
     ...(opts.dataConverter ? { dataConverter: opts.dataConverter } : {}),
   });
-  // No pause-and-ask-again: a workflow that is not listed as running now is not waiting on the event.
-  const forwarder = createTemporalForwarder(client, { noOwnerRetryDelaysMs: [] });
+  const forwarder = createRouteForwarder(client, { routes: opts.routes });
   // The receiver's card-level path: a card's own event starts the card's workflow when it is not running.
   const cardEntities = createCardEntityDelivery(client, {
     taskQueue: opts.taskQueue,
@@ -124,8 +125,8 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
   return {
     async ownersOf(orderNos) {
       const owners: Record<string, OwnerRun[]> = {};
-      // Only values a visibility query may carry literally (routing's rule); cardflow's keys always are.
-      const keys = orderNos.filter((no) => visibilityQuery(ORDER_NOS_ATTRIBUTE, no) !== undefined);
+      // Only values a visibility query may carry literally; cardflow's keys always are.
+      const keys = orderNos.filter(isQueryLiteral);
       for (let i = 0; i < keys.length; i += OWNER_BATCH) {
         const batch = new Set(keys.slice(i, i + OWNER_BATCH));
         const query = `${ORDER_NOS_ATTRIBUTE} IN (${[...batch].map((no) => `'${no}'`).join(', ')})`;

@@ -71,7 +71,7 @@ export async function customerOnboarding(input: OnboardingInput): Promise<Onboar
   const leanStart = started.stage === 'cardholder_review';
   const attributes = new Attributes(leanStart ? started : {});
   const tracker = new OnboardingTracker(progress, attributes);
-  // Card-level webhooks routed here by CardflowCardNo are for the children; wallet deposits update progress.
+  // Only wallet deposits reach the onboarding itself (the route of the address it prepared): they update progress.
   const deposits = new DepositStatusTracker(progress);
   setHandler(providerEventSignal, (event) => deposits.onEvent(event));
   const gate = new ActivationGate(activationId, (request) => {

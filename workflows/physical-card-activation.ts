@@ -67,7 +67,8 @@ export async function physicalCardActivation(
   const issues = activationInputIssues(input);
   if (issues.length) fail(FailureTypes.invalidInput, issues);
   const { cardNo } = input;
-  // card_3ds and physical_card events name the card (webhooks/categories.ts).
+  // Operators list an activation by its card; its code's card_3ds record finds it by the route
+  // the code poll records (activities/activation.ts), never by this attribute.
   attributes.set({
     cardNo,
     ...(isChild() ? {} : { customerRef: input.customerRef, flow: physicalCardActivationWorkflow.flow }),

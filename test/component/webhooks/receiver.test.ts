@@ -98,10 +98,7 @@ it('acknowledges a signed event with exactly the envelope the provider requires 
       status: 'success',
     }),
   });
-  expect(call!.lookups.map((l) => ('key' in l ? l.key : l.attribute))).toEqual([
-    'order:CFabc0123456789abcdef0123456789',
-    'CardflowCardNo',
-  ]);
+  expect(call!.lookups.map((l) => l.key)).toEqual(['order:CFabc0123456789abcdef0123456789']);
   expect(log()).toEqual([
     expect.objectContaining({ requestId: 'req-1', outcome: 'signalled', workflowIds: ['onboarding-acme-1/card'] }),
   ]);

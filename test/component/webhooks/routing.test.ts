@@ -1,6 +1,7 @@
 import { jsonNumber, parseJson, plainJson } from '../../../api/json';
 import type { WalletTransaction } from '../../../api/schemas/wallet';
-import { type RouteLookup, parseEvent, routeEvent, visibilityQuery } from '../../../webhooks/routing';
+import { isQueryLiteral } from '../../../domain/search-attributes';
+import { type RouteLookup, parseEvent, routeEvent } from '../../../webhooks/routing';
 import {
   authFeeRecord,
   authorizationRecord,
@@ -16,27 +17,20 @@ import {
 const TRC20_ADDRESS = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 const BEP20_ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
-/** A lookup as one string: the route store key, or `attribute=value` for a visibility query. */
-const shown = (lookup: RouteLookup) => ('key' in lookup ? lookup.key : `${lookup.attribute}=${lookup.value}`);
+/** A lookup as one string: its route store key. */
+const shown = (lookup: RouteLookup) => lookup.key;
 
 describe('routeEvent', () => {
-  it('routes a card operation by the route of its merchantOrderNo first, then by cardNo', () => {
+  it("routes a card operation by the route of its merchantOrderNo alone (the card's workflow has a derived id)", () => {
     const lookups = routeEvent(
       providerEvent('card_transaction', cardOperationRecord({ merchantOrderNo: 'CFabc123', cardNo: '8812345' })),
     );
-    expect(lookups).toEqual([
-      { kind: 'order', value: 'CFabc123', key: 'order:CFabc123' },
-      {
-        attribute: 'CardflowCardNo',
-        value: '8812345',
-        query: "CardflowCardNo = '8812345' AND ExecutionStatus = 'Running'",
-      },
-    ]);
+    expect(lookups).toEqual([{ kind: 'order', value: 'CFabc123', key: 'order:CFabc123' }]);
   });
 
-  it('routes a card operation without merchantOrderNo by card only', () => {
+  it('looks nothing up for a card operation without merchantOrderNo (only the card workflow gets it)', () => {
     const record = cardOperationRecord({ merchantOrderNo: null, cardNo: '8812345', status: 'fail' });
-    expect(routeEvent(providerEvent('card_transaction', record)).map(shown)).toEqual(['CardflowCardNo=8812345']);
+    expect(routeEvent(providerEvent('card_transaction', record))).toEqual([]);
   });
 
   it('routes a cardholder review result by the routes of its merchantOrderNo, then of its holderId', () => {
@@ -47,13 +41,21 @@ describe('routeEvent', () => {
     ]);
   });
 
-  it('routes authorizations, fees and 3DS records by card', () => {
-    for (const event of [
-      providerEvent('card_auth_transaction', authorizationRecord()),
-      providerEvent('card_fee_patch', authFeeRecord()),
-      providerEvent('card_3ds', card3dsRecord()),
-    ])
-      expect(routeEvent(event).map((l) => ('attribute' in l ? l.attribute : l.kind))).toEqual(['CardflowCardNo']);
+  it("routes authorizations and fees to no other workflow than the card's, and 3DS records to the card awaited", () => {
+    expect(routeEvent(providerEvent('card_auth_transaction', authorizationRecord()))).toEqual([]);
+    expect(routeEvent(providerEvent('card_fee_patch', authFeeRecord()))).toEqual([]);
+    const threeDs = card3dsRecord();
+    expect(routeEvent(providerEvent('card_3ds', threeDs)).map(shown)).toEqual([`card:${threeDs.cardNo}`]);
+  });
+
+  it('routes an activation result by its merchantOrderNo', () => {
+    const activation = providerEvent('physical_card', {
+      merchantOrderNo: 'ACT9',
+      cardNo: 'C9',
+      type: 'card_activated',
+      status: 'success',
+    });
+    expect(routeEvent(activation).map(shown)).toEqual(['order:ACT9']);
   });
 
   it('routes a work order by merchantOrderNo', () => {
@@ -74,10 +76,8 @@ describe('routeEvent', () => {
   });
 
   it('accepts on-chain addresses as safe query values (reconciliation lists owners by them)', () => {
-    expect(visibilityQuery('CardflowOrderNos', TRC20_ADDRESS)).toBe(
-      `CardflowOrderNos = '${TRC20_ADDRESS}' AND ExecutionStatus = 'Running'`,
-    );
-    expect(visibilityQuery('CardflowOrderNos', BEP20_ADDRESS)).toBeDefined();
+    expect(isQueryLiteral(TRC20_ADDRESS)).toBe(true);
+    expect(isQueryLiteral(BEP20_ADDRESS)).toBe(true);
   });
 
   it.each(['wait_process', 'processing'] as const)(
@@ -96,19 +96,14 @@ describe('routeEvent', () => {
     },
   );
 
-  it('keeps signalling intermediate authorization statuses (card-entity records authorized ones)', () => {
-    const authorized = providerEvent('card_auth_transaction', authorizationRecord({ status: 'authorized' }));
-    expect(routeEvent(authorized).map(shown)).toEqual([`CardflowCardNo=${authorized.record.cardNo}`]);
-  });
-
-  it('refuses values that could widen the visibility query, and looks others up as plain keys', () => {
+  it('looks up any value as a plain key, and refuses as a query literal what could widen a visibility query', () => {
     expect(
       routeEvent(
         providerEvent('card_transaction', cardOperationRecord({ merchantOrderNo: "x' OR 'a'='a", cardNo: 'C 1' })),
       ).map(shown),
     ).toEqual(["order:x' OR 'a'='a"]);
-    expect(visibilityQuery('CardflowCardNo', "a'b")).toBeUndefined();
-    expect(visibilityQuery('CardflowCardNo', '')).toBeUndefined();
+    expect(isQueryLiteral("a'b")).toBe(false);
+    expect(isQueryLiteral('')).toBe(false);
   });
 });
 
