@@ -143,6 +143,7 @@ export default tseslint.config(
     // composition roots (scripts/, bench/). A table elsewhere says so where it is exempted.
     files: [
       'api/**/*.ts',
+      'cli/**/*.ts',
       'client/**/*.ts',
       'codec/**/*.ts',
       'config/**/*.ts',
@@ -155,6 +156,7 @@ export default tseslint.config(
       'sandbox/**/*.ts',
       'storage/**/*.ts',
       'telemetry/**/*.ts',
+      'temporal/**/*.ts',
       'webhooks/**/*.ts',
       'workers/**/*.ts',
       'workflows/**/*.ts',
