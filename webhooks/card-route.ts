@@ -4,9 +4,10 @@
  * (authorizations, fees, 3DS records, activation results, and the operations the provider
  * starts: blocked, cancel, withdraw, overdraft_statement) are sent with signal-with-start, so the
  * first event of a card nobody follows yet (one made outside cardflow, or before the entity
- * existed) starts its workflow, which then catches up from the record queries. Operations a merchant sends (create, deposit,
- * Freeze, UnFreeze, update_pin) have a sender that follows them; the card's workflow gets them only
- * when it runs, so a card made elsewhere is not followed from its create record alone.
+ * existed) starts its workflow, which then catches up from the record queries. Operations a
+ * merchant sends (create, deposit, Freeze, UnFreeze, update_pin) have a sender that follows them;
+ * the card's workflow gets them only when it runs, so a card made elsewhere is not followed from
+ * its create record alone.
  *
  * The workflow of a cancelled card has completed and is never started again (reuse policy
  * ALLOW_DUPLICATE_FAILED_ONLY): a late event for it is left to the other routes.
