@@ -266,6 +266,13 @@ export const VARIABLES = {
     readBy: 'worker',
     schema: rules.text(),
   }),
+  CARDFLOW_ROUTE_DIR: variable({
+    description:
+      'without a database: the folder of the webhook routes, which the workers record and the receiver reads, so every worker and the receiver of the machine name the same one',
+    default: '.data/routes',
+    readBy: 'worker, receiver',
+    schema: rules.text(),
+  }),
   CARDFLOW_FILE_RETENTION_DAYS: variable({
     description:
       'days a supporting file is kept after the provider confirmed its upload; then the worker deletes it (its fileId stays recorded). `0`: at the next hourly sweep',
@@ -277,7 +284,7 @@ export const VARIABLES = {
     description:
       "production stores in PostgreSQL, shared by every replica: the receivers' delivery log and dedupe, the webhook routes the workers record, the work-order supporting files (`postgres://user:password@host:5432/db`; tables created at start)",
     unset:
-      'unset: local files (`.data/webhooks`, `.data/routes`, `CARDFLOW_FILE_STORE_DIR`), one machine, one receiver',
+      'unset: local files (`CARDFLOW_WEBHOOK_DATA_DIR`, `CARDFLOW_ROUTE_DIR`, `CARDFLOW_FILE_STORE_DIR`), one machine, one receiver',
     readBy: 'worker, receiver',
     fileForm: true,
     schema: z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' }),

@@ -18,6 +18,7 @@
  */
 import { mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { schemaDefault } from '../config/schema';
 
 /**
  * What a key names: an order (merchantOrderNo, or a wallet orderNo), a cardholder, a deposit
@@ -58,8 +59,6 @@ export interface RouteStore extends RouteRecorder {
   close(): Promise<void>;
 }
 
-/** The default directory of the file store, under the working directory (git-ignored `.data/`). */
-export const DEFAULT_ROUTE_DIR = path.join('.data', 'routes');
 export const ROUTE_LOG = 'routes.jsonl';
 
 /** One line of the file: a route recorded, or (`closed`) one whose workflow was found closed. */
@@ -82,7 +81,7 @@ interface RouteLine {
  * production uses PostgreSQL.
  */
 export function createFileRouteStore(opts: { dir?: string } = {}): RouteStore {
-  const dir = path.resolve(opts.dir ?? DEFAULT_ROUTE_DIR);
+  const dir = path.resolve(opts.dir ?? schemaDefault('CARDFLOW_ROUTE_DIR'));
   const file = path.join(dir, ROUTE_LOG);
   /** key → workflow id → its route, as of `offset`. */
   const routes = new Map<string, Map<string, { t: string; closed: boolean }>>();

@@ -21,8 +21,7 @@ import { createDrain } from '../health/drain';
 import { healthRoutes } from '../health/routes';
 import { type StructuredLogger, createLogger } from '../logging/logger';
 import { openPool } from '../storage/postgres';
-import { createPostgresRouteStore } from '../storage/postgres-route-store';
-import { createFileRouteStore } from '../storage/route-store';
+import { routeStoreFor } from '../storage/from-config';
 import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
 import { compiledBuildId } from '../telemetry/build-id';
 import { cardflowVersion } from '../config/version';
@@ -110,7 +109,7 @@ async function main(logger: StructuredLogger): Promise<void> {
   // One pool for the delivery log, the routes and the readiness check.
   const pool = databaseUrl ? openPool(databaseUrl, { max: 8 }) : undefined;
   // Routes the workers record before their provider calls: the owners of orders, holders, addresses.
-  const routes = pool && databaseUrl ? createPostgresRouteStore(databaseUrl, { pool }) : createFileRouteStore();
+  const routes = routeStoreFor(config, pool ? { pool } : {});
   const forwarder = createRouteForwarder(temporal.client, { routes });
   const store = pool && databaseUrl ? await openPostgresWebhookStore(databaseUrl, { pool }) : undefined;
   const logging = receiverLogging(logger);

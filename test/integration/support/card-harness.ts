@@ -14,8 +14,7 @@ import { sealPin } from '../../../activities/secrets';
 import { luhnCheckDigit } from '../../../sandbox/random';
 import { createDirectoryFileStore, type FileStore } from '../../../storage/file-store';
 import { b2cHolder, requestFields } from '../../fixtures/holders';
-import { testTemporalServer } from './temporal-env';
-import { runCardflowWorker, startHarness, type Harness, type HarnessOptions } from './harness';
+import { harnessWorkerEnv, runCardflowWorker, startHarness, type Harness, type HarnessOptions } from './harness';
 import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
 import { plainJson } from '../../../api/json';
 
@@ -89,16 +88,7 @@ export function workerProcessEnv(
   h: CardHarness,
   opts: { providerUrl: string; taskQueue: string; codecKeys: string },
 ): Record<string, string> {
-  const { address, namespace } = testTemporalServer();
-  return {
-    ...h.sandbox.env,
-    CARDFLOW_PROVIDER_BASE_URL: opts.providerUrl,
-    CARDFLOW_FILE_STORE_DIR: h.fileStoreDir,
-    CARDFLOW_TEMPORAL_ADDRESS: address,
-    CARDFLOW_TEMPORAL_NAMESPACE: namespace,
-    CARDFLOW_TASK_QUEUE: opts.taskQueue,
-    CARDFLOW_CODEC_KEYS: opts.codecKeys,
-  };
+  return { ...harnessWorkerEnv(h, opts), CARDFLOW_FILE_STORE_DIR: h.fileStoreDir };
 }
 
 export function testOrderNo(): string {

@@ -87,6 +87,8 @@ export interface Harness {
   receiver?: WebhookReceiver;
   /** The routes the workers record and the receiver reads (a route file of the harness's own). */
   routes: RouteStore;
+  /** That route file's folder: worker processes get it as CARDFLOW_ROUTE_DIR (harnessWorkerEnv). */
+  routeDir: string;
   /** The visibility list queries the receiver made: routing by route makes none. */
   receiverListQueries: string[];
   /** Every delivery the receiver answered. */
@@ -118,7 +120,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const temporal = await connectTestClient();
   const dataDir = await mkdtemp(join(tmpdir(), 'cardflow-webhooks-'));
   const taskQueue = uniqueTaskQueue('cardflow');
-  const routes = createFileRouteStore({ dir: join(dataDir, 'routes') });
+  const routeDir = join(dataDir, 'routes');
+  const routes = createFileRouteStore({ dir: routeDir });
   const receiverListQueries: string[] = [];
   const handled: HandledWebhook[] = [];
   let receiver: WebhookReceiver | undefined;
@@ -150,6 +153,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     taskQueue,
     ...(receiver ? { receiver } : {}),
     routes,
+    routeDir,
     receiverListQueries,
     handled,
     withWorker: (fn, overrides) =>
@@ -166,6 +170,26 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await temporal.close();
       await rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * What a worker process serving the harness starts with: its sandbox, the dev server, the queue,
+ * the codec keys and the harness's route file, so the harness's receiver finds what it records.
+ */
+export function harnessWorkerEnv(
+  h: Harness,
+  opts: { taskQueue: string; codecKeys: string; providerUrl?: string },
+): Record<string, string> {
+  const { address, namespace } = testTemporalServer();
+  return {
+    ...h.sandbox.env,
+    ...(opts.providerUrl ? { CARDFLOW_PROVIDER_BASE_URL: opts.providerUrl } : {}),
+    CARDFLOW_ROUTE_DIR: h.routeDir,
+    CARDFLOW_TEMPORAL_ADDRESS: address,
+    CARDFLOW_TEMPORAL_NAMESPACE: namespace,
+    CARDFLOW_TASK_QUEUE: opts.taskQueue,
+    CARDFLOW_CODEC_KEYS: opts.codecKeys,
   };
 }
 

@@ -13,7 +13,7 @@ import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { cardholderWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
 import { WorkflowTypes } from '../../../domain/workflows';
-import { testCodecKeys, testTemporalServer } from '../support/temporal-env';
+import { testCodecKeys } from '../support/temporal-env';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 import {
   CARD_TYPES,
@@ -22,6 +22,7 @@ import {
   cardholdersByEmail,
   customerRef,
   encryptingClient,
+  harnessWorkerEnv,
   passReview,
   startHarness,
   type Harness,
@@ -38,14 +39,7 @@ let client: Client;
 const workers: WorkerProcess[] = [];
 
 function workerProcess(): WorkerProcess {
-  const { address, namespace } = testTemporalServer();
-  const worker = startWorkerProcess({
-    ...h.sandbox.env,
-    CARDFLOW_TEMPORAL_ADDRESS: address,
-    CARDFLOW_TEMPORAL_NAMESPACE: namespace,
-    CARDFLOW_TASK_QUEUE: h.taskQueue,
-    CARDFLOW_CODEC_KEYS: codecKeys,
-  });
+  const worker = startWorkerProcess(harnessWorkerEnv(h, { taskQueue: h.taskQueue, codecKeys }));
   workers.push(worker);
   return worker;
 }

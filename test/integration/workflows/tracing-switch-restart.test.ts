@@ -124,6 +124,8 @@ async function taskFailures(workflowId: string): Promise<string[]> {
   return failed;
 }
 
+const refOf = (handle: WorkflowHandle) => handle.workflowId.slice(ONBOARDING_ID_PREFIX.length);
+
 interface Parked {
   name: string;
   handle: WorkflowHandle;
@@ -138,8 +140,6 @@ async function parkAtEveryStage(tag: string): Promise<Parked[]> {
       { client, taskQueue: h.taskQueue },
       { customerRef: customerRef(`${tag}-${name}`), wait: FAST_WAIT, ...input },
     );
-  const refOf = (handle: WorkflowHandle) => handle.workflowId.slice(ONBOARDING_ID_PREFIX.length);
-
   const review = await start('review', {
     cardTypeId: CARD_TYPES.b2bWithDeposit,
     holder: b2bHolder(uniqueEmail('review.stall')),
@@ -210,6 +210,7 @@ async function switchTracing(tag: string, firstTraced: boolean): Promise<void> {
   expect(first.child.signalCode).toBe('SIGKILL');
 
   const second = await worker(!firstTraced);
+  const resumedAt = h.handled.length;
   for (const p of parked) await p.resume();
   const outcomes = await Promise.all(
     parked.map(async (p) => ({
@@ -222,6 +223,13 @@ async function switchTracing(tag: string, firstTraced: boolean): Promise<void> {
     })),
   );
   expect(outcomes).toEqual(parked.map((p) => ({ name: p.name, outcome: 'completed', taskFailures: [] })));
+  // The webhooks their resumption caused reached them, by the routes the worker processes recorded
+  // before their provider calls (not only the polls that race every wait).
+  const signalled = (p: Parked) =>
+    h.handled
+      .slice(resumedAt)
+      .some((d) => d.outcome === 'signalled' && d.workflowIds.some((id) => id.includes(refOf(p.handle))));
+  expect(parked.filter((p) => !signalled(p)).map((p) => p.name)).toEqual([]);
   await second.stop('SIGTERM');
 }
 

@@ -6,6 +6,8 @@ import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROUTE_LOG, createFileRouteStore, routeKey } from '../../../storage/route-store';
+import { routeStoreFor } from '../../../storage/from-config';
+import { configured } from '../../support/configured';
 
 let dir: string;
 beforeEach(async () => {
@@ -62,4 +64,17 @@ it('waits for the rest of a line being written, and skips a torn one', async () 
   await appendFile(path.join(dir, ROUTE_LOG), '"t":"2026-01-01T00:00:00.000Z"}\n{torn\n');
   expect(await ids(receiver, 'order:CF5')).toEqual(['w5']);
   expect(await ids(receiver, 'order:CF4')).toEqual(['w4']);
+});
+
+it('from the environment: CARDFLOW_ROUTE_DIR, else .data/routes under the working directory', async () => {
+  await routeStoreFor(configured({ CARDFLOW_ROUTE_DIR: dir })).record('order:CF6', 'w6');
+  expect(await ids(createFileRouteStore({ dir }), 'order:CF6')).toEqual(['w6']);
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    await routeStoreFor(configured({})).record('order:CF7', 'w7');
+    expect(await ids(createFileRouteStore({ dir: path.join(dir, '.data', 'routes') }), 'order:CF7')).toEqual(['w7']);
+  } finally {
+    process.chdir(cwd);
+  }
 });
