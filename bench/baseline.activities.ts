@@ -11,7 +11,7 @@ import { providerEventSignal, type ProviderEvent } from '../domain/provider-even
 import { CardflowCardNo } from '../domain/search-attributes';
 import { createRouteForwarder } from '../webhooks/forwarder';
 import { routeEvent } from '../webhooks/routing';
-import { createFileRouteStore, routeKey } from '../storage/route-store';
+import { type RouteStore, routeKey } from '../storage/route-store';
 
 export async function noop(_input: { step: number }): Promise<void> {}
 
@@ -30,11 +30,10 @@ function answerFor(key: string): ProviderEvent {
   };
 }
 
-/** The baseline worker's activities; `client` sends the answers. */
-export function baselineActivities(client: Client) {
+/** The baseline worker's activities; `client` sends the answers, looked up in `routes`. */
+export function baselineActivities(client: Client, routes: RouteStore) {
   // The receiver's own routing and forwarder: the same route lookups and signal, over the route
-  // file the activities record in (storage/route-store.ts).
-  const routes = createFileRouteStore();
+  // store the activities record in (storage/route-store.ts).
   const forwarder = createRouteForwarder(client, { routes });
   const forward = async (event: ProviderEvent) => {
     const owners = await forwarder.forward(event, routeEvent(event));

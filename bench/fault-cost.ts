@@ -24,6 +24,7 @@ import { parseKeyList } from '../codec/keys';
 import { DEFAULT_DELAYS, startSandbox } from '../sandbox/index';
 import { startWorkerProcess, type WorkerProcess } from '../test/integration/support/worker-process';
 import { startWebhookReceiver } from '../webhooks/receiver';
+import { createFileRouteStore } from '../storage/route-store';
 import { num, onboardingInput, say, withTimeout } from './harness';
 import { percentile } from './stats';
 
@@ -96,7 +97,14 @@ async function onboardings(address: string, faults: boolean): Promise<Run> {
   const taskQueue = `bench-faults-${randomUUID().slice(0, 8)}`;
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, dataConverter: createDataConverter(parseKeyList(codecKeys)) });
-  const receiver = await startWebhookReceiver({ platformPublicKey: sandbox.keys.platform.publicKey, client, dataDir });
+  // The phase's own routes: its worker processes record them in the folder its receiver reads.
+  const routeDir = path.join(dataDir, 'routes');
+  const receiver = await startWebhookReceiver({
+    platformPublicKey: sandbox.keys.platform.publicKey,
+    client,
+    routes: createFileRouteStore({ dir: routeDir }),
+    dataDir,
+  });
   sandbox.setWebhookUrl(receiver.url);
   const env = {
     ...sandbox.env,
@@ -105,6 +113,7 @@ async function onboardings(address: string, faults: boolean): Promise<Run> {
     CARDFLOW_TASK_QUEUE: taskQueue,
     CARDFLOW_CODEC_KEYS: codecKeys,
     CARDFLOW_FILE_STORE_DIR: dataDir,
+    CARDFLOW_ROUTE_DIR: routeDir,
   };
   const workers: WorkerProcess[] = [];
   const all: WorkerProcess[] = [];

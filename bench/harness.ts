@@ -19,6 +19,7 @@ import { startSandbox, type RunningSandbox } from '../sandbox/index';
 import { CARD_TYPE_IDS } from '../sandbox/data/card-types';
 import { b2bHolder as holder } from '../test/fixtures/holders';
 import { startWebhookReceiver } from '../webhooks/receiver';
+import { createFileRouteStore } from '../storage/route-store';
 import { createWorker } from '../workers/create-worker';
 import { parseActionMetric } from './actions';
 
@@ -79,9 +80,12 @@ export async function withCardflow<T>(
   const sandbox = await startSandbox({ delays, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-'));
   const latencies: number[] = [];
+  // The phase's own routes, which its worker records and its receiver reads.
+  const routes = createFileRouteStore({ dir: path.join(dataDir, 'routes') });
   const receiver = await startWebhookReceiver({
     platformPublicKey: sandbox.keys.platform.publicKey,
     client: env.client,
+    routes,
     dataDir,
     onHandled: (h) => {
       if (h.outcome === 'signalled') latencies.push(h.settledAtMs - h.receivedAtMs);
@@ -91,7 +95,7 @@ export async function withCardflow<T>(
   const provider = createProviderClient(sandbox.clientConfig());
   const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
   try {
-    const activityDeps = { provider, merchantPrivateKey: sandbox.keys.merchant.privateKey };
+    const activityDeps = { provider, merchantPrivateKey: sandbox.keys.merchant.privateKey, routes };
     const worker = await createWorker({
       connection: env.nativeConnection,
       taskQueue,

@@ -137,6 +137,7 @@ async function throughput(
         // (webhooks/temporal-client.ts), so the features cost the baseline what they cost cardflow.
         activityOverrides: baselineActivities(
           new Client({ connection: env.nativeConnection, namespace: env.client.options.namespace }),
+          ctx.routes,
         ) as unknown as Partial<CardflowActivities>,
       }),
     );

@@ -21,6 +21,7 @@ import { openFileUndeliveredStore } from '../notifications/store';
 import { startSandbox, ZERO_DELAYS } from '../sandbox/index';
 import { startNotificationBackend } from '../test/support/notification-backend';
 import { startWebhookReceiver } from '../webhooks/receiver';
+import { createFileRouteStore } from '../storage/route-store';
 import { createWorker } from '../workers/create-worker';
 import type { BenchTemporal } from './cluster';
 import { collectHistories, countActions } from './actions';
@@ -38,15 +39,19 @@ export async function notificationCost(env: BenchTemporal, cardflowBundle: Workf
   const storeDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-notify-'));
   const sandbox = await startSandbox({ delays: ZERO_DELAYS, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
   const provider = createProviderClient(sandbox.clientConfig());
+  // The phase's own routes, which its workers record and its receiver reads.
+  const routes = createFileRouteStore({ dir: path.join(storeDir, 'routes') });
   const receiver = await startWebhookReceiver({
     platformPublicKey: sandbox.keys.platform.publicKey,
     client: env.client,
+    routes,
     dataDir: storeDir,
   });
   sandbox.setWebhookUrl(receiver.url);
   const activityDeps = {
     provider,
     merchantPrivateKey: sandbox.keys.merchant.privateKey,
+    routes,
     notifications: {
       target: { url: backend.url, secret: SECRET },
       deliveryWindowMs: 10 * 60_000,

@@ -15,6 +15,7 @@ import { createDataConverter } from '../codec/data-converter';
 import { KEYS_ENV, parseKeyList } from '../codec/keys';
 import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../sandbox/index';
 import { startWebhookReceiver } from '../webhooks/receiver';
+import { createFileRouteStore } from '../storage/route-store';
 import { say } from './harness';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -87,7 +88,14 @@ export async function startProcessStack(address: string, dataDirPrefix: string):
   const client = new Client({ connection, dataConverter });
   const sandbox = await startSandbox({ delays: ZERO_DELAYS, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
   const dataDir = mkdtempSync(path.join(tmpdir(), dataDirPrefix));
-  const receiver = await startWebhookReceiver({ platformPublicKey: sandbox.keys.platform.publicKey, client, dataDir });
+  // The phase's own routes: its worker processes record them in the folder its receiver reads.
+  const routeDir = path.join(dataDir, 'routes');
+  const receiver = await startWebhookReceiver({
+    platformPublicKey: sandbox.keys.platform.publicKey,
+    client,
+    routes: createFileRouteStore({ dir: routeDir }),
+    dataDir,
+  });
   sandbox.setWebhookUrl(receiver.url);
   const workerEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -95,6 +103,7 @@ export async function startProcessStack(address: string, dataDirPrefix: string):
     CARDFLOW_ENV: 'sandbox',
     // The phases measure onboardings, not the reconciliation schedule's runs.
     CARDFLOW_RECONCILE_SCHEDULE: '0',
+    CARDFLOW_ROUTE_DIR: routeDir,
     TEMPORAL_ADDRESS: address,
     TEMPORAL_NAMESPACE: 'default',
     [KEYS_ENV]: codecKeys,

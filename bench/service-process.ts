@@ -2,7 +2,8 @@
  * A bench service in a process of its own (forked by bench/services.ts), so the bench reads its
  * CPU apart from the worker's: `sandbox <delays JSON>` runs the provider stand-in (the
  * provider's cost, not cardflow's), `receiver <Temporal address>` the webhook receiver (with the
- * platform public key in CARDFLOW_PLATFORM_PUBLIC_KEY). Each answers on the IPC channel: `ready`
+ * platform public key in CARDFLOW_PLATFORM_PUBLIC_KEY, reading routes in
+ * CARDFLOW_ROUTE_DIR, the folder the bench's worker records them in). Each answers on the IPC channel: `ready`
  * once it listens, the receiver's signal latencies on `latencies`, and stops on `stop`.
  */
 import { Client } from '@temporalio/client';
@@ -15,6 +16,8 @@ import { publicKeyFrom } from '../api/keys';
 import type { SandboxDelays } from '../sandbox/contract';
 import { startSandbox } from '../sandbox/index';
 import { startWebhookReceiver } from '../webhooks/receiver';
+import { readConfiguration } from '../config/schema';
+import { routeStoreFor } from '../storage/from-config';
 
 /** What a service process tells the bench. */
 export type ServiceMessage =
@@ -46,6 +49,7 @@ async function receiver(address: string): Promise<() => Promise<void>> {
   const running = await startWebhookReceiver({
     platformPublicKey: publicKeyFrom(process.env.CARDFLOW_PLATFORM_PUBLIC_KEY ?? '', 'CARDFLOW_PLATFORM_PUBLIC_KEY'),
     client,
+    routes: routeStoreFor(readConfiguration({ CARDFLOW_ROUTE_DIR: process.env.CARDFLOW_ROUTE_DIR })),
     dataDir,
     onHandled: (h) => {
       if (h.outcome === 'signalled') latencies.push(h.settledAtMs - h.receivedAtMs);

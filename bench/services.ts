@@ -5,6 +5,9 @@
  * The worker stays in the bench process, where its threads are read from /proc (bench/cpu.ts).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { WorkflowBundle } from '@temporalio/worker';
 import type { ActivityDeps } from '../activities';
@@ -12,6 +15,7 @@ import { createProviderClient } from '../api/client';
 import { providerConfig } from '../api/config';
 import { readConfiguration } from '../config/schema';
 import type { SandboxDelays } from '../sandbox/contract';
+import { createFileRouteStore, type RouteStore } from '../storage/route-store';
 import { createWorker } from '../workers/create-worker';
 import type { CardflowWorker } from '../workers/cardflow-worker';
 import type { BenchTemporal } from './cluster';
@@ -66,6 +70,8 @@ export interface ApartContext {
   taskQueue: string;
   worker: CardflowWorker;
   activityDeps: ActivityDeps;
+  /** The phase's routes, which the worker records and the receiver reads. */
+  routes: RouteStore;
   /** The processes bench/cpu.ts reads apart from this one. */
   pids: ProcessIds;
   /** The receiver's signal latencies (ms) since the last call. */
@@ -86,16 +92,22 @@ export async function withCardflowApart<T>(
   const sandbox = await startService(['sandbox', JSON.stringify(delays)]);
   let receiver: Service | undefined;
   const provider = createProviderClient(providerConfig(readConfiguration(sandbox.env)));
+  // The phase's own route file, which the worker records in and the receiver reads: not the
+  // checkout's, which earlier runs made long (a receiver reads it whole at its first lookup).
+  const routeDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-routes-'));
   try {
     receiver = await startService(['receiver', env.address], {
       ...env.clientEnv,
       CARDFLOW_PLATFORM_PUBLIC_KEY: sandbox.env.CARDFLOW_PLATFORM_PUBLIC_KEY ?? '',
+      CARDFLOW_ROUTE_DIR: routeDir,
     });
     sandbox.ask({ type: 'webhook-url', url: receiver.url });
     const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
+    const routes = createFileRouteStore({ dir: routeDir });
     const activityDeps = {
       provider,
       merchantPrivateKey: providerConfig(readConfiguration(sandbox.env)).merchantPrivateKey,
+      routes,
     };
     // The worker's workflow thread is the thread its creation starts (bench/cpu.ts).
     const worker = await markNewThreads(() =>
@@ -107,6 +119,7 @@ export async function withCardflowApart<T>(
         taskQueue,
         worker,
         activityDeps,
+        routes,
         pids: { sandbox: sandbox.pid, receiver: service.pid },
         latencies: async () => {
           service.ask({ type: 'latencies' });
@@ -119,5 +132,6 @@ export async function withCardflowApart<T>(
     await receiver?.stop();
     await sandbox.stop();
     await provider.close();
+    rmSync(routeDir, { recursive: true, force: true });
   }
 }
