@@ -16,7 +16,8 @@
  * shares (the workers write, the receivers read); several machines share the PostgreSQL store
  * (storage/postgres-route-store.ts).
  */
-import { mkdir, open, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
 import { schemaDefault } from '../config/schema';
 
@@ -70,15 +71,22 @@ interface RouteLine {
   closed?: true;
 }
 
+/** How long the file store keeps its file open after its last use (busy: open throughout). */
+const IDLE_CLOSE_MS = 2_000;
+/** What one read takes at most; a reader behind by more reads again. */
+const READ_CHUNK = 64 * 1024;
+
 /**
  * The file store: every process appends whole lines to one file opened with O_APPEND (each line
  * is one write, so lines of several processes never interleave) and syncs it before resolving;
  * a reader reads what was appended since its last read before every lookup, so a route a worker
- * wrote before its provider call is seen by the receiver that gets the event. Nothing is kept
- * open between calls, so workers and tests need not close it. The file grows by one line per
- * activity attempt that records: it belongs with the dev server's data and goes when that is
- * reset (never rewritten while open: another process would go on appending to the old file);
- * production uses PostgreSQL.
+ * wrote before its provider call is seen by the receiver that gets the event. The file stays
+ * open while the store is in use and closes after {@link IDLE_CLOSE_MS} without a call, so a
+ * busy receiver or worker pays one read or one write and sync per call (no open, stat or
+ * close), and a store nobody closes (a test's, a worker's default) holds nothing for long. The
+ * file grows by one line per activity attempt that records: it belongs with the dev server's
+ * data and goes when that is reset (never rewritten while open: another process would go on
+ * appending to the old file); production uses PostgreSQL.
  */
 export function createFileRouteStore(opts: { dir?: string } = {}): RouteStore {
   const dir = path.resolve(opts.dir ?? schemaDefault('CARDFLOW_ROUTE_DIR'));
@@ -87,10 +95,35 @@ export function createFileRouteStore(opts: { dir?: string } = {}): RouteStore {
   const routes = new Map<string, Map<string, { t: string; closed: boolean }>>();
   let offset = 0;
   let partial = '';
+  const decoder = new StringDecoder('utf8');
+  const chunk = Buffer.allocUnsafe(READ_CHUNK);
   let reading: Promise<void> = Promise.resolve();
-  let ready: Promise<void> | undefined;
+  let opened: Promise<FileHandle> | undefined;
+  let users = 0;
+  let idle: NodeJS.Timeout | undefined;
 
-  const ensureDir = () => (ready ??= mkdir(dir, { recursive: true }).then(() => undefined));
+  function closeHandle(): Promise<void> {
+    const closing = opened;
+    opened = undefined;
+    return closing ? closing.then((handle) => handle.close()).catch(() => undefined) : Promise.resolve();
+  }
+
+  /** Runs `use` on the open file (O_APPEND for writes, positioned reads), opening it if needed. */
+  async function withFile<T>(use: (handle: FileHandle) => Promise<T>): Promise<T> {
+    clearTimeout(idle);
+    users += 1;
+    try {
+      opened ??= mkdir(dir, { recursive: true }).then(() => open(file, 'a+'));
+      const handle = await opened.catch((error: unknown) => {
+        opened = undefined;
+        throw error;
+      });
+      return await use(handle);
+    } finally {
+      users -= 1;
+      if (users === 0) idle = setTimeout(() => void closeHandle(), IDLE_CLOSE_MS).unref();
+    }
+  }
 
   function apply(line: RouteLine): void {
     const owners = routes.get(line.k) ?? new Map<string, { t: string; closed: boolean }>();
@@ -102,36 +135,30 @@ export function createFileRouteStore(opts: { dir?: string } = {}): RouteStore {
     routes.set(line.k, owners);
   }
 
-  async function readNew(): Promise<void> {
-    const size = await stat(file).then(
-      (s) => s.size,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return 0;
-        throw error;
-      },
-    );
-    if (size <= offset) return;
-    const handle = await open(file, 'r');
-    try {
-      const buffer = Buffer.alloc(size - offset);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
-      offset += bytesRead;
-      const text = partial + buffer.subarray(0, bytesRead).toString('utf8');
-      const lines = text.split('\n');
-      // The last piece is a line still being written (or empty): kept until its newline arrives.
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        if (line.trim() === '') continue;
-        try {
-          apply(JSON.parse(line) as RouteLine);
-        } catch {
-          // A line torn by a crash mid-write: its activity failed before calling, and records again.
-        }
+  function applyText(text: string): void {
+    const lines = (partial + text).split('\n');
+    // The last piece is a line still being written (or empty): kept until its newline arrives.
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      try {
+        apply(JSON.parse(line) as RouteLine);
+      } catch {
+        // A line torn by a crash mid-write: its activity failed before calling, and records again.
       }
-    } finally {
-      await handle.close();
     }
   }
+
+  const readNew = () =>
+    withFile(async (handle) => {
+      for (;;) {
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, offset);
+        if (bytesRead === 0) return;
+        offset += bytesRead;
+        applyText(decoder.write(chunk.subarray(0, bytesRead)));
+        if (bytesRead < chunk.length) return;
+      }
+    });
 
   /** Reads what other processes appended; one read at a time, in order. */
   function catchUp(): Promise<void> {
@@ -139,16 +166,11 @@ export function createFileRouteStore(opts: { dir?: string } = {}): RouteStore {
     return reading;
   }
 
-  async function append(line: RouteLine): Promise<void> {
-    await ensureDir();
-    const handle = await open(file, 'a');
-    try {
+  const append = (line: RouteLine) =>
+    withFile(async (handle) => {
       await handle.write(`${JSON.stringify(line)}\n`);
       await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-  }
+    });
 
   return {
     async record(key, workflowId) {
@@ -167,6 +189,8 @@ export function createFileRouteStore(opts: { dir?: string } = {}): RouteStore {
     },
     async close() {
       await reading.catch(() => undefined);
+      clearTimeout(idle);
+      await closeHandle();
     },
   };
 }

@@ -78,3 +78,18 @@ it('from the environment: CARDFLOW_ROUTE_DIR, else .data/routes under the workin
     process.chdir(cwd);
   }
 });
+
+it('reads a file longer than one read, with a character split across two reads', async () => {
+  // A first line of about 80 KiB whose two-byte characters start at odd offsets, so one of them
+  // straddles the end of the first 64 KiB read; then lines after it.
+  const long = `order:x${'é'.repeat(40_000)}`;
+  const line = (k: string, w: string) => `${JSON.stringify({ k, w, t: '2026-01-01T00:00:00.000Z' })}\n`;
+  await appendFile(
+    path.join(dir, ROUTE_LOG),
+    line(long, 'w-long') + Array.from({ length: 500 }, (_, i) => line(`order:${i}`, `w${i}`)).join(''),
+  );
+  const receiver = createFileRouteStore({ dir });
+  expect(await ids(receiver, long)).toEqual(['w-long']);
+  expect(await ids(receiver, 'order:499')).toEqual(['w499']);
+  await receiver.close();
+});
