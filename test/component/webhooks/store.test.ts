@@ -55,3 +55,25 @@ it('does not let a torn last line swallow the next entry', async () => {
   expect(again.get('after')).toBeDefined();
   await again.close();
 });
+
+it('appends a burst together, each resolved once on disk, in the order appended', async () => {
+  const store = await openFileWebhookStore({ dir });
+  const now = new Date().toISOString();
+  const ids = Array.from({ length: 50 }, (_, i) => `burst-${i}`);
+  // Each append resolves only after its line was synced: then it is also what a reader finds.
+  await Promise.all(
+    ids.map(async (id) => {
+      await store.append(entry(id, now));
+      expect(readFileSync(path.join(dir, DELIVERY_LOG), 'utf8')).toContain(`"requestId":"${id}"`);
+    }),
+  );
+  // Closing right after a burst waits for its last batch.
+  const last = store.append(entry('last', now));
+  await store.close();
+  await last;
+  const lines = readFileSync(path.join(dir, DELIVERY_LOG), 'utf8').split('\n').filter(Boolean);
+  expect(lines.map((l) => (JSON.parse(l) as WebhookEntry).requestId)).toEqual([...ids, 'last']);
+  const reopened = await openFileWebhookStore({ dir });
+  expect(ids.every((id) => reopened.get(id) !== undefined)).toBe(true);
+  await reopened.close();
+});
