@@ -58,7 +58,8 @@ import {
   type ChildStep,
 } from './workflow-ids';
 
-const none = {};
+/** A definition whose workflow derives no merchantOrderNo of its own. */
+const none = Object.freeze({});
 
 /** A card's initial deposit from the account it charges, when it has one. */
 function initialDepositOf(

@@ -53,15 +53,20 @@ const WORKFLOW_INTERCEPTOR_MODULES = [
 ];
 
 /**
- * How every cardflow workflow bundle is made: the libraries of
- * `workflows/preload/shared-libraries.ts` and the schemas of `workflows/preload/shared-schemas.ts`
- * are evaluated once per worker and shared by every workflow run, instead of once per run.
+ * How every cardflow workflow bundle is made: its modules are evaluated once per worker and
+ * shared, deep-frozen, by every workflow run, instead of once per run (the SDK's default): the
+ * libraries of `workflows/preload/shared-libraries.ts`, then the schemas of
+ * `workflows/preload/shared-schemas.ts` (settled before the freeze), then the workflows with
+ * everything they import. So no bundle module keeps state of its own between runs
+ * (test/unit/workflows/shared-workflow-modules.test.ts); a workflow's state lives in its run.
+ * The interceptor modules stay per run: the OpenTelemetry one keeps its tracer in the module.
  */
 const BUNDLE_OPTIONS = {
   workflowsPath: WORKFLOWS_PATH,
   preloadModules: [
     require.resolve('../workflows/preload/shared-libraries'),
     require.resolve('../workflows/preload/shared-schemas'),
+    WORKFLOWS_PATH,
   ],
   workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
 };
