@@ -23,8 +23,7 @@ import { createDataConverter } from '../codec/data-converter';
 import { parseKeyList } from '../codec/keys';
 import { DEFAULT_DELAYS, startSandbox } from '../sandbox/index';
 import { startWorkerProcess, type WorkerProcess } from '../test/integration/support/worker-process';
-import { startWebhookReceiver } from '../webhooks/receiver';
-import { createFileRouteStore } from '../storage/route-store';
+import { startPhaseReceiver } from './process-stack';
 import { num, onboardingInput, say, withTimeout } from './harness';
 import { percentile } from './stats';
 
@@ -97,15 +96,7 @@ async function onboardings(address: string, faults: boolean): Promise<Run> {
   const taskQueue = `bench-faults-${randomUUID().slice(0, 8)}`;
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, dataConverter: createDataConverter(parseKeyList(codecKeys)) });
-  // The phase's own routes: its worker processes record them in the folder its receiver reads.
-  const routeDir = path.join(dataDir, 'routes');
-  const receiver = await startWebhookReceiver({
-    platformPublicKey: sandbox.keys.platform.publicKey,
-    client,
-    routes: createFileRouteStore({ dir: routeDir }),
-    dataDir,
-  });
-  sandbox.setWebhookUrl(receiver.url);
+  const { receiver, routeDir } = await startPhaseReceiver(sandbox, client, dataDir);
   const env = {
     ...sandbox.env,
     CARDFLOW_TEMPORAL_ADDRESS: address,

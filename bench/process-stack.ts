@@ -14,7 +14,7 @@ import path from 'node:path';
 import { createDataConverter } from '../codec/data-converter';
 import { KEYS_ENV, parseKeyList } from '../codec/keys';
 import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../sandbox/index';
-import { startWebhookReceiver } from '../webhooks/receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '../webhooks/receiver';
 import { createFileRouteStore } from '../storage/route-store';
 import { say } from './harness';
 
@@ -80,15 +80,16 @@ export interface ProcessStack {
   stop(): Promise<void>;
 }
 
-/** Starts a phase's sandbox, webhook receiver and client against the dev server at `address`. */
-export async function startProcessStack(address: string, dataDirPrefix: string): Promise<ProcessStack> {
-  const codecKeys = `bench:${randomBytes(32).toString('base64')}`;
-  const dataConverter = createDataConverter(parseKeyList(codecKeys));
-  const connection = await Connection.connect({ address });
-  const client = new Client({ connection, dataConverter });
-  const sandbox = await startSandbox({ delays: ZERO_DELAYS, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
-  const dataDir = mkdtempSync(path.join(tmpdir(), dataDirPrefix));
-  // The phase's own routes: its worker processes record them in the folder its receiver reads.
+/**
+ * The webhook receiver of a phase whose workers run in processes of their own, webhooks of
+ * `sandbox` pointed at it: its delivery log in `dataDir`, and the phase's own route folder
+ * (`routeDir`, to hand the workers as CARDFLOW_ROUTE_DIR), so it finds what they record.
+ */
+export async function startPhaseReceiver(
+  sandbox: RunningSandbox,
+  client: Client,
+  dataDir: string,
+): Promise<{ receiver: WebhookReceiver; routeDir: string }> {
   const routeDir = path.join(dataDir, 'routes');
   const receiver = await startWebhookReceiver({
     platformPublicKey: sandbox.keys.platform.publicKey,
@@ -97,6 +98,18 @@ export async function startProcessStack(address: string, dataDirPrefix: string):
     dataDir,
   });
   sandbox.setWebhookUrl(receiver.url);
+  return { receiver, routeDir };
+}
+
+/** Starts a phase's sandbox, webhook receiver and client against the dev server at `address`. */
+export async function startProcessStack(address: string, dataDirPrefix: string): Promise<ProcessStack> {
+  const codecKeys = `bench:${randomBytes(32).toString('base64')}`;
+  const dataConverter = createDataConverter(parseKeyList(codecKeys));
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, dataConverter });
+  const sandbox = await startSandbox({ delays: ZERO_DELAYS, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
+  const dataDir = mkdtempSync(path.join(tmpdir(), dataDirPrefix));
+  const { receiver, routeDir } = await startPhaseReceiver(sandbox, client, dataDir);
   const workerEnv: NodeJS.ProcessEnv = {
     ...process.env,
     ...sandbox.env,
