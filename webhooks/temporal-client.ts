@@ -1,12 +1,12 @@
 /**
  * The receiver's Temporal client, over the SDK core's native connection (the worker's, in Rust)
- * instead of the client library's `@grpc/grpc-js` one. Every signalled webhook costs a signal
- * (when it routed by visibility, a lookup too); through grpc-js, HTTP/2 framing, metadata and the
- * channel's bookkeeping ran in the receiver's JavaScript and were its largest cost per delivery:
- * 2.9-3.4 ms of CPU per lookup and signal against 1.3-1.9 ms natively (300 of each, three
- * rounds). The native connection takes the same settings from the environment
- * (temporal/connection.ts, `@temporalio/envconfig` types them for it), answers the same health
- * check, and the client on top of it (data converter, interceptors) is the same.
+ * instead of the client library's `@grpc/grpc-js` one. Every signalled webhook costs a signal;
+ * through grpc-js, HTTP/2 framing, metadata and the channel's bookkeeping ran in the receiver's
+ * JavaScript and were its largest cost per delivery: 2.9-3.4 ms of CPU per Temporal call pair
+ * against 1.3-1.9 ms natively (300 pairs, three rounds). The native connection takes the same
+ * settings from the environment (temporal/connection.ts, `@temporalio/envconfig` types them for
+ * it), answers the same health check, and the client on top of it (data converter, interceptors)
+ * is the same.
  */
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import { Client, type DataConverter } from '@temporalio/client';
