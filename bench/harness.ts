@@ -22,6 +22,7 @@ import { startWebhookReceiver } from '../webhooks/receiver';
 import { createFileRouteStore } from '../storage/route-store';
 import { createWorker } from '../workers/create-worker';
 import { parseActionMetric } from './actions';
+import { deliveryLatency, type DeliveryLatency } from './delivery-latency';
 
 /** A phase's running parts: its task queue, worker, sandbox, and the receiver's signal latencies. */
 export interface BenchContext {
@@ -30,7 +31,7 @@ export interface BenchContext {
   /** What the worker's activities were built from (a bench worker of its own may share it). */
   activityDeps: ActivityDeps;
   sandbox: RunningSandbox;
-  latencies: number[];
+  latencies: DeliveryLatency[];
 }
 
 export const num = (name: string, fallback: number) => {
@@ -79,7 +80,7 @@ export async function withCardflow<T>(
 ): Promise<T> {
   const sandbox = await startSandbox({ delays, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-'));
-  const latencies: number[] = [];
+  const latencies: DeliveryLatency[] = [];
   // The phase's own routes, which its worker records and its receiver reads.
   const routes = createFileRouteStore({ dir: path.join(dataDir, 'routes') });
   const receiver = await startWebhookReceiver({
@@ -88,7 +89,8 @@ export async function withCardflow<T>(
     routes,
     dataDir,
     onHandled: (h) => {
-      if (h.outcome === 'signalled') latencies.push(h.settledAtMs - h.receivedAtMs);
+      const latency = deliveryLatency(h);
+      if (latency) latencies.push(latency);
     },
   });
   sandbox.setWebhookUrl(receiver.url);

@@ -18,10 +18,11 @@ import { startSandbox } from '../sandbox/index';
 import { startWebhookReceiver } from '../webhooks/receiver';
 import { readConfiguration } from '../config/schema';
 import { routeStoreFor } from '../storage/from-config';
+import { deliveryLatency, type DeliveryLatency } from './delivery-latency';
 
 /** What a service process tells the bench. */
 export type ServiceMessage =
-  { type: 'ready'; url: string; env: Record<string, string> } | { type: 'latencies'; latencies: number[] };
+  { type: 'ready'; url: string; env: Record<string, string> } | { type: 'latencies'; latencies: DeliveryLatency[] };
 
 /** What the bench tells a service process. */
 export type ServiceCommand = { type: 'webhook-url'; url: string } | { type: 'latencies' } | { type: 'stop' };
@@ -45,14 +46,15 @@ async function receiver(address: string): Promise<() => Promise<void>> {
   const connection = await NativeConnection.connect({ ...connectionOptions, address });
   const client = new Client({ connection });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-receiver-'));
-  const latencies: number[] = [];
+  const latencies: DeliveryLatency[] = [];
   const running = await startWebhookReceiver({
     platformPublicKey: publicKeyFrom(process.env.CARDFLOW_PLATFORM_PUBLIC_KEY ?? '', 'CARDFLOW_PLATFORM_PUBLIC_KEY'),
     client,
     routes: routeStoreFor(readConfiguration({ CARDFLOW_ROUTE_DIR: process.env.CARDFLOW_ROUTE_DIR })),
     dataDir,
     onHandled: (h) => {
-      if (h.outcome === 'signalled') latencies.push(h.settledAtMs - h.receivedAtMs);
+      const latency = deliveryLatency(h);
+      if (latency) latencies.push(latency);
     },
   });
   process.on('message', (command: ServiceCommand) => {

@@ -21,6 +21,7 @@ import type { CardflowWorker } from '../workers/cardflow-worker';
 import type { BenchTemporal } from './cluster';
 import { markNewThreads, type ProcessIds } from './cpu';
 import type { ServiceCommand, ServiceMessage } from './service-process';
+import type { DeliveryLatency } from './delivery-latency';
 
 /** A service process: its pid, what it said when ready, and how to talk to it. */
 interface Service {
@@ -74,8 +75,8 @@ export interface ApartContext {
   routes: RouteStore;
   /** The processes bench/cpu.ts reads apart from this one. */
   pids: ProcessIds;
-  /** The receiver's signal latencies (ms) since the last call. */
-  latencies(): Promise<number[]>;
+  /** The receiver's latencies of the deliveries it signalled since the last call. */
+  latencies(): Promise<DeliveryLatency[]>;
 }
 
 /**

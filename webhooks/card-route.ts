@@ -93,16 +93,21 @@ export function createCardEntityDelivery(client: Client, opts: CardEntityDeliver
 
 /**
  * Delivers an event to every workflow it concerns, as the receiver does and reconciliation's
- * re-delivery does again: the card's workflow first, by its derived id (signal-with-start for the
- * card's own events), then the other owners `routeEvent` finds. Resolves with the ids signalled,
- * the card's first.
+ * re-delivery does again: the card's workflow, by its derived id (signal-with-start for the
+ * card's own events), and the other owners `routeEvent` finds. The two go out together: they are
+ * different workflows, each keyed on the event's identity, so neither waits for the other's
+ * round trip, and a failure of either fails the delivery, which the provider sends again (a
+ * workflow that already had it ignores the repeat). Resolves with the ids signalled, the card's
+ * first.
  */
 export async function deliverToOwners(
   event: ProviderEvent,
   route: { cardEntities?: CardEntityDelivery | undefined; forwarder: EventForwarder },
 ): Promise<string[]> {
   const toCard = route.cardEntities ? cardDelivery(event) : undefined;
-  const card = toCard ? await route.cardEntities?.deliver(event, toCard) : undefined;
-  const others = await route.forwarder.forward(event, routeEvent(event));
+  const [card, others] = await Promise.all([
+    toCard ? route.cardEntities?.deliver(event, toCard) : undefined,
+    route.forwarder.forward(event, routeEvent(event)),
+  ]);
   return card ? [card, ...others.filter((id) => id !== card)] : others;
 }

@@ -59,7 +59,10 @@ export function receiverMetrics(registry: Registry): Required<Pick<WebhookReceiv
       const category = categoryLabel(handled.category);
       deliveries.inc({ category, outcome: OUTCOME_NAMES[handled.outcome] });
       if (handled.outcome === 'signalled')
-        toSignal.observe({ category }, Math.max(0, handled.settledAtMs - handled.receivedAtMs) / 1000);
+        toSignal.observe(
+          { category },
+          Math.max(0, (handled.signalledAtMs ?? handled.settledAtMs) - handled.receivedAtMs) / 1000,
+        );
     },
     onRefused(refused) {
       deliveries.inc({ category: 'none', outcome: refusedOutcome(refused) });

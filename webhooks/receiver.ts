@@ -41,9 +41,15 @@ export interface HandledWebhook {
   category: string;
   outcome: WebhookOutcome | 'duplicate';
   workflowIds: string[];
-  /** `performance.now()` when the request arrived and when its outcome was settled (signal delivered, or recorded). */
+  /** `performance.now()` when the request arrived and when its outcome was settled (signalled and recorded, or recorded). */
   receivedAtMs: number;
   settledAtMs: number;
+  /**
+   * `performance.now()` when every owner had accepted its signal (a `signalled` outcome only):
+   * before the delivery log's write and sync, which the acknowledgement waits for and the
+   * workflow does not.
+   */
+  signalledAtMs?: number;
 }
 
 export interface WebhookReceiverOptions {
@@ -265,6 +271,7 @@ async function settle(rx: Receiver, delivery: VerifiedDelivery): Promise<Settled
   const parsed = parseEvent(category, delivery.payload);
   const base = { requestId, category, recordedAt: '', workflowIds: [] as string[] };
   let entry: WebhookEntry;
+  let signalledAtMs: number | undefined;
   if (parsed.kind === 'unknown_category') {
     entry = { ...base, outcome: 'unknown_category', body: rawBody.toString('utf8') };
   } else if (parsed.kind === 'unparseable') {
@@ -275,11 +282,18 @@ async function settle(rx: Receiver, delivery: VerifiedDelivery): Promise<Settled
     const event = { ...parsed.event, requestId };
     // The card's own workflow first, by its derived id, then the other owners (webhooks/card-route.ts).
     const workflowIds = await deliverToOwners(event, { cardEntities: rx.opts.cardEntities, forwarder: rx.forwarder });
+    if (workflowIds.length > 0) signalledAtMs = performance.now();
     entry = { ...base, outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner', workflowIds, record: event.record };
   }
   entry.recordedAt = new Date().toISOString();
   await rx.store.append(entry);
-  return { requestId, category, outcome: entry.outcome, workflowIds: entry.workflowIds };
+  return {
+    requestId,
+    category,
+    outcome: entry.outcome,
+    workflowIds: entry.workflowIds,
+    ...(signalledAtMs === undefined ? {} : { signalledAtMs }),
+  };
 }
 
 /** The forwarder the options name, or one over their Temporal client. */

@@ -64,11 +64,18 @@ it("a provider call's outcome: refused is the provider's decision, ambiguous may
 });
 
 describe('receiver metrics', () => {
-  it('count deliveries by known category and outcome, and time only the forwarded ones', async () => {
+  it('count deliveries by known category and outcome, and time only the forwarded ones, to their signal', async () => {
     const registry = new Registry();
     const hooks = receiverMetrics(registry);
     const handled = { requestId: 'r', workflowIds: [], receivedAtMs: 1000 };
-    hooks.onHandled({ ...handled, category: 'card_holder', outcome: 'signalled', settledAtMs: 1250 });
+    // Signalled at 1200, acknowledged at 1250 after the delivery log's sync: the histogram times the signal.
+    hooks.onHandled({
+      ...handled,
+      category: 'card_holder',
+      outcome: 'signalled',
+      signalledAtMs: 1200,
+      settledAtMs: 1250,
+    });
     hooks.onHandled({ ...handled, category: 'card_holder', outcome: 'duplicate', settledAtMs: 1001 });
     hooks.onHandled({
       ...handled,
@@ -85,7 +92,7 @@ describe('receiver metrics', () => {
     expect(text).toContain('cardflow_webhook_deliveries_total{category="none",outcome="rejected_signature"} 1');
     expect(text).toContain('cardflow_webhook_deliveries_total{category="none",outcome="failed"} 1');
     expect(text).toContain('cardflow_webhook_receipt_to_signal_seconds_count{category="card_holder"} 1');
-    expect(text).toContain('cardflow_webhook_receipt_to_signal_seconds_sum{category="card_holder"} 0.25');
+    expect(text).toContain('cardflow_webhook_receipt_to_signal_seconds_sum{category="card_holder"} 0.2');
     expect(text).not.toContain('jane');
   });
 });
