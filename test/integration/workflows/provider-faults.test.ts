@@ -24,8 +24,8 @@ const h = harnessPerFile(startCardHarness);
 // With 30% of calls failing and 20% of answers dropped, an activity attempt that makes two or three
 // provider calls (prepareDepositAddress: coins, addresses, maybe a new address; activateWithCode:
 // look up, read the code, activate) fails about 60-77% of the time. Under the production retry policy
-// (1 s doubling to 1 min, 20 attempts) eight failures in a row (0.6^8, over 1% of runs) put the next
-// attempt past three minutes, and twenty fail the step. These workflows retry every few seconds instead, with
+// (0.5 s doubling to 1 min, 20 attempts) eight failures in a row (0.6^8, over 1% of runs) put the next
+// attempt past two minutes, and twenty fail the step. These workflows retry every few seconds instead, with
 // attempts to spare, so the test measures exactly-once under faults rather than the luck of the
 // seed (the sandbox draws a fresh one per run).
 const UNDER_FAULTS_RETRY: ProviderRetry = { initialIntervalMs: 500, maximumIntervalMs: 4_000, maximumAttempts: 100 };

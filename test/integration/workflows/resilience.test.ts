@@ -27,7 +27,7 @@ beforeAll(async () => {
 
 /**
  * Provider calls retried within seconds: these cases prove that a fault is retried without a
- * second effect, not the production backoff (1 s doubling to a minute), under which a few unlucky
+ * second effect, not the production backoff (0.5 s doubling to a minute), under which a few unlucky
  * attempts in a row at a 30% error rate outlast the test (one seed took 99 s).
  */
 const RESILIENCE_WAIT: WaitOverrides = {

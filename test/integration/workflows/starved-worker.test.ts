@@ -1,12 +1,14 @@
 /**
  * A worker alive but starved of CPU misses the provider call's heartbeats: each attempt ends in a
- * heartbeat timeout, and the server retries it after the policy's 1 s every time, where the
- * doubling policy made the n-th retry wait 2^(n-1) s (docs/timeouts.md). The intervals are the
+ * heartbeat timeout, and the server retries it after the policy's initial interval every time,
+ * where the doubling policy made the n-th retry wait 2^(n-1) times it (docs/timeouts.md). The intervals are the
  * server's own, read from its description of the pending activity, not measured by the test.
  */
 import { activityInfo } from '@temporalio/activity';
 import { temporal as proto } from '@temporalio/proto';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PROVIDER_CALL } from '../../../workflows/support/profiles';
 import { connectTestClient, runWithWorker, type TestClient } from '../support/temporal-env';
 import type { AttemptSeen, StarvedCallActivities, starvedCall } from './starved-call.workflow';
 
@@ -21,7 +23,7 @@ afterAll(async () => temporal?.close());
 const millis = (t: { seconds?: unknown; nanos?: number | null } | null | undefined): number | undefined =>
   t ? Number(t.seconds ?? 0) * 1000 + Math.round((t.nanos ?? 0) / 1e6) : undefined;
 
-it('retries a provider call whose attempts missed their heartbeats after 1 s each time, never a growing wait', async () => {
+it('retries a provider call whose attempts missed their heartbeats after its initial interval each time, never a growing wait', async () => {
   const seen: AttemptSeen[] = [];
   const activities: StarvedCallActivities = {
     async starvedProviderCall({ starvedAttempts }) {
@@ -53,12 +55,14 @@ it('retries a provider call whose attempts missed their heartbeats after 1 s eac
   );
   expect(result.map((s) => s.attempt)).toEqual([1, 2, 3, 4, 5]);
   // Each retry was scheduled by the server when the attempt before it timed out (its start + the
-  // 3 s heartbeat timeout) plus the retry interval: 1 s every time, where a doubling policy gives
-  // 1, 2, 4 and 8 s.
-  const intervals = result.slice(1).map((later, i) => later.scheduledMs - result[i]!.startedMs - 3_000);
+  // heartbeat timeout) plus the retry interval: the initial interval every time, where a doubling
+  // policy gives 1, 2, 4 and 8 times it.
+  const heartbeatMs = msToNumber(PROVIDER_CALL.heartbeatTimeout);
+  const initialMs = msToNumber(PROVIDER_CALL.retry!.initialInterval);
+  const intervals = result.slice(1).map((later, i) => later.scheduledMs - result[i]!.startedMs - heartbeatMs);
   for (const [i, later] of result.slice(1).entries()) {
     expect(later.lastFailure).toBe('TIMEOUT_TYPE_HEARTBEAT');
-    expect(intervals[i]).toBeGreaterThanOrEqual(1_000);
-    expect(intervals[i]).toBeLessThan(1_500);
+    expect(intervals[i]).toBeGreaterThanOrEqual(initialMs);
+    expect(intervals[i]).toBeLessThan(initialMs + 500);
   }
 });
