@@ -1,8 +1,7 @@
 /**
  * (f) What faults cost an onboarding: the same onboardings run twice on the dev server, with the
  * sandbox's real delays (reviews of seconds, card operations of a second) and production's wait
- * profiles, on real worker processes (`workers/main.ts`, compiled when `npm run build` made
- * dist/, else under tsx): once calm, once with a worker process SIGKILLed every
+ * profiles, on real worker processes (`workers/main.ts`, compiled by `npm run build` first): once calm, once with a worker process SIGKILLed every
  * BENCH_FAULT_KILL_EVERY_S seconds (an orchestrator starting its replacement at once) and the
  * provider failing 10% of its calls with an HTTP 500 and dropping 5% of its answers after
  * committing. Prints each run's execution time (workflow start to close) p50 and p90.
@@ -14,7 +13,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,7 +22,7 @@ import { createDataConverter } from '../codec/data-converter';
 import { parseKeyList } from '../codec/keys';
 import { DEFAULT_DELAYS, startSandbox } from '../sandbox/index';
 import { startWorkerProcess, type WorkerProcess } from '../test/integration/support/worker-process';
-import { startPhaseReceiver } from './process-stack';
+import { buildWorker, startPhaseReceiver } from './process-stack';
 import { num, onboardingInput, say, withTimeout } from './harness';
 import { percentile } from './stats';
 
@@ -48,8 +47,10 @@ interface Run {
 
 export async function faultCost(address: string): Promise<void> {
   say(
-    `\n(f) onboarding execution time with and without faults (${COUNT} onboardings each, B2B holder with a review, card with its deposit; sandbox's real delays; ${WORKERS} worker processes${existsSync(COMPILED_WORKER) ? ', compiled' : ', under tsx'}; modes ${MODES.join(', ')})`,
+    `\n(f) onboarding execution time with and without faults (${COUNT} onboardings each, B2B holder with a review, card with its deposit; sandbox's real delays; ${WORKERS} compiled worker processes; modes ${MODES.join(', ')})`,
   );
+  // Built from the sources as checked out: a dist/ left by an earlier build would measure older code.
+  buildWorker();
   for (const mode of MODES) {
     const hog = mode === 'hog' ? startCpuHog() : undefined;
     try {
@@ -82,7 +83,7 @@ function describe(run: Run): string {
 
 function workerProcess(env: Record<string, string>): WorkerProcess {
   // The compiled worker loads the prebuilt workflow bundle: seconds to start instead of tens.
-  return existsSync(COMPILED_WORKER) ? startWorkerProcess(env, { compiled: COMPILED_WORKER }) : startWorkerProcess(env);
+  return startWorkerProcess(env, { compiled: COMPILED_WORKER });
 }
 
 async function onboardings(address: string, faults: boolean): Promise<Run> {
