@@ -11,6 +11,8 @@
  * busy-machine figure can be reproduced anywhere instead of depending on what else was running.
  */
 import { Client, Connection } from '@temporalio/client';
+import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/codec-helpers';
+import { temporal } from '@temporalio/proto';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -167,6 +169,13 @@ async function onboardings(address: string, faults: boolean): Promise<Run> {
   }
 }
 
+/** `WORKFLOW_EXECUTION_SIGNALED` for the event type's number, as the UI and the CLI name it. */
+const eventName = (type: temporal.api.enums.v1.EventType | null | undefined): string =>
+  (type === null || type === undefined ? undefined : temporal.api.enums.v1.EventType[type])?.replace(
+    /^EVENT_TYPE_/,
+    '',
+  ) ?? String(type);
+
 /** Prints the events after the longest silences in these workflows' histories (BENCH_FAULT_TRACE=1: the three slowest runs). */
 async function traceGaps(client: Client, workflowIds: string[]): Promise<void> {
   for (const workflowId of workflowIds) {
@@ -185,9 +194,14 @@ async function traceGaps(client: Client, workflowIds: string[]): Promise<void> {
       if (gap < 1_500) continue;
       const e = events[i]!;
       const started = e.activityTaskStartedEventAttributes;
-      const failure = started?.lastFailure?.message ?? e.workflowTaskTimedOutEventAttributes?.timeoutType ?? '';
+      // The attempt before's failure, its message decrypted with the run's codec.
+      const lastFailure = await decodeOptionalFailureToOptionalError(
+        client.options.loadedDataConverter,
+        started?.lastFailure,
+      ).catch(() => undefined);
+      const failure = lastFailure?.message ?? e.workflowTaskTimedOutEventAttributes?.timeoutType ?? '';
       say(
-        `    +${(gap / 1000).toFixed(1)} s -> #${i + 1} ${String(e.eventType)} ${started ? `attempt ${started.attempt} (${failure})` : String(failure)}`,
+        `    +${(gap / 1000).toFixed(1)} s -> #${i + 1} ${eventName(e.eventType)} ${started ? `attempt ${started.attempt} (${failure})` : String(failure)}`,
       );
     }
   }

@@ -166,6 +166,17 @@ export const DEFAULT_PROBE_SLOTS = schemaDefault('CARDFLOW_PROBE_SLOTS');
  */
 export const STICKY_TASK_TIMEOUT = '2s';
 
+/**
+ * The longest the SDK holds an activity's heartbeat back before sending it (its default is 80% of
+ * the heartbeat timeout). Under that default a provider call's heartbeats (3 s timeout) reach the
+ * server at best 2.4 s apart, 0.6 s inside the timeout: a worker starved of CPU for that long,
+ * its heartbeat late to a busy server, was taken for dead, and on a busy machine again on the
+ * next attempt. Sent up to once a second, they leave 2 s. How often an activity heartbeats at all
+ * is still its pulse's to decide (activities/heartbeats.ts): a call answered within 1.8 s sends
+ * none, and a long poll's pulse (a third of its 10 s timeout) is slower than this.
+ */
+export const HEARTBEAT_THROTTLE = '1s';
+
 /** Bundles the workflows once, for processes that start several workers (tests, bench). */
 export function bundleCardflowWorkflows(
   opts: {
@@ -296,6 +307,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
   const workflows = await Worker.create({
     maxCachedWorkflows: cacheSizeFor(DEFAULT_CACHE_BUDGET_MIB),
     stickyQueueScheduleToStartTimeout: STICKY_TASK_TIMEOUT,
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     ...opts.workerOptions,
     interceptors,
     sinks: { ...opts.workerOptions?.sinks, ...traced.sinks },
@@ -312,6 +324,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<CardflowW
   });
   const { maxCachedWorkflows: _cache, ...activityOptions } = opts.workerOptions ?? {};
   const probes = await Worker.create({
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     ...activityOptions,
     interceptors: { activity: interceptors.activity ?? [] },
     connection: opts.connection,
