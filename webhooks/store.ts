@@ -13,6 +13,14 @@
  *
  * Entries older than the retention (default 7 days, well past the provider's last retry at
  * 1m+5m+20m+1h+12h+24h) are dropped when the store is opened.
+ *
+ * What waits for the disk: an entry the log is the only record of (an event signalled, owned by
+ * nobody, of an unknown category, unparseable) is on disk before the delivery is acknowledged.
+ * A `not_forwarded` entry, a non-final status of an operation or review that no workflow acts on
+ * and whose final status is still to come, is written but not synced on its own: a crash of the
+ * receiver keeps it (it is in the file), a power cut may lose it, and then the provider still has
+ * the record. Those are most deliveries (four of the six an onboarding brings), so most cost a write
+ * and no sync.
  */
 import { createHash } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
@@ -44,7 +52,10 @@ export type WebhookClaim = 'claimed' | 'handled' | 'busy';
 export interface WebhookStore {
   /** The entry of an already handled request id, if any. */
   get(requestId: string): WebhookEntry | undefined | Promise<WebhookEntry | undefined>;
-  /** Records the outcome durably before resolving (and ends a claim on it). */
+  /**
+   * Records the outcome before resolving (and ends a claim on it): durably, or for a
+   * `not_forwarded` entry at least written where a crash of this process keeps it.
+   */
   append(entry: WebhookEntry): Promise<void>;
   /**
    * Only for a store shared by several receivers: takes the right to forward `requestId` for a
@@ -84,8 +95,9 @@ function readEntries(text: string): WebhookEntry[] {
 
 /**
  * The file delivery log. Appends made while a write is syncing wait and go together in the next
- * write and sync (group commit): each resolves only once its line is on disk, as before, but a
- * burst of deliveries costs one sync per batch instead of one per delivery.
+ * write and sync (group commit): each resolves only once its line is on disk, but a burst of
+ * deliveries costs one sync per batch instead of one per delivery, and a batch of
+ * `not_forwarded` entries alone is written without one (see the header).
  */
 class FileWebhookStore implements WebhookStore {
   private pending: Array<{ entry: WebhookEntry; done: () => void; failed: (error: unknown) => void }> = [];
@@ -114,7 +126,7 @@ class FileWebhookStore implements WebhookStore {
       const batch = this.pending.splice(0);
       try {
         await this.file.appendFile(batch.map(({ entry }) => `${JSON.stringify(entry)}\n`).join(''));
-        await this.file.datasync();
+        if (batch.some(({ entry }) => entry.outcome !== 'not_forwarded')) await this.file.datasync();
         for (const { entry, done } of batch) {
           this.byRequestId.set(entry.requestId, entry);
           done();

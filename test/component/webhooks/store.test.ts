@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DELIVERY_LOG, bodyRequestId, openFileWebhookStore, type WebhookEntry } from '../../../webhooks/store';
@@ -76,4 +77,28 @@ it('appends a burst together, each resolved once on disk, in the order appended'
   const reopened = await openFileWebhookStore({ dir });
   expect(ids.every((id) => reopened.get(id) !== undefined)).toBe(true);
   await reopened.close();
+});
+
+it('syncs what the log is the only record of, and only writes a batch of not-forwarded statuses', async () => {
+  const store = await openFileWebhookStore({ dir });
+  // The store's open file is a FileHandle: its class's datasync is what a sync costs.
+  const probe = await open(path.join(dir, 'probe'), 'w');
+  const syncs = jest.spyOn(Object.getPrototypeOf(probe) as FileHandle, 'datasync');
+  await probe.close();
+  try {
+    const now = new Date().toISOString();
+    await store.append({ ...entry('processing', now), outcome: 'not_forwarded', workflowIds: [] });
+    expect(syncs).not.toHaveBeenCalled();
+    // Written all the same: a crash of the receiver keeps it, and a repeat is still a duplicate.
+    expect(readFileSync(path.join(dir, DELIVERY_LOG), 'utf8')).toContain('"requestId":"processing"');
+    expect(store.get('processing')).toBeDefined();
+    for (const outcome of ['signalled', 'no_owner', 'unknown_category', 'unparseable'] as const) {
+      syncs.mockClear();
+      await store.append({ ...entry(outcome, now), outcome });
+      expect(syncs).toHaveBeenCalledTimes(1);
+    }
+  } finally {
+    syncs.mockRestore();
+    await store.close();
+  }
 });
