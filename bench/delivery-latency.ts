@@ -12,6 +12,27 @@ export interface DeliveryLatency {
   acknowledged: number;
 }
 
+/** What the receiver did since it was last asked: the signalled deliveries' latencies, and every delivery's outcome counted. */
+export interface DeliveriesSeen {
+  latencies: DeliveryLatency[];
+  /** Deliveries by outcome (`signalled`, `not_forwarded`, `duplicate`, ...). */
+  outcomes: Record<string, number>;
+}
+
+/** Adds a handled delivery to `seen`. */
+export function countDelivery(seen: DeliveriesSeen, handled: HandledWebhook): void {
+  seen.outcomes[handled.outcome] = (seen.outcomes[handled.outcome] ?? 0) + 1;
+  const latency = deliveryLatency(handled);
+  if (latency) seen.latencies.push(latency);
+}
+
+/** Takes what `seen` holds, leaving it empty. */
+export function takeDeliveries(seen: DeliveriesSeen): DeliveriesSeen {
+  const taken = { latencies: seen.latencies.splice(0), outcomes: { ...seen.outcomes } };
+  for (const outcome of Object.keys(seen.outcomes)) delete seen.outcomes[outcome];
+  return taken;
+}
+
 /** The latencies of a delivery that was signalled; undefined for any other outcome. */
 export function deliveryLatency(handled: HandledWebhook): DeliveryLatency | undefined {
   if (handled.outcome !== 'signalled') return undefined;

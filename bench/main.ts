@@ -123,6 +123,8 @@ async function throughput(
   });
   const latencies: DeliveryLatency[] = [];
   const idleLatencies: DeliveryLatency[] = [];
+  /** The measured onboarding batches' deliveries by outcome. */
+  const loadOutcomes: Record<string, number> = {};
   // The worker's activities and the clients share this process's event loop (the sandbox and the
   // receiver run in processes of their own): its delay explains latency under load.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -192,10 +194,10 @@ async function throughput(
         return { events: hs.reduce((n, h) => n + h.events.length, 0), tasks: workflowTasks(hs) };
       };
       // Idle: one onboarding in flight at a time, so each delivery meets an otherwise quiet stack.
-      await ctx.latencies();
+      await ctx.deliveries();
       for (let i = 0; i < IDLE_LATENCY_ONBOARDINGS; i++)
         await runOnboardings(env.client, ctx.taskQueue, 1, 'idle', fast);
-      idleLatencies.push(...(await ctx.latencies()));
+      idleLatencies.push(...(await ctx.deliveries()).latencies);
       const flatShape = await shapeOf('baselineWorkflow');
       const shapedShape = await shapeOf('baselineShapedWorkflow');
       const featuredShape = await shapeOf('baselineFeaturedWorkflow');
@@ -203,7 +205,7 @@ async function throughput(
       const rounds: Array<Record<BatchKind, Batch>> = [];
       for (let round = 0; round < ROUNDS; round++) {
         const onboardingBatch = async () => {
-          await ctx.latencies();
+          await ctx.deliveries();
           loopDelay.enable();
           const batch = await measured(
             ONBOARDINGS,
@@ -211,7 +213,10 @@ async function throughput(
             ctx.pids,
           );
           loopDelay.disable();
-          latencies.push(...(await ctx.latencies()));
+          const seen = await ctx.deliveries();
+          latencies.push(...seen.latencies);
+          for (const [outcome, count] of Object.entries(seen.outcomes))
+            loadOutcomes[outcome] = (loadOutcomes[outcome] ?? 0) + count;
           return batch;
         };
         const batchOf = (type: BaselineType, lookups = true) =>
@@ -292,6 +297,10 @@ async function throughput(
     `  idle, ${idleLatencies.length} deliveries of ${IDLE_LATENCY_ONBOARDINGS} onboardings run one at a time: ${describeLatencies(idleLatencies, 50)}`,
   );
   say(`  under ${heading.split(' ')[0]}'s load, ${latencies.length} deliveries: ${describeLatencies(latencies, 200)}`);
+  const perOnboarding = Object.entries(loadOutcomes)
+    .map(([outcome, count]) => `${outcome} ${(count / (ONBOARDINGS * ROUNDS)).toFixed(1)}`)
+    .join(', ');
+  say(`  webhooks the receiver answered per onboarding, by outcome: ${perOnboarding}`);
   say(
     `  event-loop delay of the worker's process meanwhile (activities and clients; sandbox and receiver run apart): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`,
   );

@@ -4,7 +4,7 @@
  * provider's cost, not cardflow's), `receiver <Temporal address>` the webhook receiver (with the
  * platform public key in CARDFLOW_PLATFORM_PUBLIC_KEY, reading routes in
  * CARDFLOW_ROUTE_DIR, the folder the bench's worker records them in). Each answers on the IPC channel: `ready`
- * once it listens, the receiver's signal latencies on `latencies`, and stops on `stop`.
+ * once it listens, the receiver's deliveries since last asked on `deliveries` (outcomes counted, the signalled ones' latencies), and stops on `stop`.
  */
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
@@ -18,14 +18,14 @@ import { startSandbox } from '../sandbox/index';
 import { startWebhookReceiver } from '../webhooks/receiver';
 import { readConfiguration } from '../config/schema';
 import { routeStoreFor } from '../storage/from-config';
-import { deliveryLatency, type DeliveryLatency } from './delivery-latency';
+import { countDelivery, type DeliveriesSeen, takeDeliveries } from './delivery-latency';
 
 /** What a service process tells the bench. */
 export type ServiceMessage =
-  { type: 'ready'; url: string; env: Record<string, string> } | { type: 'latencies'; latencies: DeliveryLatency[] };
+  { type: 'ready'; url: string; env: Record<string, string> } | { type: 'deliveries'; seen: DeliveriesSeen };
 
 /** What the bench tells a service process. */
-export type ServiceCommand = { type: 'webhook-url'; url: string } | { type: 'latencies' } | { type: 'stop' };
+export type ServiceCommand = { type: 'webhook-url'; url: string } | { type: 'deliveries' } | { type: 'stop' };
 
 const send = (message: ServiceMessage) => process.send?.(message);
 
@@ -46,19 +46,16 @@ async function receiver(address: string): Promise<() => Promise<void>> {
   const connection = await NativeConnection.connect({ ...connectionOptions, address });
   const client = new Client({ connection });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-receiver-'));
-  const latencies: DeliveryLatency[] = [];
+  const seen: DeliveriesSeen = { latencies: [], outcomes: {} };
   const running = await startWebhookReceiver({
     platformPublicKey: publicKeyFrom(process.env.CARDFLOW_PLATFORM_PUBLIC_KEY ?? '', 'CARDFLOW_PLATFORM_PUBLIC_KEY'),
     client,
     routes: routeStoreFor(readConfiguration({ CARDFLOW_ROUTE_DIR: process.env.CARDFLOW_ROUTE_DIR })),
     dataDir,
-    onHandled: (h) => {
-      const latency = deliveryLatency(h);
-      if (latency) latencies.push(latency);
-    },
+    onHandled: (h) => countDelivery(seen, h),
   });
   process.on('message', (command: ServiceCommand) => {
-    if (command.type === 'latencies') send({ type: 'latencies', latencies: latencies.splice(0) });
+    if (command.type === 'deliveries') send({ type: 'deliveries', seen: takeDeliveries(seen) });
   });
   send({ type: 'ready', url: running.url, env: {} });
   return async () => {

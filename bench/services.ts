@@ -21,7 +21,7 @@ import type { CardflowWorker } from '../workers/cardflow-worker';
 import type { BenchTemporal } from './cluster';
 import { markNewThreads, type ProcessIds } from './cpu';
 import type { ServiceCommand, ServiceMessage } from './service-process';
-import type { DeliveryLatency } from './delivery-latency';
+import type { DeliveriesSeen } from './delivery-latency';
 
 /** A service process: its pid, what it said when ready, and how to talk to it. */
 interface Service {
@@ -75,8 +75,8 @@ export interface ApartContext {
   routes: RouteStore;
   /** The processes bench/cpu.ts reads apart from this one. */
   pids: ProcessIds;
-  /** The receiver's latencies of the deliveries it signalled since the last call. */
-  latencies(): Promise<DeliveryLatency[]>;
+  /** What the receiver did since the last call: its deliveries' outcomes, the signalled ones' latencies. */
+  deliveries(): Promise<DeliveriesSeen>;
 }
 
 /**
@@ -122,10 +122,10 @@ export async function withCardflowApart<T>(
         activityDeps,
         routes,
         pids: { sandbox: sandbox.pid, receiver: service.pid },
-        latencies: async () => {
-          service.ask({ type: 'latencies' });
-          const answer = await service.next('latencies');
-          return answer.type === 'latencies' ? answer.latencies : [];
+        deliveries: async () => {
+          service.ask({ type: 'deliveries' });
+          const answer = await service.next('deliveries');
+          return answer.type === 'deliveries' ? answer.seen : { latencies: [], outcomes: {} };
         },
       }),
     );
