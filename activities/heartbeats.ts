@@ -4,9 +4,10 @@
  * its start-to-close timeout. Every activity is wrapped once ({@link withPulse}, activities/index.ts):
  * when its options give a heartbeat timeout, a timer heartbeats while it runs, the first time at
  * 60% of the timeout, so a call that answers in a fraction of it sends none (a heartbeat that
- * reaches the server is a billable action). The SDK throttles what it sends to one per 80% of
- * the timeout. Activities that keep progress in heartbeat details ({@link reportProgress}, the
- * long polls) get those details repeated, never replaced by an empty heartbeat.
+ * reaches the server is a billable action). The SDK holds a heartbeat back at most 1 s before
+ * sending it (`HEARTBEAT_THROTTLE`, workers/create-worker.ts), so each pulse reaches the server.
+ * Activities that keep progress in heartbeat details ({@link reportProgress}, the long polls) get
+ * those details repeated, never replaced by an empty heartbeat.
  */
 import { Context } from '@temporalio/activity';
 

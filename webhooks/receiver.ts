@@ -280,7 +280,7 @@ async function settle(rx: Receiver, delivery: VerifiedDelivery): Promise<Settled
     entry = { ...base, outcome: 'not_forwarded', record: parsed.event.record };
   } else {
     const event = { ...parsed.event, requestId };
-    // The card's own workflow first, by its derived id, then the other owners (webhooks/card-route.ts).
+    // The card's own workflow, by its derived id, and the other owners, together (webhooks/card-route.ts).
     const workflowIds = await deliverToOwners(event, { cardEntities: rx.opts.cardEntities, forwarder: rx.forwarder });
     if (workflowIds.length > 0) signalledAtMs = performance.now();
     entry = { ...base, outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner', workflowIds, record: event.record };
