@@ -26,6 +26,13 @@ export function countDelivery(seen: DeliveriesSeen, handled: HandledWebhook): vo
   if (latency) seen.latencies.push(latency);
 }
 
+/** Adds what `from` saw to `into`: its latencies, its outcomes' counts. */
+export function addDeliveries(into: DeliveriesSeen, from: DeliveriesSeen): void {
+  into.latencies.push(...from.latencies);
+  for (const [outcome, count] of Object.entries(from.outcomes))
+    into.outcomes[outcome] = (into.outcomes[outcome] ?? 0) + count;
+}
+
 /** Takes what `seen` holds, leaving it empty. */
 export function takeDeliveries(seen: DeliveriesSeen): DeliveriesSeen {
   const taken = { latencies: seen.latencies.splice(0), outcomes: { ...seen.outcomes } };
@@ -34,7 +41,7 @@ export function takeDeliveries(seen: DeliveriesSeen): DeliveriesSeen {
 }
 
 /** The latencies of a delivery that was signalled; undefined for any other outcome. */
-export function deliveryLatency(handled: HandledWebhook): DeliveryLatency | undefined {
+function deliveryLatency(handled: HandledWebhook): DeliveryLatency | undefined {
   if (handled.outcome !== 'signalled') return undefined;
   return {
     signalled: (handled.signalledAtMs ?? handled.settledAtMs) - handled.receivedAtMs,

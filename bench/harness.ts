@@ -22,16 +22,14 @@ import { startWebhookReceiver } from '../webhooks/receiver';
 import { createFileRouteStore } from '../storage/route-store';
 import { createWorker } from '../workers/create-worker';
 import { parseActionMetric } from './actions';
-import { deliveryLatency, type DeliveryLatency } from './delivery-latency';
 
-/** A phase's running parts: its task queue, worker, sandbox, and the receiver's signal latencies. */
+/** A phase's running parts: its task queue, worker and sandbox. */
 export interface BenchContext {
   taskQueue: string;
   worker: CardflowWorker;
   /** What the worker's activities were built from (a bench worker of its own may share it). */
   activityDeps: ActivityDeps;
   sandbox: RunningSandbox;
-  latencies: DeliveryLatency[];
 }
 
 export const num = (name: string, fallback: number) => {
@@ -80,7 +78,6 @@ export async function withCardflow<T>(
 ): Promise<T> {
   const sandbox = await startSandbox({ delays, clock: 'real', seed: Math.floor(Math.random() * 2 ** 31) });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-'));
-  const latencies: DeliveryLatency[] = [];
   // The phase's own routes, which its worker records and its receiver reads.
   const routes = createFileRouteStore({ dir: path.join(dataDir, 'routes') });
   const receiver = await startWebhookReceiver({
@@ -88,10 +85,6 @@ export async function withCardflow<T>(
     client: env.client,
     routes,
     dataDir,
-    onHandled: (h) => {
-      const latency = deliveryLatency(h);
-      if (latency) latencies.push(latency);
-    },
   });
   sandbox.setWebhookUrl(receiver.url);
   const provider = createProviderClient(sandbox.clientConfig());
@@ -105,7 +98,7 @@ export async function withCardflow<T>(
       workflowBundle: bundle,
       workerOptions,
     });
-    return await worker.runUntil(() => fn({ taskQueue, worker, activityDeps, latencies, sandbox }));
+    return await worker.runUntil(() => fn({ taskQueue, worker, activityDeps, sandbox }));
   } finally {
     await receiver.stop();
     await sandbox.stop();

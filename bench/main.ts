@@ -57,7 +57,7 @@ import { idleCards } from './idle-cards';
 import { faultCost } from './fault-cost';
 import { telemetryCost } from './telemetry-cost';
 import { notificationCost } from './notification-cost';
-import type { DeliveryLatency } from './delivery-latency';
+import { addDeliveries, type DeliveriesSeen, type DeliveryLatency } from './delivery-latency';
 import { entryPointArgs } from '../config/command-line';
 
 /** Onboardings run one at a time before (a)'s rounds, for the idle stack's webhook latency. */
@@ -121,10 +121,9 @@ async function throughput(
     workflowsPath: require.resolve('./baseline.workflow'),
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
   });
-  const latencies: DeliveryLatency[] = [];
+  /** The measured onboarding batches' deliveries. */
+  const load: DeliveriesSeen = { latencies: [], outcomes: {} };
   const idleLatencies: DeliveryLatency[] = [];
-  /** The measured onboarding batches' deliveries by outcome. */
-  const loadOutcomes: Record<string, number> = {};
   // The worker's activities and the clients share this process's event loop (the sandbox and the
   // receiver run in processes of their own): its delay explains latency under load.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -213,10 +212,7 @@ async function throughput(
             ctx.pids,
           );
           loopDelay.disable();
-          const seen = await ctx.deliveries();
-          latencies.push(...seen.latencies);
-          for (const [outcome, count] of Object.entries(seen.outcomes))
-            loadOutcomes[outcome] = (loadOutcomes[outcome] ?? 0) + count;
+          addDeliveries(load, await ctx.deliveries());
           return batch;
         };
         const batchOf = (type: BaselineType, lookups = true) =>
@@ -296,8 +292,10 @@ async function throughput(
   say(
     `  idle, ${idleLatencies.length} deliveries of ${IDLE_LATENCY_ONBOARDINGS} onboardings run one at a time: ${describeLatencies(idleLatencies, 50)}`,
   );
-  say(`  under ${heading.split(' ')[0]}'s load, ${latencies.length} deliveries: ${describeLatencies(latencies, 200)}`);
-  const perOnboarding = Object.entries(loadOutcomes)
+  say(
+    `  under ${heading.split(' ')[0]}'s load, ${load.latencies.length} deliveries: ${describeLatencies(load.latencies, 200)}`,
+  );
+  const perOnboarding = Object.entries(load.outcomes)
     .map(([outcome, count]) => `${outcome} ${(count / (ONBOARDINGS * ROUNDS)).toFixed(1)}`)
     .join(', ');
   say(`  webhooks the receiver answered per onboarding, by outcome: ${perOnboarding}`);

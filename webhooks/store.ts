@@ -95,9 +95,9 @@ function readEntries(text: string): WebhookEntry[] {
 
 /**
  * The file delivery log. Appends made while a write is syncing wait and go together in the next
- * write and sync (group commit): each resolves only once its line is on disk, but a burst of
- * deliveries costs one sync per batch instead of one per delivery, and a batch of
- * `not_forwarded` entries alone is written without one (see the header).
+ * write and sync (group commit), so a burst of deliveries costs one sync per batch instead of one
+ * per delivery. Each resolves once its line is on disk; a batch of `not_forwarded` entries alone
+ * resolves once written, without a sync (see the header).
  */
 class FileWebhookStore implements WebhookStore {
   private pending: Array<{ entry: WebhookEntry; done: () => void; failed: (error: unknown) => void }> = [];
