@@ -3,7 +3,7 @@
  * and a no-op whose answer comes back later as a signal, the way a provider's webhook reaches a
  * workflow through the receiver's forwarder (the route the activity recorded before its call,
  * read back, then a signal), without the receiver's own work (signature, parsing, delivery log);
- * the card child's also starts the card's workflow, as createCard does.
+ * the card child's also starts the card's workflow, as createCard does, and signals it the answer.
  */
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
@@ -30,6 +30,9 @@ function answerFor(key: string): ProviderEvent {
   };
 }
 
+/** The card workflow of the baseline whose answer `key` is, by an id derived from it (as `card-<cardNo>` is). */
+const cardWorkflowId = (key: string) => `baseline-card-${key}`;
+
 /** The baseline worker's activities; `client` sends the answers, looked up in `routes`. */
 export function baselineActivities(client: Client, routes: RouteStore) {
   // The receiver's own routing and forwarder: the same route lookups and signal, over the route
@@ -53,18 +56,23 @@ export function baselineActivities(client: Client, routes: RouteStore) {
       if (input.startsCard)
         await client.workflow.start('baselineCardWorkflow', {
           taskQueue: info.taskQueue,
-          workflowId: `baseline-card-${input.key}`,
+          workflowId: cardWorkflowId(input.key),
           workflowIdConflictPolicy: 'USE_EXISTING',
           typedSearchAttributes: [{ key: CardflowCardNo, value: input.key }],
         });
       if (input.lookup && caller !== undefined) await routes.record(routeKey('order', input.key), caller);
       const event = answerFor(input.key);
       setImmediate(() => {
-        const sent =
+        const toCaller =
           input.lookup || caller === undefined
             ? forward(event)
             : client.workflow.getHandle(caller).signal(providerEventSignal, event);
-        sent.catch((error: unknown) => console.error('baseline answer failed:', error));
+        // A card's event also goes to the card's own workflow, together with the routed owner, as
+        // the receiver sends it (webhooks/card-route.ts).
+        const toCard = input.startsCard
+          ? client.workflow.getHandle(cardWorkflowId(input.key)).signal(providerEventSignal, event)
+          : undefined;
+        Promise.all([toCaller, toCard]).catch((error: unknown) => console.error('baseline answer failed:', error));
       });
     },
   };

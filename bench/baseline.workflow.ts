@@ -6,12 +6,12 @@
  *   that shape from what cardflow's own work (provider calls, webhooks, lookups) adds;
  * - `baselineFeaturedWorkflow`: the shaped baseline plus the other Temporal features the onboarding
  *   uses: children started with a search attribute that routes their answers, as many
- *   search-attribute upserts of the parent's stage as the onboarding makes, and in each child an answer
- *   signalled after a route lookup (recorded by the activity before it answers), as a webhook
- *   reaches its workflow, and the card's own workflow (as `cardEntity` is for a card cardflow
- *   makes): started by the activity that answers the last child, with its search attribute, and
- *   parked until a signal. What it loses against the shaped baseline is Temporal's price for
- *   those features, not cardflow's code.
+ *   search-attribute upserts of the parent's stage as the onboarding makes, and in each child an
+ *   answer signalled after a route lookup (recorded by the activity before it answers), as a
+ *   webhook reaches its workflow, and the card's own workflow (as `cardEntity` is for a card
+ *   cardflow makes): started by the activity that answers the last child, with its search
+ *   attribute, signalled that child's answer too, and parked. What it loses against the shaped
+ *   baseline is Temporal's price for those features, not cardflow's code.
  */
 import {
   condition,
@@ -97,12 +97,14 @@ export async function baselineFeaturedWorkflow(input: {
 
 /**
  * A card's workflow in the featured baseline: started by an activity with its card's search
- * attribute set at start, it parks on its signal handler, as a card nobody touches does.
+ * attribute set at start, it takes the card's first event (signalled by its derived id, as the
+ * receiver sends a card's events to `cardEntity`) and stays parked, as a card nobody touches
+ * does. It never ends by itself.
  */
 export async function baselineCardWorkflow(): Promise<void> {
-  let signalled = false;
+  let events = 0;
   setHandler(providerEventSignal, () => {
-    signalled = true;
+    events += 1;
   });
-  await condition(() => signalled);
+  await condition(() => events < 0);
 }

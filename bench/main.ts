@@ -259,7 +259,7 @@ async function throughput(
     `  same no-ops in the onboarding's shape (a parent + ${shape.children} children in sequence): ${spread(rates('shaped'))} per second (${shapedShape.events} events, ${shapedShape.tasks} workflow tasks)`,
   );
   say(
-    `  the shaped no-ops with the onboarding's other Temporal features (children started with a routing search attribute, ${shape.upserts} stage upserts, ${shape.children} answers signalled after a route lookup, a card's workflow started by an activity and parked): ${spread(rates('featured'))} per second (${featuredShape.events} events, ${featuredShape.tasks} workflow tasks, the card's workflow included)`,
+    `  the shaped no-ops with the onboarding's other Temporal features (children started with a routing search attribute, ${shape.upserts} stage upserts, ${shape.children} answers signalled after a route lookup, a card's workflow started by an activity, sent its card's answer and parked): ${spread(rates('featured'))} per second (${featuredShape.events} events, ${featuredShape.tasks} workflow tasks, the card's workflow included)`,
   );
   say(
     `  ratio featured / shaped, per round: ${spread(rounds.map((r) => r.featured.rate / r.shaped.rate))} (what those features cost: the most onboarding / shaped can be while cardflow uses them); ` +

@@ -1,9 +1,10 @@
 /**
  * A bench service in a process of its own (forked by bench/services.ts), so the bench reads its
  * CPU apart from the worker's: `sandbox <delays JSON>` runs the provider stand-in (the
- * provider's cost, not cardflow's), `receiver <Temporal address>` the webhook receiver (with the
- * platform public key in CARDFLOW_PLATFORM_PUBLIC_KEY, reading routes in
- * CARDFLOW_ROUTE_DIR, the folder the bench's worker records them in). Each answers on the IPC channel: `ready`
+ * provider's cost, not cardflow's), `receiver <Temporal address> <task queue>` the webhook receiver
+ * (with the platform public key in CARDFLOW_PLATFORM_PUBLIC_KEY, reading routes in
+ * CARDFLOW_ROUTE_DIR, the folder the bench's worker records them in; a card's events also go to
+ * the card's own workflow on the bench worker's task queue, as webhooks/main.ts sends them). Each answers on the IPC channel: `ready`
  * once it listens, the receiver's deliveries since last asked on `deliveries` (outcomes counted, the signalled ones' latencies), and stops on `stop`.
  */
 import { Client } from '@temporalio/client';
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { publicKeyFrom } from '../api/keys';
 import type { SandboxDelays } from '../sandbox/contract';
 import { startSandbox } from '../sandbox/index';
+import { createCardEntityDelivery } from '../webhooks/card-route';
 import { startWebhookReceiver } from '../webhooks/receiver';
 import { readConfiguration } from '../config/schema';
 import { routeStoreFor } from '../storage/from-config';
@@ -38,7 +40,7 @@ async function sandbox(delays: Partial<SandboxDelays>): Promise<() => Promise<vo
   return () => running.stop();
 }
 
-async function receiver(address: string): Promise<() => Promise<void>> {
+async function receiver(address: string, taskQueue: string): Promise<() => Promise<void>> {
   // Over the native connection, as webhooks/main.ts connects (webhooks/temporal-client.ts); signals
   // as the bench's own client sends them (the bench's Temporal client carries no codec).
   // TLS as the environment says (TEMPORAL_TLS_*, the cluster's), as every cardflow process reads it.
@@ -51,6 +53,7 @@ async function receiver(address: string): Promise<() => Promise<void>> {
     platformPublicKey: publicKeyFrom(process.env.CARDFLOW_PLATFORM_PUBLIC_KEY ?? '', 'CARDFLOW_PLATFORM_PUBLIC_KEY'),
     client,
     routes: routeStoreFor(readConfiguration({ CARDFLOW_ROUTE_DIR: process.env.CARDFLOW_ROUTE_DIR })),
+    cardEntities: createCardEntityDelivery(client, { taskQueue }),
     dataDir,
     onHandled: (h) => countDelivery(seen, h),
   });
@@ -66,12 +69,12 @@ async function receiver(address: string): Promise<() => Promise<void>> {
 }
 
 async function main(): Promise<void> {
-  const [role, argument = ''] = process.argv.slice(2);
+  const [role, argument = '', taskQueue = ''] = process.argv.slice(2);
   const stop =
     role === 'sandbox'
       ? await sandbox(JSON.parse(argument) as Partial<SandboxDelays>)
       : role === 'receiver'
-        ? await receiver(argument)
+        ? await receiver(argument, taskQueue)
         : undefined;
   if (!stop) throw new Error(`bench service: unknown role ${role}`);
   process.on('message', (command: ServiceCommand) => {

@@ -97,13 +97,13 @@ export async function withCardflowApart<T>(
   // checkout's, which earlier runs made long (a receiver reads it whole at its first lookup).
   const routeDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-routes-'));
   try {
-    receiver = await startService(['receiver', env.address], {
+    const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
+    receiver = await startService(['receiver', env.address, taskQueue], {
       ...env.clientEnv,
       CARDFLOW_PLATFORM_PUBLIC_KEY: sandbox.env.CARDFLOW_PLATFORM_PUBLIC_KEY ?? '',
       CARDFLOW_ROUTE_DIR: routeDir,
     });
     sandbox.ask({ type: 'webhook-url', url: receiver.url });
-    const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
     const routes = createFileRouteStore({ dir: routeDir });
     const activityDeps = {
       provider,
