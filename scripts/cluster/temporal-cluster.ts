@@ -23,6 +23,8 @@ const ROOT = join(__dirname, '../..');
 export type TemporalService = 'frontend' | 'matching' | 'worker' | 'history';
 export type HostName = 'frontend' | 'matching' | 'worker' | 'history-a' | 'history-b';
 export const HOSTS: readonly HostName[] = ['history-a', 'history-b', 'matching', 'frontend', 'worker'];
+export type HistoryHost = Extract<HostName, `history-${string}`>;
+export const HISTORY_HOSTS: readonly HistoryHost[] = ['history-a', 'history-b'];
 
 export interface RunningTemporalCluster {
   /** `127.0.0.1:<port>` of the frontend's gRPC (mutual TLS: certificates in {@link tlsDir}). */
@@ -33,6 +35,11 @@ export interface RunningTemporalCluster {
   host(name: HostName): ManagedProcess;
   /** `127.0.0.1:<port>` of each host's Prometheus metrics (`/metrics`). */
   metricsTargets: Record<HostName, string>;
+  /**
+   * `127.0.0.1:<port>` of each history host's gRPC: its identity in the membership ring, and the
+   * owner a shard it holds names in the database.
+   */
+  historyAddresses: Record<HistoryHost, string>;
   /** Starts a host again (after a kill) with the same ports, and waits until it serves. */
   restart(name: HostName): Promise<void>;
 }
@@ -141,7 +148,7 @@ export async function startTemporalCluster(
     TEMPORAL_WORKER_GRPC_PORT: await port(),
     TEMPORAL_WORKER_MEMBERSHIP_PORT: await port(),
   };
-  const historyPorts: Record<'history-a' | 'history-b', Record<string, number>> = {
+  const historyPorts: Record<HistoryHost, Record<string, number>> = {
     'history-a': { TEMPORAL_HISTORY_GRPC_PORT: await port(), TEMPORAL_HISTORY_MEMBERSHIP_PORT: await port() },
     'history-b': { TEMPORAL_HISTORY_GRPC_PORT: await port(), TEMPORAL_HISTORY_MEMBERSHIP_PORT: await port() },
   };
@@ -215,6 +222,9 @@ export async function startTemporalCluster(
       HostName,
       string
     >,
+    historyAddresses: Object.fromEntries(
+      HISTORY_HOSTS.map((name) => [name, `127.0.0.1:${historyPorts[name].TEMPORAL_HISTORY_GRPC_PORT}`]),
+    ) as Record<HistoryHost, string>,
     async restart(name) {
       const p = launch(name);
       // A host is up when its gRPC port accepts; the frontend's answer says the cluster serves.

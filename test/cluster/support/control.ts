@@ -8,7 +8,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { BackupTaken, RunningPostgres } from '../../../scripts/cluster/postgres';
-import { type HostName, HOSTS, type RunningTemporalCluster } from '../../../scripts/cluster/temporal-cluster';
+import {
+  type HistoryHost,
+  type HostName,
+  HOSTS,
+  type RunningTemporalCluster,
+} from '../../../scripts/cluster/temporal-cluster';
 
 export const CLUSTER_ENV = {
   address: 'CARDFLOW_CLUSTER_TEMPORAL_ADDRESS',
@@ -23,6 +28,8 @@ export const CLUSTER_ENV = {
   logDir: 'CARDFLOW_CLUSTER_LOG_DIR',
   /** `host:port` of each Temporal host's Prometheus metrics, comma-separated. */
   temporalMetrics: 'CARDFLOW_CLUSTER_TEMPORAL_METRICS',
+  /** Each history host's gRPC address, as `history-a=host:port,history-b=host:port`. */
+  historyHosts: 'CARDFLOW_CLUSTER_HISTORY_HOSTS',
 } as const;
 
 export interface ClusterSettings {
@@ -32,6 +39,14 @@ export interface ClusterSettings {
   databaseUrl: string;
   temporalDatabaseUrl: string;
   controlUrl: string;
+}
+
+/** Each history host's gRPC address, as the global setup passed it on. */
+export function historyHostAddresses(): Record<HistoryHost, string> {
+  const listed = process.env[CLUSTER_ENV.historyHosts];
+  if (!listed)
+    throw new Error(`${CLUSTER_ENV.historyHosts} is not set: run this file with jest --selectProjects cluster`);
+  return Object.fromEntries(listed.split(',').map((entry) => entry.split('='))) as Record<HistoryHost, string>;
 }
 
 /** The cluster the global setup started; throws when the tier was not run through jest's `cluster` project. */

@@ -73,6 +73,9 @@ export default async function globalSetup(): Promise<void> {
     process.env[CLUSTER_ENV.temporalDatabaseUrl] = pg.url('temporal');
     process.env[CLUSTER_ENV.control] = controlUrl(control);
     process.env[CLUSTER_ENV.temporalMetrics] = Object.values(temporal.metricsTargets).join(',');
+    process.env[CLUSTER_ENV.historyHosts] = Object.entries(temporal.historyAddresses)
+      .map(([name, address]) => `${name}=${address}`)
+      .join(',');
     process.stderr.write(`\ncluster tier: cluster up in ${Date.now() - started} ms, logs in ${dir}\n`);
   } catch (error) {
     await group.stopAll();
