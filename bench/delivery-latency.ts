@@ -1,11 +1,14 @@
 /**
  * A signalled webhook's latencies as the bench reports them (c): from its receipt to its signal
  * accepted by every owner (what a workflow waits for), and to its acknowledgement (the signal,
- * then the delivery log's write and sync, which the provider waits for).
+ * then the delivery log's write and sync, which the provider waits for); and, to tell where the
+ * time goes, to the request read and verified, before any route lookup or signal.
  */
 import type { HandledWebhook } from '../webhooks/receiver';
 
 export interface DeliveryLatency {
+  /** ms from receipt to the request read and its signature verified: the receiver's own part. */
+  verified: number;
   /** ms from receipt to the signal accepted. */
   signalled: number;
   /** ms from receipt to the answer, after the delivery log's sync. */
@@ -44,6 +47,7 @@ export function takeDeliveries(seen: DeliveriesSeen): DeliveriesSeen {
 function deliveryLatency(handled: HandledWebhook): DeliveryLatency | undefined {
   if (handled.outcome !== 'signalled') return undefined;
   return {
+    verified: handled.verifiedAtMs - handled.receivedAtMs,
     signalled: (handled.signalledAtMs ?? handled.settledAtMs) - handled.receivedAtMs,
     acknowledged: handled.settledAtMs - handled.receivedAtMs,
   };

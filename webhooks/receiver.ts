@@ -45,6 +45,11 @@ export interface HandledWebhook {
   receivedAtMs: number;
   settledAtMs: number;
   /**
+   * `performance.now()` once the request was read and its signature verified: what came before
+   * is the receiver's own (reading, verifying), what came after is routing, signals and the log.
+   */
+  verifiedAtMs: number;
+  /**
    * `performance.now()` when every owner had accepted its signal (a `signalled` outcome only):
    * before the delivery log's write and sync, which the acknowledgement waits for and the
    * workflow does not.
@@ -121,7 +126,7 @@ function failure(res: ServerResponse, status: number, msg: string): void {
 }
 
 /** One delivery's outcome before its timings are added. */
-type Settled = Omit<HandledWebhook, 'receivedAtMs' | 'settledAtMs'>;
+type Settled = Omit<HandledWebhook, 'receivedAtMs' | 'settledAtMs' | 'verifiedAtMs'>;
 
 /** What every delivery of one receiver shares: its options resolved once, and the deliveries in progress. */
 interface Receiver {
@@ -168,11 +173,12 @@ async function handleRequest(rx: Receiver, req: IncomingMessage, res: ServerResp
   if (rawBody === undefined) return;
   const delivery = verifyDelivery(rx, req, res, rawBody);
   if (delivery === undefined) return;
+  const verifiedAtMs = performance.now();
   const settled = await handleOnce(rx, delivery);
   answer(res, 200, WEBHOOK_ACK_BODY);
   const targets = settled.workflowIds.length ? ` -> ${settled.workflowIds.join(', ')}` : '';
   rx.log(`webhook ${settled.category || '(no category)'} ${settled.requestId}: ${settled.outcome}${targets}`);
-  rx.opts.onHandled?.({ ...settled, receivedAtMs, settledAtMs: performance.now() });
+  rx.opts.onHandled?.({ ...settled, receivedAtMs, verifiedAtMs, settledAtMs: performance.now() });
 }
 
 /** The raw body of a POST to the webhook path, or undefined once the request is refused. */

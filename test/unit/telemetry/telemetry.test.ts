@@ -67,7 +67,7 @@ describe('receiver metrics', () => {
   it('count deliveries by known category and outcome, and time only the forwarded ones, to their signal', async () => {
     const registry = new Registry();
     const hooks = receiverMetrics(registry);
-    const handled = { requestId: 'r', workflowIds: [], receivedAtMs: 1000 };
+    const handled = { requestId: 'r', workflowIds: [], receivedAtMs: 1000, verifiedAtMs: 1001 };
     // Signalled at 1200, acknowledged at 1250 after the delivery log's sync: the histogram times the signal.
     hooks.onHandled({
       ...handled,
