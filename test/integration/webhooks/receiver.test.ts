@@ -114,6 +114,11 @@ it('signals a card operation to the workflow that recorded the route of its merc
     });
     expect(await handle.query(receivedEventsQuery)).toHaveLength(2);
     expect(handled.filter((h) => h.requestId === repeatId).map((h) => h.outcome)).toEqual(['signalled', 'duplicate']);
+    // What the receiver reports of it, in order: arrived, read and verified, signalled, recorded.
+    const signalled = handled.find((h) => h.requestId === repeatId && h.outcome === 'signalled')!;
+    const moments = [signalled.receivedAtMs, signalled.verifiedAtMs, signalled.signalledAtMs, signalled.settledAtMs];
+    expect(moments.every((at) => typeof at === 'number')).toBe(true);
+    expect([...moments].sort((a, b) => a! - b!)).toEqual(moments);
   });
   expect(listQueries.slice(queriesBefore)).toEqual([]);
 });
