@@ -22,6 +22,11 @@ export interface DeliveriesSeen {
   outcomes: Record<string, number>;
 }
 
+/** Nothing seen yet. */
+export function noDeliveries(): DeliveriesSeen {
+  return { latencies: [], outcomes: {} };
+}
+
 /** Adds a handled delivery to `seen`. */
 export function countDelivery(seen: DeliveriesSeen, handled: HandledWebhook): void {
   seen.outcomes[handled.outcome] = (seen.outcomes[handled.outcome] ?? 0) + 1;

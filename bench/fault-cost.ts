@@ -3,8 +3,9 @@
  * sandbox's real delays (reviews of seconds, card operations of a second) and production's wait
  * profiles, on real worker processes (`workers/main.ts`, compiled by `npm run build` first): once
  * calm, once with a worker process SIGKILLed every BENCH_FAULT_KILL_EVERY_S seconds (an
- * orchestrator starting its replacement at once) and the provider failing 10% of its calls with
- * an HTTP 500 and dropping 5% of its answers after committing. Prints each run's execution time (workflow start to close) p50 and p90.
+ * orchestrator starting its replacement at once) and the provider failing 10% of its calls with an
+ * HTTP 500 and dropping 5% of its answers after committing. Prints each run's execution time
+ * (workflow start to close) p50 and p90.
  *
  * Each mode of BENCH_FAULT_MODES runs the pair: `idle` on the machine as it is, `hog` with a CPU
  * hog this phase starts itself (a child process spinning on one core for the whole pair), so the

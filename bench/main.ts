@@ -57,7 +57,7 @@ import { idleCards } from './idle-cards';
 import { faultCost } from './fault-cost';
 import { telemetryCost } from './telemetry-cost';
 import { notificationCost } from './notification-cost';
-import { addDeliveries, type DeliveriesSeen, type DeliveryLatency } from './delivery-latency';
+import { addDeliveries, type DeliveryLatency, noDeliveries } from './delivery-latency';
 import { entryPointArgs } from '../config/command-line';
 
 /** Onboardings run one at a time before (a)'s rounds, for the idle stack's webhook latency. */
@@ -122,7 +122,7 @@ async function throughput(
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
   });
   /** The measured onboarding batches' deliveries. */
-  const load: DeliveriesSeen = { latencies: [], outcomes: {} };
+  const load = noDeliveries();
   const idleLatencies: DeliveryLatency[] = [];
   // The worker's activities and the clients share this process's event loop (the sandbox and the
   // receiver run in processes of their own): its delay explains latency under load.

@@ -1,11 +1,12 @@
 /**
- * A bench service in a process of its own (forked by bench/services.ts), so the bench reads its
- * CPU apart from the worker's: `sandbox <delays JSON>` runs the provider stand-in (the
- * provider's cost, not cardflow's), `receiver <Temporal address> <task queue>` the webhook receiver
- * (with the platform public key in CARDFLOW_PLATFORM_PUBLIC_KEY, reading routes in
- * CARDFLOW_ROUTE_DIR, the folder the bench's worker records them in; a card's events also go to
- * the card's own workflow on the bench worker's task queue, as webhooks/main.ts sends them). Each answers on the IPC channel: `ready`
- * once it listens, the receiver's deliveries since last asked on `deliveries` (outcomes counted, the signalled ones' latencies), and stops on `stop`.
+ * A bench service in a process of its own (forked by bench/services.ts), so the bench reads its CPU
+ * apart from the worker's: `sandbox <delays JSON>` runs the provider stand-in (the provider's cost,
+ * not cardflow's), `receiver <Temporal address> <task queue>` the webhook receiver (with the
+ * platform public key in CARDFLOW_PLATFORM_PUBLIC_KEY, reading routes in CARDFLOW_ROUTE_DIR, the
+ * folder the bench's worker records them in; a card's events also go to the card's own workflow on
+ * the bench worker's task queue, as webhooks/main.ts sends them). Each answers on the IPC channel:
+ * `ready` once it listens, the receiver's deliveries since last asked on `deliveries` (outcomes
+ * counted, the signalled ones' latencies), and stops on `stop`.
  */
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
@@ -20,7 +21,7 @@ import { createCardEntityDelivery } from '../webhooks/card-route';
 import { startWebhookReceiver } from '../webhooks/receiver';
 import { readConfiguration } from '../config/schema';
 import { routeStoreFor } from '../storage/from-config';
-import { countDelivery, type DeliveriesSeen, takeDeliveries } from './delivery-latency';
+import { countDelivery, type DeliveriesSeen, noDeliveries, takeDeliveries } from './delivery-latency';
 
 /** What a service process tells the bench. */
 export type ServiceMessage =
@@ -48,7 +49,7 @@ async function receiver(address: string, taskQueue: string): Promise<() => Promi
   const connection = await NativeConnection.connect({ ...connectionOptions, address });
   const client = new Client({ connection });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cardflow-bench-receiver-'));
-  const seen: DeliveriesSeen = { latencies: [], outcomes: {} };
+  const seen = noDeliveries();
   const running = await startWebhookReceiver({
     platformPublicKey: publicKeyFrom(process.env.CARDFLOW_PLATFORM_PUBLIC_KEY ?? '', 'CARDFLOW_PLATFORM_PUBLIC_KEY'),
     client,

@@ -21,7 +21,7 @@ import type { CardflowWorker } from '../workers/cardflow-worker';
 import type { BenchTemporal } from './cluster';
 import { markNewThreads, type ProcessIds } from './cpu';
 import type { ServiceCommand, ServiceMessage } from './service-process';
-import type { DeliveriesSeen } from './delivery-latency';
+import { type DeliveriesSeen, noDeliveries } from './delivery-latency';
 
 /** A service process: its pid, what it said when ready, and how to talk to it. */
 interface Service {
@@ -125,7 +125,7 @@ export async function withCardflowApart<T>(
         deliveries: async () => {
           service.ask({ type: 'deliveries' });
           const answer = await service.next('deliveries');
-          return answer.type === 'deliveries' ? answer.seen : { latencies: [], outcomes: {} };
+          return answer.type === 'deliveries' ? answer.seen : noDeliveries();
         },
       }),
     );

@@ -1,8 +1,9 @@
 /**
  * A worker alive but starved of CPU misses the provider call's heartbeats: each attempt ends in a
  * heartbeat timeout, and the server retries it after the policy's initial interval every time,
- * where the doubling policy made the n-th retry wait 2^(n-1) times it (docs/timeouts.md). The intervals are the
- * server's own, read from its description of the pending activity, not measured by the test.
+ * where the doubling policy made the n-th retry wait 2^(n-1) times it (docs/timeouts.md). The
+ * intervals are the server's own, read from its description of the pending activity, not measured
+ * by the test.
  */
 import { activityInfo } from '@temporalio/activity';
 import { temporal as proto } from '@temporalio/proto';
