@@ -160,25 +160,28 @@ it('every onboarding completes once through a worker, a history host, a receiver
   const held = before.filter((shard) => shard.owner === historyHosts[victim]);
   await control(`/kill/${victim}`);
   const killedAt = Date.now();
-  // The surviving host takes the dead one's shards, each under a new range id (the owner's fencing
-  // token), so the dead host could not write to them any more.
-  const after = await until(
-    shards,
-    (now) => held.every((old) => now.find((shard) => shard.id === old.id)?.owner === historyHosts[survivor]),
-    { timeoutMs: 90_000 },
-  ).catch(async (error: unknown) => {
-    // The tier's later files share this cluster: leave it whole, and stop starting onboardings.
+  try {
+    // The surviving host takes the dead one's shards, each under a new range id (the owner's
+    // fencing token), so the dead host could not write to them any more.
+    const after = await until(
+      shards,
+      (now) => held.every((old) => now.find((shard) => shard.id === old.id)?.owner === historyHosts[survivor]),
+      { timeoutMs: 90_000 },
+    );
+    for (const old of held)
+      expect(BigInt(after.find((shard) => shard.id === old.id)!.range)).toBeGreaterThan(BigInt(old.range));
+    process.stdout.write(
+      `faults: ${victim} killed holding ${held.length} of ${before.length} shards; ${survivor} held them ${Date.now() - killedAt} ms later\n`,
+    );
+    await sleep(3_000);
+  } catch (error) {
+    // The test has failed: its producer starts no more onboardings.
     producing = false;
-    await control(`/start/${victim}`);
     throw error;
-  });
-  for (const old of held)
-    expect(BigInt(after.find((shard) => shard.id === old.id)!.range)).toBeGreaterThan(BigInt(old.range));
-  process.stdout.write(
-    `faults: ${victim} killed holding ${held.length} of ${before.length} shards; ${survivor} held them ${Date.now() - killedAt} ms later\n`,
-  );
-  await sleep(3_000);
-  await control(`/start/${victim}`);
+  } finally {
+    // The tier's later files share this cluster: the host comes back whatever happened meanwhile.
+    await control(`/start/${victim}`);
+  }
   await sleep(3_000);
   const [firstReceiver] = w.services.receivers;
   await firstReceiver!.stop('SIGKILL');
