@@ -21,10 +21,14 @@ const run = promisify(execFile);
 const ROOT = join(__dirname, '../..');
 
 export type TemporalService = 'frontend' | 'matching' | 'worker' | 'history';
-export type HostName = 'frontend' | 'matching' | 'worker' | 'history-a' | 'history-b';
-export const HOSTS: readonly HostName[] = ['history-a', 'history-b', 'matching', 'frontend', 'worker'];
-export type HistoryHost = Extract<HostName, `history-${string}`>;
-export const HISTORY_HOSTS: readonly HistoryHost[] = ['history-a', 'history-b'];
+export const HISTORY_HOSTS = ['history-a', 'history-b'] as const;
+export type HistoryHost = (typeof HISTORY_HOSTS)[number];
+export type HostName = 'frontend' | 'matching' | 'worker' | HistoryHost;
+export const HOSTS: readonly HostName[] = [...HISTORY_HOSTS, 'matching', 'frontend', 'worker'];
+
+function isHistoryHost(name: HostName): name is HistoryHost {
+  return (HISTORY_HOSTS as readonly HostName[]).includes(name);
+}
 
 export interface RunningTemporalCluster {
   /** `127.0.0.1:<port>` of the frontend's gRPC (mutual TLS: certificates in {@link tlsDir}). */
@@ -148,10 +152,9 @@ export async function startTemporalCluster(
     TEMPORAL_WORKER_GRPC_PORT: await port(),
     TEMPORAL_WORKER_MEMBERSHIP_PORT: await port(),
   };
-  const historyPorts: Record<HistoryHost, Record<string, number>> = {
-    'history-a': { TEMPORAL_HISTORY_GRPC_PORT: await port(), TEMPORAL_HISTORY_MEMBERSHIP_PORT: await port() },
-    'history-b': { TEMPORAL_HISTORY_GRPC_PORT: await port(), TEMPORAL_HISTORY_MEMBERSHIP_PORT: await port() },
-  };
+  const historyPorts = {} as Record<HistoryHost, Record<string, number>>;
+  for (const name of HISTORY_HOSTS)
+    historyPorts[name] = { TEMPORAL_HISTORY_GRPC_PORT: await port(), TEMPORAL_HISTORY_MEMBERSHIP_PORT: await port() };
   // Each host's Prometheus endpoint (deploy/temporal/cluster.yaml renders it when the port is set).
   const metricsPorts = {} as Record<HostName, number>;
   for (const name of HOSTS) metricsPorts[name] = await port();
@@ -171,8 +174,8 @@ export async function startTemporalCluster(
   const hosts = new Map<HostName, ManagedProcess>();
 
   const launch = (name: HostName): ManagedProcess => {
-    const service: TemporalService = name.startsWith('history') ? 'history' : (name as TemporalService);
-    const own = name === 'history-a' || name === 'history-b' ? historyPorts[name] : {};
+    const service: TemporalService = isHistoryHost(name) ? 'history' : name;
+    const own = isHistoryHost(name) ? historyPorts[name] : {};
     const p = group.spawn({
       name: `temporal-${name}`,
       command: join(serverDir, 'server'),

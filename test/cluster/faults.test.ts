@@ -1,10 +1,10 @@
 /**
  * The production topology under faults: while onboardings keep starting and running, one worker
  * process is SIGKILLed, one history host that holds shards is SIGKILLed (they move to the other)
- * and started again, one webhook receiver is SIGKILLed (haproxy sends its share to the other), and PostgreSQL
- * restarts once, all with the sandbox's faults on (5xx, answers dropped after commit, webhooks
- * dropped, duplicated and reordered). Every onboarding completes, nothing is created twice at the
- * provider, and the wallet is charged exactly what the onboardings cost.
+ * and started again, one webhook receiver is SIGKILLed (haproxy sends its share to the other), and
+ * PostgreSQL restarts once, all with the sandbox's faults on (5xx, answers dropped after commit,
+ * webhooks dropped, duplicated and reordered). Every onboarding completes, nothing is created twice
+ * at the provider, and the wallet is charged exactly what the onboardings cost.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type WorkflowHandle, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
