@@ -41,21 +41,21 @@ export interface ClusterSettings {
   controlUrl: string;
 }
 
+/** A variable the global setup set; throws when the tier was not run through jest's `cluster` project. */
+function read(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run this file with jest --selectProjects cluster`);
+  return value;
+}
+
 /** Each history host's gRPC address, as the global setup passed it on. */
 export function historyHostAddresses(): Record<HistoryHost, string> {
-  const listed = process.env[CLUSTER_ENV.historyHosts];
-  if (!listed)
-    throw new Error(`${CLUSTER_ENV.historyHosts} is not set: run this file with jest --selectProjects cluster`);
+  const listed = read(CLUSTER_ENV.historyHosts);
   return Object.fromEntries(listed.split(',').map((entry) => entry.split('='))) as Record<HistoryHost, string>;
 }
 
 /** The cluster the global setup started; throws when the tier was not run through jest's `cluster` project. */
 export function clusterSettings(): ClusterSettings {
-  const read = (name: string) => {
-    const value = process.env[name];
-    if (!value) throw new Error(`${name} is not set: run this file with jest --selectProjects cluster`);
-    return value;
-  };
   return {
     address: read(CLUSTER_ENV.address),
     tlsDir: read(CLUSTER_ENV.tlsDir),
