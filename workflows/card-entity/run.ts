@@ -23,6 +23,12 @@ import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from
  */
 export const CARD_ACTIVATION_PATCH = 'card-entity-activation';
 
+/**
+ * A state of a record older than the one the run learned (the provider's webhooks crossed) is not
+ * told. Runs that told one before replay telling it; the patch is asked only when one comes.
+ */
+export const OLDER_STATE_UNTOLD_PATCH = 'card-entity-older-state-untold';
+
 export class CardRun {
   readonly info = workflowInfo();
   readonly provider: ReturnType<typeof providerCallsFor>;
@@ -93,14 +99,19 @@ export class CardRun {
 
   /**
    * Every provider event of the card, from a webhook or from a catch-up, is learned here and only
-   * here, and told here when it is new: a repeat is told once.
+   * here, and told here when it is new: a repeat is told once. A record's state that comes after a
+   * later one (an authorization's hold after its settlement) is not told: the later state, told
+   * already, stands for it, and a backend that counts holds would otherwise keep one that was
+   * settled. A catch-up, which reads only a record's latest state, tells the same.
    */
   learn(event: ProviderEventBody & { requestId?: string }): void {
     if (event.requestId !== undefined) this.inbox.add(event as Parameters<EventInbox['add']>[0]);
     const before = this.mark();
-    if (!this.card.learnEvent(event, () => this.born || patched(CARD_ACTIVATION_PATCH))) return;
+    const learned = this.card.learnEvent(event, () => this.born || patched(CARD_ACTIVATION_PATCH));
+    if (learned === 'ignored') return;
     const transaction = transactionNotice(this.cardNo, event);
-    if (transaction) this.emit({ type: NotificationTypes.cardTransaction, data: transaction });
+    if (transaction && (learned === 'new' || !patched(OLDER_STATE_UNTOLD_PATCH)))
+      this.emit({ type: NotificationTypes.cardTransaction, data: transaction });
     this.tellMoves(before, event.category === 'card_transaction' ? nonEmpty(event.record.merchantOrderNo) : undefined);
     const threeDs = relayedThreeDs(event);
     if (threeDs) this.relay(threeDs);

@@ -54,6 +54,13 @@ function fresh(): CardEntityState {
   return { authorizations: [], fees: [], authorizationCount: 0, completed: {}, run: 0 };
 }
 
+/**
+ * What a provider event was to the state: `new`; `older`, new but a state of a record older than
+ * the one the state holds (its webhook crossed a later one's, or a catch-up read the later one
+ * first), which changes nothing; `ignored`, a repeat, another card's, or a record without its id.
+ */
+export type Learned = 'new' | 'older' | 'ignored';
+
 export class CardState {
   /** The record carried across continue-as-new; this run counted in `run`. */
   readonly carried: CardEntityState;
@@ -96,25 +103,26 @@ export class CardState {
 
   /**
    * Learns from a provider event routed to this workflow (another card's is ignored, a repeat
-   * too). True when it took the event as new: what tells others about it (a notification) reads
-   * that, so a repeat is told once.
+   * too). What tells others about it (a notification) reads the answer, so a repeat is told once
+   * and an older state of a record not after its later one.
    */
-  learnEvent(event: ProviderEventBody, learnsActivation: () => boolean = () => false): boolean {
-    if (cardNoOf(event) !== this.cardNo) return false;
-    if (!this.firstSeen(keyBeforeStateFields(event))) return false;
+  learnEvent(event: ProviderEventBody, learnsActivation: () => boolean = () => false): Learned {
+    if (cardNoOf(event) !== this.cardNo) return 'ignored';
+    if (!this.firstSeen(keyBeforeStateFields(event))) return 'ignored';
     const state = this.carried;
     if (event.category === 'physical_card') {
       if (event.record.status === 'success' && learnsActivation()) this.learnActivated();
-      return true;
+      return 'new';
     }
     if (event.category === 'card_auth_transaction') {
       const r = event.record;
       const tradeNo = nonEmpty(r.tradeNo);
-      if (!tradeNo) return false;
+      if (!tradeNo) return 'ignored';
       const settleAmount = nonEmpty(r.settleAmount);
       const previous = state.authorizations.find((a) => a.tradeNo === tradeNo);
       if (!previous) state.authorizationCount += 1;
-      if (!previous || movesForward(previous.status, r.status, (s) => AUTHORIZATION_FINAL.includes(s))) {
+      const forward = !previous || movesForward(previous.status, r.status, (s) => AUTHORIZATION_FINAL.includes(s));
+      if (forward) {
         const origin = nonEmpty(r.originTradeNo);
         const reversed = (state.entries ?? []).some((e) => e.type === 'Void' && e.origin === tradeNo);
         this.book(authorizationStep(this.totals, { ...r, tradeNo, settleAmount, origin }, previous, reversed));
@@ -135,10 +143,11 @@ export class CardState {
         ...(description ? { description } : {}),
       };
       state.authorizations = recordAuthorization(state.authorizations, summary, KEPT_AUTHORIZATIONS);
+      return forward ? 'new' : 'older';
     } else if (event.category === 'card_fee_patch') {
       const r = event.record;
       const tradeNo = nonEmpty(r.tradeNo);
-      if (!tradeNo) return false;
+      if (!tradeNo) return 'ignored';
       const deduction = nonEmpty(r.deductionSourceFunds);
       this.book(feeStep(this.totals, { ...r, tradeNo }));
       state.fees = keepLatest(
@@ -157,7 +166,7 @@ export class CardState {
       const record = event.record;
       const step = operationStep(this.totals, record);
       if (step) this.book(step);
-      if (this.isCancelled) return true;
+      if (this.isCancelled) return 'new';
       // A late retry of an older record (a freeze retried after the unfreeze) leaves the status alone.
       const { type, description, remark } = record;
       const moved = learnCardRecord(state, record);
@@ -170,7 +179,7 @@ export class CardState {
         state.cancellation = { ...state.cancellation, orderNo: record.orderNo };
       }
     }
-    return true;
+    return 'new';
   }
 
   /**

@@ -285,32 +285,55 @@ it('an untouched card tells each event once, also repeated and reordered, and re
   const issued: { tradeNo: string; value: string }[] = [];
   let result: CardEntityResult | undefined;
   let held = '';
-
-  await withNotifyingWorker(async () => {
-    held = (
+  let crossed = '';
+  const learned = (tradeNo: string, status: string, what: string) =>
+    eventually(
+      () => handle.query(cardSnapshotQuery).catch(() => undefined),
+      (s) => s?.authorizations.some((a) => a.tradeNo === tradeNo && a.status === status) === true,
+      what,
+    );
+  const hold = async (amount: string, merchantName: string) =>
+    (
       await h.helper<{ tradeNo: string }>('authorizeCard', {
         cardNo,
         type: 'auth',
-        amount: '20',
-        merchantName: 'Book Shop',
+        amount,
+        merchantName,
         settle: false,
       })
     ).tradeNo;
+  const webhooksOf = (tradeNo: string) =>
+    h.sandbox.deliveries.log().filter((d) => d.category === 'card_auth_transaction' && d.payload.tradeNo === tradeNo);
+
+  await withNotifyingWorker(async () => {
+    held = await hold('20', 'Book Shop');
+    // The hold reaches the workflow before its settlement is made, so both states are told.
+    await learned(held, 'authorized', 'the hold, learned by the workflow its webhook started');
     await h.helper('settleAuthorization', { tradeNo: held, settleAmount: '20' });
     await h.sandbox.deliveries.idle();
-    await eventually(
-      () => handle.query(cardSnapshotQuery).catch(() => undefined),
-      (s) => s?.authorizations.some((a) => a.tradeNo === held && a.status === 'succeed') === true,
-      'the settlement, learned by the workflow the first event started',
-    );
+    await learned(held, 'succeed', 'the settlement');
     // The settlement again, then the authorization it settled (older) again: repeats, told never.
-    const deliveries = h.sandbox.deliveries
-      .log()
-      .filter((d) => d.category === 'card_auth_transaction' && d.payload.tradeNo === held);
+    const deliveries = webhooksOf(held);
     expect(deliveries.length).toBeGreaterThanOrEqual(2);
     for (const d of [...deliveries].reverse()) await deliverAgain(h, d);
     // An Update runs after the signals delivered before it, and catches up from the queries (repeats again).
     await refreshCard(h.client, cardNo, { taskQueue: h.taskQueue, wait: FAST_WAIT });
+
+    // A second hold whose two webhooks cross: its settlement reaches the workflow first, the hold after.
+    h.sandbox.setWebhookUrl(null);
+    try {
+      crossed = await hold('5', 'Tea House');
+      await h.helper('settleAuthorization', { tradeNo: crossed, settleAmount: '5' });
+    } finally {
+      h.sandbox.setWebhookUrl(h.receiver!.url);
+    }
+    const withheld = webhooksOf(crossed);
+    expect(withheld.map((d) => [d.status, (d.payload as { status?: string }).status])).toEqual([
+      ['no_url', 'authorized'],
+      ['no_url', 'succeed'],
+    ]);
+    for (const d of [...withheld].reverse()) await deliverAgain(h, d);
+    await learned(crossed, 'succeed', 'the crossed settlement');
 
     for (const type of ['third_3ds_otp', 'auth_url'] as const)
       issued.push(await h.helper<{ tradeNo: string; value: string }>('issue3ds', { cardNo, type, amount: '9.99' }));
@@ -352,6 +375,10 @@ it('an untouched card tells each event once, also repeated and reordered, and re
     ['settlement', 'succeed', 'Book Shop'],
   ]);
   expect(heldEvents.every((t) => cmp(t.amount, '20') === 0)).toBe(true);
+  // The crossed hold: its settlement, told; the hold that came after it, not (the settlement stands for it).
+  expect(transactions.filter((t) => t.tradeNo === crossed).map((t) => [t.kind, t.status, t.merchantName])).toEqual([
+    ['settlement', 'succeed', 'Tea House'],
+  ]);
   const told = (type: string) => delivered.filter((e) => e.type === type).map((e) => e.data);
   // The card issued, the block and the cancel, nothing else of the card's status (a cancel lifting the block is no unblock).
   expect(

@@ -14,15 +14,34 @@ import {
 
 it('learnEvent says whether the event was new: a repeat, another card and a record without tradeNo are not', () => {
   const card = new CardState('C1', undefined);
-  expect(card.learnEvent(providerEvent('card_auth_transaction', authorizationRecord()))).toBe(true);
-  expect(card.learnEvent(providerEvent('card_auth_transaction', authorizationRecord()))).toBe(false);
+  expect(card.learnEvent(providerEvent('card_auth_transaction', authorizationRecord()))).toBe('new');
+  expect(card.learnEvent(providerEvent('card_auth_transaction', authorizationRecord()))).toBe('ignored');
   expect(card.learnEvent(providerEvent('card_auth_transaction', authorizationRecord({ status: 'succeed' })))).toBe(
-    true,
+    'new',
   );
-  expect(card.learnEvent(providerEvent('card_auth_transaction', authorizationRecord({ cardNo: 'C2' })))).toBe(false);
-  expect(card.learnEvent(providerEvent('card_fee_patch', authFeeRecord({ tradeNo: '' })))).toBe(false);
+  expect(card.learnEvent(providerEvent('card_auth_transaction', authorizationRecord({ cardNo: 'C2' })))).toBe(
+    'ignored',
+  );
+  expect(card.learnEvent(providerEvent('card_fee_patch', authFeeRecord({ tradeNo: '' })))).toBe('ignored');
   // What it records is the same as before: one authorization, settled.
   expect(card.snapshot(0).authorizations.map((a) => [a.tradeNo, a.status])).toEqual([['T1', 'succeed']]);
+});
+
+it('learnEvent says when a record state came after a later one: older, and the record keeps its later state', () => {
+  const card = new CardState('C1', undefined);
+  const settled = authorizationRecord({ tradeNo: 'T2', status: 'succeed', settleAmount: '12.50' });
+  expect(card.learnEvent(providerEvent('card_auth_transaction', settled))).toBe('new');
+  const totals = card.totals;
+  // The hold's webhook, crossed by its settlement's: new to the state, but older than what it holds.
+  expect(card.learnEvent(providerEvent('card_auth_transaction', authorizationRecord({ tradeNo: 'T2' })))).toBe('older');
+  expect(card.learnEvent(providerEvent('card_auth_transaction', authorizationRecord({ tradeNo: 'T2' })))).toBe(
+    'ignored',
+  );
+  expect(card.snapshot(0).authorizations.map((a) => [a.tradeNo, a.status, a.settleAmount])).toEqual([
+    ['T2', 'succeed', '12.50'],
+  ]);
+  expect(card.totals).toEqual(totals);
+  expect(card.snapshot(0).authorizationCount).toBe(1);
 });
 
 it('maps each money record to its card.transaction kind, with ids and amounts only', () => {
