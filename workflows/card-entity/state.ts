@@ -103,8 +103,8 @@ export class CardState {
 
   /**
    * Learns from a provider event routed to this workflow (another card's is ignored, a repeat
-   * too). What tells others about it (a notification) reads the answer, so a repeat is told once
-   * and an older state of a record not after its later one.
+   * too). What tells others about it (a notification) reads the answer: a repeat is told once, and
+   * a record's older state is not told after its later one.
    */
   learnEvent(event: ProviderEventBody, learnsActivation: () => boolean = () => false): Learned {
     if (cardNoOf(event) !== this.cardNo) return 'ignored';
