@@ -121,13 +121,11 @@ export class CardState {
       const settleAmount = nonEmpty(r.settleAmount);
       const previous = state.authorizations.find((a) => a.tradeNo === tradeNo);
       if (!previous) state.authorizationCount += 1;
-      const forward = !previous || movesForward(previous.status, r.status, (s) => AUTHORIZATION_FINAL.includes(s));
-      if (forward) {
-        const origin = nonEmpty(r.originTradeNo);
-        const reversed = (state.entries ?? []).some((e) => e.type === 'Void' && e.origin === tradeNo);
-        this.book(authorizationStep(this.totals, { ...r, tradeNo, settleAmount, origin }, previous, reversed));
-        if (r.type === 'Void' && origin) this.correctReversedOrigin(origin);
-      }
+      if (previous && !movesForward(previous.status, r.status, (s) => AUTHORIZATION_FINAL.includes(s))) return 'older';
+      const origin = nonEmpty(r.originTradeNo);
+      const reversed = (state.entries ?? []).some((e) => e.type === 'Void' && e.origin === tradeNo);
+      this.book(authorizationStep(this.totals, { ...r, tradeNo, settleAmount, origin }, previous, reversed));
+      if (r.type === 'Void' && origin) this.correctReversedOrigin(origin);
       const merchantName = nonEmpty(r.merchantName);
       const description = nonEmpty(r.description);
       const summary: AuthorizationSummary = {
@@ -143,7 +141,6 @@ export class CardState {
         ...(description ? { description } : {}),
       };
       state.authorizations = recordAuthorization(state.authorizations, summary, KEPT_AUTHORIZATIONS);
-      return forward ? 'new' : 'older';
     } else if (event.category === 'card_fee_patch') {
       const r = event.record;
       const tradeNo = nonEmpty(r.tradeNo);
