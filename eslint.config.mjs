@@ -7,12 +7,12 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
-// Configuration is read through config/ only. A later block's `no-restricted-properties` replaces
+// Configuration is read through platform/config/ only. A later block's `no-restricted-properties` replaces
 // an earlier one's options, so a block that adds restrictions lists this one again by name.
 const processEnvRestriction = {
   object: 'process',
   property: 'env',
-  message: 'Read configuration through config/ (config/schema.ts declares every variable).',
+  message: 'Read configuration through platform/config/ (platform/config/schema.ts declares every variable).',
 };
 
 // Failures are made by domain/failures.ts (nonRetryable, retryable, stillWaiting), never by hand.
@@ -48,16 +48,16 @@ export default tseslint.config(
     },
   },
   {
-    // Configuration comes from config/: every variable is declared in config/schema.ts and checked at
+    // Configuration comes from platform/config/: every variable is declared in platform/config/schema.ts and checked at
     // start, and a module takes its value parsed (readConfiguration, or readVariable for one); the
-    // environment itself is reached through config/process-env.ts, to hand on whole, never to pick a
-    // variable from. Exceptions: tests and bench/ set up their own processes; scripts/cluster/ hands
+    // environment itself is reached through platform/config/process-env.ts, to hand on whole, never to pick a
+    // variable from. Exceptions: tests and tools/bench/ set up their own processes; tools/scripts/cluster/ hands
     // its environment to the Temporal and PostgreSQL processes it starts, which are not cardflow's
     // configuration; and workers/heap-limit.ts reads NODE_OPTIONS, Node's own start-up options
     // (whether the operator gave the process a heap limit), a fact of the runtime the process runs
     // in that Node itself has already applied, not a cardflow setting.
     files: ['**/*.ts'],
-    ignores: ['config/**', 'test/**', 'bench/**', 'scripts/cluster/**', 'workers/heap-limit.ts'],
+    ignores: ['platform/config/**', 'test/**', 'tools/bench/**', 'tools/scripts/cluster/**', 'workers/heap-limit.ts'],
     rules: {
       'no-restricted-properties': ['error', processEnvRestriction],
       'no-restricted-syntax': [
@@ -65,7 +65,7 @@ export default tseslint.config(
         {
           selector: "MemberExpression[object.type='CallExpression'][object.callee.name='processEnv']",
           message:
-            'Read a variable through config/ (readConfiguration, readVariable): processEnv() is handed on whole.',
+            'Read a variable through platform/config/ (readConfiguration, readVariable): processEnv() is handed on whole.',
         },
       ],
     },
@@ -81,7 +81,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    files: ['test/**/*.ts', 'tools/bench/**/*.ts'],
     rules: {
       '@typescript-eslint/unbound-method': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
@@ -114,14 +114,13 @@ export default tseslint.config(
               group: [
                 '**/activities',
                 '**/activities/**',
-                '**/api/client',
-                '**/api/http',
-                '**/sandbox/**',
+                '**/provider/client',
+                '**/provider/http',
+                '**/tools/**',
                 '**/webhooks/**',
                 '**/workers/**',
                 '**/client/**',
-                '**/cli/**',
-                '**/temporal/**',
+                '**/platform/temporal/**',
               ],
               allowTypeImports: true,
               message: 'Workflows may import activity signatures as types only (import type).',
@@ -140,23 +139,23 @@ export default tseslint.config(
   {
     // A function a reader can follow: no production function over 100 lines. Not on the rooms
     // whose long functions are tables (activities/: each factory returns its activities), tools and
-    // composition roots (scripts/, bench/). A table elsewhere says so where it is exempted.
+    // composition roots (tools/scripts/, tools/bench/). A table elsewhere says so where it is exempted.
     files: [
-      'api/**/*.ts',
-      'cli/**/*.ts',
+      'provider/**/*.ts',
+      'client/cli/**/*.ts',
       'client/**/*.ts',
-      'codec/**/*.ts',
-      'config/**/*.ts',
-      'deploy/**/*.ts',
+      'platform/codec/**/*.ts',
+      'platform/config/**/*.ts',
+      'tools/deploy/**/*.ts',
       'domain/**/*.ts',
-      'health/**/*.ts',
-      'http/**/*.ts',
-      'logging/**/*.ts',
-      'notifications/**/*.ts',
-      'sandbox/**/*.ts',
-      'storage/**/*.ts',
-      'telemetry/**/*.ts',
-      'temporal/**/*.ts',
+      'platform/health/**/*.ts',
+      'platform/http/**/*.ts',
+      'platform/logging/**/*.ts',
+      'platform/notifications/**/*.ts',
+      'tools/sandbox/**/*.ts',
+      'platform/storage/**/*.ts',
+      'platform/telemetry/**/*.ts',
+      'platform/temporal/**/*.ts',
       'webhooks/**/*.ts',
       'workers/**/*.ts',
       'workflows/**/*.ts',

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Validates docker-compose.yml: the default services and the `staging` profile, with
-# the example settings (deploy/compose.env.example) and with the staging settings
-# (deploy/staging.env). Installs Debian's docker-compose when it is missing (needs root and apt).
+# the example settings (tools/deploy/compose.env.example) and with the staging settings
+# (tools/deploy/staging.env). Installs Debian's docker-compose when it is missing (needs root and apt).
 # No Docker daemon is needed: `config` only parses, interpolates and checks the file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,9 +21,9 @@ check() {
   docker-compose -f docker-compose.yml "$@" config -q
 }
 
-check --env-file deploy/compose.env.example
-check --env-file deploy/compose.env.example --profile staging
-check --env-file deploy/staging.env --profile staging
+check --env-file tools/deploy/compose.env.example
+check --env-file tools/deploy/compose.env.example --profile staging
+check --env-file tools/deploy/staging.env --profile staging
 
 # The worker needs the provider URL: without it, config must fail (a required variable).
 if env -u CARDFLOW_PROVIDER_BASE_URL docker-compose -f docker-compose.yml --env-file /dev/null config -q 2>/dev/null; then
@@ -32,7 +32,7 @@ if env -u CARDFLOW_PROVIDER_BASE_URL docker-compose -f docker-compose.yml --env-
 fi
 # Which environment a stack is (sandbox or production) is never guessed: CARDFLOW_ENV is required.
 no_env="$(mktemp)"
-grep -v '^CARDFLOW_ENV=' deploy/compose.env.example >"$no_env"
+grep -v '^CARDFLOW_ENV=' tools/deploy/compose.env.example >"$no_env"
 if out="$(env -u CARDFLOW_ENV docker-compose -f docker-compose.yml --env-file "$no_env" config -q 2>&1)" ||
   ! grep -q 'set CARDFLOW_ENV' <<<"$out"; then
   echo "compose-check: docker-compose.yml accepted a configuration without CARDFLOW_ENV" >&2
@@ -40,12 +40,12 @@ if out="$(env -u CARDFLOW_ENV docker-compose -f docker-compose.yml --env-file "$
   exit 1
 fi
 rm -f "$no_env"
-# One server version: the compose default (which scripts/temporal-server.sh builds for CI and
+# One server version: the compose default (which tools/scripts/temporal-server.sh builds for CI and
 # `npm run cluster`), the example settings, and the admin-tools image that runs the schema script.
 version="$(sed -n 's|.*image: temporalio/server:${TEMPORAL_VERSION:-\([0-9.]*\)}.*|\1|p' docker-compose.yml)"
 for line in "TEMPORAL_VERSION=$version" "TEMPORAL_ADMINTOOLS_VERSION=$version-"; do
-  if ! grep -q "^$line" deploy/compose.env.example; then
-    echo "compose-check: deploy/compose.env.example lacks $line (the server version of docker-compose.yml)" >&2
+  if ! grep -q "^$line" tools/deploy/compose.env.example; then
+    echo "compose-check: tools/deploy/compose.env.example lacks $line (the server version of docker-compose.yml)" >&2
     exit 1
   fi
 done
@@ -58,7 +58,7 @@ fi
 # configuration mounted, the frontend behind mutual TLS for every client, and no token-less codec
 # access unless a deployment asks for it.
 # docker-compose (v1) is Python with PyYAML, so python3 reads its output.
-env -u CARDFLOW_CODEC_SERVER_TOKENLESS docker-compose -f docker-compose.yml --env-file deploy/staging.env --profile staging config |
+env -u CARDFLOW_CODEC_SERVER_TOKENLESS docker-compose -f docker-compose.yml --env-file tools/deploy/staging.env --profile staging config |
   python3 -c '
 import sys, yaml
 services = yaml.safe_load(sys.stdin)["services"]
@@ -69,9 +69,9 @@ for name, service in services.items():
         problems.append(f"{name} has no healthcheck")
 temporal = services["temporal"]
 if not any(str(v).endswith(":/etc/cardflow/temporal:ro") or (isinstance(v, dict) and v.get("target") == "/etc/cardflow/temporal") for v in temporal.get("volumes", [])):
-    problems.append("temporal does not mount deploy/temporal")
+    problems.append("temporal does not mount tools/deploy/temporal")
 if "--config etc/cardflow/temporal --env cluster" not in " ".join(temporal.get("entrypoint", [])):
-    problems.append("temporal does not run with deploy/temporal/cluster.yaml")
+    problems.append("temporal does not run with tools/deploy/temporal/cluster.yaml")
 # The frontend locked down: no `--allow-no-auth`, its certificate mounted, and every client of it
 # presenting a certificate that is mounted into it (the UI by its own variables).
 if "--allow-no-auth" in " ".join(temporal.get("entrypoint", [])):
@@ -108,6 +108,6 @@ sys.exit(1 if problems else 0)
   echo "compose-check: no root .dockerignore (docker-compose sends the whole tree as build context)" >&2
   exit 1
 }
-sh -n deploy/temporal-schema.sh
-sh -n deploy/npm-ci.sh
+sh -n tools/deploy/temporal-schema.sh
+sh -n tools/deploy/npm-ci.sh
 echo "compose-check: ok" >&2

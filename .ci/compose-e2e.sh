@@ -4,7 +4,7 @@
 #      one while the cardflow image builds),
 #   2. runs the set-up steps of docs/production.md exactly as printed (the `ci:compose-setup` and
 #      `ci:compose-staging` blocks, every line but `docker-compose`), adds CI's free ports to .env,
-#   3. builds the cardflow image with `docker-compose build` (deploy/Dockerfile, root .dockerignore)
+#   3. builds the cardflow image with `docker-compose build` (tools/deploy/Dockerfile, root .dockerignore)
 #      and checks it: runs as `node`, multi-stage, no development-only package inside, and every
 #      server process exits 2 naming the missing setting,
 #   4. brings the staging stack up with two workers and waits until every service is healthy,
@@ -36,7 +36,7 @@ fail() {
   exit 1
 }
 
-[[ -f dist/cli/main.js ]] || npm run build >&2
+[[ -f dist/client/cli/main.js ]] || npm run build >&2
 
 # The base and the node stand-in now (the image build needs them); the others while it builds.
 bash .ci/images/build.sh node
@@ -107,12 +107,12 @@ done
 for secret in postgres_password codec_server_token codec_keys database_url database_admin_url \
   temporal-tls/ca.pem temporal-tls/server.pem temporal-tls/server-key.pem temporal-tls/worker.pem \
   temporal-tls/webhooks.pem temporal-tls/client.pem temporal-tls/ui.pem temporal-tls/cli.pem notify_secret; do
-  [[ -s "deploy/secrets/$secret" ]] || fail "the documented steps left deploy/secrets/$secret empty"
+  [[ -s "tools/deploy/secrets/$secret" ]] || fail "the documented steps left tools/deploy/secrets/$secret empty"
 done
-[[ "$(stat -c %a deploy/secrets/temporal-tls/ca-key.pem)" == 600 ]] || fail "the CA's key is not 600 after the documented steps"
-[[ "$(stat -c %a deploy/secrets)" == 700 ]] || fail "deploy/secrets is not 700 after the documented steps"
-[[ "$(stat -c %a deploy/secrets/codec_keys)" == 644 ]] || fail "codec_keys is not 644 after the documented steps"
-grep -qE '^k2026a:[A-Za-z0-9+/]{43}=$' deploy/secrets/codec_keys || fail "codec_keys is not one id:base64key line"
+[[ "$(stat -c %a tools/deploy/secrets/temporal-tls/ca-key.pem)" == 600 ]] || fail "the CA's key is not 600 after the documented steps"
+[[ "$(stat -c %a tools/deploy/secrets)" == 700 ]] || fail "tools/deploy/secrets is not 700 after the documented steps"
+[[ "$(stat -c %a tools/deploy/secrets/codec_keys)" == 644 ]] || fail "codec_keys is not 644 after the documented steps"
+grep -qE '^k2026a:[A-Za-z0-9+/]{43}=$' tools/deploy/secrets/codec_keys || fail "codec_keys is not one id:base64key line"
 
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 webhook_port="$(free_port)"
@@ -145,7 +145,7 @@ CI_TEMPORAL_PORT=$temporal_port
 CI_DYNAMIC_CONFIG=$work/dynamic-config.yaml
 EOF
 {
-  cat deploy/temporal/dynamic-config.yaml
+  cat tools/deploy/temporal/dynamic-config.yaml
   printf '%s\n' '# CI only (.ci/compose.ci.yml): the rollout ends in seconds.' \
     'matching.wv.VersionDrainageStatusRefreshInterval:' '  - value: 3s' \
     'matching.wv.VersionDrainageStatusVisibilityGracePeriod:' '  - value: 3s' \
@@ -175,7 +175,7 @@ user="$(podman image inspect --format '{{.Config.User}}' "$image")"
 [[ "$(podman run --rm "$image" id -u)" == 1000 ]] || fail "the image's processes do not run as uid 1000"
 cmd="$(podman image inspect --format '{{join .Config.Cmd " "}}' "$image")"
 [[ "$cmd" == "node dist/"* ]] || fail "the image's command is '$cmd', not node dist/..."
-[[ "$(grep -c '^FROM ' deploy/Dockerfile)" -ge 2 ]] || fail "deploy/Dockerfile is not multi-stage"
+[[ "$(grep -c '^FROM ' tools/deploy/Dockerfile)" -ge 2 ]] || fail "tools/deploy/Dockerfile is not multi-stage"
 # No development-only package: every package in the image's node_modules is checked against the
 # lock, which marks the packages only development needs `"dev": true` (tsx, typescript, jest,
 # eslint, prettier, ...; a devDependency that a production package needs too, such as @swc/core
@@ -205,8 +205,8 @@ expect_exit2() {
 }
 expect_exit2 "worker without provider settings" CARDFLOW_PROVIDER_BASE_URL -e CARDFLOW_ENV=production "$image" node dist/workers/main.js
 expect_exit2 "webhooks without the platform key" CARDFLOW_PLATFORM_PUBLIC_KEY -e CARDFLOW_ENV=production "$image" node dist/webhooks/main.js
-expect_exit2 "codec server without keys" CARDFLOW_CODEC_KEYS -e CARDFLOW_ENV=production "$image" node dist/codec/main.js
-expect_exit2 "temporal-setup with a bad retention" CARDFLOW_NAMESPACE_RETENTION_DAYS -e CARDFLOW_NAMESPACE_RETENTION_DAYS=0 "$image" node dist/deploy/setup-temporal.js
+expect_exit2 "codec server without keys" CARDFLOW_CODEC_KEYS -e CARDFLOW_ENV=production "$image" node dist/platform/codec/main.js
+expect_exit2 "temporal-setup with a bad retention" CARDFLOW_NAMESPACE_RETENTION_DAYS -e CARDFLOW_NAMESPACE_RETENTION_DAYS=0 "$image" node dist/tools/deploy/setup-temporal.js
 expect_exit2 "worker with an absent secret file" CARDFLOW_DATABASE_URL_FILE \
   -e CARDFLOW_DATABASE_URL_FILE=/run/secrets/database_url "$image" node dist/workers/main.js
 
@@ -388,8 +388,8 @@ const { loadClientConnectConfig } = require(process.env.CHECKOUT + '/node_module
 (async () => {
   // Address and TLS from TEMPORAL_*, as every cardflow process reads them.
   const connection = await Connection.connect(loadClientConnectConfig().connectionOptions);
-  const keys = d('codec/keys').parseKeyFile(require('fs').readFileSync(process.env.CARDFLOW_CODEC_KEYS_FILE, 'utf8'), 'codec_keys');
-  const client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE, dataConverter: d('codec/data-converter').createDataConverter(keys) });
+  const keys = d('platform/codec/keys').parseKeyFile(require('fs').readFileSync(process.env.CARDFLOW_CODEC_KEYS_FILE, 'utf8'), 'codec_keys');
+  const client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE, dataConverter: d('platform/codec/data-converter').createDataConverter(keys) });
   if (what === 'holder') {
     const handle = client.workflow.getHandle(d('domain/workflow-ids').cardholderWorkflowId(arg));
     const s = await handle.query(d('domain/cardholder-onboarding').cardholderStatusQuery);
@@ -420,7 +420,7 @@ retry() {
   done
   echo "$out"
 }
-deployment_json() { compose --profile rollout exec -T worker-next node bin/cardflow.js deployment list --json; }
+deployment_json() { compose --profile rollout exec -T worker-next node client/cli/cardflow.js deployment list --json; }
 # The build id of the version whose routing starts with $1 (current, none, ...), from deployment_json.
 build_with_routing() { node -e "const v=JSON.parse(require('fs').readFileSync(0,'utf8')).versions.find((x)=>x.routing.startsWith(process.argv[1])); if(!v) process.exit(1); console.log(v.buildId)" "$1"; }
 new_build() { deployment_json | build_with_routing none; }
@@ -472,7 +472,7 @@ onboard ci-rollout-b1
 # Both review stages (platform, then bank) pass.
 for holder in "${holders[@]}"; do
   for stage in platform bank; do
-    compose exec -T worker node bin/cardflow.js sandbox review "$holder" --approve --json >"$work/review.json" ||
+    compose exec -T worker node client/cli/cardflow.js sandbox review "$holder" --approve --json >"$work/review.json" ||
       fail "the $stage review of $holder was not decided: $(cat "$work/review.json")"
   done
 done
@@ -487,7 +487,7 @@ step "upgrade: a new onboarding ran on B; the parked ones completed on A"
 retry 180 old_drained >/dev/null
 retry 120 rollout_block compose-rollout-retire >/dev/null
 rollout_block compose-rollout-finish
-remaining="$(compose exec -T worker node bin/cardflow.js deployment list --json | node -e "console.log(JSON.parse(require('fs').readFileSync(0,'utf8')).versions.map((v)=>v.buildId).join(' '))")"
+remaining="$(compose exec -T worker node client/cli/cardflow.js deployment list --json | node -e "console.log(JSON.parse(require('fs').readFileSync(0,'utf8')).versions.map((v)=>v.buildId).join(' '))")"
 [[ "$remaining" == "$NEW_BUILD" ]] || fail "after the upgrade the deployment holds '$remaining', not B $NEW_BUILD alone"
 step "upgrade: build A drained and retired; the worker service runs B ($remaining)"
 

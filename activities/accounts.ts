@@ -1,6 +1,6 @@
 /** Account balances, and the balance checks made before money moves (spec: Account). */
 import { cancellationSignal } from '@temporalio/activity';
-import type { Account } from '../api/schemas/account';
+import type { Account } from '../provider/schemas/account';
 import { affordabilityIssue } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';

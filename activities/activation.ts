@@ -4,7 +4,7 @@
  * {@link activateWithCode} only, used for the one call, and never returned or logged.
  */
 import { cancellationSignal } from '@temporalio/activity';
-import type { Card3dsRecord } from '../api/schemas/card-records';
+import type { Card3dsRecord } from '../provider/schemas/card-records';
 import { FailureTypes } from '../domain/failure-types';
 import { activationCodeRefOf, type ActivationCodeRef } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';

@@ -5,9 +5,9 @@
  * the `card_cancel` ledger entry that shows a cancelled card's balance back on its account.
  */
 import { cancellationSignal } from '@temporalio/activity';
-import { cmp } from '../api/money';
-import type { CardOperationRecord } from '../api/schemas/card';
-import type { CardAuthFeeRecord, CardAuthTransaction } from '../api/schemas/card-records';
+import { cmp } from '../provider/money';
+import type { CardOperationRecord } from '../provider/schemas/card';
+import type { CardAuthFeeRecord, CardAuthTransaction } from '../provider/schemas/card-records';
 import { FailureTypes } from '../domain/failure-types';
 import type { NotificationPlan } from '../domain/notifications';
 import type { ActivityDeps } from './deps';

@@ -4,8 +4,8 @@
  * so the review is polled (card_holder webhooks, where they arrive, only shorten the wait).
  */
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
-import type { CardholderQueryRecord } from '../api/schemas/cardholder';
-import { ProviderBusinessError } from '../api/errors';
+import type { CardholderQueryRecord } from '../provider/schemas/cardholder';
+import { ProviderBusinessError } from '../provider/errors';
 import type { CardholderData } from '../domain/cardholder-data';
 import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';

@@ -4,7 +4,7 @@
  * and card info without sensitive data (also read by create and deposit once they succeed).
  */
 import { cancellationSignal, log, sleep } from '@temporalio/activity';
-import type { CardType } from '../api/schemas/card-type';
+import type { CardType } from '../provider/schemas/card-type';
 import type { CardBirth } from '../domain/card-entity';
 import { cardEntityInputFor, type CardEntityStartContext } from '../domain/card-entity-start';
 import { FailureTypes } from '../domain/failure-types';
@@ -16,9 +16,9 @@ import { callIdempotent } from './idempotent';
 import { awaitFinalByOrderNo } from './long-poll';
 import { notificationPlanOf } from './notifications';
 import { cardOperationOf, type CardOperation } from '../domain/provider-records';
-import type { CardOperationRecord } from '../api/schemas/card';
+import type { CardOperationRecord } from '../provider/schemas/card';
 import type { CardSummary } from './types';
-import { isFinalOperationStatus } from '../api/rules';
+import { isFinalOperationStatus } from '../provider/rules';
 
 /** What every card operation request carries besides its own fields. */
 export interface OperationRequest {

@@ -2,12 +2,12 @@
  * What the activities need, built once by the worker: the provider client and a logger.
  * Activities only reach the provider through these methods, so tests can hand in a stub.
  */
-import type { ProviderClient } from '../api/client';
-import type { KeyInput } from '../api/keys';
+import type { ProviderClient } from '../provider/client';
+import type { KeyInput } from '../provider/keys';
 import type { CardEntityInput } from '../domain/card-entity';
-import type { FileStore } from '../storage/file-store';
+import type { FileStore } from '../platform/storage/file-store';
 import type { NotificationDeps } from './notifications';
-import type { RouteStore } from '../storage/route-store';
+import type { RouteStore } from '../platform/storage/route-store';
 import type { RateGate } from './rate-gate';
 import type { ReconcilePort } from './reconciliation-port';
 
@@ -84,7 +84,7 @@ export interface ActivityDeps {
   /**
    * Where the mutations record the route of their merchantOrderNo (and the cardholder and deposit
    * activities their holderId and address) before calling the provider, for the webhook receiver
-   * (storage/route-store.ts); the worker gives the configured store, which reconciliation's
+   * (platform/storage/route-store.ts); the worker gives the configured store, which reconciliation's
    * re-delivery also reads. Absent: no routes (unit tests).
    */
   routes?: RouteStore;

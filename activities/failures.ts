@@ -1,6 +1,6 @@
 /**
  * Provider failures as Temporal failures. An error crossing the activity boundary is an
- * `ApplicationFailure` with the provider error's stable `type` (api/errors.ts) and
+ * `ApplicationFailure` with the provider error's stable `type` (provider/errors.ts) and
  * `nonRetryable` when retrying cannot help (validation, business rejection, bad signature);
  * transport errors, timeouts and 5xx stay retryable and back off (activities/retry-delay.ts: set
  * by the activity, so a heartbeat timeout does not make the next provider failure wait longer).
@@ -15,7 +15,7 @@ import {
   ProviderError,
   ProviderServerError,
   ProviderTransportError,
-} from '../api/errors';
+} from '../provider/errors';
 import { withReportedBackoff } from './retry-delay';
 
 /** The outcome is unknown: the call may have reached the provider (transport, timeout, 5xx). */

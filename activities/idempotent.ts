@@ -18,7 +18,7 @@
  */
 import { Context, activityInfo } from '@temporalio/activity';
 import { FailureTypes } from '../domain/failure-types';
-import type { RouteRecorder } from '../storage/route-store';
+import type { RouteRecorder } from '../platform/storage/route-store';
 import { isAmbiguous, isDuplicateOrder } from './failures';
 import { retryable } from '../domain/failures';
 import { recordRoute } from './routes';

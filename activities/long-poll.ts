@@ -20,8 +20,8 @@
  * cannot turn the probe budget into a stampede.
  */
 import { activityInfo, cancellationSignal, sleep } from '@temporalio/activity';
-import { ProviderError } from '../api/errors';
-import { isFinalOperationStatus } from '../api/rules';
+import { ProviderError } from '../provider/errors';
+import { isFinalOperationStatus } from '../provider/rules';
 import { nextPollDelay, REPROBE_DELAYS_MS, type WaitProfile } from '../domain/wait-profile';
 import { stillWaiting } from '../domain/failures';
 import { reportProgress } from './heartbeats';

@@ -12,7 +12,7 @@
  * records the failure (without the value) and fails for good.
  */
 import { activityInfo, cancellationSignal, Context } from '@temporalio/activity';
-import type { Card3dsRecord } from '../api/schemas/card-records';
+import type { Card3dsRecord } from '../provider/schemas/card-records';
 import { FailureTypes } from '../domain/failure-types';
 import {
   NotificationTypes,
@@ -20,8 +20,8 @@ import {
   type NotificationEvent,
   type NotificationPlan,
 } from '../domain/notifications';
-import { NotificationNotDelivered, postNotification, type NotificationTarget } from '../notifications/sender';
-import type { UndeliveredStore } from '../notifications/store';
+import { NotificationNotDelivered, postNotification, type NotificationTarget } from '../platform/notifications/sender';
+import type { UndeliveredStore } from '../platform/notifications/store';
 import type { ActivityDeps } from './deps';
 import { convertingFailures } from './failures';
 import { nonRetryable, retryable } from '../domain/failures';
@@ -32,7 +32,7 @@ import { openSealed } from './secrets';
 export interface NotificationDeps {
   target: NotificationTarget;
   deliveryWindowMs: number;
-  /** Where undeliverable events are kept (notifications/store.ts). */
+  /** Where undeliverable events are kept (platform/notifications/store.ts). */
   store: UndeliveredStore;
 }
 

@@ -4,7 +4,7 @@
  * checked before anything is sent.
  */
 import { cancellationSignal } from '@temporalio/activity';
-import type { CardType } from '../api/schemas/card-type';
+import type { CardType } from '../provider/schemas/card-type';
 import { FailureTypes } from '../domain/failure-types';
 import { createAccountHelpers } from './accounts';
 import type { ActivityDeps } from './deps';

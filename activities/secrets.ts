@@ -1,11 +1,11 @@
 /**
  * Opening sealed secrets inside an activity, and nowhere else. A PIN reaches the workflow only
  * sealed with the merchant's RSA public key (the provider's own sensitive-data scheme,
- * api/sensitive.ts); the activation code arrives encrypted by the provider. Both are opened
+ * provider/sensitive.ts); the activation code arrives encrypted by the provider. Both are opened
  * here with the merchant private key, used for one provider call, and never returned or logged.
  */
-import type { KeyInput } from '../api/keys';
-import { decryptSensitive, encryptSensitive } from '../api/sensitive';
+import type { KeyInput } from '../provider/keys';
+import { decryptSensitive, encryptSensitive } from '../provider/sensitive';
 import { FailureTypes } from '../domain/failure-types';
 import { nonRetryable } from '../domain/failures';
 

@@ -4,7 +4,7 @@
  * operation answers only `true`), and creating a shared (MARGIN) account idempotently by name.
  */
 import { cancellationSignal } from '@temporalio/activity';
-import type { Account, LedgerEntry } from '../api/schemas/account';
+import type { Account, LedgerEntry } from '../provider/schemas/account';
 import { affordabilityIssue } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import {
@@ -15,7 +15,7 @@ import {
   type TransferAccount,
   type TransferType,
 } from '../domain/fund-transfer';
-import { add, cmp, sub } from '../api/money';
+import { add, cmp, sub } from '../provider/money';
 import { balanceOf, createAccountHelpers } from './accounts';
 import { createCardActivities } from './cards';
 import { callIdempotent } from './idempotent';

@@ -1,12 +1,12 @@
 /**
  * Supporting files and work orders (spec: File upload; Work orders). A file reference names a
- * file in the shared file store (storage/file-store.ts, `ActivityDeps.fileStore`), so the
+ * file in the shared file store (platform/storage/file-store.ts, `ActivityDeps.fileStore`), so the
  * workflow history holds references and fileIds, never bytes. Work orders are idempotent by merchantOrderNo (looked up in the work
  * order list after an ambiguous outcome); their decision is polled (no webhook in the spec).
  */
 import { basename } from 'node:path';
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
-import { UPLOAD_CATEGORY } from '../api/rules';
+import { UPLOAD_CATEGORY } from '../provider/rules';
 import { FailureTypes } from '../domain/failure-types';
 import { workOrderStateOf, type WorkOrderState } from '../domain/provider-records';
 import type { ActivityDeps } from './deps';
@@ -28,7 +28,7 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
 
   return convertingFailures({
     /**
-     * Uploads one stored supporting file (storage/file-store.ts) and returns its fileId. The upload
+     * Uploads one stored supporting file (platform/storage/file-store.ts) and returns its fileId. The upload
      * takes no key and the provider has no lookup, so the fileId is recorded in the store per
      * workflow and reference: a later attempt, or a later run of the same workflow, reuses it.
      */

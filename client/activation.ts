@@ -9,7 +9,7 @@
  * accepted as is.
  */
 import type { z } from 'zod';
-import type { KeyInput } from '../api/keys';
+import type { KeyInput } from '../provider/keys';
 import {
   activationInputIssues,
   ActivationRequestSchema,

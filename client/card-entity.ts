@@ -15,7 +15,7 @@ import { exact } from '../domain/exact';
 import { type Client, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
-import type { KeyInput } from '../api/keys';
+import type { KeyInput } from '../provider/keys';
 import { CARDFLOW_TASK_QUEUE, WORKFLOW_TASK_TIMEOUT } from '../domain';
 import { cardEntityInputFor, cardEntityStartAttributes } from '../domain/card-entity-start';
 import { cardEntityWorkflow } from '../domain/workflows';
@@ -43,7 +43,7 @@ import { parseField, parseInput, refuse, refuseIssues } from './inputs';
 import type { WaitOverridesSchema } from '../domain/wait-profile';
 import { businessRef, cardNoField, idDigits, positiveAmount } from '../domain/fields';
 import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
-import { addressOf, ridingOut, type RideOut } from '../temporal/ride-out';
+import { addressOf, ridingOut, type RideOut } from '../platform/temporal/ride-out';
 
 export interface CardEntityOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE`. */
@@ -53,7 +53,7 @@ export interface CardEntityOptions {
   wait?: z.input<typeof WaitOverridesSchema>;
   /** Needed by {@link updateCardPin} with a clear PIN (client/sealing.ts). */
   merchantPublicKey?: KeyInput;
-  /** How long the request waits for an unavailable Temporal (temporal/ride-out.ts); default 60 s. */
+  /** How long the request waits for an unavailable Temporal (platform/temporal/ride-out.ts); default 60 s. */
   rideOut?: RideOut;
 }
 

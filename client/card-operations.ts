@@ -7,7 +7,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { z } from 'zod';
-import type { KeyInput } from '../api/keys';
+import type { KeyInput } from '../provider/keys';
 import {
   cardOperationInputIssues,
   CardOperationRequestSchema,

@@ -7,7 +7,7 @@ import { describeCompensation } from '../domain/compensation';
 import type { OnboardingProgress, OnboardingResult, OnboardingStage } from '../domain';
 import type { CardCancellation, CardEntityOutcome, CardEntityResult, CardSnapshot } from '../domain/card-entity';
 import type { CardTotals } from '../domain/card-ledger';
-import { cmp } from '../api/money';
+import { cmp } from '../provider/money';
 import type { CardOperationStatus } from '../domain/card-operations';
 import type { FundTransferResult, FundTransferStatus, LedgerLeg } from '../domain/fund-transfer';
 import type { PhysicalCardActivationResult, PhysicalCardActivationStatus } from '../domain/physical-card-activation';

@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { versionKey } from '../temporal/deployments';
+import { versionKey } from '../platform/temporal/deployments';
 
 export interface HistoryExportOptions {
   deploymentName: string;

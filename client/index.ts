@@ -11,7 +11,7 @@ export {
   temporalSettingsFromEnv,
   type TemporalClientHandle,
   type TemporalSettings,
-} from '../temporal/connection';
+} from '../platform/temporal/connection';
 export {
   awaitResult,
   getProgress,
@@ -43,7 +43,7 @@ export {
   ridingOut,
   TemporalUnavailableError,
   type RideOut,
-} from '../temporal/ride-out';
+} from '../platform/temporal/ride-out';
 export { MERCHANT_PUBLIC_KEY_ENV, MerchantKeyError, merchantPublicKeyFrom, sealPinForWorkflow } from './sealing';
 export {
   activationHandle,

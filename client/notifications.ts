@@ -9,14 +9,14 @@ import {
   signatureHeader,
   verifySignature,
   type VerifyOptions,
-} from '../notifications/signature';
+} from '../platform/notifications/signature';
 
 export {
   DEFAULT_TOLERANCE_SECONDS,
   NotificationSignatureError,
   SIGNATURE_HEADER,
   type VerifyOptions,
-} from '../notifications/signature';
+} from '../platform/notifications/signature';
 export {
   NotificationTypes,
   type NotificationData,

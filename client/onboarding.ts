@@ -38,7 +38,7 @@ import {
   type SealingOptions,
 } from './validation';
 import { checkPayloadSize } from './payload-size';
-import type { RideOut } from '../temporal/ride-out';
+import type { RideOut } from '../platform/temporal/ride-out';
 import { startRidingOut } from './start';
 
 /** The workflow function's signature, for typed handles. */
@@ -61,7 +61,7 @@ export type OnboardingRequest = Omit<z.input<typeof OnboardingInputSchema>, 'act
 export interface StartOnboardingOptions extends SealingOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
   taskQueue?: string;
-  /** How long the start waits for an unavailable Temporal (temporal/ride-out.ts); default 60 s, with a warning on stderr. */
+  /** How long the start waits for an unavailable Temporal (platform/temporal/ride-out.ts); default 60 s, with a warning on stderr. */
   rideOut?: RideOut;
 }
 

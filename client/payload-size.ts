@@ -3,7 +3,7 @@
  * client's data converter), checked before the start. The server refuses a start whose input
  * passes its blob size limit with "Blob data size exceeds limit", naming no field; this check
  * refuses it first, as invalid input, naming the largest fields. Every text field has its own
- * limit (api/rules.ts), so only many long fields together (a long list) come near it.
+ * limit (provider/rules.ts), so only many long fields together (a long list) come near it.
  */
 import type { Client } from '@temporalio/client';
 import { encodeToPayloads } from '@temporalio/common/lib/internal-non-workflow';

@@ -6,7 +6,7 @@
  *
  * Its variables (`CARDFLOW_RECONCILE_*`, `CARDFLOW_BALANCE_FLOOR`,
  * `CARDFLOW_SHARED_ACCOUNT_FLOOR`), with their meanings, defaults and rules: README's
- * configuration table, generated from config/schema.ts (`npm run config-table`).
+ * configuration table, generated from platform/config/schema.ts (`npm run config-table`).
  */
 import {
   type Client,
@@ -25,11 +25,11 @@ import {
   type ReconcileReport,
 } from '../domain/reconciliation';
 import { WorkflowTypes } from '../domain/workflows';
-import { configured, type ConfigurationSlice } from '../config/schema';
-import { addressOf, ridingOut, type RideOut } from '../temporal/ride-out';
+import { configured, type ConfigurationSlice } from '../platform/config/schema';
+import { addressOf, ridingOut, type RideOut } from '../platform/temporal/ride-out';
 import { startRidingOut } from './start';
 
-/** The variables reconciliation reads (config/schema.ts checks each one's rule). */
+/** The variables reconciliation reads (platform/config/schema.ts checks each one's rule). */
 export type ReconcileVariables = ConfigurationSlice<
   | 'CARDFLOW_RECONCILE_INTERVAL'
   | 'CARDFLOW_RECONCILE_SCHEDULE'
@@ -70,7 +70,7 @@ export interface ReconcileOptions {
   taskQueue?: string;
   /** Workflow id; default `reconcile-<now>`. */
   workflowId?: string;
-  /** How long the start waits for an unavailable Temporal (temporal/ride-out.ts); default 60 s, with a warning on stderr. */
+  /** How long the start waits for an unavailable Temporal (platform/temporal/ride-out.ts); default 60 s, with a warning on stderr. */
   rideOut?: RideOut;
 }
 

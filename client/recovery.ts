@@ -11,7 +11,7 @@
  * moved again under a new key, and only that much (what the steps left to do need). A reuse policy rather than a reset: the new run executes
  * today's code from the start (a bug since fixed is fixed for it too), with no requirement that the
  * failed run's history replay on that code. A resume rides out a Temporal restart like every
- * start (temporal/ride-out.ts, client/start.ts): one whose answer was lost finds the run it started.
+ * start (platform/temporal/ride-out.ts, client/start.ts): one whose answer was lost finds the run it started.
  *
  * Stop ({@link cancelOnboarding}) is Temporal's cancellation: waits end at once; a mutation the
  * provider may already have is followed to its outcome first; the workflow ends cancelled and its
@@ -19,7 +19,7 @@
  */
 import { type Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import { add } from '../api/money';
+import { add } from '../provider/money';
 import {
   isResumable,
   progressQuery,
@@ -29,7 +29,7 @@ import {
   type OnboardingResult,
 } from '../domain';
 import { onboardingHandle, startOnboardingRun, type OnboardingHandle } from './onboarding';
-import { addressOf, ridingOut, type RideOut } from '../temporal/ride-out';
+import { addressOf, ridingOut, type RideOut } from '../platform/temporal/ride-out';
 
 /** The onboarding cannot be resumed or cancelled as asked; `reason` says why, for the operator. */
 export class OnboardingRecoveryError extends Error {
@@ -51,7 +51,7 @@ export interface RetryOnboardingOptions {
   force?: boolean;
   /** @default the task queue the earlier run used */
   taskQueue?: string;
-  /** How long the resume waits for an unavailable Temporal (temporal/ride-out.ts); default 60 s, with a warning on stderr. */
+  /** How long the resume waits for an unavailable Temporal (platform/temporal/ride-out.ts); default 60 s, with a warning on stderr. */
   rideOut?: RideOut;
 }
 

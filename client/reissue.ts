@@ -6,7 +6,7 @@
  * cancelled card's balance be back on the account first), as its card workflow knows it.
  */
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { cmp } from '../api/money';
+import { cmp } from '../provider/money';
 import { exact } from '../domain/exact';
 import { CARDFLOW_TASK_QUEUE, WORKFLOW_TASK_TIMEOUT } from '../domain';
 import type { CardSnapshot } from '../domain/card-entity';

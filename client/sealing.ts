@@ -2,20 +2,20 @@
  * Sealing a clear PIN before it goes anywhere near Temporal (the PIN never appears in clear
  * in workflow history or logs). The client encrypts it with the merchant's RSA
  * public key, exactly as the provider encrypts sensitive data (`encryptSensitive`,
- * api/sensitive.ts); only the worker's activity opens it with the merchant private key.
+ * provider/sensitive.ts); only the worker's activity opens it with the merchant private key.
  *
  * Key: `CARDFLOW_MERCHANT_PUBLIC_KEY` or `CARDFLOW_MERCHANT_PUBLIC_KEY_FILE` (PEM or base64 X.509
- * DER, the api/config.ts naming). A backend that holds only the public key is the point; as a
+ * DER, the provider/config.ts naming). A backend that holds only the public key is the point; as a
  * convenience for one-box setups (`npm start`, whose sandbox writes
  * CARDFLOW_MERCHANT_PRIVATE_KEY_FILE), the public half of CARDFLOW_MERCHANT_PRIVATE_KEY(_FILE) is
  * used when no public key is set.
  */
 import type { KeyObject } from 'node:crypto';
-import { KeyFormatError, type KeyInput, privateKeyFrom, publicKeyFrom } from '../api/keys';
-import { PIN_RE } from '../api/rules';
-import { encryptSensitive } from '../api/sensitive';
+import { KeyFormatError, type KeyInput, privateKeyFrom, publicKeyFrom } from '../provider/keys';
+import { PIN_RE } from '../provider/rules';
+import { encryptSensitive } from '../provider/sensitive';
 import { InvalidInputError } from './validation';
-import type { ConfigurationSlice } from '../config/schema';
+import type { ConfigurationSlice } from '../platform/config/schema';
 
 export const MERCHANT_PUBLIC_KEY_ENV = 'CARDFLOW_MERCHANT_PUBLIC_KEY';
 

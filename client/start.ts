@@ -27,12 +27,12 @@ import {
   type WorkflowType,
 } from '../domain';
 import { checkPayloadSize } from './payload-size';
-import { addressOf, ridingOut, type RideOut } from '../temporal/ride-out';
+import { addressOf, ridingOut, type RideOut } from '../platform/temporal/ride-out';
 
 export interface StartOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
   taskQueue?: string;
-  /** How long the start waits for an unavailable Temporal (temporal/ride-out.ts); default 60 s, with a warning on stderr. */
+  /** How long the start waits for an unavailable Temporal (platform/temporal/ride-out.ts); default 60 s, with a warning on stderr. */
   rideOut?: RideOut;
 }
 
@@ -81,7 +81,7 @@ export const START_TOKEN_MEMO = 'cardflowStartToken';
 /**
  * Starts `type` with `options` under cardflow's id policies (`FAIL`, and `REJECT_DUPLICATE`
  * unless a resume asks for `ALLOW_DUPLICATE_FAILED_ONLY`), through a Temporal restart
- * (temporal/ride-out.ts). A start whose answer was lost (Temporal went away after it committed)
+ * (platform/temporal/ride-out.ts). A start whose answer was lost (Temporal went away after it committed)
  * is retried and refused as already started: the execution then found carries this call's token
  * in its memo when it is the one this call created, so `started` tells the truth either way and
  * nothing starts twice.

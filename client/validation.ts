@@ -5,9 +5,9 @@
  */
 import { exact } from '../domain/exact';
 import type { z } from 'zod';
-import type { KeyInput } from '../api/keys';
-import { PIN_RE } from '../api/rules';
-import { encryptSensitive } from '../api/sensitive';
+import type { KeyInput } from '../provider/keys';
+import { PIN_RE } from '../provider/rules';
+import { encryptSensitive } from '../provider/sensitive';
 import {
   CardholderDataSchema,
   type CardholderCorrection,
@@ -47,7 +47,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * A request with a clear `pin` becomes one with `sealedPin` (the PIN encrypted with the merchant
- * public key, api/sensitive.ts), so the clear PIN never reaches Temporal. Problems are reported
+ * public key, provider/sensitive.ts), so the clear PIN never reaches Temporal. Problems are reported
  * as `prefix.pin: rule` lines, never with the PIN.
  */
 function sealClearPin(request: unknown, opts: SealingOptions, prefix: string, problems: string[]): unknown {

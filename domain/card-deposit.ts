@@ -4,7 +4,7 @@
  * balance before anything is sent; waits for the deposit operation to succeed (spec: deposit).
  */
 import { defineQuery } from '@temporalio/workflow';
-import type { CardType } from '../api/schemas/card-type';
+import type { CardType } from '../provider/schemas/card-type';
 import type { BalanceSummary, FailureSummary } from './summaries';
 import type { WaitOverrides } from './wait-profile';
 import type { StartAttributes } from './start-attributes';

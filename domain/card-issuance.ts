@@ -5,7 +5,7 @@
  * for the create operation to succeed, then reads card info. Never returns sensitive data.
  */
 import { defineQuery } from '@temporalio/workflow';
-import type { CardType } from '../api/schemas/card-type';
+import type { CardType } from '../provider/schemas/card-type';
 import type { BalanceSummary, FailureSummary } from './summaries';
 import type { WaitOverrides } from './wait-profile';
 import type { StartAttributes } from './start-attributes';

@@ -9,7 +9,7 @@
  * that moves money the entity reads the balance from the provider (the provider's fee-offset and
  * overdraft rules decide it, not cardflow).
  */
-import { add, cmp, sub } from '../api/money';
+import { add, cmp, sub } from '../provider/money';
 
 /**
  * Totals over the card's life, decimal strings in the card's currency (counts as numbers).

@@ -8,7 +8,7 @@
  * domain/physical-card-activation.ts); only the activity opens it.
  */
 import { defineQuery } from '@temporalio/workflow';
-import { CLIENT_REMARK, TOKEN_TEXT_MAX, textCharacterIssue, textRuleIssue } from '../api/rules';
+import { CLIENT_REMARK, TOKEN_TEXT_MAX, textCharacterIssue, textRuleIssue } from '../provider/rules';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './summaries';
 import { z } from 'zod';

@@ -5,7 +5,7 @@
  * `metadata.cardHolderModel` (B2B or B2C), or IDV when the backend holds an external identity
  * verification share token (spec: Cardholders, v2 create / create idv).
  *
- * The provider client validates the wire request again (`api/schemas/cardholder-requests.ts`);
+ * The provider client validates the wire request again (`provider/schemas/cardholder-requests.ts`);
  * these schemas exist so a bad field is refused in the workflow, before anything is sent,
  * with a message naming the field.
  */
@@ -18,14 +18,14 @@ import {
   checkFullName,
   holderFields,
   profileFields,
-} from '../api/schemas/cardholder-requests';
-import { TOKEN_TEXT_MAX } from '../api/rules';
-import { ipv4, requiredTextOf } from '../api/schemas/fields';
+} from '../provider/schemas/cardholder-requests';
+import { TOKEN_TEXT_MAX } from '../provider/rules';
+import { ipv4, requiredTextOf } from '../provider/schemas/fields';
 
 export const CARDHOLDER_SHAPES = ['B2B', 'B2C', 'IDV'] as const;
 export type CardholderShape = (typeof CARDHOLDER_SHAPES)[number];
 
-// The field rules are the provider request's own (api/schemas/cardholder-requests.ts): one
+// The field rules are the provider request's own (provider/schemas/cardholder-requests.ts): one
 // source of truth, so the workflow refuses exactly what the provider client would.
 export const B2bCardholderSchema = z
   .object({ shape: z.literal('B2B'), ...holderFields, ...addressFields })

@@ -5,7 +5,7 @@
  * and transitions: update only when status=reject).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { CardType } from '../api/schemas/card-type';
+import type { CardType } from '../provider/schemas/card-type';
 import type { CardholderData } from './cardholder-data';
 import type { FailureSummary } from './summaries';
 import type { WaitOverrides } from './wait-profile';

@@ -19,7 +19,7 @@ import { OnboardingActivationRequestSchema, type OnboardingActivationRequest } f
 import { OnboardingFundingSchema, type FundingSource, type OnboardingFunding } from './onboarding-funding';
 import type { BalanceSummary, FailureSummary } from './summaries';
 import { WaitOverridesSchema, type WaitOverrides } from './wait-profile';
-import { requiredText } from '../api/schemas/fields';
+import { requiredText } from '../provider/schemas/fields';
 import { amountString as amount, idDigits as digits } from './fields';
 import { BUSINESS_REF_MAX, BUSINESS_REF_RE } from './workflow-ids';
 

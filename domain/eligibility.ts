@@ -3,9 +3,9 @@
  * (spec: Card type, Cardholders, Endpoints/create card and deposit). Each returns the broken
  * rules as {@link FieldIssue}s naming the field; an empty list means go.
  */
-import type { CardType } from '../api/schemas/card-type';
-import { isRestrictedRegion, RESTRICTED_REGIONS, AMOUNT_RE } from '../api/rules';
-import { add, cmp, depositFee, isWithin, scale } from '../api/money';
+import type { CardType } from '../provider/schemas/card-type';
+import { isRestrictedRegion, RESTRICTED_REGIONS, AMOUNT_RE } from '../provider/rules';
+import { add, cmp, depositFee, isWithin, scale } from '../provider/money';
 import type { CardholderData, FieldIssue } from './cardholder-data';
 
 /** "+1" and "1" name the same mobile area code. */
@@ -155,7 +155,7 @@ export interface DepositPlan {
 
 /**
  * A deposit within rechargeMin/MaxQuota, at most rechargeDigital decimals, with the fee
- * `amount × rechargeFeeRate / 100 + rechargeFixedFee` rounded up (api/money.ts depositFee).
+ * `amount × rechargeFeeRate / 100 + rechargeFixedFee` rounded up (provider/money.ts depositFee).
  */
 export function planCardDeposit(cardType: CardType, amount: string): { plan: DepositPlan } | { issues: FieldIssue[] } {
   const path = 'amount';

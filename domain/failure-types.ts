@@ -2,9 +2,9 @@
  * Every `ApplicationFailure.type` cardflow's workflows and activities raise, in one registry.
  * Clients and tests branch on these, never on messages or class names. Provider failures keep the
  * provider client's own `type` (`ProviderBusinessError`, `ProviderValidationError`, ... in
- * api/error-types.ts). domain/failures.ts raises them.
+ * provider/error-types.ts). domain/failures.ts raises them.
  */
-import { ProviderErrorTypes, type ProviderErrorType } from '../api/error-types';
+import { ProviderErrorTypes, type ProviderErrorType } from '../provider/error-types';
 
 export const FailureTypes = {
   /** A workflow input breaks a rule; the message names the field. Nothing was sent. */

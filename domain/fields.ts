@@ -4,8 +4,8 @@
  * string, never a JS number; a Long id is a digit string (docs/architecture.md, Conventions).
  */
 import { z } from 'zod';
-import { cmp } from '../api/money';
-import { AMOUNT_RE, DECIMAL_TEXT_MAX, LONG_ID_RE } from '../api/rules';
+import { cmp } from '../provider/money';
+import { AMOUNT_RE, DECIMAL_TEXT_MAX, LONG_ID_RE } from '../provider/rules';
 import { BUSINESS_REF_MAX, BUSINESS_REF_RE } from './workflow-ids';
 
 /** A Long id (accountId, cardTypeId, holderId) as a digit string. */

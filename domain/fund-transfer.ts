@@ -8,14 +8,14 @@
  * by it (or by orderNo, should a provider use the merchantOrderNo there).
  */
 import { defineQuery } from '@temporalio/workflow';
-import { cmp, scale } from '../api/money';
+import { cmp, scale } from '../provider/money';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './summaries';
 import { z } from 'zod';
-import { lengthBetween } from '../api/schemas/primitives';
+import { lengthBetween } from '../provider/schemas/primitives';
 import { businessRef, idDigits, positiveAmount } from './fields';
 import { WaitOverridesSchema, type WaitOverrides } from './wait-profile';
-import { AMOUNT_RE, TRANSFER_TYPES } from '../api/rules';
+import { AMOUNT_RE, TRANSFER_TYPES } from '../provider/rules';
 
 export type TransferType = 'TRANSFER' | 'COLLECTION';
 
@@ -145,7 +145,7 @@ export const TransferRequestSchema = z
     amount: positiveAmount,
     payerAccountId: idDigits,
     payeeAccountId: idDigits,
-    // The provider's remark is the merchantOrderNo, a space and this (api/schemas/account.ts: 255 in all).
+    // The provider's remark is the merchantOrderNo, a space and this (provider/schemas/account.ts: 255 in all).
     remark: lengthBetween(0, 200).optional(),
     customerRef: businessRef.optional(),
     wait: WaitOverridesSchema,

@@ -19,7 +19,7 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 export const ORDER_NO_PREFIX = 'CF';
 /**
  * The length of every key: inside 20–40 (most operations), 15–65 (create card) and the earlier
- * deposit bound of 35 (api/rules.ts), so one length fits every operation; 30 hex digits = 120 bits.
+ * deposit bound of 35 (provider/rules.ts), so one length fits every operation; 30 hex digits = 120 bits.
  */
 export const ORDER_NO_LENGTH = 32;
 

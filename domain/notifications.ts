@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { amountString as amount } from './fields';
 import { FINDING_KINDS, type FindingIds } from './reconciliation';
 import { ONBOARDING_STAGES } from './customer-onboarding';
-import { TRANSFER_TYPES } from '../api/rules';
+import { TRANSFER_TYPES } from '../provider/rules';
 
 /** Every event type, by the name a backend switches on. */
 export const NotificationTypes = {

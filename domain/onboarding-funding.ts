@@ -14,10 +14,10 @@
  *   deposit's status so a backend can tell the customer where to pay.
  */
 import { z } from 'zod';
-import { add, cmp, sub } from '../api/money';
+import { add, cmp, sub } from '../provider/money';
 import type { BudgetTopUp } from './card-issuance';
 import type { FieldIssue } from './cardholder-data';
-import { lengthBetween } from '../api/schemas/primitives';
+import { lengthBetween } from '../provider/schemas/primitives';
 import { idDigits as digits, positiveAmount } from './fields';
 
 export const FUNDING_SOURCES = ['merchant_wallet', 'shared_account', 'on_chain'] as const;

@@ -18,10 +18,10 @@ import {
   WORK_ORDER_CONTENT,
   WORK_ORDER_FILES_MAX,
   WORK_ORDER_TITLE,
-} from '../api/rules';
-import type { CardType } from '../api/schemas/card-type';
-import { optionalText, requiredText } from '../api/schemas/fields';
-import { lengthBetween } from '../api/schemas/primitives';
+} from '../provider/rules';
+import type { CardType } from '../provider/schemas/card-type';
+import { optionalText, requiredText } from '../provider/schemas/fields';
+import { lengthBetween } from '../provider/schemas/primitives';
 import type { FieldIssue } from './cardholder-data';
 import { activationInputIssues, type ActivationRoute, type WorkOrderFile } from './physical-card-activation';
 

@@ -3,8 +3,8 @@
  * the holder, the initial deposit at creation or after it, the physical card fields and the
  * funding source. Balances are checked afterwards, against the accounts read for the plan.
  */
-import type { CardType } from '../api/schemas/card-type';
-import { add } from '../api/money';
+import type { CardType } from '../provider/schemas/card-type';
+import { add } from '../provider/money';
 import { cardholderDataIssues, type FieldIssue } from './cardholder-data';
 import type { OnboardingInput } from './customer-onboarding';
 import {

@@ -9,13 +9,13 @@
  *   confirm Normal. A failed work order ends the workflow with the provider's description.
  *
  * Secrets: the PIN travels as `sealedPin`, the PIN encrypted with the merchant's RSA public key
- * exactly as the provider encrypts sensitive data (`encryptSensitive` in api/sensitive.ts). Only
+ * exactly as the provider encrypts sensitive data (`encryptSensitive` in provider/sensitive.ts). Only
  * the activity opens it, with the merchant private key, right before the provider call; the
  * activation code is decrypted inside that same activity and never leaves it. So neither the PIN
  * nor the code is ever in workflow history or logs in clear, with or without the payload codec.
  */
 import { defineQuery } from '@temporalio/workflow';
-import { cmp, scale } from '../api/money';
+import { cmp, scale } from '../provider/money';
 import {
   FREE_TEXT_MAX,
   NO_PIN_PAYMENT_AMOUNT,
@@ -26,7 +26,7 @@ import {
   WORK_ORDER_FILES_MAX,
   WORK_ORDER_TITLE,
   AMOUNT_RE,
-} from '../api/rules';
+} from '../provider/rules';
 import { sealedPinIssue } from './card-operations';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './summaries';

@@ -10,12 +10,12 @@
  * request id alone.
  */
 import { defineSignal } from '@temporalio/workflow';
-import { isFinalOperationStatus, isFinalReviewStatus } from '../api/rules';
-import type { ActivateCardResult, CardOperationRecord } from '../api/schemas/card';
-import type { Card3dsRecord, CardAuthFeeRecord, CardAuthTransaction } from '../api/schemas/card-records';
-import type { Cardholder, CardholderQueryRecord } from '../api/schemas/cardholder';
-import type { WalletTransaction } from '../api/schemas/wallet';
-import type { WorkOrder } from '../api/schemas/work-order';
+import { isFinalOperationStatus, isFinalReviewStatus } from '../provider/rules';
+import type { ActivateCardResult, CardOperationRecord } from '../provider/schemas/card';
+import type { Card3dsRecord, CardAuthFeeRecord, CardAuthTransaction } from '../provider/schemas/card-records';
+import type { Cardholder, CardholderQueryRecord } from '../provider/schemas/cardholder';
+import type { WalletTransaction } from '../provider/schemas/wallet';
+import type { WorkOrder } from '../provider/schemas/work-order';
 
 /**
  * The record each known category carries (provider-notes, Webhooks: the body equals the matching

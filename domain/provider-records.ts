@@ -4,11 +4,11 @@
  * value from the same record (spec: Card operation record; Cardholder review result and query record).
  * Program types only (decimal and id strings): JSON-safe in workflow history.
  */
-import type { CardOperationRecord } from '../api/schemas/card';
-import type { Card3dsRecord } from '../api/schemas/card-records';
-import type { Cardholder, CardholderQueryRecord } from '../api/schemas/cardholder';
-import type { WalletTransaction } from '../api/schemas/wallet';
-import type { WorkOrder } from '../api/schemas/work-order';
+import type { CardOperationRecord } from '../provider/schemas/card';
+import type { Card3dsRecord } from '../provider/schemas/card-records';
+import type { Cardholder, CardholderQueryRecord } from '../provider/schemas/cardholder';
+import type { WalletTransaction } from '../provider/schemas/wallet';
+import type { WorkOrder } from '../provider/schemas/work-order';
 import { nonEmpty } from './provider-event';
 
 /** A card operation (create, deposit, freeze, ...) as the workflows follow it. */

@@ -3,9 +3,9 @@
  * tests call directly: whose an order is, what its owner's state says about it, what explains a
  * ledger entry, whether an account's entries add up, and whether a balance is under its floor.
  */
-import { add, cmp, sub } from '../api/money';
-import type { LedgerEntry } from '../api/schemas/account';
-import type { WalletTransaction } from '../api/schemas/wallet';
+import { add, cmp, sub } from '../provider/money';
+import type { LedgerEntry } from '../provider/schemas/account';
+import type { WalletTransaction } from '../provider/schemas/wallet';
 import { nonEmpty, isFinalEvent, PROVIDER_CARD_OPERATIONS, type ProviderEventBody } from './provider-event';
 import { ORDER_NO_LENGTH, ORDER_NO_PREFIX, deriveMerchantOrderNo } from './merchant-order-no';
 import { ORDER_STEPS } from './workflows';

@@ -9,8 +9,8 @@
  */
 import { defineQuery } from '@temporalio/workflow';
 import type { NotificationPlan } from './notifications';
-import { parseDuration } from '../config/values/duration';
-import { RECONCILE_WINDOW_DEFAULTS } from '../config/values/reconcile-windows';
+import { parseDuration } from '../platform/config/values/duration';
+import { RECONCILE_WINDOW_DEFAULTS } from '../platform/config/values/reconcile-windows';
 
 /** Every kind of finding. `missed_event` is the one reconciliation repairs itself. */
 export const FINDING_KINDS = {

@@ -1,7 +1,7 @@
 /**
  * The project's custom search attributes, defined once: workflows set them with
  * `upsertSearchAttributes` / `typedSearchAttributes`, the client filters on them, and the dev
- * server registers exactly this list (`scripts/dev-server.ts`, the jest integration setup).
+ * server registers exactly this list (`tools/scripts/dev-server.ts`, the jest integration setup).
  *
  * Imported from `@temporalio/common` (the package `@temporalio/workflow` itself builds on, safe in
  * the workflow bundle): `@temporalio/workflow` 1.24 does not re-export `defineSearchAttributeKey`.

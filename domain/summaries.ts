@@ -8,7 +8,7 @@ export interface BalanceSummary {
 
 /** Why a process failed, as a progress query reports it. */
 export interface FailureSummary {
-  /** An `ApplicationFailure.type` (domain/failure-types.ts or api/errors.ts). */
+  /** An `ApplicationFailure.type` (domain/failure-types.ts or provider/errors.ts). */
   type: string;
   message: string;
   /** Whether resuming can succeed once the cause is gone (domain/failure-types.ts `isResumable`). */

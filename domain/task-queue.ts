@@ -5,7 +5,7 @@
  * thousands of parked customers' probes are rate-limited on their own and never take the slots
  * or the provider budget of a customer's card creation.
  */
-import { DEFAULT_TASK_QUEUE } from '../config/values/task-queue';
+import { DEFAULT_TASK_QUEUE } from '../platform/config/values/task-queue';
 
 export const CARDFLOW_TASK_QUEUE = DEFAULT_TASK_QUEUE;
 

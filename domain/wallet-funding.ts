@@ -13,8 +13,8 @@
  */
 import type { CompensationOutcome } from './compensation';
 import { defineQuery } from '@temporalio/workflow';
-import type { CardType } from '../api/schemas/card-type';
-import { cmp, depositFee, money, Money, sub } from '../api/money';
+import type { CardType } from '../provider/schemas/card-type';
+import { cmp, depositFee, money, Money, sub } from '../provider/money';
 import type { FailureSummary } from './summaries';
 import { z } from 'zod';
 import { businessRef, cardNoField, idDigits, positiveAmount } from './fields';
@@ -113,7 +113,7 @@ export function matchesDeposit(
 
 /**
  * The largest deposit `amount` (rechargeDigital decimals, within rechargeMaxQuota) whose
- * amount + fee (api/money depositFee) fits in `available`; undefined when even rechargeMinQuota
+ * amount + fee (provider/money depositFee) fits in `available`; undefined when even rechargeMinQuota
  * does not fit.
  */
 export function maxDepositFor(

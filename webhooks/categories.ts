@@ -5,20 +5,24 @@
  * card number is a route here only where another workflow waits for the card's records.
  *
  * The body of a webhook equals the matching query record (provider-notes, Webhooks), so each
- * category reuses the `api/schemas` record schema. Parsing turns lossless numbers into decimal
+ * category reuses the `provider/schemas` record schema. Parsing turns lossless numbers into decimal
  * and id strings, which keeps the signal payload JSON-safe and exact. zod drops keys a schema does
  * not declare: a `card_holder` event is parsed with the review result and the query record's
  * `updateTime` only (CardholderEventSchema), so names, e-mails and phone numbers of the query record
  * never reach workflow history, while a state recurring in a later review round is told apart.
  */
 import type { z } from 'zod';
-import { ActivateCardResultSchema, CardOperationRecordSchema } from '../api/schemas/card';
-import { Card3dsRecordSchema, CardAuthFeeRecordSchema, CardAuthTransactionSchema } from '../api/schemas/card-records';
-import { CardholderEventSchema } from '../api/schemas/cardholder';
-import { WalletTransactionSchema } from '../api/schemas/wallet';
-import { WorkOrderSchema } from '../api/schemas/work-order';
+import { ActivateCardResultSchema, CardOperationRecordSchema } from '../provider/schemas/card';
+import {
+  Card3dsRecordSchema,
+  CardAuthFeeRecordSchema,
+  CardAuthTransactionSchema,
+} from '../provider/schemas/card-records';
+import { CardholderEventSchema } from '../provider/schemas/cardholder';
+import { WalletTransactionSchema } from '../provider/schemas/wallet';
+import { WorkOrderSchema } from '../provider/schemas/work-order';
 import type { ProviderEventCategory, ProviderEventRecords } from '../domain/provider-event';
-import type { RouteKind } from '../storage/route-store';
+import type { RouteKind } from '../platform/storage/route-store';
 
 /** How an event finds its owner from one field of its record: the route a workflow recorded for `kind:<field>`. */
 export interface RouteRule {

@@ -1,7 +1,7 @@
 /**
  * Forwards a parsed event to its owners as `providerEventSignal` through Temporal.
  *
- * Owners are the workflows the route store names for the event's keys (storage/route-store.ts),
+ * Owners are the workflows the route store names for the event's keys (platform/storage/route-store.ts),
  * in the priority order `routeEvent` builds: every open owner of the first key that has any is
  * signalled (a shared deposit address concerns each running funding of its coin; each workflow
  * keys its handling on the record's identity and status). Signals go by workflow id, never by a
@@ -12,7 +12,7 @@
  */
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { type ProviderEvent, providerEventSignal } from '../domain/provider-event';
-import { type RouteStore, createFileRouteStore } from '../storage/route-store';
+import { type RouteStore, createFileRouteStore } from '../platform/storage/route-store';
 import type { RouteLookup } from './routing';
 
 /** Signals an event to its owners; resolves with the workflow ids signalled (empty: no running owner). */
@@ -23,7 +23,7 @@ export interface EventForwarder {
 export interface RouteForwarderOptions {
   /** Most owners signalled per event; default 20. */
   maxOwners?: number;
-  /** Where the workers record routes; default the machine's route file (storage/route-store.ts). */
+  /** Where the workers record routes; default the machine's route file (platform/storage/route-store.ts). */
   routes?: Pick<RouteStore, 'owners' | 'markClosed'>;
 }
 

@@ -3,29 +3,29 @@
  *
  * Its variables (`CARDFLOW_WEBHOOK_*`, the platform key, the database, codec keys, Temporal's,
  * logging, tracing and metrics), with their meanings, defaults and rules: README's configuration
- * table, generated from config/schema.ts (`npm run config-table`).
+ * table, generated from platform/config/schema.ts (`npm run config-table`).
  * The receiver binds loopback by default: put a TLS proxy in front for the provider to reach it.
  *
  * `GET /healthz` and `GET /readyz` (Temporal, the database when configured, the keys) are answered
- * on the same port (health/routes.ts). A missing or malformed setting exits 2 (config/startup.ts).
+ * on the same port (platform/health/routes.ts). A missing or malformed setting exits 2 (platform/config/startup.ts).
  *
- * SIGTERM fails readiness at once, keeps serving for the drain interval (health/drain.ts), then
+ * SIGTERM fails readiness at once, keeps serving for the drain interval (platform/health/drain.ts), then
  * stops accepting, finishes the deliveries in progress, and exits; SIGINT skips the drain.
  */
-import { publicKeyFrom } from '../api/keys';
-import { temporalSettingsFromEnv } from '../temporal/connection';
-import { dataConverterFor } from '../codec/data-converter';
-import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
-import { databaseCheck, keysCheck, temporalCheck } from '../health/checks';
-import { createDrain } from '../health/drain';
-import { healthRoutes } from '../health/routes';
-import { type StructuredLogger, createLogger } from '../logging/logger';
-import { openPool } from '../storage/postgres';
-import { routeStoreFor } from '../storage/from-config';
-import { createProcessRegistry, startMetricsServer } from '../telemetry/metrics-server';
-import { compiledBuildId } from '../telemetry/build-id';
-import { cardflowVersion } from '../config/version';
-import { startTracing } from '../telemetry/tracing';
+import { publicKeyFrom } from '../provider/keys';
+import { temporalSettingsFromEnv } from '../platform/temporal/connection';
+import { dataConverterFor } from '../platform/codec/data-converter';
+import { exitCodeFor, failureMessage, loadConfiguration } from '../platform/config/startup';
+import { databaseCheck, keysCheck, temporalCheck } from '../platform/health/checks';
+import { createDrain } from '../platform/health/drain';
+import { healthRoutes } from '../platform/health/routes';
+import { type StructuredLogger, createLogger } from '../platform/logging/logger';
+import { openPool } from '../platform/storage/postgres';
+import { routeStoreFor } from '../platform/storage/from-config';
+import { createProcessRegistry, startMetricsServer } from '../platform/telemetry/metrics-server';
+import { compiledBuildId } from '../platform/telemetry/build-id';
+import { cardflowVersion } from '../platform/config/version';
+import { startTracing } from '../platform/telemetry/tracing';
 import { createCardEntityDelivery } from './card-route';
 import { createRouteForwarder } from './forwarder';
 import { receiverMetrics } from './metrics';
@@ -33,9 +33,9 @@ import { tracedForwarder } from './tracing';
 import { openPostgresWebhookStore } from './postgres-store';
 import { type WebhookReceiverOptions, startWebhookReceiver } from './receiver';
 import { connectReceiverTemporal } from './temporal-client';
-import { entryPointArgs } from '../config/command-line';
-import { configured, type ConfigurationSlice, readConfiguration } from '../config/schema';
-import { processEnv } from '../config/process-env';
+import { entryPointArgs } from '../platform/config/command-line';
+import { configured, type ConfigurationSlice, readConfiguration } from '../platform/config/schema';
+import { processEnv } from '../platform/config/process-env';
 
 /** The platform public key the configuration names, or an error naming the variables to set. */
 export function platformPublicKeyFrom(config: ConfigurationSlice<'CARDFLOW_PLATFORM_PUBLIC_KEY'>) {
@@ -74,7 +74,7 @@ export function receiverLogging(
 
 /** Everything the receiver reads from the environment and secret files, before contacting anything. */
 export function receiverSettings(env: Record<string, string | undefined>) {
-  // Every variable against its rule, all problems in one error (config/schema.ts).
+  // Every variable against its rule, all problems in one error (platform/config/schema.ts).
   const config = readConfiguration(env);
   const platformPublicKey = platformPublicKeyFrom(config);
   // envconfig's own variables (a profile file, TLS paths) are checked before anything is contacted too.

@@ -9,7 +9,7 @@
  */
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
-import { migrate, openPool } from '../storage/postgres';
+import { migrate, openPool } from '../platform/storage/postgres';
 import { DEFAULT_RETENTION_MS, type WebhookClaim, type WebhookEntry, type WebhookStore } from './store';
 
 /** How long a claim holds: far longer than a forward takes (a route lookup and a few signals). */

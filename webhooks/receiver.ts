@@ -13,13 +13,13 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KeyInput } from '../api/keys';
-import { WEBHOOK_ACK_BODY, WebhookSignatureError, verifyWebhook } from '../api/signing';
-import type { HealthRoutes } from '../health/routes';
-import { BodyTooLargeError, readBody, serverLimits } from '../http/body';
+import type { KeyInput } from '../provider/keys';
+import { WEBHOOK_ACK_BODY, WebhookSignatureError, verifyWebhook } from '../provider/signing';
+import type { HealthRoutes } from '../platform/health/routes';
+import { BodyTooLargeError, readBody, serverLimits } from '../platform/http/body';
 import { type CardEntityDelivery, deliverToOwners } from './card-route';
 import { type EventForwarder, createRouteForwarder } from './forwarder';
-import type { RouteStore } from '../storage/route-store';
+import type { RouteStore } from '../platform/storage/route-store';
 import { parseEvent } from './routing';
 import {
   type WebhookEntry,
@@ -31,7 +31,7 @@ import {
 
 /** Default cap on a webhook body; provider records are a few kilobytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-export { DEFAULT_HEADERS_TIMEOUT_MS } from '../http/body';
+export { DEFAULT_HEADERS_TIMEOUT_MS } from '../platform/http/body';
 /** The whole request, body included. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
@@ -63,7 +63,7 @@ export interface WebhookReceiverOptions {
   /** Temporal client used to find and signal owners; or pass `forwarder` directly. */
   client?: Client;
   forwarder?: EventForwarder;
-  /** With `client`: where the workers record routes (storage/route-store.ts); default the machine's route file. */
+  /** With `client`: where the workers record routes (platform/storage/route-store.ts); default the machine's route file. */
   routes?: RouteStore;
   /** The delivery log; default a file store under `dataDir`. */
   store?: WebhookStore;
@@ -76,7 +76,7 @@ export interface WebhookReceiverOptions {
   /** URL path that accepts webhooks; default `/webhooks`. */
   path?: string;
   maxBodyBytes?: number;
-  /** Default 5 s (`DEFAULT_HEADERS_TIMEOUT_MS`, http/body.ts). */
+  /** Default 5 s (`DEFAULT_HEADERS_TIMEOUT_MS`, platform/http/body.ts). */
   headersTimeoutMs?: number;
   /** Default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   requestTimeoutMs?: number;
@@ -95,7 +95,7 @@ export interface WebhookReceiverOptions {
   onRefused?: (refused: RefusedWebhook) => void;
   /** One line per delivery (category, request id, outcome, workflow ids; never record contents). */
   log?: (line: string) => void;
-  /** `/healthz` and `/readyz` (health/routes.ts), answered beside the webhook path. */
+  /** `/healthz` and `/readyz` (platform/health/routes.ts), answered beside the webhook path. */
   health?: HealthRoutes;
   /** The card-level path (webhooks/card-route.ts): each card's events reach `card-<cardNo>`, started if needed. */
   cardEntities?: CardEntityDelivery;

@@ -3,7 +3,7 @@
  *
  * Orders, cardholders and deposit addresses are found by key in the route store, where the
  * activity recorded the route before the provider call that produced the event
- * (storage/route-store.ts; docs/architecture.md, Routing): strongly consistent, no visibility
+ * (platform/storage/route-store.ts; docs/architecture.md, Routing): strongly consistent, no visibility
  * query. Card-level events reach the card's workflow by its derived id (webhooks/card-route.ts).
  * An event nobody owns is acknowledged and recorded, not failed (provider-notes, Webhooks).
  */
@@ -14,7 +14,7 @@ import {
   type ProviderEventBody,
   type ProviderEventCategory,
 } from '../domain/provider-event';
-import { type RouteKind, routeKey } from '../storage/route-store';
+import { type RouteKind, routeKey } from '../platform/storage/route-store';
 import { CATEGORY_RULES, isKnownCategory } from './categories';
 
 /** One lookup: `key` in the route store, a route recorded by the workflow that made the call or waits. */

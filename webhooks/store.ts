@@ -25,7 +25,7 @@
 import { createHash } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { schemaDefault } from '../config/schema';
+import { schemaDefault } from '../platform/config/schema';
 
 export type WebhookOutcome = 'signalled' | 'no_owner' | 'not_forwarded' | 'unknown_category' | 'unparseable';
 

@@ -4,18 +4,18 @@
  * through grpc-js, HTTP/2 framing, metadata and the channel's bookkeeping ran in the receiver's
  * JavaScript and were its largest cost per delivery: 2.9-3.4 ms of CPU per Temporal call pair
  * against 1.3-1.9 ms natively (300 pairs, three rounds). The native connection takes the same
- * settings from the environment (temporal/connection.ts, `@temporalio/envconfig` types them for
+ * settings from the environment (platform/temporal/connection.ts, `@temporalio/envconfig` types them for
  * it), answers the same health check, and the client on top of it (data converter, interceptors)
  * is the same.
  */
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import { Client, type DataConverter } from '@temporalio/client';
 import { NativeConnection, type NativeConnectionOptions, Runtime } from '@temporalio/worker';
-import { temporalSettingsFromEnv } from '../temporal/connection';
-import { type Configuration, readConfiguration } from '../config/schema';
-import { processEnv } from '../config/process-env';
-import { tracingConfigured } from '../telemetry/tracing-config';
-import type { StructuredLogger } from '../logging/logger';
+import { temporalSettingsFromEnv } from '../platform/temporal/connection';
+import { type Configuration, readConfiguration } from '../platform/config/schema';
+import { processEnv } from '../platform/config/process-env';
+import { tracingConfigured } from '../platform/telemetry/tracing-config';
+import type { StructuredLogger } from '../platform/logging/logger';
 
 export interface ReceiverTemporal {
   client: Client;

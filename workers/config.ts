@@ -1,19 +1,19 @@
 /**
- * Worker configuration from the environment. Provider settings come from `api/config.ts`
+ * Worker configuration from the environment. Provider settings come from `provider/config.ts`
  * (CARDFLOW_PROVIDER_*). The Temporal connection is read exactly as the client reads it
- * (`temporal/connection.ts`, through `@temporalio/envconfig`), so the same variables reach Temporal
+ * (`platform/temporal/connection.ts`, through `@temporalio/envconfig`), so the same variables reach Temporal
  * Cloud: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TEMPORAL_API_KEY`, mTLS
  * (`TEMPORAL_TLS_CLIENT_CERT_PATH`, `TEMPORAL_TLS_CLIENT_KEY_PATH`, ...) or a `TEMPORAL_PROFILE`.
  *
  * Its variables (Temporal's address and namespace with the worker's aliases,
  * `CARDFLOW_TASK_QUEUE`, `CARDFLOW_WORKER_*`, `CARDFLOW_PROBES_PER_SECOND`, `CARDFLOW_PROBE_SLOTS`), with their meanings, defaults
- * and rules: README's configuration table, generated from config/schema.ts (`npm run
+ * and rules: README's configuration table, generated from platform/config/schema.ts (`npm run
  * config-table`).
  */
 import type { NativeConnectionOptions } from '@temporalio/worker';
-import { temporalSettingsFromEnv } from '../temporal/connection';
+import { temporalSettingsFromEnv } from '../platform/temporal/connection';
 import type { ProbeBudget } from './create-worker';
-import { configured, type ConfigurationSlice, schemaDefault } from '../config/schema';
+import { configured, type ConfigurationSlice, schemaDefault } from '../platform/config/schema';
 
 export interface TemporalWorkerConfig {
   /** Address, TLS and API key as envconfig resolved them. */
@@ -44,7 +44,7 @@ export function loadTemporalWorkerConfig(
     TEMPORAL_ADDRESS: address,
     TEMPORAL_NAMESPACE: namespace,
   });
-  // envconfig types its options for NativeConnection; temporal/connection.ts widens them for the client.
+  // envconfig types its options for NativeConnection; platform/temporal/connection.ts widens them for the client.
   const connectionOptions = settings.connectionOptions as NativeConnectionOptions;
   return {
     connectionOptions,
@@ -94,7 +94,7 @@ export interface WorkerTuning {
   probes: ProbeBudget;
 }
 
-/** The tuning the variables ask for (config/schema.ts checks each one's rule), the defaults above filled in. */
+/** The tuning the variables ask for (platform/config/schema.ts checks each one's rule), the defaults above filled in. */
 export function workerTuning(
   config: ConfigurationSlice<
     | 'CARDFLOW_WORKER_CACHE_BUDGET_MIB'

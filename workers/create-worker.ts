@@ -22,19 +22,19 @@ import {
   makeWorkflowExporter,
 } from '@temporalio/interceptors-opentelemetry';
 import { createActivities, type ActivityDeps, type CardflowActivities } from '../activities';
-import { createFileRouteStore } from '../storage/route-store';
+import { createFileRouteStore } from '../platform/storage/route-store';
 import { createRateGate } from '../activities/rate-gate';
-import type { Tracing } from '../telemetry/tracing';
-import { failureConverterPath } from '../codec/data-converter';
+import type { Tracing } from '../platform/telemetry/tracing';
+import { failureConverterPath } from '../platform/codec/data-converter';
 import { CARDFLOW_TASK_QUEUE, probeTaskQueue } from '../domain/task-queue';
 import { CardflowWorker } from './cardflow-worker';
 import { cacheSizeFor, DEFAULT_CACHE_BUDGET_MIB } from './config';
 import { createReconcilePort } from './reconciliation-port';
 import { createCardEntityPort } from './card-entity-port';
-import { PREBUILT_BUNDLE_PATH, buildIdOf } from '../telemetry/build-id';
+import { PREBUILT_BUNDLE_PATH, buildIdOf } from '../platform/telemetry/build-id';
 import { deploymentOptions } from './versioning';
 import { snakeCaseActivityMetricTags } from './metric-tags';
-import { schemaDefault } from '../config/schema';
+import { schemaDefault } from '../platform/config/schema';
 
 /** Entry file of the workflow bundle. */
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -128,7 +128,7 @@ export interface CreateWorkerOptions {
   /** The probe queue's budget. */
   probes?: ProbeBudget;
   /**
-   * Traces (telemetry/tracing.ts): activities traced, and the spans of the workflow runs whose
+   * Traces (platform/telemetry/tracing.ts): activities traced, and the spans of the workflow runs whose
    * trace is sampled exported through the worker's sink (without it they are dropped).
    */
   tracing?: Tracing;

@@ -1,30 +1,30 @@
 /**
  * The cardflow worker process: `node dist/workers/main.js` (`tsx workers/main.ts` from the sources). Configured from the environment
- * (workers/config.ts, api/config.ts, codec keys); on SIGINT or SIGTERM it stops polling, lets running
+ * (workers/config.ts, provider/config.ts, codec keys); on SIGINT or SIGTERM it stops polling, lets running
  * tasks finish (up to the shutdown grace time), closes its connections and exits. Logs are JSON
- * lines on stderr (`logging/logger.ts`, CARDFLOW_LOG_LEVEL), the SDK's and core's included.
+ * lines on stderr (`platform/logging/logger.ts`, CARDFLOW_LOG_LEVEL), the SDK's and core's included.
  *
  * Readiness: with `CARDFLOW_WORKER_HEALTH_ADDRESS` (`host:port`) the worker serves `GET /healthz`
- * and `GET /readyz` there (health/server.ts): ready while it polls and its Temporal connection
+ * and `GET /readyz` there (platform/health/server.ts): ready while it polls and its Temporal connection
  * answers. A worker has no port of its own to add the routes to, and a listener answers an
  * orchestrator's HTTP probe and a load balancer alike, where a check command would need a process
  * start per probe and could only see what a file or the Temporal API says about the worker.
- * A missing or malformed setting exits 2 (config/startup.ts).
+ * A missing or malformed setting exits 2 (platform/config/startup.ts).
  */
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
-import { createProviderClient } from '../api/client';
-import { providerConfig } from '../api/config';
+import { createProviderClient } from '../provider/client';
+import { providerConfig } from '../provider/config';
 import { ensureReconcileSchedule, reconcileSettings } from '../client/reconciliation';
-import { dataConverterFor } from '../codec/data-converter';
-import { configured, readConfiguration } from '../config/schema';
-import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
-import { keysCheck, temporalCheck } from '../health/checks';
-import { type HealthServer, parseListenAddress, startHealthServer } from '../health/server';
-import { createLogger } from '../logging/logger';
-import { fileStoreFor, routeStoreFor } from '../storage/from-config';
-import { startFileRetention } from '../storage/file-retention';
-import { notificationSettings, openUndeliveredStore } from '../notifications/from-config';
+import { dataConverterFor } from '../platform/codec/data-converter';
+import { configured, readConfiguration } from '../platform/config/schema';
+import { exitCodeFor, failureMessage, loadConfiguration } from '../platform/config/startup';
+import { keysCheck, temporalCheck } from '../platform/health/checks';
+import { type HealthServer, parseListenAddress, startHealthServer } from '../platform/health/server';
+import { createLogger } from '../platform/logging/logger';
+import { fileStoreFor, routeStoreFor } from '../platform/storage/from-config';
+import { startFileRetention } from '../platform/storage/file-retention';
+import { notificationSettings, openUndeliveredStore } from '../platform/notifications/from-config';
 import { loadTemporalWorkerConfig, workerTuning } from './config';
 import { createWorker, DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
 import { limitWorkflowThreadHeap } from './heap-limit';
@@ -37,25 +37,25 @@ import {
   workerMetrics,
 } from './telemetry';
 import { startVisibilityMetrics } from './visibility-metrics';
-import { startTracing, traceProviderCall } from '../telemetry/tracing';
-import { entryPointArgs } from '../config/command-line';
-import { processEnv } from '../config/process-env';
+import { startTracing, traceProviderCall } from '../platform/telemetry/tracing';
+import { entryPointArgs } from '../platform/config/command-line';
+import { processEnv } from '../platform/config/process-env';
 import { bootstrapCurrentVersion, versionString, versioningSettings } from './versioning';
-import { compiledBuildId } from '../telemetry/build-id';
-import { recordBuildInfo } from '../telemetry/build-info';
-import { sampleProcessMemory } from '../telemetry/process-memory';
-import { cardflowVersion } from '../config/version';
+import { compiledBuildId } from '../platform/telemetry/build-id';
+import { recordBuildInfo } from '../platform/telemetry/build-info';
+import { sampleProcessMemory } from '../platform/telemetry/process-memory';
+import { cardflowVersion } from '../platform/config/version';
 
 /** Everything the worker reads from the environment and secret files, before contacting anything. */
 function workerSettings(env: Record<string, string | undefined>) {
-  // Every variable against its rule, once, all problems in one error (config/schema.ts).
+  // Every variable against its rule, once, all problems in one error (platform/config/schema.ts).
   const config = readConfiguration(env);
   const healthAddress = config.CARDFLOW_WORKER_HEALTH_ADDRESS;
   return {
     config,
     temporal: loadTemporalWorkerConfig(env, config),
     provider: providerConfig(config),
-    // The same converter as the client and the webhook receiver: payloads are encrypted (codec/).
+    // The same converter as the client and the webhook receiver: payloads are encrypted (platform/codec/).
     codec: dataConverterFor(config),
     reconcile: reconcileSettings(config),
     tuning: workerTuning(config),
@@ -91,7 +91,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
   const settings = loadConfiguration(() => workerSettings(env));
   const logger = createLogger({ base: { service: 'worker' } });
   const meter = installRuntime(logger, settings.metrics);
-  // Traces when an OTLP endpoint is configured (telemetry/tracing.ts); nothing installed otherwise.
+  // Traces when an OTLP endpoint is configured (platform/telemetry/tracing.ts); nothing installed otherwise.
   const tracing = startTracing('worker', settings.config);
   const provider = createProviderClient({
     ...settings.provider,
@@ -175,7 +175,7 @@ async function buildWorker(
   });
 }
 
-/** With a health address: ready while the worker polls and its Temporal connection answers (health/server.ts). */
+/** With a health address: ready while the worker polls and its Temporal connection answers (platform/health/server.ts). */
 async function startWorkerHealth(
   { settings, logger, connection }: WorkerProcess,
   worker: CardflowWorker,

@@ -18,7 +18,7 @@ import type { AnyWorkflowDefinition, InputOf } from '../domain/workflow-definiti
 import { childWorkflowId } from '../domain/workflow-ids';
 import { cardEntityWorkflow, reconciliationWorkflow, strandedMoneyWorkflow, WORKFLOWS } from '../domain/workflows';
 import { createRouteForwarder } from '../webhooks/forwarder';
-import type { RouteStore } from '../storage/route-store';
+import type { RouteStore } from '../platform/storage/route-store';
 import {
   cardDelivery,
   type CardEntityDelivery,

@@ -23,7 +23,7 @@ import { Worker } from '@temporalio/worker';
 import { WORKFLOW_VERSIONING, type WorkflowVersioning } from '../domain/workflow-versioning';
 import type { WorkflowType } from '../domain/workflows';
 import { DROPPED_SPAN_SINKS, type BundleSource } from './create-worker';
-import { buildIdOf } from '../telemetry/build-id';
+import { buildIdOf } from '../platform/telemetry/build-id';
 
 export interface SavedHistory {
   /** The file it came from. */

@@ -15,10 +15,10 @@
  */
 import type { MetricMeter } from '@temporalio/common';
 import type { TelemetryOptions } from '@temporalio/worker';
-import type { ProviderCallRecord } from '../api/call-outcome';
+import type { ProviderCallRecord } from '../provider/call-outcome';
 import { FINDING_KINDS, FINDINGS_METRIC } from '../domain/reconciliation';
 import { WorkflowTypes } from '../domain/workflows';
-import { configured, type ConfigurationSlice } from '../config/schema';
+import { configured, type ConfigurationSlice } from '../platform/config/schema';
 import type { ProbeBudget } from './create-worker';
 
 /** Buckets in seconds: a provider answers in tens of milliseconds, its timeout is tens of seconds. */
@@ -40,7 +40,7 @@ export function prometheusTelemetry(bindAddress: string): NonNullable<TelemetryO
 /**
  * The provider client's `onCall` hook recording on `meter`:
  * `cardflow_provider_calls_total{operation, outcome}` and
- * `cardflow_provider_call_duration_seconds{operation}` (api/call-outcome.ts says the outcomes).
+ * `cardflow_provider_call_duration_seconds{operation}` (provider/call-outcome.ts says the outcomes).
  */
 export function providerCallMetrics(meter: MetricMeter): (call: ProviderCallRecord) => void {
   const calls = meter.createCounter(

@@ -6,13 +6,13 @@
  *
  * Its variables (`CARDFLOW_DEPLOYMENT_NAME`, `CARDFLOW_WORKER_VERSIONING`,
  * `CARDFLOW_DEPLOYMENT_BOOTSTRAP`, `CARDFLOW_WORKFLOW_BUNDLE`), with their meanings, defaults and
- * rules: README's configuration table, generated from config/schema.ts (`npm run config-table`).
+ * rules: README's configuration table, generated from platform/config/schema.ts (`npm run config-table`).
  */
 import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
-import { versionKey } from '../temporal/deployments';
-import type { BootstrapMode } from '../config/versioning-variables';
-import { configured, type ConfigurationSlice } from '../config/schema';
+import { versionKey } from '../platform/temporal/deployments';
+import type { BootstrapMode } from '../platform/config/versioning-variables';
+import { configured, type ConfigurationSlice } from '../platform/config/schema';
 import { DEFAULT_WORKFLOW_VERSIONING } from '../domain/workflow-versioning';
 
 export type { BootstrapMode };
@@ -30,7 +30,7 @@ export interface VersioningSettings {
   bundlePath?: string;
 }
 
-/** The versioning the variables ask for (config/schema.ts checks each one's rule), defaults filled in. */
+/** The versioning the variables ask for (platform/config/schema.ts checks each one's rule), defaults filled in. */
 export function versioningSettings(
   config: ConfigurationSlice<
     | 'CARDFLOW_DEPLOYMENT_NAME'

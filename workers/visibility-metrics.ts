@@ -5,7 +5,7 @@
  * - `cardflow_onboardings_running{stage}`: running customer onboardings by their CardflowStage;
  * - `cardflow_onboarding_oldest_age_seconds{stage}`: the age of the oldest of them, since its
  *   onboarding started (0 when none): what the customer has waited for, the SLA operators keep
- *   (deploy/prometheus/cardflow-rules.yml compares it with each stage's SLA);
+ *   (tools/deploy/prometheus/cardflow-rules.yml compares it with each stage's SLA);
  * - `cardflow_reconciliation_last_success_timestamp_seconds`: when the last reconciliation run
  *   completed (absent until one has), and `cardflow_reconciliation_last_drift`: 1 when that run
  *   found drift for an operator, else 0.
@@ -17,7 +17,7 @@ import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 import { CardflowStage } from '../domain/search-attributes';
 import { WorkflowTypes } from '../domain/workflows';
-import { schemaDefault } from '../config/schema';
+import { schemaDefault } from '../platform/config/schema';
 
 /** Running onboardings listed per sample at most. */
 export const MAX_LISTED = 20_000;

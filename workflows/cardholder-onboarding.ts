@@ -22,7 +22,7 @@ import { holderEligibilityIssues } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { orderNosKey } from '../domain/start-attributes';
 import type { WaitProfile } from '../domain/wait-profile';
-import type { CardType } from '../api/schemas/card-type';
+import type { CardType } from '../provider/schemas/card-type';
 import { isTimeout, nonRetryable, summarize } from '../domain/failures';
 import { settled } from './support/cancellation';
 import { EventInbox } from './support/inbox';

@@ -7,7 +7,7 @@
  */
 import { isCancellation, patched, workflowInfo } from '@temporalio/workflow';
 import { NotificationTypes } from '../domain/notifications';
-import { cmp } from '../api/money';
+import { cmp } from '../provider/money';
 import { affordabilityIssue } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import {

@@ -28,7 +28,7 @@ import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus, type Tracker } from './support/tracked-status';
 import { raceSignalAndPoll } from './support/waits';
 import { physicalCardActivationWorkflow } from '../domain/workflows';
-import { isFinalOperationStatus } from '../api/rules';
+import { isFinalOperationStatus } from '../provider/rules';
 
 /** How long the card may take to show Normal once activation is accepted. */
 const CONFIRM_DEADLINE_MS = 24 * 60 * 60 * 1000;

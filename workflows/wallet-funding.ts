@@ -13,7 +13,7 @@ import { isCancellation, workflowInfo, type WorkflowInfo } from '@temporalio/wor
 import type { DepositAddress } from '../activities';
 import { NotificationTypes } from '../domain/notifications';
 import { Notifier } from './support/notifier';
-import { add, cmp, sub } from '../api/money';
+import { add, cmp, sub } from '../provider/money';
 import type { CompensationOutcome, MoneyLeft } from '../domain/compensation';
 import type { FieldIssue } from '../domain/cardholder-data';
 import { FailureTypes } from '../domain/failure-types';
@@ -41,7 +41,7 @@ import { Attributes, isChild, type StartedWith } from './support/search';
 import { trackStatus, type Tracker } from './support/tracked-status';
 import { raceSignalAndPoll } from './support/waits';
 import { cardDepositWorkflow, fundTransferWorkflow, walletFundingWorkflow } from '../domain/workflows';
-import { AMOUNT_RE, LONG_ID_RE, isFinalOperationStatus } from '../api/rules';
+import { AMOUNT_RE, LONG_ID_RE, isFinalOperationStatus } from '../provider/rules';
 
 function inputIssues(input: WalletFundingInput): FieldIssue[] {
   const issues: FieldIssue[] = [];

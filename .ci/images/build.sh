@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds CI's stand-ins for the upstream images deploy/Dockerfile and docker-compose.yml pull
+# Builds CI's stand-ins for the upstream images tools/deploy/Dockerfile and docker-compose.yml pull
 # (no container registry is reachable from CI), tagged with the upstream names and the versions
 # those two files name (fully qualified, docker.io/..., so short names resolve to them without a
 # pull), so the files under test are exactly the ones users run. What each
@@ -9,7 +9,7 @@
 # versions, the base image); an image whose label matches is kept, so a warm run builds nothing.
 # Images live in podman's storage under ~/.cache/cardflow/podman (.ci/podman.sh).
 # Usage: bash .ci/images/build.sh [all|node|services]   (as root; needs Go once, for the Temporal
-# server and UI builds). `node` builds the base and the node image only (what deploy/Dockerfile
+# server and UI builds). `node` builds the base and the node image only (what tools/deploy/Dockerfile
 # needs), `services` the others, so CI builds them while the cardflow image builds.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -71,10 +71,10 @@ fi
 base_id="$(podman image inspect --format '{{.Id}}' "$base")"
 
 if [[ "$mode" != services ]]; then
-  # --- node:<major>-bookworm-slim (deploy/Dockerfile's NODE_IMAGE) -------------------------------
-  node_image="$(sed -n 's/^ARG NODE_IMAGE=//p' deploy/Dockerfile)"
+  # --- node:<major>-bookworm-slim (tools/deploy/Dockerfile's NODE_IMAGE) -------------------------------
+  node_image="$(sed -n 's/^ARG NODE_IMAGE=//p' tools/deploy/Dockerfile)"
   if [[ "$node_image" != node:24-bookworm-slim ]]; then
-    echo "images: deploy/Dockerfile uses $node_image; this script stands in node:24-bookworm-slim only (.ci/node24.sh)" >&2
+    echo "images: tools/deploy/Dockerfile uses $node_image; this script stands in node:24-bookworm-slim only (.ci/node24.sh)" >&2
     exit 1
   fi
   node_bin="$(bash .ci/node24.sh)"
@@ -108,7 +108,7 @@ pg_key="$({
 build_image "docker.io/library/postgres:$pg_version" "$here/postgres.Containerfile" "$scratch/postgres" "$pg_key"
 
 # --- temporalio/server and temporalio/admin-tools ------------------------------------------------
-server_dir="$(bash scripts/temporal-server.sh)"
+server_dir="$(bash tools/scripts/temporal-server.sh)"
 server_version="$(sed -n 's|.*image: temporalio/server:${TEMPORAL_VERSION:-\([0-9.]*\)}.*|\1|p' docker-compose.yml)"
 admin_version="$(sed -n 's|.*image: temporalio/admin-tools:${TEMPORAL_ADMINTOOLS_VERSION:-\([^}]*\)}.*|\1|p' docker-compose.yml)"
 mkdir -p "$scratch/server" "$scratch/admin"

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 # shellcheck source=../../scripts/lib/build-cache.sh
-source "scripts/lib/build-cache.sh"
+source "tools/scripts/lib/build-cache.sh"
 
 readonly MODULE="github.com/temporalio/ui-server/v2"
 version="$(compose_version ui-server temporalio/ui TEMPORAL_UI_VERSION)"

@@ -3,7 +3,7 @@
  * running workflows are about to spend from it, and the money left at the provider by processes
  * that failed or were cancelled (open `strandedMoney` records).
  */
-import { add } from '../../api/money';
+import { add } from '../../provider/money';
 import { balanceFindings, strandedFindings } from '../../domain/reconciliation-rules';
 import type { Finding, ReconcileConfig } from '../../domain/reconciliation';
 import { cardDepositWorkflow, cardIssuanceWorkflow, WorkflowTypes } from '../../domain/workflows';

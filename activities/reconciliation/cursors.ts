@@ -3,7 +3,7 @@
  * (RECONCILE_SOURCES, in order) and their slices. Ledger queries cover at most 30 days and wallet
  * transaction queries at most 90 (spec, Limits), so those sources are read newest slice first.
  */
-import { DAY_MS, LEDGER_RANGE_DAYS, WALLET_TX_RANGE_DAYS } from '../../api/rules';
+import { DAY_MS, LEDGER_RANGE_DAYS, WALLET_TX_RANGE_DAYS } from '../../provider/rules';
 import {
   RECONCILE_SOURCES,
   type AccountReconciliation,

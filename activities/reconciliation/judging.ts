@@ -11,7 +11,7 @@ import {
   type OwnerRun,
   type ProviderOrder,
 } from '../../domain/reconciliation-rules';
-import type { WalletTransaction } from '../../api/schemas/wallet';
+import type { WalletTransaction } from '../../provider/schemas/wallet';
 import type { ProviderPort } from '../deps';
 import type { ReconcilePort } from '../reconciliation-port';
 import { deliverToCard, redeliver } from './redelivery';

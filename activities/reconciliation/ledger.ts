@@ -3,10 +3,10 @@
  * a provider order or neither (domain/reconciliation-rules.ts), and the running balance walked
  * back from the provider's balance at the window's end, so a break in the chain is found.
  */
-import { add, money, sub } from '../../api/money';
-import type { Account, LedgerEntry } from '../../api/schemas/account';
-import type { CardOperationRecord } from '../../api/schemas/card';
-import { DAY_MS, LEDGER_RANGE_DAYS, PAGE_SIZE_MAX } from '../../api/rules';
+import { add, money, sub } from '../../provider/money';
+import type { Account, LedgerEntry } from '../../provider/schemas/account';
+import type { CardOperationRecord } from '../../provider/schemas/card';
+import { DAY_MS, LEDGER_RANGE_DAYS, PAGE_SIZE_MAX } from '../../provider/rules';
 import {
   FINDING_KINDS,
   type Finding,

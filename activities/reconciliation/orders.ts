@@ -2,8 +2,8 @@
  * The order sources (card operations, cardholders, work orders, wallet transactions) read a page
  * at a time, each order judged against its owner as it is read (judging.ts).
  */
-import { CardholderEventSchema } from '../../api/schemas/cardholder';
-import { PAGE_SIZE_MAX } from '../../api/rules';
+import { CardholderEventSchema } from '../../provider/schemas/cardholder';
+import { PAGE_SIZE_MAX } from '../../provider/rules';
 import type { Finding, ReconcileConfig, ReconcileCursor, ReconcileSource } from '../../domain/reconciliation';
 import type { ProviderOrder } from '../../domain/reconciliation-rules';
 import type { ProviderPort } from '../deps';

@@ -9,16 +9,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type WorkflowHandle, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
-import { add, cmp, sub } from '../../api/money';
+import { add, cmp, sub } from '../../provider/money';
 import type { OnboardingInput, OnboardingResult } from '../../domain/customer-onboarding';
 import { onboardingStartAttributes } from '../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../domain/workflow-ids';
 import { WorkflowTypes } from '../../domain/workflows';
-import { CARD_TYPES as SANDBOX_CARD_TYPES } from '../../sandbox/data/card-types';
+import { CARD_TYPES as SANDBOX_CARD_TYPES } from '../../tools/sandbox/data/card-types';
 import { walletAccount } from '../integration/support/card-harness';
 import { CARD_TYPES, FAST_WAIT, cardholdersByEmail, customerRef } from '../integration/support/harness';
 import { b2bHolder, uniqueEmail } from '../integration/support/holders';
-import { HISTORY_HOSTS } from '../../scripts/cluster/temporal-cluster';
+import { HISTORY_HOSTS } from '../../tools/scripts/cluster/temporal-cluster';
 import { clusterSettings, control, historyHostAddresses } from './support/control';
 import { type ClusterWorld, startClusterWorld, until } from './support/world';
 

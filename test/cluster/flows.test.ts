@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { Connection, WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { Pool } from 'pg';
-import { indexedType } from '../../deploy/setup-temporal';
+import { indexedType } from '../../tools/deploy/setup-temporal';
 import { cardflowSearchAttributes } from '../../domain/search-attributes';
-import { add, cmp, sub } from '../../api/money';
+import { add, cmp, sub } from '../../provider/money';
 import { cardholderStatusQuery, correctCardholderUpdate } from '../../domain/cardholder-onboarding';
 import { type OnboardingResult, progressQuery } from '../../domain/customer-onboarding';
 import type { FundTransferResult } from '../../domain/fund-transfer';
@@ -18,8 +18,8 @@ import type { PhysicalCardActivationResult } from '../../domain/physical-card-ac
 import type { WalletFundingResult } from '../../domain/wallet-funding';
 import { activationWorkflowId, cardholderWorkflowId } from '../../domain/workflow-ids';
 import { physicalCardActivationWorkflow } from '../../domain/workflows';
-import { CARD_TYPE_IDS, CARD_TYPES as SANDBOX_CARD_TYPES } from '../../sandbox/data/card-types';
-import { createPostgresFileStore } from '../../storage/postgres-file-store';
+import { CARD_TYPE_IDS, CARD_TYPES as SANDBOX_CARD_TYPES } from '../../tools/sandbox/data/card-types';
+import { createPostgresFileStore } from '../../platform/storage/postgres-file-store';
 import {
   BUDGET_TYPE,
   account,
@@ -41,7 +41,7 @@ import {
 } from '../integration/support/harness';
 import { b2bHolder, uniqueEmail } from '../integration/support/holders';
 import { b2cHolder } from '../fixtures/holders';
-import { temporalTlsOptions } from '../../scripts/cluster/temporal-tls';
+import { temporalTlsOptions } from '../../tools/scripts/cluster/temporal-tls';
 import { clusterSettings } from './support/control';
 import { type ClusterWorld, startClusterWorld, until } from './support/world';
 

@@ -1,10 +1,10 @@
 /**
- * The cluster runs locked down as production does (deploy/temporal/cluster.yaml): its frontend
+ * The cluster runs locked down as production does (tools/deploy/temporal/cluster.yaml): its frontend
  * takes only callers presenting a certificate of the cluster's CA, made by the documented step
- * (scripts/make-certs.sh), and it runs an authorizer, so no `--allow-no-auth`. A plaintext client,
+ * (tools/scripts/make-certs.sh), and it runs an authorizer, so no `--allow-no-auth`. A plaintext client,
  * a TLS client without a certificate and one whose certificate another CA signed are refused; a
  * client with its certificate reads the namespace, and an operator's `cardflow` CLI configured by
- * `TEMPORAL_TLS_*` alone (temporal/connection.ts, through `@temporalio/envconfig`) reaches the server.
+ * `TEMPORAL_TLS_*` alone (platform/temporal/connection.ts, through `@temporalio/envconfig`) reaches the server.
  * The same through haproxy passing TCP through (a balancer in front of frontends): the server,
  * not the balancer, checks the certificate, and the server's certificate names `haproxy`.
  */
@@ -12,11 +12,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Connection, type TLSConfig } from '@temporalio/client';
-import { runCli } from '../../cli/main';
-import { ExitCodes } from '../../cli/context';
-import { startTcpPassthrough } from '../../scripts/cluster/haproxy';
-import { ProcessGroup } from '../../scripts/cluster/processes';
-import { makeTemporalCerts, temporalTlsEnv, temporalTlsOptions } from '../../scripts/cluster/temporal-tls';
+import { runCli } from '../../client/cli/main';
+import { ExitCodes } from '../../client/cli/context';
+import { startTcpPassthrough } from '../../tools/scripts/cluster/haproxy';
+import { ProcessGroup } from '../../tools/scripts/cluster/processes';
+import { makeTemporalCerts, temporalTlsEnv, temporalTlsOptions } from '../../tools/scripts/cluster/temporal-tls';
 import { CLUSTER_ENV, clusterSettings } from './support/control';
 
 let otherCa: string;

@@ -2,7 +2,7 @@ import { configured } from '../support/configured';
 /**
  * What operators see of the production topology: a real Prometheus (Debian's) scrapes every
  * cardflow process (two workers, two receivers, the codec server) and every Temporal host, and
- * evaluates deploy/prometheus/cardflow-rules.yml with short `for:` and SLAs (support/alert-rules.ts).
+ * evaluates tools/deploy/prometheus/cardflow-rules.yml with short `for:` and SLAs (support/alert-rules.ts).
  * After a full onboarding no metric label on any endpoint carries a customer reference, a holder
  * id, a card id or personal data; an onboarding left in review past its SLA fires the stuck alert
  * and the sandbox's 5xx fire the provider-error alert, both read back from Prometheus's API; a
@@ -17,13 +17,13 @@ import { join } from 'node:path';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import { startOnboarding as startOnboardingFromBackend } from '../../client/onboarding';
-import { createDataConverter } from '../../codec/data-converter';
-import { parseKeyList } from '../../codec/keys';
-import { type Tracing, startTracing } from '../../telemetry/tracing';
+import { createDataConverter } from '../../platform/codec/data-converter';
+import { parseKeyList } from '../../platform/codec/keys';
+import { type Tracing, startTracing } from '../../platform/telemetry/tracing';
 import { runReconciliation } from '../../client/reconciliation';
 import { FINDING_KINDS } from '../../domain/reconciliation';
 import type { OnboardingResult } from '../../domain/customer-onboarding';
-import { type RunningPrometheus, startPrometheus } from '../../scripts/cluster/prometheus';
+import { type RunningPrometheus, startPrometheus } from '../../tools/scripts/cluster/prometheus';
 import { CARD_TYPES, FAST_WAIT, customerRef, startOnboardingWorkflow } from '../integration/support/harness';
 import { b2bHolder, uniqueEmail } from '../integration/support/holders';
 import { writeTestRules } from './support/alert-rules';
@@ -313,7 +313,7 @@ it('every query of the Grafana dashboard returns series', async () => {
     { timeoutMs: 60_000 },
   );
   const dashboard = JSON.parse(
-    readFileSync(join(__dirname, '../../deploy/grafana/cardflow-dashboard.json'), 'utf8'),
+    readFileSync(join(__dirname, '../../tools/deploy/grafana/cardflow-dashboard.json'), 'utf8'),
   ) as {
     panels: Array<{ title: string; targets?: Array<{ expr: string }> }>;
   };

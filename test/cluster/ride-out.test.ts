@@ -1,5 +1,5 @@
 /**
- * Clients ride out a Temporal restart (temporal/ride-out.ts) on the production topology. With the
+ * Clients ride out a Temporal restart (platform/temporal/ride-out.ts) on the production topology. With the
  * frontend down, `cardflow onboard` says what it waits for and where, and starts the onboarding
  * once the frontend is back; with a ride-out shorter than the outage it exits 4 having started
  * nothing. `startOnboarding` called while PostgreSQL restarts (when Temporal answered "Namespace
@@ -9,13 +9,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runCli } from '../../cli/main';
-import { ExitCodes } from '../../cli/context';
+import { runCli } from '../../client/cli/main';
+import { ExitCodes } from '../../client/cli/context';
 import { startOnboarding } from '../../client/onboarding';
 import type { OnboardingResult } from '../../domain/customer-onboarding';
 import { onboardingWorkflowId } from '../../domain/workflow-ids';
 import { CARD_TYPES, FAST_WAIT, customerRef } from '../integration/support/harness';
-import { temporalTlsEnv } from '../../scripts/cluster/temporal-tls';
+import { temporalTlsEnv } from '../../tools/scripts/cluster/temporal-tls';
 import { clusterSettings, control } from './support/control';
 import { type ClusterWorld, startClusterWorld } from './support/world';
 

@@ -14,18 +14,18 @@ import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { refreshCard } from '../../client/card-entity';
-import { countOpen, describeDeployment, type DeploymentView } from '../../temporal/deployments';
-import { createDataConverter } from '../../codec/data-converter';
-import { parseKeyList } from '../../codec/keys';
+import { countOpen, describeDeployment, type DeploymentView } from '../../platform/temporal/deployments';
+import { createDataConverter } from '../../platform/codec/data-converter';
+import { parseKeyList } from '../../platform/codec/keys';
 import { bundleCardflowWorkflows } from '../../workers/create-worker';
 import { loadHistories, runReplayGate } from '../../workers/replay-gate';
-import { buildIdOf } from '../../telemetry/build-id';
+import { buildIdOf } from '../../platform/telemetry/build-id';
 import { cardholderStatusQuery } from '../../domain/cardholder-onboarding';
 import type { OnboardingResult } from '../../domain/customer-onboarding';
 import { cardEntityWorkflowId, cardholderWorkflowId } from '../../domain/workflow-ids';
 import type { WorkflowType } from '../../domain/workflows';
 import { WORKFLOW_VERSIONING } from '../../domain/workflow-versioning';
-import type { ManagedProcess } from '../../scripts/cluster/processes';
+import type { ManagedProcess } from '../../tools/scripts/cluster/processes';
 import { b2bOnboarding, cardholdersByEmail, startOnboardingWorkflow } from '../integration/support/harness';
 import { runCliOn, type CliRun } from '../support/run-cli';
 import { b2bHolder, uniqueEmail } from '../integration/support/holders';
@@ -185,7 +185,7 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
   }
 
   // A's onboardings, approved now, complete on A: no nondeterminism, nothing twice at the provider.
-  // A burst of 100 approvals on the server's default visibility rate (deploy/temporal/dynamic-config.yaml
+  // A burst of 100 approvals on the server's default visibility rate (tools/deploy/temporal/dynamic-config.yaml
   // raises none): the receivers find each webhook's workflows by their routes and the card's by its
   // derived id, and ask visibility nothing (by search attribute it took at least one query per
   // delivery, two or more deliveries per onboarding).

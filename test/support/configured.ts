@@ -1,4 +1,4 @@
-import { type Configuration, readConfiguration } from '../../config/schema';
+import { type Configuration, readConfiguration } from '../../platform/config/schema';
 
 /** `env` read by the configuration schema, as an entry point reads it (without the provider interlock). */
 export function configured(env: Record<string, string | undefined>): Configuration {

@@ -3,7 +3,7 @@
  * "connection" is that client, and closing it is left to the test): exit code and output captured.
  */
 import type { Client } from '@temporalio/client';
-import { runCli } from '../../cli/main';
+import { runCli } from '../../client/cli/main';
 
 export interface CliRun {
   code: number;

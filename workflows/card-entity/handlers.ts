@@ -22,7 +22,7 @@ import type { CardOperationKind, CardOperationOutcome } from '../../domain/card-
 import { deriveMerchantOrderNo, entityOrderStep } from '../../domain/merchant-order-no';
 import { providerEventSignal } from '../../domain/provider-event';
 import { FailureTypes } from '../../domain/failure-types';
-import { isFinalOperationStatus } from '../../api/rules';
+import { isFinalOperationStatus } from '../../provider/rules';
 import { cardDepositWorkflow } from '../../domain/workflows';
 import { nonRetryable, rethrown, summarize } from '../../domain/failures';
 import { runCardOperation } from '../card-operations';

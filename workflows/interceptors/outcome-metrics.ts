@@ -5,7 +5,7 @@
  * - `cardflow_workflows_started_total{workflow_type}`: a new execution (a run continued as new is
  *   the same process and is not counted again);
  * - `cardflow_workflows_closed_total{workflow_type, outcome, failure_type}`: `completed`, `failed`
- *   (with the failure's type, domain/failure-types.ts or api/errors.ts) or `cancelled`.
+ *   (with the failure's type, domain/failure-types.ts or provider/errors.ts) or `cancelled`.
  *
  * The workflow meter records nothing while replaying, and records go out through the SDK's
  * built-in sink, never as commands: histories replay unchanged with or without this interceptor.

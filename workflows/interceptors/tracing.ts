@@ -13,7 +13,7 @@
  * ACCEPTED, TIMER_CANCELED, COMPLETED instead of ACCEPTED, COMPLETED, TIMER_CANCELED), and the
  * run then failed every workflow task on a worker that did not trace.
  *
- * Head sampling (telemetry/sampler.ts): a run loads tracing when its start carries a sampled trace
+ * Head sampling (platform/telemetry/sampler.ts): a run loads tracing when its start carries a sampled trace
  * context, or a signal or Update does; until then each call passes straight through and pays a
  * header lookup. A start's unsampled context is handed on unchanged to the run's activities,
  * children and continuation, so they do not trace either. A run started with no trace context

@@ -4,7 +4,7 @@
  * (support/transfer-return.ts); a created card keeps its money, since the provider has no card
  * withdraw, and the record says so.
  */
-import { cmp } from '../../api/money';
+import { cmp } from '../../provider/money';
 import type { FundTransferResult } from '../../domain/fund-transfer';
 import type { MoneyLeft } from '../../domain/compensation';
 import { childIdOf } from '../../domain/workflow-definition';

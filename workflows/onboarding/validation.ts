@@ -4,7 +4,7 @@
  * (domain/onboarding-plan.ts), then the balances of the accounts that will pay.
  */
 import { isCancellation, patched, workflowInfo } from '@temporalio/workflow';
-import type { CardType } from '../../api/schemas/card-type';
+import type { CardType } from '../../provider/schemas/card-type';
 import { OnboardingInputSchema, type OnboardingInput } from '../../domain/customer-onboarding';
 import { affordabilityIssue } from '../../domain/eligibility';
 import { FailureTypes } from '../../domain/failure-types';

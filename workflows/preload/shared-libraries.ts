@@ -10,7 +10,7 @@
  * that it fills in lazily, which is why zod's lazy globals are filled in below, before the
  * worker freezes them (cardflow's own schemas, whose methods zod builds on first use, are
  * settled before sharing in shared-schemas.ts). For the same reason workflow schemas use their own patterns
- * (`.regex(...)`, api/schemas/fields.ts), not zod's built-in string formats (`z.email()`,
+ * (`.regex(...)`, provider/schemas/fields.ts), not zod's built-in string formats (`z.email()`,
  * `z.ipv4()`, ...): those check with zod's shared RegExp, whose `lastIndex` a frozen copy cannot
  * reset. test/unit/workflows/shared-libraries.test.ts freezes these as the worker does.
  */

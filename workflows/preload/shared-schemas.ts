@@ -25,9 +25,9 @@
  * test/unit/workflows/shared-libraries.test.ts freezes these as the worker does and parses
  * valid and invalid inputs through them.
  */
-import * as cardholderRequests from '../../api/schemas/cardholder-requests';
-import * as apiFields from '../../api/schemas/fields';
-import * as primitives from '../../api/schemas/primitives';
+import * as cardholderRequests from '../../provider/schemas/cardholder-requests';
+import * as apiFields from '../../provider/schemas/fields';
+import * as primitives from '../../provider/schemas/primitives';
 import * as cardholderData from '../../domain/cardholder-data';
 import * as cardEntity from '../../domain/card-entity';
 import * as cardOperations from '../../domain/card-operations';

@@ -7,7 +7,7 @@
  * workflows always sent it, so their saved histories replay.
  */
 import type { QueryDefinition } from '@temporalio/workflow';
-import type { CardType } from '../../api/schemas/card-type';
+import type { CardType } from '../../provider/schemas/card-type';
 import type { FieldIssue } from '../../domain/cardholder-data';
 import { FailureTypes } from '../../domain/failure-types';
 import type { StartAttributes } from '../../domain/start-attributes';

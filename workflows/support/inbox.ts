@@ -17,9 +17,9 @@
  * provider's time of it (`updateTime`) falls in the new round. Plain records, no Maps (STYLE).
  */
 import { patched } from '@temporalio/workflow';
-import type { CardOperationRecord } from '../../api/schemas/card';
-import type { Cardholder } from '../../api/schemas/cardholder';
-import { isFinalOperationStatus, isFinalReviewStatus } from '../../api/rules';
+import type { CardOperationRecord } from '../../provider/schemas/card';
+import type { Cardholder } from '../../provider/schemas/cardholder';
+import { isFinalOperationStatus, isFinalReviewStatus } from '../../provider/rules';
 import { trimRecord } from '../../domain/card-entity';
 import { keyBeforeStateFields, providerEventKey, recordStateKey, recordTimeOf } from '../../domain/event-identity';
 import { movesForward } from '../../domain/event-order';

@@ -4,7 +4,7 @@
  */
 import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { CardflowActivities } from '../../activities';
-import { ProviderErrorTypes } from '../../api/error-types';
+import { ProviderErrorTypes } from '../../provider/error-types';
 import { FailureTypes, type KnownFailureType } from '../../domain/failure-types';
 import { probeTaskQueue } from '../../domain/task-queue';
 import { CARD_OPERATION_WAIT, REVIEW_WAIT, type WaitOverrides, type WaitProfile } from '../../domain/wait-profile';

@@ -6,7 +6,7 @@
  * merchantOrderNo is its own (ORDER_STEPS.collection under that id) and a lost answer is looked
  * up in the ledger by that key, never resent, as the forward transfer's is.
  */
-import { cmp } from '../../api/money';
+import { cmp } from '../../provider/money';
 import type { MoneyLeft } from '../../domain/compensation';
 import type { FundTransferResult } from '../../domain/fund-transfer';
 import type { WaitOverrides } from '../../domain/wait-profile';

@@ -17,7 +17,7 @@ import type { WaitProfile } from '../../domain/wait-profile';
 import { nonRetryable } from '../../domain/failures';
 import type { EventInbox } from './inbox';
 import { longPollCalls, pollSettings } from './profiles';
-import { isFinalOperationStatus } from '../../api/rules';
+import { isFinalOperationStatus } from '../../provider/rules';
 
 /** Races `poll()` against `fromSignal()` becoming defined; cancels the loser. */
 export async function raceSignalAndPoll<T>(fromSignal: () => T | undefined, poll: () => Promise<T>): Promise<T> {

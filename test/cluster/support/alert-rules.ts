@@ -1,5 +1,5 @@
 /**
- * The alert rules of deploy/prometheus/cardflow-rules.yml, made fast enough for a test: every
+ * The alert rules of tools/deploy/prometheus/cardflow-rules.yml, made fast enough for a test: every
  * `for:` becomes {@link TEST_FOR} and every stage SLA {@link TEST_SLA_SECONDS}. Expressions,
  * names, labels and thresholds other than the SLAs are the deployed ones, so an alert that fires
  * here fires in production on the same series, only later.
@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dump, load } from 'js-yaml';
 
-export const DEPLOYED_RULES = join(__dirname, '../../../deploy/prometheus/cardflow-rules.yml');
+export const DEPLOYED_RULES = join(__dirname, '../../../tools/deploy/prometheus/cardflow-rules.yml');
 export const TEST_FOR = '2s';
 export const TEST_SLA_SECONDS = 8;
 

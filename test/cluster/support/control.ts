@@ -7,17 +7,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { BackupTaken, RunningPostgres } from '../../../scripts/cluster/postgres';
+import type { BackupTaken, RunningPostgres } from '../../../tools/scripts/cluster/postgres';
 import {
   type HistoryHost,
   type HostName,
   HOSTS,
   type RunningTemporalCluster,
-} from '../../../scripts/cluster/temporal-cluster';
+} from '../../../tools/scripts/cluster/temporal-cluster';
 
 export const CLUSTER_ENV = {
   address: 'CARDFLOW_CLUSTER_TEMPORAL_ADDRESS',
-  /** The cluster's CA and client certificates (mutual TLS; scripts/cluster/temporal-tls.ts). */
+  /** The cluster's CA and client certificates (mutual TLS; tools/scripts/cluster/temporal-tls.ts). */
   tlsDir: 'CARDFLOW_CLUSTER_TEMPORAL_TLS_DIR',
   namespace: 'CARDFLOW_CLUSTER_TEMPORAL_NAMESPACE',
   databaseUrl: 'CARDFLOW_CLUSTER_DATABASE_URL',

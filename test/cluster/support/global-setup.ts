@@ -1,18 +1,18 @@
 /**
  * Jest global setup of the cluster tier: ONE production-shaped Temporal cluster for the whole run
- * (scripts/cluster/: a throwaway PostgreSQL, the schema by deploy/temporal-schema.sh, frontend,
+ * (tools/scripts/cluster/: a throwaway PostgreSQL, the schema by tools/deploy/temporal-schema.sh, frontend,
  * matching, worker service and two history hosts as processes, namespace and search attributes by
- * deploy/setup-temporal.ts), plus the control endpoint tests use to kill and restart parts of it.
+ * tools/deploy/setup-temporal.ts), plus the control endpoint tests use to kill and restart parts of it.
  * Each test file starts cardflow's own processes on it (support/world.ts).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setUpCardflowDatabase } from '../../../scripts/cluster/cardflow-database';
-import { startPostgres } from '../../../scripts/cluster/postgres';
-import { ProcessGroup } from '../../../scripts/cluster/processes';
-import { startTemporalCluster } from '../../../scripts/cluster/temporal-cluster';
+import { setUpCardflowDatabase } from '../../../tools/scripts/cluster/cardflow-database';
+import { startPostgres } from '../../../tools/scripts/cluster/postgres';
+import { ProcessGroup } from '../../../tools/scripts/cluster/processes';
+import { startTemporalCluster } from '../../../tools/scripts/cluster/temporal-cluster';
 import { CLUSTER_ENV, controlUrl, startControlServer } from './control';
 
 const TEST_HISTORY_SHARDS = 4;
@@ -34,7 +34,7 @@ export async function takeStartedCluster() {
  */
 function testDynamicConfig(dir: string): string {
   const file = join(dir, 'dynamic-config.yaml');
-  const production = readFileSync(join(__dirname, '../../../deploy/temporal/dynamic-config.yaml'), 'utf8');
+  const production = readFileSync(join(__dirname, '../../../tools/deploy/temporal/dynamic-config.yaml'), 'utf8');
   const faster = [
     'matching.wv.VersionDrainageStatusRefreshInterval:',
     '  - value: 3s',

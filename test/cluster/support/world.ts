@@ -10,13 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { createProviderClient, type ProviderClient } from '../../../api/client';
-import { createDataConverter } from '../../../codec/data-converter';
-import { parseKeyList } from '../../../codec/keys';
-import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
-import { ProcessGroup } from '../../../scripts/cluster/processes';
-import { type RunningServices, type ServicesOptions, startServices } from '../../../scripts/cluster/services';
-import { temporalTlsOptions } from '../../../scripts/cluster/temporal-tls';
+import { createProviderClient, type ProviderClient } from '../../../provider/client';
+import { createDataConverter } from '../../../platform/codec/data-converter';
+import { parseKeyList } from '../../../platform/codec/keys';
+import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../tools/sandbox';
+import { ProcessGroup } from '../../../tools/scripts/cluster/processes';
+import { type RunningServices, type ServicesOptions, startServices } from '../../../tools/scripts/cluster/services';
+import { temporalTlsOptions } from '../../../tools/scripts/cluster/temporal-tls';
 import { clusterSettings } from './control';
 
 export interface ClusterWorld {
@@ -38,7 +38,7 @@ export interface ClusterWorld {
 export async function startClusterWorld(opts: {
   faults?: FaultUpdate;
   label: string;
-  /** Metrics endpoints, the codec server, extra variables (scripts/cluster/services.ts). */
+  /** Metrics endpoints, the codec server, extra variables (tools/scripts/cluster/services.ts). */
   services?: Pick<ServicesOptions, 'metrics' | 'codecServer' | 'extraEnv'>;
 }): Promise<ClusterWorld> {
   const cluster = clusterSettings();

@@ -6,8 +6,8 @@
  * a port with no owners (every order here is someone else's), the one thing not under test.
  */
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createProviderClient, type ProviderClient } from '../../../api/client';
-import { DAY_MS, LEDGER_RANGE_DAYS, PAGE_SIZE_MAX, WALLET_TX_RANGE_DAYS } from '../../../api/rules';
+import { createProviderClient, type ProviderClient } from '../../../provider/client';
+import { DAY_MS, LEDGER_RANGE_DAYS, PAGE_SIZE_MAX, WALLET_TX_RANGE_DAYS } from '../../../provider/rules';
 import { createReconciliationActivities, type ReconcileStep } from '../../../activities/reconciliation';
 import type { ReconcilePort } from '../../../activities/reconciliation-port';
 import type { ActivityDeps, ProviderPort } from '../../../activities/deps';
@@ -18,8 +18,8 @@ import {
   type AccountReconciliation,
   type ReconcileCursor,
 } from '../../../domain/reconciliation';
-import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
-import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../../../sandbox';
+import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
+import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../../../tools/sandbox';
 
 jest.setTimeout(60_000);
 

@@ -13,12 +13,12 @@ import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities, type ThreeDsRelayOutcome } from '../../../activities';
-import { createProviderClient, type ProviderClient } from '../../../api/client';
+import { createProviderClient, type ProviderClient } from '../../../provider/client';
 import { NotificationTypes } from '../../../domain/notifications';
-import { openFileUndeliveredStore, type UndeliveredStore } from '../../../notifications/store';
-import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
-import { ZERO_DELAYS } from '../../../sandbox/delays';
+import { openFileUndeliveredStore, type UndeliveredStore } from '../../../platform/notifications/store';
+import { startSandbox, type RunningSandbox } from '../../../tools/sandbox';
+import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
+import { ZERO_DELAYS } from '../../../tools/sandbox/delays';
 import { startNotificationBackend, type NotificationBackend } from '../../support/notification-backend';
 
 const SECRET = 'three-ds-relay-secret-0123456789abcdef012';

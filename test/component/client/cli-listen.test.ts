@@ -4,10 +4,10 @@
  * sender with 200 only when the backend took it (502 otherwise, so the worker retries), and with
  * the secret set refuses a tampered notification without forwarding it.
  */
-import { runCli } from '../../../cli/main';
+import { runCli } from '../../../client/cli/main';
 import { NotificationTypes, type NotificationEvent } from '../../../domain/notifications';
-import { postNotification } from '../../../notifications/sender';
-import { SIGNATURE_HEADER, signatureHeader } from '../../../notifications/signature';
+import { postNotification } from '../../../platform/notifications/sender';
+import { SIGNATURE_HEADER, signatureHeader } from '../../../platform/notifications/signature';
 import { startNotificationBackend, type NotificationBackend } from '../../support/notification-backend';
 
 const SECRET = 'listen-test-secret-0123456789abcdef0123456';

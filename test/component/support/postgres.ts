@@ -1,5 +1,5 @@
 /**
- * A throwaway PostgreSQL for one test file (the one `npm run cluster` starts, scripts/cluster/):
+ * A throwaway PostgreSQL for one test file (the one `npm run cluster` starts, tools/scripts/cluster/):
  * Debian's server on a free loopback port in a temp folder, stopped and removed by `stop()`.
  * Each call of `database()` creates a fresh database, so tests never see each other's rows.
  */
@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { type RunningPostgres, startPostgres } from '../../../scripts/cluster/postgres';
-import { ProcessGroup } from '../../../scripts/cluster/processes';
+import { type RunningPostgres, startPostgres } from '../../../tools/scripts/cluster/postgres';
+import { ProcessGroup } from '../../../tools/scripts/cluster/processes';
 
 export interface TestPostgres {
   server: RunningPostgres;

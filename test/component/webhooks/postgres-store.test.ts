@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generateRsaKeyPair } from '../../../api/keys';
-import { buildSignedWebhook } from '../../../api/signing';
+import { generateRsaKeyPair } from '../../../provider/keys';
+import { buildSignedWebhook } from '../../../provider/signing';
 import type { ProviderEvent } from '../../../domain/provider-event';
 import type { EventForwarder } from '../../../webhooks/forwarder';
 import { openPostgresWebhookStore } from '../../../webhooks/postgres-store';

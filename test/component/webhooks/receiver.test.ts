@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateRsaKeyPair } from '../../../api/keys';
-import { REQUEST_ID_HEADER, WEBHOOK_ACK_BODY, buildSignedWebhook } from '../../../api/signing';
+import { generateRsaKeyPair } from '../../../provider/keys';
+import { REQUEST_ID_HEADER, WEBHOOK_ACK_BODY, buildSignedWebhook } from '../../../provider/signing';
 import type { ProviderEvent } from '../../../domain/provider-event';
 import type { EventForwarder } from '../../../webhooks/forwarder';
 import {

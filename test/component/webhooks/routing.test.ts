@@ -1,5 +1,5 @@
-import { jsonNumber, parseJson, plainJson } from '../../../api/json';
-import type { WalletTransaction } from '../../../api/schemas/wallet';
+import { jsonNumber, parseJson, plainJson } from '../../../provider/json';
+import type { WalletTransaction } from '../../../provider/schemas/wallet';
 import { isQueryLiteral } from '../../../domain/search-attributes';
 import { type RouteLookup, parseEvent, routeEvent } from '../../../webhooks/routing';
 import {

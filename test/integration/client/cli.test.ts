@@ -5,7 +5,7 @@
  */
 import { inputFiles } from '../../support/input-files';
 import { runCliOn } from '../../support/run-cli';
-import { ExitCodes } from '../../../cli/context';
+import { ExitCodes } from '../../../client/cli/context';
 import type { OnboardingProgress } from '../../../domain/customer-onboarding';
 import { cardholdersByEmail, CARD_TYPES, customerRef, FAST_WAIT, harnessPerFile } from '../support/harness';
 import { eventually, startCardHarness } from '../support/card-harness';

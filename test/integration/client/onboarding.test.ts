@@ -4,9 +4,9 @@
  * and the CLI refusing a bad input file before contacting anything.
  */
 import { randomUUID } from 'node:crypto';
-import { runCli } from '../../../cli/main';
+import { runCli } from '../../../client/cli/main';
 import { inputFiles } from '../../support/input-files';
-import { listQuery } from '../../../cli/onboarding-commands';
+import { listQuery } from '../../../client/cli/onboarding-commands';
 import {
   awaitResult,
   getProgress,

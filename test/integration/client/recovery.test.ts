@@ -8,7 +8,7 @@
  * already under way finish before the onboarding ends cancelled.
  */
 import { WorkflowFailedError } from '@temporalio/client';
-import { add, cmp, sub } from '../../../api/money';
+import { add, cmp, sub } from '../../../provider/money';
 import {
   cancelOnboarding,
   OnboardingRecoveryError,

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { add, cmp, sub } from '../../../api/money';
+import { add, cmp, sub } from '../../../provider/money';
 import { awaitActivation, getActivationStatus, startActivation } from '../../../client/activation';
 import {
   cardEntityHandle,
@@ -37,7 +37,7 @@ import {
 import { harnessPerFile } from '../support/harness';
 import { testTemporalServer } from '../support/temporal-env';
 import { temporal } from '@temporalio/proto';
-import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
+import { collectPayloads, exportHistoryBytes } from '../platform/codec/history-scan';
 import {
   account,
   eventually,

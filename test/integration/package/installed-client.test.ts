@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startSandbox, ZERO_DELAYS, sandboxEnv, type RunningSandbox } from '../../../sandbox';
+import { startSandbox, ZERO_DELAYS, sandboxEnv, type RunningSandbox } from '../../../tools/sandbox';
 import { CARD_TYPES, FAST_WAIT, customerRef } from '../support/harness';
 import {
   connectTestClient,
@@ -19,8 +19,8 @@ import {
   testTemporalServer,
   type TestClient,
 } from '../support/temporal-env';
-import { collectPayloads } from '../codec/history-scan';
-import { ENCODING_ENCRYPTED } from '../../../codec/payload-codec';
+import { collectPayloads } from '../platform/codec/history-scan';
+import { ENCODING_ENCRYPTED } from '../../../platform/codec/payload-codec';
 
 jest.setTimeout(600_000);
 
@@ -179,7 +179,7 @@ it('the services import cardflow by its subpaths', async () => {
   const out = await ok(process.execPath, ['-e', script], production);
   for (const subpath of subpaths) expect(out).toMatch(new RegExp(`^${subpath} [1-9]\\d*$`, 'm'));
   // Only the exported subpaths: the package's inside stays private.
-  expect((await exec(process.execPath, ['-e', "require('cardflow/dist/api/client.js')"], production)).out).toMatch(
+  expect((await exec(process.execPath, ['-e', "require('cardflow/dist/provider/client.js')"], production)).out).toMatch(
     /ERR_PACKAGE_PATH_NOT_EXPORTED/,
   );
 });
@@ -189,7 +189,7 @@ it('the client package holds no worker: no @temporalio/worker, no workflows, no 
   expect(existsSync(path.join(modules, '@cardflow/client/client/index.js'))).toBe(true);
   expect(existsSync(path.join(modules, '@temporalio/worker'))).toBe(false);
   expect(existsSync(path.join(modules, '@temporalio/core-bridge'))).toBe(false);
-  for (const folder of ['workers', 'workflows', 'activities', 'webhooks', 'sandbox'])
+  for (const folder of ['workers', 'workflows', 'activities', 'webhooks', 'tools'])
     expect(existsSync(path.join(modules, '@cardflow/client', folder))).toBe(false);
   process.stderr.write(`backend node_modules: ${mb(duBytes(modules))}\n`);
 });

@@ -9,17 +9,17 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { NativeConnection } from '@temporalio/worker';
-import { createProviderClient, type ProviderClient } from '../../../api/client';
-import { createDataConverter } from '../../../codec/data-converter';
-import { parseKeyList } from '../../../codec/keys';
-import { AesGcmPayloadCodec, ENCODING_ENCRYPTED } from '../../../codec/payload-codec';
-import { startCodecServer, type CodecServer } from '../../../codec/server';
+import { createProviderClient, type ProviderClient } from '../../../provider/client';
+import { createDataConverter } from '../../../platform/codec/data-converter';
+import { parseKeyList } from '../../../platform/codec/keys';
+import { AesGcmPayloadCodec, ENCODING_ENCRYPTED } from '../../../platform/codec/payload-codec';
+import { startCodecServer, type CodecServer } from '../../../platform/codec/server';
 import { CardflowCustomerRef, CardflowFlow, CardflowStage } from '../../../domain/search-attributes';
-import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../../../sandbox';
-import { resolveTemporalCli } from '../../../scripts/lib/temporal-cli';
+import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../../../tools/sandbox';
+import { resolveTemporalCli } from '../../../tools/scripts/lib/temporal-cli';
 import { createWorker } from '../../../workers/create-worker';
 import type { CardflowWorker } from '../../../workers/cardflow-worker';
-import { collectPayloads } from '../codec/history-scan';
+import { collectPayloads } from '../platform/codec/history-scan';
 import { CARD_TYPES, FAST_WAIT, customerRef } from '../support/harness';
 import {
   testCodecKeys,

@@ -26,7 +26,7 @@ import {
   virtualCard,
   walletAccount,
   type CardHarness,
-} from '../../integration/support/card-harness';
+} from '../support/card-harness';
 import { cardEntityWorkflowId, activationWorkflowId, sharedAccountWorkflowId } from '../../../domain/workflow-ids';
 
 /** Saves one workflow's history under `name` (test/fixtures/histories/<name>.json). */

@@ -18,7 +18,7 @@ import { onboardingStartAttributes } from '../../../domain/start-attributes';
 import { fundingStatusQuery } from '../../../domain/wallet-funding';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflows';
-import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
+import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
 import {
   BUDGET_TYPE,
   eventually,
@@ -26,7 +26,7 @@ import {
   startCardHarness,
   virtualCard,
   type CardHarness,
-} from '../../integration/support/card-harness';
+} from '../support/card-harness';
 import type { SavedRuns, SaveHistory } from './card-and-funds-runs';
 
 /** Saved names of the runs (each `<name>.json`, children `<name>.<step>.json`), for the replay test. */

@@ -27,7 +27,7 @@ import { progressQuery, type OnboardingInput, type OnboardingProgress } from '..
 import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflows';
-import { luhnCheckDigit } from '../../../sandbox/random';
+import { luhnCheckDigit } from '../../../tools/sandbox/random';
 import {
   approvedPhysicalHolder,
   BUDGET_TYPE,
@@ -39,7 +39,7 @@ import {
   SUBSCRIPTION_TYPE,
   walletAccount,
   type CardHarness,
-} from '../../integration/support/card-harness';
+} from '../support/card-harness';
 import type { SavedRuns, SaveHistory } from './card-and-funds-runs';
 
 /** The clear PIN the activation-code run seals (the backend's client seals it before the Update). */

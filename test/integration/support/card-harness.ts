@@ -7,16 +7,16 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ProviderClient } from '../../../api/client';
-import { add, cmp, sub } from '../../../api/money';
+import type { ProviderClient } from '../../../provider/client';
+import { add, cmp, sub } from '../../../provider/money';
 import type { CardflowActivities } from '../../../activities';
 import { sealPin } from '../../../activities/secrets';
-import { luhnCheckDigit } from '../../../sandbox/random';
-import { createDirectoryFileStore, type FileStore } from '../../../storage/file-store';
+import { luhnCheckDigit } from '../../../tools/sandbox/random';
+import { createDirectoryFileStore, type FileStore } from '../../../platform/storage/file-store';
 import { b2cHolder, requestFields } from '../../fixtures/holders';
 import { harnessWorkerEnv, runCardflowWorker, startHarness, type Harness, type HarnessOptions } from './harness';
-import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
-import { plainJson } from '../../../api/json';
+import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
+import { plainJson } from '../../../provider/json';
 
 export { FAST_WAIT, CARD_TYPES } from './harness';
 
@@ -39,7 +39,7 @@ export interface CardHarness extends Harness {
   ): Promise<T>;
   /** The PIN sealed as a backend would (merchant public key). */
   seal(pin: string): string;
-  /** Calls a sandbox test helper (sandbox/README.md) and returns its JSON result. */
+  /** Calls a sandbox test helper (tools/sandbox/README.md) and returns its JSON result. */
   helper<T = Record<string, unknown>>(name: string, body: Record<string, unknown>): Promise<T>;
 }
 

@@ -14,11 +14,11 @@ import { readFileSync, existsSync } from 'node:fs';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
-import { createDataConverter } from '../../../codec/data-converter';
-import { parseKeyList } from '../../../codec/keys';
+import { createDataConverter } from '../../../platform/codec/data-converter';
+import { parseKeyList } from '../../../platform/codec/keys';
 import { WorkflowTypes } from '../../../domain/workflows';
 import { bundleCardflowWorkflows, DROPPED_SPAN_SINKS } from '../../../workers/create-worker';
-import { buildIdOf } from '../../../telemetry/build-id';
+import { buildIdOf } from '../../../platform/telemetry/build-id';
 import { sampledTraceIn } from '../../../workflows/interceptors/tracing';
 
 /**

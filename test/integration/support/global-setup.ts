@@ -1,6 +1,6 @@
 /**
  * Jest global setup of the integration tier: ONE real Temporal dev server for the whole run,
- * started from the CLI that `scripts/temporal-cli.sh` finds or builds (never the SDK's download,
+ * started from the CLI that `tools/scripts/temporal-cli.sh` finds or builds (never the SDK's download,
  * which needs the network), on a free port, with the project's search attributes registered.
  * Tests find it through `CARDFLOW_TEST_TEMPORAL_ADDRESS` (`test/support/temporal-env.ts`).
  *
@@ -9,7 +9,7 @@
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cardflowSearchAttributes } from '../../../domain/search-attributes';
-import { resolveTemporalCli } from '../../../scripts/lib/temporal-cli';
+import { resolveTemporalCli } from '../../../tools/scripts/lib/temporal-cli';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

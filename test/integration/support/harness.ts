@@ -9,17 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { WorkflowBundle } from '@temporalio/worker';
-import { createProviderClient, type ProviderClient } from '../../../api/client';
-import { buildSignedWebhook } from '../../../api/signing';
+import { createProviderClient, type ProviderClient } from '../../../provider/client';
+import { buildSignedWebhook } from '../../../provider/signing';
 import { runCliOn } from '../../support/run-cli';
-import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../sandbox';
+import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../tools/sandbox';
 import { type HandledWebhook, startWebhookReceiver, type WebhookReceiver } from '../../../webhooks/receiver';
 import { createCardEntityDelivery } from '../../../webhooks/card-route';
-import { createFileRouteStore, type RouteStore } from '../../../storage/route-store';
+import { createFileRouteStore, type RouteStore } from '../../../platform/storage/route-store';
 import type { CardflowActivities } from '../../../activities';
 import { bundleCardflowWorkflows, createWorker, type CreateWorkerOptions } from '../../../workers/create-worker';
-import { createDataConverter } from '../../../codec/data-converter';
-import { parseKeyList } from '../../../codec/keys';
+import { createDataConverter } from '../../../platform/codec/data-converter';
+import { parseKeyList } from '../../../platform/codec/keys';
 import {
   connectTestClient,
   connectTestNativeConnection,
@@ -33,7 +33,7 @@ import type { OnboardingInput } from '../../../domain/customer-onboarding';
 import { firstOnboardingStage, onboardingStartAttributes } from '../../../domain/start-attributes';
 import { onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { WorkflowTypes } from '../../../domain/workflows';
-import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
+import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
 import { b2bHolder, uniqueEmail } from './holders';
 import { recordIssuedSecrets } from './issued-secrets';
 

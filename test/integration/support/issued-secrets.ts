@@ -11,12 +11,12 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { Payload } from '@temporalio/common';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import type { ProviderClient } from '../../../api/client';
-import type { KeyInput } from '../../../api/keys';
-import { decryptSensitive } from '../../../api/sensitive';
-import { createDataConverter } from '../../../codec/data-converter';
-import { parseKeyList } from '../../../codec/keys';
-import { collectPayloads, foundIn } from '../codec/history-scan';
+import type { ProviderClient } from '../../../provider/client';
+import type { KeyInput } from '../../../provider/keys';
+import { decryptSensitive } from '../../../provider/sensitive';
+import { createDataConverter } from '../../../platform/codec/data-converter';
+import { parseKeyList } from '../../../platform/codec/keys';
+import { collectPayloads, foundIn } from '../platform/codec/history-scan';
 import { everyExecution, fetchHistory, registeredKeys } from './cross-replay';
 
 /** File the harnesses append the issued 3DS values to (one JSON object per line), set by the global setup. */

@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { createActivities, type CardflowActivities } from '../../../activities';
-import type { ProviderClient } from '../../../api/client';
+import type { ProviderClient } from '../../../provider/client';
 
 export function lateReviewProbe(provider: ProviderClient, delayMs = 15_000): Partial<CardflowActivities> {
   const activities = createActivities({ provider });

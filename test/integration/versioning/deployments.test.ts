@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { refreshCard } from '../../../client/card-entity';
-import { countOpen, describeDeployment, type DeploymentView } from '../../../temporal/deployments';
+import { countOpen, describeDeployment, type DeploymentView } from '../../../platform/temporal/deployments';
 import { runCliOn, type CliRun } from '../../support/run-cli';
 import { cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
 import type { OnboardingResult } from '../../../domain/customer-onboarding';
@@ -22,7 +22,7 @@ import { cardEntityWorkflowId, cardholderWorkflowId } from '../../../domain/work
 import type { CardflowWorker } from '../../../workers/cardflow-worker';
 import { createWorker } from '../../../workers/create-worker';
 import { bootstrapCurrentVersion } from '../../../workers/versioning';
-import { buildIdOf } from '../../../telemetry/build-id';
+import { buildIdOf } from '../../../platform/telemetry/build-id';
 import { writeIncompatibleBuild } from '../../support/incompatible-build';
 import { until } from '../../support/until';
 import {

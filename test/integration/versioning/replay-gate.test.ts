@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { buildIdOfHistory, loadHistories, runReplayGate, type SavedHistory } from '../../../workers/replay-gate';
-import { buildIdOf } from '../../../telemetry/build-id';
+import { buildIdOf } from '../../../platform/telemetry/build-id';
 import { writeIncompatibleBuild } from '../../support/incompatible-build';
 import { workflowBundle } from '../support/harness';
 

@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { generateRsaKeyPair } from '../../../api/keys';
-import { WEBHOOK_ACK_BODY, buildSignedWebhook } from '../../../api/signing';
+import { generateRsaKeyPair } from '../../../provider/keys';
+import { WEBHOOK_ACK_BODY, buildSignedWebhook } from '../../../provider/signing';
 import { CardflowCardNo, CardflowOrderNos } from '../../../domain/search-attributes';
 import { until } from '../../support/until';
-import { type RouteStore, createFileRouteStore, routeKey } from '../../../storage/route-store';
+import { type RouteStore, createFileRouteStore, routeKey } from '../../../platform/storage/route-store';
 import { type HandledWebhook, type WebhookReceiver, startWebhookReceiver } from '../../../webhooks/receiver';
 import { type ReceiverTemporal, connectReceiverTemporal } from '../../../webhooks/temporal-client';
 import {

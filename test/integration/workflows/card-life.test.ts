@@ -7,7 +7,7 @@
  * the OTHER work order; a cancel reports what came back to the account; a reissue makes one card.
  */
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { cmp } from '../../../api/money';
+import { cmp } from '../../../provider/money';
 import { cardSnapshotQuery, type CardEntityResult, type CardSnapshot } from '../../../domain/card-entity';
 import { cardEntityWorkflowId } from '../../../domain/workflow-ids';
 import { refreshCard, requestCardUnblock, unfreezeCard } from '../../../client/card-entity';

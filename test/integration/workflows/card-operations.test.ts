@@ -18,8 +18,8 @@ import {
   unfreezeUpdate,
   type CardEntityResult,
 } from '../../../domain/card-entity';
-import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
-import { cmp } from '../../../api/money';
+import { collectPayloads, exportHistoryBytes } from '../platform/codec/history-scan';
+import { cmp } from '../../../provider/money';
 import {
   activePhysicalCard,
   eventually,

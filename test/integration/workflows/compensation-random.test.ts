@@ -17,7 +17,7 @@
  * (CARDFLOW_RANDOM_RUNS, default 6), so a failing draw can be run again.
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { add, cmp, sub } from '../../../api/money';
+import { add, cmp, sub } from '../../../provider/money';
 import { runReconciliation } from '../../../client/reconciliation';
 import { progressQuery, type OnboardingInput, type OnboardingProgress } from '../../../domain/customer-onboarding';
 import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
@@ -25,8 +25,8 @@ import { FINDING_KINDS, type Finding } from '../../../domain/reconciliation';
 import type { ProviderRetry } from '../../../domain/wait-profile';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { cardDepositWorkflow, cardIssuanceWorkflow, fundTransferWorkflow } from '../../../domain/workflows';
-import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
-import { mulberry32 } from '../../../sandbox/random';
+import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
+import { mulberry32 } from '../../../tools/sandbox/random';
 import {
   account,
   approvedPhysicalHolder,

@@ -8,8 +8,8 @@
  * a spare one per lost answer.
  */
 import type { Client } from '@temporalio/client';
-import { add, cmp } from '../../../api/money';
-import type { Commit } from '../../../sandbox';
+import { add, cmp } from '../../../provider/money';
+import type { Commit } from '../../../tools/sandbox';
 import {
   cardholderStatusQuery,
   correctCardholderUpdate,

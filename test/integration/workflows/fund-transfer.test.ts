@@ -4,7 +4,7 @@
  * unaffordable transfer refused with nothing sent, and an idempotent shared account.
  */
 import { WorkflowFailedError } from '@temporalio/client';
-import { add, cmp, sub } from '../../../api/money';
+import { add, cmp, sub } from '../../../provider/money';
 import type { FundTransferResult } from '../../../domain/fund-transfer';
 import type { SharedAccountResult } from '../../../domain/shared-account';
 import { account, FAST_WAIT, startCardHarness, walletAccount } from '../support/card-harness';

@@ -23,8 +23,8 @@
 import { randomBytes } from 'node:crypto';
 import { testCodecKeys } from '../support/temporal-env';
 import { WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
-import { operations } from '../../../api/operations';
-import { add, cmp, sub } from '../../../api/money';
+import { operations } from '../../../provider/operations';
+import { add, cmp, sub } from '../../../provider/money';
 import { cardSnapshotQuery, freezeUpdate } from '../../../domain/card-entity';
 import {
   cardholderStatusQuery,

@@ -16,8 +16,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cmp } from '../../../api/money';
-import { decryptSensitive } from '../../../api/sensitive';
+import { cmp } from '../../../provider/money';
+import { decryptSensitive } from '../../../provider/sensitive';
 import type { CreateWorkerOptions } from '../../../workers/create-worker';
 import { refreshCard } from '../../../client/card-entity';
 import { cardSnapshotQuery, freezeUpdate, unfreezeUpdate, type CardEntityResult } from '../../../domain/card-entity';
@@ -26,10 +26,10 @@ import { runReconciliation } from '../../../client/reconciliation';
 import { progressQuery } from '../../../domain/customer-onboarding';
 import { fundingStatusQuery } from '../../../domain/wallet-funding';
 import { cardIssuedEventId, NotificationTypes, type NotificationEvent } from '../../../domain/notifications';
-import { openFileUndeliveredStore, type UndeliveredStore } from '../../../notifications/store';
+import { openFileUndeliveredStore, type UndeliveredStore } from '../../../platform/notifications/store';
 import { startNotificationBackend, type NotificationBackend } from '../../support/notification-backend';
 import { runCliOn } from '../../support/run-cli';
-import { decodedHistoryText, exportHistoryBytes, foundIn } from '../codec/history-scan';
+import { decodedHistoryText, exportHistoryBytes, foundIn } from '../platform/codec/history-scan';
 import {
   CARD_TYPES,
   eventually,

@@ -6,7 +6,7 @@
  * case checks the merchant's money to the cent: WALLET and MARGIN end where they started, less
  * exactly what the created card holds and the provider's fees for it.
  */
-import { add, cmp, sub } from '../../../api/money';
+import { add, cmp, sub } from '../../../provider/money';
 import type { CompensationOutcome } from '../../../domain/compensation';
 import {
   progressQuery,
@@ -30,8 +30,8 @@ import {
 } from '../support/card-harness';
 import { cliOn, customerRef, failureOf, harnessPerFile, startOnboardingWorkflow } from '../support/harness';
 import type { WorkflowHandle } from '@temporalio/client';
-import { ExitCodes } from '../../../cli/context';
-import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
+import { ExitCodes } from '../../../client/cli/context';
+import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
 
 /** Gift card: no holder, the deposit goes with create card (25..500 at 3%), card fee 3. */
 const GIFT_TYPE = CARD_TYPE_IDS.gift;

@@ -5,7 +5,7 @@
  * on_chain (a walletFunding child credited by the sandbox's on-chain deposit helper, deposited to
  * the card; progress shows the address and the deposit status).
  */
-import { add, cmp, sub } from '../../../api/money';
+import { add, cmp, sub } from '../../../provider/money';
 import { getPaymentInstructions } from '../../../client/onboarding';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
 import { childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import type { ProviderClient } from '../../../api/client';
+import type { ProviderClient } from '../../../provider/client';
 import { activateOnboardingCard } from '../../../client/onboarding';
 import type { B2cCardholder } from '../../../domain/cardholder-data';
 import { progressQuery, type OnboardingInput, type OnboardingResult } from '../../../domain/customer-onboarding';
@@ -20,9 +20,9 @@ import { activateCardUpdate } from '../../../domain/onboarding-physical';
 import { cardEntityWorkflowId, childWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
 import { cardSnapshotQuery } from '../../../domain/card-entity';
 import { CARD_BORN_PATCH } from '../../../workflows/card-entity';
-import { luhnCheckDigit } from '../../../sandbox/random';
+import { luhnCheckDigit } from '../../../tools/sandbox/random';
 import { b2cHolder as sampleB2c } from '../../fixtures/holders';
-import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
+import { collectPayloads, exportHistoryBytes } from '../platform/codec/history-scan';
 import {
   eventually,
   expectOneActivationWorkOrder,

@@ -5,9 +5,9 @@
  * with the provider's description, and a dropped activation response activating once.
  */
 import { WorkflowFailedError } from '@temporalio/client';
-import { cmp } from '../../../api/money';
+import { cmp } from '../../../provider/money';
 import { type PhysicalCardActivationResult } from '../../../domain/physical-card-activation';
-import { collectPayloads, exportHistoryBytes } from '../codec/history-scan';
+import { collectPayloads, exportHistoryBytes } from '../platform/codec/history-scan';
 import { temporal } from '@temporalio/proto';
 import {
   eventually,

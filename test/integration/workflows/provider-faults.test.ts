@@ -3,7 +3,7 @@
  * nothing done) and dropped responses (done, answer lost) on every operation, reads included.
  * Each workflow completes, and the money moved is exactly what one run of each moves.
  */
-import { add, cmp, sub } from '../../../api/money';
+import { add, cmp, sub } from '../../../provider/money';
 import type { FundTransferResult } from '../../../domain/fund-transfer';
 import type { ProviderRetry } from '../../../domain/wait-profile';
 import type { WalletFundingResult } from '../../../domain/wallet-funding';

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { cardSnapshotQuery } from '../../../domain/card-entity';
-import { ExitCodes } from '../../../cli/context';
+import { ExitCodes } from '../../../client/cli/context';
 import { runCliOn } from '../../support/run-cli';
 import { ensureReconcileSchedule, runReconciliation } from '../../../client/reconciliation';
 import type { CardDepositResult } from '../../../domain/card-deposit';

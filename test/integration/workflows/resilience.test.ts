@@ -5,7 +5,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { OnboardingInput, OnboardingResult } from '../../../domain/customer-onboarding';
 import type { WaitOverrides } from '../../../domain/wait-profile';
-import type { FaultUpdate } from '../../../sandbox';
+import type { FaultUpdate } from '../../../tools/sandbox';
 import {
   CARD_TYPES,
   FAST_WAIT,

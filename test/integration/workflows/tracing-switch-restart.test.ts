@@ -14,8 +14,8 @@
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { activateOnboardingCard } from '../../../client/onboarding';
-import { createDataConverter } from '../../../codec/data-converter';
-import { parseKeyList } from '../../../codec/keys';
+import { createDataConverter } from '../../../platform/codec/data-converter';
+import { parseKeyList } from '../../../platform/codec/keys';
 import { cardholderStatusQuery } from '../../../domain/cardholder-onboarding';
 import { progressQuery, type OnboardingInput, type OnboardingStage } from '../../../domain/customer-onboarding';
 import { cardholderWorkflowId, childWorkflowId, ONBOARDING_ID_PREFIX } from '../../../domain/workflow-ids';

@@ -7,7 +7,7 @@
  * WALLET (no wallet withdraw) is named in an open strandedMoney record.
  */
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { add, cmp } from '../../../api/money';
+import { add, cmp } from '../../../provider/money';
 import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
 import { fundingStatusQuery, type WalletFundingResult, type WalletFundingStatus } from '../../../domain/wallet-funding';
 import { fundTransferWorkflow } from '../../../domain/workflows';

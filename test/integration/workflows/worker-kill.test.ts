@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { testCodecKeys } from '../support/temporal-env';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { operations } from '../../../api/operations';
+import { operations } from '../../../provider/operations';
 import type { CardOperationOutcome } from '../../../domain/card-operations';
 import { WorkflowTypes } from '../../../domain/workflows';
 import { until } from '../../support/until';

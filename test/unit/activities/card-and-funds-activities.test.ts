@@ -1,13 +1,13 @@
 /** Lifecycle activities with MockActivityEnvironment and a stub provider: secrets opened only for the call, name-keyed shared account. */
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { generateRsaKeyPair } from '../../../api/keys';
-import { ProviderTransportError } from '../../../api/errors';
-import { encryptSensitive } from '../../../api/sensitive';
+import { generateRsaKeyPair } from '../../../provider/keys';
+import { ProviderTransportError } from '../../../provider/errors';
+import { encryptSensitive } from '../../../provider/sensitive';
 import type { ActivityDeps, ProviderPort } from '../../../activities/deps';
 import { createActivationActivities, type ActivationOutcome } from '../../../activities/activation';
 import { createTransferActivities } from '../../../activities/transfers';
 import { sealPin } from '../../../activities/secrets';
-import { openedAccount } from '../../../sandbox/engine/ledger';
+import { openedAccount } from '../../../tools/sandbox/engine/ledger';
 
 const merchant = generateRsaKeyPair();
 

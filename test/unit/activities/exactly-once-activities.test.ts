@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
-import { ProviderBusinessError, ProviderTransportError } from '../../../api/errors';
-import type { CardholderQueryRecord } from '../../../api/schemas/cardholder';
+import { ProviderBusinessError, ProviderTransportError } from '../../../provider/errors';
+import type { CardholderQueryRecord } from '../../../provider/schemas/cardholder';
 import { correctionOutcome, createCardholderActivities } from '../../../activities/cardholders';
 import type { ActivityDeps, ProviderPort } from '../../../activities/deps';
 import { createTransferActivities } from '../../../activities/transfers';
 import { createWorkOrderActivities } from '../../../activities/work-orders';
-import { createDirectoryFileStore } from '../../../storage/file-store';
+import { createDirectoryFileStore } from '../../../platform/storage/file-store';
 import { b2bHolder } from '../../fixtures/holders';
-import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
+import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
 
 const deps = (provider: Partial<ProviderPort>, extra: Partial<ActivityDeps> = {}): ActivityDeps => ({
   provider: provider as ProviderPort,

@@ -12,7 +12,7 @@ import {
   ProviderBusinessError,
   ProviderTimeoutError,
   ProviderValidationError,
-} from '../../../api/errors';
+} from '../../../provider/errors';
 import { b2bHolder } from '../../fixtures/holders';
 
 const ORDER = 'CF0123456789abcdef0123456789abcd';

@@ -12,7 +12,7 @@ import {
   ProviderServerError,
   ProviderTimeoutError,
   ProviderTransportError,
-} from '../../../api/errors';
+} from '../../../provider/errors';
 import { reportProgress, withPulse } from '../../../activities/heartbeats';
 import { ask, couldNotAsk, type LongPoll } from '../../../activities/long-poll';
 import { createRateGate } from '../../../activities/rate-gate';

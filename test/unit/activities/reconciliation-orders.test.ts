@@ -1,4 +1,4 @@
-import { CardholderQueryRecordSchema } from '../../../api/schemas/cardholder';
+import { CardholderQueryRecordSchema } from '../../../provider/schemas/cardholder';
 import type { ProviderPort } from '../../../activities/deps';
 import { orderPage } from '../../../activities/reconciliation/orders';
 

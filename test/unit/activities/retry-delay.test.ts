@@ -10,7 +10,7 @@ import { createActivities } from '../../../activities';
 import type { ProviderPort } from '../../../activities/deps';
 import { stillWaiting } from '../../../domain/failures';
 import { reportedFailureDelayMs, withReportedBackoff } from '../../../activities/retry-delay';
-import { ProviderServerError, ProviderValidationError } from '../../../api/errors';
+import { ProviderServerError, ProviderValidationError } from '../../../provider/errors';
 
 const FLAT = { initialInterval: '1s', backoffCoefficient: 1, maximumInterval: '1m' } as const;
 

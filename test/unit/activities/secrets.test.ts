@@ -1,6 +1,6 @@
 /** Sealed secrets: a PIN sealed with the merchant public key opens only with its private key, and failures never show the value. */
 import { ApplicationFailure } from '@temporalio/common';
-import { generateRsaKeyPair } from '../../../api/keys';
+import { generateRsaKeyPair } from '../../../provider/keys';
 import { openSealed, sealPin } from '../../../activities/secrets';
 
 const merchant = generateRsaKeyPair();

@@ -1,7 +1,7 @@
-import { connectTemporalClient, temporalSettingsFromEnv } from '../../../temporal/connection';
-import { readConfiguration } from '../../../config/schema';
-import { CodecKeyError } from '../../../codec/keys';
-import { EnvironmentError } from '../../../config/environment';
+import { connectTemporalClient, temporalSettingsFromEnv } from '../../../platform/temporal/connection';
+import { readConfiguration } from '../../../platform/config/schema';
+import { CodecKeyError } from '../../../platform/codec/keys';
+import { EnvironmentError } from '../../../platform/config/environment';
 
 // Nothing listens there: a refusal that came from connecting would be a connection error, not these.
 const nowhere = { TEMPORAL_ADDRESS: '127.0.0.1:9' };

@@ -12,8 +12,8 @@ import { startOnboarding } from '../../../client/onboarding';
 import { startOnce } from '../../../client/start';
 import { checkPayloadSize, PAYLOAD_LIMIT_BYTES } from '../../../client/payload-size';
 import { InvalidInputError } from '../../../client/validation';
-import { createDataConverter } from '../../../codec/data-converter';
-import { generateKeyBase64, parseKeyList } from '../../../codec/keys';
+import { createDataConverter } from '../../../platform/codec/data-converter';
+import { generateKeyBase64, parseKeyList } from '../../../platform/codec/keys';
 import { WorkflowTypes } from '../../../domain/workflows';
 
 const client = new Client({

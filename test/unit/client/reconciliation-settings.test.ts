@@ -1,16 +1,16 @@
-import { ConfigurationProblems } from '../../../config/schema';
+import { ConfigurationProblems } from '../../../platform/config/schema';
 import { configured } from '../../support/configured';
 /**
  * Reconciliation's configuration and `cardflow reconcile`'s usage, checked before Temporal is
  * contacted: durations and floors from the environment, `--since` as a time or a duration back,
  * each bad value named; and the report as a table.
  */
-import { parseSince } from '../../../cli/reconcile-commands';
-import { ExitCodes } from '../../../cli/context';
+import { parseSince } from '../../../client/cli/reconcile-commands';
+import { ExitCodes } from '../../../client/cli/context';
 import { describeReport, reconcileSettings } from '../../../client/reconciliation';
-import { parseDuration } from '../../../config/values/duration';
+import { parseDuration } from '../../../platform/config/values/duration';
 import { FINDING_KINDS, emptyReport, withFindings } from '../../../domain/reconciliation';
-import { runOffline as run } from '../cli/cli-run';
+import { runOffline as run } from './cli/cli-run';
 
 it('reads durations and floors, keeping the defaults for what is not set', () => {
   expect(parseDuration('90s')).toBe(90_000);

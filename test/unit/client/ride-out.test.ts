@@ -1,5 +1,5 @@
 /**
- * Riding out a Temporal restart (temporal/ride-out.ts): which errors are worth waiting for, the
+ * Riding out a Temporal restart (platform/temporal/ride-out.ts): which errors are worth waiting for, the
  * bounded retry and what it says, and a start retried after its answer was lost, which finds its
  * own execution (client/start.ts) and reports it as started, never starting twice; a
  * reconciliation run and a resumed onboarding ride it out like every other start.
@@ -10,13 +10,18 @@ import {
   NamespaceNotFoundError,
   WorkflowExecutionAlreadyStartedError,
 } from '@temporalio/common';
-import { runCli } from '../../../cli/main';
-import { ExitCodes } from '../../../cli/context';
+import { runCli } from '../../../client/cli/main';
+import { ExitCodes } from '../../../client/cli/context';
 import { ensureReconcileSchedule, startReconciliation } from '../../../client/reconciliation';
 import { retryOnboarding } from '../../../client/recovery';
-import { isTemporalUnavailable, rideOutDelayMs, ridingOut, TemporalUnavailableError } from '../../../temporal/ride-out';
+import {
+  isTemporalUnavailable,
+  rideOutDelayMs,
+  ridingOut,
+  TemporalUnavailableError,
+} from '../../../platform/temporal/ride-out';
 import { START_TOKEN_MEMO, startRidingOut } from '../../../client/start';
-import { readConfiguration } from '../../../config/schema';
+import { readConfiguration } from '../../../platform/config/schema';
 import { RECONCILE_SCHEDULE_ID } from '../../../domain/reconciliation';
 
 /** A gRPC error as @grpc/grpc-js makes it (a status code on an Error). */

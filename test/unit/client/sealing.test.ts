@@ -3,8 +3,8 @@ import { configured } from '../../support/configured';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateRsaKeyPair } from '../../../api/keys';
-import { decryptSensitive } from '../../../api/sensitive';
+import { generateRsaKeyPair } from '../../../provider/keys';
+import { decryptSensitive } from '../../../provider/sensitive';
 import { MerchantKeyError, merchantPublicKeyFrom, sealPinForWorkflow } from '../../../client/sealing';
 import { InvalidInputError } from '../../../client/validation';
 

@@ -3,8 +3,8 @@
  * workflow ids from business keys, and every lifecycle workflow type has a status view.
  */
 import type { Client } from '@temporalio/client';
-import { generateRsaKeyPair } from '../../../api/keys';
-import { decryptSensitive } from '../../../api/sensitive';
+import { generateRsaKeyPair } from '../../../provider/keys';
+import { decryptSensitive } from '../../../provider/sensitive';
 import { activationInput, startActivation } from '../../../client/activation';
 import { cardRequest, depositToCard, freezeCard } from '../../../client/card-entity';
 import { cardOperationInput, startCardOperation } from '../../../client/card-operations';

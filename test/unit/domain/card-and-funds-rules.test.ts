@@ -1,6 +1,6 @@
 /** Pure rules of the lifecycle workflows: inputs refused before anything is sent, deposit sizing, ledger and deposit matching. */
 import fc from 'fast-check';
-import { add, cmp, depositFee } from '../../../api/money';
+import { add, cmp, depositFee } from '../../../provider/money';
 import { cardOperationInputIssues } from '../../../domain/card-operations';
 import { keepLatest, trimRecord } from '../../../domain/card-entity';
 import { isTransferEntry, transferIssues, transferRemark, type TransferAccount } from '../../../domain/fund-transfer';

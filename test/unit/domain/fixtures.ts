@@ -1,9 +1,9 @@
-import type { CardType } from '../../../api/schemas/card-type';
+import type { CardType } from '../../../provider/schemas/card-type';
 import { b2bHolder as sampleB2b, b2cHolder as sampleB2c } from '../../fixtures/holders';
-import { CARD_TYPE_IDS, CARD_TYPES } from '../../../sandbox/data/card-types';
+import { CARD_TYPE_IDS, CARD_TYPES } from '../../../tools/sandbox/data/card-types';
 
 /**
- * A card type in program types: the sandbox's B2B virtual bin (sandbox/data/card-types.ts), open
+ * A card type in program types: the sandbox's B2B virtual bin (tools/sandbox/data/card-types.ts), open
  * to three holder regions only, so the eligibility rules have regions and area codes to refuse.
  */
 export function cardType(overrides: Partial<CardType> = {}): CardType {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CARD_MERCHANT_ORDER_NO, MERCHANT_ORDER_NO } from '../../../api/rules';
+import { CARD_MERCHANT_ORDER_NO, MERCHANT_ORDER_NO } from '../../../provider/rules';
 import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
 import { cardOperationWorkflows, ORDER_STEPS, WORKFLOWS } from '../../../domain/workflows';
 

@@ -4,7 +4,7 @@
  * and in any order (provider-notes, Webhooks), and ignores other deposits to the shared address.
  */
 import type { OnboardingProgress } from '../../../domain/customer-onboarding';
-import type { WalletTransaction } from '../../../api/schemas/wallet';
+import type { WalletTransaction } from '../../../provider/schemas/wallet';
 import type { ProviderEvent } from '../../../domain/provider-event';
 import { cardOperationRecord, providerEvent, walletTransactionRecord } from '../../fixtures/provider-events';
 import { DepositStatusTracker } from '../../../workflows/onboarding/funding';

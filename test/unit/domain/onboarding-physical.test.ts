@@ -6,7 +6,7 @@ import {
 } from '../../../domain/onboarding-physical';
 import { OnboardingInputSchema } from '../../../domain/customer-onboarding';
 import { cardType } from './fixtures';
-import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
+import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
 
 const physical = cardType({ cardTypeId: CARD_TYPE_IDS.physicalB2C, type: 'Physical', bankCardBin: '522981' });
 const VALID = '5229810000000006';

@@ -2,7 +2,7 @@
 import type { OnboardingInput } from '../../../domain/customer-onboarding';
 import { planOnboarding } from '../../../domain/onboarding-plan';
 import { b2bHolder, b2cHolder, cardType } from './fixtures';
-import { CARD_TYPE_IDS } from '../../../sandbox/data/card-types';
+import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
 
 const withDeposit = cardType(); // B2B, initial deposit 10–10000 at creation, fee 1.5%, card fee 5
 const noDeposit = cardType({

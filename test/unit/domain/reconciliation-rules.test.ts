@@ -1,4 +1,4 @@
-import type { LedgerEntry } from '../../../api/schemas/account';
+import type { LedgerEntry } from '../../../provider/schemas/account';
 import { deriveMerchantOrderNo } from '../../../domain/merchant-order-no';
 import { cardDepositWorkflow, fundTransferWorkflow } from '../../../domain/workflows';
 import {

@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { operations } from '../../../api/operations';
-import { FORBIDDEN_TEXT_RULE, TOKEN_TEXT_MAX, WORK_ORDER_FILES_MAX } from '../../../api/rules';
+import { operations } from '../../../provider/operations';
+import { FORBIDDEN_TEXT_RULE, TOKEN_TEXT_MAX, WORK_ORDER_FILES_MAX } from '../../../provider/rules';
 import { parseTransferRequest } from '../../../client';
 import { InvalidInputError } from '../../../client/validation';
 import { cardOperationInputIssues } from '../../../domain/card-operations';

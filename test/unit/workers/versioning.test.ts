@@ -9,7 +9,7 @@ import { WORKFLOW_VERSIONING } from '../../../domain/workflow-versioning';
 import { WorkflowTypes } from '../../../domain/workflows';
 import * as workflows from '../../../workflows';
 import { bootstrapCurrentVersion, versioningSettings } from '../../../workers/versioning';
-import { buildIdOf } from '../../../telemetry/build-id';
+import { buildIdOf } from '../../../platform/telemetry/build-id';
 
 describe('versioningSettings', () => {
   it('defaults: versioned, deployment cardflow, first version made current', () => {

@@ -6,7 +6,7 @@
  * derivation must still work: a value zod or decimal.js fills in lazily on a shared object would
  * throw here first.
  */
-import type * as MoneyModule from '../../../api/money';
+import type * as MoneyModule from '../../../provider/money';
 import type * as CardholderData from '../../../domain/cardholder-data';
 import type * as CustomerOnboarding from '../../../domain/customer-onboarding';
 import type * as Workflows from '../../../domain/workflows';
@@ -27,7 +27,7 @@ it('the schemas, money and order keys of workflows work on frozen shared librari
   );
   const { cardholderDataIssues } = jest.requireActual<typeof CardholderData>('../../../domain/cardholder-data');
   const { cardIssuanceWorkflow } = jest.requireActual<typeof Workflows>('../../../domain/workflows');
-  const { Money } = jest.requireActual<typeof MoneyModule>('../../../api/money');
+  const { Money } = jest.requireActual<typeof MoneyModule>('../../../provider/money');
 
   const input = {
     customerRef: 'frozen-1',

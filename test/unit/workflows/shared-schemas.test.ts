@@ -16,7 +16,7 @@ it('the schemas workers share (workflows/preload/shared-schemas.ts) validate ali
   for (const library of ['zod', 'decimal.js', 'lossless-json']) deepFreeze(jest.requireActual(library));
   for (const module of shared.sharedSchemaModules) deepFreeze(module);
   // What they import is shared too: the patterns exported with the field rules among it.
-  for (const module of ['api/rules', 'domain/workflow-ids', 'api/money', 'api/json'])
+  for (const module of ['provider/rules', 'domain/workflow-ids', 'provider/money', 'provider/json'])
     deepFreeze(jest.requireActual(`../../../${module}`));
   const { OnboardingInputSchema } = jest.requireActual<typeof CustomerOnboarding>(
     '../../../domain/customer-onboarding',

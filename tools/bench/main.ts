@@ -1,0 +1,394 @@
+/**
+ * `npm run bench`: figures printed, nothing asserted. Everything on loopback:
+ * a Temporal dev server this run starts (in memory, free port), the sandbox, the webhook receiver
+ * and workers in this process. Bounded in count and time; sizes through the environment:
+ *
+ * | variable | default | |
+ * |---|---|---|
+ * | BENCH_ONBOARDINGS | 50 | onboardings (and baseline workflows) for the throughput figure |
+ * | BENCH_PARKED | 10000 | onboardings parked in review for the memory figure |
+ * | BENCH_IDLE_CARDS | 10000 | cards whose parked cardEntity the (g) memory figure holds |
+ * | BENCH_IDLE_WATCH_S | 60 | how long (g) watches the parked cards for actions while idle |
+ * | BENCH_WAIT_REAL_S | 12 | real seconds each wait of (b) lasts on the compressed clock (at least 120x) |
+ * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
+ * | BENCH_PHASES | a,b,d,e,f,g,n | which figures to produce ((g) idle cards: worker memory and actions per idle card per month; (n) notifications per second and Temporal actions per notification; (c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`; (f) onboardings with and without worker kills and provider errors; (a) ends with the worker's CPU per onboarding with metrics and tracing off and on (default sampling and every trace kept), `t` runs that alone) |
+ * | BENCH_FAULT_ONBOARDINGS | 24 | onboardings of each run of (f) |
+ * | BENCH_FAULT_KILL_EVERY_S | 10 | (f): a worker process is SIGKILLed this often |
+ * | BENCH_FAULT_MODES | idle,hog | (f): each mode runs calm and faulty onboardings; `hog` with one core kept busy by a process (f) starts |
+ * | BENCH_FAULT_TRACE | unset | (f): when set, prints where the three slowest onboardings of each run waited (the longest silences in their histories) |
+ * | BENCH_IDLE_LATENCY_ONBOARDINGS | 25 | onboardings (a) runs one at a time first, for the idle webhook latency of (c) |
+ * | BENCH_ROUNDS | 3 | measured rounds of (a), each an onboarding batch and its baselines |
+ * | BENCH_NOTIFY_CARDS | 100 | (n): cards, one workflow each |
+ * | BENCH_NOTIFY_PER_CARD | 10 | (n): authorizations notified per card |
+ */
+import { Client } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkflowBundle } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../../domain/wait-profile';
+import { cardflowSearchAttributes } from '../../domain/search-attributes';
+import { cardEntityWorkflowId, onboardingWorkflowId } from '../../domain/workflow-ids';
+import type { OnboardingResult } from '../../domain/customer-onboarding';
+import { ZERO_DELAYS } from '../sandbox/index';
+import { resolveTemporalCli } from '../scripts/lib/temporal-cli';
+import { bundleCardflowWorkflows, createWorker } from '../../workers/create-worker';
+import type { CardflowActivities } from '../../activities';
+import {
+  cardflowShare,
+  cpuDelta,
+  cpuMedian as cpuMedianOf,
+  cpuNow,
+  formatCpu,
+  markNewThreads,
+  type CpuSample,
+  type ProcessIds,
+} from './cpu';
+import { withCardflowApart } from './services';
+import { collectHistories } from './actions';
+import { baselineActivities } from './baseline.activities';
+import { num, ONBOARDINGS, PHASES, ROUNDS, runOnboardings, say, setMetricsUrl, withTimeout } from './harness';
+import { percentile } from './stats';
+import { type BenchCluster, type BenchTemporal, startBenchCluster } from './cluster';
+import { freePort } from '../scripts/lib/free-port';
+import { waitCost } from './wait-cost';
+import { parkedMemory } from './parked-memory';
+import { idleCards } from './idle-cards';
+import { faultCost } from './fault-cost';
+import { telemetryCost } from './telemetry-cost';
+import { notificationCost } from './notification-cost';
+import { addDeliveries, type DeliveryLatency, noDeliveries } from './delivery-latency';
+import { entryPointArgs } from '../../platform/config/command-line';
+
+/** Onboardings run one at a time before (a)'s rounds, for the idle stack's webhook latency. */
+const IDLE_LATENCY_ONBOARDINGS = num('BENCH_IDLE_LATENCY_ONBOARDINGS', 25);
+
+type BaselineType = 'baselineWorkflow' | 'baselineShapedWorkflow' | 'baselineFeaturedWorkflow';
+type BatchKind = 'onboarding' | 'shaped' | 'featured' | 'direct' | 'flat';
+
+/** One measured batch: completions per second and CPU per workflow (parent) completed. */
+interface Batch {
+  rate: number;
+  cpu: CpuSample | undefined;
+}
+
+async function measured(count: number, run: () => Promise<unknown>, pids: ProcessIds): Promise<Batch> {
+  const before = cpuNow(pids);
+  const t0 = performance.now();
+  await run();
+  const seconds = (performance.now() - t0) / 1000;
+  return { rate: count / seconds, cpu: cpuDelta(before, cpuNow(pids), count) };
+}
+
+const median = (xs: number[]) => percentile(xs, 50);
+const spread = (xs: number[], digits = 2) =>
+  `median ${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
+
+/** Workflow tasks completed over a set of histories (each one a round trip worker <-> server). */
+const workflowTasks = (histories: Awaited<ReturnType<typeof collectHistories>>) =>
+  histories.reduce((n, h) => n + h.events.filter((e) => e.workflowTaskCompletedEventAttributes).length, 0);
+
+/**
+ * (a) Onboardings against no-op baselines of the same size, on workers built alike: the baseline
+ * worker is made by the same `createWorker` (cache size, probe Worker, connection, data
+ * converter) with the baseline workflows and a no-op activity, and runs beside cardflow's
+ * worker for the whole phase, so both measure with the same pollers alive. Each is warmed up
+ * once, then measured in `BENCH_ROUNDS` rounds that alternate which goes first; a round's ratio
+ * compares batches run seconds apart, so load from other processes shows as spread instead of
+ * as a wrong median. What the onboarding / shaped ratio means: the share of throughput left
+ * after cardflow's own work (provider calls through the sandbox, signing, webhooks and their
+ * routing, validation, waits), since the shaped baseline pays Temporal for the same parent, the
+ * same children and the same number of activities. The featured baseline adds to the shaped one
+ * the Temporal features the onboarding uses besides (children started with a routing search
+ * attribute, stage upserts, answers signalled after a route lookup, the card's own workflow
+ * started by an activity and left parked), which splits the gap:
+ * featured / shaped is Temporal's price for those features, the most onboarding / shaped can be
+ * while cardflow uses them; onboarding / featured is what cardflow's own work leaves. The direct
+ * batch is the featured baseline with its answers signalled by workflow id, which tells the
+ * route lookups' share of the features' price.
+ */
+async function throughput(
+  env: BenchTemporal,
+  bundle: WorkflowBundle,
+  heading = '(a) throughput',
+  latencyHeading = '(c) webhook receipt -> signal delivered',
+): Promise<{ activitiesPerOnboarding: number }> {
+  say(
+    `\n${heading}: ${ONBOARDINGS} happy-path onboardings (B2B cardholder -> card with initial deposit), sandbox with zero delays, ${ROUNDS} rounds`,
+  );
+  const fast: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
+  const baselineBundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./baseline.workflow'),
+    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
+  });
+  /** The measured onboarding batches' deliveries. */
+  const load = noDeliveries();
+  const idleLatencies: DeliveryLatency[] = [];
+  // The worker's activities and the clients share this process's event loop (the sandbox and the
+  // receiver run in processes of their own): its delay explains latency under load.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  const result = await withCardflowApart(env, bundle, ZERO_DELAYS, async (ctx) => {
+    const baselineQueue = `bench-baseline-${randomUUID().slice(0, 8)}`;
+    const baselineWorker = await markNewThreads(() =>
+      createWorker({
+        connection: env.nativeConnection,
+        taskQueue: baselineQueue,
+        activityDeps: ctx.activityDeps,
+        workflowBundle: baselineBundle,
+        // The no-ops join cardflow's activities, so both workers register the same set plus two.
+        // Their answers go through a client on a native connection, as the receiver's do
+        // (webhooks/temporal-client.ts), so the features cost the baseline what they cost cardflow.
+        activityOverrides: baselineActivities(
+          new Client({ connection: env.nativeConnection, namespace: env.client.options.namespace }),
+          ctx.routes,
+        ) as unknown as Partial<CardflowActivities>,
+      }),
+    );
+    return baselineWorker.runUntil(async () => {
+      const [warm] = await runOnboardings(env.client, ctx.taskQueue, 1, 'warmup', fast);
+      const histories = await collectHistories(env.client, onboardingWorkflowId(warm!));
+      // The card's own workflow, which the createCard activity started (not a child).
+      const { card } = (await env.client.workflow.getHandle(onboardingWorkflowId(warm!)).result()) as OnboardingResult;
+      const cardHistory = await env.client.workflow.getHandle(cardEntityWorkflowId(card.cardNo)).fetchHistory();
+      const cardEvents = cardHistory.events ?? [];
+      const cardShape = {
+        events: cardEvents.length,
+        tasks: workflowTasks([{ workflowId: cardEntityWorkflowId(card.cardNo), events: cardEvents }]),
+      };
+      const shape = {
+        activities: histories.reduce(
+          (n, h) => n + h.events.filter((e) => e.activityTaskScheduledEventAttributes).length,
+          0,
+        ),
+        children: histories.length - 1,
+        events: histories.reduce((n, h) => n + h.events.length, 0),
+        tasks: workflowTasks(histories),
+        // The parent's own upserts (the children's order numbers are set at their start).
+        upserts: histories[0]!.events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length,
+      };
+      const runBaseline = async (type: BaselineType, count: number, lookups = true) => {
+        const args = [
+          {
+            activities: shape.activities,
+            children: shape.children,
+            lookups,
+            upserts: shape.upserts,
+            cardWorkflow: true,
+          },
+        ];
+        const handles = await Promise.all(
+          Array.from({ length: count }, () =>
+            env.client.workflow.start(type, {
+              taskQueue: baselineQueue,
+              workflowId: `baseline-${randomUUID()}`,
+              args,
+            }),
+          ),
+        );
+        await withTimeout(Promise.all(handles.map((h) => h.result())), `${count} ${type}`);
+        return handles[0]!.workflowId;
+      };
+      const shapeOf = async (type: BaselineType) => {
+        const hs = await collectHistories(env.client, await runBaseline(type, 1));
+        return { events: hs.reduce((n, h) => n + h.events.length, 0), tasks: workflowTasks(hs) };
+      };
+      // Idle: one onboarding in flight at a time, so each delivery meets an otherwise quiet stack.
+      await ctx.deliveries();
+      for (let i = 0; i < IDLE_LATENCY_ONBOARDINGS; i++)
+        await runOnboardings(env.client, ctx.taskQueue, 1, 'idle', fast);
+      idleLatencies.push(...(await ctx.deliveries()).latencies);
+      const flatShape = await shapeOf('baselineWorkflow');
+      const shapedShape = await shapeOf('baselineShapedWorkflow');
+      const featuredShape = await shapeOf('baselineFeaturedWorkflow');
+
+      const rounds: Array<Record<BatchKind, Batch>> = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const onboardingBatch = async () => {
+          await ctx.deliveries();
+          loopDelay.enable();
+          const batch = await measured(
+            ONBOARDINGS,
+            () => runOnboardings(env.client, ctx.taskQueue, ONBOARDINGS, 'tput', fast),
+            ctx.pids,
+          );
+          loopDelay.disable();
+          addDeliveries(load, await ctx.deliveries());
+          return batch;
+        };
+        const batchOf = (type: BaselineType, lookups = true) =>
+          measured(ONBOARDINGS, () => runBaseline(type, ONBOARDINGS, lookups), ctx.pids);
+        const shapedBatch = () => batchOf('baselineShapedWorkflow');
+        const flatBatch = () => batchOf('baselineWorkflow');
+        const featuredBatch = () => batchOf('baselineFeaturedWorkflow');
+        const directBatch = () => batchOf('baselineFeaturedWorkflow', false);
+        let onboarding: Batch;
+        let shaped: Batch;
+        if (round % 2 === 0) {
+          onboarding = await onboardingBatch();
+          shaped = await shapedBatch();
+        } else {
+          shaped = await shapedBatch();
+          onboarding = await onboardingBatch();
+        }
+        const featured = await featuredBatch();
+        const direct = await directBatch();
+        const flat = await flatBatch();
+        rounds.push({ onboarding, shaped, featured, direct, flat });
+        say(
+          `  round ${round + 1}: onboarding ${onboarding.rate.toFixed(2)}/s, shaped ${shaped.rate.toFixed(2)}/s, featured ${featured.rate.toFixed(2)}/s, direct ${direct.rate.toFixed(2)}/s, flat ${flat.rate.toFixed(2)}/s; ` +
+            `onboarding / shaped ${(onboarding.rate / shaped.rate).toFixed(2)}`,
+        );
+      }
+      return { shape, cardShape, flatShape, shapedShape, featuredShape, rounds };
+    });
+  });
+  const { shape, cardShape, flatShape, shapedShape, featuredShape, rounds } = result;
+  const rates = (k: BatchKind) => rounds.map((r) => r[k].rate);
+  const cpuMedian = (k: BatchKind) =>
+    cpuMedianOf(
+      rounds.map((r) => r[k].cpu).filter((c): c is CpuSample => c !== undefined),
+      median,
+    );
+  say(
+    `  onboardings completed per second: ${spread(rates('onboarding'))} (${shape.events} history events and ${shape.tasks} workflow tasks each, over ${shape.children + 1} workflows, ${shape.activities} activities; and the card's own workflow, started by createCard: ${cardShape.events} events, ${cardShape.tasks} workflow tasks until it parks)`,
+  );
+  say(
+    `  baseline (one workflow, ${shape.activities} no-op activities in sequence, same server, same run): ${spread(rates('flat'))} per second (${flatShape.events} events, ${flatShape.tasks} workflow tasks)`,
+  );
+  say(
+    `  same no-ops in the onboarding's shape (a parent + ${shape.children} children in sequence): ${spread(rates('shaped'))} per second (${shapedShape.events} events, ${shapedShape.tasks} workflow tasks)`,
+  );
+  say(
+    `  the shaped no-ops with the onboarding's other Temporal features (children started with a routing search attribute, ${shape.upserts} stage upserts, ${shape.children} answers signalled after a route lookup, a card's workflow started by an activity, sent its card's answer and parked): ${spread(rates('featured'))} per second (${featuredShape.events} events, ${featuredShape.tasks} workflow tasks, the card's workflow included)`,
+  );
+  say(
+    `  ratio featured / shaped, per round: ${spread(rounds.map((r) => r.featured.rate / r.shaped.rate))} (what those features cost: the most onboarding / shaped can be while cardflow uses them); ` +
+      `onboarding / featured ${spread(rounds.map((r) => r.onboarding.rate / r.featured.rate))} (what cardflow's own work leaves)`,
+  );
+  say(
+    `  the featured baseline with its answers signalled by workflow id, without the route lookup: ${spread(rates('direct'))} per second; ` +
+      `ratio direct / shaped ${spread(rounds.map((r) => r.direct.rate / r.shaped.rate))} (the lookups' share of the features' price)`,
+  );
+  say(
+    `  ratio onboarding / shaped, per round: ${spread(rounds.map((r) => r.onboarding.rate / r.shaped.rate))} (target >= 0.9); ` +
+      `onboarding / baseline ${spread(rounds.map((r) => r.onboarding.rate / r.flat.rate))} (target >= 0.7)`,
+  );
+  say(`  CPU per onboarding (median of rounds): ${formatCpu(cpuMedian('onboarding'))}`);
+  say(`  CPU per shaped baseline:               ${formatCpu(cpuMedian('shaped'))}`);
+  say(`  CPU per featured baseline:             ${formatCpu(cpuMedian('featured'))}`);
+  say(`  CPU per featured without lookups:      ${formatCpu(cpuMedian('direct'))}`);
+  say(`  CPU per flat baseline:                 ${formatCpu(cpuMedian('flat'))}`);
+  const shareRatios = rounds.flatMap((r) =>
+    r.onboarding.cpu && r.featured.cpu ? [cardflowShare(r.onboarding.cpu) / cardflowShare(r.featured.cpu)] : [],
+  );
+  if (shareRatios.length)
+    say(
+      `  cardflow's CPU share per onboarding / per featured baseline, per round: ${spread(shareRatios)} (target <= 1.3; ` +
+        `the sandbox, the provider's cost, and the Temporal server left out; the machine's cores are shared, so rounds spread)`,
+    );
+  say(
+    `\n${latencyHeading}, loopback (the request read, verified, routed and signalled; then acknowledged, after the delivery log's write and sync):`,
+  );
+  say(
+    `  idle, ${idleLatencies.length} deliveries of ${IDLE_LATENCY_ONBOARDINGS} onboardings run one at a time: ${describeLatencies(idleLatencies, 50)}`,
+  );
+  say(
+    `  under ${heading.split(' ')[0]}'s load, ${load.latencies.length} deliveries: ${describeLatencies(load.latencies, 200)}`,
+  );
+  const perOnboarding = Object.entries(load.outcomes)
+    .map(([outcome, count]) => `${outcome} ${(count / (ONBOARDINGS * ROUNDS)).toFixed(1)}`)
+    .join(', ');
+  say(`  webhooks the receiver answered per onboarding, by outcome: ${perOnboarding}`);
+  say(
+    `  event-loop delay of the worker's process meanwhile (activities and clients; sandbox and receiver run apart): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`,
+  );
+  return { activitiesPerOnboarding: shape.activities };
+}
+
+/**
+ * "to signal p50 5.1 ms, p99 9.0 ms (target p99 <= 50); to acknowledgement p50 7.2 ms, p99 12.3 ms;
+ * of which read and verified p50 0.2 ms, p99 0.9 ms"
+ */
+function describeLatencies(latencies: readonly DeliveryLatency[], targetP99Ms: number): string {
+  const figures = (ms: number[]) => `p50 ${percentile(ms, 50).toFixed(1)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms`;
+  return (
+    `to signal ${figures(latencies.map((l) => l.signalled))} (target p99 <= ${targetP99Ms}); ` +
+    `to acknowledgement ${figures(latencies.map((l) => l.acknowledged))}; ` +
+    `of which read and verified ${figures(latencies.map((l) => l.verified))}`
+  );
+}
+
+/** (a) and (c) again on the production topology's Temporal cluster, for comparison with the dev server's. */
+async function onCluster(bundle: WorkflowBundle): Promise<void> {
+  let cluster: BenchCluster;
+  try {
+    cluster = await startBenchCluster();
+  } catch (error) {
+    say(
+      `\n(e) on the Temporal cluster: skipped, it did not start (${error instanceof Error ? error.message : String(error)})`,
+    );
+    return;
+  }
+  try {
+    say(
+      `\nTemporal cluster on PostgreSQL at ${cluster.address} (frontend, matching, worker service, two history hosts; persistence and visibility on PostgreSQL)`,
+    );
+    await throughput(
+      cluster,
+      bundle,
+      '(e) throughput on the cluster',
+      '(e) webhook receipt -> signal delivered on the cluster',
+    );
+  } finally {
+    await cluster.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const started = performance.now();
+  say(`cardflow bench: ${new Date().toISOString()}, node ${process.version}, ${process.platform}/${process.arch}`);
+  const metricsPort = await freePort();
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: await resolveTemporalCli() },
+      ip: '127.0.0.1',
+      searchAttributes: [...cardflowSearchAttributes],
+      log: { format: 'pretty', level: 'error' },
+      extraArgs: ['--metrics-port', String(metricsPort)],
+    },
+  });
+  setMetricsUrl(`http://127.0.0.1:${metricsPort}/metrics`);
+  try {
+    say(`Temporal dev server (in memory) at ${env.address}`);
+    const bundle = await bundleCardflowWorkflows();
+    if (PHASES.has('a') || PHASES.has('c')) await throughput(env, bundle);
+    if (PHASES.has('a') || PHASES.has('t')) await telemetryCost(env);
+    if (PHASES.has('b')) await waitCost(env, bundle);
+    if (PHASES.has('d')) {
+      await parkedMemory(env);
+    }
+    if (PHASES.has('f')) await faultCost(env.address);
+    if (PHASES.has('n')) await notificationCost(env, bundle);
+    if (PHASES.has('g')) await idleCards(env);
+  } finally {
+    await env.teardown();
+  }
+  if (PHASES.has('e')) await onCluster(await bundleCardflowWorkflows());
+  say(`\nbench done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+if (require.main === module) {
+  entryPointArgs({
+    name: 'npm run bench',
+    summary: 'prints the performance figures, asserting nothing (tools/bench/main.ts says what each phase measures)',
+    details: [
+      'Sizes and phases: BENCH_ONBOARDINGS, BENCH_PARKED, BENCH_IDLE_CARDS, BENCH_WAIT_REAL_S, BENCH_PHASE_TIMEOUT_S, BENCH_PHASES (tools/bench/main.ts).',
+    ],
+  });
+  main().catch((error: unknown) => {
+    console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    if (error instanceof Error && error.cause) console.error('caused by', error.cause);
+    process.exit(1);
+  });
+}
