@@ -260,7 +260,7 @@ up() {
 # An operator's shell: the frontend by its published port, with the CLI's certificate of the stack's
 # CA (docs/operations.md, "Temporal mTLS").
 tls_env() {
-  local certs="$work/cardflow/deploy/secrets/temporal-tls"
+  local certs="$work/cardflow/tools/deploy/secrets/temporal-tls"
   echo TEMPORAL_TLS_SERVER_CA_CERT_PATH="$certs/ca.pem" TEMPORAL_TLS_CLIENT_CERT_PATH="$certs/cli.pem" \
     TEMPORAL_TLS_CLIENT_KEY_PATH="$certs/cli-key.pem" TEMPORAL_TLS_SERVER_NAME=temporal
 }
@@ -268,8 +268,8 @@ cli() {
   # shellcheck disable=SC2046 # tls_env prints NAME=path words without spaces
   env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production CARDFLOW_ENV=sandbox $(tls_env) \
     TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" TEMPORAL_NAMESPACE=cardflow-staging \
-    CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/deploy/secrets/codec_keys" \
-    node "$checkout/bin/cardflow.js" "$@"
+    CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/tools/deploy/secrets/codec_keys" \
+    node "$checkout/client/cli/cardflow.js" "$@"
 }
 
 # A B2B customer with an initial deposit (client/examples/customer.json), under a fresh reference
@@ -309,7 +309,7 @@ step "the receiver handled $handled webhook(s) delivered to its published port"
 cli deployment list >/dev/null || fail "the CLI with its certificate could not list the deployment"
 if env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production CARDFLOW_ENV=sandbox TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" \
   TEMPORAL_NAMESPACE=cardflow-staging CARDFLOW_TEMPORAL_RIDE_OUT_MS=0 \
-  CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/deploy/secrets/codec_keys" node "$checkout/bin/cardflow.js" deployment list >/dev/null 2>&1; then
+  CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/tools/deploy/secrets/codec_keys" node "$checkout/client/cli/cardflow.js" deployment list >/dev/null 2>&1; then
   fail "the Temporal frontend answered a client without a certificate"
 fi
 [[ "$(http_status "http://127.0.0.1:$ui_port/api/v1/namespaces/cardflow-staging")" == 200 ]] ||
@@ -407,7 +407,7 @@ PROBE
 probe() {
   # shellcheck disable=SC2046 # tls_env prints NAME=path words without spaces
   env -i PATH="$PATH" HOME="$HOME" CHECKOUT="$checkout" $(tls_env) TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" \
-    TEMPORAL_NAMESPACE=cardflow-staging CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/deploy/secrets/codec_keys" \
+    TEMPORAL_NAMESPACE=cardflow-staging CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/tools/deploy/secrets/codec_keys" \
     node "$work/probe.js" "$@"
 }
 # retry SECONDS command...: runs the command until it succeeds, printing its output; fails after SECONDS.
