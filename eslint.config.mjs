@@ -22,6 +22,25 @@ const failureFactoryRestrictions = ['nonRetryable', 'retryable', 'create'].map((
   message: 'Raise failures through domain/failures.ts (nonRetryable(type, reason), retryable, stillWaiting).',
 }));
 
+// Reading a variable out of the whole environment processEnv() hands on.
+const processEnvPickSyntax = {
+  selector: "MemberExpression[object.type='CallExpression'][object.callee.name='processEnv']",
+  message:
+    'Read a variable through platform/config/ (readConfiguration, readVariable): processEnv() is handed on whole.',
+};
+
+// One failure vocabulary: what crosses an activity boundary is a failure of a registered type
+// (domain/failure-types.ts), and an error class of the client carries a registered `type`.
+const unregisteredThrowSyntax = {
+  selector: 'ThrowStatement > NewExpression',
+  message:
+    'Throw a failure of a registered type (domain/failures.ts: nonRetryable, retryable, stillWaiting), not a new error.',
+};
+const literalErrorTypeSyntax = {
+  selector: "ClassDeclaration[superClass] PropertyDefinition[key.name='type'] > Literal",
+  message: "An error's type is registered in domain/failure-types.ts (FailureTypes, ClientErrorTypes): name it there.",
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', '.artifacts/**', 'coverage/**', 'dist/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -60,14 +79,7 @@ export default tseslint.config(
     ignores: ['platform/config/**', 'test/**', 'tools/bench/**', 'tools/scripts/cluster/**', 'workers/heap-limit.ts'],
     rules: {
       'no-restricted-properties': ['error', processEnvRestriction],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "MemberExpression[object.type='CallExpression'][object.callee.name='processEnv']",
-          message:
-            'Read a variable through platform/config/ (readConfiguration, readVariable): processEnv() is handed on whole.',
-        },
-      ],
+      'no-restricted-syntax': ['error', processEnvPickSyntax],
     },
   },
   {
@@ -78,6 +90,14 @@ export default tseslint.config(
     ignores: ['activities/failures.ts'],
     rules: {
       'no-restricted-properties': ['error', processEnvRestriction, ...failureFactoryRestrictions],
+      'no-restricted-syntax': ['error', processEnvPickSyntax, unregisteredThrowSyntax],
+    },
+  },
+  {
+    // The errors the client package and the shared contract throw carry a registered type.
+    files: ['client/**/*.ts', 'domain/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', processEnvPickSyntax, literalErrorTypeSyntax],
     },
   },
   {

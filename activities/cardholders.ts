@@ -10,7 +10,7 @@ import type { CardholderData } from '../domain/cardholder-data';
 import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';
 import { isAmbiguous, convertingFailures } from './failures';
-import { nonRetryable } from '../domain/failures';
+import { nonRetryable, retryable } from '../domain/failures';
 import { callIdempotent } from './idempotent';
 import { recordRoute } from './routes';
 import { longPoll, type PollSettings } from './long-poll';
@@ -89,7 +89,7 @@ export function createCardholderActivities(deps: ActivityDeps) {
 
   async function getCardholder(input: { holderId: string }): Promise<CardholderReview> {
     const review = await query({ holderId: input.holderId });
-    if (!review) throw new Error(`cardholder ${input.holderId} not found`);
+    if (!review) throw retryable(FailureTypes.cardholderNotFound, `cardholder ${input.holderId} not found`);
     return review;
   }
 
@@ -145,7 +145,7 @@ export function createCardholderActivities(deps: ActivityDeps) {
       await recordRoute(deps.routes, 'holder', holderId);
       const earlier = async (): Promise<CardholderReview | undefined> => {
         const current = await queryRecord({ holderId });
-        if (!current) throw new Error(`cardholder ${holderId} not found`);
+        if (!current) throw retryable(FailureTypes.cardholderNotFound, `cardholder ${holderId} not found`);
         const outcome = correctionOutcome(current, holder, correctionAt);
         if (outcome === 'conflict') {
           throw nonRetryable(

@@ -8,7 +8,8 @@
  * own failures (nonRetryable, retryable, stillWaiting) come from domain/failures.ts, shared with
  * the workflows.
  */
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
+import { FailureTypes } from '../domain/failure-types';
 import {
   ProviderAbortedError,
   ProviderBusinessError,
@@ -33,10 +34,12 @@ export function isDuplicateOrder(error: unknown): boolean {
  * activity's own cancellation signal stays retryable here, though the HTTP layer does not retry
  * it: when the workflow cancelled the activity no attempt follows anyway, and when the worker shut
  * down under it the next attempt, on another worker, looks the order up before sending
- * (idempotent.ts), so a deploy never fails the step.
+ * (idempotent.ts), so a deploy never fails the step. Any other error becomes a retryable
+ * `Unexpected`, so no type outside the registry crosses the boundary; a cancellation (a Temporal
+ * failure, or the abort of the activity's own signal) stays as it is, for the SDK to report.
  */
 export function toActivityFailure(error: unknown): Error {
-  if (error instanceof ApplicationFailure) return error;
+  if (error instanceof TemporalFailure || (error instanceof Error && error.name === 'AbortError')) return error;
   if (error instanceof ProviderError) {
     const code =
       error instanceof ProviderBusinessError || error instanceof ProviderServerError ? error.code : undefined;
@@ -49,7 +52,12 @@ export function toActivityFailure(error: unknown): Error {
       ],
     });
   }
-  return error instanceof Error ? error : new Error(String(error));
+  const name = error instanceof Error ? error.name : typeof error;
+  const message = error instanceof Error ? error.message : String(error);
+  const failure = ApplicationFailure.create({ type: FailureTypes.unexpected, message: `${name}: ${message}` });
+  // The original stack, where the error was raised, not where it was converted.
+  if (error instanceof Error && error.stack) failure.stack = error.stack;
+  return failure;
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   type NotificationEvent,
   type NotificationPlan,
 } from '../domain/notifications';
-import { NotificationNotDelivered, postNotification, type NotificationTarget } from '../platform/notifications/sender';
+import { NotificationPostError, postNotification, type NotificationTarget } from '../platform/notifications/sender';
 import type { UndeliveredStore } from '../platform/notifications/store';
 import type { ActivityDeps } from './deps';
 import { convertingFailures } from './failures';
@@ -123,7 +123,7 @@ export function createNotificationActivities(deps: ActivityDeps) {
         try {
           await postNotification(n.target, JSON.stringify(input.events[i]), { signal: cancellationSignal() });
         } catch (error) {
-          if (!(error instanceof NotificationNotDelivered)) throw error;
+          if (!(error instanceof NotificationPostError)) throw error;
           throw retryable(FailureTypes.notificationNotDelivered, `event ${input.events[i]!.id}: ${error.message}`);
         }
         if (input.events.length > 1) reportProgress(i + 1);
@@ -192,7 +192,7 @@ export function createNotificationActivities(deps: ActivityDeps) {
           { signal: cancellationSignal() },
         );
       } catch (error) {
-        if (!(error instanceof NotificationNotDelivered)) throw error;
+        if (!(error instanceof NotificationPostError)) throw error;
         if (Date.now() >= record.expirationTime) return expired(record, error.message, n);
         throw retryable(FailureTypes.notificationNotDelivered, `event ${event.id}: ${error.message}`);
       }

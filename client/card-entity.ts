@@ -12,6 +12,7 @@
  * by an operator can be.
  */
 import { exact } from '../domain/exact';
+import { ClientErrorTypes } from '../domain/failure-types';
 import { type Client, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
@@ -59,7 +60,7 @@ export interface CardEntityOptions {
 
 /** The card's workflow has completed (the card is cancelled): nothing more can run on it. */
 export class CardWorkflowClosedError extends Error {
-  readonly type = 'CardWorkflowClosed';
+  readonly type = ClientErrorTypes.cardWorkflowClosed;
   constructor(readonly cardNo: string) {
     super(`the workflow of card ${cardNo} has ended (the card is cancelled); nothing more can run on it`);
     this.name = 'CardWorkflowClosedError';

@@ -20,6 +20,7 @@
 import { type Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import { add } from '../provider/money';
+import { ClientErrorTypes } from '../domain/failure-types';
 import {
   isResumable,
   progressQuery,
@@ -33,7 +34,7 @@ import { addressOf, ridingOut, type RideOut } from '../platform/temporal/ride-ou
 
 /** The onboarding cannot be resumed or cancelled as asked; `reason` says why, for the operator. */
 export class OnboardingRecoveryError extends Error {
-  readonly type = 'OnboardingRecoveryError';
+  readonly type = ClientErrorTypes.onboardingRecoveryRefused;
   constructor(
     readonly customerRef: string,
     readonly reason: string,

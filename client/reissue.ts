@@ -8,6 +8,7 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { cmp } from '../provider/money';
 import { exact } from '../domain/exact';
+import { ClientErrorTypes } from '../domain/failure-types';
 import { CARDFLOW_TASK_QUEUE, WORKFLOW_TASK_TIMEOUT } from '../domain';
 import type { CardSnapshot } from '../domain/card-entity';
 import type { CardIssuanceInput, CardIssuanceResult } from '../domain/card-issuance';
@@ -21,7 +22,7 @@ import { parseField } from './inputs';
 
 /** The old card cannot be replaced now; `reason` says why and what to do. */
 export class CardReissueRefusedError extends Error {
-  readonly type = 'CardReissueRefused';
+  readonly type = ClientErrorTypes.cardReissueRefused;
   constructor(
     readonly cardNo: string,
     readonly reason: string,

@@ -12,6 +12,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { KeyFormatError, type KeyInput, privateKeyFrom, publicKeyFrom } from '../provider/keys';
+import { ClientErrorTypes } from '../domain/failure-types';
 import { PIN_RE } from '../provider/rules';
 import { encryptSensitive } from '../provider/sensitive';
 import { InvalidInputError } from './validation';
@@ -21,7 +22,7 @@ export const MERCHANT_PUBLIC_KEY_ENV = 'CARDFLOW_MERCHANT_PUBLIC_KEY';
 
 /** No usable merchant key in the environment; the message names the variables, never key material. */
 export class MerchantKeyError extends Error {
-  readonly type = 'MerchantKeyError';
+  readonly type = ClientErrorTypes.merchantKeyUnusable;
   constructor(message: string) {
     super(message);
     this.name = 'MerchantKeyError';

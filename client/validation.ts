@@ -4,6 +4,7 @@
  * value, which may be personal data.
  */
 import { exact } from '../domain/exact';
+import { FailureTypes } from '../domain/failure-types';
 import type { z } from 'zod';
 import type { KeyInput } from '../provider/keys';
 import { PIN_RE } from '../provider/rules';
@@ -18,7 +19,7 @@ import { OnboardingActivationRequestSchema, type OnboardingActivationRequest } f
 
 /** Input refused before anything was started or sent; `problems` are `field.path: rule` lines. */
 export class InvalidInputError extends Error {
-  readonly type = 'InvalidInput';
+  readonly type = FailureTypes.invalidInput;
   constructor(
     readonly what: string,
     readonly problems: readonly string[],

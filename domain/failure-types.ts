@@ -1,6 +1,7 @@
 /**
- * Every `ApplicationFailure.type` cardflow's workflows and activities raise, in one registry.
- * Clients and tests branch on these, never on messages or class names. Provider failures keep the
+ * Every `ApplicationFailure.type` cardflow's workflows and activities raise, and the `type` of
+ * each error the client throws, in one registry. Clients and tests branch on these, never on
+ * messages or class names. Provider failures keep the
  * provider client's own `type` (`ProviderBusinessError`, `ProviderValidationError`, ... in
  * provider/error-types.ts). domain/failures.ts raises them.
  */
@@ -30,6 +31,13 @@ export const FailureTypes = {
 
   /** The worker was started without the Temporal port reconciliation reads workflows through. */
   reconciliationNotConfigured: 'ReconciliationNotConfigured',
+  /** The provider does not list the cardholder (yet): a record just created may lag; retryable. */
+  cardholderNotFound: 'CardholderNotFound',
+  /**
+   * An error no other type names: a bug, or a local resource (disk, database) that failed.
+   * Retryable, so the run goes on once it is fixed; the message keeps the original error's name.
+   */
+  unexpected: 'Unexpected',
 
   // Cards and funds.
   /** The card was cancelled (risk control, or a cancel operation); nothing more can run on it. */
@@ -65,8 +73,26 @@ export const FailureTypes = {
 } as const;
 export type FailureType = (typeof FailureTypes)[keyof typeof FailureTypes];
 
-/** Every failure type cardflow knows: its own and the provider client's. */
-export type KnownFailureType = FailureType | ProviderErrorType;
+/**
+ * The `type` of the errors the client package throws itself, before anything is started or sent:
+ * a backend branches on `error.type` as it does on a failure's.
+ */
+export const ClientErrorTypes = {
+  /** A business reference (customerRef, transferRef, ...) that cannot become a workflow id. */
+  invalidBusinessRef: 'InvalidBusinessRef',
+  /** The card's workflow has completed (the card is cancelled): nothing more can run on it. */
+  cardWorkflowClosed: 'CardWorkflowClosed',
+  /** No usable merchant key to seal a PIN or a code with; the message names the variables. */
+  merchantKeyUnusable: 'MerchantKeyError',
+  /** An onboarding cannot be resumed or cancelled as asked; the message says why. */
+  onboardingRecoveryRefused: 'OnboardingRecoveryError',
+  /** An old card cannot be replaced now; the message says why and what to do. */
+  cardReissueRefused: 'CardReissueRefused',
+} as const;
+export type ClientErrorType = (typeof ClientErrorTypes)[keyof typeof ClientErrorTypes];
+
+/** Every failure type cardflow knows: its own, the client's and the provider client's. */
+export type KnownFailureType = FailureType | ClientErrorType | ProviderErrorType;
 
 /**
  * Failures that resuming cannot change: the request itself (the customer's data, the card type),

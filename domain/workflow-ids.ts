@@ -7,6 +7,7 @@
  * id can never equal another customer's onboarding id (`onboarding-a/card` is not a valid
  * onboarding id, whereas `onboarding-a-card` would be customer `a-card`'s).
  */
+import { ClientErrorTypes } from './failure-types';
 
 /**
  * Every business reference a workflow id is built from (customerRef, transferRef, fundingRef, a
@@ -28,7 +29,7 @@ export type ChildStep = (typeof CHILD_STEPS)[number];
 
 /** A business reference (customerRef, transferRef, ...) that cannot become a workflow id. */
 export class InvalidBusinessRefError extends Error {
-  readonly type = 'InvalidBusinessRef';
+  readonly type = ClientErrorTypes.invalidBusinessRef;
   constructor(message: string) {
     super(message);
     this.name = 'InvalidBusinessRefError';

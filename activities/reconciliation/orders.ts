@@ -4,6 +4,8 @@
  */
 import { CardholderEventSchema } from '../../provider/schemas/cardholder';
 import { PAGE_SIZE_MAX } from '../../provider/rules';
+import { FailureTypes } from '../../domain/failure-types';
+import { retryable } from '../../domain/failures';
 import type { Finding, ReconcileConfig, ReconcileCursor, ReconcileSource } from '../../domain/reconciliation';
 import type { ProviderOrder } from '../../domain/reconciliation-rules';
 import type { ProviderPort } from '../deps';
@@ -86,7 +88,7 @@ export async function orderPage(
   window: ReconcileWindow,
 ): Promise<OrderPage> {
   const read = ORDER_SOURCES[cursor.source];
-  if (!read) throw new Error(`not an order source: ${cursor.source}`);
+  if (!read) throw retryable(FailureTypes.unexpected, `not an order source: ${cursor.source}`);
   return read(provider, cursor, window);
 }
 

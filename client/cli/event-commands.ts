@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { NotificationSignatureError, SIGNATURE_HEADER, verifySignature } from '../../platform/notifications/signature';
 import { notificationSettings, openUndeliveredStore } from '../../platform/notifications/from-config';
-import { NotificationNotDelivered, postNotification } from '../../platform/notifications/sender';
+import { NotificationPostError, postNotification } from '../../platform/notifications/sender';
 import type { UndeliveredEntry } from '../../platform/notifications/store';
 import { type CliContext, type Command, ExitCodes, printResult, timestamped, UsageError } from './context';
 
@@ -78,7 +78,7 @@ async function resend(ctx: CliContext, id: string): Promise<number> {
       printResult(ctx, { id, status, resentAt: at }, () => `${id}: delivered (${status})`);
       return ExitCodes.done;
     } catch (error) {
-      if (!(error instanceof NotificationNotDelivered)) throw error;
+      if (!(error instanceof NotificationPostError)) throw error;
       ctx.io.err(`${id}: not delivered: ${error.message}`);
       return ExitCodes.failed;
     }

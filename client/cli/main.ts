@@ -16,6 +16,7 @@ import type { Client } from '@temporalio/client';
 import { CodecKeyError } from '../../platform/codec/data-converter';
 import { EnvironmentError } from '../../platform/config/environment';
 import { configured, type Configuration, ConfigurationProblems, readConfiguration } from '../../platform/config/schema';
+import { InvalidBusinessRefError } from '../../domain/workflow-ids';
 import { CardWorkflowClosedError } from '../card-entity';
 import { connectTemporalClient, TemporalUnreachableError } from '../../platform/temporal/connection';
 import { isTemporalUnavailable, TemporalUnavailableError } from '../../platform/temporal/ride-out';
@@ -149,7 +150,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.err(error.message);
       return ExitCodes.failed;
     }
-    if (error instanceof UsageError || (error instanceof Error && error.name === 'InvalidBusinessRefError')) {
+    if (error instanceof UsageError || error instanceof InvalidBusinessRefError) {
       io.err(`${error.message}\n${commandHelp(command)}`);
       return ExitCodes.usage;
     }

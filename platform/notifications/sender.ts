@@ -13,9 +13,12 @@ export interface NotificationTarget {
   timeoutMs?: number;
 }
 
-/** The backend did not take the notification: its status (0 when it could not be reached) and why. */
-export class NotificationNotDelivered extends Error {
-  override readonly name = 'NotificationNotDelivered';
+/**
+ * The backend did not take the notification: its status (0 when it could not be reached) and
+ * why. The delivery activity raises it as the failure type NotificationNotDelivered.
+ */
+export class NotificationPostError extends Error {
+  override readonly name = 'NotificationPostError';
   constructor(
     readonly status: number,
     message: string,
@@ -26,7 +29,7 @@ export class NotificationNotDelivered extends Error {
 
 /**
  * Sends `body` (the event's JSON, signed as it is) and resolves on a 2xx. Anything else throws a
- * {@link NotificationNotDelivered}; the response body is not read into the message (a backend's
+ * {@link NotificationPostError}; the response body is not read into the message (a backend's
  * error page may hold anything).
  */
 export async function postNotification(
@@ -50,11 +53,11 @@ export async function postNotification(
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    throw new NotificationNotDelivered(0, `${target.url} could not be reached (${cause})`);
+    throw new NotificationPostError(0, `${target.url} could not be reached (${cause})`);
   }
   // Drain the body so the connection is reused.
   await response.arrayBuffer().catch(() => undefined);
   if (response.status < 200 || response.status > 299)
-    throw new NotificationNotDelivered(response.status, `${target.url} answered ${response.status}`);
+    throw new NotificationPostError(response.status, `${target.url} answered ${response.status}`);
   return { status: response.status };
 }
