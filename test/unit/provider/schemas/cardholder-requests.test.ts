@@ -1,6 +1,6 @@
 /** Cardholder request rules (spec: Cardholders): v2 B2B/B2C union, IDV, v1 and the query. */
-import { stringifyJson } from '../../../provider/json';
-import { RESTRICTED_REGIONS } from '../../../provider/rules';
+import { stringifyJson } from '../../../../provider/json';
+import { RESTRICTED_REGIONS } from '../../../../provider/rules';
 import {
   CreateCardholderIdvRequestSchema,
   CreateCardholderRequestSchema,
@@ -10,10 +10,10 @@ import {
   UpdateCardholderRequestSchema,
   UpdateCardholderV1RequestSchema,
   allowedIdTypes,
-} from '../../../provider/schemas/cardholder-requests';
-import { b2bHolder, b2cHolder, requestFields } from '../../fixtures/holders';
+} from '../../../../provider/schemas/cardholder-requests';
+import { b2bHolder, b2cHolder, requestFields } from '../../../fixtures/holders';
 import { issues, itRefusesEach } from './helpers';
-import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
+import { CARD_TYPE_IDS } from '../../../../tools/sandbox/data/card-types';
 
 const BIG_ID = CARD_TYPE_IDS.b2bVirtual;
 

@@ -7,15 +7,15 @@
  */
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { operations } from '../../../provider/operations';
-import { FORBIDDEN_TEXT_RULE, TOKEN_TEXT_MAX, WORK_ORDER_FILES_MAX } from '../../../provider/rules';
-import { parseTransferRequest } from '../../../client';
-import { InvalidInputError } from '../../../client/validation';
-import { cardOperationInputIssues } from '../../../domain/card-operations';
-import { activationInputIssues } from '../../../domain/physical-card-activation';
-import { CardholderDataSchema } from '../../../domain/cardholder-data';
-import { OnboardingInputSchema } from '../../../domain/customer-onboarding';
-import { OnboardingActivationRequestSchema } from '../../../domain/onboarding-physical';
+import { operations } from '../../../../provider/operations';
+import { FORBIDDEN_TEXT_RULE, TOKEN_TEXT_MAX, WORK_ORDER_FILES_MAX } from '../../../../provider/rules';
+import { parseTransferRequest } from '../../../../client';
+import { InvalidInputError } from '../../../../client/validation';
+import { cardOperationInputIssues } from '../../../../domain/card-operations';
+import { activationInputIssues } from '../../../../domain/physical-card-activation';
+import { CardholderDataSchema } from '../../../../domain/cardholder-data';
+import { OnboardingInputSchema } from '../../../../domain/customer-onboarding';
+import { OnboardingActivationRequestSchema } from '../../../../domain/onboarding-physical';
 
 type Path = (string | number)[];
 interface Leaf {

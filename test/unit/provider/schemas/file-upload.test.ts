@@ -1,6 +1,6 @@
 /** File upload request (spec: File upload): jpg, png or pdf by extension, content type and content; at most 2 MiB. */
-import { UPLOAD_MAX_BYTES } from '../../../provider/rules';
-import { FileUploadRequestSchema, sniffUploadKind } from '../../../provider/schemas/file';
+import { UPLOAD_MAX_BYTES } from '../../../../provider/rules';
+import { FileUploadRequestSchema, sniffUploadKind } from '../../../../provider/schemas/file';
 import { issues } from './helpers';
 
 const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]);

@@ -3,8 +3,8 @@
  * ids, amounts as JSON numbers and strings) and refuses a wrongly typed field.
  */
 import type { z } from 'zod';
-import { parseJson } from '../../../provider/json';
-import { AccountSchema, LedgerEntrySchema } from '../../../provider/schemas/account';
+import { parseJson } from '../../../../provider/json';
+import { AccountSchema, LedgerEntrySchema } from '../../../../provider/schemas/account';
 import {
   ActivateCardResultSchema,
   CardBalanceSchema,
@@ -15,27 +15,27 @@ import {
   FreezeResultV1Schema,
   OpenCardResultSchema,
   UpdatePinResultSchema,
-} from '../../../provider/schemas/card';
+} from '../../../../provider/schemas/card';
 import {
   Card3dsRecordSchema,
   CardAuthFeeRecordSchema,
   CardAuthTransactionSchema,
   CardPurchaseRecordSchema,
-} from '../../../provider/schemas/card-records';
-import { CardTypeSchema } from '../../../provider/schemas/card-type';
-import { CardholderQueryRecordSchema, CardholderSchema, OccupationSchema } from '../../../provider/schemas/cardholder';
-import { UploadedFileSchema } from '../../../provider/schemas/file';
-import { CityNodeSchema, CitySchema, MobileAreaCodeSchema, RegionSchema } from '../../../provider/schemas/reference';
+} from '../../../../provider/schemas/card-records';
+import { CardTypeSchema } from '../../../../provider/schemas/card-type';
+import { CardholderQueryRecordSchema, CardholderSchema, OccupationSchema } from '../../../../provider/schemas/cardholder';
+import { UploadedFileSchema } from '../../../../provider/schemas/file';
+import { CityNodeSchema, CitySchema, MobileAreaCodeSchema, RegionSchema } from '../../../../provider/schemas/reference';
 import {
   CoinSchema,
   DeprecatedWalletDepositOrderSchema,
   DeprecatedWalletDepositRecordSchema,
   WalletAddressSchema,
   WalletTransactionSchema,
-} from '../../../provider/schemas/wallet';
-import { WorkOrderSchema } from '../../../provider/schemas/work-order';
+} from '../../../../provider/schemas/wallet';
+import { WorkOrderSchema } from '../../../../provider/schemas/work-order';
 import { issues, parseWire } from './helpers';
-import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
+import { CARD_TYPE_IDS } from '../../../../tools/sandbox/data/card-types';
 
 const BIG_ID = CARD_TYPE_IDS.b2bVirtual;
 

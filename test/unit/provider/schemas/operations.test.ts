@@ -1,8 +1,8 @@
 /** The operation registry: all 46 operations of the spec, unique paths, requests that serialize exactly. */
 import { z } from 'zod';
-import { stringifyJson } from '../../../provider/json';
-import { operationByPath, operations, paths, type OperationName } from '../../../provider/operations';
-import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
+import { stringifyJson } from '../../../../provider/json';
+import { operationByPath, operations, paths, type OperationName } from '../../../../provider/operations';
+import { CARD_TYPE_IDS } from '../../../../tools/sandbox/data/card-types';
 
 const NAMES = [
   'walletDepositOrder',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { OnboardingInputSchema } from '../../../domain/customer-onboarding';
-import { ONBOARDING_INPUT_SCHEMA_FILE, onboardingInputJsonSchema } from '../../../tools/scripts/write-schemas';
+import { OnboardingInputSchema } from '../../../../domain/customer-onboarding';
+import { ONBOARDING_INPUT_SCHEMA_FILE, onboardingInputJsonSchema } from '../../../../tools/scripts/write-schemas';
 
 describe('the published JSON Schema of the onboarding input', () => {
   it('is what `npm run schemas` generates from the zod schema today (run it and commit the file when this fails)', () => {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { parseJson } from '../../../provider/json';
+import { parseJson } from '../../../../provider/json';
 
 /** Parses provider JSON text losslessly, then with the schema; throws with the issues on failure. */
 export function parseWire<S extends z.ZodType>(schema: S, text: string): z.output<S> {

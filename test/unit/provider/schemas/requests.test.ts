@@ -2,13 +2,13 @@
  * Request rules of accounts, wallet, cards, card records, reference data and work orders:
  * each rule refuses a bad value with a message naming the field (path) and the rule.
  */
-import { stringifyJson } from '../../../provider/json';
+import { stringifyJson } from '../../../../provider/json';
 import {
   GetAccountRequestSchema,
   ListAccountsRequestSchema,
   ListLedgerEntriesRequestSchema,
   TransferFundsRequestSchema,
-} from '../../../provider/schemas/account';
+} from '../../../../provider/schemas/account';
 import {
   ActivatePhysicalCardRequestSchema,
   CreateCardRequestSchema,
@@ -16,23 +16,23 @@ import {
   FreezeCardRequestSchema,
   OpenCardRequestSchema,
   UpdatePinRequestSchema,
-} from '../../../provider/schemas/card';
+} from '../../../../provider/schemas/card';
 import {
   ListCardAuthFeesRequestSchema,
   ListCardAuthTransactionsRequestSchema,
   ListCardTransactionsRequestSchema,
   ListCardTransactionsV1RequestSchema,
-} from '../../../provider/schemas/card-records';
-import { ListCitiesRequestSchema } from '../../../provider/schemas/reference';
+} from '../../../../provider/schemas/card-records';
+import { ListCitiesRequestSchema } from '../../../../provider/schemas/reference';
 import {
   ListWalletTransactionsRequestSchema,
   WalletDepositOrderRequestSchema,
   WalletDepositTransactionsRequestSchema,
-} from '../../../provider/schemas/wallet';
-import { ListWorkOrdersRequestSchema, SubmitWorkOrderRequestSchema } from '../../../provider/schemas/work-order';
-import { DAY_MS } from '../../../provider/rules';
+} from '../../../../provider/schemas/wallet';
+import { ListWorkOrdersRequestSchema, SubmitWorkOrderRequestSchema } from '../../../../provider/schemas/work-order';
+import { DAY_MS } from '../../../../provider/rules';
 import { issues, itRefusesEach } from './helpers';
-import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
+import { CARD_TYPE_IDS } from '../../../../tools/sandbox/data/card-types';
 
 const ORDER_20 = 'm'.repeat(20);
 const BIG_ID = CARD_TYPE_IDS.b2bVirtual;
