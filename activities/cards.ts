@@ -37,7 +37,11 @@ export interface CardOperationWithCard extends CardOperation {
   card?: CardSummary;
 }
 
-export function createCardActivities(deps: ActivityDeps) {
+/**
+ * The steps the card activities are made of: finding an operation by its key, sending one once,
+ * letting it settle, and reading the card after it.
+ */
+function cardSteps(deps: ActivityDeps) {
   const { provider } = deps;
   const { requireBalance } = createAccountHelpers(deps);
 
@@ -153,6 +157,13 @@ export function createCardActivities(deps: ActivityDeps) {
   async function getCardOperation(input: { merchantOrderNo: string }): Promise<CardOperation | null> {
     return (await findOperation(input.merchantOrderNo)) ?? null;
   }
+
+  return { findOperation, sendOperation, readCardSummary, withCard, followCard, getCardOperation };
+}
+
+export function createCardActivities(deps: ActivityDeps) {
+  const { provider } = deps;
+  const { findOperation, sendOperation, readCardSummary, withCard, followCard, getCardOperation } = cardSteps(deps);
 
   return convertingFailures({
     /** The card type (bin) with its rules, fees and limits. */

@@ -65,9 +65,9 @@ function legOf(e: LedgerEntry): LedgerLeg {
 /** Pages of the ledger read while looking for one transfer (100 entries each). */
 const LEDGER_PAGES = 5;
 
-export function createTransferActivities(deps: ActivityDeps) {
+/** The provider reads the transfer activities share: ledger legs, shared accounts, charges. */
+function transferReads(deps: ActivityDeps) {
   const { provider } = deps;
-
   async function findLegs(input: {
     merchantOrderNo: string;
     bizType: 'fund_transfer' | 'fund_collection';
@@ -95,7 +95,6 @@ export function createTransferActivities(deps: ActivityDeps) {
     return accounts.find((a) => a.accountType === 'MARGIN' && a.accountName === accountName);
   }
 
-  const { findAccount } = createAccountHelpers(deps);
   const cards = createCardActivities(deps);
 
   /** What the card operation keyed `merchantOrderNo` took from `accountId`, per its ledger entries ("0" if it took nothing). */
@@ -109,6 +108,76 @@ export function createTransferActivities(deps: ActivityDeps) {
     return page.records.filter((e) => e.direction === 'OUT').reduce((sum, e) => add(sum, e.amount), '0');
   }
 
+  return { findLegs, findSharedAccount, chargedBy };
+}
+
+/**
+ * Sends the transfer keyed `merchantOrderNo`; a "Duplicate order number" answer means an earlier
+ * attempt went through (the ledger may not show it yet).
+ */
+async function sendTransfer(deps: ActivityDeps, input: TransferInput): Promise<TransferResult> {
+  const { merchantOrderNo } = input;
+  try {
+    await deps.provider.transferFunds(
+      {
+        type: input.type,
+        merchantOrderNo,
+        amount: input.amount,
+        payerAccountId: input.payerAccountId,
+        payeeAccountId: input.payeeAccountId,
+        // The key rides in the remark: the ledger shows the remark, not our key.
+        remark: input.remark ?? transferRemark(merchantOrderNo),
+      },
+      { signal: cancellationSignal() },
+    );
+  } catch (error) {
+    if (isDuplicateOrder(error)) return { merchantOrderNo, sent: false };
+    throw error;
+  }
+  return { merchantOrderNo, sent: true };
+}
+
+/**
+ * A shared (MARGIN) account named `accountName`: the existing one, or a new one. The create has no
+ * merchantOrderNo, so the name is the key: looked up before creating and after any failed or
+ * ambiguous create (the sandbox, like a careful provider, refuses a second name).
+ */
+async function ensureShared(
+  deps: ActivityDeps,
+  findSharedAccount: (name: string) => Promise<Account | undefined>,
+  accountName: string,
+): Promise<SharedAccountResult> {
+  const result = (a: Account, created: boolean): SharedAccountResult => ({
+    accountId: a.accountId,
+    accountName: a.accountName,
+    currency: a.currency,
+    created,
+  });
+  const existing = await findSharedAccount(accountName);
+  if (existing) return result(existing, false);
+  try {
+    return result(await deps.provider.createSharedAccount({ accountName }, { signal: cancellationSignal() }), true);
+  } catch (error) {
+    const found = await findSharedAccount(accountName);
+    if (found) return result(found, isAmbiguous(error));
+    throw error;
+  }
+}
+
+interface TransferInput {
+  merchantOrderNo: string;
+  type: TransferType;
+  amount: string;
+  payerAccountId: string;
+  payeeAccountId: string;
+  remark?: string;
+}
+
+export function createTransferActivities(deps: ActivityDeps) {
+  const { provider } = deps;
+  const { findAccount } = createAccountHelpers(deps);
+  const { findLegs, findSharedAccount, chargedBy } = transferReads(deps);
+
   return convertingFailures({
     /**
      * Fund transfer (TRANSFER: WALLET → MARGIN; COLLECTION: MARGIN → WALLET), idempotent by
@@ -117,14 +186,7 @@ export function createTransferActivities(deps: ActivityDeps) {
      * remark carries (after an ambiguous outcome, on a retry, or when the balance check fails
      * because the money already moved).
      */
-    async transferFunds(input: {
-      merchantOrderNo: string;
-      type: TransferType;
-      amount: string;
-      payerAccountId: string;
-      payeeAccountId: string;
-      remark?: string;
-    }): Promise<TransferResult> {
+    async transferFunds(input: TransferInput): Promise<TransferResult> {
       const { merchantOrderNo } = input;
       const bizType = TRANSFER_DIRECTIONS[input.type].bizType;
       const { value } = await callIdempotent<TransferResult>({
@@ -148,27 +210,7 @@ export function createTransferActivities(deps: ActivityDeps) {
             ]);
           }
         },
-        send: async () => {
-          try {
-            await provider.transferFunds(
-              {
-                type: input.type,
-                merchantOrderNo,
-                amount: input.amount,
-                payerAccountId: input.payerAccountId,
-                payeeAccountId: input.payeeAccountId,
-                // The key rides in the remark: the ledger shows the remark, not our key.
-                remark: input.remark ?? transferRemark(merchantOrderNo),
-              },
-              { signal: cancellationSignal() },
-            );
-          } catch (error) {
-            // The key was used: an earlier attempt went through (the ledger may not show it yet).
-            if (isDuplicateOrder(error)) return { merchantOrderNo, sent: false };
-            throw error;
-          }
-          return { merchantOrderNo, sent: true };
-        },
+        send: () => sendTransfer(deps, input),
       });
       return value;
     },
@@ -227,28 +269,9 @@ export function createTransferActivities(deps: ActivityDeps) {
       }) as Promise<{ payer: LedgerLeg; payee: LedgerLeg }>;
     },
 
-    /**
-     * A shared (MARGIN) account named `accountName`: the existing one, or a new one. The create
-     * has no merchantOrderNo, so the name is the key: looked up before creating and after any
-     * failed or ambiguous create (the sandbox, like a careful provider, refuses a second name).
-     */
+    /** A shared (MARGIN) account named `accountName`, found or made once (`ensureShared`). */
     async ensureSharedAccount(input: { accountName: string }): Promise<SharedAccountResult> {
-      const accountName = input.accountName.trim();
-      const result = (a: Account, created: boolean): SharedAccountResult => ({
-        accountId: a.accountId,
-        accountName: a.accountName,
-        currency: a.currency,
-        created,
-      });
-      const existing = await findSharedAccount(accountName);
-      if (existing) return result(existing, false);
-      try {
-        return result(await provider.createSharedAccount({ accountName }, { signal: cancellationSignal() }), true);
-      } catch (error) {
-        const found = await findSharedAccount(accountName);
-        if (found) return result(found, isAmbiguous(error));
-        throw error;
-      }
+      return ensureShared(deps, findSharedAccount, input.accountName.trim());
     },
   });
 }

@@ -107,6 +107,21 @@ const workflowTasks = (histories: Awaited<ReturnType<typeof collectHistories>>) 
  * batch is the featured baseline with its answers signalled by workflow id, which tells the
  * route lookups' share of the features' price.
  */
+/** What one run of (a) measured: the shapes of what ran, and each round's batches. */
+type OnboardingShape = Awaited<ReturnType<typeof onboardingShape>>;
+
+type ThroughputRun = OnboardingShape & {
+  flatShape: RunShape;
+  shapedShape: RunShape;
+  featuredShape: RunShape;
+  rounds: Array<Record<BatchKind, Batch>>;
+};
+
+interface RunShape {
+  events: number;
+  tasks: number;
+}
+
 async function throughput(
   env: BenchTemporal,
   bundle: WorkflowBundle,
@@ -145,53 +160,8 @@ async function throughput(
       }),
     );
     return baselineWorker.runUntil(async () => {
-      const [warm] = await runOnboardings(env.client, ctx.taskQueue, 1, 'warmup', fast);
-      const histories = await collectHistories(env.client, onboardingWorkflowId(warm!));
-      // The card's own workflow, which the createCard activity started (not a child).
-      const { card } = (await env.client.workflow.getHandle(onboardingWorkflowId(warm!)).result()) as OnboardingResult;
-      const cardHistory = await env.client.workflow.getHandle(cardEntityWorkflowId(card.cardNo)).fetchHistory();
-      const cardEvents = cardHistory.events ?? [];
-      const cardShape = {
-        events: cardEvents.length,
-        tasks: workflowTasks([{ workflowId: cardEntityWorkflowId(card.cardNo), events: cardEvents }]),
-      };
-      const shape = {
-        activities: histories.reduce(
-          (n, h) => n + h.events.filter((e) => e.activityTaskScheduledEventAttributes).length,
-          0,
-        ),
-        children: histories.length - 1,
-        events: histories.reduce((n, h) => n + h.events.length, 0),
-        tasks: workflowTasks(histories),
-        // The parent's own upserts (the children's order numbers are set at their start).
-        upserts: histories[0]!.events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length,
-      };
-      const runBaseline = async (type: BaselineType, count: number, lookups = true) => {
-        const args = [
-          {
-            activities: shape.activities,
-            children: shape.children,
-            lookups,
-            upserts: shape.upserts,
-            cardWorkflow: true,
-          },
-        ];
-        const handles = await Promise.all(
-          Array.from({ length: count }, () =>
-            env.client.workflow.start(type, {
-              taskQueue: baselineQueue,
-              workflowId: `baseline-${randomUUID()}`,
-              args,
-            }),
-          ),
-        );
-        await withTimeout(Promise.all(handles.map((h) => h.result())), `${count} ${type}`);
-        return handles[0]!.workflowId;
-      };
-      const shapeOf = async (type: BaselineType) => {
-        const hs = await collectHistories(env.client, await runBaseline(type, 1));
-        return { events: hs.reduce((n, h) => n + h.events.length, 0), tasks: workflowTasks(hs) };
-      };
+      const { shape, cardShape } = await onboardingShape(env, ctx.taskQueue, fast);
+      const { runBaseline, shapeOf } = baselineRunner(env, baselineQueue, shape);
       // Idle: one onboarding in flight at a time, so each delivery meets an otherwise quiet stack.
       await ctx.deliveries();
       for (let i = 0; i < IDLE_LATENCY_ONBOARDINGS; i++)
@@ -242,6 +212,79 @@ async function throughput(
       return { shape, cardShape, flatShape, shapedShape, featuredShape, rounds };
     });
   });
+  reportThroughput(result, { heading, latencyHeading, load, idleLatencies, loopDelay });
+  return { activitiesPerOnboarding: result.shape.activities };
+}
+
+/** Starts `count` baselines of `type` in the onboarding's shape and waits for them; or one, for its shape. */
+function baselineRunner(env: BenchTemporal, baselineQueue: string, shape: OnboardingShape['shape']) {
+  const runBaseline = async (type: BaselineType, count: number, lookups = true) => {
+    const args = [
+      {
+        activities: shape.activities,
+        children: shape.children,
+        lookups,
+        upserts: shape.upserts,
+        cardWorkflow: true,
+      },
+    ];
+    const handles = await Promise.all(
+      Array.from({ length: count }, () =>
+        env.client.workflow.start(type, {
+          taskQueue: baselineQueue,
+          workflowId: `baseline-${randomUUID()}`,
+          args,
+        }),
+      ),
+    );
+    await withTimeout(Promise.all(handles.map((h) => h.result())), `${count} ${type}`);
+    return handles[0]!.workflowId;
+  };
+  const shapeOf = async (type: BaselineType) => {
+    const hs = await collectHistories(env.client, await runBaseline(type, 1));
+    return { events: hs.reduce((n, h) => n + h.events.length, 0), tasks: workflowTasks(hs) };
+  };
+  return { runBaseline, shapeOf };
+}
+
+/** One warm-up onboarding, and its shape: workflows, activities, events, tasks and upserts. */
+async function onboardingShape(env: BenchTemporal, taskQueue: string, fast: WaitOverrides) {
+  const [warm] = await runOnboardings(env.client, taskQueue, 1, 'warmup', fast);
+  const histories = await collectHistories(env.client, onboardingWorkflowId(warm!));
+  // The card's own workflow, which the createCard activity started (not a child).
+  const { card } = (await env.client.workflow.getHandle(onboardingWorkflowId(warm!)).result()) as OnboardingResult;
+  const cardHistory = await env.client.workflow.getHandle(cardEntityWorkflowId(card.cardNo)).fetchHistory();
+  const cardEvents = cardHistory.events ?? [];
+  const cardShape = {
+    events: cardEvents.length,
+    tasks: workflowTasks([{ workflowId: cardEntityWorkflowId(card.cardNo), events: cardEvents }]),
+  };
+  const shape = {
+    activities: histories.reduce(
+      (n, h) => n + h.events.filter((e) => e.activityTaskScheduledEventAttributes).length,
+      0,
+    ),
+    children: histories.length - 1,
+    events: histories.reduce((n, h) => n + h.events.length, 0),
+    tasks: workflowTasks(histories),
+    // The parent's own upserts (the children's order numbers are set at their start).
+    upserts: histories[0]!.events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length,
+  };
+  return { shape, cardShape };
+}
+
+/** Prints what `throughput` measured, each figure beside its baselines and target. */
+function reportThroughput(
+  result: ThroughputRun,
+  seen: {
+    heading: string;
+    latencyHeading: string;
+    load: ReturnType<typeof noDeliveries>;
+    idleLatencies: DeliveryLatency[];
+    loopDelay: ReturnType<typeof monitorEventLoopDelay>;
+  },
+): void {
+  const { heading, latencyHeading, load, idleLatencies, loopDelay } = seen;
   const { shape, cardShape, flatShape, shapedShape, featuredShape, rounds } = result;
   const rates = (k: BatchKind) => rounds.map((r) => r[k].rate);
   const cpuMedian = (k: BatchKind) =>
@@ -302,7 +345,6 @@ async function throughput(
   say(
     `  event-loop delay of the worker's process meanwhile (activities and clients; sandbox and receiver run apart): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`,
   );
-  return { activitiesPerOnboarding: shape.activities };
 }
 
 /**
