@@ -117,7 +117,9 @@ export async function startApiServer(): Promise<ApiServer> {
       },
     };
   } catch (error) {
+    // The error carries the logs' last lines; the folder goes with the processes.
     await group.stopAll();
+    rmSync(dir, { recursive: true, force: true });
     throw error;
   }
 }
