@@ -36,6 +36,16 @@ module.exports = {
       setupFilesAfterEnv: ['<rootDir>/test/integration/support/timeouts.ts'],
     },
     {
+      // The Helm chart (tools/deploy/helm/cardflow): linted and rendered by Helm, its environment
+      // and probes held to the processes, applied to a real kube-apiserver (server-side dry run).
+      // Needs the Go builds of tools/scripts/helm.sh and kube-apiserver.sh; no Temporal.
+      displayName: 'kubernetes',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/kubernetes/**/*.test.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/kubernetes/support/timeouts.ts'],
+    },
+    {
       // The production topology: a Temporal cluster on PostgreSQL (several processes, started once by
       // the global setup), worker and receiver processes scaled out. Run on its own (`npm run
       // test:cluster`, in band: the fault test restarts parts of the shared cluster).

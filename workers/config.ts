@@ -55,6 +55,13 @@ export function loadTemporalWorkerConfig(
 }
 
 /**
+ * On SIGTERM the worker stops polling and lets the tasks in hand finish for this long; what still
+ * runs then is cancelled and retried on other workers. An orchestrator's stop timeout must be
+ * longer (compose `stop_grace_period`, Kubernetes `terminationGracePeriodSeconds`).
+ */
+export const SHUTDOWN_GRACE_SECONDS = 10;
+
+/**
  * Worker tuning. A cached workflow costs up to about 2 MiB of the workflow threads' memory (bench
  * (d) measures it). Onboardings parked for days in review need not stay cached: an evicted one is
  * replayed from its short history when its next event arrives (a few milliseconds, bench (d)). So

@@ -25,7 +25,7 @@ import { createLogger } from '../platform/logging/logger';
 import { fileStoreFor, routeStoreFor } from '../platform/storage/from-config';
 import { startFileRetention } from '../platform/storage/file-retention';
 import { notificationSettings, openUndeliveredStore } from '../platform/notifications/from-config';
-import { loadTemporalWorkerConfig, workerTuning } from './config';
+import { loadTemporalWorkerConfig, SHUTDOWN_GRACE_SECONDS, workerTuning } from './config';
 import { createWorker, DEFAULT_PROBE_SLOTS, DEFAULT_PROBES_PER_SECOND } from './create-worker';
 import { limitWorkflowThreadHeap } from './heap-limit';
 import { probeTaskQueue } from '../domain/task-queue';
@@ -47,7 +47,7 @@ import { sampleProcessMemory } from '../platform/telemetry/process-memory';
 import { cardflowVersion } from '../platform/config/version';
 
 /** Everything the worker reads from the environment and secret files, before contacting anything. */
-function workerSettings(env: Record<string, string | undefined>) {
+export function workerSettings(env: Record<string, string | undefined>) {
   // Every variable against its rule, once, all problems in one error (platform/config/schema.ts).
   const config = readConfiguration(env);
   const healthAddress = config.CARDFLOW_WORKER_HEALTH_ADDRESS;
@@ -167,7 +167,11 @@ async function buildWorker(
       // With CARDFLOW_NOTIFY_URL: signed notifications to the merchant's backend (docs/notifications.md).
       ...(notifications ? { notifications: { ...notifications, store: await openUndeliveredStore(config) } } : {}),
     },
-    workerOptions: { shutdownGraceTime: '10s', dataConverter: settings.codec.dataConverter, ...workerOptions },
+    workerOptions: {
+      shutdownGraceTime: `${SHUTDOWN_GRACE_SECONDS}s`,
+      dataConverter: settings.codec.dataConverter,
+      ...workerOptions,
+    },
     probes,
     ...(tracing ? { tracing } : {}),
     ...(versioning.enabled ? { versioning: { deploymentName: versioning.deploymentName } } : {}),
