@@ -108,6 +108,49 @@ const LABELS: Record<Kind, string> = {
   'traced-all': 'metrics + tracing on, every trace kept',
 };
 
+/** Each setting's median CPU per onboarding against telemetry off, and where it goes by thread. */
+function reportTelemetry(perOnboarding: Record<Kind, BatchCpu[]>): void {
+  const median = (k: Kind) =>
+    percentile(
+      perOnboarding[k].map((b) => b.total),
+      50,
+    );
+  const off = median('off');
+  for (const kind of KINDS) {
+    const value = median(kind);
+    const versus = kind === 'off' ? '' : ` (${(((value - off) / off) * 100).toFixed(1)}% vs off)`;
+    say(`  worker CPU per onboarding, ${LABELS[kind]}: median ${value.toFixed(1)} ms${versus}`);
+  }
+  // Where it goes: each thread group's median over the rounds, ms per onboarding.
+  const groups = [...new Set(KINDS.flatMap((k) => perOnboarding[k].flatMap((b) => Object.keys(b.threads))))];
+  const groupMedian = (k: Kind, g: string) =>
+    percentile(
+      perOnboarding[k].map((b) => b.threads[g] ?? 0),
+      50,
+    );
+  const shown = groups.filter((g) => KINDS.some((k) => groupMedian(k, g) >= 1));
+  say(`  by thread (median ms per onboarding): ${shown.join(' / ')}`);
+  for (const kind of KINDS)
+    say(`    ${kind.padEnd(10)} ${shown.map((g) => groupMedian(kind, g).toFixed(1)).join(' / ')}`);
+}
+
+/** What one scrape costs the worker (the core's exporter renders every series each time). */
+async function reportScrapeCost(scraped: number, address: string): Promise<void> {
+  const beforeScrapes = processCpuMs(scraped);
+  let text = '';
+  for (let i = 0; i < SCRAPES; i++) text = await (await fetch(`http://${address}/metrics`)).text();
+  const series = text.split('\n').filter((line) => line && !line.startsWith('#')).length;
+  say(
+    `  one scrape of the metrics worker: ${((processCpuMs(scraped) - beforeScrapes) / SCRAPES).toFixed(1)} ms CPU, ${series} series, ${(text.length / 1024).toFixed(0)} KiB`,
+  );
+}
+
+/** CPU per onboarding of one batch: the process's, and by thread group (ms). */
+interface BatchCpu {
+  total: number;
+  threads: Record<string, number>;
+}
+
 export async function telemetryCost(env: TestWorkflowEnvironment): Promise<void> {
   say(
     `\n(a) telemetry cost: CPU per onboarding of the compiled worker process, metrics and tracing off vs on, ${ONBOARDINGS} onboardings a batch, ${ROUNDS} rounds (median)`,
@@ -168,7 +211,7 @@ export async function telemetryCost(env: TestWorkflowEnvironment): Promise<void>
           () => undefined,
         );
     }, 5000);
-    const batch = async (which: Kind, count: number) => {
+    const batch = async (which: Kind, count: number): Promise<BatchCpu> => {
       const pid = workers[which]!.pid!;
       const before = { total: processCpuMs(pid), threads: threadCpuMs(pid) };
       const inputs = Array.from({ length: count }, () => onboardingInput(`tel-${which}`, 'tel', FAST));
@@ -184,10 +227,7 @@ export async function telemetryCost(env: TestWorkflowEnvironment): Promise<void>
     };
     // Warm-up: the first onboardings pay for JIT and connections.
     for (const kind of KINDS) await batch(kind, 5);
-    const perOnboarding = Object.fromEntries(KINDS.map((k) => [k, []])) as unknown as Record<
-      Kind,
-      Array<Awaited<ReturnType<typeof batch>>>
-    >;
+    const perOnboarding = Object.fromEntries(KINDS.map((k) => [k, []])) as unknown as Record<Kind, BatchCpu[]>;
     for (let round = 0; round < ROUNDS; round++) {
       // Each round in another order, so a neighbour's load does not always fall on the same one.
       const shift = round % KINDS.length;
@@ -197,38 +237,9 @@ export async function telemetryCost(env: TestWorkflowEnvironment): Promise<void>
         `  round ${round + 1}: worker CPU per onboarding ${KINDS.map((k) => `${k} ${perOnboarding[k].at(-1)!.total.toFixed(1)} ms`).join(', ')}`,
       );
     }
-    const median = (k: Kind) =>
-      percentile(
-        perOnboarding[k].map((b) => b.total),
-        50,
-      );
-    const off = median('off');
-    for (const kind of KINDS) {
-      const value = median(kind);
-      const versus = kind === 'off' ? '' : ` (${(((value - off) / off) * 100).toFixed(1)}% vs off)`;
-      say(`  worker CPU per onboarding, ${LABELS[kind]}: median ${value.toFixed(1)} ms${versus}`);
-    }
-    // Where it goes: each thread group's median over the rounds, ms per onboarding.
-    const groups = [...new Set(KINDS.flatMap((k) => perOnboarding[k].flatMap((b) => Object.keys(b.threads))))];
-    const groupMedian = (k: Kind, g: string) =>
-      percentile(
-        perOnboarding[k].map((b) => b.threads[g] ?? 0),
-        50,
-      );
-    const shown = groups.filter((g) => KINDS.some((k) => groupMedian(k, g) >= 1));
-    say(`  by thread (median ms per onboarding): ${shown.join(' / ')}`);
-    for (const kind of KINDS)
-      say(`    ${kind.padEnd(10)} ${shown.map((g) => groupMedian(kind, g).toFixed(1)).join(' / ')}`);
+    reportTelemetry(perOnboarding);
     say(`  (${scrapes} scrapes, ${sink.requests()} OTLP exports)`);
-    // What one scrape costs the worker (the core's exporter renders every series each time).
-    const scraped = workers.metrics!.pid!;
-    const beforeScrapes = processCpuMs(scraped);
-    let text = '';
-    for (let i = 0; i < SCRAPES; i++) text = await (await fetch(`http://${metricsAddresses.metrics}/metrics`)).text();
-    const series = text.split('\n').filter((line) => line && !line.startsWith('#')).length;
-    say(
-      `  one scrape of the metrics worker: ${((processCpuMs(scraped) - beforeScrapes) / SCRAPES).toFixed(1)} ms CPU, ${series} series, ${(text.length / 1024).toFixed(0)} KiB`,
-    );
+    await reportScrapeCost(workers.metrics!.pid!, metricsAddresses.metrics!);
   } finally {
     if (scraper) clearInterval(scraper);
     await Promise.all(Object.values(workers).map((w) => stopWorkerProcess(w)));

@@ -294,6 +294,40 @@ function startVersioning(config: Configuration): StackOptions['versioning'] {
   return settings.enabled ? { deploymentName: settings.deploymentName, bootstrap: settings.bootstrap } : undefined;
 }
 
+/**
+ * The developer's own Temporal dev server when TEMPORAL_ADDRESS names none: started (or found
+ * running), its Web UI decoding through the embedded codec server, cardflow's search attributes
+ * registered. Sets TEMPORAL_ADDRESS in `env` for what starts next.
+ */
+async function startLocalTemporal(
+  configuration: Configuration,
+  env: NodeJS.ProcessEnv,
+  codecUrl: string,
+): Promise<{ startedDevServer: boolean; uiBase: string | undefined }> {
+  if (configuration.TEMPORAL_ADDRESS !== undefined) {
+    return { startedDevServer: false, uiBase: configuration.CARDFLOW_TEMPORAL_UI_URL };
+  }
+  const dev = await startDevServer({ uiCodecEndpoint: codecUrl, configuration });
+  env.TEMPORAL_ADDRESS = dev.address;
+  console.log(
+    `${clock()}  Temporal dev server ${dev.reused ? 'already running' : 'started'} at ${dev.address}, Web UI ${dev.uiUrl} (${dev.uiCodecEndpoint ? `decodes payloads through ${dev.uiCodecEndpoint}` : 'no codec endpoint'})`,
+  );
+  if (dev.uiCodecEndpoint !== codecUrl) {
+    console.log(
+      `${clock()}  NOTE: the running dev server was started ${dev.uiCodecEndpoint ? `with the codec endpoint ${dev.uiCodecEndpoint}` : 'without a codec endpoint'}, ` +
+        `so its Web UI shows payloads encrypted. Restart it (workflows are kept): Ctrl-C, npm run dev-server -- stop, npm start.`,
+    );
+  }
+  const local = await connectTemporalClient({ env: { TEMPORAL_ADDRESS: dev.address } });
+  try {
+    const added = await ensureSearchAttributes(local.connection, local.namespace);
+    if (added.length) console.log(`${clock()}  registered search attributes ${added.join(', ')}`);
+  } finally {
+    await local.close();
+  }
+  return { startedDevServer: !dev.reused, uiBase: configuration.CARDFLOW_TEMPORAL_UI_URL ?? dev.uiUrl };
+}
+
 async function main(): Promise<void> {
   const env = processEnv();
   // Without a provider URL this starts its own sandbox: production must name the real provider.
@@ -326,30 +360,9 @@ async function main(): Promise<void> {
   const codecServer = await startEmbeddedCodecServer(configuration, { logger: codecLogger });
   console.log(`${clock()}  codec server ${codecServer.reused ? 'already running' : 'started'} at ${codecServer.url}`);
 
-  let startedDevServer = false;
-  let uiBase = configuration.CARDFLOW_TEMPORAL_UI_URL;
-  if (configuration.TEMPORAL_ADDRESS === undefined) {
-    const dev = await startDevServer({ uiCodecEndpoint: codecServer.url, configuration });
-    startedDevServer = !dev.reused;
-    env.TEMPORAL_ADDRESS = dev.address;
-    uiBase ??= dev.uiUrl;
-    console.log(
-      `${clock()}  Temporal dev server ${dev.reused ? 'already running' : 'started'} at ${dev.address}, Web UI ${dev.uiUrl} (${dev.uiCodecEndpoint ? `decodes payloads through ${dev.uiCodecEndpoint}` : 'no codec endpoint'})`,
-    );
-    if (dev.uiCodecEndpoint !== codecServer.url) {
-      console.log(
-        `${clock()}  NOTE: the running dev server was started ${dev.uiCodecEndpoint ? `with the codec endpoint ${dev.uiCodecEndpoint}` : 'without a codec endpoint'}, ` +
-          `so its Web UI shows payloads encrypted. Restart it (workflows are kept): Ctrl-C, npm run dev-server -- stop, npm start.`,
-      );
-    }
-    const local = await connectTemporalClient({ env: { TEMPORAL_ADDRESS: dev.address } });
-    try {
-      const added = await ensureSearchAttributes(local.connection, local.namespace);
-      if (added.length) console.log(`${clock()}  registered search attributes ${added.join(', ')}`);
-    } finally {
-      await local.close();
-    }
-  }
+  const local = await startLocalTemporal(configuration, env, codecServer.url);
+  const startedDevServer = local.startedDevServer;
+  let uiBase = local.uiBase;
   uiBase ??= schemaDefault('CARDFLOW_TEMPORAL_UI_URL');
   const config = loadClientConnectConfig({
     overrideEnvVars: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
