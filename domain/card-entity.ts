@@ -46,7 +46,7 @@ export interface FeeSummary {
   deductionSourceFunds?: string;
 }
 
-/** What a card entity carries across continue-as-new. Plain records (STYLE: no Maps). */
+/** What a card entity carries across continue-as-new. Plain records, never Maps: a Map does not survive the JSON of continue-as-new. */
 export interface CardEntityState {
   status?: string;
   /**

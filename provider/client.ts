@@ -6,7 +6,7 @@
  * Deprecated operations: a mapped type cannot carry per-key TSDoc of its own, so the
  * deprecated methods are declared once more by hand in {@link DeprecatedProviderMethods}
  * with `@deprecated`, and {@link ProviderClient} is the mapped type with those keys swapped
- * for the hand-written ones. `test/unit/provider/client-deprecated.test.ts` checks with the
+ * for the hand-written ones. `test/unit/provider/client-types.test.ts` checks with the
  * TypeScript compiler that exactly the registry's `deprecated: true` operations carry the tag.
  *
  * Sensitive values (card numbers, CVVs, 3DS values) are returned as the provider sent them,

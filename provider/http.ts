@@ -79,7 +79,7 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
  * One request's AbortSignal: aborted by the caller's signal or once `timeoutMs` has passed (the
  * whole request, body included). One controller, one timer and one listener, all undone by
  * `done()`: `AbortSignal.any([caller, AbortSignal.timeout(ms)])` did the same at about twice the
- * transport's own CPU per call (bench (a): the worker's main thread).
+ * transport's own CPU per call on the worker's main thread (`npm run bench` (a) profiles it).
  */
 function requestSignal(
   timeoutMs: number,

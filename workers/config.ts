@@ -62,14 +62,14 @@ export function loadTemporalWorkerConfig(
 export const SHUTDOWN_GRACE_SECONDS = 10;
 
 /**
- * Worker tuning. A cached workflow costs up to about 2 MiB of the workflow threads' memory (bench
- * (d) measures it). Onboardings parked for days in review need not stay cached: an evicted one is
- * replayed from its short history when its next event arrives (a few milliseconds, bench (d)). So
+ * Worker tuning. A cached workflow costs up to about 2 MiB of the workflow threads' memory
+ * (`npm run bench` (d) measures it). Onboardings parked for days in review need not stay cached: an evicted one is
+ * replayed from its short history when its next event arrives (a few milliseconds). So
  * the cache is sized from a memory budget by default, never from the heap as the SDK would (which
  * lets thousands of parked workflows take gigabytes).
  */
 export const MIB_PER_CACHED_WORKFLOW = 2;
-/** The default memory budget of the workflow cache (bench (d) prints the worker's RSS with it). */
+/** The default memory budget of the workflow cache. */
 export const DEFAULT_CACHE_BUDGET_MIB = schemaDefault('CARDFLOW_WORKER_CACHE_BUDGET_MIB');
 
 /** The cache size a memory budget allows. */
@@ -85,8 +85,8 @@ export const WORKFLOW_HEAP_HEADROOM_MIB = 128;
 
 /**
  * The V8 heap limit of the workflow threads for a cache of `cached` workflows. Without one V8
- * sizes the heap from the machine (4 GiB on 24 GiB) and collects lazily: bench (d) saw the thread's
- * heap reach 1.2 GiB of mostly garbage with 192 cached (about 300 MiB live), and the process keep
+ * sizes the heap from the machine (4 GiB on 24 GiB) and collects lazily: with 192 cached (about
+ * 300 MiB live) the thread's heap grows to over a GiB of mostly garbage, and the process keeps
  * that memory resident after the collection. A limit near what is live makes V8 collect sooner.
  */
 export function workflowHeapFor(cached: number): number {

@@ -13,7 +13,7 @@
  * never upserted: card creation takes seconds, CardflowStage keeps the stage before it, and the
  * card child (`<id>/card`, CardflowFlow card_issuance) is what runs meanwhile. The happy path
  * (B2B holder reviewed in a minute, card with its initial deposit) reaches no patch and costs 10
- * actions (bench (b)): 3 workflow starts, 4 activities (prepareOnboarding, createCardholder, the
+ * actions: 3 workflow starts, 4 activities (prepareOnboarding, createCardholder, the
  * review probe the webhook cancels, createCard, which also reads the card), the `completed`
  * upsert (with holderId and cardNo) and the 2 webhooks' signals. With notifications to the
  * backend on, 3 more (its stage change and result, and the patch's upsert: docs/notifications.md).

@@ -2,7 +2,7 @@
  * The libraries every workflow run would otherwise evaluate anew. The SDK gives each run its own
  * copy of every module it loads (reusable V8 context), so the workflow bundle's imports run once
  * per workflow started or replayed on a worker: three times per onboarding, and zod's modules
- * were most of it (bench (a): most of the workflow thread's time and much of the GC). Modules in
+ * were most of it (most of the workflow thread's time and much of the GC). Modules in
  * the bundle's `preloadModules` (workers/create-worker.ts) run once per worker and are shared,
  * deep-frozen, by every run.
  *

@@ -14,7 +14,7 @@
  * rejected, corrected and resubmitted may be rejected (or pass) once more, so once the workflow
  * begins a new review round ({@link EventInbox.beginReviewRound}) review states are also keyed
  * per round, and a `card_holder` event whose state only an earlier round saw is new when the
- * provider's time of it (`updateTime`) falls in the new round. Plain records, no Maps (STYLE).
+ * provider's time of it (`updateTime`) falls in the new round. Plain records, no Maps: they cross continue-as-new as JSON.
  */
 import { patched } from '@temporalio/workflow';
 import type { CardOperationRecord } from '../../provider/schemas/card';

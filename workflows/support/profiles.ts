@@ -1,5 +1,5 @@
 /**
- * Timeout and retry profiles of the activities, as named constants (STYLE: saga sample), and
+ * Timeout and retry profiles of the activities, as named constants, and
  * the proxies built from them. Workflows see the activities as types only.
  */
 import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';

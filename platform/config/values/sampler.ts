@@ -15,8 +15,9 @@ const SAMPLERS = [
 export type SamplerName = (typeof SAMPLERS)[number];
 
 /**
- * One trace in ten, when neither variable is set: at that share bench (a) cannot tell tracing
- * from off (docs/observability.md, "Cost"); raise it for an investigation.
+ * One trace in ten, when neither variable is set: at that share tracing costs no more CPU than
+ * the noise between runs of `npm run bench` (docs/observability.md, "Cost"); raise it for an
+ * investigation.
  */
 export const DEFAULT_TRACE_RATIO = 0.1;
 

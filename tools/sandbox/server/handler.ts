@@ -30,7 +30,7 @@ export interface HandlerDeps {
   merchantPublicKey: KeyObject;
   platformPrivateKey: KeyObject;
   faults: FaultInjector;
-  /** Shell endpoints (faults, webhooks/config, ...); they take precedence over engine helpers of the same name. */
+  /** Shell endpoints (faults, `/sandbox/webhooks/config`, ...); they take precedence over engine helpers of the same name. */
   shellHelpers: Readonly<Record<string, HelperFn>>;
   /** Diagnostics for unexpected errors (never request bodies). */
   log?: (line: string) => void;
