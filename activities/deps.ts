@@ -9,7 +9,7 @@ import type { FileStore } from '../platform/storage/file-store';
 import type { NotificationDeps } from './notifications';
 import type { RouteStore } from '../platform/storage/route-store';
 import type { RateGate } from './rate-gate';
-import type { ReconcilePort } from './reconciliation-port';
+import type { ReconcilePort } from './reconciliation/temporal-port';
 
 /** The provider methods the activities call. */
 export type ProviderPort = Pick<
@@ -69,7 +69,7 @@ export interface ActivityDeps {
   fileStore?: FileStore;
   /** Where a card made by createCard gets its own workflow; the worker provides it (workers/card-entity-port.ts). */
   cardEntities?: CardEntityPort;
-  /** Temporal as reconciliation reads and signals it; the worker provides it (workers/reconciliation-port.ts). */
+  /** Temporal as reconciliation reads and signals it; the worker provides it (workers/reconciliation-temporal.ts). */
   reconciliation?: ReconcilePort;
   /**
    * The gate the quick re-probes of a probe that could not ask go through (activities/long-poll.ts):

@@ -26,7 +26,7 @@ export type { CancelReturn, CardRecordsSince } from './card-records';
 export type { TransferAccounts, UnspentTransfer } from './transfers';
 export type { DepositAddress, WalletDeposit } from './wallet';
 export type { ReconcileStep, ReconcileWindow } from './reconciliation';
-export type { ReconcilePort } from './reconciliation-port';
+export type { ReconcilePort } from './reconciliation/temporal-port';
 export type { WorkOrderState } from './work-orders';
 export type { NotificationDeps, ThreeDsRelayOutcome } from './notifications';
 

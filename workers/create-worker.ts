@@ -29,7 +29,7 @@ import { failureConverterPath } from '../platform/codec/data-converter';
 import { CARDFLOW_TASK_QUEUE, probeTaskQueue } from '../domain/task-queue';
 import { CardflowWorker } from './cardflow-worker';
 import { cacheSizeFor, DEFAULT_CACHE_BUDGET_MIB } from './config';
-import { createReconcilePort } from './reconciliation-port';
+import { createReconcilePort } from './reconciliation-temporal';
 import { createCardEntityPort } from './card-entity-port';
 import { PREBUILT_BUNDLE_PATH, buildIdOf } from '../platform/telemetry/build-id';
 import { deploymentOptions } from './versioning';

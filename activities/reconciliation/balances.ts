@@ -8,7 +8,7 @@ import { balanceFindings, strandedFindings } from '../../domain/reconciliation-r
 import type { Finding, ReconcileConfig } from '../../domain/reconciliation';
 import { cardDepositWorkflow, cardIssuanceWorkflow, WorkflowTypes } from '../../domain/workflows';
 import type { ProviderPort } from '../deps';
-import type { ReconcilePort } from '../reconciliation-port';
+import type { ReconcilePort } from './temporal-port';
 
 /**
  * Per paying account (`''`: the merchant WALLET): what running workflows will still take. A card

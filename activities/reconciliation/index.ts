@@ -16,7 +16,7 @@ import { FailureTypes } from '../../domain/failure-types';
 import type { ActivityDeps } from '../deps';
 import { convertingFailures } from '../failures';
 import { nonRetryable } from '../../domain/failures';
-import type { ReconcilePort } from '../reconciliation-port';
+import type { ReconcilePort } from './temporal-port';
 import { checkBalances } from './balances';
 import { firstCursor, type ReconcileStep, type ReconcileWindow } from './cursors';
 import { ledgerStep } from './ledger';

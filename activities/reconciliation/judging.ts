@@ -13,7 +13,7 @@ import {
 } from '../../domain/reconciliation-rules';
 import type { WalletTransaction } from '../../provider/schemas/wallet';
 import type { ProviderPort } from '../deps';
-import type { ReconcilePort } from '../reconciliation-port';
+import type { ReconcilePort } from './temporal-port';
 import { deliverToCard, redeliver } from './redelivery';
 
 /** A credited deposit of the page: the only wallet transactions a funding could have left behind. */

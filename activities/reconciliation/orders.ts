@@ -10,7 +10,7 @@ import type { Finding, ReconcileConfig, ReconcileCursor, ReconcileSource } from 
 import type { ProviderOrder } from '../../domain/reconciliation-rules';
 import type { ProviderPort } from '../deps';
 import { reportProgress } from '../heartbeats';
-import type { ReconcilePort } from '../reconciliation-port';
+import type { ReconcilePort } from './temporal-port';
 import { afterSource, PAGES_PER_STEP, type ReconcileStep, type ReconcileWindow } from './cursors';
 import { judgeOrders } from './judging';
 

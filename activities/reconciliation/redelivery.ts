@@ -6,7 +6,7 @@
  */
 import type { Finding } from '../../domain/reconciliation';
 import type { ProviderOrder } from '../../domain/reconciliation-rules';
-import type { ReconcilePort } from '../reconciliation-port';
+import type { ReconcilePort } from './temporal-port';
 
 /** Re-delivers `order`'s event to its running owners; the finding says whether one took it. */
 export async function redeliver(

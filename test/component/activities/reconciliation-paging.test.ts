@@ -9,7 +9,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createProviderClient, type ProviderClient } from '../../../provider/client';
 import { DAY_MS, LEDGER_RANGE_DAYS, PAGE_SIZE_MAX, WALLET_TX_RANGE_DAYS } from '../../../provider/rules';
 import { createReconciliationActivities, type ReconcileStep } from '../../../activities/reconciliation';
-import type { ReconcilePort } from '../../../activities/reconciliation-port';
+import type { ReconcilePort } from '../../../activities/reconciliation/temporal-port';
 import type { ActivityDeps, ProviderPort } from '../../../activities/deps';
 import {
   DEFAULT_RECONCILE_CONFIG,

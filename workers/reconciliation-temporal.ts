@@ -1,5 +1,5 @@
 /**
- * The Temporal side of reconciliation (activities/reconciliation-port.ts), built by the worker
+ * The Temporal side of reconciliation (activities/reconciliation/temporal-port.ts), built by the worker
  * from its own connection and data converter: owners are found on CardflowOrderNos, a missed
  * event goes the webhook receiver's own way (`deliverToOwners`: the card's workflow by
  * signal-with-start, then the forwarder with the lookups `routeEvent` gives it, the very signals
@@ -8,7 +8,7 @@
  */
 import type { DataConverter, Payload } from '@temporalio/common';
 import { Client, WorkflowNotFoundError, type ConnectionLike, type WorkflowExecutionInfo } from '@temporalio/client';
-import type { OpenStrandedRecord, ReconcilePort, RunningSpender } from '../activities/reconciliation-port';
+import type { OpenStrandedRecord, ReconcilePort, RunningSpender } from '../activities/reconciliation/temporal-port';
 import type { OwnerRun } from '../domain/reconciliation-rules';
 import type { ReconcileReport } from '../domain/reconciliation';
 import type { StrandedMoneyInput } from '../domain/stranded-money';

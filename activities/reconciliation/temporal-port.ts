@@ -1,12 +1,12 @@
 /**
- * What reconciliation needs of Temporal itself, as a port the worker fills (workers/reconciliation-port.ts):
+ * What reconciliation needs of Temporal itself, as a port the worker fills (workers/reconciliation-temporal.ts):
  * who owns an order (visibility on CardflowOrderNos), the re-delivery of a missed event through the
  * webhook receiver's own forwarder, what running workflows are about to spend, the money failed
  * processes left at the provider, and where the last run ended. Activities reach Temporal only through it, so the rules stay testable without a server.
  */
-import type { OwnerRun } from '../domain/reconciliation-rules';
-import type { ProviderEvent } from '../domain/provider-event';
-import type { StrandedMoneyInput } from '../domain/stranded-money';
+import type { OwnerRun } from '../../domain/reconciliation-rules';
+import type { ProviderEvent } from '../../domain/provider-event';
+import type { StrandedMoneyInput } from '../../domain/stranded-money';
 
 /** A running workflow that will take `amount` from `accountId` (undefined: the merchant WALLET). */
 export interface RunningSpender {
