@@ -44,7 +44,7 @@ import { parseField, parseInput, refuse, refuseIssues } from './inputs';
 import type { WaitOverridesSchema } from '../domain/wait-profile';
 import { businessRef, cardNoField, idDigits, positiveAmount } from '../domain/fields';
 import { type MerchantKeySource, sealPinForWorkflow } from './sealing';
-import { addressOf, ridingOut, type RideOut } from '../platform/temporal/ride-out';
+import { addressOf, retryWhileUnavailable, type UnavailableRetry } from '../platform/temporal/unavailable-retry';
 
 export interface CardEntityOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE`. */
@@ -54,8 +54,8 @@ export interface CardEntityOptions {
   wait?: z.input<typeof WaitOverridesSchema>;
   /** Needed by {@link updateCardPin} with a clear PIN (client/sealing.ts). */
   merchantPublicKey?: KeyInput;
-  /** How long the request waits for an unavailable Temporal (platform/temporal/ride-out.ts); default 60 s. */
-  rideOut?: RideOut;
+  /** How long the request waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts); default 60 s. */
+  whileUnavailable?: UnavailableRetry;
 }
 
 /** The card's workflow has completed (the card is cancelled): nothing more can run on it. */
@@ -121,7 +121,7 @@ async function updateWithStart<Ret, Args extends unknown[]>(
   const customerRef =
     opts.customerRef === undefined ? undefined : parseField(businessRef, 'customerRef', opts.customerRef);
   const input = cardEntityInputFor(valid, { customerRef, wait: opts.wait ? exact(opts.wait) : undefined });
-  // An operation is used once: each try of the ride-out makes its own. A retried request is
+  // An operation is used once: each try of the retry window makes its own. A retried request is
   // answered once by the card's workflow, which keys requests by their requestId.
   const startWorkflowOperation = () =>
     new WithStartWorkflowOperation(cardEntityWorkflow.type, {
@@ -129,10 +129,10 @@ async function updateWithStart<Ret, Args extends unknown[]>(
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
   try {
-    return await ridingOut(
+    return await retryWhileUnavailable(
       addressOf(client),
       () => client.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation: startWorkflowOperation() }),
-      opts.rideOut,
+      opts.whileUnavailable,
     );
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) throw new CardWorkflowClosedError(valid);

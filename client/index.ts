@@ -36,14 +36,14 @@ export {
 export { acknowledgeStranded, getStrandedStatus } from './stranded-money';
 export { watchProgress, watchWorkflow, type WatchOptions, type WatchResult, type WatchTarget } from './progress';
 export { InvalidInputError, parseCardholderCorrection, parseOnboardingInput } from './validation';
-export { startOnce, startRidingOut, START_TOKEN_MEMO, type StartOptions, type Started } from './start';
+export { startOnce, startThroughOutage, START_TOKEN_MEMO, type StartOptions, type Started } from './start';
 export {
-  DEFAULT_RIDE_OUT_MS,
+  DEFAULT_UNAVAILABLE_RETRY_MS,
   isTemporalUnavailable,
-  ridingOut,
+  retryWhileUnavailable,
   TemporalUnavailableError,
-  type RideOut,
-} from '../platform/temporal/ride-out';
+  type UnavailableRetry,
+} from '../platform/temporal/unavailable-retry';
 export { MERCHANT_PUBLIC_KEY_ENV, MerchantKeyError, merchantPublicKeyFrom, sealPinForWorkflow } from './sealing';
 export {
   activationHandle,

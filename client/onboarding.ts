@@ -38,8 +38,8 @@ import {
   type SealingOptions,
 } from './validation';
 import { checkPayloadSize } from './payload-size';
-import type { RideOut } from '../platform/temporal/ride-out';
-import { startRidingOut } from './start';
+import type { UnavailableRetry } from '../platform/temporal/unavailable-retry';
+import { startThroughOutage } from './start';
 
 /** The workflow function's signature, for typed handles. */
 export type CustomerOnboardingWorkflow = (input: OnboardingInput) => Promise<OnboardingResult>;
@@ -61,8 +61,8 @@ export type OnboardingRequest = Omit<z.input<typeof OnboardingInputSchema>, 'act
 export interface StartOnboardingOptions extends SealingOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
   taskQueue?: string;
-  /** How long the start waits for an unavailable Temporal (platform/temporal/ride-out.ts); default 60 s, with a warning on stderr. */
-  rideOut?: RideOut;
+  /** How long the start waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts); default 60 s, with a warning on stderr. */
+  whileUnavailable?: UnavailableRetry;
 }
 
 export interface StartedOnboarding {
@@ -89,7 +89,7 @@ export async function startOnboarding(
   return startOnboardingRun(client, valid, {
     taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
     stage: firstOnboardingStage(valid),
-    rideOut: opts.rideOut,
+    whileUnavailable: opts.whileUnavailable,
   });
 }
 
@@ -98,14 +98,14 @@ export interface OnboardingRun {
   taskQueue: string;
   /** CardflowStage at start; the workflow upserts a stage that differs itself. */
   stage: string;
-  rideOut?: RideOut | undefined;
+  whileUnavailable?: UnavailableRetry | undefined;
   /** REJECT_DUPLICATE for a first start; ALLOW_DUPLICATE_FAILED_ONLY for a resume (client/recovery.ts). */
   reusePolicy?: 'REJECT_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY';
 }
 
 /**
  * Starts a run of the onboarding of `input.customerRef` under its id, with the start attributes
- * its definition derives (customer, flow, `run.stage`), riding out an unavailable Temporal; the
+ * its definition derives (customer, flow, `run.stage`), retrying through an unavailable Temporal; the
  * run that already has the id answers `started: false`.
  */
 export async function startOnboardingRun(
@@ -119,11 +119,11 @@ export async function startOnboardingRun(
     customerRef: input.customerRef,
     stage: run.stage,
   });
-  const { handle, started } = await startRidingOut(
+  const { handle, started } = await startThroughOutage(
     client,
     customerOnboardingWorkflow.type,
     { workflowId, taskQueue: run.taskQueue, args: [input], typedSearchAttributes: startAttributes(attributes) },
-    run.rideOut,
+    run.whileUnavailable,
     run.reusePolicy,
   );
   return { workflowId, handle: handle as OnboardingHandle, started };

@@ -26,8 +26,8 @@ import {
 } from '../domain/reconciliation';
 import { WorkflowTypes } from '../domain/workflows';
 import { configured, type ConfigurationSlice } from '../platform/config/schema';
-import { addressOf, ridingOut, type RideOut } from '../platform/temporal/ride-out';
-import { startRidingOut } from './start';
+import { addressOf, retryWhileUnavailable, type UnavailableRetry } from '../platform/temporal/unavailable-retry';
+import { startThroughOutage } from './start';
 
 /** The variables reconciliation reads (platform/config/schema.ts checks each one's rule). */
 export type ReconcileVariables = ConfigurationSlice<
@@ -70,8 +70,8 @@ export interface ReconcileOptions {
   taskQueue?: string;
   /** Workflow id; default `reconcile-<now>`. */
   workflowId?: string;
-  /** How long the start waits for an unavailable Temporal (platform/temporal/ride-out.ts); default 60 s, with a warning on stderr. */
-  rideOut?: RideOut;
+  /** How long the start waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts); default 60 s, with a warning on stderr. */
+  whileUnavailable?: UnavailableRetry;
 }
 
 /**
@@ -85,7 +85,7 @@ export async function startReconciliation(
   input: ReconcileInput,
   opts: ReconcileOptions = {},
 ): Promise<WorkflowHandle> {
-  const { handle } = await startRidingOut(
+  const { handle } = await startThroughOutage(
     client,
     WorkflowTypes.reconciliation,
     {
@@ -93,7 +93,7 @@ export async function startReconciliation(
       taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
       args: [input],
     },
-    opts.rideOut,
+    opts.whileUnavailable,
   );
   return handle;
 }
@@ -114,14 +114,14 @@ export interface ScheduleSettings {
   taskQueue?: string;
   /** Default {@link RECONCILE_SCHEDULE_ID}. */
   scheduleId?: string;
-  rideOut?: RideOut | undefined;
+  whileUnavailable?: UnavailableRetry | undefined;
 }
 
 /**
  * Creates the schedule that runs reconciliation every `intervalMs`, or brings an existing one to
  * this interval and input: the worker at start and `cardflow reconcile --schedule` may both call
  * it, any number of times. A run still going when the next is due makes that one skip (overlap SKIP).
- * It rides out a Temporal restart as the starts do: creating, or else updating, is safe to try
+ * It retries through a Temporal restart as the starts do: creating, or else updating, is safe to try
  * again, and a create whose answer was lost is found and updated (`created: false`).
  */
 export async function ensureReconcileSchedule(
@@ -137,7 +137,7 @@ export async function ensureReconcileSchedule(
     args: [{ config: settings.config } satisfies ReconcileInput],
   };
   const spec = { intervals: [{ every: settings.intervalMs }] };
-  return ridingOut(
+  return retryWhileUnavailable(
     addressOf(client),
     async () => {
       try {
@@ -149,7 +149,7 @@ export async function ensureReconcileSchedule(
       await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
       return { scheduleId, created: false };
     },
-    settings.rideOut,
+    settings.whileUnavailable,
   );
 }
 

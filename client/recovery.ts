@@ -10,8 +10,8 @@
  * making it again, and goes on from there; money an earlier run's compensations moved back is
  * moved again under a new key, and only that much (what the steps left to do need). A reuse policy rather than a reset: the new run executes
  * today's code from the start (a bug since fixed is fixed for it too), with no requirement that the
- * failed run's history replay on that code. A resume rides out a Temporal restart like every
- * start (platform/temporal/ride-out.ts, client/start.ts): one whose answer was lost finds the run it started.
+ * failed run's history replay on that code. A resume retries through a Temporal restart like every
+ * start (platform/temporal/unavailable-retry.ts, client/start.ts): one whose answer was lost finds the run it started.
  *
  * Stop ({@link cancelOnboarding}) is Temporal's cancellation: waits end at once; a mutation the
  * provider may already have is followed to its outcome first; the workflow ends cancelled and its
@@ -30,7 +30,7 @@ import {
   type OnboardingResult,
 } from '../domain';
 import { onboardingHandle, startOnboardingRun, type OnboardingHandle } from './onboarding';
-import { addressOf, ridingOut, type RideOut } from '../platform/temporal/ride-out';
+import { addressOf, retryWhileUnavailable, type UnavailableRetry } from '../platform/temporal/unavailable-retry';
 
 /** The onboarding cannot be resumed or cancelled as asked; `reason` says why, for the operator. */
 export class OnboardingRecoveryError extends Error {
@@ -52,8 +52,8 @@ export interface RetryOnboardingOptions {
   force?: boolean;
   /** @default the task queue the earlier run used */
   taskQueue?: string;
-  /** How long the resume waits for an unavailable Temporal (platform/temporal/ride-out.ts); default 60 s, with a warning on stderr. */
-  rideOut?: RideOut;
+  /** How long the resume waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts); default 60 s, with a warning on stderr. */
+  whileUnavailable?: UnavailableRetry;
 }
 
 export interface ResumedOnboarding {
@@ -107,10 +107,10 @@ export async function retryOnboarding(
 ): Promise<ResumedOnboarding> {
   const previous = onboardingHandle(client, customerRef);
   // Reading the earlier run changes nothing, so it is read again through a Temporal restart.
-  const { description, failure, input, compensation } = await ridingOut(
+  const { description, failure, input, compensation } = await retryWhileUnavailable(
     addressOf(client),
     () => earlierRun(client, customerRef, previous, opts.force ?? false),
-    opts.rideOut,
+    opts.whileUnavailable,
   );
   const firstStartedAt = input.resume?.firstStartedAt ?? description.startTime.getTime();
   const returned = returnedBy(compensation, description.runId) ?? input.resume?.returned;
@@ -122,7 +122,7 @@ export async function retryOnboarding(
   const { workflowId, handle, started } = await startOnboardingRun(client, resumed, {
     taskQueue: opts.taskQueue ?? description.taskQueue,
     stage: 'validating',
-    rideOut: opts.rideOut,
+    whileUnavailable: opts.whileUnavailable,
     reusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
   });
   return {

@@ -27,13 +27,13 @@ import {
   type WorkflowType,
 } from '../domain';
 import { checkPayloadSize } from './payload-size';
-import { addressOf, ridingOut, type RideOut } from '../platform/temporal/ride-out';
+import { addressOf, retryWhileUnavailable, type UnavailableRetry } from '../platform/temporal/unavailable-retry';
 
 export interface StartOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
   taskQueue?: string;
-  /** How long the start waits for an unavailable Temporal (platform/temporal/ride-out.ts); default 60 s, with a warning on stderr. */
-  rideOut?: RideOut;
+  /** How long the start waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts); default 60 s, with a warning on stderr. */
+  whileUnavailable?: UnavailableRetry;
 }
 
 export interface Started<R> {
@@ -61,7 +61,7 @@ export async function startOnce<I extends object, R>(
   if (cardNo) pairs.push({ key: CardflowCardNo, value: cardNo });
   const input = { ...spec.input, startAttributes: spec.attributes };
   await checkPayloadSize(client, `${spec.type} ${spec.workflowId}`, input);
-  const { handle, started } = await startRidingOut(
+  const { handle, started } = await startThroughOutage(
     client,
     spec.type,
     {
@@ -70,32 +70,32 @@ export async function startOnce<I extends object, R>(
       args: [input],
       typedSearchAttributes: pairs,
     },
-    opts.rideOut,
+    opts.whileUnavailable,
   );
   return { workflowId: spec.workflowId, handle: handle as Started<R>['handle'], started };
 }
 
-/** The memo key of a start's own token (see {@link startRidingOut}). */
+/** The memo key of a start's own token (see {@link startThroughOutage}). */
 export const START_TOKEN_MEMO = 'cardflowStartToken';
 
 /**
  * Starts `type` with `options` under cardflow's id policies (`FAIL`, and `REJECT_DUPLICATE`
  * unless a resume asks for `ALLOW_DUPLICATE_FAILED_ONLY`), through a Temporal restart
- * (platform/temporal/ride-out.ts). A start whose answer was lost (Temporal went away after it committed)
+ * (platform/temporal/unavailable-retry.ts). A start whose answer was lost (Temporal went away after it committed)
  * is retried and refused as already started: the execution then found carries this call's token
  * in its memo when it is the one this call created, so `started` tells the truth either way and
  * nothing starts twice.
  */
-export async function startRidingOut(
+export async function startThroughOutage(
   client: Client,
   type: string,
   options: Omit<WorkflowStartOptions, 'workflowIdConflictPolicy' | 'workflowIdReusePolicy'>,
-  rideOut?: RideOut,
+  whileUnavailable?: UnavailableRetry,
   reusePolicy: 'REJECT_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY' = 'REJECT_DUPLICATE',
 ): Promise<{ handle: WorkflowHandle; started: boolean }> {
   const token = randomUUID();
   const memo = { ...options.memo, [START_TOKEN_MEMO]: token };
-  return ridingOut(
+  return retryWhileUnavailable(
     addressOf(client),
     async (attempt) => {
       try {
@@ -114,6 +114,6 @@ export async function startRidingOut(
         return { handle, started };
       }
     },
-    rideOut,
+    whileUnavailable,
   );
 }

@@ -208,7 +208,7 @@ async function startWorkerHealth(
 /**
  * Every worker makes sure the schedule exists with this interval (idempotent); one that cannot
  * still serves its tasks, the next start or `cardflow reconcile --schedule` creates it. So it
- * tries once rather than riding out a restart before it serves.
+ * tries once rather than retrying through a restart before it serves.
  */
 async function scheduleReconciliation({ settings, logger, connection }: WorkerProcess): Promise<void> {
   const { temporal, reconcile } = settings;
@@ -216,7 +216,7 @@ async function scheduleReconciliation({ settings, logger, connection }: WorkerPr
   await ensureReconcileSchedule(client, {
     ...reconcile,
     taskQueue: temporal.taskQueue,
-    rideOut: { limitMs: 0 },
+    whileUnavailable: { limitMs: 0 },
   }).then(
     ({ scheduleId, created }) =>
       logger.info('cardflow worker: reconciliation scheduled', {

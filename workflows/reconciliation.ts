@@ -36,7 +36,7 @@ export const STEPS_PER_RUN = 100;
 /**
  * A step reads up to five pages and looks up their owners; it heartbeats after each page and
  * while a request runs (activities/heartbeats.ts), so a dead worker's step is retried after 10 s. The
- * retry policy rides out about 14 minutes of provider trouble (20 attempts, 1 s doubling to 1 min).
+ * retry policy retries through about 14 minutes of provider trouble (20 attempts, 1 s doubling to 1 min).
  */
 const { beginReconciliation, reconcileStep, checkBalances } = proxyActivities<CardflowActivities>({
   startToCloseTimeout: '5m',

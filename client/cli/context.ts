@@ -8,7 +8,7 @@ import type { Configuration } from '../../platform/config/schema';
 import { type Client, WorkflowFailedError } from '@temporalio/client';
 import { readFile } from 'node:fs/promises';
 import type { TemporalClientHandle } from '../../platform/temporal/connection';
-import type { RideOut } from '../../platform/temporal/ride-out';
+import type { UnavailableRetry } from '../../platform/temporal/unavailable-retry';
 import { workflowUiUrl } from '../describe';
 import { watchWorkflow } from '../progress';
 import { statusViewFor, watchTargetFor } from '../workflow-status';
@@ -82,7 +82,7 @@ export const ExitCodes = {
   usage: 2,
   /** Reconciliation found drift (findings that ask for an operator). */
   drift: 3,
-  /** Temporal stayed unavailable for the whole ride-out (CARDFLOW_TEMPORAL_RIDE_OUT_MS, platform/temporal/ride-out.ts). */
+  /** Temporal stayed unavailable for the whole ride-out (CARDFLOW_TEMPORAL_RIDE_OUT_MS, platform/temporal/unavailable-retry.ts). */
   unavailable: 4,
 } as const;
 
@@ -178,8 +178,8 @@ export interface CliContext {
   client(): Promise<Client>;
   /** The connected namespace (after `client()`). */
   namespace(): string;
-  /** What every start takes: the task queue, and the ride-out through a Temporal restart. */
-  startOptions: { taskQueue?: string; rideOut?: RideOut };
+  /** What every start takes: the task queue, and the retry window through a Temporal restart. */
+  startOptions: { taskQueue?: string; whileUnavailable?: UnavailableRetry };
   uiBase: string;
   /** The configuration, read and checked once before the command runs (platform/config/schema.ts). */
   config: Configuration;

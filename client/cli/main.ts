@@ -19,7 +19,7 @@ import { configured, type Configuration, ConfigurationProblems, readConfiguratio
 import { InvalidBusinessRefError } from '../../domain/workflow-ids';
 import { CardWorkflowClosedError } from '../card-entity';
 import { connectTemporalClient, TemporalUnreachableError } from '../../platform/temporal/connection';
-import { isTemporalUnavailable, TemporalUnavailableError } from '../../platform/temporal/ride-out';
+import { isTemporalUnavailable, TemporalUnavailableError } from '../../platform/temporal/unavailable-retry';
 import { OnboardingRecoveryError } from '../recovery';
 import { MerchantKeyError } from '../sealing';
 import { InvalidInputError } from '../validation';
@@ -93,16 +93,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return ExitCodes.usage;
   }
   const uiBase = configured(config, 'CARDFLOW_TEMPORAL_UI_URL');
-  // A Temporal restart is waited out (platform/temporal/ride-out.ts), saying so on stderr.
+  // A Temporal restart is waited out (platform/temporal/unavailable-retry.ts), saying so on stderr.
   const limitMs = configured(config, 'CARDFLOW_TEMPORAL_RIDE_OUT_MS');
-  const rideOut = { limitMs, onWait: (message: string) => io.err(`cardflow: ${message}`) };
+  const whileUnavailable = { limitMs, onWait: (message: string) => io.err(`cardflow: ${message}`) };
   // Keys are resolved only when Temporal is contacted, so a bad input file is reported first.
-  // A ride-out of 0 tries once: then nothing listening at the address fails in 2 s, naming it,
+  // A retry window of 0 tries once: then nothing listening at the address fails in 2 s, naming it,
   // instead of the connection's own deadline. Otherwise a frontend that is down (a restart, no
   // proxy in front) is ridden out like one that accepts but is not serving.
   const listenerWithinMs = limitMs === 0 ? LISTENER_WITHIN_MS : undefined;
   const connect =
-    io.connect ?? (() => connectTemporalClient({ env: io.env, configuration: config, rideOut, listenerWithinMs }));
+    io.connect ??
+    (() => connectTemporalClient({ env: io.env, configuration: config, whileUnavailable, listenerWithinMs }));
   let temporal: Awaited<ReturnType<typeof connect>> | undefined;
   const client = async (): Promise<Client> => (temporal ??= await connect()).client;
   // The worker's queue: --task-queue, else CARDFLOW_TASK_QUEUE (as the worker reads it), else `cardflow`.
@@ -112,7 +113,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     values,
     client,
     namespace: () => temporal?.namespace ?? '',
-    startOptions: { ...(taskQueueName ? { taskQueue: taskQueueName } : {}), rideOut },
+    startOptions: { ...(taskQueueName ? { taskQueue: taskQueueName } : {}), whileUnavailable },
     uiBase,
     config,
   };

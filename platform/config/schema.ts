@@ -111,7 +111,7 @@ export const VARIABLES = {
   }),
   CARDFLOW_TEMPORAL_RIDE_OUT_MS: variable({
     description:
-      'how long the CLI waits for a Temporal that is down or not serving (a restart of a frontend, a history host or PostgreSQL) before it exits 4; `0` tries once (platform/temporal/ride-out.ts, docs/timeouts.md). With `0`, nothing listening at the address fails in 2 s',
+      'how long the CLI waits for a Temporal that is down or not serving (a restart of a frontend, a history host or PostgreSQL) before it exits 4; `0` tries once (platform/temporal/unavailable-retry.ts, docs/timeouts.md). With `0`, nothing listening at the address fails in 2 s',
     default: '60000',
     readBy: 'CLI',
     schema: z.string().regex(/^\d+$/, { message: 'must be whole milliseconds' }).transform(Number),

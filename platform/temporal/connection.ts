@@ -15,7 +15,7 @@ import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { connect as tcpConnect } from 'node:net';
 import { dataConverterFor } from '../codec/data-converter';
 import { type Configuration, type ConfigurationSlice, readConfiguration, schemaDefault } from '../config/schema';
-import { ridingOut, type RideOut } from './ride-out';
+import { retryWhileUnavailable, type UnavailableRetry } from './unavailable-retry';
 import { tracingConfigured } from '../telemetry/tracing-config';
 import { processEnv } from '../config/process-env';
 
@@ -58,7 +58,7 @@ export function temporalSettingsFromEnv(
 /**
  * Nothing accepted a connection at the Temporal address: no server, no proxy, a wrong port or
  * host. Told apart from a server that answers but is not serving (a restart behind a proxy, a
- * namespace cache loading), which the ride-out waits for.
+ * namespace cache loading), which the retry window waits for.
  */
 export class TemporalUnreachableError extends Error {
   override readonly name = 'TemporalUnreachableError';
@@ -125,12 +125,12 @@ export async function connectTemporalClient(
     configuration?: Configuration;
     dataConverter?: DataConverter;
     connectTimeoutMs?: number;
-    /** Waits for a Temporal that is restarting (platform/temporal/ride-out.ts); without it, one try. */
-    rideOut?: RideOut;
+    /** Waits for a Temporal that is restarting (platform/temporal/unavailable-retry.ts); without it, one try. */
+    whileUnavailable?: UnavailableRetry;
     /**
      * First check that something listens at the address, failing with a
      * {@link TemporalUnreachableError} after this long instead of waiting out the connect deadline
-     * and the ride-out for a server that is not there at all (the CLI: 2 s). Something that
+     * and the retry window for a server that is not there at all (the CLI: 2 s). Something that
      * accepts the connection (the server, or the proxy in front of a restarting one) is ridden out.
      */
     listenerWithinMs?: number | undefined;
@@ -151,8 +151,12 @@ export async function connectTemporalClient(
     await expectListener(settings.connectionOptions.address ?? DEFAULT_TEMPORAL_ADDRESS, opts.listenerWithinMs);
   const connect = () =>
     Connection.connect({ ...settings.connectionOptions, connectTimeout: opts.connectTimeoutMs ?? 10_000 });
-  const connection = opts.rideOut
-    ? await ridingOut(settings.connectionOptions.address ?? DEFAULT_TEMPORAL_ADDRESS, connect, opts.rideOut)
+  const connection = opts.whileUnavailable
+    ? await retryWhileUnavailable(
+        settings.connectionOptions.address ?? DEFAULT_TEMPORAL_ADDRESS,
+        connect,
+        opts.whileUnavailable,
+      )
     : await connect();
   const client = new Client({
     connection,

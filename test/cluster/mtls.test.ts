@@ -97,7 +97,7 @@ it("an operator's cardflow CLI connects by TEMPORAL_TLS_* alone, and without the
       env: {
         TEMPORAL_ADDRESS: address,
         TEMPORAL_NAMESPACE: namespace,
-        // One try: a refused handshake is not a restart to ride out.
+        // One try: a refused handshake is not a restart to retry through.
         CARDFLOW_TEMPORAL_RIDE_OUT_MS: '0',
         ...env,
       },

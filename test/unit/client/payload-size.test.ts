@@ -77,7 +77,7 @@ it('refuses an onboarding whose encoded input passes the limit, before anything 
   const customer = JSON.parse(
     readFileSync(path.resolve(__dirname, '../../../client/examples/customer.json'), 'utf8'),
   ) as Parameters<typeof startOnboarding>[1];
-  const error = await startOnboarding(padded, customer, { rideOut: { limitMs: 0 } }).catch((e: unknown) => e);
+  const error = await startOnboarding(padded, customer, { whileUnavailable: { limitMs: 0 } }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(InvalidInputError);
   expect((error as InvalidInputError).problems[0]).toMatch(
     /above Temporal's payload limit of 2\.0 MiB; largest fields: /,

@@ -55,7 +55,7 @@ it('argument limits come from the usage lines', () => {
   expect(limits).toMatchObject({ onboard: 0, progress: 1, card: 2, sandbox: 3, status: 1, list: 0, reconcile: 0 });
 });
 
-it('with a ride-out of 0 (try once), a Temporal address where nothing listens fails within about 2 s, naming it (exit 4)', async () => {
+it('with a retry window of 0 (try once), a Temporal address where nothing listens fails within about 2 s, naming it (exit 4)', async () => {
   // A port that was just free: bound, then closed, so nothing listens there.
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,7 +1,7 @@
 /**
- * Clients ride out a Temporal restart (platform/temporal/ride-out.ts) on the production topology. With the
+ * Clients retry through a Temporal restart (platform/temporal/unavailable-retry.ts) on the production topology. With the
  * frontend down, `cardflow onboard` says what it waits for and where, and starts the onboarding
- * once the frontend is back; with a ride-out shorter than the outage it exits 4 having started
+ * once the frontend is back; with a retry window shorter than the outage it exits 4 having started
  * nothing. `startOnboarding` called while PostgreSQL restarts (when Temporal answered "Namespace
  * not found") starts the onboarding, which completes.
  */
@@ -22,8 +22,8 @@ import { type ClusterWorld, startClusterWorld } from './support/world';
 let w: ClusterWorld;
 let dir: string;
 beforeAll(async () => {
-  w = await startClusterWorld({ label: 'ride-out' });
-  dir = mkdtempSync(path.join(tmpdir(), 'cardflow-ride-out-'));
+  w = await startClusterWorld({ label: 'temporal-outage' });
+  dir = mkdtempSync(path.join(tmpdir(), 'cardflow-temporal-outage-'));
 });
 afterAll(async () => {
   await w?.stop();
@@ -56,10 +56,10 @@ const plain = (ref: string) => ({ customerRef: ref, cardTypeId: CARD_TYPES.noHol
 
 it('cardflow onboard waits for a frontend that is down, says so, and starts once it is back', async () => {
   const { address } = clusterSettings();
-  const ref = customerRef('ride-out-cli');
+  const ref = customerRef('outage-cli');
   await control('/kill/frontend');
   const running = onboard(ref);
-  // Longer than the connection's own 10 s connect deadline: the first try fails, the ride-out waits.
+  // Longer than the connection's own 10 s connect deadline: the first try fails, the retry window waits.
   await sleep(15_000);
   await control('/start/frontend');
   const { code, out, err } = await running;
@@ -72,9 +72,9 @@ it('cardflow onboard waits for a frontend that is down, says so, and starts once
   expect(result.card.cardNo).toBeTruthy();
 });
 
-it('exits 4 naming the address when Temporal does not come back within the ride-out, starting nothing', async () => {
+it('exits 4 naming the address when Temporal does not come back within the retry window, starting nothing', async () => {
   const { address } = clusterSettings();
-  const ref = customerRef('ride-out-gone');
+  const ref = customerRef('outage-gone');
   await control('/kill/frontend');
   try {
     const { code, err } = await onboard(ref, { CARDFLOW_TEMPORAL_RIDE_OUT_MS: '3000' });
@@ -90,14 +90,14 @@ it('exits 4 naming the address when Temporal does not come back within the ride-
   expect(described).toMatchObject({ name: 'WorkflowNotFoundError' });
 });
 
-it('startOnboarding rides out a PostgreSQL restart and the onboarding completes', async () => {
+it('startOnboarding retries through a PostgreSQL restart and the onboarding completes', async () => {
   const waits: string[] = [];
-  const ref = customerRef('ride-out-pg');
+  const ref = customerRef('outage-pg');
   const restart = control('/restart/postgresql');
   await sleep(300);
   const started = await startOnboarding(w.client, plain(ref), {
     taskQueue: w.taskQueue,
-    rideOut: { onWait: (m) => waits.push(m) },
+    whileUnavailable: { onWait: (m) => waits.push(m) },
   });
   await restart;
   expect(started.started).toBe(true);

@@ -1,8 +1,8 @@
 /**
- * Riding out a Temporal restart. While a history host or the PostgreSQL under it restarts,
+ * Retrying through a Temporal restart. While a history host or the PostgreSQL under it restarts,
  * Temporal answers UNAVAILABLE, refuses connections, or says "Namespace not found" (its
  * namespace cache cannot load); a few seconds later it serves again. The start functions and the
- * CLI retry such calls for a bounded time ({@link DEFAULT_RIDE_OUT_MS}), say once what they wait
+ * CLI retry such calls for a bounded time ({@link DEFAULT_UNAVAILABLE_RETRY_MS}), say once what they wait
  * for and where, and then fail with a {@link TemporalUnavailableError} naming the address (the
  * CLI exits 4). A start is idempotent by its workflow id, so a retry never starts twice
  * (client/start.ts tells whose execution it found).
@@ -14,14 +14,14 @@ import { NamespaceNotFoundError } from '@temporalio/common';
 import { schemaDefault } from '../config/schema';
 
 /** How long a start or a CLI command waits for Temporal to come back, by default. */
-export const DEFAULT_RIDE_OUT_MS = schemaDefault('CARDFLOW_TEMPORAL_RIDE_OUT_MS');
+export const DEFAULT_UNAVAILABLE_RETRY_MS = schemaDefault('CARDFLOW_TEMPORAL_RIDE_OUT_MS');
 
 /** gRPC status codes of a server that is not (yet) serving. */
 const UNAVAILABLE = 14;
 const NOT_FOUND = 5;
 
-export interface RideOut {
-  /** How long to keep retrying (ms); 0 tries once. @default {@link DEFAULT_RIDE_OUT_MS} */
+export interface UnavailableRetry {
+  /** How long to keep retrying (ms); 0 tries once. @default {@link DEFAULT_UNAVAILABLE_RETRY_MS} */
   limitMs?: number;
   /**
    * Told once, when the first try met an unavailable Temporal, what is awaited and where.
@@ -30,7 +30,7 @@ export interface RideOut {
   onWait?: (message: string) => void;
 }
 
-/** Temporal did not come back within the ride-out. */
+/** Temporal did not come back within the retry window. */
 export class TemporalUnavailableError extends Error {
   override readonly name = 'TemporalUnavailableError';
   constructor(
@@ -62,7 +62,7 @@ function messageOf(error: unknown): string {
  * Whether `error` says Temporal is not serving right now (worth retrying), along its cause
  * chain: gRPC UNAVAILABLE, a refused or failed connection, or "Namespace not found" (NOT_FOUND
  * from a server whose namespace cache is still loading; a namespace that really does not exist
- * ends the ride-out with the same words, after it).
+ * ends the retry window with the same words, after it).
  */
 export function isTemporalUnavailable(error: unknown): boolean {
   let current: unknown = error;
@@ -78,7 +78,7 @@ export function isTemporalUnavailable(error: unknown): boolean {
 }
 
 /** Pause before try `n` (from 1): 0.5 s doubling to 5 s. */
-export function rideOutDelayMs(n: number): number {
+export function unavailableRetryDelayMs(n: number): number {
   return Math.min(5_000, 500 * 2 ** Math.max(0, n - 1));
 }
 
@@ -86,12 +86,12 @@ export function rideOutDelayMs(n: number): number {
  * Runs `call`, retrying while Temporal at `address` is unavailable, for up to `limitMs`. `call`
  * gets the try number (1, 2, ...), so a start can tell a retry's answer from a first one.
  */
-export async function ridingOut<T>(
+export async function retryWhileUnavailable<T>(
   address: string,
   call: (attempt: number) => Promise<T>,
-  opts: RideOut = {},
+  opts: UnavailableRetry = {},
 ): Promise<T> {
-  const limitMs = opts.limitMs ?? DEFAULT_RIDE_OUT_MS;
+  const limitMs = opts.limitMs ?? DEFAULT_UNAVAILABLE_RETRY_MS;
   const started = Date.now();
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -99,7 +99,7 @@ export async function ridingOut<T>(
     } catch (error) {
       if (!isTemporalUnavailable(error)) throw error;
       const waited = Date.now() - started;
-      const pause = rideOutDelayMs(attempt);
+      const pause = unavailableRetryDelayMs(attempt);
       if (waited + pause > limitMs) throw new TemporalUnavailableError(address, waited, error);
       if (attempt === 1)
         (opts.onWait ?? ((m: string) => console.warn(m)))(

@@ -1,5 +1,5 @@
 /**
- * Riding out a Temporal restart (platform/temporal/ride-out.ts): which errors are worth waiting for, the
+ * Retrying through a Temporal restart (platform/temporal/unavailable-retry.ts): which errors are worth waiting for, the
  * bounded retry and what it says, and a start retried after its answer was lost, which finds its
  * own execution (client/start.ts) and reports it as started, never starting twice; a
  * reconciliation run and a resumed onboarding ride it out like every other start.
@@ -16,11 +16,11 @@ import { ensureReconcileSchedule, startReconciliation } from '../../../client/re
 import { retryOnboarding } from '../../../client/recovery';
 import {
   isTemporalUnavailable,
-  rideOutDelayMs,
-  ridingOut,
+  unavailableRetryDelayMs,
+  retryWhileUnavailable,
   TemporalUnavailableError,
-} from '../../../platform/temporal/ride-out';
-import { START_TOKEN_MEMO, startRidingOut } from '../../../client/start';
+} from '../../../platform/temporal/unavailable-retry';
+import { START_TOKEN_MEMO, startThroughOutage } from '../../../client/start';
 import { readConfiguration } from '../../../platform/config/schema';
 import { RECONCILE_SCHEDULE_ID } from '../../../domain/reconciliation';
 
@@ -49,11 +49,11 @@ describe('isTemporalUnavailable', () => {
   });
 });
 
-describe('ridingOut', () => {
+describe('retryWhileUnavailable', () => {
   it('retries until Temporal answers, and says once what it waits for and where', async () => {
     const said: string[] = [];
     let calls = 0;
-    const value = await ridingOut(
+    const value = await retryWhileUnavailable(
       '10.0.0.7:7233',
       () => (++calls < 3 ? Promise.reject(unavailable()) : Promise.resolve('ok')),
       { limitMs: 10_000, onWait: (m) => said.push(m) },
@@ -65,7 +65,7 @@ describe('ridingOut', () => {
 
   it('gives up after its limit with an error naming the address and the last cause', async () => {
     let calls = 0;
-    const failure = await ridingOut(
+    const failure = await retryWhileUnavailable(
       '10.0.0.7:7233',
       () => {
         calls += 1;
@@ -86,7 +86,7 @@ describe('ridingOut', () => {
     let calls = 0;
     const bad = grpcError(3, 'INVALID_ARGUMENT');
     await expect(
-      ridingOut('a:1', () => {
+      retryWhileUnavailable('a:1', () => {
         calls += 1;
         return Promise.reject(bad);
       }),
@@ -95,7 +95,7 @@ describe('ridingOut', () => {
   });
 
   it('pauses 0.5 s doubling to 5 s; the limit comes from CARDFLOW_TEMPORAL_RIDE_OUT_MS', () => {
-    expect([1, 2, 3, 4, 5, 6].map(rideOutDelayMs)).toEqual([500, 1_000, 2_000, 4_000, 5_000, 5_000]);
+    expect([1, 2, 3, 4, 5, 6].map(unavailableRetryDelayMs)).toEqual([500, 1_000, 2_000, 4_000, 5_000, 5_000]);
     expect(readConfiguration({}).CARDFLOW_TEMPORAL_RIDE_OUT_MS).toBeUndefined();
     expect(readConfiguration({ CARDFLOW_TEMPORAL_RIDE_OUT_MS: '0' }).CARDFLOW_TEMPORAL_RIDE_OUT_MS).toBe(0);
     expect(() => readConfiguration({ CARDFLOW_TEMPORAL_RIDE_OUT_MS: '1m' })).toThrow(
@@ -104,7 +104,7 @@ describe('ridingOut', () => {
   });
 });
 
-describe('startRidingOut', () => {
+describe('startThroughOutage', () => {
   /** A client whose first start commits but loses its answer; `existing` is the memo found on describe. */
   function lostAnswerClient(existing: (first: Record<string, unknown>) => Record<string, unknown>) {
     const starts: Array<Record<string, unknown>> = [];
@@ -130,7 +130,7 @@ describe('startRidingOut', () => {
 
   it('reports as started the execution its own lost start created', async () => {
     const { client, starts } = lostAnswerClient((first) => first);
-    const result = await startRidingOut(client, 'type', options, quiet);
+    const result = await startThroughOutage(client, 'type', options, quiet);
     expect(result.started).toBe(true);
     // Both tries carried the same token.
     expect(starts.map((m) => m[START_TOKEN_MEMO])).toEqual([
@@ -141,7 +141,7 @@ describe('startRidingOut', () => {
 
   it('reports an execution someone else started as not started', async () => {
     const { client } = lostAnswerClient(() => ({ [START_TOKEN_MEMO]: 'another-call' }));
-    expect((await startRidingOut(client, 'type', options, quiet)).started).toBe(false);
+    expect((await startThroughOutage(client, 'type', options, quiet)).started).toBe(false);
   });
 });
 
@@ -183,15 +183,15 @@ describe('the starts beside startOnce', () => {
     return { client, starts };
   }
 
-  it('startReconciliation rides out a namespace not (yet) found, with one workflow id', async () => {
+  it('startReconciliation retries through a namespace not (yet) found, with one workflow id', async () => {
     const { client, starts } = restartingClient(() => new NamespaceNotFoundError('cardflow'));
-    const handle = await startReconciliation(client, {}, { taskQueue: 'q', rideOut: quiet });
+    const handle = await startReconciliation(client, {}, { taskQueue: 'q', whileUnavailable: quiet });
     expect(starts).toHaveLength(2);
     expect(starts[1]!.workflowId).toBe(starts[0]!.workflowId);
     expect(handle.workflowId).toBe(starts[0]!.workflowId);
   });
 
-  it('ensureReconcileSchedule rides out an unavailable Temporal, and updates what its lost create made', async () => {
+  it('ensureReconcileSchedule retries through an unavailable Temporal, and updates what its lost create made', async () => {
     const calls: string[] = [];
     const client = {
       connection: { options: { address: '127.0.0.1:7233' } },
@@ -211,19 +211,19 @@ describe('the starts beside startOnce', () => {
         }),
       },
     } as unknown as Client;
-    const ensured = await ensureReconcileSchedule(client, { intervalMs: 60_000, config: {}, rideOut: quiet });
+    const ensured = await ensureReconcileSchedule(client, { intervalMs: 60_000, config: {}, whileUnavailable: quiet });
     expect(ensured).toEqual({ scheduleId: RECONCILE_SCHEDULE_ID, created: false });
     expect(calls).toEqual(['create', 'create', 'update']);
   });
 
-  it('retryOnboarding rides out an unavailable Temporal, reading and then resuming', async () => {
+  it('retryOnboarding retries through an unavailable Temporal, reading and then resuming', async () => {
     const { client, starts } = restartingClient(unavailable, {
       runId: 'run-1',
       taskQueue: 'q',
       status: { name: 'CANCELLED' },
       startTime: new Date(0),
     });
-    const resumed = await retryOnboarding(client, 'c-1', { rideOut: quiet });
+    const resumed = await retryOnboarding(client, 'c-1', { whileUnavailable: quiet });
     expect(resumed).toMatchObject({ previousRunId: 'run-1', previousStatus: 'CANCELLED', started: true });
     expect(starts.map((s) => s.workflowIdReusePolicy)).toEqual([
       'ALLOW_DUPLICATE_FAILED_ONLY',
