@@ -14,8 +14,10 @@
 #      the Temporal frontend (mutual TLS) serves the CLI with its certificate and refuses it without,
 #   6. `docker-compose stop` (no service may need the SIGKILL at the end of its grace period),
 #      `down`, `up` again: the finished workflow is still in history, a new onboarding completes,
-#   6b. an upgrade by docs/production.md's steps: build B (this commit with a workflow file changed)
-#      beside build A, onboardings parked on A complete on A, new ones run on B, A is retired,
+#   6b. an upgrade by docs/production.md's steps: build B (this commit with a workflow file changed
+#      and an expand migration) beside build A: B's worker refuses A's schema until B's set-up job
+#      migrates it, A's restarted workers run on the migrated schema, onboardings parked on A
+#      complete on A, new ones run on B, A is retired,
 #   7. `docker-compose down -v`, and checks nothing of the project is left (also on failure).
 # Prints the image build time, the image size and the time from `up` to healthy.
 # Needs root (podman, apt), Go once (stand-in builds) and dist/ of this checkout (npm run build).
