@@ -14,8 +14,10 @@
 #      the Temporal frontend (mutual TLS) serves the CLI with its certificate and refuses it without,
 #   6. `docker-compose stop` (no service may need the SIGKILL at the end of its grace period),
 #      `down`, `up` again: the finished workflow is still in history, a new onboarding completes,
-#   6b. an upgrade by docs/production.md's steps: build B (this commit with a workflow file changed)
-#      beside build A, onboardings parked on A complete on A, new ones run on B, A is retired,
+#   6b. an upgrade by docs/production.md's steps: build B (this commit with a workflow file changed
+#      and an expand migration) beside build A: B's worker refuses A's schema until B's set-up job
+#      migrates it, A's restarted workers run on the migrated schema, onboardings parked on A
+#      complete on A, new ones run on B, A is retired,
 #   7. `docker-compose down -v`, and checks nothing of the project is left (also on failure).
 # Prints the image build time, the image size and the time from `up` to healthy.
 # Needs root (podman, apt), Go once (stand-in builds) and dist/ of this checkout (npm run build).
@@ -375,6 +377,13 @@ onboard ci-compose-2
 step "upgrade: building build B (image tag next)"
 git clone -q --no-local "$work/cardflow" "$work/next"
 echo '// release B (CI upgrade drill)' >>"$work/next/workflows/index.ts"
+# B also expands the schema (a nullable column), and so requires that migration.
+rollout_migration=1796688000000_ci-rollout-expand
+printf '%s\n' '-- Up Migration' 'ALTER TABLE cardflow_routes ADD COLUMN IF NOT EXISTS ci_rollout_note text;' \
+  >"$work/next/platform/storage/migrations/$rollout_migration.sql"
+sed -i "s/^export const REQUIRED_MIGRATION = .*/export const REQUIRED_MIGRATION = '$rollout_migration';/" \
+  "$work/next/platform/storage/schema-versions.ts"
+grep -q "'$rollout_migration'" "$work/next/platform/storage/schema-versions.ts" || fail "build B does not require $rollout_migration"
 cp .env "$work/next/.env"
 (cd "$work/next" && CARDFLOW_IMAGE_TAG=next docker-compose -f docker-compose.yml build worker >&2)
 
@@ -459,6 +468,23 @@ rollout_block() {
 # The new build id is what its workers poll as: `deployment list` shows it once they have started.
 # The start block runs once its set-current is accepted (the server refuses until B's workers
 # polled both queues): its up and list are idempotent, so the block is simply run again.
+# B's workers refuse A's schema, naming B's migration; B's set-up job (the documented step)
+# applies it; A's workers, restarted on the migrated schema, run beside B's from then on.
+out="$(CARDFLOW_NEXT_IMAGE_TAG=next compose --profile rollout run --rm --no-deps -T worker-next \
+  timeout 120 node dist/workers/main.js 2>&1)" && fail "build B's worker started on A's schema"
+grep -q "migration $rollout_migration is not applied" <<<"$out" ||
+  fail "build B's worker did not name its missing migration: $(tail -5 <<<"$out")"
+step "upgrade: build B's worker refuses A's schema, naming $rollout_migration"
+rollout_block compose-rollout-migrate
+applied="$(compose exec -T worker node -e "const { Client } = require('pg');
+const c = new Client({ connectionString: require('fs').readFileSync('/run/secrets/database_url', 'utf8').trim() });
+c.connect().then(() => c.query('SELECT name FROM pgmigrations ORDER BY id'))
+  .then((r) => { console.log(r.rows.map((x) => x.name).join(' ')); return c.end(); })")"
+[[ "$applied" == *" $rollout_migration" ]] || fail "pgmigrations holds '$applied', not B's $rollout_migration last"
+compose restart worker >&2
+wait_healthy
+step "upgrade: B's migration applied ($applied); A's workers restarted on it"
+
 NEW_BUILD=""
 CARDFLOW_NEXT_IMAGE_TAG=next compose --profile rollout up -d --no-deps --scale worker-next=2 worker-next >&2
 NEW_BUILD="$(retry 180 new_build)"

@@ -121,7 +121,12 @@ export function createNotificationActivities(deps: ActivityDeps) {
       const from = deliveredBefore();
       for (let i = from; i < input.events.length; i++) {
         try {
-          await postNotification(n.target, JSON.stringify(input.events[i]), { signal: cancellationSignal() });
+          const event = input.events[i]!;
+          await postNotification(
+            n.target,
+            { id: event.id, body: JSON.stringify(event) },
+            { signal: cancellationSignal() },
+          );
         } catch (error) {
           if (!(error instanceof NotificationPostError)) throw error;
           throw retryable(FailureTypes.notificationNotDelivered, `event ${input.events[i]!.id}: ${error.message}`);
@@ -188,7 +193,7 @@ export function createNotificationActivities(deps: ActivityDeps) {
         // A request never outlasts the code it carries.
         await postNotification(
           { ...n.target, timeoutMs: Math.min(n.target.timeoutMs ?? 10_000, remainingMs) },
-          JSON.stringify(event),
+          { id: event.id, body: JSON.stringify(event) },
           { signal: cancellationSignal() },
         );
       } catch (error) {

@@ -164,7 +164,7 @@ async function ensureShared(
   }
 }
 
-interface TransferInput {
+export interface TransferInput {
   merchantOrderNo: string;
   type: TransferType;
   amount: string;

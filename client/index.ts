@@ -139,9 +139,13 @@ export {
   NotificationSignatureError,
   NotificationTypes,
   SIGNATURE_HEADER,
+  STANDARD_WEBHOOK_HEADERS,
+  testNotificationHeaders,
   testSignatureHeader,
   type NotificationData,
   type NotificationEvent,
+  type NotificationFormat,
+  type NotificationHeaders,
   type NotificationType,
   type VerifyOptions,
 } from './notifications';

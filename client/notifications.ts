@@ -5,9 +5,12 @@
  */
 import { NotificationEventSchema, type NotificationEvent } from '../domain/notifications';
 import {
+  notificationHeaders,
   NotificationSignatureError,
   signatureHeader,
   verifySignature,
+  type NotificationFormat,
+  type NotificationHeaders,
   type VerifyOptions,
 } from '../platform/notifications/signature';
 
@@ -15,6 +18,9 @@ export {
   DEFAULT_TOLERANCE_SECONDS,
   NotificationSignatureError,
   SIGNATURE_HEADER,
+  STANDARD_WEBHOOK_HEADERS,
+  type NotificationFormat,
+  type NotificationHeaders,
   type VerifyOptions,
 } from '../platform/notifications/signature';
 export {
@@ -25,20 +31,24 @@ export {
 } from '../domain/notifications';
 
 /**
- * Verifies `rawBody` against the `Cardflow-Signature` header with the signing secret (constant
- * time, timestamp within `toleranceSeconds`, default 300) and returns the event, typed by its
- * `type`. Throws a {@link NotificationSignatureError}: `reason` is `no_header`,
- * `malformed_header`, `no_secret`, `mismatch` (a changed body or another secret), `too_old` (a
- * replay) or `bad_payload` (signed, but not an event of the catalogue). Dedupe on `event.id`:
- * delivery is at least once.
+ * Verifies `rawBody` with the signing secret (constant time, timestamp within `toleranceSeconds`,
+ * default 300) and returns the event, typed by its `type`. `headers` is the `Cardflow-Signature`
+ * value, or the request's headers (`req.headers`, a Fetch `Headers`), where either format is
+ * found: `Cardflow-Signature`, or the Standard Webhooks `webhook-*` headers. `secret` may be two
+ * during a rotation (the new one and the old one): either one verifies.
+ *
+ * Throws a {@link NotificationSignatureError}: `reason` is `no_header`, `malformed_header`,
+ * `no_secret`, `mismatch` (a changed body or another secret), `too_old` (a replay) or
+ * `bad_payload` (signed, but not an event of the catalogue). Dedupe on `event.id`: delivery is at
+ * least once.
  */
 export function constructEvent(
   rawBody: string | Uint8Array,
-  header: string | string[] | undefined,
-  secret: string,
+  headers: NotificationHeaders,
+  secret: string | readonly string[],
   opts: VerifyOptions = {},
 ): NotificationEvent {
-  verifySignature(rawBody, header, secret, opts);
+  verifySignature(rawBody, headers, secret, opts);
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
   let json: unknown;
   try {
@@ -57,11 +67,20 @@ export function constructEvent(
   return parsed.data;
 }
 
-/** A signed header for `rawBody`, for a backend's own tests of its endpoint. */
+/** A signed `Cardflow-Signature` value for `rawBody`, for a backend's own tests of its endpoint. */
 export function testSignatureHeader(
   rawBody: string,
   secret: string,
   timestamp = Math.floor(Date.now() / 1000),
 ): string {
   return signatureHeader(secret, timestamp, rawBody);
+}
+
+/** The signed headers of `rawBody` (event id `id`) in `format`, for a backend's own tests. */
+export function testNotificationHeaders(
+  rawBody: string,
+  opts: { id: string; secret: string; format: NotificationFormat; timestamp?: number },
+): Record<string, string> {
+  const timestamp = opts.timestamp ?? Math.floor(Date.now() / 1000);
+  return notificationHeaders(opts.format, [opts.secret], { id: opts.id, timestamp, body: rawBody });
 }

@@ -9,22 +9,12 @@
  */
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
-import { migrate, openPool } from '../platform/storage/postgres';
+import { openPool } from '../platform/storage/postgres';
+import { requireSchema } from '../platform/storage/schema-versions';
 import { DEFAULT_RETENTION_MS, type WebhookClaim, type WebhookEntry, type WebhookStore } from './store';
 
 /** How long a claim holds: far longer than a forward takes (a route lookup and a few signals). */
 export const DEFAULT_CLAIM_LEASE_MS = 15_000;
-
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS cardflow_webhook_deliveries (
-     request_id text PRIMARY KEY,
-     claimed_by text,
-     claimed_until timestamptz,
-     entry jsonb,
-     recorded_at timestamptz
-   )`,
-  `CREATE INDEX IF NOT EXISTS cardflow_webhook_deliveries_recorded_at ON cardflow_webhook_deliveries (recorded_at)`,
-];
 
 export interface PostgresWebhookStoreOptions {
   /** A pool to use (not closed by the store); default one of its own on `url`. */
@@ -45,7 +35,7 @@ export async function openPostgresWebhookStore(
   const pool = opts.pool ?? openPool(url, { max: 8 });
   const replica = opts.replica ?? `${hostname()}:${process.pid}`;
   const leaseMs = opts.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS;
-  await migrate(pool, 'webhooks', SCHEMA);
+  await requireSchema(pool);
   await pool.query(
     `DELETE FROM cardflow_webhook_deliveries WHERE recorded_at < now() - $1 * interval '1 millisecond'`,
     [opts.retentionMs ?? DEFAULT_RETENTION_MS],

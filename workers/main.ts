@@ -45,6 +45,7 @@ import { compiledBuildId } from '../platform/telemetry/build-id';
 import { recordBuildInfo } from '../platform/telemetry/build-info';
 import { sampleProcessMemory } from '../platform/telemetry/process-memory';
 import { cardflowVersion } from '../platform/config/version';
+import { requireSchemaAt } from '../platform/storage/schema-versions';
 
 /** Everything the worker reads from the environment and secret files, before contacting anything. */
 export function workerSettings(env: Record<string, string | undefined>) {
@@ -93,6 +94,9 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
   const meter = installRuntime(logger, settings.metrics);
   // Traces when an OTLP endpoint is configured (platform/telemetry/tracing.ts); nothing installed otherwise.
   const tracing = startTracing('worker', settings.config);
+  // A schema older than this build refuses the start, naming the migration and how to apply it.
+  const databaseUrl = settings.config.CARDFLOW_DATABASE_URL?.value;
+  if (databaseUrl) await requireSchemaAt(databaseUrl);
   const provider = createProviderClient({
     ...settings.provider,
     ...(meter ? { onCall: providerCallMetrics(meter) } : {}),

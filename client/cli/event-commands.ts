@@ -12,7 +12,12 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NotificationSignatureError, SIGNATURE_HEADER, verifySignature } from '../../platform/notifications/signature';
+import {
+  NotificationSignatureError,
+  SIGNATURE_HEADER,
+  STANDARD_WEBHOOK_HEADERS,
+  verifySignature,
+} from '../../platform/notifications/signature';
 import { notificationSettings, openUndeliveredStore } from '../../platform/notifications/from-config';
 import { NotificationPostError, postNotification } from '../../platform/notifications/sender';
 import type { UndeliveredEntry } from '../../platform/notifications/store';
@@ -70,9 +75,13 @@ async function resend(ctx: CliContext, id: string): Promise<number> {
       return ExitCodes.failed;
     }
     try {
-      const { status } = await postNotification(settings.target, entry.body, {
-        ...(ctx.io.signal ? { signal: ctx.io.signal } : {}),
-      });
+      const { status } = await postNotification(
+        settings.target,
+        { id, body: entry.body },
+        {
+          ...(ctx.io.signal ? { signal: ctx.io.signal } : {}),
+        },
+      );
       const at = new Date().toISOString();
       await store.markResent(id, at);
       printResult(ctx, { id, status, resentAt: at }, () => `${id}: delivered (${status})`);
@@ -113,7 +122,10 @@ async function listen(ctx: CliContext, args: readonly (string | undefined)[]): P
   if (!forwardTo || !/^https?:\/\/[^/]/.test(forwardTo) || !URL.canParse(forwardTo))
     throw new UsageError('--forward-to: required, the http(s) URL of your backend endpoint');
   const port = parsePort(ctx.values.port);
-  const secret = ctx.config.CARDFLOW_NOTIFY_SECRET?.value;
+  // During a rotation the worker signs with both; either one verifies.
+  const secrets = [ctx.config.CARDFLOW_NOTIFY_SECRET, ctx.config.CARDFLOW_NOTIFY_PREVIOUS_SECRET].flatMap((s) =>
+    s ? [s.value] : [],
+  );
   const { io } = ctx;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -123,7 +135,13 @@ async function listen(ctx: CliContext, args: readonly (string | undefined)[]): P
     if (req.method !== 'POST') return answer(405, 'POST notifications here');
     const body = await readBody(req);
     if (!body) return answer(413, 'too large');
-    const header = req.headers[SIGNATURE_HEADER.toLowerCase()];
+    // The signature headers of either format, forwarded unchanged.
+    const signed = Object.fromEntries(
+      [SIGNATURE_HEADER, ...Object.values(STANDARD_WEBHOOK_HEADERS)].flatMap((name) => {
+        const value = req.headers[name.toLowerCase()];
+        return typeof value === 'string' ? [[name, value]] : [];
+      }),
+    );
     let summary = 'unparsed';
     try {
       const event = JSON.parse(body.toString('utf8')) as { id?: unknown; type?: unknown };
@@ -131,9 +149,9 @@ async function listen(ctx: CliContext, args: readonly (string | undefined)[]): P
     } catch {
       summary = 'not JSON';
     }
-    if (secret) {
+    if (secrets.length > 0) {
       try {
-        verifySignature(body, header, secret);
+        verifySignature(body, signed, secrets);
       } catch (error) {
         if (!(error instanceof NotificationSignatureError)) throw error;
         io.out(timestamped(`${summary}  refused: ${error.message}`));
@@ -146,7 +164,7 @@ async function listen(ctx: CliContext, args: readonly (string | undefined)[]): P
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          ...(typeof header === 'string' ? { [SIGNATURE_HEADER]: header } : {}),
+          ...signed,
         },
         body,
         signal: AbortSignal.timeout(10_000),
@@ -176,7 +194,8 @@ async function listen(ctx: CliContext, args: readonly (string | undefined)[]): P
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   io.out(`Ready: listening at ${url}, forwarding to ${forwardTo}`);
   io.out(`Point the worker at it: CARDFLOW_NOTIFY_URL=${url}`);
-  if (!secret) io.out('CARDFLOW_NOTIFY_SECRET is not set here: signatures are not checked, only forwarded');
+  if (secrets.length === 0)
+    io.out('CARDFLOW_NOTIFY_SECRET is not set here: signatures are not checked, only forwarded');
   await new Promise<void>((resolve) => {
     if (!io.signal) return;
     if (io.signal.aborted) resolve();
@@ -206,7 +225,7 @@ export const LISTEN_COMMAND: Command = {
   summary: "receive the worker's notifications on a local port and forward them to your backend (development)",
   details: [
     `Listens on 127.0.0.1:--port (default ${DEFAULT_LISTEN_PORT}; 0 for any free one); set the worker's CARDFLOW_NOTIFY_URL to the URL it prints.`,
-    'Each notification is printed, its signature checked with CARDFLOW_NOTIFY_SECRET when set, and forwarded unchanged (body and Cardflow-Signature); the worker gets 200 when your backend answered 2xx, else 502 (and retries). Ctrl-C stops.',
+    'Each notification is printed, its signature checked with CARDFLOW_NOTIFY_SECRET (or CARDFLOW_NOTIFY_PREVIOUS_SECRET) when set, and forwarded unchanged (body and signature headers, either format); the worker gets 200 when your backend answered 2xx, else 502 (and retries). Ctrl-C stops.',
   ],
   options: ['forward-to', 'port'],
   run: listen,

@@ -10,7 +10,7 @@
  * | `CARDFLOW_ENV` | set to anything but exactly `sandbox` or `production` (a stray space or capital letter included: a value that is almost production is not guessed either way); unset while `CARDFLOW_PROVIDER_BASE_URL` is not loopback (never guessed) |
  * | `CARDFLOW_PROVIDER_BASE_URL` | set but not an http(s) URL |
  * | `sandbox` | the provider host is neither loopback nor listed in `CARDFLOW_SANDBOX_HOSTS` (comma-separated host names) |
- * | `production` | `NODE_ENV` is not `production`; the provider URL is plain http, or its host is loopback or a sandbox host; the API key (inline or in its file) is a sandbox one (`sandbox_…`); a key file sits in a folder the sandbox generated ({@link SANDBOX_MARKER_FILE}); a codec key is a generated dev key (id `dev-…`); the entry point would start its embedded sandbox for want of a provider URL (`npm start`) |
+ * | `production` | `NODE_ENV` is not `production`; the provider URL is plain http, or its host is loopback or a sandbox host; the API key (inline or in its file) is a sandbox one (`sandbox_…`); a key file sits in a folder the sandbox generated ({@link SANDBOX_MARKER_FILE}); a codec key is a generated dev key (id `dev-…`); the entry point would start its embedded sandbox for want of a provider URL (`npm start`); the notify URL (`CARDFLOW_NOTIFY_URL`) is not https, loopback included (a 3DS code it carries would cross in clear) |
  *
  * Hosts are compared in their canonical form ({@link canonicalHost}): `localhost.`,
  * `[::ffff:127.0.0.1]`, `0.0.0.0`, `2130706433`, `0x7f.1` and `127.1` are all this machine.
@@ -54,6 +54,8 @@ export interface InterlockConfiguration {
   NODE_ENV?: string | undefined;
   CARDFLOW_PROVIDER_API_KEY?: Sourced | undefined;
   CARDFLOW_CODEC_KEYS?: Sourced | undefined;
+  /** The merchant backend's endpoint, as its rule parsed it (an http(s) URL). */
+  CARDFLOW_NOTIFY_URL?: string | undefined;
   keyFiles?: Partial<Record<KeyFileVariable, string>>;
 }
 
@@ -122,6 +124,17 @@ function codecKeyIds(text: string): string[] {
     .map((part) => part.trim())
     .filter((part) => part !== '' && !part.startsWith('#'))
     .map((part) => part.slice(0, Math.max(0, part.indexOf(':'))).trim());
+}
+
+/**
+ * Why production may not post notifications to `url`, or undefined: only over https, loopback
+ * included (a `card.three_ds` event carries a live one-time code). A sandbox's codes are not live.
+ */
+function notifyUrlProblem(url: string | undefined): string | undefined {
+  if (url === undefined || !URL.canParse(url)) return undefined; // its own rule names a malformed one
+  const { protocol } = new URL(url);
+  if (protocol === 'https:') return undefined;
+  return `CARDFLOW_NOTIFY_URL: CARDFLOW_ENV=production needs https, not ${protocol} (notifications carry 3DS codes)`;
 }
 
 /** What a process's configuration means, once normalised and checked ({@link resolveEnvironment}). */
@@ -235,6 +248,8 @@ export function resolveEnvironment(
         'CARDFLOW_PROVIDER_BASE_URL: CARDFLOW_ENV=production needs the provider URL here; without one this would start its embedded sandbox',
       );
     }
+    const notify = notifyUrlProblem(config.CARDFLOW_NOTIFY_URL);
+    if (notify) problems.push(notify);
   }
   if (problems.length > 0) throw new EnvironmentError(problems);
   return resolved(declared);

@@ -33,6 +33,7 @@ import { parseBootstrap, parseDeploymentName, parseOnOff } from './versioning-va
 import { parseOrigins } from './values/origins';
 import { RECONCILE_WINDOW_DEFAULTS } from './values/reconcile-windows';
 import { DEFAULT_TASK_QUEUE } from './values/task-queue';
+import { NOTIFICATION_FORMATS } from './values/notify-format';
 import { parseResourceAttributes } from './resource-attributes';
 import { parseOtlpProtocol, parseTraceExporter } from './values/otlp-export';
 import { processEnv } from './process-env';
@@ -328,17 +329,32 @@ export const VARIABLES = {
   // Notifications to the merchant's backend (docs/notifications.md)
   CARDFLOW_NOTIFY_URL: variable({
     description:
-      "the merchant backend's endpoint that receives cardflow's signed notifications (onboarding, transfer, funding, reconciliation and 3DS events); with it `CARDFLOW_NOTIFY_SECRET` is required",
+      "the merchant backend's endpoint that receives cardflow's signed notifications (onboarding, transfer, funding, reconciliation and 3DS events); with it `CARDFLOW_NOTIFY_SECRET` is required. https with `CARDFLOW_ENV=production`; plain http only to loopback elsewhere",
     unset: 'unset: no notifications, and workflows pay no action for them',
     readBy: 'worker, CLI',
     schema: rules.url(),
   }),
   CARDFLOW_NOTIFY_SECRET: variable({
     description:
-      'the signing secret of the notifications (HMAC-SHA256, header `Cardflow-Signature`), shared with the backend; at least 32 characters',
+      'the signing secret of the notifications (HMAC-SHA256), shared with the backend: at least 32 characters; with `CARDFLOW_NOTIFY_FORMAT=standard-webhooks` a `whsec_` secret (the base64 of 24 to 64 random bytes)',
     readBy: 'worker, CLI',
     fileForm: true,
     schema: z.string().min(32, { message: 'must be at least 32 characters' }),
+  }),
+  CARDFLOW_NOTIFY_PREVIOUS_SECRET: variable({
+    description:
+      'during a rotation of the signing secret (docs/notifications.md): the secret being replaced, still shared with the backend; every notification then carries a signature by each of the two. Same rule as `CARDFLOW_NOTIFY_SECRET`',
+    unset: 'unset: one signature, by `CARDFLOW_NOTIFY_SECRET`',
+    readBy: 'worker, CLI',
+    fileForm: true,
+    schema: z.string().min(32, { message: 'must be at least 32 characters' }),
+  }),
+  CARDFLOW_NOTIFY_FORMAT: variable({
+    description:
+      "how notifications are signed: `cardflow` (header `Cardflow-Signature: t=…,v1=<hex>`, verified by the client's `constructEvent`) or `standard-webhooks` (headers `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`, verified by the `standardwebhooks` libraries of any language, and by `constructEvent`)",
+    default: 'cardflow',
+    readBy: 'worker, CLI',
+    schema: rules.oneOf(NOTIFICATION_FORMATS),
   }),
   CARDFLOW_NOTIFY_WINDOW: variable({
     description:
@@ -718,6 +734,7 @@ const INTERLOCK_VARIABLES = [
   'NODE_ENV',
   'CARDFLOW_PROVIDER_API_KEY',
   'CARDFLOW_CODEC_KEYS',
+  'CARDFLOW_NOTIFY_URL',
 ] as const satisfies readonly (VariableName & keyof InterlockConfiguration)[];
 
 /**

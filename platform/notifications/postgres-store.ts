@@ -3,21 +3,13 @@
  * records them and the CLI lists and resends them: one row per event id.
  */
 import type { Pool } from 'pg';
-import { migrate, openPool } from '../storage/postgres';
+import { openPool } from '../storage/postgres';
+import { requireSchema } from '../storage/schema-versions';
 import type { UndeliveredEntry, UndeliveredStore } from './store';
-
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS cardflow_undelivered_notifications (
-     id text PRIMARY KEY,
-     entry jsonb NOT NULL,
-     recorded_at timestamptz NOT NULL,
-     resent_at timestamptz
-   )`,
-];
 
 export async function openPostgresUndeliveredStore(url: string, opts: { pool?: Pool } = {}): Promise<UndeliveredStore> {
   const pool = opts.pool ?? openPool(url, { max: 4 });
-  await migrate(pool, 'notifications', SCHEMA);
+  await requireSchema(pool);
   const withResent = (row: { entry: UndeliveredEntry; resent_at: Date | null }): UndeliveredEntry => ({
     ...row.entry,
     ...(row.resent_at ? { resentAt: row.resent_at.toISOString() } : {}),

@@ -4,11 +4,13 @@
  * to the backend's tolerance, and its id says it is the same event. No retries here: the
  * Temporal retry policy of the delivery activity owns them (two retry layers would multiply each other's attempts).
  */
-import { SIGNATURE_HEADER, signatureHeader } from './signature';
+import { notificationHeaders, type NotificationFormat } from './signature';
 
 export interface NotificationTarget {
   url: string;
-  secret: string;
+  /** The signing secrets: the current one, then, during a rotation, the previous one. */
+  secrets: readonly string[];
+  format: NotificationFormat;
   /** Per-request timeout; default 10 s. */
   timeoutMs?: number;
 }
@@ -28,13 +30,13 @@ export class NotificationPostError extends Error {
 }
 
 /**
- * Sends `body` (the event's JSON, signed as it is) and resolves on a 2xx. Anything else throws a
- * {@link NotificationPostError}; the response body is not read into the message (a backend's
- * error page may hold anything).
+ * Sends `body` (the event's JSON, signed as it is, with its id `id`) and resolves on a 2xx.
+ * Anything else throws a {@link NotificationPostError}; the response body is not read into the
+ * message (a backend's error page may hold anything).
  */
 export async function postNotification(
   target: NotificationTarget,
-  body: string,
+  { id, body }: { id: string; body: string },
   opts: { signal?: AbortSignal; now?: () => number } = {},
 ): Promise<{ status: number }> {
   const timestamp = Math.floor((opts.now ?? Date.now)() / 1000);
@@ -46,7 +48,7 @@ export async function postNotification(
       headers: {
         'content-type': 'application/json',
         'user-agent': 'cardflow-notifications',
-        [SIGNATURE_HEADER]: signatureHeader(target.secret, timestamp, body),
+        ...notificationHeaders(target.format, target.secrets, { id, timestamp, body }),
       },
       body,
       signal: AbortSignal.any(signals),

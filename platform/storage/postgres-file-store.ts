@@ -7,32 +7,17 @@
 import type { Pool } from 'pg';
 import { CLEAR_FILES, type FileSealer } from './file-sealing';
 import { type FileStore, contentRef } from './file-store';
-import { migrate, openPool } from './postgres';
-
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS cardflow_files (
-     ref text PRIMARY KEY,
-     content_type text NOT NULL,
-     data bytea NOT NULL,
-     stored_at timestamptz NOT NULL DEFAULT now()
-   )`,
-  `CREATE TABLE IF NOT EXISTS cardflow_file_uploads (
-     scope text NOT NULL,
-     ref text NOT NULL,
-     file_id text NOT NULL,
-     recorded_at timestamptz NOT NULL DEFAULT now(),
-     PRIMARY KEY (scope, ref)
-   )`,
-];
+import { openPool } from './postgres';
+import { requireSchema } from './schema-versions';
 
 /**
- * The PostgreSQL file store on `url`. Its tables are created at once (in the background; every
+ * The PostgreSQL file store on `url`. Its schema is checked at once (in the background; every
  * call waits for that), so a worker configured with a wrong URL fails its first upload loudly.
  */
 export function createPostgresFileStore(url: string, opts: { pool?: Pool; sealer?: FileSealer } = {}): FileStore {
   const sealer = opts.sealer ?? CLEAR_FILES;
   const pool = opts.pool ?? openPool(url, { max: 4 });
-  const ready = migrate(pool, 'files', SCHEMA);
+  const ready = requireSchema(pool);
   // Reported by the first call that awaits it; not an unhandled rejection meanwhile.
   ready.catch(() => undefined);
   return {

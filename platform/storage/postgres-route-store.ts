@@ -6,22 +6,12 @@
  * rows not recorded again within the retention are deleted at start.
  */
 import type { Pool } from 'pg';
-import { migrate, openPool } from './postgres';
+import { openPool } from './postgres';
+import { requireSchema } from './schema-versions';
 import type { RouteOwner, RouteStore } from './route-store';
 
 /** Far longer than any workflow waits for an event after its last call (a funding deadline, a review). */
 export const DEFAULT_ROUTE_RETENTION_MS = 180 * 24 * 3600 * 1000;
-
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS cardflow_routes (
-     route_key text NOT NULL,
-     workflow_id text NOT NULL,
-     recorded_at timestamptz NOT NULL,
-     closed boolean NOT NULL DEFAULT false,
-     PRIMARY KEY (route_key, workflow_id)
-   )`,
-  `CREATE INDEX IF NOT EXISTS cardflow_routes_recorded_at ON cardflow_routes (recorded_at)`,
-];
 
 export interface PostgresRouteStoreOptions {
   /** A pool to use (not closed by the store); default one of its own on the URL. */
@@ -29,13 +19,13 @@ export interface PostgresRouteStoreOptions {
   retentionMs?: number;
 }
 
-/** Opens the store; its table is created (and expired rows deleted) before the first query. */
+/** Opens the store; its schema is checked (and expired rows deleted) before the first query. */
 export function createPostgresRouteStore(url: string, opts: PostgresRouteStoreOptions = {}): RouteStore {
   const pool = opts.pool ?? openPool(url, { max: 4 });
   let ready: Promise<void> | undefined;
   const prepared = () =>
     (ready ??= (async () => {
-      await migrate(pool, 'routes', SCHEMA);
+      await requireSchema(pool);
       await pool.query(`DELETE FROM cardflow_routes WHERE recorded_at < now() - $1 * interval '1 millisecond'`, [
         opts.retentionMs ?? DEFAULT_ROUTE_RETENTION_MS,
       ]);

@@ -1,18 +1,23 @@
 /**
  * A real HTTP server standing in for the merchant's backend: it keeps every notification it is
- * sent (raw body and Cardflow-Signature header), and can answer 500 to the next ones or hold a
- * request unanswered, so a test can see retries, redeliveries and a worker dying mid-delivery.
+ * sent (raw body and signature headers, either format), and can answer 500 to the next ones or
+ * hold a request unanswered, so a test can see retries, redeliveries and a worker dying
+ * mid-delivery. With `verifyWith` it verifies as a backend does and answers 400 to a refusal.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constructEvent, SIGNATURE_HEADER } from '../../client/notifications';
+import { constructEvent, NotificationSignatureError, SIGNATURE_HEADER } from '../../client/notifications';
 import type { NotificationEvent } from '../../domain/notifications';
 
 export interface Received {
   body: string;
   signature: string | undefined;
+  /** Every header as received (lower case), the Standard Webhooks ones included. */
+  headers: Record<string, string>;
   /** What the backend answered (0: held). */
   status: number;
+  /** Why `verifyWith`'s secrets refused it (status 400). */
+  refused?: string;
 }
 
 export interface NotificationBackend {
@@ -25,6 +30,8 @@ export interface NotificationBackend {
   failAll(on: boolean): void;
   /** Holds the next request whose body matches unanswered (until close); resolves when it arrived. */
   holdNext(matches: (body: string) => boolean): Promise<Received>;
+  /** Verifies every request from now on with these secrets (constructEvent), as a backend does; none: no check. */
+  verifyWith(secrets: readonly string[] | undefined): void;
   /** The events taken with a 2xx, verified with `secret` (constructEvent), in order. */
   delivered(secret: string): NotificationEvent[];
   close(): Promise<void>;
@@ -36,6 +43,7 @@ export async function startNotificationBackend(): Promise<NotificationBackend> {
   let failing = 0;
   let failAlways = false;
   let hold: { matches: (body: string) => boolean; arrived: (r: Received) => void } | undefined;
+  let verifying: readonly string[] | undefined;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -45,9 +53,23 @@ export async function startNotificationBackend(): Promise<NotificationBackend> {
       const entry: Received = {
         body: Buffer.concat(chunks).toString('utf8'),
         signature: typeof header === 'string' ? header : undefined,
+        headers: Object.fromEntries(
+          Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])),
+        ),
         status: 0,
       };
       received.push(entry);
+      if (verifying) {
+        try {
+          constructEvent(entry.body, entry.headers, verifying);
+        } catch (error) {
+          if (!(error instanceof NotificationSignatureError)) throw error;
+          entry.status = 400;
+          entry.refused = error.reason;
+          res.writeHead(400).end(error.reason);
+          return;
+        }
+      }
       if (hold?.matches(entry.body)) {
         const { arrived } = hold;
         hold = undefined;
@@ -71,10 +93,13 @@ export async function startNotificationBackend(): Promise<NotificationBackend> {
       failAlways = on;
     },
     holdNext: (matches) => new Promise<Received>((arrived) => (hold = { matches, arrived })),
+    verifyWith: (secrets) => {
+      verifying = secrets;
+    },
     delivered: (secret) =>
       received
         .filter((r) => r.status >= 200 && r.status < 300)
-        .map((r) => constructEvent(r.body, r.signature, secret, { toleranceSeconds: 3600 })),
+        .map((r) => constructEvent(r.body, r.headers, secret, { toleranceSeconds: 3600 })),
     async close() {
       for (const res of held) res.destroy();
       server.closeAllConnections();

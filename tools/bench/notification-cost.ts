@@ -53,7 +53,7 @@ export async function notificationCost(env: BenchTemporal, cardflowBundle: Workf
     merchantPrivateKey: sandbox.keys.merchant.privateKey,
     routes,
     notifications: {
-      target: { url: backend.url, secret: SECRET },
+      target: { url: backend.url, secrets: [SECRET], format: 'cardflow' as const },
       deliveryWindowMs: 10 * 60_000,
       store: await openFileUndeliveredStore(storeDir),
     },

@@ -6,8 +6,9 @@
  * second run changes nothing but the role's password, set again from the URL.
  *
  * The role (`cardflow` in the shipped stack) logs in, owns its database and the tables in it
- * (the stores create them at start: `webhooks/postgres-store.ts`, `platform/storage/postgres-file-store.ts`),
- * and nothing more: not a superuser, no new databases or roles, no replication. Connecting is
+ * (this job applies the schema's migrations as that role, platform/storage/schema-versions.ts,
+ * before any worker or receiver starts; each refuses a schema older than its build), and nothing
+ * more: not a superuser, no new databases or roles, no replication. Connecting is
  * revoked from PUBLIC on its database, on Temporal's two and on `postgres`, so neither the role
  * nor any other ordinary role opens a database that is not its own. Tables an earlier stack created as the
  * administrator (cardflow once connected as it) are handed to the role.
@@ -17,6 +18,7 @@ import { exitCodeFor, failureMessage, loadConfiguration } from '../../platform/c
 import { readConfiguration } from '../../platform/config/schema';
 import { processEnv } from '../../platform/config/process-env';
 import { createLogger } from '../../platform/logging/logger';
+import { applyMigrations } from '../../platform/storage/apply-migrations';
 
 const logger = createLogger({ base: { service: 'database-setup' } });
 
@@ -62,8 +64,16 @@ async function withClient<T>(url: string, work: (client: Client) => Promise<T>):
   }
 }
 
-/** Creates or updates the role and its database; hands it the tables in the database's public schema. */
-export async function setUpDatabase(adminUrl: string, target: DatabaseTarget): Promise<void> {
+/**
+ * Creates or updates the role and its database; hands it the tables in the database's public
+ * schema; then applies the schema's migrations as the role, on the administrator's host. Resolves
+ * with the names of the migrations it applied.
+ */
+export async function setUpDatabase(
+  adminUrl: string,
+  target: DatabaseTarget,
+  log: (message: string) => void = () => {},
+): Promise<string[]> {
   await withClient(adminUrl, async (admin) => {
     const role = admin.escapeIdentifier(target.role);
     const db = admin.escapeIdentifier(target.database);
@@ -104,6 +114,10 @@ export async function setUpDatabase(adminUrl: string, target: DatabaseTarget): P
     for (const { kind, name } of foreign.rows)
       await admin.query(`ALTER ${kind} public.${admin.escapeIdentifier(name)} OWNER TO ${role}`);
   });
+  const asRole = new URL(inDatabase);
+  asRole.username = encodeURIComponent(target.role);
+  asRole.password = encodeURIComponent(target.password);
+  return applyMigrations(asRole.toString(), log);
 }
 
 async function main(): Promise<void> {
@@ -115,8 +129,8 @@ async function main(): Promise<void> {
     if (!app) throw new Error('CARDFLOW_DATABASE_URL: required by the database set-up');
     return { adminUrl: admin.value, target: targetOf(app.value, app.from) };
   });
-  await setUpDatabase(adminUrl, target);
-  logger.info('database ready', { role: target.role, database: target.database });
+  const applied = await setUpDatabase(adminUrl, target, (message) => logger.info(message));
+  logger.info('database ready', { role: target.role, database: target.database, migrationsApplied: applied });
 }
 
 if (require.main === module) {

@@ -55,7 +55,11 @@ function relay(input: { cardNo: string; tradeNo: string }): Promise<ThreeDsRelay
   const activities = createActivities({
     provider,
     merchantPrivateKey: sandbox.keys.merchant.privateKey,
-    notifications: { target: { url: backend.url, secret: SECRET }, deliveryWindowMs: 60_000, store },
+    notifications: {
+      target: { url: backend.url, secrets: [SECRET], format: 'cardflow' },
+      deliveryWindowMs: 60_000,
+      store,
+    },
   });
   return new MockActivityEnvironment({ workflowExecution: { workflowId: `card-${cardNo}`, runId: 'r1' } }).run<
     [typeof input],

@@ -40,11 +40,13 @@ it('forwards signed notifications unchanged, passes the backend failure back, re
   const url = /listening at (\S+),/.exec(out[0]!)![1]!;
 
   const body = JSON.stringify(event);
-  await postNotification({ url, secret: SECRET }, body);
+  await postNotification({ url, secrets: [SECRET], format: 'cardflow' }, { id: event.id, body });
   expect(backend.delivered(SECRET)).toEqual([event]);
 
   backend.failNext(1);
-  await expect(postNotification({ url, secret: SECRET }, body)).rejects.toMatchObject({ status: 502 });
+  await expect(
+    postNotification({ url, secrets: [SECRET], format: 'cardflow' }, { id: event.id, body }),
+  ).rejects.toMatchObject({ status: 502 });
 
   const tampered = await fetch(url, {
     method: 'POST',

@@ -1,19 +1,21 @@
 /**
  * A throwaway PostgreSQL for one test file (the one `npm run cluster` starts, tools/scripts/cluster/):
  * Debian's server on a free loopback port in a temp folder, stopped and removed by `stop()`.
- * Each call of `database()` creates a fresh database, so tests never see each other's rows.
+ * Each call of `database()` creates a fresh database, so tests never see each other's rows, with
+ * the schema's migrations applied as the set-up job applies them (or none, for a test of them).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { applyMigrations } from '../../../platform/storage/apply-migrations';
 import { type RunningPostgres, startPostgres } from '../../../tools/scripts/cluster/postgres';
 import { ProcessGroup } from '../../../tools/scripts/cluster/processes';
 
 export interface TestPostgres {
   server: RunningPostgres;
-  /** A new empty database; resolves with its URL. */
-  database(): Promise<string>;
+  /** A new database, migrated to this build's schema unless `empty`; resolves with its URL. */
+  database(opts?: { empty?: boolean }): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -25,7 +27,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const server = await startPostgres(group, join(dir, 'pg'));
   return {
     server,
-    async database() {
+    async database(opts = {}) {
       const name = `test_${process.pid}_${++databases}`;
       const admin = new Client({ connectionString: server.url('postgres') });
       await admin.connect();
@@ -34,7 +36,9 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       } finally {
         await admin.end();
       }
-      return server.url(name);
+      const url = server.url(name);
+      if (!opts.empty) await applyMigrations(url);
+      return url;
     },
     async stop() {
       await group.stopAll();

@@ -84,7 +84,11 @@ function withNotifyingWorker<T>(fn: () => Promise<T>, windowMs = 120_000): Promi
       merchantPrivateKey: h.sandbox.keys.merchant.privateKey,
       fileStore: h.fileStore,
       routes: h.routes,
-      notifications: { target: { url: backend.url, secret: SECRET }, deliveryWindowMs: windowMs, store },
+      notifications: {
+        target: { url: backend.url, secrets: [SECRET], format: 'cardflow' },
+        deliveryWindowMs: windowMs,
+        store,
+      },
     },
   };
   return runCardflowWorker(options, fn);

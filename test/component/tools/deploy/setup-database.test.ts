@@ -2,11 +2,12 @@
  * The database set-up job (tools/deploy/setup-database.ts) on a real PostgreSQL: the role it creates
  * runs cardflow's stores in its own database, and can do nothing else (no other database, no
  * superuser rights); a second run changes nothing but hands over tables an earlier stack made as
- * the administrator.
+ * the administrator; the schema's migrations are applied as the role, once.
  */
 import { Client } from 'pg';
 import { setUpDatabase, targetOf } from '../../../../tools/deploy/setup-database';
 import { createPostgresFileStore } from '../../../../platform/storage/postgres-file-store';
+import { shippedMigrations } from '../../../../platform/storage/apply-migrations';
 import { type TestPostgres, startTestPostgres } from '../../support/postgres';
 
 let pg: TestPostgres;
@@ -57,10 +58,14 @@ it('refuses a URL whose user, database or password breaks its rule, naming the v
 
 it("makes a role that runs cardflow's stores in its own database and reaches nothing else; a second run is harmless", async () => {
   const target = targetOf(roleUrl('cardflow'));
-  await setUpDatabase(pg.server.url('postgres'), target);
-  await setUpDatabase(pg.server.url('postgres'), target);
+  expect(await setUpDatabase(pg.server.url('postgres'), target)).toEqual(shippedMigrations());
+  expect(await setUpDatabase(pg.server.url('postgres'), target)).toEqual([]);
 
-  // The stores create their tables and work as the role.
+  // The migrations made the tables as the role; the stores work as the role.
+  const owners = await asRole('cardflow', (c) =>
+    c.query<{ owner: string }>(`SELECT DISTINCT tableowner AS owner FROM pg_tables WHERE schemaname = 'public'`),
+  );
+  expect(owners.rows).toEqual([{ owner: 'cardflow_app' }]);
   const files = createPostgresFileStore(roleUrl('cardflow'));
   try {
     const { ref } = await files.put(Buffer.from('%PDF-1.4\n'), 'note.pdf');

@@ -33,7 +33,11 @@ it('relays the code and the URL before they expire; no history holds either', as
   const activities = createActivities({
     provider: h.provider,
     merchantPrivateKey: h.sandbox.keys.merchant.privateKey,
-    notifications: { target: { url: backend.url, secret: SECRET }, deliveryWindowMs: 60_000, store },
+    notifications: {
+      target: { url: backend.url, secrets: [SECRET], format: 'cardflow' },
+      deliveryWindowMs: 60_000,
+      store,
+    },
   });
   await runWithWorker(
     { workflowsPath: require.resolve('./three-ds-relay.workflow'), activities },

@@ -8,7 +8,7 @@ import {
   isLoopbackHost,
   resolveEnvironment,
 } from '../../../../platform/config/environment';
-import { readInterlock } from '../../../../platform/config/schema';
+import { readConfiguration, readInterlock } from '../../../../platform/config/schema';
 import { ensureSandboxKeys, KEY_FILES } from '../../../../tools/sandbox/keys';
 import { thrownBy } from '../../../support/thrown';
 
@@ -92,6 +92,24 @@ describe('CARDFLOW_ENV=production', () => {
     expect(problemsOf({ ...production, CARDFLOW_PROVIDER_BASE_URL: 'http://api.provider.example.com' })).toEqual([
       'CARDFLOW_PROVIDER_BASE_URL: CARDFLOW_ENV=production needs https, not http:',
     ]);
+  });
+
+  it('refuses a notify URL that is not https, loopback included; a sandbox takes plain http', () => {
+    for (const url of ['http://backend.example.com/events', 'http://127.0.0.1:3000/events'])
+      expect(problemsOf({ ...production, CARDFLOW_NOTIFY_URL: url })).toEqual([
+        'CARDFLOW_NOTIFY_URL: CARDFLOW_ENV=production needs https, not http: (notifications carry 3DS codes)',
+      ]);
+    expect(
+      checkEnvironment(readInterlock({ ...production, CARDFLOW_NOTIFY_URL: 'https://backend.example.com/e' })),
+    ).toBe('production');
+    // A worker reads its configuration at start: it stops there.
+    expect(() => readConfiguration({ ...production, CARDFLOW_NOTIFY_URL: 'http://127.0.0.1:3000/events' })).toThrow(
+      /CARDFLOW_NOTIFY_URL: CARDFLOW_ENV=production needs https/,
+    );
+    expect(checkEnvironment(readInterlock({ CARDFLOW_NOTIFY_URL: 'http://127.0.0.1:3000/events' }))).toBe('sandbox');
+    expect(
+      checkEnvironment(readInterlock({ CARDFLOW_ENV: 'sandbox', CARDFLOW_NOTIFY_URL: 'http://backend:3000/events' })),
+    ).toBe('sandbox');
   });
 
   it('refuses a sandbox: loopback or a listed sandbox host', () => {

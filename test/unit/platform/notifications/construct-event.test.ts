@@ -4,7 +4,13 @@
  * a missing or malformed header, and a signed body that is not an event of the catalogue, each
  * with its own reason.
  */
-import { constructEvent, NotificationSignatureError, testSignatureHeader } from '../../../../client';
+import { Webhook } from 'standardwebhooks';
+import {
+  constructEvent,
+  NotificationSignatureError,
+  testNotificationHeaders,
+  testSignatureHeader,
+} from '../../../../client';
 import { NotificationTypes, type NotificationEvent } from '../../../../domain/notifications';
 import { signatureHeader } from '../../../../platform/notifications/signature';
 import { thrownBy } from '../../../support/thrown';
@@ -84,4 +90,43 @@ it('refuses a signed body that is not an event of the catalogue', () => {
     constructEvent(numberAmount, signatureHeader(SECRET, NOW, numberAmount), SECRET, { now: NOW }),
   );
   expect(error.message).toMatch(/data\.amount/);
+});
+
+describe('the Standard Webhooks format', () => {
+  const whsec = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+  const other = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
+  const at = new Date(NOW * 1000);
+
+  it('accepts what the specification’s own library signs, and the library accepts what cardflow signs', () => {
+    const headers = {
+      'webhook-id': event.id,
+      'webhook-timestamp': String(NOW),
+      'webhook-signature': new Webhook(whsec).sign(event.id, at, body),
+    };
+    expect(constructEvent(body, headers, whsec, { now: NOW })).toEqual(event);
+    const ours = testNotificationHeaders(body, {
+      id: event.id,
+      secret: whsec,
+      format: 'standard-webhooks',
+      timestamp: NOW,
+    });
+    expect(ours).toEqual(headers);
+    // Fetch's Headers too, in the case a framework hands them.
+    expect(constructEvent(body, new Headers(ours), whsec, { now: NOW })).toEqual(event);
+  });
+
+  it('refuses another secret, a changed id, and a secret that is not whsec_ base64', () => {
+    const headers = testNotificationHeaders(body, {
+      id: event.id,
+      secret: whsec,
+      format: 'standard-webhooks',
+      timestamp: NOW,
+    });
+    expect(refusal(() => constructEvent(body, headers, other, { now: NOW })).reason).toBe('mismatch');
+    expect(
+      refusal(() => constructEvent(body, { ...headers, 'webhook-id': 'evt_other' }, whsec, { now: NOW })).reason,
+    ).toBe('mismatch');
+    expect(refusal(() => constructEvent(body, headers, SECRET, { now: NOW })).reason).toBe('no_secret');
+    expect(refusal(() => constructEvent(body, headers, whsec, { now: NOW + 301 })).reason).toBe('too_old');
+  });
 });
