@@ -23,7 +23,10 @@ const NODE_INTERNALS = 'node internals not called from JS above (event loop, soc
 
 /** Categories by file, first match wins; the order puts the specific before the general. */
 const CATEGORIES: Array<[string, RegExp]> = [
-  ['signing and decryption (provider/signing, provider/sensitive, @noble)', /\/provider\/(signing|sensitive|keys)|@noble\//],
+  [
+    'signing and decryption (provider/signing, provider/sensitive, @noble)',
+    /\/provider\/(signing|sensitive|keys)|@noble\//,
+  ],
   ['payload codec (platform/codec/)', /\/codec\//],
   [
     'provider client (provider/client, provider/http, undici)',

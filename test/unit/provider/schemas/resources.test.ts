@@ -23,7 +23,11 @@ import {
   CardPurchaseRecordSchema,
 } from '../../../../provider/schemas/card-records';
 import { CardTypeSchema } from '../../../../provider/schemas/card-type';
-import { CardholderQueryRecordSchema, CardholderSchema, OccupationSchema } from '../../../../provider/schemas/cardholder';
+import {
+  CardholderQueryRecordSchema,
+  CardholderSchema,
+  OccupationSchema,
+} from '../../../../provider/schemas/cardholder';
 import { UploadedFileSchema } from '../../../../provider/schemas/file';
 import { CityNodeSchema, CitySchema, MobileAreaCodeSchema, RegionSchema } from '../../../../provider/schemas/reference';
 import {
