@@ -67,39 +67,40 @@ function deliveredBefore(): number {
   return typeof details === 'number' && Number.isInteger(details) ? details : 0;
 }
 
+/** The 3DS record `tradeNo` of `cardNo`: retryable while not found yet; an activation code is never relayed. */
+async function threeDsRecord(deps: ActivityDeps, cardNo: string, tradeNo: string): Promise<Card3dsRecord> {
+  const page = await deps.provider.listCard3dsRecords(
+    { pageNum: 1, pageSize: 10, cardNo, tradeNo },
+    { signal: cancellationSignal() },
+  );
+  const record = page.records.find((r) => r.tradeNo === tradeNo && r.cardNo === cardNo);
+  if (!record)
+    throw retryable(FailureTypes.threeDsRecordNotFound, `3DS record ${tradeNo} of the card is not found yet`);
+  if (record.type === 'activation_code')
+    throw nonRetryable(FailureTypes.invalidInput, `record ${tradeNo} is an activation code, which is never relayed`);
+  return record;
+}
+
+/** Records a 3DS event that can no longer be sent (without its value) and fails for good. */
+async function expired(record: Card3dsRecord, reason: string, n: NotificationDeps | undefined): Promise<never> {
+  const eventId = threeDsEventId(record.tradeNo);
+  // Recorded without the value: it is void now, and a secret is kept at rest nowhere.
+  await n?.store.record({
+    id: eventId,
+    type: NotificationTypes.cardThreeDs,
+    workflowId: activityInfo().workflowExecution?.workflowId ?? '',
+    recordedAt: new Date().toISOString(),
+    reason,
+  });
+  countUndeliverable(NotificationTypes.cardThreeDs);
+  throw nonRetryable(
+    FailureTypes.threeDsExpired,
+    `3DS record ${record.tradeNo} expired at ${new Date(record.expirationTime).toISOString()} before the backend took it (${reason})`,
+  );
+}
+
 export function createNotificationActivities(deps: ActivityDeps) {
-  const { provider } = deps;
   const log = () => deps.logger ?? Context.current().log;
-
-  async function threeDsRecord(cardNo: string, tradeNo: string): Promise<Card3dsRecord> {
-    const page = await provider.listCard3dsRecords(
-      { pageNum: 1, pageSize: 10, cardNo, tradeNo },
-      { signal: cancellationSignal() },
-    );
-    const record = page.records.find((r) => r.tradeNo === tradeNo && r.cardNo === cardNo);
-    if (!record)
-      throw retryable(FailureTypes.threeDsRecordNotFound, `3DS record ${tradeNo} of the card is not found yet`);
-    if (record.type === 'activation_code')
-      throw nonRetryable(FailureTypes.invalidInput, `record ${tradeNo} is an activation code, which is never relayed`);
-    return record;
-  }
-
-  async function expired(record: Card3dsRecord, reason: string, n: NotificationDeps | undefined): Promise<never> {
-    const eventId = threeDsEventId(record.tradeNo);
-    // Recorded without the value: it is void now, and a secret is kept at rest nowhere.
-    await n?.store.record({
-      id: eventId,
-      type: NotificationTypes.cardThreeDs,
-      workflowId: activityInfo().workflowExecution?.workflowId ?? '',
-      recordedAt: new Date().toISOString(),
-      reason,
-    });
-    countUndeliverable(NotificationTypes.cardThreeDs);
-    throw nonRetryable(
-      FailureTypes.threeDsExpired,
-      `3DS record ${record.tradeNo} expired at ${new Date(record.expirationTime).toISOString()} before the backend took it (${reason})`,
-    );
-  }
 
   return convertingFailures({
     /** The plan, for a workflow with no first activity to learn it from (the per-card workflow). */
@@ -169,7 +170,7 @@ export function createNotificationActivities(deps: ActivityDeps) {
           FailureTypes.notificationNotDelivered,
           'CARDFLOW_NOTIFY_URL is not set: there is no backend to relay the 3DS code to',
         );
-      const record = await threeDsRecord(input.cardNo, input.tradeNo);
+      const record = await threeDsRecord(deps, input.cardNo, input.tradeNo);
       const remainingMs = record.expirationTime - Date.now();
       if (remainingMs <= 0) return expired(record, 'expired before it could be sent', n);
       const value = openSealed(record.values, deps.merchantPrivateKey, '3DS value');

@@ -26,10 +26,41 @@ import { createWorker } from '../../workers/create-worker';
 import type { BenchTemporal } from './cluster';
 import { collectHistories, countActions } from './actions';
 import { num, runOnboardings, say, withTimeout } from './harness';
+import type { ActivityDeps } from '../../activities/deps';
 
 const CARDS = num('BENCH_NOTIFY_CARDS', 100);
 const PER_CARD = num('BENCH_NOTIFY_PER_CARD', 10);
 const SECRET = 'bench-notify-secret-0123456789abcdef0123456';
+
+/** The happy onboarding's actions with notifications on and off, on workers alike but for the URL. */
+async function onboardingWithAndWithout(
+  env: BenchTemporal,
+  cardflowBundle: WorkflowBundle,
+  activityDeps: ActivityDeps & { notifications: NonNullable<ActivityDeps['notifications']> },
+): Promise<void> {
+  const wait = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
+  for (const on of [false, true]) {
+    const onboardingQueue = `bench-notify-onb-${randomUUID().slice(0, 8)}`;
+    const { notifications, ...withoutNotifications } = activityDeps;
+    const cardflow = await createWorker({
+      connection: env.nativeConnection,
+      taskQueue: onboardingQueue,
+      activityDeps: on ? { ...withoutNotifications, notifications } : withoutNotifications,
+      workflowBundle: cardflowBundle,
+    });
+    await cardflow.runUntil(async () => {
+      const [ref] = await runOnboardings(env.client, onboardingQueue, 1, 'notify', wait);
+      const count = countActions(await collectHistories(env.client, onboardingWorkflowId(ref!)));
+      say(
+        `  happy onboarding, notifications ${on ? 'on ' : 'off'}: ${count.actions} actions (${Object.entries(
+          count.byKind,
+        )
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')})${on ? '; 2 notifications: stage cardholder_review, completed' : ''}`,
+      );
+    });
+  }
+}
 
 export async function notificationCost(env: BenchTemporal, cardflowBundle: WorkflowBundle): Promise<void> {
   say(
@@ -118,29 +149,7 @@ export async function notificationCost(env: BenchTemporal, cardflowBundle: Workf
       }
     });
 
-    // The happy onboarding with notifications on and off, on workers alike but for the URL.
-    const wait = { cardOperation: TEST_WAIT, review: TEST_SLOW_WAIT };
-    for (const on of [false, true]) {
-      const onboardingQueue = `bench-notify-onb-${randomUUID().slice(0, 8)}`;
-      const { notifications, ...withoutNotifications } = activityDeps;
-      const cardflow = await createWorker({
-        connection: env.nativeConnection,
-        taskQueue: onboardingQueue,
-        activityDeps: on ? { ...withoutNotifications, notifications } : withoutNotifications,
-        workflowBundle: cardflowBundle,
-      });
-      await cardflow.runUntil(async () => {
-        const [ref] = await runOnboardings(env.client, onboardingQueue, 1, 'notify', wait);
-        const count = countActions(await collectHistories(env.client, onboardingWorkflowId(ref!)));
-        say(
-          `  happy onboarding, notifications ${on ? 'on ' : 'off'}: ${count.actions} actions (${Object.entries(
-            count.byKind,
-          )
-            .map(([k, v]) => `${k} ${v}`)
-            .join(', ')})${on ? '; 2 notifications: stage cardholder_review, completed' : ''}`,
-        );
-      });
-    }
+    await onboardingWithAndWithout(env, cardflowBundle, activityDeps);
   } finally {
     await receiver.stop();
     await backend.close();
