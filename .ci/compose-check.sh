@@ -49,6 +49,11 @@ for line in "TEMPORAL_VERSION=$version" "TEMPORAL_ADMINTOOLS_VERSION=$version-";
     exit 1
   fi
 done
+# cardflow's build of the server (tools/deploy/temporal-server/, the cluster's) is of that version too.
+if ! grep -q "^[[:space:]]*go.temporal.io/server v$version\$" tools/deploy/temporal-server/go.mod; then
+  echo "compose-check: tools/deploy/temporal-server/go.mod does not require go.temporal.io/server v$version" >&2
+  exit 1
+fi
 if ! grep -q "temporalio/admin-tools:\${TEMPORAL_ADMINTOOLS_VERSION:-$version-" docker-compose.yml; then
   echo "compose-check: the admin-tools default in docker-compose.yml is not for server $version" >&2
   exit 1

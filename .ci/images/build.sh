@@ -108,6 +108,7 @@ pg_key="$({
 build_image "docker.io/library/postgres:$pg_version" "$here/postgres.Containerfile" "$scratch/postgres" "$pg_key"
 
 # --- temporalio/server and temporalio/admin-tools ------------------------------------------------
+# cardflow's build of the server: with TEMPORAL_ROLES=off, as compose runs it, it acts as upstream's.
 server_dir="$(bash tools/scripts/temporal-server.sh)"
 server_version="$(sed -n 's|.*image: temporalio/server:${TEMPORAL_VERSION:-\([0-9.]*\)}.*|\1|p' docker-compose.yml)"
 admin_version="$(sed -n 's|.*image: temporalio/admin-tools:${TEMPORAL_ADMINTOOLS_VERSION:-\([^}]*\)}.*|\1|p' docker-compose.yml)"

@@ -41,7 +41,7 @@ import {
 } from '../integration/support/harness';
 import { b2bHolder, uniqueEmail } from '../integration/support/holders';
 import { b2cHolder } from '../fixtures/holders';
-import { temporalTlsOptions } from '../../tools/scripts/cluster/temporal-tls';
+import { temporalCallerOptions } from '../../tools/scripts/cluster/temporal-auth';
 import { clusterSettings } from './support/control';
 import { type ClusterWorld, startClusterWorld, until } from './support/world';
 
@@ -184,8 +184,9 @@ it('a wallet funding credits the on-chain deposit, transfers it on and deposits 
 });
 
 it('registers every search attribute on SQL visibility, KeywordList included, and the receivers signal by the routes the workers recorded in PostgreSQL', async () => {
-  const { address, tlsDir, namespace, databaseUrl } = clusterSettings();
-  const connection = await Connection.connect({ address, tls: temporalTlsOptions(tlsDir, 'client') });
+  const cluster = clusterSettings();
+  const { address, namespace, databaseUrl } = cluster;
+  const connection = await Connection.connect({ address, ...temporalCallerOptions(cluster, 'reader') });
   try {
     const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
     for (const key of cardflowSearchAttributes) {

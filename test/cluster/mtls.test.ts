@@ -2,9 +2,11 @@
  * The cluster runs locked down as production does (tools/deploy/temporal/cluster.yaml): its frontend
  * takes only callers presenting a certificate of the cluster's CA, made by the documented step
  * (tools/scripts/make-certs.sh), and it runs an authorizer, so no `--allow-no-auth`. A plaintext client,
- * a TLS client without a certificate and one whose certificate another CA signed are refused; a
- * client with its certificate reads the namespace, and an operator's `cardflow` CLI configured by
- * `TEMPORAL_TLS_*` alone (platform/temporal/connection.ts, through `@temporalio/envconfig`) reaches the server.
+ * a TLS client without a certificate and one whose certificate another CA signed are refused, even
+ * with a valid token; a client with its certificate and its token reads the namespace, and an
+ * operator's `cardflow` CLI configured by `TEMPORAL_TLS_*` and `TEMPORAL_API_KEY_FILE` alone
+ * (platform/temporal/connection.ts, through `@temporalio/envconfig`) reaches the server. What
+ * each token may do: roles.test.ts.
  * The same through haproxy passing TCP through (a balancer in front of frontends): the server,
  * not the balancer, checks the certificate, and the server's certificate names `haproxy`.
  */
@@ -16,7 +18,8 @@ import { runCli } from '../../client/cli/main';
 import { ExitCodes } from '../../client/cli/context';
 import { startTcpPassthrough } from '../../tools/scripts/cluster/haproxy';
 import { ProcessGroup } from '../../tools/scripts/cluster/processes';
-import { makeTemporalCerts, temporalTlsEnv, temporalTlsOptions } from '../../tools/scripts/cluster/temporal-tls';
+import { temporalCallerEnv, temporalToken } from '../../tools/scripts/cluster/temporal-auth';
+import { makeTemporalCerts, temporalTlsOptions } from '../../tools/scripts/cluster/temporal-tls';
 import { CLUSTER_ENV, clusterSettings } from './support/control';
 
 let otherCa: string;
@@ -36,12 +39,21 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** What the frontend answers a client connecting with `tls`: the namespace's name, or the refusal. */
+/**
+ * What the frontend answers a client connecting with `tls` and a reader's token: the namespace's
+ * name, or the refusal.
+ */
 async function describeNamespaceWith(tls: TLSConfig | undefined, address = clusterSettings().address): Promise<string> {
-  const { namespace } = clusterSettings();
+  const { namespace, authDir } = clusterSettings();
   let connection: Connection | undefined;
   try {
-    connection = await Connection.connect({ address, connectTimeout: 3_000, ...(tls ? { tls } : {}) });
+    connection = await Connection.connect({
+      address,
+      connectTimeout: 3_000,
+      apiKey: temporalToken(authDir, 'reader'),
+      // Plaintext when none is given (an API key would switch TLS on by itself).
+      tls: tls ?? false,
+    });
     const answer = await connection.workflowService.describeNamespace({ namespace });
     return `namespace ${answer.namespaceInfo?.name}`;
   } catch (error) {
@@ -66,7 +78,7 @@ it('refuses a plaintext client, a TLS client without a certificate, and a certif
   expect(await describeNamespaceWith({ ...ours, clientCertPair: foreign.clientCertPair! })).toMatch(/^refused: /);
 });
 
-it('serves a client presenting its certificate', async () => {
+it('serves a client presenting its certificate and its token', async () => {
   const { tlsDir, namespace } = clusterSettings();
   expect(await describeNamespaceWith(temporalTlsOptions(tlsDir, 'client'))).toBe(`namespace ${namespace}`);
 });
@@ -86,8 +98,9 @@ it('through haproxy passing TCP through: served with the certificate (server nam
   expect(await describeNamespaceWith(undefined, balanced)).toMatch(/^refused: /);
 });
 
-it("an operator's cardflow CLI connects by TEMPORAL_TLS_* alone, and without them is refused", async () => {
-  const { address, namespace, tlsDir } = clusterSettings();
+it("an operator's cardflow CLI connects by TEMPORAL_TLS_* and its token alone, and without them is refused", async () => {
+  const cluster = clusterSettings();
+  const { address, namespace } = cluster;
   // A deployment no worker polls as: the server's own answer says the call got through.
   const cli = async (env: Record<string, string>) => {
     const err: string[] = [];
@@ -105,7 +118,7 @@ it("an operator's cardflow CLI connects by TEMPORAL_TLS_* alone, and without the
     return { code, err: err.join('\n') };
   };
   const answered = 'deployment mtls-nobody does not exist';
-  expect(await cli(temporalTlsEnv(tlsDir, 'cli'))).toEqual({
+  expect(await cli(temporalCallerEnv(cluster, 'operator'))).toEqual({
     code: ExitCodes.failed,
     err: expect.stringContaining(answered),
   });

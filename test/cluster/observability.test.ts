@@ -27,6 +27,7 @@ import { type RunningPrometheus, startPrometheus } from '../../tools/scripts/clu
 import { CARD_TYPES, FAST_WAIT, customerRef, startOnboardingWorkflow } from '../integration/support/harness';
 import { b2bHolder, uniqueEmail } from '../integration/support/holders';
 import { writeTestRules } from './support/alert-rules';
+import { HOSTS } from '../../tools/scripts/cluster/temporal-cluster';
 import { CLUSTER_ENV } from './support/control';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver';
 import { type ClusterWorld, startClusterWorld, until } from './support/world';
@@ -152,7 +153,8 @@ it('after a full onboarding, no label of any endpoint names the customer, the ho
     ...w.sandbox.commits().flatMap((c) => Object.values(c.refs)),
   ].filter((s): s is string => typeof s === 'string' && s.length >= 4);
   const endpoints = [...w.services.metricsTargets.map((t) => t.address), ...temporalTargets];
-  expect(endpoints.length).toBe(2 + 2 + 1 + 5);
+  // Two workers, two receivers, the codec server; the Temporal hosts, the internal frontend included.
+  expect(endpoints.length).toBe(2 + 2 + 1 + HOSTS.length);
   const scraped: Record<string, string> = {};
   for (const address of endpoints) scraped[address] = await (await fetch(`http://${address}/metrics`)).text();
   const all = Object.values(scraped).join('\n');
@@ -194,7 +196,7 @@ it('after a full onboarding, no label of any endpoint names the customer, the ho
 it('Prometheus scrapes every cardflow process and every Temporal host', async () => {
   const up = await until(
     () => promQuery('up == 1'),
-    (samples) => samples.length === 10,
+    (samples) => samples.length === 5 + HOSTS.length,
     { timeoutMs: 60_000 },
   );
   const jobs = up.map((s) => s.metric.job).sort();
@@ -204,11 +206,7 @@ it('Prometheus scrapes every cardflow process and every Temporal host', async ()
     'cardflow-webhooks',
     'cardflow-worker',
     'cardflow-worker',
-    'temporal',
-    'temporal',
-    'temporal',
-    'temporal',
-    'temporal',
+    ...HOSTS.map(() => 'temporal'),
   ]);
 });
 

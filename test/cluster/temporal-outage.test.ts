@@ -15,7 +15,7 @@ import { startOnboarding } from '../../client/onboarding';
 import type { OnboardingResult } from '../../domain/customer-onboarding';
 import { onboardingWorkflowId } from '../../domain/workflow-ids';
 import { CARD_TYPES, FAST_WAIT, customerRef } from '../integration/support/harness';
-import { temporalTlsEnv } from '../../tools/scripts/cluster/temporal-tls';
+import { temporalCallerEnv } from '../../tools/scripts/cluster/temporal-auth';
 import { clusterSettings, control } from './support/control';
 import { type ClusterWorld, startClusterWorld } from './support/world';
 
@@ -34,7 +34,8 @@ afterAll(async () => {
 async function onboard(ref: string, env: Record<string, string> = {}) {
   const file = path.join(dir, `${ref}.json`);
   writeFileSync(file, JSON.stringify({ customerRef: ref, cardTypeId: CARD_TYPES.noHolderNoDeposit, wait: FAST_WAIT }));
-  const { address, namespace, tlsDir } = clusterSettings();
+  const cluster = clusterSettings();
+  const { address, namespace } = cluster;
   const out: string[] = [];
   const err: string[] = [];
   const code = await runCli(['onboard', '--file', file], {
@@ -43,7 +44,7 @@ async function onboard(ref: string, env: Record<string, string> = {}) {
     env: {
       TEMPORAL_ADDRESS: address,
       TEMPORAL_NAMESPACE: namespace,
-      ...temporalTlsEnv(tlsDir, 'cli'),
+      ...temporalCallerEnv(cluster, 'operator'),
       CARDFLOW_CODEC_KEYS: w.codecKeys,
       CARDFLOW_TASK_QUEUE: w.taskQueue,
       ...env,

@@ -83,7 +83,8 @@ async function historyFacts(handle: WorkflowHandle): Promise<{ taskFailures: str
 }
 
 function cli(...args: string[]): Promise<CliRun> {
-  return runCliOn({ client: w.client, namespace: clusterSettings().namespace }, args, {
+  // The rollout's routing changes run with the workers' credentials, as docs/production.md runs them.
+  return runCliOn({ client: w.workerClient, namespace: clusterSettings().namespace }, args, {
     env: { CARDFLOW_DEPLOYMENT_NAME: deploymentName },
   });
 }

@@ -11,7 +11,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { startPostgres } from '../scripts/cluster/postgres';
 import { ProcessGroup } from '../scripts/cluster/processes';
 import { startTemporalCluster } from '../scripts/cluster/temporal-cluster';
-import { temporalTlsEnv, temporalTlsOptions } from '../scripts/cluster/temporal-tls';
+import { temporalCallerEnv, temporalCallerOptions } from '../scripts/cluster/temporal-auth';
 
 /** What the bench's phases need of a Temporal server: a client and a worker connection. */
 export interface BenchTemporal {
@@ -19,7 +19,7 @@ export interface BenchTemporal {
   nativeConnection: NativeConnection;
   /** host:port of the frontend, for processes the bench starts (the receiver of (a)). */
   address: string;
-  /** `TEMPORAL_TLS_*` for those processes, when the server wants mutual TLS (the cluster does). */
+  /** `TEMPORAL_TLS_*` and the token for those processes, when the server wants them (the cluster does). */
   clientEnv?: Record<string, string>;
 }
 
@@ -36,13 +36,15 @@ export async function startBenchCluster(): Promise<BenchCluster> {
     const cluster = await startTemporalCluster(group, pg, {
       namespace: 'default',
       tlsDir: path.join(dir, 'temporal-tls'),
+      authDir: path.join(dir, 'temporal-auth'),
     });
-    const tls = temporalTlsOptions(cluster.tlsDir, 'client');
-    const connection = await Connection.connect({ address: cluster.address, tls });
-    const nativeConnection = await NativeConnection.connect({ address: cluster.address, tls });
+    // The bench's client and workers in one process, as a worker (writer on the namespace).
+    const credentials = temporalCallerOptions(cluster, 'worker');
+    const connection = await Connection.connect({ address: cluster.address, ...credentials });
+    const nativeConnection = await NativeConnection.connect({ address: cluster.address, ...credentials });
     return {
       address: cluster.address,
-      clientEnv: temporalTlsEnv(cluster.tlsDir, 'webhooks'),
+      clientEnv: temporalCallerEnv(cluster, 'webhooks'),
       client: new Client({ connection, namespace: 'default' }),
       nativeConnection,
       async stop() {

@@ -19,6 +19,8 @@ export const CLUSTER_ENV = {
   address: 'CARDFLOW_CLUSTER_TEMPORAL_ADDRESS',
   /** The cluster's CA and client certificates (mutual TLS; tools/scripts/cluster/temporal-tls.ts). */
   tlsDir: 'CARDFLOW_CLUSTER_TEMPORAL_TLS_DIR',
+  /** The cluster's JWKS document and every caller's token (roles; tools/scripts/cluster/temporal-auth.ts). */
+  authDir: 'CARDFLOW_CLUSTER_TEMPORAL_AUTH_DIR',
   namespace: 'CARDFLOW_CLUSTER_TEMPORAL_NAMESPACE',
   databaseUrl: 'CARDFLOW_CLUSTER_DATABASE_URL',
   /** Temporal's own database, as its administrator (cardflow's role may not open it). */
@@ -35,6 +37,7 @@ export const CLUSTER_ENV = {
 export interface ClusterSettings {
   address: string;
   tlsDir: string;
+  authDir: string;
   namespace: string;
   databaseUrl: string;
   temporalDatabaseUrl: string;
@@ -59,6 +62,7 @@ export function clusterSettings(): ClusterSettings {
   return {
     address: read(CLUSTER_ENV.address),
     tlsDir: read(CLUSTER_ENV.tlsDir),
+    authDir: read(CLUSTER_ENV.authDir),
     namespace: read(CLUSTER_ENV.namespace),
     databaseUrl: read(CLUSTER_ENV.databaseUrl),
     temporalDatabaseUrl: read(CLUSTER_ENV.temporalDatabaseUrl),

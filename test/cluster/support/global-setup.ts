@@ -1,7 +1,8 @@
 /**
  * Jest global setup of the cluster tier: ONE production-shaped Temporal cluster for the whole run
  * (tools/scripts/cluster/: a throwaway PostgreSQL, the schema by tools/deploy/temporal-schema.sh, frontend,
- * matching, worker service and two history hosts as processes, namespace and search attributes by
+ * matching, worker service, internal frontend and two history hosts as processes, roles on (every
+ * caller's token by tools/scripts/make-tokens.sh), namespace and search attributes by
  * tools/deploy/setup-temporal.ts), plus the control endpoint tests use to kill and restart parts of it.
  * Each test file starts cardflow's own processes on it (support/world.ts).
  */
@@ -57,6 +58,7 @@ export default async function globalSetup(): Promise<void> {
     const temporal = await startTemporalCluster(group, pg, {
       namespace: 'cardflow',
       tlsDir: join(dir, 'temporal-tls'),
+      authDir: join(dir, 'temporal-auth'),
       dynamicConfigFile: testDynamicConfig(dir),
       // Four, not the production 512: still spread over both history hosts (killing one moves
       // shards that hold running workflows) without 512 shards' memory and idle polling on a
@@ -67,6 +69,7 @@ export default async function globalSetup(): Promise<void> {
     (globalThis as Holder)[stateKey] = { group, control, dir };
     process.env[CLUSTER_ENV.address] = temporal.address;
     process.env[CLUSTER_ENV.tlsDir] = temporal.tlsDir;
+    process.env[CLUSTER_ENV.authDir] = temporal.authDir;
     process.env[CLUSTER_ENV.logDir] = dir;
     process.env[CLUSTER_ENV.namespace] = temporal.namespace;
     process.env[CLUSTER_ENV.databaseUrl] = await setUpCardflowDatabase(pg);

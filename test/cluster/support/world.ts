@@ -3,7 +3,8 @@
  * disk so other processes can read them), and cardflow as deployed: two worker processes on a task
  * queue of this file's own, two webhook receivers behind haproxy (the sandbox's callback URL), all
  * sharing the PostgreSQL stores and one codec key. A Temporal client with the same data converter,
- * and a provider client to check what the sandbox holds.
+ * as a backend (its certificate and token), one with the workers' credentials, and a provider
+ * client to check what the sandbox holds.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,13 +17,19 @@ import { parseKeyList } from '../../../platform/codec/keys';
 import { startSandbox, ZERO_DELAYS, type FaultUpdate, type RunningSandbox } from '../../../tools/sandbox';
 import { ProcessGroup } from '../../../tools/scripts/cluster/processes';
 import { type RunningServices, type ServicesOptions, startServices } from '../../../tools/scripts/cluster/services';
-import { temporalTlsOptions } from '../../../tools/scripts/cluster/temporal-tls';
+import { temporalCallerOptions } from '../../../tools/scripts/cluster/temporal-auth';
 import { clusterSettings } from './control';
 
 export interface ClusterWorld {
   sandbox: RunningSandbox;
   provider: ProviderClient;
+  /** A merchant's backend: the `backend` role (start, signal, Update, query, describe, cancel). */
   client: Client;
+  /**
+   * The workers' credentials (writer on the namespace), for what a deployment does as itself:
+   * a rollout's routing changes, which docs/production.md runs in a worker's container.
+   */
+  workerClient: Client;
   taskQueue: string;
   /** The codec key list every process of the world shares (CARDFLOW_CODEC_KEYS). */
   codecKeys: string;
@@ -53,11 +60,13 @@ export async function startClusterWorld(opts: {
   const codecKeys = `cluster-test:${randomBytes(32).toString('base64')}`;
   const taskQueue = `cluster-${opts.label}-${randomUUID()}`;
   let connection: Connection | undefined;
+  let workerConnection: Connection | undefined;
   try {
     const services = await startServices(group, {
       dir,
       temporalAddress: cluster.address,
       temporalTlsDir: cluster.tlsDir,
+      temporalAuthDir: cluster.authDir,
       namespace: cluster.namespace,
       databaseUrl: cluster.databaseUrl,
       codecKeys,
@@ -66,21 +75,21 @@ export async function startClusterWorld(opts: {
       ...opts.services,
     });
     sandbox.setWebhookUrl(services.webhookUrl);
-    connection = await Connection.connect({
+    const dataConverter = createDataConverter(parseKeyList(codecKeys));
+    connection = await Connection.connect({ address: cluster.address, ...temporalCallerOptions(cluster, 'backend') });
+    const client = new Client({ connection, namespace: cluster.namespace, dataConverter });
+    workerConnection = await Connection.connect({
       address: cluster.address,
-      tls: temporalTlsOptions(cluster.tlsDir, 'client'),
+      ...temporalCallerOptions(cluster, 'worker'),
     });
-    const client = new Client({
-      connection,
-      namespace: cluster.namespace,
-      dataConverter: createDataConverter(parseKeyList(codecKeys)),
-    });
+    const workerClient = new Client({ connection: workerConnection, namespace: cluster.namespace, dataConverter });
     const provider = createProviderClient(sandbox.clientConfig());
-    const open = connection;
+    const open = [connection, workerConnection];
     return {
       sandbox,
       provider,
       client,
+      workerClient,
       taskQueue,
       codecKeys,
       services,
@@ -95,7 +104,7 @@ export async function startClusterWorld(opts: {
         await group.stopAll();
         await sandbox.stop();
         await provider.close();
-        await open.close();
+        await Promise.all(open.map((c) => c.close()));
         if (!process.env.CARDFLOW_TEST_KEEP_LOGS) rmSync(dir, { recursive: true, force: true });
       },
     };
@@ -103,6 +112,7 @@ export async function startClusterWorld(opts: {
     await group.stopAll();
     await sandbox.stop();
     await connection?.close();
+    await workerConnection?.close();
     throw error;
   }
 }

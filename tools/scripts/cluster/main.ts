@@ -7,7 +7,9 @@
  *
  * Not included: the Temporal Web UI, which ships as a container image only; point one at the
  * printed frontend address and codec server if you have Docker, with the `ui` certificate of the
- * run's `temporal-tls/` folder (the frontend wants mutual TLS, docs/operations.md).
+ * run's `temporal-tls/` folder (the frontend wants mutual TLS, and the certificate alone gives
+ * the UI its reader role: docs/operations.md). The printed environment is an operator's: its
+ * certificate and the `operator` token of `temporal-auth/`.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -19,7 +21,7 @@ import { startPostgres } from './postgres';
 import { ProcessGroup, waitUntil } from './processes';
 import { startServices } from './services';
 import { startTemporalCluster } from './temporal-cluster';
-import { temporalTlsEnv } from './temporal-tls';
+import { temporalCallerEnv } from './temporal-auth';
 import { entryPointArgs } from '../../../platform/config/command-line';
 
 const ROOT = join(__dirname, '../../..');
@@ -54,7 +56,11 @@ async function main(): Promise<void> {
     console.log(`cluster: logs in ${dir}`);
     const pg = await startPostgres(group, join(dir, 'postgresql'));
     console.log(`cluster: PostgreSQL on ${pg.host}:${pg.port}`);
-    const temporal = await startTemporalCluster(group, pg, { namespace: NAMESPACE, tlsDir: join(dir, 'temporal-tls') });
+    const temporal = await startTemporalCluster(group, pg, {
+      namespace: NAMESPACE,
+      tlsDir: join(dir, 'temporal-tls'),
+      authDir: join(dir, 'temporal-auth'),
+    });
     console.log(`cluster: Temporal frontend on ${temporal.address}, namespace ${NAMESPACE}`);
 
     const webhookPort = await freePort();
@@ -86,6 +92,7 @@ async function main(): Promise<void> {
       dir,
       temporalAddress: temporal.address,
       temporalTlsDir: temporal.tlsDir,
+      temporalAuthDir: temporal.authDir,
       namespace: NAMESPACE,
       databaseUrl,
       codecKeys,
@@ -106,7 +113,7 @@ async function main(): Promise<void> {
         `  metrics (/metrics)     ${[...services.metricsTargets.map((t) => `${t.name} ${t.address}`), ...Object.entries(temporal.metricsTargets).map(([host, address]) => `temporal-${host} ${address}`)].join(', ')}`,
         'to drive it from another terminal:',
         `  export TEMPORAL_ADDRESS=${temporal.address} TEMPORAL_NAMESPACE=${NAMESPACE} CARDFLOW_CODEC_KEYS='${codecKeys}'`,
-        `  export ${Object.entries(temporalTlsEnv(temporal.tlsDir, 'cli'))
+        `  export ${Object.entries(temporalCallerEnv(temporal, 'operator'))
           .map(([k, v]) => `${k}=${v}`)
           .join(' ')}`,
         `  set -a; . ${envFile}; set +a; npx cardflow --help`,

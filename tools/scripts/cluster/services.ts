@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { freePort } from '../lib/free-port';
 import { type RunningLoadBalancer, startLoadBalancer } from './haproxy';
 import { type ManagedProcess, type ProcessGroup, waitUntil } from './processes';
-import { temporalTlsEnv } from './temporal-tls';
+import { temporalCallerEnv } from './temporal-auth';
 
 const ROOT = join(__dirname, '../../..');
 
@@ -19,6 +19,8 @@ export interface ServicesOptions {
   temporalAddress: string;
   /** The cluster's certificates: workers connect with theirs, receivers with theirs (mutual TLS). */
   temporalTlsDir: string;
+  /** The cluster's tokens: workers and receivers each present their own (roles). */
+  temporalAuthDir: string;
   namespace: string;
   databaseUrl: string;
   /** `id:base64key` list every process gets (payloads written by one decrypt on all). */
@@ -85,6 +87,7 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
     ...(opts.taskQueue ? { CARDFLOW_TASK_QUEUE: opts.taskQueue } : {}),
     ...opts.extraEnv,
   };
+  const credentials = { tlsDir: opts.temporalTlsDir, authDir: opts.temporalAuthDir };
   const metricsTargets: MetricsTarget[] = [];
   /** The metrics variables of one more process, its target listed. */
   const metricsEnv = async (job: string, name: string): Promise<Record<string, string>> => {
@@ -106,7 +109,7 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
       cwd: ROOT,
       env: {
         ...common,
-        ...temporalTlsEnv(opts.temporalTlsDir, 'worker'),
+        ...temporalCallerEnv(credentials, 'worker'),
         ...opts.providerEnv,
         ...(await metricsEnv('worker', name)),
         ...env,
@@ -129,7 +132,7 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
         cwd: ROOT,
         env: {
           ...common,
-          ...temporalTlsEnv(opts.temporalTlsDir, 'webhooks'),
+          ...temporalCallerEnv(credentials, 'webhooks'),
           ...(await metricsEnv('webhooks', `receiver-${i}`)),
           CARDFLOW_PLATFORM_PUBLIC_KEY_FILE: opts.providerEnv.CARDFLOW_PLATFORM_PUBLIC_KEY_FILE ?? '',
           CARDFLOW_WEBHOOK_HOST: '127.0.0.1',

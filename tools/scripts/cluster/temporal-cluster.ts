@@ -3,9 +3,10 @@
  * builds (the version docker-compose.yml runs), its schema created by tools/deploy/temporal-schema.sh
  * (the script compose runs too), and one process per service: frontend, matching, worker, and two
  * history hosts on distinct ports, all rendering tools/deploy/temporal/cluster.yaml from their
- * environment. Then the namespace and cardflow's search attributes, by tools/deploy/setup-temporal.ts.
- * Locked down as in production: mutual TLS with certificates tools/scripts/make-certs.sh makes for the
- * run, the default authorizer, no `--allow-no-auth`.
+ * environment, plus the internal frontend the server's own calls go through. Then the namespace and
+ * cardflow's search attributes, by tools/deploy/setup-temporal.ts. Locked down as in production:
+ * mutual TLS with certificates tools/scripts/make-certs.sh makes for the run, and roles: every
+ * caller's JWT (tools/scripts/make-tokens.sh), checked by cardflow's build of the server.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -15,16 +16,17 @@ import { Client as PgClient } from 'pg';
 import { createServer } from 'node:net';
 import type { RunningPostgres } from './postgres';
 import { type ManagedProcess, type ProcessGroup, waitUntil } from './processes';
-import { makeTemporalCerts, temporalTlsEnv, temporalTlsOptions } from './temporal-tls';
+import { jwksFile, makeTemporalTokens, temporalCallerEnv } from './temporal-auth';
+import { makeTemporalCerts, temporalTlsOptions } from './temporal-tls';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '../../..');
 
-export type TemporalService = 'frontend' | 'matching' | 'worker' | 'history';
+export type TemporalService = 'frontend' | 'internal-frontend' | 'matching' | 'worker' | 'history';
 export const HISTORY_HOSTS = ['history-a', 'history-b'] as const;
 export type HistoryHost = (typeof HISTORY_HOSTS)[number];
-export type HostName = 'frontend' | 'matching' | 'worker' | HistoryHost;
-export const HOSTS: readonly HostName[] = [...HISTORY_HOSTS, 'matching', 'frontend', 'worker'];
+export type HostName = 'frontend' | 'internal-frontend' | 'matching' | 'worker' | HistoryHost;
+export const HOSTS: readonly HostName[] = [...HISTORY_HOSTS, 'matching', 'frontend', 'internal-frontend', 'worker'];
 
 function isHistoryHost(name: HostName): name is HistoryHost {
   return (HISTORY_HOSTS as readonly HostName[]).includes(name);
@@ -35,6 +37,8 @@ export interface RunningTemporalCluster {
   address: string;
   /** The CA and the client certificates (tools/scripts/make-certs.sh; tools/scripts/cluster/temporal-tls.ts). */
   tlsDir: string;
+  /** The JWKS document, its signing key and every caller's token (tools/scripts/cluster/temporal-auth.ts). */
+  authDir: string;
   namespace: string;
   host(name: HostName): ManagedProcess;
   /** `127.0.0.1:<port>` of each host's Prometheus metrics (`/metrics`). */
@@ -121,6 +125,8 @@ export async function startTemporalCluster(
     namespace: string;
     /** Where the certificates are made (their own folder of the run). */
     tlsDir: string;
+    /** Where the signing key, the JWKS document and the tokens are made (another folder of the run). */
+    authDir: string;
     serverDir?: string;
     /** Dynamic configuration to use instead of tools/deploy/temporal/dynamic-config.yaml (a test's faster settings). */
     dynamicConfigFile?: string;
@@ -141,12 +147,16 @@ export async function startTemporalCluster(
     },
   });
   await makeTemporalCerts(opts.tlsDir);
+  await makeTemporalTokens(opts.authDir, opts.namespace);
   const taken = new Set<number>();
   const port = () => freeMembershipPort(taken);
   const ports = {
     TEMPORAL_FRONTEND_GRPC_PORT: await port(),
     TEMPORAL_FRONTEND_MEMBERSHIP_PORT: await port(),
     TEMPORAL_FRONTEND_HTTP_PORT: await port(),
+    TEMPORAL_INTERNAL_FRONTEND_GRPC_PORT: await port(),
+    TEMPORAL_INTERNAL_FRONTEND_MEMBERSHIP_PORT: await port(),
+    TEMPORAL_INTERNAL_FRONTEND_HTTP_PORT: await port(),
     TEMPORAL_MATCHING_GRPC_PORT: await port(),
     TEMPORAL_MATCHING_MEMBERSHIP_PORT: await port(),
     TEMPORAL_WORKER_GRPC_PORT: await port(),
@@ -163,6 +173,7 @@ export async function startTemporalCluster(
     ...databaseEnv(pg),
     SQL_PASSWORD: pg.password,
     TEMPORAL_SERVER_TLS_DIR: opts.tlsDir,
+    TEMPORAL_JWKS_FILE: jwksFile(opts.authDir),
     TEMPORAL_DYNAMIC_CONFIG_FILE: opts.dynamicConfigFile ?? join(ROOT, 'tools/deploy/temporal/dynamic-config.yaml'),
     ...(process.env.TEMPORAL_LOG_LEVEL ? { TEMPORAL_LOG_LEVEL: process.env.TEMPORAL_LOG_LEVEL } : {}),
     ...(opts.historyShards ? { TEMPORAL_NUM_HISTORY_SHARDS: String(opts.historyShards) } : {}),
@@ -214,7 +225,7 @@ export async function startTemporalCluster(
       HOME: process.env.HOME ?? '',
       TEMPORAL_ADDRESS: address,
       TEMPORAL_NAMESPACE: opts.namespace,
-      ...temporalTlsEnv(opts.tlsDir, 'client'),
+      ...temporalCallerEnv(opts, 'setup'),
       CARDFLOW_NAMESPACE_RETENTION_DAYS: '1',
       CARDFLOW_LOG_LEVEL: 'warn',
     },
@@ -222,6 +233,7 @@ export async function startTemporalCluster(
   return {
     address,
     tlsDir: opts.tlsDir,
+    authDir: opts.authDir,
     namespace: opts.namespace,
     host: (name) => hosts.get(name)!,
     metricsTargets: Object.fromEntries(HOSTS.map((name) => [name, `127.0.0.1:${metricsPorts[name]}`])) as Record<

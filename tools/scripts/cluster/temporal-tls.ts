@@ -15,7 +15,7 @@ const run = promisify(execFile);
 const ROOT = join(__dirname, '../../..');
 
 /** The client certificates tools/scripts/make-certs.sh issues, one per kind of caller. */
-type TemporalClientKind = 'worker' | 'webhooks' | 'client' | 'ui' | 'cli';
+export type TemporalClientKind = 'worker' | 'webhooks' | 'client' | 'ui' | 'cli';
 
 /** The name every client checks the server's certificate against (one of its SANs). */
 const TEMPORAL_SERVER_NAME = 'temporal';
