@@ -75,6 +75,28 @@ function logged(p: ManagedProcess, text: string): () => Promise<boolean> {
   return async () => readFileSync(p.logFile, 'utf8').includes(text);
 }
 
+/** The codec server the Web UI decodes payloads through, on a free port. */
+async function startCodecServer(
+  group: ProcessGroup,
+  codecKeys: string,
+  metricsEnv: (job: string, name: string) => Promise<Record<string, string>>,
+): Promise<{ url: string; process: ManagedProcess }> {
+  const port = await freePort();
+  const server = group.spawn({
+    name: 'codec-server',
+    command: process.execPath,
+    args: ['--import', 'tsx', join(ROOT, 'platform/codec/main.ts')],
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      CARDFLOW_CODEC_KEYS: codecKeys,
+      CARDFLOW_CODEC_SERVER_PORT: String(port),
+      ...(await metricsEnv('codec-server', 'codec-server')),
+    },
+  });
+  return { url: `http://127.0.0.1:${port}`, process: server };
+}
+
 export async function startServices(group: ProcessGroup, opts: ServicesOptions): Promise<RunningServices> {
   const common: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -143,26 +165,9 @@ export async function startServices(group: ProcessGroup, opts: ServicesOptions):
       }),
     );
   }
-  let codecServerUrl: string | undefined;
-  const codec: ManagedProcess[] = [];
-  if (opts.codecServer) {
-    const port = await freePort();
-    codecServerUrl = `http://127.0.0.1:${port}`;
-    codec.push(
-      group.spawn({
-        name: 'codec-server',
-        command: process.execPath,
-        args: ['--import', 'tsx', join(ROOT, 'platform/codec/main.ts')],
-        cwd: ROOT,
-        env: {
-          PATH: common.PATH,
-          CARDFLOW_CODEC_KEYS: opts.codecKeys,
-          CARDFLOW_CODEC_SERVER_PORT: String(port),
-          ...(await metricsEnv('codec-server', 'codec-server')),
-        },
-      }),
-    );
-  }
+  const codecServer = opts.codecServer ? await startCodecServer(group, opts.codecKeys, metricsEnv) : undefined;
+  const codecServerUrl = codecServer?.url;
+  const codec = codecServer ? [codecServer.process] : [];
   // Workers bundle the workflow code at start: the slowest step, so all of them wait together.
   const waitPolling = (w: ManagedProcess) =>
     waitUntil(`${w.name} polling`, logged(w, 'cardflow worker: polling'), { timeoutMs: 180_000, process: w });

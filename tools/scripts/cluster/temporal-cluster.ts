@@ -118,6 +118,55 @@ async function isServing(address: string, tlsDir: string): Promise<boolean> {
   }
 }
 
+/**
+ * Every process writes the cluster's metadata record when the database has none, and two doing it
+ * at once makes one of them exit on the duplicate key: one host first, the rest once it is there.
+ */
+async function launchInOrder(
+  launch: (name: HostName) => ManagedProcess,
+  hosts: Map<HostName, ManagedProcess>,
+  pg: RunningPostgres,
+  address: string,
+  tlsDir: string,
+): Promise<void> {
+  const [first, ...rest] = HOSTS;
+  launch(first!);
+  await waitUntil('the cluster metadata record', () => hasClusterMetadata(pg), {
+    timeoutMs: 60_000,
+    process: hosts.get(first!)!,
+  });
+  for (const name of rest) launch(name);
+  await waitUntil(`the Temporal frontend serving on ${address}`, () => isServing(address, tlsDir), {
+    timeoutMs: 120_000,
+    process: hosts.get('frontend')!,
+  });
+}
+
+/** Free ports for every Temporal host: its gRPC, membership and HTTP ports, and its metrics. */
+async function clusterPorts() {
+  const taken = new Set<number>();
+  const port = () => freeMembershipPort(taken);
+  const ports = {
+    TEMPORAL_FRONTEND_GRPC_PORT: await port(),
+    TEMPORAL_FRONTEND_MEMBERSHIP_PORT: await port(),
+    TEMPORAL_FRONTEND_HTTP_PORT: await port(),
+    TEMPORAL_INTERNAL_FRONTEND_GRPC_PORT: await port(),
+    TEMPORAL_INTERNAL_FRONTEND_MEMBERSHIP_PORT: await port(),
+    TEMPORAL_INTERNAL_FRONTEND_HTTP_PORT: await port(),
+    TEMPORAL_MATCHING_GRPC_PORT: await port(),
+    TEMPORAL_MATCHING_MEMBERSHIP_PORT: await port(),
+    TEMPORAL_WORKER_GRPC_PORT: await port(),
+    TEMPORAL_WORKER_MEMBERSHIP_PORT: await port(),
+  };
+  const historyPorts = {} as Record<HistoryHost, Record<string, number>>;
+  for (const name of HISTORY_HOSTS)
+    historyPorts[name] = { TEMPORAL_HISTORY_GRPC_PORT: await port(), TEMPORAL_HISTORY_MEMBERSHIP_PORT: await port() };
+  // Each host's Prometheus endpoint (tools/deploy/temporal/cluster.yaml renders it when the port is set).
+  const metricsPorts = {} as Record<HostName, number>;
+  for (const name of HOSTS) metricsPorts[name] = await port();
+  return { ports, historyPorts, metricsPorts };
+}
+
 export async function startTemporalCluster(
   group: ProcessGroup,
   pg: RunningPostgres,
@@ -148,26 +197,7 @@ export async function startTemporalCluster(
   });
   await makeTemporalCerts(opts.tlsDir);
   await makeTemporalTokens(opts.authDir, opts.namespace);
-  const taken = new Set<number>();
-  const port = () => freeMembershipPort(taken);
-  const ports = {
-    TEMPORAL_FRONTEND_GRPC_PORT: await port(),
-    TEMPORAL_FRONTEND_MEMBERSHIP_PORT: await port(),
-    TEMPORAL_FRONTEND_HTTP_PORT: await port(),
-    TEMPORAL_INTERNAL_FRONTEND_GRPC_PORT: await port(),
-    TEMPORAL_INTERNAL_FRONTEND_MEMBERSHIP_PORT: await port(),
-    TEMPORAL_INTERNAL_FRONTEND_HTTP_PORT: await port(),
-    TEMPORAL_MATCHING_GRPC_PORT: await port(),
-    TEMPORAL_MATCHING_MEMBERSHIP_PORT: await port(),
-    TEMPORAL_WORKER_GRPC_PORT: await port(),
-    TEMPORAL_WORKER_MEMBERSHIP_PORT: await port(),
-  };
-  const historyPorts = {} as Record<HistoryHost, Record<string, number>>;
-  for (const name of HISTORY_HOSTS)
-    historyPorts[name] = { TEMPORAL_HISTORY_GRPC_PORT: await port(), TEMPORAL_HISTORY_MEMBERSHIP_PORT: await port() };
-  // Each host's Prometheus endpoint (tools/deploy/temporal/cluster.yaml renders it when the port is set).
-  const metricsPorts = {} as Record<HostName, number>;
-  for (const name of HOSTS) metricsPorts[name] = await port();
+  const { ports, historyPorts, metricsPorts } = await clusterPorts();
   const baseEnv: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     ...databaseEnv(pg),
@@ -205,19 +235,7 @@ export async function startTemporalCluster(
     return p;
   };
 
-  // Every process writes the cluster's metadata record when the database has none, and two doing
-  // it at once makes one of them exit on the duplicate key: one host first, the rest once it is there.
-  const [first, ...rest] = HOSTS;
-  launch(first!);
-  await waitUntil('the cluster metadata record', () => hasClusterMetadata(pg), {
-    timeoutMs: 60_000,
-    process: hosts.get(first!)!,
-  });
-  for (const name of rest) launch(name);
-  await waitUntil(`the Temporal frontend serving on ${address}`, () => isServing(address, opts.tlsDir), {
-    timeoutMs: 120_000,
-    process: hosts.get('frontend')!,
-  });
+  await launchInOrder(launch, hosts, pg, address, opts.tlsDir);
   await run(process.execPath, ['--import', 'tsx', join(ROOT, 'tools/deploy/setup-temporal.ts')], {
     cwd: ROOT,
     env: {
