@@ -18,6 +18,7 @@ import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
 import { UNREADABLE_DOCUMENT } from '../../../tools/sandbox/engine/magic';
 import { b2cHolder } from '../../fixtures/holders';
 import { startCardHarness } from '../support/card-harness';
+import { recordDocumentContents } from '../support/issued-secrets';
 import { cardholdersByEmail, customerRef, harnessPerFile, runCardflowWorker } from '../support/harness';
 import { testCodecKeys, testTemporalServer } from '../support/temporal-env';
 
@@ -63,6 +64,9 @@ it('onboards a B2C customer from document bytes to an active (Normal) card, repl
     'front-retaken.png': png(`front retaken ${unique}`),
   };
   for (const [name, data] of Object.entries(documents)) await writeFile(join(dir, name), data);
+  recordDocumentContents(
+    Object.fromEntries(Object.entries(documents).map(([name, data]) => [name, data.subarray(8).toString()])),
+  );
 
   const { address, namespace } = testTemporalServer();
   const env = {

@@ -19,6 +19,7 @@ import {
   workerProcessEnv,
   type CardHarness,
 } from '../support/card-harness';
+import { recordDocumentContents } from '../support/issued-secrets';
 import { testCodecKeys } from '../support/temporal-env';
 import {
   startProviderGate,
@@ -61,7 +62,9 @@ afterAll(async () => {
 it('uploads each document once more at most and submits the holder once after the kill', async () => {
   const unique = randomUUID().replace(/-/g, '').slice(0, 10);
   const email = `kill+${unique}@example.com`;
-  const data = [png(`front ${unique}`), png(`back ${unique}`), png(`selfie ${unique}`)];
+  const texts = [`front ${unique}`, `back ${unique}`, `selfie ${unique}`];
+  const data = texts.map(png);
+  recordDocumentContents(Object.fromEntries(texts.map((t) => [t, t])));
   // The worker process opens these with its codec sealer; content stored in clear reads as it is.
   const [front, back, hold] = await Promise.all(data.map((d, i) => h.fileStore.put(d, `doc-${i}.png`)));
   const {
@@ -118,4 +121,7 @@ it('uploads each document once more at most and submits the holder once after th
     ]),
   );
   expect(mine.filter((f) => f.referencedBy.length > 0)).toHaveLength(3);
+  // Neither worker's log lines carry a document's bytes (the teardown searches every history).
+  for (const worker of workers) for (const text of texts) expect(worker.output()).not.toContain(text);
+  expect(workers.map((w) => w.output()).join('').length).toBeGreaterThan(0);
 });

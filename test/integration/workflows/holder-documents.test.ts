@@ -19,6 +19,7 @@ import { WorkflowTypes } from '../../../domain/workflows';
 import { UNREADABLE_DOCUMENT } from '../../../tools/sandbox/engine/magic';
 import { b2cHolder as sampleB2c } from '../../fixtures/holders';
 import { exportHistoryBytes } from '../platform/codec/history-scan';
+import { recordDocumentContents } from '../support/issued-secrets';
 import { eventually, FAST_WAIT, PHYSICAL_TYPE, startCardHarness } from '../support/card-harness';
 import { cardholdersByEmail, customerRef, harnessPerFile } from '../support/harness';
 
@@ -44,6 +45,7 @@ async function storedDocuments(label: string, unreadableFront: boolean) {
     `passport-back-${label}`,
     `selfie-${label}`,
   ];
+  recordDocumentContents(Object.fromEntries(texts.map((t) => [t, t])));
   const [front, back, hold] = await Promise.all(
     texts.map((text, i) => storeFile({ filename: `doc-${i}.png`, data: png(text) }, { store: h.fileStore })),
   );
