@@ -7,6 +7,7 @@ import { activityInfo, cancellationSignal } from '@temporalio/activity';
 import type { CardholderQueryRecord } from '../provider/schemas/cardholder';
 import { ProviderBusinessError } from '../provider/errors';
 import type { CardholderData } from '../domain/cardholder-data';
+import { documentsToUpload } from '../domain/holder-documents';
 import { FailureTypes } from '../domain/failure-types';
 import type { ActivityDeps } from './deps';
 import { isAmbiguous, convertingFailures } from './failures';
@@ -16,10 +17,24 @@ import { recordRoute } from './routes';
 import { longPoll, type PollSettings } from './long-poll';
 import { cardholderReviewOf, type CardholderReview } from '../domain/provider-records';
 
-/** The request fields of a holder, without our `shape` discriminator. */
+/**
+ * The request fields of a holder, without our `shape` discriminator. A document still named by a
+ * stored file's reference is refused: the workflow uploads it first, and a reference must never
+ * reach the provider (domain/holder-documents.ts).
+ */
 function fieldsOf(holder: CardholderData): Record<string, string> {
   const { shape: _shape, ...fields } = holder;
-  return fields;
+  const pending = documentsToUpload(holder);
+  if (pending.length) {
+    throw nonRetryable(
+      FailureTypes.invalidInput,
+      pending.map((d) => ({
+        path: `holder.${d.refField}`,
+        message: 'the document was not uploaded before the submission',
+      })),
+    );
+  }
+  return Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 export type ReviewStatus = CardholderReview['status'];

@@ -116,6 +116,13 @@ export {
   type CardRequestKind,
   type CardRequests,
 } from './card-entity';
+export {
+  storeFile,
+  uploadFileProblems,
+  type FileToStore,
+  type StoredFileReference,
+  type StoreFileOptions,
+} from './files';
 export { CardReissueRefusedError, reissueCard, type ReissueOptions } from './reissue';
 export {
   readWorkflowStatus,

@@ -21,6 +21,7 @@ import {
 } from '../provider/schemas/cardholder-requests';
 import { TOKEN_TEXT_MAX } from '../provider/rules';
 import { ipv4, requiredTextOf } from '../provider/schemas/fields';
+import { checkDocuments, documentFields } from './holder-documents';
 
 export const CARDHOLDER_SHAPES = ['B2B', 'B2C', 'IDV'] as const;
 export type CardholderShape = (typeof CARDHOLDER_SHAPES)[number];
@@ -39,8 +40,13 @@ export const B2cCardholderSchema = z
     ...b2cPersonFields,
     ...profileFields,
     ...b2cIdentityFields,
+    // Each identity document by the provider's fileId or by a stored file (holder-documents.ts).
+    ...documentFields,
   })
-  .superRefine(checkB2c);
+  .superRefine((value, ctx) => {
+    checkB2c(value, ctx);
+    checkDocuments(value, ctx);
+  });
 
 export const IdvCardholderSchema = z
   .object({

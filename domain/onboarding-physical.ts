@@ -36,7 +36,7 @@ export type OnboardingActivationRequest =
     }
   | { route: 'work_order'; workOrder: { title?: string; content?: string; files: WorkOrderFile[] } };
 
-const FILE_RULE = 'must be { "fileId": "..." } or { "ref": "<file in the worker file store>" }';
+const FILE_RULE = 'must be { "fileId": "..." } or { "ref": "<the reference cardflow files put printed>" }';
 /** One object whichever form, so a bad fileId, ref or contentType is refused by its own name. */
 const fileSchema = z
   .object(

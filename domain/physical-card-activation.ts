@@ -21,13 +21,13 @@ import {
   NO_PIN_PAYMENT_AMOUNT,
   textCharacterIssue,
   textRuleIssue,
-  UPLOAD_KINDS,
   WORK_ORDER_CONTENT,
   WORK_ORDER_FILES_MAX,
   WORK_ORDER_TITLE,
   AMOUNT_RE,
 } from '../provider/rules';
 import { sealedPinIssue } from './card-operations';
+import { storedFileRefIssue } from './stored-files';
 import type { FieldIssue } from './cardholder-data';
 import type { FailureSummary } from './summaries';
 import { z } from 'zod';
@@ -99,9 +99,6 @@ export const activationStatusQuery = defineQuery<PhysicalCardActivationStatus>('
 
 export const DEFAULT_ACTIVATION_DEADLINE_MS = 30 * 24 * 60 * 60 * 1000;
 
-const REF_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
-const EXTENSIONS: readonly string[] = UPLOAD_KINDS.flatMap((k) => [...k.extensions]);
-
 /** Rules the input breaks, before anything is sent; paths name fields, messages never echo secrets. */
 export function activationInputIssues(input: PhysicalCardActivationInput): FieldIssue[] {
   const issues: FieldIssue[] = [];
@@ -167,14 +164,8 @@ export function workOrderIssues(
       const contentTypeRule =
         typeof contentType === 'string' ? textRuleIssue(contentType, 0, FREE_TEXT_MAX) : undefined;
       if (contentTypeRule) issues.push({ path: `${path}.contentType`, message: contentTypeRule });
-      if (!('ref' in file) || typeof file.ref !== 'string' || !REF_RE.test(file.ref)) {
-        issues.push({
-          path: `${path}.ref`,
-          message: 'must be a file name in the worker file store (letters, digits, "_", ".", "-")',
-        });
-      } else if (!EXTENSIONS.includes(file.ref.toLowerCase().split('.').pop() ?? '')) {
-        issues.push({ path: `${path}.ref`, message: `must end in one of .${EXTENSIONS.join(', .')}` });
-      }
+      const refRule = storedFileRefIssue('ref' in file ? file.ref : undefined);
+      if (refRule) issues.push({ path: `${path}.ref`, message: refRule });
     });
   }
   const title = order?.title;

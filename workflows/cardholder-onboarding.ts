@@ -2,9 +2,10 @@
  * `cardholderOnboarding`: the holder's data is checked against the card type before anything
  * is sent; the holder is created with a merchantOrderNo derived from the workflow id; the
  * review (platform, then bank) is awaited; a reject waits for corrected data through the
- * validated `correctCardholder` Update and resubmits it; a deadline ends the wait.
+ * validated `correctCardholder` Update and resubmits it; a deadline ends the wait. A document named
+ * by a stored file is uploaded once, before the submission that first names it.
  */
-import { condition, getExternalWorkflowHandle, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { CardholderReview } from '../activities/types';
 import { cardholderDataIssues, type CardholderData } from '../domain/cardholder-data';
 import {
@@ -19,6 +20,7 @@ import {
   type CardholderStage,
 } from '../domain/cardholder-onboarding';
 import { holderEligibilityIssues } from '../domain/eligibility';
+import { documentsToUpload, withUploadedDocuments } from '../domain/holder-documents';
 import { FailureTypes } from '../domain/failure-types';
 import { orderNosKey } from '../domain/start-attributes';
 import type { WaitProfile } from '../domain/wait-profile';
@@ -31,6 +33,12 @@ import { Attributes, isChild } from './support/search';
 import { trackStatus, type Tracker } from './support/tracked-status';
 import { waitForReview } from './support/waits';
 import { cardholderOnboardingWorkflow } from '../domain/workflows';
+
+/**
+ * Marks a run that uploads stored identity documents. Only an input that names one makes these
+ * commands, and no earlier build accepted such an input, so every earlier history replays.
+ */
+export const HOLDER_DOCUMENT_UPLOADS = 'holder-document-uploads';
 
 /** Why corrected data cannot be used: the field and the rule, never the value. */
 function correctionIssues(
@@ -80,6 +88,8 @@ class CardholderRun {
   private sent = 0;
   /** Where in the inbox the current submission's events begin. */
   private since = 0;
+  /** The fileId each stored document's upload returned, by reference: a document is uploaded once. */
+  private readonly uploaded: Record<string, string> = {};
 
   constructor(private readonly input: CardholderOnboardingInput) {
     this.provider = providerCallsFor(input.wait);
@@ -132,8 +142,9 @@ class CardholderRun {
     // Events that arrive from here on belong to this submission.
     this.since = inbox.position;
     // A create or correction that may have reached the provider is recorded even if cancelled meanwhile.
+    const holder = await this.withDocuments(this.holder);
     let review = await settled(() =>
-      provider.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder: this.holder }),
+      provider.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder }),
     );
     this.enter('in_review', review);
     // card_holder webhooks route by CardflowOrderNos (set at start for a child) or by holderId.
@@ -215,7 +226,8 @@ class CardholderRun {
     // The new round may reach the states of the last one again (a second reject): those are new events.
     this.inbox.beginReviewRound(holderId);
     const correctionAt = this.correctionAt;
-    const resubmitted = await settled(() => this.provider.updateCardholder({ holderId, holder, correctionAt }));
+    const sent = await this.withDocuments(holder);
+    const resubmitted = await settled(() => this.provider.updateCardholder({ holderId, holder: sent, correctionAt }));
     this.correction = undefined;
     status.resubmissions += 1;
     this.sent += 1;
@@ -227,6 +239,22 @@ class CardholderRun {
       statusFlowLocation: resubmitted.statusFlowLocation,
     });
     return resubmitted;
+  }
+
+  /**
+   * The holder as the provider takes it: each document named by a stored file uploaded first (the
+   * activity records its fileId per workflow, so a retry or a resumed run reuses it), then named
+   * by that fileId. Only references and fileIds enter the history, never a document's bytes.
+   */
+  private async withDocuments(holder: CardholderData): Promise<CardholderData> {
+    const pending = documentsToUpload(holder).filter((d) => this.uploaded[d.ref] === undefined);
+    if (pending.length && patched(HOLDER_DOCUMENT_UPLOADS)) {
+      for (const { ref } of pending) {
+        const { fileId } = await settled(() => this.provider.uploadStoredFile({ ref }));
+        this.uploaded[ref] = fileId;
+      }
+    }
+    return withUploadedDocuments(holder, this.uploaded);
   }
 
   /** Moves to a stage; with a review, the status also shows the holder and where its review stands. */

@@ -26,6 +26,7 @@ import { InvalidInputError } from '../validation';
 import { type CliContext, type CliIo, type Command, ExitCodes, UsageError } from './context';
 import { DEPLOYMENT_COMMAND } from './deployment-commands';
 import { EVENTS_COMMAND, LISTEN_COMMAND } from './event-commands';
+import { FILES_COMMAND } from './file-commands';
 import { HISTORIES_COMMAND } from './history-commands';
 import { ONBOARDING_COMMANDS } from './onboarding-commands';
 import { ACKNOWLEDGE_COMMAND, RECONCILE_COMMAND } from './reconcile-commands';
@@ -44,6 +45,7 @@ export const LISTENER_WITHIN_MS = 2_000;
 export const COMMANDS: readonly Command[] = [
   ...ONBOARDING_COMMANDS,
   ...WORKFLOW_COMMANDS,
+  FILES_COMMAND,
   RECONCILE_COMMAND,
   ACKNOWLEDGE_COMMAND,
   SANDBOX_COMMAND,

@@ -127,7 +127,7 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
   let send: (client: Client) => Promise<CardEntityOutcome>;
   if (kind === 'unblock') {
     if (!ctx.values.file)
-      throw new UsageError('card unblock needs --file <ref> (a supporting file in the worker file store)');
+      throw new UsageError('card unblock needs --file <ref> (the reference `cardflow files put <path>` printed)');
     const request = { ...base, files: [{ ref: ctx.values.file }] };
     send = (client) => requestCardUnblock(client, cardNo, request, opts);
   } else if (kind === 'updatePin') {

@@ -33,6 +33,7 @@ import * as cardEntity from '../../domain/card-entity';
 import * as cardOperations from '../../domain/card-operations';
 import * as customerOnboarding from '../../domain/customer-onboarding';
 import * as domainFields from '../../domain/fields';
+import * as holderDocuments from '../../domain/holder-documents';
 import * as fundTransfer from '../../domain/fund-transfer';
 import * as notifications from '../../domain/notifications';
 import * as onboardingFunding from '../../domain/onboarding-funding';
@@ -117,6 +118,7 @@ export const sharedSchemaModules = [
   apiFields,
   primitives,
   cardholderRequests,
+  holderDocuments,
   cardholderData,
   domainFields,
   onboardingFunding,

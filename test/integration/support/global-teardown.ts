@@ -31,7 +31,7 @@ export default async function globalTeardown(): Promise<void> {
     });
     process.stdout.write(
       `3DS scan: ${scanned.histories} histories searched for the ${scanned.issued} OTPs and authorization URLs the ` +
-        `sandboxes issued (payloads decoded with the codec; ${scanned.unreadable} no registered key opens); ` +
+        `sandboxes issued and identity documents carried (payloads decoded with the codec; ${scanned.unreadable} no registered key opens); ` +
         `${scanned.finds.length} found (${((Date.now() - scanStarted) / 1000).toFixed(1)} s)\n`,
     );
     if (report.failures.length > 0) {

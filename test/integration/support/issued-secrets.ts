@@ -25,7 +25,8 @@ export const issuedSecretsFileEnv = 'CARDFLOW_TEST_ISSUED_3DS_FILE';
 /** One issued 3DS value: its record and kind, and the code or URL in clear. */
 export interface IssuedSecret {
   tradeNo: string;
-  kind: 'third_3ds_otp' | 'auth_url';
+  /** `identity_document`: text carried by a document's bytes (`tradeNo` names the document). */
+  kind: 'third_3ds_otp' | 'auth_url' | 'identity_document';
   value: string;
 }
 
@@ -47,6 +48,17 @@ export async function recordIssuedSecrets(provider: ProviderClient, merchantPriv
   }
   if (issued.length) appendFileSync(file, issued.map((i) => `${JSON.stringify(i)}\n`).join(''));
   return issued.length;
+}
+
+/**
+ * Registers text that identity documents' bytes carry, so the same scan fails on any history that
+ * holds a document's content: workflows carry only references and fileIds.
+ */
+export function recordDocumentContents(documents: Record<string, string>): void {
+  const file = process.env[issuedSecretsFileEnv];
+  if (!file) return;
+  const lines = Object.entries(documents).map(([name, value]) => ({ tradeNo: name, kind: 'identity_document', value }));
+  appendFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
 }
 
 /** What the harnesses recorded. */
@@ -105,7 +117,8 @@ export async function scanHistoriesForIssuedSecrets(opts: {
       }
       for (const value of foundIn(texts.join('\n'), values)) {
         const what = issued.find((i) => i.value === value)!;
-        scan.finds.push(`${workflowId} holds the ${what.kind} of 3DS record ${what.tradeNo}`);
+        const of = what.kind === 'identity_document' ? 'document' : '3DS record';
+        scan.finds.push(`${workflowId} holds the ${what.kind} of ${of} ${what.tradeNo}`);
       }
     }
     return scan;

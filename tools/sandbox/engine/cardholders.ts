@@ -153,12 +153,30 @@ function scheduleStep(ctx: Ctx, h: Holder, delay: number): void {
   if (h.stall) return; // waits for decideCardholderReview
   h.cancelStep = ctx.later(delay, () => {
     h.cancelStep = null;
-    decide(ctx, h, h.rejectAt === h.statusFlowLocation ? 'reject' : 'pass');
+    const reject = h.rejectAt === h.statusFlowLocation;
+    decide(ctx, h, reject ? 'reject' : 'pass', reject ? (h.rejectReason ?? undefined) : undefined);
   });
 }
 
+/**
+ * The platform review rejects a holder whose identity document cannot be read (its file carries
+ * the marker of engine/magic.ts), naming each such field, as a reviewer asking for a new image would.
+ */
+function unreadableDocuments(ctx: Ctx, h: Holder): string | null {
+  const fields = FILE_FIELDS.filter((field) => {
+    const fileId = h.fields[field];
+    return fileId !== undefined && ctx.state.files.get(fileId)?.unreadable === true;
+  });
+  if (!fields.length) return null;
+  return fields
+    .map((field) => `${field}: the document in file ${h.fields[field]} cannot be read; upload a clear image`)
+    .join('; ');
+}
+
 function startReview(ctx: Ctx, h: Holder): void {
-  Object.assign(h, reviewMagic(h.fields.email));
+  Object.assign(h, reviewMagic(h.fields.email), { rejectReason: null });
+  const unreadable = unreadableDocuments(ctx, h);
+  if (unreadable) Object.assign(h, { rejectAt: 'admin', rejectReason: unreadable });
   setStage(ctx, h, 'admin', 'wait_audit', null);
   scheduleStep(ctx, h, ctx.deps.delays.reviewAdminMs);
 }
@@ -185,6 +203,7 @@ function createHolder(ctx: Ctx, req: Req, shape: Shape): unknown {
     updateTime: now,
     stall: false,
     rejectAt: null,
+    rejectReason: null,
     cancelStep: null,
   };
   ctx.state.holders.set(holder.holderId, holder);

@@ -1,11 +1,16 @@
 /**
  * File upload (spec, "File upload": jpg, png or pdf, at most 2M, category card). The shell
- * parses the multipart body; the engine checks the file again (the engine may be driven
- * directly) and stores its metadata under a new fileId for cardholder and work-order references.
+ * parses the multipart body; the engine checks the file again by the same rule as the provider
+ * client (`UploadFileSchema`: extension, content type and magic bytes agree, not empty, at most
+ * 2 MiB), since the engine may be driven directly, and keeps its metadata (never its bytes) under a
+ * new fileId for cardholder and work-order references.
  */
-import { UPLOAD_CATEGORY, UPLOAD_KINDS, UPLOAD_MAX_BYTES } from '../../../provider/rules';
+import { createHash } from 'node:crypto';
+import { UPLOAD_CATEGORY } from '../../../provider/rules';
+import { UploadFileSchema } from '../../../provider/schemas/file';
 import type { UploadedFile } from '../contract';
 import { paramError, type Ctx } from './context';
+import { isUnreadableDocument } from './magic';
 import { optText, type Req } from './request';
 
 export function uploadFile(ctx: Ctx, req: Req, given?: UploadedFile): unknown {
@@ -14,18 +19,37 @@ export function uploadFile(ctx: Ctx, req: Req, given?: UploadedFile): unknown {
   const category = optText(req, 'category');
   if (category !== UPLOAD_CATEGORY) throw paramError('category', `must be "${UPLOAD_CATEGORY}"`);
   if (!file) throw paramError('file', 'is required (a jpg, png or pdf part)');
-  const ext = file.filename.toLowerCase().split('.').pop() ?? '';
-  const kind = UPLOAD_KINDS.find((k) => (k.extensions as readonly string[]).includes(ext));
-  if (!kind) throw paramError('file', `must be a jpg, png or pdf file; got "${file.filename}"`);
-  if (file.data.byteLength === 0) throw paramError('file', 'must not be empty');
-  if (file.data.byteLength > UPLOAD_MAX_BYTES)
-    throw paramError('file', `must be at most ${UPLOAD_MAX_BYTES} bytes (2M)`);
+  const checked = UploadFileSchema.safeParse(file);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw paramError(['file', ...issue.path.map(String)].join('.'), issue.message);
+  }
   const fileId = `F${ctx.ids.longId()}`;
   ctx.state.files.set(fileId, {
     fileId,
     filename: file.filename,
     contentType: file.contentType,
     size: file.data.byteLength,
+    sha256: createHash('sha256').update(file.data).digest('hex'),
+    uploadedAt: ctx.now(),
+    unreadable: isUnreadableDocument(file.data),
   });
   return { fileId };
+}
+
+/** uploadedFiles helper: every upload's metadata, and the cardholders whose fields name it. */
+export function listUploadedFiles(ctx: Ctx): unknown {
+  return [...ctx.state.files.values()].map((f) => ({
+    fileId: f.fileId,
+    filename: f.filename,
+    contentType: f.contentType,
+    size: f.size,
+    sha256: f.sha256,
+    uploadedAt: f.uploadedAt,
+    referencedBy: [...ctx.state.holders.values()].flatMap((h) =>
+      Object.entries(h.fields)
+        .filter(([, value]) => value === f.fileId)
+        .map(([field]) => ({ holderId: h.holderId, field })),
+    ),
+  }));
 }

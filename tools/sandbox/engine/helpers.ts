@@ -17,6 +17,7 @@ import { decideOperation } from './opflow';
 import { registerOrder, requireNewOrder } from './orders';
 import { creditWalletDeposit, withdrawWallet } from './wallet';
 import { decideWorkOrder } from './work-orders';
+import { listUploadedFiles } from './files';
 import { operationWire } from './wire';
 import { DECIMAL_RE, LONG_ID_RE, OPERATION_FINAL_STATUSES } from '../../../provider/rules';
 
@@ -42,6 +43,22 @@ function parse<T extends z.ZodType>(schema: T, body: Record<string, unknown>): z
 
 export type Helper = (body: Record<string, unknown>) => unknown;
 
+/** A decision on one order, named by the provider's orderNo or the merchant's merchantOrderNo (exactly one). */
+const decision = z
+  .object({
+    orderNo: str.optional(),
+    merchantOrderNo: str.optional(),
+    outcome: z.enum(OPERATION_FINAL_STATUSES),
+    description: z.string().optional(),
+  })
+  .refine((b) => (b.orderNo === undefined) !== (b.merchantOrderNo === undefined), {
+    path: ['orderNo'],
+    message: 'give the orderNo or the merchantOrderNo of the order (exactly one)',
+  });
+
+/** The number the engine finds the order by: it matches either an orderNo or a merchantOrderNo. */
+const orderOf = (b: z.output<typeof decision>): string => (b.orderNo ?? b.merchantOrderNo)!;
+
 // eslint-disable-next-line max-lines-per-function -- a table: one short entry per sandbox helper
 export function createHelpers(ctx: Ctx): Record<string, Helper> {
   return {
@@ -60,22 +77,18 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
       );
       return decideReview(ctx, b.holderId, b.outcome, b.description);
     },
-    /** { orderNo (or merchantOrderNo), outcome: success|fail, description? }: finishes a pending/stalled card operation. */
+    /** { orderNo or merchantOrderNo, outcome: success|fail, description? }: finishes a pending/stalled card operation. */
     decideOperation: (body) => {
-      const b = parse(
-        z.object({ orderNo: str, outcome: z.enum(OPERATION_FINAL_STATUSES), description: z.string().optional() }),
-        body,
-      );
-      return operationWire(decideOperation(ctx, b.orderNo, b.outcome, b.description));
+      const b = parse(decision, body);
+      return operationWire(decideOperation(ctx, orderOf(b), b.outcome, b.description));
     },
-    /** { orderNo (or merchantOrderNo), outcome: success|fail, description? }. */
+    /** { orderNo or merchantOrderNo, outcome: success|fail, description? }. */
     decideWorkOrder: (body) => {
-      const b = parse(
-        z.object({ orderNo: str, outcome: z.enum(OPERATION_FINAL_STATUSES), description: z.string().optional() }),
-        body,
-      );
-      return decideWorkOrder(ctx, b.orderNo, b.outcome, b.description);
+      const b = parse(decision, body);
+      return decideWorkOrder(ctx, orderOf(b), b.outcome, b.description);
     },
+    /** {}: every uploaded file's metadata (fileId, filename, sha256, ...) and the holders whose fields name it. */
+    uploadedFiles: () => ({ files: listUploadedFiles(ctx) }),
     /**
      * { cardNo, type: auth|refund|verification|Void|maintain_fee, amount?, currency?, merchantName?,
      *   mcc?, merchantCountry?, originTradeNo?, settle? (default true), settleAmount? }.

@@ -42,3 +42,16 @@ export function reviewMagic(email: string | undefined): ReviewMagic {
     stall: local === 'review.stall',
   };
 }
+
+/**
+ * An identity document the review cannot read: an uploaded file whose bytes contain this text is
+ * rejected by the platform (admin) review of any cardholder that names it, and the reject's
+ * description names the field (`idFrontId: ...`), so a correction can replace that document.
+ */
+export const UNREADABLE_DOCUMENT = 'SANDBOX-UNREADABLE';
+
+const UNREADABLE_BYTES = Buffer.from(UNREADABLE_DOCUMENT, 'latin1');
+
+export function isUnreadableDocument(data: Uint8Array): boolean {
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes(UNREADABLE_BYTES);
+}

@@ -186,6 +186,8 @@ export interface Holder {
   stall: boolean;
   /** Magic outcome of the review. */
   rejectAt: 'admin' | 'channel' | null;
+  /** Why the magic rejects, when it is not the default reason (a document that cannot be read). */
+  rejectReason: string | null;
   /** Cancels the pending automatic review step. */
   cancelStep: (() => void) | null;
 }
@@ -195,6 +197,12 @@ export interface StoredFile {
   filename: string;
   contentType: string;
   size: number;
+  /** SHA-256 of the content, hex: which uploads carried the same bytes. */
+  sha256: string;
+  /** When it was uploaded (sandbox clock, ms). */
+  uploadedAt: number;
+  /** Magic: the content carries the unreadable-document marker (engine/magic.ts); a review rejects it. */
+  unreadable: boolean;
 }
 
 export interface WalletAddress {

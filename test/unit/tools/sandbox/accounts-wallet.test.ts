@@ -175,7 +175,9 @@ describe('files and reference data', () => {
     const h = createHarness();
     expect(h.call('uploadFile', { category: 'card', file: PNG }, PNG).fileId).toMatch(/^F\d+$/);
     const exe = { filename: 'x.exe', contentType: 'application/octet-stream', data: new Uint8Array([1]) };
-    expect(() => h.engine.handle('uploadFile', { category: 'card' }, exe)).toThrow(/^file: must be a jpg, png or pdf/);
+    expect(() => h.engine.handle('uploadFile', { category: 'card' }, exe)).toThrow(
+      /^file.filename: extension must be one of jpg, png, pdf/,
+    );
   });
 
   it('serves regions, cities (flat and two-level), area codes and occupations that the holder rules accept', () => {
