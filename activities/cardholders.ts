@@ -80,7 +80,8 @@ export function correctionOutcome(
   return same ? 'applied' : 'conflict';
 }
 
-export function createCardholderActivities(deps: ActivityDeps) {
+/** The holder lookups every cardholder activity shares (by holderId or merchantOrderNo). */
+function cardholderReads(deps: ActivityDeps) {
   const { provider } = deps;
   async function queryRecord(filter: {
     holderId?: string;
@@ -107,6 +108,36 @@ export function createCardholderActivities(deps: ActivityDeps) {
     if (!review) throw retryable(FailureTypes.cardholderNotFound, `cardholder ${input.holderId} not found`);
     return review;
   }
+
+  return { queryRecord, query, getCardholder };
+}
+
+/**
+ * Whether a correction of `holderId` already reached the provider: its review when it shows there
+ * ({@link correctionOutcome}), undefined when it plainly did not; a holder changed outside
+ * cardflow fails for good.
+ */
+async function correctionAlreadySent(
+  queryRecord: ReturnType<typeof cardholderReads>['queryRecord'],
+  holderId: string,
+  holder: CardholderData,
+  correctionAt: number,
+): Promise<CardholderReview | undefined> {
+  const current = await queryRecord({ holderId });
+  if (!current) throw retryable(FailureTypes.cardholderNotFound, `cardholder ${holderId} not found`);
+  const outcome = correctionOutcome(current, holder, correctionAt);
+  if (outcome === 'conflict') {
+    throw nonRetryable(
+      FailureTypes.correctionConflict,
+      `cardholder ${holderId} was changed outside cardflow after the correction was accepted (it is ${current.status} at ${current.statusFlowLocation} with other data); review it in the provider dashboard`,
+    );
+  }
+  return outcome === 'applied' ? cardholderReviewOf(current) : undefined;
+}
+
+export function createCardholderActivities(deps: ActivityDeps) {
+  const { provider } = deps;
+  const { queryRecord, query, getCardholder } = cardholderReads(deps);
 
   return convertingFailures({
     /** Creates the cardholder for review; after an ambiguous outcome, finds it by merchantOrderNo. */
@@ -158,18 +189,7 @@ export function createCardholderActivities(deps: ActivityDeps) {
       const signal = cancellationSignal();
       // The correction carries no merchantOrderNo: its review events are routed by the holderId.
       await recordRoute(deps.routes, 'holder', holderId);
-      const earlier = async (): Promise<CardholderReview | undefined> => {
-        const current = await queryRecord({ holderId });
-        if (!current) throw retryable(FailureTypes.cardholderNotFound, `cardholder ${holderId} not found`);
-        const outcome = correctionOutcome(current, holder, correctionAt);
-        if (outcome === 'conflict') {
-          throw nonRetryable(
-            FailureTypes.correctionConflict,
-            `cardholder ${holderId} was changed outside cardflow after the correction was accepted (it is ${current.status} at ${current.statusFlowLocation} with other data); review it in the provider dashboard`,
-          );
-        }
-        return outcome === 'applied' ? cardholderReviewOf(current) : undefined;
-      };
+      const earlier = () => correctionAlreadySent(queryRecord, holderId, holder, correctionAt);
       if (activityInfo().attempt > 1) {
         const found = await earlier();
         if (found) return found;
