@@ -4,7 +4,7 @@
  * the server with the activity's retry policy; a provider failure (transport error, 5xx, a
  * duplicate order not found yet) is thrown by the activity with its own `nextRetryDelay`.
  *
- * A policy with `backoffCoefficient` 1 (the provider call's, workflows/support/profiles.ts) keeps
+ * A policy with `backoffCoefficient` 1 (the provider call's, workflows/calls/profiles.ts) keeps
  * timeouts at its initial interval, so a starved worker's missed heartbeats never make the call
  * wait longer; the failures the activity reports still back off, doubling from that interval to
  * the policy's maximum. A policy with a coefficient above 1 (the long polls') is followed as the

@@ -7,7 +7,7 @@
  * USE_EXISTING tells the caller whether its input was used.)
  *
  * Search attributes are set at start (free) and passed in the input as `startAttributes`, so the
- * workflow does not upsert them again (domain/start-attributes.ts, workflows/support/search.ts). The
+ * workflow does not upsert them again (domain/start-attributes.ts, workflows/reporting/search.ts). The
  * input's encoded size is checked against Temporal's payload limit first (client/payload-size.ts).
  */
 import { randomUUID } from 'node:crypto';

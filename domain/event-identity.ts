@@ -29,7 +29,7 @@ export function recordIdOf(event: ProviderEventBody): string | undefined {
  * The provider's time of an event's record, where the record has one that moves with its state
  * (domain/event-order.ts): an older record retried late loses to a newer one of the same kind,
  * and a review state reached again in a later round is told from the earlier one's
- * (workflows/support/inbox.ts).
+ * (workflows/events/inbox.ts).
  */
 export function recordTimeOf(event: ProviderEventBody): number | undefined {
   switch (event.category) {

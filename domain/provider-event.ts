@@ -23,7 +23,7 @@ import type { WorkOrder } from '../provider/schemas/work-order';
  * A `card_holder` event is the review result, not the query record: names, e-mails and phone
  * numbers never reach a workflow's history. It keeps the query record's `updateTime` where the
  * body has it: the one field that tells a reject (or pass) of a resubmitted review from the same
- * state of an earlier round (workflows/support/inbox.ts).
+ * state of an earlier round (workflows/events/inbox.ts).
  */
 export interface ProviderEventRecords {
   card_transaction: CardOperationRecord;

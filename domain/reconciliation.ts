@@ -53,7 +53,7 @@ export type FindingKind = (typeof FINDING_KINDS)[keyof typeof FINDING_KINDS];
 /**
  * The counter every completed run adds its findings to, by kind (repaired ones included), on the
  * worker's metrics: `cardflow_reconciliation_findings_total{kind}` once exported. Recorded by the
- * workflow (workflows/support/finding-metrics.ts) and set to 0 for every kind when a worker starts
+ * workflow (workflows/reporting/finding-metrics.ts) and set to 0 for every kind when a worker starts
  * (workers/telemetry.ts), so a worker's first run counts as an increase.
  */
 export const FINDINGS_METRIC = {

@@ -2,7 +2,7 @@
  * The shape of one workflow's definition (domain/workflows.ts): every fact about a workflow that
  * code outside its function needs, written once. The worker registers its type and versioning,
  * a parent derives a child's id, merchantOrderNos and start attributes from it
- * (workflows/support/children.ts), the workflow sends the same keys from the same function, and
+ * (workflows/calls/children.ts), the workflow sends the same keys from the same function, and
  * the client builds its start, handle, status and result functions from it (client/definitions.ts).
  *
  * Pure data and pure functions, so workflow code imports it: no Node module, nothing random.

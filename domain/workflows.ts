@@ -2,7 +2,7 @@
  * One definition per cardflow workflow (shape: domain/workflow-definition.ts). Everything outside
  * a workflow's function reads its facts from here: the worker's registration and versioning
  * (workflows/index.ts), the `WorkflowTypes` names, a parent's child ids, keys and start attributes
- * (workflows/support/children.ts), the client's start, handle, status and result functions
+ * (workflows/calls/children.ts), the client's start, handle, status and result functions
  * (client/definitions.ts) and the status table (client/workflow-status.ts).
  */
 import { cardDepositStatusQuery, type CardDepositInput, type CardDepositResult } from './card-deposit';
@@ -260,7 +260,7 @@ export const strandedMoneyWorkflow = defineWorkflow<StrandedMoneyInput, Stranded
   flow: 'stranded_money',
   // Open until an operator acknowledges it, which may outlast a build: it follows the current one.
   versioning: 'AUTO_UPGRADE',
-  // One per run that left money: `<parentId>/stranded.<runId>` (workflows/support/saga.ts).
+  // One per run that left money: `<parentId>/stranded.<runId>` (workflows/compensation/saga.ts).
   childStep: 'stranded',
   orderSteps: none,
   statusQuery: strandedStatusQuery,

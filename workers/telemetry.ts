@@ -5,7 +5,7 @@
  * Runtime's metric meter: provider calls here, lookups after ambiguity in the activities
  * (activities/idempotent.ts, the activity context's meter), workflow outcomes in the workflows
  * (workflows/interceptors/outcome-metrics.ts, the workflow meter, which records nothing on replay),
- * reconciliation's findings (workflows/support/finding-metrics.ts), and the visibility gauges
+ * reconciliation's findings (workflows/reporting/finding-metrics.ts), and the visibility gauges
  * (workers/visibility-metrics.ts). One listener and one registry in Rust, rather than
  * prom-client beside it on a second port: the SDK's metrics cannot move, and a scrape target per
  * process keeps the Prometheus configuration and the dashboards simple.

@@ -6,11 +6,11 @@
 import { workflowInfo } from '@temporalio/workflow';
 import { cardDepositStatusQuery, type CardDepositInput, type CardDepositResult } from '../domain/card-deposit';
 import { planCardDeposit } from '../domain/eligibility';
-import { settled } from './support/cancellation';
-import { withCardTypePlan } from './support/card-type-plan';
-import { cardOperationWait } from './support/profiles';
-import { isChild } from './support/search';
-import { waitForCardOperationSuccess } from './support/waits';
+import { nonCancellable } from './calls/non-cancellable';
+import { withCardTypePlan } from './calls/card-type-plan';
+import { cardOperationWait } from './calls/profiles';
+import { isChild } from './reporting/search';
+import { waitForCardOperationSuccess } from './events/waits';
 import { cardDepositWorkflow } from '../domain/workflows';
 
 export async function cardDeposit(input: CardDepositInput): Promise<CardDepositResult> {
@@ -28,7 +28,7 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
       attributes.addOrderNo(merchantOrderNo);
       if (!isChild()) attributes.set({ cardNo: input.cardNo, customerRef: input.customerRef, flow: 'card_deposit' });
       // Once the provider may have it, the mutation is followed to its outcome even if cancelled.
-      return await settled(async () => {
+      return await nonCancellable(async () => {
         enter('depositing');
         const sent = await provider.depositCard({
           merchantOrderNo,

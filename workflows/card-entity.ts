@@ -21,7 +21,7 @@
  * - With a notification URL configured (the plan comes with its first catch-up and is carried),
  *   what it learns anew is told to the merchant's backend (docs/notifications.md, card events):
  *   the card issued (its first run, after the first read), transactions, the block set and lifted, status moves, the cancel with what it returned; a 3DS
- *   code or URL is relayed by its ids (workflows/support/three-ds-relay.ts). Without one its
+ *   code or URL is relayed by its ids (workflows/card-entity/three-ds-relay.ts). Without one its
  *   commands are those it always had.
  * - Before history grows large it waits for its handlers, then continues as new with its state.
  * - When the card is cancelled (risk control after a high-risk purchase, or the provider) it
@@ -38,7 +38,7 @@ import type { CardEntityInput, CardEntityResult } from '../domain/card-entity';
 import { cardEntityWorkflow } from '../domain/workflows';
 import { registerHandlers } from './card-entity/handlers';
 import { CardRun } from './card-entity/run';
-import { Attributes, isChild } from './support/search';
+import { Attributes, isChild } from './reporting/search';
 
 export const DEFAULT_MAX_HISTORY_EVENTS = 2000;
 export const DEFAULT_REFRESH_INTERVAL_MS = 6 * 60 * 60 * 1000;

@@ -11,11 +11,11 @@ import type { FieldIssue } from '../domain/cardholder-data';
 import { planCardCreation } from '../domain/eligibility';
 import { FailureTypes } from '../domain/failure-types';
 import { physicalCardIssues } from '../domain/onboarding-physical';
-import { settled } from './support/cancellation';
-import { withCardTypePlan } from './support/card-type-plan';
-import { cardOperationWait } from './support/profiles';
-import { isChild } from './support/search';
-import { waitForCardOperationSuccess } from './support/waits';
+import { nonCancellable } from './calls/non-cancellable';
+import { withCardTypePlan } from './calls/card-type-plan';
+import { cardOperationWait } from './calls/profiles';
+import { isChild } from './reporting/search';
+import { waitForCardOperationSuccess } from './events/waits';
 import { cardIssuanceWorkflow } from '../domain/workflows';
 
 export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuanceResult> {
@@ -39,7 +39,7 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
       if (issues.length) fail(FailureTypes.invalidInput, issues);
 
       // Once the provider may have it, the mutation is followed to its outcome even if cancelled.
-      return await settled(async () => {
+      return await nonCancellable(async () => {
         let topUpMerchantOrderNo: string | undefined;
         if (input.budgetTopUp) {
           enter('topping_up');

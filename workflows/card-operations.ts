@@ -17,12 +17,12 @@ import {
 import { FailureTypes } from '../domain/failure-types';
 import type { CardOperation } from '../domain/provider-records';
 import type { WaitProfile } from '../domain/wait-profile';
-import { settled } from './support/cancellation';
-import { EventInbox } from './support/inbox';
-import { cardOperationWait, providerCallsFor, type ProviderCalls } from './support/profiles';
-import { Attributes, isChild, type StartedWith } from './support/search';
-import { trackStatus } from './support/tracked-status';
-import { waitForCardOperationSuccess } from './support/waits';
+import { nonCancellable } from './calls/non-cancellable';
+import { EventInbox } from './events/inbox';
+import { cardOperationWait, providerCallsFor, type ProviderCalls } from './calls/profiles';
+import { Attributes, isChild, type StartedWith } from './reporting/search';
+import { trackStatus } from './reporting/tracked-status';
+import { waitForCardOperationSuccess } from './events/waits';
 import { cardOperationWorkflows } from '../domain/workflows';
 
 export interface CardOperationStep {
@@ -44,7 +44,7 @@ export interface CardOperationStep {
 export async function runCardOperation(inbox: EventInbox, step: CardOperationStep): Promise<CardOperationOutcome> {
   const { kind, cardNo, merchantOrderNo, provider } = step;
   // Once the provider may have it, the operation is followed to its outcome even if cancelled.
-  return settled(async () => {
+  return nonCancellable(async () => {
     const sent = await provider.sendCardOperation({
       kind,
       cardNo,

@@ -26,12 +26,12 @@ import { orderNosKey } from '../domain/start-attributes';
 import type { WaitProfile } from '../domain/wait-profile';
 import type { CardType } from '../provider/schemas/card-type';
 import { isTimeout, nonRetryable, summarize } from '../domain/failures';
-import { settled } from './support/cancellation';
-import { EventInbox } from './support/inbox';
-import { providerCallsFor, reviewWait } from './support/profiles';
-import { Attributes, isChild } from './support/search';
-import { trackStatus, type Tracker } from './support/tracked-status';
-import { waitForReview } from './support/waits';
+import { nonCancellable } from './calls/non-cancellable';
+import { EventInbox } from './events/inbox';
+import { providerCallsFor, reviewWait } from './calls/profiles';
+import { Attributes, isChild } from './reporting/search';
+import { trackStatus, type Tracker } from './reporting/tracked-status';
+import { waitForReview } from './events/waits';
 import { cardholderOnboardingWorkflow } from '../domain/workflows';
 
 /**
@@ -143,7 +143,7 @@ class CardholderRun {
     this.since = inbox.position;
     // A create or correction that may have reached the provider is recorded even if cancelled meanwhile.
     const holder = await this.withDocuments(this.holder);
-    let review = await settled(() =>
+    let review = await nonCancellable(() =>
       provider.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder }),
     );
     this.enter('in_review', review);
@@ -227,7 +227,9 @@ class CardholderRun {
     this.inbox.beginReviewRound(holderId);
     const correctionAt = this.correctionAt;
     const sent = await this.withDocuments(holder);
-    const resubmitted = await settled(() => this.provider.updateCardholder({ holderId, holder: sent, correctionAt }));
+    const resubmitted = await nonCancellable(() =>
+      this.provider.updateCardholder({ holderId, holder: sent, correctionAt }),
+    );
     this.correction = undefined;
     status.resubmissions += 1;
     this.sent += 1;
@@ -250,7 +252,7 @@ class CardholderRun {
     const pending = documentsToUpload(holder).filter((d) => this.uploaded[d.ref] === undefined);
     if (pending.length && patched(HOLDER_DOCUMENT_UPLOADS)) {
       for (const { ref } of pending) {
-        const { fileId } = await settled(() => this.provider.uploadStoredFile({ ref }));
+        const { fileId } = await nonCancellable(() => this.provider.uploadStoredFile({ ref }));
         this.uploaded[ref] = fileId;
       }
     }

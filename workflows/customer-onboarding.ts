@@ -28,7 +28,7 @@
  * Money moved and not used is returned: once the shared-account transfer has committed, its
  * undo (a COLLECTION of what it left unspent) is registered, and a created card's balance is
  * recorded as staying there; a later final failure or a cancel runs them (onboarding/compensation.ts,
- * support/saga.ts), and progress and the failure say what went back and what stays.
+ * compensation/saga.ts), and progress and the failure say what went back and what stays.
  *
  * The stages are functions of the run (onboarding/run.ts, stages.ts, first-deposit.ts,
  * result.ts); this function registers the handlers, validates, and calls the stages in order.
@@ -49,9 +49,9 @@ import { cardholderStage, cardStage, physicalStage, sharedAccountStage } from '.
 import { OnboardingTracker } from './onboarding/tracker';
 import { validateOnboarding } from './onboarding/validation';
 import { summarize } from '../domain/failures';
-import { Notifier } from './support/notifier';
-import { compensatedFailure, Saga } from './support/saga';
-import { Attributes, startedWithAttributes } from './support/search';
+import { Notifier } from './reporting/notifier';
+import { compensatedFailure, Saga } from './compensation/saga';
+import { Attributes, startedWithAttributes } from './reporting/search';
 
 export async function customerOnboarding(input: OnboardingInput): Promise<OnboardingResult> {
   const info = workflowInfo();

@@ -20,11 +20,11 @@ import {
   type FundTransferStatus,
 } from '../domain/fund-transfer';
 import { nonRetryable, summarize } from '../domain/failures';
-import { Notifier } from './support/notifier';
-import { settled } from './support/cancellation';
-import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
-import { Attributes, isChild, type StartedWith } from './support/search';
-import { trackStatus } from './support/tracked-status';
+import { Notifier } from './reporting/notifier';
+import { nonCancellable } from './calls/non-cancellable';
+import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './calls/profiles';
+import { Attributes, isChild, type StartedWith } from './reporting/search';
+import { trackStatus } from './reporting/tracked-status';
 import { fundTransferWorkflow } from '../domain/workflows';
 
 /** How long the ledger may take to show a committed transfer. */
@@ -37,7 +37,7 @@ export const SHORT_BALANCE_FINDS_EARLIER_TRANSFER = 'short-balance-finds-earlier
 export const COLLECTION_OWN_KEY = 'collection-own-order-step';
 
 /**
- * The transfer, and its result told to the merchant's backend (support/notifier.ts): completed,
+ * The transfer, and its result told to the merchant's backend (reporting/notifier.ts): completed,
  * or failed (a cancel included) with the failure the workflow ends with.
  */
 export async function fundTransfer(input: FundTransferInput & StartedWith): Promise<FundTransferResult> {
@@ -102,7 +102,7 @@ async function transfer(
   known.merchantOrderNo = merchantOrderNo;
   attributes.addOrderNo(merchantOrderNo);
   // Once the provider may have it, the mutation is followed to its outcome even if cancelled.
-  return await settled(async () => {
+  return await nonCancellable(async () => {
     enter('transferring');
     const sent = await step(() =>
       provider.transferFunds({

@@ -19,14 +19,14 @@ import {
 } from '../domain/physical-card-activation';
 import type { WaitProfile } from '../domain/wait-profile';
 import { nonRetryable } from '../domain/failures';
-import { settled } from './support/cancellation';
-import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor, reviewWait } from './support/profiles';
-import { EventInbox } from './support/inbox';
+import { nonCancellable } from './calls/non-cancellable';
+import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor, reviewWait } from './calls/profiles';
+import { EventInbox } from './events/inbox';
 import { activationCodeRefOf, workOrderStateOf } from '../domain/provider-records';
 import { nonEmpty } from '../domain/provider-event';
-import { Attributes, isChild, type StartedWith } from './support/search';
-import { trackStatus, type Tracker } from './support/tracked-status';
-import { raceSignalAndPoll } from './support/waits';
+import { Attributes, isChild, type StartedWith } from './reporting/search';
+import { trackStatus, type Tracker } from './reporting/tracked-status';
+import { raceSignalAndPoll } from './events/waits';
 import { physicalCardActivationWorkflow } from '../domain/workflows';
 import { isFinalOperationStatus } from '../provider/rules';
 
@@ -122,7 +122,7 @@ async function activateWithCode(activation: Activation): Promise<PhysicalCardAct
   status.activationCodeTradeNo = code.tradeNo;
 
   // Once the provider may have it, the mutation is followed to its outcome even if cancelled.
-  return await settled(async () => {
+  return await nonCancellable(async () => {
     enter('activating');
     attributes.addOrderNo(merchantOrderNo);
     const outcome = await step(() =>
@@ -209,7 +209,7 @@ async function activateByWorkOrder(activation: Activation): Promise<PhysicalCard
   const { enter, fail, step } = tracker;
   // Once sent, the uploads and the work order are recorded even if cancelled; only the wait for
   // the provider's decision stops (the work order stays with the provider, and progress says so).
-  const sent = await settled(() => submitWorkOrder(activation));
+  const sent = await nonCancellable(() => submitWorkOrder(activation));
   const { fileIds } = sent;
 
   enter('awaiting_work_order');

@@ -25,10 +25,10 @@ import {
   type Finding,
 } from '../domain/reconciliation';
 import { NotificationTypes } from '../domain/notifications';
-import { Notifier } from './support/notifier';
+import { Notifier } from './reporting/notifier';
 import { FailureTypes } from '../domain/failure-types';
-import { countFindings } from './support/finding-metrics';
-import { NON_RETRYABLE_TYPES } from './support/profiles';
+import { countFindings } from './reporting/finding-metrics';
+import { NON_RETRYABLE_TYPES } from './calls/profiles';
 
 /** Reconciliation steps (activity calls) per run before it continues as new: about 300 events. */
 export const STEPS_PER_RUN = 100;
@@ -56,7 +56,7 @@ export async function reconciliation(input: ReconcileInput & { stepsPerRun?: num
   setHandler(reconcileReportQuery, () => report);
 
   let cursor: ReconcileCursor | undefined = input.carried?.cursor;
-  // Findings are told to the merchant's backend when the worker has a URL (support/notifier.ts);
+  // Findings are told to the merchant's backend when the worker has a URL (reporting/notifier.ts);
   // the plan learnt by the first run is carried across continue-as-new.
   const notifier = new Notifier();
   notifier.enable(input.carried);

@@ -7,9 +7,9 @@ import {
   type SharedAccountResult,
   type SharedAccountStatus,
 } from '../domain/shared-account';
-import { providerCallsFor } from './support/profiles';
-import { Attributes, isChild, type StartedWith } from './support/search';
-import { trackStatus } from './support/tracked-status';
+import { providerCallsFor } from './calls/profiles';
+import { Attributes, isChild, type StartedWith } from './reporting/search';
+import { trackStatus } from './reporting/tracked-status';
 
 export async function sharedAccount(input: SharedAccountInput & StartedWith): Promise<SharedAccountResult> {
   const { status, enter, fail, step } = trackStatus<SharedAccountStatus>(

@@ -5,14 +5,14 @@
  * `cardDeposit` child. Nothing moves unless the deposit succeeded.
  *
  * Once the credit is in the WALLET, a final failure or a cancel runs compensations
- * (support/saga.ts): the transfer's unspent part comes back by a COLLECTION
+ * (compensation/saga.ts): the transfer's unspent part comes back by a COLLECTION
  * (support/transfer-return.ts), and the credit that did not reach the card, which the provider
  * cannot withdraw, is named in status and the failure and kept in a strandedMoney record.
  */
 import { isCancellation, workflowInfo, type WorkflowInfo } from '@temporalio/workflow';
 import type { DepositAddress } from '../activities';
 import { NotificationTypes } from '../domain/notifications';
-import { Notifier } from './support/notifier';
+import { Notifier } from './reporting/notifier';
 import { add, cmp, sub } from '../provider/money';
 import type { CompensationOutcome, MoneyLeft } from '../domain/compensation';
 import type { FieldIssue } from '../domain/cardholder-data';
@@ -30,16 +30,16 @@ import {
 } from '../domain/wallet-funding';
 import { childIdOf } from '../domain/workflow-definition';
 import { nonRetryable, summarize } from '../domain/failures';
-import { settled } from './support/cancellation';
-import { compensatedFailure, Saga } from './support/saga';
-import { returnUnspentTransfer } from './support/transfer-return';
-import { runChild } from './support/children';
-import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './support/profiles';
-import { EventInbox } from './support/inbox';
+import { nonCancellable } from './calls/non-cancellable';
+import { compensatedFailure, Saga } from './compensation/saga';
+import { returnUnspentTransfer } from './compensation/transfer-return';
+import { runChild } from './calls/children';
+import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from './calls/profiles';
+import { EventInbox } from './events/inbox';
 import { walletDepositOf, type WalletDeposit } from '../domain/provider-records';
-import { Attributes, isChild, type StartedWith } from './support/search';
-import { trackStatus, type Tracker } from './support/tracked-status';
-import { raceSignalAndPoll } from './support/waits';
+import { Attributes, isChild, type StartedWith } from './reporting/search';
+import { trackStatus, type Tracker } from './reporting/tracked-status';
+import { raceSignalAndPoll } from './events/waits';
 import { cardDepositWorkflow, fundTransferWorkflow, walletFundingWorkflow } from '../domain/workflows';
 import { AMOUNT_RE, LONG_ID_RE, isFinalOperationStatus } from '../provider/rules';
 
@@ -64,7 +64,7 @@ function inputIssues(input: WalletFundingInput): FieldIssue[] {
 }
 
 /**
- * The funding, and its result told to the merchant's backend (support/notifier.ts): completed, or
+ * The funding, and its result told to the merchant's backend (reporting/notifier.ts): completed, or
  * failed (a cancel included) with the failure the workflow ends with.
  */
 export async function walletFunding(input: WalletFundingInput & StartedWith): Promise<WalletFundingResult> {
@@ -276,7 +276,7 @@ async function transferOn(
   wallet.accountId = account.accountId;
   // The credited money moves on to completion even if an operator cancels meanwhile.
   const transfer = await step(() =>
-    settled(() =>
+    nonCancellable(() =>
       runChild(
         fundTransferWorkflow,
         {
@@ -323,7 +323,7 @@ async function depositToCard(
     ]);
   }
   const deposited = await step(() =>
-    settled(() =>
+    nonCancellable(() =>
       runChild(
         cardDepositWorkflow,
         {

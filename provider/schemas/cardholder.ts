@@ -56,7 +56,7 @@ export const OccupationSchema = z.object({
 /**
  * A review result as a `card_holder` event carries it: the review result with the query record's
  * `updateTime`, optional since the spec does not show this event's body. The time tells a later
- * review round's state from an earlier round's (workflows/support/inbox.ts); names, e-mails and
+ * review round's state from an earlier round's (workflows/events/inbox.ts); names, e-mails and
  * phone numbers of the query record go no further.
  */
 export const CardholderEventSchema = CardholderSchema.extend({

@@ -1,13 +1,13 @@
 /**
  * The notification figure's workflow: one card's authorizations told to the backend through the
- * workflows' own Notifier (workflows/support/notifier.ts), as the per-card workflow will tell
+ * workflows' own Notifier (workflows/reporting/notifier.ts), as the per-card workflow will tell
  * them. `burst`: all emitted at once (they batch behind the delivery in flight); otherwise each
  * waits for the one before it to be delivered (one delivery activity each: the worst case).
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { CardflowActivities } from '../../activities';
 import { NotificationTypes } from '../../domain/notifications';
-import { Notifier } from '../../workflows/support/notifier';
+import { Notifier } from '../../workflows/reporting/notifier';
 
 const { notificationPlan } = proxyActivities<CardflowActivities>({ startToCloseTimeout: '10s' });
 

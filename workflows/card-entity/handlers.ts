@@ -26,8 +26,8 @@ import { isFinalOperationStatus } from '../../provider/rules';
 import { cardDepositWorkflow } from '../../domain/workflows';
 import { nonRetryable, rethrown, summarize } from '../../domain/failures';
 import { runCardOperation } from '../card-operations';
-import { runChild } from '../support/children';
-import { longPollCalls, pollSettings, reviewWait } from '../support/profiles';
+import { runChild } from '../calls/children';
+import { longPollCalls, pollSettings, reviewWait } from '../calls/profiles';
 import type { OperationFields } from './requests';
 import type { CardRun } from './run';
 

@@ -16,7 +16,7 @@ import {
 import { CARD_OPERATION_FROM, cardOperationInputIssues, type CardOperationKind } from '../../domain/card-operations';
 import { FailureTypes } from '../../domain/failure-types';
 import { nonRetryable, rethrown, summarize } from '../../domain/failures';
-import { TicketQueue } from '../support/ticket-queue';
+import { TicketQueue } from './ticket-queue';
 import { BEFORE_ACTIVATION, type CardState } from './state';
 
 /** What an operation request carries beyond its requestId. */

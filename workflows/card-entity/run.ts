@@ -12,10 +12,10 @@ import { cardOperationRecordOf } from '../../domain/provider-records';
 import { CardRequests } from './requests';
 import { CardState } from './state';
 import { relayedThreeDs, statusNotices, transactionNotice, type CardMark, type CardNotice } from './notices';
-import { EventInbox } from '../support/inbox';
-import { Notifier } from '../support/notifier';
-import { relayThreeDsRecord } from '../support/three-ds-relay';
-import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from '../support/profiles';
+import { EventInbox } from '../events/inbox';
+import { Notifier } from '../reporting/notifier';
+import { relayThreeDsRecord } from './three-ds-relay';
+import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from '../calls/profiles';
 
 /**
  * An activation's result makes the card Normal. Runs that were sent one before (by a visibility

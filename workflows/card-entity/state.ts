@@ -39,7 +39,7 @@ import { keyBeforeStateFields, recordStateKey } from '../../domain/event-identit
 import { movesForward, readTime } from '../../domain/event-order';
 import { cardNoOf, nonEmpty, type ProviderEventBody } from '../../domain/provider-event';
 import type { BalanceSummary } from '../../domain/summaries';
-import { SeenKeys } from '../support/inbox';
+import { SeenKeys } from '../events/inbox';
 
 /**
  * Statuses a card leaves without an operation record: creation finishing, or its activation,

@@ -1,5 +1,5 @@
 /**
- * What undoes the onboarding's money-moving steps (workflows/support/saga.ts): the shared-account
+ * What undoes the onboarding's money-moving steps (workflows/compensation/saga.ts): the shared-account
  * transfer is undone by a COLLECTION of what it left unspent in the MARGIN account
  * (support/transfer-return.ts); a created card keeps its money, since the provider has no card
  * withdraw, and the record says so.
@@ -9,9 +9,9 @@ import type { FundTransferResult } from '../../domain/fund-transfer';
 import type { MoneyLeft } from '../../domain/compensation';
 import { childIdOf } from '../../domain/workflow-definition';
 import { cardDepositWorkflow, cardIssuanceWorkflow } from '../../domain/workflows';
-import { providerCallsFor } from '../support/profiles';
-import type { Undone } from '../support/saga';
-import { returnUnspentTransfer } from '../support/transfer-return';
+import { providerCallsFor } from '../calls/profiles';
+import type { Undone } from '../compensation/saga';
+import { returnUnspentTransfer } from '../compensation/transfer-return';
 import type { OnboardingRun } from './run';
 
 /**

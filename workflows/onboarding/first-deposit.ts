@@ -9,7 +9,7 @@ import type { OnChainFunding } from '../../domain/onboarding-funding';
 import { DEPOSIT_CLOCK_SKEW_MS, type WalletFundingResult } from '../../domain/wallet-funding';
 import { childIdOf } from '../../domain/workflow-definition';
 import { cardDepositWorkflow, walletFundingWorkflow } from '../../domain/workflows';
-import { runChild } from '../support/children';
+import { runChild } from '../calls/children';
 import { runOnChainFunding } from './funding';
 import { asChild, childCommon, type OnboardingRun } from './run';
 

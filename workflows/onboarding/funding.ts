@@ -11,7 +11,7 @@ import type { WaitOverrides } from '../../domain/wait-profile';
 import { matchesDeposit, type DepositMatch, type WalletFundingResult } from '../../domain/wallet-funding';
 import { fundTransferWorkflow, walletFundingWorkflow } from '../../domain/workflows';
 import { ranksForward } from '../../domain/event-order';
-import { runChild } from '../support/children';
+import { runChild } from '../calls/children';
 
 export interface SharedAccountTransfer {
   customerRef: string;

@@ -15,7 +15,7 @@ import { type PhysicalCardActivationResult } from '../../domain/physical-card-ac
 import type { WaitOverrides } from '../../domain/wait-profile';
 import { physicalCardActivationWorkflow } from '../../domain/workflows';
 import { nonRetryable } from '../../domain/failures';
-import { runChild } from '../support/children';
+import { runChild } from '../calls/children';
 
 /**
  * Takes the activation request through the `activateCard` Update. The validator refuses (and the

@@ -5,8 +5,8 @@
  */
 import type { OnboardingInput } from '../../domain/customer-onboarding';
 import type { OnboardingPlan } from '../../domain/onboarding-plan';
-import type { Saga } from '../support/saga';
-import type { Attributes } from '../support/search';
+import type { Saga } from '../compensation/saga';
+import type { Attributes } from '../reporting/search';
 import type { DepositStatusTracker } from './funding';
 import type { ActivationGate } from './physical';
 import type { ReviewRelay } from './review';

@@ -12,7 +12,7 @@ import { DEFAULT_DELIVERY_DEADLINE_MS } from '../../domain/onboarding-physical';
 import type { PhysicalCardActivationResult } from '../../domain/physical-card-activation';
 import { childIdOf } from '../../domain/workflow-definition';
 import { cardholderOnboardingWorkflow, cardIssuanceWorkflow, fundTransferWorkflow } from '../../domain/workflows';
-import { runChild } from '../support/children';
+import { runChild } from '../calls/children';
 import { compensateTransfer, recordCardKeeps, transferRound } from './compensation';
 import { transferToSharedAccount } from './funding';
 import { runActivation } from './physical';

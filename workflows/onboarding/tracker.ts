@@ -10,8 +10,8 @@ import { progressQuery, type OnboardingProgress, type OnboardingStage } from '..
 import { FailureTypes, isResumable } from '../../domain/failure-types';
 import type { FailureSummary } from '../../domain/summaries';
 import { propagate } from '../../domain/failures';
-import type { Attributes } from '../support/search';
-import { Tracker } from '../support/tracked-status';
+import type { Attributes } from '../reporting/search';
+import { Tracker } from '../reporting/tracked-status';
 
 /** Ids learned at a stage, upserted with it. */
 export interface StageIds {

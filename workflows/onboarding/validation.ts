@@ -11,10 +11,10 @@ import { FailureTypes } from '../../domain/failure-types';
 import { fundingOf, planSharedAccountTransfer } from '../../domain/onboarding-funding';
 import { planOnboarding, type OnboardingPlan } from '../../domain/onboarding-plan';
 import type { DepositAddress } from '../../activities';
-import type { Notifier } from '../support/notifier';
+import type { Notifier } from '../reporting/notifier';
 import { rethrown, summarize } from '../../domain/failures';
-import { providerCallsFor } from '../support/profiles';
-import type { Fail } from '../support/tracked-status';
+import { providerCallsFor } from '../calls/profiles';
+import type { Fail } from '../reporting/tracked-status';
 
 /**
  * Marks onboardings that read `budgetTopUp` as shared_account funding (a `fundTransfer` child).

@@ -9,7 +9,7 @@ import { activityInfo } from '@temporalio/activity';
 import { temporal as proto } from '@temporalio/proto';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PROVIDER_CALL } from '../../../workflows/support/profiles';
+import { PROVIDER_CALL } from '../../../workflows/calls/profiles';
 import { connectTestClient, runWithWorker, type TestClient } from '../support/temporal-env';
 import type { AttemptSeen, StarvedCallActivities, starvedCall } from './starved-call.workflow';
 

@@ -1,6 +1,6 @@
 /**
  * A provider call in flight on a worker that dies is retried within seconds, on the activity's
- * heartbeat timeout (3 s, workflows/support/profiles.ts PROVIDER_CALL), not its start-to-close
+ * heartbeat timeout (3 s, workflows/calls/profiles.ts PROVIDER_CALL), not its start-to-close
  * (60 s); and a worker told to stop (SIGTERM) lets the call it runs finish before it exits.
  *
  * Real worker processes (`workers/main.ts`) reach the provider through a gate

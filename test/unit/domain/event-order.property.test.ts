@@ -14,7 +14,7 @@ import {
   type CardEntityState,
 } from '../../../domain/card-entity';
 import { advance, movesForward, ranksForward, READ_CLOCK_ALLOWANCE_MS, readTime } from '../../../domain/event-order';
-import { EventInbox } from '../../../workflows/support/inbox';
+import { EventInbox } from '../../../workflows/events/inbox';
 import { cardOperationRecord, providerEvent, walletTransactionRecord } from '../../fixtures/provider-events';
 
 const START = 1_700_000_000_000;

@@ -1,14 +1,14 @@
 /**
  * The card operation's outcome as the workflows that send one read it
- * (workflows/support/waits.ts): a record already final needs no wait; a `fail` record becomes
+ * (workflows/events/waits.ts): a record already final needs no wait; a `fail` record becomes
  * OperationFailed naming the operation, raised through the workflow's own `fail`.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { CardOperation } from '../../../activities/types';
 import { FailureTypes } from '../../../domain/failure-types';
 import { TEST_WAIT } from '../../../domain/wait-profile';
-import type { EventInbox } from '../../../workflows/support/inbox';
-import { waitForCardOperationSuccess } from '../../../workflows/support/waits';
+import type { EventInbox } from '../../../workflows/events/inbox';
+import { waitForCardOperationSuccess } from '../../../workflows/events/waits';
 import { cardOperationRecord } from '../../fixtures/provider-events';
 
 const inbox = { markSeen: jest.fn() } as unknown as EventInbox;

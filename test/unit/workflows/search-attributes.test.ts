@@ -4,7 +4,7 @@
  */
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { CardflowCardNo, CardflowCustomerRef, CardflowFlow, CardflowOrderNos } from '../../../domain/search-attributes';
-import { Attributes } from '../../../workflows/support/search';
+import { Attributes } from '../../../workflows/reporting/search';
 
 jest.mock('@temporalio/workflow', () => ({ upsertSearchAttributes: jest.fn(), workflowInfo: jest.fn() }));
 const upsert = jest.mocked(upsertSearchAttributes);

@@ -6,7 +6,7 @@ import { ActivityFailure, ApplicationFailure, RetryState, TimeoutFailure, Timeou
 import { defineQuery, setHandler } from '@temporalio/workflow';
 import { FailureTypes } from '../../../domain/failure-types';
 import { providerEventSignal, type ProviderEvent } from '../../../domain/provider-event';
-import { trackStatus, type StageStatus } from '../../../workflows/support/tracked-status';
+import { trackStatus, type StageStatus } from '../../../workflows/reporting/tracked-status';
 import { cardOperationRecord, providerEvent } from '../../fixtures/provider-events';
 
 jest.mock('@temporalio/workflow', () => ({ ...jest.requireActual('@temporalio/workflow'), setHandler: jest.fn() }));

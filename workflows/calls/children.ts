@@ -17,7 +17,7 @@ import {
   type ResultOf,
   type StartContext,
 } from '../../domain/workflow-definition';
-import type { Attributes } from './search';
+import type { Attributes } from '../reporting/search';
 
 export interface ChildOptions extends Pick<StartContext, 'customerRef' | 'routeBy'> {
   /** A child started once per request: `<parentId>/<suffix>` instead of the definition's step. */

@@ -11,8 +11,8 @@ import type { MoneyLeft } from '../../domain/compensation';
 import type { FundTransferResult } from '../../domain/fund-transfer';
 import type { WaitOverrides } from '../../domain/wait-profile';
 import { fundTransferWorkflow } from '../../domain/workflows';
-import { runChild } from './children';
-import { providerCallsFor } from './profiles';
+import { runChild } from '../calls/children';
+import { providerCallsFor } from '../calls/profiles';
 import type { Saga, Undone } from './saga';
 
 export interface TransferToReturn {

@@ -24,7 +24,7 @@ import {
   type MoneyReturned,
 } from '../../domain/compensation';
 import { strandedMoneyWorkflow } from '../../domain/workflows';
-import { startAbandoned } from './children';
+import { startAbandoned } from '../calls/children';
 import { rethrown, rootApplicationFailure, summarize } from '../../domain/failures';
 
 export const COMPENSATE_MOVED_MONEY = 'compensate-moved-money';

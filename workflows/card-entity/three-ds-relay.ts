@@ -9,7 +9,7 @@ import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { CardflowActivities, ThreeDsRelayOutcome } from '../../activities';
 import { FailureTypes } from '../../domain/failure-types';
 import { summarize } from '../../domain/failures';
-import { NON_RETRYABLE_TYPES } from './profiles';
+import { NON_RETRYABLE_TYPES } from '../calls/profiles';
 
 /** A 3DS code expires five minutes after it is issued (the sandbox's and the provider's records). */
 const { relayThreeDs } = proxyActivities<CardflowActivities>({

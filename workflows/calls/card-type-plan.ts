@@ -12,10 +12,10 @@ import type { FieldIssue } from '../../domain/cardholder-data';
 import { FailureTypes } from '../../domain/failure-types';
 import type { StartAttributes } from '../../domain/start-attributes';
 import type { WaitOverrides } from '../../domain/wait-profile';
-import { EventInbox } from './inbox';
+import { EventInbox } from '../events/inbox';
 import { providerCallsFor, type ProviderCalls } from './profiles';
-import { Attributes } from './search';
-import { trackStatus, type StageStatus, type Tracker } from './tracked-status';
+import { Attributes } from '../reporting/search';
+import { trackStatus, type StageStatus, type Tracker } from '../reporting/tracked-status';
 
 /** What such a workflow's input carries for its start. */
 export interface CardTypePlanInput {

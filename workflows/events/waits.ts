@@ -16,7 +16,7 @@ import { FailureTypes } from '../../domain/failure-types';
 import type { WaitProfile } from '../../domain/wait-profile';
 import { nonRetryable } from '../../domain/failures';
 import type { EventInbox } from './inbox';
-import { longPollCalls, pollSettings } from './profiles';
+import { longPollCalls, pollSettings } from '../calls/profiles';
 import { isFinalOperationStatus } from '../../provider/rules';
 
 /** Races `poll()` against `fromSignal()` becoming defined; cancels the loser. */
