@@ -6,7 +6,7 @@
  *
  * Once the credit is in the WALLET, a final failure or a cancel runs compensations
  * (compensation/saga.ts): the transfer's unspent part comes back by a COLLECTION
- * (support/transfer-return.ts), and the credit that did not reach the card, which the provider
+ * (compensation/transfer-return.ts), and the credit that did not reach the card, which the provider
  * cannot withdraw, is named in status and the failure and kept in a strandedMoney record.
  */
 import { isCancellation, workflowInfo, type WorkflowInfo } from '@temporalio/workflow';

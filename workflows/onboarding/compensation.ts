@@ -1,7 +1,7 @@
 /**
  * What undoes the onboarding's money-moving steps (workflows/compensation/saga.ts): the shared-account
  * transfer is undone by a COLLECTION of what it left unspent in the MARGIN account
- * (support/transfer-return.ts); a created card keeps its money, since the provider has no card
+ * (compensation/transfer-return.ts); a created card keeps its money, since the provider has no card
  * withdraw, and the record says so.
  */
 import { cmp } from '../../provider/money';
