@@ -116,7 +116,14 @@ export {
   type CardRequestKind,
   type CardRequests,
 } from './card-entity';
-export { CardReissueRefusedError, reissueCard, type ReissueOptions } from './reissue';
+export {
+  activateReissuedCard,
+  CardReissueRefusedError,
+  reissueCard,
+  startCardReissue,
+  type ReissueOptions,
+} from './reissue';
+export type { CardReissueResult, CardReissueStatus, ReplacedCardOutcome } from '../domain/card-reissue';
 export {
   readWorkflowStatus,
   STATUS_VIEWS,

@@ -36,6 +36,8 @@ export const CLI_OPTIONS = {
   request: { type: 'string' },
   amount: { type: 'string' },
   'card-type': { type: 'string' },
+  'card-number': { type: 'string' },
+  'freeze-old': { type: 'string' },
   remark: { type: 'string' },
   'pin-stdin': { type: 'boolean' },
   refresh: { type: 'boolean' },
