@@ -125,6 +125,15 @@ export {
 } from './reissue';
 export type { CardReissueResult, CardReissueStatus, ReplacedCardOutcome } from '../domain/card-reissue';
 export {
+  card3dsRecords,
+  cardAuthorizations,
+  cardFees,
+  cardOperations,
+  type Card3dsSummary,
+  type CardHistoryOptions,
+  type CardHistoryProvider,
+} from './card-history';
+export {
   readWorkflowStatus,
   STATUS_VIEWS,
   statusViewFor,

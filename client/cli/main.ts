@@ -31,6 +31,7 @@ import { ACKNOWLEDGE_COMMAND, RECONCILE_COMMAND } from './reconcile-commands';
 import { SANDBOX_COMMAND } from './sandbox-commands';
 import { parseCommandLine } from './parse';
 import { WORKFLOW_COMMANDS } from './workflow-commands';
+import { CARD_HISTORY_COMMAND } from './card-history-commands';
 import { processEnv } from '../../platform/config/process-env';
 import { cardflowVersion } from '../../platform/config/version';
 
@@ -43,6 +44,7 @@ export const LISTENER_WITHIN_MS = 2_000;
 export const COMMANDS: readonly Command[] = [
   ...ONBOARDING_COMMANDS,
   ...WORKFLOW_COMMANDS,
+  CARD_HISTORY_COMMAND,
   RECONCILE_COMMAND,
   ACKNOWLEDGE_COMMAND,
   SANDBOX_COMMAND,
