@@ -327,9 +327,9 @@ export const WORKFLOW_COMMANDS: readonly Command[] = [
       'card deposit <cardNo> --request <id> --amount <decimal> --card-type <id>',
       'card status <cardNo> [--refresh] [--watch] [--json]',
       'card unblock <cardNo> --request <id> --file <ref>',
-      'card reissue <cardNo> [--amount <initial deposit>] [--freeze-old when_active|now] [--json]',
-      'card reissue <cardNo> --card-number <printed number> [--file activation.json [--pin-stdin]]',
-      'card activate-reissued <oldCardNo> --file activation.json [--pin-stdin]',
+      'card reissue <cardNo> [--amount <initial deposit>] [--freeze-old <when_active|now>] [--json]',
+      'card reissue <cardNo> --card-number <printed> [--file <activation.json>] [--pin-stdin]',
+      'card activate-reissued <oldCardNo> --file <activation.json> [--pin-stdin]',
     ],
     summary: "operate a card through its workflow (card-<cardNo>); --request is the operation's idempotency key",
     options: [
