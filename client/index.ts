@@ -134,6 +134,15 @@ export {
   type CardHistoryProvider,
 } from './card-history';
 export {
+  accountLedger,
+  findCardholders,
+  listAccounts,
+  type AccountReadsProvider,
+  type CardholderLookup,
+  type LedgerQuery,
+} from './account-reads';
+export { getCardControls, type CardControls, type CardControlsProvider } from './card-controls';
+export {
   readWorkflowStatus,
   STATUS_VIEWS,
   statusViewFor,
