@@ -143,6 +143,17 @@ export {
 } from './account-reads';
 export { getCardControls, type CardControls, type CardControlsProvider } from './card-controls';
 export {
+  CardRevealRefusedError,
+  DEFAULT_REVEAL_LIMIT,
+  openCardDetails,
+  revealCardDetails,
+  type CardDetails,
+  type CardDetailsDeps,
+  type CardDetailsReader,
+  type RevealRequest,
+} from './card-details';
+export type { RevealLimit, RevealLog, RevealRecord } from '../platform/storage/reveal-log';
+export {
   readWorkflowStatus,
   STATUS_VIEWS,
   statusViewFor,
