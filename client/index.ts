@@ -153,6 +153,8 @@ export {
   type RevealRequest,
 } from './card-details';
 export type { RevealLimit, RevealLog, RevealRecord } from '../platform/storage/reveal-log';
+// What openCardDetails takes: the configuration read as every cardflow process reads it.
+export { readConfiguration, type Configuration } from '../platform/config/schema';
 export {
   readWorkflowStatus,
   STATUS_VIEWS,

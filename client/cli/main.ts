@@ -32,6 +32,7 @@ import { SANDBOX_COMMAND } from './sandbox-commands';
 import { parseCommandLine } from './parse';
 import { WORKFLOW_COMMANDS } from './workflow-commands';
 import { CARD_HISTORY_COMMAND } from './card-history-commands';
+import { CARD_DETAILS_COMMAND } from './card-details-commands';
 import { processEnv } from '../../platform/config/process-env';
 import { cardflowVersion } from '../../platform/config/version';
 
@@ -45,6 +46,7 @@ export const COMMANDS: readonly Command[] = [
   ...ONBOARDING_COMMANDS,
   ...WORKFLOW_COMMANDS,
   CARD_HISTORY_COMMAND,
+  CARD_DETAILS_COMMAND,
   RECONCILE_COMMAND,
   ACKNOWLEDGE_COMMAND,
   SANDBOX_COMMAND,
@@ -179,6 +181,7 @@ export function main(argv: readonly string[] = process.argv.slice(2)): void {
     env: processEnv(),
     signal: abort.signal,
     readStdin,
+    stdoutIsTerminal: process.stdout.isTTY === true,
   }).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createProviderClient, type ProviderClient } from '../../../provider/client';
 import { CardRevealRefusedError, revealCardDetails, type CardDetailsDeps } from '../../../client/card-details';
 import { InvalidInputError } from '../../../client/validation';
+import { runCli } from '../../../client/cli/main';
 import { isLuhnValid } from '../../../domain/onboarding-physical';
 import { createPostgresRevealLog } from '../../../platform/storage/postgres-reveal-log';
 import { createFileRevealLog, REVEAL_LOG, type RevealLog } from '../../../platform/storage/reveal-log';
@@ -125,4 +126,31 @@ it('on files, processes asking at once share one limit', async () => {
     Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).claim({ cardNo, ...who }, { count: 3, windowMs: 60_000 })),
   );
   expect(claims.filter((c) => c.allowed)).toHaveLength(3);
+});
+
+it('the CLI shows details only with --show and only to a terminal; --reveals lists who saw them', async () => {
+  const cardNo = await card();
+  const dir = mkdtempSync(join(tmpdir(), 'cardflow-reveals-'));
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = (terminal: boolean) => ({
+    out: (l: string) => out.push(l),
+    err: (l: string) => err.push(l),
+    env: { ...sandbox.env, CARDFLOW_REVEAL_LOG_DIR: dir },
+    stdoutIsTerminal: terminal,
+  });
+  const show = ['card-details', cardNo, '--show', '--caller', 'ops', '--reason', 'customer call'];
+  expect(await runCli(show, io(false))).toBe(2);
+  expect(err.join('\n')).toContain('only to a terminal');
+  expect(out).toEqual([]);
+  expect(await createFileRevealLog(dir).list(cardNo)).toEqual([]);
+
+  expect(await runCli(['card-details', cardNo, '--caller', 'ops', '--reason', 'x'], io(true))).toBe(2);
+  expect(await runCli(show, io(true))).toBe(0);
+  expect(out.find((l) => l.startsWith('number'))).toMatch(/^number {2}\d{16}$/);
+  out.length = 0;
+  expect(await runCli(['card-details', cardNo, '--reveals', '--json'], io(false))).toBe(0);
+  expect(JSON.parse(out.join('\n'))).toEqual([
+    { cardNo, caller: 'ops', reason: 'customer call', at: expect.any(Number) },
+  ]);
 });
