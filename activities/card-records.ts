@@ -49,7 +49,9 @@ export interface CancelReturn {
   returnedBy?: Pick<CancelReturnMatch, 'path' | 'orderNo' | 'matchedBy'>;
 }
 
-/** Every record of a paged query, page after page (a return may be on any page since the cancel). */
+/**
+ * Every record of a paged query, page after page (a return may be on any page since the cancel).
+ */
 async function everyRecord<T>(fetchPage: PageFetcher<T>): Promise<T[]> {
   const records: T[] = [];
   for await (const record of paginatePages(fetchPage)) records.push(record);
@@ -84,7 +86,8 @@ export function createCardRecordActivities(deps: ActivityDeps) {
   /**
    * The return of a cancel's balance seen since the cancel (less the clock allowance): the card's
    * withdrawal records and the ledger's entries of each return bizType. An entry taken by its
-   * amount alone is first looked up among the card records: one that is another card's is set aside.
+   * amount alone is first looked up among the card records: one that is another card's is set
+   * aside.
    */
   async function returnOf(
     cancel: CancelFacts,
@@ -138,7 +141,9 @@ export function createCardRecordActivities(deps: ActivityDeps) {
       };
     },
 
-    /** The card's cancel record now: what a cancel whose balance was not seen back left on the card. */
+    /**
+     * The card's cancel record now: what a cancel whose balance was not seen back left on the card.
+     */
     async cancelRecordOf(input: { cardNo: string }): Promise<{ cancel?: CancelState }> {
       const record = await cancelRecord(input.cardNo);
       if (!record) return {};

@@ -72,7 +72,9 @@ export interface CardholderLookup {
   signal?: AbortSignal;
 }
 
-/** The cardholders matching `lookup` (by id, email, phone or the merchantOrderNo that made them). */
+/**
+ * The cardholders matching `lookup` (by id, email, phone or the merchantOrderNo that made them).
+ */
 export function findCardholders(
   provider: AccountReadsProvider,
   lookup: CardholderLookup,

@@ -100,7 +100,10 @@ export async function revealCardDetails(
   return details;
 }
 
-/** A backend's reader of card details, with the provider settings and the reveal log its configuration names. */
+/**
+ * A backend's reader of card details, with the provider settings and the reveal log its
+ * configuration names.
+ */
 export interface CardDetailsReader {
   reveal(cardNo: string, request: RevealRequest, opts?: { signal?: AbortSignal }): Promise<CardDetails>;
   /** The reveals recorded for `cardNo` (who, why, when), oldest first. */
@@ -108,7 +111,10 @@ export interface CardDetailsReader {
   close(): Promise<void>;
 }
 
-/** Opens the reader from the configuration (CARDFLOW_PROVIDER_*, the merchant private key, the reveal log's store). */
+/**
+ * Opens the reader from the configuration (CARDFLOW_PROVIDER_*, the merchant private key, the
+ * reveal log's store).
+ */
 export function openCardDetails(config: Configuration, opts: { limit?: RevealLimit } = {}): CardDetailsReader {
   const settings = providerConfig(config);
   const provider = createProviderClient(settings);

@@ -35,7 +35,9 @@ export interface CancelReturnMatch {
   /** The ledger entry's orderNo, or the withdrawal record's. */
   orderNo: string;
   accountId?: string;
-  /** `card`: the entry or record names this card's cancel or withdrawal; `amount`: its amount alone. */
+  /**
+   * `card`: the entry or record names this card's cancel or withdrawal; `amount`: its amount alone.
+   */
   matchedBy: 'card' | 'amount';
 }
 

@@ -97,7 +97,10 @@ export interface CardEntityState {
   notifications?: NotificationPlan;
 }
 
-/** The card's cancellation as the entity followed it (spec: Card operation record, type cancel; domain/cancel-return.ts). */
+/**
+ * The card's cancellation as the entity followed it (spec: Card operation record, type cancel;
+ * domain/cancel-return.ts).
+ */
 export interface CardCancellation {
   reason?: string;
   /** The cancel record's orderNo, once known. */
@@ -107,9 +110,15 @@ export interface CardCancellation {
   currency?: string;
   /** The account it returned to. */
   accountId?: string;
-  /** How it came back: the ledger bizType or the REFUND withdrawal, the orderNo, what tied it to the card. */
+  /**
+   * How it came back: the ledger bizType or the REFUND withdrawal, the orderNo, what tied it to the
+   * card.
+   */
   returnedBy?: Pick<CancelReturnMatch, 'path' | 'orderNo' | 'matchedBy'>;
-  /** Not seen back in time: what was left on the card and the `strandedMoney` record that reports it. */
+  /**
+   * Not seen back in time: what was left on the card and the `strandedMoney` record that reports
+   * it.
+   */
   unreturned?: { amount?: string; strandedRecord: string };
 }
 

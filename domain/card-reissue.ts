@@ -27,7 +27,9 @@ export interface CardReissueInput {
   holderId?: string;
   /** The new card's initial deposit, when its card type needs one. */
   initialDeposit?: string;
-  /** The number printed on the new physical card (required for a physical card type; never logged). */
+  /**
+   * The number printed on the new physical card (required for a physical card type; never logged).
+   */
   cardNumber?: string;
   /** A physical card's activation request given up front, instead of the `activateCard` Update. */
   activation?: OnboardingActivationRequest;
@@ -42,7 +44,10 @@ export interface CardReissueInput {
 /** What became of the old card. */
 export type ReplacedCardOutcome =
   | { outcome: 'frozen'; merchantOrderNo: string }
-  /** Not frozen by this reissue: already frozen or blocked, cancelled, or its freeze refused or failed. */
+  /**
+   * Not frozen by this reissue: already frozen or blocked, cancelled, or its freeze refused or
+   * failed.
+   */
   | { outcome: 'not_frozen'; status?: string; reason: string };
 
 export interface CardReissueResult {
@@ -79,7 +84,9 @@ export interface CardReissueStatus {
 
 export const cardReissueStatusQuery = defineQuery<CardReissueStatus>('cardReissueStatus');
 
-/** The requestId of the old card's freeze: one per old card, so a repeat is answered by the first. */
+/**
+ * The requestId of the old card's freeze: one per old card, so a repeat is answered by the first.
+ */
 export function replacedCardRequestId(oldCardNo: string): string {
   return `replaced-${oldCardNo}`;
 }

@@ -98,7 +98,10 @@ export interface WaitOverrides {
   review?: Partial<WaitProfile>;
   /** How long a provider call keeps retrying before its step fails (workflows/support/profiles.ts PROVIDER_CALL). */
   providerRetry?: ProviderRetry;
-  /** How long a cancelled card's balance is awaited before it is reported (ms; {@link CANCEL_RETURN_DEADLINE_MS}). */
+  /**
+   * How long a cancelled card's balance is awaited before it is reported (ms; {@link
+   * CANCEL_RETURN_DEADLINE_MS}).
+   */
   cancelReturnMs?: number;
 }
 

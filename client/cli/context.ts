@@ -23,7 +23,10 @@ export interface CliIo {
   signal?: AbortSignal;
   /** Standard input as text, for --pin-stdin (a PIN never goes on the command line, where `ps` and shell history keep it). */
   readStdin?: () => Promise<string>;
-  /** Standard output is a terminal (a person reads it, not a pipe or a file): card details are shown only then. */
+  /**
+   * Standard output is a terminal (a person reads it, not a pipe or a file): card details are shown
+   * only then.
+   */
   stdoutIsTerminal?: boolean;
 }
 

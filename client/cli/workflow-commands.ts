@@ -169,7 +169,10 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
   }
 }
 
-/** The activation request of `--file`, with the PIN of `--pin-stdin` when given; undefined without `--file`. */
+/**
+ * The activation request of `--file`, with the PIN of `--pin-stdin` when given; undefined without
+ * `--file`.
+ */
 async function activationFromFile(ctx: CliContext, command: string): Promise<unknown> {
   if (!ctx.values.file) return undefined;
   const request = await readJsonFile(ctx.values.file);
@@ -229,7 +232,9 @@ async function reissue(ctx: CliContext, cardNo: string): Promise<number> {
   }
 }
 
-/** `card activate-reissued <oldCardNo> --file activation.json`: the reissued physical card arrived. */
+/**
+ * `card activate-reissued <oldCardNo> --file activation.json`: the reissued physical card arrived.
+ */
 async function activateReissued(ctx: CliContext, cardNo: string): Promise<number> {
   const request = await activationFromFile(ctx, 'card activate-reissued');
   if (request === undefined) throw new UsageError('card activate-reissued needs --file <activation.json>');

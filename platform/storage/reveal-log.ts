@@ -32,7 +32,10 @@ export type RevealClaim =
   | { allowed: false; recent: number; nextAt: number };
 
 export interface RevealLog {
-  /** Records a reveal of `request.cardNo` now, unless the limit is reached; one decision at a time per card. */
+  /**
+   * Records a reveal of `request.cardNo` now, unless the limit is reached; one decision at a time
+   * per card.
+   */
   claim(request: Omit<RevealRecord, 'at'>, limit: RevealLimit): Promise<RevealClaim>;
   /** The reveals recorded for `cardNo`, oldest first. */
   list(cardNo: string): Promise<RevealRecord[]>;

@@ -262,7 +262,9 @@ export class CardState {
     state.balanceStale = false;
   }
 
-  /** The balance was not seen back in time: what the cancel left, and the record that reports it. */
+  /**
+   * The balance was not seen back in time: what the cancel left, and the record that reports it.
+   */
   learnUnreturned(
     left: { orderNo: string | undefined; amount: string | undefined; currency: string },
     strandedRecord: string,

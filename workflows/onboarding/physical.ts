@@ -26,7 +26,10 @@ export class ActivationGate {
   private expecting = false;
   private accepted: OnboardingActivationRequest | undefined;
 
-  /** The activation child's id, the one the Update answers with; `owner` names the workflow in refusals. */
+  /**
+   * The activation child's id, the one the Update answers with; `owner` names the workflow in
+   * refusals.
+   */
   constructor(
     readonly activationWorkflowId: string,
     onAccepted: (request: OnboardingActivationRequest) => void,
