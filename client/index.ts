@@ -153,8 +153,12 @@ export {
   type RevealRequest,
 } from './card-details';
 export type { RevealLimit, RevealLog, RevealRecord } from '../platform/storage/reveal-log';
+// The provider client the card reads take, made from the same settings the worker uses.
+export { createProviderClient, type ProviderClient } from '../provider/client';
+export { providerConfig } from '../provider/config';
 // What openCardDetails takes: the configuration read as every cardflow process reads it.
 export { readConfiguration, type Configuration } from '../platform/config/schema';
+export { processEnv } from '../platform/config/process-env';
 export {
   readWorkflowStatus,
   STATUS_VIEWS,
