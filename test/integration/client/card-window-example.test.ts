@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Client } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
+import { createDataConverter } from '../../../platform/codec/data-converter';
+import { parseKeyList } from '../../../platform/codec/keys';
 import { awaitResult, startOnboarding } from '../../../client/onboarding';
 import { createFileRevealLog } from '../../../platform/storage/reveal-log';
 import { decryptSensitive } from '../../../provider/sensitive';
@@ -35,6 +38,26 @@ afterAll(async () => {
   await worker?.stop('SIGKILL');
   await h?.stop();
 });
+
+/** A history as text with every payload in it decoded by the codec (a payload: `metadata` and `data`). */
+async function decodedText(history: unknown): Promise<string> {
+  const codecs = createDataConverter(parseKeyList(codecKeys)).payloadCodecs ?? [];
+  const texts = [JSON.stringify(history)];
+  const visit = async (node: unknown): Promise<void> => {
+    if (node === null || typeof node !== 'object') return;
+    const record = node as Record<string, unknown>;
+    if (record.metadata && record.data instanceof Uint8Array) {
+      let decoded = [record as Payload];
+      for (const codec of [...codecs].reverse()) decoded = await codec.decode(decoded);
+      texts.push(Buffer.from(decoded[0]!.data ?? []).toString('utf8'));
+      return;
+    }
+    for (const value of Object.values(record)) await visit(value);
+  };
+  await visit(history);
+  expect(texts.length).toBeGreaterThan(1);
+  return texts.join('\n');
+}
 
 it('lists the card’s records, reveals its details and reissues it, through the client package alone', async () => {
   const env = workerProcessEnv(h, { providerUrl: h.sandbox.url, taskQueue: h.taskQueue, codecKeys });
@@ -76,6 +99,17 @@ it('lists the card’s records, reveals its details and reissues it, through the
   );
   expect(stdout).toContain(`details card ending ${pan.slice(-4)},`);
   expect(stdout).not.toContain(pan);
+  // Nor any workflow history of the run, its payloads decoded, nor a line the worker wrote.
+  const histories: string[] = [];
+  for await (const execution of client.workflow.list({ query: `TaskQueue = '${h.taskQueue}'` })) {
+    const history = await client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
+    histories.push(await decodedText(history));
+  }
+  expect(histories.length).toBeGreaterThan(2);
+  // The payloads were opened (the inputs' wait settings are only in them), and none holds the number.
+  expect(histories.some((text) => text.includes('firstPollMs'))).toBe(true);
+  for (const text of histories) expect(text).not.toContain(pan);
+  expect(worker.output()).not.toContain(pan);
   const reissued = /^reissued as card (\d+) \(Normal\); old card frozen$/m.exec(stdout);
   expect(reissued).not.toBeNull();
   expect(reissued![1]).not.toBe(cardNo);
