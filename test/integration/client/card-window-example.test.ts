@@ -39,7 +39,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-/** A history as text with every payload in it decoded by the codec (a payload: `metadata` and `data`). */
+/** A history as text, every payload in it decoded by the codec (a payload: `metadata`, `data`). */
 async function decodedText(history: unknown): Promise<string> {
   const codecs = createDataConverter(parseKeyList(codecKeys)).payloadCodecs ?? [];
   const texts = [JSON.stringify(history)];
