@@ -46,6 +46,7 @@ export const CLI_OPTIONS = {
   show: { type: 'boolean' },
   reveals: { type: 'boolean' },
   caller: { type: 'string' },
+  account: { type: 'string' },
   reason: { type: 'string' },
   remark: { type: 'string' },
   'pin-stdin': { type: 'boolean' },

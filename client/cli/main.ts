@@ -33,6 +33,7 @@ import { parseCommandLine } from './parse';
 import { WORKFLOW_COMMANDS } from './workflow-commands';
 import { CARD_HISTORY_COMMAND } from './card-history-commands';
 import { CARD_DETAILS_COMMAND } from './card-details-commands';
+import { ACCOUNT_COMMANDS } from './account-commands';
 import { processEnv } from '../../platform/config/process-env';
 import { cardflowVersion } from '../../platform/config/version';
 
@@ -47,6 +48,7 @@ export const COMMANDS: readonly Command[] = [
   ...WORKFLOW_COMMANDS,
   CARD_HISTORY_COMMAND,
   CARD_DETAILS_COMMAND,
+  ...ACCOUNT_COMMANDS,
   RECONCILE_COMMAND,
   ACKNOWLEDGE_COMMAND,
   SANDBOX_COMMAND,

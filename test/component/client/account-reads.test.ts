@@ -8,6 +8,8 @@ import { createProviderClient, type ProviderClient } from '../../../provider/cli
 import { DAY_MS } from '../../../provider/rules';
 import { accountLedger, findCardholders, listAccounts } from '../../../client/account-reads';
 import { getCardControls } from '../../../client/card-controls';
+import { runCli } from '../../../client/cli/main';
+import { parseJson } from '../../../provider/json';
 import { InvalidInputError } from '../../../client/validation';
 import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
 import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../../../tools/sandbox';
@@ -92,4 +94,27 @@ it('gives a card’s controls with its card type’s bounds', async () => {
   });
   expect(controls.noPinPaymentAmount).toMatch(/^\d+(\.\d+)?$/);
   expect(controls.cardType.rechargeMaxQuota).toMatch(/^\d+(\.\d+)?$/);
+});
+
+it('the CLI reads the same: accounts, a ledger across slices, a cardholder, a card’s controls', async () => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l), env: sandbox.env };
+  const cli = async (args: string[]) => {
+    out.length = 0;
+    expect(await runCli(args, io)).toBe(0);
+    return [...out];
+  };
+  const accounts = await all(listAccounts(provider));
+  expect((await cli(['accounts', '--json'])).map((l) => (parseJson(l) as { accountId: string }).accountId)).toEqual(
+    accounts.map((a) => a.accountId),
+  );
+  const since = new Date(START).toISOString();
+  const entries = await all(accountLedger(provider, { startTime: START }));
+  expect(await cli(['ledger', '--since', since, '--json'])).toHaveLength(entries.length);
+  const holder = await provider.createCardholder(b2bHolder('cli-holder@example.com'));
+  expect((await cli(['cardholder', holder.holderId]))[0]).toMatch(new RegExp(`^${holder.holderId}  `));
+  const [cardNo] = await cards(1);
+  expect((await cli(['card-controls', cardNo!])).join('\n')).toContain(`card ${cardNo} (`);
+  expect(err).toEqual([]);
 });
