@@ -377,8 +377,9 @@ onboard ci-compose-2
 step "upgrade: building build B (image tag next)"
 git clone -q --no-local "$work/cardflow" "$work/next"
 echo '// release B (CI upgrade drill)' >>"$work/next/workflows/index.ts"
-# B also expands the schema (a nullable column), and so requires that migration.
-rollout_migration=1796688000000_ci-rollout-expand
+# B also expands the schema (a nullable column), and so requires that migration (numbered after
+# any migration a commit ships, so it is always the newest).
+rollout_migration=9000000000000_ci-rollout-expand
 printf '%s\n' '-- Up Migration' 'ALTER TABLE cardflow_routes ADD COLUMN IF NOT EXISTS ci_rollout_note text;' \
   >"$work/next/platform/storage/migrations/$rollout_migration.sql"
 sed -i "s/^export const REQUIRED_MIGRATION = .*/export const REQUIRED_MIGRATION = '$rollout_migration';/" \

@@ -5,6 +5,7 @@
 import type { ProviderClient } from '../provider/client';
 import type { KeyInput } from '../provider/keys';
 import type { CardEntityInput } from '../domain/card-entity';
+import type { ReplacedCardOutcome } from '../domain/card-reissue';
 import type { FileStore } from '../platform/storage/file-store';
 import type { NotificationDeps } from './notifications';
 import type { RouteStore } from '../platform/storage/route-store';
@@ -51,6 +52,11 @@ export type ProviderPort = Pick<
 /** Starts the workflow that follows a card for its whole life (`cardEntity`), unless it runs already. */
 export interface CardEntityPort {
   follow(input: CardEntityInput): Promise<void>;
+  /**
+   * Freezes the card through its workflow's `freeze` Update (started if it does not run), keyed
+   * by `requestId`; a card already frozen, blocked or cancelled is reported, not frozen again.
+   */
+  freeze(cardNo: string, requestId: string): Promise<ReplacedCardOutcome>;
 }
 
 /** Structured logger; never pass personal data or card numbers in `fields`. */

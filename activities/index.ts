@@ -7,6 +7,7 @@ import { createAccountActivities } from './accounts';
 import { createActivationActivities } from './activation';
 import { createCardOperationActivities } from './card-operations';
 import { createCardRecordActivities } from './card-records';
+import { createCardReplacementActivities } from './card-replacement';
 import { createCardActivities } from './cards';
 import { createCardholderActivities } from './cardholders';
 import type { ActivityDeps } from './deps';
@@ -41,6 +42,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWorkOrderActivities(deps),
     ...createCardOperationActivities(deps),
     ...createCardRecordActivities(deps),
+    ...createCardReplacementActivities(deps),
     ...createTransferActivities(deps),
     ...createWalletActivities(deps),
     ...createReconciliationActivities(deps),

@@ -123,7 +123,49 @@ export {
   type StoredFileReference,
   type StoreFileOptions,
 } from './files';
-export { CardReissueRefusedError, reissueCard, type ReissueOptions } from './reissue';
+export {
+  activateReissuedCard,
+  CardReissueRefusedError,
+  reissueCard,
+  startCardReissue,
+  type ReissueOptions,
+} from './reissue';
+export type { CardReissueResult, CardReissueStatus, ReplacedCardOutcome } from '../domain/card-reissue';
+export {
+  card3dsRecords,
+  cardAuthorizations,
+  cardFees,
+  cardOperations,
+  type Card3dsSummary,
+  type CardHistoryOptions,
+  type CardHistoryProvider,
+} from './card-history';
+export {
+  accountLedger,
+  findCardholders,
+  listAccounts,
+  type AccountReadsProvider,
+  type CardholderLookup,
+  type LedgerQuery,
+} from './account-reads';
+export { getCardControls, type CardControls, type CardControlsProvider } from './card-controls';
+export {
+  CardRevealRefusedError,
+  DEFAULT_REVEAL_LIMIT,
+  openCardDetails,
+  revealCardDetails,
+  type CardDetails,
+  type CardDetailsDeps,
+  type CardDetailsReader,
+  type RevealRequest,
+} from './card-details';
+export type { RevealLimit, RevealLog, RevealRecord } from '../platform/storage/reveal-log';
+// The provider client the card reads take, made from the same settings the worker uses.
+export { createProviderClient, type ProviderClient } from '../provider/client';
+export { providerConfig } from '../provider/config';
+// What openCardDetails takes: the configuration read as every cardflow process reads it.
+export { readConfiguration, type Configuration } from '../platform/config/schema';
+export { processEnv } from '../platform/config/process-env';
 export {
   readWorkflowStatus,
   STATUS_VIEWS,

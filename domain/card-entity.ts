@@ -11,6 +11,7 @@
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
+import type { CancelReturnMatch } from './cancel-return';
 import type { FieldIssue } from './cardholder-data';
 import { amountString, idDigits } from './fields';
 import type { BalanceSummary } from './summaries';
@@ -96,16 +97,29 @@ export interface CardEntityState {
   notifications?: NotificationPlan;
 }
 
-/** The card's cancellation as the entity followed it (spec: Card operation record, type cancel; ledger bizType card_cancel). */
+/**
+ * The card's cancellation as the entity followed it (spec: Card operation record, type cancel;
+ * domain/cancel-return.ts).
+ */
 export interface CardCancellation {
   reason?: string;
   /** The cancel record's orderNo, once known. */
   orderNo?: string;
-  /** What came back to the account (`card_cancel` in the ledger; "0" when the card held nothing). */
+  /** What came back ("0" when the card held nothing). */
   returnedAmount?: string;
   currency?: string;
   /** The account it returned to. */
   accountId?: string;
+  /**
+   * How it came back: the ledger bizType or the REFUND withdrawal, the orderNo, what tied it to the
+   * card.
+   */
+  returnedBy?: Pick<CancelReturnMatch, 'path' | 'orderNo' | 'matchedBy'>;
+  /**
+   * Not seen back in time: what was left on the card and the `strandedMoney` record that reports
+   * it.
+   */
+  unreturned?: { amount?: string; strandedRecord: string };
 }
 
 export const KEPT_AUTHORIZATIONS = 50;

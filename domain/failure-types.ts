@@ -88,6 +88,8 @@ export const ClientErrorTypes = {
   onboardingRecoveryRefused: 'OnboardingRecoveryError',
   /** An old card cannot be replaced now; the message says why and what to do. */
   cardReissueRefused: 'CardReissueRefused',
+  /** A card's details were shown as often as the limit allows; the error says when they may be again. */
+  cardRevealRefused: 'CardRevealRefused',
 } as const;
 export type ClientErrorType = (typeof ClientErrorTypes)[keyof typeof ClientErrorTypes];
 

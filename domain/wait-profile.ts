@@ -98,7 +98,19 @@ export interface WaitOverrides {
   review?: Partial<WaitProfile>;
   /** How long a provider call keeps retrying before its step fails (workflows/calls/profiles.ts PROVIDER_CALL). */
   providerRetry?: ProviderRetry;
+  /**
+   * How long a cancelled card's balance is awaited before it is reported (ms; {@link
+   * CANCEL_RETURN_DEADLINE_MS}).
+   */
+  cancelReturnMs?: number;
 }
+
+/**
+ * How long a card's workflow waits for a cancelled card's balance to come back before it records
+ * the money as not returned (a `strandedMoney` record, a reconciliation finding) and ends. A
+ * provider returns it within minutes; a day leaves room for an outage without hiding a loss.
+ */
+export const CANCEL_RETURN_DEADLINE_MS = 24 * 3_600_000;
 
 const waitFields = z
   .object({
@@ -126,6 +138,7 @@ export const WaitOverridesSchema = z
       })
       .partial()
       .optional(),
+    cancelReturnMs: z.number().positive().optional(),
   })
   .optional();
 

@@ -8,6 +8,7 @@
 import { cardDepositStatusQuery, type CardDepositInput, type CardDepositResult } from './card-deposit';
 import { cardSnapshotQuery, type CardEntityInput, type CardEntityResult } from './card-entity';
 import { cardIssuanceStatusQuery, type CardIssuanceInput, type CardIssuanceResult } from './card-issuance';
+import { cardReissueStatusQuery, type CardReissueInput, type CardReissueResult } from './card-reissue';
 import {
   cardOperationStatusQuery,
   type CardOperationInput,
@@ -51,6 +52,7 @@ import {
   activationWorkflowId,
   cardEntityWorkflowId,
   cardOperationWorkflowId,
+  cardReissueWorkflowId,
   fundingWorkflowId,
   onboardingWorkflowId,
   sharedAccountWorkflowId,
@@ -246,6 +248,18 @@ export const cardEntityWorkflow = defineWorkflow<CardEntityInput, CardEntityResu
   statusQuery: cardSnapshotQuery,
 });
 
+export const cardReissueWorkflow = defineWorkflow<CardReissueInput, CardReissueResult>()({
+  type: 'cardReissue',
+  flow: 'card_reissue',
+  // Ends once the new card is active (weeks for a physical card): its build's workers wait for it.
+  versioning: 'PINNED',
+  id: cardReissueWorkflowId,
+  // Its mutations are its children's (the card, its activation) and the old card's own workflow's.
+  orderSteps: none,
+  statusQuery: cardReissueStatusQuery,
+  spends: (input) => initialDepositOf(input, 'card'),
+});
+
 export const reconciliationWorkflow = defineWorkflow<ReconcileInput, ReconcileReport>()({
   type: 'reconciliation',
   flow: 'reconciliation',
@@ -280,6 +294,7 @@ export const WORKFLOWS = {
   cardUnfreeze: cardUnfreezeWorkflow,
   cardPinUpdate: cardPinUpdateWorkflow,
   cardEntity: cardEntityWorkflow,
+  cardReissue: cardReissueWorkflow,
   reconciliation: reconciliationWorkflow,
   strandedMoney: strandedMoneyWorkflow,
 } as const;

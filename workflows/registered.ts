@@ -10,5 +10,6 @@ export { sharedAccount } from './shared-account';
 export { walletFunding } from './wallet-funding';
 export { cardFreeze, cardUnfreeze, cardPinUpdate } from './card-operations';
 export { cardEntity } from './card-entity';
+export { cardReissue } from './card-reissue';
 export { reconciliation } from './reconciliation';
 export { strandedMoney } from './stranded-money';

@@ -23,6 +23,11 @@ export interface CliIo {
   signal?: AbortSignal;
   /** Standard input as text, for --pin-stdin (a PIN never goes on the command line, where `ps` and shell history keep it). */
   readStdin?: () => Promise<string>;
+  /**
+   * Standard output is a terminal (a person reads it, not a pipe or a file): card details are shown
+   * only then.
+   */
+  stdoutIsTerminal?: boolean;
 }
 
 /** The options `cardflow` understands (node:util parseArgs); each command says which of them it takes. */
@@ -36,6 +41,13 @@ export const CLI_OPTIONS = {
   request: { type: 'string' },
   amount: { type: 'string' },
   'card-type': { type: 'string' },
+  'card-number': { type: 'string' },
+  'freeze-old': { type: 'string' },
+  show: { type: 'boolean' },
+  reveals: { type: 'boolean' },
+  caller: { type: 'string' },
+  account: { type: 'string' },
+  reason: { type: 'string' },
   remark: { type: 'string' },
   'pin-stdin': { type: 'boolean' },
   refresh: { type: 'boolean' },

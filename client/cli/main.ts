@@ -33,6 +33,9 @@ import { ACKNOWLEDGE_COMMAND, RECONCILE_COMMAND } from './reconcile-commands';
 import { SANDBOX_COMMAND } from './sandbox-commands';
 import { parseCommandLine } from './parse';
 import { WORKFLOW_COMMANDS } from './workflow-commands';
+import { CARD_HISTORY_COMMAND } from './card-history-commands';
+import { CARD_DETAILS_COMMAND } from './card-details-commands';
+import { ACCOUNT_COMMANDS } from './account-commands';
 import { processEnv } from '../../platform/config/process-env';
 import { cardflowVersion } from '../../platform/config/version';
 
@@ -46,6 +49,9 @@ export const COMMANDS: readonly Command[] = [
   ...ONBOARDING_COMMANDS,
   ...WORKFLOW_COMMANDS,
   FILES_COMMAND,
+  CARD_HISTORY_COMMAND,
+  CARD_DETAILS_COMMAND,
+  ...ACCOUNT_COMMANDS,
   RECONCILE_COMMAND,
   ACKNOWLEDGE_COMMAND,
   SANDBOX_COMMAND,
@@ -181,6 +187,7 @@ export function main(argv: readonly string[] = process.argv.slice(2)): void {
     env: processEnv(),
     signal: abort.signal,
     readStdin,
+    stdoutIsTerminal: process.stdout.isTTY === true,
   }).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {

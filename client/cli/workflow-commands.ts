@@ -9,7 +9,8 @@
 import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { PIN_RE } from '../../provider/rules';
 import type { CardEntityOutcome } from '../../domain/card-entity';
-import { CardReissueRefusedError, reissueCard } from '../reissue';
+import { activateReissuedCard, CardReissueRefusedError, reissueCard, startCardReissue } from '../reissue';
+import { REPLACED_CARD_FREEZES, type CardReissueResult, type ReplacedCardFreeze } from '../../domain/card-reissue';
 import { activationInput, startActivation } from '../activation';
 import {
   cardRequest,
@@ -43,7 +44,7 @@ import { awaitDepositAddress } from '../wallet-funding';
 import { readWorkflowStatus } from '../workflow-status';
 import { cardEntityWorkflowId } from '../../domain/workflow-ids';
 
-const CARD_ACTIONS: Record<string, CardRequestKind | 'status' | 'unblock' | 'reissue'> = {
+const CARD_ACTIONS: Record<string, CardRequestKind | 'status' | 'unblock' | 'reissue' | 'activateReissued'> = {
   freeze: 'freeze',
   unfreeze: 'unfreeze',
   pin: 'updatePin',
@@ -51,6 +52,7 @@ const CARD_ACTIONS: Record<string, CardRequestKind | 'status' | 'unblock' | 'rei
   status: 'status',
   unblock: 'unblock',
   reissue: 'reissue',
+  'activate-reissued': 'activateReissued',
 };
 
 /** The PIN from standard input (first line), or undefined without --pin-stdin. */
@@ -118,6 +120,7 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
     return ExitCodes.done;
   }
   if (kind === 'reissue') return reissue(ctx, cardNo);
+  if (kind === 'activateReissued') return activateReissued(ctx, cardNo);
   if (!ctx.values.request)
     throw new UsageError(
       `card ${action} needs --request <id> (its idempotency key: the same id again does not act twice)`,
@@ -166,20 +169,78 @@ async function card(ctx: CliContext, action: string | undefined, cardNo: string 
   }
 }
 
-/** `card reissue <cardNo>`: the card that replaces it (one per old card), refused while the old one holds money. */
+/**
+ * The activation request of `--file`, with the PIN of `--pin-stdin` when given; undefined without
+ * `--file`.
+ */
+async function activationFromFile(ctx: CliContext, command: string): Promise<unknown> {
+  if (!ctx.values.file) return undefined;
+  const request = await readJsonFile(ctx.values.file);
+  const pin = await pinFromStdin(ctx);
+  if (pin !== undefined && request !== null && typeof request === 'object' && 'pin' in request)
+    throw new UsageError(`${command}: the PIN is in the file and on standard input; give it once`);
+  return pin === undefined ? request : { ...(request as object), pin };
+}
+
+/** The merchant public key, read only when the request carries a clear PIN to seal. */
+function sealingFor(ctx: CliContext, request: unknown) {
+  const clearPin = request !== null && typeof request === 'object' && 'pin' in request;
+  return clearPin ? { merchantPublicKey: merchantPublicKeyFrom(ctx.config) } : {};
+}
+
+function describeReissue(cardNo: string, made: CardReissueResult): string {
+  const old = made.oldCard;
+  const oldLine =
+    old.outcome === 'frozen'
+      ? `card ${cardNo} frozen`
+      : `card ${cardNo} not frozen (${old.status ?? '?'}): ${old.reason}`;
+  return `card ${cardNo} reissued as card ${made.card.cardNo} (${made.activation ? 'activated' : made.card.cardStatus}); ${oldLine}`;
+}
+
+/**
+ * `card reissue <cardNo>`: the card that replaces it (one per old card), refused while the old one
+ * holds money. A physical card without `--file` is started and left awaiting its delivery.
+ */
 async function reissue(ctx: CliContext, cardNo: string): Promise<number> {
+  const freezeOld = ctx.values['freeze-old'];
+  if (freezeOld !== undefined && !(REPLACED_CARD_FREEZES as readonly string[]).includes(freezeOld))
+    throw new UsageError(`--freeze-old must be one of ${REPLACED_CARD_FREEZES.join(', ')}`);
+  const activation = await activationFromFile(ctx, 'card reissue');
+  const opts = {
+    ...ctx.startOptions,
+    ...(ctx.values.amount === undefined ? {} : { initialDeposit: ctx.values.amount }),
+    ...(ctx.values['card-number'] === undefined ? {} : { cardNumber: ctx.values['card-number'] }),
+    ...(freezeOld === undefined ? {} : { freezeOld: freezeOld as ReplacedCardFreeze }),
+    ...(activation === undefined ? {} : { activation, ...sealingFor(ctx, activation) }),
+  };
   try {
-    const made = await reissueCard(await ctx.client(), cardNo, {
-      ...ctx.startOptions,
-      ...(ctx.values.amount === undefined ? {} : { initialDeposit: ctx.values.amount }),
-    });
-    printResult(ctx, made, () => `card ${cardNo} reissued as card ${made.cardNo} (${made.cardStatus})`);
-    return 0;
+    const client = await ctx.client();
+    if (opts.cardNumber !== undefined && activation === undefined) {
+      const workflowId = await startCardReissue(client, cardNo, opts);
+      ctx.io.out(
+        `reissue ${workflowId} started; once the card reached the customer: cardflow card activate-reissued ${cardNo} --file <activation.json>`,
+      );
+      return ExitCodes.done;
+    }
+    const made = await reissueCard(client, cardNo, opts);
+    printResult(ctx, made, () => describeReissue(cardNo, made));
+    return ExitCodes.done;
   } catch (error) {
     if (!(error instanceof CardReissueRefusedError)) throw error;
     ctx.io.err(error.message);
-    return 1;
+    return ExitCodes.failed;
   }
+}
+
+/**
+ * `card activate-reissued <oldCardNo> --file activation.json`: the reissued physical card arrived.
+ */
+async function activateReissued(ctx: CliContext, cardNo: string): Promise<number> {
+  const request = await activationFromFile(ctx, 'card activate-reissued');
+  if (request === undefined) throw new UsageError('card activate-reissued needs --file <activation.json>');
+  const accepted = await activateReissuedCard(await ctx.client(), cardNo, request, sealingFor(ctx, request));
+  printResult(ctx, accepted, () => `activation accepted (${accepted.route}): ${accepted.activationWorkflowId}`);
+  return ExitCodes.done;
 }
 
 /**
@@ -271,7 +332,9 @@ export const WORKFLOW_COMMANDS: readonly Command[] = [
       'card deposit <cardNo> --request <id> --amount <decimal> --card-type <id>',
       'card status <cardNo> [--refresh] [--watch] [--json]',
       'card unblock <cardNo> --request <id> --file <ref>',
-      'card reissue <cardNo> [--amount <initial deposit>] [--json]',
+      'card reissue <cardNo> [--amount <initial deposit>] [--freeze-old <when_active|now>] [--json]',
+      'card reissue <cardNo> --card-number <printed> [--file <activation.json>] [--pin-stdin]',
+      'card activate-reissued <oldCardNo> --file <activation.json> [--pin-stdin]',
     ],
     summary: "operate a card through its workflow (card-<cardNo>); --request is the operation's idempotency key",
     options: [
@@ -280,6 +343,8 @@ export const WORKFLOW_COMMANDS: readonly Command[] = [
       'pin-stdin',
       'amount',
       'card-type',
+      'card-number',
+      'freeze-old',
       'file',
       'refresh',
       'watch',

@@ -275,6 +275,13 @@ export const VARIABLES = {
     readBy: 'worker, receiver',
     schema: rules.text(),
   }),
+  CARDFLOW_REVEAL_LOG_DIR: variable({
+    description:
+      'without a database: the folder of the card-detail reveal log (who was shown which card, why, when; never a value), which also holds the per-card reveal limit, so every backend process of the machine names the same one',
+    default: '.data/reveals',
+    readBy: 'backend (client package), CLI',
+    schema: rules.text(),
+  }),
   CARDFLOW_FILE_RETENTION_DAYS: variable({
     description:
       'days a supporting file is kept after the provider confirmed its upload; then the worker deletes it (its fileId stays recorded). `0`: at the next hourly sweep',

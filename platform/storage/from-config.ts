@@ -11,6 +11,8 @@ import { type FileStore, createDirectoryFileStore } from './file-store';
 import { createPostgresFileStore } from './postgres-file-store';
 import { createPostgresRouteStore } from './postgres-route-store';
 import { type RouteStore, createFileRouteStore } from './route-store';
+import { createPostgresRevealLog } from './postgres-reveal-log';
+import { createFileRevealLog, type RevealLog } from './reveal-log';
 import { configured, type ConfigurationSlice } from '../config/schema';
 import { type KeyVariables, resolveKeyring } from '../codec/dev-keys';
 import { codecFileSealer } from './file-sealing';
@@ -35,4 +37,14 @@ export function routeStoreFor(
   const url = config.CARDFLOW_DATABASE_URL?.value;
   if (url) return createPostgresRouteStore(url, opts.pool ? { pool: opts.pool } : {});
   return createFileRouteStore({ dir: configured(config, 'CARDFLOW_ROUTE_DIR') });
+}
+
+/** Where card-detail reveals are recorded and limited (platform/storage/reveal-log.ts). */
+export function revealLogFor(
+  config: ConfigurationSlice<'CARDFLOW_DATABASE_URL' | 'CARDFLOW_REVEAL_LOG_DIR'>,
+  opts: { pool?: Pool } = {},
+): RevealLog {
+  const url = config.CARDFLOW_DATABASE_URL?.value;
+  if (url) return createPostgresRevealLog(url, opts.pool ? { pool: opts.pool } : {});
+  return createFileRevealLog(resolve(configured(config, 'CARDFLOW_REVEAL_LOG_DIR')));
 }

@@ -5,8 +5,12 @@
  * (card-entity/handlers.ts) and the run's loop work through it.
  */
 import { patched, workflowInfo } from '@temporalio/workflow';
+import type { CancelReturn } from '../../activities';
 import type { CardBirth, CardEntityInput, CardSnapshot } from '../../domain/card-entity';
+import { isTimeout } from '../../domain/failures';
 import { cardIssuedEventId, NotificationTypes } from '../../domain/notifications';
+import { CANCEL_RETURN_DEADLINE_MS } from '../../domain/wait-profile';
+import { strandedMoneyWorkflow } from '../../domain/workflows';
 import { nonEmpty, type ProviderEventBody } from '../../domain/provider-event';
 import { cardOperationRecordOf } from '../../domain/provider-records';
 import { CardRequests } from './requests';
@@ -14,6 +18,7 @@ import { CardState } from './state';
 import { relayedThreeDs, statusNotices, transactionNotice, type CardMark, type CardNotice } from './notices';
 import { EventInbox } from '../events/inbox';
 import { Notifier } from '../reporting/notifier';
+import { startAbandoned } from '../calls/children';
 import { relayThreeDsRecord } from './three-ds-relay';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from '../calls/profiles';
 
@@ -28,6 +33,13 @@ export const CARD_ACTIVATION_PATCH = 'card-entity-activation';
  * told. Runs that told one before replay telling it; the patch is asked only when one comes.
  */
 export const OLDER_STATE_UNTOLD_PATCH = 'card-entity-older-state-untold';
+
+/**
+ * A cancelled card's balance is awaited up to a deadline, matched by the card and the amount on
+ * every path the spec describes, and reported as not returned past it. Runs that began the wait
+ * before wait with no deadline, as they always did.
+ */
+export const CANCEL_RETURN_BOUNDED_PATCH = 'card-entity-cancel-return-bounded';
 
 export class CardRun {
   readonly info = workflowInfo();
@@ -197,10 +209,26 @@ export class CardRun {
       );
   }
 
-  /** The cancel is recorded; the card's balance goes back to its account (card_cancel in the ledger). */
+  /**
+   * The cancel is recorded; the card's balance leaves by a path the spec describes
+   * (domain/cancel-return.ts). Awaited up to the cancel-return deadline in runs that bound it
+   * ({@link CANCEL_RETURN_BOUNDED_PATCH}); past it, what was left is recorded instead.
+   */
   async awaitCancelReturn(): Promise<void> {
     const { cardNo, input, profile } = this;
-    const returned = await longPollCalls(profile).awaitCancelReturn({ cardNo, poll: pollSettings(profile) });
+    const bounded = patched(CANCEL_RETURN_BOUNDED_PATCH);
+    const deadlineMs = input.wait?.cancelReturnMs ?? CANCEL_RETURN_DEADLINE_MS;
+    let returned: CancelReturn;
+    try {
+      returned = await longPollCalls(profile, bounded ? deadlineMs : undefined).awaitCancelReturn({
+        cardNo,
+        poll: pollSettings(profile),
+      });
+    } catch (error) {
+      if (!bounded || !isTimeout(error)) throw error;
+      await this.recordUnreturned(deadlineMs);
+      return;
+    }
     this.card.learnCancelReturn(returned);
     this.tell(() =>
       this.notifier.emit(NotificationTypes.cardCancelled, {
@@ -209,6 +237,43 @@ export class CardRun {
         cardStatus: 'cancel',
         amountReturned: returned.returnedAmount,
         ...(returned.currency ? { currency: returned.currency } : {}),
+      }),
+    );
+  }
+
+  /**
+   * The balance was not seen back within the deadline: the money the cancel took off the card is
+   * kept open in a `strandedMoney` record (a reconciliation finding until an operator
+   * acknowledges it), and the backend is told of the cancel without an amount returned.
+   */
+  private async recordUnreturned(deadlineMs: number): Promise<void> {
+    const { cardNo, input } = this;
+    const { cancel } = await this.provider.cancelRecordOf({ cardNo });
+    const known = this.card.carried.balance;
+    const amount = cancel?.amount ?? known?.amount;
+    const currency = cancel?.currency ?? known?.currency ?? '';
+    const hours = Math.round(deadlineMs / 360_000) / 10;
+    const reason = cancel
+      ? `the balance of cancelled card ${cardNo} (cancel ${cancel.orderNo}, ${cancel.status}) was not seen back within ${hours} h`
+      : `card ${cardNo} is cancelled but its cancel record was not found within ${hours} h`;
+    const { runId } = workflowInfo();
+    const strandedRecord = await startAbandoned(
+      strandedMoneyWorkflow,
+      {
+        ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+        sourceWorkflowId: this.info.workflowId,
+        reason,
+        left: [{ where: 'card', account: cardNo, amount: amount ?? '0', currency, why: reason }],
+      },
+      { ...(input.customerRef ? { customerRef: input.customerRef } : {}), suffix: `stranded.${runId}` },
+    );
+    this.card.learnUnreturned({ orderNo: cancel?.orderNo, amount, currency }, strandedRecord);
+    this.tell(() =>
+      this.notifier.emit(NotificationTypes.cardCancelled, {
+        cardNo,
+        ...(input.customerRef ? { customerRef: input.customerRef } : {}),
+        cardStatus: 'cancel',
+        ...(currency ? { currency } : {}),
       }),
     );
   }

@@ -256,8 +256,27 @@ export class CardState {
       returnedAmount: returned.returnedAmount,
       ...(returned.currency ? { currency: returned.currency } : {}),
       ...(returned.accountId ? { accountId: returned.accountId } : {}),
+      ...(returned.returnedBy ? { returnedBy: returned.returnedBy } : {}),
     };
     state.balance = { amount: '0', currency: returned.currency ?? state.balance?.currency ?? '' };
+    state.balanceStale = false;
+  }
+
+  /**
+   * The balance was not seen back in time: what the cancel left, and the record that reports it.
+   */
+  learnUnreturned(
+    left: { orderNo: string | undefined; amount: string | undefined; currency: string },
+    strandedRecord: string,
+  ): void {
+    const state = this.carried;
+    state.cancellation = {
+      ...state.cancellation,
+      ...(state.cancelReason ? { reason: state.cancelReason } : {}),
+      ...(left.orderNo ? { orderNo: left.orderNo } : {}),
+      ...(left.currency ? { currency: left.currency } : {}),
+      unreturned: { ...(left.amount ? { amount: left.amount } : {}), strandedRecord },
+    };
     state.balanceStale = false;
   }
 

@@ -26,10 +26,14 @@ export class ActivationGate {
   private expecting = false;
   private accepted: OnboardingActivationRequest | undefined;
 
-  /** The activation child's id, the one the Update answers with. */
+  /**
+   * The activation child's id, the one the Update answers with; `owner` names the workflow in
+   * refusals.
+   */
   constructor(
     readonly activationWorkflowId: string,
     onAccepted: (request: OnboardingActivationRequest) => void,
+    private readonly owner = 'onboarding',
   ) {
     setHandler(
       activateCardUpdate,
@@ -61,7 +65,7 @@ export class ActivationGate {
     if (!this.expecting) {
       throw nonRetryable(
         FailureTypes.activationNotExpected,
-        'activateCard: this onboarding takes no activation request (not a physical card type, still validating, or the request came with the input)',
+        `activateCard: this ${this.owner} takes no activation request (not a physical card type, still validating, or the request came with the input)`,
       );
     }
     if (this.accepted)

@@ -59,7 +59,7 @@ it('card unblock: a blocked card refuses card unfreeze naming the block, then th
   });
 });
 
-it('card reissue: refused while the old card holds money; once it is withdrawn, exactly one new card however often it is asked', async () => {
+it('card reissue: refused while the old card holds money; once it is withdrawn, exactly one new card however often it is asked, and the old card frozen', async () => {
   const cardNo = await virtualCard(h.provider, { deposit: '25' });
   const out: string[] = [];
   const cli = cliOn(h, out);
@@ -87,6 +87,9 @@ it('card reissue: refused while the old card holds money; once it is withdrawn, 
     };
     const first = await reissued();
     expect(first).not.toBe(cardNo);
+    // The old card is frozen once the new one is active.
+    expect(out.join('\n')).toContain(`card ${cardNo} frozen`);
+    expect((await h.provider.getCardInfo({ cardNo })).status).toBe('Freeze');
     expect(await reissued()).toBe(first);
     expect(await creates()).toBe(before + 1);
     // The new card is followed from its issuance on.

@@ -207,15 +207,17 @@ it('a cancel reports the amount returned to the account; a reissue is refused wh
       reissueCard(h.client, cardNo, options()),
       reissueCard(h.client, cardNo, options()),
     ]);
-    expect(second.cardNo).toBe(first.cardNo);
-    expect(first.cardNo).not.toBe(cardNo);
+    expect(second.card.cardNo).toBe(first.card.cardNo);
+    expect(first.card.cardNo).not.toBe(cardNo);
     expect(await creates()).toBe(before + 1);
+    // The cancelled card is reported as it is, not frozen.
+    expect(first.oldCard).toMatchObject({ outcome: 'not_frozen', status: 'cancel' });
     const again = await reissueCard(h.client, cardNo, options());
-    expect(again.cardNo).toBe(first.cardNo);
+    expect(again.card.cardNo).toBe(first.card.cardNo);
     expect(await creates()).toBe(before + 1);
     // The new card is followed from its issuance on.
     await eventually(
-      () => snapshotOf(first.cardNo),
+      () => snapshotOf(first.card.cardNo),
       (s) => s?.status === 'Normal',
       'the new card’s workflow, started by its issuance',
     );

@@ -9,7 +9,17 @@ import { NO_PIN_PAYMENT_AMOUNT } from '../../../provider/rules';
 import { getCard } from './cards';
 import { getCardType } from './card-types';
 import { paramError, stateError, type Ctx } from './context';
-import { captureHeld, collectFee, credit, debit, getAccount, hold, release, requireAvailable } from './ledger';
+import {
+  captureHeld,
+  collectFee,
+  credit,
+  debit,
+  getAccount,
+  hold,
+  release,
+  requireAvailable,
+  walletAccount,
+} from './ledger';
 import { operationOutcome } from './magic';
 import { emitOperation, newOperation, startOperation } from './opflow';
 import { registerOrder, requireNewOrder } from './orders';
@@ -263,8 +273,28 @@ export function overdraftStatement(ctx: Ctx, card: Card): void {
   emitOperation(ctx, op);
 }
 
-/** Cancels a card (spec, type cancel: cannot be reactivated); the remaining balance returns to the charged account. */
-export function cancelCard(ctx: Ctx, cardNo: string, merchantOrderNo: string | null, reason?: string): unknown {
+/**
+ * How a cancelled card's balance leaves it (spec: record type cancel; withdraw with subType REFUND;
+ * ledger bizTypes card_cancel, card_withdraw, card_refund). The spec ties none of them to the
+ * cancel record's orderNo, so each path can be taken:
+ * - `cancel`: a `card_cancel` credit to the card's account under the cancel's orderNo;
+ * - `cancel_own_order`: the same credit under an orderNo of its own;
+ * - `withdraw`: a `withdraw` record with subType REFUND, the balance credited to the merchant's
+ *   WALLET as `card_withdraw` under that record's orderNo;
+ * - `refund`: a `card_refund` credit to the card's account under an orderNo of its own;
+ * - `never`: the balance stays with the cancelled card (a provider that never returns it).
+ */
+export const CANCEL_RETURN_PATHS = ['cancel', 'cancel_own_order', 'withdraw', 'refund', 'never'] as const;
+export type CancelReturnPath = (typeof CANCEL_RETURN_PATHS)[number];
+
+/** Cancels a card (spec, type cancel: cannot be reactivated); its balance leaves by `returnBy`. */
+export function cancelCard(
+  ctx: Ctx,
+  cardNo: string,
+  merchantOrderNo: string | null,
+  reason?: string,
+  returnBy: CancelReturnPath = 'cancel',
+): unknown {
   const card = getCard(ctx, cardNo);
   if (merchantOrderNo !== null) requireNewOrder(ctx, merchantOrderNo);
   requireStatus(card, ['Normal', 'Freeze', 'un_activated'], 'cancellation');
@@ -284,25 +314,50 @@ export function cancelCard(ctx: Ctx, cardNo: string, merchantOrderNo: string | n
     onSuccess() {
       overdraftStatement(ctx, card);
       const refund = card.balance;
-      if (cmp(refund, '0') > 0) {
-        credit(ctx, getAccount(ctx, card.accountId), {
-          amount: refund,
-          bizType: 'card_cancel',
-          orderNo: op.orderNo,
-          remark: `balance of cancelled card ${cardNo}`,
-        });
-      }
-      card.balance = '0';
       card.status = 'cancel';
       op.amount = refund;
       op.receivedAmount = refund;
       op.receivedCurrency = card.currency;
+      if (cmp(refund, '0') <= 0 || returnBy === 'never') return;
+      card.balance = '0';
+      returnCancelledBalance(ctx, card, op.orderNo, refund, returnBy);
     },
     onFail() {
       card.status = previous;
     },
   });
   return operationWire(op);
+}
+
+function returnCancelledBalance(
+  ctx: Ctx,
+  card: Card,
+  cancelOrderNo: string,
+  amount: string,
+  returnBy: Exclude<CancelReturnPath, 'never'>,
+): void {
+  const remark = `balance of cancelled card ${card.cardNo}`;
+  if (returnBy === 'withdraw') {
+    const refund = newOperation(ctx, {
+      type: 'withdraw',
+      subType: 'REFUND',
+      cardNo: card.cardNo,
+      currency: card.currency,
+      amount,
+      fee: '0',
+      receivedAmount: amount,
+      receivedCurrency: card.currency,
+      status: 'success',
+      description: 'Refund of the balance of a cancelled card',
+    });
+    credit(ctx, walletAccount(ctx), { amount, bizType: 'card_withdraw', orderNo: refund.orderNo, remark });
+    ctx.state.operations.push(refund);
+    emitOperation(ctx, refund);
+    return;
+  }
+  const orderNo = returnBy === 'cancel' ? cancelOrderNo : ctx.ids.orderNo();
+  const bizType = returnBy === 'refund' ? 'card_refund' : 'card_cancel';
+  credit(ctx, getAccount(ctx, card.accountId), { amount, bizType, orderNo, remark });
 }
 
 /** Withdraws from a card to its charged account, keeping balanceRetentionQuota on the card. */

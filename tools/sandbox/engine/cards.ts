@@ -25,9 +25,14 @@ export function getCard(ctx: Ctx, cardNo: string, field = 'cardNo'): Card {
   return card;
 }
 
-/** Cards that count against metadata.cardHolderMaxCardLimit (failed creations do not). */
+/**
+ * Cards that count against metadata.cardHolderMaxCardLimit: failed creations do not, nor cancelled
+ * cards (the holder no longer has them), so a lost card's holder can be given its replacement.
+ */
 export function holderCardCount(ctx: Ctx, holderId: string): number {
-  return [...ctx.state.cards.values()].filter((c) => c.holderId === holderId && c.status !== 'fail').length;
+  return [...ctx.state.cards.values()].filter(
+    (c) => c.holderId === holderId && c.status !== 'fail' && c.status !== 'cancel',
+  ).length;
 }
 
 function checkHolder(ctx: Ctx, type: CardTypeDef, holderId: string | undefined): Holder | null {

@@ -10,7 +10,7 @@ import { cmp, scale } from '../../../provider/money';
 import { paramError, type Ctx } from './context';
 import { authorize, issueActivationCode, issueThreeDs, settleByTradeNo } from './authorizations';
 import { decideReview } from './cardholders';
-import { blockCard, cancelCard, unblockCard, withdrawCard } from './card-operations';
+import { blockCard, CANCEL_RETURN_PATHS, cancelCard, unblockCard, withdrawCard } from './card-operations';
 import { getCard } from './cards';
 import { credit, externalFlow, getAccount, moneySnapshot, walletAccount } from './ledger';
 import { decideOperation } from './opflow';
@@ -181,13 +181,21 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
         availableBalance: account.availableBalance,
       };
     },
-    /** { cardNo, merchantOrderNo?, reason? }: cancels a card (record type cancel); its balance returns to its account. */
+    /**
+     * { cardNo, merchantOrderNo?, reason?, returnBy? }: cancels a card (record type cancel); its
+     * balance leaves by `returnBy` (card-operations.ts `CANCEL_RETURN_PATHS`, default `cancel`).
+     */
     cancelCard: (body) => {
       const b = parse(
-        z.object({ cardNo: str, merchantOrderNo: z.string().optional(), reason: z.string().optional() }),
+        z.object({
+          cardNo: str,
+          merchantOrderNo: z.string().optional(),
+          reason: z.string().optional(),
+          returnBy: z.enum(CANCEL_RETURN_PATHS).optional(),
+        }),
         body,
       );
-      return cancelCard(ctx, b.cardNo, b.merchantOrderNo ?? null, b.reason);
+      return cancelCard(ctx, b.cardNo, b.merchantOrderNo ?? null, b.reason, b.returnBy);
     },
     /** { cardNo, amount, merchantOrderNo? }: withdraws from a card to its account (record type withdraw). */
     withdrawCard: (body) => {
