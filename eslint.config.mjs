@@ -7,8 +7,9 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
-// Configuration is read through platform/config/ only. A later block's `no-restricted-properties` replaces
-// an earlier one's options, so a block that adds restrictions lists this one again by name.
+// Configuration is read through platform/config/ only. A later block's `no-restricted-properties`
+// replaces an earlier one's options, so a block that adds restrictions lists this one again by
+// name.
 const processEnvRestriction = {
   object: 'process',
   property: 'env',
@@ -67,11 +68,12 @@ export default tseslint.config(
     },
   },
   {
-    // Configuration comes from platform/config/: every variable is declared in platform/config/schema.ts and checked at
-    // start, and a module takes its value parsed (readConfiguration, or readVariable for one); the
-    // environment itself is reached through platform/config/process-env.ts, to hand on whole, never to pick a
-    // variable from. Exceptions: tests and tools/bench/ set up their own processes; tools/scripts/cluster/ hands
-    // its environment to the Temporal and PostgreSQL processes it starts, which are not cardflow's
+    // Configuration comes from platform/config/: every variable is declared in
+    // platform/config/schema.ts and checked at start, and a module takes its value parsed
+    // (readConfiguration, or readVariable for one); the environment itself is reached through
+    // platform/config/process-env.ts, to hand on whole, never to pick a variable from. Exceptions:
+    // tests and tools/bench/ set up their own processes; tools/scripts/cluster/ hands its
+    // environment to the Temporal and PostgreSQL processes it starts, which are not cardflow's
     // configuration; and workers/heap-limit.ts reads NODE_OPTIONS, Node's own start-up options
     // (whether the operator gave the process a heap limit), a fact of the runtime the process runs
     // in that Node itself has already applied, not a cardflow setting.
@@ -153,6 +155,17 @@ export default tseslint.config(
         { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' },
         { name: 'setInterval', message: 'Use sleep() in a loop, or a timer-free condition().' },
         { name: 'process', message: 'Workflows must not read the environment.' },
+      ],
+    },
+  },
+  {
+    // A comment a reader takes in at a glance: no comment line over 100 columns, as Prettier keeps
+    // the code. Only comments are measured (code: a bound Prettier already keeps); a URL may run on.
+    files: ['**/*.ts'],
+    rules: {
+      'max-len': [
+        'error',
+        { code: 1000, comments: 100, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true },
       ],
     },
   },

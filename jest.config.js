@@ -1,5 +1,5 @@
-// Three tiers: pure unit tests, component tests on local HTTP servers, and integration tests that run on the real Temporal
-// dev server (started once by the global setup) against the sandbox.
+// Three tiers: pure unit tests, component tests on local HTTP servers, and integration tests that
+// run on the real Temporal dev server (started once by the global setup) against the sandbox.
 const transform = {
   '^.+\\.(t|j)sx?$': [
     '@swc/jest',
@@ -19,7 +19,8 @@ module.exports = {
       testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
     },
     {
-      // Real local HTTP servers on port 0 (client transport, sandbox, webhook receiver); no Temporal.
+      // Real local HTTP servers on port 0 (client transport, sandbox, webhook receiver); no
+      // Temporal.
       displayName: 'component',
       testEnvironment: 'node',
       transform,
@@ -46,8 +47,8 @@ module.exports = {
       setupFilesAfterEnv: ['<rootDir>/test/kubernetes/support/timeouts.ts'],
     },
     {
-      // The production topology: a Temporal cluster on PostgreSQL (several processes, started once by
-      // the global setup), worker and receiver processes scaled out. Run on its own (`npm run
+      // The production topology: a Temporal cluster on PostgreSQL (several processes, started once
+      // by the global setup), worker and receiver processes scaled out. Run on its own (`npm run
       // test:cluster`, in band: the fault test restarts parts of the shared cluster).
       displayName: 'cluster',
       testEnvironment: 'node',

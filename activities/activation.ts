@@ -20,7 +20,9 @@ export type { ActivationCodeRef } from '../domain/provider-records';
 export interface ActivationOutcome {
   merchantOrderNo: string;
   cardNo: string;
-  /** processing, success or fail as answered; `success` when a lookup found the card already Normal. */
+  /**
+   * processing, success or fail as answered; `success` when a lookup found the card already Normal.
+   */
   status: string;
   remark?: string;
 }

@@ -30,7 +30,10 @@ export function createCardOperationActivities(deps: ActivityDeps) {
   }
 
   return convertingFailures({
-    /** Sends freeze, unfreeze or update PIN with `merchantOrderNo`; an earlier attempt's record is returned instead of sending twice. */
+    /**
+     * Sends freeze, unfreeze or update PIN with `merchantOrderNo`; an earlier attempt's record is
+     * returned instead of sending twice.
+     */
     async sendCardOperation(input: {
       kind: CardOperationKind;
       merchantOrderNo: string;

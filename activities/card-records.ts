@@ -25,7 +25,10 @@ import { nonRetryable } from '../domain/failures';
 import { longPoll, type PollSettings } from './long-poll';
 import { notificationPlanOf } from './notifications';
 
-/** Most records of each kind one catch-up reads (the newest page); older ones are the reconciliation's. */
+/**
+ * Most records of each kind one catch-up reads (the newest page); older ones are the
+ * reconciliation's.
+ */
 export const CATCH_UP_PAGE = 50;
 
 /** The card's records since a provider time, oldest first. */
@@ -33,7 +36,10 @@ export interface CardRecordsSince {
   authorizations: CardAuthTransaction[];
   fees: CardAuthFeeRecord[];
   operations: CardOperationRecord[];
-  /** The notification plan, for the card entity whose first activity this is (activities/notifications.ts). */
+  /**
+   * The notification plan, for the card entity whose first activity this is
+   * (activities/notifications.ts).
+   */
   notifications?: NotificationPlan;
 }
 

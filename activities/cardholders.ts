@@ -39,7 +39,10 @@ function fieldsOf(holder: CardholderData): Record<string, string> {
 
 export type ReviewStatus = CardholderReview['status'];
 
-/** The fields of a correction the provider's query record shows back (spec: Cardholder query record). */
+/**
+ * The fields of a correction the provider's query record shows back (spec: Cardholder query
+ * record).
+ */
 const VISIBLE_FIELDS = [
   'areaCode',
   'mobile',
@@ -140,7 +143,9 @@ export function createCardholderActivities(deps: ActivityDeps) {
   const { queryRecord, query, getCardholder } = cardholderReads(deps);
 
   return convertingFailures({
-    /** Creates the cardholder for review; after an ambiguous outcome, finds it by merchantOrderNo. */
+    /**
+     * Creates the cardholder for review; after an ambiguous outcome, finds it by merchantOrderNo.
+     */
     async createCardholder(input: {
       merchantOrderNo: string;
       cardTypeId: string;
@@ -181,7 +186,10 @@ export function createCardholderActivities(deps: ActivityDeps) {
     async updateCardholder(input: {
       holderId: string;
       holder: CardholderData;
-      /** When the workflow accepted the correction: a holder changed later than this was changed by us. */
+      /**
+       * When the workflow accepted the correction: a holder changed later than this was changed by
+       * us.
+       */
       correctionAt?: number;
     }): Promise<CardholderReview> {
       const { holderId, holder } = input;

@@ -122,8 +122,9 @@ function cardSteps(deps: ActivityDeps) {
   /**
    * A card made here gets its own workflow now (`cardEntity`), so it is followed from its issuance
    * on without a command in the issuing workflow; `context` (the issuing flow's customerRef and
-   * waits) makes it the workflow a client's first call would have started. Best effort: a card whose workflow could not be
-   * started is followed from its first own event, which the receiver delivers with signal-with-start.
+   * waits) makes it the workflow a client's first call would have started. Best effort: a card
+   * whose workflow could not be started is followed from its first own event, which the receiver
+   * delivers with signal-with-start.
    */
   async function followCard(
     created: CardOperationWithCard,
@@ -187,7 +188,9 @@ export function createCardActivities(deps: ActivityDeps) {
         accountId?: string;
         /** Physical cards: the number printed on the card (never logged). */
         cardNumber?: string;
-        /** What the card's own workflow starts with besides the card number (the issuing flow's). */
+        /**
+         * What the card's own workflow starts with besides the card number (the issuing flow's).
+         */
         follow?: CardEntityStartContext;
       },
     ): Promise<CardOperationWithCard> {
@@ -210,7 +213,10 @@ export function createCardActivities(deps: ActivityDeps) {
       return made;
     },
 
-    /** Deposit to a card; checks the paying account covers amount + fee first; idempotent by merchantOrderNo. */
+    /**
+     * Deposit to a card; checks the paying account covers amount + fee first; idempotent by
+     * merchantOrderNo.
+     */
     async depositCard(input: OperationRequest & { cardNo: string; amount: string }): Promise<CardOperationWithCard> {
       const sent = await sendOperation(input, 'amount', (signal) =>
         provider.depositCard(

@@ -49,7 +49,10 @@ export type ProviderPort = Pick<
   | 'listCardAuthFees'
 >;
 
-/** Starts the workflow that follows a card for its whole life (`cardEntity`), unless it runs already. */
+/**
+ * Starts the workflow that follows a card for its whole life (`cardEntity`), unless it runs
+ * already.
+ */
 export interface CardEntityPort {
   follow(input: CardEntityInput): Promise<void>;
   /**
@@ -69,17 +72,29 @@ export interface ActivityDeps {
   provider: ProviderPort;
   /** Defaults to the activity context's logger (which adds workflow and attempt ids). */
   logger?: ActivityLogger;
-  /** Opens sealed PINs and provider-encrypted values (activation codes); required by the lifecycle activities that need it. */
+  /**
+   * Opens sealed PINs and provider-encrypted values (activation codes); required by the lifecycle
+   * activities that need it.
+   */
   merchantPrivateKey?: KeyInput;
-  /** Where work-order supporting files referenced by `{ ref }` are read, and their uploads recorded. */
+  /**
+   * Where work-order supporting files referenced by `{ ref }` are read, and their uploads recorded.
+   */
   fileStore?: FileStore;
-  /** Where a card made by createCard gets its own workflow; the worker provides it (workers/card-entity-port.ts). */
+  /**
+   * Where a card made by createCard gets its own workflow; the worker provides it
+   * (workers/card-entity-port.ts).
+   */
   cardEntities?: CardEntityPort;
-  /** Temporal as reconciliation reads and signals it; the worker provides it (workers/reconciliation-temporal.ts). */
+  /**
+   * Temporal as reconciliation reads and signals it; the worker provides it
+   * (workers/reconciliation-temporal.ts).
+   */
   reconciliation?: ReconcilePort;
   /**
-   * The gate the quick re-probes of a probe that could not ask go through (activities/long-poll.ts):
-   * the worker gives the probe budget's rate (workers/create-worker.ts); default unlimited.
+   * The gate the quick re-probes of a probe that could not ask go through
+   * (activities/long-poll.ts): the worker gives the probe budget's rate (workers/create-worker.ts);
+   * default unlimited.
    */
   reprobes?: RateGate;
   /**
@@ -90,8 +105,8 @@ export interface ActivityDeps {
   /**
    * Where the mutations record the route of their merchantOrderNo (and the cardholder and deposit
    * activities their holderId and address) before calling the provider, for the webhook receiver
-   * (platform/storage/route-store.ts); the worker gives the configured store, which reconciliation's
-   * re-delivery also reads. Absent: no routes (unit tests).
+   * (platform/storage/route-store.ts); the worker gives the configured store, which
+   * reconciliation's re-delivery also reads. Absent: no routes (unit tests).
    */
   routes?: RouteStore;
 }

@@ -1,7 +1,7 @@
 /**
- * Heartbeats that tell Temporal the worker running an activity is alive, so a call in flight on
- * a worker that died is retried elsewhere after the activity's heartbeat timeout (seconds), not
- * its start-to-close timeout. Every activity is wrapped once ({@link withPulse}, activities/index.ts):
+ * Heartbeats that tell Temporal the worker running an activity is alive, so a call in flight on a
+ * worker that died is retried elsewhere after the activity's heartbeat timeout (seconds), not its
+ * start-to-close timeout. Every activity is wrapped once ({@link withPulse}, activities/index.ts):
  * when its options give a heartbeat timeout, a timer heartbeats while it runs, the first time at
  * 60% of the timeout, so a call that answers in a fraction of it sends none (a heartbeat that
  * reaches the server is a billable action). The SDK holds a heartbeat back at most 1 s before

@@ -34,7 +34,9 @@ export interface IdempotentCall<T> {
    * may have gone through and spent the balance; the provider's own check then applies.
    */
   precheck?: () => Promise<void>;
-  /** Where the route `order:<merchantOrderNo>` is recorded before the call (ActivityDeps.routes). */
+  /**
+   * Where the route `order:<merchantOrderNo>` is recorded before the call (ActivityDeps.routes).
+   */
   routes: RouteRecorder | undefined;
 }
 

@@ -31,7 +31,10 @@ export type { ReconcilePort } from './reconciliation/temporal-port';
 export type { WorkOrderState } from './work-orders';
 export type { NotificationDeps, ThreeDsRelayOutcome } from './notifications';
 
-/** Every activity heartbeats while it runs when its options give a heartbeat timeout (activities/heartbeats.ts). */
+/**
+ * Every activity heartbeats while it runs when its options give a heartbeat timeout
+ * (activities/heartbeats.ts).
+ */
 export function createActivities(deps: ActivityDeps) {
   return pulsing({
     ...createCardActivities(deps),

@@ -67,7 +67,10 @@ function deliveredBefore(): number {
   return typeof details === 'number' && Number.isInteger(details) ? details : 0;
 }
 
-/** The 3DS record `tradeNo` of `cardNo`: retryable while not found yet; an activation code is never relayed. */
+/**
+ * The 3DS record `tradeNo` of `cardNo`: retryable while not found yet; an activation code is never
+ * relayed.
+ */
 async function threeDsRecord(deps: ActivityDeps, cardNo: string, tradeNo: string): Promise<Card3dsRecord> {
   const page = await deps.provider.listCard3dsRecords(
     { pageNum: 1, pageSize: 10, cardNo, tradeNo },

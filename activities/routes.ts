@@ -8,7 +8,10 @@
 import { activityInfo } from '@temporalio/activity';
 import { type RouteKind, type RouteRecorder, routeKey } from '../platform/storage/route-store';
 
-/** Records `kind:value → this activity's workflow id`; nothing without a recorder (a unit test's deps) or outside a workflow. */
+/**
+ * Records `kind:value → this activity's workflow id`; nothing without a recorder (a unit test's
+ * deps) or outside a workflow.
+ */
 export async function recordRoute(routes: RouteRecorder | undefined, kind: RouteKind, value: string): Promise<void> {
   const workflowId = activityInfo().workflowExecution?.workflowId;
   if (!routes || !workflowId || value === '') return;

@@ -9,12 +9,18 @@ import { decryptSensitive, encryptSensitive } from '../provider/sensitive';
 import { FailureTypes } from '../domain/failure-types';
 import { nonRetryable } from '../domain/failures';
 
-/** What a backend calls before starting a workflow that needs a PIN: seal it with the merchant public key. */
+/**
+ * What a backend calls before starting a workflow that needs a PIN: seal it with the merchant
+ * public key.
+ */
 export function sealPin(pin: string, merchantPublicKey: KeyInput): string {
   return encryptSensitive(pin, merchantPublicKey);
 }
 
-/** Opens a sealed value; a wrong key or tampered value fails non-retryably, saying nothing of the value. */
+/**
+ * Opens a sealed value; a wrong key or tampered value fails non-retryably, saying nothing of the
+ * value.
+ */
 export function openSealed(sealed: string, merchantPrivateKey: KeyInput | undefined, what: string): string {
   if (merchantPrivateKey === undefined) {
     throw nonRetryable(

@@ -42,7 +42,9 @@ export interface UnspentTransfer {
 export interface TransferAccounts {
   payer: TransferAccount & { digital: number };
   payee: TransferAccount & { digital: number };
-  /** The worker's notification plan (activities/notifications.ts), read with the accounts for free. */
+  /**
+   * The worker's notification plan (activities/notifications.ts), read with the accounts for free.
+   */
   notifications?: NotificationPlan;
 }
 
@@ -97,7 +99,10 @@ function transferReads(deps: ActivityDeps) {
 
   const cards = createCardActivities(deps);
 
-  /** What the card operation keyed `merchantOrderNo` took from `accountId`, per its ledger entries ("0" if it took nothing). */
+  /**
+   * What the card operation keyed `merchantOrderNo` took from `accountId`, per its ledger entries
+   * ("0" if it took nothing).
+   */
   async function chargedBy(accountId: string, merchantOrderNo: string): Promise<string> {
     const operation = await cards.getCardOperation({ merchantOrderNo });
     if (operation?.status !== 'success') return '0';
@@ -240,7 +245,10 @@ export function createTransferActivities(deps: ActivityDeps) {
       };
     },
 
-    /** Both accounts of a transfer, with balances, types and decimals, for the checks made before sending. */
+    /**
+     * Both accounts of a transfer, with balances, types and decimals, for the checks made before
+     * sending.
+     */
     async prepareTransfer(input: { payerAccountId: string; payeeAccountId: string }): Promise<TransferAccounts> {
       const signal = cancellationSignal();
       const [payer, payee] = await Promise.all([

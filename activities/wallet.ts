@@ -44,7 +44,10 @@ export function createWalletActivities(deps: ActivityDeps) {
   }
 
   return convertingFailures({
-    /** The deposit address of `coinKey`: an existing one, else a new one (only for an enabled coin that takes deposits). */
+    /**
+     * The deposit address of `coinKey`: an existing one, else a new one (only for an enabled coin
+     * that takes deposits).
+     */
     async prepareDepositAddress(input: {
       coinKey: string;
     }): Promise<DepositAddress & { notifications?: NotificationPlan }> {
@@ -73,7 +76,9 @@ export function createWalletActivities(deps: ActivityDeps) {
       };
     },
 
-    /** Polls the address's deposits until ours is final (success after its confirmations, or fail). */
+    /**
+     * Polls the address's deposits until ours is final (success after its confirmations, or fail).
+     */
     async awaitWalletDeposit(input: { match: DepositMatch; poll: PollSettings }): Promise<WalletDeposit> {
       return longPollFinal({
         poll: input.poll,

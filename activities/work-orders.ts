@@ -1,8 +1,9 @@
 /**
- * Supporting files and work orders (spec: File upload; Work orders). A file reference names a
- * file in the shared file store (platform/storage/file-store.ts, `ActivityDeps.fileStore`), so the
- * workflow history holds references and fileIds, never bytes. Work orders are idempotent by merchantOrderNo (looked up in the work
- * order list after an ambiguous outcome); their decision is polled (no webhook in the spec).
+ * Supporting files and work orders (spec: File upload; Work orders). A file reference names a file
+ * in the shared file store (platform/storage/file-store.ts, `ActivityDeps.fileStore`), so the
+ * workflow history holds references and fileIds, never bytes. Work orders are idempotent by
+ * merchantOrderNo (looked up in the work order list after an ambiguous outcome); their decision is
+ * polled (no webhook in the spec).
  */
 import { basename } from 'node:path';
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
@@ -28,9 +29,10 @@ export function createWorkOrderActivities(deps: ActivityDeps) {
 
   return convertingFailures({
     /**
-     * Uploads one stored supporting file (platform/storage/file-store.ts) and returns its fileId. The upload
-     * takes no key and the provider has no lookup, so the fileId is recorded in the store per
-     * workflow and reference: a later attempt, or a later run of the same workflow, reuses it.
+     * Uploads one stored supporting file (platform/storage/file-store.ts) and returns its fileId.
+     * The upload takes no key and the provider has no lookup, so the fileId is recorded in the
+     * store per workflow and reference: a later attempt, or a later run of the same workflow,
+     * reuses it.
      */
     async uploadStoredFile(input: { ref: string; contentType?: string }): Promise<{ fileId: string }> {
       const store = deps.fileStore;

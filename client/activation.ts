@@ -41,7 +41,8 @@ export function activationInput(request: unknown, merchantPublicKey?: MerchantKe
   const input: PhysicalCardActivationInput = { ...valid };
   if (pin !== undefined && valid.route !== 'activation_code')
     refuse(WHAT, 'pin', 'is only used by the activation_code route');
-  // Every other rule first, so the key is read (and the PIN sealed) only for an otherwise valid request.
+  // Every other rule first, so the key is read (and the PIN sealed) only for an otherwise valid
+  // request.
   refuseIssues(WHAT, [
     ...pinIssues(pin),
     ...activationInputIssues(pin === undefined ? input : { ...input, sealedPin: SEALED_PLACEHOLDER }),
@@ -66,5 +67,8 @@ export const activationHandle = activations.handle;
 /** The activation's stage (the `activationStatus` query; a billable action on Temporal Cloud). */
 export const getActivationStatus = activations.status;
 
-/** Waits for the activation; throws `WorkflowFailedError` (cause type e.g. OperationFailed for a failed work order). */
+/**
+ * Waits for the activation; throws `WorkflowFailedError` (cause type e.g. OperationFailed for a
+ * failed work order).
+ */
 export const awaitActivation = activations.result;

@@ -54,7 +54,10 @@ export interface CardEntityOptions {
   wait?: z.input<typeof WaitOverridesSchema>;
   /** Needed by {@link updateCardPin} with a clear PIN (client/sealing.ts). */
   merchantPublicKey?: KeyInput;
-  /** How long the request waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts); default 60 s. */
+  /**
+   * How long the request waits for an unavailable Temporal
+   * (platform/temporal/unavailable-retry.ts); default 60 s.
+   */
   whileUnavailable?: UnavailableRetry;
 }
 
@@ -179,7 +182,10 @@ export function cardRequest<K extends CardRequestKind>(
   return { ...rest, sealedPin: sealed } as CardRequests[K];
 }
 
-/** The client function of the card's Update `kind`: validates (and seals) the request, then sends it with Update-with-Start. */
+/**
+ * The client function of the card's Update `kind`: validates (and seals) the request, then sends it
+ * with Update-with-Start.
+ */
 function cardUpdate<K extends CardRequestKind, Ret>(kind: K, update: UpdateDefinition<Ret, [CardRequests[K]]>) {
   return async (
     client: Client,
@@ -190,16 +196,24 @@ function cardUpdate<K extends CardRequestKind, Ret>(kind: K, update: UpdateDefin
     updateWithStart(client, cardNo, update, [cardRequest(kind, cardNo, request, opts.merchantPublicKey)], opts);
 }
 
-/** Freezes the card (Update `freeze`); resolves once the Freeze record succeeded. Failure: `WorkflowUpdateFailedError` (cause type OperationNotAllowed, ...). */
+/**
+ * Freezes the card (Update `freeze`); resolves once the Freeze record succeeded. Failure:
+ * `WorkflowUpdateFailedError` (cause type OperationNotAllowed, ...).
+ */
 export const freezeCard = cardUpdate('freeze', freezeUpdate);
 
 /** Unfreezes the card (Update `unfreeze`). */
 export const unfreezeCard = cardUpdate('unfreeze', unfreezeUpdate);
 
-/** Changes the PIN (Update `updatePin`); a clear `pin` is sealed here with `opts.merchantPublicKey`. */
+/**
+ * Changes the PIN (Update `updatePin`); a clear `pin` is sealed here with `opts.merchantPublicKey`.
+ */
 export const updateCardPin = cardUpdate('updatePin', updatePinUpdate);
 
-/** Deposits to the card (Update `deposit`, a `cardDeposit` child); resolves with the amount, fee and balance. */
+/**
+ * Deposits to the card (Update `deposit`, a `cardDeposit` child); resolves with the amount, fee and
+ * balance.
+ */
 export const depositToCard = cardUpdate('deposit', depositUpdate);
 
 /** Reads the card from the provider now (Update `refresh`), starting its workflow if needed. */
@@ -207,7 +221,9 @@ export async function refreshCard(client: Client, cardNo: string, opts: CardEnti
   return updateWithStart(client, cardNo, refreshUpdate, [], opts);
 }
 
-/** Status, balance and recent authorizations as the running workflow knows them (the `card` query). */
+/**
+ * Status, balance and recent authorizations as the running workflow knows them (the `card` query).
+ */
 export async function getCardSnapshot(client: Client, cardNo: string): Promise<CardSnapshot> {
   return cardEntityHandle(client, cardNo).query(cardSnapshotQuery);
 }

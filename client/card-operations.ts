@@ -30,7 +30,9 @@ export interface CardOperationStartOptions extends StartOptions {
   merchantPublicKey?: KeyInput;
 }
 
-/** Validates and seals; returns the requestRef and the workflow input. Throws `InvalidInputError`. */
+/**
+ * Validates and seals; returns the requestRef and the workflow input. Throws `InvalidInputError`.
+ */
 export function cardOperationInput(
   kind: CardOperationKind,
   request: unknown,
@@ -44,7 +46,8 @@ export function cardOperationInput(
   } else if (kind !== 'updatePin' && input.sealedPin !== undefined) {
     refuse(what, 'sealedPin', 'is only used by updatePin');
   }
-  // Every other rule first, so the key is read (and the PIN sealed) only for an otherwise valid request.
+  // Every other rule first, so the key is read (and the PIN sealed) only for an otherwise valid
+  // request.
   refuseIssues(what, [
     ...pinIssues(pin),
     ...cardOperationInputIssues(kind, pin === undefined ? input : { ...input, sealedPin: SEALED_PLACEHOLDER }),
@@ -53,7 +56,10 @@ export function cardOperationInput(
   return { requestRef, input };
 }
 
-/** Starts `kind` on `request.cardNo` keyed by `request.requestRef`, or returns the existing execution. */
+/**
+ * Starts `kind` on `request.cardNo` keyed by `request.requestRef`, or returns the existing
+ * execution.
+ */
 export async function startCardOperation(
   client: Client,
   kind: CardOperationKind,
@@ -92,7 +98,10 @@ export async function getCardOperationStatus(
   return definedStatus(client, cardOperationWorkflows[kind], { cardNo, requestRef });
 }
 
-/** Waits for the operation record to succeed; throws `WorkflowFailedError` (cause type OperationNotAllowed, OperationFailed, ...). */
+/**
+ * Waits for the operation record to succeed; throws `WorkflowFailedError` (cause type
+ * OperationNotAllowed, OperationFailed, ...).
+ */
 export async function awaitCardOperation(
   client: Client,
   kind: CardOperationKind,

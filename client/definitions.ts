@@ -30,7 +30,10 @@ export type DefinedHandle<D extends AnyWorkflowDefinition> = WorkflowHandle<
   (input: InputOf<D>) => Promise<ResultOf<D>>
 >;
 
-/** What a start sets besides what the definition derives: the customer and, for a card's workflow, the card. */
+/**
+ * What a start sets besides what the definition derives: the customer and, for a card's workflow,
+ * the card.
+ */
 export interface StartExtras extends Pick<StartContext, 'customerRef'> {
   /** CardflowCardNo at start (the provider's card id, never the PAN). */
   cardNo?: string;
@@ -41,7 +44,10 @@ function idOf<D extends AnyWorkflowDefinition>(definition: D, ref: RefOf<D>): st
   return definition.id(ref);
 }
 
-/** Starts `definition` for `ref` with the validated `input`, or returns the run that already has its id. */
+/**
+ * Starts `definition` for `ref` with the validated `input`, or returns the run that already has its
+ * id.
+ */
 export function startDefined<D extends AnyWorkflowDefinition>(
   client: Client,
   definition: D,
@@ -104,9 +110,15 @@ export type RequestOf<D extends RequestDefinition> = z.input<RequestSchemaOf<D>>
 export interface DefinedClient<D extends RequestDefinition, Opts extends StartOptions> {
   /** The definition these functions are made from. */
   definition: D;
-  /** Validates a request with the definition's schema; throws `InvalidInputError` naming each field and rule. */
+  /**
+   * Validates a request with the definition's schema; throws `InvalidInputError` naming each field
+   * and rule.
+   */
   parse: (request: unknown) => Exact<z.output<RequestSchemaOf<D>>>;
-  /** Validates `request`, then starts the run its key names, or returns the one that has it (`started: false`). */
+  /**
+   * Validates `request`, then starts the run its key names, or returns the one that has it
+   * (`started: false`).
+   */
   start: (client: Client, request: z.input<RequestSchemaOf<D>>, opts?: Opts) => Promise<Started<ResultOf<D>>>;
   handle: (client: Client, ref: RefOf<D>) => DefinedHandle<D>;
   status: (client: Client, ref: RefOf<D>) => Promise<StatusOf<D>>;
@@ -123,7 +135,10 @@ export interface DefinedClientOptions<D extends RequestDefinition, Opts extends 
   extras?: (input: InputOf<D>) => StartExtras;
 }
 
-/** The client functions of `definition`, from its request (schema and key) and its id, status query and types. */
+/**
+ * The client functions of `definition`, from its request (schema and key) and its id, status query
+ * and types.
+ */
 export function definedClient<D extends RequestDefinition, Opts extends StartOptions = StartOptions>(
   definition: D,
   how: DefinedClientOptions<D, Opts> = {},

@@ -30,7 +30,10 @@ export const STAGE_DESCRIPTIONS: Readonly<Record<OnboardingStage, string>> = {
   cancelled: 'stopped by an operator',
 };
 
-/** The Temporal Web UI page of a workflow, e.g. `http://127.0.0.1:8233/namespaces/default/workflows/onboarding-acme-1`. */
+/**
+ * The Temporal Web UI page of a workflow, e.g.
+ * `http://127.0.0.1:8233/namespaces/default/workflows/onboarding-acme-1`.
+ */
 export function workflowUiUrl(uiBaseUrl: string, namespace: string, workflowId: string): string {
   return `${uiBaseUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
 }

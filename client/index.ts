@@ -58,9 +58,12 @@ export {
 export { definedClient, workflowClients, type DefinedClient, type DefinedHandle, type RequestOf } from './definitions';
 export { awaitDepositAddress } from './wallet-funding';
 // The named functions of the workflows a backend starts by a request alone: each is its entry in
-// `workflowClients`, made from the workflow's definition (their documentation is `DefinedClient`'s).
+// `workflowClients`, made from the workflow's definition (their documentation is
+// `DefinedClient`'s).
 
-/** Fund transfers, workflow `fundTransfer`, id `transfer-<transferRef>` (domain/fund-transfer.ts). */
+/**
+ * Fund transfers, workflow `fundTransfer`, id `transfer-<transferRef>` (domain/fund-transfer.ts).
+ */
 export const {
   parse: parseTransferRequest,
   start: startTransfer,
@@ -71,7 +74,10 @@ export const {
 export type TransferRequest = RequestOf<typeof fundTransferWorkflow>;
 export type TransferHandle = DefinedHandle<typeof fundTransferWorkflow>;
 
-/** Shared (MARGIN) accounts, workflow `sharedAccount`, id `shared-account-<accountName>` (domain/shared-account.ts). */
+/**
+ * Shared (MARGIN) accounts, workflow `sharedAccount`, id `shared-account-<accountName>`
+ * (domain/shared-account.ts).
+ */
 export const {
   start: startSharedAccount,
   handle: sharedAccountHandle,
@@ -79,7 +85,9 @@ export const {
 } = workflowClients.sharedAccount;
 export type SharedAccountRequest = RequestOf<typeof sharedAccountWorkflow>;
 
-/** Wallet funding, workflow `walletFunding`, id `funding-<fundingRef>` (domain/wallet-funding.ts). */
+/**
+ * Wallet funding, workflow `walletFunding`, id `funding-<fundingRef>` (domain/wallet-funding.ts).
+ */
 export const {
   parse: parseFundingRequest,
   start: startWalletFunding,
@@ -175,7 +183,8 @@ export {
   type WorkflowStatusLine,
 } from './workflow-status';
 export * from './describe';
-// The request schemas live with their workflows' definitions; a backend validates with the same ones.
+// The request schemas live with their workflows' definitions; a backend validates with the same
+// ones.
 export { ActivationRequestSchema } from '../domain/physical-card-activation';
 export { CardOperationRequestSchema } from '../domain/card-operations';
 export { FundingRequestSchema } from '../domain/wallet-funding';

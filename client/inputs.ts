@@ -16,7 +16,10 @@ export function parseInput<S extends z.ZodType>(schema: S, what: string, input: 
   return exact(parsed.data);
 }
 
-/** Parses one named value (a command-line argument, an id) with `schema`; issues are named `field: rule`. */
+/**
+ * Parses one named value (a command-line argument, an id) with `schema`; issues are named `field:
+ * rule`.
+ */
 export function parseField<S extends z.ZodType>(schema: S, field: string, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new InvalidInputError(field, issueLines(parsed.error, field));

@@ -2,11 +2,11 @@
  * Typed functions a backend service calls to run customer onboardings.
  *
  * Idempotency: the workflow id is `onboarding-<customerRef>`, started with
- * `workflowIdConflictPolicy: 'FAIL'` and `workflowIdReusePolicy: 'REJECT_DUPLICATE'`. A second start
- * while the first runs, or after it closed (completed, failed, even terminated), is refused by the
- * server, and `startOnboarding` answers with a handle to that existing execution: one customer
- * reference is one execution, ever. (FAIL rather than USE_EXISTING so the caller learns whether
- * its input was used: `started: false` means the existing execution kept its own input.)
+ * `workflowIdConflictPolicy: 'FAIL'` and `workflowIdReusePolicy: 'REJECT_DUPLICATE'`. A second
+ * start while the first runs, or after it closed (completed, failed, even terminated), is refused
+ * by the server, and `startOnboarding` answers with a handle to that existing execution: one
+ * customer reference is one execution, ever. (FAIL rather than USE_EXISTING so the caller learns
+ * whether its input was used: `started: false` means the existing execution kept its own input.)
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { z } from 'zod';
@@ -53,7 +53,9 @@ export type OnboardingActivationInput =
   | z.input<typeof OnboardingActivationRequestSchema>
   | { route: 'activation_code'; pin: string; noPinPaymentAmount?: string };
 
-/** What a backend hands `startOnboarding`: the domain's onboarding input, its activation as above. */
+/**
+ * What a backend hands `startOnboarding`: the domain's onboarding input, its activation as above.
+ */
 export type OnboardingRequest = Omit<z.input<typeof OnboardingInputSchema>, 'activation'> & {
   activation?: OnboardingActivationInput;
 };
@@ -61,14 +63,20 @@ export type OnboardingRequest = Omit<z.input<typeof OnboardingInputSchema>, 'act
 export interface StartOnboardingOptions extends SealingOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
   taskQueue?: string;
-  /** How long the start waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts); default 60 s, with a warning on stderr. */
+  /**
+   * How long the start waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts);
+   * default 60 s, with a warning on stderr.
+   */
   whileUnavailable?: UnavailableRetry;
 }
 
 export interface StartedOnboarding {
   workflowId: string;
   handle: OnboardingHandle;
-  /** False when an execution with this customer reference already existed (running or closed); this input was not used. */
+  /**
+   * False when an execution with this customer reference already existed (running or closed); this
+   * input was not used.
+   */
   started: boolean;
 }
 
@@ -93,19 +101,25 @@ export async function startOnboarding(
   });
 }
 
-/** How a run of an onboarding starts: where, in which stage, and whether a closed run's id may start again. */
+/**
+ * How a run of an onboarding starts: where, in which stage, and whether a closed run's id may start
+ * again.
+ */
 export interface OnboardingRun {
   taskQueue: string;
   /** CardflowStage at start; the workflow upserts a stage that differs itself. */
   stage: string;
   whileUnavailable?: UnavailableRetry | undefined;
-  /** REJECT_DUPLICATE for a first start; ALLOW_DUPLICATE_FAILED_ONLY for a resume (client/recovery.ts). */
+  /**
+   * REJECT_DUPLICATE for a first start; ALLOW_DUPLICATE_FAILED_ONLY for a resume
+   * (client/recovery.ts).
+   */
   reusePolicy?: 'REJECT_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY';
 }
 
 /**
- * Starts a run of the onboarding of `input.customerRef` under its id, with the start attributes
- * its definition derives (customer, flow, `run.stage`), retrying through an unavailable Temporal; the
+ * Starts a run of the onboarding of `input.customerRef` under its id, with the start attributes its
+ * definition derives (customer, flow, `run.stage`), retrying through an unavailable Temporal; the
  * run that already has the id answers `started: false`.
  */
 export async function startOnboardingRun(
@@ -192,7 +206,10 @@ export async function getPaymentInstructions(
   return progress.funding?.source === 'on_chain' && progress.funding.address ? progress.funding : undefined;
 }
 
-/** Waits for the onboarding to finish; throws `WorkflowFailedError` when it failed (its cause carries the failure type). */
+/**
+ * Waits for the onboarding to finish; throws `WorkflowFailedError` when it failed (its cause
+ * carries the failure type).
+ */
 export async function awaitResult(client: Client, customerRef: string): Promise<OnboardingResult> {
   return onboardingHandle(client, customerRef).result();
 }

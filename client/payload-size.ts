@@ -29,7 +29,9 @@ async function encodedBytes(client: Client, value: unknown): Promise<number> {
   return total;
 }
 
-/** Top-level fields by their JSON size, largest first: what to shorten (names only, never values). */
+/**
+ * Top-level fields by their JSON size, largest first: what to shorten (names only, never values).
+ */
 function largestFields(input: object): string[] {
   return Object.entries(input)
     .map(([field, value]) => ({ field, size: JSON.stringify(value ?? null).length }))

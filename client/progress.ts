@@ -61,7 +61,8 @@ export async function watchWorkflow<S>(
     const description = await target.handle.describe();
     const status = description.status.name;
     if (status !== 'RUNNING') {
-      // A closed workflow still answers queries (a worker replays it); its last stage is what we report.
+      // A closed workflow still answers queries (a worker replays it); its last stage is what we
+      // report.
       if (description.historyLength !== lastLength) await look().catch(() => undefined);
       return { status, ...(progress !== undefined ? { progress } : {}) };
     }

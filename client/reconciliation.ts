@@ -1,12 +1,12 @@
 /**
  * Reconciliation for backend services and the CLI: its settings from the configuration, an
- * on-demand run (`runReconciliation`), the Temporal Schedule that runs it (`ensureReconcileSchedule`,
- * idempotent: created once, brought to the configured interval and input when it exists), and the
- * report as a readable table.
+ * on-demand run (`runReconciliation`), the Temporal Schedule that runs it
+ * (`ensureReconcileSchedule`, idempotent: created once, brought to the configured interval and
+ * input when it exists), and the report as a readable table.
  *
  * Its variables (`CARDFLOW_RECONCILE_*`, `CARDFLOW_BALANCE_FLOOR`,
- * `CARDFLOW_SHARED_ACCOUNT_FLOOR`), with their meanings, defaults and rules: README's
- * configuration table, generated from platform/config/schema.ts (`npm run config-table`).
+ * `CARDFLOW_SHARED_ACCOUNT_FLOOR`), with their meanings, defaults and rules: README's configuration
+ * table, generated from platform/config/schema.ts (`npm run config-table`).
  */
 import {
   type Client,
@@ -70,7 +70,10 @@ export interface ReconcileOptions {
   taskQueue?: string;
   /** Workflow id; default `reconcile-<now>`. */
   workflowId?: string;
-  /** How long the start waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts); default 60 s, with a warning on stderr. */
+  /**
+   * How long the start waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts);
+   * default 60 s, with a warning on stderr.
+   */
   whileUnavailable?: UnavailableRetry;
 }
 
@@ -120,9 +123,9 @@ export interface ScheduleSettings {
 /**
  * Creates the schedule that runs reconciliation every `intervalMs`, or brings an existing one to
  * this interval and input: the worker at start and `cardflow reconcile --schedule` may both call
- * it, any number of times. A run still going when the next is due makes that one skip (overlap SKIP).
- * It retries through a Temporal restart as the starts do: creating, or else updating, is safe to try
- * again, and a create whose answer was lost is found and updated (`created: false`).
+ * it, any number of times. A run still going when the next is due makes that one skip (overlap
+ * SKIP). It retries through a Temporal restart as the starts do: creating, or else updating, is
+ * safe to try again, and a create whose answer was lost is found and updated (`created: false`).
  */
 export async function ensureReconcileSchedule(
   client: Client,
@@ -180,7 +183,10 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
 }
 
-/** The report for people: the window, what was read, each account recomputed, and one row per finding. */
+/**
+ * The report for people: the window, what was read, each account recomputed, and one row per
+ * finding.
+ */
 export function describeReport(report: ReconcileReport): string {
   const iso = (ms: number) => new Date(ms).toISOString();
   const lines = [

@@ -7,11 +7,12 @@
  * timed out, never beside a running or a completed one, so one customer reference still has one
  * onboarding. The new run re-derives every child id and merchantOrderNo from that id, so each step
  * finds at the provider what the earlier run made (holder, card, transfer, deposit) instead of
- * making it again, and goes on from there; money an earlier run's compensations moved back is
- * moved again under a new key, and only that much (what the steps left to do need). A reuse policy rather than a reset: the new run executes
- * today's code from the start (a bug since fixed is fixed for it too), with no requirement that the
- * failed run's history replay on that code. A resume retries through a Temporal restart like every
- * start (platform/temporal/unavailable-retry.ts, client/start.ts): one whose answer was lost finds the run it started.
+ * making it again, and goes on from there; money an earlier run's compensations moved back is moved
+ * again under a new key, and only that much (what the steps left to do need). A reuse policy rather
+ * than a reset: the new run executes today's code from the start (a bug since fixed is fixed for it
+ * too), with no requirement that the failed run's history replay on that code. A resume retries
+ * through a Temporal restart like every start (platform/temporal/unavailable-retry.ts,
+ * client/start.ts): one whose answer was lost finds the run it started.
  *
  * Stop ({@link cancelOnboarding}) is Temporal's cancellation: waits end at once; a mutation the
  * provider may already have is followed to its outcome first; the workflow ends cancelled and its
@@ -52,7 +53,10 @@ export interface RetryOnboardingOptions {
   force?: boolean;
   /** @default the task queue the earlier run used */
   taskQueue?: string;
-  /** How long the resume waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts); default 60 s, with a warning on stderr. */
+  /**
+   * How long the resume waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts);
+   * default 60 s, with a warning on stderr.
+   */
   whileUnavailable?: UnavailableRetry;
 }
 
@@ -67,7 +71,10 @@ export interface ResumedOnboarding {
   failure?: { type: string; message: string };
   /** False when another resume got there first (its run is `handle`'s). */
   started: boolean;
-  /** What an earlier run's compensations moved back, which the new run moves again (under a new key). */
+  /**
+   * What an earlier run's compensations moved back, which the new run moves again (under a new
+   * key).
+   */
   movesAgain?: { amount: string; runId: string };
 }
 
@@ -82,7 +89,9 @@ async function failureOf(handle: WorkflowHandle): Promise<{ type: string; messag
   return { type: cause?.type ?? 'Error', message: cause?.message ?? error.message };
 }
 
-/** The input a run was started with, decoded by the client's own data converter (the payload codec). */
+/**
+ * The input a run was started with, decoded by the client's own data converter (the payload codec).
+ */
 async function startInputOf(client: Client, handle: WorkflowHandle): Promise<OnboardingInput> {
   const history = await handle.fetchHistory();
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
@@ -136,7 +145,10 @@ export async function retryOnboarding(
   };
 }
 
-/** The earlier run of an onboarding to resume: refused while it runs, once it completed, or for a final failure without `force`. */
+/**
+ * The earlier run of an onboarding to resume: refused while it runs, once it completed, or for a
+ * final failure without `force`.
+ */
 async function earlierRun(client: Client, customerRef: string, previous: OnboardingHandle, force: boolean) {
   const description = await previous.describe();
   const status = description.status.name;
@@ -149,7 +161,8 @@ async function earlierRun(client: Client, customerRef: string, previous: Onboard
       `failed with ${failure.type} (${failure.message}), which resuming cannot change; fix the cause and use --force`,
     );
   }
-  // What its compensations moved back, which the new run moves again (its progress: a worker answers).
+  // What its compensations moved back, which the new run moves again (its progress: a worker
+  // answers).
   const progress = await previous.query(progressQuery).catch(() => undefined);
   return { description, failure, input: await startInputOf(client, previous), compensation: progress?.compensation };
 }
@@ -169,11 +182,18 @@ function returnedBy(
 }
 
 export interface CancelledOnboarding {
-  /** The final status: CANCELLED, or COMPLETED/FAILED when it ended before the cancel took effect. */
+  /**
+   * The final status: CANCELLED, or COMPLETED/FAILED when it ended before the cancel took effect.
+   */
   status: string;
-  /** Its progress at the end (stage `cancelled`, what was left at the provider), when a worker answered. */
+  /**
+   * Its progress at the end (stage `cancelled`, what was left at the provider), when a worker
+   * answered.
+   */
   progress?: OnboardingProgress;
-  /** The result, when it completed anyway (the last step finished before the cancel took effect). */
+  /**
+   * The result, when it completed anyway (the last step finished before the cancel took effect).
+   */
   result?: OnboardingResult;
 }
 

@@ -58,7 +58,9 @@ export interface ReissueOptions extends CardEntityOptions {
 
 type OldCard = Pick<CardSnapshot, 'cardTypeId' | 'holderId' | 'balance' | 'cancellation' | 'cancelled'>;
 
-/** What the old card's workflow knows: its final result once it ended, else a fresh read through it. */
+/**
+ * What the old card's workflow knows: its final result once it ended, else a fresh read through it.
+ */
 async function oldCard(client: Client, cardNo: string, opts: CardEntityOptions): Promise<OldCard> {
   const handle = cardEntityHandle(client, cardNo);
   try {

@@ -20,7 +20,9 @@ import type { ConfigurationSlice } from '../platform/config/schema';
 
 export const MERCHANT_PUBLIC_KEY_ENV = 'CARDFLOW_MERCHANT_PUBLIC_KEY';
 
-/** No usable merchant key in the environment; the message names the variables, never key material. */
+/**
+ * No usable merchant key in the environment; the message names the variables, never key material.
+ */
 export class MerchantKeyError extends Error {
   readonly type = ClientErrorTypes.merchantKeyUnusable;
   constructor(message: string) {
@@ -52,7 +54,10 @@ export function merchantPublicKeyFrom(
 /** Stands for a PIN that will be sealed, while the domain's other rules are checked first. */
 export const SEALED_PLACEHOLDER = 'to-be-sealed';
 
-/** The PIN rule as a field issue (spec: Limits, PIN: 6 digits), to report with the other rules at once. */
+/**
+ * The PIN rule as a field issue (spec: Limits, PIN: 6 digits), to report with the other rules at
+ * once.
+ */
 export function pinIssues(pin: unknown, path = 'pin'): { path: string; message: string }[] {
   return pin === undefined || (typeof pin === 'string' && PIN_RE.test(pin))
     ? []

@@ -1,14 +1,15 @@
 /**
  * The one idempotent start every lifecycle client uses, with the onboarding client's policies
- * (client/onboarding.ts): the workflow id is a business key, `workflowIdConflictPolicy: 'FAIL'`
- * and `workflowIdReusePolicy: 'REJECT_DUPLICATE'`. A second start while the first runs, or after
- * it closed, is refused by the server and answered with a handle to the existing execution, so
- * one key is one execution ever: a repeated transfer request moves money once. (FAIL rather than
+ * (client/onboarding.ts): the workflow id is a business key, `workflowIdConflictPolicy: 'FAIL'` and
+ * `workflowIdReusePolicy: 'REJECT_DUPLICATE'`. A second start while the first runs, or after it
+ * closed, is refused by the server and answered with a handle to the existing execution, so one key
+ * is one execution ever: a repeated transfer request moves money once. (FAIL rather than
  * USE_EXISTING tells the caller whether its input was used.)
  *
  * Search attributes are set at start (free) and passed in the input as `startAttributes`, so the
- * workflow does not upsert them again (domain/start-attributes.ts, workflows/reporting/search.ts). The
- * input's encoded size is checked against Temporal's payload limit first (client/payload-size.ts).
+ * workflow does not upsert them again (domain/start-attributes.ts, workflows/reporting/search.ts).
+ * The input's encoded size is checked against Temporal's payload limit first
+ * (client/payload-size.ts).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -32,14 +33,20 @@ import { addressOf, retryWhileUnavailable, type UnavailableRetry } from '../plat
 export interface StartOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
   taskQueue?: string;
-  /** How long the start waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts); default 60 s, with a warning on stderr. */
+  /**
+   * How long the start waits for an unavailable Temporal (platform/temporal/unavailable-retry.ts);
+   * default 60 s, with a warning on stderr.
+   */
   whileUnavailable?: UnavailableRetry;
 }
 
 export interface Started<R> {
   workflowId: string;
   handle: WorkflowHandle<(...args: unknown[]) => Promise<R>>;
-  /** False when an execution with this id already existed (running or closed); this input was not used. */
+  /**
+   * False when an execution with this id already existed (running or closed); this input was not
+   * used.
+   */
   started: boolean;
 }
 
@@ -50,7 +57,9 @@ export interface StartSpec<I> {
   attributes: StartAttributes & { cardNo?: string };
 }
 
-/** Starts `spec.type` under `spec.workflowId`, or returns the execution that already has that id. */
+/**
+ * Starts `spec.type` under `spec.workflowId`, or returns the execution that already has that id.
+ */
 export async function startOnce<I extends object, R>(
   client: Client,
   spec: StartSpec<I>,
@@ -79,12 +88,12 @@ export async function startOnce<I extends object, R>(
 export const START_TOKEN_MEMO = 'cardflowStartToken';
 
 /**
- * Starts `type` with `options` under cardflow's id policies (`FAIL`, and `REJECT_DUPLICATE`
- * unless a resume asks for `ALLOW_DUPLICATE_FAILED_ONLY`), through a Temporal restart
- * (platform/temporal/unavailable-retry.ts). A start whose answer was lost (Temporal went away after it committed)
- * is retried and refused as already started: the execution then found carries this call's token
- * in its memo when it is the one this call created, so `started` tells the truth either way and
- * nothing starts twice.
+ * Starts `type` with `options` under cardflow's id policies (`FAIL`, and `REJECT_DUPLICATE` unless
+ * a resume asks for `ALLOW_DUPLICATE_FAILED_ONLY`), through a Temporal restart
+ * (platform/temporal/unavailable-retry.ts). A start whose answer was lost (Temporal went away after
+ * it committed) is retried and refused as already started: the execution then found carries this
+ * call's token in its memo when it is the one this call created, so `started` tells the truth
+ * either way and nothing starts twice.
  */
 export async function startThroughOutage(
   client: Client,

@@ -48,8 +48,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * A request with a clear `pin` becomes one with `sealedPin` (the PIN encrypted with the merchant
- * public key, provider/sensitive.ts), so the clear PIN never reaches Temporal. Problems are reported
- * as `prefix.pin: rule` lines, never with the PIN.
+ * public key, provider/sensitive.ts), so the clear PIN never reaches Temporal. Problems are
+ * reported as `prefix.pin: rule` lines, never with the PIN.
  */
 function sealClearPin(request: unknown, opts: SealingOptions, prefix: string, problems: string[]): unknown {
   if (!isRecord(request) || !('pin' in request)) return request;
@@ -101,7 +101,10 @@ export function parseActivationRequest(input: unknown, opts: SealingOptions = {}
   return exact(parsed.data);
 }
 
-/** A cardholder correction (`{ holder: {...} }`), validated like the original data; throws {@link InvalidInputError}. */
+/**
+ * A cardholder correction (`{ holder: {...} }`), validated like the original data; throws {@link
+ * InvalidInputError}.
+ */
 export function parseCardholderCorrection(input: unknown): CardholderCorrection {
   const holder = input !== null && typeof input === 'object' ? (input as { holder?: unknown }).holder : undefined;
   const parsed = CardholderDataSchema.safeParse(holder);

@@ -38,7 +38,10 @@ export interface StatusView<S = unknown, R = unknown> {
 
 type DefinitionOf<T extends WorkflowType> = (typeof WORKFLOWS)[T];
 
-/** How a workflow type's status and result read: its view without the query, which its definition gives. */
+/**
+ * How a workflow type's status and result read: its view without the query, which its definition
+ * gives.
+ */
 type Rendering<T extends WorkflowType> = Omit<
   StatusView<StatusOf<DefinitionOf<T>>, ResultOf<DefinitionOf<T>>>,
   'query'
@@ -90,7 +93,10 @@ const RENDERINGS: { readonly [T in WorkflowType]?: Rendering<T> } = {
   strandedMoney: { key: (s) => s.stage, line: describeStranded, result: describeStranded },
 };
 
-/** For a workflow a backend starts with no rendering written: its status (when it has a query) and result as JSON. */
+/**
+ * For a workflow a backend starts with no rendering written: its status (when it has a query) and
+ * result as JSON.
+ */
 const AS_JSON: Omit<StatusView, 'query'> = {
   key: (s) => JSON.stringify(s),
   line: (s) => JSON.stringify(s),

@@ -18,7 +18,9 @@ export interface CardDepositInput {
   accountId?: string;
   customerRef?: string;
   wait?: WaitOverrides;
-  /** The search attributes the starter set at start (so the workflow does not upsert them again). */
+  /**
+   * The search attributes the starter set at start (so the workflow does not upsert them again).
+   */
   startAttributes?: StartAttributes;
 }
 

@@ -12,7 +12,10 @@ import { startAttributes } from './start-attributes';
 import { startAttributesOf } from './workflow-definition';
 import { cardEntityWorkflow } from './workflows';
 
-/** What a starter knows of the card beyond its number: whose it is, and the waits its flows run with. */
+/**
+ * What a starter knows of the card beyond its number: whose it is, and the waits its flows run
+ * with.
+ */
 export interface CardEntityStartContext {
   customerRef?: string | undefined;
   wait?: WaitOverrides | undefined;

@@ -47,7 +47,10 @@ export interface FeeSummary {
   deductionSourceFunds?: string;
 }
 
-/** What a card entity carries across continue-as-new. Plain records, never Maps: a Map does not survive the JSON of continue-as-new. */
+/**
+ * What a card entity carries across continue-as-new. Plain records, never Maps: a Map does not
+ * survive the JSON of continue-as-new.
+ */
 export interface CardEntityState {
   status?: string;
   /**
@@ -55,7 +58,10 @@ export interface CardEntityState {
    * leaves the status alone. Absent in runs carried before it was kept.
    */
   statusAt?: number;
-  /** Keys of the events already handled (domain/event-identity.ts), newest last, at most {@link KEPT_EVENT_KEYS}. */
+  /**
+   * Keys of the events already handled (domain/event-identity.ts), newest last, at most {@link
+   * KEPT_EVENT_KEYS}.
+   */
   seenKeys?: Record<string, true>;
   balance?: BalanceSummary;
   /** Workflow time of the last card read. */
@@ -81,13 +87,18 @@ export interface CardEntityState {
   /** Card type and holder, from the card reads: what a reissue needs. */
   cardTypeId?: string;
   holderId?: string;
-  /** Money totals over the card's life (domain/card-ledger.ts). Absent in runs carried before they were kept. */
+  /**
+   * Money totals over the card's life (domain/card-ledger.ts). Absent in runs carried before they
+   * were kept.
+   */
   totals?: CardTotals;
   /** The latest authorization steps, fees and money-moving operations, newest last. */
   entries?: CardLedgerEntry[];
   /** An event moved the card's money since the last read: the balance is read from the provider. */
   balanceStale?: boolean;
-  /** Newest provider time among the records the last catch-up read: the next catch-up starts there. */
+  /**
+   * Newest provider time among the records the last catch-up read: the next catch-up starts there.
+   */
   recordsUpTo?: number;
   cancellation?: CardCancellation;
   /**
@@ -125,14 +136,19 @@ export interface CardCancellation {
 export const KEPT_AUTHORIZATIONS = 50;
 export const KEPT_FEES = 50;
 export const KEPT_REQUESTS = 100;
-/** Event keys remembered for de-duplication; an older repeat is still refused by its time or status. */
+/**
+ * Event keys remembered for de-duplication; an older repeat is still refused by its time or status.
+ */
 export const KEPT_EVENT_KEYS = 500;
 
 export interface CardEntityInput {
   cardNo: string;
   customerRef?: string;
   wait?: WaitOverrides;
-  /** Continue as new once history passes this many events (default 2000; the server suggests it too). */
+  /**
+   * Continue as new once history passes this many events (default 2000; the server suggests it
+   * too).
+   */
   maxHistoryEvents?: number;
   /**
    * How often the card is re-read when nothing happens (ms; default 6 hours), in runs started
@@ -141,9 +157,15 @@ export interface CardEntityInput {
   refreshIntervalMs?: number;
   /** Set by the workflow itself when it continues as new. */
   carried?: CardEntityState;
-  /** The starter set the card's search attributes at start (domain/card-entity-start.ts): the workflow upserts none. */
+  /**
+   * The starter set the card's search attributes at start (domain/card-entity-start.ts): the
+   * workflow upserts none.
+   */
   attributesSetAtStart?: boolean;
-  /** Given by the activity that made the card (activities/cards.ts): what its first run learns instead of reading. */
+  /**
+   * Given by the activity that made the card (activities/cards.ts): what its first run learns
+   * instead of reading.
+   */
   born?: CardBirth;
 }
 
@@ -177,7 +199,10 @@ export interface CardEntityResult {
   reason?: string;
   authorizationCount: number;
   runs: number;
-  /** The cancellation with the amount returned to the account (absent in runs from before it was followed). */
+  /**
+   * The cancellation with the amount returned to the account (absent in runs from before it was
+   * followed).
+   */
   cancellation?: CardCancellation;
   cardTypeId?: string;
   holderId?: string;
@@ -240,7 +265,10 @@ export interface DepositRequest {
   amount: string;
   cardTypeId: string;
 }
-/** The manual application that lifts a bank block (spec: Work orders, tradeType OTHER; target the card). */
+/**
+ * The manual application that lifts a bank block (spec: Work orders, tradeType OTHER; target the
+ * card).
+ */
 export interface UnblockRequest {
   requestId: string;
   files: WorkOrderFile[];
@@ -257,7 +285,10 @@ export const RequestIdSchema = z
   .regex(REQUEST_ID_RE, { message: 'must be 1 to 64 letters, digits, "_", "." or "-"' });
 const RequestIdFieldSchema = z.object({ requestId: RequestIdSchema });
 
-/** A deposit request's amount and card type, by the field rules every cardflow input shares (domain/fields.ts). */
+/**
+ * A deposit request's amount and card type, by the field rules every cardflow input shares
+ * (domain/fields.ts).
+ */
 const DepositFieldsSchema = z.object({ amount: amountString, cardTypeId: idDigits });
 
 function issuesOf(parsed: z.ZodSafeParseResult<unknown>): FieldIssue[] {
@@ -286,7 +317,10 @@ export const updatePinUpdate = defineUpdate<CardOperationOutcome, [PinRequest]>(
 export const depositUpdate = defineUpdate<CardDepositOutcome, [DepositRequest]>('deposit');
 /** Reads the card now (status and balance). */
 export const refreshUpdate = defineUpdate<CardSnapshot, []>('refresh');
-/** Lifts a bank block: uploads the files, submits the OTHER work order, waits for it and for the card to be Normal. */
+/**
+ * Lifts a bank block: uploads the files, submits the OTHER work order, waits for it and for the
+ * card to be Normal.
+ */
 export const requestUnblockUpdate = defineUpdate<CardUnblockOutcome, [UnblockRequest]>('requestUnblock');
 
 /** The refusal of an operation the bank's block forbids: it names the block and the way out. */

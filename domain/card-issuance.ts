@@ -10,7 +10,9 @@ import type { BalanceSummary, FailureSummary } from './summaries';
 import type { WaitOverrides } from './wait-profile';
 import type { StartAttributes } from './start-attributes';
 
-/** BUDGET_CARD mode: move funds (fund transfer, type TRANSFER) into the account the card charges. */
+/**
+ * BUDGET_CARD mode: move funds (fund transfer, type TRANSFER) into the account the card charges.
+ */
 export interface BudgetTopUp {
   /** Paying account, typically the WALLET. */
   payerAccountId: string;
@@ -24,9 +26,15 @@ export interface CardIssuanceInput {
   cardType?: CardType;
   /** Required when the card type has needCardHolder; the holder must have passed review. */
   holderId?: string;
-  /** Initial deposit: required within depositAmountMin/MaxQuotaForActiveCard when needDepositForActiveCard. */
+  /**
+   * Initial deposit: required within depositAmountMin/MaxQuotaForActiveCard when
+   * needDepositForActiveCard.
+   */
   initialDeposit?: string;
-  /** Account charged for the card (create card accountId). Defaults to the provider's choice (the wallet). */
+  /**
+   * Account charged for the card (create card accountId). Defaults to the provider's choice (the
+   * wallet).
+   */
   accountId?: string;
   /**
    * The number printed on the physical card sent to the customer (createCard `cardNumber`,
@@ -37,7 +45,9 @@ export interface CardIssuanceInput {
   budgetTopUp?: BudgetTopUp;
   customerRef?: string;
   wait?: WaitOverrides;
-  /** The search attributes the starter set at start (so the workflow does not upsert them again). */
+  /**
+   * The search attributes the starter set at start (so the workflow does not upsert them again).
+   */
   startAttributes?: StartAttributes;
 }
 

@@ -41,16 +41,25 @@ export interface CardTotals {
   refundWithdrawn: string;
 }
 
-/** One entry of the card's record, newest last: an authorization step, a fee or a card-level operation. */
+/**
+ * One entry of the card's record, newest last: an authorization step, a fee or a card-level
+ * operation.
+ */
 export interface CardLedgerEntry {
   /** tradeNo (authorizations, fees) or orderNo (card operations). */
   ref: string;
   kind: 'authorization' | 'fee' | 'operation';
-  /** Authorization type, fee type, or operation type (with its subType after a dot, e.g. `withdraw.REFUND`). */
+  /**
+   * Authorization type, fee type, or operation type (with its subType after a dot, e.g.
+   * `withdraw.REFUND`).
+   */
   type: string;
   status: string;
   amount: string;
-  /** What the entry did, in words of the spec (e.g. `settled (difference -0.50)`, `fee paid from platform_reserve`). */
+  /**
+   * What the entry did, in words of the spec (e.g. `settled (difference -0.50)`, `fee paid from
+   * platform_reserve`).
+   */
   effect: string;
   at: number;
   /** A Void's or refund's originTradeNo: the auth it reverses or refunds. */
@@ -78,7 +87,10 @@ export function zeroTotals(): CardTotals {
   };
 }
 
-/** What an authorization step does: the totals it moves and the entry it leaves; `moved`: money moved on the card. */
+/**
+ * What an authorization step does: the totals it moves and the entry it leaves; `moved`: money
+ * moved on the card.
+ */
 export interface LedgerStep {
   totals: CardTotals;
   entry: CardLedgerEntry;

@@ -48,7 +48,10 @@ export interface CardOperationStatus {
 
 export const cardOperationStatusQuery = defineQuery<CardOperationStatus>('cardOperationStatus');
 
-/** Card statuses each operation starts from (sandbox and spec: Normal → Freezing → Freeze → UnFreezing → Normal). */
+/**
+ * Card statuses each operation starts from (sandbox and spec: Normal → Freezing → Freeze →
+ * UnFreezing → Normal).
+ */
 export const CARD_OPERATION_FROM: Record<CardOperationKind, readonly string[]> = {
   freeze: ['Normal'],
   unfreeze: ['Freeze'],
@@ -91,7 +94,10 @@ export function sealedPinIssue(sealedPin: string): string | undefined {
   return textRuleIssue(sealedPin, 1, TOKEN_TEXT_MAX);
 }
 
-/** What a backend hands a standalone operation's start: the card and the caller's `requestRef` make its key. */
+/**
+ * What a backend hands a standalone operation's start: the card and the caller's `requestRef` make
+ * its key.
+ */
 export const CardOperationRequestSchema = z
   .object({
     cardNo: cardNoField,

@@ -23,12 +23,17 @@ export interface CardholderOnboardingInput {
   customerRef?: string;
   /** Cards the holder already has under this card type (cardHolderMaxCardLimit check). */
   existingCards?: number;
-  /** How long from start until the holder must be approved (ms); default {@link DEFAULT_REVIEW_DEADLINE_MS}. */
+  /**
+   * How long from start until the holder must be approved (ms); default {@link
+   * DEFAULT_REVIEW_DEADLINE_MS}.
+   */
   reviewDeadlineMs?: number;
   /** Parent workflow to tell about rejects and resubmissions (set by customerOnboarding). */
   notifyParent?: boolean;
   wait?: WaitOverrides;
-  /** The search attributes the starter set at start (so the workflow does not upsert them again). */
+  /**
+   * The search attributes the starter set at start (so the workflow does not upsert them again).
+   */
   startAttributes?: StartAttributes;
 }
 
@@ -85,7 +90,9 @@ export const correctCardholderUpdate = defineUpdate<CardholderOnboardingStatus, 
   'correctCardholder',
 );
 
-/** What a cardholder child tells its parent when the customer is needed (reject) or review resumes. */
+/**
+ * What a cardholder child tells its parent when the customer is needed (reject) or review resumes.
+ */
 export interface CardholderProgress {
   stage: CardholderStage;
   holderId?: string;

@@ -38,13 +38,21 @@ export interface OnboardingInput {
   initialDeposit?: string;
   /** Account charged for the card (create card accountId). */
   accountId?: string;
-  /** Older form of `funding: { source: 'shared_account', ... }` (onboarding-funding.ts `fundingOf`). */
+  /**
+   * Older form of `funding: { source: 'shared_account', ... }` (onboarding-funding.ts `fundingOf`).
+   */
   budgetTopUp?: BudgetTopUp;
   /** Where the first money comes from; default the merchant wallet (onboarding-funding.ts). */
   funding?: OnboardingFunding;
-  /** Physical card types only: the number printed on the card (spec: createCard cardNumber). Never logged or shown. */
+  /**
+   * Physical card types only: the number printed on the card (spec: createCard cardNumber). Never
+   * logged or shown.
+   */
   cardNumber?: string;
-  /** Physical card types only: activate at once with this request instead of waiting for the `activateCard` Update. */
+  /**
+   * Physical card types only: activate at once with this request instead of waiting for the
+   * `activateCard` Update.
+   */
   activation?: OnboardingActivationRequest;
   /** Physical card types: how long to wait for the `activateCard` Update (ms); default 60 days. */
   deliveryDeadlineMs?: number;
@@ -63,7 +71,10 @@ export interface OnboardingInput {
 export interface OnboardingResume {
   /** The run this one continues. */
   previousRunId: string;
-  /** When the onboarding first started (epoch ms): on-chain deposits made since then are the customer's. */
+  /**
+   * When the onboarding first started (epoch ms): on-chain deposits made since then are the
+   * customer's.
+   */
   firstStartedAt: number;
   /**
    * What an earlier run's compensation moved back to the WALLET, and the run that did: this run
@@ -72,7 +83,9 @@ export interface OnboardingResume {
   returned?: { amount: string; runId: string };
 }
 
-/** Validates an onboarding request (client, CLI, and the workflow itself); messages name the field. */
+/**
+ * Validates an onboarding request (client, CLI, and the workflow itself); messages name the field.
+ */
 export const OnboardingInputSchema = z.object({
   customerRef: z.string().min(1).max(BUSINESS_REF_MAX).regex(BUSINESS_REF_RE, {
     message: 'must start with a letter or digit and contain only letters, digits, "_", "." and "-"',
@@ -117,7 +130,10 @@ export const ONBOARDING_STAGES = [
   'funding',
   'completed',
   'failed',
-  /** Stopped by an operator (`cardflow cancel`) while it waited; progress.cancellation says what stands. */
+  /**
+   * Stopped by an operator (`cardflow cancel`) while it waited; progress.cancellation says what
+   * stands.
+   */
   'cancelled',
 ] as const;
 export type OnboardingStage = (typeof ONBOARDING_STAGES)[number];
@@ -136,7 +152,10 @@ export interface OnboardingProgress {
   cardNo?: string;
   /** Physical card: where the activation stands. */
   activation?: {
-    /** The child that activates (physicalCardActivation); its `activationStatus` query has the detail. */
+    /**
+     * The child that activates (physicalCardActivation); its `activationStatus` query has the
+     * detail.
+     */
     workflowId: string;
     /** Set once the activation request is known (input or `activateCard` Update). */
     route?: ActivationRoute;
@@ -155,19 +174,27 @@ export interface OnboardingProgress {
     chain?: string;
     address?: string;
     expectedAmount?: string;
-    /** on_chain: wait_process, processing, success or fail, as last seen (webhooks; success/fail at the end). */
+    /**
+     * on_chain: wait_process, processing, success or fail, as last seen (webhooks; success/fail at
+     * the end).
+     */
     depositStatus?: string;
     walletOrderNo?: string;
     receivedAmount?: string;
   };
-  /** Why it failed, and whether an operator can resume it (`retryable`: `cardflow retry <customerRef>`). */
+  /**
+   * Why it failed, and whether an operator can resume it (`retryable`: `cardflow retry
+   * <customerRef>`).
+   */
   failure?: FailureSummary;
   /**
    * After it failed or was cancelled having moved money: what went back and what stays at the
    * provider (where and why); reconciliation reports what stays until an operator acknowledges it.
    */
   compensation?: CompensationOutcome;
-  /** When it was cancelled: the stage it was in, and what was still under way at the provider then. */
+  /**
+   * When it was cancelled: the stage it was in, and what was still under way at the provider then.
+   */
   cancellation?: { stage: OnboardingStage; pending?: string };
   /** Set on a run that resumes an earlier one. */
   resumedFrom?: string;

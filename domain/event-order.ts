@@ -17,7 +17,9 @@
  * Plain records only (they are carried across continue-as-new).
  */
 
-/** How far the provider's clock may run behind the workflow's before a read hides a newer record. */
+/**
+ * How far the provider's clock may run behind the workflow's before a read hides a newer record.
+ */
 export const READ_CLOCK_ALLOWANCE_MS = 60_000;
 
 /** A state and the provider time it was reached at (absent before anything was learned). */
@@ -39,7 +41,9 @@ export function advance(reached: ReachedState, state: string, at: number): boole
   return true;
 }
 
-/** The time a read sent at workflow time `sentAt` vouches for (see {@link READ_CLOCK_ALLOWANCE_MS}). */
+/**
+ * The time a read sent at workflow time `sentAt` vouches for (see {@link READ_CLOCK_ALLOWANCE_MS}).
+ */
 export function readTime(sentAt: number): number {
   return sentAt - READ_CLOCK_ALLOWANCE_MS;
 }

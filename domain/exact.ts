@@ -5,7 +5,10 @@
  * workflow input it becomes; nothing changes on the wire, where JSON drops undefined keys anyway.
  */
 
-/** `T` with every optional property that may hold `undefined` made absent-or-defined, all the way down. */
+/**
+ * `T` with every optional property that may hold `undefined` made absent-or-defined, all the way
+ * down.
+ */
 export type Exact<T> = T extends readonly (infer U)[]
   ? Exact<U>[]
   : T extends object

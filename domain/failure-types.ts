@@ -10,21 +10,33 @@ import { ProviderErrorTypes, type ProviderErrorType } from '../provider/error-ty
 export const FailureTypes = {
   /** A workflow input breaks a rule; the message names the field. Nothing was sent. */
   invalidInput: 'InvalidInput',
-  /** The card type does not accept this request (region, area code, limits, bounds). Nothing was sent. */
+  /**
+   * The card type does not accept this request (region, area code, limits, bounds). Nothing was
+   * sent.
+   */
   notEligible: 'NotEligible',
   /** The paying account's available balance does not cover amount + fees. Nothing was sent. */
   insufficientBalance: 'InsufficientBalance',
   /** A correction Update sent at a moment it cannot be applied (no reject pending). */
   correctionNotExpected: 'CorrectionNotExpected',
-  /** The holder was changed outside cardflow after a correction was accepted; an operator decides. */
+  /**
+   * The holder was changed outside cardflow after a correction was accepted; an operator decides.
+   */
   correctionConflict: 'CorrectionConflict',
-  /** The provider finished the operation with status `fail`; the message carries its description. */
+  /**
+   * The provider finished the operation with status `fail`; the message carries its description.
+   */
   operationFailed: 'OperationFailed',
   /** The cardholder was not approved before the configured deadline. */
   reviewDeadlineExceeded: 'ReviewDeadlineExceeded',
-  /** A long-poll attempt ended without reaching the state; retryable (the retry policy backs off). */
+  /**
+   * A long-poll attempt ended without reaching the state; retryable (the retry policy backs off).
+   */
   stillWaiting: 'StillWaiting',
-  /** The provider said "Duplicate order number" but the lookup by merchantOrderNo found nothing yet; retryable. */
+  /**
+   * The provider said "Duplicate order number" but the lookup by merchantOrderNo found nothing yet;
+   * retryable.
+   */
   orderNotFound: 'OrderNotFound',
   /** The card type named does not exist at the provider. */
   cardTypeNotFound: 'CardTypeNotFound',
@@ -42,17 +54,25 @@ export const FailureTypes = {
   // Cards and funds.
   /** The card was cancelled (risk control, or a cancel operation); nothing more can run on it. */
   cardCancelled: 'CardCancelled',
-  /** The card's status does not allow the operation (e.g. freeze a frozen card). Nothing was sent. */
+  /**
+   * The card's status does not allow the operation (e.g. freeze a frozen card). Nothing was sent.
+   */
   operationNotAllowed: 'OperationNotAllowed',
   /** No activation code record arrived for the card before the deadline. */
   activationCodeTimeout: 'ActivationCodeTimeout',
   /** The card did not reach Normal after activation within the deadline. */
   activationNotConfirmed: 'ActivationNotConfirmed',
-  /** The on-chain deposit ended in `fail`; the message carries the provider's reason. Nothing was moved. */
+  /**
+   * The on-chain deposit ended in `fail`; the message carries the provider's reason. Nothing was
+   * moved.
+   */
   depositFailed: 'DepositFailed',
   /** No matching on-chain deposit reached success before the deadline. Nothing was moved. */
   depositExpired: 'DepositExpired',
-  /** The transfer was sent but its ledger entries could not be found (should not happen; operator check). */
+  /**
+   * The transfer was sent but its ledger entries could not be found (should not happen; operator
+   * check).
+   */
   transferNotInLedger: 'TransferNotInLedger',
   /** A sealed secret (PIN, activation code) could not be opened with the merchant key. */
   sealedSecretInvalid: 'SealedSecretInvalid',
@@ -66,7 +86,10 @@ export const FailureTypes = {
   threeDsExpired: 'ThreeDsExpired',
 
   // The physical card path of an onboarding.
-  /** An `activateCard` Update sent when none can be taken (not a physical card, or one already accepted). */
+  /**
+   * An `activateCard` Update sent when none can be taken (not a physical card, or one already
+   * accepted).
+   */
   activationNotExpected: 'ActivationNotExpected',
   /** No `activateCard` Update arrived before the delivery deadline; the card stays un_activated. */
   deliveryDeadlineExceeded: 'DeliveryDeadlineExceeded',
@@ -88,7 +111,10 @@ export const ClientErrorTypes = {
   onboardingRecoveryRefused: 'OnboardingRecoveryError',
   /** An old card cannot be replaced now; the message says why and what to do. */
   cardReissueRefused: 'CardReissueRefused',
-  /** A card's details were shown as often as the limit allows; the error says when they may be again. */
+  /**
+   * A card's details were shown as often as the limit allows; the error says when they may be
+   * again.
+   */
   cardRevealRefused: 'CardRevealRefused',
 } as const;
 export type ClientErrorType = (typeof ClientErrorTypes)[keyof typeof ClientErrorTypes];
@@ -116,7 +142,10 @@ const FINAL_FAILURE_TYPES: readonly string[] = [
   ProviderErrorTypes.validation,
 ];
 
-/** True when an onboarding that failed with `type` can be resumed to completion once its cause is gone. */
+/**
+ * True when an onboarding that failed with `type` can be resumed to completion once its cause is
+ * gone.
+ */
 export function isResumable(type: string): boolean {
   return !FINAL_FAILURE_TYPES.includes(type);
 }

@@ -95,7 +95,9 @@ export interface TransferAccount {
   availableBalance: string;
 }
 
-/** Everything the provider would refuse, checked first: direction, currency, decimals and balance. */
+/**
+ * Everything the provider would refuse, checked first: direction, currency, decimals and balance.
+ */
 export function transferIssues(
   type: TransferType,
   amount: string,
@@ -145,7 +147,8 @@ export const TransferRequestSchema = z
     amount: positiveAmount,
     payerAccountId: idDigits,
     payeeAccountId: idDigits,
-    // The provider's remark is the merchantOrderNo, a space and this (provider/schemas/account.ts: 255 in all).
+    // The provider's remark is the merchantOrderNo, a space and this (provider/schemas/account.ts:
+    // 255 in all).
     remark: lengthBetween(0, 200).optional(),
     customerRef: businessRef.optional(),
     wait: WaitOverridesSchema,

@@ -24,7 +24,10 @@ const storedFileRef = z.string().superRefine((ref, ctx) => {
   if (issue) ctx.addIssue({ code: 'custom', message: issue });
 });
 
-/** The B2C document fields: each by fileId or by stored file ({@link checkDocuments}: one of the two). */
+/**
+ * The B2C document fields: each by fileId or by stored file ({@link checkDocuments}: one of the
+ * two).
+ */
 export const documentFields = {
   idFrontId: requiredText.optional(),
   idBackId: requiredText.optional(),
@@ -36,7 +39,9 @@ export const documentFields = {
 
 type Documents = Partial<Record<DocumentFileIdField | DocumentRefField, string | undefined>>;
 
-/** Each document named once: by its fileId or by a stored file's reference, never both or neither. */
+/**
+ * Each document named once: by its fileId or by a stored file's reference, never both or neither.
+ */
 export function checkDocuments(value: Documents, ctx: z.RefinementCtx): void {
   for (const { fileId, ref } of HOLDER_DOCUMENTS) {
     if (value[fileId] === undefined && value[ref] === undefined) {
@@ -58,7 +63,9 @@ export interface DocumentToUpload {
   fileIdField: DocumentFileIdField;
 }
 
-/** The documents a holder names by stored file (none for B2B, IDV, or a holder named by fileIds). */
+/**
+ * The documents a holder names by stored file (none for B2B, IDV, or a holder named by fileIds).
+ */
 export function documentsToUpload(holder: { shape: string } & Documents): DocumentToUpload[] {
   if (holder.shape !== 'B2C') return [];
   return HOLDER_DOCUMENTS.flatMap(({ fileId, ref }) => {

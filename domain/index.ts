@@ -1,4 +1,7 @@
-/** Shared definitions of cardflow's durable processes: one import for the client, webhooks, CLI and bench. */
+/**
+ * Shared definitions of cardflow's durable processes: one import for the client, webhooks, CLI and
+ * bench.
+ */
 export * from './task-queue';
 export * from './workflow-ids';
 export * from './summaries';

@@ -5,25 +5,33 @@
  * provider answers "Duplicate order number" instead of acting twice (provider-notes, Responses).
  *
  * A merchantOrderNo is unique across all operation types at the provider, so each step of a
- * workflow gets its own name. Each workflow's definition (domain/workflows.ts,
- * `orderSteps`) names its steps and so gives its keys: the workflow sends them, and whoever starts it (a parent, the client) lists the same ones
- * in its search attributes so webhooks reach it from its first moment (webhook routing).
+ * workflow gets its own name. Each workflow's definition (domain/workflows.ts, `orderSteps`) names
+ * its steps and so gives its keys: the workflow sends them, and whoever starts it (a parent, the
+ * client) lists the same ones in its search attributes so webhooks reach it from its first moment
+ * (webhook routing).
  *
- * SHA-256 comes from `@noble/hashes` (pure JS): this module runs inside the workflow bundle,
- * where `node:crypto` is not available.
+ * SHA-256 comes from `@noble/hashes` (pure JS): this module runs inside the workflow bundle, where
+ * `node:crypto` is not available.
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 
-/** Prefix that marks our keys in the provider's dashboard (and tells reconciliation ours from others'). */
+/**
+ * Prefix that marks our keys in the provider's dashboard (and tells reconciliation ours from
+ * others').
+ */
 export const ORDER_NO_PREFIX = 'CF';
 /**
  * The length of every key: inside 20–40 (most operations), 15–65 (create card) and the earlier
- * deposit bound of 35 (provider/rules.ts), so one length fits every operation; 30 hex digits = 120 bits.
+ * deposit bound of 35 (provider/rules.ts), so one length fits every operation; 30 hex digits = 120
+ * bits.
  */
 export const ORDER_NO_LENGTH = 32;
 
-/** `CF` + hex of SHA-256(workflowId, step): deterministic, alphanumeric, {@link ORDER_NO_LENGTH} characters. */
+/**
+ * `CF` + hex of SHA-256(workflowId, step): deterministic, alphanumeric, {@link ORDER_NO_LENGTH}
+ * characters.
+ */
 export function deriveMerchantOrderNo(workflowId: string, step: string): string {
   if (!workflowId) throw new TypeError('deriveMerchantOrderNo: workflowId is required');
   if (!step) throw new TypeError('deriveMerchantOrderNo: step is required');

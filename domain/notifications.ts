@@ -145,7 +145,9 @@ export const NotificationDataSchemas = {
     cardNo: z.string(),
     tradeNo: z.string(),
     kind: z.enum(['third_3ds_otp', 'auth_url']),
-    /** The one-time code (`third_3ds_otp`), in clear: show it to the cardholder, store it nowhere. */
+    /**
+     * The one-time code (`third_3ds_otp`), in clear: show it to the cardholder, store it nowhere.
+     */
     otp: z.string().optional(),
     /** The authorization URL (`auth_url`), in clear. */
     authUrl: z.string().optional(),

@@ -48,7 +48,10 @@ export const OnChainFundingSchema = z
     coinKey: z
       .string({ error: 'is required (a coinKey such as USDT_TRC20)' })
       .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be a coinKey such as USDT_TRC20' }),
-    /** The on-chain amount the customer is asked to pay (txAmount): tells this deposit apart on the shared address. */
+    /**
+     * The on-chain amount the customer is asked to pay (txAmount): tells this deposit apart on the
+     * shared address.
+     */
     expectedAmount: positiveAmount.optional(),
     /** The deposit's transaction hash, when the customer gave it. */
     txHash: lengthBetween(1, 128).optional(),
@@ -76,7 +79,10 @@ export type OnboardingFunding = z.output<typeof OnboardingFundingSchema>;
 export type SharedAccountFunding = z.output<typeof SharedAccountFundingSchema>;
 export type OnChainFunding = z.output<typeof OnChainFundingSchema>;
 
-/** The funding an input asks for: `funding`, else `budgetTopUp` read as shared_account, else the merchant wallet. */
+/**
+ * The funding an input asks for: `funding`, else `budgetTopUp` read as shared_account, else the
+ * merchant wallet.
+ */
 export function fundingOf(input: {
   funding?: OnboardingFunding | undefined;
   budgetTopUp?: BudgetTopUp | undefined;

@@ -25,7 +25,10 @@ import { lengthBetween } from '../provider/schemas/primitives';
 import type { FieldIssue } from './cardholder-data';
 import { activationInputIssues, type ActivationRoute, type WorkOrderFile } from './physical-card-activation';
 
-/** How the card is activated once it reached the customer (spec: activeCard, or a CARD_ACTIVE work order). */
+/**
+ * How the card is activated once it reached the customer (spec: activeCard, or a CARD_ACTIVE work
+ * order).
+ */
 export type OnboardingActivationRequest =
   | {
       route: 'activation_code';
@@ -87,7 +90,10 @@ export const OnboardingActivationRequestSchema = z
       ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
   });
 
-/** The activation rules (domain/physical-card-activation.ts) applied to a request that has no card yet. */
+/**
+ * The activation rules (domain/physical-card-activation.ts) applied to a request that has no card
+ * yet.
+ */
 export function activationRequestIssues(request: OnboardingActivationRequest): FieldIssue[] {
   return activationInputIssues({ cardNo: 'not-yet-created', ...request }).filter(
     (issue) => issue.path !== 'cardNo' && issue.path !== 'route',
@@ -100,10 +106,16 @@ export interface ActivateCardAccepted {
   activationWorkflowId: string;
 }
 
-/** Workflow Update on `onboarding-<customerRef>`: the card reached the customer; activate it this way. */
+/**
+ * Workflow Update on `onboarding-<customerRef>`: the card reached the customer; activate it this
+ * way.
+ */
 export const activateCardUpdate = defineUpdate<ActivateCardAccepted, [OnboardingActivationRequest]>('activateCard');
 
-/** How long an onboarding waits for the card to reach the customer (the `activateCard` Update); default 60 days. */
+/**
+ * How long an onboarding waits for the card to reach the customer (the `activateCard` Update);
+ * default 60 days.
+ */
 export const DEFAULT_DELIVERY_DEADLINE_MS = 60 * 24 * 60 * 60 * 1000;
 
 /** ISO/IEC 7812 check digit (Luhn). */

@@ -1,7 +1,8 @@
 /**
- * Everything an onboarding checks against the card type before anything is sent, as one pure function the workflow and the unit tests share:
- * the holder, the initial deposit at creation or after it, the physical card fields and the
- * funding source. Balances are checked afterwards, against the accounts read for the plan.
+ * Everything an onboarding checks against the card type before anything is sent, as one pure
+ * function the workflow and the unit tests share: the holder, the initial deposit at creation or
+ * after it, the physical card fields and the funding source. Balances are checked afterwards,
+ * against the accounts read for the plan.
  */
 import type { CardType } from '../provider/schemas/card-type';
 import { add } from '../provider/money';

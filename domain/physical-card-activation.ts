@@ -9,8 +9,8 @@
  *   confirm Normal. A failed work order ends the workflow with the provider's description.
  *
  * Secrets: the PIN travels as `sealedPin`, the PIN encrypted with the merchant's RSA public key
- * exactly as the provider encrypts sensitive data (`encryptSensitive` in provider/sensitive.ts). Only
- * the activity opens it, with the merchant private key, right before the provider call; the
+ * exactly as the provider encrypts sensitive data (`encryptSensitive` in provider/sensitive.ts).
+ * Only the activity opens it, with the merchant private key, right before the provider call; the
  * activation code is decrypted inside that same activity and never leaves it. So neither the PIN
  * nor the code is ever in workflow history or logs in clear, with or without the payload codec.
  */
@@ -46,14 +46,22 @@ export type WorkOrderFile = { fileId: string } | { ref: string; contentType?: st
 export interface PhysicalCardActivationInput {
   cardNo: string;
   route: ActivationRoute;
-  /** Route activation_code: the 6-digit PIN sealed with the merchant public key (never the clear PIN). */
+  /**
+   * Route activation_code: the 6-digit PIN sealed with the merchant public key (never the clear
+   * PIN).
+   */
   sealedPin?: string;
-  /** Route activation_code: PIN-free payment limit, USD, 0 to 2000; the provider defaults it to 500. */
+  /**
+   * Route activation_code: PIN-free payment limit, USD, 0 to 2000; the provider defaults it to 500.
+   */
   noPinPaymentAmount?: string;
   /** Route work_order. */
   workOrder?: { title?: string; content?: string; files: WorkOrderFile[] };
   customerRef?: string;
-  /** How long to wait for the activation code, or for the work order's decision (ms); default 30 days. */
+  /**
+   * How long to wait for the activation code, or for the work order's decision (ms); default 30
+   * days.
+   */
   deadlineMs?: number;
   wait?: WaitOverrides;
 }
@@ -99,7 +107,9 @@ export const activationStatusQuery = defineQuery<PhysicalCardActivationStatus>('
 
 export const DEFAULT_ACTIVATION_DEADLINE_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Rules the input breaks, before anything is sent; paths name fields, messages never echo secrets. */
+/**
+ * Rules the input breaks, before anything is sent; paths name fields, messages never echo secrets.
+ */
 export function activationInputIssues(input: PhysicalCardActivationInput): FieldIssue[] {
   const issues: FieldIssue[] = [];
   if (typeof input.cardNo !== 'string' || input.cardNo === '') issues.push({ path: 'cardNo', message: 'is required' });

@@ -29,7 +29,9 @@ export interface ProviderEventRecords {
   card_transaction: CardOperationRecord;
   card_auth_transaction: CardAuthTransaction;
   card_fee_patch: CardAuthFeeRecord;
-  /** Without `values` (webhooks/categories.ts): workflows handle a 3DS record by its tradeNo only. */
+  /**
+   * Without `values` (webhooks/categories.ts): workflows handle a 3DS record by its tradeNo only.
+   */
   card_3ds: Omit<Card3dsRecord, 'values'>;
   card_holder: CardholderEvent;
   wallet_transaction_v2: WalletTransaction;
@@ -38,7 +40,10 @@ export interface ProviderEventRecords {
 }
 export type ProviderEventCategory = keyof ProviderEventRecords;
 
-/** A `card_holder` event's record: the review result, and the query record's time of its last change when the body has it. */
+/**
+ * A `card_holder` event's record: the review result, and the query record's time of its last change
+ * when the body has it.
+ */
 export type CardholderEvent = Cardholder & { updateTime?: CardholderQueryRecord['updateTime'] | undefined };
 
 /** One event of category `C`. */
@@ -53,7 +58,10 @@ export interface ProviderEventOf<C extends ProviderEventCategory> {
 /** Any provider event; `category` tells which record it carries. */
 export type ProviderEvent = { [C in ProviderEventCategory]: ProviderEventOf<C> }[ProviderEventCategory];
 
-/** An event's category and typed record, before a delivery gives it a request id (the receiver's parse). */
+/**
+ * An event's category and typed record, before a delivery gives it a request id (the receiver's
+ * parse).
+ */
 export type ProviderEventBody = {
   [C in ProviderEventCategory]: Omit<ProviderEventOf<C>, 'requestId'>;
 }[ProviderEventCategory];
@@ -104,7 +112,10 @@ export function recordStateOf(event: ProviderEventBody): string | undefined {
   }
 }
 
-/** The categories whose non-final events no workflow acts on: the receiver records them without a signal. */
+/**
+ * The categories whose non-final events no workflow acts on: the receiver records them without a
+ * signal.
+ */
 export const FINAL_ONLY_CATEGORIES: readonly ProviderEventCategory[] = ['card_transaction', 'card_holder'];
 
 /**
@@ -118,7 +129,10 @@ export function nonEmpty(value: string | null | undefined): string | undefined {
   return value === null || value === undefined || value === '' ? undefined : value;
 }
 
-/** The card an event names (card operations, authorizations, fees, 3DS records, activations), if any. */
+/**
+ * The card an event names (card operations, authorizations, fees, 3DS records, activations), if
+ * any.
+ */
 export function cardNoOf(event: ProviderEventBody): string | undefined {
   return 'cardNo' in event.record ? nonEmpty(event.record.cardNo) : undefined;
 }

@@ -1,8 +1,8 @@
 /**
  * The provider's card operation records and cardholder reviews reduced to what the workflows use,
  * one mapping each: an activity reading the provider and a workflow reading a webhook get the same
- * value from the same record (spec: Card operation record; Cardholder review result and query record).
- * Program types only (decimal and id strings): JSON-safe in workflow history.
+ * value from the same record (spec: Card operation record; Cardholder review result and query
+ * record). Program types only (decimal and id strings): JSON-safe in workflow history.
  */
 import type { CardOperationRecord } from '../provider/schemas/card';
 import type { Card3dsRecord } from '../provider/schemas/card-records';
@@ -79,7 +79,10 @@ export function cardOperationRecordOf(operation: CardOperation & { transactionTi
   };
 }
 
-/** The review of a review result or a query record (the description, or its deprecated twin respMsg). */
+/**
+ * The review of a review result or a query record (the description, or its deprecated twin
+ * respMsg).
+ */
 export function cardholderReviewOf(record: Cardholder | CardholderQueryRecord): CardholderReview {
   const description = nonEmpty('description' in record ? record.description : undefined) ?? nonEmpty(record.respMsg);
   const merchantOrderNo = nonEmpty(record.merchantOrderNo);
@@ -135,7 +138,10 @@ export function workOrderStateOf(order: WorkOrder): WorkOrderState {
   };
 }
 
-/** An activation code record, without its value (the code is opened only inside the activating activity). */
+/**
+ * An activation code record, without its value (the code is opened only inside the activating
+ * activity).
+ */
 export interface ActivationCodeRef {
   tradeNo: string;
   transactionTime: number;

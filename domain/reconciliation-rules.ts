@@ -15,12 +15,18 @@ import type { StrandedMoneyInput } from './stranded-money';
 
 const CARDFLOW_ORDER_NO_RE = new RegExp(`^${ORDER_NO_PREFIX}[0-9a-f]{${ORDER_NO_LENGTH - ORDER_NO_PREFIX.length}}$`);
 
-/** True for a merchantOrderNo of cardflow's own form (`domain/merchant-order-no.ts`); others' are external. */
+/**
+ * True for a merchantOrderNo of cardflow's own form (`domain/merchant-order-no.ts`); others' are
+ * external.
+ */
 export function isCardflowOrderNo(merchantOrderNo: string | null | undefined): merchantOrderNo is string {
   return typeof merchantOrderNo === 'string' && CARDFLOW_ORDER_NO_RE.test(merchantOrderNo);
 }
 
-/** The step of `workflowId` that derives `merchantOrderNo` (a card entity's request steps are not listed). */
+/**
+ * The step of `workflowId` that derives `merchantOrderNo` (a card entity's request steps are not
+ * listed).
+ */
 export function orderStepOf(workflowId: string, merchantOrderNo: string): string | undefined {
   return ORDER_STEPS.find((step) => deriveMerchantOrderNo(workflowId, step) === merchantOrderNo);
 }
@@ -29,7 +35,10 @@ export function orderStepOf(workflowId: string, merchantOrderNo: string): string
 export interface OwnerRun {
   workflowId: string;
   runId: string;
-  /** Temporal's execution status name: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, TIMED_OUT, CONTINUED_AS_NEW. */
+  /**
+   * Temporal's execution status name: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, TIMED_OUT,
+   * CONTINUED_AS_NEW.
+   */
   status: string;
   /** When the run closed (epoch ms); absent while it runs. */
   closeTime?: number;
@@ -49,10 +58,15 @@ export function currentOwner(runs: readonly OwnerRun[]): OwnerRun | undefined {
   );
 }
 
-/** An order as the provider records it: its event body (the webhook it would be) and when it last moved. */
+/**
+ * An order as the provider records it: its event body (the webhook it would be) and when it last
+ * moved.
+ */
 export interface ProviderOrder {
   event: ProviderEventBody;
-  /** Last change if the record has one (updateTime), else its time (transactionTime, createTime). */
+  /**
+   * Last change if the record has one (updateTime), else its time (transactionTime, createTime).
+   */
   time: number;
 }
 
@@ -86,13 +100,16 @@ function describeOrder(order: ProviderOrder): string {
 
 const isPendingReview = (status: string) => status === 'wait_audit' || status === 'under_review';
 
-/** What to do about one provider order: a finding (or none), and whether to re-deliver its event. */
+/**
+ * What to do about one provider order: a finding (or none), and whether to re-deliver its event.
+ */
 export interface OrderVerdict {
   finding?: Finding;
   redeliver: boolean;
   /**
    * A card's own event (an operation the provider started): delivered to the card's workflow with
-   * signal-with-start; `finding` is reported only when that started the workflow (nobody followed the card).
+   * signal-with-start; `finding` is reported only when that started the workflow (nobody followed
+   * the card).
    */
   toCard?: { finding: Finding };
 }
@@ -106,8 +123,10 @@ export interface OrderVerdict {
  *   (`toCard`), which learns each record once, so no such event waits for a workflow to start;
  * - cardflow's and no workflow lists it: orphan;
  * - final (a review: passed), older than the event grace, and its owner still running: the owner
- *   missed the event, which is re-delivered (the verdict's finding is then marked repaired by the caller);
- * - succeeded while its owner ended otherwise than completed: outcome mismatch (money may have moved);
+ *   missed the event, which is re-delivered (the verdict's finding is then marked repaired by the
+ *   caller);
+ * - succeeded while its owner ended otherwise than completed: outcome mismatch (money may have
+ *   moved);
  * - still pending past its SLA (operations; reviews have their own): stuck.
  */
 export function judgeOrder(
@@ -179,7 +198,8 @@ export function judgeOrder(
   const withOwner = { ...ids, workflowId: owner.workflowId };
   if (isFinalEvent(order.event) && !pending) {
     if (owner.status === 'RUNNING') {
-      // A rejected holder's workflow rightly waits on, for a correction: only a passed review can be missed.
+      // A rejected holder's workflow rightly waits on, for a correction: only a passed review can
+      // be missed.
       if (age < config.eventGraceMs || status === 'reject') return { redeliver: false };
       return {
         redeliver: true,
@@ -219,7 +239,9 @@ export type LedgerExplanation = 'cardflow' | 'provider' | 'external' | 'unexplai
 export interface LedgerContext {
   /** The card operation of a provider orderNo, when the card records show one. */
   cardOperation(orderNo: string): { merchantOrderNo?: string | null | undefined; type: string } | undefined;
-  /** True when the authorization of a tradeNo is in the card records (its fees are the provider's). */
+  /**
+   * True when the authorization of a tradeNo is in the card records (its fees are the provider's).
+   */
   authorizationKnown(tradeNo: string): boolean;
 }
 
@@ -231,7 +253,10 @@ export const CARD_OPERATION_BIZ_TYPES = [
   'card_cancel',
   'card_overdraft_statement',
 ] as const;
-/** Ledger bizTypes of the provider's charges on an authorization (its tradeNo is the entry's orderNo). */
+/**
+ * Ledger bizTypes of the provider's charges on an authorization (its tradeNo is the entry's
+ * orderNo).
+ */
 export const AUTHORIZATION_BIZ_TYPES = [
   'card_auth_fee_patch',
   'card_auth_cross_board_patch',
@@ -260,7 +285,8 @@ export function explainLedgerEntry(entry: LedgerEntry, context: LedgerContext): 
     return context.authorizationKnown(entry.orderNo) ? 'provider' : 'unexplained';
   }
   if (bizType === 'fund_transfer' || bizType === 'fund_collection') {
-    // A cardflow transfer carries its key first in the remark (domain/fund-transfer.ts transferRemark).
+    // A cardflow transfer carries its key first in the remark (domain/fund-transfer.ts
+    // transferRemark).
     const key = (entry.remark ?? '').split(' ')[0];
     return isCardflowOrderNo(key) || isCardflowOrderNo(entry.orderNo) ? 'cardflow' : 'external';
   }
@@ -331,7 +357,10 @@ export function balanceFindings(
   return findings;
 }
 
-/** An open `strandedMoney` record: one finding per amount it names, until an operator acknowledges it. */
+/**
+ * An open `strandedMoney` record: one finding per amount it names, until an operator acknowledges
+ * it.
+ */
 export function strandedFindings(record: { workflowId: string; input: StrandedMoneyInput }): Finding[] {
   const { input } = record;
   return input.left.map((left) => ({

@@ -24,13 +24,20 @@ export const FINDING_KINDS = {
   stuckOrder: 'stuck_order',
   /** A cardholder still in review past its SLA. */
   stuckReview: 'stuck_review',
-  /** A provider order with a merchantOrderNo that is not cardflow's (a direct API call, the dashboard). */
+  /**
+   * A provider order with a merchantOrderNo that is not cardflow's (a direct API call, the
+   * dashboard).
+   */
   externalOrder: 'external_order',
-  /** Money that moved with no cardflow order behind it (a fixed adjustment, a dashboard transfer). */
+  /**
+   * Money that moved with no cardflow order behind it (a fixed adjustment, a dashboard transfer).
+   */
   externalLedgerEntry: 'external_ledger_entry',
   /** A ledger entry naming an order the provider's records do not show. */
   unexplainedLedgerEntry: 'unexplained_ledger_entry',
-  /** An account whose entries do not add up to its balance (or break their own before/after chain). */
+  /**
+   * An account whose entries do not add up to its balance (or break their own before/after chain).
+   */
   balanceMismatch: 'balance_mismatch',
   /** An account's available balance under its configured floor. */
   belowFloor: 'below_floor',
@@ -53,8 +60,8 @@ export type FindingKind = (typeof FINDING_KINDS)[keyof typeof FINDING_KINDS];
 /**
  * The counter every completed run adds its findings to, by kind (repaired ones included), on the
  * worker's metrics: `cardflow_reconciliation_findings_total{kind}` once exported. Recorded by the
- * workflow (workflows/reporting/finding-metrics.ts) and set to 0 for every kind when a worker starts
- * (workers/telemetry.ts), so a worker's first run counts as an increase.
+ * workflow (workflows/reporting/finding-metrics.ts) and set to 0 for every kind when a worker
+ * starts (workers/telemetry.ts), so a worker's first run counts as an increase.
  */
 export const FINDINGS_METRIC = {
   name: 'cardflow_reconciliation_findings',
@@ -95,7 +102,10 @@ export function needsOperator(finding: Finding): boolean {
 
 /** Thresholds and windows; durations in milliseconds, amounts as decimal strings. */
 export interface ReconcileConfig {
-  /** Added before `since` so an entry written just before the last run's end is seen twice rather than never. */
+  /**
+   * Added before `since` so an entry written just before the last run's end is seen twice rather
+   * than never.
+   */
   overlapMs: number;
   /** Without a previous run (or `since`): how far back the first run looks. */
   firstLookbackMs: number;
@@ -144,14 +154,19 @@ export interface LedgerChain {
   delta: string;
 }
 
-/** Where paging stands: a source, a time slice of the window, a page, and for the ledger the accounts. */
+/**
+ * Where paging stands: a source, a time slice of the window, a page, and for the ledger the
+ * accounts.
+ */
 export interface ReconcileCursor {
   source: ReconcileSource;
   pageNum: number;
   /** The slice of the window being read (ledger: at most 30 days, wallet: at most 90). */
   sliceStart: number;
   sliceEnd: number;
-  /** Ledger: the accounts still to read (the first is being read) and the current one's walk so far. */
+  /**
+   * Ledger: the accounts still to read (the first is being read) and the current one's walk so far.
+   */
   ledger?: { accountIds: string[]; current?: { summary: AccountReconciliation; chain: LedgerChain } };
 }
 
@@ -163,7 +178,10 @@ export interface AccountReconciliation {
   entries: number;
   /** Entries explained by a cardflow order. */
   cardflow: number;
-  /** Entries explained by a provider record: authorization fees, settlements, cancellations, overdraft statements, on-chain deposits. */
+  /**
+   * Entries explained by a provider record: authorization fees, settlements, cancellations,
+   * overdraft statements, on-chain deposits.
+   */
   provider: number;
   /** Entries with no cardflow order behind them (each also a finding). */
   external: number;
@@ -226,7 +244,10 @@ export function emptyReport(window: { start: number; end: number }): ReconcileRe
   };
 }
 
-/** Adds findings to a report (counts always, the findings themselves up to the cap). Pure: returns a new report. */
+/**
+ * Adds findings to a report (counts always, the findings themselves up to the cap). Pure: returns a
+ * new report.
+ */
 export function withFindings(report: ReconcileReport, findings: readonly Finding[]): ReconcileReport {
   const counts = { ...report.counts };
   const kept = [...report.findings];
@@ -275,7 +296,9 @@ export const RECONCILE_ID_PREFIX = 'reconcile-';
 /** The id of the Temporal Schedule that runs reconciliation. */
 export const RECONCILE_SCHEDULE_ID = 'cardflow-reconciliation';
 
-/** `reconcile-<ISO time>`: an on-demand run (the CLI); the schedule names its own runs after its id. */
+/**
+ * `reconcile-<ISO time>`: an on-demand run (the CLI); the schedule names its own runs after its id.
+ */
 export function reconcileWorkflowId(at: Date): string {
   return `${RECONCILE_ID_PREFIX}${at.toISOString().replace(/[:.]/g, '-')}`;
 }

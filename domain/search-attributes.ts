@@ -31,7 +31,10 @@ export const CardflowOrderNos = defineSearchAttributeKey('CardflowOrderNos', Sea
 /** Which workflow kind this is (e.g. card creation, deposit), so one filter lists one flow. */
 export const CardflowFlow = defineSearchAttributeKey('CardflowFlow', SearchAttributeType.KEYWORD);
 
-/** A reconciliation run's findings (repaired ones included), so the UI lists the runs that found drift. */
+/**
+ * A reconciliation run's findings (repaired ones included), so the UI lists the runs that found
+ * drift.
+ */
 export const CardflowFindings = defineSearchAttributeKey('CardflowFindings', SearchAttributeType.INT);
 
 /** Every custom search attribute, in registration order; the dev server registers this list. */

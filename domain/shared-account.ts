@@ -38,10 +38,14 @@ export interface SharedAccountStatus {
 
 export const sharedAccountStatusQuery = defineQuery<SharedAccountStatus>('sharedAccountStatus');
 
-/** What a backend hands the account's start: its name is the business key (the provider's create has no other). */
+/**
+ * What a backend hands the account's start: its name is the business key (the provider's create has
+ * no other).
+ */
 export const SharedAccountRequestSchema = z
   .object({
-    // Part of the workflow id: printable, no "/" (the child-id separator), trimmed like the id helper does.
+    // Part of the workflow id: printable, no "/" (the child-id separator), trimmed like the id
+    // helper does.
     accountName: z
       .string({ error: 'is required' })
       .trim()

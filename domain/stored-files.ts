@@ -1,8 +1,8 @@
 /**
- * A reference to a file in cardflow's file store (platform/storage/file-store.ts): what the client's
- * `storeFile` and `cardflow files put` return (`<sha256>.<ext>`; an older store may hold plain
- * names), and what a work order's `files[].ref` and a card unblock take. A plain name, never a
- * path, so a reference cannot leave the store; its extension is a kind the provider takes.
+ * A reference to a file in cardflow's file store (platform/storage/file-store.ts): what the
+ * client's `storeFile` and `cardflow files put` return (`<sha256>.<ext>`; an older store may hold
+ * plain names), and what a work order's `files[].ref` and a card unblock take. A plain name, never
+ * a path, so a reference cannot leave the store; its extension is a kind the provider takes.
  */
 import { UPLOAD_KINDS } from '../provider/rules';
 

@@ -11,6 +11,8 @@ export interface FailureSummary {
   /** An `ApplicationFailure.type` (domain/failure-types.ts or provider/errors.ts). */
   type: string;
   message: string;
-  /** Whether resuming can succeed once the cause is gone (domain/failure-types.ts `isResumable`). */
+  /**
+   * Whether resuming can succeed once the cause is gone (domain/failure-types.ts `isResumable`).
+   */
   retryable?: boolean;
 }

@@ -16,9 +16,9 @@ export function probeTaskQueue(taskQueue: string): string {
 
 /**
  * How long a worker has for one workflow task before Temporal gives it to another (the SDK's
- * default is 10 s). A workflow task takes milliseconds, a cold replay of an onboarding well under
- * a second; what this bounds in practice is a task handed to a worker that just died (or to a
- * poll of its that the server had not yet seen go): the workflow waits this long for its next
- * step. Set on every start (client/start.ts) and child (workflows/calls/children.ts); docs/timeouts.md.
+ * default is 10 s). A workflow task takes milliseconds, a cold replay of an onboarding well under a
+ * second; what this bounds in practice is a task handed to a worker that just died (or to a poll of
+ * its that the server had not yet seen go): the workflow waits this long for its next step. Set on
+ * every start (client/start.ts) and child (workflows/calls/children.ts); docs/timeouts.md.
  */
 export const WORKFLOW_TASK_TIMEOUT = '5s';

@@ -96,7 +96,10 @@ export const TEST_SLOW_WAIT: WaitProfile = { ...TEST_WAIT, attemptMs: 1 };
 export interface WaitOverrides {
   cardOperation?: Partial<WaitProfile>;
   review?: Partial<WaitProfile>;
-  /** How long a provider call keeps retrying before its step fails (workflows/calls/profiles.ts PROVIDER_CALL). */
+  /**
+   * How long a provider call keeps retrying before its step fails (workflows/calls/profiles.ts
+   * PROVIDER_CALL).
+   */
   providerRetry?: ProviderRetry;
   /**
    * How long a cancelled card's balance is awaited before it is reported (ms; {@link

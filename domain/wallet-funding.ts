@@ -34,7 +34,10 @@ export interface WalletFundingInput {
   cardDeposit?: { cardNo: string; cardTypeId: string; amount?: string };
   customerRef?: string;
   wait?: WaitOverrides;
-  /** Deposits since this time (epoch ms) are candidates; default: from this workflow's start, less the clock skew. */
+  /**
+   * Deposits since this time (epoch ms) are candidates; default: from this workflow's start, less
+   * the clock skew.
+   */
   depositSince?: number;
 }
 
@@ -112,9 +115,9 @@ export function matchesDeposit(
 }
 
 /**
- * The largest deposit `amount` (rechargeDigital decimals, within rechargeMaxQuota) whose
- * amount + fee (provider/money depositFee) fits in `available`; undefined when even rechargeMinQuota
- * does not fit.
+ * The largest deposit `amount` (rechargeDigital decimals, within rechargeMaxQuota) whose amount +
+ * fee (provider/money depositFee) fits in `available`; undefined when even rechargeMinQuota does
+ * not fit.
  */
 export function maxDepositFor(
   available: string,
@@ -142,7 +145,10 @@ export function maxDepositFor(
   return amount.toFixed(digits);
 }
 
-/** What a backend hands a funding's start: the caller's `fundingRef` (the business key its workflow id is built from) and the input. */
+/**
+ * What a backend hands a funding's start: the caller's `fundingRef` (the business key its workflow
+ * id is built from) and the input.
+ */
 export const FundingRequestSchema = z
   .object({
     fundingRef: businessRef,

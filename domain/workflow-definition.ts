@@ -27,25 +27,41 @@ export interface WorkflowDefinition<
   readonly type: Type;
   /** Its CardflowFlow value: what operators filter on to list one kind of process. */
   readonly flow: string;
-  /** PINNED to the build that started a run, or AUTO_UPGRADE to the current build (docs/versioning.md). */
+  /**
+   * PINNED to the build that started a run, or AUTO_UPGRADE to the current build
+   * (docs/versioning.md).
+   */
   readonly versioning: WorkflowVersioning;
-  /** The id a backend starts it under, from its business reference; absent for a workflow only a parent starts. */
+  /**
+   * The id a backend starts it under, from its business reference; absent for a workflow only a
+   * parent starts.
+   */
   readonly id?: (ref: Ref) => string;
-  /** The id suffix a parent gives it as a child: `<parentId>/<childStep>`; absent for one no parent starts. */
+  /**
+   * The id suffix a parent gives it as a child: `<parentId>/<childStep>`; absent for one no parent
+   * starts.
+   */
   readonly childStep?: ChildStep;
   /**
    * The step name of each provider mutation it sends a merchantOrderNo for, by key name: unique
-   * across every workflow, since a merchantOrderNo is unique across operation types at the provider.
+   * across every workflow, since a merchantOrderNo is unique across operation types at the
+   * provider.
    */
   readonly orderSteps: { readonly [K in keyof Keys]: string };
-  /** The merchantOrderNos it sends, one per provider mutation, from its workflow id (derived from `orderSteps`). */
+  /**
+   * The merchantOrderNos it sends, one per provider mutation, from its workflow id (derived from
+   * `orderSteps`).
+   */
   readonly orderKeys: (workflowId: string) => Keys;
   /**
    * The keys its starter lists in CardflowOrderNos, so the webhooks of its first mutation reach it
    * from its first moment (webhook routing); the ones it adds itself later are not listed here.
    */
   readonly routedAtStart: (keys: Keys, input: Input) => readonly string[];
-  /** What a backend hands its start, and which field is its business key; absent for one no backend starts by a request. */
+  /**
+   * What a backend hands its start, and which field is its business key; absent for one no backend
+   * starts by a request.
+   */
   readonly request?: StartRequest;
   /** The status query a client reads; absent for a workflow with none. */
   readonly statusQuery?: QueryDefinition<Status>;
@@ -68,7 +84,10 @@ export interface StartRequest<Schema extends z.ZodType = z.ZodType, Key extends 
   readonly what: string;
   /** The business key: the request field `id` takes. */
   readonly key: Key;
-  /** True when the key is also part of the workflow input (a card number), false when it only names the run. */
+  /**
+   * True when the key is also part of the workflow input (a card number), false when it only names
+   * the run.
+   */
   readonly keyInInput: boolean;
   /**
    * True when a start must prepare the request beyond its schema (an activation seals a clear
@@ -157,7 +176,10 @@ export interface StartContext {
   routeBy?: readonly string[];
 }
 
-/** The search attributes `definition` starts with under `workflowId` for `input`: flow, customer, keys. */
+/**
+ * The search attributes `definition` starts with under `workflowId` for `input`: flow, customer,
+ * keys.
+ */
 export function startAttributesOf<I>(
   definition: WorkflowDefinition<string, never, I> | AnyWorkflowDefinition,
   workflowId: string,
@@ -173,7 +195,9 @@ export function startAttributesOf<I>(
   };
 }
 
-/** `<parentId>/<childStep>`, or `<parentId>/<suffix>` for a child a parent starts once per request. */
+/**
+ * `<parentId>/<childStep>`, or `<parentId>/<suffix>` for a child a parent starts once per request.
+ */
 export function childIdOf(definition: AnyWorkflowDefinition, parentWorkflowId: string, suffix?: string): string {
   const step = suffix ?? definition.childStep;
   if (!step) throw new TypeError(`${definition.type} is not started as a child`);

@@ -36,7 +36,9 @@ export class InvalidBusinessRefError extends Error {
   }
 }
 
-/** Why `value` cannot be the business reference `field` of a workflow id, or undefined when it can. */
+/**
+ * Why `value` cannot be the business reference `field` of a workflow id, or undefined when it can.
+ */
 export function businessRefProblem(field: string, value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length === 0) return `${field}: is required (a non-empty string)`;
   if (value.length > BUSINESS_REF_MAX) return `${field}: length must be 1 to ${BUSINESS_REF_MAX} characters`;
@@ -104,7 +106,10 @@ export function cardEntityWorkflowId(cardNo: string): string {
   return `card-${cardNo}`;
 }
 
-/** `card-<kind>-<cardNo>-<requestRef>`: a standalone freeze, unfreeze or PIN change, keyed by the caller's reference. */
+/**
+ * `card-<kind>-<cardNo>-<requestRef>`: a standalone freeze, unfreeze or PIN change, keyed by the
+ * caller's reference.
+ */
 export function cardOperationWorkflowId(kind: string, cardNo: string, requestRef: string): string {
   return `card-${kind}-${cardNo}-${requestRef}`;
 }
@@ -137,7 +142,9 @@ export const transferWorkflowId = businessRefWorkflowId('transfer-', 'transferRe
 /** `funding-<fundingRef>`. */
 export const fundingWorkflowId = businessRefWorkflowId('funding-', 'fundingRef');
 
-/** `card-reissue-<cardNo>`: the one card issuance that replaces card `cardNo` (a repeat finds it). */
+/**
+ * `card-reissue-<cardNo>`: the one card issuance that replaces card `cardNo` (a repeat finds it).
+ */
 export function cardReissueWorkflowId(cardNo: string): string {
   return `card-reissue-${cardNo}`;
 }

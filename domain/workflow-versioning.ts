@@ -1,7 +1,8 @@
 /**
- * How each workflow type moves between builds of the worker (Worker Deployments, docs/versioning.md).
- * Each workflow declares it in its definition (domain/workflows.ts); `workflows/index.ts` attaches
- * it to the workflow function, and the worker's default for anything undeclared is PINNED.
+ * How each workflow type moves between builds of the worker (Worker Deployments,
+ * docs/versioning.md). Each workflow declares it in its definition (domain/workflows.ts);
+ * `workflows/index.ts` attaches it to the workflow function, and the worker's default for anything
+ * undeclared is PINNED.
  *
  * - PINNED: a run stays on the build that started it until it closes. Its code may change in the
  *   next build without `patched()`, because no history it wrote ever meets the new code. The
@@ -24,5 +25,7 @@ export const WORKFLOW_VERSIONING: Readonly<Record<WorkflowType, WorkflowVersioni
   Object.values(WORKFLOWS).map((definition) => [definition.type, definition.versioning]),
 ) as Record<WorkflowType, WorkflowVersioning>;
 
-/** The behavior of a worker's workflows that declare none (a workflow added without an entry above). */
+/**
+ * The behavior of a worker's workflows that declare none (a workflow added without an entry above).
+ */
 export const DEFAULT_WORKFLOW_VERSIONING: WorkflowVersioning = 'PINNED';

@@ -98,7 +98,8 @@ export const cardIssuanceWorkflow = defineWorkflow<CardIssuanceInput, CardIssuan
   flow: 'card_issuance',
   versioning: 'PINNED',
   childStep: 'card',
-  // budgetTopUp: BUDGET_CARD mode's fund transfer that tops up the charged account before card creation.
+  // budgetTopUp: BUDGET_CARD mode's fund transfer that tops up the charged account before card
+  // creation.
   orderSteps: { create: 'card.create', budgetTopUp: 'card.budget-topup' },
   // The budget top-up is added by the child itself, only in the mode that sends it.
   routedAtStart: (keys: { create: string }) => [keys.create],
@@ -158,7 +159,8 @@ export const fundTransferWorkflow = defineWorkflow<FundTransferInput, FundTransf
     },
   },
   childStep: 'transfer',
-  // collection: a COLLECTION (MARGIN → WALLET), such as the compensation that returns what a transfer left unspent.
+  // collection: a COLLECTION (MARGIN → WALLET), such as the compensation that returns what a
+  // transfer left unspent.
   orderSteps: { transfer: 'account.transfer', collection: 'account.collection' },
   // A COLLECTION sends its own step's key (workflows/fund-transfer.ts).
   routedAtStart: (keys: { transfer: string; collection: string }, input: Pick<FundTransferInput, 'type'>) => [
@@ -195,7 +197,8 @@ export const walletFundingWorkflow = defineWorkflow<WalletFundingInput, WalletFu
   id: fundingWorkflowId,
   request: { schema: FundingRequestSchema, what: 'wallet funding request', key: 'fundingRef', keyInInput: false },
   childStep: 'funding',
-  // Its mutations are its children's; the deposit address a parent knows is routed at start (StartContext.routeBy).
+  // Its mutations are its children's; the deposit address a parent knows is routed at start
+  // (StartContext.routeBy).
   orderSteps: none,
   statusQuery: fundingStatusQuery,
 });
@@ -280,7 +283,10 @@ export const strandedMoneyWorkflow = defineWorkflow<StrandedMoneyInput, Stranded
   statusQuery: strandedStatusQuery,
 });
 
-/** Every workflow the cardflow worker registers, by its type (checked against workflows/registered.ts). */
+/**
+ * Every workflow the cardflow worker registers, by its type (checked against
+ * workflows/registered.ts).
+ */
 export const WORKFLOWS = {
   customerOnboarding: customerOnboardingWorkflow,
   cardholderOnboarding: cardholderOnboardingWorkflow,

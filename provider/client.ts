@@ -28,7 +28,9 @@ import { paginatePages } from './paginate';
 
 /** Per-call options. */
 export interface CallOptions {
-  /** Aborts the call (e.g. the activity's cancellation signal); rejects with ProviderAbortedError. */
+  /**
+   * Aborts the call (e.g. the activity's cancellation signal); rejects with ProviderAbortedError.
+   */
   signal?: AbortSignal;
   /** Overrides the configured timeout for this call. */
   timeoutMs?: number;
@@ -70,11 +72,20 @@ export type ProviderClientFor<Ops extends OperationRegistry> = { [K in keyof Ops
 
 /** The deprecated operations (spec, Versioning), declared by hand so each carries `@deprecated`. */
 export interface DeprecatedProviderMethods {
-  /** @deprecated The provider deprecated the wallet deposit order; use wallet v2 addresses (`createWalletAddress`). */
+  /**
+   * @deprecated The provider deprecated the wallet deposit order; use wallet v2 addresses
+   * (`createWalletAddress`).
+   */
   walletDepositOrder: OperationMethod<Operations['walletDepositOrder']>;
-  /** @deprecated The provider deprecated the wallet deposit transaction query; use `listWalletTransactions`. */
+  /**
+   * @deprecated The provider deprecated the wallet deposit transaction query; use
+   * `listWalletTransactions`.
+   */
   walletDepositTransactions: OperationMethod<Operations['walletDepositTransactions']>;
-  /** @deprecated v1 card creation (cardNo only once status=success, amount is the card fee); use `createCard`. */
+  /**
+   * @deprecated v1 card creation (cardNo only once status=success, amount is the card fee); use
+   * `createCard`.
+   */
   openCard: OperationMethod<Operations['openCard']>;
   /** @deprecated v1 cardholder create; use `createCardholder` (v2). */
   createCardholderV1: OperationMethod<Operations['createCardholderV1']>;
@@ -86,7 +97,10 @@ export interface DeprecatedProviderMethods {
 export type ProviderClient = Omit<ProviderClientFor<Operations>, keyof DeprecatedProviderMethods> &
   DeprecatedProviderMethods;
 
-/** Configuration plus an optional transport (tests inject one; normally the pooled undici transport). */
+/**
+ * Configuration plus an optional transport (tests inject one; normally the pooled undici
+ * transport).
+ */
 export interface ClientOptions extends ProviderConfig {
   transport?: Transport;
   /**
@@ -95,8 +109,9 @@ export interface ClientOptions extends ProviderConfig {
    */
   onCall?: (call: ProviderCallRecord) => void;
   /**
-   * Runs each call sent (tracing: a span around it, platform/telemetry/tracing.ts). Gets the operation and
-   * the merchantOrderNo, never the body; must call `send` once and return what it returns.
+   * Runs each call sent (tracing: a span around it, platform/telemetry/tracing.ts). Gets the
+   * operation and the merchantOrderNo, never the body; must call `send` once and return what it
+   * returns.
    */
   wrapCall?: <T>(call: { operation: string; merchantOrderNo?: string }, send: () => Promise<T>) => Promise<T>;
 }
@@ -195,7 +210,9 @@ export function createProviderClientFor<Ops extends OperationRegistry>(
   return client as ProviderClientFor<Ops>;
 }
 
-/** Builds the cardflow provider client over the full operation registry. Call `close()` when done. */
+/**
+ * Builds the cardflow provider client over the full operation registry. Call `close()` when done.
+ */
 export function createProviderClient(options: ClientOptions): ProviderClient {
   return createProviderClientFor(operations, options);
 }
@@ -205,7 +222,10 @@ type AnyPageIterators = Record<
   (params?: never, options?: CallOptions) => AsyncGenerator<unknown, void, undefined>
 >;
 
-/** Iterates every record of a paged operation: `paginate(client, 'listCardTransactions', { type: 'deposit' })`. */
+/**
+ * Iterates every record of a paged operation: `paginate(client, 'listCardTransactions', { type:
+ * 'deposit' })`.
+ */
 export function paginate<C extends { readonly paginate: AnyPageIterators }, K extends keyof C['paginate'] & string>(
   client: C,
   name: K,

@@ -1,12 +1,12 @@
 /**
- * Provider client configuration from the parsed variables (platform/config/schema.ts checks their rules):
- * every missing variable and unreadable key is reported in one error; key material never appears
- * in a message.
+ * Provider client configuration from the parsed variables (platform/config/schema.ts checks their
+ * rules): every missing variable and unreadable key is reported in one error; key material never
+ * appears in a message.
  *
  * Its variables (`CARDFLOW_PROVIDER_*`, the merchant and platform keys,
  * `CARDFLOW_VERIFY_RESPONSE_SIGNATURES`), with their meanings, defaults and rules: README's
- * configuration table, generated from platform/config/schema.ts (`npm run config-table`).
- * A call waiting for one of the pool's connections waits inside its timeout.
+ * configuration table, generated from platform/config/schema.ts (`npm run config-table`). A call
+ * waiting for one of the pool's connections waits inside its timeout.
  */
 import type { KeyObject } from 'node:crypto';
 import { configured, type ConfigurationSlice, schemaDefault } from '../platform/config/schema';

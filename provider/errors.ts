@@ -1,23 +1,24 @@
 /**
- * The provider client's error hierarchy. Activities classify failures by `type` (a stable
- * string, never `constructor.name`) and `retryable`, and can read the raw envelope, the HTTP
- * status and the request id.
+ * The provider client's error hierarchy. Activities classify failures by `type` (a stable string,
+ * never `constructor.name`) and `retryable`, and can read the raw envelope, the HTTP status and the
+ * request id.
  *
  * ProviderError
  * ├── ProviderTransportError   connection failed; outcome UNKNOWN; retryable
  * │   ├── ProviderTimeoutError no answer in time; outcome UNKNOWN; retryable
  * │   └── ProviderAbortedError the caller's AbortSignal fired; not retryable
  * ├── ProviderServerError      HTTP 5xx (with or without envelope); retryable
- * ├── ProviderBusinessError    failure envelope (code, msg); retryable only for RETRYABLE_BUSINESS_CODES
- * ├── ProviderValidationError  request breaks a rule of the spec; raised before any network call
+ * ├── ProviderBusinessError    failure envelope (code, msg); retryable: RETRYABLE_BUSINESS_CODES
+ * ├── ProviderValidationError  request breaks a rule of the spec; raised before any call
  * ├── ProviderSignatureError   response signature missing or wrong; not retryable
  * └── ProviderResponseError    response does not match the spec's shape; not retryable
  */
 import { ProviderErrorTypes, type ProviderErrorType } from './error-types';
 
 /**
- * Failure code our sandbox uses for a reused merchantOrderNo (`SandboxErrorCode.duplicateOrder`
- * in tools/sandbox/contract.ts; provider/ does not import tools/sandbox/). The real provider is recognised by its msg.
+ * Failure code our sandbox uses for a reused merchantOrderNo (`SandboxErrorCode.duplicateOrder` in
+ * tools/sandbox/contract.ts; provider/ does not import tools/sandbox/). The real provider is
+ * recognised by its msg.
  */
 export const DUPLICATE_ORDER_CODE = 40003;
 
@@ -35,7 +36,10 @@ export interface ProviderErrorContext {
 }
 
 export abstract class ProviderError extends Error {
-  /** Stable classification string (provider/error-types.ts); survives minification and crosses the activity boundary. */
+  /**
+   * Stable classification string (provider/error-types.ts); survives minification and crosses the
+   * activity boundary.
+   */
   abstract readonly type: ProviderErrorType;
   /** Whether trying the same call again can help (the Temporal retry policy owns the backoff). */
   abstract readonly retryable: boolean;
@@ -95,7 +99,10 @@ export class ProviderAbortedError extends ProviderTransportError {
   }
 }
 
-/** A failure envelope's `msg` (or code) that means the merchantOrderNo was already used (provider-notes, Responses). */
+/**
+ * A failure envelope's `msg` (or code) that means the merchantOrderNo was already used
+ * (provider-notes, Responses).
+ */
 export function isDuplicateOrderFailure(code: number | undefined, msg: string | undefined | null): boolean {
   return code === DUPLICATE_ORDER_CODE || /duplicate order number/i.test(msg ?? '');
 }
@@ -136,7 +143,10 @@ export class ProviderBusinessError extends ProviderError {
   readonly retryable: boolean;
   readonly code: number;
   readonly msg: string;
-  /** True when the failure envelope carried no X-WSB-SIGNATURE (reported, not fatal: provider-notes, Responses). */
+  /**
+   * True when the failure envelope carried no X-WSB-SIGNATURE (reported, not fatal: provider-notes,
+   * Responses).
+   */
   readonly signatureMissing: boolean;
   constructor(context: ProviderErrorContext & { code: number; msg: string; signatureMissing?: boolean }) {
     super(`provider refused (${context.code}): ${context.msg}`, context);
@@ -145,7 +155,10 @@ export class ProviderBusinessError extends ProviderError {
     this.signatureMissing = context.signatureMissing ?? false;
     this.retryable = RETRYABLE_BUSINESS_CODES.includes(context.code);
   }
-  /** The merchantOrderNo was already used: the earlier call went through; query it instead of failing. */
+  /**
+   * The merchantOrderNo was already used: the earlier call went through; query it instead of
+   * failing.
+   */
   get isDuplicateOrder(): boolean {
     return isDuplicateOrderFailure(this.code, this.msg);
   }

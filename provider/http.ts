@@ -20,7 +20,10 @@ import { API_KEY_HEADER, EMPTY_BODY, REQUEST_ID_HEADER, SIGNATURE_HEADER, signBo
 import { DEFAULT_CONNECTIONS } from './config';
 
 export interface TransportOptions {
-  /** e.g. `https://provider.example` or `http://127.0.0.1:4010/prefix`; operation paths are appended. */
+  /**
+   * e.g. `https://provider.example` or `http://127.0.0.1:4010/prefix`; operation paths are
+   * appended.
+   */
   baseUrl: string;
   apiKey: string;
   merchantPrivateKey: KeyObject;
@@ -35,7 +38,9 @@ export interface TransportOptions {
   keepAliveTimeoutMs?: number;
 }
 
-/** What checking the response X-WSB-SIGNATURE found; `unchecked` when verification is turned off. */
+/**
+ * What checking the response X-WSB-SIGNATURE found; `unchecked` when verification is turned off.
+ */
 export type SignatureStatus = 'valid' | 'invalid' | 'missing' | 'unchecked';
 
 export interface RawResponse {
@@ -66,7 +71,10 @@ export interface TransportRequest {
 }
 
 export interface Transport {
-  /** Sends one request (a read is retried once on a failed connection); throws only ProviderTransportError and subclasses. */
+  /**
+   * Sends one request (a read is retried once on a failed connection); throws only
+   * ProviderTransportError and subclasses.
+   */
   send(request: TransportRequest): Promise<RawResponse>;
   close(): Promise<void>;
 }

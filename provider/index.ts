@@ -1,4 +1,7 @@
-/** Public API of the provider client. Import from `provider` (its index), not from the files behind it. */
+/**
+ * Public API of the provider client. Import from `provider` (its index), not from the files behind
+ * it.
+ */
 export {
   type CallOptions,
   type ClientOptions,

@@ -28,7 +28,10 @@ export function jsonNumber(digits: string | number | bigint): LosslessNumber {
   return new LosslessNumber(String(digits));
 }
 
-/** Parsed JSON with every lossless number turned into its digit string (exact, and plain for JSON payloads). */
+/**
+ * Parsed JSON with every lossless number turned into its digit string (exact, and plain for JSON
+ * payloads).
+ */
 export function plainJson(value: unknown): unknown {
   if (isLosslessNumber(value)) return value.toString();
   if (Array.isArray(value)) return value.map(plainJson);

@@ -73,14 +73,19 @@ function keyFromText<DerType extends string>(input: string, form: TextForm<DerTy
   );
 }
 
-/** Reads an RSA private key: PEM (PKCS#8 or PKCS#1) or base64 DER (PKCS#8, or PKCS#1 as a fallback). */
+/**
+ * Reads an RSA private key: PEM (PKCS#8 or PKCS#1) or base64 DER (PKCS#8, or PKCS#1 as a fallback).
+ */
 export function privateKeyFrom(input: KeyInput, what = 'private key'): KeyObject {
   if (typeof input === 'string') return keyFromText(input, TEXT_FORMS.private, what);
   if (input.type !== 'private') throw new KeyFormatError(`${what}: expected a private key, got a ${input.type} key`);
   return requireRsa(input, what);
 }
 
-/** Reads an RSA public key: PEM (SPKI or PKCS#1) or base64 DER (X.509 SubjectPublicKeyInfo, or PKCS#1 as a fallback). */
+/**
+ * Reads an RSA public key: PEM (SPKI or PKCS#1) or base64 DER (X.509 SubjectPublicKeyInfo, or
+ * PKCS#1 as a fallback).
+ */
 export function publicKeyFrom(input: KeyInput, what = 'public key'): KeyObject {
   if (typeof input === 'string') return keyFromText(input, TEXT_FORMS.public, what);
   // A private KeyObject also yields its public half, which is what a verifier needs.

@@ -37,9 +37,14 @@ export interface OperationDef<
   readonly deprecated?: boolean;
   /** Multipart body (file upload): the signature covers the literal `{}`. */
   readonly multipart?: boolean;
-  /** Changes state at the provider; such operations carry a merchantOrderNo where the spec has one. */
+  /**
+   * Changes state at the provider; such operations carry a merchantOrderNo where the spec has one.
+   */
   readonly mutating: boolean;
-  /** Paged queries: the name of the page-number field (`pageNum`, or `pageNo` where integrations report it). */
+  /**
+   * Paged queries: the name of the page-number field (`pageNum`, or `pageNo` where integrations
+   * report it).
+   */
   readonly pageField?: 'pageNum' | 'pageNo';
   /** One-line summary from the spec, shown in TSDoc and errors. */
   readonly summary: string;

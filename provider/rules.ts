@@ -24,7 +24,10 @@ export const LEDGER_RANGE_DAYS = 30;
 // ---------------------------------------------------------------------------
 // Lengths (Limits; Cardholders; Work orders)
 
-/** merchantOrderNo of cardholder create, work order, transfer, freeze, unfreeze, deposit, activate, update PIN. */
+/**
+ * merchantOrderNo of cardholder create, work order, transfer, freeze, unfreeze, deposit, activate,
+ * update PIN.
+ */
 export const MERCHANT_ORDER_NO = { min: 20, max: 40 } as const;
 /** merchantOrderNo of create card (v2 and the deprecated openCard). */
 export const CARD_MERCHANT_ORDER_NO = { min: 15, max: 65 } as const;
@@ -32,7 +35,10 @@ export const CLIENT_REMARK = { min: 0, max: 50 } as const;
 export const WORK_ORDER_TITLE = { min: 1, max: 255 } as const;
 export const WORK_ORDER_TARGET = { min: 1, max: 255 } as const;
 export const WORK_ORDER_CONTENT = { min: 0, max: 1000 } as const;
-/** Supporting files of one work order: the spec sets no number; ours keeps a work order's input small. */
+/**
+ * Supporting files of one work order: the spec sets no number; ours keeps a work order's input
+ * small.
+ */
 export const WORK_ORDER_FILES_MAX = 20;
 
 export const HOLDER_AREA_CODE = { min: 2, max: 5 } as const;
@@ -71,7 +77,10 @@ export const TOKEN_TEXT_MAX = 4096;
  * anyone sees.
  */
 export const FORBIDDEN_TEXT_RE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/u;
-/** The same for multi-line text (a work order's content): tab, line feed and carriage return allowed. */
+/**
+ * The same for multi-line text (a work order's content): tab, line feed and carriage return
+ * allowed.
+ */
 export const FORBIDDEN_MULTILINE_TEXT_RE = /(?![\t\n\r])[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/u;
 export const FORBIDDEN_TEXT_RULE = 'must not contain control, invisible (format) or bidi-override characters';
 /**
@@ -107,7 +116,10 @@ export const PIN_RE = /^\d{6}$/;
 export { AMOUNT_RE } from '../platform/config/values/amount';
 /** A signed decimal, as the wire may carry one (ledger amounts, balances). */
 export const DECIMAL_RE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
-/** A Long id (accountId, cardTypeId, holderId...) as a digit string: 19 digits survive, a JS number would not. */
+/**
+ * A Long id (accountId, cardTypeId, holderId...) as a digit string: 19 digits survive, a JS number
+ * would not.
+ */
 export const LONG_ID_RE = /^\d{1,19}$/;
 /** "Only English characters in names": Latin letters, with inner spaces, hyphens or apostrophes. */
 export const ENGLISH_NAME_RE = /^[A-Za-z]+(?:[ '-][A-Za-z]+)*$/;
@@ -173,7 +185,10 @@ export function isRestrictedRegion(code: string): boolean {
 // ---------------------------------------------------------------------------
 // Enumerations
 
-/** Whether a status as a record carries it (null or absent when the provider left it out) is one of `values`. */
+/**
+ * Whether a status as a record carries it (null or absent when the provider left it out) is one of
+ * `values`.
+ */
 function isOneOf(values: readonly string[]): (status: string | null | undefined) => boolean {
   return (status) => typeof status === 'string' && values.includes(status);
 }
@@ -181,7 +196,8 @@ function isOneOf(values: readonly string[]): (status: string | null | undefined)
 export const OPERATION_STATUSES = ['wait_process', 'processing', 'success', 'fail'] as const;
 /**
  * The statuses an operation, purchase, wallet transaction or work order ends in (spec: State sets;
- * the spec states no move out of them, apart from a deprecated deposit record's manual fail → success).
+ * the spec states no move out of them, apart from a deprecated deposit record's manual fail →
+ * success).
  */
 export const OPERATION_FINAL_STATUSES = ['success', 'fail'] as const;
 export const isFinalOperationStatus = isOneOf(OPERATION_FINAL_STATUSES);
@@ -250,7 +266,10 @@ export const AUTH_FEE_TYPES = ['card_patch_fee', 'card_patch_cross_border'] as c
 export const THREE_DS_TYPES = ['third_3ds_otp', 'auth_url', 'activation_code'] as const;
 
 export const HOLDER_STATUSES = ['wait_audit', 'pass_audit', 'under_review', 'reject'] as const;
-/** The review results a cardholder's review ends in: approved, or rejected (corrected data starts a new review). */
+/**
+ * The review results a cardholder's review ends in: approved, or rejected (corrected data starts a
+ * new review).
+ */
 export const HOLDER_FINAL_STATUSES = ['pass_audit', 'reject'] as const;
 export const isFinalReviewStatus = isOneOf(HOLDER_FINAL_STATUSES);
 export const HOLDER_FLOW_LOCATIONS = ['admin', 'channel'] as const;

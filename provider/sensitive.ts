@@ -38,7 +38,9 @@ function forgePrivateKey(key: KeyInput): forge.pki.rsa.PrivateKey {
   return forgeKey;
 }
 
-/** Decrypts one provider-encrypted value (base64 of concatenated PKCS#1 v1.5 blocks) to UTF-8 text. */
+/**
+ * Decrypts one provider-encrypted value (base64 of concatenated PKCS#1 v1.5 blocks) to UTF-8 text.
+ */
 export function decryptSensitive(cipherBase64: string, merchantPrivateKey: KeyInput): string {
   const compact = cipherBase64.replace(/\s+/g, '');
   if (!isBase64(compact)) throw new SensitiveDataError('encrypted value is not base64');

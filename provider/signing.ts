@@ -26,13 +26,18 @@ function bytes(body: string | Uint8Array): Uint8Array {
   return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
 }
 
-/** Signs body bytes (an empty body signs `{}`); returns the base64 signature for X-WSB-SIGNATURE. */
+/**
+ * Signs body bytes (an empty body signs `{}`); returns the base64 signature for X-WSB-SIGNATURE.
+ */
 export function signBody(body: string | Uint8Array, privateKey: KeyInput): string {
   const data = body.length === 0 ? Buffer.from(EMPTY_BODY) : bytes(body);
   return sign('sha256', data, privateKeyFrom(privateKey)).toString('base64');
 }
 
-/** True when `signature` is a valid base64 SHA256withRSA signature of `body`; false on any garbage, never throws. */
+/**
+ * True when `signature` is a valid base64 SHA256withRSA signature of `body`; false on any garbage,
+ * never throws.
+ */
 export function verifySignature(
   body: string | Uint8Array,
   signature: string | undefined | null,

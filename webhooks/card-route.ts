@@ -33,7 +33,9 @@ export interface CardDelivery {
   start: boolean;
 }
 
-/** The card-level delivery of an event, or undefined for an event that names no (well-formed) card. */
+/**
+ * The card-level delivery of an event, or undefined for an event that names no (well-formed) card.
+ */
 export function cardDelivery(event: ProviderEventBody): CardDelivery | undefined {
   const cardNo = cardNoOf(event);
   if (!cardNo || !cardNoField.safeParse(cardNo).success) return undefined;
@@ -52,7 +54,10 @@ export function cardDelivery(event: ProviderEventBody): CardDelivery | undefined
   }
 }
 
-/** Delivers an event to its card's workflow; resolves with the workflow id, or undefined when it did not reach one. */
+/**
+ * Delivers an event to its card's workflow; resolves with the workflow id, or undefined when it did
+ * not reach one.
+ */
 export interface CardEntityDelivery {
   deliver(event: ProviderEvent, delivery: CardDelivery): Promise<string | undefined>;
 }
@@ -60,7 +65,10 @@ export interface CardEntityDelivery {
 export interface CardEntityDeliveryOptions {
   /** The cardflow worker's task queue, where a started card workflow runs. */
   taskQueue: string;
-  /** What a card workflow this delivery starts is given beyond its card number (e.g. a test's wait profile). */
+  /**
+   * What a card workflow this delivery starts is given beyond its card number (e.g. a test's wait
+   * profile).
+   */
   input?: CardEntityStartContext;
 }
 

@@ -1,15 +1,16 @@
 /**
- * What the receiver knows about each webhook category: the schema its body parses with, and
- * which fields name the workflows that own the event by a recorded route. Every event that names a
- * card also reaches that card's own workflow, by its derived id (webhooks/card-route.ts), so a
- * card number is a route here only where another workflow waits for the card's records.
+ * What the receiver knows about each webhook category: the schema its body parses with, and which
+ * fields name the workflows that own the event by a recorded route. Every event that names a card
+ * also reaches that card's own workflow, by its derived id (webhooks/card-route.ts), so a card
+ * number is a route here only where another workflow waits for the card's records.
  *
  * The body of a webhook equals the matching query record (provider-notes, Webhooks), so each
  * category reuses the `provider/schemas` record schema. Parsing turns lossless numbers into decimal
  * and id strings, which keeps the signal payload JSON-safe and exact. zod drops keys a schema does
  * not declare: a `card_holder` event is parsed with the review result and the query record's
- * `updateTime` only (CardholderEventSchema), so names, e-mails and phone numbers of the query record
- * never reach workflow history, while a state recurring in a later review round is told apart.
+ * `updateTime` only (CardholderEventSchema), so names, e-mails and phone numbers of the query
+ * record never reach workflow history, while a state recurring in a later review round is told
+ * apart.
  */
 import type { z } from 'zod';
 import { ActivateCardResultSchema, CardOperationRecordSchema } from '../provider/schemas/card';
@@ -24,7 +25,10 @@ import { WorkOrderSchema } from '../provider/schemas/work-order';
 import type { ProviderEventCategory, ProviderEventRecords } from '../domain/provider-event';
 import type { RouteKind } from '../platform/storage/route-store';
 
-/** How an event finds its owner from one field of its record: the route a workflow recorded for `kind:<field>`. */
+/**
+ * How an event finds its owner from one field of its record: the route a workflow recorded for
+ * `kind:<field>`.
+ */
 export interface RouteRule {
   kind: RouteKind;
   field: string;
@@ -52,11 +56,13 @@ export const CATEGORY_RULES: { readonly [C in ProviderEventCategory]: CategoryRu
   card_auth_transaction: { schema: CardAuthTransactionSchema, routes: [] },
   card_fee_patch: { schema: CardAuthFeeRecordSchema, routes: [] },
   // Without `values`: the code or URL, even encrypted, never enters a workflow history or the
-  // delivery log; the activity that needs it reads the record by its tradeNo (docs/notifications.md).
+  // delivery log; the activity that needs it reads the record by its tradeNo
+  // (docs/notifications.md).
   card_3ds: { schema: Card3dsRecordSchema.omit({ values: true }), routes: [{ kind: 'card', field: 'cardNo' }] },
   card_holder: { schema: CardholderEventSchema, routes: [byOrderNo, byHolderId] },
   // A wallet deposit is on-chain and carries no merchantOrderNo: the activity that prepares the
-  // deposit address records it as a route (activities/wallet.ts), so it is found by destinationAddress.
+  // deposit address records it as a route (activities/wallet.ts), so it is found by
+  // destinationAddress.
   wallet_transaction_v2: {
     schema: WalletTransactionSchema,
     routes: [
@@ -65,11 +71,14 @@ export const CATEGORY_RULES: { readonly [C in ProviderEventCategory]: CategoryRu
     ],
   },
   work: { schema: WorkOrderSchema, routes: [byOrderNo] },
-  // The spec has no query for it: its body is the activation's result (the activate operation's data).
+  // The spec has no query for it: its body is the activation's result (the activate operation's
+  // data).
   physical_card: { schema: ActivateCardResultSchema, routes: [byOrderNo] },
 };
 
-/** True for a category this code knows (the others are acknowledged and recorded, never signalled). */
+/**
+ * True for a category this code knows (the others are acknowledged and recorded, never signalled).
+ */
 export function isKnownCategory(category: string): category is ProviderEventCategory {
   return Object.prototype.hasOwnProperty.call(CATEGORY_RULES, category);
 }

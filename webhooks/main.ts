@@ -1,16 +1,18 @@
 /**
- * The webhook receiver as its own process: `npm run webhooks` (`node dist/webhooks/main.js`; `tsx webhooks/main.ts` from the sources).
+ * The webhook receiver as its own process: `npm run webhooks` (`node dist/webhooks/main.js`; `tsx
+ * webhooks/main.ts` from the sources).
  *
  * Its variables (`CARDFLOW_WEBHOOK_*`, the platform key, the database, codec keys, Temporal's,
  * logging, tracing and metrics), with their meanings, defaults and rules: README's configuration
- * table, generated from platform/config/schema.ts (`npm run config-table`).
- * The receiver binds loopback by default: put a TLS proxy in front for the provider to reach it.
+ * table, generated from platform/config/schema.ts (`npm run config-table`). The receiver binds
+ * loopback by default: put a TLS proxy in front for the provider to reach it.
  *
  * `GET /healthz` and `GET /readyz` (Temporal, the database when configured, the keys) are answered
- * on the same port (platform/health/routes.ts). A missing or malformed setting exits 2 (platform/config/startup.ts).
+ * on the same port (platform/health/routes.ts). A missing or malformed setting exits 2
+ * (platform/config/startup.ts).
  *
- * SIGTERM fails readiness at once, keeps serving for the drain interval (platform/health/drain.ts), then
- * stops accepting, finishes the deliveries in progress, and exits; SIGINT skips the drain.
+ * SIGTERM fails readiness at once, keeps serving for the drain interval (platform/health/drain.ts),
+ * then stops accepting, finishes the deliveries in progress, and exits; SIGINT skips the drain.
  */
 import { publicKeyFrom } from '../provider/keys';
 import { temporalSettingsFromEnv } from '../platform/temporal/connection';
@@ -47,9 +49,9 @@ export function platformPublicKeyFrom(config: ConfigurationSlice<'CARDFLOW_PLATF
 }
 
 /**
- * Receiver options that log each delivery as one structured record (request id, category,
- * outcome, the signalled workflow ids, duration; never record contents), and each refused or
- * failed request as a warning with its status and reason. The receiver's own text lines go to debug.
+ * Receiver options that log each delivery as one structured record (request id, category, outcome,
+ * the signalled workflow ids, duration; never record contents), and each refused or failed request
+ * as a warning with its status and reason. The receiver's own text lines go to debug.
  */
 export function receiverLogging(
   logger: StructuredLogger,
@@ -72,12 +74,15 @@ export function receiverLogging(
   };
 }
 
-/** Everything the receiver reads from the environment and secret files, before contacting anything. */
+/**
+ * Everything the receiver reads from the environment and secret files, before contacting anything.
+ */
 export function receiverSettings(env: Record<string, string | undefined>) {
   // Every variable against its rule, all problems in one error (platform/config/schema.ts).
   const config = readConfiguration(env);
   const platformPublicKey = platformPublicKeyFrom(config);
-  // envconfig's own variables (a profile file, TLS paths) are checked before anything is contacted too.
+  // envconfig's own variables (a profile file, TLS paths) are checked before anything is contacted
+  // too.
   temporalSettingsFromEnv(env, config);
   return {
     config,
@@ -108,7 +113,8 @@ async function main(logger: StructuredLogger): Promise<void> {
   });
   // One pool for the delivery log, the routes and the readiness check.
   const pool = databaseUrl ? openPool(databaseUrl, { max: 8 }) : undefined;
-  // Routes the workers record before their provider calls: the owners of orders, holders, addresses.
+  // Routes the workers record before their provider calls: the owners of orders, holders,
+  // addresses.
   const routes = routeStoreFor(config, pool ? { pool } : {});
   const forwarder = createRouteForwarder(temporal.client, { routes });
   const store = pool && databaseUrl ? await openPostgresWebhookStore(databaseUrl, { pool }) : undefined;

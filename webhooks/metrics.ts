@@ -2,17 +2,17 @@
  * The receiver's Prometheus metrics, fed by its `onHandled` / `onRefused` hooks (nothing in the
  * delivery path changes):
  *
- * - `cardflow_webhook_deliveries_total{category, outcome}`: every request answered, by what became of
- *   it: `forwarded` (signalled to its workflows), `unroutable` (verified, no running owner),
+ * - `cardflow_webhook_deliveries_total{category, outcome}`: every request answered, by what became
+ *   of it: `forwarded` (signalled to its workflows), `unroutable` (verified, no running owner),
  *   `duplicate`, `not_forwarded` (a category no workflow waits on), `unknown_category`,
  *   `unparseable`, `rejected_signature` (401), `refused` (wrong path, method or size) and `failed`
- *   (503: Temporal or the delivery log failed, the provider retries). Everything but the last
- *   three passed signature verification.
+ *   (503: Temporal or the delivery log failed, the provider retries). Everything but the last three
+ *   passed signature verification.
  * - `cardflow_webhook_receipt_to_signal_seconds{category}`: from the request's arrival to its
  *   signal delivered, for forwarded deliveries.
  *
- * Labels are bounded: `category` is one of the categories this code knows, `other` for any other
- * (a signed body may name anything), and `none` before a request was verified.
+ * Labels are bounded: `category` is one of the categories this code knows, `other` for any other (a
+ * signed body may name anything), and `none` before a request was verified.
  */
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { isKnownCategory } from './categories';
@@ -27,7 +27,10 @@ const OUTCOME_NAMES: Record<HandledWebhook['outcome'], string> = {
   unparseable: 'unparseable',
 };
 
-/** Seconds; a signal normally lands in tens of milliseconds, seconds only when Temporal or the route store is slow. */
+/**
+ * Seconds; a signal normally lands in tens of milliseconds, seconds only when Temporal or the route
+ * store is slow.
+ */
 const SIGNAL_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 function categoryLabel(category: string): string {

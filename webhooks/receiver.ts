@@ -41,7 +41,10 @@ export interface HandledWebhook {
   category: string;
   outcome: WebhookOutcome | 'duplicate';
   workflowIds: string[];
-  /** `performance.now()` when the request arrived and when its outcome was settled (signalled and recorded, or recorded). */
+  /**
+   * `performance.now()` when the request arrived and when its outcome was settled (signalled and
+   * recorded, or recorded).
+   */
   receivedAtMs: number;
   settledAtMs: number;
   /**
@@ -63,7 +66,10 @@ export interface WebhookReceiverOptions {
   /** Temporal client used to find and signal owners; or pass `forwarder` directly. */
   client?: Client;
   forwarder?: EventForwarder;
-  /** With `client`: where the workers record routes (platform/storage/route-store.ts); default the machine's route file. */
+  /**
+   * With `client`: where the workers record routes (platform/storage/route-store.ts); default the
+   * machine's route file.
+   */
   routes?: RouteStore;
   /** The delivery log; default a file store under `dataDir`. */
   store?: WebhookStore;
@@ -97,7 +103,10 @@ export interface WebhookReceiverOptions {
   log?: (line: string) => void;
   /** `/healthz` and `/readyz` (platform/health/routes.ts), answered beside the webhook path. */
   health?: HealthRoutes;
-  /** The card-level path (webhooks/card-route.ts): each card's events reach `card-<cardNo>`, started if needed. */
+  /**
+   * The card-level path (webhooks/card-route.ts): each card's events reach `card-<cardNo>`, started
+   * if needed.
+   */
   cardEntities?: CardEntityDelivery;
 }
 
@@ -128,7 +137,10 @@ function failure(res: ServerResponse, status: number, msg: string): void {
 /** One delivery's outcome before its timings are added. */
 type Settled = Omit<HandledWebhook, 'receivedAtMs' | 'settledAtMs' | 'verifiedAtMs'>;
 
-/** What every delivery of one receiver shares: its options resolved once, and the deliveries in progress. */
+/**
+ * What every delivery of one receiver shares: its options resolved once, and the deliveries in
+ * progress.
+ */
 interface Receiver {
   opts: WebhookReceiverOptions;
   forwarder: EventForwarder;
@@ -137,7 +149,10 @@ interface Receiver {
   maxBodyBytes: number;
   claimWaitMs: number;
   log: (line: string) => void;
-  /** Deliveries being handled, by request id: a concurrent repeat waits for the first instead of signalling twice. */
+  /**
+   * Deliveries being handled, by request id: a concurrent repeat waits for the first instead of
+   * signalling twice.
+   */
   inFlight: Map<string, Promise<Settled>>;
 }
 
@@ -212,7 +227,8 @@ function verifyDelivery(
       rx.log(`webhook rejected: ${error.problem}`);
       return refuse(rx, res, 401, error.message, error.problem);
     }
-    // Signed by the provider but not JSON: retrying cannot fix it, so it is recorded as unparseable.
+    // Signed by the provider but not JSON: retrying cannot fix it, so it is recorded as
+    // unparseable.
     verified = {
       category: req.headers['x-wsb-category'] as string | undefined,
       requestId: req.headers['x-wsb-request-id'] as string | undefined,
@@ -259,7 +275,10 @@ async function handleOnce(rx: Receiver, delivery: VerifiedDelivery): Promise<Set
   }
 }
 
-/** Takes the right to forward, waiting while another replica holds it (until it records or its lease ends). */
+/**
+ * Takes the right to forward, waiting while another replica holds it (until it records or its lease
+ * ends).
+ */
 async function claim(rx: Receiver, requestId: string): Promise<'claimed' | 'handled'> {
   if (!rx.store.claim) return 'claimed';
   const deadline = Date.now() + rx.claimWaitMs;
@@ -286,7 +305,8 @@ async function settle(rx: Receiver, delivery: VerifiedDelivery): Promise<Settled
     entry = { ...base, outcome: 'not_forwarded', record: parsed.event.record };
   } else {
     const event = { ...parsed.event, requestId };
-    // The card's own workflow, by its derived id, and the other owners, together (webhooks/card-route.ts).
+    // The card's own workflow, by its derived id, and the other owners, together
+    // (webhooks/card-route.ts).
     const workflowIds = await deliverToOwners(event, { cardEntities: rx.opts.cardEntities, forwarder: rx.forwarder });
     if (workflowIds.length > 0) signalledAtMs = performance.now();
     entry = { ...base, outcome: workflowIds.length > 0 ? 'signalled' : 'no_owner', workflowIds, record: event.record };

@@ -1,11 +1,12 @@
 /**
  * Routing, as pure functions: which lookups find the workflows that own a webhook event.
  *
- * Orders, cardholders and deposit addresses are found by key in the route store, where the
- * activity recorded the route before the provider call that produced the event
- * (platform/storage/route-store.ts; docs/architecture.md, Routing): strongly consistent, no visibility
- * query. Card-level events reach the card's workflow by its derived id (webhooks/card-route.ts).
- * An event nobody owns is acknowledged and recorded, not failed (provider-notes, Webhooks).
+ * Orders, cardholders and deposit addresses are found by key in the route store, where the activity
+ * recorded the route before the provider call that produced the event
+ * (platform/storage/route-store.ts; docs/architecture.md, Routing): strongly consistent, no
+ * visibility query. Card-level events reach the card's workflow by its derived id
+ * (webhooks/card-route.ts). An event nobody owns is acknowledged and recorded, not failed
+ * (provider-notes, Webhooks).
  */
 import { z } from 'zod';
 import {
@@ -17,7 +18,10 @@ import {
 import { type RouteKind, routeKey } from '../platform/storage/route-store';
 import { CATEGORY_RULES, isKnownCategory } from './categories';
 
-/** One lookup: `key` in the route store, a route recorded by the workflow that made the call or waits. */
+/**
+ * One lookup: `key` in the route store, a route recorded by the workflow that made the call or
+ * waits.
+ */
 export interface RouteLookup {
   kind: RouteKind;
   value: string;
@@ -45,7 +49,10 @@ export function routeEvent(event: ProviderEventBody): RouteLookup[] {
   return lookups;
 }
 
-/** False for an event no workflow acts on: a non-final card operation or review (each signal is a billable action). */
+/**
+ * False for an event no workflow acts on: a non-final card operation or review (each signal is a
+ * billable action).
+ */
 export function isForwarded(event: ProviderEventBody): boolean {
   return !FINAL_ONLY_CATEGORIES.includes(event.category) || isFinalEvent(event);
 }

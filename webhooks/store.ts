@@ -6,21 +6,21 @@
  * an operator can read (provider-notes, Webhooks). Why not Temporal: recording an unowned event
  * there would mean starting a workflow per webhook (several billable actions each) just to hold a
  * line of data. An append-only file with `fdatasync` costs nothing per event and needs no extra
- * dependency; its limit is one receiver instance per data directory (several instances share
- * the PostgreSQL store instead, `webhooks/postgres-store.ts`). Workflows dedupe again on the
- * record's identity and status, so a repeat that slips through (a crash between signal and
- * append) has no second effect.
+ * dependency; its limit is one receiver instance per data directory (several instances share the
+ * PostgreSQL store instead, `webhooks/postgres-store.ts`). Workflows dedupe again on the record's
+ * identity and status, so a repeat that slips through (a crash between signal and append) has no
+ * second effect.
  *
  * Entries older than the retention (default 7 days, well past the provider's last retry at
  * 1m+5m+20m+1h+12h+24h) are dropped when the store is opened.
  *
  * What waits for the disk: an entry the log is the only record of (an event signalled, owned by
- * nobody, of an unknown category, unparseable) is on disk before the delivery is acknowledged.
- * A `not_forwarded` entry, a non-final status of an operation or review that no workflow acts on
- * and whose final status is still to come, is written but not synced on its own: a crash of the
+ * nobody, of an unknown category, unparseable) is on disk before the delivery is acknowledged. A
+ * `not_forwarded` entry, a non-final status of an operation or review that no workflow acts on and
+ * whose final status is still to come, is written but not synced on its own: a crash of the
  * receiver keeps it (it is in the file), a power cut may lose it, and then the provider still has
- * the record. Those are most deliveries (four of the six an onboarding brings), so most cost a write
- * and no sync.
+ * the record. Those are most deliveries (four of the six an onboarding brings), so most cost a
+ * write and no sync.
  */
 import { createHash } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
@@ -46,7 +46,10 @@ export interface WebhookEntry {
   body?: string;
 }
 
-/** What `claim` found: the right to forward is ours, the delivery is already recorded, or another replica holds it. */
+/**
+ * What `claim` found: the right to forward is ours, the delivery is already recorded, or another
+ * replica holds it.
+ */
 export type WebhookClaim = 'claimed' | 'handled' | 'busy';
 
 export interface WebhookStore {
@@ -144,7 +147,10 @@ class FileWebhookStore implements WebhookStore {
   }
 }
 
-/** Opens (creating if needed) the delivery log, loads the request ids it holds, drops expired entries. */
+/**
+ * Opens (creating if needed) the delivery log, loads the request ids it holds, drops expired
+ * entries.
+ */
 export async function openFileWebhookStore(opts: FileWebhookStoreOptions = {}): Promise<WebhookStore> {
   const dir = path.resolve(opts.dir ?? schemaDefault('CARDFLOW_WEBHOOK_DATA_DIR'));
   const retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_MS;
@@ -158,7 +164,8 @@ export async function openFileWebhookStore(opts: FileWebhookStoreOptions = {}): 
   const all = readEntries(text);
   const cutoff = now() - retentionMs;
   const kept = all.filter((e) => Date.parse(e.recordedAt) >= cutoff);
-  // Rewritten when entries expired, or when a crash left a torn last line the next append would join.
+  // Rewritten when entries expired, or when a crash left a torn last line the next append would
+  // join.
   if (kept.length !== all.length || (text !== '' && !text.endsWith('\n'))) {
     const tmp = `${file}.tmp`;
     await writeFile(tmp, kept.map((e) => `${JSON.stringify(e)}\n`).join(''));

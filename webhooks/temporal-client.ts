@@ -4,9 +4,9 @@
  * through grpc-js, HTTP/2 framing, metadata and the channel's bookkeeping ran in the receiver's
  * JavaScript and were its largest cost per delivery: 2.9-3.4 ms of CPU per Temporal call pair
  * against 1.3-1.9 ms natively (300 pairs, three rounds). The native connection takes the same
- * settings from the environment (platform/temporal/connection.ts, `@temporalio/envconfig` types them for
- * it), answers the same health check, and the client on top of it (data converter, interceptors)
- * is the same.
+ * settings from the environment (platform/temporal/connection.ts, `@temporalio/envconfig` types
+ * them for it), answers the same health check, and the client on top of it (data converter,
+ * interceptors) is the same.
  */
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import { Client, type DataConverter } from '@temporalio/client';

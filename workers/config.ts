@@ -1,14 +1,14 @@
 /**
  * Worker configuration from the environment. Provider settings come from `provider/config.ts`
  * (CARDFLOW_PROVIDER_*). The Temporal connection is read exactly as the client reads it
- * (`platform/temporal/connection.ts`, through `@temporalio/envconfig`), so the same variables reach Temporal
- * Cloud: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TEMPORAL_API_KEY`, mTLS
+ * (`platform/temporal/connection.ts`, through `@temporalio/envconfig`), so the same variables reach
+ * Temporal Cloud: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TEMPORAL_API_KEY`, mTLS
  * (`TEMPORAL_TLS_CLIENT_CERT_PATH`, `TEMPORAL_TLS_CLIENT_KEY_PATH`, ...) or a `TEMPORAL_PROFILE`.
  *
- * Its variables (Temporal's address and namespace with the worker's aliases,
- * `CARDFLOW_TASK_QUEUE`, `CARDFLOW_WORKER_*`, `CARDFLOW_PROBES_PER_SECOND`, `CARDFLOW_PROBE_SLOTS`), with their meanings, defaults
- * and rules: README's configuration table, generated from platform/config/schema.ts (`npm run
- * config-table`).
+ * Its variables (Temporal's address and namespace with the worker's aliases, `CARDFLOW_TASK_QUEUE`,
+ * `CARDFLOW_WORKER_*`, `CARDFLOW_PROBES_PER_SECOND`, `CARDFLOW_PROBE_SLOTS`), with their meanings,
+ * defaults and rules: README's configuration table, generated from platform/config/schema.ts (`npm
+ * run config-table`).
  */
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { temporalSettingsFromEnv } from '../platform/temporal/connection';
@@ -25,7 +25,10 @@ export interface TemporalWorkerConfig {
 
 type Env = Record<string, string | undefined>;
 
-/** The connection `@temporalio/envconfig` reads from `env`, with the worker's aliases and queue from the configuration. */
+/**
+ * The connection `@temporalio/envconfig` reads from `env`, with the worker's aliases and queue from
+ * the configuration.
+ */
 export function loadTemporalWorkerConfig(
   env: Env,
   config: ConfigurationSlice<
@@ -44,7 +47,8 @@ export function loadTemporalWorkerConfig(
     TEMPORAL_ADDRESS: address,
     TEMPORAL_NAMESPACE: namespace,
   });
-  // envconfig types its options for NativeConnection; platform/temporal/connection.ts widens them for the client.
+  // envconfig types its options for NativeConnection; platform/temporal/connection.ts widens them
+  // for the client.
   const connectionOptions = settings.connectionOptions as NativeConnectionOptions;
   return {
     connectionOptions,
@@ -62,11 +66,11 @@ export function loadTemporalWorkerConfig(
 export const SHUTDOWN_GRACE_SECONDS = 10;
 
 /**
- * Worker tuning. A cached workflow costs up to about 2 MiB of the workflow threads' memory
- * (`npm run bench` (d) measures it). Onboardings parked for days in review need not stay cached: an evicted one is
- * replayed from its short history when its next event arrives (a few milliseconds). So
- * the cache is sized from a memory budget by default, never from the heap as the SDK would (which
- * lets thousands of parked workflows take gigabytes).
+ * Worker tuning. A cached workflow costs up to about 2 MiB of the workflow threads' memory (`npm
+ * run bench` (d) measures it). Onboardings parked for days in review need not stay cached: an
+ * evicted one is replayed from its short history when its next event arrives (a few milliseconds).
+ * So the cache is sized from a memory budget by default, never from the heap as the SDK would
+ * (which lets thousands of parked workflows take gigabytes).
  */
 export const MIB_PER_CACHED_WORKFLOW = 2;
 /** The default memory budget of the workflow cache. */
@@ -101,7 +105,10 @@ export interface WorkerTuning {
   probes: ProbeBudget;
 }
 
-/** The tuning the variables ask for (platform/config/schema.ts checks each one's rule), the defaults above filled in. */
+/**
+ * The tuning the variables ask for (platform/config/schema.ts checks each one's rule), the defaults
+ * above filled in.
+ */
 export function workerTuning(
   config: ConfigurationSlice<
     | 'CARDFLOW_WORKER_CACHE_BUDGET_MIB'

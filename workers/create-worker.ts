@@ -71,7 +71,10 @@ const BUNDLE_OPTIONS = {
   workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
 };
 
-/** Writes {@link PREBUILT_BUNDLE_PATH} from the compiled workflows (the last step of `npm run build`). */
+/**
+ * Writes {@link PREBUILT_BUNDLE_PATH} from the compiled workflows (the last step of `npm run
+ * build`).
+ */
 export async function writePrebuiltBundle(): Promise<string[]> {
   // The failure converter goes into the bundle: with a prebuilt bundle the worker cannot add it.
   const { code } = await bundleCardflowWorkflows({ withFailureConverter: true });
@@ -128,8 +131,8 @@ export interface CreateWorkerOptions {
   /** The probe queue's budget. */
   probes?: ProbeBudget;
   /**
-   * Traces (platform/telemetry/tracing.ts): activities traced, and the spans of the workflow runs whose
-   * trace is sampled exported through the worker's sink (without it they are dropped).
+   * Traces (platform/telemetry/tracing.ts): activities traced, and the spans of the workflow runs
+   * whose trace is sampled exported through the worker's sink (without it they are dropped).
    */
   tracing?: Tracing;
   /**
@@ -142,7 +145,8 @@ export interface CreateWorkerOptions {
 /** How hard the probes of long waits may press on the provider. */
 export interface ProbeBudget {
   /**
-   * Probes started per second on the probe queue, across every worker polling it (a server-side limit).
+   * Probes started per second on the probe queue, across every worker polling it (a server-side
+   * limit).
    * @default {@link DEFAULT_PROBES_PER_SECOND}
    */
   perSecond?: number;
@@ -153,9 +157,14 @@ export interface ProbeBudget {
   slots?: number;
 }
 
-/** A provider answers a few hundred requests a second; probes take a small, steady share of that. */
+/**
+ * A provider answers a few hundred requests a second; probes take a small, steady share of that.
+ */
 export const DEFAULT_PROBES_PER_SECOND = schemaDefault('CARDFLOW_PROBES_PER_SECOND');
-/** An operation's long poll may hold its slot for minutes (heartbeating): enough slots that those never block probes. */
+/**
+ * An operation's long poll may hold its slot for minutes (heartbeating): enough slots that those
+ * never block probes.
+ */
 export const DEFAULT_PROBE_SLOTS = schemaDefault('CARDFLOW_PROBE_SLOTS');
 
 /**
@@ -183,9 +192,15 @@ export function bundleCardflowWorkflows(
     /** Another entry file (a variant of `workflows/`, e.g. a test's incompatible build). */
     workflowsPath?: string;
     webpackConfigHook?: Parameters<typeof bundleWorkflowCode>[0]['webpackConfigHook'];
-    /** Bundle the failure converter in, as `npm run build` does (a worker given the bundle cannot add it). */
+    /**
+     * Bundle the failure converter in, as `npm run build` does (a worker given the bundle cannot
+     * add it).
+     */
     withFailureConverter?: boolean;
-    /** Workflow interceptor modules placed before cardflow's own (outermost): a replay's view of the calls. */
+    /**
+     * Workflow interceptor modules placed before cardflow's own (outermost): a replay's view of the
+     * calls.
+     */
     outerInterceptorModules?: string[];
   } = {},
 ): Promise<WorkflowBundle> {

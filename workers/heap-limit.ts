@@ -10,7 +10,10 @@ import { setFlagsFromString } from 'node:v8';
 
 const HEAP_FLAG = /--max-old-space-size(=|\s|$)/;
 
-/** Whether the operator chose a heap limit for the process (`node --max-old-space-size`, NODE_OPTIONS). */
+/**
+ * Whether the operator chose a heap limit for the process (`node --max-old-space-size`,
+ * NODE_OPTIONS).
+ */
 export function heapLimitChosen(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
   return execArgv.some((arg) => HEAP_FLAG.test(arg)) || HEAP_FLAG.test(nodeOptions ?? '');
 }

@@ -1,14 +1,15 @@
 /**
- * The cardflow worker process: `node dist/workers/main.js` (`tsx workers/main.ts` from the sources). Configured from the environment
- * (workers/config.ts, provider/config.ts, codec keys); on SIGINT or SIGTERM it stops polling, lets running
- * tasks finish (up to the shutdown grace time), closes its connections and exits. Logs are JSON
- * lines on stderr (`platform/logging/logger.ts`, CARDFLOW_LOG_LEVEL), the SDK's and core's included.
+ * The cardflow worker process: `node dist/workers/main.js` (`tsx workers/main.ts` from the
+ * sources). Configured from the environment (workers/config.ts, provider/config.ts, codec keys); on
+ * SIGINT or SIGTERM it stops polling, lets running tasks finish (up to the shutdown grace time),
+ * closes its connections and exits. Logs are JSON lines on stderr (`platform/logging/logger.ts`,
+ * CARDFLOW_LOG_LEVEL), the SDK's and core's included.
  *
  * Readiness: with `CARDFLOW_WORKER_HEALTH_ADDRESS` (`host:port`) the worker serves `GET /healthz`
- * and `GET /readyz` there (platform/health/server.ts): ready while it polls and its Temporal connection
- * answers. A worker has no port of its own to add the routes to, and a listener answers an
- * orchestrator's HTTP probe and a load balancer alike, where a check command would need a process
- * start per probe and could only see what a file or the Temporal API says about the worker.
+ * and `GET /readyz` there (platform/health/server.ts): ready while it polls and its Temporal
+ * connection answers. A worker has no port of its own to add the routes to, and a listener answers
+ * an orchestrator's HTTP probe and a load balancer alike, where a check command would need a
+ * process start per probe and could only see what a file or the Temporal API says about the worker.
  * A missing or malformed setting exits 2 (platform/config/startup.ts).
  */
 import { Client } from '@temporalio/client';
@@ -47,7 +48,9 @@ import { sampleProcessMemory } from '../platform/telemetry/process-memory';
 import { cardflowVersion } from '../platform/config/version';
 import { requireSchemaAt } from '../platform/storage/schema-versions';
 
-/** Everything the worker reads from the environment and secret files, before contacting anything. */
+/**
+ * Everything the worker reads from the environment and secret files, before contacting anything.
+ */
 export function workerSettings(env: Record<string, string | undefined>) {
   // Every variable against its rule, once, all problems in one error (platform/config/schema.ts).
   const config = readConfiguration(env);
@@ -56,7 +59,8 @@ export function workerSettings(env: Record<string, string | undefined>) {
     config,
     temporal: loadTemporalWorkerConfig(env, config),
     provider: providerConfig(config),
-    // The same converter as the client and the webhook receiver: payloads are encrypted (platform/codec/).
+    // The same converter as the client and the webhook receiver: payloads are encrypted
+    // (platform/codec/).
     codec: dataConverterFor(config),
     reconcile: reconcileSettings(config),
     tuning: workerTuning(config),
@@ -92,7 +96,8 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
   const settings = loadConfiguration(() => workerSettings(env));
   const logger = createLogger({ base: { service: 'worker' } });
   const meter = installRuntime(logger, settings.metrics);
-  // Traces when an OTLP endpoint is configured (platform/telemetry/tracing.ts); nothing installed otherwise.
+  // Traces when an OTLP endpoint is configured (platform/telemetry/tracing.ts); nothing installed
+  // otherwise.
   const tracing = startTracing('worker', settings.config);
   // A schema older than this build refuses the start, naming the migration and how to apply it.
   const databaseUrl = settings.config.CARDFLOW_DATABASE_URL?.value;
@@ -168,7 +173,8 @@ async function buildWorker(
       merchantPrivateKey: settings.provider.merchantPrivateKey,
       fileStore,
       routes: routeStoreFor(config),
-      // With CARDFLOW_NOTIFY_URL: signed notifications to the merchant's backend (docs/notifications.md).
+      // With CARDFLOW_NOTIFY_URL: signed notifications to the merchant's backend
+      // (docs/notifications.md).
       ...(notifications ? { notifications: { ...notifications, store: await openUndeliveredStore(config) } } : {}),
     },
     workerOptions: {
@@ -183,7 +189,10 @@ async function buildWorker(
   });
 }
 
-/** With a health address: ready while the worker polls and its Temporal connection answers (platform/health/server.ts). */
+/**
+ * With a health address: ready while the worker polls and its Temporal connection answers
+ * (platform/health/server.ts).
+ */
 async function startWorkerHealth(
   { settings, logger, connection }: WorkerProcess,
   worker: CardflowWorker,

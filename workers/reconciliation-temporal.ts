@@ -1,10 +1,10 @@
 /**
- * The Temporal side of reconciliation (activities/reconciliation/temporal-port.ts), built by the worker
- * from its own connection and data converter: owners are found on CardflowOrderNos, a missed
+ * The Temporal side of reconciliation (activities/reconciliation/temporal-port.ts), built by the
+ * worker from its own connection and data converter: owners are found on CardflowOrderNos, a missed
  * event goes the webhook receiver's own way (`deliverToOwners`: the card's workflow by
  * signal-with-start, then the forwarder with the lookups `routeEvent` gives it, the very signals
- * its webhook would have sent), what running workflows will spend and what open
- * stranded-money records name are read from their inputs (each spending definition's `spends`).
+ * its webhook would have sent), what running workflows will spend and what open stranded-money
+ * records name are read from their inputs (each spending definition's `spends`).
  */
 import type { DataConverter, Payload } from '@temporalio/common';
 import { Client, WorkflowNotFoundError, type ConnectionLike, type WorkflowExecutionInfo } from '@temporalio/client';
@@ -33,7 +33,10 @@ const OWNER_BATCH = 50;
 const MAX_COMMITTED_WORKFLOWS = 1000;
 /** Open stranded-money records read per reconciliation (each is a finding until acknowledged). */
 const MAX_STRANDED_RECORDS = 1000;
-/** Completed reconciliation runs looked at to find where the last one that continued the chain ended. */
+/**
+ * Completed reconciliation runs looked at to find where the last one that continued the chain
+ * ended.
+ */
 const PREVIOUS_RUNS = 10;
 
 export interface ReconcilePortOptions {
@@ -41,20 +44,34 @@ export interface ReconcilePortOptions {
   namespace: string;
   /** The worker's task queue, where a card's workflow that a re-delivery starts runs. */
   taskQueue: string;
-  /** What such a card workflow is given beyond its card number (as the receiver's delivery gives it). */
+  /**
+   * What such a card workflow is given beyond its card number (as the receiver's delivery gives
+   * it).
+   */
   cardEntityInput?: CardEntityStartContext;
-  /** The worker's data converter: signals and inputs are encoded as every other cardflow payload. */
+  /**
+   * The worker's data converter: signals and inputs are encoded as every other cardflow payload.
+   */
   dataConverter?: DataConverter;
-  /** Where the worker's activities record routes: a re-delivered event finds its owners as the receiver's would. */
+  /**
+   * Where the worker's activities record routes: a re-delivered event finds its owners as the
+   * receiver's would.
+   */
   routes: Pick<RouteStore, 'owners' | 'markClosed'>;
 }
 
-/** The workflows that move money of their own, by type: each definition's `spends` reads what from its input. */
+/**
+ * The workflows that move money of their own, by type: each definition's `spends` reads what from
+ * its input.
+ */
 const SPENDERS: Readonly<Record<string, AnyWorkflowDefinition>> = Object.fromEntries(
   (Object.values(WORKFLOWS) as readonly AnyWorkflowDefinition[]).flatMap((d) => (d.spends ? [[d.type, d]] : [])),
 );
 
-/** `AND TaskQueue = '…'` for a queue name a query may carry literally; none for another (never widened, only unscoped). */
+/**
+ * `AND TaskQueue = '…'` for a queue name a query may carry literally; none for another (never
+ * widened, only unscoped).
+ */
 function onQueue(taskQueue: string): string {
   return /^[A-Za-z0-9_.:-]{1,200}$/.test(taskQueue) ? ` AND TaskQueue = '${taskQueue}'` : '';
 }
@@ -114,7 +131,8 @@ export function createReconcilePort(opts: ReconcilePortOptions): ReconcilePort {
     ...(opts.dataConverter ? { dataConverter: opts.dataConverter } : {}),
   });
   const forwarder = createRouteForwarder(client, { routes: opts.routes });
-  // The receiver's card-level path: a card's own event starts the card's workflow when it is not running.
+  // The receiver's card-level path: a card's own event starts the card's workflow when it is not
+  // running.
   const cardEntities = createCardEntityDelivery(client, {
     taskQueue: opts.taskQueue,
     ...(opts.cardEntityInput ? { input: opts.cardEntityInput } : {}),

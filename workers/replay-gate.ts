@@ -82,7 +82,10 @@ function versioningOf(workflowType: string): WorkflowVersioning {
   return WORKFLOW_VERSIONING[workflowType as WorkflowType] ?? 'PINNED';
 }
 
-/** The build that completed the run's last versioned workflow task; undefined when none was versioned. */
+/**
+ * The build that completed the run's last versioned workflow task; undefined when none was
+ * versioned.
+ */
 export function buildIdOfHistory(history: temporal.api.history.v1.IHistory): string | undefined {
   let buildId: string | undefined;
   for (const e of history.events ?? []) {
@@ -95,13 +98,19 @@ export function buildIdOfHistory(history: temporal.api.history.v1.IHistory): str
   return buildId;
 }
 
-/** Replays on `bundle` the histories its build may meet; the data converter opens encrypted payloads of exported ones. */
+/**
+ * Replays on `bundle` the histories its build may meet; the data converter opens encrypted payloads
+ * of exported ones.
+ */
 export async function runReplayGate(
   bundle: BundleSource,
   histories: readonly SavedHistory[],
   opts: {
     dataConverter?: DataConverter | LoadedDataConverter;
-    /** Replay and count PINNED histories of other builds too: their runs are about to be moved onto this build. */
+    /**
+     * Replay and count PINNED histories of other builds too: their runs are about to be moved onto
+     * this build.
+     */
     movingPinned?: boolean;
   } = {},
 ): Promise<ReplayGateResult> {

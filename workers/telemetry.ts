@@ -21,7 +21,9 @@ import { WorkflowTypes } from '../domain/workflows';
 import { configured, type ConfigurationSlice } from '../platform/config/schema';
 import type { ProbeBudget } from './create-worker';
 
-/** Buckets in seconds: a provider answers in tens of milliseconds, its timeout is tens of seconds. */
+/**
+ * Buckets in seconds: a provider answers in tens of milliseconds, its timeout is tens of seconds.
+ */
 export const PROVIDER_CALL_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** The Runtime's metrics options for a Prometheus endpoint at `bindAddress`. */
@@ -40,7 +42,8 @@ export function prometheusTelemetry(bindAddress: string): NonNullable<TelemetryO
 /**
  * The provider client's `onCall` hook recording on `meter`:
  * `cardflow_provider_calls_total{operation, outcome}` and
- * `cardflow_provider_call_duration_seconds{operation}` (provider/call-outcome.ts says the outcomes).
+ * `cardflow_provider_call_duration_seconds{operation}` (provider/call-outcome.ts says the
+ * outcomes).
  */
 export function providerCallMetrics(meter: MetricMeter): (call: ProviderCallRecord) => void {
   const calls = meter.createCounter(

@@ -6,7 +6,8 @@
  *
  * Its variables (`CARDFLOW_DEPLOYMENT_NAME`, `CARDFLOW_WORKER_VERSIONING`,
  * `CARDFLOW_DEPLOYMENT_BOOTSTRAP`, `CARDFLOW_WORKFLOW_BUNDLE`), with their meanings, defaults and
- * rules: README's configuration table, generated from platform/config/schema.ts (`npm run config-table`).
+ * rules: README's configuration table, generated from platform/config/schema.ts (`npm run
+ * config-table`).
  */
 import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
@@ -30,7 +31,10 @@ export interface VersioningSettings {
   bundlePath?: string;
 }
 
-/** The versioning the variables ask for (platform/config/schema.ts checks each one's rule), defaults filled in. */
+/**
+ * The versioning the variables ask for (platform/config/schema.ts checks each one's rule), defaults
+ * filled in.
+ */
 export function versioningSettings(
   config: ConfigurationSlice<
     | 'CARDFLOW_DEPLOYMENT_NAME'
@@ -48,7 +52,10 @@ export function versioningSettings(
   };
 }
 
-/** `<deployment>:<build id>`, as Temporal writes it in the TemporalWorkerDeploymentVersion search attribute. */
+/**
+ * `<deployment>:<build id>`, as Temporal writes it in the TemporalWorkerDeploymentVersion search
+ * attribute.
+ */
 export function versionString(version: WorkerDeploymentVersion): string {
   return versionKey(version.deploymentName, version.buildId);
 }
@@ -60,13 +67,17 @@ export function deploymentOptions(
   return {
     version,
     useWorkerVersioning: true,
-    // Each workflow type declares its own (domain/workflow-versioning.ts); this covers one that does not.
+    // Each workflow type declares its own (domain/workflow-versioning.ts); this covers one that
+    // does not.
     defaultVersioningBehavior: DEFAULT_WORKFLOW_VERSIONING,
   };
 }
 
 export interface BootstrapResult {
-  /** `made-current`: this version became current; `already-set`: the deployment had (or has had) a current version. */
+  /**
+   * `made-current`: this version became current; `already-set`: the deployment had (or has had) a
+   * current version.
+   */
   outcome: 'made-current' | 'already-set';
   current?: string;
 }
@@ -85,7 +96,9 @@ export async function bootstrapCurrentVersion(
     version: WorkerDeploymentVersion;
     identity: string;
     timeoutMs?: number;
-    /** `always`: make it current even over another current version (`npm start`'s own dev server). */
+    /**
+     * `always`: make it current even over another current version (`npm start`'s own dev server).
+     */
     mode?: Exclude<BootstrapMode, 'off'>;
   },
 ): Promise<BootstrapResult> {

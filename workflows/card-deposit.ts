@@ -51,8 +51,8 @@ export async function cardDeposit(input: CardDepositInput): Promise<CardDepositR
           `deposit ${merchantOrderNo}`,
           { record: (record) => (status.operationStatus = record.status), fail },
         );
-        // depositCard reads the card when the deposit succeeds within its attempt (one activity less);
-        // otherwise, and in histories from before it did, the card is read here.
+        // depositCard reads the card when the deposit succeeds within its attempt (one activity
+        // less); otherwise, and in histories from before it did, the card is read here.
         const card =
           sent.card?.cardNo === input.cardNo ? sent.card : await provider.getCardSummary({ cardNo: input.cardNo });
         enter('completed');

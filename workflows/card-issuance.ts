@@ -63,7 +63,8 @@ export async function cardIssuance(input: CardIssuanceInput): Promise<CardIssuan
           ...(input.holderId ? { holderId: input.holderId } : {}),
           ...(accountId ? { accountId } : {}),
           ...(input.cardNumber ? { cardNumber: input.cardNumber } : {}),
-          // The card's own workflow, started by the activity, starts as a client's call would start it.
+          // The card's own workflow, started by the activity, starts as a client's call would start
+          // it.
           ...(input.customerRef || input.wait ? { follow: { customerRef: input.customerRef, wait: input.wait } } : {}),
           required: { ...(accountId ? { accountId } : {}), total: plan.total, currency: plan.currency },
           settleMs: cardOperationWait(input.wait).firstPollMs,

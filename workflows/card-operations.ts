@@ -36,11 +36,17 @@ export interface CardOperationStep {
   provider: ProviderCalls;
   /** Told when the operation was sent and when its record is final. */
   onProgress?: (stage: 'awaiting_operation', operationStatus: string) => void;
-  /** Told the operation's final record, however it was learned (its webhook, a poll, the send's answer). */
+  /**
+   * Told the operation's final record, however it was learned (its webhook, a poll, the send's
+   * answer).
+   */
   onRecord?: (operation: CardOperation) => void;
 }
 
-/** Sends the operation, waits for its record, reads the card; a `fail` record becomes OperationFailed. */
+/**
+ * Sends the operation, waits for its record, reads the card; a `fail` record becomes
+ * OperationFailed.
+ */
 export async function runCardOperation(inbox: EventInbox, step: CardOperationStep): Promise<CardOperationOutcome> {
   const { kind, cardNo, merchantOrderNo, provider } = step;
   // Once the provider may have it, the operation is followed to its outcome even if cancelled.

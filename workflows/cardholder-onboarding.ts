@@ -81,14 +81,19 @@ class CardholderRun {
   private cardType: CardType | undefined;
   private holder: CardholderData;
   private correction: CardholderData | undefined;
-  /** When the pending correction was accepted: the holder changing after it is how a lost answer is recognised. */
+  /**
+   * When the pending correction was accepted: the holder changing after it is how a lost answer is
+   * recognised.
+   */
   private correctionAt = 0;
   /** Corrections accepted so far, and how many of them were sent. */
   private accepted = 0;
   private sent = 0;
   /** Where in the inbox the current submission's events begin. */
   private since = 0;
-  /** The fileId each stored document's upload returned, by reference: a document is uploaded once. */
+  /**
+   * The fileId each stored document's upload returned, by reference: a document is uploaded once.
+   */
   private readonly uploaded: Record<string, string> = {};
 
   constructor(private readonly input: CardholderOnboardingInput) {
@@ -141,7 +146,8 @@ class CardholderRun {
     this.enter('submitting');
     // Events that arrive from here on belong to this submission.
     this.since = inbox.position;
-    // A create or correction that may have reached the provider is recorded even if cancelled meanwhile.
+    // A create or correction that may have reached the provider is recorded even if cancelled
+    // meanwhile.
     const holder = await this.withDocuments(this.holder);
     let review = await nonCancellable(() =>
       provider.createCardholder({ merchantOrderNo, cardTypeId: input.cardTypeId, holder }),
@@ -180,7 +186,9 @@ class CardholderRun {
     if (eligibility.length) tracker.fail(FailureTypes.notEligible, eligibility);
   }
 
-  /** The review's decision (pass_audit or reject), waited for unless it came with the submission. */
+  /**
+   * The review's decision (pass_audit or reject), waited for unless it came with the submission.
+   */
   private async decided(review: CardholderReview, profile: WaitProfile): Promise<CardholderReview> {
     if (review.status === 'pass_audit' || review.status === 'reject') return review;
     try {
@@ -195,7 +203,9 @@ class CardholderRun {
     }
   }
 
-  /** A reject: waits for corrected data (spec: update only when status=reject) until the deadline. */
+  /**
+   * A reject: waits for corrected data (spec: update only when status=reject) until the deadline.
+   */
   private async awaitCorrection(review: CardholderReview): Promise<void> {
     const { status } = this.tracker;
     this.enter('awaiting_correction', review);
@@ -223,7 +233,8 @@ class CardholderRun {
     this.enter('resubmitting');
     this.since = this.inbox.position;
     const holderId = review.holderId;
-    // The new round may reach the states of the last one again (a second reject): those are new events.
+    // The new round may reach the states of the last one again (a second reject): those are new
+    // events.
     this.inbox.beginReviewRound(holderId);
     const correctionAt = this.correctionAt;
     const sent = await this.withDocuments(holder);
@@ -259,7 +270,9 @@ class CardholderRun {
     return withUploadedDocuments(holder, this.uploaded);
   }
 
-  /** Moves to a stage; with a review, the status also shows the holder and where its review stands. */
+  /**
+   * Moves to a stage; with a review, the status also shows the holder and where its review stands.
+   */
   private enter(stage: CardholderStage, review?: CardholderReview): void {
     const { status } = this.tracker;
     this.tracker.enter(stage);

@@ -33,7 +33,9 @@ const LEDGER_DEADLINE_MS = 60 * 60 * 1000;
 /** Transfers started before it refused a short balance in the workflow; they replay that way. */
 export const SHORT_BALANCE_FINDS_EARLIER_TRANSFER = 'short-balance-finds-earlier-transfer';
 
-/** Marks collections keyed by ORDER_STEPS.collection; earlier ones replay with the transfer's key. */
+/**
+ * Marks collections keyed by ORDER_STEPS.collection; earlier ones replay with the transfer's key.
+ */
 export const COLLECTION_OWN_KEY = 'collection-own-order-step';
 
 /**

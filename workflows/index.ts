@@ -1,4 +1,7 @@
-/** The workflows the cardflow worker registers (workflows/registered.ts), each with its versioning behavior. */
+/**
+ * The workflows the cardflow worker registers (workflows/registered.ts), each with its versioning
+ * behavior.
+ */
 import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import { WORKFLOW_VERSIONING } from '../domain/workflow-versioning';
 import type { WorkflowType } from '../domain/workflows';

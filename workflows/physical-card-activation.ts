@@ -33,10 +33,16 @@ import { isFinalOperationStatus } from '../provider/rules';
 /** How long the card may take to show Normal once activation is accepted. */
 const CONFIRM_DEADLINE_MS = 24 * 60 * 60 * 1000;
 
-/** The provider events an activation listens to: the code record, the activation's outcome, the work order's decision. */
+/**
+ * The provider events an activation listens to: the code record, the activation's outcome, the work
+ * order's decision.
+ */
 type ActivationEvents = 'card_3ds' | 'physical_card' | 'work';
 
-/** What both routes work with: the card, its order key, the deadlines and waits, and the tracked status. */
+/**
+ * What both routes work with: the card, its order key, the deadlines and waits, and the tracked
+ * status.
+ */
 interface Activation {
   input: PhysicalCardActivationInput;
   cardNo: string;
@@ -143,7 +149,10 @@ async function activateWithCode(activation: Activation): Promise<PhysicalCardAct
   });
 }
 
-/** The card's activation code record: its card_3ds webhook, or the long poll for it, until the deadline. */
+/**
+ * The card's activation code record: its card_3ds webhook, or the long poll for it, until the
+ * deadline.
+ */
 async function awaitActivationCode({
   cardNo,
   deadlineAt,
@@ -170,7 +179,10 @@ async function awaitActivationCode({
   );
 }
 
-/** An activation the provider accepted but not yet decided: its physical_card webhook, or the card turning Normal. */
+/**
+ * An activation the provider accepted but not yet decided: its physical_card webhook, or the card
+ * turning Normal.
+ */
 async function confirmActivation({ cardNo, merchantOrderNo, quickWait, events, tracker }: Activation): Promise<void> {
   const resultFromEvent = (): { status: string; remark: string | undefined } | undefined => {
     const record = events.latest(
@@ -234,7 +246,9 @@ async function activateByWorkOrder(activation: Activation): Promise<PhysicalCard
   return done(activation, { workOrderNo: workOrder.orderNo, fileIds });
 }
 
-/** Uploads the stored files (those given by fileId are already there), then submits the work order. */
+/**
+ * Uploads the stored files (those given by fileId are already there), then submits the work order.
+ */
 async function submitWorkOrder({
   input,
   cardNo,
@@ -279,7 +293,10 @@ async function submitWorkOrder({
   return { submitted, fileIds };
 }
 
-/** The work order's decision, unless it came with the submission: its work webhook, or the long poll, until the deadline. */
+/**
+ * The work order's decision, unless it came with the submission: its work webhook, or the long
+ * poll, until the deadline.
+ */
 async function awaitWorkOrderDecision(
   { merchantOrderNo, deadlineAt, slowWait, events, tracker }: Activation,
   submitted: WorkOrderState,

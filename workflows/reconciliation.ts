@@ -34,9 +34,10 @@ import { NON_RETRYABLE_TYPES } from './calls/profiles';
 export const STEPS_PER_RUN = 100;
 
 /**
- * A step reads up to five pages and looks up their owners; it heartbeats after each page and
- * while a request runs (activities/heartbeats.ts), so a dead worker's step is retried after 10 s. The
- * retry policy retries through about 14 minutes of provider trouble (20 attempts, 1 s doubling to 1 min).
+ * A step reads up to five pages and looks up their owners; it heartbeats after each page and while
+ * a request runs (activities/heartbeats.ts), so a dead worker's step is retried after 10 s. The
+ * retry policy retries through about 14 minutes of provider trouble (20 attempts, 1 s doubling to 1
+ * min).
  */
 const { beginReconciliation, reconcileStep, checkBalances } = proxyActivities<CardflowActivities>({
   startToCloseTimeout: '5m',

@@ -1,4 +1,7 @@
-/** The workflows the cardflow worker registers, by type; their names are `WorkflowTypes` (domain/workflows.ts). */
+/**
+ * The workflows the cardflow worker registers, by type; their names are `WorkflowTypes`
+ * (domain/workflows.ts).
+ */
 export { customerOnboarding } from './customer-onboarding';
 export { cardholderOnboarding } from './cardholder-onboarding';
 export { cardIssuance } from './card-issuance';

@@ -181,7 +181,10 @@ async function prepareAddress(
   return address;
 }
 
-/** The customer's deposit to the address reaching a final status (its webhook, or the long poll) before the deadline. */
+/**
+ * The customer's deposit to the address reaching a final status (its webhook, or the long poll)
+ * before the deadline.
+ */
 async function awaitDeposit(
   { input, info, events, tracker }: Funding,
   address: DepositAddress,
@@ -259,7 +262,10 @@ function asChildOf(input: WalletFundingInput): { customerRef?: string } {
   return input.customerRef ? { customerRef: input.customerRef } : {};
 }
 
-/** A `fundTransfer` child moves the credit (or part of it) to the MARGIN account; returns what is available there. */
+/**
+ * A `fundTransfer` child moves the credit (or part of it) to the MARGIN account; returns what is
+ * available there.
+ */
 async function transferOn(
   { input, info, provider, attributes, tracker, saga, wallet }: Funding,
   deposit: WalletDeposit,

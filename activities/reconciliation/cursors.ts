@@ -48,7 +48,10 @@ export function firstSlice(
   return { sliceStart: days === undefined ? start : Math.max(start, end - days * DAY_MS), sliceEnd: end };
 }
 
-/** Card operations are read from this far before the window: one accepted then may have settled (or stuck) since. */
+/**
+ * Card operations are read from this far before the window: one accepted then may have settled (or
+ * stuck) since.
+ */
 export function ordersStart(window: ReconcileWindow, config: ReconcileConfig): number {
   return window.start - config.operationSlaMs;
 }

@@ -58,7 +58,9 @@ export function createReconciliationActivities(deps: ActivityDeps) {
       return { window, cursor: firstCursor(window, input.config), ...notificationPlanOf(deps) };
     },
 
-    /** Reads up to {@link PAGES_PER_STEP} pages from the cursor, judges them, repairs missed events. */
+    /**
+     * Reads up to {@link PAGES_PER_STEP} pages from the cursor, judges them, repairs missed events.
+     */
     async reconcileStep(input: {
       cursor: ReconcileCursor;
       window: ReconcileWindow;

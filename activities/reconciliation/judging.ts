@@ -1,6 +1,7 @@
 /**
- * Judging a page of provider orders against the workflows that own them (domain/reconciliation-rules.ts
- * decides), and repairing what a missed webhook left waiting by re-delivering it (redelivery.ts).
+ * Judging a page of provider orders against the workflows that own them
+ * (domain/reconciliation-rules.ts decides), and repairing what a missed webhook left waiting by
+ * re-delivering it (redelivery.ts).
  */
 import type { Finding, ReconcileConfig } from '../../domain/reconciliation';
 import {
@@ -16,7 +17,9 @@ import type { ProviderPort } from '../deps';
 import type { ReconcilePort } from './temporal-port';
 import { deliverToCard, redeliver } from './redelivery';
 
-/** A credited deposit of the page: the only wallet transactions a funding could have left behind. */
+/**
+ * A credited deposit of the page: the only wallet transactions a funding could have left behind.
+ */
 function creditedDeposit(order: ProviderOrder): WalletTransaction | undefined {
   if (order.event.category !== 'wallet_transaction_v2') return undefined;
   const record = order.event.record;

@@ -25,7 +25,9 @@ import type { ProviderPort } from '../deps';
 import { reportProgress } from '../heartbeats';
 import { firstSlice, nextAccount, PAGES_PER_STEP, type ReconcileStep, type ReconcileWindow } from './cursors';
 
-/** The provider's card operations and authorizations the entries of a page name, read in few calls. */
+/**
+ * The provider's card operations and authorizations the entries of a page name, read in few calls.
+ */
 async function ledgerContext(provider: ProviderPort, entries: readonly LedgerEntry[], config: ReconcileConfig) {
   let calls = 0;
   const operations = new Map<string, CardOperationRecord>();
@@ -67,7 +69,9 @@ async function ledgerContext(provider: ProviderPort, entries: readonly LedgerEnt
   };
 }
 
-/** The account's total balance at the window's end: today's minus what entries after the end moved. */
+/**
+ * The account's total balance at the window's end: today's minus what entries after the end moved.
+ */
 async function balanceAtEnd(
   provider: ProviderPort,
   account: Account,
@@ -76,7 +80,8 @@ async function balanceAtEnd(
   let after = '0';
   let calls = 0;
   const now = Math.max(Date.now(), end + 1);
-  // Entries since the window's end, in slices of at most 30 days (spec, Limits), oldest slice first.
+  // Entries since the window's end, in slices of at most 30 days (spec, Limits), oldest slice
+  // first.
   for (let from = end + 1; from <= now; from += LEDGER_RANGE_DAYS * DAY_MS) {
     const to = Math.min(now, from + LEDGER_RANGE_DAYS * DAY_MS - 1);
     for (let pageNum = 1; ; pageNum++) {
@@ -177,7 +182,8 @@ export async function ledgerStep(
           next: { ...cursor, pageNum: 1, ...older, ledger: { ...ledger, current: { summary, chain } } },
         };
       }
-      // The digits the provider balance is stated with (the account's `digital`), trailing zeros included.
+      // The digits the provider balance is stated with (the account's `digital`), trailing zeros
+      // included.
       const digits = summary.providerBalance.split('.')[1]?.length ?? 0;
       summary.openingBalance = money(chain.expectedAfter).toFixed(digits);
       summary.recomputedBalance = money(add(chain.expectedAfter, chain.delta)).toFixed(digits);

@@ -64,7 +64,8 @@ const ORDER_SOURCES: Partial<Record<ReconcileSource, PageReader>> = {
   cardholders: pageReader({
     read: (provider, paging) => provider.queryCardholders(paging),
     judged: (h, window) => h.updateTime >= window.start || h.status === 'wait_audit' || h.status === 'under_review',
-    // The review result and its time only, as a webhook carries them: names, e-mails and phone numbers go no further.
+    // The review result and its time only, as a webhook carries them: names, e-mails and phone
+    // numbers go no further.
     order: (h) => ({ event: { category: 'card_holder', record: CardholderEventSchema.parse(h) }, time: h.updateTime }),
   }),
   workOrders: pageReader({
@@ -76,7 +77,8 @@ const ORDER_SOURCES: Partial<Record<ReconcileSource, PageReader>> = {
   walletTransactions: pageReader({
     read: (provider, paging, slice) => provider.listWalletTransactions({ ...paging, ...slice }),
     // No merchantOrderNo: judged for a stuck status (an on-chain funding may rightly wait for more)
-    // and, credited, against the fundings of its address for one that came after they ended (judging.ts).
+    // and, credited, against the fundings of its address for one that came after they ended
+    // (judging.ts).
     order: (record) => ({ event: { category: 'wallet_transaction_v2', record }, time: record.updateTime }),
   }),
 } satisfies Record<Exclude<ReconcileSource, 'ledger'>, PageReader>;

@@ -21,7 +21,10 @@ export interface CliIo {
   connect?: () => Promise<Pick<TemporalClientHandle, 'client' | 'namespace' | 'close'>>;
   /** Stops a --watch (Ctrl-C). */
   signal?: AbortSignal;
-  /** Standard input as text, for --pin-stdin (a PIN never goes on the command line, where `ps` and shell history keep it). */
+  /**
+   * Standard input as text, for --pin-stdin (a PIN never goes on the command line, where `ps` and
+   * shell history keep it).
+   */
   readStdin?: () => Promise<string>;
   /**
    * Standard output is a terminal (a person reads it, not a pipe or a file): card details are shown
@@ -30,7 +33,10 @@ export interface CliIo {
   stdoutIsTerminal?: boolean;
 }
 
-/** The options `cardflow` understands (node:util parseArgs); each command says which of them it takes. */
+/**
+ * The options `cardflow` understands (node:util parseArgs); each command says which of them it
+ * takes.
+ */
 export const CLI_OPTIONS = {
   file: { type: 'string', short: 'f' },
   watch: { type: 'boolean', short: 'w' },
@@ -94,7 +100,10 @@ export const ExitCodes = {
   usage: 2,
   /** Reconciliation found drift (findings that ask for an operator). */
   drift: 3,
-  /** Temporal stayed unavailable for the whole ride-out (CARDFLOW_TEMPORAL_RIDE_OUT_MS, platform/temporal/unavailable-retry.ts). */
+  /**
+   * Temporal stayed unavailable for the whole ride-out (CARDFLOW_TEMPORAL_RIDE_OUT_MS,
+   * platform/temporal/unavailable-retry.ts).
+   */
   unavailable: 4,
 } as const;
 
@@ -138,7 +147,9 @@ export function parseJsonText(text: string, what: string): unknown {
   }
 }
 
-/** Where a JSON.parse error is, as `line L, column C` (1-based), read from the position V8 reports. */
+/**
+ * Where a JSON.parse error is, as `line L, column C` (1-based), read from the position V8 reports.
+ */
 export function syntaxErrorPlace(text: string, error: unknown): string {
   const message = error instanceof Error ? error.message : '';
   const lineColumn = /line (\d+) column (\d+)/.exec(message);
@@ -193,11 +204,15 @@ export interface CliContext {
   /** What every start takes: the task queue, and the retry window through a Temporal restart. */
   startOptions: { taskQueue?: string; whileUnavailable?: UnavailableRetry };
   uiBase: string;
-  /** The configuration, read and checked once before the command runs (platform/config/schema.ts). */
+  /**
+   * The configuration, read and checked once before the command runs (platform/config/schema.ts).
+   */
   config: Configuration;
 }
 
-/** Prints `value` as JSON with --json, else `text` (read commands, for scripts and people alike). */
+/**
+ * Prints `value` as JSON with --json, else `text` (read commands, for scripts and people alike).
+ */
 export function printResult(ctx: CliContext, value: unknown, text: () => string): void {
   ctx.io.out(ctx.values.json ? JSON.stringify(value, null, 2) : text());
 }
@@ -231,7 +246,10 @@ export async function follow(ctx: CliContext, workflowId: string): Promise<numbe
   return printOutcome(ctx, workflowId);
 }
 
-/** Prints a closed workflow's result (0) or its failure type and message (1); with --json, `{ status, result | failure }`. */
+/**
+ * Prints a closed workflow's result (0) or its failure type and message (1); with --json, `{
+ * status, result | failure }`.
+ */
 export async function printOutcome(ctx: CliContext, workflowId: string): Promise<number> {
   const handle = (await ctx.client()).workflow.getHandle(workflowId);
   const view = statusViewFor((await handle.describe()).type);

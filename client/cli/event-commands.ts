@@ -1,14 +1,13 @@
 /**
  * Notifications from the command line (docs/notifications.md):
  * - `cardflow events list`: the notifications the backend did not take within the delivery window
- *   (the undelivered store, platform/notifications/store.ts), and `cardflow events resend <id>` to send one
- *   again, signed now, with its id unchanged;
+ *   (the undelivered store, platform/notifications/store.ts), and `cardflow events resend <id>` to
+ *   send one again, signed now, with its id unchanged;
  * - `cardflow listen --forward-to <url>`: for development, like the Stripe CLI's `listen`: receives
  *   the worker's notifications on a local port (point CARDFLOW_NOTIFY_URL at it), prints each one,
  *   checks its signature when the secret is set, and forwards it unchanged (body and signature) to
  *   the backend running on the developer's machine, answering the worker with the backend's status
- *   so a failure is retried as in production.
- * Neither contacts Temporal.
+ *   so a failure is retried as in production. Neither contacts Temporal.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,16 +1,17 @@
 /**
- * The `cardflow` command line, run through `client/cli/cardflow.js`: `cardflow --help` (or `cardflow
- * help`) lists the commands, `cardflow <command> --help` (or `cardflow help <command>`) shows one.
- * Each command lives in one of this folder's files and is registered in {@link COMMANDS}; adding
- * a command is one object there (its usage lines also bound its arguments, parse.ts).
+ * The `cardflow` command line, run through `client/cli/cardflow.js`: `cardflow --help` (or
+ * `cardflow help`) lists the commands, `cardflow <command> --help` (or `cardflow help <command>`)
+ * shows one. Each command lives in one of this folder's files and is registered in {@link
+ * COMMANDS}; adding a command is one object there (its usage lines also bound its arguments,
+ * parse.ts).
  *
  * Input files are validated with the domain's schemas before anything is contacted: a bad file
  * prints each field and rule it breaks (never the values) and exits 2 having started nothing.
- * Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ... (`platform/temporal/connection.ts`); payload keys:
- * CARDFLOW_CODEC_KEYS(_FILE), else outside production the dev key of `npm start` (the input it
- * sends holds personal data, so it is encrypted like every payload); the Web UI base for links:
- * CARDFLOW_TEMPORAL_UI_URL; a PIN is sealed with
- * CARDFLOW_MERCHANT_PUBLIC_KEY(_FILE) (client/sealing.ts).
+ * Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ... (`platform/temporal/connection.ts`);
+ * payload keys: CARDFLOW_CODEC_KEYS(_FILE), else outside production the dev key of `npm start` (the
+ * input it sends holds personal data, so it is encrypted like every payload); the Web UI base for
+ * links: CARDFLOW_TEMPORAL_UI_URL; a PIN is sealed with CARDFLOW_MERCHANT_PUBLIC_KEY(_FILE)
+ * (client/sealing.ts).
  */
 import type { Client } from '@temporalio/client';
 import { CodecKeyError } from '../../platform/codec/data-converter';
@@ -91,7 +92,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const { command, args, values } = parsed;
 
-  // Every variable against its rule, the interlock included, all problems at once (platform/config/schema.ts).
+  // Every variable against its rule, the interlock included, all problems at once
+  // (platform/config/schema.ts).
   let config: Configuration;
   try {
     config = readConfiguration(io.env);
@@ -114,7 +116,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     (() => connectTemporalClient({ env: io.env, configuration: config, whileUnavailable, listenerWithinMs }));
   let temporal: Awaited<ReturnType<typeof connect>> | undefined;
   const client = async (): Promise<Client> => (temporal ??= await connect()).client;
-  // The worker's queue: --task-queue, else CARDFLOW_TASK_QUEUE (as the worker reads it), else `cardflow`.
+  // The worker's queue: --task-queue, else CARDFLOW_TASK_QUEUE (as the worker reads it), else
+  // `cardflow`.
   const taskQueueName = values['task-queue'] || config.CARDFLOW_TASK_QUEUE;
   const ctx: CliContext = {
     io,
@@ -177,7 +180,10 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Entry point of `client/cli/cardflow.js`: runs with the process's arguments, environment and Ctrl-C. */
+/**
+ * Entry point of `client/cli/cardflow.js`: runs with the process's arguments, environment and
+ * Ctrl-C.
+ */
 export function main(argv: readonly string[] = process.argv.slice(2)): void {
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());

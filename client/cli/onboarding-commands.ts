@@ -61,7 +61,10 @@ function onOnboarding(
   };
 }
 
-/** Prints the onboarding's result (0) or its failure (1); with --json, `{ status, result | failure }`. */
+/**
+ * Prints the onboarding's result (0) or its failure (1); with --json, `{ status, result | failure
+ * }`.
+ */
 async function printOnboardingResult(ctx: CliContext, customerRef: string): Promise<number> {
   return printSettled(
     ctx,
@@ -72,7 +75,10 @@ async function printOnboardingResult(ctx: CliContext, customerRef: string): Prom
   );
 }
 
-/** Prints each stage as the onboarding enters it, then its result; interrupted (Ctrl-C): 0, the onboarding goes on. */
+/**
+ * Prints each stage as the onboarding enters it, then its result; interrupted (Ctrl-C): 0, the
+ * onboarding goes on.
+ */
 async function followOnboarding(ctx: CliContext, customerRef: string): Promise<number> {
   const watched = await watchProgress(
     await ctx.client(),
@@ -140,7 +146,8 @@ async function correct(ctx: CliContext, ref: string): Promise<number> {
 async function activateOnboarding(ctx: CliContext, ref: string): Promise<number> {
   if (!ctx.values.file) throw new UsageError('activate-onboarding needs --file <activation-code.json>');
   const raw = await readJsonFile(ctx.values.file);
-  // The PIN comes from the file or, better, standard input; it is sealed before anything is contacted.
+  // The PIN comes from the file or, better, standard input; it is sealed before anything is
+  // contacted.
   const pin = await pinFromStdin(ctx);
   const request = pin !== undefined && raw !== null && typeof raw === 'object' ? { ...raw, pin } : raw;
   const hasPin = request !== null && typeof request === 'object' && 'pin' in request;
@@ -184,7 +191,9 @@ async function cancel(ctx: CliContext, ref: string): Promise<number> {
   return ended.status === 'CANCELLED' ? ExitCodes.done : ExitCodes.failed;
 }
 
-/** A visibility query value: letters, digits and `_ . : -` only, so no input can widen the query. */
+/**
+ * A visibility query value: letters, digits and `_ . : -` only, so no input can widen the query.
+ */
 function literal(option: string, value: string): string {
   if (!isQueryLiteral(value)) throw new UsageError(`--${option}: must be letters, digits, "_", ".", ":" or "-"`);
   return `'${value}'`;

@@ -1,6 +1,6 @@
 /**
- * `cardflow sandbox ...`: drive the provider sandbox's test helpers (tools/sandbox/README.md) from a
- * terminal, as the Stripe CLI's `trigger` and `listen` drive Stripe's test mode: make an
+ * `cardflow sandbox ...`: drive the provider sandbox's test helpers (tools/sandbox/README.md) from
+ * a terminal, as the Stripe CLI's `trigger` and `listen` drive Stripe's test mode: make an
  * authorization happen, decide a review, credit an on-chain deposit, re-deliver a webhook, watch
  * deliveries, set faults, read the commit log. The sandbox is the one CARDFLOW_PROVIDER_BASE_URL
  * and CARDFLOW_PROVIDER_API_KEY name (what `npm run sandbox` prints); refused in production.
@@ -18,9 +18,9 @@ interface SandboxTarget {
 
 /**
  * The sandbox to call, from the interlock's verdict on the configuration the CLI read once
- * (platform/config/environment.ts): the API key goes to a `/sandbox/` path only when the environment is a
- * sandbox and the provider host is this machine or a listed sandbox host, never to anything
- * production could mean.
+ * (platform/config/environment.ts): the API key goes to a `/sandbox/` path only when the
+ * environment is a sandbox and the provider host is this machine or a listed sandbox host, never to
+ * anything production could mean.
  */
 function sandboxOf(ctx: CliContext): SandboxTarget {
   const resolved = resolveEnvironment(ctx.config);
@@ -38,7 +38,9 @@ function sandboxOf(ctx: CliContext): SandboxTarget {
   return { url: resolved.provider.href.replace(/\/+$/, ''), apiKey };
 }
 
-/** Calls a sandbox helper (`POST /sandbox/<name>`) and returns its data, numbers as exact strings. */
+/**
+ * Calls a sandbox helper (`POST /sandbox/<name>`) and returns its data, numbers as exact strings.
+ */
 export async function callSandboxHelper(target: SandboxTarget, name: string, body: object): Promise<unknown> {
   const response = await fetch(`${target.url}/sandbox/${name}`, {
     method: 'POST',

@@ -1,10 +1,10 @@
 /**
- * The `cardflow` commands of the card and fund workflows: activate a physical card, transfer between
- * accounts, create a shared account, fund the wallet on chain, operate a card, and the status of any
- * cardflow workflow. Every input is validated (and a PIN sealed) before Temporal is contacted.
- * `--request` is the idempotency key of a card operation: the same id again returns the first answer
- * and the provider acts once; the file's `transferRef` / `fundingRef` / card number / account name
- * play that role for the start commands.
+ * The `cardflow` commands of the card and fund workflows: activate a physical card, transfer
+ * between accounts, create a shared account, fund the wallet on chain, operate a card, and the
+ * status of any cardflow workflow. Every input is validated (and a PIN sealed) before Temporal is
+ * contacted. `--request` is the idempotency key of a card operation: the same id again returns the
+ * first answer and the provider acts once; the file's `transferRef` / `fundingRef` / card number /
+ * account name play that role for the start commands.
  */
 import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { PIN_RE } from '../../provider/rules';
@@ -82,7 +82,8 @@ async function activate(ctx: CliContext): Promise<number> {
   if (pin !== undefined && request !== null && typeof request === 'object' && 'pin' in request)
     throw new UsageError('activate: the PIN is in the file and on standard input; give it once');
   const withPin = pin === undefined ? request : { ...(request as object), pin };
-  // The key is read only once the PIN passed its checks (a missing key is then the one problem left).
+  // The key is read only once the PIN passed its checks (a missing key is then the one problem
+  // left).
   const input = activationInput(withPin, () => merchantPublicKeyFrom(ctx.config));
   return started(ctx, startActivation(await ctx.client(), input, ctx.startOptions));
 }

@@ -1,6 +1,7 @@
 /**
- * Codec server settings from the parsed configuration (platform/config/schema.ts), shared by `platform/codec/main.ts` (the container / CLI
- * entry point) and the embedded stack (`npm start`), so both read the same variables.
+ * Codec server settings from the parsed configuration (platform/config/schema.ts), shared by
+ * `platform/codec/main.ts` (the container / CLI entry point) and the embedded stack (`npm start`),
+ * so both read the same variables.
  *
  * Its variables (`CARDFLOW_CODEC_SERVER_*`), with their meanings, defaults and rules: README's
  * configuration table, generated from platform/config/schema.ts (`npm run config-table`).

@@ -3,9 +3,9 @@
  * codec server build theirs here, so what one process encrypts every other can read.
  *
  * ```ts
- * const { dataConverter } = dataConverterFor(readConfiguration(env)); // or createDataConverter(keyring)
- * new Client({ connection, dataConverter });
- * await Worker.create({ ..., dataConverter });
+ * const { dataConverter } = dataConverterFor(readConfiguration(env)); // or
+ * createDataConverter(keyring) new Client({ connection, dataConverter }); await Worker.create({
+ * ..., dataConverter });
  * ```
  */
 import type { DataConverter } from '@temporalio/common';

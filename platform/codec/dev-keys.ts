@@ -20,7 +20,8 @@ import type { ConfigurationSlice } from '../config/schema';
 
 /**
  * The folder of the nearest package.json above this file: the checkout, whether this runs as
- * `platform/codec/dev-keys.ts` or compiled as `dist/platform/codec/dev-keys.js`, so both use one dev key.
+ * `platform/codec/dev-keys.ts` or compiled as `dist/platform/codec/dev-keys.js`, so both use one
+ * dev key.
  */
 function packageRoot(from: string): string {
   for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
@@ -94,7 +95,8 @@ export type KeySource = 'env' | 'dev-key-file';
 
 /**
  * The keys every cardflow process uses: `CARDFLOW_CODEC_KEYS` / `CARDFLOW_CODEC_KEYS_FILE` when
- * set, else (outside production) the dev key file. Throws {@link CodecKeyError} when neither applies.
+ * set, else (outside production) the dev key file. Throws {@link CodecKeyError} when neither
+ * applies.
  */
 export function resolveKeyring(
   config: KeyVariables,

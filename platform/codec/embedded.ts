@@ -1,12 +1,13 @@
 /**
- * The codec server of the embedded (local) stack, for `npm start` and `tools/scripts/dev-server.ts`:
- * loopback only, the dev key (or the configured keys), token-less access from this machine, CORS
- * for the dev server's Web UI, on a fixed port so the dev server's `--ui-codec-endpoint` stays
- * valid across restarts (the dev server is detached and may outlive the process that started it).
+ * The codec server of the embedded (local) stack, for `npm start` and
+ * `tools/scripts/dev-server.ts`: loopback only, the dev key (or the configured keys), token-less
+ * access from this machine, CORS for the dev server's Web UI, on a fixed port so the dev server's
+ * `--ui-codec-endpoint` stays valid across restarts (the dev server is detached and may outlive the
+ * process that started it).
  *
  * ```ts
- * const codec = await startEmbeddedCodecServer();
- * // temporal server start-dev ... ...uiCodecEndpointArgs(codec.url)
+ * const codec = await startEmbeddedCodecServer(); // temporal server start-dev ...
+ * ...uiCodecEndpointArgs(codec.url)
  * ```
  */
 import type { StructuredLogger } from '../logging/logger';
@@ -16,7 +17,10 @@ import { type KeySource, type KeyVariables, resolveKeyring } from './dev-keys';
 import { type CodecServer, startCodecServer } from './server';
 
 export interface EmbeddedCodecServer extends CodecServer {
-  /** True when a codec server already answered on the port and is used instead (stop() then does nothing). */
+  /**
+   * True when a codec server already answered on the port and is used instead (stop() then does
+   * nothing).
+   */
   reused: boolean;
   keySource?: KeySource;
 }
@@ -54,8 +58,9 @@ async function answersAsCodecServer(endpoint: string, token: string | undefined)
 }
 
 /**
- * Starts the embedded codec server on 127.0.0.1 (settings of `platform/codec/config.ts`, with the dev UI's
- * origins unless `CARDFLOW_CODEC_SERVER_ORIGINS` is set), or reuses one already answering there.
+ * Starts the embedded codec server on 127.0.0.1 (settings of `platform/codec/config.ts`, with the
+ * dev UI's origins unless `CARDFLOW_CODEC_SERVER_ORIGINS` is set), or reuses one already answering
+ * there.
  */
 export async function startEmbeddedCodecServer(
   config: CodecServerVariables & KeyVariables & ConfigurationSlice<'CARDFLOW_TEMPORAL_UI_PORT'>,

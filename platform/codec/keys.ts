@@ -12,7 +12,9 @@ import type { Sourced } from '../config/variable';
 /** AES-256 keys are 32 bytes. */
 export const KEY_BYTES = 32;
 
-/** Key ids travel in clear in payload metadata: short, printable, no separators of the list formats. */
+/**
+ * Key ids travel in clear in payload metadata: short, printable, no separators of the list formats.
+ */
 const keyIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 /** Standard or URL-safe base64, padding optional. */
 const base64Pattern = /^[A-Za-z0-9+/_-]+={0,2}$/;
@@ -140,7 +142,10 @@ export function keyringFrom(keys: Sourced | undefined): CodecKeyring | undefined
   return keys.from === KEYS_ENV ? parseKeyList(keys.value, KEYS_ENV) : parseKeyFile(keys.value, keys.from);
 }
 
-/** A fresh random key in the list format's base64, for `platform/codec/main.ts --generate-key` and dev keys. */
+/**
+ * A fresh random key in the list format's base64, for `platform/codec/main.ts --generate-key` and
+ * dev keys.
+ */
 export function generateKeyBase64(): string {
   return randomBytes(KEY_BYTES).toString('base64');
 }

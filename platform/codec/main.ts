@@ -1,15 +1,16 @@
 /**
- * `npm run codec-server` (and the `codec-server` service of docker-compose.yml): serves
- * `/encode` and `/decode` for the Temporal Web UI and CLI with the keys of this environment.
+ * `npm run codec-server` (and the `codec-server` service of docker-compose.yml): serves `/encode`
+ * and `/decode` for the Temporal Web UI and CLI with the keys of this environment.
  *
  * `npm run -s codec-server -- --generate-key [id]` prints a fresh `id:base64key` entry for
  * `CARDFLOW_CODEC_KEYS` and exits (the key goes to stdout only, for redirecting into a secret file;
  * `-s` keeps npm's banner out of it).
  *
- * Settings: `platform/codec/config.ts`; keys: `platform/codec/keys.ts`. `GET /healthz` and `GET /readyz` (the keys
- * loaded) are answered without a token (platform/health/routes.ts). A missing or malformed setting or key
- * exits 2 (platform/config/startup.ts). With `CARDFLOW_METRICS_ADDRESS=host:port` it also serves
- * Prometheus metrics there (platform/codec/metrics.ts).
+ * Settings: `platform/codec/config.ts`; keys: `platform/codec/keys.ts`. `GET /healthz` and `GET
+ * /readyz` (the keys loaded) are answered without a token (platform/health/routes.ts). A missing or
+ * malformed setting or key exits 2 (platform/config/startup.ts). With
+ * `CARDFLOW_METRICS_ADDRESS=host:port` it also serves Prometheus metrics there
+ * (platform/codec/metrics.ts).
  */
 import { readConfiguration } from '../config/schema';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';
@@ -95,7 +96,8 @@ if (require.main === module) {
   main(generate === undefined ? [] : ['--generate-key', ...(typeof generate === 'string' ? [generate] : [])]).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
-      // Key errors never carry key material (platform/codec/keys.ts), so the message is safe to print.
+      // Key errors never carry key material (platform/codec/keys.ts), so the message is safe to
+      // print.
       createLogger({ base: { service: 'codec-server' } }).error('codec server failed to start', {
         reason: failureMessage(error),
       });

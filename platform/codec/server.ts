@@ -4,22 +4,21 @@
  *
  * Contract (docs.temporal.io, "Codec Server setup"): `POST /encode` and `POST /decode` (also under
  * a namespace segment, `/{namespace}/decode`, for the CLI's endpoint templating), body and answer
- * `{"payloads":[{"metadata":{"<key>":"<base64>"},"data":"<base64>"}]}`; the UI sends
- * `Content-Type: application/json`, `X-Namespace`, and `Authorization` only when "Pass access
- * token" is on; CORS must allow the UI's origin, and credentials when "Include cross-origin
- * credentials" is on.
+ * `{"payloads":[{"metadata":{"<key>":"<base64>"},"data":"<base64>"}]}`; the UI sends `Content-Type:
+ * application/json`, `X-Namespace`, and `Authorization` only when "Pass access token" is on; CORS
+ * must allow the UI's origin, and credentials when "Include cross-origin credentials" is on.
  *
  * Access: a bearer token (`Authorization: Bearer <token>`, compared in constant time). The Web UI
  * cannot send our token (it only forwards its own OIDC token), so a request WITHOUT an
- * Authorization header can be let in by {@link CodecServerOptions.tokenlessAccess}: `loopback`
- * for the embedded dev stack (only this machine reaches it), `any` when the port is reachable by
+ * Authorization header can be let in by {@link CodecServerOptions.tokenlessAccess}: `loopback` for
+ * the embedded dev stack (only this machine reaches it), `any` when the port is reachable by
  * operators only (VPN, SSH tunnel, an authenticating proxy). A wrong token is always refused, and a
- * browser request from an origin not on the list is refused whatever its credentials. `/encode`
- * and `/decode` follow the same rules.
+ * browser request from an origin not on the list is refused whatever its credentials. `/encode` and
+ * `/decode` follow the same rules.
  *
- * Limits (platform/http/body.ts): a body over `maxBodyBytes` gets 413 (the rest of it is read and dropped,
- * never cut off); headers must arrive within 5 s and the whole request within
- * {@link DEFAULT_REQUEST_TIMEOUT_MS}, or the client gets 408 and the connection is dropped.
+ * Limits (platform/http/body.ts): a body over `maxBodyBytes` gets 413 (the rest of it is read and
+ * dropped, never cut off); headers must arrive within 5 s and the whole request within {@link
+ * DEFAULT_REQUEST_TIMEOUT_MS}, or the client gets 408 and the connection is dropped.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
@@ -37,7 +36,9 @@ import { AesGcmPayloadCodec, PayloadDecryptionError } from './payload-codec';
 const DEFAULT_UI_ORIGINS = schemaDefault('CARDFLOW_CODEC_SERVER_ORIGINS');
 /** Request bodies above this are refused (413). A history page decodes many payloads at once. */
 const DEFAULT_MAX_BODY_BYTES = schemaDefault('CARDFLOW_CODEC_SERVER_MAX_BODY_BYTES');
-/** The whole request, body included: a history page's 8 MiB at 4 Mbit/s, and no slow client longer. */
+/**
+ * The whole request, body included: a history page's 8 MiB at 4 Mbit/s, and no slow client longer.
+ */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
 /** Shorter tokens are refused at start-up. */
 export const MIN_TOKEN_LENGTH = 16;
@@ -54,11 +55,17 @@ export interface CodecServerOptions {
   host?: string;
   /** Listen port; 0 picks a free one. Default `CARDFLOW_CODEC_SERVER_PORT`'s. */
   port?: number;
-  /** Bearer token; at least {@link MIN_TOKEN_LENGTH} characters. Required when `tokenlessAccess` is `never`. */
+  /**
+   * Bearer token; at least {@link MIN_TOKEN_LENGTH} characters. Required when `tokenlessAccess` is
+   * `never`.
+   */
   token?: string;
   /** Default `never`. See the module comment. */
   tokenlessAccess?: TokenlessAccess;
-  /** Browser origins allowed by CORS (exact `scheme://host:port`). Default {@link DEFAULT_UI_ORIGINS}. */
+  /**
+   * Browser origins allowed by CORS (exact `scheme://host:port`). Default {@link
+   * DEFAULT_UI_ORIGINS}.
+   */
   allowedOrigins?: readonly string[];
   /** Default {@link DEFAULT_MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
@@ -68,9 +75,14 @@ export interface CodecServerOptions {
   requestTimeoutMs?: number;
   /** Request log (method, path, status, namespace, payload count; never bodies). */
   logger?: StructuredLogger;
-  /** `/healthz` and `/readyz` (platform/health/routes.ts): answered before CORS and tokens, never logged. */
+  /**
+   * `/healthz` and `/readyz` (platform/health/routes.ts): answered before CORS and tokens, never
+   * logged.
+   */
   health?: HealthRoutes;
-  /** Called once per request answered, refused ones included (metrics: platform/codec/metrics.ts). */
+  /**
+   * Called once per request answered, refused ones included (metrics: platform/codec/metrics.ts).
+   */
   onAnswered?: (answered: AnsweredCodecRequest) => void;
 }
 
@@ -107,7 +119,9 @@ const requestSchema = z.object({
 
 type Route = { op: 'encode' | 'decode'; namespace: string | undefined };
 
-/** `/encode`, `/decode`, `/{namespace}/encode`, `/{namespace}/decode`; anything else is not ours. */
+/**
+ * `/encode`, `/decode`, `/{namespace}/encode`, `/{namespace}/decode`; anything else is not ours.
+ */
 function matchRoute(pathname: string): Route | undefined {
   const match = /^(?:\/([^/]+))?\/(encode|decode)\/?$/.exec(pathname);
   if (!match) return undefined;
@@ -165,7 +179,10 @@ function codecService(options: CodecServerOptions): CodecService {
   };
 }
 
-/** Starts the codec server; resolves once it listens. Throws on unsafe options (no token and no tokenless access). */
+/**
+ * Starts the codec server; resolves once it listens. Throws on unsafe options (no token and no
+ * tokenless access).
+ */
 export async function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
   const service = codecService(options);
   // Slow clients (a few bytes a second) are answered 408 and dropped once past the limits, checked
@@ -302,7 +319,10 @@ function reportServed({ options }: CodecService, req: IncomingMessage, res: Serv
   });
 }
 
-/** A refused or failed request answered with its status (500 for anything unforeseen), counted and logged. */
+/**
+ * A refused or failed request answered with its status (500 for anything unforeseen), counted and
+ * logged.
+ */
 function answerFailure({ options }: CodecService, req: IncomingMessage, res: ServerResponse, error: unknown): void {
   const { logger } = options;
   const status = error instanceof HttpError ? error.status : 500;
@@ -337,7 +357,10 @@ function safePath(req: IncomingMessage): string {
   return (req.url ?? '/').split('?')[0]!;
 }
 
-/** The body, or a 413 once it passes `limit` (declared or counted); the rest drains (platform/http/body.ts). */
+/**
+ * The body, or a 413 once it passes `limit` (declared or counted); the rest drains
+ * (platform/http/body.ts).
+ */
 async function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
   try {
     return await readBody(req, { limit });

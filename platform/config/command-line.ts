@@ -31,7 +31,9 @@ export type EntryPointArgs =
 
 const CONFIGURATION_NOTE = 'Configured through environment variables: README.md, "Configuration".';
 
-/** Reads `argv` (without node and the script) for `entry`; prints help or the usage error itself. */
+/**
+ * Reads `argv` (without node and the script) for `entry`; prints help or the usage error itself.
+ */
 export function readEntryPointArgs(
   argv: readonly string[],
   entry: EntryPoint,

@@ -1,20 +1,26 @@
 /**
  * The safety interlock between test money and real money. Merchants of this provider report that
  * sandbox and production share credentials, so the provider base URL is the only thing that tells
- * them apart; `CARDFLOW_ENV` says which one a process means, and every entry point (worker,
- * webhook receiver, codec server, `npm start`, the CLI, `connectTemporalClient`) checks it before
- * it starts, refusing with every broken rule listed:
+ * them apart; `CARDFLOW_ENV` says which one a process means, and every entry point (worker, webhook
+ * receiver, codec server, `npm start`, the CLI, `connectTemporalClient`) checks it before it
+ * starts, refusing with every broken rule listed:
  *
- * | rule | refused when |
- * |---|---|
- * | `CARDFLOW_ENV` | set to anything but exactly `sandbox` or `production` (a stray space or capital letter included: a value that is almost production is not guessed either way); unset while `CARDFLOW_PROVIDER_BASE_URL` is not loopback (never guessed) |
- * | `CARDFLOW_PROVIDER_BASE_URL` | set but not an http(s) URL |
- * | `sandbox` | the provider host is neither loopback nor listed in `CARDFLOW_SANDBOX_HOSTS` (comma-separated host names) |
- * | `production` | `NODE_ENV` is not `production`; the provider URL is plain http, or its host is loopback or a sandbox host; the API key (inline or in its file) is a sandbox one (`sandbox_…`); a key file sits in a folder the sandbox generated ({@link SANDBOX_MARKER_FILE}); a codec key is a generated dev key (id `dev-…`); the entry point would start its embedded sandbox for want of a provider URL (`npm start`); the notify URL (`CARDFLOW_NOTIFY_URL`) is not https, loopback included (a 3DS code it carries would cross in clear) |
+ * - `CARDFLOW_ENV`: refused when set to anything but exactly `sandbox` or `production` (a stray
+ *   space or capital letter included: a value that is almost production is not guessed either way);
+ *   unset while `CARDFLOW_PROVIDER_BASE_URL` is not loopback (never guessed)
+ * - `CARDFLOW_PROVIDER_BASE_URL`: refused when set but not an http(s) URL
+ * - `sandbox`: refused when the provider host is neither loopback nor listed in
+ *   `CARDFLOW_SANDBOX_HOSTS` (comma-separated host names)
+ * - `production`: refused when `NODE_ENV` is not `production`; the provider URL is plain http, or
+ *   its host is loopback or a sandbox host; the API key (inline or in its file) is a sandbox one
+ *   (`sandbox_…`); a key file sits in a folder the sandbox generated ({@link SANDBOX_MARKER_FILE});
+ *   a codec key is a generated dev key (id `dev-…`); the entry point would start its embedded
+ *   sandbox for want of a provider URL (`npm start`); the notify URL (`CARDFLOW_NOTIFY_URL`) is not
+ *   https, loopback included (a 3DS code it carries would cross in clear)
  *
  * Hosts are compared in their canonical form ({@link canonicalHost}): `localhost.`,
- * `[::ffff:127.0.0.1]`, `0.0.0.0`, `2130706433`, `0x7f.1` and `127.1` are all this machine.
- * Unset with a loopback provider (or none) is the local default of a checkout: a sandbox.
+ * `[::ffff:127.0.0.1]`, `0.0.0.0`, `2130706433`, `0x7f.1` and `127.1` are all this machine. Unset
+ * with a loopback provider (or none) is the local default of a checkout: a sandbox.
  */
 import { existsSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
@@ -24,7 +30,10 @@ import type { Sourced } from './variable';
 export const CARDFLOW_ENVS = ['sandbox', 'production'] as const;
 export type CardflowEnv = (typeof CARDFLOW_ENVS)[number];
 
-/** Written by the sandbox into every keys folder it generates; production refuses key files beside it. */
+/**
+ * Written by the sandbox into every keys folder it generates; production refuses key files beside
+ * it.
+ */
 export const SANDBOX_MARKER_FILE = '.cardflow-sandbox';
 /** Prefix of the API keys the sandbox generates. */
 export const SANDBOX_API_KEY_PREFIX = 'sandbox_';
@@ -73,8 +82,9 @@ function isCardflowEnv(text: string): text is CardflowEnv {
 
 /**
  * A host as a connection resolves it: lower case, without brackets or the trailing dot of a fully
- * qualified name, IPv4 in dotted quad (the URL parser's reading of `2130706433`, `0x7f.1`, `127.1`),
- * IPv6 compressed, an IPv4-mapped IPv6 address as its IPv4 address. Undefined when it is no host.
+ * qualified name, IPv4 in dotted quad (the URL parser's reading of `2130706433`, `0x7f.1`,
+ * `127.1`), IPv6 compressed, an IPv4-mapped IPv6 address as its IPv4 address. Undefined when it is
+ * no host.
  */
 export function canonicalHost(host: string): string | undefined {
   let h = host.trim().toLowerCase();
@@ -112,7 +122,10 @@ function sandboxHosts(list: string | undefined): string[] {
     .filter((h): h is string => h !== undefined);
 }
 
-/** Codec key ids of CARDFLOW_CODEC_KEYS (`id:key,...`) or of a key file's text, without validating the keys. */
+/**
+ * Codec key ids of CARDFLOW_CODEC_KEYS (`id:key,...`) or of a key file's text, without validating
+ * the keys.
+ */
 function codecKeyIds(text: string): string[] {
   const trimmed = text.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
@@ -137,10 +150,15 @@ function notifyUrlProblem(url: string | undefined): string | undefined {
   return `CARDFLOW_NOTIFY_URL: CARDFLOW_ENV=production needs https, not ${protocol} (notifications carry 3DS codes)`;
 }
 
-/** What a process's configuration means, once normalised and checked ({@link resolveEnvironment}). */
+/**
+ * What a process's configuration means, once normalised and checked ({@link resolveEnvironment}).
+ */
 export interface ResolvedEnvironment {
   env: CardflowEnv;
-  /** `CARDFLOW_PROVIDER_BASE_URL`, parsed; absent when not set (an entry point then uses its sandbox). */
+  /**
+   * `CARDFLOW_PROVIDER_BASE_URL`, parsed; absent when not set (an entry point then uses its
+   * sandbox).
+   */
   provider?: URL;
   /**
    * Whether the provider is a sandbox: on this machine or a host of `CARDFLOW_SANDBOX_HOSTS`. Only
@@ -163,10 +181,10 @@ export function checkEnvironment(config: InterlockConfiguration, options: Enviro
 }
 
 /**
- * The interlock's verdict on the values readConfiguration parsed (platform/config/schema.ts): the provider
- * URL normalised, every rule of the table above checked. Callers act on the result (e.g. the CLI's
- * sandbox commands call a sandbox only when {@link ResolvedEnvironment.providerIsSandbox}), never
- * on the raw variables.
+ * The interlock's verdict on the values readConfiguration parsed (platform/config/schema.ts): the
+ * provider URL normalised, every rule of the table above checked. Callers act on the result (e.g.
+ * the CLI's sandbox commands call a sandbox only when {@link
+ * ResolvedEnvironment.providerIsSandbox}), never on the raw variables.
  */
 export function resolveEnvironment(
   config: InterlockConfiguration,

@@ -1,20 +1,20 @@
 /**
  * Every environment variable a cardflow process reads, one entry each: its meaning, its default
  * (the text it stands for when unset, read by its rule: {@link configured}), who reads it and its
- * rule (platform/config/variable.ts). README's configuration table is generated from
- * this list (`npm run config-table`; a unit test fails when README is stale), and every entry
- * point checks the whole of it at start ({@link checkConfiguration}), listing every problem at once
- * (exit 2, platform/config/startup.ts) before it contacts anything.
+ * rule (platform/config/variable.ts). README's configuration table is generated from this list
+ * (`npm run config-table`; a unit test fails when README is stale), and every entry point checks
+ * the whole of it at start ({@link checkConfiguration}), listing every problem at once (exit 2,
+ * platform/config/startup.ts) before it contacts anything.
  *
  * Adding a variable: one entry here (then `npm run config-table`), and the code that uses it reads
  * the parsed value through {@link readConfiguration}, with its default through {@link configured}.
  * Value rules that readers share live below this file, in platform/config/values/.
  *
- * Not here: the Temporal connection's own `TEMPORAL_*` variables beyond address, namespace and
- * API key (`TEMPORAL_TLS_*`, `TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`), which
- * `@temporalio/envconfig` reads and checks as the Temporal CLI does; the OpenTelemetry SDK's
- * `OTEL_*` settings besides those cardflow itself reads; `tools/bench/`'s `BENCH_*` sizes and the test
- * harness's variables, which configure tools rather than a cardflow process.
+ * Not here: the Temporal connection's own `TEMPORAL_*` variables beyond address, namespace and API
+ * key (`TEMPORAL_TLS_*`, `TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`), which `@temporalio/envconfig`
+ * reads and checks as the Temporal CLI does; the OpenTelemetry SDK's `OTEL_*` settings besides
+ * those cardflow itself reads; `tools/bench/`'s `BENCH_*` sizes and the test harness's variables,
+ * which configure tools rather than a cardflow process.
  */
 import { z } from 'zod';
 import { AMOUNT_RE } from './values/amount';
@@ -66,7 +66,10 @@ const parsedBy = <T>(parse: (text: string) => T) =>
       return z.NEVER;
     }
   });
-/** Secrets are checked for their source here (set once, file readable); their format by the key loaders. */
+/**
+ * Secrets are checked for their source here (set once, file readable); their format by the key
+ * loaders.
+ */
 const secret = () => z.string();
 
 export const VARIABLES = {
@@ -566,7 +569,8 @@ export const VARIABLES = {
       'exactly `sandbox` or `production` (any other value, a stray space or capital included, refuses to start, naming it): which provider this process may talk to; every entry point refuses a mixed configuration (`platform/config/environment.ts`: production needs `NODE_ENV=production`, https, a host that is neither loopback in any spelling (`localhost.`, `[::ffff:127.0.0.1]`, `0.0.0.0`, `2130706433`, `127.1`) nor a sandbox host, no `sandbox_` API key, no key files the sandbox generated, no dev codec key; `npm start` also needs `CARDFLOW_PROVIDER_BASE_URL`, or it would start its sandbox). Sandbox commands of the CLI call only loopback or a `CARDFLOW_SANDBOX_HOSTS` host',
     unset: 'unset: allowed only with a loopback provider (or none), treated as `sandbox`',
     readBy: 'every process',
-    // Read untrimmed, then checked whole, with the variables it weighs, by resolveEnvironment (readConfiguration).
+    // Read untrimmed, then checked whole, with the variables it weighs, by resolveEnvironment
+    // (readConfiguration).
     exact: true,
     schema: rules.text(),
   }),
@@ -658,7 +662,10 @@ export type DefaultedName = {
   [K in VariableName]: (typeof VARIABLES)[K] extends { default: string } ? K : never;
 }[VariableName];
 
-/** Each default read by its variable's rule, as a set value is: a default that breaks its rule fails at load. */
+/**
+ * Each default read by its variable's rule, as a set value is: a default that breaks its rule fails
+ * at load.
+ */
 const DEFAULTS: Record<string, unknown> = Object.fromEntries(
   (Object.entries(VARIABLES) as [string, Variable][])
     .filter(([, declaration]) => declaration.default !== undefined)
@@ -697,7 +704,10 @@ export class ConfigurationProblems extends Error {
 }
 
 export interface ReadOptions extends EnvironmentOptions {
-  /** Leave out the CARDFLOW_ENV interlock: a process that talks to no provider (the Temporal set-up job). */
+  /**
+   * Leave out the CARDFLOW_ENV interlock: a process that talks to no provider (the Temporal set-up
+   * job).
+   */
   withoutInterlock?: boolean;
 }
 
@@ -746,8 +756,8 @@ const INTERLOCK_VARIABLES = [
 
 /**
  * What the interlock weighs, from the variables as read once: each parsed value; a provider URL its
- * rule refuses as its text, which the interlock refuses in its own words (a problem readConfiguration
- * lists once); the key files' `_FILE` paths, whose folders production checks.
+ * rule refuses as its text, which the interlock refuses in its own words (a problem
+ * readConfiguration lists once); the key files' `_FILE` paths, whose folders production checks.
  */
 function interlockOf(reads: ReadonlyMap<VariableName, VariableRead>, env: Env): InterlockConfiguration {
   const config: Record<string, unknown> = {};
@@ -772,7 +782,10 @@ export function readInterlock(env: Env): InterlockConfiguration {
   return interlockOf(new Map(), env);
 }
 
-/** One variable as read: its parsed value, or the problem that names it (with the text its rule refused, unless a secret). */
+/**
+ * One variable as read: its parsed value, or the problem that names it (with the text its rule
+ * refused, unless a secret).
+ */
 type VariableRead = { value: unknown } | { problem: string; text?: string };
 
 /**

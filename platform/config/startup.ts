@@ -30,7 +30,10 @@ export function exitCodeFor(error: unknown): number {
   return error instanceof ConfigurationError ? EXIT_CONFIGURATION : EXIT_FAILURE;
 }
 
-/** The one line a process prints when it stops on `error`: `configuration: ...` for a configuration error. */
+/**
+ * The one line a process prints when it stops on `error`: `configuration: ...` for a configuration
+ * error.
+ */
 export function failureMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return error instanceof ConfigurationError ? `configuration: ${message}` : message;

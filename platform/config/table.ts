@@ -23,7 +23,10 @@ export function configurationTable(): string {
   return ['| variable | meaning | default | read by |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-/** `readme` with the text between the markers replaced by the table; throws when a marker is missing. */
+/**
+ * `readme` with the text between the markers replaced by the table; throws when a marker is
+ * missing.
+ */
 export function withConfigurationTable(readme: string): string {
   const start = readme.indexOf(TABLE_START);
   const end = readme.indexOf(TABLE_END);

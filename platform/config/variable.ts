@@ -1,7 +1,8 @@
 /**
- * How one environment variable of cardflow is declared (platform/config/schema.ts holds them all): its
- * meaning and default for README's configuration table, and a zod schema for its text. A variable
- * with a secret file form is read from `NAME` or `NAME_FILE` (the file's text), never both.
+ * How one environment variable of cardflow is declared (platform/config/schema.ts holds them all):
+ * its meaning and default for README's configuration table, and a zod schema for its text. A
+ * variable with a secret file form is read from `NAME` or `NAME_FILE` (the file's text), never
+ * both.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -13,7 +14,8 @@ export interface Variable<T = unknown> {
   description: string;
   /**
    * The variable's text when it is unset, read by `schema` as a set one is: the one place a default
-   * is written ({@link configured} in platform/config/schema.ts hands it to readers; README's table shows it).
+   * is written ({@link configured} in platform/config/schema.ts hands it to readers; README's table
+   * shows it).
    */
   default?: string;
   /**
@@ -21,7 +23,9 @@ export interface Variable<T = unknown> {
    * default; for README's table (Markdown).
    */
   unset?: string;
-  /** Who reads it, for README's table: `worker`, `receiver`, `codec server`, `CLI`, `npm start`, ... */
+  /**
+   * Who reads it, for README's table: `worker`, `receiver`, `codec server`, `CLI`, `npm start`, ...
+   */
   readBy: string;
   /**
    * Also settable as `NAME_FILE`, the path of a file holding the value (a mounted secret); its
@@ -29,8 +33,8 @@ export interface Variable<T = unknown> {
    */
   fileForm?: boolean;
   /**
-   * Read as set, untrimmed (only the empty string is unset), where a value that is almost right must
-   * be refused, naming it, rather than read as the right one (`CARDFLOW_ENV`).
+   * Read as set, untrimmed (only the empty string is unset), where a value that is almost right
+   * must be refused, naming it, rather than read as the right one (`CARDFLOW_ENV`).
    */
   exact?: boolean;
   /** The value's rule: parses the trimmed (or, {@link exact}, the untouched), non-empty text. */

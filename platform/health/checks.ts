@@ -1,6 +1,6 @@
 /**
- * Readiness checks of a cardflow server process (`/readyz`, platform/health/routes.ts): each names what it
- * checks, runs with a time limit, and reports ok or the reason it is not, never a secret.
+ * Readiness checks of a cardflow server process (`/readyz`, platform/health/routes.ts): each names
+ * what it checks, runs with a time limit, and reports ok or the reason it is not, never a secret.
  */
 import type { Pool } from 'pg';
 
@@ -23,7 +23,10 @@ export interface Readiness {
   checks: CheckResult[];
 }
 
-/** A check that has not answered in this long counts as failed (the orchestrator's probe waits longer). */
+/**
+ * A check that has not answered in this long counts as failed (the orchestrator's probe waits
+ * longer).
+ */
 export const DEFAULT_CHECK_TIMEOUT_MS = 2_000;
 
 function withTimeout<T>(promise: Promise<T>, ms: number, name: string): Promise<T> {

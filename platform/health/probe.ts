@@ -1,6 +1,6 @@
 /**
- * `node dist/platform/health/probe.js <url>`: the health check command of the cardflow image (the image
- * has no curl or wget). Exits 0 when the URL answers 200 within the time limit, 1 otherwise,
+ * `node dist/platform/health/probe.js <url>`: the health check command of the cardflow image (the
+ * image has no curl or wget). Exits 0 when the URL answers 200 within the time limit, 1 otherwise,
  * printing the answer's first line either way, so `docker inspect` shows why a container is
  * unhealthy. `tcp://host:port` checks only that the port accepts a connection.
  */

@@ -4,8 +4,9 @@
  * - `GET /healthz`: the process is alive and its event loop answers (200), nothing else checked;
  *   for a restart policy.
  * - `GET /readyz`: every readiness check passes (200) or not (503), with one line per check as
- *   JSON; for a load balancer or the compose health check, which send traffic only to a ready replica.
- * Both answer without authentication: they name what is checked, never a secret or a payload.
+ *   JSON; for a load balancer or the compose health check, which send traffic only to a ready
+ *   replica. Both answer without authentication: they name what is checked, never a secret or a
+ *   payload.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type HealthCheck, runChecks } from './checks';
@@ -13,7 +14,9 @@ import { type HealthCheck, runChecks } from './checks';
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
 
-/** Handles the request when it is a health route (returns true); leaves every other request alone. */
+/**
+ * Handles the request when it is a health route (returns true); leaves every other request alone.
+ */
 export type HealthRoutes = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 function json(res: ServerResponse, status: number, body: unknown): void {

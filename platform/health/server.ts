@@ -1,6 +1,6 @@
 /**
- * A listener that serves only `/healthz` and `/readyz` (platform/health/routes.ts), for a process that has
- * no HTTP server of its own: the worker (`CARDFLOW_WORKER_HEALTH_ADDRESS`).
+ * A listener that serves only `/healthz` and `/readyz` (platform/health/routes.ts), for a process
+ * that has no HTTP server of its own: the worker (`CARDFLOW_WORKER_HEALTH_ADDRESS`).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,7 +32,8 @@ export async function startHealthServer(opts: {
   checks: readonly HealthCheck[];
 }): Promise<HealthServer> {
   const routes = healthRoutes(opts.checks);
-  // A slow client (headers a byte at a time) is answered 408 and dropped within seconds, as by the other servers.
+  // A slow client (headers a byte at a time) is answered 408 and dropped within seconds, as by the
+  // other servers.
   const server = createServer(serverLimits(), (req, res) => {
     if (!routes(req, res)) {
       res.writeHead(404, { 'content-type': 'text/plain' });

@@ -12,12 +12,17 @@
  */
 import type { IncomingMessage, ServerOptions } from 'node:http';
 
-/** A request's headers must have arrived this long after it began, or it is answered 408 and dropped. */
+/**
+ * A request's headers must have arrived this long after it began, or it is answered 408 and
+ * dropped.
+ */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
 /** How often Node's server looks for requests past their limits. */
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
-/** The body passed its limit; `received` is what arrived in all when the reader counted to the end. */
+/**
+ * The body passed its limit; `received` is what arrived in all when the reader counted to the end.
+ */
 export class BodyTooLargeError extends Error {
   override readonly name = 'BodyTooLargeError';
   constructor(

@@ -1,11 +1,12 @@
 /**
- * cardflow's structured logger: one JSON object per line, `{"level","time","msg",...fields}`,
- * every field passed through the shared redaction list (`platform/logging/redact.ts`).
+ * cardflow's structured logger: one JSON object per line, `{"level","time","msg",...fields}`, every
+ * field passed through the shared redaction list (`platform/logging/redact.ts`).
  *
  * It implements the Temporal SDK's `Logger` interface, so the same object serves our own code and
  * the worker runtime: `Runtime.install({ logger: createLogger() })`. The SDK's metadata
  * (`workflowId`, `runId`, `activityId`, `taskQueue`, `sdkComponent`, ...) becomes top-level fields.
- * A line written inside a span carries its `trace_id` and `span_id` (platform/logging/trace-context.ts).
+ * A line written inside a span carries its `trace_id` and `span_id`
+ * (platform/logging/trace-context.ts).
  */
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
 import { readVariable, schemaDefault } from '../config/schema';

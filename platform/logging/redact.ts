@@ -165,8 +165,8 @@ function redactUrl(url: URL): string {
 
 /**
  * A run of 15 or 16 digits, possibly grouped by single spaces or dashes: the card numbers of the
- * networks the provider issues on (Visa, MasterCard, Discover: 16; card-issuing-api.md "Card type").
- * Longer runs are the provider's 19-digit Long ids and are left alone.
+ * networks the provider issues on (Visa, MasterCard, Discover: 16; card-issuing-api.md "Card
+ * type"). Longer runs are the provider's 19-digit Long ids and are left alone.
  */
 const digitRun = /\b\d(?:[ -]?\d){14,15}\b/g;
 const emailAddress = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;

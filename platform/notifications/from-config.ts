@@ -1,6 +1,7 @@
 /**
- * The notification settings and the undelivered store the configuration names (platform/config/schema.ts:
- * CARDFLOW_NOTIFY_*, CARDFLOW_DATABASE_URL), for the worker and the CLI.
+ * The notification settings and the undelivered store the configuration names
+ * (platform/config/schema.ts: CARDFLOW_NOTIFY_*, CARDFLOW_DATABASE_URL), for the worker and the
+ * CLI.
  */
 import path from 'node:path';
 import { configured, type ConfigurationSlice } from '../config/schema';

@@ -1,8 +1,9 @@
 /**
  * One signed POST of one notification to the merchant's backend (CARDFLOW_NOTIFY_URL). Signed at
- * each attempt with the time of that attempt, as Stripe does: a redelivery hours later is fresh
- * to the backend's tolerance, and its id says it is the same event. No retries here: the
- * Temporal retry policy of the delivery activity owns them (two retry layers would multiply each other's attempts).
+ * each attempt with the time of that attempt, as Stripe does: a redelivery hours later is fresh to
+ * the backend's tolerance, and its id says it is the same event. No retries here: the Temporal
+ * retry policy of the delivery activity owns them (two retry layers would multiply each other's
+ * attempts).
  */
 import { notificationHeaders, type NotificationFormat } from './signature';
 

@@ -29,7 +29,9 @@ export const STANDARD_WEBHOOK_HEADERS = {
 } as const;
 /** The scheme of the signature; a later one would be `v2`, sent beside `v1` while backends move. */
 const SCHEME = 'v1';
-/** Notifications older than this are refused by default (Stripe's default, and the specification's). */
+/**
+ * Notifications older than this are refused by default (Stripe's default, and the specification's).
+ */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 /** The prefix of a Standard Webhooks secret; the rest is the key, base64. */
 export const STANDARD_SECRET_PREFIX = 'whsec_';
@@ -43,7 +45,10 @@ export function computeSignature(secret: string, timestamp: number, rawBody: Bod
     .digest('hex');
 }
 
-/** The `Cardflow-Signature` value for `rawBody` signed at `timestamp` (unix seconds), one `v1` per secret. */
+/**
+ * The `Cardflow-Signature` value for `rawBody` signed at `timestamp` (unix seconds), one `v1` per
+ * secret.
+ */
 export function signatureHeader(secret: string | readonly string[], timestamp: number, rawBody: Body): string {
   const secrets = typeof secret === 'string' ? [secret] : secret;
   return [`t=${timestamp}`, ...secrets.map((s) => `${SCHEME}=${computeSignature(s, timestamp, rawBody)}`)].join(',');
@@ -72,7 +77,10 @@ function keyOf(secret: string): Buffer {
   return key;
 }
 
-/** What is signed: the event's id (Standard Webhooks signs it too), the time of the attempt and the body. */
+/**
+ * What is signed: the event's id (Standard Webhooks signs it too), the time of the attempt and the
+ * body.
+ */
 export interface SignedContent {
   id: string;
   /** Unix seconds. */
@@ -80,7 +88,10 @@ export interface SignedContent {
   body: Body;
 }
 
-/** The headers of one delivery of `content` in `format`, signed by every secret (the current one first). */
+/**
+ * The headers of one delivery of `content` in `format`, signed by every secret (the current one
+ * first).
+ */
 export function notificationHeaders(
   format: NotificationFormat,
   secrets: readonly string[],
@@ -96,7 +107,9 @@ export function notificationHeaders(
   };
 }
 
-/** Why a notification was refused; `reason` says which check failed, for code that branches on it. */
+/**
+ * Why a notification was refused; `reason` says which check failed, for code that branches on it.
+ */
 export class NotificationSignatureError extends Error {
   override readonly name = 'NotificationSignatureError';
   constructor(
@@ -108,7 +121,10 @@ export class NotificationSignatureError extends Error {
 }
 
 export interface VerifyOptions {
-  /** How old (or how far in the future) the timestamp may be, in seconds; default 300. `0`: no check. */
+  /**
+   * How old (or how far in the future) the timestamp may be, in seconds; default 300. `0`: no
+   * check.
+   */
   toleranceSeconds?: number;
   /** Unix seconds now; default the clock. */
   now?: number;

@@ -100,7 +100,10 @@ class FileUndeliveredStore implements UndeliveredStore {
   async close(): Promise<void> {}
 }
 
-/** The store in `dir` (created if needed); default `.data/notifications` under the working directory. */
+/**
+ * The store in `dir` (created if needed); default `.data/notifications` under the working
+ * directory.
+ */
 export async function openFileUndeliveredStore(dir = path.join(process.cwd(), '.data', 'notifications')) {
   await mkdir(dir, { recursive: true });
   return new FileUndeliveredStore(path.join(dir, UNDELIVERED_LOG));

@@ -12,7 +12,10 @@ import type { FileStore } from './file-store';
 const DAY_MS = 86_400_000;
 const SWEEP_EVERY_MS = 3_600_000;
 
-/** Runs the sweep now and every hour until the returned function is called; never holds the process open. */
+/**
+ * Runs the sweep now and every hour until the returned function is called; never holds the process
+ * open.
+ */
 export function startFileRetention(
   store: FileStore,
   opts: { retentionDays: number; onSwept: (deleted: number) => void; onError: (error: unknown) => void },

@@ -10,13 +10,13 @@
  * The provider's upload takes no key and offers no lookup, so an upload whose answer is lost can
  * only be repeated. The store therefore also records each fileId an upload returned, per workflow
  * and reference: any later attempt or run of that workflow (a retry, an operator's resume) reuses
- * it instead of uploading again. What remains is an upload whose answer never arrived: its
- * repeat leaves one unreferenced file at the provider, which carries no money and no state.
+ * it instead of uploading again. What remains is an upload whose answer never arrived: its repeat
+ * leaves one unreferenced file at the provider, which carries no money and no state.
  *
  * Implementations: a directory (the embedded default, one machine) and PostgreSQL (production:
- * every worker and backend sees the same files; `platform/storage/postgres-file-store.ts`). Both keep each
- * file's content as their {@link FileSealer} makes it: encrypted with the codec keys when built by
- * `fileStoreFor` (platform/storage/file-sealing.ts).
+ * every worker and backend sees the same files; `platform/storage/postgres-file-store.ts`). Both
+ * keep each file's content as their {@link FileSealer} makes it: encrypted with the codec keys when
+ * built by `fileStoreFor` (platform/storage/file-sealing.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
@@ -42,21 +42,26 @@ export interface FileStore {
   recordUpload(scope: string, ref: string, fileId: string): Promise<void>;
   /**
    * Deletes the content of every file the provider has taken since it was last stored, when that
-   * upload was recorded before `cutoff` (the retention: platform/storage/file-retention.ts). The upload
-   * records stay, so the workflows that uploaded a file reuse its fileId without it. A file not
-   * uploaded since it was last stored is kept: a workflow may still need it. Returns how many.
+   * upload was recorded before `cutoff` (the retention: platform/storage/file-retention.ts). The
+   * upload records stay, so the workflows that uploaded a file reuse its fileId without it. A file
+   * not uploaded since it was last stored is kept: a workflow may still need it. Returns how many.
    */
   deleteUploadedBefore(cutoff: Date): Promise<number>;
   close(): Promise<void>;
 }
 
-/** A supporting file's kind from its name: the provider takes jpg, png and pdf (spec: File upload). */
+/**
+ * A supporting file's kind from its name: the provider takes jpg, png and pdf (spec: File upload).
+ */
 export function uploadKindOf(filename: string): (typeof UPLOAD_KINDS)[number] | undefined {
   const ext = filename.toLowerCase().split('.').pop() ?? '';
   return UPLOAD_KINDS.find((k) => (k.extensions as readonly string[]).includes(ext));
 }
 
-/** The content reference of `data` named `filename`: `<sha256 hex>.<ext>`; throws for a kind the provider refuses. */
+/**
+ * The content reference of `data` named `filename`: `<sha256 hex>.<ext>`; throws for a kind the
+ * provider refuses.
+ */
 export function contentRef(data: Uint8Array, filename: string): { ref: string; contentType: string } {
   const kind = uploadKindOf(filename);
   if (!kind) {

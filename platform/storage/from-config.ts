@@ -1,9 +1,9 @@
 /**
  * The file store and the route store the configuration names. `CARDFLOW_DATABASE_URL` set:
  * PostgreSQL, which every worker and backend reaches (production, several machines). Otherwise
- * local files (supporting files in `CARDFLOW_FILE_STORE_DIR`; routes in
- * `CARDFLOW_ROUTE_DIR`), the embedded default shared by the processes of one machine. Either way each
- * supporting file is encrypted with the codec keys (platform/storage/file-sealing.ts).
+ * local files (supporting files in `CARDFLOW_FILE_STORE_DIR`; routes in `CARDFLOW_ROUTE_DIR`), the
+ * embedded default shared by the processes of one machine. Either way each supporting file is
+ * encrypted with the codec keys (platform/storage/file-sealing.ts).
  */
 import { resolve } from 'node:path';
 import type { Pool } from 'pg';
@@ -27,8 +27,8 @@ export function fileStoreFor(
 }
 
 /**
- * Where workers record routes and receivers read them (platform/storage/route-store.ts); `pool` shares a
- * process's PostgreSQL connections with its other stores.
+ * Where workers record routes and receivers read them (platform/storage/route-store.ts); `pool`
+ * shares a process's PostgreSQL connections with its other stores.
  */
 export function routeStoreFor(
   config: ConfigurationSlice<'CARDFLOW_DATABASE_URL' | 'CARDFLOW_ROUTE_DIR'>,

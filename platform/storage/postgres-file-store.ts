@@ -1,8 +1,9 @@
 /**
  * Work-order supporting files in PostgreSQL (bytea), with the fileIds their uploads returned: the
- * production store, which every worker and backend reaches, so a file put by one machine is read
- * by whichever worker runs the upload (platform/storage/file-store.ts says why files travel by reference).
- * Supporting files are photos and PDFs of a few megabytes at most, well within a bytea value.
+ * production store, which every worker and backend reaches, so a file put by one machine is read by
+ * whichever worker runs the upload (platform/storage/file-store.ts says why files travel by
+ * reference). Supporting files are photos and PDFs of a few megabytes at most, well within a bytea
+ * value.
  */
 import type { Pool } from 'pg';
 import { CLEAR_FILES, type FileSealer } from './file-sealing';

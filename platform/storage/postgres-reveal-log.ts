@@ -22,7 +22,10 @@ const recordOf = (row: Row): RevealRecord => ({
   at: Number(row.at),
 });
 
-/** Opens the store; its schema version is checked before the first query. `pool` is not closed by it. */
+/**
+ * Opens the store; its schema version is checked before the first query. `pool` is not closed by
+ * it.
+ */
 export function createPostgresRevealLog(url: string, opts: { pool?: Pool } = {}): RevealLog {
   const pool = opts.pool ?? openPool(url, { max: 4 });
   let ready: Promise<void> | undefined;

@@ -1,8 +1,8 @@
 /**
  * Routes in PostgreSQL (`CARDFLOW_DATABASE_URL`), shared by every worker and every receiver
- * replica: one row per key and workflow id. A worker's insert commits before its provider call,
- * so any receiver that gets the event reads the route (platform/storage/route-store.ts says what a route
- * is). Rows of closed workflows are marked closed by the receiver that finds them closed, and
+ * replica: one row per key and workflow id. A worker's insert commits before its provider call, so
+ * any receiver that gets the event reads the route (platform/storage/route-store.ts says what a
+ * route is). Rows of closed workflows are marked closed by the receiver that finds them closed, and
  * rows not recorded again within the retention are deleted at start.
  */
 import type { Pool } from 'pg';
@@ -10,7 +10,10 @@ import { openPool } from './postgres';
 import { requireSchema } from './schema-versions';
 import type { RouteOwner, RouteStore } from './route-store';
 
-/** Far longer than any workflow waits for an event after its last call (a funding deadline, a review). */
+/**
+ * Far longer than any workflow waits for an event after its last call (a funding deadline, a
+ * review).
+ */
 export const DEFAULT_ROUTE_RETENTION_MS = 180 * 24 * 3600 * 1000;
 
 export interface PostgresRouteStoreOptions {
@@ -44,7 +47,8 @@ export function createPostgresRouteStore(url: string, opts: PostgresRouteStoreOp
     },
     async owners(key): Promise<RouteOwner[]> {
       await prepared();
-      // recorded_at as text: the exact value markClosed compares, without a round trip through Date (milliseconds).
+      // recorded_at as text: the exact value markClosed compares, without a round trip through Date
+      // (milliseconds).
       const { rows } = await pool.query<{ workflow_id: string; recorded_at: string; closed: boolean }>(
         'SELECT workflow_id, recorded_at::text AS recorded_at, closed FROM cardflow_routes WHERE route_key = $1 ORDER BY recorded_at',
         [key],

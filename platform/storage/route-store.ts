@@ -28,15 +28,24 @@ import { schemaDefault } from '../config/schema';
  */
 export type RouteKind = 'order' | 'holder' | 'address' | 'card';
 
-/** The key under which `value` of `kind` is stored: kinds never collide (`order:…`, `holder:…`, `card:…`). */
+/**
+ * The key under which `value` of `kind` is stored: kinds never collide (`order:…`, `holder:…`,
+ * `card:…`).
+ */
 export function routeKey(kind: RouteKind, value: string): string {
   return `${kind}:${value}`;
 }
 
-/** One owner of a key, with the version of its route (so a stale route is closed, never a fresh one). */
+/**
+ * One owner of a key, with the version of its route (so a stale route is closed, never a fresh
+ * one).
+ */
 export interface RouteOwner {
   workflowId: string;
-  /** When the route was last recorded, as the store reports it; {@link RouteStore.markClosed} compares it. */
+  /**
+   * When the route was last recorded, as the store reports it; {@link RouteStore.markClosed}
+   * compares it.
+   */
   recordedAt: string;
   /** Its workflow was found closed: not signalled again, but the key still counts as routed. */
   closed: boolean;
@@ -49,12 +58,16 @@ export interface RouteRecorder {
 }
 
 export interface RouteStore extends RouteRecorder {
-  /** Every workflow id recorded for `key`, closed ones included, as of now (a write that resolved before is seen). */
+  /**
+   * Every workflow id recorded for `key`, closed ones included, as of now (a write that resolved
+   * before is seen).
+   */
   owners(key: string): Promise<RouteOwner[]>;
   /**
    * Marks `owner` of `key` closed (its workflow has finished), unless the route was recorded again
    * since `owner.recordedAt` (a new run under the same id calling with the same key). Kept, not
-   * deleted: a key whose owners have all closed is ours and done, not one no route was recorded for.
+   * deleted: a key whose owners have all closed is ours and done, not one no route was recorded
+   * for.
    */
   markClosed(key: string, owner: RouteOwner): Promise<void>;
   close(): Promise<void>;

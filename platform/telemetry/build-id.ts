@@ -1,8 +1,9 @@
 /**
  * Which build a process runs: the build id of the workflow bundle built with the code, the same id
  * its workers poll Temporal as (workers/versioning.ts, docs/versioning.md) and every process
- * reports in `cardflow_build_info` (platform/telemetry/build-info.ts). It lives here, below every room that
- * reports it, so the receiver and the codec server name their build without reaching up into workers/.
+ * reports in `cardflow_build_info` (platform/telemetry/build-info.ts). It lives here, below every
+ * room that reports it, so the receiver and the codec server name their build without reaching up
+ * into workers/.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

@@ -31,7 +31,8 @@ export interface MetricsServer {
 
 /** Serves `GET /metrics` from `registry` at `address`; resolves once it listens. */
 export async function startMetricsServer(address: MetricsAddress, registry: Registry): Promise<MetricsServer> {
-  // A slow client (headers a byte at a time) is answered 408 and dropped within seconds, as by the other servers.
+  // A slow client (headers a byte at a time) is answered 408 and dropped within seconds, as by the
+  // other servers.
   const server = createServer(serverLimits(), (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {

@@ -8,7 +8,10 @@
  */
 import type { MetricMeter } from '@temporalio/common';
 
-/** Samples now and every `intervalMs` until the returned function is called; never holds the process open. */
+/**
+ * Samples now and every `intervalMs` until the returned function is called; never holds the process
+ * open.
+ */
 export function sampleProcessMemory(meter: MetricMeter, intervalMs: number): () => void {
   const rss = meter.createGauge('process_resident_memory_bytes', 'int', undefined, 'Resident memory size in bytes');
   const heapUsed = meter.createGauge('nodejs_heap_size_used_bytes', 'int', undefined, 'Main thread V8 heap used');

@@ -1,12 +1,12 @@
 /**
  * Which traces are kept: head sampling, decided where a trace begins (a backend's start, a webhook
  * receipt, an activity of an untraced workflow) and followed by everything under it, so a kept
- * trace is whole and an unsampled span costs next to nothing (no span recorded, nothing exported;
- * a workflow run loads no tracing at all: workflows/interceptors/tracing.ts).
+ * trace is whole and an unsampled span costs next to nothing (no span recorded, nothing exported; a
+ * workflow run loads no tracing at all: workflows/interceptors/tracing.ts).
  *
  * The standard variables `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG` (their rules in
- * platform/config/values/sampler.ts). cardflow's default differs from OpenTelemetry's (always on): with
- * neither set, the schema's default sampler at {@link DEFAULT_TRACE_RATIO}.
+ * platform/config/values/sampler.ts). cardflow's default differs from OpenTelemetry's (always on):
+ * with neither set, the schema's default sampler at {@link DEFAULT_TRACE_RATIO}.
  */
 import { configured, type ConfigurationSlice } from '../config/schema';
 import { DEFAULT_TRACE_RATIO, type SamplerName } from '../config/values/sampler';

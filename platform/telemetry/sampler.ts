@@ -1,7 +1,7 @@
 /**
- * The OpenTelemetry sampler for a configured {@link SamplerSetting} (platform/telemetry/sampler-setting.ts:
- * the variables and their rules, kept apart so the configuration schema checks them without
- * loading OpenTelemetry).
+ * The OpenTelemetry sampler for a configured {@link SamplerSetting}
+ * (platform/telemetry/sampler-setting.ts: the variables and their rules, kept apart so the
+ * configuration schema checks them without loading OpenTelemetry).
  */
 import {
   AlwaysOffSampler,

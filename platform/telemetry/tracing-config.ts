@@ -1,6 +1,6 @@
 /**
- * Whether the environment asks for OpenTelemetry traces (platform/telemetry/tracing.ts), without loading
- * OpenTelemetry: the client library reads it to add its interceptor.
+ * Whether the environment asks for OpenTelemetry traces (platform/telemetry/tracing.ts), without
+ * loading OpenTelemetry: the client library reads it to add its interceptor.
  */
 import { configured, type ConfigurationSlice } from '../config/schema';
 

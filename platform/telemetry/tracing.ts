@@ -6,17 +6,17 @@
  * `OTEL_TRACES_EXPORTER=console` (spans printed, no endpoint). Also read: `OTEL_SERVICE_NAME`
  * (default `cardflow-<process>`), `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_BSP_SCHEDULE_DELAY`,
  * `OTEL_SDK_DISABLED=true` and `OTEL_TRACES_EXPORTER=none` (off whatever the endpoint), and the
- * sampler (platform/telemetry/sampler.ts: by default one trace in ten begun here is kept, and every trace
- * a caller kept); the exporter reads `OTEL_EXPORTER_OTLP_HEADERS` and `_TIMEOUT` itself.
+ * sampler (platform/telemetry/sampler.ts: by default one trace in ten begun here is kept, and every
+ * trace a caller kept); the exporter reads `OTEL_EXPORTER_OTLP_HEADERS` and `_TIMEOUT` itself.
  *
  * A setup of its own rather than OpenTelemetry's Node SDK: the SDK reads `process.env` by itself
  * (no `_FILE` secrets, no error naming the variable before start, a second parse of what the
- * configuration already checked), starts metrics and logs pipelines cardflow does not use
- * (metrics go to Prometheus), and hides the span processor the worker's workflow span sink must
- * share. What it would honour beyond these variables (propagators other than W3C trace context,
- * resource detectors, grpc) cardflow does not use. Off, nothing is
- * installed: no tracer provider, no interceptor, no span, and workers load the workflow bundle
- * without the tracing interceptors (workers/create-worker.ts).
+ * configuration already checked), starts metrics and logs pipelines cardflow does not use (metrics
+ * go to Prometheus), and hides the span processor the worker's workflow span sink must share. What
+ * it would honour beyond these variables (propagators other than W3C trace context, resource
+ * detectors, grpc) cardflow does not use. Off, nothing is installed: no tracer provider, no
+ * interceptor, no span, and workers load the workflow bundle without the tracing interceptors
+ * (workers/create-worker.ts).
  *
  * On, one trace runs from a backend's start (the client interceptor) through the workflow (its
  * interceptors in the bundle, spans exported through the worker's sink), each activity, and each
@@ -111,12 +111,15 @@ export function tracingResource(
 function traceExporter(config: TracingSettings): SpanExporter {
   if (config.OTEL_TRACES_EXPORTER === 'console') return new ConsoleSpanExporter();
   const protocol = config.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? configured(config, 'OTEL_EXPORTER_OTLP_PROTOCOL');
-  // The exporters read OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT themselves; the URL comes from the configuration.
+  // The exporters read OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT themselves; the URL comes from the
+  // configuration.
   const url = tracesUrl(config);
   return protocol === 'http/json' ? new OtlpJsonExporter({ url }) : new OtlpProtobufExporter({ url });
 }
 
-/** The OTLP/HTTP traces URL: the signal's own variable, else the base endpoint plus `/v1/traces`. */
+/**
+ * The OTLP/HTTP traces URL: the signal's own variable, else the base endpoint plus `/v1/traces`.
+ */
 function tracesUrl(config: TracingVariables): string {
   const own = config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (own) return own;
@@ -129,7 +132,9 @@ export interface ProviderCallSpan {
   merchantOrderNo?: string;
 }
 
-/** Runs a provider call inside a client span `provider <operation>` (status error when it throws). */
+/**
+ * Runs a provider call inside a client span `provider <operation>` (status error when it throws).
+ */
 export async function traceProviderCall<T>(
   tracer: otel.Tracer,
   call: ProviderCallSpan,

@@ -1,13 +1,13 @@
 /**
- * Temporal connection from the environment, for the client, the CLI, the webhook receiver and
- * `npm start`.
+ * Temporal connection from the environment, for the client, the CLI, the webhook receiver and `npm
+ * start`.
  *
  * Settings come from `@temporalio/envconfig`, so the same variables and profile file as the
  * Temporal CLI apply: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, and for Temporal Cloud
- * `TEMPORAL_API_KEY` or mTLS (`TEMPORAL_TLS_CLIENT_CERT_PATH`, `TEMPORAL_TLS_CLIENT_KEY_PATH`, ...),
- * or a profile in `temporal.toml` (`TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`). With nothing set,
- * the local dev server on 127.0.0.1:7233, namespace `default` (loopback, not `localhost`, which
- * may resolve to ::1 while the dev server binds IPv4 only).
+ * `TEMPORAL_API_KEY` or mTLS (`TEMPORAL_TLS_CLIENT_CERT_PATH`, `TEMPORAL_TLS_CLIENT_KEY_PATH`,
+ * ...), or a profile in `temporal.toml` (`TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`). With nothing
+ * set, the local dev server on 127.0.0.1:7233, namespace `default` (loopback, not `localhost`,
+ * which may resolve to ::1 while the dev server binds IPv4 only).
  */
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import { Client, Connection, type ConnectionOptions, type DataConverter } from '@temporalio/client';
@@ -28,10 +28,10 @@ export interface TemporalSettings {
 }
 
 /**
- * The connection settings `@temporalio/envconfig` reads from `env` and the optional profile
- * file: its own variables and rules, as the Temporal CLI reads them, which is why
- * platform/config/schema.ts declares only the address, namespace and API key. Those three it takes as the
- * configuration parsed them (the key inline or from its file), never from `env` again.
+ * The connection settings `@temporalio/envconfig` reads from `env` and the optional profile file:
+ * its own variables and rules, as the Temporal CLI reads them, which is why
+ * platform/config/schema.ts declares only the address, namespace and API key. Those three it takes
+ * as the configuration parsed them (the key inline or from its file), never from `env` again.
  */
 export function temporalSettingsFromEnv(
   env: Record<string, string | undefined>,
@@ -44,12 +44,13 @@ export function temporalSettingsFromEnv(
   };
   const given = (entries: Record<string, string | undefined>) =>
     Object.entries(entries).filter((e): e is [string, string] => typeof e[1] === 'string');
-  // The three are only ever the parsed values: a raw text may be a blank (unset, as the schema reads
-  // it) or, for the key, stand beside its file form.
+  // The three are only ever the parsed values: a raw text may be a blank (unset, as the schema
+  // reads it) or, for the key, stand beside its file form.
   const unparsed = { ...env, TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: undefined, TEMPORAL_API_KEY: undefined };
   const overrideEnvVars = Object.fromEntries([...given(unparsed), ...given(parsed)]);
   const config = loadClientConnectConfig({ overrideEnvVars });
-  // envconfig types its options for the worker's NativeConnection; the client Connection takes the same fields.
+  // envconfig types its options for the worker's NativeConnection; the client Connection takes the
+  // same fields.
   const connectionOptions = { ...config.connectionOptions } as ConnectionOptions;
   connectionOptions.address ??= DEFAULT_TEMPORAL_ADDRESS;
   return { connectionOptions, namespace: config.namespace ?? DEFAULT_TEMPORAL_NAMESPACE };
@@ -110,12 +111,12 @@ export interface TemporalClientHandle {
 }
 
 /**
- * Connects a Client as the environment says, with cardflow's data converter: payloads are
- * encrypted with the keys of `CARDFLOW_CODEC_KEYS` / `CARDFLOW_CODEC_KEYS_FILE` (the worker's), so
- * inputs never reach Temporal in clear and results can be read. Without keys it refuses to start,
- * naming the variables (a checkout of cardflow outside production falls back to its dev key).
- * `dataConverter` replaces the one from the environment (tests, or keys held elsewhere).
- * Reads the whole configuration first (platform/config/schema.ts), so a backend gets every problem of its
+ * Connects a Client as the environment says, with cardflow's data converter: payloads are encrypted
+ * with the keys of `CARDFLOW_CODEC_KEYS` / `CARDFLOW_CODEC_KEYS_FILE` (the worker's), so inputs
+ * never reach Temporal in clear and results can be read. Without keys it refuses to start, naming
+ * the variables (a checkout of cardflow outside production falls back to its dev key).
+ * `dataConverter` replaces the one from the environment (tests, or keys held elsewhere). Reads the
+ * whole configuration first (platform/config/schema.ts), so a backend gets every problem of its
  * environment at once, a mixed environment included (platform/config/environment.ts).
  */
 export async function connectTemporalClient(
@@ -125,7 +126,10 @@ export async function connectTemporalClient(
     configuration?: Configuration;
     dataConverter?: DataConverter;
     connectTimeoutMs?: number;
-    /** Waits for a Temporal that is restarting (platform/temporal/unavailable-retry.ts); without it, one try. */
+    /**
+     * Waits for a Temporal that is restarting (platform/temporal/unavailable-retry.ts); without it,
+     * one try.
+     */
     whileUnavailable?: UnavailableRetry;
     /**
      * First check that something listens at the address, failing with a
@@ -137,8 +141,8 @@ export async function connectTemporalClient(
     /**
      * Carry the caller's OpenTelemetry trace into what the client starts and signals (the
      * workflow's spans become its children). Default: when the environment configures an OTLP
-     * endpoint (platform/telemetry/tracing-config.ts). Spans go to the global tracer provider, which the
-     * caller (a backend's own OpenTelemetry set-up, or `startTracing`) installs.
+     * endpoint (platform/telemetry/tracing-config.ts). Spans go to the global tracer provider,
+     * which the caller (a backend's own OpenTelemetry set-up, or `startTracing`) installs.
      */
     tracing?: boolean;
   } = {},

@@ -27,7 +27,8 @@ export interface VersionView {
   rampPercent?: number;
   /**
    * The server's view of pinned workflows still open on it, once it stopped taking new ones:
-   * `draining` (some open), `drained` (none), `active` (current or ramping), `unknown` (not checked yet).
+   * `draining` (some open), `drained` (none), `active` (current or ramping), `unknown` (not checked
+   * yet).
    */
   drainage: 'active' | 'draining' | 'drained' | 'unknown';
   /** Open executions whose last workflow task ran on this version (visibility, counted now). */
@@ -165,7 +166,10 @@ function known(view: DeploymentView, buildId: string): VersionView {
   return version;
 }
 
-/** Makes `buildId` the version every new workflow (and every AUTO_UPGRADE one) runs on; clears its ramp. */
+/**
+ * Makes `buildId` the version every new workflow (and every AUTO_UPGRADE one) runs on; clears its
+ * ramp.
+ */
 export async function setCurrentVersion(client: Client, deploymentName: string, buildId: string): Promise<void> {
   known(await describeDeployment(client, deploymentName), buildId);
   const { conflictToken } = await describe(client, deploymentName);
@@ -180,7 +184,10 @@ export async function setCurrentVersion(client: Client, deploymentName: string, 
   );
 }
 
-/** Sends `percent` of new starts to `buildId` (the rest to the current version); 0 with no build stops the ramp. */
+/**
+ * Sends `percent` of new starts to `buildId` (the rest to the current version); 0 with no build
+ * stops the ramp.
+ */
 export async function rampVersion(
   client: Client,
   deploymentName: string,
@@ -206,7 +213,10 @@ export async function rampVersion(
 }
 
 export interface RollbackResult {
-  /** `ramp-stopped`: a ramping version takes no more new starts; `current-restored`: `buildId` is current again. */
+  /**
+   * `ramp-stopped`: a ramping version takes no more new starts; `current-restored`: `buildId` is
+   * current again.
+   */
   action: 'ramp-stopped' | 'current-restored';
   buildId: string;
 }
@@ -214,7 +224,8 @@ export interface RollbackResult {
 /**
  * Rolls new starts back: a ramp in progress is stopped (everything new goes to the current version
  * again); otherwise `to`, by default the version that was current most recently, becomes current.
- * Pinned workflows stay where they are; AUTO_UPGRADE ones (cardEntity) move with the current version.
+ * Pinned workflows stay where they are; AUTO_UPGRADE ones (cardEntity) move with the current
+ * version.
  */
 export async function rollback(client: Client, deploymentName: string, to?: string): Promise<RollbackResult> {
   const view = await describeDeployment(client, deploymentName);

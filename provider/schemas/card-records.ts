@@ -43,7 +43,10 @@ export const MerchantDataSchema = z.object({
   walletType: z.string().nullish(),
 });
 
-/** Consumption bill; the same tradeNo is pushed again as its status moves (provider-notes, Webhooks). */
+/**
+ * Consumption bill; the same tradeNo is pushed again as its status moves (provider-notes,
+ * Webhooks).
+ */
 export const CardAuthTransactionSchema = z.object({
   cardNo: z.string(),
   tradeNo: z.string(),

@@ -1,4 +1,7 @@
-/** Cards and the results of card operations (spec: Card, Card sensitive data, Card operation record). */
+/**
+ * Cards and the results of card operations (spec: Card, Card sensitive data, Card operation
+ * record).
+ */
 import { z } from 'zod';
 import {
   CARD_MERCHANT_ORDER_NO,
@@ -69,7 +72,10 @@ export const CardSchema = z.object({
   validPeriod: z.string().nullish(),
 });
 
-/** Encrypted values (base64 ciphertext); card values are omitted for gift cards, activateUrl is for gift cards only. */
+/**
+ * Encrypted values (base64 ciphertext); card values are omitted for gift cards, activateUrl is for
+ * gift cards only.
+ */
 export const CardSensitiveDataSchema = z.object({
   cardNumber: z.string().nullish(),
   cvv: z.string().nullish(),
@@ -102,13 +108,18 @@ export type CardOperationRecord = z.output<typeof CardOperationRecordSchema>;
 /** Operation response of update PIN: merchantOrderNo is required. */
 export const UpdatePinResultSchema = CardOperationRecordSchema.extend({ merchantOrderNo: z.string() });
 
-/** Operation response of create card v2, freeze v2, unfreeze v2 and deposit: merchantOrderNo and cardNo required. */
+/**
+ * Operation response of create card v2, freeze v2, unfreeze v2 and deposit: merchantOrderNo and
+ * cardNo required.
+ */
 export const CardOperationResultSchema = CardOperationRecordSchema.extend({
   merchantOrderNo: z.string(),
   cardNo: z.string(),
 });
 
-/** Deprecated openCard: cardNo only once status=success, remark required; amount is the card fee. */
+/**
+ * Deprecated openCard: cardNo only once status=success, remark required; amount is the card fee.
+ */
 export const OpenCardResultSchema = CardOperationRecordSchema.extend({
   merchantOrderNo: z.string(),
   remark: z.string(),
@@ -134,7 +145,9 @@ export const FreezeResultV1Schema = z.object({
 
 const cardNo = requiredText;
 
-/** Deprecated create card; amount defaults to the bin's minimum initial deposit when it needs one. */
+/**
+ * Deprecated create card; amount defaults to the bin's minimum initial deposit when it needs one.
+ */
 export const OpenCardRequestSchema = z.object({
   merchantOrderNo: merchantOrderNo(CARD_MERCHANT_ORDER_NO),
   holderId: reqLong.optional(),
@@ -157,7 +170,10 @@ export const CreateCardRequestSchema = z.object({
   amount: reqDecimal,
   /** Required for a physical card. */
   cardNumber: optionalText,
-  /** All payments are deducted from it; shared card mode uses the default wallet account when omitted. */
+  /**
+   * All payments are deducted from it; shared card mode uses the default wallet account when
+   * omitted.
+   */
   accountId: reqLong.optional(),
 });
 
@@ -182,7 +198,10 @@ export const FreezeCardRequestSchema = z.object({
   clientRemark: lengthBetween(CLIENT_REMARK.min, CLIENT_REMARK.max).optional(),
 });
 
-/** Deposit; an earlier listing bounds merchantOrderNo at 35, the newer table at 40 (we follow the newer). */
+/**
+ * Deposit; an earlier listing bounds merchantOrderNo at 35, the newer table at 40 (we follow the
+ * newer).
+ */
 export const DepositCardRequestSchema = z.object({
   cardNo,
   merchantOrderNo: merchantOrderNo(),

@@ -114,7 +114,10 @@ interface Identity {
   idType?: (typeof ID_TYPES)[number] | undefined;
 }
 
-/** ID type by region: Hong Kong takes PASSPORT or HK_HKID; every other region PASSPORT, DLN or GOVERNMENT_ISSUED_ID_CARD. */
+/**
+ * ID type by region: Hong Kong takes PASSPORT or HK_HKID; every other region PASSPORT, DLN or
+ * GOVERNMENT_ISSUED_ID_CARD.
+ */
 export function allowedIdTypes(region: string): readonly string[] {
   return region === HONG_KONG ? ID_TYPES_HONG_KONG : ID_TYPES_OTHER;
 }

@@ -1,10 +1,15 @@
-/** Cardholder review results and query records (spec: Cardholder, Cardholder query record, Occupation). */
+/**
+ * Cardholder review results and query records (spec: Cardholder, Cardholder query record,
+ * Occupation).
+ */
 import { z } from 'zod';
 import { HOLDER_FLOW_LOCATIONS, HOLDER_STATUSES } from '../rules';
 import { oneOf } from './fields';
 import { int, longId } from './primitives';
 
-/** Review result of every cardholder create/update: platform (admin) review, then bank (channel). */
+/**
+ * Review result of every cardholder create/update: platform (admin) review, then bank (channel).
+ */
 export const CardholderSchema = z.object({
   holderId: longId,
   merchantOrderNo: z.string().nullish(),

@@ -30,10 +30,16 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
   return z.enum(values, { error: `must be one of ${values.join(', ')}` });
 }
 
-/** A code the wire may send as a JSON number or a string (city codes, parentCode 0); a string inside. */
+/**
+ * A code the wire may send as a JSON number or a string (city codes, parentCode 0); a string
+ * inside.
+ */
 export const codeText = z.union([z.string(), z.instanceof(LosslessNumber)]).transform((v) => String(v));
 
-/** A required, non-empty text of at most `max` characters (FREE_TEXT_MAX unless the spec says), under the character policy. */
+/**
+ * A required, non-empty text of at most `max` characters (FREE_TEXT_MAX unless the spec says),
+ * under the character policy.
+ */
 export function requiredTextOf(max: number) {
   const lengthRule = `length must be at most ${max} characters`;
   return textChecked(
@@ -56,7 +62,10 @@ export function merchantOrderNo(bounds: { min: number; max: number } = MERCHANT_
   return lengthBetween(bounds.min, bounds.max);
 }
 
-/** BigDecimal amount that must be greater than zero (a zero or negative movement of money is never valid). */
+/**
+ * BigDecimal amount that must be greater than zero (a zero or negative movement of money is never
+ * valid).
+ */
 export const reqPositiveAmount = reqDecimal.refine((n) => new Decimal(n.value).gt(0), {
   message: 'must be greater than 0',
 });
@@ -158,7 +167,8 @@ export function pagedTimeRangeQuery<Filters extends z.ZodRawShape>(filters: Filt
   return (
     z
       .object({ ...paging, ...filters, startTime: timestamp.optional(), endTime: timestamp.optional() })
-      // The shape ends with the two times whatever the filters are; zod cannot see that through the generic.
+      // The shape ends with the two times whatever the filters are; zod cannot see that through the
+      // generic.
       .superRefine((value, ctx) => checkTimeRange(value as TimeRange, ctx, maxDays))
   );
 }

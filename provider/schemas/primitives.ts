@@ -28,7 +28,10 @@ export const decimal = wireNumberOrString
   .transform((v) => plainDigits(String(v).trim()))
   .refine((s) => DECIMAL_RE.test(s), { message: 'must be a decimal number such as "10.50"' });
 
-/** Long id in a response: JSON number or string on the wire (19 digits survive), digit string inside. */
+/**
+ * Long id in a response: JSON number or string on the wire (19 digits survive), digit string
+ * inside.
+ */
 export const longId = z
   .union([z.string(), z.instanceof(LosslessNumber), z.bigint()])
   .transform((v) => String(v).trim())
@@ -70,7 +73,10 @@ export const reqDecimal = z
   .refine((s) => DECIMAL_RE.test(s), { message: 'must be a decimal string such as "10.50"' })
   .transform((s) => new LosslessNumber(s));
 
-/** Long id in a request: digit string, bigint, safe-integer number or LosslessNumber; sent as a JSON number. */
+/**
+ * Long id in a request: digit string, bigint, safe-integer number or LosslessNumber; sent as a JSON
+ * number.
+ */
 export const reqLong = z
   .union(
     [

@@ -1,4 +1,7 @@
-/** Reference data: regions, cities, mobile area codes (spec: Reference data). Rarely changes; cache locally. */
+/**
+ * Reference data: regions, cities, mobile area codes (spec: Reference data). Rarely changes; cache
+ * locally.
+ */
 import { z } from 'zod';
 import { MOBILE_AREA_LANGUAGES } from '../rules';
 import { alpha2, codeText, oneOf } from './fields';

@@ -1,4 +1,7 @@
-/** Crypto wallet: coins, deposit addresses, wallet transactions (v2) and the deprecated deposit orders. */
+/**
+ * Crypto wallet: coins, deposit addresses, wallet transactions (v2) and the deprecated deposit
+ * orders.
+ */
 import { z } from 'zod';
 import { DEPOSIT_CHAINS, OPERATION_STATUSES, WALLET_TX_RANGE_DAYS, WALLET_TX_TYPES } from '../rules';
 import { oneOf, optionalText, pagedTimeRangeQuery, reqPositiveAmount, requiredText } from './fields';
@@ -70,7 +73,10 @@ export const DeprecatedWalletDepositOrderSchema = z.object({
   expireSecond: int,
 });
 
-/** The spec names the fee `feeRateAmount`; an example calls it `fee`. Either is read into feeRateAmount. */
+/**
+ * The spec names the fee `feeRateAmount`; an example calls it `fee`. Either is read into
+ * feeRateAmount.
+ */
 export const DeprecatedWalletDepositRecordSchema = z
   .object({
     orderNo: z.string(),

@@ -61,7 +61,9 @@ async function startOnce(input: OnboardingInput): Promise<WorkflowHandle> {
   }
 }
 
-/** A history shard as the Temporal database records it: its fencing token and the host holding it. */
+/**
+ * A history shard as the Temporal database records it: its fencing token and the host holding it.
+ */
 interface Shard {
   id: number;
   range: string;

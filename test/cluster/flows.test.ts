@@ -198,7 +198,8 @@ it('registers every search attribute on SQL visibility, KeywordList included, an
   } finally {
     await connection.close();
   }
-  // The flows above were woken by webhooks: the provider called haproxy, a receiver recorded each one.
+  // The flows above were woken by webhooks: the provider called haproxy, a receiver recorded each
+  // one.
   const pool = new Pool({ connectionString: databaseUrl });
   try {
     const { rows } = await pool.query<{ n: number }>(
@@ -206,7 +207,8 @@ it('registers every search attribute on SQL visibility, KeywordList included, an
     );
     expect(rows[0]!.n).toBeGreaterThan(0);
     // Each signalled to the workflows whose activity recorded the route of its key (order, holder,
-    // address) in the same database, before the provider call: the workers' and the receivers' store.
+    // address) in the same database, before the provider call: the workers' and the receivers'
+    // store.
     const routed = await pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM cardflow_webhook_deliveries d
         WHERE d.entry->>'outcome' = 'signalled' AND d.entry->>'category' IN ('card_holder', 'wallet_transaction_v2')

@@ -1,14 +1,14 @@
 /**
- * The cluster runs locked down as production does (tools/deploy/temporal/cluster.yaml): its frontend
- * takes only callers presenting a certificate of the cluster's CA, made by the documented step
- * (tools/scripts/make-certs.sh), and it runs an authorizer, so no `--allow-no-auth`. A plaintext client,
- * a TLS client without a certificate and one whose certificate another CA signed are refused, even
- * with a valid token; a client with its certificate and its token reads the namespace, and an
- * operator's `cardflow` CLI configured by `TEMPORAL_TLS_*` and `TEMPORAL_API_KEY_FILE` alone
- * (platform/temporal/connection.ts, through `@temporalio/envconfig`) reaches the server. What
- * each token may do: roles.test.ts.
- * The same through haproxy passing TCP through (a balancer in front of frontends): the server,
- * not the balancer, checks the certificate, and the server's certificate names `haproxy`.
+ * The cluster runs locked down as production does (tools/deploy/temporal/cluster.yaml): its
+ * frontend takes only callers presenting a certificate of the cluster's CA, made by the documented
+ * step (tools/scripts/make-certs.sh), and it runs an authorizer, so no `--allow-no-auth`. A
+ * plaintext client, a TLS client without a certificate and one whose certificate another CA signed
+ * are refused, even with a valid token; a client with its certificate and its token reads the
+ * namespace, and an operator's `cardflow` CLI configured by `TEMPORAL_TLS_*` and
+ * `TEMPORAL_API_KEY_FILE` alone (platform/temporal/connection.ts, through `@temporalio/envconfig`)
+ * reaches the server. What each token may do: roles.test.ts. The same through haproxy passing TCP
+ * through (a balancer in front of frontends): the server, not the balancer, checks the certificate,
+ * and the server's certificate names `haproxy`.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

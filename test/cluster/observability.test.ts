@@ -2,15 +2,15 @@ import { configured } from '../support/configured';
 /**
  * What operators see of the production topology: a real Prometheus (Debian's) scrapes every
  * cardflow process (two workers, two receivers, the codec server) and every Temporal host, and
- * evaluates tools/deploy/prometheus/cardflow-rules.yml with short `for:` and SLAs (support/alert-rules.ts).
- * After a full onboarding no metric label on any endpoint carries a customer reference, a holder
- * id, a card id or personal data; an onboarding left in review past its SLA fires the stuck alert
- * and the sandbox's 5xx fire the provider-error alert, both read back from Prometheus's API; a
- * reconciliation run's findings are counted by kind and its drift alerts with the kind; and
- * every query of the Grafana dashboard returns series. Every process also exports traces to a
- * small OTLP receiver in this test: one trace runs from a backend's `startOnboarding` through the
- * workflow and its activities to the signed provider calls, and a webhook's receipt is the parent
- * of the signal it delivered.
+ * evaluates tools/deploy/prometheus/cardflow-rules.yml with short `for:` and SLAs
+ * (support/alert-rules.ts). After a full onboarding no metric label on any endpoint carries a
+ * customer reference, a holder id, a card id or personal data; an onboarding left in review past
+ * its SLA fires the stuck alert and the sandbox's 5xx fire the provider-error alert, both read back
+ * from Prometheus's API; a reconciliation run's findings are counted by kind and its drift alerts
+ * with the kind; and every query of the Grafana dashboard returns series. Every process also
+ * exports traces to a small OTLP receiver in this test: one trace runs from a backend's
+ * `startOnboarding` through the workflow and its activities to the signed provider calls, and a
+ * webhook's receipt is the parent of the signal it delivered.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -114,7 +114,10 @@ function labelNames(text: string): Array<{ metric: string; names: string[] }> {
   return found;
 }
 
-/** The labels the SDK's worker meter adds to what is recorded through it (docs/observability.md, "Label names"). */
+/**
+ * The labels the SDK's worker meter adds to what is recorded through it (docs/observability.md,
+ * "Label names").
+ */
 const SDK_TAGS = new Set(['namespace', 'taskQueue']);
 
 const fullOnboarding = { ref: customerRef('observe-b2b'), email: uniqueEmail('observe.b2b') };
@@ -153,7 +156,8 @@ it('after a full onboarding, no label of any endpoint names the customer, the ho
     ...w.sandbox.commits().flatMap((c) => Object.values(c.refs)),
   ].filter((s): s is string => typeof s === 'string' && s.length >= 4);
   const endpoints = [...w.services.metricsTargets.map((t) => t.address), ...temporalTargets];
-  // Two workers, two receivers, the codec server; the Temporal hosts, the internal frontend included.
+  // Two workers, two receivers, the codec server; the Temporal hosts, the internal frontend
+  // included.
   expect(endpoints.length).toBe(2 + 2 + 1 + HOSTS.length);
   const scraped: Record<string, string> = {};
   for (const address of endpoints) scraped[address] = await (await fetch(`http://${address}/metrics`)).text();

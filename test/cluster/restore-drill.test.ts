@@ -29,7 +29,9 @@ import { b2bHolder, uniqueEmail } from '../integration/support/holders';
 import { controlDrill } from './support/control';
 import { type ClusterWorld, startClusterWorld, until } from './support/world';
 
-/** Onboardings in flight at the backup: the first half finish before the restore, the rest after it. */
+/**
+ * Onboardings in flight at the backup: the first half finish before the restore, the rest after it.
+ */
 const IN_FLIGHT = 6;
 
 let w: ClusterWorld;

@@ -79,7 +79,8 @@ type Action = (client: Client) => Promise<unknown>;
 const ACTIONS: Record<string, Action> = {
   start: (c) => c.workflow.start(PROBE_TYPE, { taskQueue, workflowId: `roles-probe-${randomUUID()}` }),
   signal: async (c) => c.workflow.getHandle(await openRun()).signal('probe'),
-  // Update and query of a run no worker serves would wait for one: a missing run is answered at once.
+  // Update and query of a run no worker serves would wait for one: a missing run is answered at
+  // once.
   update: (c) => c.workflow.getHandle(`roles-missing-${randomUUID()}`).executeUpdate('probe'),
   query: (c) => c.workflow.getHandle(`roles-missing-${randomUUID()}`).query('probe'),
   describe: async (c) => c.workflow.getHandle(await openRun()).describe(),
@@ -159,7 +160,9 @@ const EXPECTED: Record<string, Partial<Record<ActionName, Outcome>>> = {
   'token of another key': { describe: 'refused', start: 'refused' },
 };
 
-/** A JWT like make-tokens.sh's, with `expiresIn` seconds (negative: expired) and signed by `key`. */
+/**
+ * A JWT like make-tokens.sh's, with `expiresIn` seconds (negative: expired) and signed by `key`.
+ */
 function token(key: KeyObject, kid: string, expiresIn: number): string {
   const { namespace } = clusterSettings();
   const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

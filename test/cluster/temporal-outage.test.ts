@@ -1,9 +1,9 @@
 /**
- * Clients retry through a Temporal restart (platform/temporal/unavailable-retry.ts) on the production topology. With the
- * frontend down, `cardflow onboard` says what it waits for and where, and starts the onboarding
- * once the frontend is back; with a retry window shorter than the outage it exits 4 having started
- * nothing. `startOnboarding` called while PostgreSQL restarts (when Temporal answered "Namespace
- * not found") starts the onboarding, which completes.
+ * Clients retry through a Temporal restart (platform/temporal/unavailable-retry.ts) on the
+ * production topology. With the frontend down, `cardflow onboard` says what it waits for and where,
+ * and starts the onboarding once the frontend is back; with a retry window shorter than the outage
+ * it exits 4 having started nothing. `startOnboarding` called while PostgreSQL restarts (when
+ * Temporal answered "Namespace not found") starts the onboarding, which completes.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +30,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** `cardflow onboard` in this process, configured from its environment as an operator's shell would be. */
+/**
+ * `cardflow onboard` in this process, configured from its environment as an operator's shell would
+ * be.
+ */
 async function onboard(ref: string, env: Record<string, string> = {}) {
   const file = path.join(dir, `${ref}.json`);
   writeFileSync(file, JSON.stringify({ customerRef: ref, cardTypeId: CARD_TYPES.noHolderNoDeposit, wait: FAST_WAIT }));
@@ -60,7 +63,8 @@ it('cardflow onboard waits for a frontend that is down, says so, and starts once
   const ref = customerRef('outage-cli');
   await control('/kill/frontend');
   const running = onboard(ref);
-  // Longer than the connection's own 10 s connect deadline: the first try fails, the retry window waits.
+  // Longer than the connection's own 10 s connect deadline: the first try fails, the retry window
+  // waits.
   await sleep(15_000);
   await control('/start/frontend');
   const { code, out, err } = await running;

@@ -83,7 +83,8 @@ async function historyFacts(handle: WorkflowHandle): Promise<{ taskFailures: str
 }
 
 function cli(...args: string[]): Promise<CliRun> {
-  // The rollout's routing changes run with the workers' credentials, as docs/production.md runs them.
+  // The rollout's routing changes run with the workers' credentials, as docs/production.md runs
+  // them.
   return runCliOn({ client: w.workerClient, namespace: clusterSettings().namespace }, args, {
     env: { CARDFLOW_DEPLOYMENT_NAME: deploymentName },
   });
@@ -186,10 +187,11 @@ it('rolls out an incompatible build B beside A: A’s parked onboardings finish 
   }
 
   // A's onboardings, approved now, complete on A: no nondeterminism, nothing twice at the provider.
-  // A burst of 100 approvals on the server's default visibility rate (tools/deploy/temporal/dynamic-config.yaml
-  // raises none): the receivers find each webhook's workflows by their routes and the card's by its
-  // derived id, and ask visibility nothing (by search attribute it took at least one query per
-  // delivery, two or more deliveries per onboarding).
+  // A burst of 100 approvals on the server's default visibility rate
+  // (tools/deploy/temporal/dynamic-config.yaml raises none): the receivers find each webhook's
+  // workflows by their routes and the card's by its derived id, and ask visibility nothing (by
+  // search attribute it took at least one query per delivery, two or more deliveries per
+  // onboarding).
   const listsBefore = await visibilityLists();
   for (const holderId of holderIds) pass(holderId);
   const results = (await Promise.all(parked.map(({ handle }) => handle.result()))) as OnboardingResult[];

@@ -28,7 +28,9 @@ import {
   workloads,
 } from './support/chart';
 
-/** Where a long-running process listens for its HTTP routes and probes, read from its own variables. */
+/**
+ * Where a long-running process listens for its HTTP routes and probes, read from its own variables.
+ */
 const LISTENERS: Record<string, (env: Record<string, string>) => { host: string; port: number }> = {
   worker: (env) => parseListenAddress(env.CARDFLOW_WORKER_HEALTH_ADDRESS!, 'CARDFLOW_WORKER_HEALTH_ADDRESS'),
   webhooks: ({ CARDFLOW_WEBHOOK_HOST, CARDFLOW_WEBHOOK_PORT }) => {

@@ -14,7 +14,9 @@ export function resolveModule(from: string, specifier: string): string | undefin
   return [`${base}.ts`, path.join(base, 'index.ts')].find((candidate) => existsSync(candidate));
 }
 
-/** Files reached from `entry` (default the workflows' entry), and whether each imports zod's values. */
+/**
+ * Files reached from `entry` (default the workflows' entry), and whether each imports zod's values.
+ */
 export function bundleReach(entry = path.join(ROOT, 'workflows/index.ts')): Map<string, boolean> {
   const reached = new Map<string, boolean>();
   const queue = [entry];

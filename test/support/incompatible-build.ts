@@ -2,9 +2,9 @@
  * A second build of cardflow whose workflow code does NOT replay the first one's onboarding
  * histories: `customerOnboarding` (or another workflow chosen) starts with a timer the released
  * code never scheduled, so a run started on the released build fails with a nondeterminism error
- * the moment it meets this code. Versioning tests run it beside the released build to show that pinned onboardings
- * never do. The entry file is written to a temp folder (the repository is never touched) and
- * re-exports every released workflow, only wrapping the onboarding.
+ * the moment it meets this code. Versioning tests run it beside the released build to show that
+ * pinned onboardings never do. The entry file is written to a temp folder (the repository is never
+ * touched) and re-exports every released workflow, only wrapping the onboarding.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 
 /**
  * Bundles the variant; returns its code and the file it was written to (for
- * CARDFLOW_WORKFLOW_BUNDLE). `changed`: the workflow given the extra timer (default the onboarding).
+ * CARDFLOW_WORKFLOW_BUNDLE). `changed`: the workflow given the extra timer (default the
+ * onboarding).
  */
 export async function writeIncompatibleBuild(
   changed: 'customerOnboarding' | 'cardEntity' = 'customerOnboarding',

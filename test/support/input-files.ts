@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** A temporary directory for input files, removed after the file's tests; `file` writes JSON (or text) into it, `pathOf` names a file without writing it. */
+/**
+ * A temporary directory for input files, removed after the file's tests; `file` writes JSON (or
+ * text) into it, `pathOf` names a file without writing it.
+ */
 export function inputFiles(prefix: string): {
   file: (name: string, content: unknown) => string;
   pathOf: (name: string) => string;

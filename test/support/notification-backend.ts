@@ -28,9 +28,14 @@ export interface NotificationBackend {
   failNext(count: number): void;
   /** Answers 500 to everything while on. */
   failAll(on: boolean): void;
-  /** Holds the next request whose body matches unanswered (until close); resolves when it arrived. */
+  /**
+   * Holds the next request whose body matches unanswered (until close); resolves when it arrived.
+   */
   holdNext(matches: (body: string) => boolean): Promise<Received>;
-  /** Verifies every request from now on with these secrets (constructEvent), as a backend does; none: no check. */
+  /**
+   * Verifies every request from now on with these secrets (constructEvent), as a backend does;
+   * none: no check.
+   */
   verifyWith(secrets: readonly string[] | undefined): void;
   /** The events taken with a 2xx, verified with `secret` (constructEvent), in order. */
   delivered(secret: string): NotificationEvent[];

@@ -1,15 +1,19 @@
 /**
- * Counting history events and billable Temporal Cloud actions of one onboarding, from its
- * histories (the parent and every child, recursively).
+ * Counting history events and billable Temporal Cloud actions of one onboarding, from its histories
+ * (the parent and every child, recursively).
  *
  * The rule follows Temporal Cloud's documented action list (docs.temporal.io/cloud/actions):
  * - Workflow started (client start, child start, continue-as-new): 1 per WorkflowExecutionStarted.
  * - Activity started or retried: 1 per attempt; history keeps one ActivityTaskStarted whose
- *   `attempt` is the last attempt's number, so an activity costs `attempt` actions (1 if never started).
+ *   `attempt` is the last attempt's number, so an activity costs `attempt` actions (1 if never
+ *   started).
  * - Local activities: 1 per workflow task that recorded any (counted from their markers).
- * - Timer started (including the timer behind `condition(fn, timeout)` and `sleep`): 1 per TimerStarted.
- * - Search attribute upsert: 1 per UpsertWorkflowSearchAttributes (attributes given at start are free).
- * - Signal sent: 1 per WorkflowExecutionSignaled (a signal between workflows is counted once, where it lands).
+ * - Timer started (including the timer behind `condition(fn, timeout)` and `sleep`): 1 per
+ *   TimerStarted.
+ * - Search attribute upsert: 1 per UpsertWorkflowSearchAttributes (attributes given at start are
+ *   free).
+ * - Signal sent: 1 per WorkflowExecutionSignaled (a signal between workflows is counted once, where
+ *   it lands).
  * - Update received: 1 per accepted Update (rejected ones leave no event and are not seen here).
  * - Not in histories, so not counted: queries (the bench sends none), activity heartbeats and
  *   retries of an activity cancelled before it closed (the server's own `action` metric, printed

@@ -30,7 +30,10 @@ function answerFor(key: string): ProviderEvent {
   };
 }
 
-/** The card workflow of the baseline whose answer `key` is, by an id derived from it (as `card-<cardNo>` is). */
+/**
+ * The card workflow of the baseline whose answer `key` is, by an id derived from it (as
+ * `card-<cardNo>` is).
+ */
 const cardWorkflowId = (key: string) => `baseline-card-${key}`;
 
 /** The baseline worker's activities; `client` sends the answers, looked up in `routes`. */

@@ -1,6 +1,7 @@
 /**
  * Baselines of the throughput figure, no-op activities only:
- * - `baselineWorkflow`: the issue's baseline, one workflow running `activities` activities in sequence;
+ * - `baselineWorkflow`: the issue's baseline, one workflow running `activities` activities in
+ *   sequence;
  * - `baselineShapedWorkflow`: the same activities spread over the onboarding's shape (a parent and
  *   `children` child workflows in sequence), so the figure can separate what Temporal charges for
  *   that shape from what cardflow's own work (provider calls, webhooks, lookups) adds;
@@ -38,7 +39,9 @@ function spread(input: { activities: number; children: number }): { inParent: nu
   return { inParent: input.activities - perChild * input.children, perChild };
 }
 
-/** `activities` no-ops: the parent runs what the children do not share evenly, each child the rest. */
+/**
+ * `activities` no-ops: the parent runs what the children do not share evenly, each child the rest.
+ */
 export async function baselineShapedWorkflow(input: { activities: number; children: number }): Promise<number> {
   const { inParent, perChild } = spread(input);
   for (let i = 0; i < inParent; i++) await noop({ step: i });
@@ -73,9 +76,14 @@ export async function baselineFeaturedWorkflow(input: {
   activities: number;
   children: number;
   lookups?: boolean;
-  /** Stage upserts of the parent, as many as the onboarding makes: the last at the end, the others before the first children. @default children + 1 */
+  /**
+   * Stage upserts of the parent, as many as the onboarding makes: the last at the end, the others
+   * before the first children. @default children + 1
+   */
   upserts?: number;
-  /** The last child's answering activity starts a card's workflow ({@link baselineCardWorkflow}). */
+  /**
+   * The last child's answering activity starts a card's workflow ({@link baselineCardWorkflow}).
+   */
   cardWorkflow?: boolean;
 }): Promise<number> {
   const { inParent, perChild } = spread(input);

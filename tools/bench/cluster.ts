@@ -1,7 +1,8 @@
 /**
- * The bench's Temporal cluster: the production topology's server (tools/scripts/cluster/: PostgreSQL,
- * frontend, matching, worker service, two history hosts as processes), with the namespace the
- * bench's clients and workers use, so the dev server's figures can be measured again on it.
+ * The bench's Temporal cluster: the production topology's server (tools/scripts/cluster/:
+ * PostgreSQL, frontend, matching, worker service, two history hosts as processes), with the
+ * namespace the bench's clients and workers use, so the dev server's figures can be measured again
+ * on it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,10 @@ export interface BenchTemporal {
   nativeConnection: NativeConnection;
   /** host:port of the frontend, for processes the bench starts (the receiver of (a)). */
   address: string;
-  /** `TEMPORAL_TLS_*` and the token for those processes, when the server wants them (the cluster does). */
+  /**
+   * `TEMPORAL_TLS_*` and the token for those processes, when the server wants them (the cluster
+   * does).
+   */
   clientEnv?: Record<string, string>;
 }
 

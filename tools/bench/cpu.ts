@@ -1,18 +1,18 @@
 /**
- * Where the bench's CPU goes while it measures, so a throughput figure read on a shared machine
- * can be told apart from what a run costs: CPU time of this process by thread (read from
- * /proc, Linux only) and of the Temporal server it started (the dev server, or the cluster's
- * services and PostgreSQL, whose connections live as long as the run). For where inside a thread, run
- * the bench under `node --cpu-prof` (every thread, the workflow thread included, writes a
- * profile) and read the profiles with `tools/bench/profile-summary.ts`; an inspector session opened
- * from inside the process would add its own async-hook costs to what it measures.
+ * Where the bench's CPU goes while it measures, so a throughput figure read on a shared machine can
+ * be told apart from what a run costs: CPU time of this process by thread (read from /proc, Linux
+ * only) and of the Temporal server it started (the dev server, or the cluster's services and
+ * PostgreSQL, whose connections live as long as the run). For where inside a thread, run the bench
+ * under `node --cpu-prof` (every thread, the workflow thread included, writes a profile) and read
+ * the profiles with `tools/bench/profile-summary.ts`; an inspector session opened from inside the
+ * process would add its own async-hook costs to what it measures.
  *
- * Threads are grouped by what can be told from outside: the main thread (tid = pid), the SDK
- * core's tokio threads, the workflow threads (the threads a worker's creation starts: its
- * workflow thread pool, {@link markNewThreads}), and every other thread of the process (V8's GC
- * and compiler threads, libuv's pool for crypto and fs). Bench (a) runs the sandbox and the
- * webhook receiver in processes of their own (tools/bench/services.ts), read by pid: cardflow's share
- * is everything but the sandbox (the provider's cost) and the Temporal server.
+ * Threads are grouped by what can be told from outside: the main thread (tid = pid), the SDK core's
+ * tokio threads, the workflow threads (the threads a worker's creation starts: its workflow thread
+ * pool, {@link markNewThreads}), and every other thread of the process (V8's GC and compiler
+ * threads, libuv's pool for crypto and fs). Bench (a) runs the sandbox and the webhook receiver in
+ * processes of their own (tools/bench/services.ts), read by pid: cardflow's share is everything but
+ * the sandbox (the provider's cost) and the Temporal server.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -27,7 +27,10 @@ export interface CpuSample {
   receiver: number;
   /** The sandbox's process, when it runs apart: the provider's cost, not cardflow's. */
   sandbox: number;
-  /** ms of CPU of the Temporal server process(es) this process started (with the cluster's PostgreSQL). */
+  /**
+   * ms of CPU of the Temporal server process(es) this process started (with the cluster's
+   * PostgreSQL).
+   */
   server: number;
 }
 
@@ -47,7 +50,10 @@ function read(path: string): string | undefined {
   }
 }
 
-/** The commands of a Temporal server this process started: the CLI's dev server, the cluster's services and its PostgreSQL. */
+/**
+ * The commands of a Temporal server this process started: the CLI's dev server, the cluster's
+ * services and its PostgreSQL.
+ */
 const SERVER_COMMANDS = new Set(['temporal', 'temporal-server', 'postgres']);
 
 /**
@@ -140,7 +146,9 @@ export function cpuTotal(s: CpuSample): number {
   return GROUPS.reduce((sum, group) => sum + s[group], 0);
 }
 
-/** cardflow's own share: everything but the sandbox (the provider's cost) and the Temporal server. */
+/**
+ * cardflow's own share: everything but the sandbox (the provider's cost) and the Temporal server.
+ */
 export function cardflowShare(s: CpuSample): number {
   return s.main + s.core + s.workflow + s.otherThreads + s.receiver;
 }
@@ -153,7 +161,10 @@ export function cpuMedian(samples: readonly CpuSample[], median: (xs: number[]) 
   return out;
 }
 
-/** "main 41 + core 9 + workflow 20 + other threads 10 + receiver 5 = cardflow 85; sandbox 30, server 52 ms" */
+/**
+ * "main 41 + core 9 + workflow 20 + other threads 10 + receiver 5 = cardflow 85; sandbox 30, server
+ * 52 ms"
+ */
 export function formatCpu(s: CpuSample | undefined): string {
   if (!s) return 'n/a (no /proc)';
   const r = (n: number) => n.toFixed(0);

@@ -15,7 +15,10 @@ export interface DeliveryLatency {
   acknowledged: number;
 }
 
-/** What the receiver did since it was last asked: the signalled deliveries' latencies, and every delivery's outcome counted. */
+/**
+ * What the receiver did since it was last asked: the signalled deliveries' latencies, and every
+ * delivery's outcome counted.
+ */
 export interface DeliveriesSeen {
   latencies: DeliveryLatency[];
   /** Deliveries by outcome (`signalled`, `not_forwarded`, `duplicate`, ...). */

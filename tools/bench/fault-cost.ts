@@ -52,7 +52,8 @@ export async function faultCost(address: string): Promise<void> {
   say(
     `\n(f) onboarding execution time with and without faults (${COUNT} onboardings each, B2B holder with a review, card with its deposit; sandbox's real delays; ${WORKERS} compiled worker processes; modes ${MODES.join(', ')})`,
   );
-  // Built from the sources as checked out: a dist/ left by an earlier build would measure older code.
+  // Built from the sources as checked out: a dist/ left by an earlier build would measure older
+  // code.
   buildWorker();
   for (const mode of MODES) {
     const hog = mode === 'hog' ? startCpuHog() : undefined;
@@ -177,7 +178,10 @@ const eventName = (type: temporal.api.enums.v1.EventType | null | undefined): st
     '',
   ) ?? String(type);
 
-/** Prints the events after the longest silences in these workflows' histories (BENCH_FAULT_TRACE=1: the three slowest runs). */
+/**
+ * Prints the events after the longest silences in these workflows' histories (BENCH_FAULT_TRACE=1:
+ * the three slowest runs).
+ */
 async function traceGaps(client: Client, workflowIds: string[]): Promise<void> {
   for (const workflowId of workflowIds) {
     const history = await client.workflow

@@ -1,25 +1,32 @@
 /**
- * `npm run bench`: figures printed, nothing asserted. Everything on loopback:
- * a Temporal dev server this run starts (in memory, free port), the sandbox, the webhook receiver
- * and workers in this process. Bounded in count and time; sizes through the environment:
+ * `npm run bench`: figures printed, nothing asserted. Everything on loopback: a Temporal dev server
+ * this run starts (in memory, free port), the sandbox, the webhook receiver and workers in this
+ * process. Bounded in count and time; sizes through the environment:
  *
- * | variable | default | |
- * |---|---|---|
- * | BENCH_ONBOARDINGS | 50 | onboardings (and baseline workflows) for the throughput figure |
- * | BENCH_PARKED | 10000 | onboardings parked in review for the memory figure |
- * | BENCH_IDLE_CARDS | 10000 | cards whose parked cardEntity the (g) memory figure holds |
- * | BENCH_IDLE_WATCH_S | 60 | how long (g) watches the parked cards for actions while idle |
- * | BENCH_WAIT_REAL_S | 12 | real seconds each wait of (b) lasts on the compressed clock (at least 120x) |
- * | BENCH_PHASE_TIMEOUT_S | 300 | the most any phase waits |
- * | BENCH_PHASES | a,b,d,e,f,g,n | which figures to produce ((g) idle cards: worker memory and actions per idle card per month; (n) notifications per second and Temporal actions per notification; (c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run cluster`; (f) onboardings with and without worker kills and provider errors; (a) ends with the worker's CPU per onboarding with metrics and tracing off and on (default sampling and every trace kept), `t` runs that alone) |
- * | BENCH_FAULT_ONBOARDINGS | 24 | onboardings of each run of (f) |
- * | BENCH_FAULT_KILL_EVERY_S | 10 | (f): a worker process is SIGKILLed this often |
- * | BENCH_FAULT_MODES | idle,hog | (f): each mode runs calm and faulty onboardings; `hog` with one core kept busy by a process (f) starts |
- * | BENCH_FAULT_TRACE | unset | (f): when set, prints where the three slowest onboardings of each run waited (the longest silences in their histories) |
- * | BENCH_IDLE_LATENCY_ONBOARDINGS | 25 | onboardings (a) runs one at a time first, for the idle webhook latency of (c) |
- * | BENCH_ROUNDS | 3 | measured rounds of (a), each an onboarding batch and its baselines |
- * | BENCH_NOTIFY_CARDS | 100 | (n): cards, one workflow each |
- * | BENCH_NOTIFY_PER_CARD | 10 | (n): authorizations notified per card |
+ * - BENCH_ONBOARDINGS (default 50): onboardings (and baseline workflows) for the throughput figure
+ * - BENCH_PARKED (default 10000): onboardings parked in review for the memory figure
+ * - BENCH_IDLE_CARDS (default 10000): cards whose parked cardEntity the (g) memory figure holds
+ * - BENCH_IDLE_WATCH_S (default 60): how long (g) watches the parked cards for actions while idle
+ * - BENCH_WAIT_REAL_S (default 12): real seconds each wait of (b) lasts on the compressed clock (at
+ *   least 120x)
+ * - BENCH_PHASE_TIMEOUT_S (default 300): the most any phase waits
+ * - BENCH_PHASES (default a,b,d,e,f,g,n): which figures to produce ((g) idle cards: worker memory
+ *   and actions per idle card per month; (n) notifications per second and Temporal actions per
+ *   notification; (c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run
+ *   cluster`; (f) onboardings with and without worker kills and provider errors; (a) ends with the
+ *   worker's CPU per onboarding with metrics and tracing off and on (default sampling and every
+ *   trace kept), `t` runs that alone)
+ * - BENCH_FAULT_ONBOARDINGS (default 24): onboardings of each run of (f)
+ * - BENCH_FAULT_KILL_EVERY_S (default 10): (f): a worker process is SIGKILLed this often
+ * - BENCH_FAULT_MODES (default idle,hog): (f): each mode runs calm and faulty onboardings; `hog`
+ *   with one core kept busy by a process (f) starts
+ * - BENCH_FAULT_TRACE (default unset): (f): when set, prints where the three slowest onboardings of
+ *   each run waited (the longest silences in their histories)
+ * - BENCH_IDLE_LATENCY_ONBOARDINGS (default 25): onboardings (a) runs one at a time first, for the
+ *   idle webhook latency of (c)
+ * - BENCH_ROUNDS (default 3): measured rounds of (a), each an onboarding batch and its baselines
+ * - BENCH_NOTIFY_CARDS (default 100): (n): cards, one workflow each
+ * - BENCH_NOTIFY_PER_CARD (default 10): (n): authorizations notified per card
  */
 import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -216,7 +223,10 @@ async function throughput(
   return { activitiesPerOnboarding: result.shape.activities };
 }
 
-/** Starts `count` baselines of `type` in the onboarding's shape and waits for them; or one, for its shape. */
+/**
+ * Starts `count` baselines of `type` in the onboarding's shape and waits for them; or one, for its
+ * shape.
+ */
 function baselineRunner(env: BenchTemporal, baselineQueue: string, shape: OnboardingShape['shape']) {
   const runBaseline = async (type: BaselineType, count: number, lookups = true) => {
     const args = [
@@ -360,7 +370,10 @@ function describeLatencies(latencies: readonly DeliveryLatency[], targetP99Ms: n
   );
 }
 
-/** (a) and (c) again on the production topology's Temporal cluster, for comparison with the dev server's. */
+/**
+ * (a) and (c) again on the production topology's Temporal cluster, for comparison with the dev
+ * server's.
+ */
 async function onCluster(bundle: WorkflowBundle): Promise<void> {
   let cluster: BenchCluster;
   try {

@@ -32,7 +32,9 @@ const CARDS = num('BENCH_NOTIFY_CARDS', 100);
 const PER_CARD = num('BENCH_NOTIFY_PER_CARD', 10);
 const SECRET = 'bench-notify-secret-0123456789abcdef0123456';
 
-/** The happy onboarding's actions with notifications on and off, on workers alike but for the URL. */
+/**
+ * The happy onboarding's actions with notifications on and off, on workers alike but for the URL.
+ */
 async function onboardingWithAndWithout(
   env: BenchTemporal,
   cardflowBundle: WorkflowBundle,

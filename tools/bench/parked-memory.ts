@@ -1,7 +1,7 @@
 /**
  * Bench (d): memory of a worker with thousands of onboardings parked in cardholder review, each
- * configuration in a fresh worker process running the production entry point as production runs
- * it (`npm run build`, then `node dist/workers/main.js` with the prebuilt workflow bundle), so one
+ * configuration in a fresh worker process running the production entry point as production runs it
+ * (`npm run build`, then `node dist/workers/main.js` with the prebuilt workflow bundle), so one
  * run's heap cannot flatter the next. The sandbox, the webhook receiver and the client stay in the
  * bench process; the figures are the worker process's own RSS and peak RSS (from /proc).
  *
@@ -10,8 +10,8 @@
  * cached one), the provider calls per second the parked onboardings' probes make against the probe
  * budget, and how long onboardings started beside them take to get their card.
  *
- * BENCH_PARKED_CONFIGS picks configurations (`default`, `budget`, `cached`; default all three); BENCH_WORKER_NODE runs the
- * worker on another node binary (Node 24's, say) than the bench's.
+ * BENCH_PARKED_CONFIGS picks configurations (`default`, `budget`, `cached`; default all three);
+ * BENCH_WORKER_NODE runs the worker on another node binary (Node 24's, say) than the bench's.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
@@ -71,9 +71,14 @@ const rssOf = (pid: number) => statusField(pid, 'VmRSS');
 /** The most the process has held resident since it started. */
 const peakRssOf = (pid: number) => statusField(pid, 'VmHWM');
 
-/** Onboardings started beside the parked ones, to see that probes do not hold up a customer's card. */
+/**
+ * Onboardings started beside the parked ones, to see that probes do not hold up a customer's card.
+ */
 const URGENT = 10;
-/** Onboardings started together while parking: half the default cache's workflows (a parent and a child each). */
+/**
+ * Onboardings started together while parking: half the default cache's workflows (a parent and a
+ * child each).
+ */
 const PARKING_BATCH = 50;
 /** The most parked onboardings the every-workflow-cached configuration is run with. */
 const CACHED_AT_MOST = 2000;
@@ -126,7 +131,8 @@ async function measure(env: TestWorkflowEnvironment, config: Configuration): Pro
       `    worker process RSS: ${mib(idle)} idle -> ${mib(parkedRss)} with them parked (${((parkedRss - idle) / 1024 / Math.max(parked, 1)).toFixed(1)} KiB per onboarding)`,
     );
 
-    // Waking: the first query to an onboarding long since evicted replays its history; a second one finds it cached.
+    // Waking: the first query to an onboarding long since evicted replays its history; a second one
+    // finds it cached.
     const sample = refs.slice(0, 20);
     const latency = async (ref: string) => {
       const start = performance.now();
@@ -182,7 +188,8 @@ export async function parkedMemory(env: TestWorkflowEnvironment): Promise<void> 
   const wanted = new Set((process.env.BENCH_PARKED_CONFIGS ?? 'default,budget,cached').split(',').map((c) => c.trim()));
   buildWorker();
   for (const config of CONFIGURATIONS.filter((c) => wanted.has(c.key))) {
-    // Every workflow cached costs about 3 MiB of RSS each (measured at 1,000): beyond a few thousand, more than the machine.
+    // Every workflow cached costs about 3 MiB of RSS each (measured at 1,000): beyond a few
+    // thousand, more than the machine.
     if (config.key === 'cached' && PARKED > CACHED_AT_MOST) {
       say(
         `\n  ${config.label}: not run with more than ${CACHED_AT_MOST} parked (BENCH_PARKED=${CACHED_AT_MOST} measures it)`,

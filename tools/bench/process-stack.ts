@@ -20,13 +20,19 @@ import { say } from './harness';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The compiled worker as production runs it (`npm run build`: dist/ and the prebuilt workflow bundle). */
+/**
+ * The compiled worker as production runs it (`npm run build`: dist/ and the prebuilt workflow
+ * bundle).
+ */
 const COMPILED_WORKER = path.join(__dirname, '../../dist/workers/main.js');
 
 /** Whether this bench run built dist/ already: the sources do not change while it runs. */
 let built = false;
 
-/** Builds dist/ from the current sources, once per bench run, so the figure is the code's as checked out. */
+/**
+ * Builds dist/ from the current sources, once per bench run, so the figure is the code's as checked
+ * out.
+ */
 export function buildWorker(): void {
   if (built) return;
   say('    building the compiled worker (npm run build)');

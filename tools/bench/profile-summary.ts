@@ -1,9 +1,10 @@
 /**
- * `npx tsx tools/bench/profile-summary.ts <file.cpuprofile> [top]`: the self time of a V8 CPU profile
- * (from `node --cpu-prof --cpu-prof-dir=<dir> --import tsx tools/bench/main.ts`: one per thread) by what cardflow's throughput is made of,
- * then the costliest functions. A function is put in the category of the first frame on its
- * stack (itself, then its callers) whose file says what it is, so a JSON.parse called by the
- * sandbox counts as sandbox work and one called by the SDK's client as Temporal's.
+ * `npx tsx tools/bench/profile-summary.ts <file.cpuprofile> [top]`: the self time of a V8 CPU
+ * profile (from `node --cpu-prof --cpu-prof-dir=<dir> --import tsx tools/bench/main.ts`: one per
+ * thread) by what cardflow's throughput is made of, then the costliest functions. A function is put
+ * in the category of the first frame on its stack (itself, then its callers) whose file says what
+ * it is, so a JSON.parse called by the sandbox counts as sandbox work and one called by the SDK's
+ * client as Temporal's.
  */
 import { readFileSync } from 'node:fs';
 

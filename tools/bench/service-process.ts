@@ -1,12 +1,12 @@
 /**
- * A bench service in a process of its own (forked by tools/bench/services.ts), so the bench reads its CPU
- * apart from the worker's: `sandbox <delays JSON>` runs the provider stand-in (the provider's cost,
- * not cardflow's), `receiver <Temporal address> <task queue>` the webhook receiver (with the
- * platform public key in CARDFLOW_PLATFORM_PUBLIC_KEY, reading routes in CARDFLOW_ROUTE_DIR, the
- * folder the bench's worker records them in; a card's events also go to the card's own workflow on
- * the bench worker's task queue, as webhooks/main.ts sends them). Each answers on the IPC channel:
- * `ready` once it listens, the receiver's deliveries since last asked on `deliveries` (outcomes
- * counted, the signalled ones' latencies), and stops on `stop`.
+ * A bench service in a process of its own (forked by tools/bench/services.ts), so the bench reads
+ * its CPU apart from the worker's: `sandbox <delays JSON>` runs the provider stand-in (the
+ * provider's cost, not cardflow's), `receiver <Temporal address> <task queue>` the webhook receiver
+ * (with the platform public key in CARDFLOW_PLATFORM_PUBLIC_KEY, reading routes in
+ * CARDFLOW_ROUTE_DIR, the folder the bench's worker records them in; a card's events also go to the
+ * card's own workflow on the bench worker's task queue, as webhooks/main.ts sends them). Each
+ * answers on the IPC channel: `ready` once it listens, the receiver's deliveries since last asked
+ * on `deliveries` (outcomes counted, the signalled ones' latencies), and stops on `stop`.
  */
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
@@ -43,8 +43,8 @@ async function sandbox(delays: Partial<SandboxDelays>): Promise<() => Promise<vo
 
 async function receiver(address: string, taskQueue: string): Promise<() => Promise<void>> {
   // Over the native connection, as webhooks/main.ts connects (webhooks/temporal-client.ts); signals
-  // as the bench's own client sends them (the bench's Temporal client carries no codec).
-  // TLS as the environment says (TEMPORAL_TLS_*, the cluster's), as every cardflow process reads it.
+  // as the bench's own client sends them (the bench's Temporal client carries no codec). TLS as the
+  // environment says (TEMPORAL_TLS_*, the cluster's), as every cardflow process reads it.
   const { connectionOptions } = loadClientConnectConfig();
   const connection = await NativeConnection.connect({ ...connectionOptions, address });
   const client = new Client({ connection });

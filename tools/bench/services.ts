@@ -1,8 +1,8 @@
 /**
  * Bench (a)'s cardflow with the sandbox and the webhook receiver each in a process of its own
  * (tools/bench/service-process.ts), so CPU per onboarding splits by process: the sandbox is the
- * provider's cost, not cardflow's; the receiver is cardflow's, apart from the worker's threads.
- * The worker stays in the bench process, where its threads are read from /proc (tools/bench/cpu.ts).
+ * provider's cost, not cardflow's; the receiver is cardflow's, apart from the worker's threads. The
+ * worker stays in the bench process, where its threads are read from /proc (tools/bench/cpu.ts).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -75,7 +75,10 @@ export interface ApartContext {
   routes: RouteStore;
   /** The processes tools/bench/cpu.ts reads apart from this one. */
   pids: ProcessIds;
-  /** What the receiver did since the last call: its deliveries' outcomes, the signalled ones' latencies. */
+  /**
+   * What the receiver did since the last call: its deliveries' outcomes, the signalled ones'
+   * latencies.
+   */
   deliveries(): Promise<DeliveriesSeen>;
 }
 

@@ -48,7 +48,9 @@ interface Row {
   scale: number;
 }
 
-/** The probe schedule of `profile` with its clock divided by `by`; one probe's own timeouts kept. */
+/**
+ * The probe schedule of `profile` with its clock divided by `by`; one probe's own timeouts kept.
+ */
 function compressed(profile: WaitProfile, by: number): WaitProfile {
   const shrink = (ms: number) => Math.max(1, Math.round(ms / by));
   return {
@@ -67,7 +69,9 @@ const NOT_THE_WORKFLOWS = new Set(['grpc_QueryWorkflow']);
 const sum = (m: Record<string, number>) =>
   Object.entries(m).reduce((total, [kind, n]) => (NOT_THE_WORKFLOWS.has(kind) ? total : total + n), 0);
 
-/** Runs `scenario` on a fresh sandbox whose reviews last `reviewMs / scale`, and counts its actions. */
+/**
+ * Runs `scenario` on a fresh sandbox whose reviews last `reviewMs / scale`, and counts its actions.
+ */
 async function measure(
   env: TestWorkflowEnvironment,
   bundle: WorkflowBundle,
@@ -99,7 +103,10 @@ async function reviewed(env: TestWorkflowEnvironment, ctx: BenchContext, wait: W
   return input.customerRef;
 }
 
-/** A physical-card onboarding (quick review) whose card reaches its holder `deliveryMs / scale` after creation. */
+/**
+ * A physical-card onboarding (quick review) whose card reaches its holder `deliveryMs / scale`
+ * after creation.
+ */
 async function delivered(
   env: TestWorkflowEnvironment,
   ctx: BenchContext,

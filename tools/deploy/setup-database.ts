@@ -5,13 +5,13 @@
  * administrator (`CARDFLOW_DATABASE_ADMIN_URL`), after the Temporal schema job. Idempotent: a
  * second run changes nothing but the role's password, set again from the URL.
  *
- * The role (`cardflow` in the shipped stack) logs in, owns its database and the tables in it
- * (this job applies the schema's migrations as that role, platform/storage/schema-versions.ts,
- * before any worker or receiver starts; each refuses a schema older than its build), and nothing
- * more: not a superuser, no new databases or roles, no replication. Connecting is
- * revoked from PUBLIC on its database, on Temporal's two and on `postgres`, so neither the role
- * nor any other ordinary role opens a database that is not its own. Tables an earlier stack created as the
- * administrator (cardflow once connected as it) are handed to the role.
+ * The role (`cardflow` in the shipped stack) logs in, owns its database and the tables in it (this
+ * job applies the schema's migrations as that role, platform/storage/schema-versions.ts, before any
+ * worker or receiver starts; each refuses a schema older than its build), and nothing more: not a
+ * superuser, no new databases or roles, no replication. Connecting is revoked from PUBLIC on its
+ * database, on Temporal's two and on `postgres`, so neither the role nor any other ordinary role
+ * opens a database that is not its own. Tables an earlier stack created as the administrator
+ * (cardflow once connected as it) are handed to the role.
  */
 import { Client } from 'pg';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../../platform/config/startup';
@@ -23,8 +23,8 @@ import { applyMigrations } from '../../platform/storage/apply-migrations';
 const logger = createLogger({ base: { service: 'database-setup' } });
 
 /**
- * Temporal's databases (tools/deploy/temporal-schema.sh) and the administrator's own: closed to every
- * role but the administrator.
+ * Temporal's databases (tools/deploy/temporal-schema.sh) and the administrator's own: closed to
+ * every role but the administrator.
  */
 const CLOSED_DATABASES = ['temporal', 'temporal_visibility', 'postgres'];
 
@@ -37,7 +37,10 @@ export interface DatabaseTarget {
   database: string;
 }
 
-/** The role, password and database of `CARDFLOW_DATABASE_URL` (read from `from`); throws naming the rule a part breaks. */
+/**
+ * The role, password and database of `CARDFLOW_DATABASE_URL` (read from `from`); throws naming the
+ * rule a part breaks.
+ */
 export function targetOf(databaseUrl: string, from = 'CARDFLOW_DATABASE_URL'): DatabaseTarget {
   const url = new URL(databaseUrl);
   const role = decodeURIComponent(url.username);

@@ -79,7 +79,8 @@ async function main(): Promise<void> {
   const connection = await connect(connectionOptions);
   try {
     if (await namespaceExists(connection, namespace)) {
-      // Temporal Cloud namespaces always land here: they are created in the Cloud console or with tcld.
+      // Temporal Cloud namespaces always land here: they are created in the Cloud console or with
+      // tcld.
       logger.info('namespace exists', { namespace });
     } else {
       try {

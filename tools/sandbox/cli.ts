@@ -1,7 +1,7 @@
 /**
- * `npm run sandbox -- [options]`: starts the provider sandbox for people (see tools/sandbox/SERVER.md).
- * Prints its base URL and the CARDFLOW_* environment that points cardflow at it; stops
- * cleanly on SIGINT / SIGTERM.
+ * `npm run sandbox -- [options]`: starts the provider sandbox for people (see
+ * tools/sandbox/SERVER.md). Prints its base URL and the CARDFLOW_* environment that points cardflow
+ * at it; stops cleanly on SIGINT / SIGTERM.
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';

@@ -66,7 +66,10 @@ function manualClock(start: number): SandboxClock {
   };
 }
 
-/** Wall-clock time (optionally offset to `start`); zero-delay work is tracked so settle() can wait for it. */
+/**
+ * Wall-clock time (optionally offset to `start`); zero-delay work is tracked so settle() can wait
+ * for it.
+ */
 function realClock(start?: number): SandboxClock {
   const offset = start === undefined ? 0 : start - Date.now();
   let pendingImmediate = 0;

@@ -18,11 +18,17 @@ export type WebhookCategory =
 /** An event the engine raises; the shell delivers it as a signed webhook. */
 export interface SandboxEvent {
   category: WebhookCategory;
-  /** Equals the matching query record, wire-ready (numbers as LosslessNumber where the wire has numbers). */
+  /**
+   * Equals the matching query record, wire-ready (numbers as LosslessNumber where the wire has
+   * numbers).
+   */
   payload: Record<string, unknown>;
 }
 
-/** A rule violation or business rejection; the shell answers a failure envelope `{success:false, code, msg, data:null}`. */
+/**
+ * A rule violation or business rejection; the shell answers a failure envelope `{success:false,
+ * code, msg, data:null}`.
+ */
 export class SandboxError extends Error {
   constructor(
     readonly code: number,
@@ -41,7 +47,10 @@ export const SandboxErrorCode = {
   duplicateOrder: 40003,
   /** The thing named does not exist (card, holder, account, card type, file...). */
   notFound: 40004,
-  /** The operation is not allowed in the current state (update a holder not in reject, freeze a cancelled card...). */
+  /**
+   * The operation is not allowed in the current state (update a holder not in reject, freeze a
+   * cancelled card...).
+   */
   state: 40005,
   /** Not enough available balance. */
   insufficientBalance: 40006,
@@ -63,7 +72,9 @@ export interface SandboxClock {
   schedule(delayMs: number, fn: () => void): () => void;
   /** Manual clocks: moves time forward, running everything due, in order. Real clocks: no-op. */
   advance(ms: number): Promise<void>;
-  /** Runs everything already due (manual clock) / waits for pending zero-delay work (real clock). */
+  /**
+   * Runs everything already due (manual clock) / waits for pending zero-delay work (real clock).
+   */
   settle(): Promise<void>;
 }
 
@@ -73,7 +84,10 @@ export interface SandboxDelays {
   reviewAdminMs: number;
   /** Bank (channel) review of a cardholder. */
   reviewChannelMs: number;
-  /** wait_process -> processing -> success/fail of card operations (create, deposit, freeze, ...); each step. */
+  /**
+   * wait_process -> processing -> success/fail of card operations (create, deposit, freeze, ...);
+   * each step.
+   */
   cardOperationMs: number;
   /** Between block confirmations of an on-chain deposit. */
   blockConfirmationMs: number;
@@ -94,7 +108,10 @@ export interface SandboxEngineDeps {
   clock: SandboxClock;
   /** Seeded PRNG in [0, 1): same seed, same ids and outcomes. */
   random: () => number;
-  /** Encrypts a sensitive value with the merchant public key, as the provider does (RSA PKCS#1 v1.5 blocks, base64). */
+  /**
+   * Encrypts a sensitive value with the merchant public key, as the provider does (RSA PKCS#1 v1.5
+   * blocks, base64).
+   */
   encrypt: (plaintext: string) => string;
   /** Raises a webhook event. */
   emit: (event: SandboxEvent) => void;

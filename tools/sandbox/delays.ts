@@ -1,7 +1,13 @@
-/** How long the sandbox's asynchronous steps take (reviews, card operations, work orders, webhook retries). */
+/**
+ * How long the sandbox's asynchronous steps take (reviews, card operations, work orders, webhook
+ * retries).
+ */
 import type { SandboxDelays } from './contract';
 
-/** Delays for people: a review takes seconds, webhook retries 1s, 5s, 20s, 1m, 12m, 24m (the provider's schedule / 60). */
+/**
+ * Delays for people: a review takes seconds, webhook retries 1s, 5s, 20s, 1m, 12m, 24m (the
+ * provider's schedule / 60).
+ */
 export const DEFAULT_DELAYS: SandboxDelays = {
   reviewAdminMs: 2_000,
   reviewChannelMs: 3_000,

@@ -40,21 +40,30 @@ export interface StartSandboxOptions {
   port?: number;
   /** Bind address; default 127.0.0.1. */
   host?: string;
-  /** Keys directory (created with fresh keys on first use, reused after). Ignored when `keys` is given. */
+  /**
+   * Keys directory (created with fresh keys on first use, reused after). Ignored when `keys` is
+   * given.
+   */
   keysDir?: string;
   /** In-memory keys (tests). Default: `keysDir` if given, else fresh in-memory keys. */
   keys?: SandboxKeys;
   /**
    * Seed of every random choice (ids, card numbers, outcomes, faults). Default: a fresh random one,
    * so two sandboxes (two test files, or two `npm start` runs on one Temporal server) never hand
-   * out the same card numbers or holder ids, as the real provider never does. Give one to replay a run.
+   * out the same card numbers or holder ids, as the real provider never does. Give one to replay a
+   * run.
    */
   seed?: number;
-  /** `real` (default): steps run on wall-clock timers. `manual`: time moves only via clock.advance / POST /sandbox/clock/advance. */
+  /**
+   * `real` (default): steps run on wall-clock timers. `manual`: time moves only via clock.advance /
+   * POST /sandbox/clock/advance.
+   */
   clock?: 'real' | 'manual';
   /** Sandbox-clock start, epoch ms; default now. */
   clockStart?: number;
-  /** Delays of the asynchronous steps; default DEFAULT_DELAYS (seconds). Use ZERO_DELAYS in tests. */
+  /**
+   * Delays of the asynchronous steps; default DEFAULT_DELAYS (seconds). Use ZERO_DELAYS in tests.
+   */
   delays?: Partial<SandboxDelays>;
   /** Webhook callback URL; default none (events are logged as `no_url`). */
   webhookUrl?: string | null;
@@ -64,7 +73,10 @@ export interface StartSandboxOptions {
   log?: (line: string) => void;
   /** Options of the default engine (e.g. `initialWalletBalance`, default "100000.00"). */
   engine?: SandboxEngineOptions;
-  /** Engine factory; default `createSandboxEngine` (`tools/sandbox/engine`). Shell tests pass a stand-in. */
+  /**
+   * Engine factory; default `createSandboxEngine` (`tools/sandbox/engine`). Shell tests pass a
+   * stand-in.
+   */
   createEngine?: EngineFactory;
   /** Operation registry; default `provider/operations.ts`. */
   registry?: OperationRegistry;
@@ -83,7 +95,10 @@ export interface RunningSandbox {
   delays: SandboxDelays;
   /** Webhook delivery: `log()`, `idle()`, `setUrl()`, `releaseHeld()`. */
   deliveries: WebhookDeliveries;
-  /** Every mutation committed so far (also `POST /sandbox/commits`): how a test counts effects at the provider. */
+  /**
+   * Every mutation committed so far (also `POST /sandbox/commits`): how a test counts effects at
+   * the provider.
+   */
   commits(filter?: { operation?: string }): Commit[];
   faults(): FaultSettings;
   /** Merges fault settings (`{reset: true}` clears them); returns the new settings. */
@@ -97,7 +112,10 @@ export interface RunningSandbox {
   stop(): Promise<void>;
 }
 
-/** Fault decisions draw from their own stream, so turning faults on does not change the engine's ids. */
+/**
+ * Fault decisions draw from their own stream, so turning faults on does not change the engine's
+ * ids.
+ */
 const FAULT_SEED_SALT = 0x5eedfa17;
 
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {

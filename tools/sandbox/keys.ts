@@ -33,7 +33,10 @@ export const KEY_FILES = {
 export interface SandboxKeys {
   /** Value of X-WSB-API-KEY the sandbox accepts. */
   apiKey: string;
-  /** Signs requests (merchant side); the sandbox verifies with its public half and encrypts sensitive data to it. */
+  /**
+   * Signs requests (merchant side); the sandbox verifies with its public half and encrypts
+   * sensitive data to it.
+   */
   merchant: RsaKeyPair;
   /** Signs responses and webhooks (sandbox side); the merchant verifies with its public half. */
   platform: RsaKeyPair;
@@ -105,7 +108,10 @@ export function ensureSandboxKeys(dir: string): SandboxKeys {
   return { apiKey, merchant, platform, dir: abs };
 }
 
-/** Marks `dir` as the sandbox's: a production process refuses key files from it (platform/config/environment.ts). */
+/**
+ * Marks `dir` as the sandbox's: a production process refuses key files from it
+ * (platform/config/environment.ts).
+ */
 function markSandboxKeys(dir: string): void {
   const marker = join(dir, SANDBOX_MARKER_FILE);
   if (!existsSync(marker))
@@ -133,7 +139,9 @@ export function sandboxEnv(keys: SandboxKeys, baseUrl: string): Record<string, s
   return env;
 }
 
-/** Writes `<dir>/.env` for the running sandbox (rewritten on each start: the base URL may change). */
+/**
+ * Writes `<dir>/.env` for the running sandbox (rewritten on each start: the base URL may change).
+ */
 export function writeSandboxEnvFile(keys: SandboxKeys, baseUrl: string): string | undefined {
   if (!keys.dir) return undefined;
   const lines = Object.entries(sandboxEnv(keys, baseUrl)).map(([k, v]) => `${k}=${v}`);

@@ -1,6 +1,7 @@
 /**
- * Last step of `npm run build`: `node dist/tools/scripts/bundle-workflows.js` writes the workflow bundle
- * the compiled worker loads at start-up (platform/telemetry/build-id.ts, PREBUILT_BUNDLE_PATH).
+ * Last step of `npm run build`: `node dist/tools/scripts/bundle-workflows.js` writes the workflow
+ * bundle the compiled worker loads at start-up (platform/telemetry/build-id.ts,
+ * PREBUILT_BUNDLE_PATH).
  */
 import { writePrebuiltBundle } from '../../workers/create-worker';
 

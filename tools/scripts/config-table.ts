@@ -1,6 +1,6 @@
 /**
- * `npm run config-table`: writes README's configuration table from platform/config/schema.ts, between its
- * markers (platform/config/table.ts).
+ * `npm run config-table`: writes README's configuration table from platform/config/schema.ts,
+ * between its markers (platform/config/table.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
- * The local Temporal dev server (`temporal server start-dev`) cardflow runs on:
- * `npm run dev-server -- start|stop|status`, and `startDevServer` / `stopDevServer` for `npm start`.
+ * The local Temporal dev server (`temporal server start-dev`) cardflow runs on: `npm run dev-server
+ * -- start|stop|status`, and `startDevServer` / `stopDevServer` for `npm start`.
  *
  * It binds 127.0.0.1 only, keeps its state in the git-ignored `.data/temporal/` (workflows survive
  * a restart), serves the Web UI, and registers the project's search attributes
@@ -40,7 +40,10 @@ export interface DevServerOptions {
   cliPath?: string;
   /** How long to wait for the frontend to answer; default 60 s. */
   readyTimeoutMs?: number;
-  /** Codec server the Web UI decodes payloads through; default {@link embeddedCodecEndpoint}; `false`: none. */
+  /**
+   * Codec server the Web UI decodes payloads through; default {@link embeddedCodecEndpoint};
+   * `false`: none.
+   */
   uiCodecEndpoint?: string | false;
   /** Further `temporal server start-dev` arguments. */
   extraArgs?: readonly string[];
@@ -55,7 +58,9 @@ export interface DevServerInfo {
   /** `127.0.0.1:<port>`, for `Connection.connect({ address })`. */
   address: string;
   uiUrl: string;
-  /** The codec server its Web UI uses (`--ui-codec-endpoint`); undefined when started without one. */
+  /**
+   * The codec server its Web UI uses (`--ui-codec-endpoint`); undefined when started without one.
+   */
   uiCodecEndpoint?: string;
   /** True when a server started earlier was already running and is reused. */
   reused: boolean;
@@ -84,7 +89,8 @@ function readRunning(): DevServerInfo | undefined {
   if (!existsSync(stateFile)) return undefined;
   const info = JSON.parse(readFileSync(stateFile, 'utf8')) as DevServerInfo;
   if (!isDevServerProcess(info.pid)) return undefined;
-  // The process's own arguments beat the state file (which a server of an older checkout wrote without the field).
+  // The process's own arguments beat the state file (which a server of an older checkout wrote
+  // without the field).
   const args = commandLine(info.pid);
   const at = args?.indexOf('--ui-codec-endpoint') ?? -1;
   const uiCodecEndpoint = args ? (at >= 0 ? args[at + 1] : undefined) : info.uiCodecEndpoint;
@@ -170,7 +176,10 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   return info;
 }
 
-/** Stops the running dev server: SIGTERM, up to 10 s for a clean exit, then SIGKILL. False if none ran. */
+/**
+ * Stops the running dev server: SIGTERM, up to 10 s for a clean exit, then SIGKILL. False if none
+ * ran.
+ */
 export async function stopDevServer(): Promise<boolean> {
   const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : NaN;
   const alive = Number.isInteger(pid) && pid > 0 && isDevServerProcess(pid);

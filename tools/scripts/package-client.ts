@@ -50,7 +50,10 @@ function isBuiltin(specifier: string): boolean {
   return specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!);
 }
 
-/** The file a relative specifier names, as tsc's output lays it out (`x.js`, `x/index.js`, their `.d.ts`). */
+/**
+ * The file a relative specifier names, as tsc's output lays it out (`x.js`, `x/index.js`, their
+ * `.d.ts`).
+ */
 function resolveRelative(dist: string, from: string, specifier: string, declaration: boolean): string | undefined {
   const base = path.join(path.dirname(from), specifier);
   const stem = base.replace(/\.(js|d\.ts)$/, '');

@@ -44,7 +44,10 @@ function sourceFiles(folder: string): string[] {
   return found;
 }
 
-/** Top-level folders that hold source files, rooms or not (a folder left out of ROOM_FLOORS shows here). */
+/**
+ * Top-level folders that hold source files, rooms or not (a folder left out of ROOM_FLOORS shows
+ * here).
+ */
 export function codeFolders(root = REPOSITORY_ROOT): string[] {
   return readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !NOT_ROOMS.includes(entry.name))
@@ -60,7 +63,10 @@ export interface Arrow {
   imports: number;
 }
 
-/** Every arrow between two rooms; imports of a room's own files, of packages and of tests are not arrows. */
+/**
+ * Every arrow between two rooms; imports of a room's own files, of packages and of tests are not
+ * arrows.
+ */
 export function roomArrows(root = REPOSITORY_ROOT): Arrow[] {
   const counts = new Map<string, number>();
   for (const from of Object.keys(ROOM_FLOORS) as Room[]) {

@@ -1,29 +1,33 @@
 /**
  * `npm start`: the whole of cardflow on loopback, and one demo customer onboarded end to end.
  *
- * Brings up, in order: the codec server (`platform/codec/embedded.ts`, loopback, so the Web UI shows
- * decrypted payloads to this machine's operator only), the Temporal dev server with its Web UI
- * pointed at it (`tools/scripts/dev-server.ts`, reused if already running), the webhook receiver, the provider sandbox (delays of a few seconds per review
- * step so a person can follow along, its webhook URL set to the receiver), and the worker. Then it
- * starts the demo onboarding, prints each stage and the workflow's UI link, and stays up until
- * Ctrl-C, when everything stops in reverse order (the dev server only if this run started it).
+ * Brings up, in order: the codec server (`platform/codec/embedded.ts`, loopback, so the Web UI
+ * shows decrypted payloads to this machine's operator only), the Temporal dev server with its Web
+ * UI pointed at it (`tools/scripts/dev-server.ts`, reused if already running), the webhook
+ * receiver, the provider sandbox (delays of a few seconds per review step so a person can follow
+ * along, its webhook URL set to the receiver), and the worker. Then it starts the demo onboarding,
+ * prints each stage and the workflow's UI link, and stays up until Ctrl-C, when everything stops in
+ * reverse order (the dev server only if this run started it).
  *
- * Every Temporal client and the worker share one data converter (`platform/codec/data-converter.ts`):
- * payloads and failure messages reach Temporal encrypted, with CARDFLOW_CODEC_KEYS(_FILE)
- * or, outside production, the dev key of `.data/codec/dev-keys.json`. Progress lines for people
- * go to stdout as plain text; machine events (webhook deliveries, codec server requests, the
- * Temporal SDK's warnings) are JSON lines (`platform/logging/logger.ts`, CARDFLOW_LOG_LEVEL) in
- * `.data/npm-start.log`, written anew by each run and named in the output, so they do not
- * interleave with the stages; errors go to stderr as well.
+ * Every Temporal client and the worker share one data converter
+ * (`platform/codec/data-converter.ts`): payloads and failure messages reach Temporal encrypted,
+ * with CARDFLOW_CODEC_KEYS(_FILE) or, outside production, the dev key of
+ * `.data/codec/dev-keys.json`. Progress lines for people go to stdout as plain text; machine events
+ * (webhook deliveries, codec server requests, the Temporal SDK's warnings) are JSON lines
+ * (`platform/logging/logger.ts`, CARDFLOW_LOG_LEVEL) in `.data/npm-start.log`, written anew by each
+ * run and named in the output, so they do not interleave with the stages; errors go to stderr as
+ * well.
  *
  * Configuration only, no code change, to leave loopback:
- * - TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE, TEMPORAL_API_KEY / mTLS, see platform/temporal/connection.ts):
- *   use that Temporal instead of starting the dev server; CARDFLOW_TEMPORAL_UI_URL for links.
- * - CARDFLOW_PROVIDER_BASE_URL (+ the other CARDFLOW_PROVIDER_* / key variables of provider/config.ts):
- *   the real provider instead of the sandbox. Register the receiver's public URL in the provider's
- *   dashboard (CARDFLOW_WEBHOOK_HOST / CARDFLOW_WEBHOOK_PORT, behind TLS).
+ * - TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE, TEMPORAL_API_KEY / mTLS, see
+ *   platform/temporal/connection.ts): use that Temporal instead of starting the dev server;
+ *   CARDFLOW_TEMPORAL_UI_URL for links.
+ * - CARDFLOW_PROVIDER_BASE_URL (+ the other CARDFLOW_PROVIDER_* / key variables of
+ *   provider/config.ts): the real provider instead of the sandbox. Register the receiver's public
+ *   URL in the provider's dashboard (CARDFLOW_WEBHOOK_HOST / CARDFLOW_WEBHOOK_PORT, behind TLS).
  * - CARDFLOW_DEMO_FILE: the onboarding input (default client/examples/customer.json; its
- *   customerRef gets a per-run suffix unless CARDFLOW_DEMO_CUSTOMER_REF is set). CARDFLOW_DEMO=0 skips the demo.
+ *   customerRef gets a per-run suffix unless CARDFLOW_DEMO_CUSTOMER_REF is set). CARDFLOW_DEMO=0
+ *   skips the demo.
  */
 import { type Client, type Connection } from '@temporalio/client';
 import { type DataConverter, type SearchAttributeType } from '@temporalio/common';
@@ -100,7 +104,10 @@ export interface StackOptions {
   >;
   /** The configuration `npm start` read once (platform/config/schema.ts). */
   configuration: Configuration;
-  /** The one data converter of the client, the receiver and the worker; default the configuration's keys'. */
+  /**
+   * The one data converter of the client, the receiver and the worker; default the configuration's
+   * keys'.
+   */
   dataConverter?: DataConverter;
   /** Where a failing stop step is reported; default a JSON logger on stderr. */
   logger?: StructuredLogger;
@@ -167,8 +174,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         port: opts.sandbox?.port ?? 0,
         delays: opts.sandbox?.delays ?? DEMO_DELAYS,
         webhookUrl: receiver.url,
-        // The sandbox keeps its state in memory while Temporal keeps workflows: a new seed per run keeps
-        // this run's holder and card ids apart from those of workflows left running by an earlier run.
+        // The sandbox keeps its state in memory while Temporal keeps workflows: a new seed per run
+        // keeps this run's holder and card ids apart from those of workflows left running by an
+        // earlier run.
         seed: opts.sandbox?.seed ?? Date.now() % 2_147_483_647,
       });
       stops.push(() => sandbox!.stop());
@@ -183,7 +191,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       connection,
       namespace: opts.namespace,
       ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}),
-      // The merchant key opens sealed PINs and activation codes inside the activities that need them.
+      // The merchant key opens sealed PINs and activation codes inside the activities that need
+      // them.
       activityDeps: {
         provider,
         merchantPrivateKey: providerConfig.merchantPrivateKey,
@@ -227,10 +236,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 function demoInput(config: Configuration): Record<string, unknown> {
   const file = config.CARDFLOW_DEMO_FILE ?? path.join(repoRoot, 'client', 'examples', 'customer.json');
   const input = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  // One customer reference is one execution ever (REJECT_DUPLICATE): a fresh one per run shows a fresh onboarding.
+  // One customer reference is one execution ever (REJECT_DUPLICATE): a fresh one per run shows a
+  // fresh onboarding.
   const runTag = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
   input.customerRef = config.CARDFLOW_DEMO_CUSTOMER_REF ?? `${String(input.customerRef)}-${runTag}`;
-  // The provider refuses a second cardholder with the same email under one card type: tag it per run.
+  // The provider refuses a second cardholder with the same email under one card type: tag it per
+  // run.
   const holder = input.holder as { email?: unknown } | undefined;
   if (config.CARDFLOW_DEMO_CUSTOMER_REF === undefined && typeof holder?.email === 'string')
     holder.email = holder.email.replace('@', `+${runTag}@`);
@@ -250,7 +261,8 @@ const INDEXED_VALUE_TYPE: Partial<Record<SearchAttributeType, number>> = {
  * Registers the project's search attributes the namespace lacks. `temporal server start-dev
  * --search-attribute` only registers them when it creates its database: a `.data/temporal` made by
  * an older checkout misses attributes added since (e.g. CardflowOrderNos), and workflows setting
- * them would fail their tasks. Local dev server only (Temporal Cloud registers them in its console).
+ * them would fail their tasks. Local dev server only (Temporal Cloud registers them in its
+ * console).
  */
 export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
   const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
@@ -338,8 +350,8 @@ async function main(): Promise<void> {
   );
   const logger = createLogger({ base: { service: 'cardflow-start' }, write });
   // One ordered shutdown on Ctrl-C instead of the SDK's own signal handling. The SDK's messages,
-  // core's included (forwarded), come out as our JSON lines; below WARN only when CARDFLOW_LOG_LEVEL
-  // asks (they would drown the progress lines).
+  // core's included (forwarded), come out as our JSON lines; below WARN only when
+  // CARDFLOW_LOG_LEVEL asks (they would drown the progress lines).
   const sdkLevel = configuration.CARDFLOW_LOG_LEVEL ?? 'WARN';
   Runtime.install({
     shutdownSignals: [],
@@ -351,7 +363,8 @@ async function main(): Promise<void> {
   console.log(
     `${clock()}  payloads encrypted with key ${codec.currentKeyId} (${codec.keySource === 'env' ? 'CARDFLOW_CODEC_KEYS' : 'dev key file .data/codec/dev-keys.json'})`,
   );
-  // One line per decode request (the Web UI sends many per page): only at CARDFLOW_LOG_LEVEL=info or below.
+  // One line per decode request (the Web UI sends many per page): only at CARDFLOW_LOG_LEVEL=info
+  // or below.
   const codecLogger = createLogger({
     level: sdkLevel,
     base: { service: 'cardflow-start', component: 'codec-server' },
@@ -430,7 +443,10 @@ async function main(): Promise<void> {
   await stopping;
 }
 
-/** Starts the demo onboarding and prints its stages until it closes; a failure is reported, the stack stays up. */
+/**
+ * Starts the demo onboarding and prints its stages until it closes; a failure is reported, the
+ * stack stays up.
+ */
 async function runDemo(
   client: Client,
   config: Configuration,
@@ -471,7 +487,8 @@ if (require.main === module) {
     ],
   });
   main().catch((error: unknown) => {
-    // A refused configuration is the operator's to fix (exit 2, as the CLI): its message, not a stack.
+    // A refused configuration is the operator's to fix (exit 2, as the CLI): its message, not a
+    // stack.
     if (error instanceof EnvironmentError || error instanceof ConfigurationProblems) {
       console.error(`npm start: ${error.message}\nnothing was started`);
       process.exit(2);

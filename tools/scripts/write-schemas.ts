@@ -18,7 +18,10 @@ export const ONBOARDING_INPUT_SCHEMA_FILE = path.resolve(
   'customer-onboarding-input.schema.json',
 );
 
-/** The file's text: what a backend sends as the workflow's one argument (the input side of the schema). */
+/**
+ * The file's text: what a backend sends as the workflow's one argument (the input side of the
+ * schema).
+ */
 export function onboardingInputJsonSchema(): string {
   const schema = z.toJSONSchema(OnboardingInputSchema, {
     io: 'input',

@@ -32,7 +32,10 @@ export interface ChildOptions extends Pick<StartContext, 'customerRef' | 'routeB
   routeToParent?: Attributes;
 }
 
-/** Runs `definition` as a child of the current workflow with `input` (its one input object, without `startAttributes`). */
+/**
+ * Runs `definition` as a child of the current workflow with `input` (its one input object, without
+ * `startAttributes`).
+ */
 export function runChild<D extends AnyWorkflowDefinition>(
   definition: D,
   input: Omit<InputOf<D>, 'startAttributes'>,
@@ -70,7 +73,8 @@ function childStart<D extends AnyWorkflowDefinition>(
     args: [{ ...input, startAttributes: start }],
     parentClosePolicy: options.parentClosePolicy ?? ParentClosePolicy.TERMINATE,
     typedSearchAttributes: startAttributes(start),
-    // An attribute of the start command that replay does not compare (workflows started before it replay).
+    // An attribute of the start command that replay does not compare (workflows started before it
+    // replay).
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
   };
 }

@@ -96,11 +96,11 @@ export function reviewWait(overrides: WaitOverrides | undefined): WaitProfile {
 export const PROBE_WORK_MS = 2 * 60_000;
 
 /**
- * The long-poll activity's options: each attempt polls for up to `attemptMs` with heartbeats,
- * then the retry policy spaces attempts (benign StillWaiting failures) without an attempt limit, until
- * `scheduleToCloseMs` (a deadline) when given. Probes run on the probe queue beside the
- * workflow's own (domain/task-queue.ts), whose rate the worker caps. (Replay compares an
- * activity's type and id, not its queue: runs that began with probes on the main queue replay.)
+ * The long-poll activity's options: each attempt polls for up to `attemptMs` with heartbeats, then
+ * the retry policy spaces attempts (benign StillWaiting failures) without an attempt limit, until
+ * `scheduleToCloseMs` (a deadline) when given. Probes run on the probe queue beside the workflow's
+ * own (domain/task-queue.ts), whose rate the worker caps. (Replay compares an activity's type and
+ * id, not its queue: runs that began with probes on the main queue replay.)
  */
 export function longPollCalls(profile: WaitProfile, scheduleToCloseMs?: number) {
   return proxyActivities<CardflowActivities>({

@@ -21,7 +21,10 @@ export interface CardMark {
   blocked: boolean;
 }
 
-/** The 3DS record types whose value the cardholder needs: relayed to the backend (an activation code never is). */
+/**
+ * The 3DS record types whose value the cardholder needs: relayed to the backend (an activation code
+ * never is).
+ */
 const RELAYED_3DS_TYPES: readonly string[] = ['third_3ds_otp', 'auth_url'];
 
 /** The tradeNo of a `card_3ds` event whose code or URL is relayed, else undefined. */

@@ -46,7 +46,8 @@ export class CardRequests {
     if (!this.admits(requestId)) return;
     const issues = cardOperationInputIssues(kind, { cardNo: this.card.cardNo, ...fields });
     if (issues.length) throw nonRetryable(FailureTypes.invalidInput, issues);
-    // Checked before the status: a blocked card reads Freeze at the provider, and an unfreeze would only be refused there.
+    // Checked before the status: a blocked card reads Freeze at the provider, and an unfreeze would
+    // only be refused there.
     if (this.card.blocked && kind !== 'updatePin')
       throw nonRetryable(FailureTypes.operationNotAllowed, blockedRefusal(this.card.cardNo, kind));
     // A card read before its activation may be active by now: the provider decides.
@@ -63,7 +64,10 @@ export class CardRequests {
     }
   }
 
-  /** The validator of the deposit Update: as an operation's, and its amount and card type by the shared field rules. */
+  /**
+   * The validator of the deposit Update: as an operation's, and its amount and card type by the
+   * shared field rules.
+   */
   validateDeposit(request: Partial<DepositRequest> | undefined): void {
     const fresh = this.admits(request?.requestId);
     const issues = depositRequestIssues(request);
@@ -83,7 +87,10 @@ export class CardRequests {
     this.requireBlocked();
   }
 
-  /** Refuses an unblock for a card known not to be blocked (a card not read yet is given the benefit of the doubt). */
+  /**
+   * Refuses an unblock for a card known not to be blocked (a card not read yet is given the benefit
+   * of the doubt).
+   */
   requireBlocked(): void {
     if (this.card.projected !== undefined && !this.card.blocked)
       throw nonRetryable(
@@ -105,7 +112,10 @@ export class CardRequests {
     return promise;
   }
 
-  /** Runs `work` when every earlier request has finished; a cancelled card refuses what is still queued. */
+  /**
+   * Runs `work` when every earlier request has finished; a cancelled card refuses what is still
+   * queued.
+   */
   async serialized<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await this.queue.run(

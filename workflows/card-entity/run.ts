@@ -129,14 +129,18 @@ export class CardRun {
     if (threeDs) this.relay(threeDs);
   }
 
-  /** Whether notifications are on is known: the telling steps held until then go (or are dropped). */
+  /**
+   * Whether notifications are on is known: the telling steps held until then go (or are dropped).
+   */
   private release(): void {
     const waiting = this.held;
     this.held = undefined;
     for (const step of waiting ?? []) step();
   }
 
-  /** Learns the records the webhooks may have missed (the entity was not running, or one was lost). */
+  /**
+   * Learns the records the webhooks may have missed (the entity was not running, or one was lost).
+   */
   async catchUp(): Promise<void> {
     const { card, cardNo, notifier } = this;
     const since = card.carried.recordsUpTo;
@@ -176,7 +180,10 @@ export class CardRun {
     return this.card.snapshot(this.requests.pending);
   }
 
-  /** The loop's read: in a run with the card's life, a read that fails for good is tried at the next event. */
+  /**
+   * The loop's read: in a run with the card's life, a read that fails for good is tried at the next
+   * event.
+   */
   async refreshQuietly(): Promise<void> {
     if (!this.life) {
       await this.refresh();

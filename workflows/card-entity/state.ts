@@ -164,7 +164,8 @@ export class CardState {
       const step = operationStep(this.totals, record);
       if (step) this.book(step);
       if (this.isCancelled) return 'new';
-      // A late retry of an older record (a freeze retried after the unfreeze) leaves the status alone.
+      // A late retry of an older record (a freeze retried after the unfreeze) leaves the status
+      // alone.
       const { type, description, remark } = record;
       const moved = learnCardRecord(state, record);
       if (moved && type === 'blocked') {
@@ -229,7 +230,10 @@ export class CardState {
     state.totals = { ...this.totals, declined: Math.max(0, this.totals.declined - 1) };
   }
 
-  /** Keeps a step of the card's money: its totals and its entry; money moved marks the balance stale. */
+  /**
+   * Keeps a step of the card's money: its totals and its entry; money moved marks the balance
+   * stale.
+   */
   private book(step: LedgerStep): void {
     const state = this.carried;
     state.totals = step.totals;
@@ -294,7 +298,8 @@ export class CardState {
       state.blocked = true;
       state.blockedAt = sentAt;
     } else if (card.blocked === false && state.blocked && sentAt >= (state.blockedAt ?? 0)) {
-      // Only a read sent after the block was learned lifts it (the block's webhook may overtake the read).
+      // Only a read sent after the block was learned lifts it (the block's webhook may overtake the
+      // read).
       state.blocked = false;
       delete state.blockedAt;
     }

@@ -11,7 +11,9 @@ import { FailureTypes } from '../../domain/failure-types';
 import { summarize } from '../../domain/failures';
 import { NON_RETRYABLE_TYPES } from '../calls/profiles';
 
-/** A 3DS code expires five minutes after it is issued (the sandbox's and the provider's records). */
+/**
+ * A 3DS code expires five minutes after it is issued (the sandbox's and the provider's records).
+ */
 const { relayThreeDs } = proxyActivities<CardflowActivities>({
   startToCloseTimeout: '30s',
   heartbeatTimeout: '5s',
@@ -24,7 +26,9 @@ const { relayThreeDs } = proxyActivities<CardflowActivities>({
   },
 });
 
-/** What became of one relayed record: its event id, or why it was not delivered (never the value). */
+/**
+ * What became of one relayed record: its event id, or why it was not delivered (never the value).
+ */
 export type ThreeDsRelayResult = ({ delivered: true } & ThreeDsRelayOutcome) | { delivered: false; reason: string };
 
 /**

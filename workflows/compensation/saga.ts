@@ -78,7 +78,10 @@ export class Saga {
     }
   }
 
-  /** Starts the record of money that stays at the provider, which outlives this workflow until acknowledged. */
+  /**
+   * Starts the record of money that stays at the provider, which outlives this workflow until
+   * acknowledged.
+   */
   private recordStranded(left: MoneyLeft[], error: unknown): Promise<string> {
     const { workflowId, runId } = workflowInfo();
     const reason = isCancellation(error) ? 'cancelled by an operator' : summarize(error).message;

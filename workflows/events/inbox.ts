@@ -1,20 +1,20 @@
 /**
- * The one inbox for provider events a workflow receives by signal. Every event is de-duplicated
- * by record identity and state (domain/event-identity.ts: delivery is at least once and
- * unordered) through {@link SeenKeys}; what is kept then depends on the category, because the
- * waits read them differently:
+ * The one inbox for provider events a workflow receives by signal. Every event is de-duplicated by
+ * record identity and state (domain/event-identity.ts: delivery is at least once and unordered)
+ * through {@link SeenKeys}; what is kept then depends on the category, because the waits read them
+ * differently:
  * - card operations (card_transaction) by merchantOrderNo, a reordered one never moving a record
  *   back from a final status (domain/event-order.ts), and cardholder reviews (card_holder) per
  *   holder in arrival order (a reject may be followed by a resubmission);
  * - the other categories a workflow listens to (card_3ds, physical_card, work,
- *   wallet_transaction_v2) in arrival order with their typed records, so a wait picks the record
- *   it needs ({@link EventInbox.latest}).
- * States observed by polling are recorded under the same keys, so a late webhook for a state
- * already seen is a repeat too. A review is the one record that can reach a state again: a holder
- * rejected, corrected and resubmitted may be rejected (or pass) once more, so once the workflow
- * begins a new review round ({@link EventInbox.beginReviewRound}) review states are also keyed
- * per round, and a `card_holder` event whose state only an earlier round saw is new when the
- * provider's time of it (`updateTime`) falls in the new round. Plain records, no Maps: they cross continue-as-new as JSON.
+ *   wallet_transaction_v2) in arrival order with their typed records, so a wait picks the record it
+ *   needs ({@link EventInbox.latest}). States observed by polling are recorded under the same keys,
+ *   so a late webhook for a state already seen is a repeat too. A review is the one record that can
+ *   reach a state again: a holder rejected, corrected and resubmitted may be rejected (or pass)
+ *   once more, so once the workflow begins a new review round ({@link EventInbox.beginReviewRound})
+ *   review states are also keyed per round, and a `card_holder` event whose state only an earlier
+ *   round saw is new when the provider's time of it (`updateTime`) falls in the new round. Plain
+ *   records, no Maps: they cross continue-as-new as JSON.
  */
 import { patched } from '@temporalio/workflow';
 import type { CardOperationRecord } from '../../provider/schemas/card';
@@ -95,10 +95,15 @@ export class EventInbox<C extends ProviderEventCategory = (typeof OPERATIONS_AND
   private holders: Record<string, Entry<CardholderReview>[]> = {};
   private kept: ProviderEvent[] = [];
   private counter = 0;
-  /** Per holder, its current review round after the first (1: the first resubmission) and the workflow time it began. */
+  /**
+   * Per holder, its current review round after the first (1: the first resubmission) and the
+   * workflow time it began.
+   */
   private reviewRounds: Record<string, { round: number; began: number }> = {};
 
-  /** `categories`: the events kept; the others are dropped (by default card operations and reviews). */
+  /**
+   * `categories`: the events kept; the others are dropped (by default card operations and reviews).
+   */
   constructor(private readonly categories: readonly C[] = OPERATIONS_AND_REVIEWS as unknown as readonly C[]) {}
 
   /** Sequence number of the latest accepted card operation or review (0 before any). */
@@ -106,7 +111,9 @@ export class EventInbox<C extends ProviderEventCategory = (typeof OPERATIONS_AND
     return this.counter;
   }
 
-  /** Records an event; false for a repeat, a category not listened to, or one that moves nothing. */
+  /**
+   * Records an event; false for a repeat, a category not listened to, or one that moves nothing.
+   */
   add(event: ProviderEvent): boolean {
     if (!(this.categories as readonly ProviderEventCategory[]).includes(event.category)) return false;
     const key =

@@ -35,7 +35,9 @@ export async function raceSignalAndPoll<T>(fromSignal: () => T | undefined, poll
 
 /** What a workflow waiting for a card operation is told of it. */
 export interface CardOperationReport {
-  /** The operation's final record, however it was learned (its webhook, a poll, the send's answer). */
+  /**
+   * The operation's final record, however it was learned (its webhook, a poll, the send's answer).
+   */
   record?: ((operation: CardOperation) => void) | undefined;
   /** How the workflow fails (its tracker's `fail`); default: the failure is thrown. */
   fail?: (failure: ApplicationFailure) => never;

@@ -31,7 +31,9 @@ import {
   type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
 
-/** A failure type is a code constant; anything else (a type made of data) is reported as `other`. */
+/**
+ * A failure type is a code constant; anything else (a type made of data) is reported as `other`.
+ */
 function failureType(error: unknown): string {
   const type = error instanceof ApplicationFailure ? error.type : undefined;
   if (!type) return error instanceof Error ? 'Error' : 'other';

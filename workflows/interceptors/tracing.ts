@@ -5,19 +5,19 @@
  * (its `exporter` sink), one without drops them (workers/create-worker.ts), and both run the same
  * code on the same history.
  *
- * Commands never depend on tracing. Each wrapper here returns the very promise (or value) the
- * next interceptor returned and ends its span as a side reaction to it, so a traced call settles
- * in the same microtask as an untraced one. OpenTelemetry's own workflow interceptors are async
- * functions that await that promise, which settles the caller's a few microtasks later: an Update
- * traced that way completed after a timer its handler had let the main routine cancel (history
- * ACCEPTED, TIMER_CANCELED, COMPLETED instead of ACCEPTED, COMPLETED, TIMER_CANCELED), and the
- * run then failed every workflow task on a worker that did not trace.
+ * Commands never depend on tracing. Each wrapper here returns the very promise (or value) the next
+ * interceptor returned and ends its span as a side reaction to it, so a traced call settles in the
+ * same microtask as an untraced one. OpenTelemetry's own workflow interceptors are async functions
+ * that await that promise, which settles the caller's a few microtasks later: an Update traced that
+ * way completed after a timer its handler had let the main routine cancel (history ACCEPTED,
+ * TIMER_CANCELED, COMPLETED instead of ACCEPTED, COMPLETED, TIMER_CANCELED), and the run then
+ * failed every workflow task on a worker that did not trace.
  *
- * Head sampling (platform/telemetry/sampler.ts): a run loads tracing when its start carries a sampled trace
- * context, or a signal or Update does; until then each call passes straight through and pays a
- * header lookup. A start's unsampled context is handed on unchanged to the run's activities,
- * children and continuation, so they do not trace either. A run started with no trace context
- * (by a schedule, by a backend that does not trace) is not traced inside.
+ * Head sampling (platform/telemetry/sampler.ts): a run loads tracing when its start carries a
+ * sampled trace context, or a signal or Update does; until then each call passes straight through
+ * and pays a header lookup. A start's unsampled context is handed on unchanged to the run's
+ * activities, children and continuation, so they do not trace either. A run started with no trace
+ * context (by a schedule, by a backend that does not trace) is not traced inside.
  */
 import {
   ContinueAsNew,
@@ -96,7 +96,10 @@ function spanWrappers(api: typeof OtelApi, tracer: OtelApi.Tracer) {
   const acceptContinueAsNew = (span: OtelApi.Span, error: unknown) =>
     error instanceof ContinueAsNew ? succeeded(span) : failed(span, error);
 
-  /** `call` inside a new span (child of `parent`, else of the active context); returns what `call` returns. */
+  /**
+   * `call` inside a new span (child of `parent`, else of the active context); returns what `call`
+   * returns.
+   */
   function traced<T>(
     name: string,
     parent: OtelApi.Context | undefined,
@@ -132,7 +135,8 @@ function spanWrappers(api: typeof OtelApi, tracer: OtelApi.Tracer) {
  * interceptors, and the same span exporter (the worker's `exporter` sink).
  */
 function loadTracing(): Tracing {
-  // Patches the workflow isolate for OpenTelemetry (`performance`, ...) before any of its modules loads.
+  // Patches the workflow isolate for OpenTelemetry (`performance`, ...) before any of its modules
+  // loads.
   require('@temporalio/interceptors-opentelemetry/lib/workflow/runtime');
   const api = require('@opentelemetry/api') as typeof OtelApi;
   const { BasicTracerProvider, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof TraceBase;
@@ -174,7 +178,10 @@ function loadTracing(): Tracing {
     handleQuery: (input, next) =>
       traced(`HandleQuery:${input.queryName}`, extractContextFromHeaders(input.headers), () => next(input)),
   };
-  /** A call that starts work elsewhere, in a span named `name`, the span's context in the work's headers. */
+  /**
+   * A call that starts work elsewhere, in a span named `name`, the span's context in the work's
+   * headers.
+   */
   const handingOn = <I extends { headers: Headers }, R>(
     name: string,
     input: I,
@@ -233,7 +240,10 @@ class RunTracing {
   }
 }
 
-/** Delegates an inbound call to the run's tracing once it traces; `decides`: a call whose headers may start it. */
+/**
+ * Delegates an inbound call to the run's tracing once it traces; `decides`: a call whose headers
+ * may start it.
+ */
 function inbound<K extends keyof Inbound>(run: RunTracing, method: K, decides: boolean): Inbound[K] {
   const call = (input: { headers: Headers }, next: (input: unknown) => unknown) => {
     const tracing = decides ? run.use(input.headers) : run.use();

@@ -1,6 +1,6 @@
 /**
- * What undoes the onboarding's money-moving steps (workflows/compensation/saga.ts): the shared-account
- * transfer is undone by a COLLECTION of what it left unspent in the MARGIN account
+ * What undoes the onboarding's money-moving steps (workflows/compensation/saga.ts): the
+ * shared-account transfer is undone by a COLLECTION of what it left unspent in the MARGIN account
  * (compensation/transfer-return.ts); a created card keeps its money, since the provider has no card
  * withdraw, and the record says so.
  */
@@ -25,7 +25,10 @@ export function transferRound(run: Pick<OnboardingRun, 'input'>): { step: string
   return returned ? { step: `transfer.${returned.runId}`, amount: returned.amount } : { step: 'transfer' };
 }
 
-/** Registers the return of what the shared-account transfer `moved` leaves unspent in the MARGIN account. */
+/**
+ * Registers the return of what the shared-account transfer `moved` leaves unspent in the MARGIN
+ * account.
+ */
 export function compensateTransfer(run: OnboardingRun, moved: FundTransferResult, step: string): void {
   returnUnspentTransfer(run.saga, {
     moved,
@@ -40,7 +43,10 @@ export function compensateTransfer(run: OnboardingRun, moved: FundTransferResult
   });
 }
 
-/** Registers the record of what a created card holds: the provider has no card withdraw, so it stays there. */
+/**
+ * Registers the record of what a created card holds: the provider has no card withdraw, so it stays
+ * there.
+ */
 export function recordCardKeeps(run: OnboardingRun, cardNo: string): void {
   run.saga.add(
     `card ${cardNo}`,

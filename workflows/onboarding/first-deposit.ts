@@ -13,13 +13,19 @@ import { runChild } from '../calls/children';
 import { runOnChainFunding } from './funding';
 import { asChild, childCommon, type OnboardingRun } from './run';
 
-/** What the first money after creation came as: a deposit from the paying account, or the customer's on-chain deposit. */
+/**
+ * What the first money after creation came as: a deposit from the paying account, or the customer's
+ * on-chain deposit.
+ */
 export interface FirstDeposit {
   deposit?: CardDepositResult;
   onChain?: WalletFundingResult;
 }
 
-/** The first deposit after creation, when the plan has one: from the paying account, or the customer's on-chain deposit. */
+/**
+ * The first deposit after creation, when the plan has one: from the paying account, or the
+ * customer's on-chain deposit.
+ */
 export async function firstDepositStage(run: OnboardingRun, cardNo: string): Promise<FirstDeposit> {
   const { funding } = run.plan;
   if (run.plan.laterDeposit) return { deposit: await laterDeposit(run, run.plan.laterDeposit.amount, cardNo) };
@@ -79,7 +85,8 @@ async function onChainPayment(
     ...(funding.txHash ? { txHash: funding.txHash } : {}),
     ...(funding.expectedAmount ? { expectedAmount: funding.expectedAmount } : {}),
   });
-  // wallet_transaction_v2 events carry no merchantOrderNo: the receiver finds this workflow by the address.
+  // wallet_transaction_v2 events carry no merchantOrderNo: the receiver finds this workflow by the
+  // address.
   run.attributes.addOrderNo(address.address);
   const onChain = await tracker.step(() =>
     runOnChainFunding({

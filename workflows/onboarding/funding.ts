@@ -48,11 +48,17 @@ export interface OnChainChild {
   cardNo: string;
   cardTypeId: string;
   wait?: WaitOverrides | undefined;
-  /** A resumed onboarding: deposits since this time (epoch ms) count, not only those after the child starts. */
+  /**
+   * A resumed onboarding: deposits since this time (epoch ms) count, not only those after the child
+   * starts.
+   */
   depositSince?: number;
 }
 
-/** `walletFunding` with a card deposit; the address is listed at start so wallet webhooks reach the child at once. */
+/**
+ * `walletFunding` with a card deposit; the address is listed at start so wallet webhooks reach the
+ * child at once.
+ */
 export function runOnChainFunding(c: OnChainChild): Promise<WalletFundingResult> {
   const { funding } = c;
   return runChild(

@@ -89,7 +89,10 @@ export interface ActivationChild {
   wait?: WaitOverrides | undefined;
 }
 
-/** Runs `physicalCardActivation` for the card; its merchantOrderNo is listed at start (webhook routing). */
+/**
+ * Runs `physicalCardActivation` for the card; its merchantOrderNo is listed at start (webhook
+ * routing).
+ */
 export function runActivation({
   cardNo,
   request,

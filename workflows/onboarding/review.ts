@@ -27,7 +27,8 @@ export class ReviewRelay {
         ...(update.statusFlowLocation ? { statusFlowLocation: update.statusFlowLocation } : {}),
         ...(rejectReason ? { rejectReason } : {}),
       };
-      // An onboarding waiting on the customer's correction is found by its stage, like any other wait.
+      // An onboarding waiting on the customer's correction is found by its stage, like any other
+      // wait.
       tracker.enterStage(
         update.stage === 'awaiting_correction' ? 'awaiting_correction' : 'cardholder_review',
         patched(REVIEW_STAGES_SEARCHABLE),

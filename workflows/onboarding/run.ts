@@ -13,7 +13,9 @@ import type { ReviewRelay } from './review';
 import type { OnboardingTracker } from './tracker';
 import type { ValidatedOnboarding } from './validation';
 
-/** One onboarding run as its stages see it: its input, its validated request, and where it reports. */
+/**
+ * One onboarding run as its stages see it: its input, its validated request, and where it reports.
+ */
 export interface OnboardingRun extends ValidatedOnboarding {
   readonly input: OnboardingInput;
   readonly workflowId: string;
@@ -23,7 +25,9 @@ export interface OnboardingRun extends ValidatedOnboarding {
   readonly gate: ActivationGate;
   readonly review: ReviewRelay;
   readonly deposits: DepositStatusTracker;
-  /** The account the card and its deposits are charged to (the MARGIN account for shared_account). */
+  /**
+   * The account the card and its deposits are charged to (the MARGIN account for shared_account).
+   */
   readonly chargedAccountId: string | undefined;
   /** What undoes the steps that moved money, should the onboarding then fail or be cancelled. */
   readonly saga: Saga;
@@ -45,7 +49,10 @@ export function childCommon(run: OnboardingRun): Pick<OnboardingInput, 'customer
   return { customerRef: input.customerRef, ...(input.wait ? { wait: input.wait } : {}) };
 }
 
-/** Shows the planned funding source and physical path in progress; a physical card waits for its activation request. */
+/**
+ * Shows the planned funding source and physical path in progress; a physical card waits for its
+ * activation request.
+ */
 export function showPlan(run: OnboardingRun): void {
   const { input, plan } = run;
   const progress = run.tracker.status;

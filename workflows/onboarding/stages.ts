@@ -18,7 +18,10 @@ import { transferToSharedAccount } from './funding';
 import { runActivation } from './physical';
 import { asChild, childCommon, type OnboardingRun } from './run';
 
-/** The cardholder: created and reviewed by its child (corrections go there), or the reviewed one the input names. */
+/**
+ * The cardholder: created and reviewed by its child (corrections go there), or the reviewed one the
+ * input names.
+ */
 export async function cardholderStage(run: OnboardingRun): Promise<OnboardingResult['cardholder']> {
   const { input, plan, cardType, tracker } = run;
   const holderData = input.holder;
@@ -45,7 +48,10 @@ export async function cardholderStage(run: OnboardingRun): Promise<OnboardingRes
   return { holderId: result.holderId, created: true, resubmissions: result.resubmissions };
 }
 
-/** shared_account: the MARGIN account the card is charged to receives the money first; its merchantOrderNo. */
+/**
+ * shared_account: the MARGIN account the card is charged to receives the money first; its
+ * merchantOrderNo.
+ */
 export async function sharedAccountStage(
   run: OnboardingRun,
   holderId: string | undefined,
@@ -104,7 +110,10 @@ export async function cardStage(
   return card;
 }
 
-/** Physical card: waits until it reached the customer (the activateCard Update, unless the input had it), then activates it. */
+/**
+ * Physical card: waits until it reached the customer (the activateCard Update, unless the input had
+ * it), then activates it.
+ */
 export async function physicalStage(
   run: OnboardingRun,
   cardNo: string,
@@ -118,7 +127,10 @@ export async function physicalStage(
   return tracker.step(() => runActivation({ cardNo, request, customerRef: input.customerRef, wait: input.wait }));
 }
 
-/** The wait for the activateCard Update, up to the delivery deadline; past it the onboarding fails and the card stays un_activated. */
+/**
+ * The wait for the activateCard Update, up to the delivery deadline; past it the onboarding fails
+ * and the card stays un_activated.
+ */
 async function awaitDelivery(run: OnboardingRun, cardNo: string): Promise<void> {
   const { input, tracker } = run;
   const progress = tracker.status;

@@ -101,7 +101,9 @@ export class OnboardingTracker extends Tracker<OnboardingProgress> {
   }
 }
 
-/** What was still under way at the provider when an operator cancelled, by the stage it stopped in. */
+/**
+ * What was still under way at the provider when an operator cancelled, by the stage it stopped in.
+ */
 function pendingAt(progress: OnboardingProgress): string | undefined {
   switch (progress.stage) {
     case 'cardholder_review':

@@ -26,11 +26,17 @@ export const BUDGET_TOP_UP_AS_FUNDING = 'budget-top-up-as-shared-account-funding
 export interface ValidatedOnboarding {
   cardType: CardType;
   plan: OnboardingPlan;
-  /** An onboarding started before {@link BUDGET_TOP_UP_AS_FUNDING}: `budgetTopUp` goes to the card child. */
+  /**
+   * An onboarding started before {@link BUDGET_TOP_UP_AS_FUNDING}: `budgetTopUp` goes to the card
+   * child.
+   */
   legacyTopUp: boolean;
   /** shared_account: the WALLET that pays and the amount moved. */
   transfer?: { payerAccountId: string; amount: string };
-  /** on_chain: the merchant's deposit address for the coin (shown to the customer once the card exists). */
+  /**
+   * on_chain: the merchant's deposit address for the coin (shown to the customer once the card
+   * exists).
+   */
   depositAddress?: DepositAddress;
 }
 
@@ -77,11 +83,13 @@ export async function validateOnboarding(
     });
     const transfer = planSharedAccountTransfer(plan.funding, plan.needed, payer, account);
     if (transfer.issues.length) fail(FailureTypes.invalidInput, transfer.issues);
-    // A resumed run may have moved or spent this money already: each step checks what it still needs.
+    // A resumed run may have moved or spent this money already: each step checks what it still
+    // needs.
     if (transfer.shortfalls.length && !input.resume) fail(FailureTypes.insufficientBalance, transfer.shortfalls);
     return { ...planned, transfer: { payerAccountId: payer.accountId, amount: transfer.amount } };
   }
-  // on_chain: the merchant pays only the card (fee, and the initial deposit a card type requires at creation).
+  // on_chain: the merchant pays only the card (fee, and the initial deposit a card type requires at
+  // creation).
   const needed = plan.funding.source === 'on_chain' ? plan.creation.total : plan.needed;
   const short = affordabilityIssue(account.availableBalance, needed, account.currency, 'initialDeposit');
   if (short && !input.resume)

@@ -62,7 +62,10 @@ function unfreezable(pattern: RegExp): RegExp {
   });
 }
 
-/** Reads every getter on `target`'s prototype chain, so what it defines on first read is defined now. */
+/**
+ * Reads every getter on `target`'s prototype chain, so what it defines on first read is defined
+ * now.
+ */
 function readGetters(target: Bag): void {
   for (let proto = Object.getPrototypeOf(target) as Bag | null; proto && proto !== Object.prototype;) {
     for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
@@ -77,7 +80,9 @@ function readGetters(target: Bag): void {
   }
 }
 
-/** Fills in what zod builds on first use, in `value` and everything reachable from it (see above). */
+/**
+ * Fills in what zod builds on first use, in `value` and everything reachable from it (see above).
+ */
 export function settleSchema(value: unknown, seen = new WeakSet<object>()): void {
   if (!isObject(value) || seen.has(value) || value instanceof RegExp) return;
   seen.add(value);

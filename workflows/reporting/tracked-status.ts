@@ -1,11 +1,11 @@
 /**
  * The one progress and failure idiom every workflow shares: a progress status answered by its
- * query, provider events (webhooks forwarded by signal) fed to the workflow's inbox, and a
- * {@link Tracker} that moves the status to a stage, records a failure in it and throws. A
- * workflow fails one way: `fail(type, reason)` for a rule it checks itself (the failure of
- * domain/failures.ts's `nonRetryable`), `step(run)` around an activity or child whose failure
- * becomes its own, and `guard(body)` around the whole body where anything else may escape. Registering handlers issues no command, so a workflow using this
- * replays the histories it made before.
+ * query, provider events (webhooks forwarded by signal) fed to the workflow's inbox, and a {@link
+ * Tracker} that moves the status to a stage, records a failure in it and throws. A workflow fails
+ * one way: `fail(type, reason)` for a rule it checks itself (the failure of domain/failures.ts's
+ * `nonRetryable`), `step(run)` around an activity or child whose failure becomes its own, and
+ * `guard(body)` around the whole body where anything else may escape. Registering handlers issues
+ * no command, so a workflow using this replays the histories it made before.
  */
 import { isCancellation, setHandler, type ApplicationFailure, type QueryDefinition } from '@temporalio/workflow';
 import type { FieldIssue } from '../../domain/cardholder-data';

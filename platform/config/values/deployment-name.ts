@@ -3,7 +3,10 @@
  * deployment commands.
  */
 
-/** Temporal's rules for a deployment name (`:` and `.` separate it from the build id in version strings). */
+/**
+ * Temporal's rules for a deployment name (`:` and `.` separate it from the build id in version
+ * strings).
+ */
 export function deploymentNameIssue(name: string): string | undefined {
   if (!name) return 'must not be empty';
   if (name.length > 100) return 'must be at most 100 characters';

@@ -1,9 +1,10 @@
 /**
  * How traces leave a process, in OpenTelemetry's standard variables: `OTEL_TRACES_EXPORTER`
- * (`otlp`, `console` or `none`) and `OTEL_EXPORTER_OTLP_PROTOCOL` / `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`
- * (`http/protobuf`, the specification's default, or `http/json`). cardflow exports over HTTP
- * only: `grpc` and the retired exporters (`jaeger`, `zipkin`) are refused by name, where an SDK
- * would fall back silently and a team would wait for traces that never come.
+ * (`otlp`, `console` or `none`) and `OTEL_EXPORTER_OTLP_PROTOCOL` /
+ * `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` (`http/protobuf`, the specification's default, or
+ * `http/json`). cardflow exports over HTTP only: `grpc` and the retired exporters (`jaeger`,
+ * `zipkin`) are refused by name, where an SDK would fall back silently and a team would wait for
+ * traces that never come.
  */
 export const TRACE_EXPORTERS = ['otlp', 'console', 'none'] as const;
 export type TraceExporterName = (typeof TRACE_EXPORTERS)[number];

@@ -1,8 +1,9 @@
 /**
- * The cluster tier's one Temporal cluster is started by the global setup, in jest's parent
- * process, which alone owns its processes. Tests reach it through this small loopback endpoint to
- * inflict the faults a deployment meets: SIGKILL a history host and start it again, restart
- * PostgreSQL, back it up and restore it over destroyed data. Addresses travel to the test processes in environment variables.
+ * The cluster tier's one Temporal cluster is started by the global setup, in jest's parent process,
+ * which alone owns its processes. Tests reach it through this small loopback endpoint to inflict
+ * the faults a deployment meets: SIGKILL a history host and start it again, restart PostgreSQL,
+ * back it up and restore it over destroyed data. Addresses travel to the test processes in
+ * environment variables.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,9 +18,14 @@ import {
 
 export const CLUSTER_ENV = {
   address: 'CARDFLOW_CLUSTER_TEMPORAL_ADDRESS',
-  /** The cluster's CA and client certificates (mutual TLS; tools/scripts/cluster/temporal-tls.ts). */
+  /**
+   * The cluster's CA and client certificates (mutual TLS; tools/scripts/cluster/temporal-tls.ts).
+   */
   tlsDir: 'CARDFLOW_CLUSTER_TEMPORAL_TLS_DIR',
-  /** The cluster's JWKS document and every caller's token (roles; tools/scripts/cluster/temporal-auth.ts). */
+  /**
+   * The cluster's JWKS document and every caller's token (roles;
+   * tools/scripts/cluster/temporal-auth.ts).
+   */
   authDir: 'CARDFLOW_CLUSTER_TEMPORAL_AUTH_DIR',
   namespace: 'CARDFLOW_CLUSTER_TEMPORAL_NAMESPACE',
   databaseUrl: 'CARDFLOW_CLUSTER_DATABASE_URL',
@@ -44,7 +50,10 @@ export interface ClusterSettings {
   controlUrl: string;
 }
 
-/** A variable the global setup set; throws when the tier was not run through jest's `cluster` project. */
+/**
+ * A variable the global setup set; throws when the tier was not run through jest's `cluster`
+ * project.
+ */
 function read(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: run this file with jest --selectProjects cluster`);
@@ -57,7 +66,10 @@ export function historyHostAddresses(): Record<HistoryHost, string> {
   return Object.fromEntries(listed.split(',').map((entry) => entry.split('='))) as Record<HistoryHost, string>;
 }
 
-/** The cluster the global setup started; throws when the tier was not run through jest's `cluster` project. */
+/**
+ * The cluster the global setup started; throws when the tier was not run through jest's `cluster`
+ * project.
+ */
 export function clusterSettings(): ClusterSettings {
   return {
     address: read(CLUSTER_ENV.address),
@@ -140,7 +152,9 @@ export async function control(path: `/kill/${HostName}` | `/start/${HostName}` |
   if (response.status !== 204) throw new Error(`control ${path}: ${response.status} ${await response.text()}`);
 }
 
-/** Backs the cluster's PostgreSQL up, or restores the latest backup; resolves with what it measured. */
+/**
+ * Backs the cluster's PostgreSQL up, or restores the latest backup; resolves with what it measured.
+ */
 export async function controlDrill(path: '/backup/postgresql'): Promise<BackupTaken>;
 export async function controlDrill(
   path: '/restore/postgresql',

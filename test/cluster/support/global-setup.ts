@@ -1,10 +1,10 @@
 /**
  * Jest global setup of the cluster tier: ONE production-shaped Temporal cluster for the whole run
- * (tools/scripts/cluster/: a throwaway PostgreSQL, the schema by tools/deploy/temporal-schema.sh, frontend,
- * matching, worker service, internal frontend and two history hosts as processes, roles on (every
- * caller's token by tools/scripts/make-tokens.sh), namespace and search attributes by
- * tools/deploy/setup-temporal.ts), plus the control endpoint tests use to kill and restart parts of it.
- * Each test file starts cardflow's own processes on it (support/world.ts).
+ * (tools/scripts/cluster/: a throwaway PostgreSQL, the schema by tools/deploy/temporal-schema.sh,
+ * frontend, matching, worker service, internal frontend and two history hosts as processes, roles
+ * on (every caller's token by tools/scripts/make-tokens.sh), namespace and search attributes by
+ * tools/deploy/setup-temporal.ts), plus the control endpoint tests use to kill and restart parts of
+ * it. Each test file starts cardflow's own processes on it (support/world.ts).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -31,7 +31,8 @@ export async function takeStartedCluster() {
 /**
  * The production dynamic configuration plus what lets the versioning test see a rollout end in
  * seconds: the server re-checks a draining version every 3 minutes after a 3-minute grace by
- * default, and counts a stopped worker's version as polled for 5 minutes (which blocks retiring it).
+ * default, and counts a stopped worker's version as polled for 5 minutes (which blocks retiring
+ * it).
  */
 function testDynamicConfig(dir: string): string {
   const file = join(dir, 'dynamic-config.yaml');

@@ -116,7 +116,8 @@ it('pages every source within the spec limits and recomputes the wallet across 3
 
   expect(read.cardOperations).toBe(130);
   expect(findings.filter((f) => f.kind === FINDING_KINDS.externalOrder)).toHaveLength(130);
-  // The opening balance, the adjustment and 130 card fees: every one read once, explained or external.
+  // The opening balance, the adjustment and 130 card fees: every one read once, explained or
+  // external.
   const [wallet] = accounts;
   expect(accounts).toHaveLength(1);
   expect(wallet).toMatchObject({ entries: 132, external: 132, cardflow: 0, provider: 0, openingBalance: '0.00' });

@@ -1,8 +1,9 @@
 /**
- * A throwaway PostgreSQL for one test file (the one `npm run cluster` starts, tools/scripts/cluster/):
- * Debian's server on a free loopback port in a temp folder, stopped and removed by `stop()`.
- * Each call of `database()` creates a fresh database, so tests never see each other's rows, with
- * the schema's migrations applied as the set-up job applies them (or none, for a test of them).
+ * A throwaway PostgreSQL for one test file (the one `npm run cluster` starts,
+ * tools/scripts/cluster/): Debian's server on a free loopback port in a temp folder, stopped and
+ * removed by `stop()`. Each call of `database()` creates a fresh database, so tests never see each
+ * other's rows, with the schema's migrations applied as the set-up job applies them (or none, for a
+ * test of them).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -12,7 +12,10 @@ const platform = generateRsaKeyPair();
 const operationBody =
   '{"orderNo":"O1","merchantOrderNo":"CFabc0123456789abcdef0123456789","cardNo":"C100","currency":"USD","amount":100.10,"fee":1.00,"type":"create","status":"success","transactionTime":1700000000000}';
 
-/** Counts forwards across replicas; each forward takes `delayMs`, as a visibility lookup and signal would. */
+/**
+ * Counts forwards across replicas; each forward takes `delayMs`, as a visibility lookup and signal
+ * would.
+ */
 class SharedForwarder implements EventForwarder {
   forwarded: ProviderEvent[] = [];
   delayMs = 300;

@@ -148,7 +148,8 @@ it('forwards a review state the holder reaches again in a later round, with the 
     `{"holderId":1989887271659823105,"merchantOrderNo":"CFholder01234567890","cardTypeId":7,"statusFlowLocation":"admin","status":"reject","firstName":"Ada","createTime":1700000000000,"updateTime":${updateTime}}`;
   expect((await post(reject(1700000001000), 'card_holder', 'req-round-1')).status).toBe(200);
   expect((await post(reject(1700000009000), 'card_holder', 'req-round-2')).status).toBe(200);
-  // Without X-WSB-REQUEST-ID the body stands for the delivery: the later round's differs by its time.
+  // Without X-WSB-REQUEST-ID the body stands for the delivery: the later round's differs by its
+  // time.
   const unnamed = (body: string) => {
     const { [REQUEST_ID_HEADER]: _requestId, ...headers } = buildSignedWebhook({
       body,
@@ -257,11 +258,13 @@ describe('slow clients', () => {
     let dropped = 0;
     for (const s of slow) void s.closed.then(() => (dropped += 1));
     try {
-      // Meanwhile a real delivery is acknowledged, while every slow client still holds its connection.
+      // Meanwhile a real delivery is acknowledged, while every slow client still holds its
+      // connection.
       expect((await post(operationBody, 'card_transaction', 'req-fast')).status).toBe(200);
       expect(dropped).toBe(0);
       const closedAfter = await Promise.all(slow.map((s) => s.closed));
-      // Headers limit 3 s, request limit 4 s, checked every second: dropped long before the clients give up.
+      // Headers limit 3 s, request limit 4 s, checked every second: dropped long before the clients
+      // give up.
       for (const ms of closedAfter) expect(ms).toBeLessThan(10_000);
       expect(slow.map((s) => s.received().split('\r\n')[0])).toEqual([
         'HTTP/1.1 408 Request Timeout',

@@ -13,7 +13,10 @@ import {
   workOrderRecord,
 } from '../../fixtures/provider-events';
 
-/** Deposit addresses as the provider returns them (spec: Wallet address): TRC20 base58 and BEP20 hex. */
+/**
+ * Deposit addresses as the provider returns them (spec: Wallet address): TRC20 base58 and BEP20
+ * hex.
+ */
 const TRC20_ADDRESS = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 const BEP20_ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 

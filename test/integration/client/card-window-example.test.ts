@@ -106,7 +106,8 @@ it('lists the card’s records, reveals its details and reissues it, through the
     histories.push(await decodedText(history));
   }
   expect(histories.length).toBeGreaterThan(2);
-  // The payloads were opened (the inputs' wait settings are only in them), and none holds the number.
+  // The payloads were opened (the inputs' wait settings are only in them), and none holds the
+  // number.
   expect(histories.some((text) => text.includes('firstPollMs'))).toBe(true);
   for (const text of histories) expect(text).not.toContain(pan);
   expect(worker.output()).not.toContain(pan);

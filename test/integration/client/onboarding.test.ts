@@ -36,7 +36,10 @@ function input(customerRef: string, email: string) {
   };
 }
 
-/** Executions with this customer's workflow id, as visibility (eventually consistent) lists them once it lists any. */
+/**
+ * Executions with this customer's workflow id, as visibility (eventually consistent) lists them
+ * once it lists any.
+ */
 async function executions(customerRef: string, expectAny = true): Promise<number> {
   const query = `WorkflowId = '${onboardingWorkflowId(customerRef)}'`;
   for (let i = 0; ; i++) {
@@ -72,7 +75,8 @@ it('starting the same customer reference twice, running or closed, makes one exe
 
 it('refuses an invalid input before starting anything, naming the field and rule', async () => {
   const customerRef = `bad-${randomUUID().slice(0, 8)}`;
-  // As a JavaScript caller sends it: the types refuse a number for a decimal string, the run-time check too.
+  // As a JavaScript caller sends it: the types refuse a number for a decimal string, the run-time
+  // check too.
   const bad = { ...input(customerRef, 'not-an-email'), initialDeposit: 20 } as unknown as OnboardingRequest;
   await expect(startOnboarding(harness.client, bad, { taskQueue: harness.taskQueue })).rejects.toThrow(
     InvalidInputError,

@@ -36,7 +36,10 @@ afterEach(() => {
 
 const commits = (operation: string, after: number) => h.sandbox.commits({ operation }).filter((c) => c.seq > after);
 
-/** Starts a B2B onboarding for `ref` and returns its handle once it waits in cardholder review (a worker must be running). */
+/**
+ * Starts a B2B onboarding for `ref` and returns its handle once it waits in cardholder review (a
+ * worker must be running).
+ */
 async function startStalledInReview(ref: string) {
   const handle = await startOnboardingWorkflow(
     h,

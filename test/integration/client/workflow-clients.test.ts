@@ -76,7 +76,10 @@ async function cardRecords(cardNo: string, type: 'Freeze' | 'UnFreeze' | 'update
   return (await h.provider.listCardTransactions({ pageNum: 1, pageSize: 100, cardNo, type })).records;
 }
 
-/** Runs the CLI against the harness's client and task queue; returns the exit code and output (`out` fills as it runs). */
+/**
+ * Runs the CLI against the harness's client and task queue; returns the exit code and output (`out`
+ * fills as it runs).
+ */
 function cli(args: string[], stdin?: string, out: string[] = []) {
   return runCliOn(
     { client: h.client, namespace: testTemporalServer().namespace },
@@ -127,7 +130,10 @@ it('client: shared account, then a transfer started twice moves the money once, 
   });
 });
 
-/** Once the funding waits for its on-chain deposit, credits `amount` of USDT_TRC20 and returns the funding's result. */
+/**
+ * Once the funding waits for its on-chain deposit, credits `amount` of USDT_TRC20 and returns the
+ * funding's result.
+ */
 async function creditDepositAndAwait(fundingRef: string, amount: string) {
   await eventually(
     () => getFundingStatus(h.client, fundingRef),
@@ -175,7 +181,8 @@ it('client: activation with a clear PIN sealed by the client, standalone freeze/
       (s) => s.stage === 'awaiting_code',
       'awaiting_code',
     );
-    // The card's workflow reads the card un_activated; the activation's result tells it the card is Normal.
+    // The card's workflow reads the card un_activated; the activation's result tells it the card is
+    // Normal.
     const entity = { ...opts(), wait: FAST_WAIT, merchantPublicKey: key };
     expect((await refreshCard(h.client, cardNo, entity)).status).toBe('un_activated');
     await h.helper('issueActivationCode', { cardNo });

@@ -138,7 +138,8 @@ beforeAll(async () => {
         module: 'nodenext',
         moduleResolution: 'nodenext',
         strict: true,
-        // As `tsc --init` writes it: the SDK's own declarations name packages it does not install (ms, source-map).
+        // As `tsc --init` writes it: the SDK's own declarations name packages it does not install
+        // (ms, source-map).
         skipLibCheck: true,
         types: ['node'],
         outDir: 'out',
@@ -325,7 +326,8 @@ it("runs the README's snippet as printed: an onboarding through the installed cl
   expect(out).toContain(`onboarding-${ref}`);
   expect(out).toMatch(/card \d+/);
 
-  // Input, result and everything between reached Temporal encrypted with the key the backend was given.
+  // Input, result and everything between reached Temporal encrypted with the key the backend was
+  // given.
   const history = await temporal.client.workflow.getHandle(`onboarding-${ref}`).fetchHistory();
   const payloads = collectPayloads(history);
   expect(payloads.length).toBeGreaterThan(1);

@@ -32,7 +32,10 @@ import { cardEntityWorkflowId, activationWorkflowId, sharedAccountWorkflowId } f
 /** Saves one workflow's history under `name` (test/fixtures/histories/<name>.json). */
 export type SaveHistory = (name: string, handle: WorkflowHandle) => Promise<void>;
 
-/** What the runs saved, and the clear values (PINs, activation codes) none of those histories may contain. */
+/**
+ * What the runs saved, and the clear values (PINs, activation codes) none of those histories may
+ * contain.
+ */
 export interface SavedRuns {
   names: string[];
   clearValues: string[];
@@ -183,7 +186,10 @@ async function cardOperations(h: CardHarness, save: SaveHistory): Promise<string
   return [newPin, physical.activationCode];
 }
 
-/** Updates (freeze, unfreeze, deposit as a child), an authorization recorded, then a high-risk purchase ends it. */
+/**
+ * Updates (freeze, unfreeze, deposit as a child), an authorization recorded, then a high-risk
+ * purchase ends it.
+ */
 async function cardEntityRun(h: CardHarness, save: SaveHistory): Promise<void> {
   const cardNo = await virtualCard(h.provider, { deposit: '50' });
   const entity = await start(h, WorkflowTypes.cardEntity, cardEntityWorkflowId(cardNo), { cardNo });

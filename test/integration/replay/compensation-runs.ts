@@ -29,7 +29,9 @@ import {
 } from '../support/card-harness';
 import type { SavedRuns, SaveHistory } from './card-and-funds-runs';
 
-/** Saved names of the runs (each `<name>.json`, children `<name>.<step>.json`), for the replay test. */
+/**
+ * Saved names of the runs (each `<name>.json`, children `<name>.<step>.json`), for the replay test.
+ */
 export const COMPENSATION_HISTORIES = [
   'onboarding-compensated',
   'onboarding-compensated.transfer',
@@ -71,7 +73,10 @@ export async function saveCompensationHistories(save: SaveHistory): Promise<Save
   return { names, clearValues: [] };
 }
 
-/** A gift card (deposit at creation) funded through a MARGIN account; cents .13: the provider fails the creation. */
+/**
+ * A gift card (deposit at creation) funded through a MARGIN account; cents .13: the provider fails
+ * the creation.
+ */
 async function failedOnboarding(h: CardHarness): Promise<WorkflowHandle> {
   const margin = (await h.provider.createSharedAccount({ accountName: `Replay compensation ${suffix()}` })).accountId;
   const customerRef = `replay-compensated-${suffix()}`;
@@ -93,7 +98,9 @@ async function failedOnboarding(h: CardHarness): Promise<WorkflowHandle> {
   return handle;
 }
 
-/** A credited deposit moved to a MARGIN account, whose card deposit (cents .13) the provider fails. */
+/**
+ * A credited deposit moved to a MARGIN account, whose card deposit (cents .13) the provider fails.
+ */
 async function failedWalletFunding(h: CardHarness): Promise<{ funding: WorkflowHandle; record: string }> {
   const margin = (await h.provider.createSharedAccount({ accountName: `Replay funding back ${suffix()}` })).accountId;
   await h.helper('creditMerchantWallet', { amount: '5', accountId: margin }); // the budget card's fee

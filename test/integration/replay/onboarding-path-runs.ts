@@ -1,21 +1,21 @@
 /**
  * The onboarding-path runs whose histories `test/integration/replay.test.ts` saves
- * (CARDFLOW_SAVE_HISTORIES=onboarding-paths, or 1): the physical, shared_account,
- * budgetTopUp and on_chain paths of `customerOnboarding`, each saved with every child (and grandchild) it started, so a change that
- * breaks determinism on one of them fails the replay test:
+ * (CARDFLOW_SAVE_HISTORIES=onboarding-paths, or 1): the physical, shared_account, budgetTopUp and
+ * on_chain paths of `customerOnboarding`, each saved with every child (and grandchild) it started,
+ * so a change that breaks determinism on one of them fails the replay test:
  *
  * - physical card, `activateCard` Update (activation code, sealed PIN) after awaiting_delivery;
  * - physical card, `activateCard` Update with a work order;
  * - `funding: shared_account` (fundTransfer child before card creation);
  * - `budgetTopUp` read as shared_account funding (the path behind the `patched()` marker
  *   BUDGET_TOP_UP_AS_FUNDING; the older onboarding set guards the unpatched branch);
- * - `funding: on_chain` (walletFunding child, its cardDeposit grandchild), the deposit credited
- *   by the sandbox's `creditWalletDeposit` helper.
+ * - `funding: on_chain` (walletFunding child, its cardDeposit grandchild), the deposit credited by
+ *   the sandbox's `creditWalletDeposit` helper.
  *
  * What these histories may hold: payloads are saved as the test worker wrote them (`json/plain`,
- * like the other sets), so the printed card number, which the physical path carries in clear in
- * the onboarding's and cardIssuance's input and the create card activity's input, is replaced in
- * the saved files by {@link maskCardNumbers} (same length, BIN kept, digits zeroed, check digit
+ * like the other sets), so the printed card number, which the physical path carries in clear in the
+ * onboarding's and cardIssuance's input and the create card activity's input, is replaced in the
+ * saved files by {@link maskCardNumbers} (same length, BIN kept, digits zeroed, check digit
  * recomputed: the workflows' bin and Luhn checks still pass on replay). The PIN travels only
  * sealed; the activation code never reaches a payload in clear. The physical runs' B2C holder is
  * made through the provider API outside any workflow (`holderId`), so no personal data either.
@@ -42,10 +42,15 @@ import {
 } from '../support/card-harness';
 import type { SavedRuns, SaveHistory } from './card-and-funds-runs';
 
-/** The clear PIN the activation-code run seals (the backend's client seals it before the Update). */
+/**
+ * The clear PIN the activation-code run seals (the backend's client seals it before the Update).
+ */
 export const PATH_PINS = { activation: '640271' } as const;
 
-/** Saved names of the runs (each `<name>.json`, children `<name>.<step>[.<step>].json`), for the replay test. */
+/**
+ * Saved names of the runs (each `<name>.json`, children `<name>.<step>[.<step>].json`), for the
+ * replay test.
+ */
 export const ONBOARDING_PATH_HISTORIES = [
   'onboarding-physical-code',
   'onboarding-physical-code.card',
@@ -67,10 +72,16 @@ export const ONBOARDING_PATH_HISTORIES = [
   'onboarding-on-chain.funding.deposit',
 ] as const;
 
-/** Digits kept at the front of a masked card number: the 6-digit BIN (ISO/IEC 7812), the card type's bankCardBin here. */
+/**
+ * Digits kept at the front of a masked card number: the 6-digit BIN (ISO/IEC 7812), the card type's
+ * bankCardBin here.
+ */
 const KEPT_DIGITS = 6;
 
-/** The printed card number with every digit after the BIN zeroed and the Luhn check digit recomputed. */
+/**
+ * The printed card number with every digit after the BIN zeroed and the Luhn check digit
+ * recomputed.
+ */
 export function maskCardNumber(pan: string): string {
   const body = pan.slice(0, KEPT_DIGITS) + '0'.repeat(pan.length - KEPT_DIGITS - 1);
   return body + luhnCheckDigit(body);
@@ -91,7 +102,9 @@ export function maskCardNumbers(text: string): string {
   });
 }
 
-/** The `cardNumber` values in a saved history's payloads that are not masked (empty when all are). */
+/**
+ * The `cardNumber` values in a saved history's payloads that are not masked (empty when all are).
+ */
 export function unmaskedCardNumbers(text: string): string[] {
   const decoded = [...text.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)]
     .map((m) => Buffer.from(m[1]!, 'base64').toString('utf8'))
@@ -99,7 +112,10 @@ export function unmaskedCardNumbers(text: string): string[] {
   return [...decoded.matchAll(CARD_NUMBER_FIELD)].map((m) => m[1]!).filter((pan) => pan !== maskCardNumber(pan));
 }
 
-/** Runs the five onboarding paths on a lifecycle worker and saves their histories (masking is the caller's, on the files). */
+/**
+ * Runs the five onboarding paths on a lifecycle worker and saves their histories (masking is the
+ * caller's, on the files).
+ */
 export async function saveOnboardingPathHistories(saveOne: SaveHistory): Promise<SavedRuns> {
   const h = await startCardHarness();
   const names: string[] = [];
@@ -205,7 +221,10 @@ async function physicalByCode(
   return [PATH_PINS.activation, issued.activationCode, cardNumber];
 }
 
-/** Physical card, activated by a CARD_ACTIVE work order after awaiting_delivery; returns the card number used. */
+/**
+ * Physical card, activated by a CARD_ACTIVE work order after awaiting_delivery; returns the card
+ * number used.
+ */
 async function physicalByWorkOrder(
   h: CardHarness,
   save: (name: string, handle: WorkflowHandle) => Promise<void>,
@@ -221,7 +240,10 @@ async function physicalByWorkOrder(
   return [cardNumber];
 }
 
-/** funding shared_account, then the older budgetTopUp field (same fundTransfer child since the patch). */
+/**
+ * funding shared_account, then the older budgetTopUp field (same fundTransfer child since the
+ * patch).
+ */
 async function sharedAccountRuns(
   h: CardHarness,
   save: (name: string, handle: WorkflowHandle) => Promise<void>,
@@ -245,7 +267,10 @@ async function sharedAccountRuns(
   await save('onboarding-budget-top-up', topUp);
 }
 
-/** funding on_chain: the customer's deposit credited by the sandbox helper to the address progress shows. */
+/**
+ * funding on_chain: the customer's deposit credited by the sandbox helper to the address progress
+ * shows.
+ */
 async function onChainRun(
   h: CardHarness,
   save: (name: string, handle: WorkflowHandle) => Promise<void>,

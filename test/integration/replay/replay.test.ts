@@ -1,14 +1,15 @@
 /**
- * Replays the saved histories (test/fixtures/histories/*.json) against the current workflow
- * code, and those of the earlier build (test/fixtures/histories/earlier-build/: onboardings
- * started in `validating`, before the 10-action path). Those must replay too: runs opened by
- * unversioned workers move to the first versioned build (docs/versioning.md), and the onboarding
- * decides its path from its started event alone. With CARDFLOW_SAVE_HISTORIES=1 it first runs representative onboardings, the card and
- * fund workflows (test/integration/replay/card-and-funds-runs.ts) and the other onboarding paths (physical card, shared_account, budgetTopUp, on_chain:
+ * Replays the saved histories (test/fixtures/histories/*.json) against the current workflow code,
+ * and those of the earlier build (test/fixtures/histories/earlier-build/: onboardings started in
+ * `validating`, before the 10-action path). Those must replay too: runs opened by unversioned
+ * workers move to the first versioned build (docs/versioning.md), and the onboarding decides its
+ * path from its started event alone. With CARDFLOW_SAVE_HISTORIES=1 it first runs representative
+ * onboardings, the card and fund workflows (test/integration/replay/card-and-funds-runs.ts) and the
+ * other onboarding paths (physical card, shared_account, budgetTopUp, on_chain:
  * test/integration/replay/onboarding-path-runs.ts) on the dev server and the sandbox and saves
  * their histories (parents and children), and one happy onboarding (`onboarding-happy`);
- * `=onboarding`, `=cards-and-funds`, `=onboarding-paths`, `=happy`, `=review-rounds` (a cardholder review
- * rejected twice) or `=compensation` (money returned and a stranded-money record:
+ * `=onboarding`, `=cards-and-funds`, `=onboarding-paths`, `=happy`, `=review-rounds` (a cardholder
+ * review rejected twice) or `=compensation` (money returned and a stranded-money record:
  * test/integration/replay/compensation-runs.ts) re-saves one set only.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -55,7 +56,10 @@ async function save(name: string, handle: WorkflowHandle): Promise<void> {
   );
 }
 
-/** Runs `run` on a fresh harness while a worker (its activities changed by `overrides`) polls its queue, then stops the harness. */
+/**
+ * Runs `run` on a fresh harness while a worker (its activities changed by `overrides`) polls its
+ * queue, then stops the harness.
+ */
 async function withHarnessWorker(
   run: (h: Harness) => Promise<void>,
   overrides?: (h: Harness) => Partial<CardflowActivities>,
@@ -325,7 +329,9 @@ it('traced runs of the build before tracing kept the command order replay as its
 
 const EARLIER_BUILD_DIR = join(DIR, 'earlier-build');
 
-/** The onboardings of the earlier build (parents; their children are the other files of the folder). */
+/**
+ * The onboardings of the earlier build (parents; their children are the other files of the folder).
+ */
 const EARLIER_BUILD_ONBOARDINGS = [
   'onboarding-with-holder',
   'onboarding-deposit-after-creation',
@@ -373,7 +379,8 @@ it('the saved card and fund histories hold no clear PIN, activation code or card
   for (const name of CARD_AND_FUND_HISTORIES) {
     const text = readFileSync(join(DIR, `${name}.json`), 'utf8');
     assertNothingInClear(name, text, Object.values(RUN_PINS));
-    // Field names the provider uses for secrets in clear (spec: activeCard, updatePin, card sensitive data).
+    // Field names the provider uses for secrets in clear (spec: activeCard, updatePin, card
+    // sensitive data).
     expect({
       name,
       fields: decodedPayloads(text).match(/"(pin|activeCode|activationCode|cvv|cardNumber|expiryDate)"\s*:/g),
@@ -387,7 +394,8 @@ it('the saved onboarding-path histories hold no clear PIN, activation code or ca
     const text = readFileSync(join(DIR, `${name}.json`), 'utf8');
     assertNothingInClear(name, text, Object.values(PATH_PINS));
     const decoded = decodedPayloads(text);
-    // The physical path's input carries cardNumber (spec: createCard); every other secret field must be absent.
+    // The physical path's input carries cardNumber (spec: createCard); every other secret field
+    // must be absent.
     expect({ name, fields: decoded.match(/"(pin|activeCode|activationCode|cvv|expiryDate)"\s*:/g) }).toEqual({
       name,
       fields: null,
@@ -395,6 +403,7 @@ it('the saved onboarding-path histories hold no clear PIN, activation code or ca
     expect({ name, unmasked: unmaskedCardNumbers(text) }).toEqual({ name, unmasked: [] });
     cardNumbers += decoded.match(/"cardNumber":/g)?.length ?? 0;
   }
-  // The physical runs' inputs (onboarding, cardIssuance, create card activity) are where the masking applies.
+  // The physical runs' inputs (onboarding, cardIssuance, create card activity) are where the
+  // masking applies.
   expect(cardNumbers).toBeGreaterThan(0);
 });

@@ -25,7 +25,9 @@ export const BUDGET_TYPE = CARD_TYPE_IDS.budget;
 export const SUBSCRIPTION_TYPE = CARD_TYPE_IDS.subscription;
 
 export interface CardHarness extends Harness {
-  /** The directory of the workers' file store (worker processes get it as CARDFLOW_FILE_STORE_DIR). */
+  /**
+   * The directory of the workers' file store (worker processes get it as CARDFLOW_FILE_STORE_DIR).
+   */
   fileStoreDir: string;
   /** The store on that directory, as a backend puts supporting files into it. */
   fileStore: FileStore;
@@ -111,7 +113,9 @@ export async function eventually<T>(
   }
 }
 
-/** The three ID images a B2C holder needs (idFrontId, idBackId, idHoldId), uploaded; their file ids. */
+/**
+ * The three ID images a B2C holder needs (idFrontId, idBackId, idHoldId), uploaded; their file ids.
+ */
 export async function uploadIdImages(provider: ProviderClient): Promise<string[]> {
   const fileIds: string[] = [];
   for (let i = 0; i < 3; i++) {
@@ -143,7 +147,9 @@ export async function approvedPhysicalHolder(provider: ProviderClient): Promise<
   return holder.holderId;
 }
 
-/** A fresh number printed on a card of the physical bin (valid check digit), never the masked one. */
+/**
+ * A fresh number printed on a card of the physical bin (valid check digit), never the masked one.
+ */
 export function printedCardNumber(): string {
   const body = `522981${(1 + (randomBytes(4).readUInt32BE(0) % 999_999_998)).toString().padStart(9, '0')}`;
   return body + luhnCheckDigit(body);
@@ -230,8 +236,8 @@ export async function account(provider: ProviderClient, accountId: string) {
 }
 
 /**
- * A wallet funding's input: 200 USDT_TRC20 expected, what arrives moved on to `margin`, which deposits
- * the most it pays for to the budget card `cardNo`.
+ * A wallet funding's input: 200 USDT_TRC20 expected, what arrives moved on to `margin`, which
+ * deposits the most it pays for to the budget card `cardNo`.
  */
 export function fundingToBudgetCard(margin: string, cardNo: string) {
   return {
@@ -242,7 +248,10 @@ export function fundingToBudgetCard(margin: string, cardNo: string) {
   };
 }
 
-/** After a wallet funding, the margin account holds `before` plus what reached it, less the card deposit and fee it paid. */
+/**
+ * After a wallet funding, the margin account holds `before` plus what reached it, less the card
+ * deposit and fee it paid.
+ */
 export async function expectMarginAfterFunding(
   provider: ProviderClient,
   margin: string,
@@ -254,7 +263,10 @@ export async function expectMarginAfterFunding(
   expect(cmp((await account(provider, margin)).availableBalance, expected)).toBe(0);
 }
 
-/** The card has exactly one work order, a successful CARD_ACTIVE (its activation was submitted once), matching `also`. */
+/**
+ * The card has exactly one work order, a successful CARD_ACTIVE (its activation was submitted
+ * once), matching `also`.
+ */
 export async function expectOneActivationWorkOrder(
   provider: ProviderClient,
   cardNo: string,

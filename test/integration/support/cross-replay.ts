@@ -80,7 +80,9 @@ export async function fetchHistory(connection: Connection, namespace: string, wo
   return temporal.api.history.v1.History.create({ events });
 }
 
-/** Every execution on the server (every type, every run), a page of the visibility list at a time. */
+/**
+ * Every execution on the server (every type, every run), a page of the visibility list at a time.
+ */
 export async function* everyExecution(connection: Connection, namespace: string) {
   let nextPageToken: Uint8Array | undefined;
   do {

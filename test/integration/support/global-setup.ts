@@ -1,11 +1,12 @@
 /**
  * Jest global setup of the integration tier: ONE real Temporal dev server for the whole run,
- * started from the CLI that `tools/scripts/temporal-cli.sh` finds or builds (never the SDK's download,
- * which needs the network), on a free port, with the project's search attributes registered.
- * Tests find it through `CARDFLOW_TEST_TEMPORAL_ADDRESS` (`test/support/temporal-env.ts`).
+ * started from the CLI that `tools/scripts/temporal-cli.sh` finds or builds (never the SDK's
+ * download, which needs the network), on a free port, with the project's search attributes
+ * registered. Tests find it through `CARDFLOW_TEST_TEMPORAL_ADDRESS`
+ * (`test/support/temporal-env.ts`).
  *
- * Set `CARDFLOW_TEST_TEMPORAL_ADDRESS` yourself to run the tier against a server you started
- * (e.g. `npm run dev-server -- start`); then nothing is started here.
+ * Set `CARDFLOW_TEST_TEMPORAL_ADDRESS` yourself to run the tier against a server you started (e.g.
+ * `npm run dev-server -- start`); then nothing is started here.
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cardflowSearchAttributes } from '../../../domain/search-attributes';
@@ -33,7 +34,8 @@ export function takeStartedEnvironment(): TestWorkflowEnvironment | undefined {
 
 export default async function globalSetup(): Promise<void> {
   process.env[codecKeysFileEnv] ??= join(mkdtempSync(join(tmpdir(), 'cardflow-test-keys-')), 'codec-keys');
-  // Beside the keys (and removed with them): the 3DS values the sandboxes issued, for the teardown's scan.
+  // Beside the keys (and removed with them): the 3DS values the sandboxes issued, for the
+  // teardown's scan.
   process.env[issuedSecretsFileEnv] ??= join(dirname(process.env[codecKeysFileEnv]), 'issued-3ds');
   if (process.env[addressEnv]) return;
   const cliPath = await resolveTemporalCli();

@@ -43,7 +43,10 @@ export const FAST_WAIT: WaitOverrides = { cardOperation: TEST_WAIT, review: TEST
 export const CARD_TYPES = {
   /** Visa virtual, B2B holder required, initial deposit 10–10000 at creation, fee 1.5%. */
   b2bWithDeposit: CARD_TYPE_IDS.b2bVirtual,
-  /** MasterCard subscription: no holder, no initial deposit at creation; deposits 5–10000, fee 2% + 0.5. */
+  /**
+   * MasterCard subscription: no holder, no initial deposit at creation; deposits 5–10000, fee 2% +
+   * 0.5.
+   */
   noHolderNoDeposit: CARD_TYPE_IDS.subscription,
   /** Visa shared budget (BUDGET_CARD), no holder, no initial deposit. */
   budget: CARD_TYPE_IDS.budget,
@@ -99,7 +102,9 @@ export interface Harness {
 }
 
 export interface HarnessOptions {
-  /** Deliver webhooks through the receiver (default true); false: every wait falls back to polling. */
+  /**
+   * Deliver webhooks through the receiver (default true); false: every wait falls back to polling.
+   */
   webhooks?: boolean;
   faults?: FaultUpdate;
   /** Opening balance of the merchant WALLET (sandbox default "100000.00"). */
@@ -107,7 +112,8 @@ export interface HarnessOptions {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  // A fresh seed per sandbox (ids never repeat across files on the shared server); CARDFLOW_TEST_SANDBOX_SEED pins it to replay a failure.
+  // A fresh seed per sandbox (ids never repeat across files on the shared server);
+  // CARDFLOW_TEST_SANDBOX_SEED pins it to replay a failure.
   const pinned = Number(process.env.CARDFLOW_TEST_SANDBOX_SEED);
   const sandbox = await startSandbox({
     delays: ZERO_DELAYS,
@@ -137,7 +143,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       platformPublicKey: sandbox.keys.platform.publicKey,
       client: receiverClient,
       dataDir,
-      // A card's first event starts its workflow on this test's task queue, with the tests' quick waits.
+      // A card's first event starts its workflow on this test's task queue, with the tests' quick
+      // waits.
       cardEntities: createCardEntityDelivery(temporal.client, { taskQueue, input: { wait: FAST_WAIT } }),
       routes,
       onHandled: (delivery) => handled.push(delivery),
@@ -226,7 +233,9 @@ export function encryptingClient(h: Harness, codecKeys: string): Client {
   });
 }
 
-/** What the sandbox holds for a set of merchantOrderNos / holders, read through the provider API. */
+/**
+ * What the sandbox holds for a set of merchantOrderNos / holders, read through the provider API.
+ */
 export async function cardOperations(
   provider: ProviderClient,
   filter: { type?: 'create' | 'deposit'; cardNo?: string } = {},
@@ -296,7 +305,8 @@ export function startOnboardingWorkflow(
     workflowId: onboardingWorkflowId(input.customerRef),
     taskQueue: h.taskQueue,
     args: [input],
-    // As the client starts one (client/onboarding.ts): in the stage its input says it waits in first.
+    // As the client starts one (client/onboarding.ts): in the stage its input says it waits in
+    // first.
     typedSearchAttributes: onboardingStartAttributes(input.customerRef, firstOnboardingStage(input)),
   });
 }

@@ -19,7 +19,10 @@ import { parseKeyList } from '../../../platform/codec/keys';
 import { collectPayloads, foundIn } from '../platform/codec/history-scan';
 import { everyExecution, fetchHistory, registeredKeys } from './cross-replay';
 
-/** File the harnesses append the issued 3DS values to (one JSON object per line), set by the global setup. */
+/**
+ * File the harnesses append the issued 3DS values to (one JSON object per line), set by the global
+ * setup.
+ */
 export const issuedSecretsFileEnv = 'CARDFLOW_TEST_ISSUED_3DS_FILE';
 
 /** One issued 3DS value: its record and kind, and the code or URL in clear. */
@@ -33,7 +36,9 @@ export interface IssuedSecret {
 const RELAYED_KINDS = ['third_3ds_otp', 'auth_url'] as const;
 const PAGE_SIZE = 100;
 
-/** Appends every OTP and authorization URL the sandbox behind `provider` issued to the tier's file. */
+/**
+ * Appends every OTP and authorization URL the sandbox behind `provider` issued to the tier's file.
+ */
 export async function recordIssuedSecrets(provider: ProviderClient, merchantPrivateKey: KeyInput): Promise<number> {
   const file = process.env[issuedSecretsFileEnv];
   if (!file) return 0;

@@ -13,7 +13,9 @@ import { tracedStarts } from './traced-starts';
 export const addressEnv = 'CARDFLOW_TEST_TEMPORAL_ADDRESS';
 /** Namespace on that server, set by the global setup. */
 export const namespaceEnv = 'CARDFLOW_TEST_TEMPORAL_NAMESPACE';
-/** File the tests append their codec keys to, so the teardown's replay can open what they encrypted. */
+/**
+ * File the tests append their codec keys to, so the teardown's replay can open what they encrypted.
+ */
 export const codecKeysFileEnv = 'CARDFLOW_TEST_CODEC_KEYS_FILE';
 
 /**

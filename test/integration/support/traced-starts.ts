@@ -18,14 +18,19 @@ export function tracedInTests(workflowId: string): boolean {
   return createHash('sha256').update(workflowId).digest()[0]! % 2 === 0;
 }
 
-/** A sampled trace context whose trace id is derived from the workflow id (one trace per workflow). */
+/**
+ * A sampled trace context whose trace id is derived from the workflow id (one trace per workflow).
+ */
 function sampledContext(workflowId: string): Headers[string] {
   const digest = createHash('sha256').update(`trace:${workflowId}`).digest('hex');
   const traceparent = `00-${digest.slice(0, 32)}-${digest.slice(32, 48)}-01`;
   return defaultPayloadConverter.toPayload({ traceparent });
 }
 
-/** A client interceptor that traces the calls on the workflows `traces` picks, as a traced backend would. */
+/**
+ * A client interceptor that traces the calls on the workflows `traces` picks, as a traced backend
+ * would.
+ */
 export function tracingBackend(traces: (workflowId: string) => boolean): WorkflowClientInterceptor {
   const withTrace = (workflowId: string, headers: Headers): Headers =>
     traces(workflowId) && !headers[TRACE_HEADER] ? { ...headers, [TRACE_HEADER]: sampledContext(workflowId) } : headers;

@@ -1,9 +1,10 @@
 /**
- * The real worker process (`workers/main.ts` under tsx's loader) as a child of a test, with the environment a
- * deployed worker gets and nothing inherited from jest. Its stdout and stderr are always read
- * (a piped child whose output is never drained blocks once the pipe buffer fills) and kept, so a
- * failing test can show what the worker said. Also {@link startProviderGate}: the worker's way
- * to the provider, able to hold answers so a kill lands after a mutation was committed.
+ * The real worker process (`workers/main.ts` under tsx's loader) as a child of a test, with the
+ * environment a deployed worker gets and nothing inherited from jest. Its stdout and stderr are
+ * always read (a piped child whose output is never drained blocks once the pipe buffer fills) and
+ * kept, so a failing test can show what the worker said. Also {@link startProviderGate}: the
+ * worker's way to the provider, able to hold answers so a kill lands after a mutation was
+ * committed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -18,16 +19,18 @@ export interface WorkerProcess {
   child: ChildProcess;
   /** Everything the process wrote so far (stdout and stderr interleaved). */
   output(): string;
-  /** Resolves once the worker logged that it polls; rejects if it exits first or after `timeoutMs`. */
+  /**
+   * Resolves once the worker logged that it polls; rejects if it exits first or after `timeoutMs`.
+   */
   polling(timeoutMs?: number): Promise<void>;
   /** Sends `signal` and resolves when the process has exited (at once when it already has). */
   stop(signal: NodeJS.Signals): Promise<void>;
 }
 
 /**
- * Starts `workers/main.ts` (or its compiled form) with `env` (PATH and HOME are added; nothing else of this process's
- * environment). The worker does not create the reconciliation schedule unless `env` asks: on the
- * tier's shared server it would start runs on this test's queue after the test.
+ * Starts `workers/main.ts` (or its compiled form) with `env` (PATH and HOME are added; nothing else
+ * of this process's environment). The worker does not create the reconciliation schedule unless
+ * `env` asks: on the tier's shared server it would start runs on this test's queue after the test.
  */
 /**
  * A Worker Deployment of the test's task queue: the tier shares one server, and processes of
@@ -98,7 +101,9 @@ export interface ProviderGate {
   hold(paths: string[]): void;
   /** Answers pass through again (answers already held stay unanswered). */
   release(): void;
-  /** Delays the answers of requests to these paths by `ms` from now on (the provider acted at once). */
+  /**
+   * Delays the answers of requests to these paths by `ms` from now on (the provider acted at once).
+   */
   delay(paths: string[], ms: number): void;
   /** How many answers of `path` were held so far (the provider had handled each request). */
   heldCount(path: string): number;

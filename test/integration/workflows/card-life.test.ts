@@ -105,7 +105,8 @@ it('an untouched card: every authorization type, fee, withdrawal and overdraft l
     expect(cmp(seen.totals!.feeReversals, '0')).toBeGreaterThan(0);
     expect(cmp(seen.totals!.feesFromPlatformReserve, seen.totals!.feeReversals)).toBe(0);
     expect(cmp(seen.totals!.feesFromCard, '0')).toBeGreaterThan(0);
-    // The fixture's deposit came before the workflow ran: only its first catch-up can have learned it.
+    // The fixture's deposit came before the workflow ran: only its first catch-up can have learned
+    // it.
     expect(seen.entries?.filter((e) => e.type === 'deposit').map((e) => e.amount)).toEqual(['100.00']);
 
     // Every webhook of the card again, newest first, under new request ids: nothing changes.
@@ -114,7 +115,8 @@ it('an untouched card: every authorization type, fee, withdrawal and overdraft l
       .filter((d) => CARD_CATEGORIES.includes(d.category) && d.payload.cardNo === cardNo)
       .reverse();
     for (const d of delivered) await deliverAgain(h, d);
-    // An Update runs after the signals delivered before it; `refresh` also catches up from the queries (repeats again).
+    // An Update runs after the signals delivered before it; `refresh` also catches up from the
+    // queries (repeats again).
     const after = await refreshCard(h.client, cardNo, options());
     expect(after.totals).toEqual(seen.totals);
     expect(after.entries).toEqual(seen.entries);
@@ -192,7 +194,8 @@ it('a cancel reports the amount returned to the account; a reissue is refused wh
     expect(entry).toBeDefined();
     expect(cmp(result.cancellation!.returnedAmount!, entry!.amount)).toBe(0);
     expect(cmp(result.cancellation!.returnedAmount!, '25')).toBe(0);
-    // A late repeat of the cancel finds the workflow completed: acknowledged, nothing started again.
+    // A late repeat of the cancel finds the workflow completed: acknowledged, nothing started
+    // again.
     const cancel = h.sandbox.deliveries
       .log()
       .find((d) => d.category === 'card_transaction' && d.payload.cardNo === cardNo && d.payload.type === 'cancel');

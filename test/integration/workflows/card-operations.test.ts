@@ -171,7 +171,8 @@ it('card entity: a Freeze success retried after the unfreeze (the receiver was d
       workflowId: cardEntityWorkflowId(cardNo),
       args: [{ cardNo, wait: FAST_WAIT, maxHistoryEvents: 25 }],
     });
-    // The receiver is unreachable: the entity learns both outcomes by polling, the provider keeps the webhooks to retry.
+    // The receiver is unreachable: the entity learns both outcomes by polling, the provider keeps
+    // the webhooks to retry.
     h.sandbox.setWebhookUrl(await closedPortUrl());
     try {
       await handle.executeUpdate(freezeUpdate, { args: [{ requestId: 'late-f' }] });

@@ -28,7 +28,10 @@ async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean): Pr
   }
 }
 
-/** Starts a cardholderOnboarding for a B2B holder on the card type that takes a deposit, under an id unique per `label`. */
+/**
+ * Starts a cardholderOnboarding for a B2B holder on the card type that takes a deposit, under an id
+ * unique per `label`.
+ */
 function startCardholder(label: string, input: Omit<CardholderOnboardingInput, 'cardTypeId'>) {
   return h.client.workflow.start(WorkflowTypes.cardholderOnboarding, {
     workflowId: `cardholder-${customerRef(label)}`,
@@ -110,7 +113,8 @@ describe('cardholderOnboarding', () => {
         completed: events.some((e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === id),
       };
     };
-    // Both rounds ended at their reject webhook: the workflow cancelled the probe, which never answered.
+    // Both rounds ended at their reject webhook: the workflow cancelled the probe, which never
+    // answered.
     expect(probes.map(ended)).toEqual(probes.map(() => ({ cancelRequested: true, completed: false })));
   }, 90_000);
 

@@ -1,10 +1,11 @@
 /**
  * Onboardings failed and cancelled at random points, under provider faults (errors and dropped
  * answers on every operation) and worker kills while they run, on the dev server against the
- * sandbox. The workers are real worker processes (`workers/main.ts`): the first is killed
- * (SIGKILL) shortly after the starts, the second at a random moment while the runs are driven to
- * their ends, and a third finishes them, so a kill can land in any step, compensation included. Each funds its card through a MARGIN account of its own, so what each leaves there is
- * its own. At the end, with the faults off:
+ * sandbox. The workers are real worker processes (`workers/main.ts`): the first is killed (SIGKILL)
+ * shortly after the starts, the second at a random moment while the runs are driven to their ends,
+ * and a third finishes them, so a kill can land in any step, compensation included. Each funds its
+ * card through a MARGIN account of its own, so what each leaves there is its own. At the end, with
+ * the faults off:
  *
  * - the ledger is exact: every MARGIN account holds only what a `stranded_money` finding names
  *   (nothing, when its return went through), every card of an onboarding that did not complete
@@ -76,10 +77,16 @@ const RUNS = Number(process.env.CARDFLOW_RANDOM_RUNS ?? 6);
 // Hang guard, not a timing assertion.
 jest.setTimeout(600_000);
 
-/** Provider trouble is ridden out quickly, with attempts to spare, so the draw decides the path, not the retries. */
+/**
+ * Provider trouble is ridden out quickly, with attempts to spare, so the draw decides the path, not
+ * the retries.
+ */
 const UNDER_FAULTS_RETRY: ProviderRetry = { initialIntervalMs: 500, maximumIntervalMs: 4_000, maximumAttempts: 100 };
 
-/** Where a run is stopped: the provider fails a step, or an operator cancels while a step stalls or at once. */
+/**
+ * Where a run is stopped: the provider fails a step, or an operator cancels while a step stalls or
+ * at once.
+ */
 const SCRIPTS = [
   'deposit-fails',
   'creation-fails',
@@ -100,7 +107,10 @@ interface Run {
   handle?: WorkflowHandle;
 }
 
-/** The step a run's magic cents stop: the card creation (gift card, deposit at creation) or the later deposit (budget card). */
+/**
+ * The step a run's magic cents stop: the card creation (gift card, deposit at creation) or the
+ * later deposit (budget card).
+ */
 function stalledKey(run: Run): string {
   const id = onboardingWorkflowId(run.input.customerRef);
   return run.script === 'creation-stalls-then-cancel'
@@ -132,7 +142,8 @@ async function draw(random: () => number): Promise<Run[]> {
       input: {
         customerRef: customerRef(`random-${i}`),
         cardTypeId: physical ? PHYSICAL_TYPE : atCreation ? CARD_TYPE_IDS.gift : BUDGET_TYPE,
-        // Physical card: made with its deposit (50..5000), then it waits for delivery, where it is cancelled.
+        // Physical card: made with its deposit (50..5000), then it waits for delivery, where it is
+        // cancelled.
         ...(physical ? { holderId: await approvedPhysicalHolder(h.provider), cardNumber: printedCardNumber() } : {}),
         initialDeposit: physical ? `${whole + 25}` : `${whole}${cents}`,
         funding: { source: 'shared_account', accountId: margin },

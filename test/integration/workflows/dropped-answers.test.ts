@@ -46,10 +46,15 @@ jest.setTimeout(120_000);
 const PDF = Buffer.from('%PDF-1.4\n% proof of delivery\n');
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7]);
 
-/** One row of docs/exactly-once.md: the operation, the reads that resolve its ambiguity, a scenario. */
+/**
+ * One row of docs/exactly-once.md: the operation, the reads that resolve its ambiguity, a scenario.
+ */
 interface Row {
   operation: string;
-  /** Reads the activity makes to find an earlier attempt's effect (the "twice" variant loses one answer of these). */
+  /**
+   * Reads the activity makes to find an earlier attempt's effect (the "twice" variant loses one
+   * answer of these).
+   */
   lookups: string[];
   /**
    * Prepares what the operation needs, calls `arm()` right before the workflow sends the mutation,
@@ -71,8 +76,9 @@ async function cardRecords(h: CardHarness, cardNo: string, type: string) {
 }
 
 /**
- * A card operation (`workflowType` with `args`) on the card `card` prepares: the workflow returns `outcome`
- * under the order number of the one commit, and the card holds one record of `recordType`.
+ * A card operation (`workflowType` with `args`) on the card `card` prepares: the workflow returns
+ * `outcome` under the order number of the one commit, and the card holds one record of
+ * `recordType`.
  */
 function cardOperationScenario(
   workflowType: string,

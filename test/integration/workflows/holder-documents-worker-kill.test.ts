@@ -105,7 +105,8 @@ it('uploads each document once more at most and submits the holder once after th
   expect(result.status).toBe('pass_audit');
   expect(await cardholdersByEmail(h.provider, email)).toHaveLength(1);
 
-  // Four uploads: the first document twice (its first answer died with the worker), the others once.
+  // Four uploads: the first document twice (its first answer died with the worker), the others
+  // once.
   expect(h.sandbox.commits({ operation: 'uploadFile' }).length - uploadsBefore).toBe(4);
   const hashes = data.map((d) => createHash('sha256').update(d).digest('hex'));
   const { files } = await h.helper<{

@@ -38,7 +38,9 @@ function png(text: string): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(text)]);
 }
 
-/** Three identity documents stored as a backend stores them; the front one optionally unreadable. */
+/**
+ * Three identity documents stored as a backend stores them; the front one optionally unreadable.
+ */
 async function storedDocuments(label: string, unreadableFront: boolean) {
   const texts = [
     `${unreadableFront ? UNREADABLE_DOCUMENT : 'front'} passport-front-${label}`,

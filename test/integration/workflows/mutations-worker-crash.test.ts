@@ -133,7 +133,10 @@ function start(queue: Queue, type: string, workflowId: string, args: Record<stri
   });
 }
 
-/** `eventually` with the patience of worker restarts: queries fail while no worker runs; a timeout shows the workers' output. */
+/**
+ * `eventually` with the patience of worker restarts: queries fail while no worker runs; a timeout
+ * shows the workers' output.
+ */
 async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
   try {
     const value = await eventually(
@@ -148,7 +151,10 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what:
   }
 }
 
-/** The attempt on which each `activityType` activity of a workflow completed (history: ActivityTaskStarted records the last attempt). */
+/**
+ * The attempt on which each `activityType` activity of a workflow completed (history:
+ * ActivityTaskStarted records the last attempt).
+ */
 async function attempts(workflowId: string, activityType: string): Promise<number[]> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   const scheduled = new Set<string>();
@@ -229,7 +235,8 @@ afterAll(async () => {
 });
 
 it('every mutation committed by a killed worker happens exactly once after the restart', async () => {
-  // The HTTP timeout above the time the answers are held, so the first workers never give up by themselves.
+  // The HTTP timeout above the time the answers are held, so the first workers never give up by
+  // themselves.
   const first = [
     workerProcess('a', { CARDFLOW_PROVIDER_TIMEOUT_MS: '55000' }),
     workerProcess('b', { CARDFLOW_PROVIDER_TIMEOUT_MS: '55000' }),
@@ -417,7 +424,8 @@ it('every mutation committed by a killed worker happens exactly once after the r
   const repeated = await entity.executeUpdate(freezeUpdate, { args: [{ requestId: 'crash-1' }] });
   expect(repeated.merchantOrderNo).toBe(frozen.merchantOrderNo);
 
-  // The kill landed after each send and before its outcome was recorded: only a later attempt completed it.
+  // The kill landed after each send and before its outcome was recorded: only a later attempt
+  // completed it.
   const completions: Array<{ workflowId: string; type: string; attempts: number[] }> = [];
   for (const [workflowId, type] of [
     [handles.holderCreate.workflowId, 'createCardholder'],
@@ -472,7 +480,8 @@ it('every mutation committed by a killed worker happens exactly once after the r
   // SUBSCRIPTION deposits: 2% + 0.50 -> 20 => 0.90, 30 => 1.10.
   expect(cmp(deposit.fee, '0.90')).toBe(0);
   expect(cmp(fundedDeposit.deposit!.fee, '1.10')).toBe(0);
-  // Wallet: three credits and the collection in; the transfer, the funding's transfer, both deposits with their fees and one card fee (2) out.
+  // Wallet: three credits and the collection in; the transfer, the funding's transfer, both
+  // deposits with their fees and one card fee (2) out.
   const walletExpected = sub(
     add(walletBefore, '148.25', '58.70', '39.30', '25.05'),
     add('125.37', '148.25', '20', '0.90', '30', '1.10', '2'),
@@ -505,7 +514,8 @@ it('every mutation committed by a killed worker happens exactly once after the r
   expect(cmp((await h.provider.getCardBalance({ cardNo: f.fundedCard })).amount, '30')).toBe(0);
   expect([freeze.cardStatus, unfreeze.cardStatus, frozen.cardStatus]).toEqual(['Freeze', 'Normal', 'Freeze']);
 
-  // Activation: both cards Normal, one work order; one address per coin; one shared account of the name.
+  // Activation: both cards Normal, one work order; one address per coin; one shared account of the
+  // name.
   expect([byCode.cardStatus, byOrder.cardStatus]).toEqual(['Normal', 'Normal']);
   for (const cardNo of [f.codeCard, f.orderCard])
     expect((await h.provider.getCardInfo({ cardNo })).status).toBe('Normal');

@@ -1,16 +1,16 @@
 /**
- * Notifications to the merchant's backend on the dev server, a real HTTP server standing in for
- * the backend (test/support/notification-backend.ts): every event type the workflows emit
- * (onboarding stage changes and results, transfers, fundings, reconciliation findings) arrives
- * with one id per event and a signature the client's constructEvent verifies, also when the
- * backend answers 500 for a while; a workflow's events arrive in the order it emitted them. What
- * the window cannot deliver is recorded, listed by `cardflow events list` and delivered by
- * `cardflow events resend <id>` with its id unchanged. A worker without a URL emits nothing.
- * A card no client touched tells that it exists, its authorization, settlement, block and cancel once each, also
- * when webhooks come again and out of order, and relays a 3DS code its history never holds; its
- * later runs (continue-as-new) keep telling; without a URL it schedules nothing more. A card cardflow
- * issues is announced once as card.issued with its customer, by the card workflow the createCard
- * activity started with the input a client's first call would give it.
+ * Notifications to the merchant's backend on the dev server, a real HTTP server standing in for the
+ * backend (test/support/notification-backend.ts): every event type the workflows emit (onboarding
+ * stage changes and results, transfers, fundings, reconciliation findings) arrives with one id per
+ * event and a signature the client's constructEvent verifies, also when the backend answers 500 for
+ * a while; a workflow's events arrive in the order it emitted them. What the window cannot deliver
+ * is recorded, listed by `cardflow events list` and delivered by `cardflow events resend <id>` with
+ * its id unchanged. A worker without a URL emits nothing. A card no client touched tells that it
+ * exists, its authorization, settlement, block and cancel once each, also when webhooks come again
+ * and out of order, and relays a 3DS code its history never holds; its later runs (continue-as-new)
+ * keep telling; without a URL it schedules nothing more. A card cardflow issues is announced once
+ * as card.issued with its customer, by the card workflow the createCard activity started with the
+ * input a client's first call would give it.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
@@ -75,7 +75,10 @@ afterAll(async () => {
 
 const id = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 
-/** Runs `fn` while a worker with notifications to the backend polls (`windowMs`: the delivery window). */
+/**
+ * Runs `fn` while a worker with notifications to the backend polls (`windowMs`: the delivery
+ * window).
+ */
 function withNotifyingWorker<T>(fn: () => Promise<T>, windowMs = 120_000): Promise<T> {
   const options: Omit<CreateWorkerOptions, 'connection' | 'namespace'> = {
     taskQueue: h.taskQueue,
@@ -320,10 +323,12 @@ it('an untouched card tells each event once, also repeated and reordered, and re
     const deliveries = webhooksOf(held);
     expect(deliveries.length).toBeGreaterThanOrEqual(2);
     for (const d of [...deliveries].reverse()) await deliverAgain(h, d);
-    // An Update runs after the signals delivered before it, and catches up from the queries (repeats again).
+    // An Update runs after the signals delivered before it, and catches up from the queries
+    // (repeats again).
     await refreshCard(h.client, cardNo, { taskQueue: h.taskQueue, wait: FAST_WAIT });
 
-    // A second hold whose two webhooks cross: its settlement reaches the workflow first, the hold after.
+    // A second hold whose two webhooks cross: its settlement reaches the workflow first, the hold
+    // after.
     h.sandbox.setWebhookUrl(null);
     try {
       crossed = await hold('5', 'Tea House');
@@ -379,18 +384,21 @@ it('an untouched card tells each event once, also repeated and reordered, and re
     ['settlement', 'succeed', 'Book Shop'],
   ]);
   expect(heldEvents.every((t) => cmp(t.amount, '20') === 0)).toBe(true);
-  // The crossed hold: its settlement, told; the hold that came after it, not (the settlement stands for it).
+  // The crossed hold: its settlement, told; the hold that came after it, not (the settlement stands
+  // for it).
   expect(transactions.filter((t) => t.tradeNo === crossed).map((t) => [t.kind, t.status, t.merchantName])).toEqual([
     ['settlement', 'succeed', 'Tea House'],
   ]);
   const told = (type: string) => delivered.filter((e) => e.type === type).map((e) => e.data);
-  // The card issued, the block and the cancel, nothing else of the card's status (a cancel lifting the block is no unblock).
+  // The card issued, the block and the cancel, nothing else of the card's status (a cancel lifting
+  // the block is no unblock).
   expect(
     delivered
       .map((e) => e.type)
       .filter((t) => t !== NotificationTypes.cardTransaction && t !== NotificationTypes.cardThreeDs),
   ).toEqual([NotificationTypes.cardIssued, NotificationTypes.cardBlocked, NotificationTypes.cardCancelled]);
-  // A card made outside cardflow is announced once its workflow first read it; no customer is known.
+  // A card made outside cardflow is announced once its workflow first read it; no customer is
+  // known.
   expect(told(NotificationTypes.cardIssued)).toEqual([{ cardNo, cardTypeId: SUBSCRIPTION_TYPE, cardStatus: 'Normal' }]);
   expect(delivered.find((e) => e.type === NotificationTypes.cardIssued)!.id).toBe(cardIssuedEventId(cardNo));
   expect(told(NotificationTypes.cardBlocked)).toEqual([expect.objectContaining({ cardNo, cardStatus: 'blocked' })]);
@@ -526,7 +534,8 @@ it('a card cardflow issues is announced once, as card.issued with its customer, 
       notifications: expect.objectContaining({ deliveryWindowMs: expect.any(Number) }),
     },
   });
-  // So the card's workflow neither caught up nor read the card before the client's refresh asked it to.
+  // So the card's workflow neither caught up nor read the card before the client's refresh asked it
+  // to.
   const events = history.events!;
   const activities = (upTo: number) =>
     events.slice(0, upTo).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);

@@ -76,7 +76,10 @@ async function balances(margin: string): Promise<Money> {
   };
 }
 
-/** The merchant's money moved by nothing but the card: WALLET + MARGIN less `spent` (the card's balance and fees). */
+/**
+ * The merchant's money moved by nothing but the card: WALLET + MARGIN less `spent` (the card's
+ * balance and fees).
+ */
 function expectOnlySpent(before: Money, after: Money, spent: string): void {
   expect(cmp(add(after.wallet, after.margin), sub(add(before.wallet, before.margin), spent))).toBe(0);
   // The MARGIN account is emptied of what the transfer brought.
@@ -93,7 +96,10 @@ function onboarding(label: string, margin: string, overrides: Partial<Onboarding
   };
 }
 
-/** Until the cancelled onboarding has asked its transfer child to stop (which finishes what it sent first). */
+/**
+ * Until the cancelled onboarding has asked its transfer child to stop (which finishes what it sent
+ * first).
+ */
 async function cancelPassedOn(handle: WorkflowHandle): Promise<void> {
   await eventually(
     async () =>
@@ -219,7 +225,8 @@ describe('a cancel after the shared-account transfer', () => {
       const transferKey = fundTransferWorkflow.orderKeys(
         childWorkflowId(onboardingWorkflowId(input.customerRef), 'transfer'),
       ).transfer;
-      // The ledger unreadable: the transfer is sent but its confirmation waits, so the cancel lands in between.
+      // The ledger unreadable: the transfer is sent but its confirmation waits, so the cancel lands
+      // in between.
       h.sandbox.setFaults({ errorRate: 1, operations: ['listLedgerEntries'] });
       const { failure, progress, compensation } = await h.withCardWorker(async () => {
         const handle = await startOnboardingWorkflow(h, input);

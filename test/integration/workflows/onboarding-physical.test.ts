@@ -36,7 +36,10 @@ import { customerRef, failureOf, startOnboardingWorkflow, harnessPerFile } from 
 jest.setTimeout(180_000);
 
 const h = harnessPerFile(startCardHarness);
-/** Provider calls the worker made (method names), and the card number each create card carried, by merchantOrderNo. */
+/**
+ * Provider calls the worker made (method names), and the card number each create card carried, by
+ * merchantOrderNo.
+ */
 const calls: string[] = [];
 const createdWithNumber: Record<string, string | undefined> = {};
 
@@ -70,7 +73,10 @@ function printedCardNumber(): string {
   return body + luhnCheckDigit(body);
 }
 
-/** B2C holder data the sandbox approves; its ID images uploaded first (idFrontId, idBackId, idHoldId). */
+/**
+ * B2C holder data the sandbox approves; its ID images uploaded first (idFrontId, idBackId,
+ * idHoldId).
+ */
 async function b2cHolder(): Promise<B2cCardholder> {
   const fileIds = await uploadIdImages(h.provider);
   const unique = randomUUID().replace(/-/g, '').slice(0, 10);

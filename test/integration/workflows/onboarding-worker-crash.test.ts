@@ -1,10 +1,10 @@
 /**
- * A worker killed with SIGKILL in the middle of an onboarding (a separate process
- * running `workers/main.ts`), then a new worker process: the onboardings complete with exactly one
+ * A worker killed with SIGKILL in the middle of an onboarding (a separate process running
+ * `workers/main.ts`), then a new worker process: the onboardings complete with exactly one
  * cardholder, one card and one deposit in the sandbox.
  *
- * The worker process encrypts payloads (`platform/codec/`), so this test's client uses the same data
- * converter over a key handed to both worker processes through `CARDFLOW_CODEC_KEYS`: a plain
+ * The worker process encrypts payloads (`platform/codec/`), so this test's client uses the same
+ * data converter over a key handed to both worker processes through `CARDFLOW_CODEC_KEYS`: a plain
  * client cannot read query answers or results the worker encoded.
  */
 import type { Client } from '@temporalio/client';

@@ -31,7 +31,10 @@ const h = harnessPerFile(() => startHarness({ faults: { webhookDropRate: 1 } }))
 /** The review's probe schedule: a first probe after 0.5 s, the next 20 s later, then 2 minutes. */
 const REVIEW = { ...REVIEW_WAIT, firstPollMs: 500, retryInitialIntervalMs: 20_000 };
 
-/** The attempt the review probe of `customerRef`'s cardholder child is on (0 before it is scheduled). */
+/**
+ * The attempt the review probe of `customerRef`'s cardholder child is on (0 before it is
+ * scheduled).
+ */
 async function probeAttempt(ref: string): Promise<number> {
   const child = await h.client.workflow.getHandle(cardholderWorkflowId(ref)).describe();
   const probe = child.raw.pendingActivities?.find((a) => a.activityType?.name === 'awaitCardholderReview');

@@ -23,11 +23,11 @@ const h = harnessPerFile(startCardHarness);
 
 // With 30% of calls failing and 20% of answers dropped, an activity attempt that makes two or three
 // provider calls (prepareDepositAddress: coins, addresses, maybe a new address; activateWithCode:
-// look up, read the code, activate) fails about 60-77% of the time. Under the production retry policy
-// (0.5 s doubling to 1 min, 20 attempts) eight failures in a row (0.6^8, over 1% of runs) put the next
-// attempt past two minutes, and twenty fail the step. These workflows retry every few seconds instead, with
-// attempts to spare, so the test measures exactly-once under faults rather than the luck of the
-// seed (the sandbox draws a fresh one per run).
+// look up, read the code, activate) fails about 60-77% of the time. Under the production retry
+// policy (0.5 s doubling to 1 min, 20 attempts) eight failures in a row (0.6^8, over 1% of runs)
+// put the next attempt past two minutes, and twenty fail the step. These workflows retry every few
+// seconds instead, with attempts to spare, so the test measures exactly-once under faults rather
+// than the luck of the seed (the sandbox draws a fresh one per run).
 const UNDER_FAULTS_RETRY: ProviderRetry = { initialIntervalMs: 500, maximumIntervalMs: 4_000, maximumAttempts: 100 };
 
 // Hang guards, not timing assertions.
@@ -39,8 +39,8 @@ it(
   async () => {
     const margin = (await h.provider.createSharedAccount({ accountName: 'Faulty pool' })).accountId;
     const cardNo = await virtualCard(h.provider, { deposit: '20' });
-    // Frozen meanwhile, so a card of its own: the funding's deposit (now signalled by webhook, fast)
-    // would otherwise race the freeze and be refused.
+    // Frozen meanwhile, so a card of its own: the funding's deposit (now signalled by webhook,
+    // fast) would otherwise race the freeze and be refused.
     const freezeCardNo = await virtualCard(h.provider);
     const codeCard = await physicalCard(h.provider);
     const orderCard = await physicalCard(h.provider);
@@ -113,7 +113,8 @@ it(
       h.sandbox.setFaults({ reset: true });
     }
 
-    // USDT_BEP20: 0.5% + 0.50 -> 60 - 0.30 - 0.50 = 59.20 credited; 30 + 2% + 0.50 = 31.10 paid for the card deposit.
+    // USDT_BEP20: 0.5% + 0.50 -> 60 - 0.30 - 0.50 = 59.20 credited; 30 + 2% + 0.50 = 31.10 paid for
+    // the card deposit.
     expect(cmp(results.funding.receivedAmount, '59.2')).toBe(0);
     expect(results.funding.deposit).toMatchObject({ amount: '30' });
     const depositCost = add('30', results.funding.deposit!.fee);

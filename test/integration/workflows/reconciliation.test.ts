@@ -1,12 +1,12 @@
 /**
- * Reconciliation on the dev server against the sandbox: a missed event re-delivered to the
- * workflow waiting on it; a card's own event whose webhook was lost starting the card's workflow; orders and money from outside cardflow reported as external with
- * nothing changed; the provider's own fees and a risk-control cancellation explained, balances
- * recomputed to the cent; a balance floor crossed (the CLI exits 3); a clean run after fault
- * injection; the schedule, created idempotently, reading on from its previous run; money a
- * cancelled onboarding left on its card reported until an operator acknowledges it; and a
- * customer's on-chain deposit that arrived after its onboarding was cancelled reported, where a
- * completed onboarding's own deposit is not.
+ * Reconciliation on the dev server against the sandbox: a missed event re-delivered to the workflow
+ * waiting on it; a card's own event whose webhook was lost starting the card's workflow; orders and
+ * money from outside cardflow reported as external with nothing changed; the provider's own fees
+ * and a risk-control cancellation explained, balances recomputed to the cent; a balance floor
+ * crossed (the CLI exits 3); a clean run after fault injection; the schedule, created idempotently,
+ * reading on from its previous run; money a cancelled onboarding left on its card reported until an
+ * operator acknowledges it; and a customer's on-chain deposit that arrived after its onboarding was
+ * cancelled reported, where a completed onboarding's own deposit is not.
  */
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -52,7 +52,10 @@ afterAll(async () => {
   for (const h of harnesses) await h.stop();
 });
 
-/** A fresh sandbox per scenario; `since` just after it started, so its opening balance is outside every window. */
+/**
+ * A fresh sandbox per scenario; `since` just after it started, so its opening balance is outside
+ * every window.
+ */
 async function world(options: HarnessOptions = {}): Promise<{ h: CardHarness; since: number }> {
   const h = await startCardHarness(options);
   harnesses.push(h);
@@ -268,7 +271,8 @@ it('onboardings about to spend more than the wallet holds: warned before any of 
 
 it('a clean run after fault injection: no finding, across continue-as-new', async () => {
   const { h, since } = await world();
-  // The test's own lookup runs before the faults: a dropped answer to it would fail the test, not a workflow.
+  // The test's own lookup runs before the faults: a dropped answer to it would fail the test, not a
+  // workflow.
   const wallet = await walletAccount(h.provider);
   h.sandbox.setFaults({
     dropResponseRate: 0.3,
@@ -324,7 +328,8 @@ it('a clean run after fault injection: no finding, across continue-as-new', asyn
   }
   const described = await handle.describe();
   expect(described.searchAttributes.CardflowFindings).toEqual([0]);
-  // One step per run here: each run's history stays a handful of events, however many steps the whole takes.
+  // One step per run here: each run's history stays a handful of events, however many steps the
+  // whole takes.
   const runs = [];
   for await (const info of h.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` })) runs.push(info);
   expect(runs.length).toBe(report.runs);

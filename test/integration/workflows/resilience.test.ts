@@ -35,7 +35,10 @@ const RESILIENCE_WAIT: WaitOverrides = {
   providerRetry: { initialIntervalMs: 200, maximumIntervalMs: 2_000 },
 };
 
-/** Onboards one customer with a cardholder (B2B, deposit at creation) and one without (deposit after creation). */
+/**
+ * Onboards one customer with a cardholder (B2B, deposit at creation) and one without (deposit after
+ * creation).
+ */
 async function onboardBoth(h: Harness) {
   const email = uniqueEmail('resilient');
   return h.withWorker(async () => {

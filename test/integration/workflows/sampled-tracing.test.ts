@@ -62,7 +62,10 @@ function onboarding(tag: string) {
   return b2bOnboarding(tag, { initialDeposit: '25' });
 }
 
-/** Starts an onboarding (or a reconciliation run) inside a backend span; returns its trace id and the run's result. */
+/**
+ * Starts an onboarding (or a reconciliation run) inside a backend span; returns its trace id and
+ * the run's result.
+ */
 async function startTraced(
   keep: boolean,
   tag: string,

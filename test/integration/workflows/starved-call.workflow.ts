@@ -2,7 +2,10 @@
 import { proxyActivities } from '@temporalio/workflow';
 import { PROVIDER_CALL } from '../../../workflows/calls/profiles';
 
-/** What each attempt saw of itself in the server's description: when it was scheduled and started, how the one before ended. */
+/**
+ * What each attempt saw of itself in the server's description: when it was scheduled and started,
+ * how the one before ended.
+ */
 export interface AttemptSeen {
   attempt: number;
   scheduledMs: number;

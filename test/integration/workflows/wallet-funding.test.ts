@@ -32,7 +32,10 @@ beforeAll(async () => {
   cardNo = await virtualCard(h.provider, { cardTypeId: BUDGET_TYPE, accountId: margin });
 });
 
-/** Runs a wallet funding to its end (`during` acts while it runs); its result or failure, and its last status. */
+/**
+ * Runs a wallet funding to its end (`during` acts while it runs); its result or failure, and its
+ * last status.
+ */
 async function fundWith(
   workflowId: string,
   args: Record<string, unknown>,
@@ -163,7 +166,9 @@ describe('stopped after the credit', () => {
     };
   }
 
-  /** The WALLET holds its start plus the customer's credit (named), the MARGIN account its start. */
+  /**
+   * The WALLET holds its start plus the customer's credit (named), the MARGIN account its start.
+   */
   async function expectCreditNamed(
     status: WalletFundingStatus,
     before: { wallet: string; margin: string },

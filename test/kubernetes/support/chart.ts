@@ -20,7 +20,10 @@ export const VALUE_SETS = {
 } as const;
 export type ValueSet = keyof typeof VALUE_SETS;
 
-/** The Kubernetes release the API server is built at (tools/scripts/kube-apiserver.sh): Helm renders for it. */
+/**
+ * The Kubernetes release the API server is built at (tools/scripts/kube-apiserver.sh): Helm renders
+ * for it.
+ */
 export const KUBE_VERSION = (() => {
   const script = readFileSync(path.join(REPO_ROOT, 'tools/scripts/kube-apiserver.sh'), 'utf8');
   const version = /^readonly KUBE_VERSION="(v[\d.]+)"$/m.exec(script)?.[1];

@@ -1,4 +1,7 @@
-/** Lifecycle activities with MockActivityEnvironment and a stub provider: secrets opened only for the call, name-keyed shared account. */
+/**
+ * Lifecycle activities with MockActivityEnvironment and a stub provider: secrets opened only for
+ * the call, name-keyed shared account.
+ */
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { generateRsaKeyPair } from '../../../provider/keys';
 import { ProviderTransportError } from '../../../provider/errors';

@@ -70,8 +70,8 @@ describe('updateCardholder', () => {
   const query = (record: CardholderQueryRecord) => (async () => ({ total: '1', records: [record] })) as never;
 
   /**
-   * Runs updateCardholder (attempt `attempt`) for our correction against a provider whose update call does
-   * `update` and whose query finds `found`; `calls.sent` counts the update calls.
+   * Runs updateCardholder (attempt `attempt`) for our correction against a provider whose update
+   * call does `update` and whose query finds `found`; `calls.sent` counts the update calls.
    */
   function correct(update: () => Promise<never>, found: CardholderQueryRecord, attempt = 1) {
     const calls = { sent: 0 };

@@ -230,7 +230,8 @@ describe('awaitCardOperation', () => {
       },
     );
     expect((result as { status: string }).status).toBe('success');
-    // No heartbeat for the final poll: the completion says it all (a heartbeat is a billable action).
+    // No heartbeat for the final poll: the completion says it all (a heartbeat is a billable
+    // action).
     expect(beats).toEqual([{ delayMs: 1, polls: 1, lastState: 'processing' }]);
     expect(list).toHaveBeenCalledTimes(2);
   });

@@ -36,7 +36,9 @@ function nodesOf(file: ts.SourceFile, keep: (node: ts.Node) => boolean): ts.Node
   return found;
 }
 
-/** True when `name` is the variable of a catch clause around `node`: an error caught and re-thrown. */
+/**
+ * True when `name` is the variable of a catch clause around `node`: an error caught and re-thrown.
+ */
 function isCaughtError(node: ts.Node, name: string): boolean {
   for (let at: ts.Node | undefined = node.parent; at; at = at.parent) {
     if (ts.isCatchClause(at) && at.variableDeclaration?.name.getText() === name) return true;
@@ -129,7 +131,10 @@ describe('an error an activity did not expect', () => {
 
 const REGISTRIES = { FailureTypes, ClientErrorTypes } as Record<string, Record<string, string>>;
 
-/** The registered value a class's `type` member names (`FailureTypes.x`, `ClientErrorTypes.x`), if any. */
+/**
+ * The registered value a class's `type` member names (`FailureTypes.x`, `ClientErrorTypes.x`), if
+ * any.
+ */
 function registeredTypeOf(node: ts.ClassDeclaration): string | undefined {
   const member = node.members.find((m) => ts.isPropertyDeclaration(m) && m.name.getText() === 'type');
   const value = member && ts.isPropertyDeclaration(member) ? member.initializer?.getText() : undefined;

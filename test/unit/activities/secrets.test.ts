@@ -1,4 +1,7 @@
-/** Sealed secrets: a PIN sealed with the merchant public key opens only with its private key, and failures never show the value. */
+/**
+ * Sealed secrets: a PIN sealed with the merchant public key opens only with its private key, and
+ * failures never show the value.
+ */
 import { ApplicationFailure } from '@temporalio/common';
 import { generateRsaKeyPair } from '../../../provider/keys';
 import { openSealed, sealPin } from '../../../activities/secrets';

@@ -3,7 +3,8 @@ import { readConfiguration } from '../../../platform/config/schema';
 import { CodecKeyError } from '../../../platform/codec/keys';
 import { EnvironmentError } from '../../../platform/config/environment';
 
-// Nothing listens there: a refusal that came from connecting would be a connection error, not these.
+// Nothing listens there: a refusal that came from connecting would be a connection error, not
+// these.
 const nowhere = { TEMPORAL_ADDRESS: '127.0.0.1:9' };
 
 describe('connectTemporalClient refuses before contacting Temporal', () => {

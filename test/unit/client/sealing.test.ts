@@ -1,5 +1,8 @@
 import { configured } from '../../support/configured';
-/** The client seals a clear PIN with the merchant public key; only the private key opens it; errors never carry the PIN or the key. */
+/**
+ * The client seals a clear PIN with the merchant public key; only the private key opens it; errors
+ * never carry the PIN or the key.
+ */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,8 +1,8 @@
 /**
- * Retrying through a Temporal restart (platform/temporal/unavailable-retry.ts): which errors are worth waiting for, the
- * bounded retry and what it says, and a start retried after its answer was lost, which finds its
- * own execution (client/start.ts) and reports it as started, never starting twice; a
- * reconciliation run and a resumed onboarding ride it out like every other start.
+ * Retrying through a Temporal restart (platform/temporal/unavailable-retry.ts): which errors are
+ * worth waiting for, the bounded retry and what it says, and a start retried after its answer was
+ * lost, which finds its own execution (client/start.ts) and reports it as started, never starting
+ * twice; a reconciliation run and a resumed onboarding ride it out like every other start.
  */
 import { type Client, ScheduleAlreadyRunning, ServiceError } from '@temporalio/client';
 import {
@@ -105,7 +105,10 @@ describe('retryWhileUnavailable', () => {
 });
 
 describe('startThroughOutage', () => {
-  /** A client whose first start commits but loses its answer; `existing` is the memo found on describe. */
+  /**
+   * A client whose first start commits but loses its answer; `existing` is the memo found on
+   * describe.
+   */
   function lostAnswerClient(existing: (first: Record<string, unknown>) => Record<string, unknown>) {
     const starts: Array<Record<string, unknown>> = [];
     const client = {

@@ -1,4 +1,7 @@
-/** Pure rules of the lifecycle workflows: inputs refused before anything is sent, deposit sizing, ledger and deposit matching. */
+/**
+ * Pure rules of the lifecycle workflows: inputs refused before anything is sent, deposit sizing,
+ * ledger and deposit matching.
+ */
 import fc from 'fast-check';
 import { add, cmp, depositFee } from '../../../provider/money';
 import { cardOperationInputIssues } from '../../../domain/card-operations';

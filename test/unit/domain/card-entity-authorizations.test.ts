@@ -1,4 +1,7 @@
-/** recordAuthorization (domain/card-entity.ts): an authorization's reported state only moves forward. */
+/**
+ * recordAuthorization (domain/card-entity.ts): an authorization's reported state only moves
+ * forward.
+ */
 import { recordAuthorization, type AuthorizationSummary } from '../../../domain/card-entity';
 
 const auth = (tradeNo: string, status: string, extra: Partial<AuthorizationSummary> = {}): AuthorizationSummary => ({

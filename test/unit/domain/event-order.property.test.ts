@@ -85,7 +85,8 @@ const scenario = history.chain((ops) =>
         for (let c = 0; c < (copies[i] ?? 1); c++) deliveries.push({ kind: 'event', op });
       });
       for (const read of reads) {
-        // Sent at workflow time `sentAt`; it reaches the provider `lag` later (provider time = workflow time + skew).
+        // Sent at workflow time `sentAt`; it reaches the provider `lag` later (provider time =
+        // workflow time + skew).
         const sentAt = START + read.at;
         deliveries.push({ kind: 'read', sentAt, status: providerStatusAt(ops, sentAt + skew + read.lag) });
       }

@@ -3,8 +3,9 @@ import { b2bHolder as sampleB2b, b2cHolder as sampleB2c } from '../../fixtures/h
 import { CARD_TYPE_IDS, CARD_TYPES } from '../../../tools/sandbox/data/card-types';
 
 /**
- * A card type in program types: the sandbox's B2B virtual bin (tools/sandbox/data/card-types.ts), open
- * to three holder regions only, so the eligibility rules have regions and area codes to refuse.
+ * A card type in program types: the sandbox's B2B virtual bin (tools/sandbox/data/card-types.ts),
+ * open to three holder regions only, so the eligibility rules have regions and area codes to
+ * refuse.
  */
 export function cardType(overrides: Partial<CardType> = {}): CardType {
   const b2bVirtual = CARD_TYPES.find((t) => t.cardTypeId === CARD_TYPE_IDS.b2bVirtual)!;

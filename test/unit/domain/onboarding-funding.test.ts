@@ -1,4 +1,7 @@
-/** Funding sources of customerOnboarding: schema rules, budgetTopUp as shared_account, and the shared-account transfer plan. */
+/**
+ * Funding sources of customerOnboarding: schema rules, budgetTopUp as shared_account, and the
+ * shared-account transfer plan.
+ */
 import { OnboardingInputSchema } from '../../../domain/customer-onboarding';
 import {
   fundingInputIssues,

@@ -1,4 +1,7 @@
-/** The physical card rules of customerOnboarding: card number against the card type, and the activation request. */
+/**
+ * The physical card rules of customerOnboarding: card number against the card type, and the
+ * activation request.
+ */
 import {
   isLuhnValid,
   OnboardingActivationRequestSchema,

@@ -1,4 +1,7 @@
-/** planOnboarding: where the first money goes and what the charged account must cover, per card type and funding source. */
+/**
+ * planOnboarding: where the first money goes and what the charged account must cover, per card type
+ * and funding source.
+ */
 import type { OnboardingInput } from '../../../domain/customer-onboarding';
 import { planOnboarding } from '../../../domain/onboarding-plan';
 import { b2bHolder, b2cHolder, cardType } from './fixtures';

@@ -1,4 +1,7 @@
-/** 19-digit ids and decimal amounts stay exact from the wire, through money arithmetic, back to the wire. */
+/**
+ * 19-digit ids and decimal amounts stay exact from the wire, through money arithmetic, back to the
+ * wire.
+ */
 import { z } from 'zod';
 import { parseJson, stringifyJson } from '../../../provider/json';
 import { add, depositFee, sub } from '../../../provider/money';

@@ -22,7 +22,8 @@ function gate<T>(): { promise: Promise<T>; open: (value: T) => void } {
 
 it("signals the card's workflow and the routed owners together, the card's id first", async () => {
   const forwarderCalled = gate<void>();
-  // The card's signal is answered only once the routed owners were asked: one after the other, this never settles.
+  // The card's signal is answered only once the routed owners were asked: one after the other, this
+  // never settles.
   const cardEntities: CardEntityDelivery = {
     deliver: async (_event, delivery) => {
       await forwarderCalled.promise;

@@ -34,7 +34,8 @@ describe('workflow thread heap limit', () => {
     const unlimited = await threadHeapLimitMib();
     expect(limitWorkflowThreadHeap(300, [], undefined)).toBe(300);
     const limit = await threadHeapLimitMib();
-    // V8 adds the young generation to the old-space limit it is given (about 50 MiB on Node 20, 190 on Node 24).
+    // V8 adds the young generation to the old-space limit it is given (about 50 MiB on Node 20, 190
+    // on Node 24).
     expect(limit).toBeGreaterThanOrEqual(300);
     expect(limit).toBeLessThan(300 + 256);
     expect(limit).toBeLessThan(unlimited);

@@ -64,7 +64,8 @@ it('ends on a cancel record, with its reason, and a cancelled card refuses a new
     reason: 'high-risk merchant',
     authorizationCount: 0,
     runs: 1,
-    // What came back to the account is not known yet: the workflow waits for the ledger's card_cancel.
+    // What came back to the account is not known yet: the workflow waits for the ledger's
+    // card_cancel.
     cancellation: { orderNo: 'P1', reason: 'high-risk merchant' },
   });
   expect(refusal(() => requests.validateOperation('r2', 'unfreeze'))).toEqual({

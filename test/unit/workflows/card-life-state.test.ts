@@ -161,7 +161,8 @@ it('the receiver starts a card workflow for the card’s own events, only signal
   expect(cardDelivery(activation)).toEqual({ cardNo: 'C9', start: true });
   expect(routeEvent(activation).map((l) => l.kind)).toEqual(['order']);
   expect(cardDelivery(auth({ cardNo: "C9' OR 1=1" }))).toBeUndefined();
-  // The card's workflow has it: an authorization needs no lookup; an operation still reaches its sender.
+  // The card's workflow has it: an authorization needs no lookup; an operation still reaches its
+  // sender.
   expect(routeEvent(authEvent)).toEqual([]);
   const freeze = providerEvent('card_transaction', cardOperationRecord({ cardNo: 'C9', type: 'Freeze' }));
   expect(routeEvent(freeze).map((l) => l.kind)).toEqual(['order']);

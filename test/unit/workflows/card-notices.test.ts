@@ -32,7 +32,8 @@ it('learnEvent says when a record state came after a later one: older, and the r
   const settled = authorizationRecord({ tradeNo: 'T2', status: 'succeed', settleAmount: '12.50' });
   expect(card.learnEvent(providerEvent('card_auth_transaction', settled))).toBe('new');
   const totals = card.totals;
-  // The hold's webhook, crossed by its settlement's: new to the state, but older than what it holds.
+  // The hold's webhook, crossed by its settlement's: new to the state, but older than what it
+  // holds.
   expect(card.learnEvent(providerEvent('card_auth_transaction', authorizationRecord({ tradeNo: 'T2' })))).toBe('older');
   expect(card.learnEvent(providerEvent('card_auth_transaction', authorizationRecord({ tradeNo: 'T2' })))).toBe(
     'ignored',

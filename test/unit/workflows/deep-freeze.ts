@@ -1,5 +1,11 @@
-/** What the SDK's reusable V8 context does to preloaded modules, for the tests that share them as a worker does. */
-/** What the SDK's reusable V8 context does to preloaded modules (own properties, depth first; functions' props untouched). */
+/**
+ * What the SDK's reusable V8 context does to preloaded modules, for the tests that share them as a
+ * worker does.
+ */
+/**
+ * What the SDK's reusable V8 context does to preloaded modules (own properties, depth first;
+ * functions' props untouched).
+ */
 export function deepFreeze(object: unknown, visited = new WeakSet<object>()): void {
   if (object === null || (typeof object !== 'object' && typeof object !== 'function')) return;
   if (visited.has(object) || Object.isFrozen(object)) return;

@@ -1,7 +1,8 @@
 /**
  * A review state reached again in a later round (workflows/events/inbox.ts): a holder rejected,
  * corrected, resubmitted and rejected once more. The second reject is a new event when the
- * provider's time of it falls in the new round; a late delivery of the first round's stays a repeat.
+ * provider's time of it falls in the new round; a late delivery of the first round's stays a
+ * repeat.
  */
 import { patched } from '@temporalio/workflow';
 import { EventInbox, RECURRING_REVIEW_STATES_KEPT } from '../../../workflows/events/inbox';

@@ -1,4 +1,7 @@
-/** Mobile area codes (spec, "Reference data": code such as +1, name, areaCode alpha-2, language, enableGlobalTransfer). */
+/**
+ * Mobile area codes (spec, "Reference data": code such as +1, name, areaCode alpha-2, language,
+ * enableGlobalTransfer).
+ */
 
 export interface MobileAreaCode {
   code: string;

@@ -156,9 +156,15 @@ const base = {
 
 /** The ids of the catalog's bins, by what each is for (tests and examples name them here, once). */
 export const CARD_TYPE_IDS = {
-  /** Virtual Visa, B2B cardholder required, initial deposit 10..10000 at creation at 1.5%, card fee 5. */
+  /**
+   * Virtual Visa, B2B cardholder required, initial deposit 10..10000 at creation at 1.5%, card fee
+   * 5.
+   */
   b2bVirtual: '1852379830190366720',
-  /** Virtual MasterCard subscription: no cardholder, no initial deposit; deposits 5..10000 at 2% + 0.5, card fee 2. */
+  /**
+   * Virtual MasterCard subscription: no cardholder, no initial deposit; deposits 5..10000 at 2% +
+   * 0.5, card fee 2.
+   */
   subscription: '1852379830190366721',
   /** Virtual Visa shared budget (BUDGET_CARD): no cardholder, no initial deposit, card fee 1. */
   budget: '1852379830190366722',

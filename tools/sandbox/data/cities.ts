@@ -119,7 +119,10 @@ function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-/** Two-level city nodes; codes are `<alpha-2><state 2 digits>` and `<alpha-2><state><city 2 digits>`. */
+/**
+ * Two-level city nodes; codes are `<alpha-2><state 2 digits>` and `<alpha-2><state><city 2
+ * digits>`.
+ */
 export const CITY_TREE: readonly CityNode[] = Object.entries(TREE).flatMap(([country, states]) => {
   const countryStandardCode = REGIONS.find((r) => r.code === country)?.standardCode ?? country;
   return states.map(([state, ...cities], si) => {

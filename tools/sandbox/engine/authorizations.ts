@@ -271,7 +271,9 @@ function voidAuth(ctx: Ctx, card: Card, input: AuthorizationInput): unknown {
   return authWire(record(ctx, a, 'Reversal'));
 }
 
-/** A refund of a settled auth, up to what is left of it; to the account once the card is cancelled. */
+/**
+ * A refund of a settled auth, up to what is left of it; to the account once the card is cancelled.
+ */
 function refund(ctx: Ctx, card: Card, input: AuthorizationInput): unknown {
   const amount = requireAmount(input);
   const origin = findOrigin(ctx, card, input.originTradeNo);
@@ -334,7 +336,9 @@ function addThreeDs(ctx: Ctx, r: ThreeDsRecord): void {
   ctx.emit('card_3ds', threeDsWire(ctx, r));
 }
 
-/** issueActivationCode helper: the code a physical card's holder receives; activation must quote it. */
+/**
+ * issueActivationCode helper: the code a physical card's holder receives; activation must quote it.
+ */
 export function issueActivationCode(ctx: Ctx, cardNo: string): unknown {
   const card = getCard(ctx, cardNo);
   if (getCardType(ctx, card.cardTypeId).type !== 'Physical')

@@ -48,7 +48,9 @@ function newMerchantOrder(ctx: Ctx, req: Req): string {
   return merchantOrderNo;
 }
 
-/** Deposit: amount within rechargeMin/MaxQuota, fee = amount × rechargeFeeRate% + rechargeFixedFee. */
+/**
+ * Deposit: amount within rechargeMin/MaxQuota, fee = amount × rechargeFeeRate% + rechargeFixedFee.
+ */
 export function depositCard(ctx: Ctx, req: Req): unknown {
   const card = getCard(ctx, text(req, 'cardNo'));
   const merchantOrderNo = newMerchantOrder(ctx, req);
@@ -151,7 +153,9 @@ function freezeOrUnfreeze(ctx: Ctx, req: Req, move: FreezeMove, v2: boolean) {
 export const freezeCard = (ctx: Ctx, req: Req): unknown => operationWire(freezeOrUnfreeze(ctx, req, FREEZE, true));
 export const unfreezeCard = (ctx: Ctx, req: Req): unknown => operationWire(freezeOrUnfreeze(ctx, req, UNFREEZE, true));
 
-/** v1 answers only the status of the accepted request; the record is in the card transaction query. */
+/**
+ * v1 answers only the status of the accepted request; the record is in the card transaction query.
+ */
 export function freezeCardV1(ctx: Ctx, req: Req): unknown {
   freezeOrUnfreeze(ctx, req, FREEZE, false);
   return { status: 'processing', statusStr: 'Processing' };
@@ -249,7 +253,10 @@ export function activatePhysicalCard(ctx: Ctx, req: Req): unknown {
   return { ...result };
 }
 
-/** Card balance below 0: the shortfall moves from the merchant's account and the card returns to 0 (spec, type overdraft_statement). */
+/**
+ * Card balance below 0: the shortfall moves from the merchant's account and the card returns to 0
+ * (spec, type overdraft_statement).
+ */
 export function overdraftStatement(ctx: Ctx, card: Card): void {
   if (cmp(card.balance, '0') >= 0) return;
   const shortfall = sub('0', card.balance);
@@ -412,7 +419,9 @@ export function withdrawCard(ctx: Ctx, cardNo: string, amount: string, merchantO
   return operationWire(op);
 }
 
-/** Bank-initiated block: the highest-level freeze, lifted only by a manual application (work order). */
+/**
+ * Bank-initiated block: the highest-level freeze, lifted only by a manual application (work order).
+ */
 export function blockCard(ctx: Ctx, cardNo: string, reason?: string): unknown {
   const card = getCard(ctx, cardNo);
   requireStatus(card, ['Normal', 'Freeze', 'Freezing', 'UnFreezing', 'un_activated'], 'blocking');

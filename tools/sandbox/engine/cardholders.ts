@@ -83,7 +83,8 @@ function checkFields(ctx: Ctx, type: CardTypeDef, f: Record<string, string>, sel
     }
   }
   if (f.idType !== undefined) {
-    // Spec, "Supported ID types": Hong Kong takes PASSPORT or HK_HKID; other regions PASSPORT, DLN, GOVERNMENT_ISSUED_ID_CARD.
+    // Spec, "Supported ID types": Hong Kong takes PASSPORT or HK_HKID; other regions PASSPORT, DLN,
+    // GOVERNMENT_ISSUED_ID_CARD.
     const region = f.nationality ?? f.country ?? '';
     const allowed: readonly string[] = region === HONG_KONG ? ID_TYPES_HONG_KONG : ID_TYPES_OTHER;
     if (!allowed.includes(f.idType))
@@ -159,8 +160,8 @@ function scheduleStep(ctx: Ctx, h: Holder, delay: number): void {
 }
 
 /**
- * The platform review rejects a holder whose identity document cannot be read (its file carries
- * the marker of engine/magic.ts), naming each such field, as a reviewer asking for a new image would.
+ * The platform review rejects a holder whose identity document cannot be read (its file carries the
+ * marker of engine/magic.ts), naming each such field, as a reviewer asking for a new image would.
  */
 function unreadableDocuments(ctx: Ctx, h: Holder): string | null {
   const fields = FILE_FIELDS.filter((field) => {

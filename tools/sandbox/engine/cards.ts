@@ -131,7 +131,10 @@ function expiry(now: number): string {
   return `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String((d.getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 }
 
-/** createCard (v2) and openCard (deprecated) share every rule; they differ in the record they return. */
+/**
+ * createCard (v2) and openCard (deprecated) share every rule; they differ in the record they
+ * return.
+ */
 function create(ctx: Ctx, req: Req, deprecated: boolean) {
   const merchantOrderNo = text(req, 'merchantOrderNo');
   requireNewOrder(ctx, merchantOrderNo);
@@ -180,7 +183,8 @@ function create(ctx: Ctx, req: Req, deprecated: boolean) {
     merchantOrderNo,
     cardNo: card.cardNo,
     currency: type.fiatCurrency,
-    // v2: amount is the initial deposit; deprecated openCard: amount is the card fee (provider-notes).
+    // v2: amount is the initial deposit; deprecated openCard: amount is the card fee
+    // (provider-notes).
     amount: deprecated ? type.cardPrice : amount,
     fee,
     deprecated,
@@ -251,7 +255,10 @@ export function getCardBalance(ctx: Ctx, req: Req): unknown {
   return balanceWire(getCard(ctx, text(req, 'cardNo')));
 }
 
-/** Encrypted with the merchant public key; gift cards carry only activateUrl (spec, "Card sensitive data"). */
+/**
+ * Encrypted with the merchant public key; gift cards carry only activateUrl (spec, "Card sensitive
+ * data").
+ */
 export function getCardSensitiveData(ctx: Ctx, req: Req): unknown {
   const card = getCard(ctx, text(req, 'cardNo'));
   if (card.status === 'pending' || card.status === 'fail') {

@@ -14,7 +14,8 @@ import { isUnreadableDocument } from './magic';
 import { optText, type Req } from './request';
 
 export function uploadFile(ctx: Ctx, req: Req, given?: UploadedFile): unknown {
-  // The shell passes the parsed part separately; the request schema's output also carries it as `file`.
+  // The shell passes the parsed part separately; the request schema's output also carries it as
+  // `file`.
   const file = given ?? (req.file as UploadedFile | undefined);
   const category = optText(req, 'category');
   if (category !== UPLOAD_CATEGORY) throw paramError('category', `must be "${UPLOAD_CATEGORY}"`);

@@ -1,8 +1,8 @@
 /**
- * Test helpers, exposed by the shell at `POST /sandbox/<name>` (documented in tools/sandbox/README.md).
- * Each validates its JSON body with zod (amounts as decimal strings or JSON numbers, ids as
- * strings or numbers) and returns JSON-able data; a bad body is refused with 40002 naming the field.
- * advanceClock returns a Promise: the shell must await helper results.
+ * Test helpers, exposed by the shell at `POST /sandbox/<name>` (documented in
+ * tools/sandbox/README.md). Each validates its JSON body with zod (amounts as decimal strings or
+ * JSON numbers, ids as strings or numbers) and returns JSON-able data; a bad body is refused with
+ * 40002 naming the field. advanceClock returns a Promise: the shell must await helper results.
  */
 import { z } from 'zod';
 import { isLosslessNumber } from '../../../provider/json';
@@ -43,7 +43,10 @@ function parse<T extends z.ZodType>(schema: T, body: Record<string, unknown>): z
 
 export type Helper = (body: Record<string, unknown>) => unknown;
 
-/** A decision on one order, named by the provider's orderNo or the merchant's merchantOrderNo (exactly one). */
+/**
+ * A decision on one order, named by the provider's orderNo or the merchant's merchantOrderNo
+ * (exactly one).
+ */
 const decision = z
   .object({
     orderNo: str.optional(),
@@ -77,7 +80,10 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
       );
       return decideReview(ctx, b.holderId, b.outcome, b.description);
     },
-    /** { orderNo or merchantOrderNo, outcome: success|fail, description? }: finishes a pending/stalled card operation. */
+    /**
+     * { orderNo or merchantOrderNo, outcome: success|fail, description? }: finishes a
+     * pending/stalled card operation.
+     */
     decideOperation: (body) => {
       const b = parse(decision, body);
       return operationWire(decideOperation(ctx, orderOf(b), b.outcome, b.description));
@@ -87,11 +93,15 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
       const b = parse(decision, body);
       return decideWorkOrder(ctx, orderOf(b), b.outcome, b.description);
     },
-    /** {}: every uploaded file's metadata (fileId, filename, sha256, ...) and the holders whose fields name it. */
+    /**
+     * {}: every uploaded file's metadata (fileId, filename, sha256, ...) and the holders whose
+     * fields name it.
+     */
     uploadedFiles: () => ({ files: listUploadedFiles(ctx) }),
     /**
-     * { cardNo, type: auth|refund|verification|Void|maintain_fee, amount?, currency?, merchantName?,
-     *   mcc?, merchantCountry?, originTradeNo?, settle? (default true), settleAmount? }.
+     * { cardNo, type: auth|refund|verification|Void|maintain_fee, amount?, currency?,
+     * merchantName?, mcc?, merchantCountry?, originTradeNo?, settle? (default true), settleAmount?
+     * }.
      */
     authorizeCard: (body) => {
       const b = parse(
@@ -116,9 +126,15 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
       const b = parse(z.object({ tradeNo: str, settleAmount: positive.optional() }), body);
       return settleByTradeNo(ctx, b.tradeNo, b.settleAmount);
     },
-    /** { cardNo }: issues the activation code of a physical card (an activation_code record); returns it in clear. */
+    /**
+     * { cardNo }: issues the activation code of a physical card (an activation_code record);
+     * returns it in clear.
+     */
     issueActivationCode: (body) => issueActivationCode(ctx, parse(z.object({ cardNo: str }), body).cardNo),
-    /** { cardNo, type: third_3ds_otp|auth_url, amount?, merchantName? }: a 3DS record; returns the value in clear. */
+    /**
+     * { cardNo, type: third_3ds_otp|auth_url, amount?, merchantName? }: a 3DS record; returns the
+     * value in clear.
+     */
     issue3ds: (body) =>
       issueThreeDs(
         ctx,
@@ -132,7 +148,10 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
           body,
         ),
       ),
-    /** { amount, address? | coinKey? (default USDT_TRC20), sourceAddress?, txHash?, outcome?: success|fail }: an on-chain deposit. */
+    /**
+     * { amount, address? | coinKey? (default USDT_TRC20), sourceAddress?, txHash?, outcome?:
+     * success|fail }: an on-chain deposit.
+     */
     creditWalletDeposit: (body) =>
       creditWalletDeposit(
         ctx,
@@ -148,7 +167,10 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
           body,
         ),
       ),
-    /** { amount, toAddress, coinKey? (default USDT_TRC20), outcome? }: a WITHDRAW from the wallet to an outside address. */
+    /**
+     * { amount, toAddress, coinKey? (default USDT_TRC20), outcome? }: a WITHDRAW from the wallet to
+     * an outside address.
+     */
     withdrawWallet: (body) =>
       withdrawWallet(
         ctx,
@@ -162,7 +184,10 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
           body,
         ),
       ),
-    /** { amount, accountId? (default: the WALLET account), remark? }: money from outside (ledger bizType fixed). */
+    /**
+     * { amount, accountId? (default: the WALLET account), remark? }: money from outside (ledger
+     * bizType fixed).
+     */
     creditMerchantWallet: (body) => {
       const b = parse(z.object({ amount: positive, accountId: id.optional(), remark: z.string().optional() }), body);
       const account = b.accountId === undefined ? walletAccount(ctx) : getAccount(ctx, b.accountId);
@@ -197,7 +222,10 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
       );
       return cancelCard(ctx, b.cardNo, b.merchantOrderNo ?? null, b.reason, b.returnBy);
     },
-    /** { cardNo, amount, merchantOrderNo? }: withdraws from a card to its account (record type withdraw). */
+    /**
+     * { cardNo, amount, merchantOrderNo? }: withdraws from a card to its account (record type
+     * withdraw).
+     */
     withdrawCard: (body) => {
       const b = parse(z.object({ cardNo: str, amount: positive, merchantOrderNo: z.string().optional() }), body);
       return withdrawCard(ctx, b.cardNo, b.amount, b.merchantOrderNo ?? null);
@@ -213,7 +241,10 @@ export function createHelpers(ctx: Ctx): Record<string, Helper> {
       unblockCard(ctx, card);
       return { cardNo: card.cardNo, status: card.status, blocked: card.blocked };
     },
-    /** { merchantOrderNo }: reserves a merchantOrderNo as if an operation had used it (for duplicate tests). */
+    /**
+     * { merchantOrderNo }: reserves a merchantOrderNo as if an operation had used it (for duplicate
+     * tests).
+     */
     reserveMerchantOrderNo: (body) => {
       const b = parse(z.object({ merchantOrderNo: str }), body);
       requireNewOrder(ctx, b.merchantOrderNo);

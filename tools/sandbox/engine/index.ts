@@ -1,7 +1,8 @@
 /**
- * The sandbox engine: all provider state and rules behind `SandboxEngine` (tools/sandbox/contract.ts).
- * `handle` dispatches by the operation names of provider/operations.ts; every handler validates
- * completely before it changes anything, so a refused request leaves no trace.
+ * The sandbox engine: all provider state and rules behind `SandboxEngine`
+ * (tools/sandbox/contract.ts). `handle` dispatches by the operation names of
+ * provider/operations.ts; every handler validates completely before it changes anything, so a
+ * refused request leaves no trace.
  */
 import {
   SandboxError,
@@ -29,7 +30,10 @@ import * as wallet from './wallet';
 import * as workOrders from './work-orders';
 
 export interface SandboxEngineOptions {
-  /** Opening balance of the merchant WALLET account (provider-notes: the sandbox starts funded). Default "100000.00". */
+  /**
+   * Opening balance of the merchant WALLET account (provider-notes: the sandbox starts funded).
+   * Default "100000.00".
+   */
   initialWalletBalance?: string;
 }
 

@@ -9,7 +9,10 @@
 import { SandboxErrorCode } from '../contract';
 import { reject, type Ctx } from './context';
 
-/** Refuses a merchantOrderNo already used by any operation (call while validating, before any change). */
+/**
+ * Refuses a merchantOrderNo already used by any operation (call while validating, before any
+ * change).
+ */
 export function requireNewOrder(ctx: Ctx, merchantOrderNo: string): void {
   const used = ctx.state.merchantOrders.get(merchantOrderNo);
   if (used) {

@@ -56,7 +56,9 @@ export function byField<T>(
   return wanted === undefined ? [...records] : records.filter((r) => String(value(r)) === wanted);
 }
 
-/** `byField` for each of `fields`, in turn: the records that match every filter the request sets. */
+/**
+ * `byField` for each of `fields`, in turn: the records that match every filter the request sets.
+ */
 export function byFields<T>(records: readonly T[], req: Req, fields: readonly string[]): T[] {
   return fields.reduce<T[]>((kept, field) => byField(kept, req, field), [...records]);
 }

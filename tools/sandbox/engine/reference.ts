@@ -1,4 +1,7 @@
-/** Reference data (spec: /common/region, /common/city, /common/v2/city, /common/mobileAreaCode, /card/holder/occupations). */
+/**
+ * Reference data (spec: /common/region, /common/city, /common/v2/city, /common/mobileAreaCode,
+ * /card/holder/occupations).
+ */
 import { MOBILE_AREA_CODES } from '../data/area-codes';
 import { CITIES, CITY_TREE } from '../data/cities';
 import { OCCUPATIONS } from '../data/occupations';

@@ -201,7 +201,10 @@ export interface StoredFile {
   sha256: string;
   /** When it was uploaded (sandbox clock, ms). */
   uploadedAt: number;
-  /** Magic: the content carries the unreadable-document marker (engine/magic.ts); a review rejects it. */
+  /**
+   * Magic: the content carries the unreadable-document marker (engine/magic.ts); a review rejects
+   * it.
+   */
   unreadable: boolean;
 }
 
@@ -312,6 +315,8 @@ export interface State {
   usedPans: Set<string>;
   feesCollected: string;
   externalCredits: string;
-  /** Messages of scheduled steps that threw (should stay empty; read with the engineErrors helper). */
+  /**
+   * Messages of scheduled steps that threw (should stay empty; read with the engineErrors helper).
+   */
   taskErrors: string[];
 }

@@ -79,7 +79,10 @@ export function listWalletTransactions(ctx: Ctx, req: Req): unknown {
   return page(records, req, walletTxWire);
 }
 
-/** Deprecated deposit order: actualDepositAmount = amount + a few ten-thousandths that identify the order on chain. */
+/**
+ * Deprecated deposit order: actualDepositAmount = amount + a few ten-thousandths that identify the
+ * order on chain.
+ */
 export function walletDepositOrder(ctx: Ctx, req: Req): unknown {
   const chain = optText(req, 'chain') ?? 'TRC20';
   const amount = reqAmount(req, 'amount');
@@ -150,7 +153,10 @@ export interface ChainDeposit {
   outcome?: 'success' | 'fail' | undefined;
 }
 
-/** The platform's fee of an on-chain amount: feeRate percent (1 = 1%), rounded up to the cent; the fixed fee is apart. */
+/**
+ * The platform's fee of an on-chain amount: feeRate percent (1 = 1%), rounded up to the cent; the
+ * fixed fee is apart.
+ */
 function chainFee(coin: CoinDef, amount: string): string {
   return money(amount).times(coin.feeRate).dividedBy(100).toDecimalPlaces(2, Money.ROUND_UP).toFixed();
 }

@@ -20,8 +20,8 @@ export function readSandboxBody(req: IncomingMessage, limit: number): Promise<Bu
 }
 
 /**
- * A parsed JSON body (numbers as lossless numbers, provider/json.ts) with every number as a plain JS
- * number: for the shell's own settings (rates, milliseconds), never for money or ids.
+ * A parsed JSON body (numbers as lossless numbers, provider/json.ts) with every number as a plain
+ * JS number: for the shell's own settings (rates, milliseconds), never for money or ids.
  */
 export function plainNumbers(value: unknown): unknown {
   if (isLosslessNumber(value)) return Number(String(value));

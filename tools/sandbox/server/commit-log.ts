@@ -16,7 +16,10 @@ export interface Commit {
   at: number;
   /** The answer was dropped after the commit (request fault `dropResponseRate`). */
   dropped: boolean;
-  /** Identifying request fields and result ids: merchantOrderNo, holderId, cardNo, accountName, coinKey, fileId, ... */
+  /**
+   * Identifying request fields and result ids: merchantOrderNo, holderId, cardNo, accountName,
+   * coinKey, fileId, ...
+   */
   refs: Record<string, string>;
 }
 

@@ -24,7 +24,10 @@ export function failureEnvelope(code: number, msg: string): Envelope {
   return { success: false, code, msg, data: null };
 }
 
-/** Serializes, signs and sends an envelope. HTTP 200 for every envelope except injected/internal errors (500). */
+/**
+ * Serializes, signs and sends an envelope. HTTP 200 for every envelope except injected/internal
+ * errors (500).
+ */
 export function sendEnvelope(
   res: ServerResponse,
   envelope: Envelope,

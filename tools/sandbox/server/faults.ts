@@ -8,15 +8,27 @@ import { z } from 'zod';
 import { plainNumbers } from './body';
 
 export interface FaultSettings {
-  /** Probability [0, 1] that a provider operation answers HTTP 500 before the engine runs (nothing changes). */
+  /**
+   * Probability [0, 1] that a provider operation answers HTTP 500 before the engine runs (nothing
+   * changes).
+   */
   errorRate: number;
-  /** Probability [0, 1] that the engine runs (the change is committed) and the socket is then destroyed unanswered. */
+  /**
+   * Probability [0, 1] that the engine runs (the change is committed) and the socket is then
+   * destroyed unanswered.
+   */
   dropResponseRate: number;
   /** Wall-clock milliseconds added before each provider operation is handled. */
   latencyMs: number;
-  /** Limit errors, drops and latency to these operations (names from provider/operations.ts); empty = all. */
+  /**
+   * Limit errors, drops and latency to these operations (names from provider/operations.ts); empty
+   * = all.
+   */
   operations: string[];
-  /** How many more request faults (errors + drops) may fire; null = unlimited. Lets a test fail exactly one call. */
+  /**
+   * How many more request faults (errors + drops) may fire; null = unlimited. Lets a test fail
+   * exactly one call.
+   */
   remaining: number | null;
   /**
    * Request faults fire on `operations` in the order listed, one each (then none): e.g. a
@@ -97,7 +109,10 @@ export class FaultInjector {
     return { ...this.settings, operations: [...this.settings.operations] };
   }
 
-  /** Merges an update (validated; throws a ZodError naming the field); `reset: true` starts from no faults. */
+  /**
+   * Merges an update (validated; throws a ZodError naming the field); `reset: true` starts from no
+   * faults.
+   */
   update(update: FaultUpdate): FaultSettings {
     const parsed = faultUpdateSchema.parse(update);
     const { reset, ...fields } = parsed;
@@ -117,7 +132,10 @@ export class FaultInjector {
     return this.random() < p;
   }
 
-  /** The fault for one provider operation: HTTP 500 before the engine, drop after it, or none; plus latency. */
+  /**
+   * The fault for one provider operation: HTTP 500 before the engine, drop after it, or none; plus
+   * latency.
+   */
   forRequest(operation: string): RequestFault {
     const s = this.settings;
     if (s.operations.length > 0 && !s.operations.includes(operation)) return { kind: 'none', latencyMs: 0 };

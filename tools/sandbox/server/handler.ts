@@ -30,7 +30,10 @@ export interface HandlerDeps {
   merchantPublicKey: KeyObject;
   platformPrivateKey: KeyObject;
   faults: FaultInjector;
-  /** Shell endpoints (faults, `/sandbox/webhooks/config`, ...); they take precedence over engine helpers of the same name. */
+  /**
+   * Shell endpoints (faults, `/sandbox/webhooks/config`, ...); they take precedence over engine
+   * helpers of the same name.
+   */
   shellHelpers: Readonly<Record<string, HelperFn>>;
   /** Diagnostics for unexpected errors (never request bodies). */
   log?: (line: string) => void;
@@ -48,7 +51,10 @@ class Reject extends Error {
   }
 }
 
-/** zod issues as one message naming each field and its rule ("merchantOrderNo: length must be 20 to 40 characters"). */
+/**
+ * zod issues as one message naming each field and its rule ("merchantOrderNo: length must be 20 to
+ * 40 characters").
+ */
 export function describeZodError(error: z.ZodError): string {
   return issuesOf(error)
     .map((i) => {
@@ -162,7 +168,10 @@ async function readOperation(deps: HandlerDeps, req: IncomingMessage, op: Operat
   return { request: validate(op, jsonObject(bytes)) };
 }
 
-/** The file upload: signed over the literal {}, its fields and first `file` part from the multipart body. */
+/**
+ * The file upload: signed over the literal {}, its fields and first `file` part from the multipart
+ * body.
+ */
 async function readMultipartOperation(
   deps: HandlerDeps,
   req: IncomingMessage,
@@ -277,7 +286,8 @@ function answerFailure(deps: HandlerDeps, req: IncomingMessage, res: ServerRespo
       500,
     );
   }
-  // Unread body bytes (e.g. a GET or an unknown path with a body) are drained so the connection stays usable.
+  // Unread body bytes (e.g. a GET or an unknown path with a body) are drained so the connection
+  // stays usable.
   if (!req.complete) req.resume();
 }
 

@@ -6,7 +6,10 @@ import type { OperationDef } from '../../../provider/operation';
 
 export type OperationRegistry = Readonly<Record<string, OperationDef>>;
 
-/** Path prefix of the sandbox's own endpoints (test helpers, faults, webhooks); never a provider path. */
+/**
+ * Path prefix of the sandbox's own endpoints (test helpers, faults, webhooks); never a provider
+ * path.
+ */
 export const HELPER_PREFIX = '/sandbox/';
 
 export interface RouteTable {

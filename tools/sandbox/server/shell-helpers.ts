@@ -78,7 +78,9 @@ export function createShellHelpers(deps: ShellHelperDeps): Record<string, Helper
       return resent;
     },
 
-    /** Every mutation committed so far, optionally of one operation (`{"operation": "createCard"}`). */
+    /**
+     * Every mutation committed so far, optionally of one operation (`{"operation": "createCard"}`).
+     */
     commits: (body) => deps.commits.list(exact(commitFilterSchema.parse(body))),
 
     /** Reads the sandbox clock (the engine's `advanceClock` helper moves a manual one). */

@@ -225,7 +225,10 @@ export class WebhookDeliveries {
     return this.log().find((r) => r.requestId === requestId);
   }
 
-  /** Resolves when no delivery attempt is running or queued for right now (scheduled retries do not count). */
+  /**
+   * Resolves when no delivery attempt is running or queued for right now (scheduled retries do not
+   * count).
+   */
   idle(): Promise<void> {
     if (this.busy === 0) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
@@ -252,7 +255,9 @@ export class WebhookDeliveries {
     }
   }
 
-  /** Runs fn after ms of sandbox time; 0 runs on the next macrotask and counts as busy until it ran. */
+  /**
+   * Runs fn after ms of sandbox time; 0 runs on the next macrotask and counts as busy until it ran.
+   */
   private later(ms: number, fn: () => void): () => void {
     if (this.stopped) return () => undefined;
     if (ms <= 0) {

@@ -15,7 +15,10 @@ const ROLE = 'cardflow_app';
 /** A throwaway server on loopback: a fixed password, as its administrator's is. */
 const PASSWORD = 'cardflow-app-local-password';
 
-/** Sets the role and database up (after the Temporal schema job); the URL the cardflow processes use. */
+/**
+ * Sets the role and database up (after the Temporal schema job); the URL the cardflow processes
+ * use.
+ */
 export async function setUpCardflowDatabase(pg: RunningPostgres): Promise<string> {
   await setUpDatabase(pg.url('postgres'), { role: ROLE, password: PASSWORD, database: CARDFLOW_DATABASE });
   return `postgres://${ROLE}:${PASSWORD}@${pg.host}:${pg.port}/${CARDFLOW_DATABASE}`;

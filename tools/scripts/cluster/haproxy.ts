@@ -1,9 +1,10 @@
 /**
  * The load balancer in front of the webhook receivers: Debian's haproxy, the one URL the provider
- * calls back. The health check asks each receiver's `/readyz` (platform/health/routes.ts: Temporal and the
- * database answer), so a receiver that stops answering, or that has lost Temporal or PostgreSQL,
- * is taken out within a second; a request it refused the connection for is sent to another
- * receiver (`retry-on`): re-sending a webhook is safe because the receivers share one dedupe.
+ * calls back. The health check asks each receiver's `/readyz` (platform/health/routes.ts: Temporal
+ * and the database answer), so a receiver that stops answering, or that has lost Temporal or
+ * PostgreSQL, is taken out within a second; a request it refused the connection for is sent to
+ * another receiver (`retry-on`): re-sending a webhook is safe because the receivers share one
+ * dedupe.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

@@ -88,7 +88,9 @@ function userIds(user: string): { uid: number; gid: number } {
   return { uid, gid };
 }
 
-/** True once the server answers a query (it accepts connections before it has finished starting). */
+/**
+ * True once the server answers a query (it accepts connections before it has finished starting).
+ */
 async function answering(url: string): Promise<boolean> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
   try {

@@ -113,7 +113,10 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** Polls `check` every 200 ms until it resolves true; throws `describe()` after `timeoutMs` or when `p` exits. */
+/**
+ * Polls `check` every 200 ms until it resolves true; throws `describe()` after `timeoutMs` or when
+ * `p` exits.
+ */
 export async function waitUntil(
   what: string,
   check: () => Promise<boolean>,

@@ -1,9 +1,10 @@
 /**
  * cardflow's own processes of the production topology, scaled out: workers on one task queue and
  * webhook receivers behind the load balancer, all sharing the PostgreSQL stores
- * (`CARDFLOW_DATABASE_URL`) and one codec key list. Each is the real entry point (`workers/main.ts`,
- * `webhooks/main.ts`) under `node --import tsx` (not the tsx CLI, whose second node process would
- * survive a SIGKILL of the first), with only the environment a deployment would give it.
+ * (`CARDFLOW_DATABASE_URL`) and one codec key list. Each is the real entry point
+ * (`workers/main.ts`, `webhooks/main.ts`) under `node --import tsx` (not the tsx CLI, whose second
+ * node process would survive a SIGKILL of the first), with only the environment a deployment would
+ * give it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,9 @@ const ROOT = join(__dirname, '../../..');
 export interface ServicesOptions {
   dir: string;
   temporalAddress: string;
-  /** The cluster's certificates: workers connect with theirs, receivers with theirs (mutual TLS). */
+  /**
+   * The cluster's certificates: workers connect with theirs, receivers with theirs (mutual TLS).
+   */
   temporalTlsDir: string;
   /** The cluster's tokens: workers and receivers each present their own (roles). */
   temporalAuthDir: string;

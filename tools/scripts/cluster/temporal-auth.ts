@@ -19,7 +19,10 @@ const ROOT = join(__dirname, '../../..');
 /** The callers tools/scripts/make-tokens.sh issues a token to, one role each. */
 export type TemporalCaller = 'worker' | 'webhooks' | 'backend' | 'operator' | 'reader' | 'ui' | 'setup';
 
-/** The certificate each caller presents: backends and the set-up job share `client`, operators `cli`. */
+/**
+ * The certificate each caller presents: backends and the set-up job share `client`, operators
+ * `cli`.
+ */
 const CERTIFICATE: Record<TemporalCaller, TemporalClientKind> = {
   worker: 'worker',
   webhooks: 'webhooks',
@@ -54,7 +57,10 @@ export function temporalToken(authDir: string, caller: TemporalCaller): string {
   return readFileSync(join(authDir, `${caller}.token`), 'utf8').trim();
 }
 
-/** The variables a cardflow process of `caller` connects with (platform/temporal/connection.ts reads them). */
+/**
+ * The variables a cardflow process of `caller` connects with (platform/temporal/connection.ts reads
+ * them).
+ */
 export function temporalCallerEnv(credentials: TemporalCredentials, caller: TemporalCaller): Record<string, string> {
   return {
     ...temporalTlsEnv(credentials.tlsDir, CERTIFICATE[caller]),

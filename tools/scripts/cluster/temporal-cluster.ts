@@ -1,12 +1,13 @@
 /**
- * A real multi-process Temporal cluster on loopback: the server that tools/scripts/temporal-server.sh
- * builds (the version docker-compose.yml runs), its schema created by tools/deploy/temporal-schema.sh
- * (the script compose runs too), and one process per service: frontend, matching, worker, and two
- * history hosts on distinct ports, all rendering tools/deploy/temporal/cluster.yaml from their
- * environment, plus the internal frontend the server's own calls go through. Then the namespace and
- * cardflow's search attributes, by tools/deploy/setup-temporal.ts. Locked down as in production:
- * mutual TLS with certificates tools/scripts/make-certs.sh makes for the run, and roles: every
- * caller's JWT (tools/scripts/make-tokens.sh), checked by cardflow's build of the server.
+ * A real multi-process Temporal cluster on loopback: the server that
+ * tools/scripts/temporal-server.sh builds (the version docker-compose.yml runs), its schema created
+ * by tools/deploy/temporal-schema.sh (the script compose runs too), and one process per service:
+ * frontend, matching, worker, and two history hosts on distinct ports, all rendering
+ * tools/deploy/temporal/cluster.yaml from their environment, plus the internal frontend the
+ * server's own calls go through. Then the namespace and cardflow's search attributes, by
+ * tools/deploy/setup-temporal.ts. Locked down as in production: mutual TLS with certificates
+ * tools/scripts/make-certs.sh makes for the run, and roles: every caller's JWT
+ * (tools/scripts/make-tokens.sh), checked by cardflow's build of the server.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -35,9 +36,15 @@ function isHistoryHost(name: HostName): name is HistoryHost {
 export interface RunningTemporalCluster {
   /** `127.0.0.1:<port>` of the frontend's gRPC (mutual TLS: certificates in {@link tlsDir}). */
   address: string;
-  /** The CA and the client certificates (tools/scripts/make-certs.sh; tools/scripts/cluster/temporal-tls.ts). */
+  /**
+   * The CA and the client certificates (tools/scripts/make-certs.sh;
+   * tools/scripts/cluster/temporal-tls.ts).
+   */
   tlsDir: string;
-  /** The JWKS document, its signing key and every caller's token (tools/scripts/cluster/temporal-auth.ts). */
+  /**
+   * The JWKS document, its signing key and every caller's token
+   * (tools/scripts/cluster/temporal-auth.ts).
+   */
   authDir: string;
   namespace: string;
   host(name: HostName): ManagedProcess;
@@ -161,7 +168,8 @@ async function clusterPorts() {
   const historyPorts = {} as Record<HistoryHost, Record<string, number>>;
   for (const name of HISTORY_HOSTS)
     historyPorts[name] = { TEMPORAL_HISTORY_GRPC_PORT: await port(), TEMPORAL_HISTORY_MEMBERSHIP_PORT: await port() };
-  // Each host's Prometheus endpoint (tools/deploy/temporal/cluster.yaml renders it when the port is set).
+  // Each host's Prometheus endpoint (tools/deploy/temporal/cluster.yaml renders it when the port is
+  // set).
   const metricsPorts = {} as Record<HostName, number>;
   for (const name of HOSTS) metricsPorts[name] = await port();
   return { ports, historyPorts, metricsPorts };
@@ -174,14 +182,20 @@ export async function startTemporalCluster(
     namespace: string;
     /** Where the certificates are made (their own folder of the run). */
     tlsDir: string;
-    /** Where the signing key, the JWKS document and the tokens are made (another folder of the run). */
+    /**
+     * Where the signing key, the JWKS document and the tokens are made (another folder of the run).
+     */
     authDir: string;
     serverDir?: string;
-    /** Dynamic configuration to use instead of tools/deploy/temporal/dynamic-config.yaml (a test's faster settings). */
+    /**
+     * Dynamic configuration to use instead of tools/deploy/temporal/dynamic-config.yaml (a test's
+     * faster settings).
+     */
     dynamicConfigFile?: string;
     /**
      * History shards of a throwaway cluster, instead of the production 512 in
-     * tools/deploy/temporal/cluster.yaml (docs/production.md: each shard costs memory and idle work).
+     * tools/deploy/temporal/cluster.yaml (docs/production.md: each shard costs memory and idle
+     * work).
      */
     historyShards?: number;
   },

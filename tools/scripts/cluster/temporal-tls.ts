@@ -1,8 +1,8 @@
 /**
  * The certificates of the cluster's mutual TLS, made by tools/scripts/make-certs.sh (the documented
- * step, docs/operations.md) into a folder of the run, and how each kind of caller presents its
- * own: as `TEMPORAL_TLS_*` variables for cardflow's processes (read by `@temporalio/envconfig`
- * through platform/temporal/connection.ts, as in a deployment), or as connection options for a client the
+ * step, docs/operations.md) into a folder of the run, and how each kind of caller presents its own:
+ * as `TEMPORAL_TLS_*` variables for cardflow's processes (read by `@temporalio/envconfig` through
+ * platform/temporal/connection.ts, as in a deployment), or as connection options for a client the
  * harness opens itself.
  */
 import { execFile } from 'node:child_process';
@@ -25,7 +25,10 @@ export async function makeTemporalCerts(dir: string): Promise<void> {
   await run('bash', [join(ROOT, 'tools/scripts/make-certs.sh'), dir], { timeout: 60_000 });
 }
 
-/** The variables a cardflow process of `kind` connects with (platform/temporal/connection.ts reads them). */
+/**
+ * The variables a cardflow process of `kind` connects with (platform/temporal/connection.ts reads
+ * them).
+ */
 export function temporalTlsEnv(dir: string, kind: TemporalClientKind): Record<string, string> {
   return {
     TEMPORAL_TLS_CLIENT_CERT_PATH: join(dir, `${kind}.pem`),

@@ -1,7 +1,7 @@
 /**
- * Node-side access to the Temporal CLI: where the binary is (through `tools/scripts/temporal-cli.sh`,
- * the one place that knows the version, the cache and how to build it) and how the project's
- * search attributes are spelled on its command line.
+ * Node-side access to the Temporal CLI: where the binary is (through
+ * `tools/scripts/temporal-cli.sh`, the one place that knows the version, the cache and how to build
+ * it) and how the project's search attributes are spelled on its command line.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';

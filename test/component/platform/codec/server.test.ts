@@ -231,9 +231,11 @@ describe('codec server limits and tokenless access', () => {
     for (const s of slow) void s.closed.then(() => (dropped += 1));
     try {
       expect((await post(server, '/decode', { payloads: [] }, { authorization: `Bearer ${token}` })).status).toBe(200);
-      // Answered while both slow clients still held their connections: they did not stand in its way.
+      // Answered while both slow clients still held their connections: they did not stand in its
+      // way.
       expect(dropped).toBe(0);
-      // Dropped by the server's limits (headers 3 s, request 4 s, checked every second), long before they give up.
+      // Dropped by the server's limits (headers 3 s, request 4 s, checked every second), long
+      // before they give up.
       for (const ms of await Promise.all(slow.map((s) => s.closed))) expect(ms).toBeLessThan(10_000);
       expect(slow.map((s) => s.received().split('\r\n')[0])).toEqual([
         'HTTP/1.1 408 Request Timeout',

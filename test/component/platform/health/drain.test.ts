@@ -1,7 +1,7 @@
 /**
- * The receiver's shutdown (webhooks/main.ts on SIGTERM, platform/health/drain.ts): readiness fails first,
- * while new connections are still accepted and webhooks still handled; only when the drain ends
- * does it stop accepting. The drain interval is a promise the test ends, so nothing is timed.
+ * The receiver's shutdown (webhooks/main.ts on SIGTERM, platform/health/drain.ts): readiness fails
+ * first, while new connections are still accepted and webhooks still handled; only when the drain
+ * ends does it stop accepting. The drain interval is a promise the test ends, so nothing is timed.
  */
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';

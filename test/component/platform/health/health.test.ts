@@ -1,4 +1,6 @@
-/** `/healthz` and `/readyz`: the worker's listener, and the routes beside the codec server's own. */
+/**
+ * `/healthz` and `/readyz`: the worker's listener, and the routes beside the codec server's own.
+ */
 import { request } from 'undici';
 import { parseKeyList } from '../../../../platform/codec/keys';
 import { type CodecServer, startCodecServer } from '../../../../platform/codec/server';

@@ -1,9 +1,10 @@
 /**
- * The listeners that take no request body, the worker's health listener (platform/health/server.ts) and the
- * `/metrics` listener of the receiver and the codec server (platform/telemetry/metrics-server.ts), bound a
- * request as the other servers do (platform/http/body.ts, serverLimits): a client that sends its headers a
- * byte at a time, or trickles a body nobody reads, is answered 408 and dropped within seconds, and
- * the others are served meanwhile.
+ * The listeners that take no request body, the worker's health listener (platform/health/server.ts)
+ * and the `/metrics` listener of the receiver and the codec server
+ * (platform/telemetry/metrics-server.ts), bound a request as the other servers do
+ * (platform/http/body.ts, serverLimits): a client that sends its headers a byte at a time, or
+ * trickles a body nobody reads, is answered 408 and dropped within seconds, and the others are
+ * served meanwhile.
  */
 import { request } from 'undici';
 import { startHealthServer } from '../../../../platform/health/server';
@@ -38,7 +39,8 @@ it.each([
   '%s drops slow clients within seconds while serving others',
   async (_name, start) => {
     const server = await start();
-    // Node's own limits (headers 60 s, request 300 s) would keep these past their giving up at 20 s.
+    // Node's own limits (headers 60 s, request 300 s) would keep these past their giving up at 20
+    // s.
     const slow = [
       slowRequest(server.url, endlessHeaders(server.path), 200, 20_000),
       slowRequest(server.url, trickledBody(server.path), 200, 20_000),

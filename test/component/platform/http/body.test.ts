@@ -1,7 +1,7 @@
 /**
- * The servers' one body reader (platform/http/body.ts) on a real local server: a body within its limit
- * whole, a larger one refused (at once, or counted to its end) while the client still gets the
- * answer rather than a reset, and the server limits as Node's options.
+ * The servers' one body reader (platform/http/body.ts) on a real local server: a body within its
+ * limit whole, a larger one refused (at once, or counted to its end) while the client still gets
+ * the answer rather than a reset, and the server limits as Node's options.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

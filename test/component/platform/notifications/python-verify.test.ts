@@ -18,7 +18,9 @@ const page = readFileSync(path.join(root, 'docs/other-languages.md'), 'utf8');
 const example = /```python notification-verify\n([\s\S]*?)```/.exec(page)?.[1];
 if (example === undefined) throw new Error('docs/other-languages.md has no ```python notification-verify block');
 
-/** Reads the cases (JSON on stdin) and prints, for each, the event id it verified or the refusal. */
+/**
+ * Reads the cases (JSON on stdin) and prints, for each, the event id it verified or the refusal.
+ */
 const driver = `
 import sys
 cases = json.load(sys.stdin)

@@ -1,7 +1,7 @@
 /**
  * Supporting files are deleted once the provider confirmed their upload and the retention has
- * passed (FileStore.deleteUploadedBefore, run by the worker: platform/storage/file-retention.ts), in both
- * stores: the upload's fileId stays recorded for the workflow that needs it; a file never
+ * passed (FileStore.deleteUploadedBefore, run by the worker: platform/storage/file-retention.ts),
+ * in both stores: the upload's fileId stays recorded for the workflow that needs it; a file never
  * uploaded, or stored again since its upload, is kept. Cut-offs are given, not waited for.
  */
 import { fileStoreFor } from '../../../../platform/storage/from-config';

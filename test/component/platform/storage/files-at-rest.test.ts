@@ -1,9 +1,10 @@
 /**
- * Supporting files are encrypted at rest in both stores `fileStoreFor` builds (platform/storage/file-sealing.ts):
- * a scan of everything each store holds (the directory's files, every bytea of `cardflow_files`)
- * finds no file content in clear, while the store reads it back. The codec keys' rotation covers
- * files: a file written under a retired key still reads while that key is in the list, and not
- * once it is gone (naming the key). A file stored in clear by an earlier build still reads.
+ * Supporting files are encrypted at rest in both stores `fileStoreFor` builds
+ * (platform/storage/file-sealing.ts): a scan of everything each store holds (the directory's files,
+ * every bytea of `cardflow_files`) finds no file content in clear, while the store reads it back.
+ * The codec keys' rotation covers files: a file written under a retired key still reads while that
+ * key is in the list, and not once it is gone (naming the key). A file stored in clear by an
+ * earlier build still reads.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,7 @@
-/** Routes in PostgreSQL: shared by every worker and receiver, several owners per key, closing compares the version seen. */
+/**
+ * Routes in PostgreSQL: shared by every worker and receiver, several owners per key, closing
+ * compares the version seen.
+ */
 import { createPostgresRouteStore } from '../../../../platform/storage/postgres-route-store';
 import type { RouteStore } from '../../../../platform/storage/route-store';
 import { type TestPostgres, startTestPostgres } from '../../support/postgres';

@@ -56,7 +56,8 @@ it('makes a CA, a server certificate for every name the stack uses, and one clie
     expect(usages(kind)).toMatch(/TLS Web Client Authentication/);
     expect(usages(kind)).not.toMatch(/Server/);
   }
-  // Readable by the containers' users inside a folder only its owner enters; the CA key by no one else.
+  // Readable by the containers' users inside a folder only its owner enters; the CA key by no one
+  // else.
   expect(statSync(dir).mode & 0o777).toBe(0o700);
   expect(statSync(path.join(dir, 'worker-key.pem')).mode & 0o777).toBe(0o644);
   expect(statSync(path.join(dir, 'ca-key.pem')).mode & 0o777).toBe(0o600);

@@ -3,7 +3,8 @@
  * its JWKS document and one token per caller (docs/operations.md, "Making tokens, expiry and
  * rotation"), read back with Node's crypto: each token verifies against the JWKS key its header
  * names, carries its caller's role and expiry; a renewal keeps the key; a rotation leaves both keys
- * in the JWKS (tokens of either verify) and signs with the new one; retiring leaves the new one only.
+ * in the JWKS (tokens of either verify) and signs with the new one; retiring leaves the new one
+ * only.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createPublicKey, createVerify, type JsonWebKey } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
- * The database set-up job (tools/deploy/setup-database.ts) on a real PostgreSQL: the role it creates
- * runs cardflow's stores in its own database, and can do nothing else (no other database, no
- * superuser rights); a second run changes nothing but hands over tables an earlier stack made as
+ * The database set-up job (tools/deploy/setup-database.ts) on a real PostgreSQL: the role it
+ * creates runs cardflow's stores in its own database, and can do nothing else (no other database,
+ * no superuser rights); a second run changes nothing but hands over tables an earlier stack made as
  * the administrator; the schema's migrations are applied as the role, once.
  */
 import { Client } from 'pg';

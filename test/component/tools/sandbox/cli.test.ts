@@ -1,4 +1,7 @@
-/** `npm run sandbox`: starts, prints its URL and env, serves signed requests, reuses its keys, stops on SIGINT. */
+/**
+ * `npm run sandbox`: starts, prints its URL and env, serves signed requests, reuses its keys, stops
+ * on SIGINT.
+ */
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -13,7 +13,8 @@ import { type RunningSandbox, ZERO_DELAYS, startSandbox } from '../../../../tool
 import { WebhookReceiver, send, signedPost } from './support';
 import { CARD_TYPE_IDS } from '../../../../tools/sandbox/data/card-types';
 
-// Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not reach here).
+// Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not
+// reach here).
 jest.setTimeout(30_000);
 
 const SUBSCRIPTION = CARD_TYPE_IDS.subscription;

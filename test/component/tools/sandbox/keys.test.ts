@@ -9,7 +9,8 @@ import { signBody, verifySignature } from '../../../../provider/signing';
 import { KEY_FILES, SANDBOX_KEY_BITS, ensureSandboxKeys } from '../../../../tools/sandbox/keys';
 import { startSandbox } from '../../../../tools/sandbox/index';
 
-// Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not reach here).
+// Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not
+// reach here).
 jest.setTimeout(30_000);
 
 let dir: string;

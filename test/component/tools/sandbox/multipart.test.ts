@@ -1,6 +1,7 @@
 /**
- * The upload's multipart body as the sandbox reads it (Request.formData(), tools/sandbox/server/multipart.ts):
- * fields and files in order, binary content byte for byte, a malformed body refused saying why.
+ * The upload's multipart body as the sandbox reads it (Request.formData(),
+ * tools/sandbox/server/multipart.ts): fields and files in order, binary content byte for byte, a
+ * malformed body refused saying why.
  */
 import { isMultipartFormData, MultipartError, parseMultipart } from '../../../../tools/sandbox/server/multipart';
 

@@ -16,7 +16,8 @@ import { FaultInjector } from '../../../../tools/sandbox/server/faults';
 import { buildRoutes } from '../../../../tools/sandbox/server/routes';
 import { type RawResponse, StandInEngine, helperPost, plain, send, signedPost } from './support';
 
-// Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not reach here).
+// Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not
+// reach here).
 jest.setTimeout(30_000);
 
 const TRANSFER = '/merchant/core/mcb/account/transfer';

@@ -15,7 +15,10 @@ import {
 } from '../../../../tools/sandbox/contract';
 import type { RunningSandbox } from '../../../../tools/sandbox/index';
 
-/** A tiny engine: transfers deduplicated by merchantOrderNo, addresses, uploads, and an `emit` helper. */
+/**
+ * A tiny engine: transfers deduplicated by merchantOrderNo, addresses, uploads, and an `emit`
+ * helper.
+ */
 export class StandInEngine implements SandboxEngine {
   readonly transfers = new Map<string, Record<string, unknown>>();
   readonly uploads: Array<{ request: Record<string, unknown>; file: UploadedFile | undefined }> = [];

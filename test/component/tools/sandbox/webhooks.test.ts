@@ -7,7 +7,8 @@ import { verifyWebhook } from '../../../../provider/signing';
 import { type RunningSandbox, WEBHOOK_RETRY_SCHEDULE_MS, startSandbox } from '../../../../tools/sandbox/index';
 import { StandInEngine, WebhookReceiver, helperPost, plain, signedPost } from './support';
 
-// Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not reach here).
+// Real servers and RSA keys: allow for a loaded machine (the project-level testTimeout does not
+// reach here).
 jest.setTimeout(30_000);
 
 let receiver: WebhookReceiver;

@@ -1,11 +1,11 @@
 /**
- * Proof that payloads never sit in clear in Temporal, for the values the B2B onboarding proof cannot reach: a B2C
- * onboarding (ID number), a physical card activation (PIN, activation code), and the real card
- * number and CVV of both cards as the provider holds them. With the shared data converter the
- * exported histories hold no personal value in clear and the codec gives them back; the clear
- * PIN, the activation code, the card numbers and the CVVs are in no history at all, not even
- * decoded (the PIN travels sealed, the code is opened inside the activity, and no workflow asks
- * for card details: spec "Card sensitive data").
+ * Proof that payloads never sit in clear in Temporal, for the values the B2B onboarding proof
+ * cannot reach: a B2C onboarding (ID number), a physical card activation (PIN, activation code),
+ * and the real card number and CVV of both cards as the provider holds them. With the shared data
+ * converter the exported histories hold no personal value in clear and the codec gives them back;
+ * the clear PIN, the activation code, the card numbers and the CVVs are in no history at all, not
+ * even decoded (the PIN travels sealed, the code is opened inside the activity, and no workflow
+ * asks for card details: spec "Card sensitive data").
  */
 import type { ProviderClient } from '../../../../provider/client';
 import { decryptSensitive } from '../../../../provider/sensitive';
@@ -33,7 +33,10 @@ const keyring = parseKeyList(testCodecKeys('b2c-proof'));
 const dataConverter = createDataConverter(keyring);
 const codec = new AesGcmPayloadCodec(keyring);
 
-/** Visa Platinum Virtual (B2C), tools/sandbox/data/cardTypes.ts: B2C holder, deposit after creation (10–20000). */
+/**
+ * Visa Platinum Virtual (B2C), tools/sandbox/data/cardTypes.ts: B2C holder, deposit after creation
+ * (10–20000).
+ */
 const B2C_VIRTUAL_TYPE = CARD_TYPE_IDS.b2cVirtual;
 
 const suffix = Math.random().toString(36).slice(2, 8);

@@ -29,7 +29,10 @@ export interface EncryptedWorld {
   sandbox: RunningSandbox;
   provider: ProviderClient;
   taskQueue: string;
-  /** A worker on the world's task queue encrypting with the proof's converter; `withMerchantKey`: its activities open sealed PINs and activation codes. */
+  /**
+   * A worker on the world's task queue encrypting with the proof's converter; `withMerchantKey`:
+   * its activities open sealed PINs and activation codes.
+   */
   worker(connection: NativeConnection, options?: { withMerchantKey?: boolean }): Promise<CardflowWorker>;
   stop(): Promise<void>;
 }
@@ -41,7 +44,10 @@ export function sixDigits(): string {
     .padStart(6, '0');
 }
 
-/** A B2B holder of distinctive values (`suffix` in the email, random mobile digits), so a hit in the bytes can only be a leak. */
+/**
+ * A B2B holder of distinctive values (`suffix` in the email, random mobile digits), so a hit in the
+ * bytes can only be a leak.
+ */
 export function distinctiveB2bHolder(suffix: string): B2bCardholder {
   return b2bHolder(`zoltana.${suffix}@example.com`, {
     mobile: `5557${sixDigits()}`,
@@ -58,7 +64,10 @@ export function personalValues(holder: B2bCardholder | B2cCardholder): string[] 
   return [holder.firstName, holder.lastName, holder.email, holder.mobile, holder.birthday, holder.address];
 }
 
-/** A world whose workers run the tier's workflow bundle (`workflowBundle`; a file warms it in its beforeAll). */
+/**
+ * A world whose workers run the tier's workflow bundle (`workflowBundle`; a file warms it in its
+ * beforeAll).
+ */
 export async function startEncryptedWorld(opts: {
   client: Client;
   dataConverter: DataConverter;
@@ -100,7 +109,10 @@ export async function startEncryptedWorld(opts: {
   };
 }
 
-/** On the tier's server: a client encrypting with `dataConverter`, one reading the raw (encrypted) payloads, and a worker connection. */
+/**
+ * On the tier's server: a client encrypting with `dataConverter`, one reading the raw (encrypted)
+ * payloads, and a worker connection.
+ */
 async function connectEncryptingClients(dataConverter: DataConverter): Promise<{
   client: Client;
   rawClient: Client;
@@ -121,7 +133,10 @@ async function connectEncryptingClients(dataConverter: DataConverter): Promise<{
   };
 }
 
-/** On the tier's server: the encrypting clients and a world on them; `close` stops the world, then the clients. */
+/**
+ * On the tier's server: the encrypting clients and a world on them; `close` stops the world, then
+ * the clients.
+ */
 export async function openEncryptedProof(
   dataConverter: DataConverter,
   label: string,

@@ -1,9 +1,9 @@
 /**
- * Proof that payloads never sit in clear in Temporal: a full onboarding (cardholder review, card creation with its initial
- * deposit) runs with the shared data converter; its exported histories, and those of its child
- * workflows, hold none of the personal or card values in clear, and decoding through the codec
- * gives them back; the card's number and CVV are in no history, not even decoded. The B2C holder
- * (ID number), the PIN and the activation code: b2c-activation-export.test.ts.
+ * Proof that payloads never sit in clear in Temporal: a full onboarding (cardholder review, card
+ * creation with its initial deposit) runs with the shared data converter; its exported histories,
+ * and those of its child workflows, hold none of the personal or card values in clear, and decoding
+ * through the codec gives them back; the card's number and CVV are in no history, not even decoded.
+ * The B2C holder (ID number), the PIN and the activation code: b2c-activation-export.test.ts.
  */
 import { decryptSensitive } from '../../../../provider/sensitive';
 import { createDataConverter } from '../../../../platform/codec/data-converter';

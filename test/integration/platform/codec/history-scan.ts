@@ -6,7 +6,9 @@ import type { Client } from '@temporalio/client';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
-/** The history of `workflowId` as protobuf bytes: what an export, a backup or a database row holds. */
+/**
+ * The history of `workflowId` as protobuf bytes: what an export, a backup or a database row holds.
+ */
 export async function exportHistoryBytes(client: Client, workflowId: string): Promise<Buffer> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   return Buffer.from(temporal.api.history.v1.History.encode(history).finish());
@@ -61,7 +63,10 @@ export function collectPayloads(message: unknown, out: Payload[] = []): Payload[
   return out;
 }
 
-/** Decodes every payload of a history through `codec`; returns the decoded payloads' data as one text. */
+/**
+ * Decodes every payload of a history through `codec`; returns the decoded payloads' data as one
+ * text.
+ */
 export async function decodedHistoryText(
   historyBytes: Buffer,
   codec: PayloadCodec,

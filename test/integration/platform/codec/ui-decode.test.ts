@@ -1,7 +1,8 @@
 /**
- * Proof that operators still read payloads: the Temporal Web UI (the dev server's, in headless Chromium)
- * shows a full onboarding's input decoded through the codec server, while the Temporal service
- * holds only ciphertext. Runs on a dev server of its own, started with `--ui-codec-endpoint`.
+ * Proof that operators still read payloads: the Temporal Web UI (the dev server's, in headless
+ * Chromium) shows a full onboarding's input decoded through the codec server, while the Temporal
+ * service holds only ciphertext. Runs on a dev server of its own, started with
+ * `--ui-codec-endpoint`.
  *
  * Needs Chromium: Debian's `chromium` package (`/usr/bin/chromium`), or CARDFLOW_CHROMIUM=<path>.
  * The screenshot goes to the git-ignored `.artifacts/codec/`.
@@ -95,7 +96,8 @@ describe('the Temporal Web UI with the codec server', () => {
         await handle.result();
       });
 
-      // What the service holds is ciphertext, so whatever the UI shows in clear came through the codec server.
+      // What the service holds is ciphertext, so whatever the UI shows in clear came through the
+      // codec server.
       const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
       const input = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
       expect(Buffer.from(input?.metadata?.encoding ?? []).toString()).toBe('binary/encrypted');

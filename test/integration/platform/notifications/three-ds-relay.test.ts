@@ -59,7 +59,8 @@ it('relays the code and the URL before they expire; no history holds either', as
         expect(JSON.stringify(event!.data)).toContain(issued.value);
         expect(Date.parse((event!.data as { expiresAt: string }).expiresAt)).toBeGreaterThan(Date.now());
 
-        // The history as the server keeps it: the record's id is there (the scan sees payloads), its value is not.
+        // The history as the server keeps it: the record's id is there (the scan sees payloads),
+        // its value is not.
         const bytes = await exportHistoryBytes(h.client, workflowId);
         expect(bytes.includes(issued.tradeNo)).toBe(true);
         expect(bytes.includes(issued.value)).toBe(false);

@@ -1,7 +1,7 @@
 /**
  * `cardflow` conventions: help for every command and for each one, --version, options a command
- * does not take refused as bad usage, `list`'s visibility query built only from safe values, and the
- * sandbox commands' usage checked before anything is contacted.
+ * does not take refused as bad usage, `list`'s visibility query built only from safe values, and
+ * the sandbox commands' usage checked before anything is contacted.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,7 +116,8 @@ describe('sandbox', () => {
     });
     expect(production).toMatchObject({ code: ExitCodes.usage });
     expect(production.err).toMatch(/refused with CARDFLOW_ENV=production/);
-    // Production pointed at the sandbox is refused before any command runs (platform/config/environment.ts).
+    // Production pointed at the sandbox is refused before any command runs
+    // (platform/config/environment.ts).
     const mixed = await run(['sandbox', 'listen'], {
       env: { ...sandboxEnv, CARDFLOW_PROVIDER_API_KEY: 'sandbox_0a1b', CARDFLOW_ENV: 'production' },
     });

@@ -1,6 +1,7 @@
 /**
  * `cardflow correct` reports what the correction led to: resubmitted (exit 0), or the cardholder
- * step failed meanwhile (exit 1, with the failure), never "sent" for a correction that did not apply.
+ * step failed meanwhile (exit 1, with the failure), never "sent" for a correction that did not
+ * apply.
  */
 import type { Client } from '@temporalio/client';
 import { runCli } from '../../../../client/cli/main';

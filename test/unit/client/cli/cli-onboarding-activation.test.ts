@@ -1,6 +1,6 @@
 /**
- * `cardflow activate-onboarding <customerRef> --file activation-code.json [--pin-stdin]`: refuses bad
- * usage and bad requests with exit 2 before anything is contacted, seals a clear PIN (from the
+ * `cardflow activate-onboarding <customerRef> --file activation-code.json [--pin-stdin]`: refuses
+ * bad usage and bad requests with exit 2 before anything is contacted, seals a clear PIN (from the
  * file or standard input) with the merchant public key, and never prints the PIN.
  */
 import { generateRsaKeyPair } from '../../../../provider/keys';

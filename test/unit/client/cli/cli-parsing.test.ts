@@ -1,7 +1,7 @@
 /**
- * `cardflow`'s command line as commander reads it: a `help` command, strict options and
- * arguments (one short line naming what was wrong, then the command's usage), and a Temporal
- * address where nothing listens reported within about 2 s when trying once, naming the address (exit 4).
+ * `cardflow`'s command line as commander reads it: a `help` command, strict options and arguments
+ * (one short line naming what was wrong, then the command's usage), and a Temporal address where
+ * nothing listens reported within about 2 s when trying once, naming the address (exit 4).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';

@@ -1,6 +1,7 @@
 /**
- * `npm start` (tools/scripts/start.ts) runs the interlock before anything else: with CARDFLOW_ENV=production
- * and no provider URL it would start its embedded sandbox, so it refuses (exit 2) and starts nothing.
+ * `npm start` (tools/scripts/start.ts) runs the interlock before anything else: with
+ * CARDFLOW_ENV=production and no provider URL it would start its embedded sandbox, so it refuses
+ * (exit 2) and starts nothing.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';

@@ -68,7 +68,8 @@ describe('receiver metrics', () => {
     const registry = new Registry();
     const hooks = receiverMetrics(registry);
     const handled = { requestId: 'r', workflowIds: [], receivedAtMs: 1000, verifiedAtMs: 1001 };
-    // Signalled at 1200, acknowledged at 1250 after the delivery log's sync: the histogram times the signal.
+    // Signalled at 1200, acknowledged at 1250 after the delivery log's sync: the histogram times
+    // the signal.
     hooks.onHandled({
       ...handled,
       category: 'card_holder',

@@ -17,7 +17,10 @@ import { CARD_TYPE_IDS } from '../../../../tools/sandbox/data/card-types';
 
 const BIG_ID = CARD_TYPE_IDS.b2bVirtual;
 
-/** The shared sample holders (test/fixtures/holders.ts) as request fields; a hyphen in the address is allowed. */
+/**
+ * The shared sample holders (test/fixtures/holders.ts) as request fields; a hyphen in the address
+ * is allowed.
+ */
 const ada = requestFields(b2bHolder('ada@example.com', { address: '1 Main St-2' }));
 const grace = requestFields(
   b2cHolder({ email: 'grace@example.com', idNumber: 'P1234567', fileIds: ['f1', 'f2', 'f3'] }),

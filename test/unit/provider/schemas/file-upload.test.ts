@@ -1,4 +1,7 @@
-/** File upload request (spec: File upload): jpg, png or pdf by extension, content type and content; at most 2 MiB. */
+/**
+ * File upload request (spec: File upload): jpg, png or pdf by extension, content type and content;
+ * at most 2 MiB.
+ */
 import { UPLOAD_MAX_BYTES } from '../../../../provider/rules';
 import { FileUploadRequestSchema, sniffUploadKind } from '../../../../provider/schemas/file';
 import { issues } from './helpers';

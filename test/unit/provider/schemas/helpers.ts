@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import { parseJson } from '../../../../provider/json';
 
-/** Parses provider JSON text losslessly, then with the schema; throws with the issues on failure. */
+/**
+ * Parses provider JSON text losslessly, then with the schema; throws with the issues on failure.
+ */
 export function parseWire<S extends z.ZodType>(schema: S, text: string): z.output<S> {
   return schema.parse(parseJson(text));
 }
@@ -12,7 +14,10 @@ export function issues(schema: z.ZodType, input: unknown): string[] {
   return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 }
 
-/** One test a row: the valid request with `field` set to `value` is refused, `message` among its issues. */
+/**
+ * One test a row: the valid request with `field` set to `value` is refused, `message` among its
+ * issues.
+ */
 export function itRefusesEach(
   title: string,
   schema: z.ZodType,

@@ -1,4 +1,7 @@
-/** The operation registry: all 46 operations of the spec, unique paths, requests that serialize exactly. */
+/**
+ * The operation registry: all 46 operations of the spec, unique paths, requests that serialize
+ * exactly.
+ */
 import { z } from 'zod';
 import { stringifyJson } from '../../../../provider/json';
 import { operationByPath, operations, paths, type OperationName } from '../../../../provider/operations';

@@ -56,7 +56,8 @@ function leavesOf(schema: z.ZodType, path: Path = [], build: (v: unknown) => unk
       return [...leavesOf(def.left!, path, build), ...leavesOf(def.right!, path, build)];
     case 'union': {
       const objects = def.options!.filter((o) => objectShape(o) !== undefined);
-      // A union of objects (discriminated or not): each option's fields; a union of primitives is one leaf.
+      // A union of objects (discriminated or not): each option's fields; a union of primitives is
+      // one leaf.
       if (objects.length === 0) return [{ path, build }];
       return objects.flatMap((o) => leavesOf(o, path, build));
     }
@@ -108,7 +109,10 @@ function refusedAt(schema: z.ZodType, leaf: Leaf, value: unknown): boolean {
   });
 }
 
-/** Characters no field accepts: controls, format characters (zero-width, bidi controls, BOM), separators. */
+/**
+ * Characters no field accepts: controls, format characters (zero-width, bidi controls, BOM),
+ * separators.
+ */
 const FORBIDDEN = [
   '\u0000',
   '\u0007',

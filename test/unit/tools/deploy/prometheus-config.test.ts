@@ -1,7 +1,8 @@
 /**
- * The shipped Prometheus configuration (tools/deploy/prometheus/prometheus.yml) and the shipped rules
- * agree: every job a rule selects on is a job the configuration scrapes, and the configuration
- * loads the rule file. A renamed job would otherwise leave its alerts silently never firing.
+ * The shipped Prometheus configuration (tools/deploy/prometheus/prometheus.yml) and the shipped
+ * rules agree: every job a rule selects on is a job the configuration scrapes, and the
+ * configuration loads the rule file. A renamed job would otherwise leave its alerts silently never
+ * firing.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +22,10 @@ const config = load(readFileSync(join(DIR, 'prometheus.yml'), 'utf8')) as Promet
 const rules = load(readFileSync(join(DIR, 'cardflow-rules.yml'), 'utf8')) as RuleFile;
 const scraped = config.scrape_configs.map((c) => c.job_name);
 
-/** The job names an expression selects on: `job="x"` literally, or every scraped job `job=~"re"` matches. */
+/**
+ * The job names an expression selects on: `job="x"` literally, or every scraped job `job=~"re"`
+ * matches.
+ */
 function jobsSelected(expr: string): { literal: string[]; patterns: RegExp[] } {
   const literal = [...expr.matchAll(/job\s*=\s*"([^"]+)"/g)].map((m) => m[1]!);
   const patterns = [...expr.matchAll(/job\s*=~\s*"([^"]+)"/g)].map((m) => new RegExp(`^(?:${m[1]!})$`));

@@ -1,6 +1,6 @@
 /**
- * Every alert of tools/deploy/prometheus/cardflow-rules.yml links its runbook: a `runbook_url` naming a
- * section of docs/operations.md that exists and says what the alert means and what to do.
+ * Every alert of tools/deploy/prometheus/cardflow-rules.yml links its runbook: a `runbook_url`
+ * naming a section of docs/operations.md that exists and says what the alert means and what to do.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

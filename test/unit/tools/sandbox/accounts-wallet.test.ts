@@ -1,4 +1,7 @@
-/** Shared accounts and transfers, wallet coins/addresses/deposits, the deprecated deposit order, paging, uploads, reference data. */
+/**
+ * Shared accounts and transfers, wallet coins/addresses/deposits, the deprecated deposit order,
+ * paging, uploads, reference data.
+ */
 import { SandboxErrorCode } from '../../../../tools/sandbox/contract';
 import { createHarness, type Harness } from './harness';
 import { orderNo, PNG } from './fixtures';

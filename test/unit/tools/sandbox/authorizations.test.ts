@@ -1,4 +1,7 @@
-/** Authorizations, settlement, fees with the fee-offset rule, Void, refund, card fees, overdraft and risk control. */
+/**
+ * Authorizations, settlement, fees with the fee-offset rule, Void, refund, card fees, overdraft and
+ * risk control.
+ */
 import { createHarness, type Harness } from './harness';
 import { orderNo, TYPES } from './fixtures';
 

@@ -1,4 +1,6 @@
-/** Card creation, deposit, freeze/unfreeze with the ledger checked to the cent, and the card rules. */
+/**
+ * Card creation, deposit, freeze/unfreeze with the ledger checked to the cent, and the card rules.
+ */
 import { SandboxErrorCode } from '../../../../tools/sandbox/contract';
 import { createHarness, type Harness } from './harness';
 import { approvedB2bHolder, b2bHolder, magicOrderNo, orderNo, subscriptionCard, TYPES } from './fixtures';
@@ -122,7 +124,8 @@ describe('create card, deposit, freeze, unfreeze', () => {
   it('openCard (deprecated) answers a list, hides cardNo until success, and its amount is the card fee', async () => {
     const h = createHarness();
     const [record] = h.call('openCard', { merchantOrderNo: orderNo(), cardTypeId: TYPES.gift });
-    // gift bin needs a deposit: amount defaults to depositAmountMinQuotaForActiveCard (25), fee 3% = 0.75.
+    // gift bin needs a deposit: amount defaults to depositAmountMinQuotaForActiveCard (25), fee 3%
+    // = 0.75.
     expect(record).toMatchObject({ type: 'create', amount: '3.00', fee: '0.75', status: 'wait_process' });
     expect(record!.cardNo ?? null).toBeNull();
     await h.settle();

@@ -1,4 +1,7 @@
-/** The manual sandbox clock runs due tasks in time order and nothing early; the seeded ids repeat per seed. */
+/**
+ * The manual sandbox clock runs due tasks in time order and nothing early; the seeded ids repeat
+ * per seed.
+ */
 import { createClock } from '../../../../tools/sandbox/clock';
 import { createIds, isLuhnValid, mulberry32 } from '../../../../tools/sandbox/random';
 import { createHarness } from './harness';

@@ -34,7 +34,10 @@ export function magicOrderNo(suffix: '_FAIL' | '_STALL'): string {
   return `T${String(counter).padStart(18, '0')}${suffix}`;
 }
 
-/** A subscription card (virtual, no holder, nothing deposited), still being made until the harness settles. */
+/**
+ * A subscription card (virtual, no holder, nothing deposited), still being made until the harness
+ * settles.
+ */
 export function subscriptionCard(h: Harness): string {
   return h.call('createCard', { merchantOrderNo: orderNo(), cardTypeId: TYPES.subscription, amount: '0' }).cardNo;
 }

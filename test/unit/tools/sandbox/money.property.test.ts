@@ -14,7 +14,10 @@ const cents = (max: number) => fc.integer({ min: 1, max: max * 100 }).map((n) =>
 const between = (min: number, max: number) =>
   fc.integer({ min: min * 100, max: max * 100 }).map((n) => (n / 100).toFixed(2));
 
-/** Weighted so that cards get created, funded and spent often enough to reach fees, overdrafts and refunds. */
+/**
+ * Weighted so that cards get created, funded and spent often enough to reach fees, overdrafts and
+ * refunds.
+ */
 const command = fc.oneof(
   {
     arbitrary: fc.record({

@@ -1,4 +1,7 @@
-/** Physical cards: creation with the printed number, activation code, activation, PIN, and the CARD_ACTIVE work order. */
+/**
+ * Physical cards: creation with the printed number, activation code, activation, PIN, and the
+ * CARD_ACTIVE work order.
+ */
 import { SandboxErrorCode } from '../../../../tools/sandbox/contract';
 import { luhnCheckDigit } from '../../../../tools/sandbox/random';
 import { createHarness, type Harness } from './harness';

@@ -1,7 +1,7 @@
 /**
- * Every process's command line (platform/config/command-line.ts): `--help` prints the usage and exits 0
- * before the process does anything (`npm run schemas -- --help` leaves its file alone), and an
- * option or argument it does not take exits 2 naming it.
+ * Every process's command line (platform/config/command-line.ts): `--help` prints the usage and
+ * exits 0 before the process does anything (`npm run schemas -- --help` leaves its file alone), and
+ * an option or argument it does not take exits 2 naming it.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * tools/deploy/npm-ci.sh, the image build's `npm ci`: it falls back to `npm install --no-save` only when
- * npm refused the lock for other platforms' builds of per-platform optional packages (the same
+ * tools/deploy/npm-ci.sh, the image build's `npm ci`: it falls back to `npm install --no-save` only
+ * when npm refused the lock for other platforms' builds of per-platform optional packages (the same
  * families as .ci/run's npm_install), and fails the build on any other refusal. Run with a stand-in
  * `npm` on PATH that answers `ci` with a given log and records every call.
  */
@@ -19,7 +19,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the script with an `npm` that fails `ci` printing `log`, and returns the npm calls it made. */
+/**
+ * Runs the script with an `npm` that fails `ci` printing `log`, and returns the npm calls it made.
+ */
 function run(log: string[]) {
   writeFileSync(path.join(dir, 'ci.log'), `${log.join('\n')}\n`);
   const npm = path.join(dir, 'npm');

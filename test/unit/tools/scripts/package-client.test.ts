@@ -4,7 +4,9 @@ import path from 'node:path';
 import { ClientCutError, clientManifest, cutClient } from '../../../../tools/scripts/package-client';
 import { thrownBy } from '../../../support/thrown';
 
-/** A dist/ of a few files: `files` maps paths to their text; the four entry points are filled in. */
+/**
+ * A dist/ of a few files: `files` maps paths to their text; the four entry points are filled in.
+ */
 function fakeDist(files: Record<string, string>): string {
   const dist = mkdtempSync(path.join(tmpdir(), 'cardflow-cut-'));
   const all: Record<string, string> = {
