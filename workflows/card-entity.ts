@@ -60,17 +60,17 @@ export const CARD_ISSUED_PATCH = 'card-entity-issued';
 export const CARD_BORN_PATCH = 'card-entity-born';
 
 export async function cardEntity(input: CardEntityInput): Promise<CardEntityResult> {
-  const born = input.born !== undefined && input.carried === undefined && patched(CARD_BORN_PATCH);
-  const run = new CardRun(input, born || patched(CARD_LIFE_PATCH), born);
+  const startedAtBirth = input.born !== undefined && input.carried === undefined && patched(CARD_BORN_PATCH);
+  const run = new CardRun(input, startedAtBirth || patched(CARD_LIFE_PATCH), startedAtBirth);
   registerHandlers(run);
   // Continue-as-new keeps the search attributes: a carried run does not upsert what the first one
   // set, nor does a run whose starter set them (cardEntityStartAttributes, `attributesSetAtStart`).
   const mine = { cardNo: input.cardNo, customerRef: input.customerRef, flow: cardEntityWorkflow.flow };
   if (!isChild()) new Attributes(input.carried || input.attributesSetAtStart ? mine : {}).set(mine);
-  if (born && input.born) run.tellIssued(run.learnBirth(input.born), () => true);
+  if (startedAtBirth && input.born) run.tellIssued(run.learnBirth(input.born), () => true);
   else if (run.card.carried.asOf === undefined) await readFirst(run);
   await followUntilCancelled(run);
-  if (run.life && !run.card.cancelReturned) await run.awaitCancelReturn();
+  if (run.followsLife && !run.card.cancelReturned) await run.awaitCancelReturn();
   await condition(allHandlersFinished);
   if (run.notifier.current) await run.deliverNotices();
   return run.card.result();
@@ -78,7 +78,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
 
 /** A run with nothing carried learns the card: its records (with the card's life), then a read. */
 async function readFirst(run: CardRun): Promise<void> {
-  if (run.life) await run.catchUp();
+  if (run.followsLife) await run.catchUp();
   const first = await run.refresh();
   run.tellIssued(first, () => patched(CARD_ISSUED_PATCH));
 }
@@ -89,15 +89,15 @@ async function readFirst(run: CardRun): Promise<void> {
  * card's state once history grows large.
  */
 async function followUntilCancelled(run: CardRun): Promise<void> {
-  const { input, card, life } = run;
+  const { input, card, followsLife } = run;
   const maxEvents = input.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS;
   const historyIsLarge = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents;
   const interval = input.refreshIntervalMs ?? DEFAULT_REFRESH_INTERVAL_MS;
-  const readBalance = () => life && card.balanceStale;
+  const readBalance = () => followsLife && card.balanceStale;
   while (!card.cancelled) {
     const wake = () => card.cancelled || historyIsLarge() || readBalance();
     // Parked: no timer, only the handlers wake it (a signal, an Update).
-    const woke = life ? await condition(wake).then(() => true) : await condition(wake, interval);
+    const woke = followsLife ? await condition(wake).then(() => true) : await condition(wake, interval);
     if (card.cancelled) break;
     if (woke && historyIsLarge()) {
       await condition(allHandlersFinished);

@@ -56,7 +56,7 @@ export function registerHandlers(run: CardRun): void {
   setHandler(depositUpdate, (req) => deposit(run, req), { validator: (req) => requests.validateDeposit(req) });
   setHandler(refreshUpdate, async () => {
     try {
-      if (run.life) await run.catchUp();
+      if (run.followsLife) await run.catchUp();
       return await run.refresh();
     } catch (error) {
       const summary = summarize(error);
@@ -90,7 +90,7 @@ function operate(
           recordTime = operation.transactionTime;
         },
       });
-      const before = run.mark();
+      const before = run.noticeBasis();
       card.learnOperation(outcome.cardStatus, recordTime, sentAt);
       run.tellMoves(before, outcome.merchantOrderNo);
       return card.remember(requestId, outcome);
@@ -142,7 +142,7 @@ function unblock(run: CardRun, req: UnblockRequest): Promise<CardUnblockOutcome>
       const fileIds = await uploadFiles(run, req.files);
       const orderNo = await decideWorkOrder(run, req, merchantOrderNo, fileIds);
       await longPollCalls(run.profile).awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(run.profile) });
-      const before = run.mark();
+      const before = run.noticeBasis();
       card.learnUnblocked();
       run.tellMoves(before, merchantOrderNo);
       return card.remember<CardUnblockOutcome>(req.requestId, {

@@ -53,19 +53,20 @@ export class CardRun {
   // a plan, which the carried state keeps. A fresh run learns before its catch-up answers (the
   // event that started it): what that tells waits for the answer, then goes or is dropped.
   readonly notifier = new Notifier();
-  private held: (() => void)[] | undefined;
+  private untilPlanKnown: (() => void)[] | undefined;
   /** The 3DS relays under way: awaited before the run ends or continues as new. */
   private readonly relays: Promise<unknown>[] = [];
   private readonly relayed = new Set<string>();
 
   /**
-   * `life`: the run has the card's whole life (CARD_LIFE_PATCH). `born`: the run began with its
-   * card's birth (CARD_BORN_PATCH), on code that learns activations: it asks no patch for them.
+   * `followsLife`: the run follows the card's whole life (CARD_LIFE_PATCH). `startedAtBirth`: the
+   * run began with its card's birth (CARD_BORN_PATCH), on code that learns activations: it asks no
+   * patch for them.
    */
   constructor(
     readonly input: CardEntityInput,
-    readonly life: boolean,
-    private readonly born = false,
+    readonly followsLife: boolean,
+    private readonly startedAtBirth = false,
   ) {
     this.provider = providerCallsFor(input.wait);
     this.cardNo = input.cardNo;
@@ -73,35 +74,35 @@ export class CardRun {
     this.requests = new CardRequests(this.card);
     this.profile = cardOperationWait(input.wait);
     this.notifier.enable(input.carried);
-    this.held = life && input.carried === undefined ? [] : undefined;
+    this.untilPlanKnown = followsLife && input.carried === undefined ? [] : undefined;
   }
 
   /** Runs a telling step now, or once the first catch-up has said whether notifications are on. */
-  tell(step: () => void): void {
-    if (this.held) this.held.push(step);
+  whenPlanKnown(step: () => void): void {
+    if (this.untilPlanKnown) this.untilPlanKnown.push(step);
     else step();
   }
 
   private emit(notice: CardNotice): void {
-    this.tell(() => this.notifier.emit(notice.type, notice.data));
+    this.whenPlanKnown(() => this.notifier.emit(notice.type, notice.data));
   }
 
   private relay(tradeNo: string): void {
-    this.tell(() => {
+    this.whenPlanKnown(() => {
       if (!this.notifier.current || this.relayed.has(tradeNo)) return;
       this.relayed.add(tradeNo);
       this.relays.push(relayThreeDsRecord({ cardNo: this.cardNo, tradeNo }));
     });
   }
 
-  mark(): CardMark {
+  noticeBasis(): CardMark {
     return { status: this.card.carried.status, blocked: this.card.blocked };
   }
 
   /** Tells the block set or lifted, or the status moved, by a step of the state after `before`. */
   tellMoves(before: CardMark, merchantOrderNo?: string): void {
     const context = { customerRef: this.input.customerRef, merchantOrderNo };
-    for (const notice of statusNotices(this.cardNo, before, this.mark(), context)) this.emit(notice);
+    for (const notice of statusNotices(this.cardNo, before, this.noticeBasis(), context)) this.emit(notice);
   }
 
   async deliverNotices(): Promise<void> {
@@ -118,8 +119,8 @@ export class CardRun {
    */
   learn(event: ProviderEventBody & { requestId?: string }): void {
     if (event.requestId !== undefined) this.inbox.add(event as Parameters<EventInbox['add']>[0]);
-    const before = this.mark();
-    const learned = this.card.learnEvent(event, () => this.born || patched(CARD_ACTIVATION_PATCH));
+    const before = this.noticeBasis();
+    const learned = this.card.learnEvent(event, () => this.startedAtBirth || patched(CARD_ACTIVATION_PATCH));
     if (learned === 'ignored') return;
     const transaction = transactionNotice(this.cardNo, event);
     if (transaction && (learned === 'new' || !patched(OLDER_STATE_UNTOLD_PATCH)))
@@ -133,8 +134,8 @@ export class CardRun {
    * Whether notifications are on is known: the telling steps held until then go (or are dropped).
    */
   private release(): void {
-    const waiting = this.held;
-    this.held = undefined;
+    const waiting = this.untilPlanKnown;
+    this.untilPlanKnown = undefined;
     for (const step of waiting ?? []) step();
   }
 
@@ -172,9 +173,9 @@ export class CardRun {
 
   async refresh(): Promise<CardSnapshot> {
     const sentAt = Date.now();
-    if (this.life) this.card.readingBalance();
+    if (this.followsLife) this.card.readingBalance();
     const read = await this.provider.getCardSummary({ cardNo: this.cardNo });
-    const before = this.mark();
+    const before = this.noticeBasis();
     this.card.learnRead(read, sentAt, this.requests.pending === 0);
     this.tellMoves(before);
     return this.card.snapshot(this.requests.pending);
@@ -185,7 +186,7 @@ export class CardRun {
    * event.
    */
   async refreshQuietly(): Promise<void> {
-    if (!this.life) {
+    if (!this.followsLife) {
       await this.refresh();
       return;
     }
@@ -202,7 +203,7 @@ export class CardRun {
    */
   tellIssued(first: CardSnapshot, issuedPatched: () => boolean): void {
     const { cardNo, input, notifier } = this;
-    if (this.life && notifier.current && first.cardTypeId && !first.cancelled && issuedPatched())
+    if (this.followsLife && notifier.current && first.cardTypeId && !first.cancelled && issuedPatched())
       notifier.emit(
         NotificationTypes.cardIssued,
         {
@@ -237,7 +238,7 @@ export class CardRun {
       return;
     }
     this.card.learnCancelReturn(returned);
-    this.tell(() =>
+    this.whenPlanKnown(() =>
       this.notifier.emit(NotificationTypes.cardCancelled, {
         cardNo,
         ...(input.customerRef ? { customerRef: input.customerRef } : {}),
@@ -275,7 +276,7 @@ export class CardRun {
       { ...(input.customerRef ? { customerRef: input.customerRef } : {}), suffix: `stranded.${runId}` },
     );
     this.card.learnUnreturned({ orderNo: cancel?.orderNo, amount, currency }, strandedRecord);
-    this.tell(() =>
+    this.whenPlanKnown(() =>
       this.notifier.emit(NotificationTypes.cardCancelled, {
         cardNo,
         ...(input.customerRef ? { customerRef: input.customerRef } : {}),
