@@ -462,7 +462,7 @@ rollout_block() {
   sed 's/^/    /' <<<"$script" >&2
   # A bash of its own, so -e holds (a caller's `until` would switch it off in a subshell), with
   # docker-compose as CI's compose: `command` reaches the real binary, with CI's additions.
-  NEW_TAG=next NEW_BUILD="$NEW_BUILD" OLD_BUILD="$OLD_BUILD" CI_CHECKOUT="$checkout" bash -euo pipefail -c '
+  NEW_TAG=next NEW_BUILD="${NEW_BUILD:-}" OLD_BUILD="$OLD_BUILD" CI_CHECKOUT="$checkout" bash -euo pipefail -c '
     docker-compose() { command docker-compose -f docker-compose.yml -f "$CI_CHECKOUT/.ci/compose.ci.yml" --profile staging "$@"; }
     '"$script" >&2
 }
