@@ -57,19 +57,14 @@ const VISIBLE_FIELDS = [
 ] as const;
 
 /**
- * Whether a correction sent to a rejected holder went through, read from the holder as the
- * provider shows it now (`current`):
- *
- * - `applied`: the visible fields equal the correction's, and the holder left `reject` or was
- *   changed after the correction was accepted (`correctionAt`): our update, possibly already
- *   reviewed again (even rejected again, which the workflow then handles as a new reject);
- * - `not_applied`: still in `reject` and unchanged since, or still showing other data: sending
- *   the correction (again) is safe, the provider allows an update only in `reject`;
- * - `conflict`: out of `reject` with other data than ours: someone changed the holder outside
- *   cardflow, and sending ours would be refused or overwrite theirs.
- *
- * Fields the query record does not carry (a B2C holder's identity document, an IDV token) cannot
- * be compared; the status and time then decide.
+ * Whether a correction sent to a rejected holder went through, from the holder as it is now:
+ * - `applied`: its fields are the correction's and it left `reject` or changed after the
+ *   correction was accepted (it may since have been reviewed, even rejected, again);
+ * - `not_applied`: still in `reject`, unchanged, or showing other data: sending (again) is safe,
+ *   since the provider takes an update only in `reject`;
+ * - `conflict`: out of `reject` with data not ours: changed outside cardflow, so ours is not sent.
+ * Fields the query record lacks (identity documents, an IDV token) cannot be compared; the status
+ * and time then decide.
  */
 export function correctionOutcome(
   current: CardholderQueryRecord,

@@ -1,20 +1,11 @@
 /**
- * The idempotent-call pattern of every mutating activity: the merchantOrderNo is the key.
- *
- * - On a retry (attempt > 1) the order is looked up first: if an earlier attempt went through,
- *   its record is returned and nothing is sent. A failed precheck is also followed by a lookup.
- * - After an ambiguous outcome (transport error, timeout, 5xx) or a "Duplicate order number"
- *   answer, the order is looked up; the existing record is returned instead of creating another.
- * - If the lookup finds nothing, the activity fails retryably and the next attempt sends the
- *   same key again (the provider then acts once, or answers duplicate).
- *
- * Each of those lookups counts in `cardflow_provider_lookups_total{reason, result}` (the worker's
- * metrics, workers/telemetry.ts; the activity type is the SDK's `activity_type` label): `reason`
- * `retry` (an earlier attempt's fate is unknown), `ambiguous` (this attempt's answer was) or
- * `precheck`; `result` `found` (the order existed: a duplicate avoided) or `absent`.
- *
- * Before anything is sent, the merchantOrderNo is recorded as a route to this workflow
- * (activities/routes.ts), so the webhook receiver finds it by that key when the events come.
+ * The idempotent call of every mutating activity, keyed on the merchantOrderNo (the walk of one:
+ * docs/architecture.md, "The two main flows"). Before sending, the key is recorded as a route to
+ * this workflow (activities/routes.ts) so its webhooks find it. A retry, a failed precheck, an
+ * ambiguous outcome (transport error, timeout, 5xx) or a "Duplicate order number" answer is
+ * followed by a lookup: a record found is returned and nothing is sent; none found fails
+ * retryably, and the next attempt sends the same key (the provider acts once). Each lookup counts
+ * in `cardflow_provider_lookups_total{reason, result}` (docs/observability.md).
  */
 import { Context, activityInfo } from '@temporalio/activity';
 import { FailureTypes } from '../domain/failure-types';

@@ -1,23 +1,11 @@
 /**
- * Long-poll: an activity that polls the provider with backoff until a state is reached,
- * heartbeating before each sleep between polls. Resumes its backoff from `heartbeatDetails` on a
- * retry. When an attempt has run `attemptMs` it fails benignly with `StillWaiting`, so the retry
- * policy spaces further attempts and no worker slot is held for days.
- *
- * With `attemptMs` shorter than the poll interval an attempt is one probe and no heartbeat: the
- * retry policy alone is the poll loop (slow waits such as reviews, domain/wait-profile.ts).
- * Cancellable: the provider call gets the activity's AbortSignal and the sleep between polls
- * rejects on cancellation.
- *
- * "Not yet" and "could not ask" are told apart: only a definite answer that the state is not
- * reached ends a probe. A probe that could not ask (an HTTP 5xx, a timeout, a failed connection,
- * a retryable business code: {@link couldNotAsk}) asks again after `REPROBE_DELAYS_MS`
- * (domain/wait-profile.ts)
- * within the same attempt, the activity heartbeating meanwhile (activities/heartbeats.ts), so
- * neither the retry policy's attempt count nor the wait's probe schedule moves; only when the
- * provider stays unreachable through all of them does the failure go to the retry policy, as
- * before. Re-probes go through the worker's rate gate (activities/rate-gate.ts), so an outage
- * cannot turn the probe budget into a stampede.
+ * Long-poll: an activity that polls the provider with backoff until a state is reached, resuming
+ * its backoff from `heartbeatDetails` on a retry. Past `attemptMs` an attempt fails benignly with
+ * `StillWaiting`, so the retry policy spaces further attempts and no slot is held for days; with
+ * `attemptMs` below the poll interval an attempt is one probe, the retry policy the poll loop.
+ * Only a definite "not yet" ends a probe: one that could not ask ({@link couldNotAsk}) asks again
+ * after `REPROBE_DELAYS_MS` within the attempt, through the worker's rate gate, so an outage moves
+ * neither the attempt count nor the probe schedule, nor turns into a stampede. Cancellable.
  */
 import { activityInfo, cancellationSignal, sleep } from '@temporalio/activity';
 import { ProviderError } from '../provider/errors';

@@ -1,15 +1,10 @@
 /**
- * Notifications to the merchant's backend (docs/notifications.md): signed and posted here, never
- * in a workflow. A workflow hands its events in order, a batch at a time, to
- * {@link deliverNotifications}, retried by Temporal with backoff for the delivery window; what the
- * window could not deliver it hands to {@link recordUndelivered}, which keeps it for
- * `cardflow events resend` and counts it on `cardflow_notifications_undeliverable_total{type}`.
- *
- * The 3DS relay ({@link relayThreeDs}) is given only a record's tradeNo and cardNo: it reads the
- * record from the provider, opens its value (the one-time code or authorization URL) with the
- * merchant key and posts it as an event of its own, all inside the activity, so the value never
- * enters a workflow history, not even encrypted. Past the record's expiration time it stops,
- * records the failure (without the value) and fails for good.
+ * Notifications to the merchant's backend (docs/notifications.md), signed and posted here, never
+ * in a workflow: {@link deliverNotifications} takes a workflow's events a batch at a time, in
+ * order; what the delivery window could not deliver goes to {@link recordUndelivered}, kept for
+ * `cardflow events resend`. The 3DS relay ({@link relayThreeDs}) gets only a record's ids and
+ * reads and opens the one-time value inside the activity, so it never enters a history; past the
+ * record's expiration it records the failure, without the value, and fails for good.
  */
 import { activityInfo, cancellationSignal, Context } from '@temporalio/activity';
 import type { Card3dsRecord } from '../provider/schemas/card-records';

@@ -1,14 +1,9 @@
 /**
- * The backoff of the failures an activity reports itself, told apart from the timeouts the server
- * decides. A heartbeat timeout (a worker that died, or one alive but starved of CPU) is retried by
- * the server with the activity's retry policy; a provider failure (transport error, 5xx, a
- * duplicate order not found yet) is thrown by the activity with its own `nextRetryDelay`.
- *
- * A policy with `backoffCoefficient` 1 (the provider call's, workflows/calls/profiles.ts) keeps
- * timeouts at its initial interval, so a starved worker's missed heartbeats never make the call
- * wait longer; the failures the activity reports still back off, doubling from that interval to
- * the policy's maximum. A policy with a coefficient above 1 (the long polls') is followed as the
- * server would follow it: the delay set is the one it would compute.
+ * The backoff of failures an activity reports itself (transport error, 5xx, a duplicate order not
+ * found yet), set as its own `nextRetryDelay`, apart from the timeouts the server retries by the
+ * policy. With `backoffCoefficient` 1 (the provider call's, workflows/calls/profiles.ts) a starved
+ * worker's missed heartbeats never make a call wait longer, while reported failures still double
+ * up to the policy's maximum; a policy above 1 (the long polls') is followed as the server would.
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory, type RetryPolicy, TemporalFailure } from '@temporalio/common';

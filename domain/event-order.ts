@@ -1,20 +1,12 @@
 /**
- * The one ordering rule for what a workflow learns of a provider state, whichever way it learned
- * it: a webhook, a poll, or the answer to its own call. Webhooks arrive at least once and in no
- * guaranteed order, and the provider retries a refused one for up to a day (provider-notes,
- * Webhooks), so an event can be older than the state a workflow has already reached; it then
- * changes nothing.
- *
- * - A record's status only moves forward: a final status (success / fail, pass_audit / reject,
- *   succeed / failed) is never replaced by a non-final one ({@link movesForward}).
- * - A state that several records set in turn (a card's status: its Freeze, UnFreeze, blocked and
- *   cancel records) is the state of the newest record by the provider's `transactionTime`
- *   ({@link advance}). A read (a poll, the card read after an operation) carries no provider time;
- *   it vouches for the state as of the workflow time it was sent at, less
- *   {@link READ_CLOCK_ALLOWANCE_MS} for the two clocks' difference, so a record the provider wrote
- *   just after the read is never taken for an older one.
- *
- * Plain records only (they are carried across continue-as-new).
+ * The one ordering rule for what a workflow learns of a provider state, by webhook, poll or its
+ * own call's answer. Webhooks come at least once, unordered, and retried for up to a day, so an
+ * event older than the state reached changes nothing:
+ * - a record's status only moves forward; a final status is never replaced ({@link movesForward});
+ * - a state several records set in turn (a card's status) is the newest record's by the
+ *   provider's `transactionTime` ({@link advance}); a read vouches for the state as of when it was
+ *   sent, less {@link READ_CLOCK_ALLOWANCE_MS} for the clocks' difference.
+ * Plain records only: they cross continue-as-new.
  */
 
 /**

@@ -1,16 +1,11 @@
 /**
- * cardflow's one failure vocabulary, for workflows and activities alike (built on
- * `@temporalio/common`, which both may import). Every failure cardflow raises is an
- * `ApplicationFailure` with an explicit type from domain/failure-types.ts; clients, histories and
- * the backend match on that type, never on a message or a class name. The provider client's
- * errors become failures with their own types in activities/failures.ts.
- *
- * - {@link nonRetryable}: gives up for good (the same request meets the same answer), with a
- *   message or the field issues that name each field and rule;
- * - {@link retryable}: the answer may change, the retry policy tries again;
- * - {@link stillWaiting}: a state not reached yet, retried and not logged as an error;
- * - {@link summarize}, {@link propagate}, {@link rethrown}: a failure seen in a step (an activity,
- *   a child) read as its root type and message, and raised again as the caller's own.
+ * cardflow's one failure vocabulary, for workflows and activities alike. Every failure is an
+ * `ApplicationFailure` with a type from domain/failure-types.ts, which clients, histories and
+ * backends match on (never a message or class); provider errors convert in activities/failures.ts.
+ * - {@link nonRetryable}: the same request meets the same answer; names each field and rule;
+ * - {@link retryable}: the answer may change; {@link stillWaiting}: not reached yet, not an error;
+ * - {@link summarize}, {@link propagate}, {@link rethrown}: a step's failure read as its root
+ *   type and message, and raised again as the caller's own.
  */
 import {
   ActivityFailure,

@@ -1,17 +1,11 @@
 /**
- * The idempotency key of every mutating provider call (spec: merchantOrderNo), derived in the
- * workflow from its workflow id and the step, never drawn at random: a retry, a worker crash, a
- * replay, a repeated start or a resumed run with the same business id sends the same key, and the
- * provider answers "Duplicate order number" instead of acting twice (provider-notes, Responses).
- *
- * A merchantOrderNo is unique across all operation types at the provider, so each step of a
- * workflow gets its own name. Each workflow's definition (domain/workflows.ts, `orderSteps`) names
- * its steps and so gives its keys: the workflow sends them, and whoever starts it (a parent, the
- * client) lists the same ones in its search attributes so webhooks reach it from its first moment
- * (webhook routing).
- *
- * SHA-256 comes from `@noble/hashes` (pure JS): this module runs inside the workflow bundle, where
- * `node:crypto` is not available.
+ * The idempotency key of every mutating provider call, derived from the workflow id and the step,
+ * never drawn: a retry, a crash, a replay or a repeated start sends the same key, and the provider
+ * answers "Duplicate order number" instead of acting twice. Keys are unique across operation
+ * types, so each step has its own name, listed in its workflow's definition (`orderSteps`,
+ * domain/workflows.ts); whoever starts the workflow lists the same keys in its search attributes
+ * so webhooks reach it from its first moment. SHA-256 from `@noble/hashes`: this module runs in
+ * the workflow bundle, where `node:crypto` is not available.
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';

@@ -1,17 +1,12 @@
 /**
- * Where an onboarding's first money comes from, input field `funding`:
- *
- * - `merchant_wallet` (default): the merchant WALLET (or `accountId`) pays card fee and deposits,
- *   as before.
- * - `shared_account`: a WALLET → MARGIN `fundTransfer` child (spec: /account/transfer, type
- *   TRANSFER; confirmed in the ledger) right before card creation, and the card charged to that
- *   MARGIN account (createCard `accountId`). The older input field `budgetTopUp` is this same
- *   funding written differently: {@link fundingOf} turns it into `shared_account`, so there is one
- *   mechanism.
- * - `on_chain`: after the card is created (and activated, for a physical card) a `walletFunding`
- *   child waits for the customer's on-chain deposit to the merchant's address for `coinKey` and
- *   deposits the credit (after platform fees) to the card. Progress shows the address and the
- *   deposit's status so a backend can tell the customer where to pay.
+ * Where an onboarding's first money comes from (input field `funding`):
+ * - `merchant_wallet` (default): the merchant WALLET (or `accountId`) pays fee and deposits;
+ * - `shared_account`: a WALLET → MARGIN `fundTransfer` child right before card creation, the card
+ *   charged to that MARGIN account; the older field `budgetTopUp` is read as this
+ *   ({@link fundingOf}), so there is one mechanism;
+ * - `on_chain`: once the card exists, a `walletFunding` child waits for the customer's on-chain
+ *   deposit to the merchant's `coinKey` address and deposits the credit to the card; progress
+ *   shows the address, for the backend to tell the customer where to pay.
  */
 import { z } from 'zod';
 import { add, cmp, sub } from '../provider/money';

@@ -1,18 +1,12 @@
 /**
- * `physicalCardActivation`, workflow id `activation-<cardNo>`:
- *
- * - route `activation_code`: wait for the card's `activation_code` 3DS record (query
- *   third3dsTransaction, or a `card_3ds` webhook), then activate with the holder's 6-digit PIN and
- *   noPinPaymentAmount 0–2000 (default 500) (spec: /card/physicalCard/activeCard); confirm Normal.
- * - route `work_order`: upload the supporting files (jpg, png, pdf ≤ 2 MiB), submit a CARD_ACTIVE
- *   work order whose target is the card number (spec: Work orders), wait for success or fail, then
- *   confirm Normal. A failed work order ends the workflow with the provider's description.
- *
- * Secrets: the PIN travels as `sealedPin`, the PIN encrypted with the merchant's RSA public key
- * exactly as the provider encrypts sensitive data (`encryptSensitive` in provider/sensitive.ts).
- * Only the activity opens it, with the merchant private key, right before the provider call; the
- * activation code is decrypted inside that same activity and never leaves it. So neither the PIN
- * nor the code is ever in workflow history or logs in clear, with or without the payload codec.
+ * `physicalCardActivation`, id `activation-<cardNo>`, by one of two routes:
+ * - `activation_code`: wait for the card's activation-code record (poll or `card_3ds` webhook),
+ *   activate with the holder's PIN and no-PIN amount, confirm Normal;
+ * - `work_order`: upload the files, submit a CARD_ACTIVE work order for the card, wait for its
+ *   decision (a failure ends the workflow with the provider's description), confirm Normal.
+ * The PIN travels as `sealedPin`, encrypted with the merchant's public key as the provider
+ * encrypts (provider/sensitive.ts); only the activity opens it, and the activation code is read
+ * inside that activity too, so neither is ever in a history or a log.
  */
 import { defineQuery } from '@temporalio/workflow';
 import { cmp, scale } from '../provider/money';

@@ -115,19 +115,13 @@ export interface OrderVerdict {
 }
 
 /**
- * Compares one provider order with its owner (`runs`: every execution listing its merchantOrderNo).
- *
- * - not cardflow's merchantOrderNo: external (a direct API call, the dashboard), nothing changed;
- *   an order without one is the provider's own (a risk-control cancel, an overdraft statement): a
- *   card's own operation, final and older than the event grace, goes to the card's workflow
- *   (`toCard`), which learns each record once, so no such event waits for a workflow to start;
+ * Compares one provider order with its owner (`runs`: every execution listing its merchantOrderNo):
+ * - not cardflow's key: external, nothing changed; with no key it is the provider's own (a risk
+ *   cancel, an overdraft), and a final one past the event grace goes to the card's workflow;
  * - cardflow's and no workflow lists it: orphan;
- * - final (a review: passed), older than the event grace, and its owner still running: the owner
- *   missed the event, which is re-delivered (the verdict's finding is then marked repaired by the
- *   caller);
- * - succeeded while its owner ended otherwise than completed: outcome mismatch (money may have
- *   moved);
- * - still pending past its SLA (operations; reviews have their own): stuck.
+ * - final, past the event grace, its owner running: the event was missed, and is re-delivered;
+ * - succeeded, its owner ended otherwise than completed: outcome mismatch (money may have moved);
+ * - still pending past its SLA: stuck.
  */
 export function judgeOrder(
   order: ProviderOrder,
@@ -378,30 +372,14 @@ export function strandedFindings(record: { workflowId: string; input: StrandedMo
 }
 
 /**
- * A customer's on-chain deposit that no cardflow funding took: the deposit succeeded (its
- * `updateTime`, the last change of a final record) after every workflow listing its destination
- * address in CardflowOrderNos (`runs`: the walletFunding and its onboarding) had closed. Such a
- * credit sits in the merchant WALLET (no wallet withdraw) with no workflow and no `strandedMoney`
- * record naming it.
- *
- * Why the close time and not the owners' own accounts of which deposit they took: a funding can
- * only take a deposit that has succeeded, so one that succeeded after every owner closed was taken
- * by none, and a funding that did take its deposit was still open when it succeeded; whatever of
- * that credit it then left behind its compensation already names in a strandedMoney record
- * (`stranded_money`), which this rule therefore never reports twice. Visibility gives the close
- * time of every owner in the one `ownersOf` lookup, where the deposit each one took is only in its
- * history. What it misses: a deposit that had succeeded but that its funding had not seen yet (its
- * webhook, its next poll) when an operator's cancel ended it.
- *
- * A kind of its own, not `stranded_money`: that one is an open record a process wrote, cleared by
- * acknowledging the record; a late deposit has neither process nor record, and clears as every
- * order finding does, once the runs whose window holds the deposit have reported it.
- *
- * An address no cardflow workflow listed is not a funding's (the merchant's own top-up): no
- * finding. A running owner may still take the deposit: none either (addresses are per coin and
- * shared, so any running funding of the coin holds it back: docs/reconciliation.md, Limits). For
- * the same reason the customer is named only when exactly one customer's funding ended without
- * completing; with none or several, the detail says so.
+ * A customer's on-chain deposit no cardflow funding took: it succeeded after every workflow
+ * listing its address (`runs`) had closed, so it sits in the merchant WALLET with no workflow and
+ * no `strandedMoney` record naming it. The close time decides because a funding can only take a
+ * succeeded deposit, so one that succeeded after every owner closed was taken by none, and what
+ * an open owner left behind its compensation already names (never reported twice). It misses a
+ * deposit that succeeded before an operator's cancel ended its funding, unseen. An address no
+ * workflow listed, or a running owner, gives no finding; the customer is named only when exactly
+ * one funding ended without completing (docs/reconciliation.md, Limits).
  */
 export function lateDepositFinding(
   deposit: Pick<

@@ -1,14 +1,9 @@
 /**
- * The project's custom search attributes, defined once: workflows set them with
- * `upsertSearchAttributes` / `typedSearchAttributes`, the client filters on them, and the dev
- * server registers exactly this list (`tools/scripts/dev-server.ts`, the jest integration setup).
- *
- * Imported from `@temporalio/common` (the package `@temporalio/workflow` itself builds on, safe in
- * the workflow bundle): `@temporalio/workflow` 1.24 does not re-export `defineSearchAttributeKey`.
- *
- * Values are business references only, never personal data: no names, e-mails, phone numbers,
- * and never the card number (PAN, `cardNumber`) — `cardNo` is the provider's card id
- * (spec, "Card (card info)": "cardNo ... card id").
+ * The project's custom search attributes, defined once: workflows set them, the client filters on
+ * them, and the dev server registers exactly this list (tools/scripts/dev-server.ts). Defined
+ * through `@temporalio/common` (safe in the bundle), since `@temporalio/workflow` does not
+ * re-export `defineSearchAttributeKey`. Values are business references only, never personal data
+ * nor the card number (`cardNo` is the provider's card id, not the PAN).
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';

@@ -47,16 +47,12 @@ export const CARD_OPERATION_WAIT: WaitProfile = {
 };
 
 /**
- * Reviews, activation codes and work orders take minutes to days, and the provider sends a
- * webhook when they end (card_holder, card_3ds, work): the webhook is the path, probes are the
- * safety net for a lost one, and the hourly reconciliation is the last net behind them. Each
- * activity attempt is ONE probe (attemptMs below the poll interval) with no heartbeat, and the
- * retry policy is the probe schedule: 5 s, then 1 min growing six-fold (7 min, 43 min, 4.3 h,
- * 26 h after the start) and then every 3 days. A probe costs one action and holds no worker
- * slot in between, so a wait costs about the logarithm of its length: a 1-hour review 3 probes,
- * a day 4, a week 6 (with 30-minute probes a week cost 336). What that spacing gives up: a lost
- * webhook of a review already a day old is found by the next probe only days later, which is
- * why reconciliation compares every waiting cardholder with the provider each hour.
+ * Reviews, activation codes and work orders take minutes to days and end with a webhook; probes
+ * are the net for a lost one, and hourly reconciliation the net behind them. Each attempt is one
+ * probe and the retry policy the schedule: 5 s, then 1 min growing six-fold, then every 3 days. A
+ * wait so costs about the log of its length (a week: 6 probes, where 30-minute probes cost 336);
+ * the price, a lost webhook of a day-old review found days later, is why reconciliation compares
+ * every waiting cardholder with the provider each hour.
  */
 export const REVIEW_WAIT: WaitProfile = {
   firstPollMs: 5_000,

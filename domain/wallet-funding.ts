@@ -1,15 +1,10 @@
 /**
- * `walletFunding`: fund from an on-chain deposit. Reuse or create the
- * deposit address of the coin (only where the coin is enabled and takes deposits), wait for the v2
- * wallet transaction to reach success after its confirmations (webhook `wallet_transaction_v2`
- * where routed, polling otherwise), credit its receivedAmount (after platform fees), then
- * optionally transfer it to a MARGIN account (`fundTransfer` child) and deposit it to a card
- * (`cardDeposit` child). A failed or expired deposit ends the workflow and moves nothing.
- *
- * Which deposit is ours: the first DEPOSIT to the address created at or after the workflow
- * started (less {@link DEPOSIT_CLOCK_SKEW_MS}), narrowed by `txHash` and/or `expectedAmount`
- * (the on-chain txAmount) when given. Addresses are per coin and shared: two fundings waiting
- * on one coin at once must each give a txHash or distinct expected amounts.
+ * `walletFunding`: fund from an on-chain deposit. Reuse or create the coin's deposit address,
+ * wait for the wallet transaction to succeed (webhook, or polling), credit its receivedAmount,
+ * then optionally transfer it to a MARGIN account and deposit it to a card (children). A failed or
+ * expired deposit moves nothing. Ours is the first DEPOSIT to the address at or after the start
+ * (less {@link DEPOSIT_CLOCK_SKEW_MS}), narrowed by `txHash` or `expectedAmount`: addresses are
+ * per coin and shared, so two fundings waiting on one coin must each give one of them.
  */
 import type { CompensationOutcome } from './compensation';
 import { defineQuery } from '@temporalio/workflow';

@@ -1,16 +1,10 @@
 /**
- * The typed provider client: one method per operation of the registry (`operations.ts`),
- * all going through the same machinery: request validation (before any network call),
- * lossless serialization, signing, transport, envelope handling.
- *
- * Deprecated operations: a mapped type cannot carry per-key TSDoc of its own, so the
- * deprecated methods are declared once more by hand in {@link DeprecatedProviderMethods}
- * with `@deprecated`, and {@link ProviderClient} is the mapped type with those keys swapped
- * for the hand-written ones. `test/unit/provider/client-types.test.ts` checks with the
- * TypeScript compiler that exactly the registry's `deprecated: true` operations carry the tag.
- *
- * Sensitive values (card numbers, CVVs, 3DS values) are returned as the provider sent them,
- * encrypted; decrypt them with `decryptSensitive` only where needed.
+ * The typed provider client: one method per operation of the registry (`operations.ts`), each
+ * through the same machinery: request validation before any call, lossless serialization,
+ * signing, transport, envelope. Deprecated methods are declared again by hand in
+ * {@link DeprecatedProviderMethods}, since a mapped type cannot carry per-key `@deprecated`
+ * (test/unit/provider/client-types.test.ts holds them to the registry). Sensitive values come back
+ * encrypted, as sent; decrypt them with `decryptSensitive` only where needed.
  */
 import { Blob } from 'node:buffer';
 import { FormData } from 'undici';

@@ -1,16 +1,10 @@
 /**
- * Sensitive card data: cardNumber, cvv, expireDate, activateUrl, validPeriod and the
- * `values` of 3DS / activation-code records arrive encrypted with the merchant public key,
- * RSA PKCS#1 v1.5, in blocks of k bytes of ciphertext (k-11 bytes of plaintext; 128/117
- * for a 1024-bit key), blocks concatenated then base64 (provider-notes, Sensitive data).
- *
- * Decryption uses node-forge, chosen deliberately: Node 20's `crypto.privateDecrypt`
- * refuses RSA_PKCS1_PADDING (its Marvin-attack guard), and asking users to run Node with a
- * security-revert flag is not acceptable. The Marvin timing concern applies to a decryption
- * oracle an attacker can query; here we decrypt only what the provider sent us, on an
- * explicit call, and failures are reported without detail. The client never decrypts
- * automatically: callers call {@link decryptSensitive} where they need the clear value, and
- * must not log it.
+ * Sensitive card data (card number, CVV, expiry, activation link, 3DS values) arrives encrypted
+ * with the merchant's public key: RSA PKCS#1 v1.5 blocks, concatenated, base64. Decryption uses
+ * node-forge because Node's `privateDecrypt` refuses PKCS#1 v1.5 padding (its Marvin guard), and a
+ * security-revert flag is no option; the Marvin concern is an oracle an attacker can query, while
+ * here only what the provider sent is decrypted, on an explicit call, failures without detail.
+ * Nothing decrypts automatically: callers call {@link decryptSensitive}, and never log the value.
  */
 import { constants, publicEncrypt } from 'node:crypto';
 import forge from 'node-forge';

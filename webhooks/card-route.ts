@@ -1,16 +1,10 @@
 /**
- * The card-level path of the receiver: every event that names a card reaches that card's workflow
- * (`cardEntity`, id `card-<cardNo>`, a derived id: no lookup). The card's own events
- * (authorizations, fees, 3DS records, activation results, and the operations the provider
- * starts: blocked, cancel, withdraw, overdraft_statement) are sent with signal-with-start, so the
- * first event of a card nobody follows yet (one made outside cardflow, or before the entity
- * existed) starts its workflow, which then catches up from the record queries. Operations a
- * merchant sends (create, deposit, Freeze, UnFreeze, update_pin) have a sender that follows them;
- * the card's workflow gets them only when it runs, so a card made elsewhere is not followed from
- * its create record alone.
- *
- * The workflow of a cancelled card has completed and is never started again (reuse policy
- * ALLOW_DUPLICATE_FAILED_ONLY): a late event for it is left to the other routes.
+ * The card-level path: every event that names a card reaches that card's workflow by its derived
+ * id (`card-<cardNo>`, no lookup). The card's own events (authorizations, fees, 3DS, activation,
+ * and the operations the provider starts) go by signal-with-start, so the first event of a card
+ * nobody follows starts its workflow, which then catches up. Operations a merchant sends have a
+ * sender that follows them, so a card made elsewhere is not started from those alone. A cancelled
+ * card's workflow has completed and is never started again (ALLOW_DUPLICATE_FAILED_ONLY).
  */
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { cardEntityStartOptions } from '../client/card-entity';

@@ -1,16 +1,10 @@
 /**
- * What the receiver knows about each webhook category: the schema its body parses with, and which
- * fields name the workflows that own the event by a recorded route. Every event that names a card
- * also reaches that card's own workflow, by its derived id (webhooks/card-route.ts), so a card
- * number is a route here only where another workflow waits for the card's records.
- *
- * The body of a webhook equals the matching query record (provider-notes, Webhooks), so each
- * category reuses the `provider/schemas` record schema. Parsing turns lossless numbers into decimal
- * and id strings, which keeps the signal payload JSON-safe and exact. zod drops keys a schema does
- * not declare: a `card_holder` event is parsed with the review result and the query record's
- * `updateTime` only (CardholderEventSchema), so names, e-mails and phone numbers of the query
- * record never reach workflow history, while a state recurring in a later review round is told
- * apart.
+ * Per webhook category: the schema its body parses with and the fields that name its owners by a
+ * recorded route (a card's own workflow is reached by id, webhooks/card-route.ts). A body equals
+ * its query record, so each category reuses the record's schema in `provider/schemas`; parsing
+ * makes lossless numbers exact strings. zod drops undeclared keys, so a `card_holder` event keeps
+ * only the review result and `updateTime` (CardholderEventSchema): no name, e-mail or phone of
+ * the holder ever reaches a history.
  */
 import type { z } from 'zod';
 import { ActivateCardResultSchema, CardOperationRecordSchema } from '../provider/schemas/card';

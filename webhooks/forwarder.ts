@@ -1,15 +1,9 @@
 /**
- * Forwards a parsed event to its owners as `providerEventSignal` through Temporal.
- *
- * Owners are the workflows the route store names for the event's keys
- * (platform/storage/route-store.ts), in the priority order `routeEvent` builds: every open owner of
- * the first key that has any is signalled (a shared deposit address concerns each running funding
- * of its coin; each workflow keys its handling on the record's identity and status). Signals go by
- * workflow id, never by a visibility query, and a route whose workflow has closed is marked so. A
- * key with no route is not ours: nothing is signalled, nothing is asked again (a route is written
- * before the call that produces its events, so one not found now is not coming). Errors other than
- * "workflow not found" (it finished) propagate, so the receiver answers non-200 and the provider
- * retries later.
+ * Forwards a parsed event to its owners as `providerEventSignal`: every open owner of the first key
+ * that has any route (platform/storage/route-store.ts, in `routeEvent`'s order) is signalled by
+ * workflow id, never by a visibility query; a route whose workflow has closed is marked so. A key
+ * with no route is not ours, since routes are written before the calls that produce events. Any
+ * error but "workflow not found" propagates, so the provider gets a non-200 and retries.
  */
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { type ProviderEvent, providerEventSignal } from '../domain/provider-event';

@@ -1,18 +1,10 @@
 /**
- * The webhook receiver as its own process: `npm run webhooks` (`node dist/webhooks/main.js`; `tsx
- * webhooks/main.ts` from the sources).
- *
- * Its variables (`CARDFLOW_WEBHOOK_*`, the platform key, the database, codec keys, Temporal's,
- * logging, tracing and metrics), with their meanings, defaults and rules: README's configuration
- * table, generated from platform/config/schema.ts (`npm run config-table`). The receiver binds
- * loopback by default: put a TLS proxy in front for the provider to reach it.
- *
- * `GET /healthz` and `GET /readyz` (Temporal, the database when configured, the keys) are answered
- * on the same port (platform/health/routes.ts). A missing or malformed setting exits 2
- * (platform/config/startup.ts).
- *
- * SIGTERM fails readiness at once, keeps serving for the drain interval (platform/health/drain.ts),
- * then stops accepting, finishes the deliveries in progress, and exits; SIGINT skips the drain.
+ * The webhook receiver as its own process: `npm run webhooks`. Its settings: the README's
+ * configuration table (platform/config/schema.ts); a bad one exits 2. It binds loopback by
+ * default: a TLS proxy in front is what the provider reaches. `/healthz` and `/readyz` are on the
+ * same port. SIGTERM fails readiness at once, serves through the drain interval
+ * (platform/health/drain.ts), then finishes the deliveries in progress and exits; SIGINT skips the
+ * drain.
  */
 import { publicKeyFrom } from '../provider/keys';
 import { temporalSettingsFromEnv } from '../platform/temporal/connection';

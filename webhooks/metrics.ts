@@ -1,18 +1,9 @@
 /**
- * The receiver's Prometheus metrics, fed by its `onHandled` / `onRefused` hooks (nothing in the
- * delivery path changes):
- *
- * - `cardflow_webhook_deliveries_total{category, outcome}`: every request answered, by what became
- *   of it: `forwarded` (signalled to its workflows), `unroutable` (verified, no running owner),
- *   `duplicate`, `not_forwarded` (a category no workflow waits on), `unknown_category`,
- *   `unparseable`, `rejected_signature` (401), `refused` (wrong path, method or size) and `failed`
- *   (503: Temporal or the delivery log failed, the provider retries). Everything but the last three
- *   passed signature verification.
- * - `cardflow_webhook_receipt_to_signal_seconds{category}`: from the request's arrival to its
- *   signal delivered, for forwarded deliveries.
- *
- * Labels are bounded: `category` is one of the categories this code knows, `other` for any other (a
- * signed body may name anything), and `none` before a request was verified.
+ * The receiver's Prometheus metrics, fed by its `onHandled` / `onRefused` hooks (the delivery path
+ * is unchanged): `cardflow_webhook_deliveries_total{category, outcome}`, every request by what
+ * became of it, and `cardflow_webhook_receipt_to_signal_seconds{category}` for forwarded ones (the
+ * outcomes: docs/observability.md). Labels are bounded: a category this code knows, `other` for
+ * any other a signed body names, `none` before verification.
  */
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { isKnownCategory } from './categories';

@@ -1,26 +1,13 @@
 /**
- * The receiver's delivery log: one JSON line per webhook handled, under `.data/webhooks/`.
- *
- * Why a file and not memory: repeats of an `X-WSB-REQUEST-ID` must still be dropped after the
- * receiver restarts, and events nobody owns (or of unknown categories) must be recorded somewhere
- * an operator can read (provider-notes, Webhooks). Why not Temporal: recording an unowned event
- * there would mean starting a workflow per webhook (several billable actions each) just to hold a
- * line of data. An append-only file with `fdatasync` costs nothing per event and needs no extra
- * dependency; its limit is one receiver instance per data directory (several instances share the
- * PostgreSQL store instead, `webhooks/postgres-store.ts`). Workflows dedupe again on the record's
- * identity and status, so a repeat that slips through (a crash between signal and append) has no
- * second effect.
- *
- * Entries older than the retention (default 7 days, well past the provider's last retry at
- * 1m+5m+20m+1h+12h+24h) are dropped when the store is opened.
- *
- * What waits for the disk: an entry the log is the only record of (an event signalled, owned by
- * nobody, of an unknown category, unparseable) is on disk before the delivery is acknowledged. A
- * `not_forwarded` entry, a non-final status of an operation or review that no workflow acts on and
- * whose final status is still to come, is written but not synced on its own: a crash of the
- * receiver keeps it (it is in the file), a power cut may lose it, and then the provider still has
- * the record. Those are most deliveries (four of the six an onboarding brings), so most cost a
- * write and no sync.
+ * The receiver's delivery log, one JSON line per webhook under `.data/webhooks/`: repeats of an
+ * `X-WSB-REQUEST-ID` must be dropped across restarts, and unowned events kept where an operator can
+ * read them, without a workflow (and its actions) per webhook. One receiver per data directory;
+ * several share the PostgreSQL store (webhooks/postgres-store.ts). Entries past the retention
+ * (7 days, past the provider's last retry) go when the store opens. An entry that is the only
+ * record of its event is synced before the delivery is acknowledged; a `not_forwarded` one (a
+ * non-final status no workflow acts on, most deliveries) is written unsynced: a power cut may lose
+ * it, and the provider still has the record. Workflows de-duplicate again, so a slipped repeat has
+ * no second effect.
  */
 import { createHash } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';

@@ -1,14 +1,9 @@
 /**
- * Worker configuration from the environment. Provider settings come from `provider/config.ts`
- * (CARDFLOW_PROVIDER_*). The Temporal connection is read exactly as the client reads it
- * (`platform/temporal/connection.ts`, through `@temporalio/envconfig`), so the same variables reach
- * Temporal Cloud: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TEMPORAL_API_KEY`, mTLS
- * (`TEMPORAL_TLS_CLIENT_CERT_PATH`, `TEMPORAL_TLS_CLIENT_KEY_PATH`, ...) or a `TEMPORAL_PROFILE`.
- *
- * Its variables (Temporal's address and namespace with the worker's aliases, `CARDFLOW_TASK_QUEUE`,
- * `CARDFLOW_WORKER_*`, `CARDFLOW_PROBES_PER_SECOND`, `CARDFLOW_PROBE_SLOTS`), with their meanings,
- * defaults and rules: README's configuration table, generated from platform/config/schema.ts (`npm
- * run config-table`).
+ * Worker configuration from the environment. Provider settings come from `provider/config.ts`; the
+ * Temporal connection is read exactly as the client reads it (platform/temporal/connection.ts,
+ * through `@temporalio/envconfig`), so the same variables reach a cluster or Temporal Cloud. Every
+ * variable, with its meaning, default and rule: the README's configuration table, generated from
+ * platform/config/schema.ts (`npm run config-table`).
  */
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { temporalSettingsFromEnv } from '../platform/temporal/connection';

@@ -1,16 +1,10 @@
 /**
- * The cardflow worker process: `node dist/workers/main.js` (`tsx workers/main.ts` from the
- * sources). Configured from the environment (workers/config.ts, provider/config.ts, codec keys); on
- * SIGINT or SIGTERM it stops polling, lets running tasks finish (up to the shutdown grace time),
- * closes its connections and exits. Logs are JSON lines on stderr (`platform/logging/logger.ts`,
- * CARDFLOW_LOG_LEVEL), the SDK's and core's included.
- *
- * Readiness: with `CARDFLOW_WORKER_HEALTH_ADDRESS` (`host:port`) the worker serves `GET /healthz`
- * and `GET /readyz` there (platform/health/server.ts): ready while it polls and its Temporal
- * connection answers. A worker has no port of its own to add the routes to, and a listener answers
- * an orchestrator's HTTP probe and a load balancer alike, where a check command would need a
- * process start per probe and could only see what a file or the Temporal API says about the worker.
- * A missing or malformed setting exits 2 (platform/config/startup.ts).
+ * The cardflow worker process: `node dist/workers/main.js`. On SIGINT or SIGTERM it stops polling,
+ * lets running tasks finish within the shutdown grace, closes its connections and exits; a bad
+ * setting exits 2. Logs are JSON lines on stderr. With `CARDFLOW_WORKER_HEALTH_ADDRESS` it serves
+ * `/healthz` and `/readyz` (ready while it polls and Temporal answers): a listener serves an
+ * orchestrator's probe and a load balancer alike, where a check command would start a process per
+ * probe and see less.
  */
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';

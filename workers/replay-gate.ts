@@ -1,19 +1,10 @@
 /**
  * The replay gate (docs/versioning.md): before a build is released, every history it might meet
- * is replayed against its workflow bundle. Two sets: the saved histories of the repository
- * (test/fixtures/histories, payloads in clear) and histories exported from a live deployment
- * (`cardflow histories export`, payloads encrypted, so the replay takes the codec keys). A
- * nondeterminism error names the history and its workflow.
- *
- * Each history replays on the bundle with the interceptors its run used: tracing is in every
- * bundle and decided by the history's own headers (workflows/interceptors/tracing.ts). Which
- * histories the build will meet, and so must replay:
- * - those whose workflow tasks this build completed (its build id, read from the history);
- * - those of AUTO_UPGRADE types (cardEntity), which move to the new build once it is current;
- * - those completed by no Worker Deployment version (saved histories, runs opened by unversioned
- *   workers), which move to the current version at their next task.
- * A PINNED type's history from another build finishes on that build and never meets this one:
- * it is listed as such and not replayed. Every history the gate counts must replay.
+ * replays against its bundle: the repository's saved histories and those exported from a live
+ * deployment (`cardflow histories export`, encrypted, so the codec keys are needed). A build meets
+ * the histories its own build id completed tasks of, those of AUTO_UPGRADE types (cardEntity), and
+ * those no Worker Deployment version completed; a PINNED history of another build finishes there
+ * and is listed, not replayed. A nondeterminism error names the history and its workflow.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

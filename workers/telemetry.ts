@@ -1,17 +1,10 @@
 /**
- * The worker's metrics: ONE Prometheus endpoint per worker process, served by the SDK's Runtime
- * (core's exporter), which holds both the SDK's own metrics (workflow and activity task latencies,
- * schedule-to-start, slots, sticky cache; `temporal_` prefix) and cardflow's, recorded through the
- * Runtime's metric meter: provider calls here, lookups after ambiguity in the activities
- * (activities/idempotent.ts, the activity context's meter), workflow outcomes in the workflows
- * (workflows/interceptors/outcome-metrics.ts, the workflow meter, which records nothing on replay),
- * reconciliation's findings (workflows/reporting/finding-metrics.ts), and the visibility gauges
- * (workers/visibility-metrics.ts). One listener and one registry in Rust, rather than
- * prom-client beside it on a second port: the SDK's metrics cannot move, and a scrape target per
- * process keeps the Prometheus configuration and the dashboards simple.
- *
- * Counters get their `_total` suffix from the exporter; cardflow's histograms and gauges carry
- * their unit in their name, and the SDK's durations are exported in seconds.
+ * The worker's metrics: one Prometheus endpoint per worker process, served by the SDK's Runtime,
+ * holding the SDK's `temporal_` metrics and cardflow's, recorded through the Runtime's meter
+ * (provider calls here; lookups, workflow outcomes, findings and visibility gauges where they
+ * happen). One listener rather than prom-client on a second port: the SDK's metrics cannot move,
+ * and one target per process keeps the Prometheus configuration simple. Counters get `_total`
+ * from the exporter; histograms and gauges carry their unit in their name (docs/observability.md).
  */
 import type { MetricMeter } from '@temporalio/common';
 import type { TelemetryOptions } from '@temporalio/worker';

@@ -1,17 +1,9 @@
 /**
- * Gauges no single workflow can compute, read from Temporal's visibility every interval by each
- * worker that serves metrics (several workers export the same values; alerts take the `max`):
- *
- * - `cardflow_onboardings_running{stage}`: running customer onboardings by their CardflowStage;
- * - `cardflow_onboarding_oldest_age_seconds{stage}`: the age of the oldest of them, since its
- *   onboarding started (0 when none): what the customer has waited for, the SLA operators keep
- *   (tools/deploy/prometheus/cardflow-rules.yml compares it with each stage's SLA);
- * - `cardflow_reconciliation_last_success_timestamp_seconds`: when the last reconciliation run
- *   completed (absent until one has), and `cardflow_reconciliation_last_drift`: 1 when that run
- *   found drift for an operator, else 0.
- *
- * One listing of the running onboardings per interval, capped at {@link MAX_LISTED} (beyond that
- * the oldest may be missed: visibility lists newest first); one page of one row for reconciliation.
+ * Gauges no single workflow can compute, read from Temporal's visibility each interval by every
+ * worker that serves metrics (alerts take the `max`): running onboardings by stage and the age of
+ * the oldest (the SLA tools/deploy/prometheus/cardflow-rules.yml watches), and when the last
+ * reconciliation succeeded and whether it found drift. One listing per interval, capped at
+ * {@link MAX_LISTED} (beyond it the oldest may be missed: visibility lists newest first).
  */
 import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';

@@ -1,37 +1,13 @@
 /**
- * `cardEntity`, one long-lived workflow per card (domain/card-entity.ts), id `card-<cardNo>`.
- *
- * - Updates (freeze, unfreeze, updatePin, deposit, refresh) are validated against the card's
- *   projected status, then run one at a time in arrival order (a ticket queue). A repeated
- *   requestId returns the first answer; its merchantOrderNo is derived from the requestId, so even
- *   a repeat after continue-as-new makes the provider act once.
- * - Every provider event of the card reaches `learn` (one place): authorizations, fees and card
- *   operations are booked by type (domain/card-ledger.ts), a `blocked` record makes the card
- *   blocked, a cancel ends it. An event that moved money gets the balance read from the provider.
- * - The receiver starts it with signal-with-start on the first event of a card it does not follow
- *   (webhooks/card-route.ts); the createCard activity starts it for the cards cardflow makes
- *   (workers/card-entity-port.ts), with the card as it has just read it (`CardBirth`), which that
- *   first run learns instead of catching up and reading. Any other fresh run catches up from the
- *   record queries (and so does `refresh`), so what happened while nobody followed the card is
- *   learned by the same rules, and repeats are ignored.
- * - A blocked card refuses freeze, unfreeze and deposit before any call; `requestUnblock` submits
- *   the OTHER work order with its files, waits for its decision and for the card to be Normal.
- * - Parked, it waits on its handlers alone: no timer fires while nothing happens (runs started
- *   before that re-read the card every `refreshIntervalMs`).
- * - With a notification URL configured (the plan comes with its first catch-up and is carried),
- *   what it learns anew is told to the merchant's backend (docs/notifications.md, card events): the
- *   card issued (its first run, after the first read), transactions, the block set and lifted,
- *   status moves, the cancel with what it returned; a 3DS code or URL is relayed by its ids
- *   (workflows/card-entity/three-ds-relay.ts). Without one its commands are those it always had.
- * - Before history grows large it waits for its handlers, then continues as new with its state.
- * - When the card is cancelled (risk control after a high-risk purchase, or the provider) it
- *   records why, waits for the balance to be back on the account (`card_cancel` in the ledger), and
- *   ends with the amount returned.
- *
- * What it knows of the card is a `CardState` (card-entity/state.ts, no commands), its requests'
- * checks and order a `CardRequests` (card-entity/requests.ts); a `CardRun` (card-entity/run.ts)
- * learns, catches up, reads and tells, the handlers (card-entity/handlers.ts) send the requests to
- * the provider, and this function follows the run: the first read, the parked loop, the end.
+ * `cardEntity`, one long-lived workflow per card, id `card-<cardNo>` (its whole life:
+ * docs/card-life.md). Started by the createCard activity with the card it just read, or by the
+ * receiver's signal-with-start on the first event of a card nobody follows; any other fresh run
+ * catches up from the record queries. Updates (freeze, unfreeze, updatePin, deposit, refresh,
+ * requestUnblock) run one at a time in arrival order, a repeated requestId answered once.
+ * What it knows is a `CardState` (card-entity/state.ts, no commands), its requests' checks a
+ * `CardRequests` (requests.ts); a `CardRun` (run.ts) learns, catches up, reads and tells; the
+ * handlers (handlers.ts) call the provider. This function follows the run: the first read, the
+ * parked loop (no timer while nothing happens), continue-as-new, the cancel's return.
  */
 import { allHandlersFinished, condition, continueAsNew, patched, workflowInfo } from '@temporalio/workflow';
 import type { CardEntityInput, CardEntityResult } from '../domain/card-entity';

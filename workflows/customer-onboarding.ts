@@ -1,37 +1,13 @@
 /**
- * `customerOnboarding`, started by a backend with id `onboarding-<customerRef>`: checks the whole
- * request (holder data and eligibility, card and deposit amounts, physical card number, funding
- * source, affordability) before anything is sent (onboarding/validation.ts), then runs cardholder →
- * (shared-account transfer) → card → (physical: delivery, activation) → first deposit as child
- * workflows with ids derived from its own. The `progress` query reports the stage; the result says
- * what was made.
- *
- * Cost: stages are upserted as search attributes only when they differ from what is set (one action
- * each, merged with the ids); what the client set at start is read from the started event, and the
- * client starts an onboarding with holder data in `cardholder_review` already
- * (domain/start-attributes.ts); children start with their attributes (free). `creating_card` is
- * never upserted: card creation takes seconds, CardflowStage keeps the stage before it, and the
- * card child (`<id>/card`, CardflowFlow card_issuance) is what runs meanwhile. The happy path (B2B
- * holder reviewed in a minute, card with its initial deposit) reaches no patch and costs 10
- * actions: 3 workflow starts, 4 activities (prepareOnboarding, createCardholder, the review probe
- * the webhook cancels, createCard, which also reads the card), the `completed` upsert (with
- * holderId and cardNo) and the 2 webhooks' signals. With notifications to the backend on, 3 more
- * (its stage change and result, and the patch's upsert: docs/notifications.md).
- *
- * Replay: onboardings run pinned to the build that started them (Worker Deployments), so a change
- * of this family's commands ships as a new build that open onboardings never meet; the saved
- * histories of the build before this cost are kept in test/fixtures/histories/earlier-build/.
- *
- * Replay: the merchant-wallet path sends the same commands as before the physical and funding paths
- * existed; those paths only add commands when their input fields ask for them.
- *
- * Money moved and not used is returned: once the shared-account transfer has committed, its undo (a
- * COLLECTION of what it left unspent) is registered, and a created card's balance is recorded as
- * staying there; a later final failure or a cancel runs them (onboarding/compensation.ts,
- * compensation/saga.ts), and progress and the failure say what went back and what stays.
- *
+ * `customerOnboarding`, started by a backend with id `onboarding-<customerRef>`: validates the
+ * whole request before anything is sent (onboarding/validation.ts), then runs cardholder →
+ * (shared-account transfer) → card → (physical: delivery, activation) → first deposit as children
+ * whose ids derive from its own. The `progress` query reports the stage; the result says what was
+ * made. Money moved and not used goes back, or is named where it stays
+ * (onboarding/compensation.ts).
  * The stages are functions of the run (onboarding/run.ts, stages.ts, first-deposit.ts, result.ts);
- * this function registers the handlers, validates, and calls the stages in order.
+ * this function registers the handlers, validates, and calls them in order. Its cost in actions:
+ * docs/architecture.md; its replay rules (pinned, per build): docs/versioning.md.
  */
 import { isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import { NotificationTypes } from '../domain/notifications';

@@ -1,14 +1,9 @@
 /**
  * Reconciliation's provider reads, a few pages per activity call: the workflow carries only the
- * cursor and the findings, never the records, so its history grows with the number of calls, not
- * of orders. Every query stays within the spec's limits (Limits): pageSize at most 100, ledger
- * queries at most 30 days, wallet transaction queries at most 90 days.
- *
- * The sources are module-level readers: cursors.ts (where the next page is), orders.ts (the order
- * sources), judging.ts and redelivery.ts (each order against its owner; a missed event
- * re-delivered), ledger.ts (entries explained and the balance chain walked) and balances.ts
- * (floors and commitments). Repairs are re-deliveries only: nothing here mutates anything at the
- * provider.
+ * cursor and the findings, so its history grows with calls, not orders. Queries keep the spec's
+ * limits (pageSize 100, ledger 30 days, wallet transactions 90 days). The readers: cursors.ts,
+ * orders.ts, judging.ts and redelivery.ts, ledger.ts, balances.ts (docs/reconciliation.md).
+ * Repairs are re-deliveries only: nothing here mutates anything at the provider.
  */
 import { activityInfo } from '@temporalio/activity';
 import type { Finding, ReconcileConfig, ReconcileCursor } from '../../domain/reconciliation';

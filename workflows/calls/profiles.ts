@@ -21,20 +21,13 @@ export const NON_RETRYABLE_TYPES: KnownFailureType[] = [
 ];
 
 /**
- * One provider call (plus its lookups after an ambiguous outcome). The heartbeat timeout is what
- * notices a dead worker: the activity heartbeats while it runs (activities/heartbeats.ts, a call
- * answered within 1.8 s sends none), so a call in flight on a killed worker is retried after 3 s.
- * The start-to-close bounds a live attempt: a mutation makes at most three requests (lookup,
- * send, lookup), each within the HTTP client's 15 s timeout, so 60 s. Provider failures back off
- * 0.5 s doubling to 1 min, for about 13 minutes of provider trouble; that backoff is set by the
- * activity on each failure it reports (activities/retry-delay.ts), while the policy's own
- * coefficient is 1: a heartbeat timeout (a dead worker, or a live one starved of CPU that missed
- * its heartbeats) is retried after 0.5 s every time, never after a wait that grew with each miss.
- * The first retry comes after half a second, as stripe-node's first network retry does: a 5xx or
- * a dropped connection is usually gone by then, and every attempt is keyed on its merchantOrderNo,
- * so asking again early never makes a second order.
- * Replay compares an activity's type and id, not its retry policy: runs in flight replay.
- * docs/timeouts.md lists every timeout and why.
+ * One provider call (plus its lookups after an ambiguous outcome). The activity heartbeats while
+ * it runs (activities/heartbeats.ts), so a call in flight on a killed worker is retried after the
+ * 3 s heartbeat timeout; start-to-close bounds a live attempt's three requests (lookup, send,
+ * lookup) of 15 s each. The backoff (0.5 s doubling to 1 min) is set by the activity on each
+ * failure it reports (activities/retry-delay.ts); the policy's coefficient of 1 retries a missed
+ * heartbeat after 0.5 s every time. Asking again early is safe: every attempt is keyed on its
+ * merchantOrderNo. Every timeout and its reason: docs/timeouts.md.
  */
 export const PROVIDER_CALL: ActivityOptions = {
   startToCloseTimeout: '60s',

@@ -1,14 +1,10 @@
 /**
- * Compensation as a saga: each step that moves money registers what undoes it once it has
- * committed; when the workflow then fails for good or is cancelled, the compensations run in
- * reverse order, under cancellation protection so an operator's cancel cannot cut an undo short.
- * A compensation that cannot give the money back records where it stays instead, so money is
- * always back where it came from or named: what stays is kept open in a `strandedMoney` record
- * (domain/stranded-money.ts) until an operator acknowledges it.
- *
- * Replay: workflows that failed or were cancelled after moving money, before compensations
- * existed, ended without them; {@link COMPENSATE_MOVED_MONEY} is asked only when compensations
- * would run, so those histories replay and the happy path records no marker.
+ * Compensation as a saga: each step that moves money registers its undo once it has committed;
+ * when the workflow fails for good or is cancelled, the undos run in reverse order, shielded from
+ * cancellation so an operator's cancel cannot cut one short. Money that cannot go back is named
+ * in a `strandedMoney` record (domain/stranded-money.ts) until an operator acknowledges it.
+ * {@link COMPENSATE_MOVED_MONEY} is asked only when compensations would run, so the happy path
+ * records no marker (docs/versioning.md, Patches).
  */
 import {
   CancellationScope,

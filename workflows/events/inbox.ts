@@ -1,20 +1,12 @@
 /**
- * The one inbox for provider events a workflow receives by signal. Every event is de-duplicated by
- * record identity and state (domain/event-identity.ts: delivery is at least once and unordered)
- * through {@link SeenKeys}; what is kept then depends on the category, because the waits read them
- * differently:
- * - card operations (card_transaction) by merchantOrderNo, a reordered one never moving a record
- *   back from a final status (domain/event-order.ts), and cardholder reviews (card_holder) per
- *   holder in arrival order (a reject may be followed by a resubmission);
- * - the other categories a workflow listens to (card_3ds, physical_card, work,
- *   wallet_transaction_v2) in arrival order with their typed records, so a wait picks the record it
- *   needs ({@link EventInbox.latest}). States observed by polling are recorded under the same keys,
- *   so a late webhook for a state already seen is a repeat too. A review is the one record that can
- *   reach a state again: a holder rejected, corrected and resubmitted may be rejected (or pass)
- *   once more, so once the workflow begins a new review round ({@link EventInbox.beginReviewRound})
- *   review states are also keyed per round, and a `card_holder` event whose state only an earlier
- *   round saw is new when the provider's time of it (`updateTime`) falls in the new round. Plain
- *   records, no Maps: they cross continue-as-new as JSON.
+ * The one inbox for provider events a workflow receives by signal. Delivery is at least once and
+ * unordered, so every event is de-duplicated by record identity and state
+ * (domain/event-identity.ts, {@link SeenKeys}); states seen by polling are keyed the same way, so
+ * a late webhook for one is a repeat. Card operations are kept by merchantOrderNo and never move
+ * back from a final status (domain/event-order.ts); the other categories in arrival order, for
+ * a wait to pick its record ({@link EventInbox.latest}). A review can reach a state again after a
+ * correction, so review states are keyed per round ({@link EventInbox.beginReviewRound}).
+ * Plain records, no Maps: they cross continue-as-new as JSON.
  */
 import { patched } from '@temporalio/workflow';
 import type { CardOperationRecord } from '../../provider/schemas/card';

@@ -1,14 +1,9 @@
 /**
- * Waiting for provider states: webhooks first, polling as the fallback, at a cost that does
- * not grow with the length of the wait.
- *
- * - Card operations settle in seconds: the mutation's own activity gives a pending operation the
- *   profile's firstPollMs to settle (its `settleMs`), so most never wait here at all (no timer, no
- *   action). One still pending gets a short timer for the webhook; if it does not come, one
- *   long-poll activity races the signal.
- * - Reviews take minutes to days and end with a card_holder event: one long-poll activity, whose
- *   retry policy spaces single probes ever further apart (domain/wait-profile.ts), races it.
- * The loser is cancelled; no loop of timers or activities runs in workflow code.
+ * Waiting for provider states: webhooks first, polling as the fallback, at a cost that does not
+ * grow with the wait. A card operation still pending after its activity's settle time gets a
+ * short timer for the webhook, then one long-poll activity races the signal; a review (minutes to
+ * days) is raced by one long-poll activity whose retry policy spaces its probes
+ * (domain/wait-profile.ts). The loser is cancelled; no loop of timers runs in workflow code.
  */
 import { type ApplicationFailure, CancellationScope, condition } from '@temporalio/workflow';
 import type { CardholderReview, CardOperation } from '../../activities/types';

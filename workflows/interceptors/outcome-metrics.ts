@@ -1,21 +1,11 @@
 /**
- * A workflow interceptor (in every cardflow bundle, workers/create-worker.ts) counting each
- * workflow's start and how it closed, on the worker's metrics endpoint:
- *
- * - `cardflow_workflows_started_total{workflow_type}`: a new execution (a run continued as new is
- *   the same process and is not counted again);
- * - `cardflow_workflows_closed_total{workflow_type, outcome, failure_type}`: `completed`, `failed`
- *   (with the failure's type, domain/failure-types.ts or provider/errors.ts) or `cancelled`.
- *
- * The workflow meter records nothing while replaying, and records go out through the SDK's
- * built-in sink, never as commands: histories replay unchanged with or without this interceptor.
- * A workflow task that fails and runs again before anything was recorded may count twice; a
- * terminated or timed-out workflow is never seen here (the server's metrics count those).
- *
- * The SDK tags everything recorded through the workflow meter with `workflowType`; it is renamed
- * `workflow_type` here, the snake_case the SDK's own `temporal_` metrics and cardflow's labels use
- * (docs/observability.md, "Label names"). The `namespace` and `taskQueue` the worker adds after
- * this hook stay as the SDK spells them.
+ * Counts each workflow's start and how it closed, on the worker's metrics endpoint:
+ * `cardflow_workflows_started_total{workflow_type}` (a continue-as-new is not a new start) and
+ * `cardflow_workflows_closed_total{workflow_type, outcome, failure_type}`. Records go out through
+ * the SDK's sink, never as commands, and nothing is recorded while replaying, so histories replay
+ * the same with or without it. A retried workflow task may count twice; terminations and timeouts
+ * are the server's to count. The SDK's `workflowType` tag is renamed `workflow_type`, the spelling
+ * of cardflow's labels (docs/observability.md, "Label names").
  */
 import {
   ApplicationFailure,

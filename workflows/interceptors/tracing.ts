@@ -1,23 +1,12 @@
 /**
- * OpenTelemetry in workflows, for the runs whose trace is sampled. Every cardflow bundle carries
- * this interceptor, and whether a run traces is read from its history (the headers of its start,
- * signals and Updates), never from the worker: a worker with the OTLP settings exports the spans
- * (its `exporter` sink), one without drops them (workers/create-worker.ts), and both run the same
- * code on the same history.
- *
- * Commands never depend on tracing. Each wrapper here returns the very promise (or value) the next
- * interceptor returned and ends its span as a side reaction to it, so a traced call settles in the
- * same microtask as an untraced one. OpenTelemetry's own workflow interceptors are async functions
- * that await that promise, which settles the caller's a few microtasks later: an Update traced that
- * way completed after a timer its handler had let the main routine cancel (history ACCEPTED,
- * TIMER_CANCELED, COMPLETED instead of ACCEPTED, COMPLETED, TIMER_CANCELED), and the run then
- * failed every workflow task on a worker that did not trace.
- *
- * Head sampling (platform/telemetry/sampler.ts): a run loads tracing when its start carries a
- * sampled trace context, or a signal or Update does; until then each call passes straight through
- * and pays a header lookup. A start's unsampled context is handed on unchanged to the run's
- * activities, children and continuation, so they do not trace either. A run started with no trace
- * context (by a schedule, by a backend that does not trace) is not traced inside.
+ * OpenTelemetry in workflows, for the runs whose trace is sampled. Whether a run traces is read
+ * from its history (the trace headers of its start, signals and Updates), never from the worker,
+ * so a worker that exports spans and one that drops them run the same code on the same history.
+ * Each wrapper returns the very promise the next interceptor returned and ends its span as a side
+ * reaction: an `await` here would settle the caller a few microtasks later and reorder commands
+ * (an Update completing after a timer its handler cancelled), which a non-tracing worker's replay
+ * then fails. Until a sampled context arrives, each call passes straight through; a run started
+ * without one (a schedule, a backend that does not trace) is not traced inside.
  */
 import {
   ContinueAsNew,

@@ -1,18 +1,11 @@
 /**
- * The libraries every workflow run would otherwise evaluate anew. The SDK gives each run its own
- * copy of every module it loads (reusable V8 context), so the workflow bundle's imports run once
- * per workflow started or replayed on a worker: three times per onboarding, and zod's modules were
- * most of it (most of the workflow thread's time and much of the GC). Modules in the bundle's
- * `preloadModules` (workers/create-worker.ts) run once per worker and are shared, deep-frozen, by
- * every run.
- *
- * Only libraries without per-workflow state belong here. Freezing also breaks a library's values
- * that it fills in lazily, which is why zod's lazy globals are filled in below, before the worker
- * freezes them (cardflow's own schemas, whose methods zod builds on first use, are settled before
- * sharing in shared-schemas.ts). For the same reason workflow schemas use their own patterns
- * (`.regex(...)`, provider/schemas/fields.ts), not zod's built-in string formats (`z.email()`,
- * `z.ipv4()`, ...): those check with zod's shared RegExp, whose `lastIndex` a frozen copy cannot
- * reset. test/unit/workflows/shared-libraries.test.ts freezes these as the worker does.
+ * The libraries every workflow run would otherwise evaluate anew: the SDK gives each run its own
+ * copy of each module, so the bundle's imports ran three times per onboarding, zod most of it.
+ * Modules in the bundle's `preloadModules` (workers/create-worker.ts) run once per worker and are
+ * shared, deep-frozen. Only stateless libraries belong here; values a library fills in lazily are
+ * filled in below before the freeze, and workflow schemas use their own `.regex(...)` patterns
+ * rather than zod's string formats, whose shared RegExp a frozen copy cannot reset
+ * (docs/architecture.md, "Module cost per run").
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';

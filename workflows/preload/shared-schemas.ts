@@ -1,29 +1,12 @@
 /**
- * cardflow's own zod schemas that workflow code uses (every module of the workflow bundle that
- * builds one: the workflows' inputs and requests, cardholder data, funding, notifications, wait
- * profiles, the definitions' schemas and the request primitives under them), built once per worker
- * and shared by every run, like the libraries of shared-libraries.ts: a module in the bundle's
- * `preloadModules` (workers/create-worker.ts) runs once and the SDK deep-freezes what it exports.
- * Built per run they were about a quarter of the workflow thread's CPU per onboarding (three runs,
- * and each replay after an eviction), whatever the run validated.
- *
- * Sharing is safe for replay: a schema is a pure function of its definition, building it reads
- * no clock, randomness or workflow state, and parsing returns the same answer on a frozen copy.
- * What a frozen copy cannot do is what zod fills in on first use, so {@link settleSchema} does
- * that before the freeze:
- * - zod installs a schema's methods and derived internals as getters that define an own
- *   property on first read (`safeParse`, `shape`, `_zod.propValues`, `_zod.optin`, an object
- *   def's `shape`, ...): every getter along the prototype chains of every schema's and check's
- *   internals, of every exported schema (the methods workflow code calls), and every own getter
- *   of what they hold, is read once here;
- * - a container's first parse replaces its parse function (zod's memoizer): each schema
- *   parses `undefined` once here;
- * - a `.regex(...)` check sets its pattern's `lastIndex` before each test, which a frozen
- *   RegExp refuses: the pattern is handed to the check through a view the freeze cannot
- *   reach (a Proxy refusing `preventExtensions` over a copy of the RegExp; the SDK skips what
- *   it cannot freeze, as it does typed arrays).
- * test/unit/workflows/shared-libraries.test.ts freezes these as the worker does and parses
- * valid and invalid inputs through them.
+ * cardflow's own zod schemas that workflow code uses, built once per worker and shared, frozen,
+ * by every run, like shared-libraries.ts (built per run they cost a quarter of the workflow
+ * thread's CPU). Sharing is replay-safe: a schema is a pure function of its definition. What a
+ * frozen copy cannot do is what zod fills in on first use, so {@link settleSchema} does it first:
+ * it reads every lazily defined getter, parses `undefined` once (zod's memoizer replaces the parse
+ * function), and hands each `.regex(...)` check its pattern through a Proxy the freeze cannot
+ * reach (the check writes `lastIndex`). test/unit/workflows/shared-libraries.test.ts freezes these
+ * as the worker does and parses through them.
  */
 import * as cardholderRequests from '../../provider/schemas/cardholder-requests';
 import * as apiFields from '../../provider/schemas/fields';

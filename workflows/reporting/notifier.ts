@@ -1,20 +1,11 @@
 /**
  * A workflow's notifications to the merchant's backend (docs/notifications.md). `emit` never
- * waits: the event is queued and delivered by activities, one batch after another, so a workflow's
- * events reach the backend in the order it emitted them, and a backend that is down never holds
- * the workflow's own steps back. `flush` waits until every queued event was delivered, or recorded
- * undeliverable once the delivery window ran out; a workflow flushes before it ends (an activity
- * still pending when its workflow closes is abandoned).
- *
- * Cost: nothing unless the worker has a URL configured, which the workflow learns from the result
- * of its first activity ({@link Notifier.enable}; no activity of its own). Then one delivery
- * activity per batch: events emitted while a delivery is in flight go together in the next one.
- *
- * Replay: only a run whose first activity returned a plan emits. The histories of runs before
- * notifications existed hold first-activity results without one, so they replay as before, and a
- * run that meets this code after its first activity completed elsewhere never emits. No
- * `patched()` marker is needed for that, and none is paid for: a marker costs its run an action
- * (the SDK upserts TemporalChangeVersion with it).
+ * waits: events are queued and delivered by activities, one batch after another, so they arrive
+ * in order and a backend that is down never holds the workflow back. `flush` waits until each is
+ * delivered or recorded undeliverable; a workflow flushes before it ends. It costs nothing unless
+ * the first activity's result carried a plan ({@link Notifier.enable}), which is also why no
+ * `patched()` marker is needed: histories from before notifications hold no plan and replay as
+ * they were.
  */
 import { CancellationScope, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { CardflowActivities } from '../../activities';
