@@ -1,14 +1,8 @@
 /**
- * The codec server of the embedded (local) stack, for `npm start` and
- * `tools/scripts/dev-server.ts`: loopback only, the dev key (or the configured keys), token-less
- * access from this machine, CORS for the dev server's Web UI, on a fixed port so the dev server's
- * `--ui-codec-endpoint` stays valid across restarts (the dev server is detached and may outlive the
- * process that started it).
- *
- * ```ts
- * const codec = await startEmbeddedCodecServer(); // temporal server start-dev ...
- * ...uiCodecEndpointArgs(codec.url)
- * ```
+ * The codec server of the embedded stack (`npm start`, tools/scripts/dev-server.ts): loopback
+ * only, the dev key or the configured keys, token-less from this machine, CORS for the dev
+ * server's Web UI, on a fixed port so the UI's `--ui-codec-endpoint` stays valid across restarts
+ * (the dev server is detached and may outlive the process that started it).
  */
 import type { StructuredLogger } from '../logging/logger';
 import { configured, type ConfigurationSlice } from '../config/schema';

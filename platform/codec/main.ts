@@ -1,16 +1,9 @@
 /**
- * `npm run codec-server` (and the `codec-server` service of docker-compose.yml): serves `/encode`
- * and `/decode` for the Temporal Web UI and CLI with the keys of this environment.
- *
- * `npm run -s codec-server -- --generate-key [id]` prints a fresh `id:base64key` entry for
- * `CARDFLOW_CODEC_KEYS` and exits (the key goes to stdout only, for redirecting into a secret file;
- * `-s` keeps npm's banner out of it).
- *
- * Settings: `platform/codec/config.ts`; keys: `platform/codec/keys.ts`. `GET /healthz` and `GET
- * /readyz` (the keys loaded) are answered without a token (platform/health/routes.ts). A missing or
- * malformed setting or key exits 2 (platform/config/startup.ts). With
- * `CARDFLOW_METRICS_ADDRESS=host:port` it also serves Prometheus metrics there
- * (platform/codec/metrics.ts).
+ * `npm run codec-server` (compose's `codec-server`): `/encode` and `/decode` for the Web UI and
+ * CLI with this environment's keys; `/healthz`, `/readyz` without a token; metrics with
+ * `CARDFLOW_METRICS_ADDRESS`; a bad setting or key exits 2. `npm run -s codec-server --
+ * --generate-key [id]` prints a fresh `id:base64key` for `CARDFLOW_CODEC_KEYS` to stdout only, for
+ * redirecting into a secret file.
  */
 import { readConfiguration } from '../config/schema';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../config/startup';

@@ -1,16 +1,9 @@
 /**
- * AES-256-GCM payload encryption: what keeps card data and personal data out of Temporal's
- * histories, visibility store and backups.
- *
- * Each payload (metadata and data, as the protobuf `Payload`) is encrypted whole with the current
- * key and a random 12-byte IV; the result is a new payload with metadata
- * `encoding: binary/encrypted`, `encryption-cipher: AES-256-GCM`, `encryption-key-id: <id>` and
- * data `iv ‖ ciphertext ‖ 16-byte tag`. The key id and cipher are bound as additional
- * authenticated data, so a payload whose metadata was edited fails to decrypt instead of being
- * read with another key. Any key of the keyring decrypts (rotation).
- *
- * Not compressed: compressing before encrypting lets ciphertext length reveal how much of a
- * payload repeats attacker-chosen text (CRIME-style), and cardflow's payloads are small.
+ * AES-256-GCM payload encryption: what keeps card and personal data out of Temporal's histories,
+ * visibility and backups. Each payload is encrypted whole with the current key and a random IV
+ * (`binary/encrypted`, with the cipher and key id in metadata, bound as additional authenticated
+ * data so edited metadata fails to decrypt); any key of the ring decrypts, for rotation. Not
+ * compressed: before encryption that would let length reveal repeats of attacker-chosen text.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';

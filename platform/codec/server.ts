@@ -1,24 +1,11 @@
 /**
- * The codec server: lets an operator's Temporal Web UI (and `temporal --codec-endpoint`) show
- * decrypted payloads, while the Temporal service itself only ever stores ciphertext.
- *
- * Contract (docs.temporal.io, "Codec Server setup"): `POST /encode` and `POST /decode` (also under
- * a namespace segment, `/{namespace}/decode`, for the CLI's endpoint templating), body and answer
- * `{"payloads":[{"metadata":{"<key>":"<base64>"},"data":"<base64>"}]}`; the UI sends `Content-Type:
- * application/json`, `X-Namespace`, and `Authorization` only when "Pass access token" is on; CORS
- * must allow the UI's origin, and credentials when "Include cross-origin credentials" is on.
- *
- * Access: a bearer token (`Authorization: Bearer <token>`, compared in constant time). The Web UI
- * cannot send our token (it only forwards its own OIDC token), so a request WITHOUT an
- * Authorization header can be let in by {@link CodecServerOptions.tokenlessAccess}: `loopback` for
- * the embedded dev stack (only this machine reaches it), `any` when the port is reachable by
- * operators only (VPN, SSH tunnel, an authenticating proxy). A wrong token is always refused, and a
- * browser request from an origin not on the list is refused whatever its credentials. `/encode` and
- * `/decode` follow the same rules.
- *
- * Limits (platform/http/body.ts): a body over `maxBodyBytes` gets 413 (the rest of it is read and
- * dropped, never cut off); headers must arrive within 5 s and the whole request within {@link
- * DEFAULT_REQUEST_TIMEOUT_MS}, or the client gets 408 and the connection is dropped.
+ * The codec server: an operator's Web UI (or `temporal --codec-endpoint`) sees decrypted payloads
+ * while Temporal stores only ciphertext. Temporal's codec contract: `POST /encode`, `POST /decode`
+ * (also under `/{namespace}/`), `{"payloads":[...]}` in and out, CORS for the UI's origin. Access
+ * is a bearer token compared in constant time; the UI cannot send ours, so a request without one
+ * may be let in by {@link CodecServerOptions.tokenlessAccess} (`loopback` for the dev stack, `any`
+ * behind a VPN or authenticating proxy). A wrong token, or an unlisted origin, is always refused.
+ * Body and time limits: platform/http/body.ts.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';

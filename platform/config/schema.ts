@@ -1,20 +1,10 @@
 /**
- * Every environment variable a cardflow process reads, one entry each: its meaning, its default
- * (the text it stands for when unset, read by its rule: {@link configured}), who reads it and its
- * rule (platform/config/variable.ts). README's configuration table is generated from this list
- * (`npm run config-table`; a unit test fails when README is stale), and every entry point checks
- * the whole of it at start ({@link checkConfiguration}), listing every problem at once (exit 2,
- * platform/config/startup.ts) before it contacts anything.
- *
- * Adding a variable: one entry here (then `npm run config-table`), and the code that uses it reads
- * the parsed value through {@link readConfiguration}, with its default through {@link configured}.
- * Value rules that readers share live below this file, in platform/config/values/.
- *
- * Not here: the Temporal connection's own `TEMPORAL_*` variables beyond address, namespace and API
- * key (`TEMPORAL_TLS_*`, `TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`), which `@temporalio/envconfig`
- * reads and checks as the Temporal CLI does; the OpenTelemetry SDK's `OTEL_*` settings besides
- * those cardflow itself reads; `tools/bench/`'s `BENCH_*` sizes and the test harness's variables,
- * which configure tools rather than a cardflow process.
+ * Every environment variable a cardflow process reads, one entry each: meaning, default, readers
+ * and rule. README's table is generated from it (`npm run config-table`, checked by a test), and
+ * every entry point checks all of it before contacting anything, listing every problem (exit 2).
+ * A new variable is one entry here, read through {@link readConfiguration} and
+ * {@link configured}. Not here: `@temporalio/envconfig`'s own `TEMPORAL_TLS_*` and profile
+ * settings, the OpenTelemetry SDK's `OTEL_*` beyond those cardflow reads, and tools' `BENCH_*`.
  */
 import { z } from 'zod';
 import { AMOUNT_RE } from './values/amount';

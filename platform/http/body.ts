@@ -1,14 +1,9 @@
 /**
- * The one way cardflow's HTTP servers (codec server, webhook receiver, provider sandbox) read a
- * request body and bound a request (the listeners that read no body, health and `/metrics`, take
- * the time limits too): a body is kept up to a byte limit, and past it the rest is
- * read and dropped rather than the connection cut, so a client that sends its whole body before
- * reading gets the server's refusal (413, or the sandbox's envelope) instead of a reset or a
- * broken pipe; headers and the whole request must arrive within the server's time limits.
- *
- * Node's own server does the parsing; these servers have a handful of routes each and answer in
- * their own formats (a codec protocol, the provider's signed envelope), which a framework would
- * not write for them, so the shared part is this reader and {@link serverLimits}.
+ * The one way cardflow's HTTP servers read a body and bound a request: a body is kept up to a byte
+ * limit, and the rest read and dropped rather than the connection cut, so a client that writes its
+ * whole body first gets the refusal (413) instead of a reset; headers and the whole request must
+ * arrive within time limits ({@link serverLimits}). No framework: each server has a few routes
+ * and answers in its own format (a codec protocol, the provider's signed envelope).
  */
 import type { IncomingMessage, ServerOptions } from 'node:http';
 

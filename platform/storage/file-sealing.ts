@@ -1,14 +1,9 @@
 /**
  * Supporting files (ID photos, delivery notes: personal data) encrypted at rest with the codec
- * keys, as every payload in Temporal is: AES-256-GCM with the current key, the key id written
- * beside the ciphertext, any key of the list decrypting (platform/codec/payload-codec.ts, the very
- * codec, so the key rotation of docs/production.md covers files too: keep a retired key in the list
- * for as long as files written with it are kept). Stored as a marker line and the encrypted
- * Payload's protobuf bytes. Bytes without the marker are a file stored before encryption and are
- * returned as they are, so a store written by an earlier build stays readable.
- *
- * The content reference (`<sha256>.<ext>`, platform/storage/file-store.ts) stays the hash of the
- * clear content: it is what makes a second put of the same file harmless.
+ * keys, by the very codec Temporal's payloads use, so key rotation covers files too (keep a
+ * retired key while files written with it are kept). Bytes without the marker line were stored
+ * before encryption and are returned as they are. The content reference stays the hash of the
+ * clear content, which is what makes a second put of the same file harmless.
  */
 import type { Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';

@@ -1,22 +1,11 @@
 /**
- * Work-order supporting files (a delivery note, a photo of the card) between the backend that has
- * them and the worker that uploads them to the provider.
- *
- * A file is stored once under a content reference, `<sha256 hex>.<ext>`: the backend (client
- * library or CLI) puts it, the workflow carries only that reference (never bytes: history stays
- * small and free of documents), and whichever worker runs the upload reads it back. The same
- * content is the same reference, so storing twice is harmless.
- *
- * The provider's upload takes no key and offers no lookup, so an upload whose answer is lost can
- * only be repeated. The store therefore also records each fileId an upload returned, per workflow
- * and reference: any later attempt or run of that workflow (a retry, an operator's resume) reuses
- * it instead of uploading again. What remains is an upload whose answer never arrived: its repeat
- * leaves one unreferenced file at the provider, which carries no money and no state.
- *
- * Implementations: a directory (the embedded default, one machine) and PostgreSQL (production:
- * every worker and backend sees the same files; `platform/storage/postgres-file-store.ts`). Both
- * keep each file's content as their {@link FileSealer} makes it: encrypted with the codec keys when
- * built by `fileStoreFor` (platform/storage/file-sealing.ts).
+ * Files (identity documents, work-order files) between the backend that has them and the worker
+ * that uploads them. A file is stored once under its content reference, `<sha256>.<ext>`; a
+ * workflow carries only that, never bytes. The provider's upload has no key and no lookup, so the
+ * store also records the fileId each upload returned, per workflow and reference, for a retry or
+ * resume to reuse; an answer lost in flight costs one spare file at the provider, which carries no
+ * money and no state. A directory is the embedded default; PostgreSQL serves several machines
+ * (postgres-file-store.ts); both keep content as their {@link FileSealer} makes it.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';

@@ -1,20 +1,11 @@
 /**
- * Routes: which workflow owns the provider events of a key (a merchantOrderNo, a holderId, a
- * deposit address, a card awaited). The activity that is about to make the provider call that
- * will produce the events, or to wait for them, records `key → its workflow id` durably before it
- * calls (activities/routes.ts); the
- * webhook receiver reads the key of a delivery and signals the workflow ids it finds. A key read
- * after it was written is always found, unlike a visibility list query (eventually consistent,
- * rate-limited), which is why routing no longer asks visibility (docs/architecture.md, Routing).
- *
- * Routes name workflow ids, never run ids: a signal by workflow id reaches the run current now,
- * so a workflow that continued as new (or was reset) still gets the events of the keys an
- * earlier run recorded. A key may have several owners: a shared per-coin deposit address is
- * watched by every running funding of that coin.
- *
- * This file holds the embedded default, one append-only file that every process of one machine
- * shares (the workers write, the receivers read); several machines share the PostgreSQL store
- * (platform/storage/postgres-route-store.ts).
+ * Routes: which workflow owns the provider events of a key (a merchantOrderNo, holderId, deposit
+ * address, card). The activity records `key → workflow id` durably before the call that produces
+ * the events (activities/routes.ts); the receiver looks the key up and signals. A key read after
+ * it was written is always found, unlike an eventually consistent visibility query. Routes name
+ * workflow ids, never run ids, so a continued or reset run still gets its keys' events; a key may
+ * have several owners (a shared deposit address). This file is the embedded default, shared by
+ * the processes of one machine; several machines share PostgreSQL (postgres-route-store.ts).
  */
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
@@ -90,16 +81,12 @@ const IDLE_CLOSE_MS = 2_000;
 const READ_CHUNK = 64 * 1024;
 
 /**
- * The file store: every process appends whole lines to one file opened with O_APPEND (each line
- * is one write, so lines of several processes never interleave) and syncs it before resolving;
- * a reader reads what was appended since its last read before every lookup, so a route a worker
- * wrote before its provider call is seen by the receiver that gets the event. The file stays
- * open while the store is in use and closes after {@link IDLE_CLOSE_MS} without a call, so a
- * busy receiver or worker pays one read or one write and sync per call (no open, stat or
- * close), and a store nobody closes (a test's, a worker's default) holds nothing for long. The
- * file grows by one line per activity attempt that records: it belongs with the dev server's
- * data and goes when that is reset (never rewritten while open: another process would go on
- * appending to the old file); production uses PostgreSQL.
+ * The file store: each process appends whole lines with O_APPEND (one write each, so lines never
+ * interleave) and syncs before resolving; a reader reads what was appended since its last read
+ * before every lookup, so a route written before a provider call is seen when its event comes.
+ * The file stays open while in use and closes after {@link IDLE_CLOSE_MS} idle. It grows by one
+ * line per recording attempt and goes with the dev server's data (never rewritten while open:
+ * another process would go on appending to the old file); production uses PostgreSQL.
  */
 export function createFileRouteStore(opts: { dir?: string } = {}): RouteStore {
   const dir = path.resolve(opts.dir ?? schemaDefault('CARDFLOW_ROUTE_DIR'));

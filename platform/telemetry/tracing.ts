@@ -1,28 +1,12 @@
 /**
- * OpenTelemetry traces, off unless an OTLP endpoint is configured with the standard variables:
- * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL, e.g. `http://collector:4318/v1/traces`) or
- * `OTEL_EXPORTER_OTLP_ENDPOINT` (the base, `/v1/traces` added), OTLP over HTTP in the encoding of
- * `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL` (`http/protobuf` unless `http/json`), or
- * `OTEL_TRACES_EXPORTER=console` (spans printed, no endpoint). Also read: `OTEL_SERVICE_NAME`
- * (default `cardflow-<process>`), `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_BSP_SCHEDULE_DELAY`,
- * `OTEL_SDK_DISABLED=true` and `OTEL_TRACES_EXPORTER=none` (off whatever the endpoint), and the
- * sampler (platform/telemetry/sampler.ts: by default one trace in ten begun here is kept, and every
- * trace a caller kept); the exporter reads `OTEL_EXPORTER_OTLP_HEADERS` and `_TIMEOUT` itself.
- *
- * A setup of its own rather than OpenTelemetry's Node SDK: the SDK reads `process.env` by itself
- * (no `_FILE` secrets, no error naming the variable before start, a second parse of what the
- * configuration already checked), starts metrics and logs pipelines cardflow does not use (metrics
- * go to Prometheus), and hides the span processor the worker's workflow span sink must share. What
- * it would honour beyond these variables (propagators other than W3C trace context, resource
- * detectors, grpc) cardflow does not use. Off, nothing is installed: no tracer provider, no
- * interceptor, no span, and workers load the workflow bundle without the tracing interceptors
- * (workers/create-worker.ts).
- *
- * On, one trace runs from a backend's start (the client interceptor) through the workflow (its
- * interceptors in the bundle, spans exported through the worker's sink), each activity, and each
- * signed provider call ({@link traceProviderCall}: operation and merchantOrderNo as attributes,
- * never bodies); a webhook's receipt is the parent of the signal it delivers, which the workflow's
- * signal handling links to.
+ * OpenTelemetry traces, off unless an OTLP endpoint (or the console exporter) is configured with
+ * the standard `OTEL_*` variables (which ones: docs/observability.md). A setup of its own rather
+ * than OpenTelemetry's Node SDK, which reads `process.env` itself (no `_FILE` secrets, no error
+ * before start), starts metrics and logs pipelines cardflow does not use, and hides the span
+ * processor the worker's workflow sink must share. Off, nothing is installed and workers load the
+ * bundle without tracing. On, one trace runs from a backend's start through the workflow, each
+ * activity and each signed provider call ({@link traceProviderCall}: operation and
+ * merchantOrderNo, never bodies); a webhook's receipt is the parent of the signal it delivers.
  */
 import * as otel from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';

@@ -1,14 +1,10 @@
 /**
- * Retrying through a Temporal restart. While a history host or the PostgreSQL under it restarts,
- * Temporal answers UNAVAILABLE, refuses connections, or says "Namespace not found" (its namespace
- * cache cannot load); a few seconds later it serves again. The start functions and the CLI retry
- * such calls for a bounded time ({@link DEFAULT_UNAVAILABLE_RETRY_MS}), say once what they wait for
- * and where, and then fail with a {@link TemporalUnavailableError} naming the address (the CLI
- * exits 4). A start is idempotent by its workflow id, so a retry never starts twice
- * (client/start.ts tells whose execution it found).
- *
- * The SDK's own gRPC retry resends a call for a few seconds first; this is the layer above it, for
- * restarts that outlast it and for the answers it does not retry.
+ * Retrying through a Temporal restart: while a history host or its PostgreSQL restarts, Temporal
+ * answers UNAVAILABLE, refuses connections or says "Namespace not found" for a few seconds. Start
+ * functions and the CLI retry such calls for a bounded time ({@link DEFAULT_UNAVAILABLE_RETRY_MS}),
+ * saying once what they wait for, then fail with {@link TemporalUnavailableError} (the CLI exits
+ * 4). A start is idempotent by workflow id, so a retry never starts twice. This is the layer above
+ * the SDK's own short gRPC retry.
  */
 import { NamespaceNotFoundError } from '@temporalio/common';
 import { schemaDefault } from '../config/schema';

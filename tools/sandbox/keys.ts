@@ -1,16 +1,9 @@
 /**
- * The sandbox's credentials: what the provider dashboard hands a merchant (an API key, the
- * merchant's RSA key pair, the platform's public key) plus the platform private key the
- * sandbox signs responses and webhooks with (provider-notes, Requests).
- *
- * Keys are 1024-bit RSA, the size integrations see from the real provider: the sensitive-data
- * blocks are then exactly 117 plaintext / 128 ciphertext bytes, and a client that wrongly
- * refuses 1024-bit keys fails against the sandbox, not first in production.
- *
- * Files in the keys directory (fixed names, see SERVER.md):
- * `merchant-private.pem`, `merchant-public.pem`, `platform-private.pem`, `platform-public.pem`
- * (PKCS#8 / SPKI PEM), `api-key.txt`, `.env` with the CARDFLOW_* variables, and the marker
- * `.cardflow-sandbox` (platform/config/environment.ts).
+ * The sandbox's credentials: what the provider dashboard hands a merchant (API key, the merchant's
+ * RSA key pair, the platform's public key), plus the platform private key it signs with. Keys are
+ * 1024-bit, as the real provider's: sensitive-data blocks are then exactly 117/128 bytes, and a
+ * client refusing such keys fails here, not in production. The keys directory's files (PEMs,
+ * `api-key.txt`, `.env`, the `.cardflow-sandbox` marker): SERVER.md.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,15 +1,9 @@
 /**
- * The local Temporal dev server (`temporal server start-dev`) cardflow runs on: `npm run dev-server
- * -- start|stop|status`, and `startDevServer` / `stopDevServer` for `npm start`.
- *
- * It binds 127.0.0.1 only, keeps its state in the git-ignored `.data/temporal/` (workflows survive
- * a restart), serves the Web UI, and registers the project's search attributes
- * (`domain/search-attributes.ts`). It runs detached; a pid file lets a later `stop` find it.
- *
- * Its Web UI decodes payloads through the embedded codec server (`--ui-codec-endpoint`, default
- * `platform/codec/embedded.ts`'s `http://127.0.0.1:8888`): `npm start` runs that codec server; on
- * its own, `npm run codec-server` does. A dev server started without the endpoint (an older
- * checkout) is reported as such by {@link DevServerInfo.uiCodecEndpoint}; restart it to change it.
+ * The local Temporal dev server: `npm run dev-server -- start|stop|status`, and
+ * `startDevServer` / `stopDevServer` for `npm start`. Loopback only, state in `.data/temporal/`
+ * (workflows survive a restart), the project's search attributes registered, run detached with a
+ * pid file. Its Web UI decodes through the embedded codec server (`--ui-codec-endpoint`); one
+ * started without it is reported by {@link DevServerInfo.uiCodecEndpoint}: restart it to change it.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, closeSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,16 +1,10 @@
 /**
  * `npm run replay-gate -- [--bundle <file>] [--histories <dir>]...`: the pre-release check of
- * docs/versioning.md. Replays the saved histories (test/fixtures/histories) and every folder
- * given (exported by `cardflow histories export`, payloads encrypted: the codec keys come from
- * CARDFLOW_CODEC_KEYS(_FILE) as for every process) against a workflow bundle, by default the
- * build's own (`npm run build` writes dist/workflow-bundle.js).
- *
- * Exit 0: every history this build will meet replays. Exit 1: one does not: a history this build
- * wrote, one of an AUTO_UPGRADE type (cardEntity), or one no versioned worker wrote (a saved one,
- * a run opened by unversioned workers). A PINNED type's history written by another build is listed
- * and not counted: its runs finish on the build that started them (keep that version's workers).
- * `--moving-pinned` replays and counts those too, before an operator moves such runs onto this
- * build with a versioning override (docs/versioning.md).
+ * docs/versioning.md. Replays the saved histories and every exported folder (encrypted: the codec
+ * keys come from CARDFLOW_CODEC_KEYS as for every process) against a bundle, by default the
+ * build's own. Exit 0 when every history this build will meet replays, 1 otherwise; a PINNED
+ * history of another build is listed, not counted, unless `--moving-pinned` is given before an
+ * operator moves such runs onto this build.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

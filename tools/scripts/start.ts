@@ -1,33 +1,12 @@
 /**
- * `npm start`: the whole of cardflow on loopback, and one demo customer onboarded end to end.
- *
- * Brings up, in order: the codec server (`platform/codec/embedded.ts`, loopback, so the Web UI
- * shows decrypted payloads to this machine's operator only), the Temporal dev server with its Web
- * UI pointed at it (`tools/scripts/dev-server.ts`, reused if already running), the webhook
- * receiver, the provider sandbox (delays of a few seconds per review step so a person can follow
- * along, its webhook URL set to the receiver), and the worker. Then it starts the demo onboarding,
- * prints each stage and the workflow's UI link, and stays up until Ctrl-C, when everything stops in
- * reverse order (the dev server only if this run started it).
- *
- * Every Temporal client and the worker share one data converter
- * (`platform/codec/data-converter.ts`): payloads and failure messages reach Temporal encrypted,
- * with CARDFLOW_CODEC_KEYS(_FILE) or, outside production, the dev key of
- * `.data/codec/dev-keys.json`. Progress lines for people go to stdout as plain text; machine events
- * (webhook deliveries, codec server requests, the Temporal SDK's warnings) are JSON lines
- * (`platform/logging/logger.ts`, CARDFLOW_LOG_LEVEL) in `.data/npm-start.log`, written anew by each
- * run and named in the output, so they do not interleave with the stages; errors go to stderr as
- * well.
- *
- * Configuration only, no code change, to leave loopback:
- * - TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE, TEMPORAL_API_KEY / mTLS, see
- *   platform/temporal/connection.ts): use that Temporal instead of starting the dev server;
- *   CARDFLOW_TEMPORAL_UI_URL for links.
- * - CARDFLOW_PROVIDER_BASE_URL (+ the other CARDFLOW_PROVIDER_* / key variables of
- *   provider/config.ts): the real provider instead of the sandbox. Register the receiver's public
- *   URL in the provider's dashboard (CARDFLOW_WEBHOOK_HOST / CARDFLOW_WEBHOOK_PORT, behind TLS).
- * - CARDFLOW_DEMO_FILE: the onboarding input (default client/examples/customer.json; its
- *   customerRef gets a per-run suffix unless CARDFLOW_DEMO_CUSTOMER_REF is set). CARDFLOW_DEMO=0
- *   skips the demo.
+ * `npm start`: the whole of cardflow on loopback, and one demo customer onboarded end to end. It
+ * brings up the embedded codec server, the dev server with its Web UI, the receiver, the sandbox
+ * (with a few seconds per review step, to follow along) and the worker; starts the demo, prints
+ * each stage and its UI link, and stays up until Ctrl-C, stopping in reverse order. Machine logs
+ * go to `.data/npm-start.log`, named in the output, so they do not interleave with the stages.
+ * Configuration alone leaves loopback: TEMPORAL_ADDRESS (and its TLS or API key) for another
+ * Temporal, CARDFLOW_PROVIDER_BASE_URL (and the keys) for the real provider, CARDFLOW_DEMO_FILE
+ * or CARDFLOW_DEMO=0 for the demo (the README's configuration table).
  */
 import { type Client, type Connection } from '@temporalio/client';
 import { type DataConverter, type SearchAttributeType } from '@temporalio/common';

@@ -1,16 +1,10 @@
 /**
- * Card authorizations, authorization fees and 3DS / activation-code records, driven by the
- * test helpers (a card network's side of things; spec: "Card authorization transaction",
- * "Card authorization fee record", "Card 3DS / activation-code record").
- *
- * - auth: held on the card at once (status authorized), settled after `cardOperationMs`
- *   (status succeed, settlement amount and fees filled, the same tradeNo pushed again).
- * - Fees (card_patch_fee, card_patch_cross_border) come from the card; when the balance is
- *   short, the spec's fee-offset rule applies: the platform reserve covers it at the bank, the
- *   platform re-checks the card and, still short, charges the merchant's account and writes a
- *   fee reversal record.
- * - Spending at a merchant on the bin's risk list (name or MCC) is declined, and the card is
- *   frozen and cancelled (spec, Errors).
+ * Card authorizations, their fees and 3DS / activation-code records, driven by the test helpers
+ * (the card network's side). An auth is held at once and settled after `cardOperationMs`, its
+ * tradeNo pushed again. Fees come from the card; when it is short, the spec's fee-offset rule
+ * applies (the platform reserve covers it, then the merchant's account is charged with a fee
+ * reversal record). Spending at a merchant on the bin's risk list is declined, and the card
+ * frozen and cancelled.
  */
 import { add, cmp, money, Money, sub } from '../../../provider/money';
 import { getCard } from './cards';

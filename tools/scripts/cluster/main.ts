@@ -1,15 +1,10 @@
 /**
- * `npm run cluster`: the production topology on one machine, for trying it out. A throwaway
- * PostgreSQL; the Temporal cluster on it (frontend, matching, worker service, two history hosts);
- * the provider sandbox; two cardflow workers on one task queue; two webhook receivers behind
- * haproxy (the sandbox's callback URL); the codec server. Everything on loopback, logs under one
- * temp folder, printed at start. Ctrl-C (or SIGTERM) stops every process, clients first.
- *
- * Not included: the Temporal Web UI, which ships as a container image only; point one at the
- * printed frontend address and codec server if you have Docker, with the `ui` certificate of the
- * run's `temporal-tls/` folder (the frontend wants mutual TLS, and the certificate alone gives
- * the UI its reader role: docs/operations.md). The printed environment is an operator's: its
- * certificate and the `operator` token of `temporal-auth/`.
+ * `npm run cluster`: the production topology on one machine, on loopback: a throwaway PostgreSQL,
+ * the Temporal cluster on it (frontend, matching, worker service, two history hosts), the
+ * sandbox, two workers, two receivers behind haproxy, the codec server; logs under one printed
+ * temp folder; Ctrl-C stops everything, clients first. The Web UI ships only as an image: point
+ * one at the printed frontend and codec server with the run's `ui` certificate (its reader role:
+ * docs/operations.md). The printed environment is an operator's certificate and token.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
