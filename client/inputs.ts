@@ -8,11 +8,13 @@ import { type Exact, exact } from '../domain/exact';
 import { type z } from 'zod';
 import type { FieldIssue } from '../domain';
 import { InvalidInputError, issueLines } from './validation';
+import { unknownFieldLines } from './unknown-fields';
 
 /** Parses `input` with `schema`; throws {@link InvalidInputError} naming every field and rule. */
 export function parseInput<S extends z.ZodType>(schema: S, what: string, input: unknown): Exact<z.output<S>> {
   const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new InvalidInputError(what, issueLines(parsed.error));
+  const problems = [...(parsed.success ? [] : issueLines(parsed.error)), ...unknownFieldLines(schema, input, what)];
+  if (problems.length || !parsed.success) throw new InvalidInputError(what, problems);
   return exact(parsed.data);
 }
 

@@ -16,6 +16,7 @@ import {
   type OnboardingInput,
 } from '../domain';
 import { OnboardingActivationRequestSchema, type OnboardingActivationRequest } from '../domain/onboarding-physical';
+import { unknownFieldLines } from './unknown-fields';
 
 /** Input refused before anything was started or sent; `problems` are `field.path: rule` lines. */
 export class InvalidInputError extends Error {
@@ -83,6 +84,7 @@ export function parseOnboardingInput(input: unknown, opts: SealingOptions = {}):
       : input;
   const parsed = OnboardingInputSchema.safeParse(value);
   if (!parsed.success) problems.push(...withoutSealedPinIfPinRefused(issueLines(parsed.error), problems));
+  problems.push(...unknownFieldLines(OnboardingInputSchema, value, 'the onboarding input'));
   if (problems.length || !parsed.success) throw new InvalidInputError('onboarding input', problems);
   return exact(parsed.data);
 }
@@ -95,8 +97,10 @@ export function parseOnboardingInput(input: unknown, opts: SealingOptions = {}):
  */
 export function parseActivationRequest(input: unknown, opts: SealingOptions = {}): OnboardingActivationRequest {
   const problems: string[] = [];
-  const parsed = OnboardingActivationRequestSchema.safeParse(sealClearPin(input, opts, '', problems));
+  const value = sealClearPin(input, opts, '', problems);
+  const parsed = OnboardingActivationRequestSchema.safeParse(value);
   if (!parsed.success) problems.push(...withoutSealedPinIfPinRefused(issueLines(parsed.error), problems));
+  problems.push(...unknownFieldLines(OnboardingActivationRequestSchema, value, 'the activation request'));
   if (problems.length || !parsed.success) throw new InvalidInputError('activation request', problems);
   return exact(parsed.data);
 }
@@ -108,6 +112,10 @@ export function parseActivationRequest(input: unknown, opts: SealingOptions = {}
 export function parseCardholderCorrection(input: unknown): CardholderCorrection {
   const holder = input !== null && typeof input === 'object' ? (input as { holder?: unknown }).holder : undefined;
   const parsed = CardholderDataSchema.safeParse(holder);
-  if (!parsed.success) throw new InvalidInputError('cardholder correction', issueLines(parsed.error, 'holder'));
+  const problems = [
+    ...(parsed.success ? [] : issueLines(parsed.error, 'holder')),
+    ...unknownFieldLines(CardholderDataSchema, holder, 'the cardholder data', 'holder'),
+  ];
+  if (problems.length || !parsed.success) throw new InvalidInputError('cardholder correction', problems);
   return { holder: parsed.data };
 }
