@@ -4,9 +4,10 @@
  * `webhooks/main.ts`) each serving Prometheus metrics and exporting every trace over OTLP to an
  * endpoint the test stands up, and the test as a traced backend using the client package. The
  * paths that touch those secrets run: a B2C onboarding from document bytes to an active card, a
- * reveal of the card's details, a physical card activated with its activation code and a PIN, and
- * a PIN change. Then every scraped metrics text, every exported span and resource, and both
- * processes' log lines are searched for each secret (support/telemetry-scan.ts).
+ * gift card's onboarding, a reveal of both cards' details (a gift card has an activation link),
+ * a physical card activated with its activation code and a PIN, and a PIN change. Then every
+ * scraped metrics text, every exported span and resource, and both processes' log lines are
+ * searched for each secret (support/telemetry-scan.ts).
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -167,16 +168,27 @@ it('no secret reaches a metric label, a span or a log line of the worker, the re
   });
   expect(card.cardStatus).toBe('Normal');
 
-  // Its details revealed through the client.
+  // A gift card onboarded too; both cards' details revealed through the client.
+  const giftRef = customerRef('telemetry-gift');
+  const gift = await traced('gift onboarding', async () => {
+    await startOnboarding(
+      client,
+      { customerRef: giftRef, cardTypeId: CARD_TYPE_IDS.gift, initialDeposit: '25', wait: FAST_WAIT },
+      opts,
+    );
+    return (await awaitResult(client, giftRef)).card;
+  });
   const reader = openCardDetails(config);
-  const details = await traced('reveal', () =>
-    reader.reveal(card.cardNo, { caller: 'telemetry scan', reason: 'customer asked' }),
+  const who = { caller: 'telemetry scan', reason: 'customer asked' };
+  const [details, giftDetails] = await traced('reveal', () =>
+    Promise.all([reader.reveal(card.cardNo, who), reader.reveal(gift.cardNo, who)]),
   ).finally(() => reader.close());
   expect(details).toMatchObject({
     cardNumber: expect.stringMatching(/^\d{15,19}$/),
     cvv: expect.stringMatching(/^\d{3,4}$/),
     expireDate: expect.any(String),
   });
+  expect(giftDetails.activateUrl).toMatch(/^https:\/\//);
 
   // A physical card activated with its activation code and a PIN, then its PIN changed.
   const { cardNo: physical } = await physicalCard(h.provider);
@@ -243,6 +255,7 @@ it('no secret reaches a metric label, a span or a log line of the worker, the re
   const secrets: Secret[] = [
     { what: 'the card number', value: details.cardNumber! },
     { what: 'the expiry', value: details.expireDate! },
+    { what: "the gift card's activation link", value: giftDetails.activateUrl! },
     { what: 'the activation PIN', value: activationPin },
     { what: 'the new PIN', value: newPin },
     { what: 'the activation code', value: activationCode },
