@@ -236,7 +236,7 @@ it('no secret reaches a metric label, a span or a log line of the worker, the re
   expect(scraped.worker).toMatch(/cardflow_provider_calls_total\{[^}]*operation="uploadFile"/);
   expect(scraped.worker).toMatch(/cardflow_provider_calls_total\{[^}]*operation="activatePhysicalCard"/);
   expect(scraped.worker).toMatch(/cardflow_provider_calls_total\{[^}]*operation="updatePin"/);
-  expect(scraped.receiver).toMatch(/cardflow_webhook_deliveries_total\{[^}]*outcome="forwarded"/);
+  expect(scraped.receiver).toMatch(/cardflow_webhook_deliveries_total\{[^}]*category="card_holder"/);
   const spanNames = new Set(outputs.map((o) => o.where));
   for (const name of [
     'span "StartWorkflow:customerOnboarding" of cardflow-backend',
