@@ -1,7 +1,9 @@
 /**
  * A tiny OTLP/HTTP (JSON) trace receiver on loopback, port 0: it keeps every span it is sent, for
- * tests to follow a trace across processes. Its `env` points an exporter at it in JSON (cardflow's
- * default encoding is protobuf, which it refuses with 415, so a forgotten setting shows).
+ * tests to follow a trace across processes, and every export request whole (events, status,
+ * resource and all), for a scan of everything a span carries. Its `env` points an exporter at it
+ * in JSON (cardflow's default encoding is protobuf, which it refuses with 415, so a forgotten
+ * setting shows).
  */
 import { createServer } from 'node:http';
 import { serveOnLoopback } from '../../support/loopback-server';
@@ -16,28 +18,35 @@ export interface ReceivedSpan {
   links: Array<{ traceId: string; spanId: string }>;
 }
 
-interface OtlpValue {
+/** An attribute value as OTLP/JSON writes it (`bytesValue` in base64). */
+export interface OtlpValue {
   stringValue?: string;
   intValue?: string | number;
   boolValue?: boolean;
   doubleValue?: number;
+  bytesValue?: string;
+  arrayValue?: { values?: OtlpValue[] };
+  kvlistValue?: { values?: OtlpAttribute[] };
 }
-interface OtlpAttribute {
+export interface OtlpAttribute {
   key: string;
   value: OtlpValue;
 }
-interface OtlpSpan {
+export interface OtlpSpan {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
   name: string;
   attributes?: OtlpAttribute[];
-  links?: Array<{ traceId: string; spanId: string }>;
+  events?: Array<{ name?: string; attributes?: OtlpAttribute[] }>;
+  links?: Array<{ traceId: string; spanId: string; attributes?: OtlpAttribute[] }>;
+  status?: { code?: number; message?: string };
 }
-interface OtlpRequest {
+/** One export request's body: `ExportTraceServiceRequest` in OTLP/JSON. */
+export interface OtlpRequest {
   resourceSpans?: Array<{
     resource?: { attributes?: OtlpAttribute[] };
-    scopeSpans?: Array<{ spans?: OtlpSpan[] }>;
+    scopeSpans?: Array<{ scope?: { name?: string; version?: string }; spans?: OtlpSpan[] }>;
   }>;
 }
 
@@ -55,11 +64,14 @@ export interface OtlpReceiver {
   /** The variables that send a process's traces here. */
   env: { OTEL_EXPORTER_OTLP_ENDPOINT: string; OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' };
   spans: ReceivedSpan[];
+  /** Every export request, as sent. */
+  requests: OtlpRequest[];
   stop(): Promise<void>;
 }
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
+  const requests: OtlpRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -69,6 +81,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         return;
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpRequest;
+      requests.push(body);
       for (const resourceSpans of body.resourceSpans ?? []) {
         const service = String(attributesOf(resourceSpans.resource?.attributes)['service.name'] ?? '');
         for (const scope of resourceSpans.scopeSpans ?? [])
@@ -91,6 +104,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: served.url,
     env: { OTEL_EXPORTER_OTLP_ENDPOINT: served.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
     spans,
+    requests,
     stop: served.close,
   };
 }
