@@ -19,8 +19,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import {
   OpenTelemetryActivityInboundInterceptor,
   OpenTelemetryActivityOutboundInterceptor,
-  makeWorkflowExporter,
 } from '@temporalio/interceptors-opentelemetry';
+import { workflowSpanSinks } from './workflow-span-sink';
 import { createActivities, type ActivityDeps, type CardflowActivities } from '../activities';
 import { createFileRouteStore } from '../platform/storage/route-store';
 import { createRateGate } from '../activities/rate-gate';
@@ -233,7 +233,7 @@ function tracingOptions(tracing: Tracing | undefined): Pick<WorkerOptions, 'inte
         }),
       ],
     },
-    sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
+    sinks: workflowSpanSinks(tracing),
   };
 }
 

@@ -252,6 +252,16 @@ it('no secret reaches a metric label, a span or a log line of the worker, the re
     [...spanNames].some((name) => name.startsWith('span "webhook ') && name.endsWith('of cardflow-webhooks')),
   ).toBe(true);
 
+  // A workflow span carries its run's identity, never the run's memo, search attributes, last
+  // result or last failure (workers/workflow-span-sink.ts).
+  const runSpan = otlp.spans.find((span) => span.name === 'RunWorkflow:customerOnboarding');
+  expect(runSpan?.attributes).toMatchObject({ workflowType: 'customerOnboarding', workflowId: expect.any(String) });
+  const workflowSpanKeys = new Set(
+    otlp.spans.filter((span) => span.attributes.workflowId !== undefined).flatMap((s) => Object.keys(s.attributes)),
+  );
+  for (const key of ['memo', 'searchAttributes', 'lastResult', 'lastFailure', 'parent', 'root'])
+    expect({ key, carried: workflowSpanKeys.has(key) }).toEqual({ key, carried: false });
+
   const secrets: Secret[] = [
     { what: 'the card number', value: details.cardNumber! },
     { what: 'the expiry', value: details.expireDate! },
