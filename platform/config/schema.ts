@@ -822,8 +822,3 @@ export function readVariable<K extends VariableName>(name: K, env: Env = process
   if ('problem' in read) throw new ConfigurationProblems([read.problem]);
   return read.value as Configuration[K];
 }
-
-/** {@link readConfiguration} for its problems only: what an entry point runs first. */
-export function checkConfiguration(env: Env, options: EnvironmentOptions = {}): void {
-  readConfiguration(env, options);
-}
