@@ -26,7 +26,7 @@ export interface ThinIntegration {
 }
 
 /** An onboarding's input as the bench makes cardflow's, the holder as the provider takes it. */
-function thinInput(): ThinOnboardingInput {
+export function thinInput(): ThinOnboardingInput {
   const { cardTypeId, holder, initialDeposit } = onboardingInput('thin', 'bench', {});
   const { shape, ...fields } = holder as Record<string, string>;
   return {

@@ -17,6 +17,8 @@ export interface ThinProviderSettings {
   merchantPrivateKey: string;
   /** base64 X.509 SubjectPublicKeyInfo DER. */
   platformPublicKey: string;
+  /** Sees each answer's path and raw bytes (tools/bench/extras-cost.ts records them). */
+  onAnswer?: (path: string, raw: Buffer) => void;
 }
 
 /** The provider's answer envelope. */
@@ -55,6 +57,7 @@ export function thinProvider(settings: ThinProviderSettings) {
       body,
     });
     const raw = Buffer.from(await response.body.arrayBuffer());
+    settings.onAnswer?.(path, raw);
     const signature = response.headers['x-wsb-signature'];
     if (typeof signature !== 'string' || !verify('sha256', raw, platformKey, Buffer.from(signature, 'base64')))
       throw new Error(`${path}: answer (HTTP ${response.statusCode}) without a valid signature`);
