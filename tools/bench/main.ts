@@ -113,7 +113,9 @@ const workflowTasks = (histories: Awaited<ReturnType<typeof collectHistories>>) 
  * featured / shaped is Temporal's price for those features, the most onboarding / shaped can be
  * while cardflow uses them; onboarding / featured is what cardflow's own work leaves. The direct
  * batch is the featured baseline with its answers signalled by workflow id, which tells the
- * route lookups' share of the features' price.
+ * route lookups' share of the features' price. The thin integration (thin-integration.ts), what a
+ * team would write on Temporal instead, runs next to the onboarding batch in each round: cardflow's
+ * CPU share over its own is the figure cardflow is held to.
  */
 /** What one run of (a) measured: the shapes of what ran, and each round's batches. */
 type OnboardingShape = Awaited<ReturnType<typeof onboardingShape>>;
