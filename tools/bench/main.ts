@@ -54,6 +54,7 @@ import {
 import { withCardflowApart } from './services';
 import { collectHistories } from './actions';
 import { baselineActivities } from './baseline.activities';
+import { withThinIntegration } from './thin-integration';
 import { num, ONBOARDINGS, PHASES, ROUNDS, runOnboardings, say, setMetricsUrl, withTimeout } from './harness';
 import { percentile } from './stats';
 import { type BenchCluster, type BenchTemporal, startBenchCluster } from './cluster';
@@ -71,7 +72,7 @@ import { entryPointArgs } from '../../platform/config/command-line';
 const IDLE_LATENCY_ONBOARDINGS = num('BENCH_IDLE_LATENCY_ONBOARDINGS', 25);
 
 type BaselineType = 'baselineWorkflow' | 'baselineShapedWorkflow' | 'baselineFeaturedWorkflow';
-type BatchKind = 'onboarding' | 'shaped' | 'featured' | 'direct' | 'flat';
+type BatchKind = 'onboarding' | 'thin' | 'shaped' | 'featured' | 'direct' | 'flat';
 
 /** One measured batch: completions per second and CPU per workflow (parent) completed. */
 interface Batch {
@@ -112,12 +113,15 @@ const workflowTasks = (histories: Awaited<ReturnType<typeof collectHistories>>) 
  * featured / shaped is Temporal's price for those features, the most onboarding / shaped can be
  * while cardflow uses them; onboarding / featured is what cardflow's own work leaves. The direct
  * batch is the featured baseline with its answers signalled by workflow id, which tells the
- * route lookups' share of the features' price.
+ * route lookups' share of the features' price. The thin integration (thin-integration.ts), what a
+ * team would write on Temporal instead, runs next to the onboarding batch in each round: cardflow's
+ * CPU share over its own is the figure cardflow is held to.
  */
 /** What one run of (a) measured: the shapes of what ran, and each round's batches. */
 type OnboardingShape = Awaited<ReturnType<typeof onboardingShape>>;
 
 type ThroughputRun = OnboardingShape & {
+  thinShape: RunShape;
   flatShape: RunShape;
   shapedShape: RunShape;
   featuredShape: RunShape;
@@ -166,58 +170,69 @@ async function throughput(
         ) as unknown as Partial<CardflowActivities>,
       }),
     );
-    return baselineWorker.runUntil(async () => {
-      const { shape, cardShape } = await onboardingShape(env, ctx.taskQueue, fast);
-      const { runBaseline, shapeOf } = baselineRunner(env, baselineQueue, shape);
-      // Idle: one onboarding in flight at a time, so each delivery meets an otherwise quiet stack.
-      await ctx.deliveries();
-      for (let i = 0; i < IDLE_LATENCY_ONBOARDINGS; i++)
-        await runOnboardings(env.client, ctx.taskQueue, 1, 'idle', fast);
-      idleLatencies.push(...(await ctx.deliveries()).latencies);
-      const flatShape = await shapeOf('baselineWorkflow');
-      const shapedShape = await shapeOf('baselineShapedWorkflow');
-      const featuredShape = await shapeOf('baselineFeaturedWorkflow');
+    // The thin integration runs beside both, its own sandbox and receiver (thin-integration.ts).
+    return withThinIntegration(env, ZERO_DELAYS, (thin) =>
+      baselineWorker.runUntil(async () => {
+        const { shape, cardShape } = await onboardingShape(env, ctx.taskQueue, fast);
+        const thinShape = await runShape(env, await thin.run(1));
+        const { runBaseline, shapeOf } = baselineRunner(env, baselineQueue, shape);
+        // Idle: one onboarding in flight at a time, so each delivery meets an otherwise quiet
+        // stack.
+        await ctx.deliveries();
+        for (let i = 0; i < IDLE_LATENCY_ONBOARDINGS; i++)
+          await runOnboardings(env.client, ctx.taskQueue, 1, 'idle', fast);
+        idleLatencies.push(...(await ctx.deliveries()).latencies);
+        const flatShape = await shapeOf('baselineWorkflow');
+        const shapedShape = await shapeOf('baselineShapedWorkflow');
+        const featuredShape = await shapeOf('baselineFeaturedWorkflow');
 
-      const rounds: Array<Record<BatchKind, Batch>> = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const onboardingBatch = async () => {
-          await ctx.deliveries();
-          loopDelay.enable();
-          const batch = await measured(
-            ONBOARDINGS,
-            () => runOnboardings(env.client, ctx.taskQueue, ONBOARDINGS, 'tput', fast),
-            ctx.pids,
+        const rounds: Array<Record<BatchKind, Batch>> = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          const onboardingBatch = async () => {
+            await ctx.deliveries();
+            loopDelay.enable();
+            const batch = await measured(
+              ONBOARDINGS,
+              () => runOnboardings(env.client, ctx.taskQueue, ONBOARDINGS, 'tput', fast),
+              ctx.pids,
+            );
+            loopDelay.disable();
+            addDeliveries(load, await ctx.deliveries());
+            return batch;
+          };
+          const batchOf = (type: BaselineType, lookups = true) =>
+            measured(ONBOARDINGS, () => runBaseline(type, ONBOARDINGS, lookups), ctx.pids);
+          const shapedBatch = () => batchOf('baselineShapedWorkflow');
+          const flatBatch = () => batchOf('baselineWorkflow');
+          const featuredBatch = () => batchOf('baselineFeaturedWorkflow');
+          const directBatch = () => batchOf('baselineFeaturedWorkflow', false);
+          // The thin integration right after or before cardflow, so their ratio compares batches
+          // run seconds apart.
+          const thinRun = () => measured(ONBOARDINGS, () => thin.run(ONBOARDINGS), thin.pids);
+          let onboarding: Batch;
+          let thinBatch: Batch;
+          let shaped: Batch;
+          if (round % 2 === 0) {
+            onboarding = await onboardingBatch();
+            thinBatch = await thinRun();
+            shaped = await shapedBatch();
+          } else {
+            shaped = await shapedBatch();
+            thinBatch = await thinRun();
+            onboarding = await onboardingBatch();
+          }
+          const featured = await featuredBatch();
+          const direct = await directBatch();
+          const flat = await flatBatch();
+          rounds.push({ onboarding, thin: thinBatch, shaped, featured, direct, flat });
+          say(
+            `  round ${round + 1}: onboarding ${onboarding.rate.toFixed(2)}/s, thin ${thinBatch.rate.toFixed(2)}/s, shaped ${shaped.rate.toFixed(2)}/s, featured ${featured.rate.toFixed(2)}/s, direct ${direct.rate.toFixed(2)}/s, flat ${flat.rate.toFixed(2)}/s; ` +
+              `onboarding / shaped ${(onboarding.rate / shaped.rate).toFixed(2)}`,
           );
-          loopDelay.disable();
-          addDeliveries(load, await ctx.deliveries());
-          return batch;
-        };
-        const batchOf = (type: BaselineType, lookups = true) =>
-          measured(ONBOARDINGS, () => runBaseline(type, ONBOARDINGS, lookups), ctx.pids);
-        const shapedBatch = () => batchOf('baselineShapedWorkflow');
-        const flatBatch = () => batchOf('baselineWorkflow');
-        const featuredBatch = () => batchOf('baselineFeaturedWorkflow');
-        const directBatch = () => batchOf('baselineFeaturedWorkflow', false);
-        let onboarding: Batch;
-        let shaped: Batch;
-        if (round % 2 === 0) {
-          onboarding = await onboardingBatch();
-          shaped = await shapedBatch();
-        } else {
-          shaped = await shapedBatch();
-          onboarding = await onboardingBatch();
         }
-        const featured = await featuredBatch();
-        const direct = await directBatch();
-        const flat = await flatBatch();
-        rounds.push({ onboarding, shaped, featured, direct, flat });
-        say(
-          `  round ${round + 1}: onboarding ${onboarding.rate.toFixed(2)}/s, shaped ${shaped.rate.toFixed(2)}/s, featured ${featured.rate.toFixed(2)}/s, direct ${direct.rate.toFixed(2)}/s, flat ${flat.rate.toFixed(2)}/s; ` +
-            `onboarding / shaped ${(onboarding.rate / shaped.rate).toFixed(2)}`,
-        );
-      }
-      return { shape, cardShape, flatShape, shapedShape, featuredShape, rounds };
-    });
+        return { shape, cardShape, thinShape, flatShape, shapedShape, featuredShape, rounds };
+      }),
+    );
   });
   reportThroughput(result, { heading, latencyHeading, load, idleLatencies, loopDelay });
   return { activitiesPerOnboarding: result.shape.activities };
@@ -250,11 +265,14 @@ function baselineRunner(env: BenchTemporal, baselineQueue: string, shape: Onboar
     await withTimeout(Promise.all(handles.map((h) => h.result())), `${count} ${type}`);
     return handles[0]!.workflowId;
   };
-  const shapeOf = async (type: BaselineType) => {
-    const hs = await collectHistories(env.client, await runBaseline(type, 1));
-    return { events: hs.reduce((n, h) => n + h.events.length, 0), tasks: workflowTasks(hs) };
-  };
+  const shapeOf = async (type: BaselineType) => runShape(env, await runBaseline(type, 1));
   return { runBaseline, shapeOf };
+}
+
+/** Events and workflow tasks of a finished workflow and its children. */
+async function runShape(env: BenchTemporal, workflowId: string): Promise<RunShape> {
+  const hs = await collectHistories(env.client, workflowId);
+  return { events: hs.reduce((n, h) => n + h.events.length, 0), tasks: workflowTasks(hs) };
 }
 
 /** One warm-up onboarding, and its shape: workflows, activities, events, tasks and upserts. */
@@ -295,7 +313,7 @@ function reportThroughput(
   },
 ): void {
   const { heading, latencyHeading, load, idleLatencies, loopDelay } = seen;
-  const { shape, cardShape, flatShape, shapedShape, featuredShape, rounds } = result;
+  const { shape, cardShape, thinShape, flatShape, shapedShape, featuredShape, rounds } = result;
   const rates = (k: BatchKind) => rounds.map((r) => r[k].rate);
   const cpuMedian = (k: BatchKind) =>
     cpuMedianOf(
@@ -326,7 +344,11 @@ function reportThroughput(
     `  ratio onboarding / shaped, per round: ${spread(rounds.map((r) => r.onboarding.rate / r.shaped.rate))} (target >= 0.9); ` +
       `onboarding / baseline ${spread(rounds.map((r) => r.onboarding.rate / r.flat.rate))} (target >= 0.7)`,
   );
+  say(
+    `  thin integration (the featured shape with the same seven provider calls, plainly, and a minimal receiver in its worker's process; tools/bench/thin-integration.ts): ${spread(rates('thin'))} per second (${thinShape.events} events, ${thinShape.tasks} workflow tasks, its card's workflow aside)`,
+  );
   say(`  CPU per onboarding (median of rounds): ${formatCpu(cpuMedian('onboarding'))}`);
+  say(`  CPU per thin integration onboarding:   ${formatCpu(cpuMedian('thin'))}`);
   say(`  CPU per shaped baseline:               ${formatCpu(cpuMedian('shaped'))}`);
   say(`  CPU per featured baseline:             ${formatCpu(cpuMedian('featured'))}`);
   say(`  CPU per featured without lookups:      ${formatCpu(cpuMedian('direct'))}`);
@@ -336,8 +358,17 @@ function reportThroughput(
   );
   if (shareRatios.length)
     say(
-      `  cardflow's CPU share per onboarding / per featured baseline, per round: ${spread(shareRatios)} (target <= 1.3; ` +
-        `the sandbox, the provider's cost, and the Temporal server left out; the machine's cores are shared, so rounds spread)`,
+      `  cardflow's CPU share per onboarding / per featured baseline, per round: ${spread(shareRatios)} (no target: ` +
+        `the baseline makes no provider calls and receives no webhooks)`,
+    );
+  const thinRatios = rounds.flatMap((r) =>
+    r.onboarding.cpu && r.thin.cpu ? [cardflowShare(r.onboarding.cpu) / cardflowShare(r.thin.cpu)] : [],
+  );
+  if (thinRatios.length)
+    say(
+      `  CPU per onboarding, cardflow / thin integration: ${cardflowShare(cpuMedian('onboarding')!).toFixed(1)} / ${cardflowShare(cpuMedian('thin')!).toFixed(1)} ms; ` +
+        `ratio per round ${spread(thinRatios)} (target <= 1.15; the sandboxes, the provider's cost, and the Temporal server left out; ` +
+        `the machine's cores are shared, so rounds spread)`,
     );
   say(
     `\n${latencyHeading}, loopback (the request read, verified, routed and signalled; then acknowledged, after the delivery log's write and sync):`,

@@ -24,7 +24,7 @@ import type { ServiceCommand, ServiceMessage } from './service-process';
 import { type DeliveriesSeen, noDeliveries } from './delivery-latency';
 
 /** A service process: its pid, what it said when ready, and how to talk to it. */
-interface Service {
+export interface Service {
   pid: number;
   url: string;
   env: Record<string, string>;
@@ -33,7 +33,8 @@ interface Service {
   stop(): Promise<void>;
 }
 
-async function startService(args: string[], env: Record<string, string> = {}): Promise<Service> {
+/** Forks a bench service process (tools/bench/service-process.ts) and waits until it is ready. */
+export async function startService(args: string[], env: Record<string, string> = {}): Promise<Service> {
   const child: ChildProcess = fork(require.resolve('./service-process'), args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
