@@ -13,7 +13,7 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KeyInput } from '../provider/keys';
+import { publicKeyFrom, type KeyInput } from '../provider/keys';
 import { WEBHOOK_ACK_BODY, WebhookSignatureError, verifyWebhook } from '../provider/signing';
 import type { HealthRoutes } from '../platform/health/routes';
 import { BodyTooLargeError, readBody, serverLimits } from '../platform/http/body';
@@ -336,7 +336,9 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   const forwarder = forwarderOf(opts);
   const ownStore = opts.store === undefined;
   const rx: Receiver = {
-    opts,
+    // Read once: a key given as text would otherwise be parsed again for every delivery, and a bad
+    // one is refused at start rather than at the first webhook.
+    opts: { ...opts, platformPublicKey: publicKeyFrom(opts.platformPublicKey, 'platform public key') },
     forwarder,
     store: opts.store ?? (await openFileWebhookStore(opts.dataDir ? { dir: opts.dataDir } : {})),
     pathname: opts.path ?? '/webhooks',
