@@ -1,18 +1,11 @@
 /**
- * Baselines of the throughput figure, no-op activities only:
- * - `baselineWorkflow`: the issue's baseline, one workflow running `activities` activities in
- *   sequence;
- * - `baselineShapedWorkflow`: the same activities spread over the onboarding's shape (a parent and
- *   `children` child workflows in sequence), so the figure can separate what Temporal charges for
- *   that shape from what cardflow's own work (provider calls, webhooks, lookups) adds;
- * - `baselineFeaturedWorkflow`: the shaped baseline plus the other Temporal features the onboarding
- *   uses: children started with a search attribute that routes their answers, as many
- *   search-attribute upserts of the parent's stage as the onboarding makes, and in each child an
- *   answer signalled after a route lookup (recorded by the activity before it answers), as a
- *   webhook reaches its workflow, and the card's own workflow (as `cardEntity` is for a card
- *   cardflow makes): started by the activity that answers the last child, with its search
- *   attribute, signalled that child's answer too, and parked. What it loses against the shaped
- *   baseline is Temporal's price for those features, not cardflow's code.
+ * Baselines of the throughput figure, no-op activities only: `baselineWorkflow` (the activities in
+ * sequence), `baselineShapedWorkflow` (the same spread over the onboarding's parent and children,
+ * Temporal's price for that shape) and `baselineFeaturedWorkflow` (the shaped one plus the other
+ * features the onboarding uses: children started with a routing search attribute, the stage
+ * upserts, each child's answer signalled after a route lookup, and the card's own workflow started
+ * by the last activity and parked). What featured loses against shaped is Temporal's price for
+ * those features, not cardflow's code.
  */
 import {
   condition,

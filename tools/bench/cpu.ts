@@ -1,18 +1,10 @@
 /**
- * Where the bench's CPU goes while it measures, so a throughput figure read on a shared machine can
- * be told apart from what a run costs: CPU time of this process by thread (read from /proc, Linux
- * only) and of the Temporal server it started (the dev server, or the cluster's services and
- * PostgreSQL, whose connections live as long as the run). For where inside a thread, run the bench
- * under `node --cpu-prof` (every thread, the workflow thread included, writes a profile) and read
- * the profiles with `tools/bench/profile-summary.ts`; an inspector session opened from inside the
- * process would add its own async-hook costs to what it measures.
- *
- * Threads are grouped by what can be told from outside: the main thread (tid = pid), the SDK core's
- * tokio threads, the workflow threads (the threads a worker's creation starts: its workflow thread
- * pool, {@link markNewThreads}), and every other thread of the process (V8's GC and compiler
- * threads, libuv's pool for crypto and fs). Bench (a) runs the sandbox and the webhook receiver in
- * processes of their own (tools/bench/services.ts), read by pid: cardflow's share is everything but
- * the sandbox (the provider's cost) and the Temporal server.
+ * Where the bench's CPU goes, so a figure read on a shared machine can be told from what a run
+ * costs: this process's CPU by thread group (from /proc, Linux only: the main thread, core's
+ * tokio threads, the workflow threads a worker starts ({@link markNewThreads}), and the rest:
+ * GC, compiler, libuv), and that of the sandbox, the receiver and the Temporal server, read by pid.
+ * cardflow's share is everything but the sandbox and the server. For where inside a thread: run
+ * under `node --cpu-prof` and read the profiles with tools/bench/profile-summary.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 

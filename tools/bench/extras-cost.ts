@@ -1,18 +1,11 @@
 /**
- * `npx tsx tools/bench/extras-cost.ts`: what some of the things cardflow pays for and the thin
- * integration (tools/bench/thin-integration.ts) does not cost per onboarding, measured apart from
- * Temporal: figures printed, nothing asserted. One onboarding's seven provider answers and six
- * webhooks are recorded from a sandbox, then:
- * - parsed the thin way (`JSON.parse`, long ids quoted), losslessly (provider/json.ts), and as
- *   cardflow does (lossless, then the envelope and the record schemas; webhooks: their category's
- *   schema, webhooks/routing.ts);
- * - delivered again and again to cardflow's receiver with its delivery log (written, synced for
- *   signalled entries, and its index de-duplicating), with a de-duplicating log kept in memory,
- *   with no log at all, and to the thin receiver; Temporal stubbed out (signals answered at once),
- *   so what differs is the receivers' own work. CPU is this process's (every thread), less a
- *   receiver that only reads the body and answers.
- * Sizes: EXTRAS_PARSES (default 3000) onboardings parsed per round; EXTRAS_DELIVERIES (default
- * 400) onboardings' webhooks delivered per receiver and round, 25 at once; EXTRAS_ROUNDS (3).
+ * `npx tsx tools/bench/extras-cost.ts`: what some of cardflow's extras over the thin integration
+ * cost per onboarding, apart from Temporal (figures printed, nothing asserted). One onboarding's
+ * seven answers and six webhooks are recorded from a sandbox, then parsed the thin way, losslessly,
+ * and as cardflow does (lossless plus schemas), and delivered again and again to cardflow's
+ * receiver (its log on disk, in memory, none) and to the thin receiver, with Temporal stubbed out.
+ * CPU is this process's, less a receiver that only reads and answers. Sizes: EXTRAS_PARSES (3000),
+ * EXTRAS_DELIVERIES (400, 25 at once), EXTRAS_ROUNDS (3).
  */
 import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';

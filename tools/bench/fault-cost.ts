@@ -1,15 +1,10 @@
 /**
- * (f) What faults cost an onboarding: the same onboardings run twice on the dev server, with the
- * sandbox's real delays (reviews of seconds, card operations of a second) and production's wait
- * profiles, on real worker processes (`workers/main.ts`, compiled by `npm run build` first): once
- * calm, once with a worker process SIGKILLed every BENCH_FAULT_KILL_EVERY_S seconds (an
- * orchestrator starting its replacement at once) and the provider failing 10% of its calls with an
- * HTTP 500 and dropping 5% of its answers after committing. Prints each run's execution time
- * (workflow start to close) p50 and p90.
- *
- * Each mode of BENCH_FAULT_MODES runs the pair: `idle` on the machine as it is, `hog` with a CPU
- * hog this phase starts itself (a child process spinning on one core for the whole pair), so the
- * busy-machine figure can be reproduced anywhere instead of depending on what else was running.
+ * (f) What faults cost an onboarding: the same onboardings run twice on real worker processes
+ * with the sandbox's real delays, once calm, once with a worker SIGKILLed every
+ * BENCH_FAULT_KILL_EVERY_S seconds and the provider failing 10% of calls (HTTP 500) and dropping 5%
+ * of answers after committing; prints each run's p50 and p90. Each mode of BENCH_FAULT_MODES runs
+ * the pair: `idle`, and `hog` with a process this phase starts spinning on one core, so the busy
+ * figure can be reproduced anywhere.
  */
 import { Client, Connection } from '@temporalio/client';
 import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/codec-helpers';

@@ -97,25 +97,14 @@ const workflowTasks = (histories: Awaited<ReturnType<typeof collectHistories>>) 
   histories.reduce((n, h) => n + h.events.filter((e) => e.workflowTaskCompletedEventAttributes).length, 0);
 
 /**
- * (a) Onboardings against no-op baselines of the same size, on workers built alike: the baseline
- * worker is made by the same `createWorker` (cache size, probe Worker, connection, data
- * converter) with the baseline workflows and a no-op activity, and runs beside cardflow's
- * worker for the whole phase, so both measure with the same pollers alive. Each is warmed up
- * once, then measured in `BENCH_ROUNDS` rounds that alternate which goes first; a round's ratio
- * compares batches run seconds apart, so load from other processes shows as spread instead of
- * as a wrong median. What the onboarding / shaped ratio means: the share of throughput left
- * after cardflow's own work (provider calls through the sandbox, signing, webhooks and their
- * routing, validation, waits), since the shaped baseline pays Temporal for the same parent, the
- * same children and the same number of activities. The featured baseline adds to the shaped one
- * the Temporal features the onboarding uses besides (children started with a routing search
- * attribute, stage upserts, answers signalled after a route lookup, the card's own workflow
- * started by an activity and left parked), which splits the gap:
- * featured / shaped is Temporal's price for those features, the most onboarding / shaped can be
- * while cardflow uses them; onboarding / featured is what cardflow's own work leaves. The direct
- * batch is the featured baseline with its answers signalled by workflow id, which tells the
- * route lookups' share of the features' price. The thin integration (thin-integration.ts), what a
- * team would write on Temporal instead, runs next to the onboarding batch in each round: cardflow's
- * CPU share over its own is the figure cardflow is held to.
+ * (a) Onboardings against baselines on workers built alike (the same `createWorker`, side by side
+ * for the whole phase), warmed once, then `BENCH_ROUNDS` rounds alternating which goes first, so
+ * outside load shows as spread rather than a wrong median. Shaped pays Temporal for the
+ * onboarding's parent, children and activities; featured adds the other features it uses (routing
+ * search attributes, stage upserts, signals after a route lookup, the parked card workflow); direct
+ * signals by workflow id, the route lookups' share. The thin integration (thin-integration.ts),
+ * what a team would write instead, runs beside the onboardings in each round: cardflow's CPU over
+ * its own is the figure cardflow is held to.
  */
 /** What one run of (a) measured: the shapes of what ran, and each round's batches. */
 type OnboardingShape = Awaited<ReturnType<typeof onboardingShape>>;

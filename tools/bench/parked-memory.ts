@@ -1,17 +1,11 @@
 /**
- * Bench (d): memory of a worker with thousands of onboardings parked in cardholder review, each
- * configuration in a fresh worker process running the production entry point as production runs it
- * (`npm run build`, then `node dist/workers/main.js` with the prebuilt workflow bundle), so one
- * run's heap cannot flatter the next. The sandbox, the webhook receiver and the client stay in the
- * bench process; the figures are the worker process's own RSS and peak RSS (from /proc).
- *
- * Also printed: the cache size in use, the cost of waking an evicted workflow (a query makes the
- * worker replay its history: the latency of a query to an evicted onboarding against one to a
- * cached one), the provider calls per second the parked onboardings' probes make against the probe
- * budget, and how long onboardings started beside them take to get their card.
- *
- * BENCH_PARKED_CONFIGS picks configurations (`default`, `budget`, `cached`; default all three);
- * BENCH_WORKER_NODE runs the worker on another node binary (Node 24's, say) than the bench's.
+ * Bench (d): memory of a worker with thousands of onboardings parked in review, each configuration
+ * in a fresh production worker process (`node dist/workers/main.js`, prebuilt bundle) so one run's
+ * heap cannot flatter the next; RSS and peak RSS from /proc. Also: the cache size, the cost of
+ * waking an evicted workflow (a query to an evicted against a cached one), the probes' provider
+ * calls per second against the budget, and how long onboardings started beside them take.
+ * BENCH_PARKED_CONFIGS picks configurations (`default`, `budget`, `cached`); BENCH_WORKER_NODE
+ * runs the worker on another node binary.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';

@@ -1,16 +1,10 @@
 /**
- * (a) continued: what metrics and tracing cost. Four compiled workers run side by side on the same
- * dev server and sandbox, each on a task queue of its own: telemetry off; metrics only
- * (`CARDFLOW_METRICS_ADDRESS`, scraped every 5 s, as Prometheus would, more often); metrics and
- * tracing (`OTEL_EXPORTER_OTLP_ENDPOINT`, an OTLP sink here that takes and drops the spans) with
- * the default sampling (platform/telemetry/sampler.ts); and the same keeping every trace. This
- * process plays a backend that traces its starts with the same sampling (every trace for the last
- * worker), so sampled onboardings are traced from the start through the workflows to each provider
- * call. Batches of happy onboardings alternate between the workers, and each worker process's CPU
- * (all its threads, /proc) is divided by the onboardings it completed: CPU per onboarding is
- * steadier than throughput on two shared cores. The split by thread says where a difference lies:
- * the main thread (activities, provider calls, the SDK's bridge), the workflow thread, and core's
- * threads (its metrics among them).
+ * (a) continued: what metrics and tracing cost. Four compiled workers on one dev server, each on
+ * its own queue: telemetry off; metrics (scraped every 5 s); metrics and tracing with the default
+ * sampling (spans to an OTLP sink that drops them); the same keeping every trace. This process
+ * traces its starts as a backend would. Batches alternate between the workers, and each process's
+ * CPU (all threads) is divided by the onboardings it completed, steadier than throughput on two
+ * shared cores; the split by thread says where a difference lies.
  */
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import * as otel from '@opentelemetry/api';

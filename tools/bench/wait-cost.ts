@@ -1,14 +1,9 @@
 /**
- * Bench (b): what a wait costs. One happy-path onboarding per row, with the review (or the
- * physical card's delivery) lasting a minute, an hour, a day, a week or two weeks on a compressed
- * clock, counted twice: billable actions from the histories, and the server's own `action`
- * metric, which also sees the probes (activity retries) of a long poll that a webhook cancelled.
- *
- * Each row compresses the clock so that its wait lasts about BENCH_WAIT_REAL_S: the sandbox's
- * review delay and the probe schedule (first probe, retry intervals) are divided by the same
- * factor, so a row makes the probes its wait would make at full length. The heartbeat timeout is
- * not compressed: it bounds one probe's HTTP call, not the wait. The bench's own progress
- * queries (the delivery rows wait for the card that way) are left out of the metric's totals.
+ * Bench (b): what a wait costs. One happy onboarding per row, its review (or delivery) lasting a
+ * minute to two weeks on a compressed clock, counted twice: actions from the histories, and the
+ * server's `action` metric, which also sees a cancelled long poll's probes. The sandbox's delay
+ * and the probe schedule are divided by one factor, so a row makes the probes of its full-length
+ * wait; the heartbeat timeout, which bounds one probe's call, is not compressed.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundle } from '@temporalio/worker';
