@@ -444,8 +444,11 @@ cat >"$work/schedule.js" <<'SCHEDULE'
 const { readFileSync } = require('fs');
 const { join } = require('path');
 const { Client, Connection } = require(process.env.CHECKOUT + '/node_modules/@temporalio/client');
-const [tlsDir, authDir, address, namespace] = process.argv.slice(2);
+const d = (m) => require(process.env.CHECKOUT + '/dist/' + m);
+const [tlsDir, authDir, address, namespace, keysFile] = process.argv.slice(2);
 (async () => {
+  // The schedule's action carries the workers' encrypted payloads: the stack's codec keys.
+  const keys = d('platform/codec/keys').parseKeyFile(readFileSync(keysFile, 'utf8'), 'codec_keys');
   const tls = {
     serverNameOverride: 'temporal',
     serverRootCACertificate: readFileSync(join(tlsDir, 'ca.pem')),
@@ -453,7 +456,7 @@ const [tlsDir, authDir, address, namespace] = process.argv.slice(2);
   };
   const apiKey = readFileSync(join(authDir, 'worker.token'), 'utf8').trim();
   const connection = await Connection.connect({ address, tls, apiKey });
-  const client = new Client({ connection, namespace });
+  const client = new Client({ connection, namespace, dataConverter: d('platform/codec/data-converter').createDataConverter(keys) });
   const schedule = client.schedule.getHandle('cardflow-reconciliation');
   const before = await schedule.describe();
   const every = before.spec.intervals?.[0]?.every;
@@ -476,7 +479,8 @@ const [tlsDir, authDir, address, namespace] = process.argv.slice(2);
 SCHEDULE
 fired="$(env -i PATH="$PATH" HOME="$HOME" CHECKOUT="$checkout" node "$work/schedule.js" \
   "$work/cardflow/tools/deploy/secrets/temporal-tls" "$work/cardflow/tools/deploy/secrets/temporal-auth" \
-  "127.0.0.1:$temporal_port" cardflow-staging 2>&1)" || fail "the reconciliation Schedule did not fire: $fired"
+  "127.0.0.1:$temporal_port" cardflow-staging "$work/cardflow/tools/deploy/secrets/codec_keys" 2>&1)" ||
+  fail "the reconciliation Schedule did not fire: $fired"
 step "the hourly reconciliation Schedule fired through the server's internal frontend: $fired"
 
 # The stack observes itself: its Prometheus (published on the host's loopback) has every cardflow
