@@ -24,7 +24,7 @@
 #      migrates it, A's restarted workers run on the migrated schema, onboardings parked on A
 #      complete on A, new ones run on B, A is retired,
 #   7. `docker-compose down -v`, and checks nothing of the project is left (also on failure).
-# Prints the image build time, the image size and the time from `up` to healthy.
+# Prints the build times of the two images, the image size and the time from `up` to healthy.
 # Needs root (podman, apt), Go once (stand-in builds) and dist/ of this checkout (npm run build).
 set -euo pipefail
 # One compound command: bash parses the whole script before running it, so editing this file
@@ -689,6 +689,6 @@ compose down -v --remove-orphans --timeout 20 >&2
 left="$(leftovers)"
 [[ -z "$left" ]] || fail "left behind after down -v: $left"
 step "down -v: no container, network or volume of $project left"
-echo "compose-e2e: image build ${build_secs}s, image ${size_mb} MB, up to healthy ${first_up_secs}s (first), ${up_secs}s (after down)"
+echo "compose-e2e: image build ${build_secs}s, Temporal server image build ${server_build_secs}s, image ${size_mb} MB, up to healthy ${first_up_secs}s (first), ${up_secs}s (after down)"
 exit 0
 }
