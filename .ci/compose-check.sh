@@ -40,16 +40,18 @@ if out="$(env -u CARDFLOW_ENV docker-compose -f docker-compose.yml --env-file "$
   exit 1
 fi
 rm -f "$no_env"
-# One server version: the compose default (which tools/scripts/temporal-server.sh builds for CI and
-# `npm run cluster`), the example settings, and the admin-tools image that runs the schema script.
-version="$(sed -n 's|.*image: temporalio/server:${TEMPORAL_VERSION:-\([0-9.]*\)}.*|\1|p' docker-compose.yml)"
-for line in "TEMPORAL_VERSION=$version" "TEMPORAL_ADMINTOOLS_VERSION=$version-"; do
-  if ! grep -q "^$line" tools/deploy/compose.env.example; then
-    echo "compose-check: tools/deploy/compose.env.example lacks $line (the server version of docker-compose.yml)" >&2
-    exit 1
-  fi
-done
-# cardflow's build of the server (tools/deploy/temporal-server/, the cluster's) is of that version too.
+# One server version: the tag of the server image docker-compose.yml builds, the version
+# tools/deploy/temporal-server/go.mod requires (which tools/scripts/temporal-server.sh builds for CI
+# and `npm run cluster` too), and the admin-tools image that runs the schema script.
+version="$(sed -n 's|^ *image: cardflow-temporal:\([0-9.]*\)$|\1|p' docker-compose.yml)"
+if [[ -z "$version" ]]; then
+  echo "compose-check: docker-compose.yml names no cardflow-temporal:X.Y.Z server image" >&2
+  exit 1
+fi
+if ! grep -q "^TEMPORAL_ADMINTOOLS_VERSION=$version-" tools/deploy/compose.env.example; then
+  echo "compose-check: tools/deploy/compose.env.example lacks TEMPORAL_ADMINTOOLS_VERSION=$version-... (the server version of docker-compose.yml)" >&2
+  exit 1
+fi
 if ! grep -q "^[[:space:]]*go.temporal.io/server v$version\$" tools/deploy/temporal-server/go.mod; then
   echo "compose-check: tools/deploy/temporal-server/go.mod does not require go.temporal.io/server v$version" >&2
   exit 1
@@ -96,6 +98,19 @@ for name, service in services.items():
             problems.append(f"{name} connects to Temporal without {key}")
         elif env[key] not in mounted(service):
             problems.append(f"{name}: {key}={env[key]} is not one of its secrets")
+    # Roles: every client but the UI (its certificate makes it a reader) sends its own token.
+    if name != "temporal-ui":
+        token = env.get("TEMPORAL_API_KEY_FILE")
+        if not token or token not in mounted(service):
+            problems.append(f"{name} connects to Temporal without its token as a secret (TEMPORAL_API_KEY_FILE)")
+        elif ("admin" in token or "setup" in token) != (name == "temporal-setup"):
+            problems.append(f"{name} gets {token}: the set-up job alone holds the admin token")
+if "TEMPORAL_ROLES" in (temporal.get("environment") or {}):
+    problems.append("temporal sets TEMPORAL_ROLES: the compose stack runs with roles")
+if "/run/secrets/jwks.json" not in mounted(temporal):
+    problems.append("temporal does not mount the JWKS document (jwks.json)")
+if "build" not in temporal:
+    problems.append("temporal is not built from tools/deploy/temporal-server/")
 worker = services["worker"]
 if worker["environment"].get("CARDFLOW_NOTIFY_SECRET_FILE") != "/run/secrets/notify_secret" or not any(
     (v if isinstance(v, str) else v.get("source")) == "notify_secret" for v in worker.get("secrets", [])

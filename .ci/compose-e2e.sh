@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # CI phase `image + compose`: the deployment users run, run. From a clean clone of this checkout:
-#   1. builds the stand-ins of the upstream images (.ci/images/build.sh; cached; all but the node
-#      one while the cardflow image builds),
+#   1. builds the stand-ins of the upstream images (.ci/images/build.sh; cached; all but the bases
+#      of the stack's own images, node, golang and debian, while those images build),
 #   2. runs the set-up steps of docs/production.md exactly as printed (the `ci:compose-setup` and
 #      `ci:compose-staging` blocks, every line but `docker-compose`), adds CI's free ports to .env,
 #   3. builds the cardflow image with `docker-compose build` (tools/deploy/Dockerfile, root .dockerignore)
 #      and checks it: runs as `node`, multi-stage, no development-only package inside, and every
-#      server process exits 2 naming the missing setting,
+#      server process exits 2 naming the missing setting; builds cardflow's Temporal server image
+#      (tools/deploy/temporal-server/Dockerfile, Go in the container; its layers cached in podman's
+#      storage, so only a change of the server's Go sources rebuilds it),
 #   4. brings the staging stack up with two workers and waits until every service is healthy,
 #   5. a client outside the containers (the checkout's `cardflow` CLI) completes a B2B onboarding
 #      with its deposit; the sandbox's webhooks reach the receiver through its published port; the
 #      stack's Prometheus has every cardflow process and the Temporal server up and every rule evaluated;
-#      the Temporal frontend (mutual TLS) serves the CLI with its certificate and refuses it without,
+#      the Temporal frontend (mutual TLS) serves the CLI with its certificate and refuses it without;
+#      roles: each caller's token is allowed what it needs and refused what it must not do (a
+#      backend cannot terminate, the UI cannot signal, a worker cannot register a namespace, a
+#      token of another key or expired is refused), and the hourly reconciliation Schedule fires,
 #   6. `docker-compose stop` (no service may need the SIGKILL at the end of its grace period),
 #      `down`, `up` again: the finished workflow is still in history, a new onboarding completes,
 #   6b. an upgrade by docs/production.md's steps: build B (this commit with a workflow file changed
@@ -19,7 +24,7 @@
 #      migrates it, A's restarted workers run on the migrated schema, onboardings parked on A
 #      complete on A, new ones run on B, A is retired,
 #   7. `docker-compose down -v`, and checks nothing of the project is left (also on failure).
-# Prints the image build time, the image size and the time from `up` to healthy.
+# Prints the build times of the two images, the image size and the time from `up` to healthy.
 # Needs root (podman, apt), Go once (stand-in builds) and dist/ of this checkout (npm run build).
 set -euo pipefail
 # One compound command: bash parses the whole script before running it, so editing this file
@@ -40,8 +45,8 @@ fail() {
 
 [[ -f dist/client/cli/main.js ]] || npm run build >&2
 
-# The base and the node stand-in now (the image build needs them); the others while it builds.
-bash .ci/images/build.sh node
+# The bases of the stack's own images now (their builds need them); the others while they build.
+bash .ci/images/build.sh bases
 
 work="$(mktemp -d /tmp/cardflow-compose.XXXXXX)"
 project="cardflowci$$"
@@ -108,10 +113,16 @@ for block in compose-setup compose-staging; do
 done
 for secret in postgres_password codec_server_token codec_keys database_url database_admin_url \
   temporal-tls/ca.pem temporal-tls/server.pem temporal-tls/server-key.pem temporal-tls/worker.pem \
-  temporal-tls/webhooks.pem temporal-tls/client.pem temporal-tls/ui.pem temporal-tls/cli.pem notify_secret; do
+  temporal-tls/webhooks.pem temporal-tls/client.pem temporal-tls/ui.pem temporal-tls/cli.pem notify_secret \
+  temporal-auth/jwks.json temporal-auth/worker.token temporal-auth/webhooks.token temporal-auth/backend.token \
+  temporal-auth/ui.token temporal-auth/setup.token; do
   [[ -s "tools/deploy/secrets/$secret" ]] || fail "the documented steps left tools/deploy/secrets/$secret empty"
 done
 [[ "$(stat -c %a tools/deploy/secrets/temporal-tls/ca-key.pem)" == 600 ]] || fail "the CA's key is not 600 after the documented steps"
+signing_key="tools/deploy/secrets/temporal-auth/keys/$(cat tools/deploy/secrets/temporal-auth/current-kid).pem"
+[[ "$(stat -c %a "$signing_key")" == 600 ]] || fail "the token signing key is not 600 after the documented steps"
+grep -q '"permissions":\["cardflow-staging:write"\]' <(cut -d. -f2 tools/deploy/secrets/temporal-auth/worker.token | tr '_-' '/+' | base64 -d 2>/dev/null) ||
+  fail "the worker's token is not for the staging namespace after the documented steps"
 [[ "$(stat -c %a tools/deploy/secrets)" == 700 ]] || fail "tools/deploy/secrets is not 700 after the documented steps"
 [[ "$(stat -c %a tools/deploy/secrets/codec_keys)" == 644 ]] || fail "codec_keys is not 644 after the documented steps"
 grep -qE '^k2026a:[A-Za-z0-9+/]{43}=$' tools/deploy/secrets/codec_keys || fail "codec_keys is not one id:base64key line"
@@ -161,13 +172,18 @@ images_pid=$!
 started=$SECONDS
 compose build worker >&2
 build_secs=$((SECONDS - started))
+image="cardflow:local"
+step "image built in ${build_secs}s"
+# cardflow's Temporal server, as `up --build` builds it (after the cardflow image: two cores).
+started=$SECONDS
+compose build temporal >&2
+server_build_secs=$((SECONDS - started))
+step "Temporal server image built in ${server_build_secs}s: $(podman run --rm cardflow-temporal:1.29.1 --version)"
 images_status=0
 wait "$images_pid" || images_status=$?
 images_pid=""
 cat "$work/images.log" >&2
 [[ $images_status -eq 0 ]] || fail "the stand-ins of the upstream images did not build"
-image="cardflow:local"
-step "image built in ${build_secs}s"
 size_bytes="$(podman image inspect --format '{{.Size}}' "$image")"
 size_mb=$((size_bytes / 1000000))
 step "image size: ${size_mb} MB"
@@ -260,7 +276,8 @@ up() {
 }
 
 # An operator's shell: the frontend by its published port, with the CLI's certificate of the stack's
-# CA (docs/operations.md, "Temporal mTLS").
+# CA (docs/operations.md, "Temporal mTLS") and a backend's token (it starts onboardings and reads
+# their results: "Who may do what").
 tls_env() {
   local certs="$work/cardflow/tools/deploy/secrets/temporal-tls"
   echo TEMPORAL_TLS_SERVER_CA_CERT_PATH="$certs/ca.pem" TEMPORAL_TLS_CLIENT_CERT_PATH="$certs/cli.pem" \
@@ -269,6 +286,7 @@ tls_env() {
 cli() {
   # shellcheck disable=SC2046 # tls_env prints NAME=path words without spaces
   env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production CARDFLOW_ENV=sandbox $(tls_env) \
+    TEMPORAL_API_KEY_FILE="$work/cardflow/tools/deploy/secrets/temporal-auth/backend.token" \
     TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" TEMPORAL_NAMESPACE=cardflow-staging \
     CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/tools/deploy/secrets/codec_keys" \
     node "$checkout/client/cli/cardflow.js" "$@"
@@ -317,6 +335,153 @@ fi
 [[ "$(http_status "http://127.0.0.1:$ui_port/api/v1/namespaces/cardflow-staging")" == 200 ]] ||
   fail "the Web UI does not reach the Temporal frontend with its certificate"
 step "the Temporal frontend serves the CLI with its certificate, refuses it without; the Web UI reaches it with its own"
+
+# Roles (docs/operations.md, "Who may do what"): each caller, by its certificate and its token
+# from the documented set-up, is allowed what it needs and refused what it must not do, on runs
+# of a workflow type no worker polls (so each call has an open run to act on). A token of another
+# key (the current key id, so only the signature fails) and an expired one are refused.
+cat >"$work/roles.js" <<'ROLES'
+const { createPrivateKey, createSign, generateKeyPairSync, randomUUID } = require('crypto');
+const { readFileSync } = require('fs');
+const { join } = require('path');
+const { Client, Connection } = require(process.env.CHECKOUT + '/node_modules/@temporalio/client');
+const { status } = require(process.env.CHECKOUT + '/node_modules/@grpc/grpc-js');
+const { msToTs } = require(process.env.CHECKOUT + '/node_modules/@temporalio/common/lib/time');
+const [tlsDir, authDir, address, namespace] = process.argv.slice(2);
+const token = (caller) => readFileSync(join(authDir, caller + '.token'), 'utf8').trim();
+const kid = readFileSync(join(authDir, 'current-kid'), 'utf8').trim();
+function signed(key, expiresIn) {
+  const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  const input = b64({ alg: 'RS256', typ: 'JWT', kid }) + '.' +
+    b64({ iss: 'cardflow', sub: 'cardflow-roles-probe', permissions: [namespace + ':write'], iat: now - 7200, exp: now + expiresIn });
+  return input + '.' + createSign('RSA-SHA256').update(input).sign(key).toString('base64url');
+}
+const CALLERS = {
+  backend: ['client', token('backend')],
+  'ui token': ['ui', token('ui')],
+  'ui certificate, no token': ['ui', undefined],
+  worker: ['worker', token('worker')],
+  'client certificate, no token': ['client', undefined],
+  'token of another key': ['worker', signed(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey, 3600)],
+  'expired token': ['worker', signed(createPrivateKey(readFileSync(join(authDir, 'keys', kid + '.pem'))), -3600)],
+};
+const taskQueue = 'roles-probe-' + randomUUID();
+const clients = {};
+async function client(caller) {
+  if (clients[caller]) return clients[caller];
+  const [cert, apiKey] = CALLERS[caller];
+  const tls = {
+    serverNameOverride: 'temporal',
+    serverRootCACertificate: readFileSync(join(tlsDir, 'ca.pem')),
+    clientCertPair: { crt: readFileSync(join(tlsDir, cert + '.pem')), key: readFileSync(join(tlsDir, cert + '-key.pem')) },
+  };
+  const connection = await Connection.connect({ address, tls, apiKey, connectTimeout: 10000 });
+  return (clients[caller] = new Client({ connection, namespace }));
+}
+// An open run of the probe type, started with the workers' token.
+async function openRun() {
+  const workflowId = 'roles-probe-' + randomUUID();
+  await (await client('worker')).workflow.start('rolesProbe', { taskQueue, workflowId });
+  return workflowId;
+}
+const ACTIONS = {
+  start: (c) => c.workflow.start('rolesProbe', { taskQueue, workflowId: 'roles-probe-' + randomUUID() }),
+  describe: async (c) => c.workflow.getHandle(await openRun()).describe(),
+  signal: async (c) => c.workflow.getHandle(await openRun()).signal('probe'),
+  cancel: async (c) => c.workflow.getHandle(await openRun()).cancel(),
+  terminate: async (c) => c.workflow.getHandle(await openRun()).terminate('roles probe'),
+  'register a namespace': (c) =>
+    c.workflowService.registerNamespace({ namespace: 'roles-' + randomUUID().slice(0, 8), workflowExecutionRetentionPeriod: msToTs('1 day') }),
+};
+const EXPECTED = {
+  backend: { start: 'allowed', describe: 'allowed', signal: 'allowed', cancel: 'allowed', terminate: 'refused', 'register a namespace': 'refused' },
+  'ui token': { describe: 'allowed', signal: 'refused', cancel: 'refused', terminate: 'refused' },
+  'ui certificate, no token': { describe: 'allowed', signal: 'refused' },
+  worker: { start: 'allowed', signal: 'allowed', 'register a namespace': 'refused' },
+  'client certificate, no token': { describe: 'refused', start: 'refused' },
+  'token of another key': { describe: 'refused', start: 'refused' },
+  'expired token': { describe: 'refused', start: 'refused' },
+};
+// Refused is the authorizer's answer (PERMISSION_DENIED, or UNAUTHENTICATED for a token it cannot
+// verify); any other answer got past it.
+async function outcome(call) {
+  try {
+    await call();
+    return ['allowed', 'ok'];
+  } catch (error) {
+    const code = error.code ?? error.cause?.code;
+    if (code === status.PERMISSION_DENIED || code === status.UNAUTHENTICATED) return ['refused', status[code]];
+    throw error;
+  }
+}
+(async () => {
+  let wrong = 0;
+  for (const [caller, actions] of Object.entries(EXPECTED))
+    for (const [action, expected] of Object.entries(actions)) {
+      const [got, answer] = await outcome(async () => ACTIONS[action](await client(caller)));
+      if (got !== expected) wrong++;
+      console.log(`${got === expected ? '  ' : '! '}${caller}: ${action} -> ${got} (${answer})${got === expected ? '' : ', expected ' + expected}`);
+    }
+  // The probe's open runs poll nothing and pin no build: they stay until `down -v`.
+  process.exit(wrong ? 1 : 0);
+})().catch((e) => { console.error(e); process.exit(1); });
+ROLES
+roles_run() {
+  env -i PATH="$PATH" HOME="$HOME" CHECKOUT="$checkout" node "$work/roles.js" \
+    "$work/cardflow/tools/deploy/secrets/temporal-tls" "$work/cardflow/tools/deploy/secrets/temporal-auth" \
+    "127.0.0.1:$temporal_port" cardflow-staging
+}
+roles_matrix="$(roles_run 2>&1)" || fail "roles: a caller was not answered as the role table says:
+$roles_matrix"
+step "roles as run (caller: action -> outcome, the server's answer):"
+sed 's/^/    /' <<<"$roles_matrix" >&2
+
+# The server's own calls go through its internal frontend: the hourly reconciliation Schedule the
+# workers created (with their token) fires, its run started by the server's scheduler. Triggered
+# as an operator would (`cardflow reconcile --schedule` keeps it; a trigger stands in for the hour).
+cat >"$work/schedule.js" <<'SCHEDULE'
+const { readFileSync } = require('fs');
+const { join } = require('path');
+const { Client, Connection } = require(process.env.CHECKOUT + '/node_modules/@temporalio/client');
+const d = (m) => require(process.env.CHECKOUT + '/dist/' + m);
+const [tlsDir, authDir, address, namespace, keysFile] = process.argv.slice(2);
+(async () => {
+  // The schedule's action carries the workers' encrypted payloads: the stack's codec keys.
+  const keys = d('platform/codec/keys').parseKeyFile(readFileSync(keysFile, 'utf8'), 'codec_keys');
+  const tls = {
+    serverNameOverride: 'temporal',
+    serverRootCACertificate: readFileSync(join(tlsDir, 'ca.pem')),
+    clientCertPair: { crt: readFileSync(join(tlsDir, 'worker.pem')), key: readFileSync(join(tlsDir, 'worker-key.pem')) },
+  };
+  const apiKey = readFileSync(join(authDir, 'worker.token'), 'utf8').trim();
+  const connection = await Connection.connect({ address, tls, apiKey });
+  const client = new Client({ connection, namespace, dataConverter: d('platform/codec/data-converter').createDataConverter(keys) });
+  const schedule = client.schedule.getHandle('cardflow-reconciliation');
+  const before = await schedule.describe();
+  const every = before.spec.intervals?.[0]?.every;
+  if (every !== 3600000 && every !== '1h') throw new Error('the schedule is not hourly: ' + JSON.stringify(before.spec));
+  await schedule.trigger();
+  const deadline = Date.now() + 60000;
+  for (;;) {
+    const d = await schedule.describe();
+    if (d.info.recentActions.length > before.info.recentActions.length) {
+      const { workflowId } = d.info.recentActions.at(-1).action.workflow;
+      const run = await client.workflow.getHandle(workflowId).describe();
+      console.log(`${workflowId} (${run.type}) ${run.status.name}`);
+      break;
+    }
+    if (Date.now() > deadline) throw new Error('the schedule did not fire within 60 s of its trigger');
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  await connection.close();
+})().catch((e) => { console.error(e.message); process.exit(1); });
+SCHEDULE
+fired="$(env -i PATH="$PATH" HOME="$HOME" CHECKOUT="$checkout" node "$work/schedule.js" \
+  "$work/cardflow/tools/deploy/secrets/temporal-tls" "$work/cardflow/tools/deploy/secrets/temporal-auth" \
+  "127.0.0.1:$temporal_port" cardflow-staging "$work/cardflow/tools/deploy/secrets/codec_keys" 2>&1)" ||
+  fail "the reconciliation Schedule did not fire: $fired"
+step "the hourly reconciliation Schedule fired through the server's internal frontend: $fired"
 
 # The stack observes itself: its Prometheus (published on the host's loopback) has every cardflow
 # process and the Temporal server up, both workers included, and has evaluated every shipped rule
@@ -417,6 +582,7 @@ PROBE
 probe() {
   # shellcheck disable=SC2046 # tls_env prints NAME=path words without spaces
   env -i PATH="$PATH" HOME="$HOME" CHECKOUT="$checkout" $(tls_env) TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" \
+    TEMPORAL_API_KEY="$(cat "$work/cardflow/tools/deploy/secrets/temporal-auth/backend.token")" \
     TEMPORAL_NAMESPACE=cardflow-staging CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/tools/deploy/secrets/codec_keys" \
     node "$work/probe.js" "$@"
 }
@@ -523,6 +689,6 @@ compose down -v --remove-orphans --timeout 20 >&2
 left="$(leftovers)"
 [[ -z "$left" ]] || fail "left behind after down -v: $left"
 step "down -v: no container, network or volume of $project left"
-echo "compose-e2e: image build ${build_secs}s, image ${size_mb} MB, up to healthy ${first_up_secs}s (first), ${up_secs}s (after down)"
+echo "compose-e2e: image build ${build_secs}s, Temporal server image build ${server_build_secs}s, image ${size_mb} MB, up to healthy ${first_up_secs}s (first), ${up_secs}s (after down)"
 exit 0
 }

@@ -8,9 +8,10 @@
 # Each image carries a label with the hash of its inputs (Containerfile, scripts, binaries,
 # versions, the base image); an image whose label matches is kept, so a warm run builds nothing.
 # Images live in podman's storage under ~/.cache/cardflow/podman (.ci/podman.sh).
-# Usage: bash .ci/images/build.sh [all|node|services]   (as root; needs Go once, for the Temporal
-# server and UI builds). `node` builds the base and the node image only (what tools/deploy/Dockerfile
-# needs), `services` the others, so CI builds them while the cardflow image builds.
+# Usage: bash .ci/images/build.sh [all|bases|services]   (as root; needs Go once, for the Temporal
+# schema tool and UI builds). `bases` builds what the stack's own image builds start from (node
+# for tools/deploy/Dockerfile; golang and debian for tools/deploy/temporal-server/Dockerfile),
+# `services` the others, so CI builds them while the two images build.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 here=.ci/images
@@ -22,9 +23,9 @@ podman_setup
 readonly LABEL=cardflow.ci.inputs
 mode="${1:-all}"
 case "$mode" in
-  all | node | services) ;;
+  all | bases | services) ;;
   *)
-    echo "usage: bash .ci/images/build.sh [all|node|services]" >&2
+    echo "usage: bash .ci/images/build.sh [all|bases|services]" >&2
     exit 2
     ;;
 esac
@@ -94,8 +95,36 @@ if [[ "$mode" != services ]]; then
     node -p "require('$npm_dir/package.json').version"
   } | sha256sum | cut -c1-32)"
   build_image "docker.io/library/$node_image" "$here/node.Containerfile" "$scratch/node" "$node_key"
+
+  # --- golang:<version>-bookworm and debian:bookworm-slim (tools/deploy/temporal-server/Dockerfile) --
+  server_file=tools/deploy/temporal-server/Dockerfile
+  go_image="$(sed -n 's/^ARG GO_IMAGE=//p' "$server_file")"
+  debian_image="$(sed -n 's/^ARG BASE_IMAGE=//p' "$server_file")"
+  if [[ "$go_image" != golang:*-bookworm || "$debian_image" != debian:bookworm-slim ]]; then
+    echo "images: $server_file uses $go_image and $debian_image; this script stands in golang:*-bookworm and debian:bookworm-slim only" >&2
+    exit 1
+  fi
+  # This machine's Go (the one that builds the schema tool), not the tag's exact release.
+  command -v go >/dev/null 2>&1 || {
+    echo "images: Go is needed for the golang stand-in (https://go.dev/dl/)" >&2
+    exit 1
+  }
+  go_key="$({
+    echo "$base_id"
+    cat "$here/golang.Containerfile" /etc/ssl/certs/ca-certificates.crt
+    go version
+  } | sha256sum | cut -c1-32)"
+  mkdir -p "$scratch/golang"
+  if [[ "$(image_inputs "docker.io/library/$go_image")" != "$go_key" ]]; then
+    cp -a "$(go env GOROOT)" "$scratch/golang/go"
+    cp /etc/ssl/certs/ca-certificates.crt "$scratch/golang/ca-certificates.crt"
+  fi
+  build_image "docker.io/library/$go_image" "$here/golang.Containerfile" "$scratch/golang" "$go_key"
+  rm -rf "$scratch/golang"
+  # minbase is what the slim image is: the base itself, under that name.
+  podman tag "$base" "docker.io/library/$debian_image"
 fi
-[[ "$mode" == node ]] && exit 0
+[[ "$mode" == bases ]] && exit 0
 
 # --- postgres:<version> --------------------------------------------------------------------------
 pg_version="$(sed -n 's|.*image: postgres:${POSTGRESQL_VERSION:-\([0-9.]*\)}.*|\1|p' docker-compose.yml)"
@@ -107,21 +136,14 @@ pg_key="$({
 } | sha256sum | cut -c1-32)"
 build_image "docker.io/library/postgres:$pg_version" "$here/postgres.Containerfile" "$scratch/postgres" "$pg_key"
 
-# --- temporalio/server and temporalio/admin-tools ------------------------------------------------
-# cardflow's build of the server: with TEMPORAL_ROLES=off, as compose runs it, it acts as upstream's.
+# --- temporalio/admin-tools ---------------------------------------------------------------------
+# The schema tool and schemas of the server version cardflow's build requires (the compose file's
+# server image is built, not stood in: tools/deploy/temporal-server/Dockerfile on the bases above).
 server_dir="$(bash tools/scripts/temporal-server.sh)"
-server_version="$(sed -n 's|.*image: temporalio/server:${TEMPORAL_VERSION:-\([0-9.]*\)}.*|\1|p' docker-compose.yml)"
 admin_version="$(sed -n 's|.*image: temporalio/admin-tools:${TEMPORAL_ADMINTOOLS_VERSION:-\([^}]*\)}.*|\1|p' docker-compose.yml)"
-mkdir -p "$scratch/server" "$scratch/admin"
-cp "$server_dir/server" "$scratch/server/server"
+mkdir -p "$scratch/admin"
 cp "$server_dir/sql-tool" "$scratch/admin/sql-tool"
 cp -r "$server_dir/schema" "$scratch/admin/schema"
-server_key="$({
-  echo "$base_id"
-  cat "$here/temporal-server.Containerfile"
-  sha256sum "$server_dir/server"
-} | sha256sum | cut -c1-32)"
-build_image "docker.io/temporalio/server:$server_version" "$here/temporal-server.Containerfile" "$scratch/server" "$server_key"
 admin_key="$({
   echo "$base_id"
   cat "$here/temporal-admin-tools.Containerfile"
