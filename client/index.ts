@@ -132,6 +132,21 @@ export {
   type StoreFileOptions,
 } from './files';
 export {
+  openReferenceData,
+  referenceData,
+  ReferenceDataUnavailableError,
+  type City,
+  type CityNode,
+  type MobileAreaCode,
+  type Occupation,
+  type ReferenceData,
+  type ReferenceDataDeps,
+  type ReferenceList,
+  type Region,
+} from './reference-data';
+export { referenceProblems, type WhenReferenceUnavailable } from './reference-check';
+export { REFERENCE_LIST_NAMES, type ReferenceListName } from '../provider/reference-lists';
+export {
   activateReissuedCard,
   CardReissueRefusedError,
   reissueCard,

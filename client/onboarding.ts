@@ -40,6 +40,10 @@ import {
 import { checkPayloadSize } from './payload-size';
 import type { UnavailableRetry } from '../platform/temporal/unavailable-retry';
 import { startThroughOutage } from './start';
+import { readConfiguration, type Configuration } from '../platform/config/schema';
+import { processEnv } from '../platform/config/process-env';
+import { openReferenceData, type ReferenceData } from './reference-data';
+import { checkReferenceData, type ReferenceCheck, type WhenReferenceUnavailable } from './reference-check';
 
 /** The workflow function's signature, for typed handles. */
 export type CustomerOnboardingWorkflow = (input: OnboardingInput) => Promise<OnboardingResult>;
@@ -61,6 +65,18 @@ export type OnboardingRequest = Omit<z.input<typeof OnboardingInputSchema>, 'act
 };
 
 export interface StartOnboardingOptions extends SealingOptions {
+  /**
+   * The reference data a holder is checked against (client/reference-check.ts), kept open by the
+   * caller; default: opened from `config` for this call.
+   */
+  referenceData?: ReferenceData;
+  /** The configuration the reference data is opened from; default: read from the environment. */
+  config?: Configuration;
+  /**
+   * When a reference list cannot be read at all: `refuse` (default) throws
+   * `ReferenceDataUnavailableError`, starting nothing; `start-unchecked` starts without the check.
+   */
+  whenReferenceUnavailable?: WhenReferenceUnavailable;
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
   taskQueue?: string;
   /**
@@ -78,13 +94,19 @@ export interface StartedOnboarding {
    * input was not used.
    */
   started: boolean;
+  /**
+   * Set when the holder was not checked against the reference data (`start-unchecked` and a list
+   * that could not be read): which list, and why.
+   */
+  unchecked?: ReferenceCheck['unchecked'];
 }
 
 /**
  * Starts the onboarding of `input.customerRef`, or returns the existing one. The input is
  * validated with the domain's schema first, then its encoded size against Temporal's payload limit
- * (client/payload-size.ts): an invalid input throws `InvalidInputError` naming each field and rule,
- * and starts nothing.
+ * (client/payload-size.ts), then a holder's area code, town and occupation against the provider's
+ * reference data (client/reference-check.ts): an invalid input throws `InvalidInputError` naming
+ * each field and rule, and starts nothing.
  */
 export async function startOnboarding(
   client: Client,
@@ -94,11 +116,20 @@ export async function startOnboarding(
   const valid = parseOnboardingInput(input, opts);
   const workflowId = customerOnboardingWorkflow.id(valid.customerRef);
   await checkPayloadSize(client, `${customerOnboardingWorkflow.type} ${workflowId}`, valid);
-  return startOnboardingRun(client, valid, {
+  const given = opts.referenceData;
+  const { unchecked } = await checkReferenceData(
+    valid,
+    given
+      ? () => ({ ...given, close: async () => {} })
+      : () => openReferenceData(opts.config ?? readConfiguration(processEnv())),
+    opts.whenReferenceUnavailable,
+  );
+  const started = await startOnboardingRun(client, valid, {
     taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
     stage: firstOnboardingStage(valid),
     whileUnavailable: opts.whileUnavailable,
   });
+  return unchecked ? { ...started, unchecked } : started;
 }
 
 /**
