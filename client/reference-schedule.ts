@@ -1,13 +1,13 @@
 /**
- * The Temporal Schedule that refreshes the provider's reference data (domain/reference-refresh.ts):
- * created once, brought to the configured interval when it exists, by the worker at start and by
- * `npm start`, as reconciliation's schedule is (client/reconciliation.ts).
+ * The Temporal Schedule that refreshes the provider's reference data (domain/reference-refresh.ts),
+ * ensured by the worker at start and by `npm start` as reconciliation's is (client/schedules.ts).
  */
-import { type Client, ScheduleAlreadyRunning, type ScheduleOptionsAction } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import { REFERENCE_SCHEDULE_ID, type ReferenceRefreshInput } from '../domain/reference-refresh';
 import { WorkflowTypes } from '../domain/workflows';
-import { addressOf, retryWhileUnavailable, type UnavailableRetry } from '../platform/temporal/unavailable-retry';
+import type { UnavailableRetry } from '../platform/temporal/unavailable-retry';
+import { ensureIntervalSchedule } from './schedules';
 
 export interface ReferenceScheduleSettings {
   /** CARDFLOW_REFERENCE_REFRESH_INTERVAL. */
@@ -18,35 +18,22 @@ export interface ReferenceScheduleSettings {
   whileUnavailable?: UnavailableRetry | undefined;
 }
 
-/**
- * Creates the schedule, or brings an existing one to this interval; safe to call any number of
- * times. A refresh still running when the next is due makes that one skip (overlap SKIP).
- */
-export async function ensureReferenceSchedule(
+/** Creates the schedule, or brings an existing one to this interval; safe to call again. */
+export function ensureReferenceSchedule(
   client: Client,
   settings: ReferenceScheduleSettings,
 ): Promise<{ scheduleId: string; created: boolean }> {
   const scheduleId = settings.scheduleId ?? REFERENCE_SCHEDULE_ID;
-  const action: ScheduleOptionsAction = {
-    type: 'startWorkflow',
-    workflowType: WorkflowTypes.referenceRefresh,
-    workflowId: `${scheduleId}-run`,
-    taskQueue: settings.taskQueue ?? CARDFLOW_TASK_QUEUE,
-    args: [{} satisfies ReferenceRefreshInput],
-  };
-  const spec = { intervals: [{ every: settings.intervalMs }] };
-  return retryWhileUnavailable(
-    addressOf(client),
-    async () => {
-      try {
-        await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP' } });
-        return { scheduleId, created: true };
-      } catch (error) {
-        if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-      }
-      await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
-      return { scheduleId, created: false };
+  return ensureIntervalSchedule(client, {
+    scheduleId,
+    intervalMs: settings.intervalMs,
+    action: {
+      type: 'startWorkflow',
+      workflowType: WorkflowTypes.referenceRefresh,
+      workflowId: `${scheduleId}-run`,
+      taskQueue: settings.taskQueue ?? CARDFLOW_TASK_QUEUE,
+      args: [{} satisfies ReferenceRefreshInput],
     },
-    settings.whileUnavailable,
-  );
+    whileUnavailable: settings.whileUnavailable,
+  });
 }

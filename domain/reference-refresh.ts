@@ -16,6 +16,3 @@ export interface ReferenceRefreshResult {
 
 /** The id of the Temporal Schedule that runs the refresh. */
 export const REFERENCE_SCHEDULE_ID = 'cardflow-reference-refresh';
-
-/** How often the schedule refreshes when the configuration names no interval: daily. */
-export const DEFAULT_REFERENCE_REFRESH_MS = 24 * 3600 * 1000;
