@@ -22,6 +22,7 @@ export {
   type OnboardingActivationInput,
   type OnboardingHandle,
   type OnboardingRequest,
+  type ReferenceCheckOptions,
   type StartOnboardingOptions,
   type StartedOnboarding,
 } from './onboarding';

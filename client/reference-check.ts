@@ -12,13 +12,19 @@
  * (`whenReferenceUnavailable: 'start-unchecked'`); the start then says it was not checked, and a
  * warning goes to stderr. Only a cold cache can fail this way: a cached list is served however old.
  */
-import type { OnboardingInput } from '../domain';
+import type { CardholderData } from '../domain';
 import type { ReferenceListName } from '../provider/reference-lists';
 import { type ReferenceData, ReferenceDataUnavailableError } from './reference-data';
 import { InvalidInputError } from './validation';
 
 /** What a start does when a list it needs cannot be read. */
 export type WhenReferenceUnavailable = 'refuse' | 'start-unchecked';
+
+/** What is checked: an onboarding input, or a correction (no customerRef in it). */
+export interface HolderToCheck {
+  customerRef?: string;
+  holder?: CardholderData | undefined;
+}
 
 /** "+1" and "1" name the same mobile area code. */
 const bare = (code: string) => code.replace(/^\+/, '');
@@ -28,7 +34,7 @@ const bare = (code: string) => code.replace(/^\+/, '');
  * input without a holder. Throws {@link ReferenceDataUnavailableError} when a list it needs cannot
  * be read.
  */
-export async function referenceProblems(input: OnboardingInput, data: Pick<ReferenceData, 'list'>): Promise<string[]> {
+export async function referenceProblems(input: HolderToCheck, data: Pick<ReferenceData, 'list'>): Promise<string[]> {
   const holder = input.holder;
   if (!holder) return [];
   const problems: string[] = [];
@@ -65,7 +71,7 @@ export interface ReferenceCheck {
  * `start-unchecked`. `open` is called only for an input with a holder; what it opens is closed.
  */
 export async function checkReferenceData(
-  input: OnboardingInput,
+  input: HolderToCheck,
   open: () => ReferenceData,
   when: WhenReferenceUnavailable = 'refuse',
 ): Promise<ReferenceCheck> {
@@ -73,11 +79,17 @@ export async function checkReferenceData(
   const data = open();
   try {
     const problems = await referenceProblems(input, data);
-    if (problems.length) throw new InvalidInputError('onboarding input', problems);
+    if (problems.length)
+      throw new InvalidInputError(
+        input.customerRef === undefined ? 'cardholder correction' : 'onboarding input',
+        problems,
+      );
     return {};
   } catch (error) {
     if (!(error instanceof ReferenceDataUnavailableError) || when !== 'start-unchecked') throw error;
-    console.warn(`cardflow: ${input.customerRef}: starting without the reference check: ${error.message}`);
+    console.warn(
+      `cardflow: ${input.customerRef ?? 'correction'}: going on without the reference check: ${error.message}`,
+    );
     return { unchecked: { list: error.list, reason: error.reason } };
   } finally {
     await data.close();

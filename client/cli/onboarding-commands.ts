@@ -129,7 +129,7 @@ async function progress(ctx: CliContext, ref: string): Promise<number> {
 async function correct(ctx: CliContext, ref: string): Promise<number> {
   if (!ctx.values.file) throw new UsageError('correct needs --file <correction.json>');
   const correction = parseCardholderCorrection(await readJsonFile(ctx.values.file));
-  const status = await submitCorrection(await ctx.client(), ref, correction);
+  const status = await submitCorrection(await ctx.client(), ref, correction, { config: ctx.config });
   // The Update answers once the correction was resubmitted, or once the cardholder step failed.
   if (status.stage === 'failed') {
     ctx.io.err(

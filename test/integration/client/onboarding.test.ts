@@ -192,7 +192,12 @@ it('progress is readable during review, a correction after a reject is accepted,
     await eventually(found, (ids) => ids.length > 0, 'the onboarding listed in awaiting_correction', 10_000);
     expect(await found()).toEqual([onboardingWorkflowId(customerRef)]);
 
-    const status = await submitCorrection(harness.client, customerRef, { holder: b2bHolder(uniqueEmail('fixed')) });
+    const status = await submitCorrection(
+      harness.client,
+      customerRef,
+      { holder: b2bHolder(uniqueEmail('fixed')) },
+      { referenceData: reference() },
+    );
     expect(status.resubmissions).toBe(1);
     const result = await awaitResult(harness.client, customerRef);
     expect(result.customerRef).toBe(customerRef);

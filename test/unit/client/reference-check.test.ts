@@ -145,7 +145,7 @@ describe('a list that cannot be read at all', () => {
       const check = await checkReferenceData(b2b(), () => open(deps), 'start-unchecked');
       expect(check.unchecked).toMatchObject({ list: 'mobile-area-codes' });
       expect(check.unchecked?.reason).toContain('the provider did not answer');
-      expect(warn).toHaveBeenCalledWith(expect.stringContaining('acme-ref-2: starting without the reference check'));
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('acme-ref-2: going on without the reference check'));
       // A wrong value is still refused when the lists can be read: the choice covers outages only.
       const readable = { store: memoryStore(), provider: provider() };
       await expect(checkReferenceData(b2b({ town: 'XYZ' }), () => open(readable), 'start-unchecked')).rejects.toThrow(
