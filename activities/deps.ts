@@ -9,6 +9,10 @@ import type { ReplacedCardOutcome } from '../domain/card-reissue';
 import type { FileStore } from '../platform/storage/file-store';
 import type { NotificationDeps } from './notifications';
 import type { RouteStore } from '../platform/storage/route-store';
+import type { ReferenceStore } from '../platform/storage/reference-store';
+import type { ReferenceReader } from '../provider/reference-lists';
+
+type ReferenceReaderMethod = keyof ReferenceReader;
 import type { RateGate } from './rate-gate';
 import type { ReconcilePort } from './reconciliation/temporal-port';
 
@@ -47,6 +51,8 @@ export type ProviderPort = Pick<
   | 'listCardAuthTransactions'
   // The card entity's catch-up: fee records it may have missed.
   | 'listCardAuthFees'
+  // The reference data's refresh (activities/reference-data.ts).
+  | ReferenceReaderMethod
 >;
 
 /**
@@ -109,4 +115,9 @@ export interface ActivityDeps {
    * reconciliation's re-delivery also reads. Absent: no routes (unit tests).
    */
   routes?: RouteStore;
+  /**
+   * Where the refresh stores the provider's reference data (platform/storage/reference-store.ts);
+   * the worker gives the configured store. Absent: the refresh fails, naming it.
+   */
+  referenceStore?: ReferenceStore;
 }

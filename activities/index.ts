@@ -15,6 +15,7 @@ import { pulsing } from './heartbeats';
 import { createNotificationActivities } from './notifications';
 import { createOnboardingActivities } from './onboarding';
 import { createReconciliationActivities } from './reconciliation';
+import { createReferenceDataActivities } from './reference-data';
 import { createTransferActivities } from './transfers';
 import { createWalletActivities } from './wallet';
 import { createWorkOrderActivities } from './work-orders';
@@ -50,6 +51,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWalletActivities(deps),
     ...createReconciliationActivities(deps),
     ...createNotificationActivities(deps),
+    ...createReferenceDataActivities(deps),
   });
 }
 

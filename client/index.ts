@@ -22,6 +22,7 @@ export {
   type OnboardingActivationInput,
   type OnboardingHandle,
   type OnboardingRequest,
+  type ReferenceCheckOptions,
   type StartOnboardingOptions,
   type StartedOnboarding,
 } from './onboarding';
@@ -131,6 +132,21 @@ export {
   type StoredFileReference,
   type StoreFileOptions,
 } from './files';
+export {
+  openReferenceData,
+  referenceData,
+  ReferenceDataUnavailableError,
+  type City,
+  type CityNode,
+  type MobileAreaCode,
+  type Occupation,
+  type ReferenceData,
+  type ReferenceDataDeps,
+  type ReferenceList,
+  type Region,
+} from './reference-data';
+export { referenceProblems, type WhenReferenceUnavailable } from './reference-check';
+export { REFERENCE_LIST_NAMES, type ReferenceListName } from '../provider/reference-lists';
 export {
   activateReissuedCard,
   CardReissueRefusedError,

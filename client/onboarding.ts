@@ -40,6 +40,15 @@ import {
 import { checkPayloadSize } from './payload-size';
 import type { UnavailableRetry } from '../platform/temporal/unavailable-retry';
 import { startThroughOutage } from './start';
+import { readConfiguration, type Configuration } from '../platform/config/schema';
+import { processEnv } from '../platform/config/process-env';
+import { openReferenceData, type ReferenceData } from './reference-data';
+import {
+  checkReferenceData,
+  type HolderToCheck,
+  type ReferenceCheck,
+  type WhenReferenceUnavailable,
+} from './reference-check';
 
 /** The workflow function's signature, for typed handles. */
 export type CustomerOnboardingWorkflow = (input: OnboardingInput) => Promise<OnboardingResult>;
@@ -60,7 +69,36 @@ export type OnboardingRequest = Omit<z.input<typeof OnboardingInputSchema>, 'act
   activation?: OnboardingActivationInput;
 };
 
-export interface StartOnboardingOptions extends SealingOptions {
+/** How a holder is checked against the reference data (client/reference-check.ts). */
+export interface ReferenceCheckOptions {
+  /**
+   * The reference data the holder is checked against, kept open by the caller; default: opened
+   * from `config` for this call.
+   */
+  referenceData?: ReferenceData;
+  /** The configuration the reference data is opened from; default: read from the environment. */
+  config?: Configuration;
+  /**
+   * When a reference list cannot be read at all: `refuse` (default) throws
+   * `ReferenceDataUnavailableError`, starting or sending nothing; `start-unchecked` goes on
+   * without the check.
+   */
+  whenReferenceUnavailable?: WhenReferenceUnavailable;
+}
+
+/** The check of `input.holder` as `opts` say ({@link ReferenceCheckOptions}). */
+function checkHolder(input: HolderToCheck, opts: ReferenceCheckOptions): Promise<ReferenceCheck> {
+  const given = opts.referenceData;
+  return checkReferenceData(
+    input,
+    given
+      ? () => ({ ...given, close: async () => {} })
+      : () => openReferenceData(opts.config ?? readConfiguration(processEnv())),
+    opts.whenReferenceUnavailable,
+  );
+}
+
+export interface StartOnboardingOptions extends SealingOptions, ReferenceCheckOptions {
   /** Task queue of the cardflow worker; default `CARDFLOW_TASK_QUEUE` (tests use their own). */
   taskQueue?: string;
   /**
@@ -78,13 +116,19 @@ export interface StartedOnboarding {
    * input was not used.
    */
   started: boolean;
+  /**
+   * Set when the holder was not checked against the reference data (`start-unchecked` and a list
+   * that could not be read): which list, and why.
+   */
+  unchecked?: ReferenceCheck['unchecked'];
 }
 
 /**
  * Starts the onboarding of `input.customerRef`, or returns the existing one. The input is
  * validated with the domain's schema first, then its encoded size against Temporal's payload limit
- * (client/payload-size.ts): an invalid input throws `InvalidInputError` naming each field and rule,
- * and starts nothing.
+ * (client/payload-size.ts), then a holder's area code, town and occupation against the provider's
+ * reference data (client/reference-check.ts): an invalid input throws `InvalidInputError` naming
+ * each field and rule, and starts nothing.
  */
 export async function startOnboarding(
   client: Client,
@@ -94,11 +138,13 @@ export async function startOnboarding(
   const valid = parseOnboardingInput(input, opts);
   const workflowId = customerOnboardingWorkflow.id(valid.customerRef);
   await checkPayloadSize(client, `${customerOnboardingWorkflow.type} ${workflowId}`, valid);
-  return startOnboardingRun(client, valid, {
+  const { unchecked } = await checkHolder(valid, opts);
+  const started = await startOnboardingRun(client, valid, {
     taskQueue: opts.taskQueue ?? CARDFLOW_TASK_QUEUE,
     stage: firstOnboardingStage(valid),
     whileUnavailable: opts.whileUnavailable,
   });
+  return unchecked ? { ...started, unchecked } : started;
 }
 
 /**
@@ -159,15 +205,19 @@ export async function getProgress(client: Client, customerRef: string): Promise<
 /**
  * Sends corrected cardholder data after a reject (the `correctCardholder` Workflow Update on the
  * cardholder child) and resolves once the workflow has resubmitted it. Validated locally first
- * (`InvalidInputError`); the workflow's validator refuses a correction sent when no reject is
- * pending (ApplicationFailure type `CorrectionNotExpected`), and the provider's answer is returned.
+ * (`InvalidInputError`), the holder against the reference data too, as a start's is; the
+ * workflow's validator refuses a correction sent when no reject is pending (ApplicationFailure type
+ * `CorrectionNotExpected`), and the provider's answer is returned.
  */
 export async function submitCorrection(
   client: Client,
   customerRef: string,
   correction: unknown,
+  opts: ReferenceCheckOptions = {},
 ): Promise<CardholderOnboardingStatus> {
   const valid: CardholderCorrection = parseCardholderCorrection(correction);
+  // Checked as a start's holder is: a wrong town would otherwise be refused at resubmission.
+  await checkHolder({ holder: valid.holder }, opts);
   const progress = await getProgress(client, customerRef).catch(() => undefined);
   const target = progress?.review?.correctionWorkflowId ?? cardholderWorkflowId(customerRef);
   return client.workflow.getHandle(target).executeUpdate(correctCardholderUpdate, { args: [valid] });

@@ -8,12 +8,7 @@
  * `CARDFLOW_SHARED_ACCOUNT_FLOOR`), with their meanings, defaults and rules: README's configuration
  * table, generated from platform/config/schema.ts (`npm run config-table`).
  */
-import {
-  type Client,
-  ScheduleAlreadyRunning,
-  type ScheduleOptionsAction,
-  type WorkflowHandle,
-} from '@temporalio/client';
+import { type Client, type ScheduleOptionsAction, type WorkflowHandle } from '@temporalio/client';
 import { CARDFLOW_TASK_QUEUE } from '../domain/task-queue';
 import {
   FINDING_KINDS,
@@ -26,7 +21,8 @@ import {
 } from '../domain/reconciliation';
 import { WorkflowTypes } from '../domain/workflows';
 import { configured, type ConfigurationSlice } from '../platform/config/schema';
-import { addressOf, retryWhileUnavailable, type UnavailableRetry } from '../platform/temporal/unavailable-retry';
+import type { UnavailableRetry } from '../platform/temporal/unavailable-retry';
+import { ensureIntervalSchedule } from './schedules';
 import { startThroughOutage } from './start';
 
 /** The variables reconciliation reads (platform/config/schema.ts checks each one's rule). */
@@ -139,21 +135,12 @@ export async function ensureReconcileSchedule(
     taskQueue: settings.taskQueue ?? CARDFLOW_TASK_QUEUE,
     args: [{ config: settings.config } satisfies ReconcileInput],
   };
-  const spec = { intervals: [{ every: settings.intervalMs }] };
-  return retryWhileUnavailable(
-    addressOf(client),
-    async () => {
-      try {
-        await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP' } });
-        return { scheduleId, created: true };
-      } catch (error) {
-        if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-      }
-      await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
-      return { scheduleId, created: false };
-    },
-    settings.whileUnavailable,
-  );
+  return ensureIntervalSchedule(client, {
+    scheduleId,
+    intervalMs: settings.intervalMs,
+    action,
+    whileUnavailable: settings.whileUnavailable,
+  });
 }
 
 const LABELS: Record<Finding['kind'], string> = {

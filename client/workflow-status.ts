@@ -91,6 +91,14 @@ const RENDERINGS: { readonly [T in WorkflowType]?: Rendering<T> } = {
     result: describeReport,
   },
   strandedMoney: { key: (s) => s.stage, line: describeStranded, result: describeStranded },
+  referenceRefresh: {
+    key: () => '',
+    line: () => 'refreshing the reference data',
+    result: (r) =>
+      `reference data refreshed: ${Object.entries(r.lists)
+        .map(([list, n]) => `${list} ${n}`)
+        .join(', ')}`,
+  },
 };
 
 /**

@@ -116,6 +116,11 @@ export const ClientErrorTypes = {
    * again.
    */
   cardRevealRefused: 'CardRevealRefused',
+  /**
+   * A reference list an input is checked against could be read neither from the cache nor from
+   * the provider: nothing was started; the message names the list and the cause.
+   */
+  referenceDataUnavailable: 'ReferenceDataUnavailable',
 } as const;
 export type ClientErrorType = (typeof ClientErrorTypes)[keyof typeof ClientErrorTypes];
 

@@ -46,6 +46,7 @@ import {
   type WalletFundingInput,
   type WalletFundingResult,
 } from './wallet-funding';
+import type { ReferenceRefreshInput, ReferenceRefreshResult } from './reference-refresh';
 import { strandedStatusQuery, type StrandedMoneyInput, type StrandedMoneyResult } from './stranded-money';
 import { defineWorkflow, type Spending } from './workflow-definition';
 import {
@@ -283,6 +284,14 @@ export const strandedMoneyWorkflow = defineWorkflow<StrandedMoneyInput, Stranded
   statusQuery: strandedStatusQuery,
 });
 
+export const referenceRefreshWorkflow = defineWorkflow<ReferenceRefreshInput, ReferenceRefreshResult>()({
+  type: 'referenceRefresh',
+  flow: 'reference_refresh',
+  // One activity, seconds long: a run ends under the build that started it.
+  versioning: 'PINNED',
+  orderSteps: none,
+});
+
 /**
  * Every workflow the cardflow worker registers, by its type (checked against
  * workflows/registered.ts).
@@ -303,6 +312,7 @@ export const WORKFLOWS = {
   cardReissue: cardReissueWorkflow,
   reconciliation: reconciliationWorkflow,
   strandedMoney: strandedMoneyWorkflow,
+  referenceRefresh: referenceRefreshWorkflow,
 } as const;
 
 /** A registered workflow's type name. */

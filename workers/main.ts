@@ -11,13 +11,14 @@ import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createProviderClient } from '../provider/client';
 import { providerConfig } from '../provider/config';
 import { ensureReconcileSchedule, reconcileSettings } from '../client/reconciliation';
+import { ensureReferenceSchedule } from '../client/reference-schedule';
 import { dataConverterFor } from '../platform/codec/data-converter';
 import { configured, readConfiguration } from '../platform/config/schema';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../platform/config/startup';
 import { keysCheck, temporalCheck } from '../platform/health/checks';
 import { type HealthServer, parseListenAddress, startHealthServer } from '../platform/health/server';
 import { createLogger } from '../platform/logging/logger';
-import { fileStoreFor, routeStoreFor } from '../platform/storage/from-config';
+import { fileStoreFor, referenceStoreFor, routeStoreFor } from '../platform/storage/from-config';
 import { startFileRetention } from '../platform/storage/file-retention';
 import { notificationSettings, openUndeliveredStore } from '../platform/notifications/from-config';
 import { loadTemporalWorkerConfig, SHUTDOWN_GRACE_SECONDS, workerTuning } from './config';
@@ -57,6 +58,7 @@ export function workerSettings(env: Record<string, string | undefined>) {
     // (platform/codec/).
     codec: dataConverterFor(config),
     reconcile: reconcileSettings(config),
+    referenceRefreshMs: configured(config, 'CARDFLOW_REFERENCE_REFRESH_INTERVAL'),
     tuning: workerTuning(config),
     health: healthAddress ? parseListenAddress(healthAddress, 'CARDFLOW_WORKER_HEALTH_ADDRESS') : undefined,
     metrics: workerMetrics(config),
@@ -111,6 +113,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
     const worker = await buildWorker(proc, provider, fileStore);
     healthServer = await startWorkerHealth(proc, worker);
     if (settings.reconcile.schedule) await scheduleReconciliation(proc);
+    await scheduleReferenceRefresh(proc);
     const stopBeside = startBesideWorker(proc, worker, fileStore);
     const stop = (signal: NodeJS.Signals) => {
       stopBeside();
@@ -167,6 +170,7 @@ async function buildWorker(
       merchantPrivateKey: settings.provider.merchantPrivateKey,
       fileStore,
       routes: routeStoreFor(config),
+      referenceStore: referenceStoreFor(config),
       // With CARDFLOW_NOTIFY_URL: signed notifications to the merchant's backend
       // (docs/notifications.md).
       ...(notifications ? { notifications: { ...notifications, store: await openUndeliveredStore(config) } } : {}),
@@ -232,6 +236,28 @@ async function scheduleReconciliation({ settings, logger, connection }: WorkerPr
         every: reconcile.intervalMs,
       }),
     (error: unknown) => logger.warn('cardflow worker: reconciliation schedule not ensured', { error }),
+  );
+}
+
+/**
+ * Every worker makes sure the reference data's refresh is scheduled at this interval (idempotent),
+ * trying once as the reconciliation schedule does: a backend reads the last lists meanwhile.
+ */
+async function scheduleReferenceRefresh({ settings, logger, connection }: WorkerProcess): Promise<void> {
+  const { temporal, referenceRefreshMs } = settings;
+  const client = new Client({ connection, namespace: temporal.namespace, dataConverter: settings.codec.dataConverter });
+  await ensureReferenceSchedule(client, {
+    intervalMs: referenceRefreshMs,
+    taskQueue: temporal.taskQueue,
+    whileUnavailable: { limitMs: 0 },
+  }).then(
+    ({ scheduleId, created }) =>
+      logger.info('cardflow worker: reference data refresh scheduled', {
+        scheduleId,
+        created,
+        every: referenceRefreshMs,
+      }),
+    (error: unknown) => logger.warn('cardflow worker: reference data refresh schedule not ensured', { error }),
   );
 }
 

@@ -16,3 +16,4 @@ export { cardEntity } from './card-entity';
 export { cardReissue } from './card-reissue';
 export { reconciliation } from './reconciliation';
 export { strandedMoney } from './stranded-money';
+export { referenceRefresh } from './reference-refresh';

@@ -83,6 +83,8 @@ export const CLI_OPTIONS = {
   all: { type: 'boolean' },
   'forward-to': { type: 'string' },
   port: { type: 'string' },
+  region: { type: 'string' },
+  v2: { type: 'boolean' },
 } as const;
 
 export type CliValues = {

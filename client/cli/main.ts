@@ -28,6 +28,8 @@ import { type CliContext, type CliIo, type Command, ExitCodes, UsageError } from
 import { DEPLOYMENT_COMMAND } from './deployment-commands';
 import { EVENTS_COMMAND, LISTEN_COMMAND } from './event-commands';
 import { FILES_COMMAND } from './file-commands';
+import { REFERENCE_COMMAND } from './reference-commands';
+import { ReferenceDataUnavailableError } from '../reference-data';
 import { HISTORIES_COMMAND } from './history-commands';
 import { ONBOARDING_COMMANDS } from './onboarding-commands';
 import { ACKNOWLEDGE_COMMAND, RECONCILE_COMMAND } from './reconcile-commands';
@@ -50,6 +52,7 @@ export const COMMANDS: readonly Command[] = [
   ...ONBOARDING_COMMANDS,
   ...WORKFLOW_COMMANDS,
   FILES_COMMAND,
+  REFERENCE_COMMAND,
   CARD_HISTORY_COMMAND,
   CARD_DETAILS_COMMAND,
   ...ACCOUNT_COMMANDS,
@@ -157,6 +160,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof MerchantKeyError) {
       io.err(`${error.message}\nnothing was started`);
       return ExitCodes.usage;
+    }
+    if (error instanceof ReferenceDataUnavailableError) {
+      io.err(`${error.message}\nnothing was started`);
+      return ExitCodes.failed;
     }
     if (error instanceof CardWorkflowClosedError || error instanceof OnboardingRecoveryError) {
       io.err(error.message);

@@ -97,7 +97,7 @@ async function onboard(ctx: CliContext): Promise<number> {
   const activation = raw !== null && typeof raw === 'object' ? (raw as { activation?: unknown }).activation : undefined;
   const hasPin = activation !== null && typeof activation === 'object' && 'pin' in activation;
   const input = parseOnboardingInput(raw, hasPin ? { merchantPublicKey: merchantPublicKeyFrom(ctx.config) } : {});
-  const started = await startOnboarding(await ctx.client(), input, ctx.startOptions);
+  const started = await startOnboarding(await ctx.client(), input, { ...ctx.startOptions, config: ctx.config });
   ctx.io.out(`${started.started ? 'started' : 'already exists (this file was not used)'}: ${started.workflowId}`);
   ctx.io.out(`watch it in the Temporal UI: ${workflowUiUrl(ctx.uiBase, ctx.namespace(), started.workflowId)}`);
   return ctx.values.watch ? followOnboarding(ctx, input.customerRef) : ExitCodes.done;
@@ -129,7 +129,7 @@ async function progress(ctx: CliContext, ref: string): Promise<number> {
 async function correct(ctx: CliContext, ref: string): Promise<number> {
   if (!ctx.values.file) throw new UsageError('correct needs --file <correction.json>');
   const correction = parseCardholderCorrection(await readJsonFile(ctx.values.file));
-  const status = await submitCorrection(await ctx.client(), ref, correction);
+  const status = await submitCorrection(await ctx.client(), ref, correction, { config: ctx.config });
   // The Update answers once the correction was resubmitted, or once the cardholder step failed.
   if (status.stage === 'failed') {
     ctx.io.err(

@@ -275,6 +275,13 @@ export const VARIABLES = {
     readBy: 'backend (client package), CLI',
     schema: rules.text(),
   }),
+  CARDFLOW_REFERENCE_DIR: variable({
+    description:
+      "without a database: the folder of the provider's reference data as last read (regions, cities, mobile area codes, occupations), which the worker's schedule refreshes and the client's onboarding check reads, so every process of the machine names the same one",
+    default: '.data/reference',
+    readBy: 'worker, backend (client package), CLI',
+    schema: rules.text(),
+  }),
   CARDFLOW_FILE_RETENTION_DAYS: variable({
     description:
       'days a supporting file is kept after the provider confirmed its upload; then the worker deletes it (its fileId stays recorded). `0`: at the next hourly sweep',
@@ -583,6 +590,13 @@ export const VARIABLES = {
     description: 'how often the reconciliation schedule runs (`90s`, `15m`, `1h`, `2d`; at least 1m)',
     default: '1h',
     readBy: 'worker, CLI',
+    schema: duration(60_000, '1m'),
+  }),
+  CARDFLOW_REFERENCE_REFRESH_INTERVAL: variable({
+    description:
+      "how often the worker's schedule reads the provider's reference data into the shared cache (`6h`, `1d`; at least 1m)",
+    default: '1d',
+    readBy: 'worker',
     schema: duration(60_000, '1m'),
   }),
   CARDFLOW_RECONCILE_SCHEDULE: variable({

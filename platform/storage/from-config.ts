@@ -13,6 +13,8 @@ import { createPostgresRouteStore } from './postgres-route-store';
 import { type RouteStore, createFileRouteStore } from './route-store';
 import { createPostgresRevealLog } from './postgres-reveal-log';
 import { createFileRevealLog, type RevealLog } from './reveal-log';
+import { createPostgresReferenceStore } from './postgres-reference-store';
+import { createFileReferenceStore, type ReferenceStore } from './reference-store';
 import { configured, type ConfigurationSlice } from '../config/schema';
 import { type KeyVariables, resolveKeyring } from '../codec/dev-keys';
 import { codecFileSealer } from './file-sealing';
@@ -47,4 +49,17 @@ export function revealLogFor(
   const url = config.CARDFLOW_DATABASE_URL?.value;
   if (url) return createPostgresRevealLog(url, opts.pool ? { pool: opts.pool } : {});
   return createFileRevealLog(resolve(configured(config, 'CARDFLOW_REVEAL_LOG_DIR')));
+}
+
+/**
+ * Where the provider's reference data is cached (platform/storage/reference-store.ts): the worker's
+ * refresh writes it, backends read it.
+ */
+export function referenceStoreFor(
+  config: ConfigurationSlice<'CARDFLOW_DATABASE_URL' | 'CARDFLOW_REFERENCE_DIR'>,
+  opts: { pool?: Pool } = {},
+): ReferenceStore {
+  const url = config.CARDFLOW_DATABASE_URL?.value;
+  if (url) return createPostgresReferenceStore(url, opts.pool ? { pool: opts.pool } : {});
+  return createFileReferenceStore(resolve(configured(config, 'CARDFLOW_REFERENCE_DIR')));
 }

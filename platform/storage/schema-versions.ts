@@ -17,7 +17,7 @@ export const MIGRATIONS_TABLE = 'pgmigrations';
  * The newest migration of `migrations/`, which this build's queries need (a unit test keeps the
  * two equal). Migrations apply in order, so it being recorded means every older one is.
  */
-export const REQUIRED_MIGRATION = '1796688000000_card-reveals';
+export const REQUIRED_MIGRATION = '1796774400000_reference-data';
 /** What applies the migrations, for the message of a process that finds one missing. */
 const APPLY_COMMAND =
   'the database set-up job (compose: the database-setup service; `node dist/tools/deploy/setup-database.js`)';

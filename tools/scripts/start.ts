@@ -21,7 +21,7 @@ import {
 import { mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { type ProviderConfig, providerConfig } from '../../provider/config';
-import { createProviderClient } from '../../provider/client';
+import { createProviderClient, type ProviderClient } from '../../provider/client';
 import { connectTemporalClient, type TemporalClientHandle } from '../../platform/temporal/connection';
 import { describeProgress, describeResult, workflowUiUrl } from '../../client/describe';
 import { dataConverterFor } from '../../platform/codec/data-converter';
@@ -37,7 +37,9 @@ import type { SandboxDelays } from '../sandbox/contract';
 import { type RunningSandbox, ensureSandboxKeys, startSandbox } from '../sandbox/index';
 import { receiverLogging } from '../../webhooks/main';
 import { type WebhookReceiver, type WebhookReceiverOptions, startWebhookReceiver } from '../../webhooks/receiver';
-import { fileStoreFor, routeStoreFor } from '../../platform/storage/from-config';
+import { fileStoreFor, referenceStoreFor, routeStoreFor } from '../../platform/storage/from-config';
+import { referenceData } from '../../client/reference-data';
+import { ensureReferenceSchedule } from '../../client/reference-schedule';
 import { createWorker } from '../../workers/create-worker';
 import type { CardflowWorker } from '../../workers/cardflow-worker';
 import { startDevServer, stopDevServer } from './dev-server';
@@ -45,6 +47,7 @@ import { entryPointArgs } from '../../platform/config/command-line';
 import {
   type Configuration,
   ConfigurationProblems,
+  configured,
   readConfiguration,
   schemaDefault,
 } from '../../platform/config/schema';
@@ -104,6 +107,8 @@ export interface Stack {
   receiver: WebhookReceiver;
   /** Undefined with a real provider. */
   sandbox?: RunningSandbox;
+  /** The worker's provider client (the sandbox's or the real provider's). */
+  provider: ProviderClient;
   worker: CardflowWorker;
   /** Resolves when the worker has stopped. */
   workerRun: Promise<void>;
@@ -177,6 +182,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         merchantPrivateKey: providerConfig.merchantPrivateKey,
         fileStore: fileStoreFor(opts.configuration),
         routes,
+        referenceStore: referenceStoreFor(opts.configuration),
       },
       ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : {}),
       workerOptions: { shutdownGraceTime: '10s', ...opts.workerOptions, dataConverter },
@@ -202,6 +208,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       temporal,
       receiver,
       ...(sandbox ? { sandbox } : {}),
+      provider,
       worker,
       workerRun,
       stop: stopAll,
@@ -393,6 +400,11 @@ async function main(): Promise<void> {
       `${clock()}  reconciliation schedule ${scheduleId} ${created ? 'created' : 'updated'} (every ${reconcile.intervalMs / 60_000} min), one run started now; cardflow reconcile runs one on demand`,
     );
   }
+  const refreshMs = configured(configuration, 'CARDFLOW_REFERENCE_REFRESH_INTERVAL');
+  const reference = await ensureReferenceSchedule(stack.client, { intervalMs: refreshMs });
+  console.log(
+    `${clock()}  reference data refresh schedule ${reference.scheduleId} ${reference.created ? 'created' : 'updated'} (every ${refreshMs / 3_600_000} h); cardflow reference <list> prints a list`,
+  );
 
   const abort = new AbortController();
   let stopping: Promise<void> | undefined;
@@ -413,7 +425,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   if (configuration.CARDFLOW_DEMO !== '0')
-    await runDemo(stack.client, configuration, uiBase, codecServer.url, namespace, abort.signal);
+    await runDemo(stack, configuration, uiBase, codecServer.url, namespace, abort.signal);
   if (!abort.signal.aborted)
     console.log(
       `${clock()}  cardflow is up; Temporal UI ${uiBase} (payloads decoded by the codec server ${codecServer.url}). Ctrl-C to stop.`,
@@ -427,7 +439,7 @@ async function main(): Promise<void> {
  * stack stays up.
  */
 async function runDemo(
-  client: Client,
+  { client, provider }: Pick<Stack, 'client' | 'provider'>,
   config: Configuration,
   uiBase: string,
   codecUrl: string,
@@ -436,7 +448,13 @@ async function runDemo(
 ): Promise<void> {
   try {
     // The demo file is checked as any input (naming the field), then started.
-    const started = await startOnboarding(client, parseOnboardingInput(demoInput(config)));
+    // Checked against the reference data as a backend's start is; a list not cached yet is read
+    // from this stack's provider.
+    const store = referenceStoreFor(config);
+    const reference = referenceData({ store, provider }, () => store.close());
+    const started = await startOnboarding(client, parseOnboardingInput(demoInput(config)), {
+      referenceData: reference,
+    }).finally(() => reference.close());
     console.log(`${clock()}  demo onboarding ${started.started ? 'started' : 'found'}: ${started.workflowId}`);
     console.log(
       `${clock()}  watch it in the Temporal UI: ${workflowUiUrl(uiBase, namespace, started.workflowId)} (decoded through ${codecUrl})`,

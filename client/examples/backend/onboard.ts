@@ -9,8 +9,9 @@
  * document (checked against the provider's upload rule, sealed with the codec keys), starts the
  * onboarding naming the documents by reference, and follows it. When the review rejects the front
  * of the ID (the reason names `idFrontId`), it stores the retaken photo and sends the correction.
- * It prints the card once the onboarding ends. Environment: TEMPORAL_ADDRESS, CARDFLOW_CODEC_KEYS
- * and the file store the workers read (CARDFLOW_DATABASE_URL or CARDFLOW_FILE_STORE_DIR);
+ * It prints the card once the onboarding ends. Environment: TEMPORAL_ADDRESS, CARDFLOW_CODEC_KEYS,
+ * the file store the workers read (CARDFLOW_DATABASE_URL or CARDFLOW_FILE_STORE_DIR) and the
+ * reference data they refresh (the database, or CARDFLOW_REFERENCE_DIR), which the start checks;
  * --task-queue is the workers' queue when it is not `cardflow`.
  */
 import { readFile } from 'node:fs/promises';

@@ -21,6 +21,7 @@ import { startCardHarness } from '../support/card-harness';
 import { recordDocumentContents } from '../support/issued-secrets';
 import { cardholdersByEmail, customerRef, harnessPerFile, runCardflowWorker } from '../support/harness';
 import { testCodecKeys, testTemporalServer } from '../support/temporal-env';
+import { filledReferenceDir } from '../support/reference-data';
 
 jest.setTimeout(240_000);
 
@@ -75,6 +76,9 @@ it('onboards a B2C customer from document bytes to an active (Normal) card, repl
     TEMPORAL_NAMESPACE: namespace,
     CARDFLOW_CODEC_KEYS: codecKeys,
     CARDFLOW_FILE_STORE_DIR: join(dir, 'store'),
+    // The reference data its start is checked against, as the workers' scheduled refresh leaves it:
+    // the example has no provider settings.
+    CARDFLOW_REFERENCE_DIR: await filledReferenceDir(h.provider),
   };
   // The worker reads the store the example writes, with the same keys.
   const fileStore = fileStoreFor(readConfiguration(env));

@@ -11,18 +11,28 @@ import { cardholdersByEmail, CARD_TYPES, customerRef, FAST_WAIT, harnessPerFile 
 import { eventually, startCardHarness } from '../support/card-harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 import { testTemporalServer } from '../support/temporal-env';
+import { filledReferenceDir } from '../support/reference-data';
 
 jest.setTimeout(120_000);
 
 const h = harnessPerFile(startCardHarness);
 const files = inputFiles('cardflow-cli-');
+// The reference data an onboarding's holder is checked against, as the workers' refresh leaves it.
+let referenceDir: string;
+beforeAll(async () => {
+  referenceDir = await filledReferenceDir(h.provider);
+});
 
 function cli(args: string[]) {
   return runCliOn(
     { client: h.client, namespace: testTemporalServer().namespace },
     [...args, '--task-queue', h.taskQueue],
     {
-      env: { CARDFLOW_PROVIDER_BASE_URL: h.sandbox.url, CARDFLOW_PROVIDER_API_KEY: h.sandbox.keys.apiKey },
+      env: {
+        CARDFLOW_PROVIDER_BASE_URL: h.sandbox.url,
+        CARDFLOW_PROVIDER_API_KEY: h.sandbox.keys.apiKey,
+        CARDFLOW_REFERENCE_DIR: referenceDir,
+      },
     },
   );
 }

@@ -20,11 +20,17 @@ import { onboardingWorkflowId } from '../../../domain';
 import { CARD_TYPES, FAST_WAIT, harnessPerFile, startHarness } from '../support/harness';
 import { b2bHolder, uniqueEmail } from '../support/holders';
 import { eventually } from '../support/card-harness';
+import { testTemporalServer } from '../support/temporal-env';
+import { filledReferenceDir, sandboxReferenceData } from '../support/reference-data';
+import type { ReferenceData } from '../../../client/reference-data';
 
 jest.setTimeout(120_000);
 
 const harness = harnessPerFile(startHarness);
 const files = inputFiles('cardflow-cli-');
+let shared: ReferenceData | undefined;
+/** The reference data the starts are checked against, read from the sandbox once. */
+const reference = () => (shared ??= sandboxReferenceData(harness.provider));
 
 function input(customerRef: string, email: string) {
   return {
@@ -54,9 +60,11 @@ it('starting the same customer reference twice, running or closed, makes one exe
   // No worker polls this queue: the first execution stays running while the second start arrives.
   const first = await startOnboarding(harness.client, input(customerRef, uniqueEmail('dup')), {
     taskQueue: harness.taskQueue,
+    referenceData: reference(),
   });
   const second = await startOnboarding(harness.client, input(customerRef, uniqueEmail('other')), {
     taskQueue: harness.taskQueue,
+    referenceData: reference(),
   });
   expect(first.started).toBe(true);
   expect(second.started).toBe(false);
@@ -67,6 +75,7 @@ it('starting the same customer reference twice, running or closed, makes one exe
   await first.handle.terminate('test: closed');
   const third = await startOnboarding(harness.client, input(customerRef, uniqueEmail('third')), {
     taskQueue: harness.taskQueue,
+    referenceData: reference(),
   });
   expect(third.started).toBe(false);
   expect((await third.handle.describe()).runId).toBe(firstRun);
@@ -84,6 +93,42 @@ it('refuses an invalid input before starting anything, naming the field and rule
   await expect(startOnboarding(harness.client, bad, { taskQueue: harness.taskQueue })).rejects.toThrow(
     /initialDeposit: /,
   );
+  expect(await executions(customerRef, false)).toBe(0);
+});
+
+it('refuses a holder whose town, area code or occupation is not in the reference data, starting nothing', async () => {
+  const customerRef = `ref-${randomUUID().slice(0, 8)}`;
+  const wrong = {
+    ...input(customerRef, uniqueEmail('ref')),
+    holder: b2bHolder('r@example.com', { town: 'XYZ', areaCode: '+999' }),
+  };
+  const error = await startOnboarding(harness.client, wrong, {
+    taskQueue: harness.taskQueue,
+    referenceData: reference(),
+  }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(InvalidInputError);
+  expect((error as InvalidInputError).problems).toEqual([
+    "holder.areaCode: '+999' is not a mobile area code (reference data: mobile-area-codes)",
+    "holder.town: 'XYZ' is not a city code of region US (reference data: cities)",
+  ]);
+  // The CLI, from the cache the workers' refresh fills, refuses the same file with exit 2.
+  const err: string[] = [];
+  const code = await runCli(
+    ['onboard', '--file', files.file('wrong-town.json', wrong), '--task-queue', harness.taskQueue],
+    {
+      out: () => {},
+      err: (l) => err.push(l),
+      env: { CARDFLOW_REFERENCE_DIR: await filledReferenceDir(harness.provider) },
+      connect: async () => ({
+        client: harness.client,
+        namespace: testTemporalServer().namespace,
+        close: async () => undefined,
+      }),
+    },
+  );
+  expect(code).toBe(2);
+  expect(err.join('\n')).toContain("holder.town: 'XYZ' is not a city code of region US (reference data: cities)");
+  expect(err.join('\n')).toMatch(/nothing was started$/);
   expect(await executions(customerRef, false)).toBe(0);
 });
 
@@ -117,6 +162,7 @@ it('progress is readable during review, a correction after a reject is accepted,
   await harness.withWorker(async () => {
     const started = await startOnboarding(harness.client, input(customerRef, uniqueEmail('reject.admin')), {
       taskQueue: harness.taskQueue,
+      referenceData: reference(),
     });
     expect(started.started).toBe(true);
     const stages: string[] = [];
@@ -146,7 +192,12 @@ it('progress is readable during review, a correction after a reject is accepted,
     await eventually(found, (ids) => ids.length > 0, 'the onboarding listed in awaiting_correction', 10_000);
     expect(await found()).toEqual([onboardingWorkflowId(customerRef)]);
 
-    const status = await submitCorrection(harness.client, customerRef, { holder: b2bHolder(uniqueEmail('fixed')) });
+    const status = await submitCorrection(
+      harness.client,
+      customerRef,
+      { holder: b2bHolder(uniqueEmail('fixed')) },
+      { referenceData: reference() },
+    );
     expect(status.resubmissions).toBe(1);
     const result = await awaitResult(harness.client, customerRef);
     expect(result.customerRef).toBe(customerRef);

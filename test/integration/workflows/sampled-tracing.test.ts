@@ -18,12 +18,16 @@ import { startTracing, type Tracing } from '../../../platform/telemetry/tracing'
 import { type OtlpReceiver, startOtlpReceiver } from '../../cluster/support/otlp-receiver';
 import { b2bOnboarding, customerRef, runCardflowWorker, startHarness, type Harness } from '../support/harness';
 import { testTemporalServer } from '../support/temporal-env';
+import { filledReferenceData } from '../support/reference-data';
+import type { ReferenceData } from '../../../client/reference-data';
 
 jest.setTimeout(180_000);
 
 let h: Harness;
 let otlp: OtlpReceiver;
 let tracing: Tracing;
+/** Filled before the starts, so a start reads no provider inside a backend's span. */
+let reference: ReferenceData;
 
 beforeAll(async () => {
   otlp = await startOtlpReceiver();
@@ -35,6 +39,7 @@ beforeAll(async () => {
     OTEL_TRACES_SAMPLER: 'parentbased_always_on',
   })!;
   h = await startHarness();
+  reference = await filledReferenceData(h.provider);
 }, 120_000);
 afterAll(async () => {
   await h?.stop();
@@ -75,7 +80,7 @@ async function startTraced(
   return tracer.startActiveSpan(`backend ${tag}`, async (span) => {
     const handle =
       what === 'onboarding'
-        ? (await startOnboarding(client, onboarding(tag), { taskQueue: h.taskQueue })).handle
+        ? (await startOnboarding(client, onboarding(tag), { taskQueue: h.taskQueue, referenceData: reference })).handle
         : await startReconciliation(
             client,
             { since: Date.now() - 60_000 },
@@ -98,7 +103,10 @@ it('a sampled start is traced through the workflows to the activities; an unsamp
     const reconciliation = await startTraced(true, 'traced-reconcile', 'reconciliation');
     // A backend that does not trace (the tier's own client traces half of the workflows it calls).
     const plain = new Client({ connection: h.client.connection, namespace: testTemporalServer().namespace });
-    const { handle } = await startOnboarding(plain, onboarding('untraced'), { taskQueue: h.taskQueue });
+    const { handle } = await startOnboarding(plain, onboarding('untraced'), {
+      taskQueue: h.taskQueue,
+      referenceData: reference,
+    });
     await Promise.all([kept.done, dropped.done, reconciliation.done, handle.result()]);
     return {
       sampled: kept.traceId,
