@@ -40,22 +40,16 @@ export async function referenceProblems(input: HolderToCheck, data: Pick<Referen
   const problems: string[] = [];
   const codes = (await data.list('mobile-area-codes')).records.map((row) => bare(row.code));
   if (!codes.includes(bare(holder.areaCode)))
-    problems.push(
-      `holder.areaCode: '${holder.areaCode}' is not a mobile area code (reference data: mobile-area-codes)`,
-    );
+    problems.push(`holder.areaCode: is not a mobile area code (reference data: mobile-area-codes)`);
   if (holder.shape !== 'IDV') {
     const cities = (await data.list('cities')).records;
     if (!cities.some((city) => city.code === holder.town && city.country === holder.country))
-      problems.push(
-        `holder.town: '${holder.town}' is not a city code of region ${holder.country} (reference data: cities)`,
-      );
+      problems.push(`holder.town: is not a city code of region ${holder.country} (reference data: cities)`);
   }
   if (holder.shape === 'B2C') {
     const occupations = (await data.list('occupations')).records;
     if (!occupations.some((row) => row.occupationCode === holder.occupation))
-      problems.push(
-        `holder.occupation: '${holder.occupation}' is not an occupation code (reference data: occupations)`,
-      );
+      problems.push(`holder.occupation: is not an occupation code (reference data: occupations)`);
   }
   return problems;
 }

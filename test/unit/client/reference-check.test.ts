@@ -88,17 +88,17 @@ it('passes a holder whose area code, town and occupation are in the lists', asyn
 it('refuses each wrong field naming the field, the rule and the list', async () => {
   const deps = { store: memoryStore(), provider: provider() };
   expect(await referenceProblems(b2b({ town: 'XYZ' }), open(deps))).toEqual([
-    "holder.town: 'XYZ' is not a city code of region US (reference data: cities)",
+    'holder.town: is not a city code of region US (reference data: cities)',
   ]);
   // A city code of another country is refused too: the town must be in the holder's country.
   expect(await referenceProblems(b2b({ town: 'GB0101' }), open(deps))).toEqual([
-    "holder.town: 'GB0101' is not a city code of region US (reference data: cities)",
+    'holder.town: is not a city code of region US (reference data: cities)',
   ]);
   expect(await referenceProblems(b2b({ areaCode: '+999' }), open(deps))).toEqual([
-    "holder.areaCode: '+999' is not a mobile area code (reference data: mobile-area-codes)",
+    'holder.areaCode: is not a mobile area code (reference data: mobile-area-codes)',
   ]);
   expect(await referenceProblems(b2c({ occupation: '99-9999' }), open(deps))).toEqual([
-    "holder.occupation: '99-9999' is not an occupation code (reference data: occupations)",
+    'holder.occupation: is not an occupation code (reference data: occupations)',
   ]);
   // "44" and "+44" name one area code.
   expect(await referenceProblems(b2c({ areaCode: '44' }), open(deps))).toEqual([]);
@@ -178,7 +178,7 @@ it('startOnboarding refuses a wrong town before Temporal is asked to start anyth
   }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(InvalidInputError);
   expect((error as InvalidInputError).problems).toEqual([
-    "holder.town: 'XYZ' is not a city code of region US (reference data: cities)",
+    'holder.town: is not a city code of region US (reference data: cities)',
   ]);
   expect(start).not.toHaveBeenCalled();
   // The same input with a listed town goes on to the start.

@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { unknownFields } from '../../../client/unknown-fields';
-import { parseCardholderCorrection, parseOnboardingInput } from '../../../client/validation';
+import { InvalidInputError, parseCardholderCorrection, parseOnboardingInput } from '../../../client/validation';
 import { parseInput } from '../../../client/inputs';
-import { InvalidInputError } from '../../../client/validation';
 
 const customer = (): Record<string, unknown> =>
   JSON.parse(readFileSync(path.resolve(__dirname, '../../../client/examples/customer.json'), 'utf8')) as Record<
