@@ -1,15 +1,10 @@
 /**
- * The long-lived card workflow for backend services: `cardEntity`, id
- * `card-<cardNo>` (domain/card-entity.ts). Freeze, unfreeze, PIN change and deposit go through its
- * validated Updates, sent with Update-with-Start (conflict policy USE_EXISTING): the first
- * operation on a card starts its workflow, later ones reach the running one (also after it
- * continued as new), and two callers never start two. Each request carries the caller's
- * `requestId`; a repeat returns the first answer and the provider acts once. Balance and status
- * come from the `card` query, or fresh from the provider through the `refresh` Update.
- *
- * Reuse policy ALLOW_DUPLICATE_FAILED_ONLY: a card workflow that completed (the card was
- * cancelled) is never started again ({@link CardWorkflowClosedError}); one that was terminated
- * by an operator can be.
+ * The long-lived card workflow for backends: `cardEntity`, id `card-<cardNo>`. Freeze, unfreeze,
+ * PIN change and deposit go through its validated Updates, sent with Update-with-Start, so the
+ * first operation on a card starts its workflow and two callers never start two. A repeated
+ * `requestId` returns the first answer and the provider acts once. Balance and status come from
+ * the `card` query, or fresh through the `refresh` Update. A completed card workflow (the card was
+ * cancelled) is never started again ({@link CardWorkflowClosedError}).
  */
 import { exact } from '../domain/exact';
 import { ClientErrorTypes } from '../domain/failure-types';

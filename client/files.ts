@@ -1,14 +1,9 @@
 /**
- * Supporting files from a backend: a work-order photo, a delivery note, a document for an unblock.
- * The backend stores the bytes once and hands workflows the reference it gets back; the worker
- * that uploads the file reads it from the same store (platform/storage/file-store.ts), so only
- * the reference travels through Temporal, never the bytes.
- *
- * A file is checked against the provider's upload rule before it is kept (spec: File upload;
- * `UploadFileSchema`): jpg, png or pdf by extension, content type and leading bytes alike, not
- * empty, at most 2 MiB. A file the provider would refuse is refused here, naming it and the rule,
- * before anything is stored. The store is the one the workers read: PostgreSQL when
- * CARDFLOW_DATABASE_URL is set, else CARDFLOW_FILE_STORE_DIR; encrypted with the codec keys.
+ * Files from a backend (identity documents, a work-order photo, a delivery note): stored once,
+ * encrypted with the codec keys, in the store the workers read (PostgreSQL with
+ * CARDFLOW_DATABASE_URL, else CARDFLOW_FILE_STORE_DIR), so only the reference travels through
+ * Temporal. Checked first against the provider's upload rule (`UploadFileSchema`: jpg, png or pdf
+ * by extension, type and leading bytes, not empty, at most 2 MiB), naming the file and the rule.
  */
 import { basename } from 'node:path';
 import { UploadFileSchema } from '../provider/schemas/file';

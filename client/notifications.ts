@@ -31,16 +31,12 @@ export {
 } from '../domain/notifications';
 
 /**
- * Verifies `rawBody` with the signing secret (constant time, timestamp within `toleranceSeconds`,
- * default 300) and returns the event, typed by its `type`. `headers` is the `Cardflow-Signature`
- * value, or the request's headers (`req.headers`, a Fetch `Headers`), where either format is
- * found: `Cardflow-Signature`, or the Standard Webhooks `webhook-*` headers. `secret` may be two
- * during a rotation (the new one and the old one): either one verifies.
- *
- * Throws a {@link NotificationSignatureError}: `reason` is `no_header`, `malformed_header`,
- * `no_secret`, `mismatch` (a changed body or another secret), `too_old` (a replay) or
- * `bad_payload` (signed, but not an event of the catalogue). Dedupe on `event.id`: delivery is at
- * least once.
+ * Verifies `rawBody` (constant time, timestamp within `toleranceSeconds`, default 300) and returns
+ * the event, typed by its `type`. `headers` is the `Cardflow-Signature` value or the request's
+ * headers, in either format; `secret` may be two during a rotation. Throws a
+ * {@link NotificationSignatureError} whose `reason` is `no_header`, `malformed_header`,
+ * `no_secret`, `mismatch`, `too_old` (a replay) or `bad_payload`. Delivery is at least once:
+ * de-duplicate on `event.id`.
  */
 export function constructEvent(
   rawBody: string | Uint8Array,

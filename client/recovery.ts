@@ -1,22 +1,12 @@
 /**
- * What an operator does with an onboarding that did not complete: resume it, or stop it.
- *
- * Resume ({@link retryOnboarding}) starts a new run of the same workflow id
- * (`onboarding-<customerRef>`) with the input the earlier run had, under the id reuse policy
- * `ALLOW_DUPLICATE_FAILED_ONLY`: allowed only after a run failed, was cancelled, terminated or
- * timed out, never beside a running or a completed one, so one customer reference still has one
- * onboarding. The new run re-derives every child id and merchantOrderNo from that id, so each step
- * finds at the provider what the earlier run made (holder, card, transfer, deposit) instead of
- * making it again, and goes on from there; money an earlier run's compensations moved back is moved
- * again under a new key, and only that much (what the steps left to do need). A reuse policy rather
- * than a reset: the new run executes today's code from the start (a bug since fixed is fixed for it
- * too), with no requirement that the failed run's history replay on that code. A resume retries
- * through a Temporal restart like every start (platform/temporal/unavailable-retry.ts,
- * client/start.ts): one whose answer was lost finds the run it started.
- *
- * Stop ({@link cancelOnboarding}) is Temporal's cancellation: waits end at once; a mutation the
- * provider may already have is followed to its outcome first; the workflow ends cancelled and its
- * progress says in which stage and what was left at the provider.
+ * What an operator does with an onboarding that did not complete. Resume ({@link retryOnboarding})
+ * starts a new run under the same id with the earlier input (reuse policy
+ * ALLOW_DUPLICATE_FAILED_ONLY: never beside a running or completed one); every key derives from
+ * that id, so each step finds what the earlier run made instead of making it again, and money an
+ * earlier compensation moved back moves again under a new key. A new run rather than a reset: it
+ * runs today's code from the start, with no need for the failed history to replay. Stop
+ * ({@link cancelOnboarding}) is Temporal's cancel: waits end, a mutation in flight is followed to
+ * its outcome, and progress says what was left at the provider.
  */
 import { type Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';

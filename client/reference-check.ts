@@ -1,16 +1,11 @@
 /**
- * An onboarding's holder checked against the provider's reference data before anything starts
- * (client/reference-data.ts reads the lists): the mobile area code must be one of the mobile area
- * codes, the town a city code of the holder's country, a B2C holder's occupation an occupation
- * code. Each refusal names the field, the rule and the list the allowed values come from; the
- * provider would otherwise refuse the holder days later, at submission (40002).
- *
- * When a list cannot be read at all (not cached yet, and the provider unreachable or not configured
- * in this process), the start is refused by default with {@link ReferenceDataUnavailableError}, a
- * registered type a backend can branch on and retry: letting the input through unchecked would
- * turn a read outage into a bad submission. A backend that would rather start anyway says so
- * (`whenReferenceUnavailable: 'start-unchecked'`); the start then says it was not checked, and a
- * warning goes to stderr. Only a cold cache can fail this way: a cached list is served however old.
+ * An onboarding's holder checked against the provider's reference data before anything starts:
+ * the area code one of the mobile area codes, the town a city code of the holder's country, a B2C
+ * holder's occupation an occupation code; the provider would otherwise refuse it days later
+ * (40002). A list that cannot be read at all (cold cache, provider unreachable) refuses the start
+ * with {@link ReferenceDataUnavailableError}, since input let through unchecked would turn a read
+ * outage into bad submissions; `whenReferenceUnavailable: 'start-unchecked'` starts anyway, saying
+ * so and warning. A cached list is served however old.
  */
 import type { CardholderData } from '../domain';
 import type { ReferenceListName } from '../provider/reference-lists';

@@ -1,14 +1,9 @@
 /**
- * Sealing a clear PIN before it goes anywhere near Temporal (the PIN never appears in clear
- * in workflow history or logs). The client encrypts it with the merchant's RSA
- * public key, exactly as the provider encrypts sensitive data (`encryptSensitive`,
- * provider/sensitive.ts); only the worker's activity opens it with the merchant private key.
- *
- * Key: `CARDFLOW_MERCHANT_PUBLIC_KEY` or `CARDFLOW_MERCHANT_PUBLIC_KEY_FILE` (PEM or base64 X.509
- * DER, the provider/config.ts naming). A backend that holds only the public key is the point; as a
- * convenience for one-box setups (`npm start`, whose sandbox writes
- * CARDFLOW_MERCHANT_PRIVATE_KEY_FILE), the public half of CARDFLOW_MERCHANT_PRIVATE_KEY(_FILE) is
- * used when no public key is set.
+ * Sealing a clear PIN before it goes anywhere near Temporal: the client encrypts it with the
+ * merchant's public key as the provider encrypts sensitive data (provider/sensitive.ts), and only
+ * the worker's activity opens it. Key: CARDFLOW_MERCHANT_PUBLIC_KEY(_FILE); a backend holding
+ * only the public key is the point, and for one-box setups (`npm start`) the public half of the
+ * merchant private key serves when no public key is set.
  */
 import type { KeyObject } from 'node:crypto';
 import { KeyFormatError, type KeyInput, privateKeyFrom, publicKeyFrom } from '../provider/keys';

@@ -1,15 +1,10 @@
 /**
- * The one idempotent start every lifecycle client uses, with the onboarding client's policies
- * (client/onboarding.ts): the workflow id is a business key, `workflowIdConflictPolicy: 'FAIL'` and
- * `workflowIdReusePolicy: 'REJECT_DUPLICATE'`. A second start while the first runs, or after it
- * closed, is refused by the server and answered with a handle to the existing execution, so one key
- * is one execution ever: a repeated transfer request moves money once. (FAIL rather than
- * USE_EXISTING tells the caller whether its input was used.)
- *
- * Search attributes are set at start (free) and passed in the input as `startAttributes`, so the
- * workflow does not upsert them again (domain/start-attributes.ts, workflows/reporting/search.ts).
- * The input's encoded size is checked against Temporal's payload limit first
- * (client/payload-size.ts).
+ * The one idempotent start every lifecycle client uses: the workflow id is a business key, with
+ * conflict policy FAIL and reuse policy REJECT_DUPLICATE, so a second start, during or after the
+ * first, is answered with a handle to the existing execution (FAIL rather than USE_EXISTING tells
+ * the caller whether its input was used): a repeated transfer request moves money once. Search
+ * attributes are set at start (free) and handed in as `startAttributes`, so the workflow does not
+ * upsert them again; the encoded input is checked against Temporal's payload limit first.
  */
 import { randomUUID } from 'node:crypto';
 import {

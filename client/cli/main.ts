@@ -1,17 +1,10 @@
 /**
- * The `cardflow` command line, run through `client/cli/cardflow.js`: `cardflow --help` (or
- * `cardflow help`) lists the commands, `cardflow <command> --help` (or `cardflow help <command>`)
- * shows one. Each command lives in one of this folder's files and is registered in {@link
- * COMMANDS}; adding a command is one object there (its usage lines also bound its arguments,
- * parse.ts).
- *
- * Input files are validated with the domain's schemas before anything is contacted: a bad file
- * prints each field and rule it breaks (never the values) and exits 2 having started nothing.
- * Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ... (`platform/temporal/connection.ts`);
- * payload keys: CARDFLOW_CODEC_KEYS(_FILE), else outside production the dev key of `npm start` (the
- * input it sends holds personal data, so it is encrypted like every payload); the Web UI base for
- * links: CARDFLOW_TEMPORAL_UI_URL; a PIN is sealed with CARDFLOW_MERCHANT_PUBLIC_KEY(_FILE)
- * (client/sealing.ts).
+ * The `cardflow` command line: `cardflow --help` lists the commands, `cardflow <command> --help`
+ * shows one. Each command is one object in {@link COMMANDS}, its usage lines bounding its
+ * arguments (parse.ts). Input files are validated before anything is contacted: a bad one prints
+ * each field and rule (never the values) and exits 2 having started nothing. Settings as every
+ * process reads them (the README's configuration table): Temporal's, the codec keys (payloads
+ * hold personal data), the Web UI base for links, the merchant public key that seals a PIN.
  */
 import type { Client } from '@temporalio/client';
 import { CodecKeyError } from '../../platform/codec/data-converter';

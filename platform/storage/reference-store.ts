@@ -1,15 +1,11 @@
 /**
- * The provider's reference data (regions, cities, mobile area codes, occupations) as last read: one
- * entry per list, the records exactly as the provider gave them and when they were read. The
- * provider changes these lists very rarely and advises a local copy, so every process reads this
- * cache; the worker's scheduled refresh replaces each entry, and a reader that finds none reads
- * the provider once and stores its answer. The records are kept as plain JSON: what they are is
- * the provider client's to say (its schemas parse them on read).
- *
- * This file holds the embedded default, one JSON file per list in a folder the processes of one
- * machine share, each replaced whole by a rename (a reader sees the old list or the new one, never
- * a torn one); several machines share the PostgreSQL store
- * (platform/storage/postgres-reference-store.ts).
+ * The provider's reference data (regions, cities, mobile area codes, occupations) as last read,
+ * one entry per list with the provider's records and when they were read: the lists change very
+ * rarely, so every process reads this cache; the worker's scheduled refresh replaces entries, and a
+ * reader finding none reads the provider once and stores the answer. Records are plain JSON (the
+ * provider client's schemas parse them on read). This file is the embedded default, one file per
+ * list replaced whole by a rename; several machines share PostgreSQL
+ * (postgres-reference-store.ts).
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';

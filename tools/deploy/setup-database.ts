@@ -1,17 +1,10 @@
 /**
- * One-shot set-up of cardflow's own database (the `database-setup` service of docker-compose.yml,
- * and the cluster launcher of `npm run cluster` and CI): the role and database that
- * `CARDFLOW_DATABASE_URL` names, with only the rights cardflow needs. Run as PostgreSQL's
- * administrator (`CARDFLOW_DATABASE_ADMIN_URL`), after the Temporal schema job. Idempotent: a
- * second run changes nothing but the role's password, set again from the URL.
- *
- * The role (`cardflow` in the shipped stack) logs in, owns its database and the tables in it (this
- * job applies the schema's migrations as that role, platform/storage/schema-versions.ts, before any
- * worker or receiver starts; each refuses a schema older than its build), and nothing more: not a
- * superuser, no new databases or roles, no replication. Connecting is revoked from PUBLIC on its
- * database, on Temporal's two and on `postgres`, so neither the role nor any other ordinary role
- * opens a database that is not its own. Tables an earlier stack created as the administrator
- * (cardflow once connected as it) are handed to the role.
+ * One-shot set-up of cardflow's own database (compose's `database-setup`, `npm run cluster`, CI),
+ * run as PostgreSQL's administrator after the Temporal schema job; idempotent. It makes the role
+ * and database `CARDFLOW_DATABASE_URL` names, applies the migrations as that role before any worker
+ * or receiver starts (platform/storage/schema-versions.ts), and grants nothing more: no superuser,
+ * no new databases or roles, and CONNECT revoked from PUBLIC on every database but its own. Tables
+ * an earlier stack created as the administrator are handed to the role.
  */
 import { Client } from 'pg';
 import { exitCodeFor, failureMessage, loadConfiguration } from '../../platform/config/startup';

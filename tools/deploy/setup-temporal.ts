@@ -1,16 +1,9 @@
 /**
- * One-shot set-up of a self-hosted Temporal cluster for cardflow (the `temporal-setup` service of
- * docker-compose.yml, or `tsx tools/deploy/setup-temporal.ts` against any cluster): registers the
- * namespace when it is missing and adds the project's custom search attributes
- * (`domain/search-attributes.ts`, the one list the dev server registers too). Idempotent.
- *
- * Connection from the same variables as every other process (`platform/temporal/connection.ts`):
- * `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, TLS / API key. `CARDFLOW_NAMESPACE_RETENTION_DAYS`
- * (default 30) sets the retention of a new namespace: how long closed histories, and so the
- * codec keys that decrypt them, must be kept (docs/production.md, "Key rotation").
- *
- * Temporal Cloud namespaces are created in the Cloud console or with `tcld`; there this script
- * only adds the search attributes.
+ * One-shot set-up of a self-hosted Temporal cluster for cardflow (compose's `temporal-setup`, or
+ * `tsx tools/deploy/setup-temporal.ts` against any cluster), idempotent: registers the namespace
+ * when missing, with `CARDFLOW_NAMESPACE_RETENTION_DAYS` (30; how long closed histories, and the
+ * codec keys that decrypt them, are kept), and adds the project's search attributes. On Temporal
+ * Cloud, namespaces come from the console or `tcld`, and this only adds the search attributes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';

@@ -1,14 +1,10 @@
 /**
- * A merchant backend's window on one card, through the client package alone (it imports only
- * client/index.ts): what happened on the card (its operation records and authorizations, straight
- * from the provider, page after page), its details for the customer (decrypted here, the reveal
- * recorded; only the last four digits are printed), and its replacement (one new card however
- * often it runs; the old card frozen once the new one is active).
+ * A backend's window on one card through the client package alone: its history straight from the
+ * provider, page after page; its details for the customer (decrypted here, the reveal recorded,
+ * only the last four digits printed); and its replacement (one new card however often it runs,
+ * the old one frozen once the new one is active). Settings as every cardflow process reads them.
  *
  *   node --import tsx client/examples/backend/card-window.ts <cardNo>
- *
- * Configuration as every cardflow process reads it: TEMPORAL_ADDRESS, CARDFLOW_TASK_QUEUE,
- * CARDFLOW_CODEC_KEYS, CARDFLOW_PROVIDER_*, the merchant private key, and the reveal log's store.
  */
 import {
   cardAuthorizations,

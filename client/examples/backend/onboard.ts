@@ -1,18 +1,12 @@
 /**
- * A merchant backend onboarding a B2C customer from the bytes of their identity documents, with the
- * client package alone (`@cardflow/client`; here its entry, client/index.ts):
+ * A backend onboarding a B2C customer from the bytes of their identity documents, with the client
+ * package alone: it stores each document (checked, sealed), starts the onboarding naming them by
+ * reference, and when the review rejects the front of the ID, stores the retake and sends the
+ * correction; it prints the card at the end. It needs the workers' file store and reference data
+ * (the database, or their directories) and, with --task-queue, the workers' queue.
  *
  *   tsx client/examples/backend/onboard.ts [--task-queue <name>] <customer.json> <front> <back>
  *   <selfie> [<front, retaken>]
- *
- * `customer.json` is an onboarding input whose holder names no document. The program stores each
- * document (checked against the provider's upload rule, sealed with the codec keys), starts the
- * onboarding naming the documents by reference, and follows it. When the review rejects the front
- * of the ID (the reason names `idFrontId`), it stores the retaken photo and sends the correction.
- * It prints the card once the onboarding ends. Environment: TEMPORAL_ADDRESS, CARDFLOW_CODEC_KEYS,
- * the file store the workers read (CARDFLOW_DATABASE_URL or CARDFLOW_FILE_STORE_DIR) and the
- * reference data they refresh (the database, or CARDFLOW_REFERENCE_DIR), which the start checks;
- * --task-queue is the workers' queue when it is not `cardflow`.
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';

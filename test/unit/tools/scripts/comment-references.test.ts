@@ -46,4 +46,29 @@ describe('comments of the production code', () => {
   it('cite no style guide outside the repository', () => {
     expect(lines.filter(({ text }) => /\bSTYLE\b/.test(text)).map(({ where }) => where)).toEqual([]);
   });
+
+  it('say why in a few lines: no block of 12 lines or more, the tables below aside', () => {
+    // Lists a reader scans rather than reads: the card ledger's totals, the environment
+    // interlock's rules, the two signature formats, the envelope's decision order, the provider
+    // error tree, the bench's action-counting rules and its variables.
+    const TABLES = new Set([
+      'domain/card-ledger.ts',
+      'platform/config/environment.ts',
+      'platform/notifications/signature.ts',
+      'provider/envelope.ts',
+      'provider/errors.ts',
+      'tools/bench/actions.ts',
+      'tools/bench/main.ts',
+    ]);
+    const blocks: Array<{ file: string; first: number; length: number }> = [];
+    for (const { where } of lines) {
+      const [file, at] = where.split(':') as [string, string];
+      const line = Number(at);
+      const last = blocks[blocks.length - 1];
+      if (last && last.file === file && last.first + last.length === line) last.length += 1;
+      else blocks.push({ file, first: line, length: 1 });
+    }
+    const long = blocks.filter((b) => b.length >= 12 && !TABLES.has(b.file)).map((b) => `${b.file}:${b.first}`);
+    expect(long).toEqual([]);
+  });
 });
