@@ -289,7 +289,25 @@ cli() {
     TEMPORAL_API_KEY_FILE="$work/cardflow/tools/deploy/secrets/temporal-auth/backend.token" \
     TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" TEMPORAL_NAMESPACE=cardflow-staging \
     CARDFLOW_CODEC_KEYS_FILE="$work/cardflow/tools/deploy/secrets/codec_keys" \
+    CARDFLOW_REFERENCE_DIR="$work/reference" \
     node "$checkout/client/cli/cardflow.js" "$@"
+}
+
+# The reference data the CLI's onboarding check reads. A backend beside the workers shares their
+# database, where the workers' schedule keeps the lists; this one runs outside the stack, with
+# neither the database nor the provider in reach, so it is handed the lists a worker reads.
+copy_reference() {
+  mkdir -p "$work/reference"
+  local cli_name list
+  for cli_name in area-codes cities occupations; do
+    list="$cli_name"
+    [[ "$cli_name" == area-codes ]] && list=mobile-area-codes
+    compose exec -T worker node client/cli/cardflow.js reference "$cli_name" --json |
+      node -e "const records = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+        if (!Array.isArray(records) || records.length === 0) process.exit(1);
+        require('fs').writeFileSync(process.argv[1], JSON.stringify({ records, fetchedAt: Date.now() }));" \
+        "$work/reference/$list.json" || fail "the worker could not read the reference list $list"
+  done
 }
 
 # A B2B customer with an initial deposit (client/examples/customer.json), under a fresh reference
@@ -320,6 +338,8 @@ http_status() { node -e "fetch(process.argv[1], process.argv[2] ? { method: 'POS
 [[ "$(http_status "http://127.0.0.1:$codec_port/decode" '{"payloads":[]}')" == 401 ]] ||
   fail "the codec server answered a request without its token"
 step "Web UI answers; codec server ready and refusing requests without its token"
+copy_reference
+step "the reference lists, as a worker reads them, handed to the CLI outside the stack"
 onboard ci-compose-1
 handled="$(compose logs --no-color webhooks | grep -c '"webhook handled"' || true)"
 ((handled > 0)) || fail "no webhook reached the receiver through its published port"

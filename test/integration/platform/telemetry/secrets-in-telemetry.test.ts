@@ -36,6 +36,7 @@ import {
 } from '../../support/card-harness';
 import { customerRef, harnessWorkerEnv } from '../../support/harness';
 import { recordDocumentContents } from '../../support/issued-secrets';
+import { sandboxReferenceData } from '../../support/reference-data';
 import { startReceiverProcess, type ReceiverProcess } from '../../support/receiver-process';
 import {
   documentSecrets,
@@ -163,7 +164,9 @@ it('no secret reaches a metric label, a span or a log line of the worker, the re
       },
       wait: FAST_WAIT,
     };
-    await startOnboarding(client, request, opts);
+    // The start is checked against the reference data, read from the sandbox as a backend with
+    // the provider settings reads it.
+    await startOnboarding(client, request, { ...opts, referenceData: sandboxReferenceData(h.provider) });
     return (await awaitResult(client, ref)).card;
   });
   expect(card.cardStatus).toBe('Normal');
