@@ -31,6 +31,7 @@ import { HOSTS } from '../../tools/scripts/cluster/temporal-cluster';
 import { CLUSTER_ENV } from './support/control';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver';
 import { type ClusterWorld, startClusterWorld, until } from './support/world';
+import { sandboxReferenceData } from '../integration/support/reference-data';
 
 let w: ClusterWorld;
 let prometheus: RunningPrometheus;
@@ -350,7 +351,8 @@ it("one trace runs from a backend's startOnboarding to each signed provider call
           initialDeposit: '30',
           wait: FAST_WAIT,
         },
-        { taskQueue: w.taskQueue },
+        // Checked against the reference data as a backend with the provider settings reads it.
+        { taskQueue: w.taskQueue, referenceData: sandboxReferenceData(w.provider) },
       );
       span.end();
       return { backendSpan: span.spanContext(), handle: started.handle };
