@@ -112,8 +112,7 @@ export async function runWorkerProcess(env: Record<string, string | undefined> =
     const heapLimitMib = limitWorkflowThreadHeap(settings.tuning.workflowHeapMib);
     const worker = await buildWorker(proc, provider, fileStore);
     healthServer = await startWorkerHealth(proc, worker);
-    if (settings.reconcile.schedule) await scheduleReconciliation(proc);
-    await scheduleReferenceRefresh(proc);
+    await ensureSchedules(proc);
     const stopBeside = startBesideWorker(proc, worker, fileStore);
     const stop = (signal: NodeJS.Signals) => {
       stopBeside();
@@ -217,47 +216,27 @@ async function startWorkerHealth(
 }
 
 /**
- * Every worker makes sure the schedule exists with this interval (idempotent); one that cannot
- * still serves its tasks, the next start or `cardflow reconcile --schedule` creates it. So it
- * tries once rather than retrying through a restart before it serves.
+ * Every worker makes sure its schedules exist at their intervals (idempotent): reconciliation's,
+ * unless switched off, and the reference data's refresh. One that cannot still serves its tasks;
+ * the next start (or `cardflow reconcile --schedule`) creates it, so each is tried once rather
+ * than retried through a restart before the worker serves; a backend reads the last lists
+ * meanwhile.
  */
-async function scheduleReconciliation({ settings, logger, connection }: WorkerProcess): Promise<void> {
-  const { temporal, reconcile } = settings;
+async function ensureSchedules({ settings, logger, connection }: WorkerProcess): Promise<void> {
+  const { temporal, reconcile, referenceRefreshMs } = settings;
   const client = new Client({ connection, namespace: temporal.namespace, dataConverter: settings.codec.dataConverter });
-  await ensureReconcileSchedule(client, {
-    ...reconcile,
-    taskQueue: temporal.taskQueue,
-    whileUnavailable: { limitMs: 0 },
-  }).then(
-    ({ scheduleId, created }) =>
-      logger.info('cardflow worker: reconciliation scheduled', {
-        scheduleId,
-        created,
-        every: reconcile.intervalMs,
-      }),
-    (error: unknown) => logger.warn('cardflow worker: reconciliation schedule not ensured', { error }),
-  );
-}
-
-/**
- * Every worker makes sure the reference data's refresh is scheduled at this interval (idempotent),
- * trying once as the reconciliation schedule does: a backend reads the last lists meanwhile.
- */
-async function scheduleReferenceRefresh({ settings, logger, connection }: WorkerProcess): Promise<void> {
-  const { temporal, referenceRefreshMs } = settings;
-  const client = new Client({ connection, namespace: temporal.namespace, dataConverter: settings.codec.dataConverter });
-  await ensureReferenceSchedule(client, {
-    intervalMs: referenceRefreshMs,
-    taskQueue: temporal.taskQueue,
-    whileUnavailable: { limitMs: 0 },
-  }).then(
-    ({ scheduleId, created }) =>
-      logger.info('cardflow worker: reference data refresh scheduled', {
-        scheduleId,
-        created,
-        every: referenceRefreshMs,
-      }),
-    (error: unknown) => logger.warn('cardflow worker: reference data refresh schedule not ensured', { error }),
+  const once = { taskQueue: temporal.taskQueue, whileUnavailable: { limitMs: 0 } };
+  const ensured = (what: string, every: number, made: Promise<{ scheduleId: string; created: boolean }>) =>
+    made.then(
+      ({ scheduleId, created }) => logger.info(`cardflow worker: ${what} scheduled`, { scheduleId, created, every }),
+      (error: unknown) => logger.warn(`cardflow worker: ${what} schedule not ensured`, { error }),
+    );
+  if (reconcile.schedule)
+    await ensured('reconciliation', reconcile.intervalMs, ensureReconcileSchedule(client, { ...reconcile, ...once }));
+  await ensured(
+    'reference data refresh',
+    referenceRefreshMs,
+    ensureReferenceSchedule(client, { intervalMs: referenceRefreshMs, ...once }),
   );
 }
 
