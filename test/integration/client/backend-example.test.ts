@@ -16,7 +16,7 @@ import { readConfiguration } from '../../../platform/config/schema';
 import { fileStoreFor } from '../../../platform/storage/from-config';
 import { CARD_TYPE_IDS } from '../../../tools/sandbox/data/card-types';
 import { UNREADABLE_DOCUMENT } from '../../../tools/sandbox/engine/magic';
-import { b2cHolder } from '../../fixtures/holders';
+import { b2cHolderWithoutDocuments } from '../../fixtures/holders';
 import { startCardHarness } from '../support/card-harness';
 import { recordDocumentContents } from '../support/issued-secrets';
 import { cardholdersByEmail, customerRef, harnessPerFile, runCardflowWorker } from '../support/harness';
@@ -43,16 +43,7 @@ afterAll(async () => {
 it('onboards a B2C customer from document bytes to an active (Normal) card, replacing a rejected document', async () => {
   const unique = randomUUID().replace(/-/g, '').slice(0, 10);
   const email = `example+${unique}@example.com`;
-  const {
-    idFrontId: _f,
-    idBackId: _b,
-    idHoldId: _h,
-    ...holder
-  } = b2cHolder({
-    email,
-    idNumber: `P${unique}`,
-    fileIds: ['unused', 'unused', 'unused'],
-  });
+  const holder = b2cHolderWithoutDocuments({ email, idNumber: `P${unique}` });
   const ref = customerRef('backend-example');
   await writeFile(
     join(dir, 'customer.json'),

@@ -10,7 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { operations } from '../../../provider/operations';
 import type { CardholderOnboardingResult } from '../../../domain/cardholder-onboarding';
 import { WorkflowTypes } from '../../../domain/workflows';
-import { b2cHolder } from '../../fixtures/holders';
+import { b2cHolderWithoutDocuments } from '../../fixtures/holders';
 import { cardholdersByEmail, customerRef, encryptingClient } from '../support/harness';
 import {
   FAST_WAIT,
@@ -67,16 +67,7 @@ it('uploads each document once more at most and submits the holder once after th
   recordDocumentContents(Object.fromEntries(texts.map((t) => [t, t])));
   // The worker process opens these with its codec sealer; content stored in clear reads as it is.
   const [front, back, hold] = await Promise.all(data.map((d, i) => h.fileStore.put(d, `doc-${i}.png`)));
-  const {
-    idFrontId: _f,
-    idBackId: _b,
-    idHoldId: _h,
-    ...holder
-  } = b2cHolder({
-    email,
-    idNumber: `P${unique}`,
-    fileIds: ['unused', 'unused', 'unused'],
-  });
+  const holder = b2cHolderWithoutDocuments({ email, idNumber: `P${unique}` });
 
   const first = workerProcess({ CARDFLOW_PROVIDER_TIMEOUT_MS: '55000' });
   await first.polling(150_000);

@@ -17,7 +17,7 @@ import {
 import type { B2cCardholder } from '../../../domain/cardholder-data';
 import { WorkflowTypes } from '../../../domain/workflows';
 import { UNREADABLE_DOCUMENT } from '../../../tools/sandbox/engine/magic';
-import { b2cHolder as sampleB2c } from '../../fixtures/holders';
+import { b2cHolderWithoutDocuments } from '../../fixtures/holders';
 import { exportHistoryBytes } from '../platform/codec/history-scan';
 import { recordDocumentContents } from '../support/issued-secrets';
 import { eventually, FAST_WAIT, PHYSICAL_TYPE, startCardHarness } from '../support/card-harness';
@@ -56,17 +56,7 @@ async function storedDocuments(label: string, unreadableFront: boolean) {
 
 function holderWith(email: string, refs: { idFrontRef: string; idBackRef: string; idHoldRef: string }): B2cCardholder {
   const unique = randomUUID().replace(/-/g, '').slice(0, 10);
-  const {
-    idFrontId: _f,
-    idBackId: _b,
-    idHoldId: _h,
-    ...rest
-  } = sampleB2c({
-    email,
-    idNumber: `P${unique}`,
-    fileIds: ['unused', 'unused', 'unused'],
-  });
-  return { ...rest, ...refs };
+  return b2cHolderWithoutDocuments({ email, idNumber: `P${unique}` }, refs);
 }
 
 function start(label: string, holder: B2cCardholder) {

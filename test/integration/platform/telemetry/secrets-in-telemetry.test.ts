@@ -25,7 +25,7 @@ import { startTracing, type Tracing } from '../../../../platform/telemetry/traci
 import { CARD_TYPE_IDS } from '../../../../tools/sandbox/data/card-types';
 import { freePort } from '../../../../tools/scripts/lib/free-port';
 import { startOtlpReceiver, type OtlpReceiver } from '../../../cluster/support/otlp-receiver';
-import { b2cHolder } from '../../../fixtures/holders';
+import { b2cHolderWithoutDocuments } from '../../../fixtures/holders';
 import {
   eventually,
   FAST_WAIT,
@@ -143,12 +143,7 @@ it('no secret reaches a metric label, a span or a log line of the worker, the re
     }),
   );
   recordDocumentContents(Object.fromEntries(Object.entries(documents).map(([n, d]) => [`${n}.png`, d.marker])));
-  const {
-    idFrontId: _f,
-    idBackId: _b,
-    idHoldId: _h,
-    ...holder
-  } = b2cHolder({ email: `telemetry+${unique}@example.com`, idNumber: `P${unique}`, fileIds: ['-', '-', '-'] });
+  const holder = b2cHolderWithoutDocuments({ email: `telemetry+${unique}@example.com`, idNumber: `P${unique}` });
   const ref = customerRef('telemetry');
   const card = await traced('onboarding', async () => {
     const stored = async (name: string) =>
