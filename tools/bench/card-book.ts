@@ -1,15 +1,11 @@
 /**
- * Bench (k): the card book. In one run, on one dev server, beside no-op ceilings doing the same
- * Temporal actions (ceiling.workflow.ts, the counts read from the card workflows' own histories):
- * - card workflows started per second, for cards started by a client (`cardEntityStartOptions`)
- *   and for cards first seen by a webhook (an authorization the receiver signals-with-start);
- * - authorizations per second from the provider's signed webhook, through the real receiver, to a
- *   notification the backend verified; per-card order, actions per notification, the receiver's
- *   latency under that load;
- * - the per-card figures the 1,000,000-card projection of docs/card-life.md is made of (history
- *   bytes, actions per start and per authorization, receiver rows), and that projection.
- * Every card is made in the sandbox first, with webhooks off, so only the measured events reach
- * the receiver.
+ * Bench (k): the card book, in one run on one dev server, each rate beside a no-op ceiling doing
+ * the same Temporal actions (ceiling.workflow.ts, counted from the card workflows' histories):
+ * card workflows started per second by a client and by a card's first webhook; authorizations per
+ * second from the provider's signed webhook through the real receiver to a notification the
+ * backend verified, with per-card order, actions per notification and the receiver's latency; and
+ * the per-card figures of docs/card-life.md's 1,000,000-card projection. Cards are made in the
+ * sandbox with webhooks off, so only the measured events reach the receiver.
  */
 import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
@@ -37,10 +33,11 @@ import { startSandbox, ZERO_DELAYS, type RunningSandbox } from '../sandbox/index
 import { collectHistories, countActions, metricDelta, type ExecutionHistory } from './actions';
 import { baselineActivities } from './baseline.activities';
 import { ceilingSignal } from './ceiling.workflow';
+import { cpuDelta, cpuNow, type CpuSample, formatCpu, markNewThreads } from './cpu';
 import type { BenchTemporal } from './cluster';
 import { countDelivery, noDeliveries, type DeliveriesSeen } from './delivery-latency';
 import { actionMetric, num, PHASE_TIMEOUT_MS, say, withTimeout } from './harness';
-import { percentile } from './stats';
+import { orderViolations, percentile } from './stats';
 
 const CARDS = num('BENCH_CARD_BOOK_CARDS', 200);
 const AUTH_CARDS = num('BENCH_CARD_BOOK_AUTH_CARDS', 50);
@@ -104,12 +101,10 @@ export async function cardBook(env: BenchTemporal, cardflowBundle: WorkflowBundl
     },
   };
   try {
-    const cardflow = await createWorker({
-      connection: env.nativeConnection,
-      taskQueue,
-      activityDeps,
-      workflowBundle: cardflowBundle,
-    });
+    // Its workflow threads are told apart in the CPU figures (the ceiling's are other threads).
+    const cardflow = await markNewThreads(() =>
+      createWorker({ connection: env.nativeConnection, taskQueue, activityDeps, workflowBundle: cardflowBundle }),
+    );
     const ceiling = await createWorker({
       connection: env.nativeConnection,
       taskQueue: ceilingQueue,
@@ -382,14 +377,6 @@ function signalledTradeNos(history: ExecutionHistory): string[] {
   });
 }
 
-/** Adjacent pairs of `got` that `order` (the reference) has the other way round. */
-function violations(got: readonly string[], order: readonly string[]): number {
-  const rank = new Map(order.map((t, i) => [t, i]));
-  let n = 0;
-  for (let i = 1; i < got.length; i++) if ((rank.get(got[i]!) ?? 0) < (rank.get(got[i - 1]!) ?? 0)) n += 1;
-  return n;
-}
-
 /** The authorizations told for `cards`, per card, in arrival order. */
 function notifiedPerCard(book: Book, cards: ReadonlySet<string>): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -422,6 +409,7 @@ async function authorizations(book: Book, issued: { cardNos: string[] }): Promis
   const metricBefore = await actionMetric();
   book.take();
   const made = new Map<string, string[]>();
+  const cpuBefore = cpuNow();
   const t0 = performance.now();
   for (let i = 0; i < AUTHS_PER_CARD; i++)
     for (const cardNo of cards) {
@@ -433,6 +421,7 @@ async function authorizations(book: Book, issued: { cardNos: string[] }): Promis
   const notifiedCount = () => [...notifiedPerCard(book, cardSet).values()].reduce((n, l) => n + l.length, 0);
   await until('authorization notifications', () => notifiedCount() >= total);
   const ms = performance.now() - t0;
+  const cpu = cpuDelta(cpuBefore, cpuNow(), total);
   const receipts = book.take();
   await sleep(1000);
   const metric = metricDelta(metricBefore, await actionMetric());
@@ -446,8 +435,8 @@ async function authorizations(book: Book, issued: { cardNos: string[] }): Promis
   after.forEach((h, i) => {
     const cardNo = cards[i]!;
     const got = notified.get(cardNo) ?? [];
-    cardflowOrder += violations(got, signalledTradeNos(h));
-    providerOrder += violations(got, made.get(cardNo) ?? []);
+    cardflowOrder += orderViolations(got, signalledTradeNos(h));
+    providerOrder += orderViolations(got, made.get(cardNo) ?? []);
     const delta = countActions([h]);
     const was = countActions([before[i]!]);
     actions += delta.actions - was.actions;
@@ -481,11 +470,17 @@ async function authorizations(book: Book, issued: { cardNos: string[] }): Promis
       .join(', ')} per authorization`,
   );
   say(`    the receiver under that load: ${describeReceipts(receipts)}`);
+  say(
+    `    CPU per authorization: ${formatCpu(cpu)} (receiver, sandbox and backend in the main thread); the ceiling's: ${formatCpu(ceiling.cpu)}`,
+  );
   return quietAuthorizations(book, cards.slice(0, QUIET_CARDS));
 }
 
 /** The no-op authorizations' rate, and their actions per authorization from their histories. */
-async function ceilingAuthorizationRate(book: Book, cards: number): Promise<{ rate: number; actions: number }> {
+async function ceilingAuthorizationRate(
+  book: Book,
+  cards: number,
+): Promise<{ rate: number; actions: number; cpu: CpuSample | undefined }> {
   const handles = await Promise.all(
     Array.from({ length: cards }, () =>
       book.client.workflow.start('ceilingAuthorizations', {
@@ -495,6 +490,7 @@ async function ceilingAuthorizationRate(book: Book, cards: number): Promise<{ ra
       }),
     ),
   );
+  const cpuBefore = cpuNow();
   const t0 = performance.now();
   await Promise.all(
     handles.map(async (h) => {
@@ -503,9 +499,10 @@ async function ceilingAuthorizationRate(book: Book, cards: number): Promise<{ ra
   );
   await withTimeout(Promise.all(handles.map((h) => h.result())), `${cards} ceiling authorization workflows`);
   const r = rate(cards * AUTHS_PER_CARD, performance.now() - t0);
+  const cpu = cpuDelta(cpuBefore, cpuNow(), cards * AUTHS_PER_CARD);
   const histories = await Promise.all(handles.map((h) => collectHistories(book.client, h.workflowId)));
   // Their own start is not an authorization's cost.
-  return { rate: r, actions: (countActions(histories.flat()).actions - cards) / (cards * AUTHS_PER_CARD) };
+  return { rate: r, actions: (countActions(histories.flat()).actions - cards) / (cards * AUTHS_PER_CARD), cpu };
 }
 
 /** Authorizations one at a time, each once the one before was notified: what each costs alone. */
