@@ -63,6 +63,8 @@ interface Book {
   backend: Awaited<ReturnType<typeof startNotificationBackend>>;
   /** The notifications the backend verified and took, per card, in arrival order. */
   notified(): Map<string, Note[]>;
+  /** The provider calls the sandbox has answered so far, by operation. */
+  calls(): Record<string, number>;
   /** What the receiver handled since the last `take`, and the event loop's delay meanwhile. */
   take(): Receipts;
 }
@@ -90,6 +92,12 @@ export async function cardBook(env: BenchTemporal, cardflowBundle: WorkflowBundl
     cardEntities: createCardEntityDelivery(env.client, { taskQueue }),
     onHandled: (handled) => countDelivery(seen, handled),
   });
+  const calls: Record<string, number> = {};
+  const handle = sandbox.engine.handle.bind(sandbox.engine);
+  sandbox.engine.handle = (...args) => {
+    calls[args[0]] = (calls[args[0]] ?? 0) + 1;
+    return handle(...args);
+  };
   const activityDeps = {
     provider,
     merchantPrivateKey: sandbox.keys.merchant.privateKey,
@@ -126,6 +134,7 @@ export async function cardBook(env: BenchTemporal, cardflowBundle: WorkflowBundl
       receiverUrl: receiver.url,
       backend,
       notified: notesOf(backend),
+      calls: () => ({ ...calls }),
       take: () => {
         const was = {
           seen,
@@ -291,7 +300,21 @@ async function ceilingStartsOnce(book: Book, shape: Shape, count: number, withSt
   return rate(count, performance.now() - t0);
 }
 
-function sayStarts(path: string, told: string, cards: number, ms: number, shape: Shape, ceiling: number): void {
+/** The provider calls per card made since `before`, by operation. */
+function callsPerCard(book: Book, before: Record<string, number>, cards: number): string {
+  const entries = Object.entries(metricDelta(before, book.calls()));
+  const total = entries.reduce((n, [, v]) => n + v, 0) / cards;
+  return `${total.toFixed(1)} provider calls (${entries.map(([k, v]) => `${k} ${(v / cards).toFixed(1)}`).join(', ')})`;
+}
+
+function sayStarts(
+  path: string,
+  told: string,
+  cards: number,
+  ms: number,
+  shape: Shape & { calls: string },
+  ceiling: number,
+): void {
   const r = rate(cards, ms);
   say(
     `  ${path}: ${r.toFixed(1)} card starts/s (${cards} in ${(ms / 1000).toFixed(1)} s, until each had told ${told}); ` +
@@ -300,7 +323,7 @@ function sayStarts(path: string, told: string, cards: number, ms: number, shape:
   );
   say(
     `    a start, from ${SAMPLE} histories: ${shape.actions.toFixed(1)} actions (${shape.described}), ${shape.events.toFixed(0)} events, ` +
-      `${shape.bytes.toFixed(0)} history bytes; the ceiling did ${shape.upserts} upserts, ${shape.activities} no-op activities, ${shape.signals} signals`,
+      `${shape.bytes.toFixed(0)} history bytes, ${shape.calls}; the ceiling did ${shape.upserts} upserts, ${shape.activities} no-op activities, ${shape.signals} signals`,
   );
 }
 
@@ -309,6 +332,7 @@ async function cardStarts(book: Book): Promise<{ cardNos: string[]; shape: Shape
   const { client, sandbox } = book;
   // Cards cardflow's client starts (as cardIssuance's starter and the CLI's first Update do).
   const issued = await madeCards(sandbox, CARDS);
+  let callsBefore = book.calls();
   let t0 = performance.now();
   await Promise.all(
     issued.map((cardNo) =>
@@ -318,7 +342,10 @@ async function cardStarts(book: Book): Promise<{ cardNos: string[]; shape: Shape
   await until('client-started cards', toldAll(book, issued, NotificationTypes.cardIssued));
   const issuedMs = performance.now() - t0;
   await sleep(1000);
-  const issuedShape = shapeOf(await cardHistories(client, issued.slice(0, SAMPLE)));
+  const issuedShape = {
+    ...shapeOf(await cardHistories(client, issued.slice(0, SAMPLE))),
+    calls: callsPerCard(book, callsBefore, CARDS),
+  };
   const issuedCeiling = await ceilingStarts(book, issuedShape, CARDS, false);
   sayStarts('cards started by the client', 'card.issued', CARDS, issuedMs, issuedShape, issuedCeiling);
 
@@ -326,6 +353,7 @@ async function cardStarts(book: Book): Promise<{ cardNos: string[]; shape: Shape
   const seenCards = await madeCards(sandbox, CARDS);
   sandbox.setWebhookUrl(book.receiverUrl);
   book.take();
+  callsBefore = book.calls();
   t0 = performance.now();
   for (const cardNo of seenCards)
     help(sandbox, 'authorizeCard', { cardNo, type: 'auth', amount: '1.00', settle: false });
@@ -334,7 +362,10 @@ async function cardStarts(book: Book): Promise<{ cardNos: string[]; shape: Shape
   );
   const seenMs = performance.now() - t0;
   await sleep(1000);
-  const seenShape = shapeOf(await cardHistories(client, seenCards.slice(0, SAMPLE)));
+  const seenShape = {
+    ...shapeOf(await cardHistories(client, seenCards.slice(0, SAMPLE))),
+    calls: callsPerCard(book, callsBefore, CARDS),
+  };
   const seenCeiling = await ceilingStarts(book, seenShape, CARDS, true);
   sayStarts(
     'cards first seen by a webhook',
