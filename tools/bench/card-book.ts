@@ -504,7 +504,37 @@ async function authorizations(book: Book, issued: { cardNos: string[] }): Promis
   say(
     `    CPU per authorization: ${formatCpu(cpu)} (receiver, sandbox and backend in the main thread); the ceiling's: ${formatCpu(ceiling.cpu)}`,
   );
+  await pacedAuthorizations(book, cards, r);
   return quietAuthorizations(book, cards.slice(0, QUIET_CARDS));
+}
+
+/**
+ * As many authorizations again, sent evenly at the burst's rate rather than at once, as a provider
+ * sends a steady flow: the receiver's latency at that throughput, without the burst's queue.
+ */
+async function pacedAuthorizations(book: Book, cards: string[], perSecond: number): Promise<void> {
+  const cardSet = new Set(cards);
+  const count = () => [...notifiedPerCard(book, cardSet).values()].reduce((n, l) => n + l.length, 0);
+  const already = count();
+  const total = cards.length * AUTHS_PER_CARD;
+  book.take();
+  const t0 = performance.now();
+  for (let i = 0; i < total; i++) {
+    const wait = t0 + (i * 1000) / perSecond - performance.now();
+    if (wait > 0) await sleep(wait);
+    help(book.sandbox, 'authorizeCard', {
+      cardNo: cards[i % cards.length],
+      type: 'auth',
+      amount: '1.00',
+      settle: false,
+    });
+  }
+  await until('paced authorization notifications', () => count() >= already + total);
+  const ms = performance.now() - t0;
+  say(
+    `    paced at the burst's rate, ${perSecond.toFixed(1)}/s, ${total} authorizations: sent over ${(total / perSecond).toFixed(1)} s, all notified ` +
+      `after ${(ms / 1000).toFixed(1)} s; the receiver: ${describeReceipts(book.take())}`,
+  );
 }
 
 /** The no-op authorizations' rate, and their actions per authorization from their histories. */
