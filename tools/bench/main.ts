@@ -32,7 +32,8 @@
  * - BENCH_CARD_BOOK_CARDS (default 200): (k): cards started at once on each path (client, webhook)
  * - BENCH_CARD_BOOK_AUTH_CARDS (default 50), BENCH_CARD_BOOK_AUTHS_PER_CARD (default 10): (k): the
  *   authorization burst; BENCH_CARD_BOOK_QUIET_AUTHS (default 3): (k): per card of five, sent one
- *   at a time for what one costs alone
+ *   at a time for what one costs alone; BENCH_CARD_BOOK_PACED_SHARE (default 1): (k): the paced
+ *   pass's rate as a share of the burst's
  */
 import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
