@@ -43,7 +43,7 @@ export const PARKED = num('BENCH_PARKED', 10_000);
 export const WAIT_REAL_MS = num('BENCH_WAIT_REAL_S', 12) * 1000;
 export const PHASE_TIMEOUT_MS = num('BENCH_PHASE_TIMEOUT_S', 300) * 1000;
 export const ROUNDS = num('BENCH_ROUNDS', 3);
-export const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d,e,f,g,n').split(',').map((p) => p.trim()));
+export const PHASES = new Set((process.env.BENCH_PHASES ?? 'a,b,d,e,f,g,k,n').split(',').map((p) => p.trim()));
 const CARD_TYPE_B2B_WITH_DEPOSIT = CARD_TYPE_IDS.b2bVirtual;
 
 export const say = (line: string) => console.log(line);

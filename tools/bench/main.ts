@@ -10,9 +10,11 @@
  * - BENCH_WAIT_REAL_S (default 12): real seconds each wait of (b) lasts on the compressed clock (at
  *   least 120x)
  * - BENCH_PHASE_TIMEOUT_S (default 300): the most any phase waits
- * - BENCH_PHASES (default a,b,d,e,f,g,n): which figures to produce ((g) idle cards: worker memory
+ * - BENCH_PHASES (default a,b,d,e,f,g,k,n): which figures to produce ((g) idle cards: worker memory
  *   and actions per idle card per month; (n) notifications per second and Temporal actions per
- *   notification; (c) comes with (a); (e) is (a) and (c) on the Temporal cluster of `npm run
+ *   notification; (k) the card book: card starts and authorizations per second beside no-op
+ *   ceilings, and the per-card figures of the 1,000,000-card projection; (c) comes with (a); (e)
+ *   is (a) and (c) on the Temporal cluster of `npm run
  *   cluster`; (f) onboardings with and without worker kills and provider errors; (a) ends with the
  *   worker's CPU per onboarding with metrics and tracing off and on (default sampling and every
  *   trace kept), `t` runs that alone)
@@ -27,6 +29,11 @@
  * - BENCH_ROUNDS (default 3): measured rounds of (a), each an onboarding batch and its baselines
  * - BENCH_NOTIFY_CARDS (default 100): (n): cards, one workflow each
  * - BENCH_NOTIFY_PER_CARD (default 10): (n): authorizations notified per card
+ * - BENCH_CARD_BOOK_CARDS (default 200): (k): cards started at once on each path (client, webhook)
+ * - BENCH_CARD_BOOK_AUTH_CARDS (default 50), BENCH_CARD_BOOK_AUTHS_PER_CARD (default 10): (k): the
+ *   authorization burst; BENCH_CARD_BOOK_QUIET_AUTHS (default 3): (k): per card of five, sent one
+ *   at a time for what one costs alone; BENCH_CARD_BOOK_PACED_SHARE (default 1): (k): the paced
+ *   pass's rate as a share of the burst's
  */
 import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -65,6 +72,7 @@ import { idleCards } from './idle-cards';
 import { faultCost } from './fault-cost';
 import { telemetryCost } from './telemetry-cost';
 import { notificationCost } from './notification-cost';
+import { cardBook } from './card-book';
 import { addDeliveries, type DeliveryLatency, noDeliveries } from './delivery-latency';
 import { entryPointArgs } from '../../platform/config/command-line';
 
@@ -445,6 +453,7 @@ async function main(): Promise<void> {
     }
     if (PHASES.has('f')) await faultCost(env.address);
     if (PHASES.has('n')) await notificationCost(env, bundle);
+    if (PHASES.has('k')) await cardBook(env, bundle);
     if (PHASES.has('g')) await idleCards(env);
   } finally {
     await env.teardown();
