@@ -26,6 +26,29 @@ export interface CardMark {
 }
 
 /**
+ * What one event the state learned notifies, in the order it is told: its `card.transaction`,
+ * then the block or status it moved (from `before` to `after`), and the 3DS record to relay.
+ * A record's older state (`learned: 'older'`) tells its transaction only when `toldWhenOlder()`
+ * (asked only then).
+ */
+export function eventNotices(
+  cardNo: string,
+  event: ProviderEventBody,
+  learned: 'new' | 'older',
+  move: { before: CardMark; after: CardMark; customerRef: string | undefined },
+  toldWhenOlder: () => boolean,
+): { notices: CardNotice[]; relay: string | undefined } {
+  const notices: CardNotice[] = [];
+  const transaction = transactionNotice(cardNo, event);
+  if (transaction && (learned === 'new' || toldWhenOlder()))
+    notices.push({ type: NotificationTypes.cardTransaction, data: transaction });
+  const merchantOrderNo = event.category === 'card_transaction' ? nonEmpty(event.record.merchantOrderNo) : undefined;
+  const ids = { customerRef: move.customerRef, merchantOrderNo };
+  notices.push(...statusNotices(cardNo, move.before, move.after, ids));
+  return { notices, relay: relayedThreeDs(event) };
+}
+
+/**
  * The 3DS record types whose value the cardholder needs: relayed to the backend (an activation code
  * never is).
  */

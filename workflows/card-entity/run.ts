@@ -9,21 +9,14 @@ import { patched, workflowInfo } from '@temporalio/workflow';
 import type { CancelReturn } from '../../activities';
 import type { CardBirth, CardSnapshot } from '../../domain/card-entity';
 import { isTimeout } from '../../domain/failures';
-import { cardIssuedEventId, NotificationTypes } from '../../domain/notifications';
+import { cardIssuedEventId } from '../../domain/notifications';
 import { CANCEL_RETURN_DEADLINE_MS } from '../../domain/wait-profile';
 import { strandedMoneyWorkflow } from '../../domain/workflows';
-import { nonEmpty, type ProviderEventBody } from '../../domain/provider-event';
+import type { ProviderEventBody } from '../../domain/provider-event';
 import { cardOperationRecordOf } from '../../domain/provider-records';
 import { CardRequests } from './requests';
 import { CardState, type CardEntityRunInput } from './state';
-import {
-  cancelledNotice,
-  issuedNotice,
-  relayedThreeDs,
-  statusNotices,
-  transactionNotice,
-  type CardMark,
-} from './notices';
+import { cancelledNotice, eventNotices, issuedNotice, statusNotices, type CardMark } from './notices';
 import { NoticeHold } from './notice-hold';
 import { EventInbox } from '../events/inbox';
 import { startAbandoned } from '../calls/children';
@@ -92,12 +85,10 @@ export class CardRun {
     const before = this.card.mark();
     const learned = this.card.learnEvent(event, () => this.startedAtBirth || patched(CARD_ACTIVATION_PATCH));
     if (learned === 'ignored') return;
-    const transaction = transactionNotice(this.cardNo, event);
-    if (transaction && (learned === 'new' || !patched(OLDER_STATE_UNTOLD_PATCH)))
-      this.notices.tell({ type: NotificationTypes.cardTransaction, data: transaction });
-    this.tellMoves(before, event.category === 'card_transaction' ? nonEmpty(event.record.merchantOrderNo) : undefined);
-    const threeDs = relayedThreeDs(event);
-    if (threeDs) this.notices.relayThreeDs(threeDs);
+    const move = { before, after: this.card.mark(), customerRef: this.input.customerRef };
+    const told = eventNotices(this.cardNo, event, learned, move, () => !patched(OLDER_STATE_UNTOLD_PATCH));
+    for (const notice of told.notices) this.notices.tell(notice);
+    if (told.relay) this.notices.relayThreeDs(told.relay);
   }
 
   /** Tells the block set or lifted, or the status moved, by a step of the state after `before`. */
