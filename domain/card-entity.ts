@@ -1,13 +1,11 @@
 /**
- * `cardEntity`, the long-lived workflow of one card, id `card-<cardNo>`:
- * serializes operations on the card through validated Updates (freeze, unfreeze, update PIN,
- * deposit, refresh), records authorization and fee events from webhooks, answers balance and
- * status by query, continues as new before its history grows large, and ends when the card is
- * cancelled (e.g. by risk control after spending at a high-risk merchant: spec, Errors).
- *
- * Idempotency: each Update carries a caller `requestId`; the operation's merchantOrderNo is
- * derived from the workflow id and that requestId, so a repeated request (even after a
- * continue-as-new) sends the same key and the provider acts once.
+ * The contract of `cardEntity`, the long-lived workflow of one card (id `card-<cardNo>`), as the
+ * client, the receiver and the activities use it: its input, result and `card` snapshot, and its
+ * Updates (freeze, unfreeze, updatePin, deposit, refresh, requestUnblock) with their requests'
+ * shapes and checks. The card's state and every rule that changes it live with the workflow
+ * (workflows/card-entity/state.ts). Idempotency: each Update carries a caller `requestId`; the
+ * operation's merchantOrderNo is derived from the workflow id and that requestId, so a repeated
+ * request (even after a continue-as-new) sends the same key and the provider acts once.
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
@@ -17,7 +15,6 @@ import { amountString, idDigits } from './fields';
 import type { BalanceSummary } from './summaries';
 import type { CardOperationOutcome } from './card-operations';
 import type { WaitOverrides } from './wait-profile';
-import { advance, movesForward, readTime, type ReachedState } from './event-order';
 import { workOrderIssues, type WorkOrderFile } from './physical-card-activation';
 import type { CardLedgerEntry, CardTotals } from './card-ledger';
 import type { NotificationPlan } from './notifications';
@@ -48,67 +45,6 @@ export interface FeeSummary {
 }
 
 /**
- * What a card entity carries across continue-as-new. Plain records, never Maps: a Map does not
- * survive the JSON of continue-as-new.
- */
-export interface CardEntityState {
-  status?: string;
-  /**
-   * Provider time the status was reached at (domain/event-order.ts): an event or read no newer
-   * leaves the status alone. Absent in runs carried before it was kept.
-   */
-  statusAt?: number;
-  /**
-   * Keys of the events already handled (domain/event-identity.ts), newest last, at most {@link
-   * KEPT_EVENT_KEYS}.
-   */
-  seenKeys?: Record<string, true>;
-  balance?: BalanceSummary;
-  /** Workflow time of the last card read. */
-  asOf?: number;
-  /** The latest authorizations, newest last, at most {@link KEPT_AUTHORIZATIONS}. */
-  authorizations: AuthorizationSummary[];
-  /** The latest fee records, at most {@link KEPT_FEES}. */
-  fees: FeeSummary[];
-  /** Totals over the card's life. */
-  authorizationCount: number;
-  /** Answers to the latest requests by requestId, at most {@link KEPT_REQUESTS}. */
-  completed: Record<string, CardEntityOutcome>;
-  /** Runs so far (1 + continue-as-new count). */
-  run: number;
-  cancelReason?: string;
-  /**
-   * Blocked by the issuing bank (a `blocked` record, or a read with blocked=true), and the
-   * workflow time it was learned: only a read sent after that time lifts it (spec: a block is
-   * lifted only by a manual application, an OTHER work order).
-   */
-  blocked?: boolean;
-  blockedAt?: number;
-  /** Card type and holder, from the card reads: what a reissue needs. */
-  cardTypeId?: string;
-  holderId?: string;
-  /**
-   * Money totals over the card's life (domain/card-ledger.ts). Absent in runs carried before they
-   * were kept.
-   */
-  totals?: CardTotals;
-  /** The latest authorization steps, fees and money-moving operations, newest last. */
-  entries?: CardLedgerEntry[];
-  /** An event moved the card's money since the last read: the balance is read from the provider. */
-  balanceStale?: boolean;
-  /**
-   * Newest provider time among the records the last catch-up read: the next catch-up starts there.
-   */
-  recordsUpTo?: number;
-  cancellation?: CardCancellation;
-  /**
-   * Notifications to the merchant's backend are on (the plan its first run's catch-up returned):
-   * a carried run tells what it learns as its first run did. Absent: off.
-   */
-  notifications?: NotificationPlan;
-}
-
-/**
  * The card's cancellation as the entity followed it (spec: Card operation record, type cancel;
  * domain/cancel-return.ts).
  */
@@ -133,14 +69,6 @@ export interface CardCancellation {
   unreturned?: { amount?: string; strandedRecord: string };
 }
 
-export const KEPT_AUTHORIZATIONS = 50;
-export const KEPT_FEES = 50;
-export const KEPT_REQUESTS = 100;
-/**
- * Event keys remembered for de-duplication; an older repeat is still refused by its time or status.
- */
-export const KEPT_EVENT_KEYS = 500;
-
 export interface CardEntityInput {
   cardNo: string;
   customerRef?: string;
@@ -155,8 +83,6 @@ export interface CardEntityInput {
    * before the entity parked without timers; newer runs fire no timer while idle.
    */
   refreshIntervalMs?: number;
-  /** Set by the workflow itself when it continues as new. */
-  carried?: CardEntityState;
   /**
    * The starter set the card's search attributes at start (domain/card-entity-start.ts): the
    * workflow upserts none.
@@ -326,82 +252,4 @@ export const requestUnblockUpdate = defineUpdate<CardUnblockOutcome, [UnblockReq
 /** The refusal of an operation the bank's block forbids: it names the block and the way out. */
 export function blockedRefusal(cardNo: string, kind: string): string {
   return `card ${cardNo} is blocked by the issuing bank; ${kind} cannot lift or change that. The only way out is a manual application: requestUnblock (cardflow card unblock) submits an OTHER work order with supporting files`;
-}
-
-/** Appends `item` to a bounded list, replacing an entry with the same key. */
-export function keepLatest<T>(list: T[], item: T, key: (t: T) => string, max: number): T[] {
-  const k = key(item);
-  const next = list.filter((t) => key(t) !== k);
-  next.push(item);
-  return next.length > max ? next.slice(next.length - max) : next;
-}
-
-/** Authorization statuses that end an authorization (spec: Authorization transaction status). */
-export const AUTHORIZATION_FINAL: readonly string[] = ['succeed', 'failed'];
-
-/**
- * Records an authorization event: the latest event of a tradeNo replaces the earlier one, except
- * that a late `authorized` never replaces a settled (`succeed` / `failed`) state. Webhooks for one
- * tradeNo can arrive out of order (two deliveries in flight, or a provider retry), and the
- * state a query reports must only move forward.
- */
-export function recordAuthorization(
-  list: AuthorizationSummary[],
-  summary: AuthorizationSummary,
-  max: number,
-): AuthorizationSummary[] {
-  const existing = list.find((a) => a.tradeNo === summary.tradeNo);
-  if (!movesForward(existing?.status, summary.status, (status) => AUTHORIZATION_FINAL.includes(status))) return list;
-  return keepLatest(list, summary, (a) => a.tradeNo, max);
-}
-
-/** Keeps the last `max` keys of a record (insertion order). */
-export function trimRecord<T>(record: Record<string, T>, max: number): Record<string, T> {
-  const keys = Object.keys(record);
-  if (keys.length <= max) return record;
-  return Object.fromEntries(keys.slice(keys.length - max).map((k) => [k, record[k] as T]));
-}
-
-/**
- * The status a successful card operation record leaves the card in (spec: Card operation record:
- * a blocked card is frozen at the highest level; a cancelled card is destroyed), or undefined for
- * a record that does not change it.
- */
-export function cardStatusAfter(record: { type: string; status: string }): string | undefined {
-  if (record.status !== 'success') return undefined;
-  if (record.type === 'Freeze' || record.type === 'blocked') return 'Freeze';
-  if (record.type === 'UnFreeze') return 'Normal';
-  if (record.type === 'cancel') return 'cancel';
-  return undefined;
-}
-
-/**
- * Moves the card's status to `status`, learned as of provider time `at`, when that is newer than
- * the status it has (domain/event-order.ts). A cancelled card stays cancelled, and a cancel
- * always applies: nothing follows it at the provider. Returns whether it took the observation.
- */
-export function learnCardStatus(state: CardEntityState, status: string, at: number): boolean {
-  if (state.status === 'cancel') return false;
-  const reached: ReachedState = {
-    ...(state.status === undefined ? {} : { state: state.status }),
-    ...(state.statusAt === undefined ? {} : { at: state.statusAt }),
-  };
-  if (status !== 'cancel' && !advance(reached, status, at)) return false;
-  state.status = status;
-  state.statusAt = Math.max(at, state.statusAt ?? at);
-  return true;
-}
-
-/** A card operation record's effect on the status, as of its `transactionTime`. */
-export function learnCardRecord(
-  state: CardEntityState,
-  record: { type: string; status: string; transactionTime: number },
-): boolean {
-  const status = cardStatusAfter(record);
-  return status !== undefined && learnCardStatus(state, status, record.transactionTime);
-}
-
-/** A card read sent at workflow time `sentAt` (a poll, the read after an operation). */
-export function learnCardRead(state: CardEntityState, status: string, sentAt: number): boolean {
-  return learnCardStatus(state, status, readTime(sentAt));
 }

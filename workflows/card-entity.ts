@@ -4,16 +4,16 @@
  * receiver's signal-with-start on the first event of a card nobody follows; any other fresh run
  * catches up from the record queries. Updates (freeze, unfreeze, updatePin, deposit, refresh,
  * requestUnblock) run one at a time in arrival order, a repeated requestId answered once.
- * What it knows is a `CardState` (card-entity/state.ts, no commands), its requests' checks a
- * `CardRequests` (requests.ts); a `CardRun` (run.ts) learns, catches up, reads and tells; the
- * handlers (handlers.ts) call the provider. This function follows the run: the first read, the
- * parked loop (no timer while nothing happens), continue-as-new, the cancel's return.
+ * This function follows the run: the first read, the parked loop (no timer while nothing
+ * happens), continue-as-new, the cancel's return. Its parts, in reading order from an event to a
+ * notification: workflows/card-entity/README.md.
  */
 import { allHandlersFinished, condition, continueAsNew, patched, workflowInfo } from '@temporalio/workflow';
-import type { CardEntityInput, CardEntityResult } from '../domain/card-entity';
+import type { CardEntityResult } from '../domain/card-entity';
 import { cardEntityWorkflow } from '../domain/workflows';
 import { registerHandlers } from './card-entity/handlers';
 import { CardRun } from './card-entity/run';
+import type { CardEntityRunInput } from './card-entity/state';
 import { Attributes, isChild } from './reporting/search';
 
 export const DEFAULT_MAX_HISTORY_EVENTS = 2000;
@@ -35,7 +35,7 @@ export const CARD_ISSUED_PATCH = 'card-entity-issued';
  */
 export const CARD_BORN_PATCH = 'card-entity-born';
 
-export async function cardEntity(input: CardEntityInput): Promise<CardEntityResult> {
+export async function cardEntity(input: CardEntityRunInput): Promise<CardEntityResult> {
   const startedAtBirth = input.born !== undefined && input.carried === undefined && patched(CARD_BORN_PATCH);
   const run = new CardRun(input, startedAtBirth || patched(CARD_LIFE_PATCH), startedAtBirth);
   registerHandlers(run);
@@ -48,7 +48,7 @@ export async function cardEntity(input: CardEntityInput): Promise<CardEntityResu
   await followUntilCancelled(run);
   if (run.followsLife && !run.card.cancelReturned) await run.awaitCancelReturn();
   await condition(allHandlersFinished);
-  if (run.notifier.current) await run.deliverNotices();
+  if (run.notices.plan) await run.notices.deliver();
   return run.card.result();
 }
 
@@ -77,7 +77,7 @@ async function followUntilCancelled(run: CardRun): Promise<void> {
     if (card.cancelled) break;
     if (woke && historyIsLarge()) {
       await condition(allHandlersFinished);
-      if (run.notifier.current) await run.deliverNotices();
+      if (run.notices.plan) await run.notices.deliver();
       if (!card.cancelled) {
         const { carried: _previous, born: _born, ...rest } = input;
         await continueAsNew<typeof cardEntity>({ ...rest, carried: card.carried });

@@ -90,7 +90,7 @@ function operate(
           recordTime = operation.transactionTime;
         },
       });
-      const before = run.noticeBasis();
+      const before = card.mark();
       card.learnOperation(outcome.cardStatus, recordTime, sentAt);
       run.tellMoves(before, outcome.merchantOrderNo);
       return card.remember(requestId, outcome);
@@ -142,7 +142,7 @@ function unblock(run: CardRun, req: UnblockRequest): Promise<CardUnblockOutcome>
       const fileIds = await uploadFiles(run, req.files);
       const orderNo = await decideWorkOrder(run, req, merchantOrderNo, fileIds);
       await longPollCalls(run.profile).awaitCardStatus({ cardNo, until: ['Normal'], poll: pollSettings(run.profile) });
-      const before = run.noticeBasis();
+      const before = card.mark();
       card.learnUnblocked();
       run.tellMoves(before, merchantOrderNo);
       return card.remember<CardUnblockOutcome>(req.requestId, {

@@ -1,8 +1,10 @@
 /**
- * What the card entity tells the merchant's backend about its card (docs/notifications.md, card
- * events): pure mappings from what the state learned to the events' data, no commands. Only ids
- * and amounts: `cardNo` is the provider's id of the card, never its number, CVV or expiry.
+ * What a change of the card's state notifies the merchant's backend (docs/notifications.md, card
+ * events): pure mappings from what the state learned (card-entity/state.ts) to the events' data,
+ * no commands; the run hands them to its `NoticeHold` (card-entity/notice-hold.ts). Only ids and
+ * amounts: `cardNo` is the provider's id of the card, never its number, CVV or expiry.
  */
+import type { CardSnapshot } from '../../domain/card-entity';
 import { NotificationTypes, type NotificationData } from '../../domain/notifications';
 import { nonEmpty, type ProviderEventBody } from '../../domain/provider-event';
 
@@ -10,7 +12,9 @@ type CardNoticeType =
   | typeof NotificationTypes.cardTransaction
   | typeof NotificationTypes.cardStatusChanged
   | typeof NotificationTypes.cardBlocked
-  | typeof NotificationTypes.cardUnblocked;
+  | typeof NotificationTypes.cardUnblocked
+  | typeof NotificationTypes.cardIssued
+  | typeof NotificationTypes.cardCancelled;
 
 /** One event the card entity emits, typed by its type. */
 export type CardNotice = { [T in CardNoticeType]: { type: T; data: NotificationData<T> } }[CardNoticeType];
@@ -19,6 +23,29 @@ export type CardNotice = { [T in CardNoticeType]: { type: T; data: NotificationD
 export interface CardMark {
   status?: string | undefined;
   blocked: boolean;
+}
+
+/**
+ * What one event the state learned notifies, in the order it is told: its `card.transaction`,
+ * then the block or status it moved (from `before` to `after`), and the 3DS record to relay.
+ * A record's older state (`learned: 'older'`) tells its transaction only when `toldWhenOlder()`
+ * (asked only then).
+ */
+export function eventNotices(
+  cardNo: string,
+  event: ProviderEventBody,
+  learned: 'new' | 'older',
+  move: { before: CardMark; after: CardMark; customerRef: string | undefined },
+  toldWhenOlder: () => boolean,
+): { notices: CardNotice[]; relay: string | undefined } {
+  const notices: CardNotice[] = [];
+  const transaction = transactionNotice(cardNo, event);
+  if (transaction && (learned === 'new' || toldWhenOlder()))
+    notices.push({ type: NotificationTypes.cardTransaction, data: transaction });
+  const merchantOrderNo = event.category === 'card_transaction' ? nonEmpty(event.record.merchantOrderNo) : undefined;
+  const ids = { customerRef: move.customerRef, merchantOrderNo };
+  notices.push(...statusNotices(cardNo, move.before, move.after, ids));
+  return { notices, relay: relayedThreeDs(event) };
 }
 
 /**
@@ -108,4 +135,36 @@ export function statusNotices(
       data: { cardNo, status: after.status, previousStatus: before.status },
     },
   ];
+}
+
+/** `card.issued`: the card exists, with the type and status its first read found. */
+export function issuedNotice(
+  cardNo: string,
+  first: CardSnapshot & { cardTypeId: string },
+  customerRef: string | undefined,
+): CardNotice {
+  const data = {
+    cardNo,
+    cardTypeId: first.cardTypeId,
+    ...(customerRef ? { customerRef } : {}),
+    ...(first.holderId ? { holderId: first.holderId } : {}),
+    cardStatus: first.status ?? 'unknown',
+  };
+  return { type: NotificationTypes.cardIssued, data };
+}
+
+/** `card.cancelled`: the cancel is recorded, with what came back when it was seen back. */
+export function cancelledNotice(
+  cardNo: string,
+  customerRef: string | undefined,
+  back: { amountReturned?: string | undefined; currency?: string | undefined },
+): CardNotice {
+  const data = {
+    cardNo,
+    ...(customerRef ? { customerRef } : {}),
+    cardStatus: 'cancel',
+    ...(back.amountReturned !== undefined ? { amountReturned: back.amountReturned } : {}),
+    ...(back.currency ? { currency: back.currency } : {}),
+  };
+  return { type: NotificationTypes.cardCancelled, data };
 }

@@ -1,25 +1,25 @@
 /**
- * One run of `cardEntity` (workflows/card-entity.ts): what it knows of the card, its requests, its
- * inbox, and what it tells the merchant's backend. Every provider event is learned here (`learn`),
- * the provider's records are caught up here and the card is read here; the handlers
- * (card-entity/handlers.ts) and the run's loop work through it.
+ * One run of `cardEntity` (workflows/card-entity.ts): its card's state (`CardState`), its
+ * requests, its inbox, and what it tells the merchant's backend (`NoticeHold`). Every provider
+ * event, from a webhook or a catch-up, goes one way, read top to bottom in `learn`: the state
+ * learns it, the notices are derived from what moved (card-entity/notices.ts), and the hold sends
+ * them. Catch-ups, reads and the cancel's return follow it in this file, in that order.
  */
 import { patched, workflowInfo } from '@temporalio/workflow';
 import type { CancelReturn } from '../../activities';
-import type { CardBirth, CardEntityInput, CardSnapshot } from '../../domain/card-entity';
+import type { CardBirth, CardSnapshot } from '../../domain/card-entity';
 import { isTimeout } from '../../domain/failures';
-import { cardIssuedEventId, NotificationTypes } from '../../domain/notifications';
+import { cardIssuedEventId } from '../../domain/notifications';
 import { CANCEL_RETURN_DEADLINE_MS } from '../../domain/wait-profile';
 import { strandedMoneyWorkflow } from '../../domain/workflows';
-import { nonEmpty, type ProviderEventBody } from '../../domain/provider-event';
+import type { ProviderEventBody } from '../../domain/provider-event';
 import { cardOperationRecordOf } from '../../domain/provider-records';
 import { CardRequests } from './requests';
-import { CardState } from './state';
-import { relayedThreeDs, statusNotices, transactionNotice, type CardMark, type CardNotice } from './notices';
+import { CardState, type CardEntityRunInput } from './state';
+import { cancelledNotice, eventNotices, issuedNotice, statusNotices, type CardMark } from './notices';
+import { NoticeHold } from './notice-hold';
 import { EventInbox } from '../events/inbox';
-import { Notifier } from '../reporting/notifier';
 import { startAbandoned } from '../calls/children';
-import { relayThreeDsRecord } from './three-ds-relay';
 import { cardOperationWait, longPollCalls, pollSettings, providerCallsFor } from '../calls/profiles';
 
 /**
@@ -49,14 +49,11 @@ export class CardRun {
   readonly requests: CardRequests;
   readonly inbox = new EventInbox();
   readonly profile: ReturnType<typeof cardOperationWait>;
-  // Notifications (docs/notifications.md, card events): on when the first run's catch-up returned
-  // a plan, which the carried state keeps. A fresh run learns before its catch-up answers (the
-  // event that started it): what that tells waits for the answer, then goes or is dropped.
-  readonly notifier = new Notifier();
-  private untilPlanKnown: (() => void)[] | undefined;
-  /** The 3DS relays under way: awaited before the run ends or continues as new. */
-  private readonly relays: Promise<unknown>[] = [];
-  private readonly relayed = new Set<string>();
+  /**
+   * What the run tells (docs/notifications.md, card events): on when the first run's catch-up
+   * returned a plan, which the carried state keeps; held in a fresh run until that answer.
+   */
+  readonly notices: NoticeHold;
 
   /**
    * `followsLife`: the run follows the card's whole life (CARD_LIFE_PATCH). `startedAtBirth`: the
@@ -64,7 +61,7 @@ export class CardRun {
    * patch for them.
    */
   constructor(
-    readonly input: CardEntityInput,
+    readonly input: CardEntityRunInput,
     readonly followsLife: boolean,
     private readonly startedAtBirth = false,
   ) {
@@ -73,41 +70,7 @@ export class CardRun {
     this.card = new CardState(input.cardNo, input.carried);
     this.requests = new CardRequests(this.card);
     this.profile = cardOperationWait(input.wait);
-    this.notifier.enable(input.carried);
-    this.untilPlanKnown = followsLife && input.carried === undefined ? [] : undefined;
-  }
-
-  /** Runs a telling step now, or once the first catch-up has said whether notifications are on. */
-  whenPlanKnown(step: () => void): void {
-    if (this.untilPlanKnown) this.untilPlanKnown.push(step);
-    else step();
-  }
-
-  private emit(notice: CardNotice): void {
-    this.whenPlanKnown(() => this.notifier.emit(notice.type, notice.data));
-  }
-
-  private relay(tradeNo: string): void {
-    this.whenPlanKnown(() => {
-      if (!this.notifier.current || this.relayed.has(tradeNo)) return;
-      this.relayed.add(tradeNo);
-      this.relays.push(relayThreeDsRecord({ cardNo: this.cardNo, tradeNo }));
-    });
-  }
-
-  noticeBasis(): CardMark {
-    return { status: this.card.carried.status, blocked: this.card.blocked };
-  }
-
-  /** Tells the block set or lifted, or the status moved, by a step of the state after `before`. */
-  tellMoves(before: CardMark, merchantOrderNo?: string): void {
-    const context = { customerRef: this.input.customerRef, merchantOrderNo };
-    for (const notice of statusNotices(this.cardNo, before, this.noticeBasis(), context)) this.emit(notice);
-  }
-
-  async deliverNotices(): Promise<void> {
-    while (this.relays.length > 0) await Promise.all(this.relays.splice(0));
-    await this.notifier.flush();
+    this.notices = new NoticeHold(input.cardNo, input.carried, followsLife && input.carried === undefined);
   }
 
   /**
@@ -119,36 +82,31 @@ export class CardRun {
    */
   learn(event: ProviderEventBody & { requestId?: string }): void {
     if (event.requestId !== undefined) this.inbox.add(event as Parameters<EventInbox['add']>[0]);
-    const before = this.noticeBasis();
+    const before = this.card.mark();
     const learned = this.card.learnEvent(event, () => this.startedAtBirth || patched(CARD_ACTIVATION_PATCH));
     if (learned === 'ignored') return;
-    const transaction = transactionNotice(this.cardNo, event);
-    if (transaction && (learned === 'new' || !patched(OLDER_STATE_UNTOLD_PATCH)))
-      this.emit({ type: NotificationTypes.cardTransaction, data: transaction });
-    this.tellMoves(before, event.category === 'card_transaction' ? nonEmpty(event.record.merchantOrderNo) : undefined);
-    const threeDs = relayedThreeDs(event);
-    if (threeDs) this.relay(threeDs);
+    const move = { before, after: this.card.mark(), customerRef: this.input.customerRef };
+    const told = eventNotices(this.cardNo, event, learned, move, () => !patched(OLDER_STATE_UNTOLD_PATCH));
+    for (const notice of told.notices) this.notices.tell(notice);
+    if (told.relay) this.notices.relayThreeDs(told.relay);
   }
 
-  /**
-   * Whether notifications are on is known: the telling steps held until then go (or are dropped).
-   */
-  private release(): void {
-    const waiting = this.untilPlanKnown;
-    this.untilPlanKnown = undefined;
-    for (const step of waiting ?? []) step();
+  /** Tells the block set or lifted, or the status moved, by a step of the state after `before`. */
+  tellMoves(before: CardMark, merchantOrderNo?: string): void {
+    const context = { customerRef: this.input.customerRef, merchantOrderNo };
+    for (const notice of statusNotices(this.cardNo, before, this.card.mark(), context)) this.notices.tell(notice);
   }
 
   /**
    * Learns the records the webhooks may have missed (the entity was not running, or one was lost).
+   * Its answer carries the notification plan: what the run held until then goes first.
    */
   async catchUp(): Promise<void> {
-    const { card, cardNo, notifier } = this;
+    const { card, cardNo, notices } = this;
     const since = card.carried.recordsUpTo;
     const found = await this.provider.cardRecordsSince({ cardNo, ...(since === undefined ? {} : { since }) });
-    notifier.enable(found);
-    if (notifier.current) card.carried.notifications = notifier.current;
-    this.release();
+    card.keepPlan(notices.learnPlan(found));
+    notices.releaseHeld();
     for (const record of found.operations) this.learn({ category: 'card_transaction', record });
     for (const record of found.authorizations) this.learn({ category: 'card_auth_transaction', record });
     for (const record of found.fees) this.learn({ category: 'card_fee_patch', record });
@@ -158,13 +116,12 @@ export class CardRun {
 
   /**
    * The card as the activity that made it knew it (`CardBirth`): the notification plan, the create
-   * record learned as its webhook would be, and the read after it. What waited for the plan goes.
+   * record learned as its webhook would be, and the read after it. What was held for the plan goes.
    */
   learnBirth(birth: CardBirth): CardSnapshot {
-    const { card, notifier } = this;
-    notifier.enable(birth);
-    if (notifier.current) card.carried.notifications = notifier.current;
-    this.release();
+    const { card, notices } = this;
+    card.keepPlan(notices.learnPlan(birth));
+    notices.releaseHeld();
     this.learn({ category: 'card_transaction', record: cardOperationRecordOf(birth.create) });
     card.caughtUp(birth.create.transactionTime);
     card.learnRead(birth.card, birth.readAt, true);
@@ -175,7 +132,7 @@ export class CardRun {
     const sentAt = Date.now();
     if (this.followsLife) this.card.readingBalance();
     const read = await this.provider.getCardSummary({ cardNo: this.cardNo });
-    const before = this.noticeBasis();
+    const before = this.card.mark();
     this.card.learnRead(read, sentAt, this.requests.pending === 0);
     this.tellMoves(before);
     return this.card.snapshot(this.requests.pending);
@@ -202,17 +159,10 @@ export class CardRun {
    * Runs that read the card before this was told replay without it (`issuedPatched` is asked last).
    */
   tellIssued(first: CardSnapshot, issuedPatched: () => boolean): void {
-    const { cardNo, input, notifier } = this;
-    if (this.followsLife && notifier.current && first.cardTypeId && !first.cancelled && issuedPatched())
-      notifier.emit(
-        NotificationTypes.cardIssued,
-        {
-          cardNo,
-          cardTypeId: first.cardTypeId,
-          ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-          ...(first.holderId ? { holderId: first.holderId } : {}),
-          cardStatus: first.status ?? 'unknown',
-        },
+    const { cardNo, input, notices } = this;
+    if (this.followsLife && notices.plan && first.cardTypeId && !first.cancelled && issuedPatched())
+      notices.tellNow(
+        issuedNotice(cardNo, { ...first, cardTypeId: first.cardTypeId }, input.customerRef),
         cardIssuedEventId(cardNo),
       );
   }
@@ -238,15 +188,8 @@ export class CardRun {
       return;
     }
     this.card.learnCancelReturn(returned);
-    this.whenPlanKnown(() =>
-      this.notifier.emit(NotificationTypes.cardCancelled, {
-        cardNo,
-        ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-        cardStatus: 'cancel',
-        amountReturned: returned.returnedAmount,
-        ...(returned.currency ? { currency: returned.currency } : {}),
-      }),
-    );
+    const back = { amountReturned: returned.returnedAmount, currency: returned.currency };
+    this.notices.tell(cancelledNotice(cardNo, input.customerRef, back));
   }
 
   /**
@@ -276,13 +219,6 @@ export class CardRun {
       { ...(input.customerRef ? { customerRef: input.customerRef } : {}), suffix: `stranded.${runId}` },
     );
     this.card.learnUnreturned({ orderNo: cancel?.orderNo, amount, currency }, strandedRecord);
-    this.whenPlanKnown(() =>
-      this.notifier.emit(NotificationTypes.cardCancelled, {
-        cardNo,
-        ...(input.customerRef ? { customerRef: input.customerRef } : {}),
-        cardStatus: 'cancel',
-        ...(currency ? { currency } : {}),
-      }),
-    );
+    this.notices.tell(cancelledNotice(cardNo, input.customerRef, { currency }));
   }
 }

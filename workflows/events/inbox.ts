@@ -12,7 +12,6 @@ import { patched } from '@temporalio/workflow';
 import type { CardOperationRecord } from '../../provider/schemas/card';
 import type { Cardholder } from '../../provider/schemas/cardholder';
 import { isFinalOperationStatus, isFinalReviewStatus } from '../../provider/rules';
-import { trimRecord } from '../../domain/card-entity';
 import { keyBeforeStateFields, providerEventKey, recordStateKey, recordTimeOf } from '../../domain/event-identity';
 import { movesForward } from '../../domain/event-order';
 import {
@@ -42,6 +41,13 @@ export const WORK_AND_3DS_EVENTS_KEPT = 'work-and-3ds-events-kept';
  * probe; executions started then replay that way.
  */
 export const RECURRING_REVIEW_STATES_KEPT = 'recurring-review-states-kept';
+
+/** Keeps the last `max` keys of a record (insertion order). */
+export function trimRecord<T>(record: Record<string, T>, max: number): Record<string, T> {
+  const keys = Object.keys(record);
+  if (keys.length <= max) return record;
+  return Object.fromEntries(keys.slice(keys.length - max).map((k) => [k, record[k] as T]));
+}
 
 /**
  * The keys of the events already handled, as a plain record. Unbounded for one run; bounded

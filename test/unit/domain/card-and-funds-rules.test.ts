@@ -5,7 +5,6 @@
 import fc from 'fast-check';
 import { add, cmp, depositFee } from '../../../provider/money';
 import { cardOperationInputIssues } from '../../../domain/card-operations';
-import { keepLatest, trimRecord } from '../../../domain/card-entity';
 import { isTransferEntry, transferIssues, transferRemark, type TransferAccount } from '../../../domain/fund-transfer';
 import { activationInputIssues } from '../../../domain/physical-card-activation';
 import { matchesDeposit, maxDepositFor } from '../../../domain/wallet-funding';
@@ -121,21 +120,5 @@ describe('matchesDeposit', () => {
     expect(matchesDeposit(tx, { address: 'Tother', since: 1_000 })).toBe(false);
     expect(matchesDeposit(tx, { address: 'Taddr', since: 1_000, expectedAmount: '199.99' })).toBe(false);
     expect(matchesDeposit({ ...tx, type: 'WITHDRAW' }, { address: 'Taddr', since: 1_000 })).toBe(false);
-  });
-});
-
-describe('card entity state helpers', () => {
-  it('keepLatest replaces by key and keeps the newest', () => {
-    let list: { id: string; v: number }[] = [];
-    for (let i = 0; i < 5; i++) list = keepLatest(list, { id: `t${i}`, v: i }, (x) => x.id, 3);
-    list = keepLatest(list, { id: 't3', v: 30 }, (x) => x.id, 3);
-    expect(list).toEqual([
-      { id: 't2', v: 2 },
-      { id: 't4', v: 4 },
-      { id: 't3', v: 30 },
-    ]);
-  });
-  it('trimRecord keeps the last keys', () => {
-    expect(Object.keys(trimRecord({ a: 1, b: 2, c: 3 }, 2))).toEqual(['b', 'c']);
   });
 });

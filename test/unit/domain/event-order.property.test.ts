@@ -1,9 +1,9 @@
 /**
- * The ordering rule (domain/event-order.ts) as the card entity applies it (domain/card-entity.ts:
- * learnCardRecord, learnCardRead, learnCardStatus): whatever order a card's operation records
- * arrive in, repeated and retried late, mixed with reads of the card and the answers to the
- * entity's own operations, the status ends where the provider's is, and never moves back to a
- * state older than one it reached.
+ * The ordering rule (domain/event-order.ts) as the card state applies it
+ * (workflows/card-entity/state.ts: learnCardRecord, learnCardRead, learnCardStatus): whatever
+ * order a card's operation records arrive in, repeated and retried late, mixed with reads of the
+ * card and the answers to the entity's own operations, the status ends where the provider's is,
+ * and never moves back to a state older than one it reached.
  */
 import fc from 'fast-check';
 import {
@@ -12,7 +12,7 @@ import {
   learnCardRecord,
   learnCardStatus,
   type CardEntityState,
-} from '../../../domain/card-entity';
+} from '../../../workflows/card-entity/state';
 import { advance, movesForward, ranksForward, READ_CLOCK_ALLOWANCE_MS, readTime } from '../../../domain/event-order';
 import { EventInbox } from '../../../workflows/events/inbox';
 import { cardOperationRecord, providerEvent, walletTransactionRecord } from '../../fixtures/provider-events';

@@ -4,10 +4,9 @@
  * operations teach it, what it carries across continue-as-new, and which requests it refuses.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import type { CardEntityState } from '../../../domain/card-entity';
 import { FailureTypes } from '../../../domain/failure-types';
 import { CardRequests } from '../../../workflows/card-entity/requests';
-import { CardState } from '../../../workflows/card-entity/state';
+import { CardState, type CardEntityState } from '../../../workflows/card-entity/state';
 import { authorizationRecord, cardOperationRecord, providerEvent } from '../../fixtures/provider-events';
 
 const T = 1_700_000_000_000;

@@ -3,7 +3,7 @@
  * state's answer that makes a repeated webhook told once (CardState.learnEvent).
  */
 import { CardState } from '../../../workflows/card-entity/state';
-import { relayedThreeDs, statusNotices, transactionNotice } from '../../../workflows/card-entity/notices';
+import { eventNotices, relayedThreeDs, statusNotices, transactionNotice } from '../../../workflows/card-entity/notices';
 import {
   authFeeRecord,
   authorizationRecord,
@@ -101,4 +101,41 @@ it('relays a 3DS code or URL by its tradeNo, never an activation code', () => {
   expect(relayedThreeDs(providerEvent('card_3ds', otp))).toBe('D1');
   expect(relayedThreeDs(providerEvent('card_3ds', { ...otp, type: 'auth_url' }))).toBe('D1');
   expect(relayedThreeDs(providerEvent('card_3ds', activation))).toBeUndefined();
+});
+
+it('eventNotices tells one event in order: its transaction, the move it made, the 3DS record to relay', () => {
+  const card = new CardState('C1', undefined);
+  const learnt = (event: Parameters<CardState['learnEvent']>[0]) => {
+    const before = card.mark();
+    const learned = card.learnEvent(event);
+    if (learned === 'ignored') throw new Error('not learned');
+    return { learned, move: { before, after: card.mark(), customerRef: 'cust-1' } };
+  };
+  const never = () => {
+    throw new Error('asked for a new state');
+  };
+  card.learnRead({ status: 'Normal' }, 1_700_000_000_000, true);
+  const blocked = providerEvent('card_transaction', cardOperationRecord({ type: 'blocked', transactionTime: 2e12 }));
+  const step = learnt(blocked);
+  expect(eventNotices('C1', blocked, step.learned, step.move, never)).toEqual({
+    notices: [
+      {
+        type: 'card.blocked',
+        data: { cardNo: 'C1', customerRef: 'cust-1', merchantOrderNo: 'CF1', cardStatus: 'blocked' },
+      },
+    ],
+    relay: undefined,
+  });
+  const settled = providerEvent('card_auth_transaction', authorizationRecord({ tradeNo: 'T9', status: 'succeed' }));
+  expect(eventNotices('C1', settled, learnt(settled).learned, step.move, never).notices.map((n) => n.type)).toEqual([
+    'card.transaction',
+    'card.blocked',
+  ]);
+  const hold = providerEvent('card_auth_transaction', authorizationRecord({ tradeNo: 'T9' }));
+  const older = learnt(hold);
+  expect(older.learned).toBe('older');
+  expect(eventNotices('C1', hold, older.learned, older.move, () => false).notices).toEqual([]);
+  expect(eventNotices('C1', hold, older.learned, older.move, () => true).notices).toHaveLength(1);
+  const otp = providerEvent('card_3ds', card3dsRecord({ type: 'third_3ds_otp', tradeNo: 'D2' }));
+  expect(eventNotices('C1', otp, learnt(otp).learned, older.move, never)).toEqual({ notices: [], relay: 'D2' });
 });
