@@ -9,8 +9,9 @@
  * test/integration/replay/onboarding-path-runs.ts) on the dev server and the sandbox and saves
  * their histories (parents and children), and one happy onboarding (`onboarding-happy`);
  * `=onboarding`, `=cards-and-funds`, `=onboarding-paths`, `=happy`, `=review-rounds` (a cardholder
- * review rejected twice) or `=compensation` (money returned and a stranded-money record:
- * test/integration/replay/compensation-runs.ts) re-saves one set only.
+ * review rejected twice), `=compensation` (money returned and a stranded-money record:
+ * test/integration/replay/compensation-runs.ts) or `=card-notices` (a card with notifications on:
+ * test/integration/replay/card-notice-runs.ts) re-saves one set only.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +29,7 @@ import { b2bHolder, uniqueEmail } from '../support/holders';
 import { lateReviewProbe } from '../support/late-probe';
 import { TRACING_SWITCHES, tracedHistory } from '../support/cross-replay';
 import { assertNothingInClear, RUN_PINS, saveBornCardHistory, saveCardAndFundHistories } from './card-and-funds-runs';
+import { CARD_NOTICES_HISTORY, saveCardNoticeHistory } from './card-notice-runs';
 import { COMPENSATION_HISTORIES, saveCompensationHistories } from './compensation-runs';
 import {
   maskCardNumbers,
@@ -190,18 +192,21 @@ const SETS = [
   'review-rounds',
   'compensation',
   'card-born',
+  'card-notices',
 ] as const;
 const HAPPY_HISTORIES = ['onboarding-happy', 'onboarding-happy.cardholder', 'onboarding-happy.card'];
 const REVIEW_ROUND_HISTORY = 'cardholder-rejected-twice';
 
 /**
- * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all seven; or a comma-separated list). The
- * onboarding-path files get their printed card numbers masked before the check that no clear
- * value of the run is left.
+ * Saves the sets CARDFLOW_SAVE_HISTORIES names (`1`: all but `card-notices`; or a comma-separated
+ * list). The onboarding-path files get their printed card numbers masked before the check that no
+ * clear value of the run is left.
  */
 async function saveHistories(which: string): Promise<void> {
   const wanted = which.split(',').map((set) => set.trim());
-  const sets = which === '1' ? SETS : SETS.filter((set) => wanted.includes(set));
+  // `card-notices` guards the card code before its notices were restructured: saved by name only.
+  const sets =
+    which === '1' ? SETS.filter((set) => set !== 'card-notices') : SETS.filter((set) => wanted.includes(set));
   if (!sets.length) throw new Error(`CARDFLOW_SAVE_HISTORIES=${which}: expected 1, ${SETS.join(', ')}`);
   if (sets.includes('onboarding')) await saveOnboardingHistories();
   if (sets.includes('happy')) await saveHappyHistories();
@@ -212,6 +217,11 @@ async function saveHistories(which: string): Promise<void> {
       assertNothingInClear(name, readFileSync(join(DIR, `${name}.json`), 'utf8'), saved.clearValues);
   }
   if (sets.includes('card-born')) await saveBornCardHistory(save);
+  if (sets.includes('card-notices')) {
+    const saved = await saveCardNoticeHistory(save);
+    for (const name of saved.names)
+      assertNothingInClear(name, readFileSync(join(DIR, `${name}.json`), 'utf8'), saved.clearValues);
+  }
   if (sets.includes('compensation')) {
     const saved = await saveCompensationHistories(save);
     expect([...saved.names].sort()).toEqual([...COMPENSATION_HISTORIES].sort());
@@ -255,6 +265,7 @@ it('replays every saved history without a determinism error', async () => {
     ...HAPPY_HISTORIES,
     REVIEW_ROUND_HISTORY,
     ...COMPENSATION_HISTORIES,
+    CARD_NOTICES_HISTORY,
   ])
     expect(files).toContain(`${name}.json`);
   const histories = files.map((file) => {
@@ -406,4 +417,16 @@ it('the saved onboarding-path histories hold no clear PIN, activation code or ca
   // The physical runs' inputs (onboarding, cardIssuance, create card activity) are where the
   // masking applies.
   expect(cardNumbers).toBeGreaterThan(0);
+});
+
+it('the saved card-notices history notifies, relays a 3DS record by its ids, and holds no 3DS code', () => {
+  const text = readFileSync(join(DIR, `${CARD_NOTICES_HISTORY}.json`), 'utf8');
+  const { history } = JSON.parse(text) as { history: object };
+  const activities = (temporal.api.history.v1.History.fromObject(history).events ?? []).flatMap(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+  );
+  expect(activities).toContain('deliverNotifications');
+  expect(activities).toContain('relayThreeDs');
+  // The relay's record and the backend's event carry the code; the workflow's payloads never do.
+  expect(decodedPayloads(text).match(/"(otp|authUrl|value|code)"\s*:/g)).toBeNull();
 });
