@@ -68,6 +68,11 @@ export interface WorkflowDefinition<
   /** The status query a client reads; absent for a workflow with none. */
   readonly statusQuery?: QueryDefinition<Status>;
   /**
+   * The one-line renderings `cardflow status` and a watch print (client/workflow-status.ts);
+   * absent, the status and the result print as JSON.
+   */
+  readonly describe?: Describe<Status, Result>;
+  /**
    * The money a running one will take from an account, read from its input, so reconciliation
    * counts it as committed; absent for a workflow that moves none of its own.
    */
@@ -111,6 +116,12 @@ export interface StartCommand {
   readonly summary: string;
 }
 
+/** How a workflow's status and result read on one line. */
+export interface Describe<Status = unknown, Result = unknown> {
+  readonly status?: (status: Status) => string;
+  readonly result?: (result: Result) => string;
+}
+
 /** What a running workflow will take, as reconciliation counts it. */
 export interface Spending {
   /** A decimal string. */
@@ -139,7 +150,7 @@ export function defineWorkflow<Input, Result>() {
   return <
     const D extends Omit<
       WorkflowDefinition<string, never, Input, Result>,
-      'types' | 'id' | 'orderSteps' | 'orderKeys' | 'routedAtStart' | 'statusQuery' | 'request'
+      'types' | 'id' | 'orderSteps' | 'orderKeys' | 'routedAtStart' | 'statusQuery' | 'request' | 'describe'
     > & {
       readonly request?: StartRequest<z.ZodType<Record<string, unknown>>>;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -149,6 +160,8 @@ export function defineWorkflow<Input, Result>() {
       readonly routedAtStart?: (keys: any, input: Input) => readonly string[];
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       readonly statusQuery?: QueryDefinition<any>;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      readonly describe?: Describe<any, Result>;
     },
   >(
     definition: D,

@@ -287,6 +287,13 @@ export const referenceRefreshWorkflow = defineWorkflow<
   // One activity, seconds long: a run ends under the build that started it.
   versioning: 'PINNED',
   orderSteps: none,
+  // No status query: while it runs, `cardflow status` prints the run's state.
+  describe: {
+    result: (r) =>
+      `reference data refreshed: ${Object.entries(r.lists)
+        .map(([list, n]) => `${list} ${n}`)
+        .join(', ')}`,
+  },
 });
 
 /**
