@@ -50,8 +50,8 @@ export function activityFactories(): ReadonlyMap<string, ActivityFactory> {
     const name = entry.isDirectory() ? entry.name : /^(?!index\.)([\w-]+)\.(?:ts|js)$/.exec(entry.name)?.[1];
     if (!name || entry.name.endsWith('.d.ts')) continue;
     // Loaded by name, as the folder holds it: the source under ts-jest, the compiled file in dist/.
-    const exports = module.require(join(__dirname, name)) as Record<string, unknown>;
-    for (const [exported, value] of Object.entries(exports))
+    const loaded = module.require(join(__dirname, name)) as Record<string, unknown>;
+    for (const [exported, value] of Object.entries(loaded))
       if (ACTIVITY_FACTORY_NAME.test(exported) && typeof value === 'function')
         found.set(exported, value as ActivityFactory);
   }
