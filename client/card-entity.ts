@@ -13,7 +13,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import type { KeyInput } from '../provider/keys';
 import { CARDFLOW_TASK_QUEUE, WORKFLOW_TASK_TIMEOUT } from '../domain';
-import { cardEntityInputFor, cardEntityStartAttributes } from '../domain/card-entity-start';
+import { cardEntityInputFor, cardEntityStartOf } from '../domain/card-entity-start';
 import { cardEntityWorkflow } from '../domain/workflows';
 import { definedHandle, type DefinedHandle } from './definitions';
 import {
@@ -96,14 +96,14 @@ export function cardEntityHandle(client: Client, cardNo: string): CardEntityHand
  * reuse ALLOW_DUPLICATE_FAILED_ONLY, so the workflow of a cancelled card is never started again.
  */
 export function cardEntityStartOptions(input: CardEntityInput, taskQueue: string) {
-  const workflowId = cardEntityWorkflow.id(input.cardNo);
+  const { workflowId, searchAttributes } = cardEntityStartOf(input);
   return {
     workflowId,
     taskQueue,
     args: [{ ...input, attributesSetAtStart: true }] as [CardEntityInput],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' as const,
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
-    typedSearchAttributes: cardEntityStartAttributes(input),
+    typedSearchAttributes: searchAttributes,
   };
 }
 

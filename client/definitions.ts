@@ -12,7 +12,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { z } from 'zod';
 import type { Exact } from '../domain/exact';
 import {
-  startAttributesOf,
+  definedStartOf,
   type AnyWorkflowDefinition,
   type InputOf,
   type RefOf,
@@ -56,16 +56,10 @@ export function startDefined<D extends AnyWorkflowDefinition>(
   extras: StartExtras,
   opts: StartOptions = {},
 ): Promise<Started<ResultOf<D>>> {
-  const workflowId = idOf(definition, ref);
-  const attributes = startAttributesOf(definition, workflowId, input, extras);
+  const { workflowId, attributes } = definedStartOf(definition, ref, input, extras);
   return startOnce<InputOf<D> & object, ResultOf<D>>(
     client,
-    {
-      type: definition.type as WorkflowType,
-      workflowId,
-      input,
-      attributes: extras.cardNo ? { ...attributes, cardNo: extras.cardNo } : attributes,
-    },
+    { type: definition.type as WorkflowType, workflowId, input, attributes },
     opts,
   );
 }

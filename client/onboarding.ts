@@ -27,8 +27,8 @@ import {
   type ActivateCardAccepted,
   type OnboardingActivationRequestSchema,
 } from '../domain/onboarding-physical';
-import { firstOnboardingStage, startAttributes } from '../domain/start-attributes';
-import { startAttributesOf } from '../domain/workflow-definition';
+import { firstOnboardingStage } from '../domain/start-attributes';
+import { definedStartOf } from '../domain/workflow-definition';
 import { customerOnboardingWorkflow } from '../domain/workflows';
 import { definedHandle } from './definitions';
 import {
@@ -173,16 +173,15 @@ export async function startOnboardingRun(
   input: OnboardingInput,
   run: OnboardingRun,
 ): Promise<StartedOnboarding> {
-  const workflowId = customerOnboardingWorkflow.id(input.customerRef);
   // No `startAttributes` in the input: the onboarding reads what was set from its started event.
-  const attributes = startAttributesOf(customerOnboardingWorkflow, workflowId, input, {
+  const { workflowId, searchAttributes } = definedStartOf(customerOnboardingWorkflow, input.customerRef, input, {
     customerRef: input.customerRef,
     stage: run.stage,
   });
   const { handle, started } = await startThroughOutage(
     client,
     customerOnboardingWorkflow.type,
-    { workflowId, taskQueue: run.taskQueue, args: [input], typedSearchAttributes: startAttributes(attributes) },
+    { workflowId, taskQueue: run.taskQueue, args: [input], typedSearchAttributes: searchAttributes },
     run.whileUnavailable,
     run.reusePolicy,
   );

@@ -13,15 +13,8 @@ import {
   type WorkflowHandle,
   type WorkflowStartOptions,
 } from '@temporalio/client';
-import type { SearchAttributePair } from '@temporalio/common';
-import {
-  CARDFLOW_TASK_QUEUE,
-  CardflowCardNo,
-  WORKFLOW_TASK_TIMEOUT,
-  startAttributes,
-  type StartAttributes,
-  type WorkflowType,
-} from '../domain';
+import { CARDFLOW_TASK_QUEUE, WORKFLOW_TASK_TIMEOUT, type WorkflowType } from '../domain';
+import { searchAttributesOf, type DefinedStartAttributes } from '../domain/workflow-definition';
 import { checkPayloadSize } from './payload-size';
 import { addressOf, retryWhileUnavailable, type UnavailableRetry } from '../platform/temporal/unavailable-retry';
 
@@ -49,7 +42,7 @@ export interface StartSpec<I> {
   type: WorkflowType;
   workflowId: string;
   input: I;
-  attributes: StartAttributes & { cardNo?: string };
+  attributes: DefinedStartAttributes;
 }
 
 /**
@@ -60,9 +53,7 @@ export async function startOnce<I extends object, R>(
   spec: StartSpec<I>,
   opts: StartOptions = {},
 ): Promise<Started<R>> {
-  const { cardNo, ...known } = spec.attributes;
-  const pairs: SearchAttributePair[] = startAttributes(known);
-  if (cardNo) pairs.push({ key: CardflowCardNo, value: cardNo });
+  const pairs = searchAttributesOf(spec.attributes);
   const input = { ...spec.input, startAttributes: spec.attributes };
   await checkPayloadSize(client, `${spec.type} ${spec.workflowId}`, input);
   const { handle, started } = await startThroughOutage(

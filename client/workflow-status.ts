@@ -91,25 +91,20 @@ const RENDERINGS: { readonly [T in WorkflowType]?: Rendering<T> } = {
     result: describeReport,
   },
   strandedMoney: { key: (s) => s.stage, line: describeStranded, result: describeStranded },
-  referenceRefresh: {
-    key: () => '',
-    line: () => 'refreshing the reference data',
-    result: (r) =>
-      `reference data refreshed: ${Object.entries(r.lists)
-        .map(([list, n]) => `${list} ${n}`)
-        .join(', ')}`,
-  },
 };
 
 /**
- * For a workflow a backend starts with no rendering written: its status (when it has a query) and
- * result as JSON.
+ * For a workflow with no rendering written here: its definition's `describe`, else its status
+ * (when it has a query) and result as JSON; a new stage whenever the status changes.
  */
-const AS_JSON: Omit<StatusView, 'query'> = {
-  key: (s) => JSON.stringify(s),
-  line: (s) => JSON.stringify(s),
-  result: (r) => JSON.stringify(r),
-};
+function described(definition: AnyWorkflowDefinition): Omit<StatusView, 'query'> {
+  const json = (value: unknown) => JSON.stringify(value);
+  return {
+    key: json,
+    line: definition.describe?.status ?? json,
+    result: definition.describe?.result ?? json,
+  };
+}
 
 /**
  * The view of each workflow type that has one, typed by its definition: its status query from the
@@ -120,9 +115,9 @@ export const STATUS_VIEWS: {
 } = Object.fromEntries(
   (Object.values(WORKFLOWS) as readonly AnyWorkflowDefinition[]).flatMap((definition) => {
     const rendering = (RENDERINGS as Record<string, Omit<StatusView, 'query'> | undefined>)[definition.type];
-    if (!rendering && !definition.id) return [];
+    if (!rendering && !definition.id && !definition.describe) return [];
     const query = definition.statusQuery as QueryDefinition<unknown> | undefined;
-    return [[definition.type, { ...(rendering ?? AS_JSON), ...(query ? { query } : {}) }]];
+    return [[definition.type, { ...(rendering ?? described(definition)), ...(query ? { query } : {}) }]];
   }),
 );
 

@@ -4,12 +4,9 @@
  * its search attributes are derived here, so every starter starts the same workflow; the
  * attributes are set at start (free), so the workflow upserts nothing.
  */
-import type { SearchAttributePair } from '@temporalio/common';
 import type { CardEntityInput } from './card-entity';
 import type { WaitOverrides } from './wait-profile';
-import { CardflowCardNo } from './search-attributes';
-import { startAttributes } from './start-attributes';
-import { startAttributesOf } from './workflow-definition';
+import { definedStartOf, type DefinedStart } from './workflow-definition';
 import { cardEntityWorkflow } from './workflows';
 
 /**
@@ -30,11 +27,8 @@ export function cardEntityInputFor(cardNo: string, context: CardEntityStartConte
   };
 }
 
-export function cardEntityStartAttributes(input: CardEntityInput): SearchAttributePair[] {
-  const workflowId = cardEntityWorkflow.id(input.cardNo);
+/** The id and search attributes of the card's workflow, as every start derives them. */
+export function cardEntityStartOf(input: CardEntityInput): DefinedStart {
   const context = input.customerRef ? { customerRef: input.customerRef } : {};
-  return [
-    ...startAttributes(startAttributesOf(cardEntityWorkflow, workflowId, input, context)),
-    { key: CardflowCardNo, value: input.cardNo },
-  ];
+  return definedStartOf(cardEntityWorkflow, input.cardNo, input, { ...context, cardNo: input.cardNo });
 }

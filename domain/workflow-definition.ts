@@ -7,10 +7,12 @@
  *
  * Pure data and pure functions, so workflow code imports it: no Node module, nothing random.
  */
+import type { SearchAttributePair } from '@temporalio/common';
 import type { QueryDefinition } from '@temporalio/workflow';
 import type { z } from 'zod';
 import { deriveMerchantOrderNo } from './merchant-order-no';
-import type { StartAttributes } from './start-attributes';
+import { CardflowCardNo } from './search-attributes';
+import { startAttributes, type StartAttributes } from './start-attributes';
 import type { Flow } from './workflows';
 import type { ChildStep } from './workflow-ids';
 import type { WorkflowVersioning } from './workflow-versioning';
@@ -66,6 +68,11 @@ export interface WorkflowDefinition<
   /** The status query a client reads; absent for a workflow with none. */
   readonly statusQuery?: QueryDefinition<Status>;
   /**
+   * The one-line renderings `cardflow status` and a watch print (client/workflow-status.ts);
+   * absent, the status and the result print as JSON.
+   */
+  readonly describe?: Describe<Status, Result>;
+  /**
    * The money a running one will take from an account, read from its input, so reconciliation
    * counts it as committed; absent for a workflow that moves none of its own.
    */
@@ -109,6 +116,12 @@ export interface StartCommand {
   readonly summary: string;
 }
 
+/** How a workflow's status and result read on one line. */
+export interface Describe<Status = unknown, Result = unknown> {
+  readonly status?: (status: Status) => string;
+  readonly result?: (result: Result) => string;
+}
+
 /** What a running workflow will take, as reconciliation counts it. */
 export interface Spending {
   /** A decimal string. */
@@ -137,7 +150,7 @@ export function defineWorkflow<Input, Result>() {
   return <
     const D extends Omit<
       WorkflowDefinition<string, never, Input, Result>,
-      'types' | 'id' | 'orderSteps' | 'orderKeys' | 'routedAtStart' | 'statusQuery' | 'request'
+      'types' | 'id' | 'orderSteps' | 'orderKeys' | 'routedAtStart' | 'statusQuery' | 'request' | 'describe'
     > & {
       readonly request?: StartRequest<z.ZodType<Record<string, unknown>>>;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -147,6 +160,8 @@ export function defineWorkflow<Input, Result>() {
       readonly routedAtStart?: (keys: any, input: Input) => readonly string[];
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       readonly statusQuery?: QueryDefinition<any>;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      readonly describe?: Describe<any, Result>;
     },
   >(
     definition: D,
@@ -193,6 +208,42 @@ export function startAttributesOf<I>(
     ...(context.stage ? { stage: context.stage } : {}),
     ...(orderNos.length ? { orderNos } : {}),
   };
+}
+
+/** Start attributes with, for a card's workflow, the card it follows (CardflowCardNo). */
+export type DefinedStartAttributes = StartAttributes & { cardNo?: string };
+
+/** How a run of a definition starts, as every starter derives it: its id and search attributes. */
+export interface DefinedStart {
+  workflowId: string;
+  attributes: DefinedStartAttributes;
+  /** {@link attributes} as the search attribute pairs the start sets. */
+  searchAttributes: SearchAttributePair[];
+}
+
+/**
+ * The id `definition` runs under for `ref`, and the search attributes it starts with for `input`:
+ * the one derivation behind every client start (the generic ones, the onboarding's, the card's).
+ */
+export function definedStartOf<D extends AnyWorkflowDefinition>(
+  definition: D,
+  ref: RefOf<D>,
+  input: InputOf<D>,
+  context: StartContext & { cardNo?: string | undefined } = {},
+): DefinedStart {
+  if (!definition.id) throw new TypeError(`${definition.type} is started by its parent, not by a client`);
+  const workflowId = definition.id(ref);
+  const derived = startAttributesOf(definition, workflowId, input, context);
+  const attributes = context.cardNo ? { ...derived, cardNo: context.cardNo } : derived;
+  return { workflowId, attributes, searchAttributes: searchAttributesOf(attributes) };
+}
+
+/** The search attribute pairs of `attributes`: flow, customer, stage, order keys, then the card. */
+export function searchAttributesOf(attributes: DefinedStartAttributes): SearchAttributePair[] {
+  const { cardNo, ...known } = attributes;
+  const pairs = startAttributes(known);
+  if (cardNo) pairs.push({ key: CardflowCardNo, value: cardNo });
+  return pairs;
 }
 
 /**

@@ -4,49 +4,27 @@
  * (workflows/index.ts), the `WorkflowTypes` names, a parent's child ids, keys and start attributes
  * (workflows/calls/children.ts), the client's start, handle, status and result functions
  * (client/definitions.ts) and the status table (client/workflow-status.ts).
+ *
+ * Registering a workflow is its line in {@link WORKFLOWS}, and its module in
+ * {@link WORKFLOW_MODULES}; a new one is best defined in its own module, beside its schemas.
  */
 import { cardDepositStatusQuery, type CardDepositInput, type CardDepositResult } from './card-deposit';
-import { cardSnapshotQuery, type CardEntityInput, type CardEntityResult } from './card-entity';
+import * as cardEntity from './card-entity';
 import { cardIssuanceStatusQuery, type CardIssuanceInput, type CardIssuanceResult } from './card-issuance';
 import { cardReissueStatusQuery, type CardReissueInput, type CardReissueResult } from './card-reissue';
-import {
-  cardOperationStatusQuery,
-  type CardOperationInput,
-  type CardOperationKind,
-  type CardOperationOutcome,
-} from './card-operations';
+import * as cardOperations from './card-operations';
 import {
   cardholderStatusQuery,
   type CardholderOnboardingInput,
   type CardholderOnboardingResult,
 } from './cardholder-onboarding';
-import { progressQuery, type OnboardingInput, type OnboardingResult } from './customer-onboarding';
-import {
-  transferStatusQuery,
-  TransferRequestSchema,
-  type FundTransferInput,
-  type FundTransferResult,
-} from './fund-transfer';
-import {
-  activationStatusQuery,
-  ActivationRequestSchema,
-  type PhysicalCardActivationInput,
-  type PhysicalCardActivationResult,
-} from './physical-card-activation';
+import * as customerOnboarding from './customer-onboarding';
+import * as fundTransfer from './fund-transfer';
+import * as physicalCardActivation from './physical-card-activation';
 import { reconcileReportQuery, reconcileWorkflowId, type ReconcileInput, type ReconcileReport } from './reconciliation';
-import {
-  sharedAccountStatusQuery,
-  SharedAccountRequestSchema,
-  type SharedAccountInput,
-  type SharedAccountResult,
-} from './shared-account';
-import {
-  fundingStatusQuery,
-  FundingRequestSchema,
-  type WalletFundingInput,
-  type WalletFundingResult,
-} from './wallet-funding';
-import type { ReferenceRefreshInput, ReferenceRefreshResult } from './reference-refresh';
+import * as sharedAccount from './shared-account';
+import * as walletFunding from './wallet-funding';
+import * as referenceRefresh from './reference-refresh';
 import { strandedStatusQuery, type StrandedMoneyInput, type StrandedMoneyResult } from './stranded-money';
 import { defineWorkflow, type Spending } from './workflow-definition';
 import {
@@ -73,13 +51,16 @@ function initialDepositOf(
   return { amount: input.initialDeposit, accountId: input.accountId, ...(throughChild ? { throughChild } : {}) };
 }
 
-export const customerOnboardingWorkflow = defineWorkflow<OnboardingInput, OnboardingResult>()({
+export const customerOnboardingWorkflow = defineWorkflow<
+  customerOnboarding.OnboardingInput,
+  customerOnboarding.OnboardingResult
+>()({
   type: 'customerOnboarding',
   flow: 'onboarding',
   versioning: 'PINNED',
   id: onboardingWorkflowId,
   orderSteps: none,
-  statusQuery: progressQuery,
+  statusQuery: customerOnboarding.progressQuery,
   // Its initial deposit, through its card child once that has started.
   spends: (input) => initialDepositOf(input, 'card'),
 });
@@ -120,15 +101,15 @@ export const cardDepositWorkflow = defineWorkflow<CardDepositInput, CardDepositR
 });
 
 export const physicalCardActivationWorkflow = defineWorkflow<
-  PhysicalCardActivationInput,
-  PhysicalCardActivationResult
+  physicalCardActivation.PhysicalCardActivationInput,
+  physicalCardActivation.PhysicalCardActivationResult
 >()({
   type: 'physicalCardActivation',
   flow: 'card_activation',
   versioning: 'PINNED',
   id: activationWorkflowId,
   request: {
-    schema: ActivationRequestSchema,
+    schema: physicalCardActivation.ActivationRequestSchema,
     what: 'activation request',
     key: 'cardNo',
     keyInInput: true,
@@ -137,19 +118,20 @@ export const physicalCardActivationWorkflow = defineWorkflow<
   childStep: 'activation',
   orderSteps: { activate: 'card.activate', workOrder: 'card.activate.work-order' },
   // Only the route the input takes sends its key.
-  routedAtStart: (keys: { activate: string; workOrder: string }, input: Pick<PhysicalCardActivationInput, 'route'>) => [
-    input.route === 'activation_code' ? keys.activate : keys.workOrder,
-  ],
-  statusQuery: activationStatusQuery,
+  routedAtStart: (
+    keys: { activate: string; workOrder: string },
+    input: Pick<physicalCardActivation.PhysicalCardActivationInput, 'route'>,
+  ) => [input.route === 'activation_code' ? keys.activate : keys.workOrder],
+  statusQuery: physicalCardActivation.activationStatusQuery,
 });
 
-export const fundTransferWorkflow = defineWorkflow<FundTransferInput, FundTransferResult>()({
+export const fundTransferWorkflow = defineWorkflow<fundTransfer.FundTransferInput, fundTransfer.FundTransferResult>()({
   type: 'fundTransfer',
   flow: 'fund_transfer',
   versioning: 'PINNED',
   id: transferWorkflowId,
   request: {
-    schema: TransferRequestSchema,
+    schema: fundTransfer.TransferRequestSchema,
     what: 'transfer request',
     key: 'transferRef',
     keyInInput: false,
@@ -164,20 +146,24 @@ export const fundTransferWorkflow = defineWorkflow<FundTransferInput, FundTransf
   // transfer left unspent.
   orderSteps: { transfer: 'account.transfer', collection: 'account.collection' },
   // A COLLECTION sends its own step's key (workflows/fund-transfer.ts).
-  routedAtStart: (keys: { transfer: string; collection: string }, input: Pick<FundTransferInput, 'type'>) => [
-    input.type === 'COLLECTION' ? keys.collection : keys.transfer,
-  ],
-  statusQuery: transferStatusQuery,
+  routedAtStart: (
+    keys: { transfer: string; collection: string },
+    input: Pick<fundTransfer.FundTransferInput, 'type'>,
+  ) => [input.type === 'COLLECTION' ? keys.collection : keys.transfer],
+  statusQuery: fundTransfer.transferStatusQuery,
   spends: (input) => ({ amount: input.amount, accountId: input.payerAccountId }),
 });
 
-export const sharedAccountWorkflow = defineWorkflow<SharedAccountInput, SharedAccountResult>()({
+export const sharedAccountWorkflow = defineWorkflow<
+  sharedAccount.SharedAccountInput,
+  sharedAccount.SharedAccountResult
+>()({
   type: 'sharedAccount',
   flow: 'shared_account',
   versioning: 'PINNED',
   id: sharedAccountWorkflowId,
   request: {
-    schema: SharedAccountRequestSchema,
+    schema: sharedAccount.SharedAccountRequestSchema,
     what: 'shared account request',
     key: 'accountName',
     keyInInput: true,
@@ -188,20 +174,28 @@ export const sharedAccountWorkflow = defineWorkflow<SharedAccountInput, SharedAc
     },
   },
   orderSteps: none,
-  statusQuery: sharedAccountStatusQuery,
+  statusQuery: sharedAccount.sharedAccountStatusQuery,
 });
 
-export const walletFundingWorkflow = defineWorkflow<WalletFundingInput, WalletFundingResult>()({
+export const walletFundingWorkflow = defineWorkflow<
+  walletFunding.WalletFundingInput,
+  walletFunding.WalletFundingResult
+>()({
   type: 'walletFunding',
   flow: 'wallet_funding',
   versioning: 'PINNED',
   id: fundingWorkflowId,
-  request: { schema: FundingRequestSchema, what: 'wallet funding request', key: 'fundingRef', keyInInput: false },
+  request: {
+    schema: walletFunding.FundingRequestSchema,
+    what: 'wallet funding request',
+    key: 'fundingRef',
+    keyInInput: false,
+  },
   childStep: 'funding',
   // Its mutations are its children's; the deposit address a parent knows is routed at start
   // (StartContext.routeBy).
   orderSteps: none,
-  statusQuery: fundingStatusQuery,
+  statusQuery: walletFunding.fundingStatusQuery,
 });
 
 /** The reference of a standalone card operation: the card and the caller's request key. */
@@ -215,10 +209,10 @@ const CARD_OPERATION_STEPS = {
   freeze: 'card.freeze',
   unfreeze: 'card.unfreeze',
   updatePin: 'card.update-pin',
-} as const satisfies Record<CardOperationKind, string>;
+} as const satisfies Record<cardOperations.CardOperationKind, string>;
 
-function cardOperationWorkflow<T extends string>(type: T, kind: CardOperationKind) {
-  return defineWorkflow<CardOperationInput, CardOperationOutcome>()({
+function cardOperationWorkflow<T extends string>(type: T, kind: cardOperations.CardOperationKind) {
+  return defineWorkflow<cardOperations.CardOperationInput, cardOperations.CardOperationOutcome>()({
     type,
     flow: 'card_operation',
     versioning: 'PINNED',
@@ -226,7 +220,7 @@ function cardOperationWorkflow<T extends string>(type: T, kind: CardOperationKin
     id: (ref: CardOperationRef) => cardOperationWorkflowId(kind, ref.cardNo, ref.requestRef),
     orderSteps: { operation: CARD_OPERATION_STEPS[kind] },
     routedAtStart: (keys: { operation: string }) => [keys.operation],
-    statusQuery: cardOperationStatusQuery,
+    statusQuery: cardOperations.cardOperationStatusQuery,
   });
 }
 
@@ -239,9 +233,9 @@ export const cardOperationWorkflows = {
   freeze: cardFreezeWorkflow,
   unfreeze: cardUnfreezeWorkflow,
   updatePin: cardPinUpdateWorkflow,
-} as const satisfies Record<CardOperationKind, unknown>;
+} as const satisfies Record<cardOperations.CardOperationKind, unknown>;
 
-export const cardEntityWorkflow = defineWorkflow<CardEntityInput, CardEntityResult>()({
+export const cardEntityWorkflow = defineWorkflow<cardEntity.CardEntityInput, cardEntity.CardEntityResult>()({
   type: 'cardEntity',
   flow: 'card_entity',
   // Lives as long as its card (years): it follows the current build and changes with patches.
@@ -249,7 +243,7 @@ export const cardEntityWorkflow = defineWorkflow<CardEntityInput, CardEntityResu
   id: cardEntityWorkflowId,
   // Its keys are per request (domain/merchant-order-no.ts `entityOrderStep`), not per workflow.
   orderSteps: none,
-  statusQuery: cardSnapshotQuery,
+  statusQuery: cardEntity.cardSnapshotQuery,
 });
 
 export const cardReissueWorkflow = defineWorkflow<CardReissueInput, CardReissueResult>()({
@@ -284,12 +278,22 @@ export const strandedMoneyWorkflow = defineWorkflow<StrandedMoneyInput, Stranded
   statusQuery: strandedStatusQuery,
 });
 
-export const referenceRefreshWorkflow = defineWorkflow<ReferenceRefreshInput, ReferenceRefreshResult>()({
+export const referenceRefreshWorkflow = defineWorkflow<
+  referenceRefresh.ReferenceRefreshInput,
+  referenceRefresh.ReferenceRefreshResult
+>()({
   type: 'referenceRefresh',
   flow: 'reference_refresh',
   // One activity, seconds long: a run ends under the build that started it.
   versioning: 'PINNED',
   orderSteps: none,
+  // No status query: while it runs, `cardflow status` prints the run's state.
+  describe: {
+    result: (r) =>
+      `reference data refreshed: ${Object.entries(r.lists)
+        .map(([list, n]) => `${list} ${n}`)
+        .join(', ')}`,
+  },
 });
 
 /**
@@ -314,6 +318,23 @@ export const WORKFLOWS = {
   strandedMoney: strandedMoneyWorkflow,
   referenceRefresh: referenceRefreshWorkflow,
 } as const;
+
+/**
+ * The module of each registered workflow's own facts (input, request, status, schemas), imported
+ * whole: the worker settles and shares every schema they export
+ * (workflows/preload/shared-schemas.ts),
+ * so a workflow defined beside its schemas is preloaded by being registered here.
+ */
+export const WORKFLOW_MODULES: readonly object[] = [
+  customerOnboarding,
+  cardOperations,
+  cardEntity,
+  fundTransfer,
+  physicalCardActivation,
+  sharedAccount,
+  walletFunding,
+  referenceRefresh,
+];
 
 /** A registered workflow's type name. */
 export type WorkflowType = keyof typeof WORKFLOWS;

@@ -40,7 +40,7 @@ export async function cardEntity(input: CardEntityRunInput): Promise<CardEntityR
   const run = new CardRun(input, startedAtBirth || patched(CARD_LIFE_PATCH), startedAtBirth);
   registerHandlers(run);
   // Continue-as-new keeps the search attributes: a carried run does not upsert what the first one
-  // set, nor does a run whose starter set them (cardEntityStartAttributes, `attributesSetAtStart`).
+  // set, nor does a run whose starter set them (cardEntityStartOf, `attributesSetAtStart`).
   const mine = { cardNo: input.cardNo, customerRef: input.customerRef, flow: cardEntityWorkflow.flow };
   if (!isChild()) new Attributes(input.carried || input.attributesSetAtStart ? mine : {}).set(mine);
   if (startedAtBirth && input.born) run.tellIssued(run.learnBirth(input.born), () => true);

@@ -12,20 +12,15 @@ import * as cardholderRequests from '../../provider/schemas/cardholder-requests'
 import * as apiFields from '../../provider/schemas/fields';
 import * as primitives from '../../provider/schemas/primitives';
 import * as cardholderData from '../../domain/cardholder-data';
-import * as cardEntity from '../../domain/card-entity';
-import * as cardOperations from '../../domain/card-operations';
-import * as customerOnboarding from '../../domain/customer-onboarding';
 import * as domainFields from '../../domain/fields';
 import * as holderDocuments from '../../domain/holder-documents';
-import * as fundTransfer from '../../domain/fund-transfer';
 import * as notifications from '../../domain/notifications';
 import * as onboardingFunding from '../../domain/onboarding-funding';
 import * as onboardingPhysical from '../../domain/onboarding-physical';
-import * as physicalCardActivation from '../../domain/physical-card-activation';
-import * as sharedAccount from '../../domain/shared-account';
 import * as waitProfile from '../../domain/wait-profile';
-import * as walletFunding from '../../domain/wallet-funding';
 import * as workflowDefinition from '../../domain/workflow-definition';
+// Last, so the shared modules above load first, as before the registry named the rest.
+import { WORKFLOW_MODULES } from '../../domain/workflows';
 
 type Bag = Record<string | symbol, unknown>;
 
@@ -101,7 +96,11 @@ export function settleSchema(value: unknown, seen = new WeakSet<object>()): void
   }
 }
 
-/** The modules whose schemas are shared; referenced by value, so the bundler keeps every import. */
+/**
+ * The modules whose schemas are shared: those several workflows build on, then each registered
+ * workflow's own (domain/workflows.ts `WORKFLOW_MODULES`), so registering a workflow preloads it.
+ * Referenced by value, so the bundler keeps every import.
+ */
 export const sharedSchemaModules = [
   apiFields,
   primitives,
@@ -111,16 +110,10 @@ export const sharedSchemaModules = [
   domainFields,
   onboardingFunding,
   onboardingPhysical,
-  customerOnboarding,
-  cardEntity,
-  cardOperations,
-  fundTransfer,
   notifications,
-  physicalCardActivation,
-  sharedAccount,
   waitProfile,
-  walletFunding,
   workflowDefinition,
+  ...WORKFLOW_MODULES,
 ];
 
 for (const module of sharedSchemaModules) {

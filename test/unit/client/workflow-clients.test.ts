@@ -11,7 +11,7 @@ import { cardOperationInput, startCardOperation } from '../../../client/card-ope
 import { describeCardSnapshot, describeTransferResult } from '../../../client/describe';
 import { startSharedAccount, startTransfer, parseTransferRequest, startWalletFunding } from '../../../client';
 import { InvalidInputError } from '../../../client/validation';
-import { STATUS_VIEWS } from '../../../client/workflow-status';
+import { STATUS_VIEWS, type StatusView } from '../../../client/workflow-status';
 import { WORKFLOWS, WorkflowTypes } from '../../../domain';
 import { transferWorkflowId, fundingWorkflowId } from '../../../domain/workflow-ids';
 
@@ -163,4 +163,15 @@ it('every lifecycle workflow type has a status view; results render amounts as d
       balance: { amount: '17.50', currency: 'USD' },
     }),
   ).toBe('card 5229: Freeze (balance 17.50 USD, 1 authorization, 1 operation pending)');
+});
+
+it("a workflow's own definition can say how its result reads; without one, status and result print as JSON", () => {
+  expect(STATUS_VIEWS.referenceRefresh?.result({ lists: { Area: 3, Town: 12 }, fetchedAt: 1 })).toBe(
+    'reference data refreshed: Area 3, Town 12',
+  );
+  // cardReissue: started by id, with neither a rendering here nor a `describe` of its own.
+  const reissue = STATUS_VIEWS.cardReissue as StatusView;
+  expect(reissue.query).toBe(WORKFLOWS.cardReissue.statusQuery);
+  expect(reissue.line({ stage: 'issuing' })).toBe('{"stage":"issuing"}');
+  expect(reissue.result({ cardNo: '1' })).toBe('{"cardNo":"1"}');
 });
