@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startOnboarding } from '../../client/onboarding';
+import { startBenchOnboarding } from './reference';
 import { createDataConverter } from '../../platform/codec/data-converter';
 import { parseKeyList } from '../../platform/codec/keys';
 import { DEFAULT_DELAYS, startSandbox } from '../sandbox/index';
@@ -133,7 +133,7 @@ async function onboardings(address: string, faults: boolean): Promise<Run> {
     const handles = [];
     for (let i = 0; i < COUNT; i += 1) {
       const input = onboardingInput(faults ? 'faults' : 'calm', 'bench', {});
-      handles.push((await startOnboarding(client, input, { taskQueue })).handle);
+      handles.push((await startBenchOnboarding(client, input, { taskQueue })).handle);
       await sleep(START_EVERY_MS);
     }
     await withTimeout(Promise.all(handles.map((h) => h.result())), `(f) ${COUNT} onboardings`);

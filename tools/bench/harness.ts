@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createProviderClient } from '../../provider/client';
-import { startOnboarding } from '../../client/onboarding';
+import { startBenchOnboarding } from './reference';
 import type { WaitOverrides } from '../../domain/wait-profile';
 import type { SandboxDelays } from '../sandbox/contract';
 import { startSandbox, type RunningSandbox } from '../sandbox/index';
@@ -115,7 +115,7 @@ export async function runOnboardings(
   wait: WaitOverrides,
 ): Promise<string[]> {
   const inputs = Array.from({ length: count }, () => onboardingInput(tag, 'bench', wait));
-  const started = await Promise.all(inputs.map((input) => startOnboarding(client, input, { taskQueue })));
+  const started = await Promise.all(inputs.map((input) => startBenchOnboarding(client, input, { taskQueue })));
   await withTimeout(Promise.all(started.map((s) => s.handle.result())), `${count} onboardings`);
   return inputs.map((i) => i.customerRef);
 }

@@ -11,7 +11,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { startOnboarding } from '../../client/onboarding';
+import { startBenchOnboarding } from './reference';
 import { progressQuery } from '../../domain/customer-onboarding';
 import { onboardingWorkflowId } from '../../domain/workflow-ids';
 import { cacheSizeFor, DEFAULT_CACHE_BUDGET_MIB } from '../../workers/config';
@@ -109,7 +109,7 @@ async function measure(env: TestWorkflowEnvironment, config: Configuration): Pro
       const inputs = Array.from({ length: Math.min(PARKING_BATCH, PARKED - i) }, () =>
         onboardingInput('parked', 'review.stall', {}),
       );
-      await Promise.all(inputs.map((input) => startOnboarding(client, input, { taskQueue })));
+      await Promise.all(inputs.map((input) => startBenchOnboarding(client, input, { taskQueue })));
       refs.push(...inputs.map((input) => input.customerRef));
       while (Date.now() < deadline && holdersInReview < refs.length) await sleep(200);
     }
@@ -158,7 +158,7 @@ async function measure(env: TestWorkflowEnvironment, config: Configuration): Pro
     const urgent = await Promise.all(
       Array.from({ length: URGENT }, async () => {
         const start = performance.now();
-        const { handle } = await startOnboarding(client, onboardingInput('urgent', 'bench', FAST), { taskQueue });
+        const { handle } = await startBenchOnboarding(client, onboardingInput('urgent', 'bench', FAST), { taskQueue });
         await withTimeout(handle.result(), 'an urgent onboarding');
         return performance.now() - start;
       }),

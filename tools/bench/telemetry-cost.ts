@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startOnboarding } from '../../client/onboarding';
+import { startBenchOnboarding } from './reference';
 import { TEST_SLOW_WAIT, TEST_WAIT, type WaitOverrides } from '../../domain/wait-profile';
 import { onboardingWorkflowId } from '../../domain/workflow-ids';
 import { freePort } from '../scripts/lib/free-port';
@@ -209,7 +209,9 @@ export async function telemetryCost(env: TestWorkflowEnvironment): Promise<void>
       const pid = workers[which]!.pid!;
       const before = { total: processCpuMs(pid), threads: threadCpuMs(pid) };
       const inputs = Array.from({ length: count }, () => onboardingInput(`tel-${which}`, 'tel', FAST));
-      await Promise.all(inputs.map((input) => startOnboarding(clients[which], input, { taskQueue: queues[which] })));
+      await Promise.all(
+        inputs.map((input) => startBenchOnboarding(clients[which], input, { taskQueue: queues[which] })),
+      );
       await withTimeout(
         Promise.all(inputs.map((input) => client.workflow.getHandle(onboardingWorkflowId(input.customerRef)).result())),
         `${count} onboardings (${which})`,

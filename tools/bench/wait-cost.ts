@@ -10,7 +10,8 @@ import type { WorkflowBundle } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { sealPin } from '../../activities/secrets';
 import { createProviderClient } from '../../provider/client';
-import { activateOnboardingCard, startOnboarding } from '../../client/onboarding';
+import { activateOnboardingCard } from '../../client/onboarding';
+import { startBenchOnboarding } from './reference';
 import { progressQuery, type OnboardingInput } from '../../domain/customer-onboarding';
 import { CARD_OPERATION_WAIT, REVIEW_WAIT, type WaitOverrides, type WaitProfile } from '../../domain/wait-profile';
 import { onboardingWorkflowId } from '../../domain/workflow-ids';
@@ -93,7 +94,7 @@ async function measure(
 /** A B2B onboarding whose review takes the sandbox's review delay. */
 async function reviewed(env: TestWorkflowEnvironment, ctx: BenchContext, wait: WaitOverrides): Promise<string> {
   const input = onboardingInput('wait', 'bench', wait);
-  const { handle } = await startOnboarding(env.client, input, { taskQueue: ctx.taskQueue });
+  const { handle } = await startBenchOnboarding(env.client, input, { taskQueue: ctx.taskQueue });
   await withTimeout(handle.result(), `onboarding ${input.customerRef}`);
   return input.customerRef;
 }
@@ -128,7 +129,7 @@ async function delivered(
     initialDeposit: '50',
     wait,
   };
-  const { handle } = await startOnboarding(env.client, input, { taskQueue: ctx.taskQueue });
+  const { handle } = await startBenchOnboarding(env.client, input, { taskQueue: ctx.taskQueue });
   for (;;) {
     const progress = await handle.query(progressQuery);
     if (progress.stage === 'awaiting_delivery') break;
