@@ -15,7 +15,6 @@ import { cardEntityWorkflowId } from '../../../domain/workflow-ids';
 import { NotificationTypes, type NotificationEvent } from '../../../domain/notifications';
 import { openFileUndeliveredStore } from '../../../platform/notifications/store';
 import { startNotificationBackend } from '../../support/notification-backend';
-import { runCardflowWorker } from '../support/harness';
 import { eventually, startCardHarness, virtualCard } from '../support/card-harness';
 import type { SavedRuns, SaveHistory } from './card-and-funds-runs';
 
@@ -46,21 +45,7 @@ export async function saveCardNoticeHistory(saveOne: SaveHistory): Promise<Saved
         `${tradeNo} ${status}`,
       );
     let code = '';
-    await runCardflowWorker(
-      {
-        taskQueue: h.taskQueue,
-        activityDeps: {
-          provider: h.provider,
-          merchantPrivateKey: h.sandbox.keys.merchant.privateKey,
-          fileStore: h.fileStore,
-          routes: h.routes,
-          notifications: {
-            target: { url: backend.url, secrets: [SECRET], format: 'cardflow' },
-            deliveryWindowMs: 120_000,
-            store,
-          },
-        },
-      },
+    await h.withCardWorker(
       async () => {
         // The hold's webhook starts the card's workflow; it is learned before the settlement is
         // made, so both states are told.
@@ -91,6 +76,13 @@ export async function saveCardNoticeHistory(saveOne: SaveHistory): Promise<Saved
         await told(workflowId, NotificationTypes.cardStatusChanged);
         await h.helper('cancelCard', { cardNo, reason: 'closed by the customer' });
         await handle.result();
+      },
+      {
+        notifications: {
+          target: { url: backend.url, secrets: [SECRET], format: 'cardflow' },
+          deliveryWindowMs: 120_000,
+          store,
+        },
       },
     );
     const types = backend

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProviderClient } from '../../../provider/client';
 import { add, cmp, sub } from '../../../provider/money';
-import type { CardflowActivities } from '../../../activities';
+import type { CardflowActivities, NotificationDeps } from '../../../activities';
 import { sealPin } from '../../../activities/secrets';
 import { luhnCheckDigit } from '../../../tools/sandbox/random';
 import { createDirectoryFileStore, type FileStore } from '../../../platform/storage/file-store';
@@ -33,11 +33,16 @@ export interface CardHarness extends Harness {
   fileStore: FileStore;
   /**
    * Runs `fn` while a worker with the merchant key and the file store polls the task queue;
-   * `provider` replaces the activities' provider client (e.g. one that records calls).
+   * `provider` replaces the activities' provider client (e.g. one that records calls), and
+   * `notifications` has it notify a backend.
    */
   withCardWorker<T>(
     fn: () => Promise<T>,
-    options?: { overrides?: Partial<CardflowActivities>; provider?: ProviderClient },
+    options?: {
+      overrides?: Partial<CardflowActivities>;
+      provider?: ProviderClient;
+      notifications?: NotificationDeps;
+    },
   ): Promise<T>;
   /** The PIN sealed as a backend would (merchant public key). */
   seal(pin: string): string;
@@ -58,7 +63,7 @@ export async function startCardHarness(options: HarnessOptions = {}): Promise<Ca
     ...h,
     fileStoreDir,
     fileStore,
-    withCardWorker: (fn, { overrides, provider = h.provider } = {}) =>
+    withCardWorker: (fn, { overrides, provider = h.provider, notifications } = {}) =>
       runCardflowWorker(
         {
           taskQueue: h.taskQueue,
@@ -67,6 +72,7 @@ export async function startCardHarness(options: HarnessOptions = {}): Promise<Ca
             merchantPrivateKey: h.sandbox.keys.merchant.privateKey,
             fileStore,
             routes: h.routes,
+            ...(notifications ? { notifications } : {}),
           },
           ...(overrides ? { activityOverrides: overrides } : {}),
         },

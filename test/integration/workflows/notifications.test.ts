@@ -18,7 +18,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cmp } from '../../../provider/money';
 import { decryptSensitive } from '../../../provider/sensitive';
-import type { CreateWorkerOptions } from '../../../workers/create-worker';
 import { refreshCard } from '../../../client/card-entity';
 import { cardSnapshotQuery, freezeUpdate, unfreezeUpdate, type CardEntityResult } from '../../../domain/card-entity';
 import { cardEntityWorkflowId, onboardingWorkflowId } from '../../../domain/workflow-ids';
@@ -38,13 +37,7 @@ import {
   SUBSCRIPTION_TYPE,
   virtualCard,
 } from '../support/card-harness';
-import {
-  b2bOnboarding,
-  deliverAgain,
-  harnessPerFile,
-  runCardflowWorker,
-  startOnboardingWorkflow,
-} from '../support/harness';
+import { b2bOnboarding, deliverAgain, harnessPerFile, startOnboardingWorkflow } from '../support/harness';
 import { testTemporalServer } from '../support/temporal-env';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { cardEntityInputFor } from '../../../domain/card-entity-start';
@@ -80,21 +73,13 @@ const id = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
  * window).
  */
 function withNotifyingWorker<T>(fn: () => Promise<T>, windowMs = 120_000): Promise<T> {
-  const options: Omit<CreateWorkerOptions, 'connection' | 'namespace'> = {
-    taskQueue: h.taskQueue,
-    activityDeps: {
-      provider: h.provider,
-      merchantPrivateKey: h.sandbox.keys.merchant.privateKey,
-      fileStore: h.fileStore,
-      routes: h.routes,
-      notifications: {
-        target: { url: backend.url, secrets: [SECRET], format: 'cardflow' },
-        deliveryWindowMs: windowMs,
-        store,
-      },
+  return h.withCardWorker(fn, {
+    notifications: {
+      target: { url: backend.url, secrets: [SECRET], format: 'cardflow' },
+      deliveryWindowMs: windowMs,
+      store,
     },
-  };
-  return runCardflowWorker(options, fn);
+  });
 }
 
 function transfer(workflowId: string, amount: string) {
