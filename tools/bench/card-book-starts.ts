@@ -88,6 +88,18 @@ function sayStarts(
   );
 }
 
+/**
+ * A path's start, once its cards have settled: actions and bytes from a sample of their histories,
+ * and the provider calls per card since `callsBefore`.
+ */
+async function startShape(book: Book, cardNos: string[], callsBefore: Record<string, number>) {
+  await sleep(1000);
+  return {
+    ...shapeOf(await cardHistories(book.client, cardNos.slice(0, SAMPLE))),
+    calls: callsPerCard(book, callsBefore, CARDS),
+  };
+}
+
 /** Client-started and webhook-started cards, each beside its ceiling; returns the client's. */
 export async function cardStarts(book: Book): Promise<{ cardNos: string[]; shape: Shape }> {
   const { client, sandbox } = book;
@@ -102,11 +114,7 @@ export async function cardStarts(book: Book): Promise<{ cardNos: string[]; shape
   );
   await until('client-started cards', toldAll(book, issued, NotificationTypes.cardIssued));
   const issuedMs = performance.now() - t0;
-  await sleep(1000);
-  const issuedShape = {
-    ...shapeOf(await cardHistories(client, issued.slice(0, SAMPLE))),
-    calls: callsPerCard(book, callsBefore, CARDS),
-  };
+  const issuedShape = await startShape(book, issued, callsBefore);
   const issuedCeiling = await ceilingStarts(book, issuedShape, CARDS, false);
   sayStarts('cards started by the client', 'card.issued', CARDS, issuedMs, issuedShape, issuedCeiling);
 
@@ -122,11 +130,7 @@ export async function cardStarts(book: Book): Promise<{ cardNos: string[]; shape
     [NotificationTypes.cardIssued, NotificationTypes.cardTransaction].every((t) => toldAll(book, seenCards, t)()),
   );
   const seenMs = performance.now() - t0;
-  await sleep(1000);
-  const seenShape = {
-    ...shapeOf(await cardHistories(client, seenCards.slice(0, SAMPLE))),
-    calls: callsPerCard(book, callsBefore, CARDS),
-  };
+  const seenShape = await startShape(book, seenCards, callsBefore);
   const seenCeiling = await ceilingStarts(book, seenShape, CARDS, true);
   sayStarts(
     'cards first seen by a webhook',

@@ -16,7 +16,6 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { CardflowActivities } from '../../activities';
 import { createProviderClient } from '../../provider/client';
-import { openFileUndeliveredStore } from '../../platform/notifications/store';
 import { createFileRouteStore } from '../../platform/storage/route-store';
 import { startNotificationBackend } from '../../test/support/notification-backend';
 import { createCardEntityDelivery } from '../../webhooks/card-route';
@@ -27,7 +26,7 @@ import { baselineActivities } from './baseline.activities';
 import { markNewThreads } from './cpu';
 import type { BenchTemporal } from './cluster';
 import { countDelivery, noDeliveries } from './delivery-latency';
-import { say } from './harness';
+import { notifyingActivityDeps, say } from './harness';
 import { authorizations } from './card-book-authorizations';
 import { AUTHS_PER_CARD, AUTH_CARDS, type Book, CARDS, SECRET, notesOf } from './card-book-kit';
 import { deliveryLogOf, project } from './card-book-projection';
@@ -62,16 +61,14 @@ export async function cardBook(env: BenchTemporal, cardflowBundle: WorkflowBundl
     calls[args[0]] = (calls[args[0]] ?? 0) + 1;
     return handle(...args);
   };
-  const activityDeps = {
+  const activityDeps = await notifyingActivityDeps({
+    sandbox,
     provider,
-    merchantPrivateKey: sandbox.keys.merchant.privateKey,
     routes,
-    notifications: {
-      target: { url: backend.url, secrets: [SECRET], format: 'cardflow' as const },
-      deliveryWindowMs: 10 * 60_000,
-      store: await openFileUndeliveredStore(dataDir),
-    },
-  };
+    backendUrl: backend.url,
+    secret: SECRET,
+    dataDir: dataDir,
+  });
   try {
     // Its workflow threads are told apart in the CPU figures (the ceiling's are other threads).
     const cardflow = await markNewThreads(() =>

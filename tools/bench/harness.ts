@@ -19,7 +19,8 @@ import { startSandbox, type RunningSandbox } from '../sandbox/index';
 import { CARD_TYPE_IDS } from '../sandbox/data/card-types';
 import { b2bHolder as holder } from '../../test/fixtures/holders';
 import { startWebhookReceiver } from '../../webhooks/receiver';
-import { createFileRouteStore } from '../../platform/storage/route-store';
+import { createFileRouteStore, type RouteStore } from '../../platform/storage/route-store';
+import { openFileUndeliveredStore } from '../../platform/notifications/store';
 import { createWorker } from '../../workers/create-worker';
 import { parseActionMetric } from './actions';
 
@@ -131,4 +132,29 @@ export function setMetricsUrl(url: string): void {
 export async function actionMetric(): Promise<Record<string, number>> {
   const response = await fetch(metricsUrl);
   return parseActionMetric(await response.text());
+}
+
+/**
+ * A bench worker's activity dependencies with notifications on: the sandbox's provider and keys,
+ * the route store, and a backend at `backendUrl` verifying with `secret` (its undelivered store
+ * in `dataDir`).
+ */
+export async function notifyingActivityDeps(deps: {
+  sandbox: RunningSandbox;
+  provider: ActivityDeps['provider'];
+  routes: RouteStore;
+  backendUrl: string;
+  secret: string;
+  dataDir: string;
+}) {
+  return {
+    provider: deps.provider,
+    merchantPrivateKey: deps.sandbox.keys.merchant.privateKey,
+    routes: deps.routes,
+    notifications: {
+      target: { url: deps.backendUrl, secrets: [deps.secret], format: 'cardflow' as const },
+      deliveryWindowMs: 10 * 60_000,
+      store: await openFileUndeliveredStore(deps.dataDir),
+    },
+  };
 }

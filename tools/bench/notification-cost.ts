@@ -17,7 +17,6 @@ import { performance } from 'node:perf_hooks';
 import { createProviderClient } from '../../provider/client';
 import { onboardingWorkflowId } from '../../domain/workflow-ids';
 import { TEST_SLOW_WAIT, TEST_WAIT } from '../../domain/wait-profile';
-import { openFileUndeliveredStore } from '../../platform/notifications/store';
 import { startSandbox, ZERO_DELAYS } from '../sandbox/index';
 import { startNotificationBackend } from '../../test/support/notification-backend';
 import { startWebhookReceiver } from '../../webhooks/receiver';
@@ -25,7 +24,7 @@ import { createFileRouteStore } from '../../platform/storage/route-store';
 import { createWorker } from '../../workers/create-worker';
 import type { BenchTemporal } from './cluster';
 import { collectHistories, countActions } from './actions';
-import { num, runOnboardings, say, withTimeout } from './harness';
+import { notifyingActivityDeps, num, runOnboardings, say, withTimeout } from './harness';
 import type { ActivityDeps } from '../../activities/deps';
 
 const CARDS = num('BENCH_NOTIFY_CARDS', 100);
@@ -81,16 +80,14 @@ export async function notificationCost(env: BenchTemporal, cardflowBundle: Workf
     dataDir: storeDir,
   });
   sandbox.setWebhookUrl(receiver.url);
-  const activityDeps = {
+  const activityDeps = await notifyingActivityDeps({
+    sandbox,
     provider,
-    merchantPrivateKey: sandbox.keys.merchant.privateKey,
     routes,
-    notifications: {
-      target: { url: backend.url, secrets: [SECRET], format: 'cardflow' as const },
-      deliveryWindowMs: 10 * 60_000,
-      store: await openFileUndeliveredStore(storeDir),
-    },
-  };
+    backendUrl: backend.url,
+    secret: SECRET,
+    dataDir: storeDir,
+  });
   try {
     const bundle = await bundleWorkflowCode({
       workflowsPath: require.resolve('./notify.workflow'),
