@@ -1,12 +1,13 @@
 /**
  * One definition per cardflow workflow (shape: domain/workflow-definition.ts). Everything outside
  * a workflow's function reads its facts from here: the worker's registration and versioning
- * (workflows/index.ts), the `WorkflowTypes` names, a parent's child ids, keys and start attributes
+ * (workflows/registry.ts), the `WorkflowTypes` names, a parent's child ids, keys and start attributes
  * (workflows/calls/children.ts), the client's start, handle, status and result functions
  * (client/definitions.ts) and the status table (client/workflow-status.ts).
  *
  * Registering a workflow is its line in {@link WORKFLOWS}, and its module in
- * {@link WORKFLOW_MODULES}; a new one is best defined in its own module, beside its schemas.
+ * {@link WORKFLOW_MODULES}; a new one is best defined in its own module, beside its schemas. The
+ * worker finds its function by the type's name; nothing else lists it.
  */
 import { cardDepositStatusQuery, type CardDepositInput, type CardDepositResult } from './card-deposit';
 import * as cardEntity from './card-entity';
@@ -297,8 +298,8 @@ export const referenceRefreshWorkflow = defineWorkflow<
 });
 
 /**
- * Every workflow the cardflow worker registers, by its type (checked against
- * workflows/registered.ts).
+ * Every workflow the cardflow worker registers, by its type: the function of that name exported by
+ * a top-level module of workflows/ (workflows/registry.ts).
  */
 export const WORKFLOWS = {
   customerOnboarding: customerOnboardingWorkflow,

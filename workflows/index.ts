@@ -1,25 +1,17 @@
 /**
- * The workflows the cardflow worker registers (workflows/registered.ts), each with its versioning
- * behavior.
+ * The workflow bundle's entry: the workflows of every top-level module of this folder, by type
+ * (workflows/registry.ts). The bundler reads the folder (webpack's `require.context`), in the
+ * sources and in dist/ alike, so adding a workflow module needs no line here. The entry is a
+ * CommonJS module because the SDK looks a run's type up on the object it exports, and that object
+ * is only known once the modules are loaded.
  */
-import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
-import { WORKFLOW_VERSIONING } from '../domain/workflow-versioning';
-import type { WorkflowType } from '../domain/workflows';
-import * as workflows from './registered';
+import registry = require('./registry');
 
-export * from './registered';
+/** The part of webpack's `require` the bundler resolves at build time. */
+interface BundlerRequire {
+  context(directory: string, subdirectories: boolean, files: RegExp): { keys(): string[]; (key: string): object };
+}
 
-/**
- * Every registered workflow by its type, so each carries its versioning behavior
- * (domain/workflow-versioning.ts). Declared only on a versioned worker: the server refuses a
- * behavior from a worker that polls unversioned (tests, the move from unversioned workers). The
- * version is the one in history for a replayed run, so a run keeps the answer its first task gave.
- * Typed as a record of every WorkflowType, so a type without its workflow fails to compile.
- */
-const registered: Record<WorkflowType, (...args: never[]) => Promise<unknown>> = workflows;
-for (const [type, fn] of Object.entries(registered) as [WorkflowType, (...args: never[]) => Promise<unknown>][])
-  setWorkflowOptions(
-    () =>
-      workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior: WORKFLOW_VERSIONING[type] } : {},
-    fn,
-  );
+const modules = (require as unknown as BundlerRequire).context('.', false, /^\.\/(?!index\.|registry\.)[a-z0-9-]+\.[jt]s$/);
+
+export = registry.registerWorkflows(modules.keys().map((key) => modules(key)));

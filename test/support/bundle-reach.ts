@@ -3,11 +3,27 @@
  * workflows' entry module as the bundler follows them (type-only imports are erased and load
  * nothing); each with whether it imports zod's values (builds schemas).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.join(__dirname, '../..');
-export const IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?'([^']+)'/gm;
+/** A value or type import, an `import x = require(...)` among them. */
+export const IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+(?:from|=\s*require\()\s*)?'([^']+)'/gm;
+
+const ENTRY = path.join(ROOT, 'workflows/index.ts');
+
+/**
+ * The modules the workflow bundle's entry loads by reading its folder: the files of workflows/ its
+ * `require.context` pattern matches, the pattern read from the entry itself.
+ */
+export function entryModules(): string[] {
+  const written = /\.context\('\.', false, \/(.+)\/\)/.exec(readFileSync(ENTRY, 'utf8'))?.[1];
+  if (written === undefined) throw new Error('workflows/index.ts: no require.context pattern found');
+  const pattern = new RegExp(written);
+  return readdirSync(path.dirname(ENTRY))
+    .filter((file) => pattern.test(`./${file}`))
+    .map((file) => path.join(path.dirname(ENTRY), file));
+}
 
 export function resolveModule(from: string, specifier: string): string | undefined {
   const base = path.resolve(path.dirname(from), specifier);
@@ -17,9 +33,9 @@ export function resolveModule(from: string, specifier: string): string | undefin
 /**
  * Files reached from `entry` (default the workflows' entry), and whether each imports zod's values.
  */
-export function bundleReach(entry = path.join(ROOT, 'workflows/index.ts')): Map<string, boolean> {
+export function bundleReach(entry = ENTRY): Map<string, boolean> {
   const reached = new Map<string, boolean>();
-  const queue = [entry];
+  const queue = entry === ENTRY ? [entry, ...entryModules()] : [entry];
   while (queue.length) {
     const file = queue.pop()!;
     if (reached.has(file)) continue;
