@@ -12,6 +12,10 @@ interface BundlerRequire {
   context(directory: string, subdirectories: boolean, files: RegExp): { keys(): string[]; (key: string): object };
 }
 
-const modules = (require as unknown as BundlerRequire).context('.', false, /^\.\/(?!index\.|registry\.)[a-z0-9-]+\.[jt]s$/);
+const modules = (require as unknown as BundlerRequire).context(
+  '.',
+  false,
+  /^\.\/(?!index\.|registry\.)[a-z0-9-]+\.[jt]s$/,
+);
 
 export = registry.registerWorkflows(modules.keys().map((key) => modules(key)));
