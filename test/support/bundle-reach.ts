@@ -17,7 +17,7 @@ const ENTRY = path.join(ROOT, 'workflows/index.ts');
  * `require.context` pattern matches, the pattern read from the entry itself.
  */
 export function entryModules(): string[] {
-  const written = /\.context\('\.', false, \/(.+)\/\)/.exec(readFileSync(ENTRY, 'utf8'))?.[1];
+  const written = /\.context\(\s*'\.',\s*false,\s*\/(.+)\/,?\s*\)/.exec(readFileSync(ENTRY, 'utf8'))?.[1];
   if (written === undefined) throw new Error('workflows/index.ts: no require.context pattern found');
   const pattern = new RegExp(written);
   return readdirSync(path.dirname(ENTRY))
