@@ -25,7 +25,7 @@ export interface WorkflowDefinition<
   Status = unknown,
   Keys extends Readonly<Record<string, string>> = Readonly<Record<string, string>>,
 > {
-  /** The workflow type: the name its function is exported by, in a top-level module of workflows/. */
+  /** The workflow type: the name its function is exported by, from a module of workflows/. */
   readonly type: Type;
   /** Its CardflowFlow value: what operators filter on to list one kind of process. */
   readonly flow: string;

@@ -1,9 +1,9 @@
 /**
  * One definition per cardflow workflow (shape: domain/workflow-definition.ts). Everything outside
  * a workflow's function reads its facts from here: the worker's registration and versioning
- * (workflows/registry.ts), the `WorkflowTypes` names, a parent's child ids, keys and start attributes
- * (workflows/calls/children.ts), the client's start, handle, status and result functions
- * (client/definitions.ts) and the status table (client/workflow-status.ts).
+ * (workflows/registry.ts), the `WorkflowTypes` names, a parent's child ids, keys and start
+ * attributes (workflows/calls/children.ts), the client's start, handle, status and result
+ * functions (client/definitions.ts) and the status table (client/workflow-status.ts).
  *
  * Registering a workflow is its line in {@link WORKFLOWS}, and its module in
  * {@link WORKFLOW_MODULES}; a new one is best defined in its own module, beside its schemas. The
