@@ -33,6 +33,12 @@ import { deliveryLogOf, project } from './card-book-projection';
 import { cardStarts } from './card-book-starts';
 
 export async function cardBook(env: BenchTemporal, cardflowBundle: WorkflowBundle): Promise<void> {
+  // The burst goes to cards the client path started: more would silently run with fewer.
+  if (AUTH_CARDS > CARDS)
+    throw new Error(
+      `BENCH_CARD_BOOK_AUTH_CARDS (${AUTH_CARDS}) must be at most BENCH_CARD_BOOK_CARDS (${CARDS}): ` +
+        'the authorizations go to cards the client path started',
+    );
   say(
     `\n(k) the card book: ${CARDS} card starts per path, ${AUTH_CARDS} cards x ${AUTHS_PER_CARD} authorizations, beside no-op ceilings on the same server`,
   );

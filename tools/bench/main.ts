@@ -30,8 +30,9 @@
  * - BENCH_NOTIFY_CARDS (default 100): (n): cards, one workflow each
  * - BENCH_NOTIFY_PER_CARD (default 10): (n): authorizations notified per card
  * - BENCH_CARD_BOOK_CARDS (default 200): (k): cards started at once on each path (client, webhook)
- * - BENCH_CARD_BOOK_AUTH_CARDS (default 50), BENCH_CARD_BOOK_AUTHS_PER_CARD (default 10): (k): the
- *   authorization burst; BENCH_CARD_BOOK_QUIET_AUTHS (default 3): (k): per card of five, sent one
+ * - BENCH_CARD_BOOK_AUTH_CARDS (default 50, at most BENCH_CARD_BOOK_CARDS),
+ *   BENCH_CARD_BOOK_AUTHS_PER_CARD (default 10): (k): the authorization burst, to cards the
+ *   client path started; BENCH_CARD_BOOK_QUIET_AUTHS (default 3): (k): per card of five, sent one
  *   at a time for what one costs alone; BENCH_CARD_BOOK_PACED_SHARE (default 1): (k): the paced
  *   pass's rate as a share of the burst's
  */
