@@ -11,18 +11,34 @@ export const ROOT = path.join(__dirname, '../..');
 export const IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+(?:from|=\s*require\()\s*)?'([^']+)'/gm;
 
 const ENTRY = path.join(ROOT, 'workflows/index.ts');
+const CONTEXT = /\.context\(\s*'\.',\s*false,\s*\/(.+)\/,?\s*\)/;
+
+/**
+ * The files of its own folder that `source` (the text of `file`) loads through webpack's
+ * `require.context`, as the bundler reads them; none when it calls no context.
+ */
+function contextModules(file: string, source: string): string[] {
+  const written = CONTEXT.exec(source)?.[1];
+  if (written === undefined) return [];
+  const pattern = new RegExp(written);
+  return readdirSync(path.dirname(file))
+    .filter((name) => pattern.test(`./${name}`))
+    .map((name) => path.join(path.dirname(file), name));
+}
 
 /**
  * The modules the workflow bundle's entry loads by reading its folder: the files of workflows/ its
  * `require.context` pattern matches, the pattern read from the entry itself.
  */
 export function entryModules(): string[] {
-  const written = /\.context\(\s*'\.',\s*false,\s*\/(.+)\/,?\s*\)/.exec(readFileSync(ENTRY, 'utf8'))?.[1];
-  if (written === undefined) throw new Error('workflows/index.ts: no require.context pattern found');
-  const pattern = new RegExp(written);
-  return readdirSync(path.dirname(ENTRY))
-    .filter((file) => pattern.test(`./${file}`))
-    .map((file) => path.join(path.dirname(ENTRY), file));
+  const found = contextModules(ENTRY, readFileSync(ENTRY, 'utf8'));
+  if (found.length === 0) throw new Error('workflows/index.ts: no module found through require.context');
+  return found;
+}
+
+/** What each of {@link entryModules} exports. */
+export function entryModuleExports(): object[] {
+  return entryModules().map((file) => jest.requireActual<object>(file));
 }
 
 export function resolveModule(from: string, specifier: string): string | undefined {
@@ -35,12 +51,14 @@ export function resolveModule(from: string, specifier: string): string | undefin
  */
 export function bundleReach(entry = ENTRY): Map<string, boolean> {
   const reached = new Map<string, boolean>();
-  const queue = entry === ENTRY ? [entry, ...entryModules()] : [entry];
+  const queue = [entry];
   while (queue.length) {
     const file = queue.pop()!;
     if (reached.has(file)) continue;
     let buildsSchemas = false;
-    for (const [, typeOnly, specifier] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+    const source = readFileSync(file, 'utf8');
+    queue.push(...contextModules(file, source));
+    for (const [, typeOnly, specifier] of source.matchAll(IMPORT)) {
       if (typeOnly || !specifier) continue;
       if (specifier === 'zod') buildsSchemas = true;
       if (!specifier.startsWith('.')) continue;

@@ -73,7 +73,7 @@ export async function cardBook(env: BenchTemporal, cardflowBundle: WorkflowBundl
     routes,
     backendUrl: backend.url,
     secret: SECRET,
-    dataDir: dataDir,
+    dataDir,
   });
   try {
     // Its workflow threads are told apart in the CPU figures (the ceiling's are other threads).

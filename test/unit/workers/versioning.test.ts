@@ -8,7 +8,7 @@ import { temporal } from '@temporalio/proto';
 import { WORKFLOW_VERSIONING } from '../../../domain/workflow-versioning';
 import { WorkflowTypes } from '../../../domain/workflows';
 import { registerWorkflows } from '../../../workflows/registry';
-import { entryModules } from '../../support/bundle-reach';
+import { entryModuleExports } from '../../support/bundle-reach';
 import { bootstrapCurrentVersion, versioningSettings } from '../../../workers/versioning';
 import { buildIdOf } from '../../../platform/telemetry/build-id';
 
@@ -152,7 +152,7 @@ describe('behaviors', () => {
   });
 
   it('attaches a behavior to every registered workflow', () => {
-    const workflows = registerWorkflows(entryModules().map((file) => jest.requireActual<object>(file)));
+    const workflows = registerWorkflows(entryModuleExports());
     const registered = Object.entries(workflows) as Array<[string, { workflowDefinitionOptions?: unknown }]>;
     expect(registered.map(([name]) => name).sort()).toEqual(Object.keys(WORKFLOW_VERSIONING).sort());
     for (const [, fn] of registered) expect(typeof fn.workflowDefinitionOptions).toBe('function');

@@ -4,9 +4,7 @@
  */
 import { WorkflowTypes } from '../../../domain/workflows';
 import { registerWorkflows } from '../../../workflows/registry';
-import { entryModules } from '../../support/bundle-reach';
-
-const modules = (): object[] => entryModules().map((file) => jest.requireActual<object>(file));
+import { entryModuleExports as modules } from '../../support/bundle-reach';
 
 it('finds every workflow type, and only those, among the modules the entry loads', () => {
   const registered = registerWorkflows(modules());
